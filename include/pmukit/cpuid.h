@@ -1,0 +1,40 @@
+/* pmukit: CPU identification, the key for model-specific PMU knowledge.
+ *
+ * The string form is perf's PERF_CPUID form: "GenuineIntel-6-97-2",
+ * "AuthenticAMD-25-11-1"; on Arm "0x00000000410fd0c0" (MIDR) or "ARM-..."
+ * The environment variable PMUKIT_CPUID overrides the host. */
+#ifndef PMUKIT_CPUID_H
+#define PMUKIT_CPUID_H
+
+#include <stdint.h>
+#include <pmukit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pk_vendor {
+	PK_VENDOR_UNKNOWN = 0,
+	PK_VENDOR_INTEL,
+	PK_VENDOR_AMD,
+	PK_VENDOR_ARM,
+} pk_vendor;
+
+typedef struct pk_cpuid {
+	pk_vendor vendor;
+	int family;       /* x86 display family; Arm: implementer */
+	int model;        /* x86 display model; Arm: part number */
+	int stepping;     /* x86 stepping; Arm: revision */
+	uint64_t midr;    /* Arm MIDR_EL1, 0 elsewhere */
+	char str[64];     /* the identification string */
+} pk_cpuid;
+
+/* Parses a PERF_CPUID-style string. */
+int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err);
+/* PMUKIT_CPUID when set, else the host's identification. */
+int pk_cpuid_host(pk_cpuid *out, pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,127 @@
+/* pmukit: events, from perf's event syntax to perf_event_attr.
+ *
+ *   "cpu_core/event=0x3c/u"  --parse-->  terms, modifiers, groups
+ *                            --resolve-> PMU, aliases, libpfm4 names
+ *                            --expand--> one event per core PMU (hybrid)
+ *                            --encode--> perf_event_attr
+ *
+ * A pk_evlist owns its pk_evsels. Parsing appends; pk_evlist_config() then
+ * applies the defaults of a command (stat or record) the way perf does. */
+#ifndef PMUKIT_EVENTS_H
+#define PMUKIT_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/cpumap.h>
+#include <pmukit/error.h>
+#include <pmukit/pmu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* attr.size we write: perf 6.1's (PERF_ATTR_SIZE_VER7). config3 needs 136. */
+#define PK_ATTR_SIZE 128
+#define PK_ATTR_SIZE_CONFIG3 136
+
+/* Bit position of the PMU type in config for hybrid legacy events. */
+#define PK_PMU_TYPE_SHIFT 32
+
+typedef struct pk_evsel {
+	struct perf_event_attr attr;
+	uint64_t config3;          /* kept apart: the installed UAPI header may predate it */
+	char *name;                /* as perf prints it ("cycles", "cpu_core/cycles/") */
+	char *pmu_name;            /* the PMU it counts on ("cpu_core", "software", "tracepoint") */
+	const pk_pmu *pmu;         /* that PMU's sysfs data, NULL when sysfs has none */
+	int idx;                   /* position in the list */
+	int leader;                /* index of the group leader; == idx for leaders and lone events */
+	int nr_members;            /* on a leader: events in its group, itself included */
+	pk_cpumap *cpus;           /* CPUs the PMU counts on (cpus/cpumask); NULL: any CPU */
+	bool precise_max;          /* :P, use the highest precise_ip the PMU accepts */
+	bool sample_read;          /* :S, leader samples read the group */
+	bool weak_group;           /* :W */
+	bool period_set;           /* period= term given */
+	bool freq_set;             /* freq= term given */
+	double scale;              /* from the sysfs alias, 1.0 otherwise */
+	char *unit;                /* from the sysfs alias, or NULL */
+	int src_pos, src_len;      /* where in the parsed string this event came from */
+} pk_evsel;
+
+typedef struct pk_evlist pk_evlist;
+
+typedef struct pk_parse_opts {
+	/* Expand events without a PMU only onto this core PMU ("cpu_core" or
+	 * "cpu_atom"), as perf's --cputype. NULL: every core PMU. */
+	const char *only_pmu;
+	/* Identification of the CPU, for named events (libpfm4). NULL: host or
+	 * PMUKIT_CPUID. */
+	const char *cpuid;
+	/* tracefs mount point for tracepoints; NULL: $PMUKIT_TRACEFS, then
+	 * /sys/kernel/tracing, then /sys/kernel/debug/tracing. */
+	const char *tracefs;
+} pk_parse_opts;
+
+pk_evlist *pk_evlist_new(void);
+pk_evlist *pk_evlist_get(pk_evlist *evlist);
+void pk_evlist_put(pk_evlist *evlist);
+
+/* Parses a perf event string and appends the events. On error, nothing is
+ * appended and err holds the position and reason. */
+int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
+		    const pk_parse_opts *opts, pk_error *err);
+
+/* Appends one event built by the caller (defaults, tracking events). The
+ * evsel is a lone event; name may be NULL. Returns it, or NULL on ENOMEM. */
+pk_evsel *pk_evlist_add(pk_evlist *evlist, const struct perf_event_attr *attr,
+			const char *name, const pk_pmu *pmu);
+/* Makes evsels [first, first+n) one group led by `first`. */
+void pk_evlist_group(pk_evlist *evlist, size_t first, size_t n);
+
+size_t pk_evlist_count(const pk_evlist *evlist);
+pk_evsel *pk_evlist_at(const pk_evlist *evlist, size_t idx);
+bool pk_evsel_is_leader(const pk_evsel *evsel);
+
+/* Warnings the parser gave (mixed hybrid groups, ...), to be shown to the user. */
+size_t pk_evlist_nr_warnings(const pk_evlist *evlist);
+const char *pk_evlist_warning(const pk_evlist *evlist, size_t idx);
+void pk_evlist_warn(pk_evlist *evlist, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef enum pk_config_mode {
+	PK_CONFIG_STAT = 0,
+	PK_CONFIG_RECORD,
+} pk_config_mode;
+
+typedef struct pk_config_opts {
+	pk_config_mode mode;
+	bool system_wide;          /* -a/-C: counters per CPU, no inherit or enable_on_exec */
+	bool forked_workload;      /* we start the command: enable_on_exec on leaders */
+	bool no_inherit;           /* -i */
+	uint64_t period;           /* record -c; 0: use freq */
+	uint64_t freq;             /* record -F; 0: 4000 */
+	uint64_t sample_type;      /* extra sample_type bits (-g: PERF_SAMPLE_CALLCHAIN, ...) */
+} pk_config_opts;
+
+/* Applies the defaults a command sets on every attr (read_format,
+ * sample_type, disabled, inherit, ...), as perf stat / perf record do. */
+int pk_evlist_config(pk_evlist *evlist, const pk_config_opts *opts, pk_error *err);
+
+/* Writes the attr as the kernel wants it into buf (at least
+ * PK_ATTR_SIZE_CONFIG3 bytes): size 128, or 136 when config3 is used. */
+size_t pk_evsel_pack_attr(const pk_evsel *evsel, void *buf);
+
+/* Names of the symbolic events, for listings: hardware, software, cache.
+ * Each returns the number of names; name(i) gives one. */
+size_t pk_hw_event_count(void);
+const char *pk_hw_event_name(size_t idx, uint64_t *config);
+size_t pk_sw_event_count(void);
+const char *pk_sw_event_name(size_t idx, uint64_t *config);
+/* Valid cache events in perf's order ("L1-dcache-loads", ...). */
+size_t pk_cache_event_count(void);
+const char *pk_cache_event_name(size_t idx, uint64_t *config);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,110 @@
+/* pmukit: PMU discovery from sysfs.
+ *
+ * A pk_pmus is a snapshot of <root>/bus/event_source/devices: every PMU with
+ * its type, format fields, event aliases, caps and CPU list. The root is /sys,
+ * or $PMUKIT_SYSFS, or a directory given by the caller (the fixture trees).
+ * PMU knowledge here is plain data; encoding lives in events. */
+#ifndef PMUKIT_PMU_H
+#define PMUKIT_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/cpumap.h>
+#include <pmukit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PK_NR_CONFIGS 4 /* config, config1, config2, config3 */
+#define PK_FORMAT_MAX_RANGES 8
+
+/* One format field: name -> bit ranges of one config word, e.g.
+ * "event" = config:0-7,32-35 (two ranges, 12 bits). */
+typedef struct pk_format {
+	char *name;
+	int word;                  /* 0: config, 1: config1, 2: config2, 3: config3 */
+	int nr_ranges;
+	struct { uint8_t lo, hi; } ranges[PK_FORMAT_MAX_RANGES];
+	unsigned width;            /* total number of bits */
+} pk_format;
+
+/* One events/<name> alias with its optional companion files. */
+typedef struct pk_alias {
+	char *name;
+	char *terms;               /* e.g. "event=0x3c,umask=0x0" (trailing newline removed) */
+	char *unit;                /* from <name>.unit, or NULL */
+	double scale;              /* from <name>.scale, 1.0 when absent */
+	bool per_pkg;              /* <name>.per-pkg */
+	bool snapshot;             /* <name>.snapshot */
+} pk_alias;
+
+typedef struct pk_cap {
+	char *name;
+	char *value;
+} pk_cap;
+
+typedef enum pk_pmu_kind {
+	PK_PMU_OTHER = 0,          /* uncore, SPE, IBS, msr ... */
+	PK_PMU_CORE,               /* the CPU's core PMU (cpu, armv8_pmuv3_0, cpu_core, cpu_atom) */
+	PK_PMU_SOFTWARE,
+	PK_PMU_TRACEPOINT,
+	PK_PMU_BREAKPOINT,
+} pk_pmu_kind;
+
+typedef struct pk_pmu {
+	char *name;
+	uint32_t type;
+	pk_pmu_kind kind;
+	bool hybrid;               /* a core PMU on a machine with several (cpu_core/cpu_atom) */
+	pk_format *formats;
+	size_t nr_formats;
+	pk_alias *aliases;         /* sorted by name */
+	size_t nr_aliases;
+	pk_cap *caps;
+	size_t nr_caps;
+	pk_cpumap *cpus;           /* from `cpus` or `cpumask`; NULL when neither exists */
+	bool cpus_from_mask;       /* true when read from `cpumask` (uncore style: one CPU per scope) */
+} pk_pmu;
+
+typedef struct pk_pmus pk_pmus;
+
+/* Loads every PMU under <root>/bus/event_source/devices. root NULL means
+ * $PMUKIT_SYSFS when set, otherwise "/sys". Unreadable or malformed files
+ * give an error naming the file. */
+pk_pmus *pk_pmus_load(const char *root, pk_error *err);
+pk_pmus *pk_pmus_get(pk_pmus *pmus);
+void pk_pmus_put(pk_pmus *pmus);
+
+const char *pk_pmus_root(const pk_pmus *pmus);
+size_t pk_pmus_count(const pk_pmus *pmus);
+/* PMUs in a stable order: core PMUs first (cpu_core before cpu_atom, as in
+ * perf's hybrid documentation), then the others by name. */
+const pk_pmu *pk_pmus_at(const pk_pmus *pmus, size_t idx);
+const pk_pmu *pk_pmus_find(const pk_pmus *pmus, const char *name);
+const pk_pmu *pk_pmus_find_type(const pk_pmus *pmus, uint32_t type);
+/* Number of core PMUs; pk_pmus_core_at(i) gives them in order. */
+size_t pk_pmus_nr_core(const pk_pmus *pmus);
+const pk_pmu *pk_pmus_core_at(const pk_pmus *pmus, size_t idx);
+/* True when more than one core PMU exists (Intel hybrid). */
+bool pk_pmus_is_hybrid(const pk_pmus *pmus);
+
+const pk_format *pk_pmu_format(const pk_pmu *pmu, const char *name);
+const pk_alias *pk_pmu_alias(const pk_pmu *pmu, const char *name); /* case-insensitive */
+const char *pk_pmu_cap(const pk_pmu *pmu, const char *name);
+
+/* Parses a format file's text ("config1:0-7,32-35", "config:18"). */
+int pk_format_parse(const char *text, pk_format *out, pk_error *err);
+/* Largest value the field holds. */
+uint64_t pk_format_max(const pk_format *fmt);
+/* Scatters value into the field's bits of config[fmt->word]. The value must
+ * fit the field's width (-ERANGE otherwise). */
+int pk_format_apply(const pk_format *fmt, uint64_t value, uint64_t config[PK_NR_CONFIGS]);
+/* Gathers the field's value back out of config words. */
+uint64_t pk_format_extract(const pk_format *fmt, const uint64_t config[PK_NR_CONFIGS]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,187 @@
+#include "core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pk_read_file(const char *path, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t cap = 256, n = 0;
+	char *buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			/* sysfs attributes are at most a page; anything far larger is not one */
+			if (cap >= (1u << 24)) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = -errno;
+			free(buf);
+			close(fd);
+			return e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+char *pk_rstrip(char *s)
+{
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+const char *pk_lskip(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+int pk_parse_u64(const char *s, uint64_t *out, const char **end)
+{
+	const char *p = s;
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!isxdigit((unsigned char)*p) || (base == 10 && !isdigit((unsigned char)*p))) {
+		if (end)
+			*end = s;
+		return -EINVAL;
+	}
+	uint64_t v = 0;
+	bool overflow = false;
+	for (;; p++) {
+		int d;
+		unsigned char c = (unsigned char)*p;
+		if (isdigit(c))
+			d = c - '0';
+		else if (base == 16 && isxdigit(c))
+			d = tolower(c) - 'a' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			overflow = true;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (end)
+		*end = p;
+	else if (*p)
+		return -EINVAL;
+	if (overflow)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+{
+	void **pp = pptr;
+	if (want <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 8;
+	while (ncap < want) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	void *n = realloc(*pp, ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*pp = n;
+	*cap = ncap;
+	return 0;
+}
+
+static bool sb_reserve(pk_strbuf *sb, size_t extra)
+{
+	if (sb->oom)
+		return false;
+	if (pk_grow(&sb->buf, &sb->cap, sb->len + extra + 1, 1) < 0) {
+		sb->oom = true;
+		return false;
+	}
+	return true;
+}
+
+void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n)
+{
+	if (!sb_reserve(sb, n))
+		return;
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !sb_reserve(sb, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+char *pk_sb_steal(pk_strbuf *sb)
+{
+	if (sb->oom) {
+		pk_sb_free(sb);
+		return NULL;
+	}
+	if (!sb->buf && !sb_reserve(sb, 0))
+		return NULL;
+	char *r = sb->buf;
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return r;
+}
+
+void pk_sb_free(pk_strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	sb->oom = false;
+}

@@ -1,0 +1,1 @@
+/* encode: see events.h */

@@ -1,0 +1,234 @@
+/* Event lists: ownership of evsels, groups, warnings, and the per-command
+ * attr defaults (pk_evlist_config). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "events/evlist_internal.h"
+
+pk_evsel *pk_evsel_new(void)
+{
+	pk_evsel *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->attr.size = PK_ATTR_SIZE;
+	e->scale = 1.0;
+	return e;
+}
+
+void pk_evsel_free(pk_evsel *e)
+{
+	if (!e)
+		return;
+	free(e->name);
+	free(e->pmu_name);
+	free(e->unit);
+	pk_cpumap_put(e->cpus);
+	free(e);
+}
+
+pk_evlist *pk_evlist_new(void)
+{
+	pk_evlist *l = calloc(1, sizeof(*l));
+	if (l)
+		l->refcnt = 1;
+	return l;
+}
+
+pk_evlist *pk_evlist_get(pk_evlist *l)
+{
+	if (l)
+		l->refcnt++;
+	return l;
+}
+
+void pk_evlist_put(pk_evlist *l)
+{
+	if (!l || --l->refcnt > 0)
+		return;
+	for (size_t i = 0; i < l->nr; i++)
+		pk_evsel_free(l->evsels[i]);
+	free(l->evsels);
+	for (size_t i = 0; i < l->nr_warnings; i++)
+		free(l->warnings[i]);
+	free(l->warnings);
+	free(l);
+}
+
+int pk_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
+{
+	if (pk_grow(&l->evsels, &l->cap, l->nr + n, sizeof(*l->evsels)) < 0)
+		return -ENOMEM;
+	int base = (int)l->nr;
+	for (size_t i = 0; i < n; i++) {
+		pk_evsel *e = evsels[i];
+		e->idx += base;
+		e->leader += base;
+		l->evsels[l->nr++] = e;
+	}
+	return 0;
+}
+
+pk_evsel *pk_evlist_add(pk_evlist *l, const struct perf_event_attr *attr, const char *name,
+			const pk_pmu *pmu)
+{
+	pk_evsel *e = pk_evsel_new();
+	if (!e)
+		return NULL;
+	e->attr = *attr;
+	if (!e->attr.size)
+		e->attr.size = PK_ATTR_SIZE;
+	e->pmu = pmu;
+	e->nr_members = 1;
+	if ((name && !(e->name = strdup(name))) || (pmu && !(e->pmu_name = strdup(pmu->name)))) {
+		pk_evsel_free(e);
+		return NULL;
+	}
+	if (pmu && pmu->cpus)
+		e->cpus = pk_cpumap_get(pmu->cpus);
+	if (pk_evlist_append(l, &e, 1) < 0) {
+		pk_evsel_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void pk_evlist_group(pk_evlist *l, size_t first, size_t n)
+{
+	if (first >= l->nr || n == 0)
+		return;
+	if (first + n > l->nr)
+		n = l->nr - first;
+	for (size_t i = first; i < first + n; i++) {
+		l->evsels[i]->leader = (int)first;
+		l->evsels[i]->nr_members = 0;
+	}
+	l->evsels[first]->nr_members = (int)n;
+}
+
+size_t pk_evlist_count(const pk_evlist *l)
+{
+	return l ? l->nr : 0;
+}
+
+pk_evsel *pk_evlist_at(const pk_evlist *l, size_t idx)
+{
+	return (l && idx < l->nr) ? l->evsels[idx] : NULL;
+}
+
+bool pk_evsel_is_leader(const pk_evsel *e)
+{
+	return e->leader == e->idx;
+}
+
+size_t pk_evlist_nr_warnings(const pk_evlist *l)
+{
+	return l ? l->nr_warnings : 0;
+}
+
+const char *pk_evlist_warning(const pk_evlist *l, size_t idx)
+{
+	return (l && idx < l->nr_warnings) ? l->warnings[idx] : NULL;
+}
+
+void pk_evlist_warn(pk_evlist *l, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return;
+	for (size_t i = 0; i < l->nr_warnings; i++) {
+		if (!strcmp(l->warnings[i], msg)) { /* say each thing once */
+			free(msg);
+			return;
+		}
+	}
+	if (pk_grow(&l->warnings, &l->cap_warnings, l->nr_warnings + 1, sizeof(char *)) < 0) {
+		free(msg);
+		return;
+	}
+	l->warnings[l->nr_warnings++] = msg;
+}
+
+size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)
+{
+	memset(buf, 0, PK_ATTR_SIZE_CONFIG3);
+	memcpy(buf, &e->attr, sizeof(e->attr) < PK_ATTR_SIZE ? sizeof(e->attr) : PK_ATTR_SIZE);
+	struct perf_event_attr *a = buf;
+	if (e->config3) {
+		memcpy((char *)buf + PK_ATTR_SIZE, &e->config3, sizeof(e->config3));
+		a->size = PK_ATTR_SIZE_CONFIG3;
+	} else {
+		a->size = PK_ATTR_SIZE;
+	}
+	return a->size;
+}
+
+/* The defaults perf stat and perf record put on every attr (perf 6.1's
+ * evsel__config and stat's create_perf_stat_counter), so that what we open
+ * is what perf would open. */
+int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
+{
+	(void)err;
+	bool many = l->nr > 1;
+	for (size_t i = 0; i < l->nr; i++) {
+		pk_evsel *e = l->evsels[i];
+		struct perf_event_attr *a = &e->attr;
+		bool leader = pk_evsel_is_leader(e);
+		pk_evsel *lead = l->evsels[e->leader];
+		bool grouped = lead->nr_members > 1;
+		if (o->mode == PK_CONFIG_STAT) {
+			a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+			if (grouped)
+				a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+			a->sample_type = PERF_SAMPLE_IDENTIFIER;
+			a->inherit = !o->no_inherit;
+			if (leader) {
+				a->disabled = 1;
+				a->enable_on_exec = o->forked_workload && !o->system_wide;
+			}
+			/* stat does not sample: drop periods a term may have set */
+			if (!e->period_set && !e->freq_set) {
+				a->sample_period = 0;
+				a->freq = 0;
+			}
+		} else {
+			a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					  o->sample_type;
+			if (many)
+				a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+			a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+			a->sample_id_all = 1;
+			a->inherit = !o->no_inherit;
+			a->disabled = 1;
+			a->enable_on_exec = o->forked_workload && !o->system_wide;
+			bool sample_read = lead->sample_read && grouped;
+			if (sample_read) {
+				a->sample_type |= PERF_SAMPLE_READ;
+				a->read_format |= PERF_FORMAT_GROUP;
+			}
+			if (!leader && sample_read) {
+				/* members of a :S group are read through the leader's samples */
+				a->sample_period = 0;
+				a->freq = 0;
+			} else if (!e->period_set && !e->freq_set) {
+				if (o->period) {
+					a->sample_period = o->period;
+					a->freq = 0;
+				} else {
+					a->sample_freq = o->freq ? o->freq : 4000;
+					a->freq = 1;
+				}
+			}
+			if (a->freq || !e->period_set)
+				a->sample_type |= PERF_SAMPLE_PERIOD;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,1 @@
+/* names: see events.h */

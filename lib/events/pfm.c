@@ -1,0 +1,1 @@
+/* pfm: see events.h */

@@ -1,0 +1,1 @@
+/* tracepoint: see events.h */

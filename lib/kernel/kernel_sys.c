@@ -1,0 +1,72 @@
+/* The real kernel behind the seam: thin syscall wrappers that turn -1/errno
+ * into negative errno and retry on EINTR. */
+#include <pmukit/kernel.h>
+
+#include <errno.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int sys_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags)
+{
+	(void)k;
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static ssize_t sys_read(const pk_kernel *k, int fd, void *buf, size_t len)
+{
+	(void)k;
+	ssize_t r;
+	do
+		r = read(fd, buf, len);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r;
+}
+
+static int sys_ioctl(const pk_kernel *k, int fd, unsigned long request, unsigned long arg)
+{
+	(void)k;
+	int r = ioctl(fd, request, arg);
+	return r < 0 ? -errno : r;
+}
+
+static int sys_mmap(const pk_kernel *k, int fd, size_t len, int prot, void **addr)
+{
+	(void)k;
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	*addr = p;
+	return 0;
+}
+
+static int sys_munmap(const pk_kernel *k, void *addr, size_t len)
+{
+	(void)k;
+	return munmap(addr, len) < 0 ? -errno : 0;
+}
+
+static int sys_close(const pk_kernel *k, int fd)
+{
+	(void)k;
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static const pk_kernel_ops linux_ops = {
+	.open = sys_open,
+	.read = sys_read,
+	.ioctl = sys_ioctl,
+	.mmap = sys_mmap,
+	.munmap = sys_munmap,
+	.close = sys_close,
+};
+
+static const pk_kernel linux_kernel = {.ops = &linux_ops, .ctx = NULL, .name = "linux"};
+
+const pk_kernel *pk_kernel_linux(void)
+{
+	return &linux_kernel;
+}

@@ -1,0 +1,1 @@
+#include <pmukit/cpuid.h>

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds and runs every test: gcc, clang, and gcc with ASan+UBSan. Ends with
+# one totals line over all cmocka test cases.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+rc=0
+logs=()
+run_suite() { # name, builddir, meson setup args...
+  local name=$1 dir=$2; shift 2
+  echo "== $name build ($dir)"
+  if [ ! -f "$dir/build.ninja" ]; then
+    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; rc=1; return; }
+  fi
+  if ! ninja -C "$dir" >"$dir.ninja.log" 2>&1; then cat "$dir.ninja.log"; rc=1; return; fi
+  echo "== $name tests"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=1
+  logs+=("$dir/meson-logs/testlog.json")
+}
+mkdir -p build-ci
+CC=gcc run_suite gcc build-ci/gcc
+CC=clang run_suite clang build-ci/clang
+CC=gcc run_suite asan build-ci/asan -Db_sanitize=address,undefined -Db_lundef=false
+python3 scripts/test-totals.py "${logs[@]}" || rc=1
+exit $rc

@@ -1,0 +1,75 @@
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : fallback;
+}
+
+const char *pk_test_fixture(const char *rel)
+{
+	static char buf[4][1024];
+	static int slot;
+	char *b = buf[slot++ & 3];
+	snprintf(b, sizeof(buf[0]), "%s/%s", env_or("PK_FIXTURES", "../shared/fixtures"), rel);
+	return b;
+}
+
+const char *pk_test_sysfs(const char *machine)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "sysfs/%s", machine);
+	return pk_test_fixture(rel);
+}
+
+const char *pk_test_pmukit(void)
+{
+	return env_or("PK_PMUKIT", "pmukit");
+}
+
+int pk_test_run(const char *cmd, char **out, int want_stderr)
+{
+	char *full = NULL;
+	if (asprintf(&full, "%s%s", cmd, want_stderr ? " 2>&1" : "") < 0)
+		return -1;
+	FILE *p = popen(full, "r");
+	free(full);
+	if (!p)
+		return -1;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	size_t r;
+	while (buf && (r = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+		n += r;
+		if (cap - n < 2) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int st = pclose(p);
+	if (buf)
+		buf[n] = '\0';
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+char *pk_test_tmpdir(void)
+{
+	char tmpl[] = "/tmp/pmukit-test-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	return d ? strdup(d) : NULL;
+}

@@ -1,0 +1,23 @@
+/* Shared by the cmocka tests: where the fixtures are, running the CLI. */
+#ifndef PK_TEST_HELPERS_H
+#define PK_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* $PK_FIXTURES/sysfs/<machine>, in a static buffer. */
+const char *pk_test_sysfs(const char *machine);
+/* $PK_FIXTURES/<rel>. */
+const char *pk_test_fixture(const char *rel);
+/* Path of the pmukit binary under test. */
+const char *pk_test_pmukit(void);
+/* Runs a shell command, captures stdout (and stderr when want_stderr) into a
+ * malloc'd string; returns the exit status (or -1). */
+int pk_test_run(const char *cmd, char **out, int want_stderr);
+/* A fresh temporary directory; caller frees the string. */
+char *pk_test_tmpdir(void);
+
+#endif

@@ -1,0 +1,31 @@
+/* pmukit CLI: one file per subcommand; this header ties them to main.c. */
+#ifndef PMUKIT_BUILTIN_H
+#define PMUKIT_BUILTIN_H
+
+#include <stdio.h>
+#include <pmukit/error.h>
+
+struct pk_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name */
+	const char *summary;
+	const char *usage;                  /* full help text */
+};
+
+int cmd_list(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+
+extern const char list_usage[], encode_usage[], stat_usage[], record_usage[], report_usage[],
+	script_usage[];
+
+/* Prints "pmukit <cmd>: " + a rendered error to stderr. */
+void pk_cli_print_error(const char *cmd, const pk_error *err);
+/* Prints a usage error and the command's help hint; returns the exit code 129
+ * that perf uses for bad options. */
+int pk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

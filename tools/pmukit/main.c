@@ -1,0 +1,97 @@
+/* pmukit: command-line entry point. Dispatches `pmukit <cmd> [options]` to
+ * one file per subcommand, perf style. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static const struct pk_cmd commands[] = {
+	{"list", cmd_list, "List PMUs and events", list_usage},
+	{"encode", cmd_encode, "Show the perf_event_attrs an event string gives", encode_usage},
+	{"stat", cmd_stat, "Count events for a command, process or the system", stat_usage},
+	{"record", cmd_record, "Sample into a perf.data file", record_usage},
+	{"report", cmd_report, "Summarize a perf.data file", report_usage},
+	{"script", cmd_script, "Print the samples of a perf.data file", script_usage},
+};
+
+void pk_cli_print_error(const char *cmd, const pk_error *err)
+{
+	char buf[4096];
+	pk_error_render(err, buf, sizeof(buf));
+	/* An event syntax error is printed as perf prints it, whole; other errors
+	 * get the command as prefix. */
+	if (err->subject[0] && err->pos >= 0 && !err->pos_is_offset)
+		fputs(buf, stderr);
+	else
+		fprintf(stderr, "pmukit %s: %s", cmd, buf);
+}
+
+int pk_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "pmukit %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nSee 'pmukit help %s'.\n", cmd);
+	return 129;
+}
+
+static void print_overview(FILE *out)
+{
+	fprintf(out, "usage: pmukit [--version] [--help] <command> [<args>]\n\n"
+		     "The commands are:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nSee 'pmukit help <command>' for more on a command.\n");
+}
+
+static const struct pk_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_overview(stderr);
+		return 1;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version") || !strcmp(name, "-v")) {
+		printf("pmukit version %s\n", PMUKIT_VERSION);
+		return 0;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			const struct pk_cmd *c = find_command(argv[2]);
+			if (!c) {
+				fprintf(stderr, "pmukit: '%s' is not a pmukit command.\n", argv[2]);
+				return 1;
+			}
+			fputs(c->usage, stdout);
+			return 0;
+		}
+		print_overview(stdout);
+		return 0;
+	}
+	const struct pk_cmd *c = find_command(name);
+	if (!c) {
+		fprintf(stderr, "pmukit: '%s' is not a pmukit command. See 'pmukit --help'.\n", name);
+		return 1;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(c->usage, stdout);
+			return 0;
+		}
+	}
+	return c->run(argc - 1, argv + 1);
+}
