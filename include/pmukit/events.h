@@ -44,6 +44,14 @@ typedef struct pk_evsel {
 	bool weak_group;           /* :W */
 	bool period_set;           /* period= term given */
 	bool freq_set;             /* freq= term given */
+	bool pmu_explicit;         /* the user named the PMU (cpu_core/...), not expanded */
+	bool exclude_GH;           /* :G or :H was given (decides perf's exclude_guest default) */
+	int inherit_term;          /* inherit (1) / no-inherit (0) term; -1: command default */
+	int time_term;             /* time=0/1 term; -1: command default */
+	char *call_graph;          /* call-graph= term ("fp", "dwarf", "lbr", "no"), or NULL */
+	uint32_t stack_size;       /* stack-size= term, 0: default */
+	uint16_t max_stack;        /* max-stack= term, 0: default */
+	const pk_alias *alias;     /* the sysfs alias it was made from, or NULL */
 	double scale;              /* from the sysfs alias, 1.0 otherwise */
 	char *unit;                /* from the sysfs alias, or NULL */
 	int src_pos, src_len;      /* where in the parsed string this event came from */
@@ -110,6 +118,10 @@ int pk_evlist_config(pk_evlist *evlist, const pk_config_opts *opts, pk_error *er
 /* Writes the attr as the kernel wants it into buf (at least
  * PK_ATTR_SIZE_CONFIG3 bytes): size 128, or 136 when config3 is used. */
 size_t pk_evsel_pack_attr(const pk_evsel *evsel, void *buf);
+
+/* Flag names as perf -vv prints them ("IP|TID|TIME"); return snprintf's count. */
+int pk_sample_type_str(uint64_t sample_type, char *buf, size_t len);
+int pk_read_format_str(uint64_t read_format, char *buf, size_t len);
 
 /* Names of the symbolic events, for listings: hardware, software, cache.
  * Each returns the number of names; name(i) gives one. */

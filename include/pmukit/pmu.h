@@ -89,6 +89,14 @@ size_t pk_pmus_nr_core(const pk_pmus *pmus);
 const pk_pmu *pk_pmus_core_at(const pk_pmus *pmus, size_t idx);
 /* True when more than one core PMU exists (Intel hybrid). */
 bool pk_pmus_is_hybrid(const pk_pmus *pmus);
+/* Things in the tree that were skipped (a PMU without a readable type, a
+ * malformed format file ...), one line each, naming the file. */
+size_t pk_pmus_nr_warnings(const pk_pmus *pmus);
+const char *pk_pmus_warning(const pk_pmus *pmus, size_t idx);
+/* Finds PMUs by perf's name matching: the exact name, else every PMU named
+ * <name>_<digits> or uncore_<name>[_<digits>] (arm_spe -> arm_spe_0).
+ * Returns how many matched (written to out up to max). */
+size_t pk_pmus_match(const pk_pmus *pmus, const char *name, const pk_pmu **out, size_t max);
 
 const pk_format *pk_pmu_format(const pk_pmu *pmu, const char *name);
 const pk_alias *pk_pmu_alias(const pk_pmu *pmu, const char *name); /* case-insensitive */

@@ -16,6 +16,9 @@ pk_evsel *pk_evsel_new(void)
 		return NULL;
 	e->attr.size = PK_ATTR_SIZE;
 	e->scale = 1.0;
+	e->inherit_term = -1;
+	e->time_term = -1;
+	e->nr_members = 1;
 	return e;
 }
 
@@ -26,6 +29,7 @@ void pk_evsel_free(pk_evsel *e)
 	free(e->name);
 	free(e->pmu_name);
 	free(e->unit);
+	free(e->call_graph);
 	pk_cpumap_put(e->cpus);
 	free(e);
 }

@@ -1,1 +1,250 @@
-/* names: see events.h */
+/* Symbolic events as perf spells them. Tables of data: each event with its
+ * aliases; cache events as (cache, op, result) products checked against the
+ * combinations perf considers valid. */
+#include <pmukit/events.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/util.h"
+#include "events/names.h"
+
+struct sym_event {
+	const char *names[3]; /* canonical first */
+	uint64_t config;
+};
+
+static const struct sym_event hw_events[] = {
+	{{"cpu-cycles", "cycles"}, PERF_COUNT_HW_CPU_CYCLES},
+	{{"instructions"}, PERF_COUNT_HW_INSTRUCTIONS},
+	{{"cache-references"}, PERF_COUNT_HW_CACHE_REFERENCES},
+	{{"cache-misses"}, PERF_COUNT_HW_CACHE_MISSES},
+	{{"branch-instructions", "branches"}, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{{"branch-misses"}, PERF_COUNT_HW_BRANCH_MISSES},
+	{{"bus-cycles"}, PERF_COUNT_HW_BUS_CYCLES},
+	{{"stalled-cycles-frontend", "idle-cycles-frontend"}, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+	{{"stalled-cycles-backend", "idle-cycles-backend"}, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+	{{"ref-cycles"}, PERF_COUNT_HW_REF_CPU_CYCLES},
+};
+
+static const struct sym_event sw_events[] = {
+	{{"cpu-clock"}, PERF_COUNT_SW_CPU_CLOCK},
+	{{"task-clock"}, PERF_COUNT_SW_TASK_CLOCK},
+	{{"page-faults", "faults"}, PERF_COUNT_SW_PAGE_FAULTS},
+	{{"context-switches", "cs"}, PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{{"cpu-migrations", "migrations"}, PERF_COUNT_SW_CPU_MIGRATIONS},
+	{{"minor-faults"}, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+	{{"major-faults"}, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+	{{"alignment-faults"}, PERF_COUNT_SW_ALIGNMENT_FAULTS},
+	{{"emulation-faults"}, PERF_COUNT_SW_EMULATION_FAULTS},
+	{{"dummy"}, PERF_COUNT_SW_DUMMY},
+	{{"bpf-output"}, PERF_COUNT_SW_BPF_OUTPUT},
+	{{"cgroup-switches"}, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, newer than some headers */},
+};
+
+/* perf's spellings for the three parts of a cache event name. */
+static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][4] = {
+	[PERF_COUNT_HW_CACHE_L1D] = {"L1-dcache", "l1-d", "l1d", "L1-data"},
+	[PERF_COUNT_HW_CACHE_L1I] = {"L1-icache", "l1-i", "l1i", "L1-instruction"},
+	[PERF_COUNT_HW_CACHE_LL] = {"LLC", "L2"},
+	[PERF_COUNT_HW_CACHE_DTLB] = {"dTLB", "d-tlb", "Data-TLB"},
+	[PERF_COUNT_HW_CACHE_ITLB] = {"iTLB", "i-tlb", "Instruction-TLB"},
+	[PERF_COUNT_HW_CACHE_BPU] = {"branch", "branches", "bpu", "btb"},
+	[PERF_COUNT_HW_CACHE_NODE] = {"node"},
+};
+
+static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][4] = {
+	[PERF_COUNT_HW_CACHE_OP_READ] = {"load", "loads", "read"},
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = {"store", "stores", "write"},
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = {"prefetch", "prefetches", "speculative-read",
+					     "speculative-load"},
+};
+
+static const char *const cache_results[PERF_COUNT_HW_CACHE_RESULT_MAX][4] = {
+	[PERF_COUNT_HW_CACHE_RESULT_ACCESS] = {"refs", "Reference", "ops", "access"},
+	[PERF_COUNT_HW_CACHE_RESULT_MISS] = {"misses", "miss"},
+};
+
+/* Which ops each cache supports (perf lists only these). */
+#define OP(x) (1u << PERF_COUNT_HW_CACHE_OP_##x)
+static const unsigned cache_valid_ops[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D] = OP(READ) | OP(WRITE) | OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_L1I] = OP(READ) | OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_LL] = OP(READ) | OP(WRITE) | OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_DTLB] = OP(READ) | OP(WRITE) | OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_ITLB] = OP(READ),
+	[PERF_COUNT_HW_CACHE_BPU] = OP(READ),
+	[PERF_COUNT_HW_CACHE_NODE] = OP(READ) | OP(WRITE) | OP(PREFETCH),
+};
+#undef OP
+
+static bool lookup_table(const struct sym_event *t, size_t n, const char *name, uint64_t *config)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < PK_ARRAY_SIZE(t[i].names) && t[i].names[j]; j++)
+			if (!strcmp(t[i].names[j], name)) {
+				*config = t[i].config;
+				return true;
+			}
+	return false;
+}
+
+/* Matches one '-'-separated part of a cache name against a spelling list;
+ * returns the index or -1. Parts compare case-insensitively, as perf does. */
+static int match_part(const char *part, size_t len, const char *const (*list)[4], int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < 4 && list[i][j]; j++)
+			if (strlen(list[i][j]) == len && !strncasecmp(list[i][j], part, len))
+				return i;
+	return -1;
+}
+
+/* Cache names are "<cache>[-<op>][-<result>]" where the cache part may itself
+ * contain '-' (L1-dcache). Try every split point for the cache part. */
+static bool lookup_cache(const char *name, uint64_t *config)
+{
+	size_t n = strlen(name);
+	for (size_t cut = 1; cut <= n; cut++) {
+		if (cut < n && name[cut] != '-')
+			continue;
+		int cache = match_part(name, cut, cache_names, PERF_COUNT_HW_CACHE_MAX);
+		if (cache < 0)
+			continue;
+		int op = -1, result = -1;
+		const char *p = name + cut;
+		bool ok = true;
+		while (*p == '-' && ok) {
+			p++;
+			const char *end = strchr(p, '-');
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			int o = match_part(p, len, cache_ops, PERF_COUNT_HW_CACHE_OP_MAX);
+			int r = match_part(p, len, cache_results, PERF_COUNT_HW_CACHE_RESULT_MAX);
+			if (o >= 0 && op < 0 && result < 0)
+				op = o;
+			else if (r >= 0 && result < 0)
+				result = r;
+			else
+				ok = false;
+			p += len;
+		}
+		if (!ok || *p)
+			continue;
+		if (op < 0)
+			op = PERF_COUNT_HW_CACHE_OP_READ;
+		if (result < 0)
+			result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+		if (!(cache_valid_ops[cache] & (1u << op)))
+			return false;
+		*config = (uint64_t)cache | (uint64_t)op << 8 | (uint64_t)result << 16;
+		return true;
+	}
+	return false;
+}
+
+bool pk_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config)
+{
+	if (lookup_table(hw_events, PK_ARRAY_SIZE(hw_events), name, config)) {
+		*type = PERF_TYPE_HARDWARE;
+		return true;
+	}
+	if (lookup_table(sw_events, PK_ARRAY_SIZE(sw_events), name, config)) {
+		*type = PERF_TYPE_SOFTWARE;
+		return true;
+	}
+	if (lookup_cache(name, config)) {
+		*type = PERF_TYPE_HW_CACHE;
+		return true;
+	}
+	return false;
+}
+
+const char *pk_hw_canonical_name(uint64_t config)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(hw_events); i++)
+		if (hw_events[i].config == config)
+			return hw_events[i].names[0];
+	return NULL;
+}
+
+size_t pk_hw_event_count(void)
+{
+	return PK_ARRAY_SIZE(hw_events);
+}
+
+const char *pk_hw_event_name(size_t idx, uint64_t *config)
+{
+	if (idx >= PK_ARRAY_SIZE(hw_events))
+		return NULL;
+	if (config)
+		*config = hw_events[idx].config;
+	return hw_events[idx].names[0];
+}
+
+size_t pk_sw_event_count(void)
+{
+	return PK_ARRAY_SIZE(sw_events);
+}
+
+const char *pk_sw_event_name(size_t idx, uint64_t *config)
+{
+	if (idx >= PK_ARRAY_SIZE(sw_events))
+		return NULL;
+	if (config)
+		*config = sw_events[idx].config;
+	return sw_events[idx].names[0];
+}
+
+/* The listing order of perf: per cache, per valid op, access then miss, as
+ * "<cache>-<op plural>" and "<cache>-<op>-misses" ("L1-dcache-loads",
+ * "L1-dcache-load-misses"). */
+static const char *const op_plural[PERF_COUNT_HW_CACHE_OP_MAX] = {"loads", "stores",
+								   "prefetches"};
+static const char *const op_single[PERF_COUNT_HW_CACHE_OP_MAX] = {"load", "store", "prefetch"};
+
+size_t pk_cache_event_count(void)
+{
+	size_t n = 0;
+	for (int c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
+		for (int o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++)
+			if (cache_valid_ops[c] & (1u << o))
+				n += 2;
+	return n;
+}
+
+static char cache_list_names[64][48];
+static uint64_t cache_list_configs[64];
+static pthread_once_t cache_list_once = PTHREAD_ONCE_INIT;
+
+static void build_cache_list(void)
+{
+	char (*names)[48] = cache_list_names;
+	uint64_t *configs = cache_list_configs;
+	{
+		size_t n = 0;
+		for (int c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
+			for (int o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++) {
+				if (!(cache_valid_ops[c] & (1u << o)))
+					continue;
+				snprintf(names[n], sizeof(names[n]), "%s-%s", cache_names[c][0],
+					 op_plural[o]);
+				configs[n++] = (uint64_t)c | (uint64_t)o << 8;
+				snprintf(names[n], sizeof(names[n]), "%s-%s-misses",
+					 cache_names[c][0], op_single[o]);
+				configs[n++] = (uint64_t)c | (uint64_t)o << 8 |
+					       (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+			}
+	}
+}
+
+const char *pk_cache_event_name(size_t idx, uint64_t *config)
+{
+	pthread_once(&cache_list_once, build_cache_list);
+	if (idx >= pk_cache_event_count())
+		return NULL;
+	if (config)
+		*config = cache_list_configs[idx];
+	return cache_list_names[idx];
+}

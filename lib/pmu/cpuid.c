@@ -1,1 +1,132 @@
+/* CPU identification in perf's PERF_CPUID form, so that one string selects
+ * model-specific knowledge (libpfm4 tables, topdown methods) and tests can
+ * pretend to be any machine through PMUKIT_CPUID. */
 #include <pmukit/cpuid.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+static int parse_hex_field(const char **p, int *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(*p, &end, 16);
+	if (end == *p || errno || v > 0xffff)
+		return -EINVAL;
+	*out = (int)v;
+	*p = end;
+	return 0;
+}
+
+/* x86: "<vendor>-<family decimal>-<model hex>[-<stepping hex>]".
+ * Arm: "0x<16 hex digits>" (MIDR_EL1, as perf reads it) or "ARM-<anything>". */
+int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s || !*s || strlen(s) >= sizeof(out->str))
+		return pk_err_at(err, -EINVAL, "cpuid", s ? s : "", 0,
+				 "empty or overlong CPU identification");
+	snprintf(out->str, sizeof(out->str), "%s", s);
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
+		uint64_t midr;
+		if (pk_parse_u64(s, &midr, NULL) < 0)
+			return pk_err_at(err, -EINVAL, "cpuid", s, 0,
+					 "expected a MIDR value such as 0x00000000413fd0c1");
+		out->vendor = PK_VENDOR_ARM;
+		out->midr = midr;
+		out->family = (int)((midr >> 24) & 0xff);   /* implementer */
+		out->model = (int)((midr >> 4) & 0xfff);     /* part number */
+		out->stepping = (int)(((midr >> 20) & 0xf) << 4 | (midr & 0xf)); /* rNpM */
+		return 0;
+	}
+	if (!strncmp(s, "ARM-", 4)) {
+		out->vendor = PK_VENDOR_ARM;
+		return 0;
+	}
+	const char *dash = strchr(s, '-');
+	if (!dash)
+		return pk_err_at(err, -EINVAL, "cpuid", s, (long)strlen(s),
+				 "expected <vendor>-<family>-<model>[-<stepping>], e.g. GenuineIntel-6-97-2");
+	size_t vlen = (size_t)(dash - s);
+	if (vlen == 12 && !strncmp(s, "GenuineIntel", 12))
+		out->vendor = PK_VENDOR_INTEL;
+	else if ((vlen == 12 && !strncmp(s, "AuthenticAMD", 12)) ||
+		 (vlen == 12 && !strncmp(s, "HygonGenuine", 12)))
+		out->vendor = PK_VENDOR_AMD;
+	else
+		out->vendor = PK_VENDOR_UNKNOWN;
+	const char *p = dash + 1;
+	char *end;
+	errno = 0;
+	unsigned long fam = strtoul(p, &end, 10);
+	if (end == p || errno || fam > 0xfff || *end != '-')
+		return pk_err_at(err, -EINVAL, "cpuid", s, p - s,
+				 "expected a decimal family followed by '-'");
+	out->family = (int)fam;
+	p = end + 1;
+	if (parse_hex_field(&p, &out->model) < 0)
+		return pk_err_at(err, -EINVAL, "cpuid", s, p - s, "expected a hex model number");
+	if (*p == '-') {
+		p++;
+		if (parse_hex_field(&p, &out->stepping) < 0)
+			return pk_err_at(err, -EINVAL, "cpuid", s, p - s,
+					 "expected a hex stepping number");
+	}
+	if (*p)
+		return pk_err_at(err, -EINVAL, "cpuid", s, p - s, "unexpected text");
+	return 0;
+}
+
+static int host_cpuid(pk_cpuid *out, pk_error *err)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char vendor[13];
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return pk_err(err, -ENOTSUP, "the cpuid instruction gave no vendor");
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return pk_err(err, -ENOTSUP, "the cpuid instruction gave no signature");
+	unsigned family = (a >> 8) & 0xf, model = (a >> 4) & 0xf, stepping = a & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 6)
+		model += ((a >> 16) & 0xf) << 4;
+	char str[64];
+	snprintf(str, sizeof(str), "%s-%u-%X-%X", vendor, family, model, stepping);
+	return pk_cpuid_parse(str, out, err);
+#else
+	char *text;
+	int r = pk_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &text,
+			     NULL);
+	if (r < 0)
+		return pk_err(err, r, "cannot read the MIDR of cpu0: %s", strerror(-r));
+	r = pk_cpuid_parse(pk_rstrip(text), out, err);
+	free(text);
+	return r;
+#endif
+}
+
+int pk_cpuid_host(pk_cpuid *out, pk_error *err)
+{
+	const char *env = getenv("PMUKIT_CPUID");
+	if (env && *env) {
+		int r = pk_cpuid_parse(env, out, err);
+		if (r < 0 && err)
+			pk_err_hint(err, "(from PMUKIT_CPUID)");
+		return r;
+	}
+	return host_cpuid(out, err);
+}

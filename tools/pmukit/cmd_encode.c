@@ -1,4 +1,287 @@
+/* pmukit encode: shows the perf_event_attrs an event string turns into, in
+ * open order, one per distinct attr (not per CPU) -- what perf prints with
+ * -vv, and the base of our differential tests against perf. */
+#include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
+
 #include "builtin.h"
-const char encode_usage[] = "usage: pmukit encode [--json] -e EVENTS\n";
-int cmd_encode(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+
+const char encode_usage[] =
+	"usage: pmukit encode [options] -e EVENTS [-e EVENTS ...]\n"
+	"\n"
+	"Shows the perf_event_attr of every event the string gives, in open order.\n"
+	"\n"
+	"    -e, --event EVENTS    events in perf's syntax (may be given many times)\n"
+	"    -j, --json            a JSON array instead of text\n"
+	"        --record          the attrs 'pmukit record' would open (default: stat's)\n"
+	"    -a, --all-cpus        system-wide defaults (no inherit, no enable_on_exec)\n"
+	"    -F, --freq N          record: sampling frequency\n"
+	"    -c, --count N         record: sampling period\n"
+	"        --cputype TYPE    hybrid: only 'core' or 'atom' (or a core PMU name)\n"
+	"\n"
+	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
+	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification.\n";
+
+static const char *const config_words[] = {"config", "config1", "config2", "config3"};
+
+static void print_text(const pk_evlist *evlist)
+{
+	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
+		const pk_evsel *e = pk_evlist_at(evlist, i);
+		const struct perf_event_attr *a = &e->attr;
+		char cpus[256] = "any";
+		if (e->cpus)
+			pk_cpumap_format(e->cpus, cpus, sizeof(cpus));
+		printf("#%zu %s (pmu %s, cpus %s", i, e->name ? e->name : "?",
+		       e->pmu_name ? e->pmu_name : "-", cpus);
+		if (!pk_evsel_is_leader(e))
+			printf(", group leader #%d", e->leader);
+		printf(")\n");
+		uint64_t words[4] = {a->config, a->config1, a->config2, e->config3};
+		printf("    %-32s %u\n", "type", a->type);
+		printf("    %-32s %u\n", "size", e->config3 ? PK_ATTR_SIZE_CONFIG3 : PK_ATTR_SIZE);
+		for (int w = 0; w < 4; w++)
+			if (words[w] || w == 0)
+				printf("    %-32s 0x%llx\n", config_words[w], (unsigned long long)words[w]);
+		if (a->sample_period)
+			printf("    %-32s %llu\n", "{ sample_period, sample_freq }",
+			       (unsigned long long)a->sample_period);
+		char buf[256];
+		if (a->sample_type) {
+			pk_sample_type_str(a->sample_type, buf, sizeof(buf));
+			printf("    %-32s %s\n", "sample_type", buf);
+		}
+		if (a->read_format) {
+			pk_read_format_str(a->read_format, buf, sizeof(buf));
+			printf("    %-32s %s\n", "read_format", buf);
+		}
+#define FLAG(f)                                                                               \
+	do {                                                                                  \
+		if (a->f)                                                                     \
+			printf("    %-32s %u\n", #f, (unsigned)a->f);                         \
+	} while (0)
+		FLAG(disabled);
+		FLAG(inherit);
+		FLAG(pinned);
+		FLAG(exclusive);
+		FLAG(exclude_user);
+		FLAG(exclude_kernel);
+		FLAG(exclude_hv);
+		FLAG(exclude_idle);
+		FLAG(freq);
+		FLAG(enable_on_exec);
+		FLAG(precise_ip);
+		FLAG(sample_id_all);
+		FLAG(exclude_host);
+		FLAG(exclude_guest);
+		FLAG(bp_type);
+		FLAG(aux_output);
+#undef FLAG
+		if (a->type == PERF_TYPE_BREAKPOINT) {
+			printf("    %-32s 0x%llx\n", "bp_addr", (unsigned long long)a->bp_addr);
+			printf("    %-32s %llu\n", "bp_len", (unsigned long long)a->bp_len);
+		}
+	}
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_string(buf);
+}
+
+static json_t *evsel_json(const pk_evsel *e, size_t idx)
+{
+	const struct perf_event_attr *a = &e->attr;
+	json_t *o = json_object();
+	char buf[256];
+	json_object_set_new(o, "index", json_integer((json_int_t)idx));
+	json_object_set_new(o, "name", json_string(e->name ? e->name : ""));
+	json_object_set_new(o, "pmu", e->pmu_name ? json_string(e->pmu_name) : json_null());
+	json_object_set_new(o, "type", json_integer(a->type));
+	json_object_set_new(o, "config", hex(a->config));
+	json_object_set_new(o, "config1", hex(a->config1));
+	json_object_set_new(o, "config2", hex(a->config2));
+	json_object_set_new(o, "config3", hex(e->config3));
+	json_object_set_new(o, "group_leader",
+			    pk_evsel_is_leader(e) ? json_null() : json_integer(e->leader));
+	json_object_set_new(o, "exclude_user", json_boolean(a->exclude_user));
+	json_object_set_new(o, "exclude_kernel", json_boolean(a->exclude_kernel));
+	json_object_set_new(o, "exclude_hv", json_boolean(a->exclude_hv));
+	json_object_set_new(o, "exclude_host", json_boolean(a->exclude_host));
+	json_object_set_new(o, "exclude_guest", json_boolean(a->exclude_guest));
+	json_object_set_new(o, "exclude_idle", json_boolean(a->exclude_idle));
+	json_object_set_new(o, "precise_ip", json_integer(a->precise_ip));
+	json_object_set_new(o, "precise_max", json_boolean(e->precise_max));
+	json_object_set_new(o, "sample_period", json_integer((json_int_t)a->sample_period));
+	json_object_set_new(o, "freq", json_boolean(a->freq));
+	json_object_set_new(o, "sample_type", hex(a->sample_type));
+	pk_sample_type_str(a->sample_type, buf, sizeof(buf));
+	json_object_set_new(o, "sample_type_names", json_string(buf));
+	json_object_set_new(o, "read_format", hex(a->read_format));
+	pk_read_format_str(a->read_format, buf, sizeof(buf));
+	json_object_set_new(o, "read_format_names", json_string(buf));
+	json_object_set_new(o, "disabled", json_boolean(a->disabled));
+	json_object_set_new(o, "inherit", json_boolean(a->inherit));
+	json_object_set_new(o, "enable_on_exec", json_boolean(a->enable_on_exec));
+	json_object_set_new(o, "pinned", json_boolean(a->pinned));
+	json_object_set_new(o, "exclusive", json_boolean(a->exclusive));
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		json_object_set_new(o, "bp_type", json_integer(a->bp_type));
+		json_object_set_new(o, "bp_addr", hex(a->bp_addr));
+		json_object_set_new(o, "bp_len", json_integer((json_int_t)a->bp_len));
+	}
+	if (e->cpus) {
+		pk_cpumap_format(e->cpus, buf, sizeof(buf));
+		json_object_set_new(o, "cpus", json_string(buf));
+	} else {
+		json_object_set_new(o, "cpus", json_null());
+	}
+	if (e->unit)
+		json_object_set_new(o, "unit", json_string(e->unit));
+	if (e->scale != 1.0)
+		json_object_set_new(o, "scale", json_real(e->scale));
+	return o;
+}
+
+static int print_json(const pk_evlist *evlist)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < pk_evlist_count(evlist); i++)
+		json_array_append_new(arr, evsel_json(pk_evlist_at(evlist, i), i));
+	int r = json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(arr);
+	return r;
+}
+
+/* --cputype accepts perf's "core"/"atom" or a core PMU name. */
+static const char *cputype_pmu(const char *arg)
+{
+	if (!strcmp(arg, "core"))
+		return "cpu_core";
+	if (!strcmp(arg, "atom"))
+		return "cpu_atom";
+	return arg;
+}
+
+static int parse_u64_arg(const char *arg, uint64_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (!*arg || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	enum { OPT_RECORD = 256, OPT_CPUTYPE };
+	static const struct option longopts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"json", no_argument, NULL, 'j'},
+		{"record", no_argument, NULL, OPT_RECORD},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"freq", required_argument, NULL, 'F'},
+		{"count", required_argument, NULL, 'c'},
+		{"cputype", required_argument, NULL, OPT_CPUTYPE},
+		{NULL, 0, NULL, 0},
+	};
+	const char **events = calloc((size_t)argc, sizeof(char *));
+	size_t nr_events = 0;
+	bool json = false;
+	pk_config_opts copts = {.mode = PK_CONFIG_STAT, .forked_workload = true};
+	pk_parse_opts popts = {0};
+	int c, rc = 1;
+	if (!events)
+		return 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:jaF:c:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			events[nr_events++] = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case OPT_RECORD:
+			copts.mode = PK_CONFIG_RECORD;
+			break;
+		case 'a':
+			copts.system_wide = true;
+			break;
+		case 'F':
+			if (parse_u64_arg(optarg, &copts.freq) < 0 || !copts.freq) {
+				free(events);
+				return pk_cli_usage_error("encode", "-F wants a positive frequency, got '%s'", optarg);
+			}
+			break;
+		case 'c':
+			if (parse_u64_arg(optarg, &copts.period) < 0 || !copts.period) {
+				free(events);
+				return pk_cli_usage_error("encode", "-c wants a positive period, got '%s'", optarg);
+			}
+			break;
+		case OPT_CPUTYPE:
+			popts.only_pmu = cputype_pmu(optarg);
+			break;
+		default:
+			free(events);
+			return pk_cli_usage_error("encode", "unknown option");
+		}
+	}
+	if (optind < argc) {
+		free(events);
+		return pk_cli_usage_error("encode", "unexpected argument '%s'", argv[optind]);
+	}
+	if (!nr_events) {
+		free(events);
+		return pk_cli_usage_error("encode", "no events: give them with -e");
+	}
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(NULL, &err);
+	pk_evlist *evlist = pk_evlist_new();
+	if (!pmus) {
+		pk_cli_print_error("encode", &err);
+		goto out;
+	}
+	for (size_t i = 0; i < pk_pmus_nr_warnings(pmus); i++)
+		fprintf(stderr, "pmukit encode: warning: %s\n", pk_pmus_warning(pmus, i));
+	if (popts.only_pmu && !pk_pmus_find(pmus, popts.only_pmu)) {
+		fprintf(stderr, "pmukit encode: --cputype %s: no such core PMU on this machine\n",
+			popts.only_pmu);
+		goto out;
+	}
+	for (size_t i = 0; i < nr_events; i++) {
+		if (pk_evlist_parse(evlist, pmus, events[i], &popts, &err) < 0) {
+			pk_cli_print_error("encode", &err);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < pk_evlist_nr_warnings(evlist); i++)
+		fprintf(stderr, "%s\n", pk_evlist_warning(evlist, i));
+	if (pk_evlist_config(evlist, &copts, &err) < 0) {
+		pk_cli_print_error("encode", &err);
+		goto out;
+	}
+	if (json)
+		rc = print_json(evlist) < 0;
+	else {
+		print_text(evlist);
+		rc = 0;
+	}
+out:
+	pk_evlist_put(evlist);
+	pk_pmus_put(pmus);
+	free(events);
+	return rc;
+}

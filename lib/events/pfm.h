@@ -1,0 +1,30 @@
+/* Internal: named hardware events through libpfm4 ("inst_retired.any",
+ * "INT_MISC.RECOVERY_CYCLES", "icl::TOPDOWN:SLOTS") for sysfs core PMUs. */
+#ifndef PK_EVENTS_PFM_H
+#define PK_EVENTS_PFM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/cpuid.h>
+#include <pmukit/error.h>
+#include <pmukit/pmu.h>
+
+typedef struct pk_pfm_match {
+	const pk_pmu *pmu;                 /* the sysfs PMU the encoding is for */
+	uint64_t config[PK_NR_CONFIGS];    /* config, config1, config2, config3 */
+	char name[160];                    /* libpfm4's canonical name, "adl_glc::INST_RETIRED:ANY" */
+} pk_pfm_match;
+
+/* Looks up a named event for the core PMUs of this machine (CPU model from
+ * cpuid). only_pmu non-NULL restricts to that PMU (cpu_core/inst_retired.any/).
+ * A fully qualified name (libpfm "pmu::EVENT") picks its own PMU. Returns the
+ * number of matches written to out (0: unknown name), or a negative errno. */
+int pk_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
+		  const pk_pmu *only_pmu, pk_pfm_match *out, size_t max, pk_error *err);
+
+/* For `pmukit list`: every libpfm4 event of each core PMU of this machine. */
+typedef int (*pk_pfm_event_cb)(const pk_pmu *pmu, const char *name, const char *desc, void *arg);
+int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
+		   pk_error *err);
+
+#endif
