@@ -18,6 +18,7 @@
 
 #include "core/util.h"
 #include "events/ast.h"
+#include "events/names.h"
 
 /* strchr() finds the terminating NUL too; a set test must not. */
 static bool in_set(char c, const char *set)
@@ -292,7 +293,10 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 			if ((r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
 				return r;
 		}
-	} else if (s[*i] == ':' && !is_mod_string(s + *i + 1, segment_len(s, *i + 1))) {
+	} else if (s[*i] == ':' && !is_mod_string(s + *i + 1, segment_len(s, *i + 1)) &&
+		   !pk_symbolic_lookup(ev->name, &(uint32_t){0}, &(uint64_t){0})) {
+		/* "sys:name" is a tracepoint unless the left side is a symbolic
+		 * event, whose ':' can only start modifiers (cycles:z is a typo). */
 		ev->kind = PK_EV_TRACEPOINT;
 		(*i)++;
 		int tstart = *i;

@@ -1,7 +1,500 @@
+/* Event syntax: grammar, resolution, hybrid expansion, modifiers, groups,
+ * errors with positions, and the per-command attr defaults. */
 #include "helpers.h"
-static void placeholder(void **state) { (void)state; }
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
+
+#include "events/ast.h"
+
+static pk_pmus *pmus_of(const char *machine)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *p = pk_pmus_load(pk_test_sysfs(machine), &err);
+	if (!p)
+		fail_msg("loading %s: %s", machine, err.msg);
+	return p;
+}
+
+/* Parses str on a machine; returns the list (caller puts), or NULL with err. */
+static pk_evlist *parse_on(const char *machine, const char *str, const pk_parse_opts *opts,
+			   pk_error *err)
+{
+	pk_pmus *p = pmus_of(machine);
+	pk_evlist *l = pk_evlist_new();
+	pk_error_clear(err);
+	int r = pk_evlist_parse(l, p, str, opts, err);
+	pk_pmus_put(p); /* evsels keep no reference the test uses after this */
+	if (r < 0) {
+		pk_evlist_put(l);
+		return NULL;
+	}
+	return l;
+}
+
+static pk_evlist *must_parse(const char *machine, const char *str)
+{
+	pk_error err;
+	pk_evlist *l = parse_on(machine, str, NULL, &err);
+	if (!l)
+		fail_msg("'%s' on %s: %s", str, machine, err.msg);
+	return l;
+}
+
+static void expect_error(const char *machine, const char *str, int pos, const char *msg_part)
+{
+	pk_error err;
+	pk_evlist *l = parse_on(machine, str, NULL, &err);
+	if (l)
+		fail_msg("'%s' on %s parsed, expected an error with '%s'", str, machine, msg_part);
+	if (!strstr(err.msg, msg_part))
+		fail_msg("'%s': message '%s' lacks '%s'", str, err.msg, msg_part);
+	if (pos >= 0 && err.pos != pos)
+		fail_msg("'%s': error at %ld, expected %d (%s)", str, err.pos, pos, err.msg);
+	assert_string_equal(err.subject, "event syntax error");
+	assert_string_equal(err.where, str);
+}
+
+#define EV(l, i) pk_evlist_at(l, i)
+
+static void test_grammar(void **state)
+{
+	(void)state;
+	pk_ast ast;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_ast_parse("cycles:u,{a,b/x=1,y/:S}:W,sched:sched_switch,mem:0x10/8:w:k,"
+				      "icl::TOPDOWN:SLOTS:u,r1a",
+				      &ast, &err),
+			 0);
+	assert_int_equal(ast.nr, 6);
+	assert_string_equal(ast.items[0].events[0].mods, "u");
+	assert_true(ast.items[1].is_group);
+	assert_int_equal(ast.items[1].nr, 2);
+	assert_string_equal(ast.items[1].mods, "W");
+	const pk_ev_ast *b = &ast.items[1].events[1];
+	assert_int_equal(b->kind, PK_EV_PMU);
+	assert_int_equal(b->nr_terms, 2);
+	assert_string_equal(b->terms[0].name, "x");
+	assert_string_equal(b->terms[0].value, "1");
+	assert_null(b->terms[1].value);
+	assert_string_equal(b->mods, "S");
+	const pk_ev_ast *tp = &ast.items[2].events[0];
+	assert_int_equal(tp->kind, PK_EV_TRACEPOINT);
+	assert_string_equal(tp->name, "sched");
+	assert_string_equal(tp->name2, "sched_switch");
+	const pk_ev_ast *bp = &ast.items[3].events[0];
+	assert_int_equal(bp->kind, PK_EV_BREAKPOINT);
+	assert_int_equal(bp->raw, 0x10);
+	assert_int_equal(bp->bp_len, 8);
+	assert_int_equal(bp->bp_type, 2);
+	assert_string_equal(bp->mods, "k");
+	const pk_ev_ast *pfm = &ast.items[4].events[0];
+	assert_int_equal(pfm->kind, PK_EV_PFM);
+	assert_string_equal(pfm->name, "icl::TOPDOWN:SLOTS");
+	assert_string_equal(pfm->mods, "u");
+	assert_int_equal(ast.items[5].events[0].kind, PK_EV_RAW);
+	assert_int_equal(ast.items[5].events[0].raw, 0x1a);
+	pk_ast_free(&ast);
+}
+
+static void test_syntax_errors(void **state)
+{
+	(void)state;
+	expect_error("icelake", "cycles,,instructions", 7, "expected an event");
+	expect_error("icelake", "{cycles,instructions", 20, "missing '}'");
+	expect_error("icelake", "cpu/event=0x3c", 14, "missing '/'");
+	expect_error("icelake", "cycles:z", 7, "unknown modifier 'z'");
+	expect_error("icelake", "cycles:pppp", -1, "precise_ip");
+	expect_error("icelake", "{cycles,{instructions}}", 8, "nested");
+	expect_error("icelake", "cycles}", 6, "outside a group");
+	expect_error("icelake", "cpu/event=/", 10, "value after '='");
+	expect_error("icelake", "cpu/event=zz/", 10, "expected a number");
+	expect_error("icelake", "cycles,", 7, "expected an event");
+	expect_error("icelake", "", 0, "empty");
+	expect_error("icelake", "nosuchevent", 0, "unknown event 'nosuchevent'");
+	expect_error("icelake", "r123456789abcdef01", 1, "64 bits");
+	expect_error("icelake", "mem:0x10/3", 9, "length");
+}
+
+static void test_symbolic(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("icelake", "cycles,task-clock,L1-dcache-load-misses,dTLB-load-misses,"
+					     "branch-loads,LLC-prefetch-misses,cs,faults");
+	assert_int_equal(pk_evlist_count(l), 8);
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 0)->attr.config, 0);
+	assert_string_equal(EV(l, 0)->pmu_name, "cpu");
+	assert_int_equal(EV(l, 1)->attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(EV(l, 1)->attr.config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(EV(l, 2)->attr.type, PERF_TYPE_HW_CACHE);
+	assert_int_equal(EV(l, 2)->attr.config, 0x10000);
+	assert_int_equal(EV(l, 3)->attr.config, 0x10003);
+	assert_int_equal(EV(l, 4)->attr.config, 0x5);
+	assert_int_equal(EV(l, 5)->attr.config, 0x10202);
+	assert_int_equal(EV(l, 6)->attr.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	assert_int_equal(EV(l, 7)->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	for (size_t i = 0; i < 8; i++) {
+		assert_true(EV(l, i)->attr.exclude_guest); /* perf's default without modifiers */
+		assert_int_equal(EV(l, i)->leader, (int)i);
+	}
+	pk_evlist_put(l);
+	/* an op the cache does not support is no event */
+	expect_error("icelake", "L1-icache-stores", 0, "unknown event");
+	/* the listing gives names that parse back to their configs */
+	for (size_t i = 0; i < pk_cache_event_count(); i++) {
+		uint64_t cfg;
+		const char *name = pk_cache_event_name(i, &cfg);
+		pk_evlist *c = must_parse("icelake", name);
+		assert_int_equal(EV(c, 0)->attr.config, cfg);
+		pk_evlist_put(c);
+	}
+}
+
+static void test_hybrid_expansion(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("alderlake", "cycles,r1a,cpu_atom/r1a/,cpu_core/cycles/,topdown-retiring");
+	assert_int_equal(pk_evlist_count(l), 8);
+	/* cycles: one per core PMU, PMU type in config[63:32], cpu_core first */
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 0)->attr.config, 0x400000000ULL);
+	assert_string_equal(EV(l, 0)->name, "cpu_core/cycles/");
+	assert_int_equal(EV(l, 1)->attr.config, 0x800000000ULL);
+	assert_string_equal(EV(l, 1)->pmu_name, "cpu_atom");
+	char buf[32];
+	pk_cpumap_format(EV(l, 1)->cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "16-23");
+	/* raw: one per core PMU with the PMU's own type */
+	assert_int_equal(EV(l, 2)->attr.type, 4);
+	assert_int_equal(EV(l, 3)->attr.type, 8);
+	assert_int_equal(EV(l, 3)->attr.config, 0x1a);
+	assert_int_equal(EV(l, 4)->attr.type, 8);
+	assert_int_equal(EV(l, 5)->attr.config, 0x400000000ULL);
+	/* a sysfs alias both PMUs have: each with its own encoding */
+	assert_int_equal(EV(l, 6)->attr.type, 4);
+	assert_int_equal(EV(l, 6)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 7)->attr.type, 8);
+	assert_int_equal(EV(l, 7)->attr.config, 0xc2);
+	pk_evlist_put(l);
+
+	/* --cputype */
+	pk_parse_opts o = {.only_pmu = "cpu_atom"};
+	pk_error err;
+	l = parse_on("alderlake", "cycles,instructions", &o, &err);
+	assert_non_null(l);
+	assert_int_equal(pk_evlist_count(l), 2);
+	assert_int_equal(EV(l, 1)->attr.config, 0x800000001ULL);
+	pk_evlist_put(l);
+
+	/* cpu/ does not exist on a hybrid machine */
+	expect_error("alderlake", "cpu/slots/", 0, "Cannot find PMU 'cpu'. Missing kernel support?");
+	expect_error("alderlake", "cpu_core/event=0x3c,any=1/", 20, "unknown term 'any' for pmu 'cpu_core'");
+}
+
+static void test_hybrid_groups(void **state)
+{
+	(void)state;
+	/* a wildcard group becomes one group per core PMU */
+	pk_evlist *l = must_parse("alderlake", "{cycles,instructions}");
+	assert_int_equal(pk_evlist_count(l), 4);
+	assert_int_equal(EV(l, 0)->nr_members, 2);
+	assert_int_equal(EV(l, 1)->leader, 0);
+	assert_string_equal(EV(l, 1)->pmu_name, "cpu_core");
+	assert_int_equal(EV(l, 2)->nr_members, 2);
+	assert_int_equal(EV(l, 3)->leader, 2);
+	assert_string_equal(EV(l, 3)->pmu_name, "cpu_atom");
+	assert_int_equal(pk_evlist_nr_warnings(l), 0);
+	pk_evlist_put(l);
+
+	/* a group the user mixes explicitly: warning, ungrouped */
+	l = must_parse("alderlake", "{cpu_core/cycles/,cpu_atom/instructions/}");
+	assert_int_equal(pk_evlist_count(l), 2);
+	assert_int_equal(EV(l, 1)->leader, 1);
+	assert_int_equal(EV(l, 0)->nr_members, 1);
+	assert_int_equal(pk_evlist_nr_warnings(l), 1);
+	assert_non_null(strstr(pk_evlist_warning(l, 0), "different hybrid PMUs"));
+	pk_evlist_put(l);
+
+	/* slots is moved to lead its topdown group */
+	l = must_parse("alderlake", "{cpu_core/topdown-retiring/,cpu_core/slots/,cpu_core/topdown-fe-bound/}");
+	assert_int_equal(EV(l, 0)->attr.config, 0x400);
+	assert_int_equal(EV(l, 0)->nr_members, 3);
+	assert_int_equal(EV(l, 1)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 2)->attr.config, 0x8200);
+	assert_int_equal(EV(l, 2)->leader, 0);
+	pk_evlist_put(l);
+
+	/* ...but only where there is a slots event */
+	l = must_parse("sapphirerapids", "{cycles,topdown-retiring}");
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 1)->leader, 0);
+	pk_evlist_put(l);
+}
+
+static void test_modifiers(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("icelake", "cycles:u,cycles:k,cycles:P,cycles:ppp,cycles:G,cycles:H,"
+					     "cycles:uk,cycles:I,cycles:D,cycles:e");
+	const struct perf_event_attr *a = &EV(l, 0)->attr;
+	assert_true(!a->exclude_user && a->exclude_kernel && a->exclude_hv && a->exclude_guest);
+	a = &EV(l, 1)->attr;
+	assert_true(a->exclude_user && !a->exclude_kernel && a->exclude_hv);
+	a = &EV(l, 2)->attr;
+	/* :P drops the default exclude_guest, as perf does */
+	assert_true(EV(l, 2)->precise_max && !a->exclude_guest && !a->precise_ip);
+	a = &EV(l, 3)->attr;
+	assert_int_equal(a->precise_ip, 3);
+	assert_true(a->exclude_guest);
+	a = &EV(l, 4)->attr;
+	assert_true(a->exclude_host && !a->exclude_guest);
+	a = &EV(l, 5)->attr;
+	assert_true(!a->exclude_host && a->exclude_guest);
+	a = &EV(l, 6)->attr;
+	assert_true(!a->exclude_user && !a->exclude_kernel && a->exclude_hv);
+	assert_true(EV(l, 7)->attr.exclude_idle);
+	assert_true(EV(l, 8)->attr.pinned);
+	assert_true(EV(l, 9)->attr.exclusive);
+	pk_evlist_put(l);
+
+	/* group modifiers apply to every member, starting from its own bits */
+	l = must_parse("icelake", "{cycles:k,instructions}:uS");
+	a = &EV(l, 0)->attr;
+	assert_true(!a->exclude_user && !a->exclude_kernel && a->exclude_hv);
+	a = &EV(l, 1)->attr;
+	assert_true(!a->exclude_user && a->exclude_kernel && a->exclude_hv);
+	assert_true(EV(l, 0)->sample_read);
+	pk_evlist_put(l);
+}
+
+static void test_pmu_terms(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("zen4", "cpu/event=0x1c0/,cpu/event=0x76,umask=0,cmask=1,inv=1,edge=1/,"
+					  "cpu/stalled-cycles-backend/,ibs_op/cnt_ctl=1,l3missonly=1/,"
+					  "cpu/config=0x1234,config1=5,config2=6,config3=7,name=mine,period=1000/");
+	assert_int_equal(EV(l, 0)->attr.config, 0x1000000c0ULL);
+	assert_int_equal(EV(l, 1)->attr.config, 0x1840076);
+	assert_int_equal(EV(l, 2)->attr.type, 4);
+	assert_int_equal(EV(l, 2)->attr.config, 0x187);
+	assert_int_equal(EV(l, 3)->attr.type, 10);
+	assert_int_equal(EV(l, 3)->attr.config, 0x90000);
+	const pk_evsel *e = EV(l, 4);
+	assert_int_equal(e->attr.config, 0x1234);
+	assert_int_equal(e->attr.config1, 5);
+	assert_int_equal(e->attr.config2, 6);
+	assert_int_equal(e->config3, 7);
+	assert_string_equal(e->name, "mine");
+	assert_true(e->period_set);
+	assert_int_equal(e->attr.sample_period, 1000);
+	/* config3 needs the larger attr */
+	unsigned char buf[PK_ATTR_SIZE_CONFIG3];
+	assert_int_equal(pk_evsel_pack_attr(e, buf), PK_ATTR_SIZE_CONFIG3);
+	uint64_t c3;
+	memcpy(&c3, buf + PK_ATTR_SIZE, sizeof(c3));
+	assert_int_equal(c3, 7);
+	assert_int_equal(pk_evsel_pack_attr(EV(l, 0), buf), PK_ATTR_SIZE);
+	pk_evlist_put(l);
+
+	/* the user's value replaces the alias's (ldlat=3 in mem-loads) */
+	l = must_parse("sapphirerapids", "cpu/mem-loads,ldlat=50/pp");
+	assert_int_equal(EV(l, 0)->attr.config, 0x1cd);
+	assert_int_equal(EV(l, 0)->attr.config1, 50);
+	assert_int_equal(EV(l, 0)->attr.precise_ip, 2);
+	pk_evlist_put(l);
+
+	/* a sysfs alias carries scale and unit */
+	l = must_parse("skylake", "cpu/topdown-total-slots/");
+	assert_int_equal(EV(l, 0)->attr.config, 0x20003c);
+	assert_true(EV(l, 0)->scale == 2.0);
+	pk_evlist_put(l);
+	expect_error("skylake", "cpu/slots/", 4, "unknown term 'slots' for pmu 'cpu'");
+}
+
+static void test_spe(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("neoverse-n1-spe", "arm_spe//,arm_spe_0/load_filter=1,min_latency=10/,"
+						     "arm_spe/ts_enable=1,pa_enable=1,jitter=1/");
+	assert_int_equal(pk_evlist_count(l), 3);
+	assert_int_equal(EV(l, 0)->attr.type, 9);
+	assert_string_equal(EV(l, 0)->name, "arm_spe_0//");
+	assert_int_equal(EV(l, 1)->attr.config, 0x200000000ULL);
+	assert_int_equal(EV(l, 1)->attr.config2, 10);
+	assert_int_equal(EV(l, 2)->attr.config, 0x10003);
+	assert_int_equal(pk_cpumap_nr(EV(l, 0)->cpus), 80); /* the fixture's cpumask: 0-79 */
+	pk_evlist_put(l);
+
+	pk_error err;
+	assert_null(parse_on("neoverse-n1-spe", "arm_spe_0/min_latency=4096/", NULL, &err));
+	assert_non_null(strstr(err.msg, "value too big for format, maximum is 4095"));
+	assert_non_null(strstr(err.hint, "config2:0-11"));
+	assert_int_equal(err.pos, 22);
+	assert_null(parse_on("neoverse-n1-spe", "arm_spe_0/inv_event_filter=1/", NULL, &err));
+	assert_non_null(strstr(err.msg, "unknown term 'inv_event_filter' for pmu 'arm_spe_0'"));
+	assert_non_null(strstr(err.hint, "valid terms:"));
+	/* 6.12's armv8 PMU has the threshold fields in config1 */
+	l = must_parse("neoverse-n1-spe-k6.12", "armv8_pmuv3_0/event=0x11,threshold=5,threshold_compare=2/");
+	assert_int_equal(EV(l, 0)->attr.config, 0x11);
+	assert_int_equal(EV(l, 0)->attr.config1, (5 << 5) | (2 << 3));
+	pk_evlist_put(l);
+	/* no SPE: the likely causes are listed */
+	assert_null(parse_on("alderlake", "arm_spe/load_filter=1/", NULL, &err));
+	assert_string_equal(err.msg, "Cannot find PMU 'arm_spe'. Missing kernel support?");
+	assert_non_null(strstr(err.hint, "kpti=off"));
+	assert_non_null(strstr(err.hint, "virtual machine"));
+}
+
+static void test_no_core_pmu(void **state)
+{
+	(void)state;
+	/* a machine like ours: software and tracepoint only */
+	char *root = pk_test_tmpdir();
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/bus/event_source/devices/software && echo 1 > %s/bus/event_source/devices/software/type",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *p = pk_pmus_load(root, &err);
+	assert_non_null(p);
+	pk_evlist *l = pk_evlist_new();
+	assert_int_equal(pk_evlist_parse(l, p, "cycles,r1a,task-clock", NULL, &err), 0);
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
+	assert_null(EV(l, 0)->pmu);
+	assert_int_equal(EV(l, 1)->attr.type, PERF_TYPE_RAW);
+	assert_non_null(EV(l, 2)->pmu);
+	assert_int_equal(pk_evlist_parse(l, p, "cpu/event=0x3c/", NULL, &err), -ENOENT);
+	assert_non_null(strstr(err.hint, "no core PMU"));
+	assert_int_equal(pk_evlist_count(l), 3); /* nothing appended on error */
+	pk_evlist_put(l);
+	pk_pmus_put(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
+static void test_breakpoint(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("icelake", "mem:0x1000:w,mem:0x2000/8,mem:0x3000:x:u");
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_BREAKPOINT);
+	assert_int_equal(EV(l, 0)->attr.bp_addr, 0x1000);
+	assert_int_equal(EV(l, 0)->attr.bp_type, 2);
+	assert_int_equal(EV(l, 0)->attr.bp_len, 4);
+	assert_int_equal(EV(l, 1)->attr.bp_type, 3);
+	assert_int_equal(EV(l, 1)->attr.bp_len, 8);
+	assert_int_equal(EV(l, 2)->attr.bp_type, 4);
+	assert_int_equal(EV(l, 2)->attr.bp_len, sizeof(long));
+	assert_true(EV(l, 2)->attr.exclude_kernel);
+	pk_evlist_put(l);
+}
+
+static void test_tracepoint(void **state)
+{
+	(void)state;
+	char *root = pk_test_tmpdir();
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/events/sched/sched_switch %s/events/sched/sched_wakeup && "
+		 "echo 316 > %s/events/sched/sched_switch/id && echo 318 > %s/events/sched/sched_wakeup/id",
+		 root, root, root, root);
+	assert_int_equal(system(cmd), 0);
+	pk_parse_opts o = {.tracefs = root};
+	pk_error err;
+	pk_evlist *l = parse_on("icelake", "sched:sched_switch,sched:sched_w*", &o, &err);
+	if (!l)
+		fail_msg("%s", err.msg);
+	assert_int_equal(pk_evlist_count(l), 2);
+	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(EV(l, 0)->attr.config, 316);
+	assert_string_equal(EV(l, 1)->name, "sched:sched_wakeup");
+	assert_int_equal(EV(l, 1)->attr.config, 318);
+	pk_evlist_put(l);
+	assert_null(parse_on("icelake", "sched:nosuch", &o, &err));
+	assert_non_null(strstr(err.msg, "nosuch"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
+static void test_config_defaults(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("icelake", "{cycles,instructions},task-clock");
+	pk_config_opts stat = {.mode = PK_CONFIG_STAT, .forked_workload = true};
+	assert_int_equal(pk_evlist_config(l, &stat, NULL), 0);
+	const struct perf_event_attr *lead = &EV(l, 0)->attr, *mem = &EV(l, 1)->attr, *tc = &EV(l, 2)->attr;
+	assert_int_equal(lead->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+						    PERF_FORMAT_ID | PERF_FORMAT_GROUP);
+	assert_int_equal(tc->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+	assert_true(lead->disabled && lead->enable_on_exec && lead->inherit);
+	assert_true(!mem->disabled && !mem->enable_on_exec && mem->inherit);
+	assert_int_equal(tc->sample_type, PERF_SAMPLE_IDENTIFIER);
+	pk_config_opts sw = {.mode = PK_CONFIG_STAT, .system_wide = true, .forked_workload = true};
+	pk_evlist_config(l, &sw, NULL);
+	assert_false(EV(l, 0)->attr.enable_on_exec);
+	pk_evlist_put(l);
+
+	l = must_parse("icelake", "cycles,instructions:u,cpu/event=0x3c,period=20000/");
+	pk_config_opts rec = {.mode = PK_CONFIG_RECORD, .forked_workload = true};
+	pk_evlist_config(l, &rec, NULL);
+	const struct perf_event_attr *c = &EV(l, 0)->attr;
+	assert_true(c->freq);
+	assert_int_equal(c->sample_freq, 4000);
+	assert_true(c->sample_id_all);
+	assert_int_equal(c->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						 PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER);
+	const struct perf_event_attr *p = &EV(l, 2)->attr;
+	assert_false(p->freq);
+	assert_int_equal(p->sample_period, 20000);
+	pk_config_opts rec_c = {.mode = PK_CONFIG_RECORD, .period = 12345};
+	pk_evlist_config(l, &rec_c, NULL);
+	assert_false(EV(l, 0)->attr.freq);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 12345);
+	assert_int_equal(EV(l, 2)->attr.sample_period, 20000); /* the term wins */
+	pk_evlist_put(l);
+}
+
+static void test_pfm_named(void **state)
+{
+	(void)state;
+	pk_parse_opts o = {.cpuid = "GenuineIntel-6-97-2"};
+	pk_error err;
+	pk_evlist *l = parse_on("alderlake", "inst_retired.any", &o, &err);
+	if (!l)
+		fail_msg("%s", err.msg);
+	assert_int_equal(pk_evlist_count(l), 2);
+	assert_int_equal(EV(l, 0)->attr.type, 4);
+	assert_int_equal(EV(l, 0)->attr.config, 0xc0);
+	assert_int_equal(EV(l, 1)->attr.type, 8);
+	pk_evlist_put(l);
+	l = parse_on("alderlake", "cpu_core/inst_retired.any/", &o, &err);
+	assert_non_null(l);
+	assert_int_equal(pk_evlist_count(l), 1);
+	assert_int_equal(EV(l, 0)->attr.config, 0xc0);
+	pk_evlist_put(l);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(placeholder)};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grammar),         cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_symbolic),        cmocka_unit_test(test_hybrid_expansion),
+		cmocka_unit_test(test_hybrid_groups),   cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_pmu_terms),       cmocka_unit_test(test_spe),
+		cmocka_unit_test(test_no_core_pmu),     cmocka_unit_test(test_breakpoint),
+		cmocka_unit_test(test_tracepoint),      cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_pfm_named),
+	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
