@@ -19,6 +19,7 @@ const char encode_usage[] =
 	"\n"
 	"    -e, --event EVENTS    events in perf's syntax (may be given many times)\n"
 	"    -j, --json            a JSON array instead of text\n"
+	"    -v, --verbose         every attr field, as perf -vv prints them\n"
 	"        --record          the attrs 'pmukit record' would open (default: stat's)\n"
 	"    -a, --all-cpus        system-wide defaults (no inherit, no enable_on_exec)\n"
 	"    -F, --freq N          record: sampling frequency\n"
@@ -29,6 +30,50 @@ const char encode_usage[] =
 	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification.\n";
 
 static const char *const config_words[] = {"config", "config1", "config2", "config3"};
+
+/* One line per attr: what differs between events at a glance. */
+static void print_table(const pk_evlist *evlist)
+{
+	printf("%-3s %-32s %-10s %5s %-20s %-10s %-8s %-6s %-8s %s\n", "#", "name", "pmu", "type",
+	       "config", "config1", "config2", "leader", "cpus", "flags");
+	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
+		const pk_evsel *e = pk_evlist_at(evlist, i);
+		const struct perf_event_attr *a = &e->attr;
+		char cpus[64] = "any", leader[16] = "-", c1[24] = "-", c2[24] = "-", flags[160] = "";
+		if (e->cpus)
+			pk_cpumap_format(e->cpus, cpus, sizeof(cpus));
+		if (!pk_evsel_is_leader(e))
+			snprintf(leader, sizeof(leader), "#%d", e->leader);
+		if (a->config1)
+			snprintf(c1, sizeof(c1), "0x%llx", (unsigned long long)a->config1);
+		if (a->config2)
+			snprintf(c2, sizeof(c2), "0x%llx", (unsigned long long)a->config2);
+		size_t n = 0;
+#define ADD(cond, text)                                                                        \
+	do {                                                                                   \
+		if ((cond) && n < sizeof(flags))                                               \
+			n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s%s", n ? "," : "", text); \
+	} while (0)
+		ADD(a->exclude_user, "exclude_user");
+		ADD(a->exclude_kernel, "exclude_kernel");
+		ADD(a->exclude_hv, "exclude_hv");
+		ADD(a->exclude_host, "exclude_host");
+		ADD(a->exclude_guest, "exclude_guest");
+		ADD(a->exclude_idle, "exclude_idle");
+		ADD(a->precise_ip == 1, "precise_ip=1");
+		ADD(a->precise_ip == 2, "precise_ip=2");
+		ADD(a->precise_ip == 3, "precise_ip=3");
+		ADD(e->precise_max, "precise_max");
+		ADD(a->pinned, "pinned");
+		ADD(a->exclusive, "exclusive");
+		ADD(e->config3, "config3");
+#undef ADD
+		char cfg[24];
+		snprintf(cfg, sizeof(cfg), "0x%llx", (unsigned long long)a->config);
+		printf("%-3zu %-32s %-10s %5u %-20s %-10s %-8s %-6s %-8s %s\n", i, e->name ? e->name : "?",
+		       e->pmu_name ? e->pmu_name : "-", a->type, cfg, c1, c2, leader, cpus, flags);
+	}
+}
 
 static void print_text(const pk_evlist *evlist)
 {
@@ -188,6 +233,7 @@ int cmd_encode(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"event", required_argument, NULL, 'e'},
 		{"json", no_argument, NULL, 'j'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"record", no_argument, NULL, OPT_RECORD},
 		{"all-cpus", no_argument, NULL, 'a'},
 		{"freq", required_argument, NULL, 'F'},
@@ -197,20 +243,23 @@ int cmd_encode(int argc, char **argv)
 	};
 	const char **events = calloc((size_t)argc, sizeof(char *));
 	size_t nr_events = 0;
-	bool json = false;
+	bool json = false, verbose = false;
 	pk_config_opts copts = {.mode = PK_CONFIG_STAT, .forked_workload = true};
 	pk_parse_opts popts = {0};
 	int c, rc = 1;
 	if (!events)
 		return 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:jaF:c:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:jvaF:c:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			events[nr_events++] = optarg;
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case OPT_RECORD:
 			copts.mode = PK_CONFIG_RECORD;
@@ -276,7 +325,10 @@ int cmd_encode(int argc, char **argv)
 	if (json)
 		rc = print_json(evlist) < 0;
 	else {
-		print_text(evlist);
+		if (verbose)
+			print_text(evlist);
+		else
+			print_table(evlist);
 		rc = 0;
 	}
 out:

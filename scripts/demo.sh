@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job on a bundled example: count a workload with pmukit stat, then
+# show how events encode on an Intel hybrid machine from its bundled PMU tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh build
+pmukit=build/tools/pmukit/pmukit
+echo "### pmukit stat on the bundled workload (touches 2000 pages)"
+"$pmukit" stat -e task-clock,page-faults,context-switches,cpu-migrations,cycles,instructions \
+  -- build/examples/workload 2000 || true
+echo
+echo "### The same events on an Alder Lake hybrid machine (examples/sysfs/alderlake): what would be opened"
+PMUKIT_SYSFS=examples/sysfs/alderlake PMUKIT_CPUID=GenuineIntel-6-97-2 \
+  "$pmukit" encode -e '{cycles,instructions},cpu_atom/topdown-retiring/,inst_retired.any'
