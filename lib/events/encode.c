@@ -411,8 +411,6 @@ static int finish_terms(struct build *b, pk_evsel *e, struct term_state *ts, con
 			const pk_ev_ast *ev, pk_error *err)
 {
 	if (ts->legacy) {
-		uint64_t extra = ts->config[0] & 0xffffffffULL;
-		(void)extra;
 		for (int w = 1; w < PK_NR_CONFIGS; w++)
 			if (ts->set_mask[w])
 				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, ev->pos,
@@ -810,7 +808,9 @@ static int apply_mods(struct build *b, pk_evsel *e, const char *mods, int pos, b
 		case 'h':
 			if (!exclude)
 				exclude = eu = ek = eh = 1;
-			if (!exclude_GH)
+			/* only :u excludes the guest (perf 6.1: `cycles:k` counts
+			 * guest kernel too, exclude_guest=0) */
+			if (!exclude_GH && *m == 'u')
 				eG = 1;
 			if (*m == 'u')
 				eu = 0;

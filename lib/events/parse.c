@@ -143,10 +143,8 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 }
 
 /* Reads modifier letters at s[*i] up to the end of the event. */
-static int read_mods(const char *s, int *i, pk_ev_ast *ev, char **mods, int *mods_pos,
-		     pk_error *err)
+static int read_mods(const char *s, int *i, char **mods, int *mods_pos, pk_error *err)
 {
-	(void)ev;
 	int start = *i;
 	while (s[*i] && s[*i] != ',' && s[*i] != '}' && !isspace((unsigned char)s[*i])) {
 		if (!in_set(s[*i], PK_MODIFIER_CHARS)) {
@@ -254,13 +252,12 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 		if (s[*i] == ':')
 			(*i)++;
 		if (s[*i] && s[*i] != ',' && s[*i] != '}' &&
-		    (r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
+		    (r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
 			return r;
 	} else if (s[*i] == ':' && s[*i + 1] == ':') {
 		/* libpfm4 "pmu::EVENT:UMASK[:mods]" */
 		ev->kind = PK_EV_PFM;
 		*i += 2;
-		int body = *i;
 		for (;;) {
 			size_t n = segment_len(s, *i);
 			if (n == 0)
@@ -272,7 +269,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 			const char *after = s + *i + 1 + next;
 			if (is_mod_string(s + *i + 1, next) && (!*after || *after == ',' || *after == '}')) {
 				(*i)++;
-				if ((r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
+				if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
 					return r;
 				break;
 			}
@@ -281,7 +278,6 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 		int body_end = ev->mods ? ev->mods_pos - 1 : *i;
 		free(ev->name);
 		ev->name = dup_span(s, nstart, body_end);
-		(void)body;
 		if (!ev->name)
 			return pk_err(err, -ENOMEM, "out of memory");
 	} else if (s[*i] == ':' && !strcmp(ev->name, "mem")) {
@@ -290,7 +286,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 			return r;
 		if (s[*i] == ':') {
 			(*i)++;
-			if ((r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
+			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
 				return r;
 		}
 	} else if (s[*i] == ':' && !is_mod_string(s + *i + 1, segment_len(s, *i + 1)) &&
@@ -309,7 +305,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 			return pk_err(err, -ENOMEM, "out of memory");
 		if (s[*i] == ':') {
 			(*i)++;
-			if ((r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
+			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
 				return r;
 		}
 	} else {
@@ -325,7 +321,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 		}
 		if (s[*i] == ':') {
 			(*i)++;
-			if ((r = read_mods(s, i, ev, &ev->mods, &ev->mods_pos, err)) < 0)
+			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
 				return r;
 		}
 	}
@@ -432,8 +428,7 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 			i++;
 			if (s[i] == ':') {
 				i++;
-				pk_ev_ast dummy = {0};
-				if ((r = read_mods(s, &i, &dummy, &grp->mods, &grp->mods_pos, err)) < 0)
+				if ((r = read_mods(s, &i, &grp->mods, &grp->mods_pos, err)) < 0)
 					goto fail;
 			}
 		} else {
