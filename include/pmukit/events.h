@@ -129,6 +129,10 @@ size_t pk_hw_event_count(void);
 const char *pk_hw_event_name(size_t idx, uint64_t *config);
 size_t pk_sw_event_count(void);
 const char *pk_sw_event_name(size_t idx, uint64_t *config);
+/* The other spellings perf accepts for hardware/software event idx, n = 0,
+ * 1 ... ("cycles" for "cpu-cycles"); NULL past the last. */
+const char *pk_hw_event_alias(size_t idx, size_t n);
+const char *pk_sw_event_alias(size_t idx, size_t n);
 /* Valid cache events in perf's order ("L1-dcache-loads", ...). */
 size_t pk_cache_event_count(void);
 const char *pk_cache_event_name(size_t idx, uint64_t *config);

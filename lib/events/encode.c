@@ -111,6 +111,24 @@ static size_t target_core_pmus(struct build *b, const pk_pmu **out, pk_error *er
 	return n;
 }
 
+/* libpfm4 lookups report errors without a position; point them at the name. */
+static int pfm_lookup_at(struct build *b, const char *name, int pos, const pk_pmu *only,
+			 pk_pfm_match *out, size_t max, pk_error *err)
+{
+	const pk_cpuid *cpuid = build_cpuid(b);
+	if (!cpuid)
+		return 0;
+	pk_error perr;
+	pk_error_clear(&perr);
+	int r = pk_pfm_lookup(b->pmus, cpuid, name, only, out, max, &perr);
+	if (r < 0) {
+		pk_err_at(err, r, PK_EVENT_SYNTAX, b->str, pos, "%s", perr.msg);
+		if (perr.hint[0])
+			pk_err_hint(err, "%s", perr.hint);
+	}
+	return r;
+}
+
 /* ---- terms ---------------------------------------------------------------- */
 
 static int term_number(struct build *b, const pk_term *t, uint64_t *v, pk_error *err)
@@ -383,9 +401,8 @@ static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, cons
 			continue;
 		}
 		if (pmu->kind == PK_PMU_CORE && !from_alias && looks_named(t->name)) {
-			const pk_cpuid *cpuid = build_cpuid(b);
 			pk_pfm_match m;
-			r = cpuid ? pk_pfm_lookup(b->pmus, cpuid, t->name, pmu, &m, 1, err) : 0;
+			r = pfm_lookup_at(b, t->name, t->pos, pmu, &m, 1, err);
 			if (r < 0)
 				return r;
 			if (r > 0) {
@@ -619,11 +636,8 @@ static int expand_alias(struct build *b, const pk_ev_ast *ev, pk_error *err)
 /* Named events through libpfm4; returns evsels made, 0 when unknown. */
 static int expand_pfm(struct build *b, const pk_ev_ast *ev, const pk_pmu *only, pk_error *err)
 {
-	const pk_cpuid *cpuid = build_cpuid(b);
-	if (!cpuid)
-		return 0;
 	pk_pfm_match m[8];
-	int n = pk_pfm_lookup(b->pmus, cpuid, ev->name, only, m, PK_ARRAY_SIZE(m), err);
+	int n = pfm_lookup_at(b, ev->name, ev->name_pos, only, m, PK_ARRAY_SIZE(m), err);
 	if (n <= 0)
 		return n;
 	int made = 0;

@@ -183,6 +183,23 @@ const char *pk_hw_event_name(size_t idx, uint64_t *config)
 	return hw_events[idx].names[0];
 }
 
+static const char *sym_alias(const struct sym_event *ev, size_t count, size_t idx, size_t n)
+{
+	if (idx >= count || n + 1 >= PK_ARRAY_SIZE(ev[idx].names))
+		return NULL;
+	return ev[idx].names[n + 1];
+}
+
+const char *pk_hw_event_alias(size_t idx, size_t n)
+{
+	return sym_alias(hw_events, PK_ARRAY_SIZE(hw_events), idx, n);
+}
+
+const char *pk_sw_event_alias(size_t idx, size_t n)
+{
+	return sym_alias(sw_events, PK_ARRAY_SIZE(sw_events), idx, n);
+}
+
 size_t pk_sw_event_count(void)
 {
 	return PK_ARRAY_SIZE(sw_events);

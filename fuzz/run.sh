@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for SECONDS of wall time with its corpus and
+# dictionary: fuzz/run.sh TARGET SECONDS [BUILDDIR] [extra libFuzzer args]
+# Build first (see fuzz/meson.build). New inputs go to a scratch corpus so the
+# seed corpus in the tree stays small; crashes land in $PK_FUZZ_WORK/artifacts
+# (default /tmp/pmukit-fuzz-TARGET/artifacts).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+target=${1:?usage: fuzz/run.sh TARGET SECONDS [BUILDDIR]}
+seconds=${2:?usage: fuzz/run.sh TARGET SECONDS [BUILDDIR]}
+build=${3:-$here/../build-fuzz}
+shift $(( $# < 3 ? $# : 3 ))
+exe=$build/fuzz/$target
+[ -x "$exe" ] || { echo "no $exe: build with -Dfuzz=true (see fuzz/meson.build)" >&2; exit 2; }
+work=${PK_FUZZ_WORK:-/tmp/pmukit-fuzz-$target}
+mkdir -p "$work/corpus" "$work/artifacts"
+dict=()
+[ -f "$here/dict/$target.dict" ] && dict=(-dict="$here/dict/$target.dict")
+seeds=()
+[ -d "$here/corpus/$target" ] && seeds=("$here/corpus/$target")
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+exec "$exe" "$work/corpus" "${seeds[@]}" "${dict[@]}" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=512 \
+  -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 "$@"

@@ -1,0 +1,265 @@
+/* pmukit list, run as a program against the fixture trees. */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs `pmukit list ARGS` on a fixture tree; returns the exit status. */
+static int run_list(const char *tree, const char *cpuid, const char *env, const char *args,
+		    char **out, int want_stderr)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS='%s' PMUKIT_CPUID='%s' %s '%s' list %s",
+		 tree ? pk_test_sysfs(tree) : "/sys", cpuid, env ? env : "", pk_test_pmukit(),
+		 args);
+	int st = pk_test_run(cmd, out, want_stderr);
+	assert_non_null(*out);
+	return st;
+}
+
+/* The line listing `name`, or NULL. */
+static const char *line_of(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = text; p && *p;) {
+		const char *s = p;
+		while (*s == ' ')
+			s++;
+		if (!strncmp(s, name, n) && (s[n] == ' ' || s[n] == '\n'))
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void expect_line(const char *text, const char *name, const char *bracket)
+{
+	const char *l = line_of(text, name);
+	if (!l)
+		fail_msg("no line for '%s' in:\n%s", name, text);
+	const char *end = strchr(l, '\n');
+	size_t len = end ? (size_t)(end - l) : strlen(l);
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)len, l);
+	if (!strstr(line, bracket))
+		fail_msg("'%s' lacks '%s'", line, bracket);
+}
+
+static size_t count_lines(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_alderlake(void **state)
+{
+	(void)state;
+	char *out;
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", "PMUKIT_TRACEFS=/nonexistent",
+				  "", &out, 0),
+			 0);
+	expect_line(out, "cpu-cycles OR cycles", "[Hardware event]");
+	expect_line(out, "branch-instructions OR branches", "[Hardware event]");
+	expect_line(out, "page-faults OR faults", "[Software event]");
+	expect_line(out, "L1-dcache-load-misses", "[Hardware cache event]");
+	expect_line(out, "cpu_core/topdown-retiring/", "[Kernel PMU event. Unit: cpu_core]");
+	expect_line(out, "cpu_atom/topdown-retiring/", "[Kernel PMU event. Unit: cpu_atom]");
+	expect_line(out, "msr/tsc/", "[Kernel PMU event]");
+	assert_null(strstr(line_of(out, "msr/tsc/"), "Unit"));
+	expect_line(out, "cpu_core", "type 4, cpus 0-15");
+	expect_line(out, "cpu_atom", "type 8, cpus 16-23");
+	expect_line(out, "rNNN", "[Raw hardware event descriptor]");
+	/* Intel exports no stalled-cycles events */
+	assert_null(line_of(out, "stalled-cycles-frontend OR idle-cycles-frontend"));
+	/* formats and named events only on request */
+	assert_null(strstr(out, "PMU format"));
+	assert_null(strstr(out, "inst_retired.any"));
+	free(out);
+}
+
+static void test_zen4_stalled_cycles(void **state)
+{
+	(void)state;
+	char *out;
+	assert_int_equal(run_list("zen4", "AuthenticAMD-25-11-1", NULL, "hw", &out, 0), 0);
+	expect_line(out, "stalled-cycles-frontend OR idle-cycles-frontend", "[Hardware event]");
+	assert_null(line_of(out, "ref-cycles"));
+	/* only the hardware section */
+	assert_null(strstr(out, "[Software event]"));
+	free(out);
+}
+
+static void test_filters(void **state)
+{
+	(void)state;
+	char *out;
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", "PMUKIT_TRACEFS=/nonexistent",
+				  "topdown-retiring", &out, 0),
+			 0);
+	assert_int_equal(count_lines(out, "[Kernel PMU event"), 2);
+	assert_int_equal(count_lines(out, "]\n"), 2);
+	free(out);
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", "PMUKIT_TRACEFS=/nonexistent",
+				  "'cpu_atom/*'", &out, 0),
+			 0);
+	assert_int_equal(count_lines(out, "Unit: cpu_atom"), 14);
+	assert_int_equal(count_lines(out, "cpu_core"), 0);
+	free(out);
+	/* a section name shows that section whole */
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", NULL, "sw", &out, 0), 0);
+	assert_int_equal(count_lines(out, "[Software event]"), 12);
+	assert_int_equal(count_lines(out, "]\n"), 12);
+	free(out);
+	/* an alias matches: `cs` finds context-switches */
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", "PMUKIT_TRACEFS=/nonexistent",
+				  "CS", &out, 0),
+			 0);
+	expect_line(out, "context-switches OR cs", "[Software event]");
+	free(out);
+}
+
+static void test_formats(void **state)
+{
+	(void)state;
+	char *out;
+	assert_int_equal(run_list("zen4", "AuthenticAMD-25-11-1", NULL, "formats", &out, 0), 0);
+	expect_line(out, "cpu/event=N/", "[PMU format config:0-7,32-35, max 0xfff]");
+	expect_line(out, "ibs_op/cnt_ctl=N/", "[PMU format config:19, max 0x1]");
+	free(out);
+	assert_int_equal(run_list("neoverse-n1-spe", "ARM-fake-0-0", NULL, "formats", &out, 0), 0);
+	expect_line(out, "arm_spe_0/min_latency=N/", "[PMU format config2:0-11, max 0xfff]");
+	expect_line(out, "arm_spe_0/event_filter=N/", "config1:0-63");
+	free(out);
+}
+
+static void test_named(void **state)
+{
+	(void)state;
+	char *out;
+	assert_int_equal(run_list("icelake", "GenuineIntel-6-7E-5", NULL, "named", &out, 0), 0);
+	assert_non_null(line_of(out, "int_misc.recovery_cycles"));
+	assert_non_null(line_of(out, "topdown.slots"));
+	assert_true(count_lines(out, "\n  ") > 300);
+	free(out);
+	/* hybrid: each event says which core type it is for */
+	assert_int_equal(run_list("alderlake", "GenuineIntel-6-97-2", NULL, "named int_misc.recovery_cycles",
+				  &out, 0),
+			 0);
+	assert_non_null(strstr(out, "Unit: cpu_core]"));
+	free(out);
+}
+
+static char *fake_tracefs(void)
+{
+	char *dir = pk_test_tmpdir();
+	assert_non_null(dir);
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/events/sched/sched_switch %s/events/irq/irq_handler_entry && "
+		 "echo 316 > %s/events/sched/sched_switch/id && "
+		 "echo 42 > %s/events/irq/irq_handler_entry/id",
+		 dir, dir, dir, dir);
+	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
+	return dir;
+}
+
+static void test_tracepoints(void **state)
+{
+	(void)state;
+	char *dir = fake_tracefs();
+	char env[512], *out;
+	snprintf(env, sizeof(env), "PMUKIT_TRACEFS=%s", dir);
+	assert_int_equal(run_list("skylake", "GenuineIntel-6-5E-3", env, "tracepoint", &out, 0), 0);
+	expect_line(out, "irq:irq_handler_entry", "[Tracepoint event]");
+	expect_line(out, "sched:sched_switch", "[Tracepoint event]");
+	assert_true(line_of(out, "irq:irq_handler_entry") < line_of(out, "sched:sched_switch"));
+	assert_int_equal(count_lines(out, "]\n"), 2);
+	free(out);
+	assert_int_equal(run_list("skylake", "GenuineIntel-6-5E-3", env, "'sched:*'", &out, 0), 0);
+	assert_int_equal(count_lines(out, "[Tracepoint event]"), 1);
+	free(out);
+	/* asked for and unavailable: an error that says why */
+	assert_int_not_equal(run_list("skylake", "GenuineIntel-6-5E-3",
+				      "PMUKIT_TRACEFS=/nonexistent", "tracepoint", &out, 1),
+			     0);
+	assert_non_null(strstr(out, "not readable"));
+	free(out);
+	snprintf(env, sizeof(env), "rm -rf '%s'", dir);
+	pk_test_run(env, NULL, 0);
+	free(dir);
+}
+
+/* The real tracefs, mounted in a private mount namespace so the host is
+ * left as it is. */
+static void test_real_tracefs(void **state)
+{
+	(void)state;
+	char cmd[1024], *out;
+	snprintf(cmd, sizeof(cmd),
+		 "unshare -m sh -c 'mount --make-rprivate / && "
+		 "(test -r /sys/kernel/tracing/events/sched/sched_switch/id || "
+		 "mount -t tracefs nodev /sys/kernel/tracing) && "
+		 "cat /sys/kernel/tracing/events/sched/sched_switch/id && "
+		 "PMUKIT_SYSFS=%s %s list sched:sched_switch' 2>/dev/null",
+		 pk_test_sysfs("skylake"), pk_test_pmukit());
+	if (pk_test_run(cmd, &out, 0) != 0) {
+		free(out);
+		printf("SKIP: cannot mount tracefs in a private namespace here\n");
+		skip();
+	}
+	unsigned id = 0;
+	assert_int_equal(sscanf(out, "%u", &id), 1);
+	assert_true(id > 0);
+	expect_line(out, "sched:sched_switch", "[Tracepoint event]");
+	free(out);
+}
+
+static void test_host_without_core_pmu(void **state)
+{
+	(void)state;
+	char *out;
+	/* this VM has no core PMU: no hardware or cache events, software ones */
+	assert_int_equal(run_list(NULL, "GenuineIntel-6-5E-3", "PMUKIT_TRACEFS=/nonexistent", "",
+				  &out, 0),
+			 0);
+	expect_line(out, "task-clock", "[Software event]");
+	if (!strstr(out, "Hardware event")) {
+		assert_null(strstr(out, "[Hardware cache event]"));
+		assert_null(line_of(out, "rNNN"));
+	}
+	free(out);
+}
+
+static void test_bad_sysfs(void **state)
+{
+	(void)state;
+	char cmd[512], *out;
+	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=/nonexistent %s list", pk_test_pmukit());
+	assert_int_not_equal(pk_test_run(cmd, &out, 1), 0);
+	assert_non_null(strstr(out, "/nonexistent/bus/event_source/devices"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s list --bogus", pk_test_pmukit());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alderlake),
+		cmocka_unit_test(test_zen4_stalled_cycles),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_named),
+		cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_real_tracefs),
+		cmocka_unit_test(test_host_without_core_pmu),
+		cmocka_unit_test(test_bad_sysfs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
