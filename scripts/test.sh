@@ -20,5 +20,19 @@ mkdir -p build-ci
 CC=gcc run_suite gcc build-ci/gcc
 CC=clang run_suite clang build-ci/clang
 CC=gcc run_suite asan build-ci/asan -Db_sanitize=address,undefined -Db_lundef=false
+# The installed library and pkg-config file work for an outside program.
+install_smoke() {
+  local d; d=$(mktemp -d)
+  meson install -C build-ci/gcc --no-rebuild --destdir "$d" >/dev/null || return 1
+  local pc; pc=$(dirname "$(find "$d" -name libpmukit.pc | head -1)")
+  local flags; flags=$(PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs libpmukit) || return 1
+  cc -std=c17 -Wall -Wextra -Werror examples/selfcount.c $flags \
+     $(pkg-config --libs jansson libelf libzstd) -lpfm -lm -o "$d/selfcount" || return 1
+  LD_LIBRARY_PATH=$(dirname "$(find "$d" -name 'libpmukit.so' | head -1)") "$d/selfcount" task-clock | grep -q task-clock || return 1
+  rm -rf "$d"
+}
+if [ -f build-ci/gcc/build.ninja ]; then
+  if install_smoke; then echo "== install smoke test: ok"; else echo "== install smoke test: FAILED"; rc=1; fi
+fi
 python3 scripts/test-totals.py "${logs[@]}" || rc=1
 exit $rc

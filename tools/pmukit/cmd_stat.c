@@ -1,14 +1,757 @@
-/* pmukit stat: placeholder until its issue lands. */
+/* pmukit stat: count events for a command, processes, threads or CPUs, with
+ * perf stat's options and output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmukit/counting.h>
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
 
 #include "builtin.h"
+#include "stat_print.h"
 
-const char stat_usage[] = "usage: pmukit stat [options]\n";
+const char stat_usage[] =
+	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
+	"\n"
+	"Counts events while a command runs, or for processes, threads or CPUs until\n"
+	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
+	"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n"
+	"\n"
+	"    -e, --event <events>  events to count (perf syntax; may be repeated)\n"
+	"    -a, --all-cpus        system-wide on every CPU\n"
+	"    -C, --cpu <cpus>      system-wide on these CPUs (0-3,8)\n"
+	"    -p, --pid <pids>      attach to these processes (all their threads)\n"
+	"    -t, --tid <tids>      attach to these threads\n"
+	"    -I, --interval-print <ms>\n"
+	"                          print counts every <ms> milliseconds (>= 10)\n"
+	"        --interval-count <n>\n"
+	"                          stop after <n> intervals\n"
+	"    -r, --repeat <n>      run the command <n> times; print means and +- noise\n"
+	"    -A, --no-aggr         one line per CPU (with -a or -C)\n"
+	"        --per-thread      one line per thread (with a command, -p or -t)\n"
+	"    -x, --field-separator <sep>\n"
+	"                          CSV output with perf's columns\n"
+	"    -j, --json-output     JSON lines with perf's keys\n"
+	"    -o, --output <file>   write the counts to <file> instead of stderr\n"
+	"        --append          append to the -o file\n"
+	"    -i, --no-inherit      do not count the command's children\n"
+	"    -B, --big-num         thousands separators (default)\n"
+	"        --no-big-num      no thousands separators\n"
+	"        --cputype <pmu>   hybrid: only events of this core PMU (cpu_core, cpu_atom)\n"
+	"    -v, --verbose         explain unsupported events in full\n"
+	"\n"
+	"The command's exit status is pmukit's (128+N when signal N killed it).\n";
+
+struct stat_opts {
+	char **events;
+	int nr_events;
+	bool all_cpus;
+	const char *cpu_list;
+	const char *pids;
+	const char *tids;
+	long interval_ms;
+	long interval_count;
+	long repeat;
+	bool no_aggr;
+	bool per_thread;
+	const char *sep;
+	bool json;
+	const char *output;
+	bool append;
+	bool no_inherit;
+	bool big_num;
+	bool verbose;
+	const char *cputype;
+	char **cmd;
+};
+
+enum {
+	OPT_PER_THREAD = 256,
+	OPT_APPEND,
+	OPT_NO_BIG_NUM,
+	OPT_CPUTYPE,
+	OPT_INTERVAL_COUNT,
+};
+
+static int parse_long(const char *opt, const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return pk_cli_usage_error("stat", "%s: '%s' is not a number from %ld to %ld", opt, s,
+					  min, max);
+	*out = v;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option longopts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"all-cpus", no_argument, NULL, 'a'},
+		{"cpu", required_argument, NULL, 'C'},
+		{"pid", required_argument, NULL, 'p'},
+		{"tid", required_argument, NULL, 't'},
+		{"interval-print", required_argument, NULL, 'I'},
+		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+		{"repeat", required_argument, NULL, 'r'},
+		{"no-aggr", no_argument, NULL, 'A'},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"field-separator", required_argument, NULL, 'x'},
+		{"json-output", no_argument, NULL, 'j'},
+		{"output", required_argument, NULL, 'o'},
+		{"append", no_argument, NULL, OPT_APPEND},
+		{"no-inherit", no_argument, NULL, 'i'},
+		{"big-num", no_argument, NULL, 'B'},
+		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+		{"cputype", required_argument, NULL, OPT_CPUTYPE},
+		{"verbose", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
+	};
+	o->big_num = true;
+	o->repeat = 1;
+	o->events = calloc((size_t)argc + 1, sizeof(char *));
+	if (!o->events)
+		return pk_cli_usage_error("stat", "out of memory");
+	optind = 1;
+	opterr = 0;
+	int ch;
+	/* '+': stop at the command, so its options stay its own */
+	while ((ch = getopt_long(argc, argv, "+:e:aC:p:t:I:r:Ax:jo:iBv", longopts, NULL)) != -1) {
+		int r = 0;
+		switch (ch) {
+		case 'e': o->events[o->nr_events++] = optarg; break;
+		case 'a': o->all_cpus = true; break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'p': o->pids = optarg; break;
+		case 't': o->tids = optarg; break;
+		case 'I': r = parse_long("-I", optarg, 10, 3600000, &o->interval_ms); break;
+		case OPT_INTERVAL_COUNT:
+			r = parse_long("--interval-count", optarg, 1, LONG_MAX, &o->interval_count);
+			break;
+		case 'r': r = parse_long("-r", optarg, 1, 1000000, &o->repeat); break;
+		case 'A': o->no_aggr = true; break;
+		case OPT_PER_THREAD: o->per_thread = true; break;
+		case 'x': o->sep = optarg; break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case OPT_APPEND: o->append = true; break;
+		case 'i': o->no_inherit = true; break;
+		case 'B': o->big_num = true; break;
+		case OPT_NO_BIG_NUM: o->big_num = false; break;
+		case OPT_CPUTYPE: o->cputype = optarg; break;
+		case 'v': o->verbose = true; break;
+		case ':':
+			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return pk_cli_usage_error("stat", "unknown option '%s'", argv[optind - 1]);
+		}
+		if (r)
+			return r;
+	}
+	o->cmd = argv + optind;
+	bool has_cmd = o->cmd[0] != NULL;
+	if (o->sep && o->json)
+		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
+	if (o->sep && !*o->sep)
+		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
+	if (o->pids && o->tids)
+		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
+	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
+		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	if (o->no_aggr && o->per_thread)
+		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
+	if (o->interval_ms && o->repeat > 1)
+		return pk_cli_usage_error("stat", "-I and -r cannot be used together");
+	if (o->interval_count && !o->interval_ms)
+		return pk_cli_usage_error("stat", "--interval-count needs -I");
+	if (o->repeat > 1 && !has_cmd)
+		return pk_cli_usage_error("stat", "-r needs a command to repeat");
+	if (o->append && !o->output)
+		return pk_cli_usage_error("stat", "--append needs -o");
+	/* perf: no command and no target means the whole system until Ctrl-C */
+	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list)
+		o->all_cpus = true;
+	bool cpus = o->all_cpus || o->cpu_list;
+	if (o->no_aggr && !cpus)
+		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per_thread && cpus)
+		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
+	return 0;
+}
+
+/* ---- Target ------------------------------------------------------------- */
+
+static pk_cpumap *target_cpus(const struct stat_opts *o, pk_error *err)
+{
+	pk_cpumap *online = pk_cpumap_online(err);
+	if (!online || !o->cpu_list)
+		return online;
+	pk_cpumap *want = pk_cpumap_parse(o->cpu_list, err);
+	if (!want) {
+		pk_cpumap_put(online);
+		return NULL;
+	}
+	for (int i = 0; i < pk_cpumap_nr(want); i++) {
+		int cpu = pk_cpumap_cpu(want, i);
+		if (!pk_cpumap_has(online, cpu)) {
+			char list[256];
+			pk_cpumap_format(online, list, sizeof(list));
+			pk_err(err, -EINVAL, "-C %s: CPU %d is not online (online CPUs: %s)",
+			       o->cpu_list, cpu, list);
+			pk_cpumap_put(want);
+			pk_cpumap_put(online);
+			return NULL;
+		}
+	}
+	pk_cpumap_put(online);
+	if (pk_cpumap_nr(want) == 0) {
+		pk_err(err, -EINVAL, "-C '%s': no CPU given", o->cpu_list);
+		pk_cpumap_put(want);
+		return NULL;
+	}
+	return want;
+}
+
+static char *target_name(const struct stat_opts *o)
+{
+	char *s = NULL;
+	int r;
+	if (o->pids)
+		r = asprintf(&s, "process id '%s'", o->pids);
+	else if (o->tids)
+		r = asprintf(&s, "thread id '%s'", o->tids);
+	else if (o->cpu_list)
+		r = asprintf(&s, "'CPU(s) %s'", o->cpu_list);
+	else if (o->all_cpus)
+		r = asprintf(&s, "'system wide'");
+	else {
+		size_t len = 3;
+		for (char **a = o->cmd; *a; a++)
+			len += strlen(*a) + 1;
+		s = malloc(len);
+		if (!s)
+			return NULL;
+		char *p = s;
+		*p++ = '\'';
+		for (char **a = o->cmd; *a; a++)
+			p += sprintf(p, "%s%s", a == o->cmd ? "" : " ", *a);
+		strcpy(p, "'");
+		return s;
+	}
+	return r < 0 ? NULL : s;
+}
+
+/* ---- The command ---------------------------------------------------------- */
+
+/* A forked command held before exec until the counters are open, as perf
+ * does: the child waits on a pipe, and a CLOEXEC pipe tells an exec failure
+ * from success (EOF). */
+struct workload {
+	pid_t pid;
+	int go_fd;
+	int err_fd;
+};
+
+static int workload_prepare(char **argv, const sigset_t *child_mask, struct workload *w,
+			    pk_error *err)
+{
+	int go[2], ep[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0)
+		return pk_err(err, -errno, "cannot create a pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(go[0]), close(go[1]), close(ep[0]), close(ep[1]);
+		return pk_err(err, -e, "cannot fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		char c;
+		sigprocmask(SIG_SETMASK, child_mask, NULL);
+		close(go[1]);
+		close(ep[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* pmukit gave up before starting us */
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t wr = write(ep[1], &e, sizeof(e));
+		(void)wr;
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(ep[1]);
+	w->pid = pid;
+	w->go_fd = go[1];
+	w->err_fd = ep[0];
+	return 0;
+}
+
+static int workload_start(struct workload *w, const char *name, pk_error *err)
+{
+	int e = 0;
+	ssize_t r;
+	if (write(w->go_fd, "g", 1) != 1)
+		e = errno;
+	close(w->go_fd);
+	w->go_fd = -1;
+	do
+		r = read(w->err_fd, &e, sizeof(e));
+	while (r < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (r == (ssize_t)sizeof(e) || e)
+		return pk_err(err, -e, "cannot run '%s': %s", name, strerror(e));
+	return 0;
+}
+
+static void workload_abort(struct workload *w)
+{
+	if (w->go_fd >= 0)
+		close(w->go_fd); /* the child sees EOF and exits */
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+	if (w->pid > 0)
+		waitpid(w->pid, NULL, 0);
+	w->pid = -1;
+}
+
+/* ---- Running ------------------------------------------------------------ */
+
+struct stat_session {
+	struct stat_opts *o;
+	pk_pmus *pmus;
+	pk_evlist *evlist;
+	pk_counting *counting;
+	pk_cpumap *cpus;           /* -a/-C target */
+	pk_threadmap *threads;     /* -p/-t target */
+	pk_aggr_mode aggr;
+	stat_printer printer;
+	sigset_t waited, old_mask;
+	bool interrupted;
+	double last_print_ns;      /* -I: when the previous interval was printed */
+	bool intervals_done;       /* --interval-count reached: no partial interval */
+	bool default_without_hw;   /* default set on a machine with no core PMU */
+	int exec_errno;            /* the command could not be run */
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static bool targets_alive(pk_threadmap *t)
+{
+	for (int i = 0; i < pk_threadmap_nr(t); i++)
+		if (kill(pk_threadmap_tid(t, i), 0) == 0 || errno == EPERM)
+			return true;
+	return false;
+}
+
+struct run_result {
+	double elapsed_ns;
+	struct rusage ru;
+	int status;                /* wait status of the command, -1 without one */
+};
+
+/* Prints one interval's deltas. */
+static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
+{
+	stat_rows rows = {0};
+	int r = pk_counting_read(s->counting, err);
+	if (r == 0)
+		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
+	if (r == 0) {
+		stat_print_rows(&s->printer, &rows, len_ns, t_ns);
+		fflush(s->printer.out);
+	}
+	stat_rows_free(&rows);
+	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
+}
+
+/* Waits for the end of a run: the command's exit, Ctrl-C, the targets'
+ * exit, or the interval count; prints intervals on the way. */
+static int wait_run(struct stat_session *s, struct workload *w, double t0, struct run_result *res,
+		    pk_error *err)
+{
+	struct stat_opts *o = s->o;
+	double interval = (double)o->interval_ms * 1e6;
+	long ticks = 0;
+	bool poll_targets = s->threads && w->pid <= 0;
+	for (;;) {
+		struct timespec ts, *tsp = NULL;
+		double next = 0;
+		if (interval > 0) {
+			next = t0 + interval * (double)(ticks + 1);
+			double wait = next - now_ns();
+			if (wait < 0)
+				wait = 0;
+			ts.tv_sec = (time_t)(wait / 1e9);
+			ts.tv_nsec = (long)(wait - (double)ts.tv_sec * 1e9);
+			tsp = &ts;
+		} else if (poll_targets) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 250 * 1000 * 1000;
+			tsp = &ts;
+		}
+		siginfo_t si;
+		int sig = tsp ? sigtimedwait(&s->waited, &si, tsp) : sigwaitinfo(&s->waited, &si);
+		if (sig == SIGCHLD && w->pid > 0) {
+			int st;
+			if (wait4(w->pid, &st, WNOHANG, &res->ru) == w->pid) {
+				res->status = st;
+				w->pid = -1;
+				return 0;
+			}
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			s->interrupted = true;
+			if (w->pid <= 0)
+				return 0;
+			/* A terminal's Ctrl-C reached the command too; a kill aimed
+			 * at us alone is passed on. Either way its counts are wanted. */
+			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+				kill(w->pid, sig);
+		} else if (sig < 0 && errno == EAGAIN) {
+			if (interval > 0 && now_ns() >= next) {
+				double t = now_ns();
+				int r = print_interval(s, t - t0, t - s->last_print_ns, err);
+				if (r < 0)
+					return r;
+				s->last_print_ns = t;
+				ticks++;
+				if (o->interval_count && ticks >= o->interval_count) {
+					s->intervals_done = true;
+					if (w->pid > 0)
+						kill(w->pid, SIGTERM);
+					else
+						return 0;
+				}
+			}
+			if (poll_targets && !targets_alive(s->threads))
+				return 0;
+		}
+	}
+}
+
+/* One run: open, start, wait, read; rows get the totals (not with -I, which
+ * prints as it goes and ends with the last partial interval). */
+static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *res,
+		    pk_error *err)
+{
+	struct stat_opts *o = s->o;
+	struct workload w = {.pid = -1, .go_fd = -1, .err_fd = -1};
+	bool forked = o->cmd[0] != NULL;
+	bool counts_child = forked && !s->cpus && !s->threads;
+	int r = 0;
+	res->status = -1;
+	memset(&res->ru, 0, sizeof(res->ru));
+	if (forked) {
+		r = workload_prepare(o->cmd, &s->old_mask, &w, err);
+		if (r < 0)
+			return r;
+	}
+	pk_counting_opts co;
+	pk_counting_opts_init(&co);
+	co.cpus = s->cpus;
+	pk_threadmap *child = NULL;
+	if (counts_child) {
+		child = pk_threadmap_new(&w.pid, 1);
+		co.threads = child;
+	} else {
+		co.threads = s->threads;
+	}
+	pk_counting_free(s->counting);
+	s->counting = pk_counting_new(s->evlist, &co, err);
+	pk_threadmap_put(child);
+	if (!s->counting) {
+		workload_abort(&w);
+		return err->code ? err->code : -ENOMEM;
+	}
+	r = pk_counting_open(s->counting, err);
+	/* counters of a command start at its exec (enable_on_exec); others now */
+	if (r == 0 && !counts_child)
+		r = pk_counting_enable(s->counting, err);
+	if (r < 0) {
+		workload_abort(&w);
+		return r;
+	}
+	double t0 = now_ns();
+	s->last_print_ns = t0;
+	if (forked) {
+		r = workload_start(&w, o->cmd[0], err);
+		if (r < 0) {
+			s->exec_errno = -r;
+			workload_abort(&w);
+			return r;
+		}
+	}
+	r = wait_run(s, &w, t0, res, err);
+	double t1 = now_ns();
+	if (w.pid > 0) {
+		/* stopped early (error or interval count): let the command go */
+		int st;
+		kill(w.pid, SIGTERM);
+		if (wait4(w.pid, &st, 0, &res->ru) == w.pid)
+			res->status = st;
+	}
+	res->elapsed_ns = t1 - t0;
+	if (r < 0)
+		return r;
+	if (!counts_child)
+		pk_counting_disable(s->counting, NULL);
+	if (o->interval_ms) /* the last, partial interval */
+		return s->intervals_done ? 0 : print_interval(s, t1 - t0, t1 - s->last_print_ns, err);
+	r = pk_counting_read(s->counting, err);
+	if (r == 0 && stat_rows_collect(rows, s->counting, s->aggr, false) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	return r;
+}
+
+/* Explanations for events that could not be counted, one line each, each
+ * said once (all hardware events of a PMU-less VM share one line); without
+ * -v at most a few, then how many more there are. */
+static void print_notes(struct stat_session *s, FILE *out)
+{
+	enum { MAX_QUIET_NOTES = 3 };
+	char **seen = NULL;
+	size_t nseen = 0, more = 0;
+	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
+		pk_open_status st = pk_counting_status(s->counting, i);
+		if (st != PK_OPEN_UNSUPPORTED && st != PK_OPEN_NO_CPUS)
+			continue;
+		pk_error e;
+		pk_error_clear(&e);
+		if (pk_counting_explain(s->counting, i, s->pmus, &e) == 0)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < nseen && !dup; k++)
+			dup = !strcmp(seen[k], e.msg);
+		if (dup)
+			continue;
+		if (!s->o->verbose && nseen == MAX_QUIET_NOTES) {
+			more++;
+			continue;
+		}
+		char **ns = realloc(seen, (nseen + 1) * sizeof(*seen));
+		if (!ns)
+			break;
+		seen = ns;
+		seen[nseen++] = strdup(e.msg);
+		if (s->printer.fmt == STAT_HUMAN && nseen == 1 && out == s->printer.out)
+			fputc('\n', out);
+		fprintf(out, "note: %s\n", e.msg);
+		if (s->o->verbose && e.hint[0])
+			fprintf(out, "%s%s", e.hint, e.hint[strlen(e.hint) - 1] == '\n' ? "" : "\n");
+	}
+	if (more)
+		fprintf(out, "note: %zu more events could not be counted (-v says why)\n", more);
+	if (s->default_without_hw) {
+		if (s->printer.fmt == STAT_HUMAN && nseen == 0 && out == s->printer.out)
+			fputc('\n', out);
+		fprintf(out, "note: no core PMU in %s/bus/event_source/devices (a VM without PMU "
+			     "virtualization?): hardware events are left out; software events count normally\n",
+			pk_pmus_root(s->pmus));
+	}
+	for (size_t k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+}
+
+static int build_evlist(struct stat_session *s, pk_error *err)
+{
+	struct stat_opts *o = s->o;
+	pk_parse_opts po = {.only_pmu = o->cputype};
+	s->evlist = pk_evlist_new();
+	if (!s->evlist)
+		return pk_err(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < o->nr_events; i++) {
+		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
+		if (r < 0)
+			return r;
+	}
+	if (o->nr_events == 0) {
+		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
+		if (r < 0)
+			return r;
+		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
+	}
+	pk_config_opts cfg = {
+		.mode = PK_CONFIG_STAT,
+		.system_wide = s->cpus != NULL,
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads,
+		.no_inherit = o->no_inherit,
+	};
+	return pk_evlist_config(s->evlist, &cfg, err);
+}
+
+static int exit_code_of(int status)
+{
+	if (status < 0)
+		return 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static FILE *open_output(const struct stat_opts *o)
+{
+	if (!o->output)
+		return stderr;
+	FILE *f = fopen(o->output, o->append ? "a" : "w");
+	if (!f) {
+		fprintf(stderr, "pmukit stat: cannot open '%s': %s\n", o->output, strerror(errno));
+		return NULL;
+	}
+	/* as perf: a file says when it was written */
+	time_t t = time(NULL);
+	char when[64];
+	ctime_r(&t, when);
+	fprintf(f, "# started on %s\n", when);
+	return f;
+}
 
 int cmd_stat(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "pmukit stat: not available in this build yet\n");
-	return 1;
+	struct stat_opts o = {0};
+	struct stat_session s = {.o = &o};
+	pk_error err;
+	stat_rows acc = {0}, rows = {0};
+	pk_runstats elapsed = {0};
+	struct run_result res = {.status = -1};
+	int ret = 1, r;
+	pk_error_clear(&err);
+	r = parse_options(argc, argv, &o);
+	if (r) {
+		free(o.events);
+		return r;
+	}
+	/* stderr is unbuffered: a write per field would cost more than the
+	 * counting; flushed before fork, per interval and at exit */
+	static char errbuf[8192];
+	if (!o.output)
+		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
+	s.aggr = o.no_aggr ? PK_AGGR_CPU : o.per_thread ? PK_AGGR_THREAD : PK_AGGR_GLOBAL;
+	s.pmus = pk_pmus_load(NULL, &err);
+	if (!s.pmus)
+		goto fail;
+	if (o.all_cpus || o.cpu_list) {
+		s.cpus = target_cpus(&o, &err);
+		if (!s.cpus)
+			goto fail;
+	} else if (o.pids || o.tids) {
+		s.threads = o.pids ? pk_threadmap_from_pids(o.pids, &err)
+				   : pk_threadmap_from_tids(o.tids, &err);
+		if (!s.threads)
+			goto fail;
+	}
+	if (build_evlist(&s, &err) < 0)
+		goto fail;
+	for (size_t i = 0; i < pk_evlist_nr_warnings(s.evlist); i++) {
+		const char *w = pk_evlist_warning(s.evlist, i);
+		fprintf(stderr, "%s%s\n", strncmp(w, "WARNING", 7) ? "WARNING: " : "", w);
+	}
+
+	FILE *out = open_output(&o);
+	if (!out)
+		goto out;
+	s.printer = (stat_printer){
+		.out = out,
+		.fmt = o.json ? STAT_JSON : o.sep ? STAT_CSV : STAT_HUMAN,
+		.sep = o.sep ? o.sep : " ",
+		.aggr = s.aggr,
+		.big_num = o.big_num,
+		.runs = 1,
+	};
+	/* Signals end a run, they do not end pmukit: they are taken
+	 * synchronously in wait_run, and the command gets the old mask back. */
+	sigemptyset(&s.waited);
+	sigaddset(&s.waited, SIGCHLD);
+	sigaddset(&s.waited, SIGINT);
+	sigaddset(&s.waited, SIGTERM);
+	sigaddset(&s.waited, SIGHUP);
+	sigprocmask(SIG_BLOCK, &s.waited, &s.old_mask);
+	signal(SIGPIPE, SIG_IGN);
+
+	int runs = 0;
+	for (long run = 0; run < o.repeat && !s.interrupted; run++) {
+		r = run_once(&s, &rows, &res, &err);
+		if (r < 0)
+			break;
+		runs++;
+		pk_runstats_add(&elapsed, res.elapsed_ns / 1e9);
+		if (!o.interval_ms && stat_rows_accumulate(&acc, &rows) < 0) {
+			r = pk_err(&err, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &s.old_mask, NULL);
+	if (r < 0 && runs == 0) {
+		if (out != stderr)
+			fclose(out);
+		goto fail;
+	}
+	if (!o.interval_ms) {
+		char *target = target_name(&o);
+		s.printer.runs = runs;
+		stat_print_header(&s.printer, target ? target : "?", runs);
+		free(target);
+		stat_print_rows(&s.printer, &acc, elapsed.mean * 1e9, -1);
+	}
+	/* notes would break CSV and JSON parsers: those get them on stderr,
+	 * and only when the counts go to a file */
+	if (s.printer.fmt == STAT_HUMAN)
+		print_notes(&s, out);
+	else if (out != stderr)
+		print_notes(&s, stderr);
+	if (!o.interval_ms) {
+		bool ru = o.cmd[0] && !s.cpus && !s.threads && runs == 1 && res.status >= 0;
+		double user = (double)res.ru.ru_utime.tv_sec + (double)res.ru.ru_utime.tv_usec / 1e6;
+		double sys = (double)res.ru.ru_stime.tv_sec + (double)res.ru.ru_stime.tv_usec / 1e6;
+		stat_print_footer(&s.printer, &elapsed, ru ? user : -1, ru ? sys : -1);
+	}
+	if (out != stderr)
+		fclose(out);
+	else
+		fflush(out);
+	if (r < 0)
+		pk_cli_print_error("stat", &err);
+	/* a command we ended ourselves (--interval-count) ended as asked */
+	if (s.intervals_done)
+		res.status = -1;
+	if (res.status >= 0 && WIFSIGNALED(res.status))
+		fprintf(stderr, "%s: %s\n", o.cmd[0], strsignal(WTERMSIG(res.status)));
+	ret = r < 0 ? 1 : exit_code_of(res.status);
+	goto out;
+fail:
+	pk_cli_print_error("stat", &err);
+	/* as a shell: 127 for a command not found, 126 for one not runnable */
+	ret = s.exec_errno ? (s.exec_errno == ENOENT ? 127 : 126) : 1;
+out:
+	stat_rows_free(&acc);
+	stat_rows_free(&rows);
+	pk_counting_free(s.counting);
+	pk_evlist_put(s.evlist);
+	pk_cpumap_put(s.cpus);
+	pk_threadmap_put(s.threads);
+	pk_pmus_put(s.pmus);
+	free(o.events);
+	return ret;
 }

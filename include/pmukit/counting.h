@@ -1,0 +1,235 @@
+/* pmukit: counting, the open/read/scale/aggregate layer under `pmukit stat`.
+ *
+ * Shaped like libperf: a thread map (tasks to follow), per-evsel CPU maps, and
+ * a pk_counting object that opens every evsel of an evlist on each
+ * (cpu, thread) pair through the kernel seam (pk_kernel), with group members
+ * tied to their leader's fd, reads them (plain or PERF_FORMAT_GROUP), and
+ * enables, disables, resets and closes them.
+ *
+ *   pk_evlist (configured with pk_evlist_config)
+ *     + target (cpus for -a/-C, threads for a command / -p / -t)
+ *     --pk_counting_open-->  fds[evsel][cpu][thread]
+ *     --pk_counting_read-->  pk_counts per fd (value, enabled, running, id)
+ *     --pk_counting_aggr-->  sums per global / CPU / thread
+ *     --pk_counts_scale-->   value * enabled / running, running share
+ *
+ * `pmukit record` reuses the open step: configure the evlist with
+ * PK_CONFIG_RECORD (or tweak each attr through pk_counting_opts.tweak), open,
+ * then take the fds with pk_counting_fd() to mmap ring buffers. */
+#ifndef PMUKIT_COUNTING_H
+#define PMUKIT_COUNTING_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <pmukit/cpumap.h>
+#include <pmukit/error.h>
+#include <pmukit/events.h>
+#include <pmukit/kernel.h>
+#include <pmukit/pmu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Thread maps ------------------------------------------------------- */
+
+/* Tasks (thread ids) to count, reference counted. Entry -1 means "every
+ * task" (system-wide counting on CPUs). */
+typedef struct pk_threadmap pk_threadmap;
+
+pk_threadmap *pk_threadmap_new(const pid_t *tids, int nr);
+/* The map {-1}: system-wide, one fd per CPU. */
+pk_threadmap *pk_threadmap_any(void);
+/* -p "PID[,PID...]": every thread of each process, from /proc/<pid>/task. A
+ * process that does not exist is an error (-ESRCH) naming it. */
+pk_threadmap *pk_threadmap_from_pids(const char *list, pk_error *err);
+/* -t "TID[,TID...]": exactly these threads (each must exist). */
+pk_threadmap *pk_threadmap_from_tids(const char *list, pk_error *err);
+pk_threadmap *pk_threadmap_get(pk_threadmap *map);
+void pk_threadmap_put(pk_threadmap *map);
+int pk_threadmap_nr(const pk_threadmap *map);
+pid_t pk_threadmap_tid(const pk_threadmap *map, int idx);
+/* The thread's command name from /proc/<tid>/comm, read once and cached;
+ * "?" when the thread is gone. Not thread-safe. */
+const char *pk_threadmap_comm(pk_threadmap *map, int idx);
+
+/* ---- Counts and scaling ------------------------------------------------ */
+
+/* One reading of one counter (or a sum of several). */
+typedef struct pk_counts {
+	uint64_t val;              /* raw count */
+	uint64_t ena;              /* time enabled, ns */
+	uint64_t run;              /* time running on the PMU, ns */
+	uint64_t id;               /* kernel event id (PERF_FORMAT_ID), 0 if unknown */
+	uint64_t lost;             /* PERF_FORMAT_LOST, 0 if not asked */
+} pk_counts;
+
+typedef struct pk_scaled {
+	double value;              /* val * ena / run when multiplexed, else val */
+	double running_pct;        /* 100 * run / ena (100 when ena is 0 but run is not) */
+	bool counted;              /* false when the counter never ran (run == 0) */
+	bool scaled;               /* true when run < ena: the value is an estimate */
+} pk_scaled;
+
+/* perf's scaling: a multiplexed counter's value is extrapolated to the whole
+ * enabled time. */
+void pk_counts_scale(const pk_counts *counts, pk_scaled *out);
+
+/* Parses what read(2) returned for an fd with this read_format: one counter
+ * (no PERF_FORMAT_GROUP) into out[0], or a group into out[0..n). Returns the
+ * number of counters parsed, or -EINVAL when len is short or malformed. */
+int pk_counts_parse(uint64_t read_format, const void *buf, size_t len, pk_counts *out,
+		    size_t max);
+
+/* ---- Counting ---------------------------------------------------------- */
+
+/* What happened when an evsel was opened. */
+typedef enum pk_open_status {
+	PK_OPEN_NONE = 0,          /* not opened (yet) */
+	PK_OPEN_OK,                /* open on every (cpu, thread) it should be */
+	PK_OPEN_UNSUPPORTED,       /* the kernel rejected it: ENOENT, EOPNOTSUPP, EINVAL, ... */
+	PK_OPEN_NO_CPUS,           /* none of the target CPUs is one its PMU counts on */
+	PK_OPEN_GROUP_FAILED,      /* its group leader could not be opened */
+} pk_open_status;
+
+/* Called for every open, after the evsel's attr was packed: the caller may
+ * change the attr for this (cpu, thread) before the syscall. Return 0 to go
+ * on, or a negative errno to fail the open with it. */
+typedef int (*pk_attr_tweak_fn)(void *arg, const pk_evsel *evsel, int cpu, pid_t tid,
+				struct perf_event_attr *attr);
+
+typedef struct pk_counting_opts {
+	/* Kernel interface; NULL: pk_kernel_linux(). */
+	const pk_kernel *kernel;
+	/* -a / -C: the CPUs to count on; each evsel uses these intersected with
+	 * its PMU's CPUs. NULL: per-thread counting (cpu -1), except PMUs that
+	 * only count per CPU (cpumask, e.g. uncore), which use their mask. */
+	pk_cpumap *cpus;
+	/* Tasks to follow; NULL: pk_threadmap_any() (requires cpus). */
+	pk_threadmap *threads;
+	/* Extra perf_event_open flags; PERF_FLAG_FD_CLOEXEC is always set. */
+	unsigned long open_flags;
+	/* perf stat's rule: an evsel the kernel rejects (ENOENT, EOPNOTSUPP,
+	 * EINVAL, ENXIO, ENODEV, ENOSYS) is marked PK_OPEN_UNSUPPORTED and the
+	 * others go on. false: the first failure fails pk_counting_open. */
+	bool skip_unsupported;
+	/* On EACCES/EPERM for an event that counts the kernel while
+	 * perf_event_paranoid > 1, retry it user-space only (exclude_kernel,
+	 * exclude_hv) and add ":u" to its name, as perf does. */
+	bool exclude_kernel_fallback;
+	/* perf_event_paranoid for messages and the fallback; INT_MIN: read
+	 * /proc/sys/kernel/perf_event_paranoid when needed. */
+	int paranoid;
+	/* A thread that exits between listing and opening (ESRCH) is dropped
+	 * instead of failing the open, when more than one thread is followed. */
+	bool drop_exited_threads;
+	/* Called before every open; may be NULL. */
+	pk_attr_tweak_fn tweak;
+	void *tweak_arg;
+} pk_counting_opts;
+
+/* Fills opts with perf stat's defaults (skip_unsupported,
+ * exclude_kernel_fallback, drop_exited_threads, paranoid INT_MIN). */
+void pk_counting_opts_init(pk_counting_opts *opts);
+
+typedef struct pk_counting pk_counting;
+
+/* Prepares counting of every evsel of evlist (configured with
+ * pk_evlist_config) on the target. Holds references on evlist, cpus, threads.
+ * Computes each evsel's CPU map; opens nothing. */
+pk_counting *pk_counting_new(pk_evlist *evlist, const pk_counting_opts *opts, pk_error *err);
+/* Closes and frees. */
+void pk_counting_free(pk_counting *c);
+
+/* Opens every evsel on its (cpu, thread) pairs. Group members pass their
+ * leader's fd on the same pair as group_fd. Errors that stop everything
+ * (EACCES/EPERM, EMFILE/ENFILE, EBUSY, ESRCH for the only thread, or any
+ * failure without skip_unsupported) close what was opened and return a
+ * negative errno with an actionable message in err. Rejected evsels get
+ * PK_OPEN_UNSUPPORTED and their errno (pk_counting_errno); that is not an
+ * error of the open as a whole (perf stat prints them <not supported>).
+ * Returns 0 or the negative errno of a failure that stops everything. */
+int pk_counting_open(pk_counting *c, pk_error *err);
+/* Closes every fd; the object can be opened again (a new run). */
+void pk_counting_close(pk_counting *c);
+
+/* ioctl on every open leader (group members follow their leader). */
+int pk_counting_enable(pk_counting *c, pk_error *err);
+int pk_counting_disable(pk_counting *c, pk_error *err);
+int pk_counting_reset(pk_counting *c, pk_error *err);
+
+/* Reads every open counter (a group with one read of its leader when the
+ * leader's read_format has PERF_FORMAT_GROUP). The previous readings are kept
+ * for deltas (interval printing). */
+int pk_counting_read(pk_counting *c, pk_error *err);
+
+pk_evlist *pk_counting_evlist(const pk_counting *c);
+const pk_kernel *pk_counting_kernel(const pk_counting *c);
+pk_threadmap *pk_counting_threads(const pk_counting *c);
+/* The CPUs evsel idx is opened on; the map {-1} in per-thread counting. */
+pk_cpumap *pk_counting_cpus(const pk_counting *c, size_t evsel_idx);
+pk_open_status pk_counting_status(const pk_counting *c, size_t evsel_idx);
+/* The errno (positive) that made an evsel unsupported, 0 otherwise. */
+int pk_counting_errno(const pk_counting *c, size_t evsel_idx);
+/* The fd for (evsel, cpu index, thread index), -1 when not open. */
+int pk_counting_fd(const pk_counting *c, size_t evsel_idx, int cpu_idx, int thread_idx);
+/* Kernel id of that fd (PERF_EVENT_IOC_ID at open), 0 when not open. */
+uint64_t pk_counting_id(const pk_counting *c, size_t evsel_idx, int cpu_idx, int thread_idx);
+/* Last reading of that fd (zeros before the first read or when not open). */
+const pk_counts *pk_counting_counts(const pk_counting *c, size_t evsel_idx, int cpu_idx,
+				    int thread_idx);
+
+/* Why evsel idx could not be opened, as an actionable message (what the
+ * errno means for this event, the attr field most likely at fault, what to
+ * change) in err; returns its negative errno, or 0 when it is open. pmus
+ * (may be NULL) tells apart "no core PMU at all" (a VM without PMU
+ * virtualization) from an event this PMU lacks. */
+int pk_counting_explain(const pk_counting *c, size_t evsel_idx, const pk_pmus *pmus,
+			pk_error *err);
+
+/* How counts are summed for printing. */
+typedef enum pk_aggr_mode {
+	PK_AGGR_GLOBAL = 0,        /* one sum per evsel */
+	PK_AGGR_CPU,               /* one per CPU (-A) */
+	PK_AGGR_THREAD,            /* one per thread (--per-thread) */
+} pk_aggr_mode;
+
+/* Number of buckets of evsel idx in this mode: 1, its CPUs, or the threads. */
+int pk_counting_nr_aggr(const pk_counting *c, size_t evsel_idx, pk_aggr_mode mode);
+/* Sum of val/ena/run over the fds in bucket b. delta: since the previous
+ * read instead of since open. *key gets the CPU number (PK_AGGR_CPU), the
+ * tid (PK_AGGR_THREAD), or -1. */
+int pk_counting_aggr(const pk_counting *c, size_t evsel_idx, pk_aggr_mode mode, int bucket,
+		     bool delta, pk_counts *out, int *key);
+
+/* ---- Default event set --------------------------------------------------- */
+
+/* Appends perf stat's default events: task-clock, context-switches,
+ * cpu-migrations, page-faults; then cycles, [stalled-cycles-frontend,
+ * stalled-cycles-backend when the core PMU has those aliases,] instructions,
+ * branches, branch-misses. On a hybrid machine each hardware event once per
+ * core PMU (cpu_core first), named "cpu_core/cycles/", with the PMU type in
+ * config's upper bits. With no core PMU in sysfs only the software events
+ * are added (pmus may be NULL: the same). */
+int pk_evlist_add_default_stat(pk_evlist *evlist, const pk_pmus *pmus, pk_error *err);
+
+/* ---- Repeated runs (-r) -------------------------------------------------- */
+
+/* Running mean and variance (Welford), for perf's "+- x.xx%" lines. */
+typedef struct pk_runstats {
+	double n, mean, m2;
+} pk_runstats;
+
+void pk_runstats_add(pk_runstats *s, double value);
+/* Standard deviation of the mean (0 with fewer than two values). */
+double pk_runstats_stddev_mean(const pk_runstats *s);
+/* That as a percentage of the mean (0 when the mean is 0). */
+double pk_runstats_rel_pct(const pk_runstats *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

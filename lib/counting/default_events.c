@@ -1,0 +1,83 @@
+/* perf stat's default event set, built from the PMUs sysfs shows. */
+#include <pmukit/counting.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+
+struct default_event {
+	const char *name;
+	uint64_t config;
+	const char *needs_alias;   /* added only when the core PMU has this sysfs event */
+};
+
+static const struct default_event sw_defaults[] = {
+	{"task-clock", PERF_COUNT_SW_TASK_CLOCK, NULL},
+	{"context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES, NULL},
+	{"cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS, NULL},
+	{"page-faults", PERF_COUNT_SW_PAGE_FAULTS, NULL},
+};
+
+/* perf 6.1 default_attrs0/1: the stalled-cycles pair only where the PMU
+ * publishes them (AMD), since Intel hides their zero mapping. */
+static const struct default_event hw_defaults[] = {
+	{"cycles", PERF_COUNT_HW_CPU_CYCLES, NULL},
+	{"stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, "stalled-cycles-frontend"},
+	{"stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, "stalled-cycles-backend"},
+	{"instructions", PERF_COUNT_HW_INSTRUCTIONS, NULL},
+	{"branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, NULL},
+	{"branch-misses", PERF_COUNT_HW_BRANCH_MISSES, NULL},
+};
+
+static int add(pk_evlist *l, uint32_t type, uint64_t config, const char *name, const pk_pmu *pmu,
+	       pk_error *err)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = PK_ATTR_SIZE;
+	a.type = type;
+	a.config = config;
+	a.exclude_guest = 1; /* as perf's default events */
+	if (!pk_evlist_add(l, &a, name, pmu))
+		return pk_err(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+int pk_evlist_add_default_stat(pk_evlist *l, const pk_pmus *pmus, pk_error *err)
+{
+	const pk_pmu *sw = pmus ? pk_pmus_find(pmus, "software") : NULL;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(sw_defaults); i++) {
+		int r = add(l, PERF_TYPE_SOFTWARE, sw_defaults[i].config, sw_defaults[i].name, sw,
+			    err);
+		if (r < 0)
+			return r;
+	}
+	/* Hardware events only where a core PMU exists: on a machine without
+	 * one (a VM) they could only ever read <not supported>; the CLI says
+	 * once why they are missing. */
+	size_t ncore = pmus ? pk_pmus_nr_core(pmus) : 0;
+	bool hybrid = pmus && pk_pmus_is_hybrid(pmus);
+	for (size_t i = 0; i < PK_ARRAY_SIZE(hw_defaults); i++) {
+		const struct default_event *d = &hw_defaults[i];
+		/* Hybrid: each event once per core PMU, cpu_core first (the
+		 * order of pk_pmus_core_at), the PMU type in config[63:32]. */
+		for (size_t p = 0; p < ncore; p++) {
+			const pk_pmu *pmu = pk_pmus_core_at(pmus, p);
+			if (d->needs_alias && !pk_pmu_alias(pmu, d->needs_alias))
+				continue;
+			char name[128];
+			uint64_t config = d->config;
+			if (hybrid) {
+				snprintf(name, sizeof(name), "%s/%s/", pmu->name, d->name);
+				config |= (uint64_t)pmu->type << PK_PMU_TYPE_SHIFT;
+			} else {
+				snprintf(name, sizeof(name), "%s", d->name);
+			}
+			if (add(l, PERF_TYPE_HARDWARE, config, name, pmu, err) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}

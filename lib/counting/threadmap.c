@@ -1,0 +1,201 @@
+/* Thread maps: the tasks a counting session follows (-p, -t, a command). */
+#include <pmukit/counting.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+struct pk_threadmap {
+	int refcnt;
+	int nr;
+	pid_t *tids;
+	char **comms;              /* lazily read from /proc/<tid>/comm */
+};
+
+static pk_threadmap *threadmap_alloc(int nr)
+{
+	pk_threadmap *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->refcnt = 1;
+	m->nr = nr;
+	m->tids = calloc((size_t)(nr > 0 ? nr : 1), sizeof(*m->tids));
+	m->comms = calloc((size_t)(nr > 0 ? nr : 1), sizeof(*m->comms));
+	if (!m->tids || !m->comms) {
+		free(m->tids);
+		free(m->comms);
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+pk_threadmap *pk_threadmap_new(const pid_t *tids, int nr)
+{
+	pk_threadmap *m = threadmap_alloc(nr);
+	if (m && nr > 0)
+		memcpy(m->tids, tids, (size_t)nr * sizeof(*tids));
+	return m;
+}
+
+pk_threadmap *pk_threadmap_any(void)
+{
+	pid_t any = -1;
+	return pk_threadmap_new(&any, 1);
+}
+
+pk_threadmap *pk_threadmap_get(pk_threadmap *m)
+{
+	if (m)
+		m->refcnt++;
+	return m;
+}
+
+void pk_threadmap_put(pk_threadmap *m)
+{
+	if (!m || --m->refcnt > 0)
+		return;
+	for (int i = 0; i < m->nr; i++)
+		free(m->comms[i]);
+	free(m->comms);
+	free(m->tids);
+	free(m);
+}
+
+int pk_threadmap_nr(const pk_threadmap *m)
+{
+	return m ? m->nr : 0;
+}
+
+pid_t pk_threadmap_tid(const pk_threadmap *m, int idx)
+{
+	return (m && idx >= 0 && idx < m->nr) ? m->tids[idx] : -1;
+}
+
+const char *pk_threadmap_comm(pk_threadmap *m, int idx)
+{
+	if (!m || idx < 0 || idx >= m->nr)
+		return "?";
+	if (!m->comms[idx]) {
+		char path[64], *text = NULL;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)m->tids[idx]);
+		if (m->tids[idx] < 0 || pk_read_file(path, &text, NULL) < 0)
+			m->comms[idx] = strdup("?");
+		else
+			m->comms[idx] = pk_rstrip(text);
+	}
+	return m->comms[idx] ? m->comms[idx] : "?";
+}
+
+/* A growable list of tids while building a map. */
+typedef struct tidlist {
+	pid_t *v;
+	size_t nr, cap;
+} tidlist;
+
+static int tidlist_push(tidlist *l, pid_t tid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i] == tid)
+			return 0; /* "-p 1,1" counts once */
+	if (pk_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0)
+		return -ENOMEM;
+	l->v[l->nr++] = tid;
+	return 0;
+}
+
+/* Every thread of process pid, in /proc/<pid>/task order sorted by tid. */
+static int add_process_threads(tidlist *l, pid_t pid, pk_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return pk_err(err, errno == ENOENT ? -ESRCH : -errno, "process %d: %s", (int)pid,
+			      errno == ENOENT ? "no such process" : strerror(errno));
+	size_t first = l->nr;
+	struct dirent *de;
+	int r = 0;
+	while (r == 0 && (de = readdir(d)) != NULL) {
+		uint64_t tid;
+		if (de->d_name[0] == '.' || pk_parse_u64(de->d_name, &tid, NULL) < 0)
+			continue;
+		r = tidlist_push(l, (pid_t)tid);
+	}
+	closedir(d);
+	if (r < 0)
+		return pk_err(err, r, "out of memory");
+	if (l->nr == first) /* exited while we looked */
+		return pk_err(err, -ESRCH, "process %d: no such process", (int)pid);
+	/* readdir order is arbitrary; tids in order make per-thread output stable */
+	for (size_t i = first + 1; i < l->nr; i++)
+		for (size_t j = i; j > first && l->v[j - 1] > l->v[j]; j--) {
+			pid_t t = l->v[j];
+			l->v[j] = l->v[j - 1];
+			l->v[j - 1] = t;
+		}
+	return 0;
+}
+
+static int add_thread(tidlist *l, pid_t tid, pk_error *err)
+{
+	char path[64];
+	/* /proc/<tid> exists for every thread, listed or not */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return pk_err(err, -ESRCH, "thread %d: no such thread", (int)tid);
+	fclose(f);
+	return tidlist_push(l, tid) < 0 ? pk_err(err, -ENOMEM, "out of memory") : 0;
+}
+
+static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_error *err)
+{
+	const char *what = processes ? "process id" : "thread id";
+	tidlist l = {0};
+	const char *p = list ? list : "";
+	int r = 0;
+	if (!*pk_lskip(p)) {
+		pk_err_at(err, -EINVAL, what, p, 0, "empty %s list", what);
+		return NULL;
+	}
+	while (*p && r == 0) {
+		const char *start = pk_lskip(p);
+		uint64_t v;
+		const char *end;
+		/* perf accepts "1,2" and "1 2" */
+		if (pk_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
+		    (*end && *end != ',' && *end != ' ')) {
+			size_t len = strcspn(start, ", ");
+			r = pk_err_at(err, -EINVAL, what, list, (long)(start - list),
+				      "'%.*s' is not a %s", (int)len, start, what);
+			break;
+		}
+		r = processes ? add_process_threads(&l, (pid_t)v, err) : add_thread(&l, (pid_t)v, err);
+		p = end;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	pk_threadmap *m = NULL;
+	if (r == 0) {
+		m = pk_threadmap_new(l.v, (int)l.nr);
+		if (!m)
+			pk_err(err, -ENOMEM, "out of memory");
+	}
+	free(l.v);
+	return m;
+}
+
+pk_threadmap *pk_threadmap_from_pids(const char *list, pk_error *err)
+{
+	return threadmap_from_list(list, true, err);
+}
+
+pk_threadmap *pk_threadmap_from_tids(const char *list, pk_error *err)
+{
+	return threadmap_from_list(list, false, err);
+}

@@ -1,0 +1,510 @@
+/* pmukit stat output, in the layout perf 6.1 prints: human columns, CSV
+ * (-x) with perf's columns, JSON lines (-j) with perf's keys. */
+#include "stat_print.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Rows --------------------------------------------------------------- */
+
+int stat_rows_collect(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta)
+{
+	pk_evlist *l = pk_counting_evlist(c);
+	size_t n = 0, cap = 0;
+	stat_row *v = NULL;
+	for (size_t i = 0; i < pk_evlist_count(l); i++) {
+		int nb = pk_counting_nr_aggr(c, i, aggr);
+		for (int b = 0; b < nb; b++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				stat_row *nv = realloc(v, cap * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			stat_row *r = &v[n++];
+			memset(r, 0, sizeof(*r));
+			r->evsel = pk_evlist_at(l, i);
+			r->status = pk_counting_status(c, i);
+			pk_counting_aggr(c, i, aggr, b, delta, &r->counts, &r->key);
+			if (aggr == PK_AGGR_THREAD)
+				snprintf(r->comm, sizeof(r->comm), "%s",
+					 pk_threadmap_comm(pk_counting_threads(c), b));
+		}
+	}
+	stat_rows_free(rows);
+	rows->v = v;
+	rows->nr = n;
+	rows->runs = 1;
+	return 0;
+}
+
+int stat_rows_accumulate(stat_rows *acc, const stat_rows *run)
+{
+	if (!acc->v) {
+		acc->v = calloc(run->nr ? run->nr : 1, sizeof(*acc->v));
+		if (!acc->v)
+			return -ENOMEM;
+		acc->nr = run->nr;
+		for (size_t i = 0; i < run->nr; i++) {
+			acc->v[i] = run->v[i];
+			memset(&acc->v[i].counts, 0, sizeof(acc->v[i].counts));
+		}
+	}
+	if (acc->nr != run->nr)
+		return -EINVAL;
+	for (size_t i = 0; i < run->nr; i++) {
+		stat_row *a = &acc->v[i];
+		const stat_row *r = &run->v[i];
+		pk_scaled s;
+		a->counts.val += r->counts.val;
+		a->counts.ena += r->counts.ena;
+		a->counts.run += r->counts.run;
+		/* an event that failed in any run is shown as failed */
+		if (r->status != PK_OPEN_OK)
+			a->status = r->status;
+		pk_counts_scale(&r->counts, &s);
+		pk_runstats_add(&a->noise, s.value);
+	}
+	acc->runs++;
+	return 0;
+}
+
+void stat_rows_free(stat_rows *rows)
+{
+	free(rows->v);
+	rows->v = NULL;
+	rows->nr = 0;
+	rows->runs = 0;
+}
+
+/* ---- Numbers ------------------------------------------------------------ */
+
+void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num)
+{
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	if (!big_num) {
+		snprintf(buf, len, "%s", tmp);
+		return;
+	}
+	const char *p = tmp;
+	size_t o = 0;
+	if (*p == '-' && o + 1 < len)
+		buf[o++] = *p++;
+	size_t digits = strspn(p, "0123456789");
+	for (size_t i = 0; i < digits && o + 1 < len; i++) {
+		buf[o++] = p[i];
+		size_t left = digits - i - 1;
+		if (left && left % 3 == 0 && o + 1 < len)
+			buf[o++] = ',';
+	}
+	snprintf(buf + o, len - o, "%s", p + digits);
+}
+
+/* ---- Event kinds and metrics ------------------------------------------- */
+
+static bool is_type(const pk_evsel *e, uint32_t type, uint64_t config)
+{
+	uint64_t c = e->attr.config;
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+		c &= 0xffffffffull; /* hybrid: the PMU type rides in config[63:32] */
+	return e->attr.type == type && c == config;
+}
+
+static bool is_clock(const pk_evsel *e)
+{
+	return is_type(e, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
+	       is_type(e, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static const char *evsel_unit(const pk_evsel *e, double *scale)
+{
+	if (is_clock(e)) {
+		*scale = 1e-6; /* ns counted, msec shown */
+		return "msec";
+	}
+	*scale = e->scale > 0 ? e->scale : 1.0;
+	return e->unit ? e->unit : "";
+}
+
+static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
+{
+	return a->pmu == b->pmu && (a->attr.config >> 32) == (b->attr.config >> 32);
+}
+
+/* The row of the same bucket holding an event of this kind (and PMU). */
+static const stat_row *find_row(const stat_rows *rows, const stat_row *near, uint32_t type,
+				uint64_t config, bool need_same_pmu)
+{
+	for (size_t i = 0; i < rows->nr; i++) {
+		const stat_row *r = &rows->v[i];
+		if (r->key != near->key || r->status != PK_OPEN_OK || !r->counts.run)
+			continue;
+		bool kind = type == PERF_TYPE_SOFTWARE && config == PERF_COUNT_SW_TASK_CLOCK
+				    ? is_clock(r->evsel)
+				    : is_type(r->evsel, type, config);
+		if (kind && (!need_same_pmu || same_pmu(r->evsel, near->evsel)))
+			return r;
+	}
+	return NULL;
+}
+
+static double row_value(const stat_row *r, int runs)
+{
+	pk_scaled s;
+	pk_counts_scale(&r->counts, &s);
+	return s.value / (runs > 1 ? runs : 1);
+}
+
+/* How a metric's number is shown: eight columns in human output. */
+typedef enum metric_fmt {
+	MF_PLAIN = 0,              /* "%8.3f": CPUs utilized, GHz, rates */
+	MF_IPC,                    /* "%7.2f ": insn per cycle */
+	MF_PCT,                    /* "%7.2f%%": miss ratios */
+} metric_fmt;
+
+typedef struct metric {
+	bool have;
+	double value;
+	metric_fmt fmt;
+	char unit[32];
+} metric;
+
+static int format_metric(const metric *m, char *buf, size_t len)
+{
+	switch (m->fmt) {
+	case MF_IPC:
+		return snprintf(buf, len, "%7.2f ", m->value);
+	case MF_PCT:
+		return snprintf(buf, len, "%7.2f%%", m->value);
+	default:
+		return snprintf(buf, len, "%8.3f", m->value);
+	}
+}
+
+static void ratio_metric(metric *m, double num, const stat_row *den, int runs, metric_fmt fmt,
+			 double mul, const char *unit)
+{
+	double d = den ? row_value(den, runs) : 0;
+	if (d <= 0)
+		return;
+	m->have = true;
+	m->value = num * mul / d;
+	m->fmt = fmt;
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+}
+
+/* perf's shadow metrics for the generic events: CPUs utilized, GHz, IPC,
+ * miss ratios; any other event gets its rate per second of task-clock. */
+static void compute_metric(const stat_rows *rows, const stat_row *r, double wall_ns, metric *m)
+{
+	const pk_evsel *e = r->evsel;
+	int runs = rows->runs;
+	double v = row_value(r, runs);
+	memset(m, 0, sizeof(*m));
+	if (r->status != PK_OPEN_OK || !r->counts.run)
+		return;
+	if (is_clock(e)) {
+		if (wall_ns > 0) {
+			m->have = true;
+			m->value = v / wall_ns;
+			m->fmt = MF_PLAIN;
+			snprintf(m->unit, sizeof(m->unit), "CPUs utilized");
+		}
+		return;
+	}
+	if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS)) {
+		ratio_metric(m, v, find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true),
+			     runs, MF_IPC, 1, " insn per cycle");
+		if (m->have)
+			return;
+	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)) {
+		ratio_metric(m, v,
+			     find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true),
+			     runs, MF_PCT, 100, " of all branches");
+		if (m->have)
+			return;
+	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES)) {
+		ratio_metric(m, v,
+			     find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, true),
+			     runs, MF_PCT, 100, " of all cache refs");
+		if (m->have)
+			return;
+	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) ||
+		   is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
+		bool fe = is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+		ratio_metric(m, v, find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true),
+			     runs, MF_PCT, 100,
+			     fe ? " frontend cycles idle" : " backend cycles idle");
+		if (m->have)
+			return;
+	}
+	const stat_row *clk = find_row(rows, r, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false);
+	if (!clk)
+		return;
+	if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) {
+		ratio_metric(m, v, clk, runs, MF_PLAIN, 1, "GHz");
+		return;
+	}
+	/* events per second of task time, with perf's K/M/G steps */
+	double rate = 0, ns = row_value(clk, runs);
+	if (ns > 0)
+		rate = v * 1e9 / ns;
+	static const struct { double div; const char *unit; } steps[] = {
+		{1e9, "G/sec"}, {1e6, "M/sec"}, {1e3, "K/sec"}, {1, "/sec"}};
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		if (rate >= steps[s].div || steps[s].div == 1) {
+			m->have = true;
+			m->value = rate / steps[s].div;
+			m->fmt = MF_PLAIN;
+			snprintf(m->unit, sizeof(m->unit), "%s", steps[s].unit);
+			break;
+		}
+	}
+}
+
+/* ---- Printing ----------------------------------------------------------- */
+
+static const char *status_text(const stat_row *r)
+{
+	if (r->status == PK_OPEN_UNSUPPORTED)
+		return "<not supported>";
+	if (r->status != PK_OPEN_OK || !r->counts.run)
+		return "<not counted>";
+	return NULL;
+}
+
+static const char *evsel_name(const pk_evsel *e)
+{
+	return e->name ? e->name : "?";
+}
+
+static double running_pct(const pk_counts *c)
+{
+	return c->ena ? 100.0 * (double)c->run / (double)c->ena : 100.0;
+}
+
+/* Seconds with nanoseconds; the text forms pad to perf's column. */
+static void print_interval_prefix(FILE *o, double ns, bool pad, const char *tail)
+{
+	unsigned long long t = (unsigned long long)(ns < 0 ? 0 : ns);
+	fprintf(o, "%*llu.%09llu%s", pad ? 6 : 0, t / 1000000000ull, t % 1000000000ull, tail);
+}
+
+static void print_json_string(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(o, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(o, "\\u%04x", ch);
+		else
+			fputc(ch, o);
+	}
+	fputc('"', o);
+}
+
+/* The metric value as CSV wants it: the human format's digits, trimmed. */
+static void metric_plain(const metric *m, char *buf, size_t len)
+{
+	char tmp[64];
+	format_metric(m, tmp, sizeof(tmp));
+	const char *p = tmp;
+	while (*p == ' ')
+		p++;
+	size_t n = strspn(p, "-0123456789.");
+	snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+static const char *trim(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return s;
+}
+
+static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
+{
+	FILE *o = p->out;
+	double scale;
+	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *st = status_text(r);
+	fputc('{', o);
+	if (interval_ns >= 0) {
+		fprintf(o, "\"interval\" : ");
+		print_interval_prefix(o, interval_ns, false, ", ");
+	}
+	if (p->aggr == PK_AGGR_CPU)
+		fprintf(o, "\"cpu\" : \"%d\", ", r->key);
+	else if (p->aggr == PK_AGGR_THREAD) {
+		char t[64];
+		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
+		fprintf(o, "\"thread\" : ");
+		print_json_string(o, t);
+		fprintf(o, ", ");
+	}
+	fprintf(o, "\"counter-value\" : ");
+	if (st) {
+		print_json_string(o, st);
+	} else {
+		fprintf(o, "\"%f\"", row_value(r, p->runs) * scale);
+	}
+	fprintf(o, ", \"unit\" : ");
+	print_json_string(o, unit);
+	fprintf(o, ", \"event\" : ");
+	print_json_string(o, evsel_name(r->evsel));
+	if (p->runs > 1 && !st)
+		fprintf(o, ", \"variance\" : %.2f", pk_runstats_rel_pct(&r->noise));
+	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
+		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		st ? 100.0 : running_pct(&r->counts));
+	fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
+	print_json_string(o, m->have ? trim(m->unit) : "");
+	fprintf(o, "}\n");
+}
+
+static void print_row_csv(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
+{
+	FILE *o = p->out;
+	const char *sep = p->sep;
+	double scale;
+	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *st = status_text(r);
+	if (interval_ns >= 0)
+		print_interval_prefix(o, interval_ns, true, sep);
+	if (p->aggr == PK_AGGR_CPU)
+		fprintf(o, "CPU%d%s", r->key, sep);
+	else if (p->aggr == PK_AGGR_THREAD)
+		fprintf(o, "%s-%d%s", r->comm, r->key, sep);
+	if (st)
+		fputs(st, o);
+	else
+		fprintf(o, "%.*f", scale != 1.0 ? 2 : 0, row_value(r, p->runs) * scale);
+	fprintf(o, "%s%s%s%s", sep, unit, sep, evsel_name(r->evsel));
+	if (p->runs > 1)
+		fprintf(o, "%s%.2f%%", sep, st ? 0.0 : pk_runstats_rel_pct(&r->noise));
+	fprintf(o, "%s%llu%s%.2f", sep,
+		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		sep, st ? 100.0 : running_pct(&r->counts));
+	if (m->have) {
+		char mv[64];
+		metric_plain(m, mv, sizeof(mv));
+		fprintf(o, "%s%s%s%s\n", sep, mv, sep, trim(m->unit));
+	} else {
+		fprintf(o, "%s%s\n", sep, sep);
+	}
+}
+
+static void print_row_human(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
+{
+	FILE *o = p->out;
+	double scale;
+	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *st = status_text(r);
+	char val[64];
+	if (interval_ns >= 0)
+		print_interval_prefix(o, interval_ns, true, " ");
+	if (p->aggr == PK_AGGR_CPU)
+		fprintf(o, "CPU%-7d ", r->key);
+	else if (p->aggr == PK_AGGR_THREAD)
+		fprintf(o, "%16s-%-8d ", r->comm, r->key);
+	if (st)
+		snprintf(val, sizeof(val), "%s", st);
+	else
+		stat_format_num(val, sizeof(val), row_value(r, p->runs) * scale, scale != 1.0 ? 2 : 0,
+				p->big_num);
+	bool noise = p->runs > 1 && !st;
+	bool running = !st && r->counts.run < r->counts.ena;
+	fprintf(o, "%18s %-4s %-32s", val, unit, evsel_name(r->evsel));
+	if (m->have) {
+		int n = fprintf(o, " # ");
+		char mv[64];
+		n += format_metric(m, mv, sizeof(mv));
+		fputs(mv, o);
+		fprintf(o, " %-*s", 35 - n - 1, trim(m->unit));
+	} else if (noise || running) {
+		fprintf(o, "%-35s", "");
+	}
+	if (noise)
+		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
+	if (running)
+		fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
+	fputc('\n', o);
+}
+
+void stat_print_header(stat_printer *p, const char *target, int runs)
+{
+	if (p->fmt != STAT_HUMAN)
+		return;
+	fprintf(p->out, "\n Performance counter stats for %s", target);
+	if (runs > 1)
+		fprintf(p->out, " (%d runs)", runs);
+	fprintf(p->out, ":\n\n");
+}
+
+static void print_interval_header(stat_printer *p)
+{
+	/* perf repeats the column header every 25 intervals */
+	if (p->fmt != STAT_HUMAN || p->interval_lines++ % 25)
+		return;
+	static const char *const heads[] = {
+		[PK_AGGR_GLOBAL] = "#           time             counts unit events",
+		[PK_AGGR_CPU] = "#           time CPU                    counts unit events",
+		[PK_AGGR_THREAD] = "#           time             comm-pid                  counts unit events",
+	};
+	fprintf(p->out, "%s\n", heads[p->aggr]);
+}
+
+void stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns)
+{
+	if (interval_ns >= 0)
+		print_interval_header(p);
+	for (size_t i = 0; i < rows->nr; i++) {
+		const stat_row *r = &rows->v[i];
+		metric m;
+		compute_metric(rows, r, wall_ns, &m);
+		if (p->fmt == STAT_JSON)
+			print_row_json(p, r, &m, interval_ns);
+		else if (p->fmt == STAT_CSV)
+			print_row_csv(p, r, &m, interval_ns);
+		else
+			print_row_human(p, r, &m, interval_ns);
+	}
+}
+
+/* perf shows the mean to two digits past the first significant digit of
+ * its standard deviation. */
+static int noise_precision(double sd)
+{
+	if (sd <= 0)
+		return 9;
+	int digits = (int)-floor(log10(sd));
+	digits = digits < 0 ? 0 : digits + 2;
+	return digits > 9 ? 9 : digits;
+}
+
+void stat_print_footer(stat_printer *p, const pk_runstats *elapsed, double user_s, double sys_s)
+{
+	if (p->fmt != STAT_HUMAN)
+		return;
+	FILE *o = p->out;
+	fputc('\n', o);
+	if (elapsed->n > 1) {
+		double sd = pk_runstats_stddev_mean(elapsed);
+		int prec = noise_precision(sd);
+		fprintf(o, " %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", prec,
+			elapsed->mean, prec, sd, pk_runstats_rel_pct(elapsed));
+		return;
+	}
+	fprintf(o, " %17.9f seconds time elapsed\n\n", elapsed->mean);
+	if (user_s >= 0 && sys_s >= 0)
+		fprintf(o, " %17.9f seconds user\n %17.9f seconds sys\n\n", user_s, sys_s);
+	fputc('\n', o);
+}

@@ -1,0 +1,61 @@
+/* pmukit stat: turning counts into rows and rows into perf's three output
+ * forms (human, CSV with -x, JSON lines with -j). Kept apart from
+ * cmd_stat.c so the unit tests can print from a fake kernel. */
+#ifndef PMUKIT_STAT_PRINT_H
+#define PMUKIT_STAT_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <pmukit/counting.h>
+
+typedef enum stat_format {
+	STAT_HUMAN = 0,
+	STAT_CSV,
+	STAT_JSON,
+} stat_format;
+
+/* One printed line: an evsel summed over one aggregation bucket. */
+typedef struct stat_row {
+	const pk_evsel *evsel;
+	pk_open_status status;
+	int key;                   /* CPU (-A), tid (--per-thread), -1 */
+	char comm[32];             /* --per-thread: the thread's command name */
+	pk_counts counts;          /* summed over the bucket (averaged over -r runs) */
+	pk_runstats noise;         /* the value over -r runs */
+} stat_row;
+
+typedef struct stat_rows {
+	stat_row *v;
+	size_t nr;
+	int runs;                  /* how many runs were added */
+} stat_rows;
+
+/* Builds the rows of one reading (delta: since the previous read). */
+int stat_rows_collect(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta);
+/* Adds one run's rows into an accumulator of the same shape (-r). */
+int stat_rows_accumulate(stat_rows *acc, const stat_rows *run);
+void stat_rows_free(stat_rows *rows);
+
+typedef struct stat_printer {
+	FILE *out;
+	stat_format fmt;
+	const char *sep;           /* CSV field separator */
+	pk_aggr_mode aggr;
+	bool big_num;              /* thousands separators in human output */
+	int runs;                  /* -r N, for the header and noise columns */
+	int interval_lines;        /* lines since the interval header */
+} stat_printer;
+
+/* " Performance counter stats for 'ls -l':" (human only). */
+void stat_print_header(stat_printer *p, const char *target, int runs);
+/* The counts; wall_ns is the time the counts cover (for "CPUs utilized");
+ * interval_ns >= 0 prefixes each line with that timestamp (-I). */
+void stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns);
+/* Elapsed time (mean and runstats over -r runs) and user/sys seconds
+ * (negative: not shown). Human only. */
+void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double user_s, double sys_s);
+
+/* Formats v with thousands separators and `decimals` digits. */
+void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num);
+
+#endif
