@@ -153,114 +153,87 @@ struct term_state {
 	char *name;                       /* name= */
 };
 
-/* Terms that are not format fields: perf's config terms. */
+/* perf's config terms (not format fields): which take a value, which a number. */
+struct config_term {
+	const char *name;
+	bool needs_value;
+	bool numeric;
+};
+
+static const struct config_term config_terms[] = {
+	{"config", true, true},       {"config1", true, true},     {"config2", true, true},
+	{"config3", true, true},      {"name", true, false},       {"period", true, true},
+	{"freq", true, true},         {"inherit", false, false},   {"no-inherit", false, false},
+	{"time", false, true},        {"call-graph", true, false}, {"stack-size", true, true},
+	{"max-stack", true, true},    {"aux-output", false, true}, {"aux-sample-size", true, true},
+};
+
+/* Applies a config term; *handled is false when the term is not one. */
 static int apply_config_term(struct build *b, pk_evsel *e, struct term_state *ts,
 			     const pk_term *t, bool *handled, pk_error *err)
 {
-	static const char *const words[] = {"config", "config1", "config2", "config3"};
-	uint64_t v;
+	const struct config_term *ct = NULL;
+	for (size_t k = 0; k < PK_ARRAY_SIZE(config_terms) && !ct; k++)
+		if (!strcmp(t->name, config_terms[k].name))
+			ct = &config_terms[k];
+	*handled = ct != NULL;
+	if (!ct)
+		return 0;
+	if (ct->needs_value && !t->value)
+		return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos, "'%s' needs a value",
+				 t->name);
+	uint64_t v = 0;
 	int r;
-	*handled = true;
-	for (int w = 0; w < PK_NR_CONFIGS; w++) {
-		if (!strcmp(t->name, words[w])) {
-			if (!t->value)
-				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-						 "'%s' needs a value", t->name);
-			if ((r = term_number(b, t, &v, err)) < 0)
-				return r;
-			ts->config[w] = v;
-			ts->set_mask[w] = ~0ULL;
-			return 0;
-		}
-	}
-	if (!strcmp(t->name, "name")) {
-		if (!t->value)
-			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-					 "'name' needs a value");
+	if (ct->numeric && (r = term_number(b, t, &v, err)) < 0)
+		return r;
+	if (!strncmp(t->name, "config", 6)) {
+		int w = t->name[6] ? t->name[6] - '0' : 0;
+		ts->config[w] = v;
+		ts->set_mask[w] = ~0ULL;
+	} else if (!strcmp(t->name, "name")) {
 		free(ts->name);
-		ts->name = strdup(t->value);
-		return ts->name ? 0 : oom(err);
-	}
-	if (!strcmp(t->name, "period") || !strcmp(t->name, "freq")) {
-		if (!t->value)
-			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-					 "'%s' needs a value", t->name);
-		if ((r = term_number(b, t, &v, err)) < 0)
-			return r;
-		if (t->name[0] == 'p') {
-			e->attr.sample_period = v;
-			e->attr.freq = 0;
-			e->period_set = true;
-			e->freq_set = false;
-		} else {
-			e->attr.sample_freq = v;
-			e->attr.freq = 1;
-			e->freq_set = true;
-			e->period_set = false;
-		}
-		return 0;
-	}
-	if (!strcmp(t->name, "inherit") || !strcmp(t->name, "no-inherit")) {
+		if (!(ts->name = strdup(t->value)))
+			return oom(err);
+	} else if (!strcmp(t->name, "period")) {
+		e->attr.sample_period = v;
+		e->attr.freq = 0;
+		e->period_set = true;
+		e->freq_set = false;
+	} else if (!strcmp(t->name, "freq")) {
+		e->attr.sample_freq = v;
+		e->attr.freq = 1;
+		e->freq_set = true;
+		e->period_set = false;
+	} else if (!strcmp(t->name, "inherit") || !strcmp(t->name, "no-inherit")) {
 		e->inherit_term = t->name[0] == 'i';
-		return 0;
-	}
-	if (!strcmp(t->name, "time")) {
-		if ((r = term_number(b, t, &v, err)) < 0)
-			return r;
+	} else if (!strcmp(t->name, "time")) {
 		e->time_term = v != 0;
-		return 0;
-	}
-	if (!strcmp(t->name, "call-graph")) {
-		static const char *const modes[] = {"fp", "dwarf", "lbr", "no"};
-		bool ok = false;
-		for (size_t k = 0; k < PK_ARRAY_SIZE(modes) && t->value; k++)
-			ok |= !strcmp(t->value, modes[k]);
-		if (!ok)
-			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str,
-					 t->value ? t->value_pos : t->pos,
+	} else if (!strcmp(t->name, "call-graph")) {
+		if (strcmp(t->value, "fp") && strcmp(t->value, "dwarf") && strcmp(t->value, "lbr") &&
+		    strcmp(t->value, "no"))
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
 					 "call-graph must be fp, dwarf, lbr or no");
 		free(e->call_graph);
-		e->call_graph = strdup(t->value);
-		return e->call_graph ? 0 : oom(err);
-	}
-	if (!strcmp(t->name, "stack-size") || !strcmp(t->name, "max-stack")) {
-		if (!t->value)
-			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-					 "'%s' needs a value", t->name);
-		if ((r = term_number(b, t, &v, err)) < 0)
-			return r;
-		if (t->name[0] == 's') {
-			if (v > 65528 || (v & 7))
-				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
-						 "stack-size must be a multiple of 8 up to 65528");
-			e->stack_size = (uint32_t)v;
-		} else {
-			if (v > 65535)
-				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
-						 "max-stack must be at most 65535");
-			e->max_stack = (uint16_t)v;
-		}
-		return 0;
-	}
-	if (!strcmp(t->name, "aux-output")) {
-		if ((r = term_number(b, t, &v, err)) < 0)
-			return r;
+		if (!(e->call_graph = strdup(t->value)))
+			return oom(err);
+	} else if (!strcmp(t->name, "stack-size")) {
+		if (v > 65528 || (v & 7))
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
+					 "stack-size must be a multiple of 8 up to 65528");
+		e->stack_size = (uint32_t)v;
+	} else if (!strcmp(t->name, "max-stack")) {
+		if (v > 65535)
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
+					 "max-stack must be at most 65535");
+		e->max_stack = (uint16_t)v;
+	} else if (!strcmp(t->name, "aux-output")) {
 		e->attr.aux_output = v != 0;
-		return 0;
-	}
-	if (!strcmp(t->name, "aux-sample-size")) {
-		if (!t->value)
-			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-					 "'aux-sample-size' needs a value");
-		if ((r = term_number(b, t, &v, err)) < 0)
-			return r;
+	} else if (!strcmp(t->name, "aux-sample-size")) {
 		if (v > UINT32_MAX)
 			return pk_err_at(err, -ERANGE, PK_EVENT_SYNTAX, b->str, t->value_pos,
 					 "aux-sample-size must fit 32 bits");
 		e->attr.aux_sample_size = (uint32_t)v;
-		return 0;
 	}
-	*handled = false;
 	return 0;
 }
 

@@ -220,21 +220,34 @@ static void pmu_clear(pk_pmu *pmu)
 	memset(pmu, 0, sizeof(*pmu));
 }
 
+/* Lists <pmudir>/<sub> into names and allocates `array` with room for one
+ * element per entry, the common start of reading format/, events/, caps/. */
+static int list_subdir(const char *pmudir, const char *sub, char *dir, size_t dirlen,
+		       char ***names, size_t *nr, void *array, size_t elem)
+{
+	void **arr = array;
+	if (snprintf(dir, dirlen, "%s/%s", pmudir, sub) >= (int)dirlen)
+		return -ENAMETOOLONG;
+	int r = list_dir(dir, names, nr);
+	if (r < 0)
+		return r;
+	*arr = *nr ? calloc(*nr, elem) : NULL;
+	if (*nr && !*arr) {
+		free_names(*names, *nr);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int load_formats(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 {
 	char dir[4096];
-	if (snprintf(dir, sizeof(dir), "%s/format", pmudir) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
 	char **names;
 	size_t nr;
-	int r = list_dir(dir, &names, &nr);
+	int r = list_subdir(pmudir, "format", dir, sizeof(dir), &names, &nr, &pmu->formats,
+			    sizeof(pk_format));
 	if (r < 0)
 		return r;
-	pmu->formats = nr ? calloc(nr, sizeof(pk_format)) : NULL;
-	if (nr && !pmu->formats) {
-		free_names(names, nr);
-		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nr; i++) {
 		char *text;
 		r = read_value(dir, names[i], &text);
@@ -268,18 +281,12 @@ static int cmp_alias(const void *a, const void *b)
 static int load_aliases(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 {
 	char dir[4096];
-	if (snprintf(dir, sizeof(dir), "%s/events", pmudir) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
 	char **names;
 	size_t nr;
-	int r = list_dir(dir, &names, &nr);
+	int r = list_subdir(pmudir, "events", dir, sizeof(dir), &names, &nr, &pmu->aliases,
+			    sizeof(pk_alias));
 	if (r < 0)
 		return r;
-	pmu->aliases = nr ? calloc(nr, sizeof(pk_alias)) : NULL;
-	if (nr && !pmu->aliases) {
-		free_names(names, nr);
-		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nr; i++) {
 		const char *n = names[i];
 		if (has_suffix(n, ".scale") || has_suffix(n, ".unit") || has_suffix(n, ".per-pkg") ||
@@ -330,18 +337,12 @@ static int load_aliases(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 static int load_caps(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 {
 	char dir[4096];
-	if (snprintf(dir, sizeof(dir), "%s/caps", pmudir) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
 	char **names;
 	size_t nr;
-	int r = list_dir(dir, &names, &nr);
+	int r = list_subdir(pmudir, "caps", dir, sizeof(dir), &names, &nr, &pmu->caps,
+			    sizeof(pk_cap));
 	if (r < 0)
 		return r;
-	pmu->caps = nr ? calloc(nr, sizeof(pk_cap)) : NULL;
-	if (nr && !pmu->caps) {
-		free_names(names, nr);
-		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nr; i++) {
 		pk_cap *c = &pmu->caps[pmu->nr_caps];
 		r = read_value(dir, names[i], &c->value);

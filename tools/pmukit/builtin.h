@@ -2,6 +2,7 @@
 #ifndef PMUKIT_BUILTIN_H
 #define PMUKIT_BUILTIN_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <pmukit/error.h>
 
@@ -27,5 +28,12 @@ void pk_cli_print_error(const char *cmd, const pk_error *err);
 /* Prints a usage error and the command's help hint; returns the exit code 129
  * that perf uses for bad options. */
 int pk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses an option's number (decimal, or 0x hex) within [min, max]; on bad
+ * input prints a usage error and returns 129 (perf's code), else 0. */
+int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		     uint64_t max, uint64_t *out);
+/* --cputype: perf's "core"/"atom", or a core PMU's name. */
+const char *pk_cli_cputype(const char *arg);
 
 #endif

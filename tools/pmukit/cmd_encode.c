@@ -207,26 +207,6 @@ static int print_json(const pk_evlist *evlist)
 	return r;
 }
 
-/* --cputype accepts perf's "core"/"atom" or a core PMU name. */
-static const char *cputype_pmu(const char *arg)
-{
-	if (!strcmp(arg, "core"))
-		return "cpu_core";
-	if (!strcmp(arg, "atom"))
-		return "cpu_atom";
-	return arg;
-}
-
-static int parse_u64_arg(const char *arg, uint64_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 0);
-	if (!*arg || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cmd_encode(int argc, char **argv)
 {
 	enum { OPT_RECORD = 256, OPT_CPUTYPE };
@@ -268,19 +248,19 @@ int cmd_encode(int argc, char **argv)
 			copts.system_wide = true;
 			break;
 		case 'F':
-			if (parse_u64_arg(optarg, &copts.freq) < 0 || !copts.freq) {
+			if ((c = pk_cli_parse_u64("encode", "-F", optarg, 1, UINT32_MAX, &copts.freq))) {
 				free(events);
-				return pk_cli_usage_error("encode", "-F wants a positive frequency, got '%s'", optarg);
+				return c;
 			}
 			break;
 		case 'c':
-			if (parse_u64_arg(optarg, &copts.period) < 0 || !copts.period) {
+			if ((c = pk_cli_parse_u64("encode", "-c", optarg, 1, UINT64_MAX, &copts.period))) {
 				free(events);
-				return pk_cli_usage_error("encode", "-c wants a positive period, got '%s'", optarg);
+				return c;
 			}
 			break;
 		case OPT_CPUTYPE:
-			popts.only_pmu = cputype_pmu(optarg);
+			popts.only_pmu = pk_cli_cputype(optarg);
 			break;
 		default:
 			free(events);

@@ -87,14 +87,11 @@ enum {
 
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return pk_cli_usage_error("stat", "%s: '%s' is not a number from %ld to %ld", opt, s,
-					  min, max);
-	*out = v;
-	return 0;
+	uint64_t v;
+	int r = pk_cli_parse_u64("stat", opt, s, (uint64_t)min, (uint64_t)max, &v);
+	if (r == 0)
+		*out = (long)v;
+	return r;
 }
 
 static int parse_options(int argc, char **argv, struct stat_opts *o)
@@ -152,7 +149,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case 'i': o->no_inherit = true; break;
 		case 'B': o->big_num = true; break;
 		case OPT_NO_BIG_NUM: o->big_num = false; break;
-		case OPT_CPUTYPE: o->cputype = optarg; break;
+		case OPT_CPUTYPE: o->cputype = pk_cli_cputype(optarg); break;
 		case 'v': o->verbose = true; break;
 		case ':':
 			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);

@@ -1,5 +1,6 @@
 /* pmukit: command-line entry point. Dispatches `pmukit <cmd> [options]` to
  * one file per subcommand, perf style. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,28 @@ int pk_cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nSee 'pmukit help %s'.\n", cmd);
 	return 129;
+}
+
+int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
+		     uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max)
+		return pk_cli_usage_error(cmd, "%s: '%s' is not a number from %llu to %llu", opt, arg,
+					  (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+const char *pk_cli_cputype(const char *arg)
+{
+	if (!strcmp(arg, "core"))
+		return "cpu_core";
+	if (!strcmp(arg, "atom"))
+		return "cpu_atom";
+	return arg;
 }
 
 static void print_overview(FILE *out)

@@ -1,0 +1,394 @@
+/* pmukit: the perf.data format, read and written as a stream.
+ *
+ * Reader: file mode (header, attrs, data, feature sections) and pipe mode
+ * (records only), both byte orders, attr sizes 64..136 and beyond, records
+ * delivered one at a time, in time order when asked (a bounded queue flushed
+ * at FINISHED_ROUND), COMPRESSED (zstd) records expanded. The reader never
+ * holds the whole file: it reads in chunks. A damaged file gives an error
+ * with the file offset after every good record has been delivered.
+ *
+ * Writer: files Linux perf 6.1 reads (attr.size 128, records padded to 8,
+ * ids per attr, feature sections), in file or pipe mode. */
+#ifndef PMUKIT_PERFDATA_H
+#define PMUKIT_PERFDATA_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record types perf itself synthesizes (tools/lib/perf event.h). */
+enum pk_pd_user_type {
+	PK_RECORD_HEADER_ATTR = 64,
+	PK_RECORD_HEADER_EVENT_TYPE = 65,
+	PK_RECORD_HEADER_TRACING_DATA = 66,
+	PK_RECORD_HEADER_BUILD_ID = 67,
+	PK_RECORD_FINISHED_ROUND = 68,
+	PK_RECORD_ID_INDEX = 69,
+	PK_RECORD_AUXTRACE_INFO = 70,
+	PK_RECORD_AUXTRACE = 71,
+	PK_RECORD_AUXTRACE_ERROR = 72,
+	PK_RECORD_THREAD_MAP = 73,
+	PK_RECORD_CPU_MAP = 74,
+	PK_RECORD_STAT_CONFIG = 75,
+	PK_RECORD_STAT = 76,
+	PK_RECORD_STAT_ROUND = 77,
+	PK_RECORD_EVENT_UPDATE = 78,
+	PK_RECORD_TIME_CONV = 79,
+	PK_RECORD_HEADER_FEATURE = 80,
+	PK_RECORD_COMPRESSED = 81,
+	PK_RECORD_FINISHED_INIT = 82,
+	PK_RECORD_COMPRESSED2 = 83,
+	PK_RECORD_TYPE_MAX = 128, /* size of the per-type counters */
+};
+
+/* Header feature bits. */
+enum pk_pd_feature {
+	PK_FEAT_TRACING_DATA = 1,
+	PK_FEAT_BUILD_ID = 2,
+	PK_FEAT_HOSTNAME = 3,
+	PK_FEAT_OSRELEASE = 4,
+	PK_FEAT_VERSION = 5,
+	PK_FEAT_ARCH = 6,
+	PK_FEAT_NRCPUS = 7,
+	PK_FEAT_CPUDESC = 8,
+	PK_FEAT_CPUID = 9,
+	PK_FEAT_TOTAL_MEM = 10,
+	PK_FEAT_CMDLINE = 11,
+	PK_FEAT_EVENT_DESC = 12,
+	PK_FEAT_CPU_TOPOLOGY = 13,
+	PK_FEAT_NUMA_TOPOLOGY = 14,
+	PK_FEAT_BRANCH_STACK = 15,
+	PK_FEAT_PMU_MAPPINGS = 16,
+	PK_FEAT_GROUP_DESC = 17,
+	PK_FEAT_AUXTRACE = 18,
+	PK_FEAT_STAT = 19,
+	PK_FEAT_CACHE = 20,
+	PK_FEAT_SAMPLE_TIME = 21,
+	PK_FEAT_MEM_TOPOLOGY = 22,
+	PK_FEAT_CLOCKID = 23,
+	PK_FEAT_DIR_FORMAT = 24,
+	PK_FEAT_BPF_PROG_INFO = 25,
+	PK_FEAT_BPF_BTF = 26,
+	PK_FEAT_COMPRESSED = 27,
+	PK_FEAT_CPU_PMU_CAPS = 28,
+	PK_FEAT_CLOCK_DATA = 29,
+	PK_FEAT_HYBRID_TOPOLOGY = 30,
+	PK_FEAT_PMU_CAPS = 31,
+	PK_FEAT_LAST_6_1 = 32,     /* perf 6.1's HEADER_LAST_FEATURE: pipe end marker */
+	PK_FEAT_MAX = 256,
+};
+
+/* Name of a record type ("SAMPLE", "MMAP2", "FINISHED_ROUND"), NULL if unknown. */
+const char *pk_pd_record_name(uint32_t type);
+/* Name of a feature ("HOSTNAME"), NULL if unknown. */
+const char *pk_pd_feature_name(int feat);
+
+/* ---- Reader ------------------------------------------------------------ */
+
+typedef struct pk_pd_reader pk_pd_reader;
+
+/* One event (attr) of the file. */
+typedef struct pk_pd_evsel {
+	struct perf_event_attr attr; /* native order; fields past the file's size are 0 */
+	uint64_t config3;            /* attr.size >= 136 */
+	uint32_t file_attr_size;     /* attr.size as written (0 read as 64) */
+	uint64_t *ids;
+	size_t nr_ids;
+	char *name;                  /* EVENT_DESC or EVENT_UPDATE name; NULL when none */
+	char attr_name[64];          /* a name made from the attr ("cpu-clock", "r3c:u") */
+	char *unit;                  /* EVENT_UPDATE unit, NULL when none */
+	double scale;                /* EVENT_UPDATE scale, 0 when none */
+	int idx;
+	size_t trailer_size;         /* size of the sample_id trailer of non-sample records */
+} pk_pd_evsel;
+
+/* Sample identification: the sample_id trailer of non-sample records, and
+ * the same fields of samples. `fields` holds the PERF_SAMPLE_* bits present. */
+typedef struct pk_pd_sample_id {
+	uint64_t fields;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id, stream_id;
+	uint32_t cpu;
+} pk_pd_sample_id;
+
+typedef struct pk_pd_event {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;               /* header.size */
+	/* The record, header included, in native byte order, 8-byte aligned.
+	 * Valid until the next pk_pd_next() call. */
+	const uint8_t *data;
+	uint64_t offset;             /* file (stream) offset of the record; inside a
+					COMPRESSED record, the offset of that record */
+	bool in_compressed;
+	const pk_pd_evsel *evsel;    /* the event it belongs to; NULL when unknown */
+	pk_pd_sample_id id;          /* trailer (or sample) identification */
+	bool has_time;
+	/* PERF_RECORD_AUXTRACE: the data that follows the record. */
+	const uint8_t *aux;
+	uint64_t aux_size;
+} pk_pd_event;
+
+typedef struct pk_pd_open_opts {
+	bool no_order;               /* deliver in file order (perf script --no-ordered... ) */
+	size_t queue_limit;          /* bytes queued for ordering before a forced flush; 0: 64 MiB */
+	size_t chunk_size;           /* read size; 0: 4 MiB */
+} pk_pd_open_opts;
+
+/* Opens a file ("-": standard input). Reads the file header, attrs and
+ * feature table (file mode) or the stream header (pipe mode). */
+int pk_pd_reader_open(const char *path, const pk_pd_open_opts *opts, pk_pd_reader **out,
+		      pk_error *err);
+/* The same on an open descriptor (owned by the caller); name is for errors. */
+int pk_pd_reader_open_fd(int fd, const char *name, const pk_pd_open_opts *opts,
+			 pk_pd_reader **out, pk_error *err);
+/* The same on a memory buffer (kept by the caller until close). */
+int pk_pd_reader_open_mem(const void *buf, size_t len, const pk_pd_open_opts *opts,
+			  pk_pd_reader **out, pk_error *err);
+void pk_pd_reader_close(pk_pd_reader *r);
+
+/* Next event: 1 and *ev filled, 0 at the end, or a negative errno with err
+ * naming the file offset. After an error, further calls return 0. */
+int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err);
+
+bool pk_pd_is_pipe(const pk_pd_reader *r);
+bool pk_pd_needs_swap(const pk_pd_reader *r);
+const char *pk_pd_path(const pk_pd_reader *r);
+size_t pk_pd_nr_evsels(const pk_pd_reader *r);
+const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx);
+const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id);
+/* The name perf would show: the stored name, else one made from the attr. */
+const char *pk_pd_evsel_name(const pk_pd_evsel *evsel);
+
+/* File-mode layout (all 0 in pipe mode). */
+typedef struct pk_pd_layout {
+	uint64_t header_size, attr_size;
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t feat_offset;
+	uint64_t file_size;
+} pk_pd_layout;
+void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out);
+
+typedef struct pk_pd_stats {
+	uint64_t nr_records[PK_RECORD_TYPE_MAX]; /* by type, as read (compressed ones expanded) */
+	uint64_t nr_unknown;         /* records of unknown types, skipped */
+	uint64_t nr_unknown_id;      /* samples whose id matched no event */
+	uint64_t nr_lost_events;     /* sum of PERF_RECORD_LOST.lost */
+	uint64_t nr_lost_samples;    /* sum of PERF_RECORD_LOST_SAMPLES.lost */
+	uint64_t nr_forced_flush;    /* queue limit hits (order may be off there) */
+	uint64_t nr_out_of_order;    /* events older than what was already delivered */
+	uint64_t nr_bad_features;    /* damaged feature sections (not fatal) */
+	uint64_t bytes_read;
+} pk_pd_stats;
+const pk_pd_stats *pk_pd_get_stats(const pk_pd_reader *r);
+/* Warnings (damaged features, unknown ids ...), oldest first. */
+size_t pk_pd_nr_warnings(const pk_pd_reader *r);
+const char *pk_pd_warning(const pk_pd_reader *r, size_t idx);
+
+/* ---- Samples ----------------------------------------------------------- */
+
+typedef struct pk_pd_branch_entry {
+	uint64_t from, to, flags;
+} pk_pd_branch_entry;
+
+/* A parsed PERF_RECORD_SAMPLE. Pointers point into the event's data. */
+typedef struct pk_pd_sample {
+	uint64_t type;               /* sample_type it was parsed with */
+	uint16_t misc;
+	uint64_t identifier;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t id, stream_id;
+	uint32_t cpu, cpu_res;
+	uint64_t period;
+	const uint64_t *read; size_t read_nr;          /* raw read_format u64s */
+	const uint64_t *callchain; uint64_t callchain_nr;
+	const uint8_t *raw; uint32_t raw_size;
+	const pk_pd_branch_entry *branch; uint64_t branch_nr;
+	uint64_t branch_hw_idx; bool has_branch_hw_idx;
+	const uint64_t *branch_counters;
+	uint64_t user_abi; const uint64_t *user_regs; size_t user_regs_nr;
+	const uint8_t *stack; uint64_t stack_size, stack_dyn_size;
+	uint64_t weight;             /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
+	uint16_t weight_var2, weight_var3;
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t intr_abi; const uint64_t *intr_regs; size_t intr_regs_nr;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size, code_page_size;
+	const uint8_t *aux; uint64_t aux_size;
+} pk_pd_sample;
+
+/* Parses a SAMPLE event with its evsel's sample_type, in the kernel's order.
+ * A field running past the record end is an error naming it and the offset. */
+int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* The same on raw bytes of a sample body (after the header). */
+int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_t len,
+			    pk_pd_sample *s, pk_error *err);
+
+/* ---- Typed records ------------------------------------------------------ */
+
+typedef struct pk_pd_rec_mmap {       /* MMAP and MMAP2 */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint8_t build_id[20]; uint8_t build_id_size; bool has_build_id;
+	uint32_t prot, flags;
+	const char *filename;
+} pk_pd_rec_mmap;
+
+typedef struct pk_pd_rec_comm {
+	uint32_t pid, tid;
+	const char *comm;
+	bool exec;
+} pk_pd_rec_comm;
+
+typedef struct pk_pd_rec_fork {       /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+} pk_pd_rec_fork;
+
+typedef struct pk_pd_rec_auxtrace {
+	uint64_t size, offset, reference;
+	uint32_t idx, tid, cpu;
+} pk_pd_rec_auxtrace;
+
+typedef struct pk_pd_rec_time_conv {
+	uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+	bool cap_user_time_zero, cap_user_time_short;
+	bool extended;
+} pk_pd_rec_time_conv;
+
+/* Each returns 0 or -EINVAL (record too short or not that type). */
+int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *out, pk_error *err);
+int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *out, pk_error *err);
+int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *out, pk_error *err);
+int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *out, pk_error *err);
+int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *out, pk_error *err);
+/* Payload u64 number i after the header (LOST, THROTTLE, AUX, LOST_SAMPLES,
+ * ID_INDEX, AUXTRACE_INFO priv ...). 0 past the end. */
+uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i);
+/* The last TIME_CONV record seen so far (false when none). */
+bool pk_pd_time_conv(const pk_pd_reader *r, pk_pd_rec_time_conv *out);
+
+/* ---- Header features ----------------------------------------------------- */
+
+bool pk_pd_has_feature(const pk_pd_reader *r, int feat);
+/* Raw payload of a feature section (file mode: read on first use; pipe mode:
+ * from its HEADER_FEATURE record). The data stays valid until close. */
+int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *len,
+		      pk_error *err);
+
+typedef struct pk_pd_event_desc {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	uint32_t nr_ids;
+} pk_pd_event_desc;
+
+typedef struct pk_pd_header {
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	bool has_nrcpus;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t total_mem;          /* kB */
+	char **cmdline; uint32_t nr_cmdline;
+	pk_pd_event_desc *event_desc; uint32_t nr_event_desc;
+	/* CPU_TOPOLOGY */
+	char **core_siblings; uint32_t nr_core_siblings;     /* "sibling sockets" */
+	char **thread_siblings; uint32_t nr_thread_siblings; /* "sibling threads" */
+	struct { uint32_t core_id, socket_id, die_id; } *cpu_topo; uint32_t nr_cpu_topo;
+	char **die_siblings; uint32_t nr_die_siblings;
+	bool has_die_ids;
+	/* PMU_MAPPINGS */
+	struct { uint32_t type; char *name; } *pmu_mappings; uint32_t nr_pmu_mappings;
+	/* GROUP_DESC */
+	struct { char *name; uint32_t leader_idx, nr_members; } *groups; uint32_t nr_groups;
+	/* AUXTRACE */
+	struct { uint64_t offset, size; } *auxtrace; uint64_t nr_auxtrace;
+	bool has_clockid; uint64_t clockid_res_ns;
+	/* HYBRID_TOPOLOGY */
+	struct { char *pmu_name, *cpus; } *hybrid; uint32_t nr_hybrid;
+	bool has_sample_time; uint64_t sample_time_first, sample_time_last;
+	bool has_compressed; uint32_t comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;
+	bool has_clock_data; uint32_t clock_data_clockid; uint64_t clock_wall_ns, clock_clockid_ns;
+} pk_pd_header;
+
+/* Parses the features this module knows. A damaged section is skipped with a
+ * reader warning; the call fails only on ENOMEM. */
+int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *out, pk_error *err);
+void pk_pd_header_free(pk_pd_header *h);
+
+/* ---- Writer ---------------------------------------------------------------- */
+
+typedef struct pk_pd_writer pk_pd_writer;
+
+/* Creates path ("-": standard output; pipe forces pipe mode). */
+int pk_pd_writer_open(const char *path, bool pipe, pk_pd_writer **out, pk_error *err);
+/* On an open descriptor (not closed by the writer). */
+int pk_pd_writer_open_fd(int fd, const char *name, bool pipe, pk_pd_writer **out,
+			 pk_error *err);
+
+/* Adds an event before begin(). The attr is written with size 128 (136 when
+ * config3 is set). */
+int pk_pd_writer_add_evsel(pk_pd_writer *w, const struct perf_event_attr *attr, uint64_t config3,
+			   const char *name, const uint64_t *ids, size_t nr_ids, pk_error *err);
+/* Sets a feature payload (copied). In pipe mode, before begin(). */
+int pk_pd_writer_set_feature(pk_pd_writer *w, int feat, const void *data, size_t len,
+			     pk_error *err);
+/* Writes the header and attrs (pipe: HEADER_ATTR and HEADER_FEATURE records). */
+int pk_pd_writer_begin(pk_pd_writer *w, pk_error *err);
+/* Appends one whole record (len == header.size, a multiple of 8). On a full
+ * disk (ENOSPC, EFBIG, EDQUOT) the file is cut back to the last whole record
+ * and -ENOSPC returned; close() then still leaves a valid file. */
+int pk_pd_writer_write(pk_pd_writer *w, const void *rec, size_t len, pk_error *err);
+/* Appends a PERF_RECORD_AUXTRACE record and its data (padded to 8). */
+int pk_pd_writer_write_auxtrace(pk_pd_writer *w, const void *rec, size_t len, const void *data,
+				size_t data_len, pk_error *err);
+/* Flushes, writes the features (file mode) and the final header. Frees w. */
+int pk_pd_writer_close(pk_pd_writer *w, pk_error *err);
+/* Frees w without finishing the file. */
+void pk_pd_writer_abort(pk_pd_writer *w);
+uint64_t pk_pd_writer_data_size(const pk_pd_writer *w);
+bool pk_pd_writer_is_full(const pk_pd_writer *w);
+
+/* Builder for feature payloads and records. */
+typedef struct pk_pd_buf {
+	uint8_t *data;
+	size_t len, cap;
+	bool oom;
+} pk_pd_buf;
+void pk_pd_buf_u16(pk_pd_buf *b, uint16_t v);
+void pk_pd_buf_u32(pk_pd_buf *b, uint32_t v);
+void pk_pd_buf_u64(pk_pd_buf *b, uint64_t v);
+void pk_pd_buf_bytes(pk_pd_buf *b, const void *p, size_t n);
+/* perf_header_string: u32 len (NUL included, padded to 64) + bytes. */
+void pk_pd_buf_string(pk_pd_buf *b, const char *s);
+/* A NUL-terminated name padded with zeros to a multiple of 8 (records). */
+void pk_pd_buf_name(pk_pd_buf *b, const char *s);
+void pk_pd_buf_pad8(pk_pd_buf *b);
+void pk_pd_buf_free(pk_pd_buf *b);
+
+/* Sets the host features perf record writes: HOSTNAME, OSRELEASE, VERSION,
+ * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CMDLINE (argv), CPU_TOPOLOGY,
+ * PMU_MAPPINGS, and EVENT_DESC / GROUP_DESC from the added evsels. Features
+ * whose source cannot be read are left out. */
+int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_error *err);
+/* Writes the EVENT_DESC feature from the evsels added so far. */
+int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

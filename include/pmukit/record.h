@@ -1,0 +1,109 @@
+/* pmukit: recording samples into perf.data.
+ *
+ * A pk_recorder opens a configured evlist (PK_CONFIG_RECORD) through the
+ * counting layer's open step, maps one ring buffer per CPU (per thread in
+ * per-thread mode) through the kernel seam, sends the other events of that
+ * CPU into it (PERF_EVENT_IOC_SET_OUTPUT), and copies what the kernel writes
+ * there into a pk_pd_writer, one pass over all buffers at a time, each pass
+ * ended by FINISHED_ROUND. Synthesizers write the state that existed before
+ * recording started (kernel map, COMM/MMAP2 of running tasks) from /proc. */
+#ifndef PMUKIT_RECORD_H
+#define PMUKIT_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <pmukit/counting.h>
+#include <pmukit/error.h>
+#include <pmukit/events.h>
+#include <pmukit/kernel.h>
+#include <pmukit/perfdata.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pk_record_opts {
+	const pk_kernel *kernel;     /* NULL: pk_kernel_linux() */
+	pk_cpumap *cpus;             /* CPUs for -a/-C and workloads; NULL: per-thread (cpu -1) */
+	pk_threadmap *threads;       /* NULL: every task (-1, needs cpus) */
+	size_t mmap_pages;           /* data pages per buffer, a power of 2; 0: 128 (512 KiB) */
+	uint32_t wakeup_watermark;   /* bytes; 0: a quarter of the buffer */
+} pk_record_opts;
+
+typedef struct pk_record_stats {
+	uint64_t nr_records, nr_samples;
+	uint64_t nr_lost_records;    /* PERF_RECORD_LOST records seen */
+	uint64_t nr_lost;            /* events those records say were lost */
+	uint64_t nr_lost_samples;    /* from the counters' PERF_FORMAT_LOST at the end */
+	uint64_t nr_rounds;
+	uint64_t bytes;
+} pk_record_stats;
+
+typedef struct pk_recorder pk_recorder;
+
+/* Opens the events and maps the buffers; nothing is enabled yet. */
+int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *opts, pk_recorder **out,
+		     pk_error *err);
+void pk_recorder_free(pk_recorder *r);
+
+/* Kernel ids of an evsel's fds (for the attrs' id sections). */
+size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **ids);
+
+/* Adds every evsel with its ids to the writer (before pk_pd_writer_begin). */
+int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err);
+
+int pk_recorder_enable(pk_recorder *r, pk_error *err);
+int pk_recorder_disable(pk_recorder *r, pk_error *err);
+
+/* Waits for data (poll on the buffers' fds); returns the number of fds
+ * ready, 0 on timeout, -EINTR when a signal came. *all_hup is set when every
+ * event is gone (the tasks followed have exited). */
+int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup);
+
+/* One pass over every buffer: copies whole records to w, then a
+ * FINISHED_ROUND when anything was copied. Returns the number of records or
+ * a negative errno (-ENOSPC when the disk filled up: the file stays valid). */
+int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err);
+
+/* Writes a LOST_SAMPLES record for each fd whose counter lost samples
+ * (PERF_FORMAT_LOST). */
+int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err);
+
+/* A TIME_CONV record from the first buffer's user page (56 bytes into rec);
+ * false when no buffer is mapped. */
+bool pk_recorder_time_conv(const pk_recorder *r, uint8_t rec[56]);
+
+const pk_record_stats *pk_recorder_stats(const pk_recorder *r);
+uint64_t pk_recorder_first_time(const pk_recorder *r);
+uint64_t pk_recorder_last_time(const pk_recorder *r);
+
+/* ---- synthesized records ---- */
+
+/* sample_type and sample_id_all of the first evsel decide the (zeroed)
+ * sample_id trailer synthesized records carry. */
+typedef struct pk_synth {
+	pk_pd_writer *w;
+	uint64_t sample_type;
+	bool sample_id_all;
+	const char *proc;            /* NULL: /proc */
+	const char *kallsyms;        /* NULL: /proc/kallsyms */
+} pk_synth;
+
+/* PERF_RECORD_MMAP for the kernel text ("[kernel.kallsyms]_text", pid -1). */
+int pk_synth_kernel_mmap(const pk_synth *s, pk_error *err);
+/* COMM for each thread of pid and, unless comm_only, MMAP2 for its
+ * executable mappings (/proc/<pid>/maps). */
+int pk_synth_task(const pk_synth *s, pid_t pid, bool comm_only, pk_error *err);
+/* pk_synth_task for every process in /proc. */
+int pk_synth_all_tasks(const pk_synth *s, pk_error *err);
+/* A COMM record for one thread with the given name. */
+int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_error *err);
+/* FINISHED_INIT (end of the synthesized state). */
+int pk_synth_finished_init(const pk_synth *s, pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

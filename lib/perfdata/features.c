@@ -1,0 +1,453 @@
+/* Header features: raw sections (read on demand) and the typed parse of the
+ * ones the tools show. Each parser checks every length against the section,
+ * so a damaged section is reported and skipped, never read past. */
+#include "pd_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PD_MAX_FEAT_SIZE ((uint64_t)256 << 20)
+#define PD_MAX_LIST 1000000
+
+bool pk_pd_has_feature(const pk_pd_reader *r, int feat)
+{
+	return feat > 0 && feat < PK_FEAT_MAX && r->feats[feat].present;
+}
+
+/* Reads without moving the record window (pointers handed out stay valid). */
+static int raw_read_at(pk_pd_reader *r, uint64_t off, void *dst, size_t n)
+{
+	if (r->src.mem) {
+		if (off > r->src.mem_len || n > r->src.mem_len - off)
+			return -ENODATA;
+		memcpy(dst, r->src.mem + off, n);
+		return 0;
+	}
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = pread(r->fd, (uint8_t *)dst + done, n - done, (off_t)(off + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -ENODATA;
+		done += (size_t)k;
+	}
+	return 0;
+}
+
+int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *len,
+		      pk_error *err)
+{
+	if (!pk_pd_has_feature(r, feat))
+		return pk_err(err, -ENOENT, "the file has no %s feature",
+			      pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "such");
+	pd_feat *f = &r->feats[feat];
+	if (f->bad)
+		return pd_err_off(r, err, -EINVAL, f->offset, "%s feature section is damaged",
+				  pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "a");
+	if (!f->loaded) {
+		if (f->size > PD_MAX_FEAT_SIZE)
+			return pd_err_off(r, err, -EFBIG, f->offset, "feature section too large");
+		uint8_t *buf = malloc(f->size ? (size_t)f->size : 1);
+		if (!buf)
+			return pk_err(err, -ENOMEM, "out of memory");
+		int rc = raw_read_at(r, f->offset, buf, (size_t)f->size);
+		if (rc < 0) {
+			free(buf);
+			f->bad = true;
+			return pd_err_off(r, err, rc, f->offset, "cannot read the %s feature",
+					  pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "?");
+		}
+		f->data = buf;
+		f->loaded = true;
+	}
+	*data = f->data;
+	*len = (size_t)f->size;
+	return 0;
+}
+
+/* ---- a bounds-checked cursor over a feature payload ---- */
+typedef struct cur {
+	const uint8_t *p, *end;
+	bool swap, bad;
+} cur;
+
+static uint32_t c32(cur *c)
+{
+	if (c->bad || c->end - c->p < 4) {
+		c->bad = true;
+		return 0;
+	}
+	uint32_t v = pd_get32(c->p, c->swap);
+	c->p += 4;
+	return v;
+}
+
+static uint64_t c64(cur *c)
+{
+	if (c->bad || c->end - c->p < 8) {
+		c->bad = true;
+		return 0;
+	}
+	uint64_t v = pd_get64(c->p, c->swap);
+	c->p += 8;
+	return v;
+}
+
+/* perf_header_string: u32 len, then len bytes holding a C string. */
+static char *cstr(cur *c)
+{
+	uint32_t len = c32(c);
+	if (c->bad || (uint64_t)(c->end - c->p) < len) {
+		c->bad = true;
+		return NULL;
+	}
+	char *s = strndup((const char *)c->p, len);
+	if (!s)
+		c->bad = true;
+	c->p += len;
+	return s;
+}
+
+char *pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used)
+{
+	cur c = {p, p + len, swap, false};
+	char *s = cstr(&c);
+	if (used)
+		*used = (size_t)(c.p - p);
+	return c.bad ? (free(s), NULL) : s;
+}
+
+static char **cstrlist(cur *c, uint32_t *nr)
+{
+	uint32_t n = c32(c);
+	*nr = 0;
+	if (c->bad || n > PD_MAX_LIST || n > (uint64_t)(c->end - c->p) / 4) {
+		c->bad = true;
+		return NULL;
+	}
+	char **v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		c->bad = true;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n && !c->bad; i++)
+		v[i] = cstr(c);
+	*nr = n;
+	return v;
+}
+
+static void free_strlist(char **v, uint32_t n)
+{
+	for (uint32_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void free_event_desc(pk_pd_event_desc *d, uint32_t n)
+{
+	for (uint32_t i = 0; d && i < n; i++) {
+		free(d[i].name);
+		free(d[i].ids);
+	}
+	free(d);
+}
+
+static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swap, uint32_t *nr)
+{
+	cur c = {p, p + len, swap, false};
+	uint32_t n = c32(&c), asz = c32(&c);
+	*nr = 0;
+	if (c.bad || n > PD_MAX_LIST || asz < 64 || asz > 4096 ||
+	    (uint64_t)n * asz > (uint64_t)(c.end - c.p))
+		return NULL;
+	pk_pd_event_desc *d = calloc(n ? n : 1, sizeof(*d));
+	if (!d)
+		return NULL;
+	for (uint32_t i = 0; i < n && !c.bad; i++) {
+		uint64_t c3;
+		if ((uint64_t)(c.end - c.p) < asz) {
+			c.bad = true;
+			break;
+		}
+		pd_attr_from_file(c.p, asz, swap, &d[i].attr, &c3);
+		c.p += asz;
+		uint32_t nids = c32(&c);
+		d[i].name = cstr(&c);
+		if (c.bad || nids > (uint64_t)(c.end - c.p) / 8) {
+			c.bad = true;
+			break;
+		}
+		d[i].ids = malloc((nids ? nids : 1) * sizeof(uint64_t));
+		if (!d[i].ids) {
+			c.bad = true;
+			break;
+		}
+		for (uint32_t k = 0; k < nids; k++)
+			d[i].ids[k] = c64(&c);
+		d[i].nr_ids = nids;
+	}
+	if (c.bad) {
+		free_event_desc(d, n);
+		return NULL;
+	}
+	*nr = n;
+	return d;
+}
+
+void pd_apply_event_desc(pk_pd_reader *r)
+{
+	const uint8_t *p;
+	size_t len;
+	if (!pk_pd_has_feature(r, PK_FEAT_EVENT_DESC) ||
+	    pk_pd_feature_raw(r, PK_FEAT_EVENT_DESC, &p, &len, NULL) < 0)
+		return;
+	uint32_t n;
+	pk_pd_event_desc *d = parse_event_desc(p, len, r->swap, &n);
+	if (!d) {
+		pd_warn(r, "EVENT_DESC feature is damaged; event names come from the attrs");
+		r->stats.nr_bad_features++;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		pk_pd_evsel *e = NULL;
+		/* by id when the file has ids, else by position */
+		for (uint32_t k = 0; k < d[i].nr_ids && !e; k++) {
+			int idx = pd_idmap_get(&r->ids, d[i].ids[k]);
+			if (idx >= 0)
+				e = r->evsels[idx];
+		}
+		if (!e && !d[i].nr_ids && i < r->nr_evsels)
+			e = r->evsels[i];
+		if (e && d[i].name && d[i].name[0]) {
+			char *nm = strdup(d[i].name);
+			if (nm) {
+				free(e->name);
+				e->name = nm;
+			}
+		}
+	}
+	free_event_desc(d, n);
+}
+
+/* ---- the typed header ---- */
+
+static void feat_bad(pk_pd_reader *r, int f)
+{
+	pd_warn(r, "%s feature is damaged; skipped", pk_pd_feature_name(f));
+	r->stats.nr_bad_features++;
+}
+
+static bool feat_cur(pk_pd_reader *r, int f, cur *c)
+{
+	const uint8_t *p;
+	size_t len;
+	if (!pk_pd_has_feature(r, f))
+		return false;
+	if (pk_pd_feature_raw(r, f, &p, &len, NULL) < 0) {
+		feat_bad(r, f);
+		return false;
+	}
+	c->p = p;
+	c->end = p + len;
+	c->swap = r->swap;
+	c->bad = false;
+	return true;
+}
+
+static char *feat_str(pk_pd_reader *r, int f)
+{
+	cur c;
+	if (!feat_cur(r, f, &c))
+		return NULL;
+	char *s = cstr(&c);
+	if (c.bad) {
+		free(s);
+		feat_bad(r, f);
+		return NULL;
+	}
+	return s;
+}
+
+int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *h, pk_error *err)
+{
+	(void)err;
+	memset(h, 0, sizeof(*h));
+	h->hostname = feat_str(r, PK_FEAT_HOSTNAME);
+	h->osrelease = feat_str(r, PK_FEAT_OSRELEASE);
+	h->version = feat_str(r, PK_FEAT_VERSION);
+	h->arch = feat_str(r, PK_FEAT_ARCH);
+	h->cpudesc = feat_str(r, PK_FEAT_CPUDESC);
+	h->cpuid = feat_str(r, PK_FEAT_CPUID);
+	cur c;
+	if (feat_cur(r, PK_FEAT_NRCPUS, &c)) {
+		h->nr_cpus_avail = c32(&c);
+		h->nr_cpus_online = c32(&c);
+		h->has_nrcpus = !c.bad;
+		if (c.bad)
+			feat_bad(r, PK_FEAT_NRCPUS);
+	}
+	if (feat_cur(r, PK_FEAT_TOTAL_MEM, &c)) {
+		h->total_mem = c64(&c);
+		if (c.bad)
+			feat_bad(r, PK_FEAT_TOTAL_MEM);
+	}
+	if (feat_cur(r, PK_FEAT_CMDLINE, &c)) {
+		h->cmdline = cstrlist(&c, &h->nr_cmdline);
+		if (c.bad) {
+			free_strlist(h->cmdline, h->nr_cmdline);
+			h->cmdline = NULL;
+			h->nr_cmdline = 0;
+			feat_bad(r, PK_FEAT_CMDLINE);
+		}
+	}
+	if (feat_cur(r, PK_FEAT_EVENT_DESC, &c)) {
+		h->event_desc = parse_event_desc(c.p, (size_t)(c.end - c.p), r->swap, &h->nr_event_desc);
+		if (!h->event_desc)
+			feat_bad(r, PK_FEAT_EVENT_DESC);
+	}
+	if (feat_cur(r, PK_FEAT_CPU_TOPOLOGY, &c)) {
+		h->core_siblings = cstrlist(&c, &h->nr_core_siblings);
+		h->thread_siblings = cstrlist(&c, &h->nr_thread_siblings);
+		/* optional parts, detected by the section size */
+		uint32_t ncpu = h->has_nrcpus ? h->nr_cpus_avail : 0;
+		if (!c.bad && ncpu && ncpu <= PD_MAX_LIST && (uint64_t)(c.end - c.p) >= (uint64_t)ncpu * 8) {
+			h->cpu_topo = calloc(ncpu, sizeof(*h->cpu_topo));
+			if (h->cpu_topo) {
+				for (uint32_t i = 0; i < ncpu; i++) {
+					h->cpu_topo[i].core_id = c32(&c);
+					h->cpu_topo[i].socket_id = c32(&c);
+				}
+				h->nr_cpu_topo = ncpu;
+			}
+			if (!c.bad && c.end - c.p >= 4) {
+				h->die_siblings = cstrlist(&c, &h->nr_die_siblings);
+				if (!c.bad && (uint64_t)(c.end - c.p) >= (uint64_t)ncpu * 4 && h->cpu_topo) {
+					for (uint32_t i = 0; i < ncpu; i++)
+						h->cpu_topo[i].die_id = c32(&c);
+					h->has_die_ids = true;
+				}
+			}
+		}
+		if (c.bad)
+			feat_bad(r, PK_FEAT_CPU_TOPOLOGY);
+	}
+	if (feat_cur(r, PK_FEAT_PMU_MAPPINGS, &c)) {
+		uint32_t n = c32(&c);
+		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 8) {
+			h->pmu_mappings = calloc(n ? n : 1, sizeof(*h->pmu_mappings));
+			for (uint32_t i = 0; h->pmu_mappings && i < n && !c.bad; i++) {
+				h->pmu_mappings[i].type = c32(&c);
+				h->pmu_mappings[i].name = cstr(&c);
+				h->nr_pmu_mappings = i + 1;
+			}
+		} else {
+			c.bad = true;
+		}
+		if (c.bad)
+			feat_bad(r, PK_FEAT_PMU_MAPPINGS);
+	}
+	if (feat_cur(r, PK_FEAT_GROUP_DESC, &c)) {
+		uint32_t n = c32(&c);
+		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 12) {
+			h->groups = calloc(n ? n : 1, sizeof(*h->groups));
+			for (uint32_t i = 0; h->groups && i < n && !c.bad; i++) {
+				h->groups[i].name = cstr(&c);
+				h->groups[i].leader_idx = c32(&c);
+				h->groups[i].nr_members = c32(&c);
+				h->nr_groups = i + 1;
+			}
+		} else {
+			c.bad = true;
+		}
+		if (c.bad)
+			feat_bad(r, PK_FEAT_GROUP_DESC);
+	}
+	if (feat_cur(r, PK_FEAT_AUXTRACE, &c)) {
+		uint64_t n = c64(&c);
+		if (!c.bad && n <= (uint64_t)(c.end - c.p) / 16) {
+			h->auxtrace = calloc(n ? n : 1, sizeof(*h->auxtrace));
+			for (uint64_t i = 0; h->auxtrace && i < n; i++) {
+				h->auxtrace[i].offset = c64(&c);
+				h->auxtrace[i].size = c64(&c);
+				h->nr_auxtrace = i + 1;
+			}
+		} else {
+			feat_bad(r, PK_FEAT_AUXTRACE);
+		}
+	}
+	if (feat_cur(r, PK_FEAT_CLOCKID, &c)) {
+		h->clockid_res_ns = c64(&c);
+		h->has_clockid = !c.bad;
+		if (c.bad)
+			feat_bad(r, PK_FEAT_CLOCKID);
+	}
+	if (feat_cur(r, PK_FEAT_HYBRID_TOPOLOGY, &c)) {
+		uint32_t n = c32(&c);
+		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 8) {
+			h->hybrid = calloc(n ? n : 1, sizeof(*h->hybrid));
+			for (uint32_t i = 0; h->hybrid && i < n && !c.bad; i++) {
+				h->hybrid[i].pmu_name = cstr(&c);
+				h->hybrid[i].cpus = cstr(&c);
+				h->nr_hybrid = i + 1;
+			}
+		} else {
+			c.bad = true;
+		}
+		if (c.bad)
+			feat_bad(r, PK_FEAT_HYBRID_TOPOLOGY);
+	}
+	if (feat_cur(r, PK_FEAT_SAMPLE_TIME, &c)) {
+		h->sample_time_first = c64(&c);
+		h->sample_time_last = c64(&c);
+		h->has_sample_time = !c.bad;
+	}
+	if (feat_cur(r, PK_FEAT_COMPRESSED, &c)) {
+		h->comp_ver = c32(&c);
+		h->comp_type = c32(&c);
+		h->comp_level = c32(&c);
+		h->comp_ratio = c32(&c);
+		h->comp_mmap_len = c32(&c);
+		h->has_compressed = !c.bad;
+	}
+	if (feat_cur(r, PK_FEAT_CLOCK_DATA, &c)) {
+		c32(&c); /* version */
+		h->clock_data_clockid = c32(&c);
+		h->clock_wall_ns = c64(&c);
+		h->clock_clockid_ns = c64(&c);
+		h->has_clock_data = !c.bad;
+	}
+	return 0;
+}
+
+void pk_pd_header_free(pk_pd_header *h)
+{
+	free(h->hostname);
+	free(h->osrelease);
+	free(h->version);
+	free(h->arch);
+	free(h->cpudesc);
+	free(h->cpuid);
+	free_strlist(h->cmdline, h->nr_cmdline);
+	free_event_desc(h->event_desc, h->nr_event_desc);
+	free_strlist(h->core_siblings, h->nr_core_siblings);
+	free_strlist(h->thread_siblings, h->nr_thread_siblings);
+	free_strlist(h->die_siblings, h->nr_die_siblings);
+	free(h->cpu_topo);
+	for (uint32_t i = 0; h->pmu_mappings && i < h->nr_pmu_mappings; i++)
+		free(h->pmu_mappings[i].name);
+	free(h->pmu_mappings);
+	for (uint32_t i = 0; h->groups && i < h->nr_groups; i++)
+		free(h->groups[i].name);
+	free(h->groups);
+	free(h->auxtrace);
+	for (uint32_t i = 0; h->hybrid && i < h->nr_hybrid; i++) {
+		free(h->hybrid[i].pmu_name);
+		free(h->hybrid[i].cpus);
+	}
+	free(h->hybrid);
+	memset(h, 0, sizeof(*h));
+}

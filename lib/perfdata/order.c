@@ -1,0 +1,247 @@
+/* Time ordering. Records of a round are copied into chunks and queued; at
+ * FINISHED_ROUND everything up to the previous round's highest timestamp is
+ * sorted and handed out (perf's rule), and at the end all of it. A memory
+ * limit forces out the older half, so memory stays bounded whatever the
+ * file holds. */
+#include "pd_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define QCHUNK_SIZE ((size_t)256 << 10)
+
+struct pd_qchunk {
+	size_t used, cap, live;
+	pd_qchunk *prev, *next;    /* every chunk in use, for the final free */
+	uint8_t mem[];
+};
+
+void pd_queue_init(pd_queue *q, size_t limit)
+{
+	memset(q, 0, sizeof(*q));
+	q->limit = limit ? limit : ((size_t)64 << 20);
+}
+
+static void chunk_unlink(pd_queue *q, pd_qchunk *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		q->chunks = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	c->prev = c->next = NULL;
+}
+
+static void chunk_release(pd_queue *q, pd_qchunk *c)
+{
+	if (!c || --c->live || c == q->cur)
+		return;
+	chunk_unlink(q, c);
+	if (!q->spare && c->cap == QCHUNK_SIZE) {
+		c->used = 0;
+		q->spare = c;
+	} else {
+		free(c);
+	}
+}
+
+void pd_queue_free(pd_queue *q)
+{
+	pd_qchunk *c = q->chunks;
+	while (c) {
+		pd_qchunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	free(q->spare);
+	free(q->ents);
+	free(q->tmp);
+	memset(q, 0, sizeof(*q));
+}
+
+static uint8_t *queue_alloc(pd_queue *q, size_t n, pd_qchunk **chunk)
+{
+	n = (n + 7) & ~(size_t)7;
+	if (!q->cur || q->cur->cap - q->cur->used < n) {
+		pd_qchunk *old = q->cur;
+		pd_qchunk *c;
+		if (n <= QCHUNK_SIZE && q->spare) {
+			c = q->spare;
+			q->spare = NULL;
+		} else {
+			size_t cap = n > QCHUNK_SIZE ? n : QCHUNK_SIZE;
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return NULL;
+			c->cap = cap;
+		}
+		c->used = 0;
+		c->live = 0;
+		c->prev = NULL;
+		c->next = q->chunks;
+		if (q->chunks)
+			q->chunks->prev = c;
+		q->chunks = c;
+		q->cur = c;
+		if (old && old->live == 0) {
+			old->live = 1;
+			chunk_release(q, old);
+		}
+	}
+	uint8_t *p = q->cur->mem + q->cur->used;
+	q->cur->used += n;
+	q->cur->live++;
+	*chunk = q->cur;
+	return p;
+}
+
+static void queue_compact(pd_queue *q)
+{
+	if (!q->pos)
+		return;
+	memmove(q->ents, q->ents + q->pos, (q->nr - q->pos) * sizeof(*q->ents));
+	q->nr -= q->pos;
+	q->ready = q->ready > q->pos ? q->ready - q->pos : 0;
+	q->sorted_end = q->sorted_end > q->pos ? q->sorted_end - q->pos : 0;
+	q->pos = 0;
+}
+
+int pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
+{
+	if (q->nr == q->cap) {
+		if (q->pos > 0 && q->pos == q->ready)
+			queue_compact(q); /* reuse the delivered front */
+		if (q->nr == q->cap) {
+			size_t cap = q->cap ? q->cap * 2 : 4096;
+			pd_qent *ne = realloc(q->ents, cap * sizeof(*ne));
+			if (!ne)
+				return -ENOMEM;
+			q->ents = ne;
+			q->cap = cap;
+		}
+	}
+	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
+	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
+	pd_qchunk *chunk;
+	uint8_t *mem = queue_alloc(q, evsz + total, &chunk);
+	if (!mem)
+		return -ENOMEM;
+	pk_pd_event *copy_ev = (pk_pd_event *)(void *)mem;
+	uint8_t *copy = mem + evsz;
+	memcpy(copy, ev->data, ev->size);
+	if (ev->aux_size)
+		memcpy(copy + ev->size, ev->aux, (size_t)ev->aux_size);
+	*copy_ev = *ev;
+	copy_ev->data = copy;
+	if (ev->aux_size)
+		copy_ev->aux = copy + ev->size;
+	pd_qent *e = &q->ents[q->nr++];
+	e->time = time;
+	e->seq = q->seq++;
+	e->ev = copy_ev;
+	e->chunk = chunk;
+	q->bytes += total;
+	if (time > q->max_time)
+		q->max_time = time;
+	return 0;
+}
+
+static inline bool ent_less(const pd_qent *x, const pd_qent *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/* Natural merge sort: a round holds one sorted run per ring buffer, and
+ * what stayed queued is one more, so merging the runs is close to O(n). */
+static void sort_queue(pd_queue *q)
+{
+	size_t n = q->nr;
+	if (q->sorted_end >= n)
+		return;
+	if (q->tmp_cap < n) {
+		pd_qent *t = realloc(q->tmp, n * sizeof(pd_qent));
+		if (!t)
+			return; /* left unsorted: the order is off, nothing is lost */
+		q->tmp = t;
+		q->tmp_cap = n;
+	}
+	pd_qent *a = q->ents, *b = q->tmp;
+	for (;;) {
+		size_t runs = 0, i = 0, o = 0;
+		while (i < n) {
+			size_t m = i + 1;
+			while (m < n && !ent_less(&a[m], &a[m - 1]))
+				m++;
+			size_t e = m;
+			if (m < n) {
+				e = m + 1;
+				while (e < n && !ent_less(&a[e], &a[e - 1]))
+					e++;
+			}
+			size_t x = i, y = m;
+			while (x < m && y < e)
+				b[o++] = ent_less(&a[y], &a[x]) ? a[y++] : a[x++];
+			while (x < m)
+				b[o++] = a[x++];
+			while (y < e)
+				b[o++] = a[y++];
+			i = e;
+			runs++;
+		}
+		pd_qent *t = a;
+		a = b;
+		b = t;
+		if (runs <= 1)
+			break;
+	}
+	if (a != q->ents)
+		memcpy(q->ents, a, n * sizeof(pd_qent));
+	q->sorted_end = n;
+}
+
+void pd_queue_flush(pd_queue *q, uint64_t limit)
+{
+	/* Only called when nothing is pending delivery. */
+	queue_compact(q);
+	sort_queue(q);
+	size_t lo = 0, hi = q->nr;
+	while (lo < hi) { /* first entry past the limit */
+		size_t mid = (lo + hi) / 2;
+		if (q->ents[mid].time <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	q->ready = lo;
+}
+
+bool pd_queue_over(const pd_queue *q)
+{
+	return q->bytes > q->limit;
+}
+
+void pd_queue_flush_half(pd_queue *q)
+{
+	pd_queue_flush(q, 0);
+	q->ready = q->nr / 2 ? q->nr / 2 : q->nr;
+}
+
+bool pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+{
+	if (q->release) {
+		chunk_release(q, q->release);
+		q->release = NULL;
+	}
+	if (q->pos >= q->ready)
+		return false;
+	pd_qent *e = &q->ents[q->pos++];
+	*ev = *e->ev;
+	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
+	q->release = e->chunk;
+	if (e->time > q->last_delivered)
+		q->last_delivered = e->time;
+	if (q->pos == q->ready && q->pos == q->nr)
+		q->pos = q->ready = q->nr = q->sorted_end = 0;
+	return true;
+}

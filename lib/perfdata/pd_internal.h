@@ -1,0 +1,214 @@
+/* perf.data module internals: byte access, the chunked source, the reader. */
+#ifndef PK_PERFDATA_INTERNAL_H
+#define PK_PERFDATA_INTERNAL_H
+
+#include <pmukit/perfdata.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
+#define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
+#define PD_MAGIC_V1 0x454c494652455050ULL     /* "PERFFILE" */
+#define PD_FILE_HEADER_SIZE 104
+#define PD_FILE_HEADER_OLD_SIZE 72
+#define PD_PIPE_HEADER_SIZE 16
+#define PD_ATTR_SIZE_VER0 64
+#define PD_AUXTRACE_SIZE 48
+
+/* Unaligned native loads and stores. */
+static inline uint64_t pd_ld64(const void *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t pd_ld32(const void *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline uint16_t pd_ld16(const void *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+static inline void pd_st64(void *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline void pd_st32(void *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void pd_st16(void *p, uint16_t v) { memcpy(p, &v, 2); }
+
+/* In-place byte swaps of one field. */
+static inline void pd_sw64(void *p) { pd_st64(p, __builtin_bswap64(pd_ld64(p))); }
+static inline void pd_sw32(void *p) { pd_st32(p, __builtin_bswap32(pd_ld32(p))); }
+static inline void pd_sw16(void *p) { pd_st16(p, __builtin_bswap16(pd_ld16(p))); }
+
+/* Loads in the file's byte order. */
+static inline uint64_t pd_get64(const void *p, bool swap)
+{
+	uint64_t v = pd_ld64(p);
+	return swap ? __builtin_bswap64(v) : v;
+}
+static inline uint32_t pd_get32(const void *p, bool swap)
+{
+	uint32_t v = pd_ld32(p);
+	return swap ? __builtin_bswap32(v) : v;
+}
+static inline uint16_t pd_get16(const void *p, bool swap)
+{
+	uint16_t v = pd_ld16(p);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+/* ---- chunked byte source (source.c) ---- */
+typedef struct pd_src {
+	int fd;
+	bool seekable;
+	const uint8_t *mem;          /* memory mode */
+	uint64_t mem_len;
+	uint8_t *buf;                /* holds [boff, boff + blen) */
+	size_t cap, blen;
+	size_t chunk;
+	uint64_t boff;
+	uint64_t rpos;               /* next position read() gives (pipes) */
+	uint64_t file_size;          /* seekable: size at open */
+	bool eof;
+	uint64_t bytes_read;
+} pd_src;
+
+int pd_src_init_fd(pd_src *s, int fd, size_t chunk);
+void pd_src_init_mem(pd_src *s, const void *buf, size_t len);
+void pd_src_free(pd_src *s);
+/* Makes [off, off + n) available; returns the pointer and sets *got to the
+ * bytes available (< n only at the end of the input). Pipes only go forward. */
+int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
+/* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
+int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
+
+/* ---- swapping and attrs (swap.c) ---- */
+/* Converts a file attr (size bytes, file order) into a native attr. */
+void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
+		       uint64_t *config3);
+/* Swaps a non-sample record in place (header already native). */
+void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
+/* Swaps the sample_id trailer at the end of a record. */
+void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
+size_t pd_trailer_size(uint64_t sample_type);
+
+/* ---- samples (sample.c) ---- */
+/* Walks a sample body; with swap, swaps each field in place first. */
+int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+		   pk_pd_sample *s, const char **bad_field);
+/* TID, TIME, (ADDR: samples only), ID, STREAM_ID, CPU at p, the order
+ * samples and sample_id trailers share; returns the end. */
+const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id);
+/* Parses a sample_id trailer at the end of a record. */
+void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+
+/* ---- ordering queue (order.c) ---- */
+typedef struct pd_qchunk pd_qchunk;
+/* Small, so that sorting moves little: the event itself lives in the chunk
+ * next to its copied bytes. */
+typedef struct pd_qent {
+	uint64_t time, seq;
+	pk_pd_event *ev;
+	pd_qchunk *chunk;
+} pd_qent;
+
+typedef struct pd_queue {
+	pd_qent *ents;
+	size_t nr, cap;
+	size_t ready;                /* ents[pos, ready) are sorted and ready */
+	size_t pos;
+	size_t sorted_end;           /* ents[pos, sorted_end) are sorted */
+	pd_qent *tmp;                /* merge buffer */
+	size_t tmp_cap;
+	pd_qchunk *cur, *spare;
+	pd_qchunk *chunks;           /* chunks in use */
+	size_t bytes, limit;
+	uint64_t seq;
+	uint64_t max_time, next_flush;
+	uint64_t last_delivered;
+	pd_qchunk *release;          /* chunk of the event handed out last */
+} pd_queue;
+
+void pd_queue_init(pd_queue *q, size_t limit);
+void pd_queue_free(pd_queue *q);
+int pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
+/* Sorts and marks ready everything with time <= limit. */
+void pd_queue_flush(pd_queue *q, uint64_t limit);
+/* Forced flush of the older half when over the memory limit. */
+bool pd_queue_over(const pd_queue *q);
+void pd_queue_flush_half(pd_queue *q);
+/* Pops the next ready event; false when none. */
+bool pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+
+/* ---- the reader ---- */
+typedef struct pd_idmap {
+	uint64_t *keys;
+	int *vals;
+	size_t cap, nr;
+} pd_idmap;
+
+typedef struct pd_feat {
+	bool present;
+	bool loaded, bad;
+	uint64_t offset, size;
+	uint8_t *data;
+} pd_feat;
+
+struct pk_pd_reader {
+	char *path;
+	int fd;
+	bool own_fd;
+	pd_src src;
+	bool pipe, swap;
+	pk_pd_open_opts opts;
+	pk_pd_layout layout;
+	pk_pd_evsel **evsels;
+	size_t nr_evsels, cap_evsels;
+	pd_idmap ids;
+	pd_feat feats[PK_FEAT_MAX];
+	/* id position, common to all evsels (perf's rule) */
+	int sample_id_pos;           /* u64 index in sample body, -1 none */
+	int trailer_id_pos;          /* u64 index from the record end, -1 none */
+	bool sample_id_all;
+	/* stream */
+	uint64_t pos, end;
+	bool done;
+	bool has_deferred;
+	pk_error deferred;           /* the error that stopped reading */
+	uint8_t *scratch;            /* aligned copy of the current raw record */
+	size_t scratch_cap;
+	/* COMPRESSED */
+	void *zstd;
+	uint8_t *dbuf;
+	size_t dcap, dlen, dpos;
+	uint64_t doff;               /* offset of the COMPRESSED record being expanded */
+	pd_queue q;
+	pk_pd_stats stats;
+	char **warnings;
+	size_t nr_warnings, cap_warnings;
+	bool has_time_conv;
+	pk_pd_rec_time_conv time_conv;
+	bool desc_applied;
+};
+
+void pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err);
+int pd_idmap_put(pd_idmap *m, uint64_t key, int val);
+int pd_idmap_get(const pd_idmap *m, uint64_t key);
+void pd_idmap_free(pd_idmap *m);
+/* Fills evsel->attr_name (records.c). */
+void pd_make_attr_name(pk_pd_evsel *e);
+/* Applies EVENT_DESC names (features.c). */
+void pd_apply_event_desc(pk_pd_reader *r);
+/* Parses the strings of a feature payload (features.c). */
+char *pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
+
+#endif

@@ -1,0 +1,954 @@
+/* The perf.data reader: file header, attrs, feature table, then the record
+ * stream with COMPRESSED records expanded and time ordering on top. */
+#include "pd_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zstd.h>
+
+/* Caps that keep a damaged or hostile file from asking for absurd memory. */
+#define PD_MAX_ATTR_SIZE 4096
+#define PD_MAX_IDS (1u << 24)
+#define PD_MAX_EVSELS 65536
+#define PD_MAX_DECOMP ((size_t)64 << 20)
+#define PD_MAX_WARNINGS 100
+
+void pd_warn(pk_pd_reader *r, const char *fmt, ...)
+{
+	if (r->nr_warnings >= PD_MAX_WARNINGS)
+		return;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (r->nr_warnings == r->cap_warnings) {
+		size_t cap = r->cap_warnings ? r->cap_warnings * 2 : 8;
+		char **nw = realloc(r->warnings, cap * sizeof(*nw));
+		if (!nw)
+			return;
+		r->warnings = nw;
+		r->cap_warnings = cap;
+	}
+	char *s = strdup(buf);
+	if (s)
+		r->warnings[r->nr_warnings++] = s;
+}
+
+int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	char msg[sizeof(err->msg)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pk_err_at(err, code, "perf.data", r->path, (long)off, "%s", msg);
+	err->pos_is_offset = 1;
+	return code;
+}
+
+/* ---- id -> evsel map (open addressing) ---- */
+
+static size_t id_hash(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+int pd_idmap_put(pd_idmap *m, uint64_t key, int val)
+{
+	if ((m->nr + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		uint64_t *nk = calloc(cap, sizeof(*nk));
+		int *nv = malloc(cap * sizeof(*nv));
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < cap; i++)
+			nv[i] = -1;
+		for (size_t i = 0; i < m->cap; i++) {
+			if (m->vals[i] < 0)
+				continue;
+			size_t h = id_hash(m->keys[i], cap);
+			while (nv[h] >= 0)
+				h = (h + 1) & (cap - 1);
+			nk[h] = m->keys[i];
+			nv[h] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = cap;
+	}
+	size_t h = id_hash(key, m->cap);
+	while (m->vals[h] >= 0 && m->keys[h] != key)
+		h = (h + 1) & (m->cap - 1);
+	if (m->vals[h] < 0)
+		m->nr++;
+	m->keys[h] = key;
+	m->vals[h] = val;
+	return 0;
+}
+
+int pd_idmap_get(const pd_idmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return -1;
+	size_t h = id_hash(key, m->cap);
+	while (m->vals[h] >= 0) {
+		if (m->keys[h] == key)
+			return m->vals[h];
+		h = (h + 1) & (m->cap - 1);
+	}
+	return -1;
+}
+
+void pd_idmap_free(pd_idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- evsels ---- */
+
+static void update_id_pos(pk_pd_reader *r)
+{
+	if (!r->nr_evsels)
+		return;
+	const struct perf_event_attr *a = &r->evsels[0]->attr;
+	uint64_t st = a->sample_type;
+	r->sample_id_all = a->sample_id_all;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		r->sample_id_pos = 0;
+		r->trailer_id_pos = 1;
+	} else if (st & PERF_SAMPLE_ID) {
+		r->sample_id_pos = __builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
+		r->trailer_id_pos = 1 + __builtin_popcountll(st & (PERF_SAMPLE_STREAM_ID |
+								    PERF_SAMPLE_CPU));
+	} else {
+		r->sample_id_pos = -1;
+		r->trailer_id_pos = -1;
+	}
+}
+
+int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err)
+{
+	if (r->nr_evsels >= PD_MAX_EVSELS)
+		return pk_err(err, -E2BIG, "more than %d events", PD_MAX_EVSELS);
+	if (r->nr_evsels == r->cap_evsels) {
+		size_t cap = r->cap_evsels ? r->cap_evsels * 2 : 8;
+		pk_pd_evsel **ne = realloc(r->evsels, cap * sizeof(*ne));
+		if (!ne)
+			return pk_err(err, -ENOMEM, "out of memory");
+		r->evsels = ne;
+		r->cap_evsels = cap;
+	}
+	pk_pd_evsel *e = calloc(1, sizeof(*e));
+	if (!e)
+		return pk_err(err, -ENOMEM, "out of memory");
+	pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
+	e->file_attr_size = (uint32_t)attr_size;
+	e->idx = (int)r->nr_evsels;
+	e->trailer_size = e->attr.sample_id_all ? pd_trailer_size(e->attr.sample_type) : 0;
+	pd_make_attr_name(e);
+	if (nr_ids) {
+		e->ids = malloc(nr_ids * sizeof(uint64_t));
+		if (!e->ids) {
+			free(e);
+			return pk_err(err, -ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; i < nr_ids; i++) {
+			uint64_t id = pd_ld64(&ids[i]);
+			e->ids[i] = ids_swap ? __builtin_bswap64(id) : id;
+			if (pd_idmap_put(&r->ids, e->ids[i], e->idx) < 0) {
+				free(e->ids);
+				free(e);
+				return pk_err(err, -ENOMEM, "out of memory");
+			}
+		}
+		e->nr_ids = nr_ids;
+	}
+	r->evsels[r->nr_evsels++] = e;
+	update_id_pos(r);
+	return 0;
+}
+
+static void free_evsel(pk_pd_evsel *e)
+{
+	free(e->ids);
+	free(e->name);
+	free(e->unit);
+	free(e);
+}
+
+/* ---- open ---- */
+
+static int read_file_header(pk_pd_reader *r, pk_error *err)
+{
+	uint8_t h[PD_FILE_HEADER_SIZE];
+	memset(h, 0, sizeof(h));
+	const uint8_t *p;
+	size_t got;
+	int rc = pd_src_peek(&r->src, 0, 16, &p, &got);
+	if (rc < 0)
+		return pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
+	if (got < 16)
+		return pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
+				  got);
+	uint64_t magic = pd_ld64(p);
+	bool v1 = false;
+	if (magic == PD_MAGIC) {
+		r->swap = false;
+	} else if (magic == PD_MAGIC_SWAPPED) {
+		r->swap = true;
+	} else if (magic == PD_MAGIC_V1 || magic == __builtin_bswap64(PD_MAGIC_V1)) {
+		v1 = true;
+	} else {
+		return pd_err_off(r, err, -EINVAL, 0,
+				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",
+				  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+	}
+	uint64_t hsize = pd_get64(p + 8, r->swap);
+	if (v1) {
+		/* v1 has no byte order mark: trust whichever order gives a
+		 * sane header size */
+		r->swap = hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_OLD_SIZE;
+		hsize = pd_get64(p + 8, r->swap);
+	}
+	if (hsize == PD_PIPE_HEADER_SIZE) {
+		r->pipe = true;
+		r->pos = PD_PIPE_HEADER_SIZE;
+		r->end = UINT64_MAX;
+		return 0;
+	}
+	if (hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_OLD_SIZE)
+		return pd_err_off(r, err, -EINVAL, 8, "bad header size %llu (expected 104, 72 or 16)",
+				  (unsigned long long)hsize);
+	if (!r->src.seekable)
+		return pd_err_off(r, err, -ESPIPE, 0,
+				  "a file-mode perf.data cannot be read from a pipe; "
+				  "record with -o - for pipe mode");
+	rc = pd_src_read_at(&r->src, 0, h, (size_t)hsize);
+	if (rc < 0)
+		return pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
+				  (unsigned long long)hsize);
+	pk_pd_layout *l = &r->layout;
+	l->header_size = hsize;
+	l->attr_size = pd_get64(h + 16, r->swap);
+	l->attrs_offset = pd_get64(h + 24, r->swap);
+	l->attrs_size = pd_get64(h + 32, r->swap);
+	l->data_offset = pd_get64(h + 40, r->swap);
+	l->data_size = pd_get64(h + 48, r->swap);
+	l->file_size = r->src.file_size;
+	uint64_t bits[4] = {0, 0, 0, 0};
+	if (hsize == PD_FILE_HEADER_SIZE) {
+		for (int i = 0; i < 4; i++)
+			bits[i] = pd_get64(h + 72 + i * 8, r->swap);
+		if (r->swap && !(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
+			/* a writer that stored the bitmap as u32 words */
+			for (int i = 0; i < 4; i++) {
+				uint64_t raw = pd_ld64(h + 72 + i * 8);
+				uint32_t lo = __builtin_bswap32((uint32_t)raw);
+				uint32_t hi = __builtin_bswap32((uint32_t)(raw >> 32));
+				bits[i] = (uint64_t)hi << 32 | lo;
+			}
+			if (!(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
+				pd_warn(r, "feature bitmap unreadable in a byte-swapped file; "
+					   "features ignored");
+				memset(bits, 0, sizeof(bits));
+			}
+		}
+	}
+	uint64_t fsz = l->file_size;
+	if (l->data_offset < hsize || l->data_offset > fsz)
+		return pd_err_off(r, err, -EINVAL, 40, "data section offset %llu outside the file (%llu bytes)",
+				  (unsigned long long)l->data_offset, (unsigned long long)fsz);
+	if (l->attrs_size &&
+	    (l->attrs_offset < hsize || l->attrs_offset > fsz || l->attrs_size > fsz - l->attrs_offset))
+		return pd_err_off(r, err, -EINVAL, 24,
+				  "attrs section (offset %llu, size %llu) outside the file (%llu bytes)",
+				  (unsigned long long)l->attrs_offset,
+				  (unsigned long long)l->attrs_size, (unsigned long long)fsz);
+	if (l->attrs_size && l->attrs_offset < l->data_offset + l->data_size &&
+	    l->data_offset < l->attrs_offset + l->attrs_size)
+		return pd_err_off(r, err, -EINVAL, 24, "attrs and data sections overlap");
+	r->pos = l->data_offset;
+	if (l->data_size == 0) {
+		/* perf record did not finish the header: take what is there */
+		pd_warn(r, "data size field is 0: reading to the end of the file");
+		r->end = fsz;
+	} else {
+		r->end = l->data_offset + l->data_size;
+		if (r->end < l->data_offset)
+			r->end = UINT64_MAX;
+	}
+	l->feat_offset = l->data_size ? l->data_offset + l->data_size : 0;
+	/* the feature table: one section per set bit, in bit order */
+	uint64_t toff = l->feat_offset;
+	for (int f = 0; f < PK_FEAT_MAX && l->data_size; f++) {
+		if (!(bits[f / 64] >> (f % 64) & 1))
+			continue;
+		uint8_t sec[16];
+		if (toff > fsz || fsz - toff < 16 || pd_src_read_at(&r->src, toff, sec, 16) < 0) {
+			pd_warn(r, "feature table truncated at offset %llu (feature %d)",
+				(unsigned long long)toff, f);
+			r->stats.nr_bad_features++;
+			break;
+		}
+		pd_feat *ft = &r->feats[f];
+		ft->present = true;
+		ft->offset = pd_get64(sec, r->swap);
+		ft->size = pd_get64(sec + 8, r->swap);
+		if (ft->offset > fsz || ft->size > fsz - ft->offset) {
+			pd_warn(r, "feature %s section (offset %llu, size %llu) outside the file",
+				pk_pd_feature_name(f) ? pk_pd_feature_name(f) : "?",
+				(unsigned long long)ft->offset, (unsigned long long)ft->size);
+			ft->bad = true;
+			r->stats.nr_bad_features++;
+		}
+		toff += 16;
+	}
+	return 0;
+}
+
+static int read_file_attrs(pk_pd_reader *r, pk_error *err)
+{
+	pk_pd_layout *l = &r->layout;
+	if (!l->attrs_size)
+		return 0;
+	if (l->attr_size < PD_ATTR_SIZE_VER0 + 16)
+		return pd_err_off(r, err, -EINVAL, 16, "bad attr entry size %llu",
+				  (unsigned long long)l->attr_size);
+	uint64_t nr = l->attrs_size / l->attr_size;
+	uint64_t off = l->attrs_offset, end = l->attrs_offset + l->attrs_size;
+	uint8_t abuf[PD_MAX_ATTR_SIZE];
+	for (uint64_t i = 0; i < nr; i++) {
+		if (end - off < PD_ATTR_SIZE_VER0)
+			return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
+					  (unsigned long long)i);
+		int rc = pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0);
+		if (rc < 0)
+			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+		uint32_t asz = pd_get32(abuf + 4, r->swap);
+		if (asz == 0)
+			asz = PD_ATTR_SIZE_VER0;
+		if (asz < PD_ATTR_SIZE_VER0 || asz > PD_MAX_ATTR_SIZE || asz % 8)
+			return pd_err_off(r, err, -EINVAL, off + 4, "attr %llu has a bad size %u",
+					  (unsigned long long)i, asz);
+		if (end - off < (uint64_t)asz + 16)
+			return pd_err_off(r, err, -EINVAL, off, "attr %llu (size %u) runs past the attrs section",
+					  (unsigned long long)i, asz);
+		rc = pd_src_read_at(&r->src, off, abuf, asz);
+		uint8_t sec[16];
+		if (rc == 0)
+			rc = pd_src_read_at(&r->src, off + asz, sec, 16);
+		if (rc < 0)
+			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+		uint64_t ioff = pd_get64(sec, r->swap), isz = pd_get64(sec + 8, r->swap);
+		uint64_t *ids = NULL;
+		size_t nids = (size_t)(isz / 8);
+		if (isz) {
+			if (ioff > l->file_size || isz > l->file_size - ioff || nids > PD_MAX_IDS)
+				return pd_err_off(r, err, -EINVAL, off + asz,
+						  "ids of attr %llu (offset %llu, size %llu) outside the file",
+						  (unsigned long long)i, (unsigned long long)ioff,
+						  (unsigned long long)isz);
+			ids = malloc(nids * 8);
+			if (!ids)
+				return pk_err(err, -ENOMEM, "out of memory");
+			rc = pd_src_read_at(&r->src, ioff, ids, nids * 8);
+			if (rc < 0) {
+				free(ids);
+				return pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
+						  (unsigned long long)i);
+			}
+		}
+		rc = pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
+		free(ids);
+		if (rc < 0)
+			return rc;
+		off += (uint64_t)asz + 16;
+	}
+	if (off != end)
+		pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
+			(unsigned long long)(end - off), (unsigned long long)nr);
+	return 0;
+}
+
+static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *err)
+{
+	if (opts)
+		r->opts = *opts;
+	r->sample_id_pos = r->trailer_id_pos = -1;
+	pk_error_clear(&r->deferred);
+	pd_queue_init(&r->q, r->opts.queue_limit);
+	int rc = read_file_header(r, err);
+	if (rc < 0)
+		return rc;
+	if (!r->pipe) {
+		rc = read_file_attrs(r, err);
+		if (rc < 0)
+			return rc;
+		pd_apply_event_desc(r);
+	}
+	return 0;
+}
+
+static int open_common(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_pd_reader **out,
+		       pk_error *err)
+{
+	int rc = reader_init(r, opts, err);
+	if (rc < 0) {
+		pk_pd_reader_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int pk_pd_reader_open_fd(int fd, const char *name, const pk_pd_open_opts *opts,
+			 pk_pd_reader **out, pk_error *err)
+{
+	*out = NULL;
+	pk_pd_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return pk_err(err, -ENOMEM, "out of memory");
+	r->fd = fd;
+	r->path = strdup(name ? name : "perf.data");
+	pd_src_init_fd(&r->src, fd, opts ? opts->chunk_size : 0);
+	if (!r->path) {
+		pk_pd_reader_close(r);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	return open_common(r, opts, out, err);
+}
+
+int pk_pd_reader_open(const char *path, const pk_pd_open_opts *opts, pk_pd_reader **out,
+		      pk_error *err)
+{
+	*out = NULL;
+	if (!strcmp(path, "-"))
+		return pk_pd_reader_open_fd(0, "-", opts, out, err);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		pk_err_at(err, -e, "perf.data", path, -1, "cannot open: %s", strerror(e));
+		return -e;
+	}
+	int rc = pk_pd_reader_open_fd(fd, path, opts, out, err);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	(*out)->own_fd = true;
+	return 0;
+}
+
+int pk_pd_reader_open_mem(const void *buf, size_t len, const pk_pd_open_opts *opts,
+			  pk_pd_reader **out, pk_error *err)
+{
+	*out = NULL;
+	pk_pd_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return pk_err(err, -ENOMEM, "out of memory");
+	r->fd = -1;
+	r->path = strdup("(memory)");
+	pd_src_init_mem(&r->src, buf, len);
+	return open_common(r, opts, out, err);
+}
+
+void pk_pd_reader_close(pk_pd_reader *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		free_evsel(r->evsels[i]);
+	free(r->evsels);
+	pd_idmap_free(&r->ids);
+	for (int f = 0; f < PK_FEAT_MAX; f++)
+		free(r->feats[f].data);
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	pd_queue_free(&r->q);
+	free(r->scratch);
+	free(r->dbuf);
+	if (r->zstd)
+		ZSTD_freeDStream(r->zstd);
+	pd_src_free(&r->src);
+	if (r->own_fd && r->fd >= 0)
+		close(r->fd);
+	free(r->path);
+	free(r);
+}
+
+/* ---- accessors ---- */
+
+bool pk_pd_is_pipe(const pk_pd_reader *r) { return r->pipe; }
+bool pk_pd_needs_swap(const pk_pd_reader *r) { return r->swap; }
+const char *pk_pd_path(const pk_pd_reader *r) { return r->path; }
+size_t pk_pd_nr_evsels(const pk_pd_reader *r) { return r->nr_evsels; }
+
+const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx)
+{
+	return idx < r->nr_evsels ? r->evsels[idx] : NULL;
+}
+
+const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id)
+{
+	int i = pd_idmap_get(&r->ids, id);
+	return i >= 0 ? r->evsels[i] : NULL;
+}
+
+void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out) { *out = r->layout; }
+
+const pk_pd_stats *pk_pd_get_stats(const pk_pd_reader *r) { return &r->stats; }
+
+size_t pk_pd_nr_warnings(const pk_pd_reader *r) { return r->nr_warnings; }
+
+const char *pk_pd_warning(const pk_pd_reader *r, size_t idx)
+{
+	return idx < r->nr_warnings ? r->warnings[idx] : NULL;
+}
+
+bool pk_pd_time_conv(const pk_pd_reader *r, pk_pd_rec_time_conv *out)
+{
+	if (r->has_time_conv)
+		*out = r->time_conv;
+	return r->has_time_conv;
+}
+
+/* ---- the record stream ---- */
+
+static int ensure_scratch(pk_pd_reader *r, size_t n)
+{
+	if (n <= r->scratch_cap)
+		return 0;
+	size_t cap = r->scratch_cap ? r->scratch_cap : 65536;
+	while (cap < n)
+		cap *= 2;
+	void *p = NULL;
+	if (posix_memalign(&p, 16, cap))
+		return -ENOMEM;
+	free(r->scratch);
+	r->scratch = p;
+	r->scratch_cap = cap;
+	return 0;
+}
+
+/* The evsel a record belongs to, from its id (perf's lookup rules). The
+ * record's body may still be in file byte order. */
+static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const uint8_t *rec, size_t size,
+				       uint32_t type)
+{
+	if (!r->nr_evsels)
+		return NULL;
+	if (r->nr_evsels == 1)
+		return r->evsels[0];
+	uint64_t id;
+	if (type == PERF_RECORD_SAMPLE) {
+		if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
+			return r->evsels[0];
+		id = pd_get64(rec + 8 + r->sample_id_pos * 8, r->swap);
+	} else {
+		if (!r->sample_id_all || r->trailer_id_pos < 0 ||
+		    size < 8 + (size_t)r->trailer_id_pos * 8)
+			return r->evsels[0];
+		id = pd_get64(rec + size - (size_t)r->trailer_id_pos * 8, r->swap);
+		if (!id) /* synthesized records carry id 0 */
+			return r->evsels[0];
+	}
+	int i = pd_idmap_get(&r->ids, id);
+	if (i < 0) {
+		if (type == PERF_RECORD_SAMPLE)
+			r->stats.nr_unknown_id++;
+		return type == PERF_RECORD_SAMPLE ? NULL : r->evsels[0];
+	}
+	return r->evsels[i];
+}
+
+/* The fixed-size fields at the start of a sample, for ordering. */
+static void sample_prefix(const pk_pd_evsel *e, const uint8_t *body, size_t len, pk_pd_event *ev)
+{
+	uint64_t st = e->attr.sample_type;
+	size_t need = 0;
+	uint64_t prefix = st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+				PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU);
+	need = (size_t)__builtin_popcountll(prefix) * 8;
+	pk_pd_sample_id *id = &ev->id;
+	memset(id, 0, sizeof(*id));
+	id->cpu = (uint32_t)-1;
+	if (len < need)
+		return;
+	const uint8_t *p = body;
+	id->fields = prefix;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		id->id = pd_ld64(p);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_IP)
+		p += 8;
+	pd_read_id_fields(p, st, true, id);
+	ev->has_time = !!(st & PERF_SAMPLE_TIME);
+}
+
+static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
+{
+	if (ev->size < 24)
+		return 0;
+	uint64_t kind = pd_ld64(ev->data + 8), id = pd_ld64(ev->data + 16);
+	int i = pd_idmap_get(&r->ids, id);
+	if (i < 0)
+		return 0;
+	pk_pd_evsel *e = r->evsels[i];
+	const char *s = (const char *)ev->data + 24;
+	size_t n = ev->size - 24;
+	if (kind == 0 || kind == 2) {
+		char *str = strndup(s, n);
+		if (!str)
+			return -ENOMEM;
+		char **dst = kind == 0 ? &e->unit : &e->name;
+		free(*dst);
+		*dst = str;
+	} else if (kind == 1 && n >= 8) {
+		memcpy(&e->scale, s, sizeof(double));
+	}
+	return 0;
+}
+
+static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
+{
+	if (ev->size < 16)
+		return 0;
+	uint64_t f = pd_ld64(ev->data + 8);
+	if (f >= PK_FEAT_MAX || f == 0)
+		return 0;
+	pd_feat *ft = &r->feats[f];
+	size_t n = ev->size - 16;
+	uint8_t *copy = malloc(n ? n : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, ev->data + 16, n);
+	free(ft->data);
+	ft->data = copy;
+	ft->size = n;
+	ft->present = ft->loaded = true;
+	ft->bad = false;
+	if (f == PK_FEAT_EVENT_DESC)
+		pd_apply_event_desc(r);
+	return 0;
+}
+
+static int handle_attr(pk_pd_reader *r, const pk_pd_event *ev, pk_error *err)
+{
+	/* body: attr (attr.size bytes, file order) then u64 ids */
+	size_t n = ev->size - 8;
+	const uint8_t *a = ev->data + 8;
+	if (n < 8)
+		return pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
+				  ev->size);
+	uint32_t asz = pd_get32(a + 4, r->swap);
+	if (asz == 0)
+		asz = PD_ATTR_SIZE_VER0;
+	if (asz < PD_ATTR_SIZE_VER0 || asz > n || asz > PD_MAX_ATTR_SIZE)
+		return pd_err_off(r, err, -EINVAL, ev->offset + 12,
+				  "HEADER_ATTR: bad attr size %u in a %u-byte record", asz, ev->size);
+	size_t nids = (n - asz) / 8;
+	return pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
+			    err);
+}
+
+static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t off, pk_error *err)
+{
+	if (!r->zstd) {
+		r->zstd = ZSTD_createDStream();
+		if (!r->zstd)
+			return pk_err(err, -ENOMEM, "out of memory");
+		ZSTD_initDStream(r->zstd);
+	}
+	/* keep a record split across two COMPRESSED records */
+	if (r->dpos) {
+		memmove(r->dbuf, r->dbuf + r->dpos, r->dlen - r->dpos);
+		r->dlen -= r->dpos;
+		r->dpos = 0;
+	}
+	ZSTD_inBuffer in = {src, len, 0};
+	while (in.pos < in.size) {
+		if (r->dcap - r->dlen < 65536) {
+			size_t cap = r->dcap ? r->dcap * 2 : ((size_t)1 << 20);
+			if (cap > PD_MAX_DECOMP)
+				return pd_err_off(r, err, -EFBIG, off,
+						  "COMPRESSED record expands past %zu MiB",
+						  PD_MAX_DECOMP >> 20);
+			uint8_t *nb = realloc(r->dbuf, cap);
+			if (!nb)
+				return pk_err(err, -ENOMEM, "out of memory");
+			r->dbuf = nb;
+			r->dcap = cap;
+		}
+		ZSTD_outBuffer out = {r->dbuf + r->dlen, r->dcap - r->dlen, 0};
+		size_t ret = ZSTD_decompressStream(r->zstd, &out, &in);
+		if (ZSTD_isError(ret)) {
+			ZSTD_initDStream(r->zstd);
+			return pd_err_off(r, err, -EINVAL, off, "COMPRESSED record: zstd: %s",
+					  ZSTD_getErrorName(ret));
+		}
+		r->dlen += out.pos;
+		if (out.pos == 0 && in.pos < in.size && ret == 0)
+			break;
+	}
+	r->doff = off;
+	return 0;
+}
+
+/* Reads the next raw record into ev; 1, 0 at the end, or an error. */
+static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+{
+	for (;;) {
+		memset(ev, 0, sizeof(*ev));
+		const uint8_t *p;
+		size_t got, size;
+		uint64_t off;
+		bool from_decomp = false;
+		uint64_t extra = 0;
+		if (r->dlen - r->dpos >= 8) {
+			const uint8_t *d = r->dbuf + r->dpos;
+			size_t dsz = pd_get16(d + 6, r->swap);
+			if (dsz < 8)
+				return pd_err_off(r, err, -EINVAL, r->doff,
+						  "record inside COMPRESSED data has size %zu", dsz);
+			if (dsz <= r->dlen - r->dpos) {
+				from_decomp = true;
+				p = d;
+				size = dsz;
+				off = r->doff;
+				r->dpos += dsz;
+				if (r->dpos == r->dlen)
+					r->dpos = r->dlen = 0;
+			}
+		}
+		if (!from_decomp) {
+			off = r->pos;
+			if (off >= r->end)
+				return 0;
+			int rc = pd_src_peek(&r->src, off, 8, &p, &got);
+			if (rc < 0)
+				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+			if (got == 0) {
+				if (r->end != UINT64_MAX && !r->pipe)
+					return pd_err_off(r, err, -ENODATA, off,
+							  "file truncated: data section should end at %llu",
+							  (unsigned long long)r->end);
+				return 0;
+			}
+			if (got < 8)
+				return pd_err_off(r, err, -ENODATA, off,
+						  "truncated record header (%zu of 8 bytes)", got);
+			uint32_t type = pd_get32(p, r->swap);
+			size = pd_get16(p + 6, r->swap);
+			if (size < 8)
+				return pd_err_off(r, err, -EINVAL, off,
+						  "record (type %u) has size %zu, smaller than its header",
+						  type, size);
+			if (type == PK_RECORD_AUXTRACE || type == PK_RECORD_HEADER_TRACING_DATA) {
+				/* data follows that header.size does not count */
+				rc = pd_src_peek(&r->src, off, size, &p, &got);
+				if (rc < 0)
+					return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+				if (got < size)
+					return pd_err_off(r, err, -ENODATA, off,
+							  "truncated record (%zu of %zu bytes)", got, size);
+				if (type == PK_RECORD_AUXTRACE && size >= 16)
+					extra = pd_get64(p + 8, r->swap);
+				else if (type == PK_RECORD_HEADER_TRACING_DATA && size >= 12)
+					extra = ((uint64_t)pd_get32(p + 8, r->swap) + 7) & ~7ULL;
+				if (extra > (1ULL << 30))
+					return pd_err_off(r, err, -EINVAL, off,
+							  "record data size %llu too large",
+							  (unsigned long long)extra);
+			}
+			uint64_t total = size + extra;
+			if (r->end != UINT64_MAX && total > r->end - off)
+				return pd_err_off(r, err, -EINVAL, off,
+						  "record (type %u, size %llu) runs past the data section end %llu",
+						  type, (unsigned long long)total,
+						  (unsigned long long)r->end);
+			rc = pd_src_peek(&r->src, off, (size_t)total, &p, &got);
+			if (rc < 0)
+				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+			if (got < total)
+				return pd_err_off(r, err, -ENODATA, off,
+						  "truncated record (type %u: %zu of %llu bytes)", type, got,
+						  (unsigned long long)total);
+			r->pos = off + total;
+		}
+		uint32_t type = pd_get32(p, r->swap);
+		uint16_t misc = pd_get16(p + 4, r->swap);
+		const uint8_t *data = p;
+		if (r->swap || ((uintptr_t)p & 7)) {
+			if (ensure_scratch(r, size) < 0)
+				return pk_err(err, -ENOMEM, "out of memory");
+			memcpy(r->scratch, p, size);
+			data = r->scratch;
+			if (r->swap) {
+				pd_st32(r->scratch, type);
+				pd_st16(r->scratch + 4, misc);
+				pd_st16(r->scratch + 6, (uint16_t)size);
+			}
+		}
+		ev->type = type;
+		ev->misc = misc;
+		ev->size = (uint16_t)size;
+		ev->offset = off;
+		ev->in_compressed = from_decomp;
+		if (type < PK_RECORD_TYPE_MAX)
+			r->stats.nr_records[type]++;
+		if (extra && type == PK_RECORD_AUXTRACE) {
+			ev->aux = p + size;
+			ev->aux_size = extra;
+		}
+		if (type < PK_RECORD_HEADER_ATTR) {
+			const pk_pd_evsel *e = record_evsel(r, p, size, type);
+			if (r->swap) {
+				if (type == PERF_RECORD_SAMPLE && e) {
+					pk_pd_sample tmp;
+					if (pd_sample_walk(e, r->scratch + 8, size - 8, true, &tmp, NULL) < 0)
+						pd_warn(r, "sample at offset %llu: fields past its end",
+							(unsigned long long)off);
+				} else if (type != PERF_RECORD_SAMPLE) {
+					pd_swap_record(r->scratch, size, e);
+				}
+			}
+			ev->evsel = e;
+			ev->data = data;
+			if (type == PERF_RECORD_SAMPLE) {
+				if (e)
+					sample_prefix(e, data + 8, size - 8, ev);
+			} else if (e && e->attr.sample_id_all) {
+				pd_parse_trailer(data, size, e->attr.sample_type, &ev->id);
+				ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
+			}
+			if (type == PERF_RECORD_LOST && size >= 24)
+				r->stats.nr_lost_events += pd_ld64(data + 16);
+			else if (type == PERF_RECORD_LOST_SAMPLES && size >= 16)
+				r->stats.nr_lost_samples += pd_ld64(data + 8);
+			if (type > 22)
+				r->stats.nr_unknown++;
+			return 1;
+		}
+		if (r->swap)
+			pd_swap_record(r->scratch, size, NULL);
+		ev->data = data;
+		int rc = 0;
+		switch (type) {
+		case PK_RECORD_HEADER_ATTR:
+			rc = handle_attr(r, ev, err);
+			break;
+		case PK_RECORD_HEADER_FEATURE:
+			rc = handle_feature(r, ev);
+			break;
+		case PK_RECORD_EVENT_UPDATE:
+			rc = handle_event_update(r, ev);
+			break;
+		case PK_RECORD_TIME_CONV:
+			if (pk_pd_rec_time_conv_parse(ev, &r->time_conv, NULL) == 0)
+				r->has_time_conv = true;
+			break;
+		case PK_RECORD_COMPRESSED:
+		case PK_RECORD_COMPRESSED2: {
+			const uint8_t *z = data + 8;
+			size_t zl = size - 8;
+			if (type == PK_RECORD_COMPRESSED2) {
+				uint64_t dsz = size >= 16 ? pd_ld64(data + 8) : 0;
+				z += 8;
+				zl = size >= 16 ? size - 16 : 0;
+				if (dsz < zl)
+					zl = (size_t)dsz;
+			}
+			/* the input may live in scratch or the window: both stay
+			 * put while we decompress */
+			rc = decompress(r, z, zl, off, err);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		default:
+			if (type > PK_RECORD_COMPRESSED2)
+				r->stats.nr_unknown++;
+			break;
+		}
+		if (rc < 0)
+			return rc == -ENOMEM ? pk_err(err, rc, "out of memory") : rc;
+		return 1;
+	}
+}
+
+static bool queued_type(const pk_pd_event *ev)
+{
+	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time;
+}
+
+int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+{
+	for (;;) {
+		if (pd_queue_pop(&r->q, ev))
+			return 1;
+		if (r->has_deferred) {
+			/* the error that stopped reading, after the good events */
+			r->has_deferred = false;
+			r->done = true;
+			if (err)
+				*err = r->deferred;
+			return r->deferred.code;
+		}
+		if (r->done)
+			return 0;
+		r->deferred.code = 0; /* only errors write the rest */
+		int rc = read_raw(r, ev, &r->deferred);
+		if (rc < 0) {
+			if (!r->deferred.code)
+				r->deferred.code = rc;
+			r->has_deferred = true;
+			pd_queue_flush(&r->q, UINT64_MAX);
+			continue;
+		}
+		if (rc == 0) {
+			pd_queue_flush(&r->q, UINT64_MAX);
+			r->done = true;
+			continue;
+		}
+		if (r->opts.no_order)
+			return 1;
+		if (ev->type == PK_RECORD_FINISHED_ROUND) {
+			pd_queue_flush(&r->q, r->q.next_flush);
+			r->q.next_flush = r->q.max_time;
+			continue;
+		}
+		if (!queued_type(ev))
+			return 1;
+		if (r->q.last_delivered && ev->id.time < r->q.last_delivered)
+			r->stats.nr_out_of_order++;
+		rc = pd_queue_add(&r->q, ev, ev->id.time);
+		if (rc < 0)
+			return pk_err(err, rc, "out of memory");
+		if (pd_queue_over(&r->q)) {
+			r->stats.nr_forced_flush++;
+			pd_queue_flush_half(&r->q);
+		}
+	}
+}

@@ -1,0 +1,418 @@
+/* Recording: ring buffers on top of the counting layer's open step, drained
+ * into a perf.data writer. */
+#include <pmukit/record.h>
+
+#include "pd_internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct ring {
+	int fd;
+	void *base;
+	size_t len;                  /* user page + data */
+	uint8_t *data;
+	uint64_t size;               /* data area size (power of 2) */
+} ring;
+
+struct pk_recorder {
+	const pk_kernel *k;
+	pk_counting *counting;
+	pk_evlist *evlist;
+	ring *rings;
+	size_t nr_rings;
+	struct pollfd *pfds;
+	size_t nr_pfds;
+	uint64_t **ids;              /* per evsel */
+	size_t *nr_ids;
+	size_t nr_evsels;
+	pk_record_stats stats;
+	uint8_t *tmp;                /* a record that wraps around the buffer end */
+	uint64_t first_time, last_time;
+	size_t page;
+};
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+void pk_recorder_free(pk_recorder *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_rings; i++)
+		if (r->rings[i].base)
+			r->k->ops->munmap(r->k, r->rings[i].base, r->rings[i].len);
+	free(r->rings);
+	free(r->pfds);
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		free(r->ids ? r->ids[i] : NULL);
+	free(r->ids);
+	free(r->nr_ids);
+	pk_counting_free(r->counting);
+	free(r->tmp);
+	free(r);
+}
+
+int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **out,
+		     pk_error *err)
+{
+	*out = NULL;
+	pk_recorder *r = calloc(1, sizeof(*r));
+	if (!r)
+		return pk_err(err, -ENOMEM, "out of memory");
+	r->k = o->kernel ? o->kernel : pk_kernel_linux();
+	r->evlist = evlist;
+	r->page = page_size();
+	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
+	if (pages & (pages - 1)) {
+		pk_recorder_free(r);
+		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
+	}
+	/* wake up when a quarter of the buffer is full, not per sample */
+	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
+		pk_evsel *e = pk_evlist_at(evlist, i);
+		if (!e->attr.watermark && !e->attr.wakeup_events) {
+			e->attr.watermark = 1;
+			e->attr.wakeup_watermark = o->wakeup_watermark
+							   ? o->wakeup_watermark
+							   : (uint32_t)(pages * r->page / 4);
+		}
+	}
+	pk_counting_opts co;
+	pk_counting_opts_init(&co);
+	co.kernel = r->k;
+	co.cpus = o->cpus;
+	co.threads = o->threads;
+	co.skip_unsupported = false;
+	co.exclude_kernel_fallback = true;
+	int rc = 0;
+	r->counting = pk_counting_new(evlist, &co, err);
+	if (!r->counting) {
+		pk_recorder_free(r);
+		return err && err->code ? err->code : -ENOMEM;
+	}
+	rc = pk_counting_open(r->counting, err);
+	if (rc < 0) {
+		pk_recorder_free(r);
+		return rc;
+	}
+	size_t nev = pk_evlist_count(evlist);
+	r->nr_evsels = nev;
+	r->ids = calloc(nev ? nev : 1, sizeof(*r->ids));
+	r->nr_ids = calloc(nev ? nev : 1, sizeof(*r->nr_ids));
+	pk_threadmap *threads = pk_counting_threads(r->counting);
+	int nthr = pk_threadmap_nr(threads);
+	pk_cpumap *cpus0 = pk_counting_cpus(r->counting, 0);
+	int ncpu = pk_cpumap_nr(cpus0);
+	bool per_thread = ncpu == 1 && pk_cpumap_cpu(cpus0, 0) < 0;
+	size_t nrings = per_thread ? (size_t)nthr : (size_t)ncpu;
+	r->rings = calloc(nrings ? nrings : 1, sizeof(ring));
+	r->pfds = calloc((nev * (size_t)ncpu * (size_t)nthr) + 1, sizeof(struct pollfd));
+	if (!r->ids || !r->nr_ids || !r->rings || !r->pfds) {
+		pk_recorder_free(r);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	r->nr_rings = nrings;
+	for (size_t i = 0; i < nrings; i++)
+		r->rings[i].fd = -1;
+	size_t len = (pages + 1) * r->page;
+	for (size_t e = 0; e < nev; e++) {
+		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
+		int nc = pk_cpumap_nr(cpus);
+		r->ids[e] = calloc((size_t)nc * (size_t)nthr + 1, sizeof(uint64_t));
+		if (!r->ids[e]) {
+			pk_recorder_free(r);
+			return pk_err(err, -ENOMEM, "out of memory");
+		}
+		for (int ci = 0; ci < nc; ci++) {
+			int cpu = pk_cpumap_cpu(cpus, ci);
+			int ring_cpu_idx = per_thread ? 0 : pk_cpumap_idx(cpus0, cpu);
+			for (int ti = 0; ti < nthr; ti++) {
+				int fd = pk_counting_fd(r->counting, e, ci, ti);
+				if (fd < 0)
+					continue;
+				r->ids[e][r->nr_ids[e]++] = pk_counting_id(r->counting, e, ci, ti);
+				if (ring_cpu_idx < 0)
+					continue; /* a CPU the first event is not on: no ring */
+				/* one ring per CPU, or per thread for per-thread events */
+				ring *rg = &r->rings[per_thread ? ti : ring_cpu_idx];
+				if (rg->fd < 0) {
+					void *base;
+					rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
+					if (rc < 0) {
+						pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
+						       pk_evlist_at(evlist, e)->name ? pk_evlist_at(evlist, e)->name
+										   : "event",
+						       len >> 10, strerror(-rc));
+						if (rc == -EPERM || rc == -ENOMEM)
+							pk_err_hint(err, "lower the buffer size with -m, or raise "
+									 "/proc/sys/kernel/perf_event_mlock_kb");
+						pk_recorder_free(r);
+						return rc;
+					}
+					rg->fd = fd;
+					rg->base = base;
+					rg->len = len;
+					struct perf_event_mmap_page *pg = base;
+					uint64_t doff = pg->data_offset ? pg->data_offset : r->page;
+					uint64_t dsz = pg->data_size ? pg->data_size : pages * r->page;
+					rg->data = (uint8_t *)base + doff;
+					rg->size = dsz;
+					r->pfds[r->nr_pfds].fd = fd;
+					r->pfds[r->nr_pfds++].events = POLLIN;
+				} else {
+					rc = r->k->ops->ioctl(r->k, fd, PERF_EVENT_IOC_SET_OUTPUT,
+							      (unsigned long)rg->fd);
+					if (rc < 0) {
+						pk_err(err, rc, "cannot redirect an event into its CPU's buffer: %s",
+						       strerror(-rc));
+						pk_recorder_free(r);
+						return rc;
+					}
+					/* poll it too: its HUP tells us when the task is gone */
+					r->pfds[r->nr_pfds].fd = fd;
+					r->pfds[r->nr_pfds++].events = 0;
+				}
+			}
+		}
+	}
+	r->tmp = malloc(65536);
+	if (!r->tmp) {
+		pk_recorder_free(r);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	*out = r;
+	return 0;
+}
+
+size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **ids)
+{
+	if (evsel_idx >= r->nr_evsels)
+		return 0;
+	*ids = r->ids[evsel_idx];
+	return r->nr_ids[evsel_idx];
+}
+
+int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
+{
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		const pk_evsel *e = pk_evlist_at(r->evlist, i);
+		int rc = pk_pd_writer_add_evsel(w, &e->attr, e->config3, e->name, r->ids[i],
+						r->nr_ids[i], err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int pk_recorder_enable(pk_recorder *r, pk_error *err)
+{
+	return pk_counting_enable(r->counting, err);
+}
+
+int pk_recorder_disable(pk_recorder *r, pk_error *err)
+{
+	return pk_counting_disable(r->counting, err);
+}
+
+int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup)
+{
+	*all_hup = false;
+	int n = poll(r->pfds, r->nr_pfds, timeout_ms);
+	if (n < 0)
+		return -errno;
+	size_t hup = 0;
+	for (size_t i = 0; i < r->nr_pfds; i++) {
+		if (r->pfds[i].fd >= 0 && (r->pfds[i].revents & (POLLHUP | POLLERR)))
+			r->pfds[i].fd = -1 - r->pfds[i].fd; /* gone: stop polling it */
+		if (r->pfds[i].fd < 0)
+			hup++;
+	}
+	*all_hup = r->nr_pfds && hup == r->nr_pfds;
+	return n;
+}
+
+static void note_sample_time(pk_recorder *r, const uint8_t *rec, size_t size)
+{
+	const pk_evsel *e = pk_evlist_at(r->evlist, 0);
+	if (!e || !(e->attr.sample_type & PERF_SAMPLE_TIME))
+		return;
+	uint64_t st = e->attr.sample_type;
+	size_t off = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+								 PERF_SAMPLE_TID));
+	if (off + 8 > size)
+		return;
+	uint64_t t = pd_ld64(rec + off);
+	if (!r->first_time || t < r->first_time)
+		r->first_time = t;
+	if (t > r->last_time)
+		r->last_time = t;
+}
+
+int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err)
+{
+	int total = 0;
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		ring *rg = &r->rings[i];
+		if (!rg->base)
+			continue;
+		struct perf_event_mmap_page *pg = rg->base;
+		uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		uint64_t tail = pg->data_tail;
+		uint64_t mask = rg->size - 1;
+		int rc = 0;
+		while (tail < head && head - tail >= 8) {
+			const uint8_t *p = rg->data + (tail & mask);
+			uint8_t hdr[8];
+			size_t first = (size_t)(rg->size - (tail & mask));
+			if (first >= 8) {
+				memcpy(hdr, p, 8);
+			} else {
+				memcpy(hdr, p, first);
+				memcpy(hdr + first, rg->data, 8 - first);
+			}
+			size_t size = pd_ld16(hdr + 6);
+			if (size < 8 || size > head - tail)
+				break; /* not whole yet (cannot happen with a sane kernel) */
+			if (first < size) {
+				memcpy(r->tmp, p, first);
+				memcpy(r->tmp + first, rg->data, size - first);
+				p = r->tmp;
+			}
+			uint32_t type = pd_ld32(p);
+			if (type == PERF_RECORD_SAMPLE) {
+				r->stats.nr_samples++;
+				note_sample_time(r, p, size);
+			} else if (type == PERF_RECORD_LOST && size >= 24) {
+				r->stats.nr_lost_records++;
+				r->stats.nr_lost += pd_ld64(p + 16);
+			}
+			rc = pk_pd_writer_write(w, p, size, err);
+			if (rc < 0)
+				break;
+			r->stats.nr_records++;
+			r->stats.bytes += size;
+			tail += size;
+			total++;
+		}
+		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+		if (rc < 0)
+			return rc;
+	}
+	if (total) {
+		uint8_t fr[8] = {0};
+		pd_st32(fr, PK_RECORD_FINISHED_ROUND);
+		pd_st16(fr + 6, 8);
+		int rc = pk_pd_writer_write(w, fr, sizeof(fr), err);
+		if (rc < 0)
+			return rc;
+		r->stats.nr_rounds++;
+	}
+	return total;
+}
+
+bool pk_recorder_time_conv(const pk_recorder *r, uint8_t rec[56])
+{
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		const struct perf_event_mmap_page *pg = r->rings[i].base;
+		if (!pg)
+			continue;
+		memset(rec, 0, 56);
+		pd_st32(rec, PK_RECORD_TIME_CONV);
+		pd_st16(rec + 6, 56);
+		pd_st64(rec + 8, pg->time_shift);
+		pd_st64(rec + 16, pg->time_mult);
+		pd_st64(rec + 24, pg->time_zero);
+		pd_st64(rec + 32, pg->time_cycles);
+		pd_st64(rec + 40, pg->time_mask);
+		rec[48] = (uint8_t)pg->cap_user_time_zero;
+		rec[49] = (uint8_t)pg->cap_user_time_short;
+		return true;
+	}
+	return false;
+}
+
+/* A sample_id trailer for a record we synthesize for an evsel's counter. */
+static size_t put_trailer(uint8_t *p, uint64_t st, uint32_t pid, uint32_t tid, uint64_t time,
+			  uint64_t id, uint32_t cpu)
+{
+	uint8_t *s = p;
+	if (st & PERF_SAMPLE_TID) {
+		pd_st32(p, pid);
+		pd_st32(p + 4, tid);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		pd_st64(p, time);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		pd_st64(p, id);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		pd_st64(p, id);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		pd_st32(p, cpu);
+		pd_st32(p + 4, 0);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		pd_st64(p, id);
+		p += 8;
+	}
+	return (size_t)(p - s);
+}
+
+int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
+{
+	pk_threadmap *threads = pk_counting_threads(r->counting);
+	int nthr = pk_threadmap_nr(threads);
+	for (size_t e = 0; e < r->nr_evsels; e++) {
+		const pk_evsel *ev = pk_evlist_at(r->evlist, e);
+		if (!(ev->attr.read_format & PERF_FORMAT_LOST) || (ev->attr.read_format & PERF_FORMAT_GROUP))
+			continue;
+		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
+		for (int ci = 0; ci < pk_cpumap_nr(cpus); ci++) {
+			for (int ti = 0; ti < nthr; ti++) {
+				int fd = pk_counting_fd(r->counting, e, ci, ti);
+				if (fd < 0)
+					continue;
+				uint64_t vals[8] = {0};
+				ssize_t n = r->k->ops->read(r->k, fd, vals, sizeof(vals));
+				if (n < 0)
+					continue;
+				pk_counts cnt[1];
+				if (pk_counts_parse(ev->attr.read_format, vals, (size_t)n, cnt, 1) < 1 ||
+				    !cnt[0].lost)
+					continue;
+				r->stats.nr_lost_samples += cnt[0].lost;
+				uint8_t rec[16 + 64];
+				memset(rec, 0, sizeof(rec));
+				pd_st32(rec, PERF_RECORD_LOST_SAMPLES);
+				pd_st64(rec + 8, cnt[0].lost);
+				size_t t = ev->attr.sample_id_all
+						   ? put_trailer(rec + 16, ev->attr.sample_type, 0, 0, 0, cnt[0].id,
+								 (uint32_t)pk_cpumap_cpu(cpus, ci))
+						   : 0;
+				pd_st16(rec + 6, (uint16_t)(16 + t));
+				int rc = pk_pd_writer_write(w, rec, 16 + t, err);
+				if (rc < 0)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+const pk_record_stats *pk_recorder_stats(const pk_recorder *r) { return &r->stats; }
+uint64_t pk_recorder_first_time(const pk_recorder *r) { return r->first_time; }
+uint64_t pk_recorder_last_time(const pk_recorder *r) { return r->last_time; }

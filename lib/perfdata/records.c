@@ -1,0 +1,244 @@
+/* Names of record types and features, typed views of common records. */
+#include "pd_internal.h"
+
+#include "core/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+static const char *const kernel_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[21] = "AUX_OUTPUT_HW_ID",
+};
+
+static const char *const user_names[] = {
+	"ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND", "ID_INDEX",
+	"AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP", "STAT_CONFIG",
+	"STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE", "COMPRESSED",
+	"FINISHED_INIT", "COMPRESSED2",
+};
+
+const char *pk_pd_record_name(uint32_t type)
+{
+	if (type < PK_ARRAY_SIZE(kernel_names))
+		return kernel_names[type];
+	if (type >= PK_RECORD_HEADER_ATTR && type - PK_RECORD_HEADER_ATTR < PK_ARRAY_SIZE(user_names))
+		return user_names[type - PK_RECORD_HEADER_ATTR];
+	return NULL;
+}
+
+static const char *const feat_names[] = {
+	[PK_FEAT_TRACING_DATA] = "TRACING_DATA", [PK_FEAT_BUILD_ID] = "BUILD_ID",
+	[PK_FEAT_HOSTNAME] = "HOSTNAME", [PK_FEAT_OSRELEASE] = "OSRELEASE",
+	[PK_FEAT_VERSION] = "VERSION", [PK_FEAT_ARCH] = "ARCH", [PK_FEAT_NRCPUS] = "NRCPUS",
+	[PK_FEAT_CPUDESC] = "CPUDESC", [PK_FEAT_CPUID] = "CPUID", [PK_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+	[PK_FEAT_CMDLINE] = "CMDLINE", [PK_FEAT_EVENT_DESC] = "EVENT_DESC",
+	[PK_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [PK_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[PK_FEAT_BRANCH_STACK] = "BRANCH_STACK", [PK_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[PK_FEAT_GROUP_DESC] = "GROUP_DESC", [PK_FEAT_AUXTRACE] = "AUXTRACE",
+	[PK_FEAT_STAT] = "STAT", [PK_FEAT_CACHE] = "CACHE", [PK_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
+	[PK_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY", [PK_FEAT_CLOCKID] = "CLOCKID",
+	[PK_FEAT_DIR_FORMAT] = "DIR_FORMAT", [PK_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[PK_FEAT_BPF_BTF] = "BPF_BTF", [PK_FEAT_COMPRESSED] = "COMPRESSED",
+	[PK_FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS", [PK_FEAT_CLOCK_DATA] = "CLOCK_DATA",
+	[PK_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY", [PK_FEAT_PMU_CAPS] = "PMU_CAPS",
+	[32] = "CPU_DOMAIN_INFO",
+};
+
+const char *pk_pd_feature_name(int feat)
+{
+	if (feat < 0 || (size_t)feat >= PK_ARRAY_SIZE(feat_names))
+		return NULL;
+	return feat_names[feat];
+}
+
+static int too_short(const pk_pd_event *ev, pk_error *err, const char *what)
+{
+	pk_err_at(err, -EINVAL, "perf.data", "record", (long)ev->offset,
+		  "%s record too short (%u bytes)", what, ev->size);
+	if (err)
+		err->pos_is_offset = 1;
+	return -EINVAL;
+}
+
+/* Payload end before the sample_id trailer. */
+static size_t payload_end(const pk_pd_event *ev)
+{
+	size_t t = ev->evsel ? ev->evsel->trailer_size : 0;
+	return ev->size >= 8 + t ? ev->size - t : ev->size;
+}
+
+/* A NUL-terminated string within [p, end); NULL when unterminated. */
+static const char *bounded_str(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end || !memchr(p, 0, (size_t)(end - p)))
+		return NULL;
+	return (const char *)p;
+}
+
+int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *m, pk_error *err)
+{
+	const uint8_t *d = ev->data, *end = d + payload_end(ev);
+	memset(m, 0, sizeof(*m));
+	if (ev->type == PERF_RECORD_MMAP) {
+		if (ev->size < 8 + 32)
+			return too_short(ev, err, "MMAP");
+		m->pid = pd_ld32(d + 8);
+		m->tid = pd_ld32(d + 12);
+		m->addr = pd_ld64(d + 16);
+		m->len = pd_ld64(d + 24);
+		m->pgoff = pd_ld64(d + 32);
+		m->filename = bounded_str(d + 40, end);
+	} else if (ev->type == PERF_RECORD_MMAP2) {
+		if (ev->size < 8 + 72)
+			return too_short(ev, err, "MMAP2");
+		m->pid = pd_ld32(d + 8);
+		m->tid = pd_ld32(d + 12);
+		m->addr = pd_ld64(d + 16);
+		m->len = pd_ld64(d + 24);
+		m->pgoff = pd_ld64(d + 32);
+		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->has_build_id = true;
+			m->build_id_size = d[40] > 20 ? 20 : d[40];
+			memcpy(m->build_id, d + 44, 20);
+		} else {
+			m->maj = pd_ld32(d + 40);
+			m->min = pd_ld32(d + 44);
+			m->ino = pd_ld64(d + 48);
+			m->ino_generation = pd_ld64(d + 56);
+		}
+		m->prot = pd_ld32(d + 64);
+		m->flags = pd_ld32(d + 68);
+		m->filename = bounded_str(d + 72, end);
+	} else {
+		return too_short(ev, err, "MMAP");
+	}
+	if (!m->filename)
+		m->filename = "";
+	return 0;
+}
+
+int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *c, pk_error *err)
+{
+	if (ev->type != PERF_RECORD_COMM || ev->size < 16)
+		return too_short(ev, err, "COMM");
+	c->pid = pd_ld32(ev->data + 8);
+	c->tid = pd_ld32(ev->data + 12);
+	c->comm = bounded_str(ev->data + 16, ev->data + payload_end(ev));
+	if (!c->comm)
+		c->comm = "";
+	c->exec = !!(ev->misc & PERF_RECORD_MISC_COMM_EXEC);
+	return 0;
+}
+
+int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *f, pk_error *err)
+{
+	if ((ev->type != PERF_RECORD_FORK && ev->type != PERF_RECORD_EXIT) || ev->size < 32)
+		return too_short(ev, err, "FORK/EXIT");
+	f->pid = pd_ld32(ev->data + 8);
+	f->ppid = pd_ld32(ev->data + 12);
+	f->tid = pd_ld32(ev->data + 16);
+	f->ptid = pd_ld32(ev->data + 20);
+	f->time = pd_ld64(ev->data + 24);
+	return 0;
+}
+
+int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *a, pk_error *err)
+{
+	if (ev->type != PK_RECORD_AUXTRACE || ev->size < PD_AUXTRACE_SIZE)
+		return too_short(ev, err, "AUXTRACE");
+	a->size = pd_ld64(ev->data + 8);
+	a->offset = pd_ld64(ev->data + 16);
+	a->reference = pd_ld64(ev->data + 24);
+	a->idx = pd_ld32(ev->data + 32);
+	a->tid = pd_ld32(ev->data + 36);
+	a->cpu = pd_ld32(ev->data + 40);
+	return 0;
+}
+
+int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *t, pk_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	if (ev->type != PK_RECORD_TIME_CONV || ev->size < 32)
+		return too_short(ev, err, "TIME_CONV");
+	t->time_shift = pd_ld64(ev->data + 8);
+	t->time_mult = pd_ld64(ev->data + 16);
+	t->time_zero = pd_ld64(ev->data + 24);
+	if (ev->size >= 56) {
+		/* the extended form (perf 5.10+) */
+		t->time_cycles = pd_ld64(ev->data + 32);
+		t->time_mask = pd_ld64(ev->data + 40);
+		t->cap_user_time_zero = ev->data[48];
+		t->cap_user_time_short = ev->data[49];
+		t->extended = true;
+	}
+	return 0;
+}
+
+uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i)
+{
+	size_t off = 8 + i * 8;
+	if (off + 8 > ev->size)
+		return 0;
+	return pd_ld64(ev->data + off);
+}
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+/* Fills evsel->attr_name the way perf names an attr without a stored name. */
+void pd_make_attr_name(pk_pd_evsel *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+	char base[48];
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
+		snprintf(base, sizeof(base), "%s", sw_names[a->config]);
+	else if (a->type == PERF_TYPE_HARDWARE && (a->config & 0xffffffff) < PK_ARRAY_SIZE(hw_names))
+		snprintf(base, sizeof(base), "%s", hw_names[a->config & 0xffffffff]);
+	else if (a->type == PERF_TYPE_RAW)
+		snprintf(base, sizeof(base), "r%llx", (unsigned long long)a->config);
+	else if (a->type == PERF_TYPE_TRACEPOINT)
+		snprintf(base, sizeof(base), "tracepoint:%llu", (unsigned long long)a->config);
+	else
+		snprintf(base, sizeof(base), "%u:0x%llx", a->type, (unsigned long long)a->config);
+	const char *mod = "";
+	if (a->exclude_kernel && a->exclude_hv && !a->exclude_user)
+		mod = ":u";
+	else if (a->exclude_user && !a->exclude_kernel)
+		mod = ":k";
+	snprintf(e->attr_name, sizeof(e->attr_name), "%s%s", base, mod);
+}
+
+const char *pk_pd_evsel_name(const pk_pd_evsel *e)
+{
+	if (!e)
+		return "unknown";
+	return e->name ? e->name : e->attr_name;
+}

@@ -1,0 +1,161 @@
+/* A chunked byte source: a window over a file (pread), a pipe (read, forward
+ * only) or a memory buffer. The window only grows as far as one record needs,
+ * so memory does not depend on the input size. */
+#include "pd_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The largest window one record may need (AUXTRACE data included). */
+#define PD_SRC_MAX ((size_t)1 << 30)
+
+int pd_src_init_fd(pd_src *s, int fd, size_t chunk)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->chunk = chunk ? chunk : ((size_t)4 << 20);
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		s->seekable = true;
+		s->file_size = (uint64_t)st.st_size;
+	} else {
+		/* The stream may already be past its start (a pipe someone read
+		 * from); offsets are relative to where we begin. */
+		s->seekable = false;
+	}
+	return 0;
+}
+
+void pd_src_init_mem(pd_src *s, const void *buf, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->mem = buf;
+	s->mem_len = len;
+	s->seekable = true;
+	s->file_size = len;
+}
+
+void pd_src_free(pd_src *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+}
+
+static int src_reserve(pd_src *s, size_t n)
+{
+	if (n <= s->cap)
+		return 0;
+	if (n > PD_SRC_MAX)
+		return -EFBIG;
+	size_t cap = s->cap ? s->cap : s->chunk;
+	while (cap < n)
+		cap *= 2;
+	uint8_t *nb = realloc(s->buf, cap);
+	if (!nb)
+		return -ENOMEM;
+	s->buf = nb;
+	s->cap = cap;
+	return 0;
+}
+
+/* Reads more bytes at the window's end; 0 at EOF. */
+static ssize_t src_fill(pd_src *s, size_t want)
+{
+	size_t room = s->cap - s->blen;
+	if (room > want && want < s->chunk)
+		room = s->chunk < room ? s->chunk : room;
+	ssize_t r;
+	do {
+		if (s->seekable)
+			r = pread(s->fd, s->buf + s->blen, room, (off_t)(s->boff + s->blen));
+		else
+			r = read(s->fd, s->buf + s->blen, room);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		s->eof = true;
+	s->blen += (size_t)r;
+	s->bytes_read += (uint64_t)r;
+	if (!s->seekable)
+		s->rpos += (uint64_t)r;
+	return r;
+}
+
+int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got)
+{
+	if (s->mem) {
+		if (off >= s->mem_len) {
+			*got = 0;
+			*p = s->mem + s->mem_len;
+			return 0;
+		}
+		uint64_t avail = s->mem_len - off;
+		*got = avail < n ? (size_t)avail : n;
+		*p = s->mem + off;
+		return 0;
+	}
+	if (off >= s->boff && off + n <= s->boff + s->blen) {
+		*p = s->buf + (off - s->boff);
+		*got = n;
+		return 0;
+	}
+	int rc = src_reserve(s, n);
+	if (rc < 0)
+		return rc;
+	if (off >= s->boff && off < s->boff + s->blen) {
+		/* keep the tail we still need, move it to the front */
+		size_t keep = (size_t)(s->boff + s->blen - off);
+		memmove(s->buf, s->buf + (off - s->boff), keep);
+		s->blen = keep;
+		s->boff = off;
+	} else if (s->seekable) {
+		s->blen = 0;
+		s->boff = off;
+		s->eof = false;
+	} else {
+		if (off < s->boff + s->blen)
+			return -ESPIPE; /* a pipe cannot go back */
+		/* skip forward by reading and dropping */
+		s->boff += s->blen;
+		s->blen = 0;
+		while (s->boff < off) {
+			if (s->eof)
+				break;
+			size_t want = off - s->boff < s->cap ? (size_t)(off - s->boff) : s->cap;
+			ssize_t r = src_fill(s, want);
+			if (r < 0)
+				return (int)r;
+			size_t drop = s->blen < off - s->boff ? s->blen : (size_t)(off - s->boff);
+			memmove(s->buf, s->buf + drop, s->blen - drop);
+			s->blen -= drop;
+			s->boff += drop;
+		}
+	}
+	while (s->blen < n && !(s->eof && !s->seekable)) {
+		ssize_t r = src_fill(s, n - s->blen);
+		if (r < 0)
+			return (int)r;
+		if (r == 0)
+			break;
+	}
+	*p = s->buf;
+	*got = s->blen < n ? s->blen : n;
+	return 0;
+}
+
+int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n)
+{
+	const uint8_t *p;
+	size_t got;
+	int rc = pd_src_peek(s, off, n, &p, &got);
+	if (rc < 0)
+		return rc;
+	if (got < n)
+		return -ENODATA;
+	memcpy(dst, p, n);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* pmukit CLI: reading a perf.data for script and report (shared loop). */
+#ifndef PMUKIT_PD_SESSION_H
+#define PMUKIT_PD_SESSION_H
+
+#include <stdio.h>
+#include <string.h>
+#include <pmukit/perfdata.h>
+#include <pmukit/symbols.h>
+
+typedef struct pd_session {
+	const char *cmd;
+	const char *input;
+	pk_pd_reader *reader;
+	pk_machine *machine;
+	uint64_t nr_samples;
+	uint64_t nr_bad_samples;
+} pd_session;
+
+/* Called for each sample, in time order, after the task state is updated. */
+typedef int (*pd_sample_fn)(void *arg, pd_session *s, const pk_pd_event *ev,
+			    const pk_pd_sample *sample);
+
+/* input NULL: stdin when it is a pipe, else "perf.data" (perf's rule). */
+int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order);
+/* Runs to the end; returns 0, or 1 after printing an error (the samples
+ * before the damage have been handed out). */
+int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);
+void pd_session_close(pd_session *s);
+
+/* Output buffer for fast printing. */
+typedef struct pd_out {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+} pd_out;
+void pd_out_init(pd_out *o, FILE *f);
+void pd_out_flush(pd_out *o);
+void pd_out_free(pd_out *o);
+void pd_out_str(pd_out *o, const char *s);
+void pd_out_mem_slow(pd_out *o, const char *s, size_t n);
+/* The hot path stays inline: one copy into the buffer. */
+static inline void pd_out_mem(pd_out *o, const char *s, size_t n)
+{
+	if (o->len + n <= o->cap) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
+	pd_out_mem_slow(o, s, n);
+}
+static inline void pd_out_ch(pd_out *o, char c)
+{
+	if (o->len < o->cap) {
+		o->buf[o->len++] = c;
+		return;
+	}
+	pd_out_mem_slow(o, &c, 1);
+}
+/* A string literal, its length known at compile time. */
+#define pd_out_lit(o, s) pd_out_mem((o), (s), sizeof(s) - 1)
+/* Signed decimal, right-aligned (width > 0) or left-aligned (width < 0). */
+void pd_out_int(pd_out *o, long long v, int width);
+/* Right-aligned in width (0: as is). */
+void pd_out_pad_str(pd_out *o, const char *s, int width);
+void pd_out_u64(pd_out *o, uint64_t v, int width);
+void pd_out_hex(pd_out *o, uint64_t v, int width);
+void pd_out_printf(pd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
