@@ -13,7 +13,7 @@ for path in sys.argv[1:]:
         continue
     for line in lines:
         t = json.loads(line)
-        out = t.get("stdout", "") or ""
+        out = (t.get("stdout", "") or "") + (t.get("stderr", "") or "")
         p = sum(int(m) for m in re.findall(r"\[  PASSED  \] (\d+) test", out))
         f = sum(int(m) for m in re.findall(r"\[  FAILED  \] (\d+) test", out))
         if t.get("result") not in ("OK", "EXPECTEDFAIL", "SKIP") and f == 0:

@@ -848,8 +848,14 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 
 static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 {
-	loc->kernel = true;
 	const map *mp = mg_find(&m->kmaps, addr);
+	/* An address no kernel map holds is unknown, as perf shows it (a kernel
+	 * callchain can run on into user addresses without a context marker).
+	 * Without any kernel map (files lacking the kernel MMAP) the upper half
+	 * of the address space is still taken as the kernel's. */
+	if (!mp && (m->kmaps.nr || !(addr >> 63)))
+		return;
+	loc->kernel = true;
 	dso *d = mp ? mp->dso : m->kernel;
 	if (!d->is_kernel)
 		d = m->kernel;

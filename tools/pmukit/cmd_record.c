@@ -354,7 +354,11 @@ finish:
 		pk_error_clear(&err);
 		int crc = pk_pd_writer_close(w, &err);
 		w = NULL;
-		if (crc < 0 && crc != -ENOSPC) {
+		/* the disk may fill only with the last flush, after the loop */
+		if (crc < 0 && (crc != -ENOSPC || !disk_full)) {
+			if (crc == -ENOSPC && !err.code)
+				pk_err(&err, -ENOSPC, "%s: no space left: the last records did not fit; "
+					    "the file keeps the whole records written before", o->output);
 			pk_cli_print_error("record", &err);
 			status = 1;
 		}
