@@ -181,10 +181,12 @@ static int run(const ropts *o, int argc, char **argv)
 	}
 	bool system_wide = o->all_cpus || o->cpu_list;
 	bool workload = o->cmd_argc > 0;
+	/* with -a/-C/-p/-t a command only sets how long to record, as in perf */
+	bool traced_workload = workload && !system_wide && !o->pids && !o->tids;
 	pk_config_opts co = {
 		.mode = PK_CONFIG_RECORD,
 		.system_wide = system_wide,
-		.forked_workload = workload,
+		.forked_workload = traced_workload,
 		.period = o->period,
 		.freq = o->freq,
 		.sample_type = (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
@@ -259,7 +261,7 @@ static int run(const ropts *o, int argc, char **argv)
 	rc = pk_synth_kernel_mmap(&syn, &err);
 	if (rc == 0 && system_wide)
 		rc = pk_synth_all_tasks(&syn, &err);
-	for (int i = 0; rc == 0 && !system_wide && !workload && i < pk_threadmap_nr(threads); i++) {
+	for (int i = 0; rc == 0 && !system_wide && !traced_workload && i < pk_threadmap_nr(threads); i++) {
 		pid_t tid = pk_threadmap_tid(threads, i);
 		char path[64], *status_txt = NULL;
 		/* synthesize each process once, from its thread group leader */
@@ -280,7 +282,7 @@ static int run(const ropts *o, int argc, char **argv)
 		if (!seen && (tgid == tid || i == 0))
 			rc = pk_synth_task(&syn, tgid, false, &err);
 	}
-	if (rc == 0 && workload)
+	if (rc == 0 && traced_workload)
 		rc = pk_synth_comm(&syn, child, child, "pmukit-exec", &err);
 	uint8_t tc[56];
 	if (rc == 0 && pk_recorder_time_conv(rec, tc))
@@ -293,7 +295,7 @@ static int run(const ropts *o, int argc, char **argv)
 	}
 	/* a forked command enables its events at exec (enable_on_exec);
 	 * everything else starts now */
-	if ((system_wide || !workload) && pk_recorder_enable(rec, &err) < 0) {
+	if (!traced_workload && pk_recorder_enable(rec, &err) < 0) {
 		pk_cli_print_error("record", &err);
 		goto finish;
 	}
@@ -462,8 +464,6 @@ int cmd_record(int argc, char **argv)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o.cmd = argv + optind;
 	o.cmd_argc = argc - optind;
-	if (o.cmd_argc && (o.pids || o.tids))
-		return pk_cli_usage_error("record", "a command and -p/-t exclude each other");
 	if (!o.cmd_argc && !o.pids && !o.tids && !o.all_cpus && !o.cpu_list)
 		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
 	struct sigaction sa;
