@@ -488,22 +488,23 @@ static int expand_pmu_event(struct build *b, const pk_ev_ast *ev, pk_error *err)
 	return 0;
 }
 
-/* Events without a PMU that count on the CPU: one per core PMU on hybrid
- * machines with the PMU type in config[63:32]; a plain generic event otherwise. */
-static int expand_generic(struct build *b, const pk_ev_ast *ev, uint32_t type, uint64_t config,
-			  pk_error *err)
+/* Events without a PMU that count on the CPU (generic hardware and cache
+ * events, rNNN). On a hybrid machine one per core PMU: a generic event keeps
+ * its type with the PMU's type in config[63:32]; a raw event takes the PMU's
+ * type. Elsewhere one event: the generic type, or PERF_TYPE_RAW. */
+static int expand_on_cores(struct build *b, const pk_ev_ast *ev, bool raw, uint32_t type,
+			   uint64_t config, pk_error *err)
 {
 	const pk_pmu *cores[MAX_MATCH];
 	size_t n = target_core_pmus(b, cores, err, ev->name_pos);
 	if (n == (size_t)-1)
 		return -ENOENT;
-	bool hybrid = pk_pmus_is_hybrid(b->pmus);
-	if (!hybrid) {
+	if (!pk_pmus_is_hybrid(b->pmus)) {
 		const pk_pmu *pmu = n ? cores[0] : NULL;
 		pk_evsel *e = new_evsel(pmu, pmu ? NULL : "cpu", ev->name, ev);
 		if (!e)
 			return oom(err);
-		e->attr.type = type;
+		e->attr.type = raw ? PERF_TYPE_RAW : type;
 		e->attr.config = config;
 		return build_push(b, e, err);
 	}
@@ -515,40 +516,8 @@ static int expand_generic(struct build *b, const pk_ev_ast *ev, uint32_t type, u
 		free(name);
 		if (!e)
 			return oom(err);
-		e->attr.type = type;
-		e->attr.config = config | (uint64_t)cores[k]->type << PK_PMU_TYPE_SHIFT;
-		int r = build_push(b, e, err);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int expand_raw(struct build *b, const pk_ev_ast *ev, pk_error *err)
-{
-	const pk_pmu *cores[MAX_MATCH];
-	size_t n = target_core_pmus(b, cores, err, ev->name_pos);
-	if (n == (size_t)-1)
-		return -ENOENT;
-	if (!pk_pmus_is_hybrid(b->pmus)) {
-		const pk_pmu *pmu = n ? cores[0] : NULL;
-		pk_evsel *e = new_evsel(pmu, pmu ? NULL : "cpu", ev->name, ev);
-		if (!e)
-			return oom(err);
-		e->attr.type = PERF_TYPE_RAW;
-		e->attr.config = ev->raw;
-		return build_push(b, e, err);
-	}
-	for (size_t k = 0; k < n; k++) {
-		char *name;
-		if (asprintf(&name, "%s/%s/", cores[k]->name, ev->name) < 0)
-			return oom(err);
-		pk_evsel *e = new_evsel(cores[k], NULL, name, ev);
-		free(name);
-		if (!e)
-			return oom(err);
-		e->attr.type = cores[k]->type;
-		e->attr.config = ev->raw;
+		e->attr.type = raw ? cores[k]->type : type;
+		e->attr.config = raw ? config : config | (uint64_t)cores[k]->type << PK_PMU_TYPE_SHIFT;
 		int r = build_push(b, e, err);
 		if (r < 0)
 			return r;
@@ -653,7 +622,7 @@ static int expand_name(struct build *b, const pk_ev_ast *ev, pk_error *err)
 			e->attr.config = config;
 			return build_push(b, e, err);
 		}
-		return expand_generic(b, ev, type, config, err);
+		return expand_on_cores(b, ev, false, type, config, err);
 	}
 	int r = expand_alias(b, ev, err);
 	if (r != 0)
@@ -1003,7 +972,7 @@ static int expand_event(struct build *b, const pk_ev_ast *ev, pk_error *err)
 	case PK_EV_PMU:
 		return expand_pmu_event(b, ev, err);
 	case PK_EV_RAW:
-		return expand_raw(b, ev, err);
+		return expand_on_cores(b, ev, true, 0, ev->raw, err);
 	case PK_EV_NAME:
 		return expand_name(b, ev, err);
 	case PK_EV_TRACEPOINT:

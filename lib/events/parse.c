@@ -352,6 +352,18 @@ static int add_event(pk_group_ast *grp, size_t *cap, const pk_ev_ast *ev)
 	return 0;
 }
 
+/* Parses one event at s[*i] and appends it to the group. */
+static int parse_event_into(pk_group_ast *grp, size_t *cap, const char *s, int *i, pk_error *err)
+{
+	pk_ev_ast ev;
+	int r = parse_event(s, i, &ev, err);
+	if (r == 0 && add_event(grp, cap, &ev) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	if (r < 0)
+		ev_free(&ev);
+	return r;
+}
+
 static void skip_space(const char *s, int *i)
 {
 	while (isspace((unsigned char)s[*i]))
@@ -403,16 +415,8 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 					r = syntax(err, s, i, "groups cannot be nested");
 					goto fail;
 				}
-				pk_ev_ast ev;
-				if ((r = parse_event(s, &i, &ev, err)) < 0) {
-					ev_free(&ev);
+				if ((r = parse_event_into(grp, &ecap, s, &i, err)) < 0)
 					goto fail;
-				}
-				if (add_event(grp, &ecap, &ev) < 0) {
-					ev_free(&ev);
-					r = pk_err(err, -ENOMEM, "out of memory");
-					goto fail;
-				}
 				skip_space(s, &i);
 				if (s[i] == ',') {
 					i++;
@@ -432,16 +436,8 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 					goto fail;
 			}
 		} else {
-			pk_ev_ast ev;
-			if ((r = parse_event(s, &i, &ev, err)) < 0) {
-				ev_free(&ev);
+			if ((r = parse_event_into(grp, &ecap, s, &i, err)) < 0)
 				goto fail;
-			}
-			if (add_event(grp, &ecap, &ev) < 0) {
-				ev_free(&ev);
-				r = pk_err(err, -ENOMEM, "out of memory");
-				goto fail;
-			}
 		}
 		grp->len = i - grp->pos;
 		skip_space(s, &i);
