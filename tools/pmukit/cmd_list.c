@@ -163,8 +163,13 @@ static void list_sw(struct lister *l)
 
 static void list_cache(struct lister *l)
 {
-	if (pk_pmus_nr_core(l->pmus) == 0)
-		return; /* nothing could count them */
+	if (pk_pmus_nr_core(l->pmus) == 0) {
+		/* nothing could count them: say so instead of listing nothing silently */
+		fprintf(stderr, "pmukit list: no hardware or cache events listed: no core PMU in "
+				"%s/bus/event_source/devices (a VM without PMU virtualization?)\n",
+			pk_pmus_root(l->pmus));
+		return;
+	}
 	for (size_t i = 0; i < pk_cache_event_count(); i++)
 		emit_symbolic(l, pk_cache_event_name(i, NULL), NULL, NULL, "Hardware cache event");
 }
