@@ -271,6 +271,24 @@ typedef struct pk_pd_rec_time_conv {
 	bool extended;
 } pk_pd_rec_time_conv;
 
+/* A build id entry: a HEADER_BUILD_ID record (pipe mode) or one entry of
+ * the BUILD_ID feature (file mode), which share the layout. */
+typedef struct pk_pd_rec_build_id {
+	uint16_t misc;               /* PERF_RECORD_MISC_KERNEL / _USER ... */
+	uint32_t pid;
+	uint8_t id[20];
+	size_t id_len;               /* 20 unless the entry says otherwise */
+	const char *filename;        /* points into the entry */
+} pk_pd_rec_build_id;
+
+/* Parses one entry at p (size bytes available; swap: foreign byte
+ * order); returns its size, or -EINVAL when damaged. */
+int pk_pd_build_id_parse(const uint8_t *p, size_t size, bool swap, pk_pd_rec_build_id *out);
+/* Calls fn for each entry of the BUILD_ID feature (file mode); returns 0,
+ * fn's nonzero return, or an error (-ENOENT without the feature). */
+int pk_pd_build_ids(pk_pd_reader *r, int (*fn)(void *arg, const pk_pd_rec_build_id *b),
+		    void *arg, pk_error *err);
+
 /* Each returns 0 or -EINVAL (record too short or not that type). */
 int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *out, pk_error *err);
 int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *out, pk_error *err);

@@ -20,14 +20,27 @@ typedef struct pk_machine pk_machine;
 typedef struct pk_machine_opts {
 	const char *kallsyms;        /* NULL: /proc/kallsyms; "" : no kernel symbols */
 	bool no_symbols;             /* maps only: no ELF reading */
+	const char *buildid_dir;     /* perf's build-id cache; NULL: $PERF_BUILDID_DIR,
+					else $HOME/.debug; "": none */
 } pk_machine_opts;
 
 pk_machine *pk_machine_new(const pk_machine_opts *opts);
 void pk_machine_free(pk_machine *m);
 
-/* Feeds one record; records other than COMM, FORK, EXIT, MMAP, MMAP2 are
- * ignored. Returns 0 or -ENOMEM. */
+/* Feeds one record; records other than COMM, FORK, EXIT, MMAP, MMAP2 and
+ * HEADER_BUILD_ID are ignored. Returns 0 or -ENOMEM. */
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev);
+
+/* The build id recorded for a file. When the file at that path is gone or
+ * is no longer the one recorded, its symbols come from perf's build-id
+ * cache (<buildid_dir>/.build-id/xx/yyyy.../elf), as perf reads them.
+ * Returns 0 or -ENOMEM. */
+int pk_machine_set_build_id(pk_machine *m, const char *filename, const uint8_t *id, size_t len);
+/* pk_machine_set_build_id for every entry of r's BUILD_ID feature (file
+ * mode; pipe mode has HEADER_BUILD_ID records, fed by pk_machine_event).
+ * Returns 0, or a negative errno when the feature is damaged (0 when the
+ * file has none). */
+int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
@@ -53,10 +66,27 @@ void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t 
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
 				     uint64_t addr);
 
+/* The version of the maps pk_machine_lookup(m, pid, cpumode, ...) looks
+ * addresses up in: unique across processes and changed by every change to
+ * those maps, so (version, addr) keys a lookup's answer. 0: no maps known
+ * for pid (answers then must not be kept). */
+uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode);
+
 /* Callchain context markers (PERF_CONTEXT_*): 0 for an address, 1 for a
  * marker (*cpumode gets the new mode), -1 for a value in the marker range
  * that is none of them (perf then drops the whole chain as corrupt). */
 int pk_callchain_context(uint64_t ip, unsigned *cpumode);
+
+/* A C++ symbol name as perf 6.1 prints it: demangled, without the
+ * function's parameters, qualifiers, return type or clone suffix
+ * ("_ZNK2ns1C2opEl" -> "ns::C::op"). Returns a malloc'd string, or NULL
+ * when name is not mangled, cannot be demangled, or the C++ runtime's
+ * demangler (libstdc++, loaded on first use) is not available. */
+char *pk_demangle(const char *name);
+/* Whether name looks mangled ("_Z..."), i.e. pk_demangle() would try it. */
+bool pk_is_mangled(const char *name);
+/* Whether the demangler could be loaded (loads it). */
+bool pk_demangle_available(void);
 
 /* perf script's default --max-stack: entries printed per chain. */
 #define PK_MAX_STACK 127

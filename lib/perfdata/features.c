@@ -451,3 +451,25 @@ void pk_pd_header_free(pk_pd_header *h)
 	free(h->hybrid);
 	memset(h, 0, sizeof(*h));
 }
+
+int pk_pd_build_ids(pk_pd_reader *r, int (*fn)(void *arg, const pk_pd_rec_build_id *b),
+		    void *arg, pk_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+	int rc = pk_pd_feature_raw(r, PK_FEAT_BUILD_ID, &data, &len, err);
+	if (rc < 0)
+		return rc;
+	for (size_t off = 0; off + 8 <= len;) {
+		pk_pd_rec_build_id b;
+		int n = pk_pd_build_id_parse(data + off, len - off, r->swap, &b);
+		if (n < 0)
+			return pd_err_off(r, err, -EINVAL, r->feats[PK_FEAT_BUILD_ID].offset + off,
+					  "damaged BUILD_ID entry");
+		rc = fn(arg, &b);
+		if (rc)
+			return rc;
+		off += (size_t)n;
+	}
+	return 0;
+}

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 
 #define QCHUNK_SIZE ((size_t)256 << 10)
+/* Freed chunks kept for reuse: a fresh chunk from malloc is a fresh
+ * mapping whose every page faults in, and rounds come and go all the time.
+ * Only chunks that were in use at once are kept, so this adds no memory
+ * past the queue's peak. */
+#define QCHUNK_SPARES 256
 
 struct pd_qchunk {
 	size_t used, cap, live;
@@ -38,9 +43,11 @@ static void chunk_release(pd_queue *q, pd_qchunk *c)
 	if (!c || --c->live || c == q->cur)
 		return;
 	chunk_unlink(q, c);
-	if (!q->spare && c->cap == QCHUNK_SIZE) {
+	if (q->nr_spare < QCHUNK_SPARES && c->cap == QCHUNK_SIZE) {
 		c->used = 0;
+		c->next = q->spare;
 		q->spare = c;
+		q->nr_spare++;
 	} else {
 		free(c);
 	}
@@ -54,7 +61,11 @@ void pd_queue_free(pd_queue *q)
 		free(c);
 		c = n;
 	}
-	free(q->spare);
+	while (q->spare) {
+		pd_qchunk *n = q->spare->next;
+		free(q->spare);
+		q->spare = n;
+	}
 	free(q->ents);
 	free(q->tmp);
 	memset(q, 0, sizeof(*q));
@@ -68,7 +79,8 @@ static uint8_t *queue_alloc(pd_queue *q, size_t n, pd_qchunk **chunk)
 		pd_qchunk *c;
 		if (n <= QCHUNK_SIZE && q->spare) {
 			c = q->spare;
-			q->spare = NULL;
+			q->spare = c->next;
+			q->nr_spare--;
 		} else {
 			size_t cap = n > QCHUNK_SIZE ? n : QCHUNK_SIZE;
 			c = malloc(sizeof(*c) + cap);

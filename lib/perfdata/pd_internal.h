@@ -125,7 +125,8 @@ typedef struct pd_queue {
 	size_t sorted_end;           /* ents[pos, sorted_end) are sorted */
 	pd_qent *tmp;                /* merge buffer */
 	size_t tmp_cap;
-	pd_qchunk *cur, *spare;
+	pd_qchunk *cur, *spare;      /* spare: freed chunks kept for reuse */
+	size_t nr_spare;
 	pd_qchunk *chunks;           /* chunks in use */
 	size_t bytes, limit;
 	uint64_t seq;

@@ -3,6 +3,8 @@
 
 #include "core/util.h"
 
+#include <linux/hw_breakpoint.h>
+
 #include <errno.h>
 #include <stdio.h>
 
@@ -162,6 +164,31 @@ int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *f, pk_error *err
 	return 0;
 }
 
+/* perf_record_header_build_id: header, pid, build_id[24] (20 bytes of id,
+ * then, with PERF_RECORD_MISC_BUILD_ID_SIZE in misc, its size), filename. */
+#define PD_BUILD_ID_MISC_SIZE (1 << 15)
+
+int pk_pd_build_id_parse(const uint8_t *p, size_t size, bool swap, pk_pd_rec_build_id *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (size < 8)
+		return -EINVAL;
+	uint16_t misc = pd_get16(p + 4, swap);
+	size_t len = pd_get16(p + 6, swap);
+	if (len < 36 || len > size)
+		return -EINVAL;
+	b->misc = misc;
+	b->pid = pd_get32(p + 8, swap);
+	memcpy(b->id, p + 12, 20);
+	b->id_len = 20;
+	if ((misc & PD_BUILD_ID_MISC_SIZE) && p[32] <= 20)
+		b->id_len = p[32];
+	b->filename = bounded_str(p + 36, p + len);
+	if (!b->filename)
+		return -EINVAL;
+	return (int)len;
+}
+
 int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *a, pk_error *err)
 {
 	if (ev->type != PK_RECORD_AUXTRACE || ev->size < PD_AUXTRACE_SIZE)
@@ -202,37 +229,108 @@ uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i)
 	return pd_ld64(ev->data + off);
 }
 
+/* perf 6.1's names for attrs without a stored name (checked with perf
+ * script on hand-made files, every type and modifier combination). */
 static const char *const sw_names[] = {
 	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
 	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	"bpf-output", "cgroup-switches",
 };
 static const char *const hw_names[] = {
 	"cycles", "instructions", "cache-references", "cache-misses", "branches",
 	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
 	"ref-cycles",
 };
+static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
+					  "iTLB", "branch", "node"};
+/* operations (load, store, prefetch) each cache level counts */
+static const uint8_t cache_ops[] = {7, 5, 7, 7, 1, 1, 7};
+
+static void cache_name(uint64_t config, char *buf, size_t size)
+{
+	static const char *const op1[] = {"load", "store", "prefetch"};
+	static const char *const ops[] = {"loads", "stores", "prefetches"};
+	unsigned type = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
+	if (type >= PK_ARRAY_SIZE(cache_names))
+		snprintf(buf, size, "unknown-ext-hardware-cache-type");
+	else if (op >= PK_ARRAY_SIZE(ops))
+		snprintf(buf, size, "unknown-ext-hardware-cache-op");
+	else if (res > 1)
+		snprintf(buf, size, "unknown-ext-hardware-cache-result");
+	else if (!(cache_ops[type] >> op & 1))
+		snprintf(buf, size, "invalid-cache");
+	else if (res == 0)
+		snprintf(buf, size, "%s-%s", cache_names[type], ops[op]);
+	else
+		snprintf(buf, size, "%s-%s-misses", cache_names[type], op1[op]);
+}
+
+/* ":kuhpppHG": the contexts counted, shown only when some are excluded;
+ * the host/guest pair shows when it differs from what the others imply. */
+static void modifiers(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		m[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	m[n] = '\0';
+	snprintf(buf, size, "%s%s", n ? ":" : "", m);
+}
 
 /* Fills evsel->attr_name the way perf names an attr without a stored name. */
 void pd_make_attr_name(pk_pd_evsel *e)
 {
 	const struct perf_event_attr *a = &e->attr;
-	char base[48];
-	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
-		snprintf(base, sizeof(base), "%s", sw_names[a->config]);
-	else if (a->type == PERF_TYPE_HARDWARE && (a->config & 0xffffffff) < PK_ARRAY_SIZE(hw_names))
-		snprintf(base, sizeof(base), "%s", hw_names[a->config & 0xffffffff]);
-	else if (a->type == PERF_TYPE_RAW)
-		snprintf(base, sizeof(base), "r%llx", (unsigned long long)a->config);
-	else if (a->type == PERF_TYPE_TRACEPOINT)
+	char base[48], mod[24];
+	modifiers(a, mod, sizeof(mod));
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE: {
+		uint64_t c = a->config & 0xffffffff;
+		snprintf(base, sizeof(base), "%s",
+			 c < PK_ARRAY_SIZE(hw_names) ? hw_names[c] : "unknown-hardware");
+		break;
+	}
+	case PERF_TYPE_SOFTWARE:
+		snprintf(base, sizeof(base), "%s",
+			 a->config < PK_ARRAY_SIZE(sw_names) ? sw_names[a->config] : "unknown-software");
+		break;
+	case PERF_TYPE_HW_CACHE:
+		cache_name(a->config, base, sizeof(base));
+		break;
+	case PERF_TYPE_RAW:
+		snprintf(base, sizeof(base), "raw 0x%llx", (unsigned long long)a->config);
+		break;
+	case PERF_TYPE_BREAKPOINT:
+		snprintf(base, sizeof(base), "mem:0x%llx:%s%s%s", (unsigned long long)a->bp_addr,
+			 a->bp_type & HW_BREAKPOINT_R ? "r" : "", a->bp_type & HW_BREAKPOINT_W ? "w" : "",
+			 a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+		break;
+	case PERF_TYPE_TRACEPOINT:
 		snprintf(base, sizeof(base), "tracepoint:%llu", (unsigned long long)a->config);
-	else
-		snprintf(base, sizeof(base), "%u:0x%llx", a->type, (unsigned long long)a->config);
-	const char *mod = "";
-	if (a->exclude_kernel && a->exclude_hv && !a->exclude_user)
-		mod = ":u";
-	else if (a->exclude_user && !a->exclude_kernel)
-		mod = ":k";
+		mod[0] = '\0';
+		break;
+	default:
+		snprintf(base, sizeof(base), "unknown attr type: %u", a->type);
+		mod[0] = '\0';
+		break;
+	}
 	snprintf(e->attr_name, sizeof(e->attr_name), "%s%s", base, mod);
 }
 

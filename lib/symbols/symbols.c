@@ -19,15 +19,21 @@
 #define CTX_GUEST_USER ((uint64_t)-2560)
 #define CTX_MAX ((uint64_t)-4095)
 
+/* perf's internal mark on the FORK records it synthesizes for tasks that
+ * already ran (tools/perf/util/event.h): the maps are not the parent's. */
+#define PK_RECORD_MISC_FORK_EXEC (1 << 13)
+
 typedef struct sym {
 	uint64_t start, end;
 	const char *name;
 	uint32_t idx;                /* load order, for a stable sort */
 	uint8_t bind;                /* STB_* (kallsyms: t local, T global, W weak) */
+	bool mangled;                /* name still to be demangled (on first use) */
+	bool module;                 /* kallsyms: a module's symbol ("\t[name]") */
 } sym;
 
 typedef struct seg {
-	uint64_t offset, filesz, vaddr;
+	uint64_t offset, vaddr;
 } seg;
 
 typedef struct dso {
@@ -39,6 +45,9 @@ typedef struct dso {
 	size_t slen, scap, cap_syms; /* while loading, sym.name is an offset into strs */
 	seg *segs;
 	size_t nr_segs;
+	char **dnames;               /* demangled names, owned */
+	size_t nr_dnames, cap_dnames;
+	char build_id[41];           /* as recorded, hex; "" when unknown */
 	struct dso *next;            /* hash chain */
 } dso;
 
@@ -67,7 +76,7 @@ typedef struct thread {
 
 /* Resolved addresses, direct mapped; an entry is stale once any map
  * changed (gen). Call chains repeat the same addresses over and over. */
-#define LOC_CACHE 4096
+#define LOC_CACHE 16384
 typedef struct loc_entry {
 	uint64_t addr, version;
 	const mapgroup *mg;
@@ -106,14 +115,50 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* Of two ELF symbols at one address, the one perf shows: sized over unsized,
- * non-weak over weak, global over local, fewer leading underscores, longer name. */
-static bool sym_better(const sym *a, const sym *b, bool kallsyms)
+/* The name perf shows: C++ names demangled, once per symbol. When the
+ * demangler is missing or fails, the mangled name stays. */
+static const char *sym_name(dso *d, sym *s)
 {
-	/* perf keeps the last of kallsyms aliases at one address (seen:
-	 * __pi_memcpy over memcpy, __x64_sys_vfork over __ia32_sys_vfork) */
-	if (kallsyms)
-		return a->idx > b->idx;
+	if (!s->mangled)
+		return s->name;
+	s->mangled = false;
+	if (d->nr_dnames == d->cap_dnames) {
+		size_t cap = d->cap_dnames ? d->cap_dnames * 2 : 64;
+		char **n = realloc(d->dnames, cap * sizeof(*n));
+		if (!n)
+			return s->name;
+		d->dnames = n;
+		d->cap_dnames = cap;
+	}
+	/* "name@plt": perf demangles the name, then adds "@plt" */
+	size_t n = strlen(s->name);
+	bool plt = n > 4 && !strcmp(s->name + n - 4, "@plt");
+	char *dn = NULL;
+	if (plt) {
+		char *cut = strndup(s->name, n - 4);
+		char *dc = cut ? pk_demangle(cut) : NULL;
+		size_t dl = dc ? strlen(dc) : 0;
+		if (dc && (dn = malloc(dl + 5)))
+			memcpy(dn, dc, dl), memcpy(dn + dl, "@plt", 5);
+		free(dc);
+		free(cut);
+	} else {
+		dn = pk_demangle(s->name);
+	}
+	if (dn) {
+		d->dnames[d->nr_dnames++] = dn;
+		s->name = dn;
+	}
+	return s->name;
+}
+
+/* Of two ELF symbols at one address, the one perf shows: sized over unsized,
+ * non-weak over weak, global over local, fewer leading underscores, longer
+ * name (the names as shown, demangled). */
+static bool sym_better(dso *d, sym *a, sym *b)
+{
+	/* kallsyms has no sizes: the last alias, the only one that reaches
+	 * the next symbol, wins (seen: __pi_memcpy over memcpy) */
 	bool as = a->end > a->start, bs = b->end > b->start;
 	if (as != bs)
 		return as;
@@ -123,40 +168,63 @@ static bool sym_better(const sym *a, const sym *b, bool kallsyms)
 	bool ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
 	if (ga != gb)
 		return ga;
-	size_t ua = leading_underscores(a->name), ub = leading_underscores(b->name);
+	const char *na = sym_name(d, a), *nb = sym_name(d, b);
+	size_t ua = leading_underscores(na), ub = leading_underscores(nb);
 	if (ua != ub)
 		return ua < ub;
-	size_t la = strlen(a->name), lb = strlen(b->name);
+	size_t la = strlen(na), lb = strlen(nb);
 	if (la != lb)
 		return la > lb;
-	return a->idx > b->idx; /* a full tie: the one listed last */
+	return a->idx < b->idx; /* a full tie: the one listed first */
 }
 
-/* Sorts, keeps one symbol per address, and gives unsized symbols the room
- * up to the next one (the last one gets to the end of its page + 4 KiB). */
+/* The end given to a last unsized symbol: the end of its page + 4 KiB. */
+static uint64_t page_after(uint64_t addr)
+{
+	return ((addr + 4095) & ~4095ULL) + 4096;
+}
+
+/* Sorts, gives unsized symbols the room up to the next one (the last one,
+ * and the last of the kernel before its modules, to page_after()), and
+ * keeps one symbol per address. */
 static void syms_finish(dso *d)
 {
-	for (size_t i = 0; i < d->nr_syms; i++)
-		d->syms[i].name = d->strs + (uintptr_t)d->syms[i].name;
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		sym *s = &d->syms[i];
+		s->name = d->strs + (uintptr_t)s->name;
+		/* perf demangles ELF symbols, never the kernel's */
+		s->mangled = !d->is_kernel && pk_is_mangled(s->name);
+	}
 	if (!d->nr_syms)
 		return;
-	qsort(d->syms, d->nr_syms, sizeof(sym), sym_cmp);
+	/* kallsyms comes sorted already, ELF tables often nearly so */
+	bool sorted = true;
+	for (size_t i = 1; i < d->nr_syms && sorted; i++)
+		sorted = d->syms[i - 1].start <= d->syms[i].start;
+	if (!sorted)
+		qsort(d->syms, d->nr_syms, sizeof(sym), sym_cmp);
+	/* Sizes first, then aliases, in perf's order: of unsized aliases at
+	 * one address only the last one reaches the next symbol and so counts
+	 * as sized when the aliases are compared. */
+	size_t n = d->nr_syms;
+	for (size_t i = 0; i + 1 < n; i++) {
+		sym *s = &d->syms[i];
+		if (s->end == s->start)
+			s->end = s->module == s[1].module ? s[1].start : page_after(s->start);
+	}
+	sym *last = &d->syms[n - 1];
+	if (last->end == last->start)
+		last->end = page_after(last->start);
 	size_t out = 0;
-	for (size_t i = 0; i < d->nr_syms; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (out && d->syms[out - 1].start == d->syms[i].start) {
-			if (!sym_better(&d->syms[out - 1], &d->syms[i], d->is_kernel))
+			if (!sym_better(d, &d->syms[out - 1], &d->syms[i]))
 				d->syms[out - 1] = d->syms[i];
 			continue;
 		}
 		d->syms[out++] = d->syms[i];
 	}
 	d->nr_syms = out;
-	for (size_t i = 0; i + 1 < out; i++)
-		if (d->syms[i].end == d->syms[i].start)
-			d->syms[i].end = d->syms[i + 1].start;
-	sym *last = &d->syms[out - 1];
-	if (last->end == last->start)
-		last->end = ((last->start + 4095) & ~4095ULL) + 4096;
 }
 
 /* Number of elements whose start (their first field) is <= addr, in an
@@ -176,29 +244,33 @@ static size_t count_le(const void *base, size_t n, size_t stride, uint64_t addr)
 	return lo;
 }
 
-static const sym *sym_find(const dso *d, uint64_t addr)
+static sym *sym_find(const dso *d, uint64_t addr)
 {
 	size_t lo = count_le(d->syms, d->nr_syms, sizeof(sym), addr);
 	if (!lo)
 		return NULL;
-	const sym *s = &d->syms[lo - 1];
+	sym *s = &d->syms[lo - 1];
 	return addr < s->end ? s : NULL;
 }
 
 /* Appends a symbol; names stay offsets until syms_finish(). */
-static bool add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size_t nl, uint8_t bind)
+/* Room for nsyms more symbols with nstr more bytes of names: one
+ * allocation for a whole table instead of a doubling series of copies. */
+static bool syms_reserve(dso *d, size_t nsyms, size_t nstr)
 {
-	if (d->nr_syms == d->cap_syms) {
+	if (d->nr_syms + nsyms > d->cap_syms) {
 		size_t cap = d->cap_syms ? d->cap_syms * 2 : 1024;
+		while (cap < d->nr_syms + nsyms)
+			cap *= 2;
 		sym *ns = realloc(d->syms, cap * sizeof(sym));
 		if (!ns)
 			return false;
 		d->syms = ns;
 		d->cap_syms = cap;
 	}
-	if (d->slen + nl + 1 > d->scap) {
+	if (d->slen + nstr > d->scap) {
 		size_t cap = d->scap ? d->scap * 2 : 65536;
-		while (cap < d->slen + nl + 1)
+		while (cap < d->slen + nstr)
 			cap *= 2;
 		char *nsb = realloc(d->strs, cap);
 		if (!nsb)
@@ -206,6 +278,13 @@ static bool add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size
 		d->strs = nsb;
 		d->scap = cap;
 	}
+	return true;
+}
+
+static bool add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size_t nl, uint8_t bind)
+{
+	if (!syms_reserve(d, 1, nl + 1))
+		return false;
 	memcpy(d->strs + d->slen, name, nl);
 	d->strs[d->slen + nl] = 0;
 	sym *o = &d->syms[d->nr_syms++];
@@ -213,6 +292,8 @@ static bool add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size
 	o->end = end;
 	o->name = (const char *)(uintptr_t)d->slen;
 	o->bind = bind;
+	o->mangled = false;
+	o->module = false;
 	o->idx = (uint32_t)(d->nr_syms - 1);
 	d->slen += nl + 1;
 	return true;
@@ -223,6 +304,8 @@ static int load_kallsyms(dso *d, const char *path)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -errno;
+	/* /proc/kallsyms costs per read: fewer, larger ones */
+	setvbuf(f, NULL, _IOFBF, (size_t)1 << 18);
 	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
 		char *end;
@@ -232,17 +315,20 @@ static int load_kallsyms(dso *d, const char *path)
 		char type = end[1];
 		if (end[2] != ' ')
 			continue;
+		/* code and data, as perf loads them (data symbols bound the
+		 * code symbols before them) */
 		char T = (char)(type & ~0x20);
-		if (T != 'T' && T != 'W')
+		if (T != 'T' && T != 'W' && T != 'D' && T != 'B')
 			continue;
 		char *name = end + 3;
 		size_t nl = strcspn(name, "\t\n");
 		/* kptr_restrict shows every address as 0: no usable symbols */
 		if (!nl || addr == 0)
 			continue;
-		uint8_t bind = type == 'W' || type == 'w' ? STB_WEAK : type == 'T' ? STB_GLOBAL : STB_LOCAL;
+		uint8_t bind = type == 'W' ? STB_WEAK : T == type ? STB_GLOBAL : STB_LOCAL;
 		if (!add_sym(d, addr, addr, name, nl, bind))
 			break;
+		d->syms[d->nr_syms - 1].module = name[nl] == '\t';
 	}
 	fclose(f);
 	syms_finish(d);
@@ -258,7 +344,7 @@ static void load_elf_segs(dso *d, Elf *e)
 			GElf_Phdr ph;
 			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
 				continue;
-			d->segs[d->nr_segs++] = (seg){ph.p_offset, ph.p_filesz, ph.p_vaddr};
+			d->segs[d->nr_segs++] = (seg){ph.p_offset, ph.p_vaddr};
 		}
 	}
 }
@@ -283,6 +369,9 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 	if (!data)
 		return;
 	size_t n = sh.sh_size / sh.sh_entsize;
+	GElf_Shdr str_sh;
+	Elf_Scn *str_scn = elf_getscn(e, sh.sh_link);
+	syms_reserve(d, n, str_scn && gelf_getshdr(str_scn, &str_sh) ? (size_t)str_sh.sh_size : 0);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		if (!gelf_getsym(data, (int)i, &s))
@@ -306,6 +395,27 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 			     (uint8_t)GELF_ST_BIND(s.st_info)))
 			break;
 	}
+}
+
+/* Whether a symbol loaded so far covers addr once unsized symbols reach
+ * to the next one (perf's sizing). */
+static bool covered(const dso *d, uint64_t addr)
+{
+	const sym *best = NULL;
+	uint64_t next = UINT64_MAX;
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const sym *s = &d->syms[i];
+		if (s->start <= addr && (!best || s->start > best->start || s->end > best->end))
+			best = s;
+	}
+	if (!best)
+		return false;
+	if (best->end > best->start)
+		return addr < best->end;
+	for (size_t i = 0; i < d->nr_syms; i++)
+		if (d->syms[i].start > best->start && d->syms[i].start < next)
+			next = d->syms[i].start;
+	return addr < next;
 }
 
 /* perf's synthesized "name@plt" symbols: one per .rela.plt entry, on the
@@ -344,7 +454,14 @@ static void load_plt_syms(dso *d, Elf *e)
 	uint64_t entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
 	uint64_t addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
 	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
+	/* perf adds the PLT symbols after sizing the others: a symbol grown
+	 * over the PLT (an unsized _init before it) still answers for the
+	 * first slot in perf's lookup (seen on every binary tried), the
+	 * later slots get their own names */
+	bool first_shadowed = covered(d, addr);
 	for (size_t i = 0; i < n; i++, addr += entsize) {
+		if (i == 0 && first_shadowed)
+			continue;
 		uint64_t info;
 		if (rela_sh.sh_type == SHT_RELA) {
 			GElf_Rela r;
@@ -471,6 +588,27 @@ static bool load_debug_file(dso *d, Elf *bin)
 	return false;
 }
 
+/* <dir>/.build-id/<first two hex digits>/<the rest>/elf */
+static bool buildid_cache_path(const pk_machine *m, const char *hex, char *path, size_t size)
+{
+	const char *dir = m->opts.buildid_dir;
+	char home[2048];
+	if (!dir) {
+		dir = getenv("PERF_BUILDID_DIR");
+		if (!dir || !*dir) {
+			const char *h = getenv("HOME");
+			if (!h || !*h)
+				return false;
+			snprintf(home, sizeof(home), "%s/.debug", h);
+			dir = home;
+		}
+	}
+	if (!*dir || strlen(hex) < 3)
+		return false;
+	int n = snprintf(path, size, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
+	return n > 0 && (size_t)n < size;
+}
+
 static void dso_load(pk_machine *m, dso *d)
 {
 	d->loaded = true;
@@ -483,14 +621,33 @@ static void dso_load(pk_machine *m, dso *d)
 	if (d->name[0] != '/')
 		return;
 	int fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	char hex[128];
+	if (d->build_id[0] && !(e && elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id))) {
+		/* gone, or rebuilt since: the copy perf record cached */
+		char path[4096];
+		if (buildid_cache_path(m, d->build_id, path, sizeof(path))) {
+			int cfd = open(path, O_RDONLY | O_CLOEXEC);
+			if (cfd >= 0) {
+				if (e)
+					elf_end(e);
+				if (fd >= 0)
+					close(fd);
+				fd = cfd;
+				e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			}
+		}
+	}
 	if (fd < 0)
 		return;
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		load_elf_segs(d, e);
 		if (!load_debug_file(d, e))
 			load_elf_syms(d, e, true);
-		load_plt_syms(d, e);
+		/* perf adds PLT symbols only to a table it found symbols in
+		 * (not to a program that only imports) */
+		if (d->nr_syms)
+			load_plt_syms(d, e);
 		syms_finish(d);
 	}
 	if (e)
@@ -531,6 +688,9 @@ static void dso_free(dso *d)
 	free(d->syms);
 	free(d->strs);
 	free(d->segs);
+	for (size_t i = 0; i < d->nr_dnames; i++)
+		free(d->dnames[i]);
+	free(d->dnames);
 	free(d);
 }
 
@@ -767,9 +927,12 @@ static int on_fork(pk_machine *m, const pk_pd_event *ev)
 		t->comm = comm;
 	}
 	if (f.pid != f.ppid && f.tid == f.pid) {
-		/* a new process starts with a copy of its parent's maps */
+		/* a new process starts with a copy of its parent's maps; not
+		 * one perf synthesized for a running task (FORK_EXEC flag):
+		 * its own maps follow */
 		thread *pl = thread_find(m, f.ppid);
-		mapgroup *g = mg_clone(pl ? pl->mg : NULL);
+		bool clone = !(ev->misc & PK_RECORD_MISC_FORK_EXEC);
+		mapgroup *g = mg_clone(pl && clone ? pl->mg : NULL);
 		if (!g)
 			return -ENOMEM;
 		g->version = m->next_version++; /* a fresh key for the lookup cache */
@@ -811,6 +974,17 @@ static int on_mmap(pk_machine *m, const pk_pd_event *ev)
 	return mg_insert(m, g, nm);
 }
 
+/* An entry of the host's user space (pid -1: perf's id of the host
+ * machine; other pids are guests). */
+static int add_build_id(void *arg, const pk_pd_rec_build_id *b)
+{
+	unsigned mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (b->pid != (uint32_t)-1 ||
+	    (mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_GUEST_USER))
+		return 0;
+	return pk_machine_set_build_id(arg, b->filename, b->id, b->id_len);
+}
+
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 {
 	switch (ev->type) {
@@ -822,9 +996,39 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return on_mmap(m, ev);
+	case PK_RECORD_HEADER_BUILD_ID: {
+		pk_pd_rec_build_id b;
+		if (pk_pd_build_id_parse(ev->data, ev->size, false, &b) < 0)
+			return 0;
+		return add_build_id(m, &b);
+	}
 	default:
 		return 0;
 	}
+}
+
+int pk_machine_set_build_id(pk_machine *m, const char *filename, const uint8_t *id, size_t len)
+{
+	/* kernel and vdso symbols come from the running system */
+	if (filename[0] != '/' || !len || len > 20)
+		return 0;
+	dso *d = dso_get(m, filename);
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++)
+		snprintf(d->build_id + i * 2, 3, "%02x", id[i]);
+	return 0;
+}
+
+
+int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err)
+{
+	if (!pk_pd_has_feature(r, PK_FEAT_BUILD_ID))
+		return 0;
+	int rc = pk_pd_build_ids(r, add_build_id, m, err);
+	if (rc == -ENOMEM)
+		return pk_err(err, rc, "out of memory");
+	return rc;
 }
 
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
@@ -846,17 +1050,39 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 	return m->commbuf;
 }
 
+/* Once kallsyms is loaded, perf's kernel map reaches the end of the last
+ * kernel symbol (init text and data after _etext), never into a module's
+ * map. Only addresses looked up from then on see the larger map. */
+static void kernel_map_extend(pk_machine *m)
+{
+	const dso *k = m->kernel;
+	uint64_t end = 0;
+	for (size_t i = k->nr_syms; i > 0; i--)
+		if (!k->syms[i - 1].module) {
+			end = k->syms[i - 1].end;
+			break;
+		}
+	mapgroup *g = &m->kmaps;
+	for (size_t i = 0; i < g->nr; i++) {
+		map *mp = &g->maps[i];
+		uint64_t limit = i + 1 < g->nr ? g->maps[i + 1].start : UINT64_MAX;
+		if (mp->dso != m->kernel || end <= mp->end)
+			continue;
+		mp->end = end < limit ? end : limit;
+		g->version = m->next_version++;
+	}
+}
+
 static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 {
 	const map *mp = mg_find(&m->kmaps, addr);
 	/* An address no kernel map holds is unknown, as perf shows it (a kernel
-	 * callchain can run on into user addresses without a context marker).
-	 * Without any kernel map (files lacking the kernel MMAP) the upper half
-	 * of the address space is still taken as the kernel's. */
-	if (!mp && (m->kmaps.nr || !(addr >> 63)))
+	 * callchain can run on into user addresses without a context marker;
+	 * a file without the kernel MMAP has no kernel symbols at all). */
+	if (!mp)
 		return;
 	loc->kernel = true;
-	dso *d = mp ? mp->dso : m->kernel;
+	dso *d = mp->dso;
 	if (!d->is_kernel)
 		d = m->kernel;
 	loc->dso = d->name;
@@ -864,12 +1090,14 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	loc->dso_addr = addr;
 	if (!m->kernel->loaded) {
 		m->kernel->loaded = true;
-		if (!m->opts.no_symbols && !(m->opts.kallsyms && !m->opts.kallsyms[0]))
+		if (!m->opts.no_symbols && !(m->opts.kallsyms && !m->opts.kallsyms[0])) {
 			load_kallsyms(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
+			kernel_map_extend(m);
+		}
 	}
 	const sym *s = sym_find(m->kernel, addr);
 	if (s) {
-		loc->sym = s->name;
+		loc->sym = s->name; /* kernel names are never demangled */
 		loc->sym_start = s->start;
 		loc->symoff = addr - s->start;
 	}
@@ -884,18 +1112,27 @@ static bool kernel_mode(unsigned cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
+/* The maps a lookup uses: the kernel's, or the process's. */
+static const mapgroup *lookup_maps(pk_machine *m, uint32_t pid, unsigned cpumode)
+{
+	if (kernel_mode(cpumode))
+		return &m->kmaps;
+	thread *leader = thread_find(m, pid);
+	return leader ? leader->mg : NULL;
+}
+
+uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
+{
+	const mapgroup *g = lookup_maps(m, pid, cpumode);
+	return g ? g->version : 0;
+}
+
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
 				     uint64_t addr)
 {
 	/* the cache key is the map group and its version: a change to one
 	 * process's maps leaves the others' cached lookups valid */
-	const mapgroup *g;
-	if (kernel_mode(cpumode)) {
-		g = &m->kmaps;
-	} else {
-		thread *leader = thread_find(m, pid);
-		g = leader ? leader->mg : NULL;
-	}
+	const mapgroup *g = lookup_maps(m, pid, cpumode);
 	loc_entry *c = &m->scratch;
 	if (m->cache && g) {
 		uint64_t h = (addr ^ (uint64_t)(uintptr_t)g) * 0x9e3779b97f4a7c15ULL;
@@ -923,6 +1160,21 @@ void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t 
 	*loc = *pk_machine_lookup(m, pid, cpumode, addr);
 }
 
+/* The link-time address of file offset off. perf keeps ELF symbols at
+ * their file offsets (value - section address + section offset) and looks
+ * offsets up, so every offset from a segment's start on, even past its
+ * file part (.bss) or its memory, goes by that segment's placement. */
+static uint64_t seg_vaddr(const dso *d, uint64_t off)
+{
+	const seg *best = NULL;
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const seg *sg = &d->segs[i];
+		if (sg->offset <= off && (!best || sg->offset >= best->offset))
+			best = sg;
+	}
+	return best ? off - best->offset + best->vaddr : off;
+}
+
 static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 		    pk_addr_loc *loc)
 {
@@ -942,18 +1194,11 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	if (!d->loaded)
 		dso_load(m, d);
 	uint64_t off = addr - mp->start + mp->pgoff;
-	uint64_t vaddr = off;
-	for (size_t i = 0; i < d->nr_segs; i++) {
-		const seg *sg = &d->segs[i];
-		if (off >= sg->offset && off < sg->offset + sg->filesz) {
-			vaddr = off - sg->offset + sg->vaddr;
-			break;
-		}
-	}
+	uint64_t vaddr = seg_vaddr(d, off);
 	loc->dso_addr = off;
-	const sym *s = sym_find(d, vaddr);
+	sym *s = sym_find(d, vaddr);
 	if (s) {
-		loc->sym = s->name;
+		loc->sym = sym_name(d, s);
 		loc->sym_start = s->start;
 		loc->symoff = vaddr - s->start;
 	}

@@ -226,7 +226,8 @@ static void check_file(bool be, uint32_t attr_size)
 	assert_int_equal(e->attr.sample_freq, 4000);
 	assert_int_equal(e->nr_ids, 1);
 	assert_int_equal(e->ids[0], 7);
-	assert_string_equal(pk_pd_evsel_name(e), "cpu-clock");
+	/* no EVENT_DESC: the attr's name, with the modifiers perf adds */
+	assert_string_equal(pk_pd_evsel_name(e), "cpu-clock:HG");
 	uint64_t t[8], ip[8];
 	int rc;
 	int n = read_samples(r, t, ip, 8, &rc, &err);

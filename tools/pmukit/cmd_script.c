@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/datasrc.h>
+
 #include "builtin.h"
 #include "pd_session.h"
 
@@ -17,9 +19,9 @@ const char script_usage[] =
 	"\n"
 	"  -i, --input FILE        input file ('-' for standard input)\n"
 	"  -F, --fields LIST       fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
-	"                          symoff,dso,addr,phys_addr,period,weight,data_src,\n"
-	"                          data_page_size,code_page_size,cgroup; an optional\n"
-	"                          type prefix (hw:, sw:, trace:, raw:) as perf;\n"
+	"                          symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
+	"                          data_src,data_page_size,code_page_size,cgroup; an\n"
+	"                          optional type prefix (hw:, sw:, trace:, raw:) as perf;\n"
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
@@ -44,6 +46,7 @@ enum {
 	F_DATA_PAGE_SIZE = 1 << 15,
 	F_CODE_PAGE_SIZE = 1 << 16,
 	F_CGROUP = 1 << 17,
+	F_INS_LAT = 1 << 18,
 };
 
 static const struct field_def {
@@ -66,28 +69,57 @@ static const struct field_def {
 	{"phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
 	{"period", F_PERIOD, 0, NULL}, /* the attr's period when samples lack it */
 	{"weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT"},
+	{"ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
 	{"data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
 	{"data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
 	{"code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
 	{"cgroup", F_CGROUP, PERF_SAMPLE_CGROUP, "CGROUP"},
 };
 
-/* perf 6.1's default for hardware/software/raw events. */
+/* perf 6.1's default for hardware/software events (and other PMUs). */
 #define DEFAULT_FIELDS                                                                            \
 	(F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
+/* Raw events (the core PMU's memory events among them) add the memory
+ * fields, printed when the samples have them. */
+#define RAW_FIELDS                                                                                \
+	(DEFAULT_FIELDS | F_ADDR | F_DATA_SRC | F_WEIGHT | F_INS_LAT | F_PHYS_ADDR |              \
+	 F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE)
+
+static unsigned default_fields(uint32_t type)
+{
+	return type == PERF_TYPE_RAW ? RAW_FIELDS : DEFAULT_FIELDS;
+}
+
+/* Formatted address lines (print_addr), direct mapped. A slot is two
+ * cache lines; nearly all lines fit in it (kernel ones take 60-80
+ * bytes), longer ones (C++ names, long paths) live on the heap. */
+#define LINE_CACHE_BITS 14
+#define LINE_CACHE (1u << LINE_CACHE_BITS)
+#define LINE_CHAIN (1u << 31)
+typedef struct line_slot {
+	uint64_t addr, version;      /* version 0: empty */
+	unsigned key;                /* the fields it was formatted with */
+	char *long_text;             /* the text when longer than text[] */
+	uint32_t len, long_cap;
+	char text[88];
+} line_slot;
+_Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 
 typedef struct script {
 	pd_out out;
-	unsigned fields;             /* as asked */
+	unsigned fields;             /* as asked (-F list) */
 	bool user_fields;            /* -F given (not +/-) */
+	unsigned add, del;           /* -F +field,-field: changes to the defaults */
 	const char *type_filter;     /* "hw", "sw" ... or NULL: every event */
 	bool ns;
 	bool hide_callchain;
 	int name_width;
+	int data_src_width;          /* widest data_src text so far */
 	unsigned *evsel_fields;      /* per evsel, after checking sample_type */
 	size_t nr_evsel_fields;
 	bool checked;
 	int status;
+	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -158,7 +190,8 @@ static int parse_fields(script *sc, const char *arg)
 		return -EINVAL;
 	}
 	if (modify) {
-		sc->fields = (DEFAULT_FIELDS | add) & ~del;
+		sc->add = add;
+		sc->del = del;
 		sc->user_fields = false;
 	} else {
 		sc->fields = set;
@@ -181,7 +214,8 @@ static int check_fields(script *sc, pk_pd_reader *r)
 		uint64_t st = e->attr.sample_type;
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
-		unsigned f = user ? sc->fields : applies ? sc->fields : DEFAULT_FIELDS;
+		unsigned base = default_fields(e->attr.type);
+		unsigned f = user ? sc->fields : applies ? (base | sc->add) & ~sc->del : base;
 		if (!user && e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY)
 			continue;
 		for (size_t k = 0; k < sizeof(field_defs) / sizeof(field_defs[0]); k++) {
@@ -205,9 +239,8 @@ static int check_fields(script *sc, pk_pd_reader *r)
 	return 0;
 }
 
-static void print_loc(script *sc, unsigned f, const pk_addr_loc *loc)
+static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 {
-	pd_out *o = &sc->out;
 	if (f & F_SYM) {
 		pd_out_ch(o, ' ');
 		if (loc->sym) {
@@ -225,6 +258,147 @@ static void print_loc(script *sc, unsigned f, const pk_addr_loc *loc)
 		pd_out_mem(o, loc->dso, loc->dso_len);
 		pd_out_ch(o, ')');
 	}
+}
+
+static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
+{
+	uint64_t h = (ip ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	return &sc->lines[h >> (64 - LINE_CACHE_BITS)];
+}
+
+/* An address with its symbol and dso: a call chain line ("\t<addr in
+ * the dso> sym+0xoff (dso)\n") or the sample's (" <ip> sym+0xoff (dso)").
+ * Call chains repeat the same addresses over and over: the text is kept
+ * under (maps version, address) and copied when it comes again, without
+ * even a symbol lookup. */
+static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+		       uint64_t version, uint64_t ip, bool chain)
+{
+	pd_out *o = &sc->out;
+	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	line_slot *ls = NULL;
+	if (sc->lines && version) {
+		ls = line_slot_of(sc, version, ip);
+		if (ls->addr == ip && ls->version == version && ls->key == key) {
+			if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
+				/* a fixed-size copy compiles to a few moves; the
+				 * bytes past len are overwritten next */
+				memcpy(o->buf + o->len, ls->text, sizeof(ls->text));
+				o->len += ls->len;
+			} else {
+				pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text,
+					   ls->len);
+			}
+			return;
+		}
+	}
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
+	/* formatted in place, then copied into the slot */
+	size_t need = loc->sym_len + loc->dso_len + 64;
+	bool keep = ls && pd_out_room(o, need);
+	size_t start = o->len;
+	if (chain) {
+		pd_out_ch(o, '\t');
+		/* perf prints chain entries in a dso relative to the map */
+		pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
+	} else {
+		pd_out_ch(o, ' ');
+		if (f & F_IP)
+			pd_out_hex(o, ip, 16);
+	}
+	print_loc(o, f, loc);
+	if (chain)
+		pd_out_ch(o, '\n');
+	if (!keep)
+		return;
+	size_t len = o->len - start;
+	char *dst = ls->text;
+	if (len > sizeof(ls->text)) {
+		if (len > ls->long_cap) {
+			char *t = realloc(ls->long_text, len);
+			if (!t)
+				return;
+			ls->long_text = t;
+			ls->long_cap = (uint32_t)len;
+		}
+		dst = ls->long_text;
+	}
+	memcpy(dst, o->buf + start, len);
+	ls->len = (uint32_t)len;
+	ls->addr = ip;
+	ls->version = version;
+	ls->key = key;
+}
+
+/* The call chain, one line per address (at most perf's --max-stack). */
+static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			unsigned cpumode)
+{
+	struct {
+		uint64_t ip, version;
+		unsigned mode;
+	} e[PK_MAX_STACK];
+	int n = 0;
+	unsigned mode = cpumode;
+	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
+	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+		uint64_t ip = smp->callchain[i];
+		if (ip >= (uint64_t)-4095) {
+			int c = pk_callchain_context(ip, &mode);
+			/* perf 6.1 follows only the host's markers (HV, KERNEL,
+			 * USER): any other one, guest markers too, makes it drop
+			 * the chain as corrupt */
+			if (c < 0 || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+			    mode == PERF_RECORD_MISC_GUEST_USER)
+				return;
+			version = pk_machine_maps_version(s->machine, smp->pid, mode);
+			continue;
+		}
+		if (n == PK_MAX_STACK)
+			continue; /* past what is printed, but still checked */
+		e[n].ip = ip;
+		e[n].version = version;
+		e[n].mode = mode;
+		n++;
+	}
+	for (int i = 0; i < n; i++)
+		print_addr(sc, s, f, smp->pid, e[i].mode, e[i].version, e[i].ip, true);
+}
+
+/* " 4K", " 2M", " 1536B", " N/A" for 0: whole units while more than one
+ * of the next fits, up to G, as perf 6.1 prints page sizes. */
+static void print_page_size(pd_out *o, uint64_t size)
+{
+	static const char units[] = "BKMG";
+	if (!size) {
+		pd_out_lit(o, " N/A");
+		return;
+	}
+	int u = 0;
+	while (u < 3 && size / 1024 > 1) {
+		size /= 1024;
+		u++;
+	}
+	pd_out_ch(o, ' ');
+	pd_out_u64(o, size, 0);
+	pd_out_ch(o, units[u]);
+}
+
+/* The value and its decoded text, as perf 6.1 prints them: the two cut
+ * to 99 characters, then padded to the widest printed so far. */
+static void print_data_src(script *sc, uint64_t data_src)
+{
+	char text[PK_DATA_SRC_TEXT_MAX], field[100];
+	pk_data_src_format(data_src, text, sizeof(text));
+	int n = snprintf(field, sizeof(field), "%16" PRIx64 " %s", data_src, text);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(field))
+		n = (int)sizeof(field) - 1;
+	if (n > sc->data_src_width)
+		sc->data_src_width = n;
+	pd_out_mem(&sc->out, field, (size_t)n);
+	pd_out_pad(&sc->out, sc->data_src_width - n);
 }
 
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -307,48 +481,26 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	}
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
-	if (f & F_DATA_SRC) {
-		pd_out_hex(o, smp->data_src, 16);
-	}
+	if (f & F_DATA_SRC)
+		print_data_src(sc, smp->data_src);
 	if (f & F_WEIGHT)
 		pd_out_u64(o, smp->weight, 16);
+	if (f & F_INS_LAT)
+		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (chain) {
 		pd_out_ch(o, '\n');
-		unsigned mode = cpumode;
-		/* a bad context marker makes perf drop the chain */
-		uint64_t nr = smp->callchain_nr;
-		for (uint64_t i = 0; i < nr; i++)
-			if (smp->callchain[i] >= (uint64_t)-4095 &&
-			    pk_callchain_context(smp->callchain[i], &mode) < 0)
-				nr = 0;
-		mode = cpumode;
-		int printed = 0;
-		for (uint64_t i = 0; i < nr && printed < PK_MAX_STACK; i++) {
-			uint64_t ip = smp->callchain[i];
-			if (pk_callchain_context(ip, &mode))
-				continue;
-			printed++;
-			const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, ip);
-			pd_out_ch(o, '\t');
-			/* perf prints chain entries in a dso relative to the map */
-			pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
-			print_loc(sc, f, loc);
-			pd_out_ch(o, '\n');
-		}
+		print_chain(sc, s, f, smp, cpumode);
 	} else if (f & (F_IP | F_SYM | F_DSO)) {
-		const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, cpumode, smp->ip);
-		pd_out_ch(o, ' ');
-		if (f & F_IP)
-			pd_out_hex(o, smp->ip, 16);
-		print_loc(sc, f, loc);
+		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
 	}
 	if (f & F_PHYS_ADDR)
 		pd_out_hex(o, smp->phys_addr, 16);
 	if (f & F_DATA_PAGE_SIZE)
-		pd_out_printf(o, " %" PRIu64, smp->data_page_size);
+		print_page_size(o, smp->data_page_size);
 	if (f & F_CODE_PAGE_SIZE)
-		pd_out_printf(o, " %" PRIu64, smp->code_page_size);
+		print_page_size(o, smp->code_page_size);
 	if (f & F_CGROUP)
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
@@ -367,7 +519,6 @@ int cmd_script(int argc, char **argv)
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
-	sc.fields = DEFAULT_FIELDS;
 	const char *input = NULL;
 	bool no_order = false;
 	int c;
@@ -393,8 +544,15 @@ int cmd_script(int argc, char **argv)
 	if (pd_session_open(&s, "script", input, no_order))
 		return 1;
 	pd_out_init(&sc.out, stdout);
+	/* slots on cache line boundaries: one slot, two lines */
+	sc.lines = aligned_alloc(64, LINE_CACHE * sizeof(line_slot));
+	if (sc.lines)
+		memset(sc.lines, 0, LINE_CACHE * sizeof(line_slot));
 	int rc = pd_session_run(&s, on_sample, &sc);
 	pd_out_free(&sc.out);
+	for (size_t i = 0; sc.lines && i < LINE_CACHE; i++)
+		free(sc.lines[i].long_text);
+	free(sc.lines);
 	free(sc.evsel_fields);
 	pd_session_close(&s);
 	return rc;

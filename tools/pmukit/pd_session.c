@@ -1,6 +1,7 @@
 /* pmukit CLI: the read loop shared by `pmukit script` and `pmukit report`. */
 #include "pd_session.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,12 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 		fprintf(stderr, "pmukit %s: out of memory\n", cmd);
 		pd_session_close(s);
 		return 1;
+	}
+	/* binaries rebuilt or deleted since the recording come from perf's
+	 * build-id cache, as perf reads them */
+	if (pk_machine_read_build_ids(s->machine, s->reader, &err) < 0) {
+		fprintf(stderr, "pmukit %s: warning: build ids not used: %s\n", cmd, err.msg);
+		pk_error_clear(&err);
 	}
 	return 0;
 }
@@ -75,7 +82,7 @@ void pd_session_close(pd_session *s)
 
 /* ---- output buffer ---- */
 
-#define OUT_CAP ((size_t)1 << 18)
+#define OUT_CAP ((size_t)1 << 20)
 
 void pd_out_init(pd_out *o, FILE *f)
 {
@@ -118,7 +125,7 @@ void pd_out_str(pd_out *o, const char *s)
 	pd_out_mem(o, s, strlen(s));
 }
 
-static void pad(pd_out *o, int n)
+void pd_out_pad(pd_out *o, int n)
 {
 	static const char spaces[] = "                                                                ";
 	while (n > 0) {
@@ -128,64 +135,106 @@ static void pad(pd_out *o, int n)
 	}
 }
 
+/* Decimal digits of v, written backwards ending at end; returns how many. */
+static int dec_digits(char *end, unsigned long long v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char *p = end;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, pairs + r * 2, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + v * 2, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return (int)(end - p);
+}
+
+/* n characters right-aligned in width (> 0) or left-aligned in -width. */
+static void put_aligned(pd_out *o, const char *s, int n, int width)
+{
+	int left = width > n ? width - n : 0, right = -width > n ? -width - n : 0;
+	size_t total = (size_t)(left + n + right);
+	if (o->len + total <= o->cap) {
+		char *d = o->buf + o->len;
+		memset(d, ' ', (size_t)left);
+		memcpy(d + left, s, (size_t)n);
+		memset(d + left + n, ' ', (size_t)right);
+		o->len += total;
+		return;
+	}
+	pd_out_pad(o, left);
+	pd_out_mem(o, s, (size_t)n);
+	pd_out_pad(o, right);
+}
+
 void pd_out_pad_str(pd_out *o, const char *s, int width)
 {
 	size_t n = strlen(s);
-	if ((int)n < width)
-		pad(o, width - (int)n);
-	pd_out_mem(o, s, n);
+	if (n > (size_t)INT_MAX / 2) {
+		pd_out_mem(o, s, n);
+		return;
+	}
+	put_aligned(o, s, (int)n, width);
 }
 
 void pd_out_u64(pd_out *o, uint64_t v, int width)
 {
 	char tmp[24];
-	int n = 0;
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (n < width)
-		pad(o, width - n);
-	pd_out_mem(o, tmp + sizeof(tmp) - n, (size_t)n);
+	int n = dec_digits(tmp + sizeof(tmp), v);
+	put_aligned(o, tmp + sizeof(tmp) - n, n, width);
 }
 
 void pd_out_int(pd_out *o, long long v, int width)
 {
 	char tmp[24];
-	int n = 0;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	int n = dec_digits(tmp + sizeof(tmp), u);
 	if (v < 0)
 		tmp[sizeof(tmp) - 1 - n++] = '-';
-	if (width > n)
-		pad(o, width - n);
-	pd_out_mem(o, tmp + sizeof(tmp) - n, (size_t)n);
-	if (-width > n)
-		pad(o, -width - n);
+	put_aligned(o, tmp + sizeof(tmp) - n, n, width);
+}
+
+/* 8 hex digits of a 32-bit value, most significant first, without a
+ * loop: spread the nibbles into bytes, then turn each into '0'..'f'. */
+static inline uint64_t hex8(uint32_t v)
+{
+	uint64_t x = v;
+	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
+	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+	/* 0x01 in every byte holding 10..15 */
+	uint64_t letters = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	x += 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+	return __builtin_bswap64(x);
 }
 
 void pd_out_hex(pd_out *o, uint64_t v, int width)
 {
-	static const char digits[] = "0123456789abcdef";
 	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char tmp[16];
+	uint64_t hi = hex8((uint32_t)(v >> 32)), lo = hex8((uint32_t)v);
+	memcpy(tmp, &hi, 8);
+	memcpy(tmp + 8, &lo, 8);
 	if (width == 16 && o->len + 16 <= o->cap) {
 		/* the common case, straight into the buffer */
 		char *d = o->buf + o->len;
-		for (int i = 15; i >= 16 - n; i--, v >>= 4)
-			d[i] = digits[v & 15];
+		memcpy(d, tmp, 16);
 		memset(d, ' ', (size_t)(16 - n));
 		o->len += 16;
 		return;
 	}
 	if (n < width)
-		pad(o, width - n);
-	char tmp[16];
-	for (int i = n - 1; i >= 0; i--, v >>= 4)
-		tmp[i] = digits[v & 15];
-	pd_out_mem(o, tmp, (size_t)n);
+		pd_out_pad(o, width - n);
+	pd_out_mem(o, tmp + 16 - n, (size_t)n);
 }
 
 void pd_out_printf(pd_out *o, const char *fmt, ...)

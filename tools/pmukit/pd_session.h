@@ -56,10 +56,21 @@ static inline void pd_out_ch(pd_out *o, char c)
 	}
 	pd_out_mem_slow(o, &c, 1);
 }
+/* Makes room for n more bytes without a flush in between (flushing now
+ * if needed); false when n can never fit. */
+static inline bool pd_out_room(pd_out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return true;
+	pd_out_flush(o);
+	return n <= o->cap;
+}
 /* A string literal, its length known at compile time. */
 #define pd_out_lit(o, s) pd_out_mem((o), (s), sizeof(s) - 1)
 /* Signed decimal, right-aligned (width > 0) or left-aligned (width < 0). */
 void pd_out_int(pd_out *o, long long v, int width);
+/* n spaces (none when n <= 0). */
+void pd_out_pad(pd_out *o, int n);
 /* Right-aligned in width (0: as is). */
 void pd_out_pad_str(pd_out *o, const char *s, int width);
 void pd_out_u64(pd_out *o, uint64_t v, int width);

@@ -1,0 +1,76 @@
+#include "pd_test.h"
+
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *pd_test_dir;
+
+int pd_test_setup(void **state)
+{
+	(void)state;
+	pd_test_dir = pk_test_tmpdir();
+	return pd_test_dir ? 0 : -1;
+}
+
+int pd_test_teardown(void **state)
+{
+	(void)state;
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", pd_test_dir);
+	pk_test_run(cmd, NULL, 0);
+	free(pd_test_dir);
+	return 0;
+}
+
+bool pd_test_have(const char *tool)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", tool);
+	return pk_test_run(cmd, NULL, 0) == 0;
+}
+
+char *pd_test_output(const char *cmd)
+{
+	char *out = NULL;
+	int rc = pk_test_run(cmd, &out, 0);
+	if (rc != 0)
+		fprintf(stderr, "command failed (%d): %s\n", rc, cmd);
+	assert_int_equal(rc, 0);
+	assert_non_null(out);
+	return out;
+}
+
+size_t pd_test_lines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+size_t pd_test_same_script(const char *env, const char *file, const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "%s %s script %s -i '%s'", env, pk_test_pmukit(), args, file);
+	char *ours = pd_test_output(cmd);
+	snprintf(cmd, sizeof(cmd), "%s perf script %s -i '%s' 2>/dev/null", env, args, file);
+	char *theirs = pd_test_output(cmd);
+	if (strcmp(ours, theirs)) {
+		/* show the first line where they part */
+		const char *a = ours, *b = theirs;
+		while (*a && *a == *b)
+			a++, b++;
+		while (a > ours && a[-1] != '\n')
+			a--, b--;
+		fprintf(stderr, "%s (%s) differs at\n pmukit: %.300s\n perf:   %.300s\n", file, args,
+			a, b);
+	}
+	assert_string_equal(ours, theirs);
+	size_t n = pd_test_lines(ours);
+	free(ours);
+	free(theirs);
+	return n;
+}

@@ -1,0 +1,35 @@
+/* Shared by the perf.data tests that compare pmukit with Linux perf: a
+ * temporary directory per test group, command output, and the script
+ * comparison that shows where two outputs part. */
+#ifndef PK_PD_TEST_H
+#define PK_PD_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The group's temporary directory (pd_test_setup / pd_test_teardown as
+ * cmocka group fixtures). */
+extern char *pd_test_dir;
+int pd_test_setup(void **state);
+int pd_test_teardown(void **state);
+
+/* Whether a command is installed; PD_TEST_NEED skips the test without it. */
+bool pd_test_have(const char *tool);
+#define PD_TEST_NEED(tool)                                                                        \
+	do {                                                                                      \
+		if (!pd_test_have(tool)) {                                                        \
+			fprintf(stderr, "%s not found: skipping\n", tool);                        \
+			skip();                                                                   \
+		}                                                                                 \
+	} while (0)
+
+/* The standard output of a shell command that must succeed. */
+char *pd_test_output(const char *cmd);
+size_t pd_test_lines(const char *s);
+
+/* perf script and pmukit script print the same for file with args (both
+ * run with the environment assignments env, "" for none); returns the
+ * number of lines. */
+size_t pd_test_same_script(const char *env, const char *file, const char *args);
+
+#endif
