@@ -374,11 +374,18 @@ int pk_pd_writer_write(pk_pd_writer *w, const void *rec, size_t len, pk_error *e
 /* Appends a PERF_RECORD_AUXTRACE record and its data (padded to 8). */
 int pk_pd_writer_write_auxtrace(pk_pd_writer *w, const void *rec, size_t len, const void *data,
 				size_t data_len, pk_error *err);
+/* Writes the buffered records through (one write) and, in file mode,
+ * the header's data size: a reader of the file sees every record written
+ * so far even if the writer dies. */
+int pk_pd_writer_flush(pk_pd_writer *w, pk_error *err);
 /* Flushes, writes the features (file mode) and the final header. Frees w. */
 int pk_pd_writer_close(pk_pd_writer *w, pk_error *err);
 /* Frees w without finishing the file. */
 void pk_pd_writer_abort(pk_pd_writer *w);
+/* Bytes of the data section so far (written or buffered). */
 uint64_t pk_pd_writer_data_size(const pk_pd_writer *w);
+/* SAMPLE records in the output (written; after a full disk, those kept). */
+uint64_t pk_pd_writer_nr_samples(const pk_pd_writer *w);
 bool pk_pd_writer_is_full(const pk_pd_writer *w);
 
 /* Builder for feature payloads and records. */

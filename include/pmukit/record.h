@@ -1,11 +1,12 @@
 /* pmukit: recording samples into perf.data.
  *
  * A pk_recorder opens a configured evlist (PK_CONFIG_RECORD) through the
- * counting layer's open step, maps one ring buffer per CPU (per thread in
- * per-thread mode) through the kernel seam, sends the other events of that
- * CPU into it (PERF_EVENT_IOC_SET_OUTPUT), and copies what the kernel writes
- * there into a pk_pd_writer, one pass over all buffers at a time, each pass
- * ended by FINISHED_ROUND. Synthesizers write the state that existed before
+ * counting layer's open step, maps one ring buffer per CPU of the union of
+ * the evsels' CPU maps (per thread in per-thread mode) through the kernel
+ * seam, sends the other events of that CPU into it
+ * (PERF_EVENT_IOC_SET_OUTPUT), and copies what the kernel writes there into
+ * a pk_pd_writer, one pass over all buffers at a time, each pass ended by
+ * FINISHED_ROUND and written through to the output. Synthesizers write the state that existed before
  * recording started (kernel map, COMM/MMAP2 of running tasks) from /proc. */
 #ifndef PMUKIT_RECORD_H
 #define PMUKIT_RECORD_H
@@ -63,8 +64,9 @@ int pk_recorder_disable(pk_recorder *r, pk_error *err);
 int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup);
 
 /* One pass over every buffer: copies whole records to w, then a
- * FINISHED_ROUND when anything was copied. Returns the number of records or
- * a negative errno (-ENOSPC when the disk filled up: the file stays valid). */
+ * FINISHED_ROUND when anything was copied, then flushes w (a kill loses one
+ * pass at most). Returns the number of records or a negative errno (-ENOSPC
+ * when the disk filled up: the file stays valid). */
 int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err);
 
 /* Writes a LOST_SAMPLES record for each fd whose counter lost samples

@@ -1,5 +1,13 @@
 /* Recording: ring buffers on top of the counting layer's open step, drained
- * into a perf.data writer. */
+ * into a perf.data writer.
+ *
+ * Invariants: there is one ring per CPU of the union of the evsels' CPU maps
+ * (a hybrid machine's cpu_core and cpu_atom events have disjoint maps), or
+ * one per thread for per-thread events; the first fd of a CPU owns the
+ * mapping and the others are redirected into it. Every fd is polled (a HUP
+ * says its task is gone). Each drain pass ends with FINISHED_ROUND and a
+ * writer flush, so what the recorder has taken out of the rings is in the
+ * output when the pass returns. */
 #include <pmukit/record.h>
 
 #include "pd_internal.h"
@@ -33,7 +41,11 @@ struct pk_recorder {
 	uint8_t *tmp;                /* a record that wraps around the buffer end */
 	uint64_t first_time, last_time;
 	size_t page;
+	pk_cpumap *cpus;             /* the rings' CPUs: every evsel's together */
 };
+
+/* The largest record the kernel writes: header.size is 16 bits. */
+#define PK_RECORD_MAX_SIZE 65536
 
 static size_t page_size(void)
 {
@@ -55,8 +67,122 @@ void pk_recorder_free(pk_recorder *r)
 	free(r->ids);
 	free(r->nr_ids);
 	pk_counting_free(r->counting);
+	pk_cpumap_put(r->cpus);
 	free(r->tmp);
 	free(r);
+}
+
+/* The CPUs of every evsel together: on a hybrid machine cpu_core and
+ * cpu_atom events have disjoint maps, and each CPU needs its ring. */
+static pk_cpumap *ring_cpus(pk_counting *c, size_t nev)
+{
+	size_t n = 0;
+	for (size_t e = 0; e < nev; e++)
+		n += (size_t)pk_cpumap_nr(pk_counting_cpus(c, e));
+	int *all = malloc((n ? n : 1) * sizeof(int));
+	if (!all)
+		return NULL;
+	n = 0;
+	for (size_t e = 0; e < nev; e++) {
+		pk_cpumap *m = pk_counting_cpus(c, e);
+		for (int i = 0; i < pk_cpumap_nr(m); i++)
+			all[n++] = pk_cpumap_cpu(m, i);
+	}
+	pk_cpumap *u = pk_cpumap_from_array(all, (int)n);
+	free(all);
+	return u;
+}
+
+/* Maps the ring of the first fd on a CPU (or thread); the others follow it
+ * with SET_OUTPUT. Every fd is polled: a HUP says its task is gone. */
+static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t pages, pk_error *err)
+{
+	int rc;
+	if (rg->fd < 0) {
+		size_t len = (pages + 1) * r->page;
+		void *base;
+		rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
+		if (rc < 0) {
+			const char *name = pk_evlist_at(r->evlist, evsel)->name;
+			pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
+			       name ? name : "event", len >> 10, strerror(-rc));
+			if (rc == -EPERM || rc == -ENOMEM)
+				pk_err_hint(err, "lower the buffer size with -m, or raise "
+						 "/proc/sys/kernel/perf_event_mlock_kb");
+			return rc;
+		}
+		rg->fd = fd;
+		rg->base = base;
+		rg->len = len;
+		struct perf_event_mmap_page *pg = base;
+		uint64_t doff = pg->data_offset ? pg->data_offset : r->page;
+		rg->size = pg->data_size ? pg->data_size : pages * r->page;
+		rg->data = (uint8_t *)base + doff;
+		r->pfds[r->nr_pfds].events = POLLIN;
+	} else {
+		rc = r->k->ops->ioctl(r->k, fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)rg->fd);
+		if (rc < 0)
+			return pk_err(err, rc, "cannot redirect an event into its CPU's buffer: %s",
+				      strerror(-rc));
+		r->pfds[r->nr_pfds].events = 0;
+	}
+	r->pfds[r->nr_pfds++].fd = fd;
+	return 0;
+}
+
+/* Ids of every fd, and one ring per CPU of the union of the evsels' maps
+ * (per thread for per-thread events). */
+static int map_rings(pk_recorder *r, size_t pages, pk_error *err)
+{
+	size_t nev = r->nr_evsels;
+	int nthr = pk_threadmap_nr(pk_counting_threads(r->counting));
+	r->cpus = ring_cpus(r->counting, nev);
+	if (!r->cpus)
+		return pk_err(err, -ENOMEM, "out of memory");
+	int ncpu = pk_cpumap_nr(r->cpus);
+	bool per_thread = ncpu == 1 && pk_cpumap_cpu(r->cpus, 0) < 0;
+	size_t nrings = per_thread ? (size_t)nthr : (size_t)ncpu;
+	r->rings = calloc(nrings ? nrings : 1, sizeof(ring));
+	r->pfds = calloc((nev * (size_t)ncpu * (size_t)nthr) + 1, sizeof(struct pollfd));
+	if (!r->rings || !r->pfds)
+		return pk_err(err, -ENOMEM, "out of memory");
+	r->nr_rings = nrings;
+	for (size_t i = 0; i < nrings; i++)
+		r->rings[i].fd = -1;
+	for (size_t e = 0; e < nev; e++) {
+		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
+		int nc = pk_cpumap_nr(cpus);
+		r->ids[e] = calloc((size_t)nc * (size_t)nthr + 1, sizeof(uint64_t));
+		if (!r->ids[e])
+			return pk_err(err, -ENOMEM, "out of memory");
+		for (int ci = 0; ci < nc; ci++) {
+			int ring_cpu = per_thread ? 0 : pk_cpumap_idx(r->cpus, pk_cpumap_cpu(cpus, ci));
+			for (int ti = 0; ti < nthr; ti++) {
+				int fd = pk_counting_fd(r->counting, e, ci, ti);
+				if (fd < 0)
+					continue;
+				r->ids[e][r->nr_ids[e]++] = pk_counting_id(r->counting, e, ci, ti);
+				ring *rg = &r->rings[per_thread ? ti : ring_cpu];
+				int rc = attach_fd(r, rg, fd, e, pages, err);
+				if (rc < 0)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Wake up when a quarter of the buffer is full, not per sample. */
+static void set_watermarks(pk_evlist *evlist, const pk_record_opts *o, size_t bytes)
+{
+	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
+		pk_evsel *e = pk_evlist_at(evlist, i);
+		if (!e->attr.watermark && !e->attr.wakeup_events) {
+			e->attr.watermark = 1;
+			e->attr.wakeup_watermark =
+				o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(bytes / 4);
+		}
+	}
 }
 
 int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **out,
@@ -74,16 +200,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		pk_recorder_free(r);
 		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
 	}
-	/* wake up when a quarter of the buffer is full, not per sample */
-	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
-		pk_evsel *e = pk_evlist_at(evlist, i);
-		if (!e->attr.watermark && !e->attr.wakeup_events) {
-			e->attr.watermark = 1;
-			e->attr.wakeup_watermark = o->wakeup_watermark
-							   ? o->wakeup_watermark
-							   : (uint32_t)(pages * r->page / 4);
-		}
-	}
+	set_watermarks(evlist, o, pages * r->page);
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
 	co.kernel = r->k;
@@ -91,101 +208,24 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	co.threads = o->threads;
 	co.skip_unsupported = false;
 	co.exclude_kernel_fallback = true;
-	int rc = 0;
 	r->counting = pk_counting_new(evlist, &co, err);
 	if (!r->counting) {
 		pk_recorder_free(r);
 		return err && err->code ? err->code : -ENOMEM;
 	}
-	rc = pk_counting_open(r->counting, err);
-	if (rc < 0) {
-		pk_recorder_free(r);
-		return rc;
-	}
+	int rc = pk_counting_open(r->counting, err);
 	size_t nev = pk_evlist_count(evlist);
 	r->nr_evsels = nev;
 	r->ids = calloc(nev ? nev : 1, sizeof(*r->ids));
 	r->nr_ids = calloc(nev ? nev : 1, sizeof(*r->nr_ids));
-	pk_threadmap *threads = pk_counting_threads(r->counting);
-	int nthr = pk_threadmap_nr(threads);
-	pk_cpumap *cpus0 = pk_counting_cpus(r->counting, 0);
-	int ncpu = pk_cpumap_nr(cpus0);
-	bool per_thread = ncpu == 1 && pk_cpumap_cpu(cpus0, 0) < 0;
-	size_t nrings = per_thread ? (size_t)nthr : (size_t)ncpu;
-	r->rings = calloc(nrings ? nrings : 1, sizeof(ring));
-	r->pfds = calloc((nev * (size_t)ncpu * (size_t)nthr) + 1, sizeof(struct pollfd));
-	if (!r->ids || !r->nr_ids || !r->rings || !r->pfds) {
+	r->tmp = malloc(PK_RECORD_MAX_SIZE);
+	if (rc == 0 && (!r->ids || !r->nr_ids || !r->tmp))
+		rc = pk_err(err, -ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = map_rings(r, pages, err);
+	if (rc < 0) {
 		pk_recorder_free(r);
-		return pk_err(err, -ENOMEM, "out of memory");
-	}
-	r->nr_rings = nrings;
-	for (size_t i = 0; i < nrings; i++)
-		r->rings[i].fd = -1;
-	size_t len = (pages + 1) * r->page;
-	for (size_t e = 0; e < nev; e++) {
-		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
-		int nc = pk_cpumap_nr(cpus);
-		r->ids[e] = calloc((size_t)nc * (size_t)nthr + 1, sizeof(uint64_t));
-		if (!r->ids[e]) {
-			pk_recorder_free(r);
-			return pk_err(err, -ENOMEM, "out of memory");
-		}
-		for (int ci = 0; ci < nc; ci++) {
-			int cpu = pk_cpumap_cpu(cpus, ci);
-			int ring_cpu_idx = per_thread ? 0 : pk_cpumap_idx(cpus0, cpu);
-			for (int ti = 0; ti < nthr; ti++) {
-				int fd = pk_counting_fd(r->counting, e, ci, ti);
-				if (fd < 0)
-					continue;
-				r->ids[e][r->nr_ids[e]++] = pk_counting_id(r->counting, e, ci, ti);
-				if (ring_cpu_idx < 0)
-					continue; /* a CPU the first event is not on: no ring */
-				/* one ring per CPU, or per thread for per-thread events */
-				ring *rg = &r->rings[per_thread ? ti : ring_cpu_idx];
-				if (rg->fd < 0) {
-					void *base;
-					rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
-					if (rc < 0) {
-						pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
-						       pk_evlist_at(evlist, e)->name ? pk_evlist_at(evlist, e)->name
-										   : "event",
-						       len >> 10, strerror(-rc));
-						if (rc == -EPERM || rc == -ENOMEM)
-							pk_err_hint(err, "lower the buffer size with -m, or raise "
-									 "/proc/sys/kernel/perf_event_mlock_kb");
-						pk_recorder_free(r);
-						return rc;
-					}
-					rg->fd = fd;
-					rg->base = base;
-					rg->len = len;
-					struct perf_event_mmap_page *pg = base;
-					uint64_t doff = pg->data_offset ? pg->data_offset : r->page;
-					uint64_t dsz = pg->data_size ? pg->data_size : pages * r->page;
-					rg->data = (uint8_t *)base + doff;
-					rg->size = dsz;
-					r->pfds[r->nr_pfds].fd = fd;
-					r->pfds[r->nr_pfds++].events = POLLIN;
-				} else {
-					rc = r->k->ops->ioctl(r->k, fd, PERF_EVENT_IOC_SET_OUTPUT,
-							      (unsigned long)rg->fd);
-					if (rc < 0) {
-						pk_err(err, rc, "cannot redirect an event into its CPU's buffer: %s",
-						       strerror(-rc));
-						pk_recorder_free(r);
-						return rc;
-					}
-					/* poll it too: its HUP tells us when the task is gone */
-					r->pfds[r->nr_pfds].fd = fd;
-					r->pfds[r->nr_pfds++].events = 0;
-				}
-			}
-		}
-	}
-	r->tmp = malloc(65536);
-	if (!r->tmp) {
-		pk_recorder_free(r);
-		return pk_err(err, -ENOMEM, "out of memory");
+		return rc;
 	}
 	*out = r;
 	return 0;
@@ -314,7 +354,9 @@ int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 			return rc;
 		r->stats.nr_rounds++;
 	}
-	return total;
+	/* through to the output after each pass: a kill loses one pass at most */
+	int rc = pk_pd_writer_flush(w, err);
+	return rc < 0 ? rc : total;
 }
 
 bool pk_recorder_time_conv(const pk_recorder *r, uint8_t rec[56])

@@ -2,7 +2,16 @@
  * section grows record by record; close() appends the feature table and
  * payloads and rewrites the header. Pipe mode: a 16-byte header, then
  * HEADER_ATTR and HEADER_FEATURE records, then the data. Only record types
- * perf 6.1 knows are written, each padded to 8 bytes. */
+ * perf 6.1 knows are written, each padded to 8 bytes.
+ *
+ * Records collect in a buffer of WBUF_SIZE bytes that goes out when it is
+ * full and at each pk_pd_writer_flush; the recorder flushes after every pass
+ * over its ring buffers, so a killed pmukit loses at most the pass it was
+ * copying. After each flush in file mode the header's data size is
+ * rewritten too: a file whose writer died reads as a file without features.
+ * Invariants: pos is the file offset of wbuf[0]; after begin() the buffer
+ * holds whole records only; nr_samples counts SAMPLE records known to be in
+ * the output, pend_samples those still in the buffer. */
 #include "pd_internal.h"
 
 #include <errno.h>
@@ -36,6 +45,7 @@ struct pk_pd_writer {
 	uint64_t pos;                /* file offset of wbuf[0] */
 	uint8_t *wbuf;
 	size_t wlen;
+	uint64_t nr_samples, pend_samples;
 };
 
 /* ---- buffer builder ---- */
@@ -153,6 +163,22 @@ static size_t rec_total(const uint8_t *p)
 	return size ? size : 8;
 }
 
+/* Bytes of whole records before the first `done` of the buffer, and how
+ * many of them are samples. */
+static size_t whole_records(const pk_pd_writer *w, size_t done, uint64_t *samples)
+{
+	size_t keep = 0;
+	*samples = 0;
+	while (keep + 8 <= w->wlen) {
+		size_t t = rec_total(w->wbuf + keep);
+		if (keep + t > done)
+			break;
+		*samples += pd_ld32(w->wbuf + keep) == PERF_RECORD_SAMPLE;
+		keep += t;
+	}
+	return keep;
+}
+
 static int wflush(pk_pd_writer *w, pk_error *err)
 {
 	if (!w->wlen)
@@ -162,21 +188,22 @@ static int wflush(pk_pd_writer *w, pk_error *err)
 	if (rc == 0) {
 		w->pos += w->wlen;
 		w->wlen = 0;
+		w->nr_samples += w->pend_samples;
+		w->pend_samples = 0;
 		return 0;
 	}
 	if (!full_errno(-rc) || w->pipe) {
 		w->failed = true;
 		return pk_err_at(err, rc, "perf.data", w->path, -1, "write failed: %s", strerror(-rc));
 	}
-	/* Disk full: keep the whole records that made it, cut the rest. */
-	size_t keep = 0;
-	while (keep + 8 <= w->wlen) {
-		size_t t = rec_total(w->wbuf + keep);
-		if (keep + t > done)
-			break;
-		keep += t;
-	}
+	/* Disk full: keep the whole records that made it, cut the rest; a
+	 * header that did not fit whole leaves nothing worth keeping. */
+	bool in_header = w->pos < w->data_offset;
+	uint64_t samples = 0;
+	size_t keep = in_header ? 0 : whole_records(w, done, &samples);
 	w->pos += keep;
+	w->nr_samples += samples;
+	w->pend_samples = 0;
 	w->wlen = 0;
 	w->full = true;
 	if (ftruncate(w->fd, (off_t)w->pos) < 0) {
@@ -185,11 +212,16 @@ static int wflush(pk_pd_writer *w, pk_error *err)
 				 "disk full, and cutting the file back failed: %s", strerror(errno));
 	}
 	lseek(w->fd, (off_t)w->pos, SEEK_SET);
-	pk_err_at(err, -ENOSPC, "perf.data", w->path, (long)w->pos,
-		  "no space left: recording stopped; the file keeps the %llu bytes of whole records "
-		  "written so far", (unsigned long long)(w->pos - w->data_offset));
+	if (in_header)
+		pk_err_at(err, -ENOSPC, "perf.data", w->path, 0,
+			  "no space left: the file header (%llu bytes) did not fit",
+			  (unsigned long long)w->data_offset);
+	else
+		pk_err_at(err, -ENOSPC, "perf.data", w->path, (long)w->pos,
+			  "no space left: recording stopped; the file keeps the %llu bytes of whole "
+			  "records written so far", (unsigned long long)(w->pos - w->data_offset));
 	if (err)
-		err->pos_is_offset = 1;
+		err->pos_is_offset = !in_header;
 	return -ENOSPC;
 }
 
@@ -199,6 +231,8 @@ static int wput(pk_pd_writer *w, const void *p, size_t n, pk_error *err)
 		return pk_err(err, -ENOSPC, "no space left on the output");
 	if (w->failed)
 		return pk_err(err, -EIO, "the output failed earlier");
+	if (!n)
+		return 0;
 	if (w->wlen + n > WBUF_SIZE) {
 		int rc = wflush(w, err);
 		if (rc < 0)
@@ -416,11 +450,36 @@ int pk_pd_writer_begin(pk_pd_writer *w, pk_error *err)
 	return rc;
 }
 
+int pk_pd_writer_flush(pk_pd_writer *w, pk_error *err)
+{
+	if (!w->begun || !w->wlen)
+		return 0;
+	if (w->full)
+		return pk_err(err, -ENOSPC, "no space left on the output");
+	int rc = wflush(w, err);
+	if (rc < 0 || w->pipe)
+		return rc;
+	/* the data so far, for a reader of a file whose writer was killed */
+	uint8_t h[PD_FILE_HEADER_SIZE];
+	uint64_t bits[4] = {0};
+	header_bytes(w, h, w->attrs_off, w->pos - w->data_offset, bits);
+	rc = pwrite_all(w->fd, h, sizeof(h), 0);
+	if (rc < 0) {
+		w->failed = true;
+		return pk_err_at(err, rc, "perf.data", w->path, 0, "cannot write the header: %s",
+				 strerror(-rc));
+	}
+	return 0;
+}
+
 int pk_pd_writer_write(pk_pd_writer *w, const void *rec, size_t len, pk_error *err)
 {
 	if (len < 8 || len % 8 || pd_ld16((const uint8_t *)rec + 6) != len)
 		return pk_err(err, -EINVAL, "bad record length %zu", len);
-	return wput(w, rec, len, err);
+	int rc = wput(w, rec, len, err);
+	if (rc == 0 && pd_ld32(rec) == PERF_RECORD_SAMPLE)
+		w->pend_samples++;
+	return rc;
 }
 
 int pk_pd_writer_write_auxtrace(pk_pd_writer *w, const void *rec, size_t len, const void *data,
@@ -447,9 +506,16 @@ int pk_pd_writer_write_auxtrace(pk_pd_writer *w, const void *rec, size_t len, co
 	return rc;
 }
 
+/* Bytes of the data section, in the output or in the buffer. */
 uint64_t pk_pd_writer_data_size(const pk_pd_writer *w)
 {
-	return w->pos + w->wlen - w->data_offset;
+	uint64_t end = w->pos + w->wlen;
+	return end > w->data_offset ? end - w->data_offset : 0;
+}
+
+uint64_t pk_pd_writer_nr_samples(const pk_pd_writer *w)
+{
+	return w->nr_samples;
 }
 
 bool pk_pd_writer_is_full(const pk_pd_writer *w)
@@ -514,7 +580,7 @@ int pk_pd_writer_close(pk_pd_writer *w, pk_error *err)
 	if (rc == 0 && !w->full && !w->failed)
 		rc = wflush(w, err);
 	int ret = rc == -ENOSPC ? 0 : rc;
-	if (!w->pipe && !w->failed) {
+	if (!w->pipe && !w->failed && w->pos >= w->data_offset) {
 		uint64_t data_end = w->pos;
 		uint64_t bits[4] = {0, 0, 0, 0};
 		int frc = write_features(w, data_end, bits);

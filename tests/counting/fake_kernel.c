@@ -1,8 +1,10 @@
 #include "fake_kernel.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #define FAKE(k) ((fake_kernel *)(k)->ctx)
 
@@ -116,6 +118,12 @@ static int fake_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned lo
 		*(uint64_t *)arg = fake_id(fd);
 		return 0;
 	}
+	if (req == PERF_EVENT_IOC_SET_OUTPUT) {
+		if (!fake_event_of(f, (int)arg))
+			return -EBADF;
+		fake_event_of(f, fd)->output_fd = (int)arg;
+		return 0;
+	}
 	if (req == PERF_EVENT_IOC_ENABLE)
 		f->enables++;
 	else if (req == PERF_EVENT_IOC_DISABLE)
@@ -129,14 +137,55 @@ static int fake_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned lo
 
 static int fake_mmap(const pk_kernel *k, int fd, size_t len, int prot, void **addr)
 {
-	(void)k, (void)fd, (void)len, (void)prot, (void)addr;
-	return -ENODEV;
+	(void)prot;
+	fake_event *e = fake_event_of(FAKE(k), fd);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (!e)
+		return -EBADF;
+	if (e->ring || len <= page || ((len - page) & (len - page - 1)))
+		return -EINVAL; /* one user page + a power-of-2 data area, once */
+	void *p;
+	if (posix_memalign(&p, page, len))
+		return -ENOMEM;
+	memset(p, 0, len);
+	struct perf_event_mmap_page *pg = p;
+	pg->data_offset = page;
+	pg->data_size = len - page;
+	e->ring = p;
+	e->ring_len = len;
+	*addr = p;
+	return 0;
 }
 
 static int fake_munmap(const pk_kernel *k, void *addr, size_t len)
 {
-	(void)k, (void)addr, (void)len;
+	fake_kernel *f = FAKE(k);
+	for (int i = 0; i < f->nr; i++) {
+		if (f->ev[i].ring == addr && f->ev[i].ring_len == len) {
+			free(addr);
+			f->ev[i].ring = NULL;
+			return 0;
+		}
+	}
 	return -EINVAL;
+}
+
+int fake_ring_emit(fake_kernel *f, int fd, const void *rec, size_t len)
+{
+	fake_event *e = fake_event_of(f, fd);
+	if (e && !e->ring && e->output_fd)
+		e = fake_event_of(f, e->output_fd);
+	if (!e || !e->ring)
+		return -ENODEV;
+	struct perf_event_mmap_page *pg = e->ring;
+	uint8_t *data = (uint8_t *)e->ring + pg->data_offset;
+	uint64_t head = pg->data_head, tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE);
+	if (head - tail + len > pg->data_size)
+		return -ENOSPC;
+	for (size_t i = 0; i < len; i++)
+		data[(head + i) & (pg->data_size - 1)] = ((const uint8_t *)rec)[i];
+	__atomic_store_n(&pg->data_head, head + len, __ATOMIC_RELEASE);
+	return 0;
 }
 
 static int fake_close(const pk_kernel *k, int fd)
@@ -147,6 +196,8 @@ static int fake_close(const pk_kernel *k, int fd)
 		return -EBADF;
 	e->open = false;
 	f->nr_open--;
+	free(e->ring); /* a ring still mapped dies with its last user, here */
+	e->ring = NULL;
 	return 0;
 }
 

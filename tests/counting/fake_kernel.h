@@ -1,7 +1,9 @@
-/* A fake kernel behind the pk_kernel seam for the counting tests: it records
- * every open, hands out fds, answers reads with synthetic counts that grow
- * with each read, and fails opens with chosen errnos. A test double: the
- * product never prints numbers from it. */
+/* A fake kernel behind the pk_kernel seam for the counting and recording
+ * tests: it records every open, hands out fds, answers reads with synthetic
+ * counts that grow with each read, fails opens with chosen errnos, and maps
+ * ring buffers (user page + data area) that a test fills with records
+ * through fake_ring_emit, following PERF_EVENT_IOC_SET_OUTPUT as the kernel
+ * does. A test double: the product never prints numbers from it. */
 #ifndef PK_TEST_FAKE_KERNEL_H
 #define PK_TEST_FAKE_KERNEL_H
 
@@ -20,6 +22,9 @@ typedef struct fake_event {
 	int group_fd;
 	unsigned long flags;
 	uint64_t reads;            /* read calls so far (the leader's, for groups) */
+	void *ring;                /* mmap'd user page + data area, NULL */
+	size_t ring_len;
+	int output_fd;             /* PERF_EVENT_IOC_SET_OUTPUT target; 0: none */
 } fake_event;
 
 typedef struct fake_kernel {
@@ -46,5 +51,10 @@ void fake_kernel_init(fake_kernel *f);
 uint64_t fake_value(const fake_event *e, uint64_t reads);
 /* The fake event behind fd, or NULL. */
 fake_event *fake_event_of(fake_kernel *f, int fd);
+/* Appends one record to the ring fd writes into (its own, or the one it was
+ * redirected to), as the kernel does: data at data_head, wrapping, then
+ * data_head advanced. 0, -ENODEV when fd has no ring, -ENOSPC when the
+ * reader has not made room. */
+int fake_ring_emit(fake_kernel *f, int fd, const void *rec, size_t len);
 
 #endif

@@ -33,6 +33,13 @@ int pk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((for
  * input prints a usage error and returns 129 (perf's code), else 0. */
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
 		     uint64_t max, uint64_t *out);
+/* The CPUs of -a (cpu_list NULL: every online CPU) or -C cpu_list: every
+ * CPU listed must be online, and an empty list is refused. */
+struct pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err);
+/* Flushes f and closes it (not stdout or stderr); on any write error says
+ * "pmukit <cmd>: cannot write '<name>': <why>" (name NULL: the standard
+ * output) and returns -errno. */
+int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
 /* --cputype: perf's "core"/"atom", or a core PMU's name. */
 const char *pk_cli_cputype(const char *arg);
 

@@ -1,12 +1,20 @@
-/* pmukit record: sample a command, processes or the system into perf.data. */
+/* pmukit record: sample a command, processes or the system into perf.data.
+ *
+ * One run: events parsed and configured (-F lowered to the kernel's maximum
+ * rate as perf does), targets resolved, the command forked and held before
+ * exec (workload.c: a command that cannot run stops us before perf.data is
+ * touched), events opened with their ring buffers, the file begun and the
+ * state before recording synthesized, then ring passes until the command
+ * ends, Ctrl-C, or the output fails. Each pass is written through, so a
+ * kill loses one pass at most. Any early stop (a full disk, a broken pipe)
+ * ends the command with SIGTERM, as perf does, instead of waiting for it.
+ * The samples counted in the closing line are those that reached the file. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +25,7 @@
 #include <pmukit/record.h>
 
 #include "builtin.h"
+#include "workload.h"
 
 const char record_usage[] =
 	"usage: pmukit record [-e EVENTS] [-F FREQ | -c PERIOD] [-g] [-a] [-C CPUS]\n"
@@ -26,7 +35,8 @@ const char record_usage[] =
 	"\n"
 	"  -e, --event EVENTS      events to sample (perf syntax; default cycles, or\n"
 	"                          cpu-clock when there is no core PMU)\n"
-	"  -F, --freq FREQ         samples per second (default 4000)\n"
+	"  -F, --freq FREQ         samples per second (default 4000; 'max': the\n"
+	"                          kernel's perf_event_max_sample_rate)\n"
 	"  -c, --count PERIOD      one sample every PERIOD events\n"
 	"  -g                      record call chains\n"
 	"  -a, --all-cpus          system-wide, on every CPU\n"
@@ -44,10 +54,14 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+/* perf's default rate, lowered like an -F to the kernel's maximum */
+#define RECORD_DEFAULT_FREQ 4000
+
 typedef struct ropts {
 	char **events;
 	int nr_events;
 	uint64_t freq, period;
+	bool freq_max;               /* -F max */
 	bool callchain, all_cpus;
 	const char *cpu_list, *pids, *tids, *output;
 	size_t mmap_pages;
@@ -55,15 +69,63 @@ typedef struct ropts {
 	int cmd_argc;
 } ropts;
 
-static int parse_u64_opt(const char *s, uint64_t *out)
+/* One recording: what run() sets up and tears down. */
+typedef struct rsession {
+	const ropts *o;
+	pk_error err;
+	pk_pmus *pmus;
+	pk_evlist *evlist;
+	pk_cpumap *cpus;
+	pk_threadmap *threads;
+	pk_recorder *rec;
+	pk_pd_writer *w;
+	pk_workload wl;
+	bool system_wide, traced, pipe_mode;
+	bool old_kept;               /* the previous output was renamed to <output>.old */
+	bool child_done;
+	uint64_t wakeups;
+} rsession;
+
+/* kernel.perf_event_max_sample_rate, 0 when unknown. The one read of a host
+ * fact in record: it moves behind the kernel seam with the others. */
+static uint64_t max_sample_rate(void)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || end == s)
-		return -1;
-	*out = v;
-	return 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long long v = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The kernel refuses a sample_freq above its maximum (EINVAL); perf lowers
+ * the rate with a warning instead, and so do we. */
+static uint64_t sample_freq(const ropts *o)
+{
+	if (o->period)
+		return 0;
+	uint64_t want = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
+	uint64_t max = max_sample_rate();
+	if (o->freq_max) {
+		if (!max)
+			return RECORD_DEFAULT_FREQ;
+		fprintf(stderr, "info: using the maximum frequency rate, %" PRIu64 " Hz\n", max);
+		return max;
+	}
+	if (!max || want <= max)
+		return o->freq;
+	if (o->freq)
+		fprintf(stderr,
+			"warning: the maximum sample rate is %" PRIu64 " Hz: recording at %" PRIu64
+			" Hz instead of %" PRIu64 " Hz.\n"
+			"         The limit is /proc/sys/kernel/perf_event_max_sample_rate; the kernel "
+			"lowers it when sampling interrupts take too long.\n",
+			max, max, want);
+	else
+		fprintf(stderr, "info: using a maximum frequency rate of %" PRIu64 " Hz\n", max);
+	return max;
 }
 
 static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
@@ -143,259 +205,295 @@ static int add_tracking(pk_evlist *l, bool system_wide)
 	return 0;
 }
 
-/* Forks the workload stopped on a pipe; writing to *go starts it. */
-static pid_t start_workload(char **argv, int *go)
+/* Events, configured for recording, with the tracking event. */
+static int setup_events(rsession *s)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[1]);
-		signal(SIGINT, SIG_DFL);
-		prctl(PR_SET_NAME, "pmukit-exec");
-		char c;
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "pmukit record: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
+	const ropts *o = s->o;
+	int rc = build_evlist(o, &s->evlist, &s->pmus);
+	if (rc)
+		return rc;
+	pk_config_opts co = {
+		.mode = PK_CONFIG_RECORD,
+		.system_wide = s->system_wide,
+		.forked_workload = s->traced,
+		.period = o->period,
+		.freq = sample_freq(o),
+		.sample_type = (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
+			       (s->system_wide ? PERF_SAMPLE_CPU : 0),
+	};
+	if (pk_evlist_config(s->evlist, &co, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return 1;
 	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+	if (add_tracking(s->evlist, s->system_wide) < 0) {
+		fprintf(stderr, "pmukit record: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* CPUs and tasks to follow; the command forked and held before exec. */
+static int setup_targets(rsession *s)
+{
+	const ropts *o = s->o;
+	s->cpus = pk_cli_target_cpus(o->cpu_list, &s->err);
+	if (!s->cpus)
+		goto fail;
+	if (o->pids)
+		s->threads = pk_threadmap_from_pids(o->pids, &s->err);
+	else if (o->tids)
+		s->threads = pk_threadmap_from_tids(o->tids, &s->err);
+	else if (s->system_wide)
+		s->threads = pk_threadmap_any();
+	if ((o->pids || o->tids) && !s->threads)
+		goto fail;
+	if (o->cmd_argc) {
+		if (pk_workload_prepare(o->cmd, &s->wl, &s->err) < 0) {
+			pk_cli_print_error("record", &s->err);
+			return s->wl.exec_errno ? pk_workload_exec_exit_code(s->wl.exec_errno) : 1;
+		}
+		if (!s->threads)
+			s->threads = pk_threadmap_new(&s->wl.pid, 1);
+	}
+	if (!s->threads) {
+		fprintf(stderr, "pmukit record: out of memory\n");
+		return 1;
+	}
+	return 0;
+fail:
+	pk_cli_print_error("record", &s->err);
+	return 1;
+}
+
+/* perf keeps the previous file as <name>.old */
+static void keep_old_output(rsession *s)
+{
+	struct stat st;
+	const char *out = s->o->output;
+	if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", out);
+		s->old_kept = rename(out, old) == 0;
+	}
+}
+
+/* The command could not run after all: no file, the old one back. */
+static void discard_output(rsession *s)
+{
+	if (s->pipe_mode)
+		return;
+	unlink(s->o->output);
+	if (s->old_kept) {
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", s->o->output);
+		rename(old, s->o->output);
+	}
+}
+
+static int open_output(rsession *s, int argc, char **argv)
+{
+	s->pipe_mode = !strcmp(s->o->output, "-");
+	if (!s->pipe_mode)
+		keep_old_output(s);
+	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
+	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
+	    pk_pd_writer_host_features(s->w, argc, argv, &s->err) < 0 ||
+	    pk_pd_writer_begin(s->w, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The thread group of tid, from /proc (tid itself when unknown). */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	pid_t tgid = tid;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "Tgid:", 5))
+				tgid = (pid_t)atoi(line + 5);
+		fclose(f);
+	}
+	return tgid;
+}
+
+/* -p/-t: each process once, from its thread group leader. */
+static int synth_targets(rsession *s, const pk_synth *syn)
+{
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < pk_threadmap_nr(s->threads); i++) {
+		pid_t tid = pk_threadmap_tid(s->threads, i);
+		pid_t tgid = tgid_of(tid);
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = pk_threadmap_tid(s->threads, j) == tgid;
+		if (!seen && (tgid == tid || i == 0))
+			rc = pk_synth_task(syn, tgid, false, &s->err);
+	}
+	return rc;
+}
+
+/* The state before recording: kernel map, tasks, time conversion. */
+static int synthesize(rsession *s)
+{
+	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
+	pk_synth syn = {.w = s->w, .sample_type = first->attr.sample_type,
+			.sample_id_all = first->attr.sample_id_all};
+	int rc = pk_synth_kernel_mmap(&syn, &s->err);
+	if (rc == 0 && s->system_wide)
+		rc = pk_synth_all_tasks(&syn, &s->err);
+	else if (rc == 0 && !s->traced)
+		rc = synth_targets(s, &syn);
+	if (rc == 0 && s->traced)
+		rc = pk_synth_comm(&syn, s->wl.pid, s->wl.pid, "pmukit-exec", &s->err);
+	uint8_t tc[56];
+	if (rc == 0 && pk_recorder_time_conv(s->rec, tc))
+		rc = pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err);
+	if (rc == 0)
+		rc = pk_synth_finished_init(&syn, &s->err);
+	if (rc < 0)
+		pk_cli_print_error("record", &s->err);
+	return rc;
+}
+
+/* Enables the events (a forked command's start at its exec) and lets the
+ * command go. 0, or the exit code. */
+static int start(rsession *s)
+{
+	if (!s->traced && pk_recorder_enable(s->rec, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return 1;
+	}
+	if (s->o->cmd_argc && pk_workload_start(&s->wl, s->o->cmd[0], &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return s->wl.exec_errno ? pk_workload_exec_exit_code(s->wl.exec_errno) : 1;
+	}
+	return 0;
+}
+
+/* Passes over the rings until the command ends, a signal, or the events'
+ * tasks are gone; false when the output failed (said here). */
+static bool record_loop(rsession *s)
+{
+	while (!stop_signal) {
+		bool all_hup = false;
+		if (pk_recorder_poll(s->rec, 100, &all_hup) > 0)
+			s->wakeups++;
+		if (pk_recorder_drain(s->rec, s->w, &s->err) < 0) {
+			pk_cli_print_error("record", &s->err);
+			return false;
+		}
+		if (s->wl.pid > 0 && waitpid(s->wl.pid, NULL, WNOHANG) == s->wl.pid) {
+			s->wl.pid = -1;
+			s->child_done = true;
+			return true;
+		}
+		if (all_hup && !s->o->cmd_argc)
+			return true;
+	}
+	return true;
+}
+
+static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
+{
+	const pk_record_stats *st = pk_recorder_stats(s->rec);
+	fprintf(stderr, "[ pmukit record: Woken up %" PRIu64 " times to write data ]\n", s->wakeups);
+	if (st->nr_lost_records || st->nr_lost_samples)
+		fprintf(stderr,
+			"[ pmukit record: lost %" PRIu64 " events in %" PRIu64
+			" LOST records and %" PRIu64 " samples (PERF_FORMAT_LOST) ]\n",
+			st->nr_lost, st->nr_lost_records, st->nr_lost_samples);
+	if (samples < st->nr_samples)
+		fprintf(stderr, "[ pmukit record: %" PRIu64 " samples read did not reach the output ]\n",
+			st->nr_samples - samples);
+	fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		(double)bytes / (1024.0 * 1024.0), s->pipe_mode ? "(pipe)" : s->o->output, samples);
+}
+
+/* The last records (unless the output failed: ok false), the lost counts,
+ * SAMPLE_TIME, then the file closed. Returns the exit status. */
+static int finish_output(rsession *s, bool ok)
+{
+	pk_recorder_disable(s->rec, NULL);
+	int rc = 0;
+	if (ok) {
+		rc = pk_recorder_drain(s->rec, s->w, &s->err);
+		if (rc >= 0)
+			rc = pk_recorder_write_lost(s->rec, s->w, &s->err);
+		if (rc >= 0)
+			rc = pk_pd_writer_flush(s->w, &s->err);
+		if (rc < 0)
+			pk_cli_print_error("record", &s->err);
+	}
+	if (!s->pipe_mode && pk_recorder_first_time(s->rec)) {
+		uint64_t t[2] = {pk_recorder_first_time(s->rec), pk_recorder_last_time(s->rec)};
+		pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
+	}
+	uint64_t bytes = pk_pd_writer_data_size(s->w);
+	uint64_t samples = pk_pd_writer_nr_samples(s->w);
+	pk_error_clear(&s->err);
+	int crc = pk_pd_writer_close(s->w, &s->err);
+	s->w = NULL;
+	if (crc < 0 && ok && rc >= 0) {
+		if (!s->err.code)
+			pk_err(&s->err, crc, "%s: %s", s->o->output, strerror(-crc));
+		pk_cli_print_error("record", &s->err);
+		rc = crc;
+	}
+	print_summary(s, bytes, samples);
+	return ok && rc >= 0 ? 0 : 1;
+}
+
+/* From the file begun to the file closed; the exit status. */
+static int record(rsession *s, int argc, char **argv)
+{
+	if (open_output(s, argc, argv) < 0)
+		return 1;
+	int code = synthesize(s) < 0 ? 1 : start(s);
+	if (code && s->wl.exec_errno) {
+		/* the rare exec failure the lookup could not foresee */
+		pk_pd_writer_abort(s->w);
+		s->w = NULL;
+		discard_output(s);
+		return code;
+	}
+	bool ok = code == 0 && record_loop(s);
+	int status = finish_output(s, ok);
+	return code ? code : status;
 }
 
 static int run(const ropts *o, int argc, char **argv)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	pk_evlist *evlist = NULL;
-	pk_pmus *pmus = NULL;
-	int rc = build_evlist(o, &evlist, &pmus);
-	if (rc) {
-		pk_pmus_put(pmus);
-		return rc;
-	}
-	bool system_wide = o->all_cpus || o->cpu_list;
-	bool workload = o->cmd_argc > 0;
+	rsession s = {.o = o, .wl = PK_WORKLOAD_INIT};
+	pk_error_clear(&s.err);
+	s.system_wide = o->all_cpus || o->cpu_list;
 	/* with -a/-C/-p/-t a command only sets how long to record, as in perf */
-	bool traced_workload = workload && !system_wide && !o->pids && !o->tids;
-	pk_config_opts co = {
-		.mode = PK_CONFIG_RECORD,
-		.system_wide = system_wide,
-		.forked_workload = traced_workload,
-		.period = o->period,
-		.freq = o->freq,
-		.sample_type = (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
-			       (system_wide ? PERF_SAMPLE_CPU : 0),
-	};
-	int status = 1;
-	pk_cpumap *cpus = NULL;
-	pk_threadmap *threads = NULL;
-	pk_recorder *rec = NULL;
-	pk_pd_writer *w = NULL;
-	pid_t child = -1;
-	int go = -1;
-	uint64_t wakeups = 0;
-	bool disk_full = false, child_done = false, pipe_mode = false;
-	int child_status = 0;
-	if (pk_evlist_config(evlist, &co, &err) < 0) {
-		pk_cli_print_error("record", &err);
-		goto out;
-	}
-	if (add_tracking(evlist, system_wide) < 0) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		goto out;
-	}
-	cpus = o->cpu_list ? pk_cpumap_parse(o->cpu_list, &err) : pk_cpumap_online(&err);
-	if (!cpus) {
-		pk_cli_print_error("record", &err);
-		goto out;
-	}
-	if (o->pids)
-		threads = pk_threadmap_from_pids(o->pids, &err);
-	else if (o->tids)
-		threads = pk_threadmap_from_tids(o->tids, &err);
-	else if (system_wide)
-		threads = pk_threadmap_any();
-	if (workload) {
-		child = start_workload(o->cmd, &go);
-		if (child < 0) {
-			fprintf(stderr, "pmukit record: cannot start the command: %s\n", strerror(errno));
-			goto out;
-		}
-		if (!threads)
-			threads = pk_threadmap_new(&child, 1);
-	}
-	if (!threads) {
-		pk_cli_print_error("record", &err);
-		goto out;
-	}
-	pk_record_opts ro = {.cpus = cpus, .threads = threads, .mmap_pages = o->mmap_pages};
-	if (pk_recorder_open(evlist, &ro, &rec, &err) < 0) {
-		pk_cli_print_error("record", &err);
-		goto out;
-	}
-	pipe_mode = !strcmp(o->output, "-");
-	if (!pipe_mode) {
-		/* perf keeps the previous file as <name>.old */
-		struct stat st;
-		if (stat(o->output, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-			char old[4096];
-			snprintf(old, sizeof(old), "%s.old", o->output);
-			rename(o->output, old);
-		}
-	}
-	if (pk_pd_writer_open(o->output, pipe_mode, &w, &err) < 0 ||
-	    pk_recorder_add_evsels(rec, w, &err) < 0 ||
-	    pk_pd_writer_host_features(w, argc, argv, &err) < 0 || pk_pd_writer_begin(w, &err) < 0) {
-		pk_cli_print_error("record", &err);
-		goto out;
-	}
-	const pk_evsel *first = pk_evlist_at(evlist, 0);
-	pk_synth syn = {.w = w, .sample_type = first->attr.sample_type,
-			.sample_id_all = first->attr.sample_id_all};
-	rc = pk_synth_kernel_mmap(&syn, &err);
-	if (rc == 0 && system_wide)
-		rc = pk_synth_all_tasks(&syn, &err);
-	for (int i = 0; rc == 0 && !system_wide && !traced_workload && i < pk_threadmap_nr(threads); i++) {
-		pid_t tid = pk_threadmap_tid(threads, i);
-		char path[64], *status_txt = NULL;
-		/* synthesize each process once, from its thread group leader */
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-		pid_t tgid = tid;
-		FILE *f = fopen(path, "r");
-		if (f) {
-			char line[256];
-			while (fgets(line, sizeof(line), f))
-				if (!strncmp(line, "Tgid:", 5))
-					tgid = (pid_t)atoi(line + 5);
-			fclose(f);
-		}
-		free(status_txt);
-		bool seen = false;
-		for (int j = 0; j < i && !seen; j++)
-			seen = pk_threadmap_tid(threads, j) == tgid;
-		if (!seen && (tgid == tid || i == 0))
-			rc = pk_synth_task(&syn, tgid, false, &err);
-	}
-	if (rc == 0 && traced_workload)
-		rc = pk_synth_comm(&syn, child, child, "pmukit-exec", &err);
-	uint8_t tc[56];
-	if (rc == 0 && pk_recorder_time_conv(rec, tc))
-		rc = pk_pd_writer_write(w, tc, sizeof(tc), &err);
-	if (rc == 0)
-		rc = pk_synth_finished_init(&syn, &err);
-	if (rc < 0) {
-		pk_cli_print_error("record", &err);
-		goto finish;
-	}
-	/* a forked command enables its events at exec (enable_on_exec);
-	 * everything else starts now */
-	if (!traced_workload && pk_recorder_enable(rec, &err) < 0) {
-		pk_cli_print_error("record", &err);
-		goto finish;
-	}
-	if (workload) {
-		if (write(go, "g", 1) != 1) {
-			fprintf(stderr, "pmukit record: cannot start the command\n");
-			goto finish;
-		}
-		close(go);
-		go = -1;
-	}
-	status = 0;
-	while (!stop_signal && !disk_full) {
-		bool all_hup = false;
-		int n = pk_recorder_poll(rec, 100, &all_hup);
-		if (n > 0)
-			wakeups++;
-		int d = pk_recorder_drain(rec, w, &err);
-		if (d == -ENOSPC) {
-			disk_full = true;
-			break;
-		}
-		if (d < 0) {
-			pk_cli_print_error("record", &err);
-			status = 1;
-			break;
-		}
-		if (workload && waitpid(child, &child_status, WNOHANG) == child) {
-			child_done = true;
-			break;
-		}
-		if (all_hup && !workload)
-			break;
-	}
-finish:
-	if (rec) {
-		pk_error e2;
-		pk_error_clear(&e2);
-		pk_recorder_disable(rec, &e2);
-		if (!pk_pd_writer_is_full(w)) {
-			int d = pk_recorder_drain(rec, w, &err);
-			if (d == -ENOSPC)
-				disk_full = true;
-			if (!disk_full)
-				pk_recorder_write_lost(rec, w, &err);
-		}
-	}
-	if (disk_full) {
-		pk_cli_print_error("record", &err);
-		status = 1;
-	}
-	if (w && rec && !pipe_mode && pk_recorder_first_time(rec)) {
-		uint64_t t[2] = {pk_recorder_first_time(rec), pk_recorder_last_time(rec)};
-		pk_pd_writer_set_feature(w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
-	}
-	if (w) {
-		uint64_t bytes = pk_pd_writer_data_size(w);
-		pk_error_clear(&err);
-		int crc = pk_pd_writer_close(w, &err);
-		w = NULL;
-		/* the disk may fill only with the last flush, after the loop */
-		if (crc < 0 && (crc != -ENOSPC || !disk_full)) {
-			if (crc == -ENOSPC && !err.code)
-				pk_err(&err, -ENOSPC, "%s: no space left: the last records did not fit; "
-					    "the file keeps the whole records written before", o->output);
-			pk_cli_print_error("record", &err);
+	s.traced = o->cmd_argc > 0 && !s.system_wide && !o->pids && !o->tids;
+	int status = setup_events(&s);
+	if (!status)
+		status = setup_targets(&s);
+	if (!status) {
+		pk_record_opts ro = {.cpus = s.cpus, .threads = s.threads,
+				     .mmap_pages = o->mmap_pages};
+		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
+			pk_cli_print_error("record", &s.err);
 			status = 1;
 		}
-		const pk_record_stats *st = pk_recorder_stats(rec);
-		fprintf(stderr, "[ pmukit record: Woken up %" PRIu64 " times to write data ]\n", wakeups);
-		if (st->nr_lost_records || st->nr_lost_samples)
-			fprintf(stderr,
-				"[ pmukit record: lost %" PRIu64 " events in %" PRIu64
-				" LOST records and %" PRIu64 " samples (PERF_FORMAT_LOST) ]\n",
-				st->nr_lost, st->nr_lost_records, st->nr_lost_samples);
-		fprintf(stderr,
-			"[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)bytes / (1024.0 * 1024.0), pipe_mode ? "(pipe)" : o->output,
-			st->nr_samples);
 	}
-	if (child > 0 && !child_done) {
-		if (go >= 0) {
-			close(go); /* the child exits without running the command */
-			go = -1;
-		}
-		if (stop_signal)
-			kill(child, SIGTERM);
-		waitpid(child, &child_status, 0);
-	}
-	(void)child_status;
-out:
-	if (go >= 0)
-		close(go);
-	if (w)
-		pk_pd_writer_abort(w);
-	pk_recorder_free(rec);
-	pk_threadmap_put(threads);
-	pk_cpumap_put(cpus);
-	pk_evlist_put(evlist);
-	pk_pmus_put(pmus);
+	if (!status)
+		status = record(&s, argc, argv);
+	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
+	pk_workload_stop(&s.wl, NULL);
+	pk_pd_writer_abort(s.w);
+	pk_recorder_free(s.rec);
+	pk_threadmap_put(s.threads);
+	pk_cpumap_put(s.cpus);
+	pk_evlist_put(s.evlist);
+	pk_pmus_put(s.pmus);
 	return status;
 }
 
@@ -419,7 +517,7 @@ int cmd_record(int argc, char **argv)
 	o.output = "perf.data";
 	char *evs[64];
 	o.events = evs;
-	int c;
+	int c, r;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:", longopts, NULL)) != -1) {
@@ -431,12 +529,15 @@ int cmd_record(int argc, char **argv)
 			evs[o.nr_events++] = optarg;
 			break;
 		case 'F':
-			if (parse_u64_opt(optarg, &o.freq) < 0 || !o.freq)
-				return pk_cli_usage_error("record", "bad frequency '%s'", optarg);
+			o.freq_max = !strcmp(optarg, "max");
+			if (!o.freq_max && (r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX,
+								 &o.freq)))
+				return r;
 			break;
 		case 'c':
-			if (parse_u64_opt(optarg, &o.period) < 0 || !o.period)
-				return pk_cli_usage_error("record", "bad period '%s'", optarg);
+			/* the kernel takes periods below 2^63 */
+			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o.period)))
+				return r;
 			break;
 		case 'g': o.callchain = true; break;
 		case 'G':
@@ -450,7 +551,9 @@ int cmd_record(int argc, char **argv)
 		case 't': o.tids = optarg; break;
 		case 'o': o.output = optarg; break;
 		case 'm':
-			if (parse_u64_opt(optarg, &v) < 0 || !v || (v & (v - 1)))
+			if ((r = pk_cli_parse_u64("record", "-m", optarg, 1, (uint64_t)1 << 30, &v)))
+				return r;
+			if (v & (v - 1))
 				return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", optarg);
 			o.mmap_pages = (size_t)v;
 			break;
@@ -458,7 +561,7 @@ int cmd_record(int argc, char **argv)
 			return pk_cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (o.freq && o.period)
+	if ((o.freq || o.freq_max) && o.period)
 		return pk_cli_usage_error("record", "-F and -c exclude each other");
 	if ((o.pids != NULL) + (o.tids != NULL) + (o.all_cpus || o.cpu_list) > 1)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");

@@ -20,6 +20,7 @@
 #include <pmukit/pmu.h>
 
 #include "builtin.h"
+#include "workload.h"
 #include "stat_print.h"
 
 const char stat_usage[] =
@@ -192,37 +193,6 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 
 /* ---- Target ------------------------------------------------------------- */
 
-static pk_cpumap *target_cpus(const struct stat_opts *o, pk_error *err)
-{
-	pk_cpumap *online = pk_cpumap_online(err);
-	if (!online || !o->cpu_list)
-		return online;
-	pk_cpumap *want = pk_cpumap_parse(o->cpu_list, err);
-	if (!want) {
-		pk_cpumap_put(online);
-		return NULL;
-	}
-	for (int i = 0; i < pk_cpumap_nr(want); i++) {
-		int cpu = pk_cpumap_cpu(want, i);
-		if (!pk_cpumap_has(online, cpu)) {
-			char list[256];
-			pk_cpumap_format(online, list, sizeof(list));
-			pk_err(err, -EINVAL, "-C %s: CPU %d is not online (online CPUs: %s)",
-			       o->cpu_list, cpu, list);
-			pk_cpumap_put(want);
-			pk_cpumap_put(online);
-			return NULL;
-		}
-	}
-	pk_cpumap_put(online);
-	if (pk_cpumap_nr(want) == 0) {
-		pk_err(err, -EINVAL, "-C '%s': no CPU given", o->cpu_list);
-		pk_cpumap_put(want);
-		return NULL;
-	}
-	return want;
-}
-
 static char *target_name(const struct stat_opts *o)
 {
 	char *s = NULL;
@@ -253,79 +223,6 @@ static char *target_name(const struct stat_opts *o)
 }
 
 /* ---- The command ---------------------------------------------------------- */
-
-/* A forked command held before exec until the counters are open, as perf
- * does: the child waits on a pipe, and a CLOEXEC pipe tells an exec failure
- * from success (EOF). */
-struct workload {
-	pid_t pid;
-	int go_fd;
-	int err_fd;
-};
-
-static int workload_prepare(char **argv, const sigset_t *child_mask, struct workload *w,
-			    pk_error *err)
-{
-	int go[2], ep[2];
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0)
-		return pk_err(err, -errno, "cannot create a pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(go[0]), close(go[1]), close(ep[0]), close(ep[1]);
-		return pk_err(err, -e, "cannot fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		char c;
-		sigprocmask(SIG_SETMASK, child_mask, NULL);
-		close(go[1]);
-		close(ep[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127); /* pmukit gave up before starting us */
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t wr = write(ep[1], &e, sizeof(e));
-		(void)wr;
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	close(go[0]);
-	close(ep[1]);
-	w->pid = pid;
-	w->go_fd = go[1];
-	w->err_fd = ep[0];
-	return 0;
-}
-
-static int workload_start(struct workload *w, const char *name, pk_error *err)
-{
-	int e = 0;
-	ssize_t r;
-	if (write(w->go_fd, "g", 1) != 1)
-		e = errno;
-	close(w->go_fd);
-	w->go_fd = -1;
-	do
-		r = read(w->err_fd, &e, sizeof(e));
-	while (r < 0 && errno == EINTR);
-	close(w->err_fd);
-	w->err_fd = -1;
-	if (r == (ssize_t)sizeof(e) || e)
-		return pk_err(err, -e, "cannot run '%s': %s", name, strerror(e));
-	return 0;
-}
-
-static void workload_abort(struct workload *w)
-{
-	if (w->go_fd >= 0)
-		close(w->go_fd); /* the child sees EOF and exits */
-	if (w->err_fd >= 0)
-		close(w->err_fd);
-	w->go_fd = w->err_fd = -1;
-	if (w->pid > 0)
-		waitpid(w->pid, NULL, 0);
-	w->pid = -1;
-}
 
 /* ---- Running ------------------------------------------------------------ */
 
@@ -384,7 +281,7 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 
 /* Waits for the end of a run: the command's exit, Ctrl-C, the targets'
  * exit, or the interval count; prints intervals on the way. */
-static int wait_run(struct stat_session *s, struct workload *w, double t0, struct run_result *res,
+static int wait_run(struct stat_session *s, pk_workload *w, double t0, struct run_result *res,
 		    pk_error *err)
 {
 	struct stat_opts *o = s->o;
@@ -452,16 +349,18 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 		    pk_error *err)
 {
 	struct stat_opts *o = s->o;
-	struct workload w = {.pid = -1, .go_fd = -1, .err_fd = -1};
+	pk_workload w = PK_WORKLOAD_INIT;
 	bool forked = o->cmd[0] != NULL;
 	bool counts_child = forked && !s->cpus && !s->threads;
 	int r = 0;
 	res->status = -1;
 	memset(&res->ru, 0, sizeof(res->ru));
 	if (forked) {
-		r = workload_prepare(o->cmd, &s->old_mask, &w, err);
-		if (r < 0)
+		r = pk_workload_prepare(o->cmd, &w, err);
+		if (r < 0) {
+			s->exec_errno = w.exec_errno;
 			return r;
+		}
 	}
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
@@ -477,7 +376,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 	s->counting = pk_counting_new(s->evlist, &co, err);
 	pk_threadmap_put(child);
 	if (!s->counting) {
-		workload_abort(&w);
+		pk_workload_stop(&w, NULL);
 		return err->code ? err->code : -ENOMEM;
 	}
 	r = pk_counting_open(s->counting, err);
@@ -485,16 +384,16 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 	if (r == 0 && !counts_child)
 		r = pk_counting_enable(s->counting, err);
 	if (r < 0) {
-		workload_abort(&w);
+		pk_workload_stop(&w, NULL);
 		return r;
 	}
 	double t0 = now_ns();
 	s->last_print_ns = t0;
 	if (forked) {
-		r = workload_start(&w, o->cmd[0], err);
+		r = pk_workload_start(&w, o->cmd[0], err);
 		if (r < 0) {
-			s->exec_errno = -r;
-			workload_abort(&w);
+			s->exec_errno = w.exec_errno;
+			pk_workload_stop(&w, NULL);
 			return r;
 		}
 	}
@@ -650,7 +549,7 @@ int cmd_stat(int argc, char **argv)
 	if (!s.pmus)
 		goto fail;
 	if (o.all_cpus || o.cpu_list) {
-		s.cpus = target_cpus(&o, &err);
+		s.cpus = pk_cli_target_cpus(o.cpu_list, &err);
 		if (!s.cpus)
 			goto fail;
 	} else if (o.pids || o.tids) {
@@ -724,10 +623,8 @@ int cmd_stat(int argc, char **argv)
 		double sys = (double)res.ru.ru_stime.tv_sec + (double)res.ru.ru_stime.tv_usec / 1e6;
 		stat_print_footer(&s.printer, &elapsed, ru ? user : -1, ru ? sys : -1);
 	}
-	if (out != stderr)
-		fclose(out);
-	else
-		fflush(out);
+	/* counts that did not reach the file are an error, as in perf */
+	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output) : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
 	/* a command we ended ourselves (--interval-count) ended as asked */
@@ -735,12 +632,12 @@ int cmd_stat(int argc, char **argv)
 		res.status = -1;
 	if (res.status >= 0 && WIFSIGNALED(res.status))
 		fprintf(stderr, "%s: %s\n", o.cmd[0], strsignal(WTERMSIG(res.status)));
-	ret = r < 0 ? 1 : exit_code_of(res.status);
+	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);
 	/* as a shell: 127 for a command not found, 126 for one not runnable */
-	ret = s.exec_errno ? (s.exec_errno == ENOENT ? 127 : 126) : 1;
+	ret = s.exec_errno ? pk_workload_exec_exit_code(s.exec_errno) : 1;
 out:
 	stat_rows_free(&acc);
 	stat_rows_free(&rows);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/cpumap.h>
+
 #include "builtin.h"
 
 static const struct pk_cmd commands[] = {
@@ -51,6 +53,64 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 					  (unsigned long long)min, (unsigned long long)max);
 	*out = v;
 	return 0;
+}
+
+pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err)
+{
+	pk_cpumap *online = pk_cpumap_online(err);
+	if (!online || !cpu_list)
+		return online;
+	pk_cpumap *want = pk_cpumap_parse(cpu_list, err);
+	for (int i = 0; want && i < pk_cpumap_nr(want); i++) {
+		int cpu = pk_cpumap_cpu(want, i);
+		if (!pk_cpumap_has(online, cpu)) {
+			char list[256];
+			pk_cpumap_format(online, list, sizeof(list));
+			pk_err(err, -EINVAL, "-C %s: CPU %d is not online (online CPUs: %s)", cpu_list,
+			       cpu, list);
+			pk_cpumap_put(want);
+			want = NULL;
+		}
+	}
+	pk_cpumap_put(online);
+	if (want && pk_cpumap_nr(want) == 0) {
+		pk_err(err, -EINVAL, "-C '%s': no CPU given", cpu_list);
+		pk_cpumap_put(want);
+		want = NULL;
+	}
+	return want;
+}
+
+int pk_cli_fclose(FILE *f, const char *cmd, const char *name)
+{
+	int e = 0;
+	if (fflush(f) != 0)
+		e = errno ? errno : EIO;
+	else if (ferror(f))
+		e = EIO; /* an earlier implicit flush failed; its errno is gone */
+	if (f != stdout && f != stderr && fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e)
+		return 0;
+	if (name)
+		fprintf(stderr, "pmukit %s: cannot write '%s': %s\n", cmd, name, strerror(e));
+	else
+		fprintf(stderr, "pmukit %s: cannot write the standard output: %s\n", cmd, strerror(e));
+	return -e;
+}
+
+/* What a command printed must have reached its reader: a full disk or a
+ * closed pipe under stdout is an error, as in perf and coreutils. */
+static int close_stdout(const char *cmd, int rc)
+{
+	errno = 0;
+	int e = pk_cli_fclose(stdout, cmd, NULL);
+	if (fclose(stdout) != 0 && !e) {
+		fprintf(stderr, "pmukit %s: cannot write the standard output: %s\n", cmd,
+			strerror(errno));
+		e = -1;
+	}
+	return e && !rc ? 1 : rc;
 }
 
 const char *pk_cli_cputype(const char *arg)
@@ -116,5 +176,5 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
-	return c->run(argc - 1, argv + 1);
+	return close_stdout(c->name, c->run(argc - 1, argv + 1));
 }
