@@ -193,6 +193,14 @@ static int wflush(pk_pd_writer *w, pk_error *err)
 		return 0;
 	}
 	if (!full_errno(-rc) || w->pipe) {
+		/* what went out is counted; nothing more will */
+		uint64_t samples = 0;
+		if (w->data_offset && w->pos >= w->data_offset)
+			whole_records(w, done, &samples);
+		w->nr_samples += samples;
+		w->pend_samples = 0;
+		w->pos += done;
+		w->wlen = 0;
 		w->failed = true;
 		return pk_err_at(err, rc, "perf.data", w->path, -1, "write failed: %s", strerror(-rc));
 	}

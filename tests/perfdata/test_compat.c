@@ -111,10 +111,11 @@ static void test_full_disk(void **state)
 {
 	(void)state;
 	PD_TEST_NEED("perf");
-	/* a 200 KiB file size limit stands in for a full disk */
+	/* a file size limit (1000 blocks of dash's 512 bytes) stands in for a full
+	 * disk; room for the tasks synthesized on a busy machine and samples */
 	char cmd[4096], *out = NULL;
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && (ulimit -f 200; %s record -a -e cpu-clock -c 20000 -o full.data -- sleep 3) 2>&1",
+		 "cd %s && (ulimit -f 1000; %s record -a -e cpu-clock -c 20000 -o full.data -- sleep 3) 2>&1",
 		 pd_test_dir, pk_test_pmukit());
 	int rc = pk_test_run(cmd, &out, 0);
 	assert_int_not_equal(rc, 0);

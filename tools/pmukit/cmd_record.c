@@ -57,8 +57,10 @@ static void on_signal(int sig)
 /* perf's default rate, lowered like an -F to the kernel's maximum */
 #define RECORD_DEFAULT_FREQ 4000
 
+#define RECORD_MAX_EVENT_OPTS 64
+
 typedef struct ropts {
-	char **events;
+	char *events[RECORD_MAX_EVENT_OPTS];   /* the -e strings */
 	int nr_events;
 	uint64_t freq, period;
 	bool freq_max;               /* -F max */
@@ -497,7 +499,8 @@ static int run(const ropts *o, int argc, char **argv)
 	return status;
 }
 
-int cmd_record(int argc, char **argv)
+/* Options into *o; 0, or the exit code of a usage error. */
+static int parse_options(int argc, char **argv, ropts *o)
 {
 	static const struct option longopts[] = {
 		{"event", required_argument, NULL, 'e'},
@@ -512,11 +515,6 @@ int cmd_record(int argc, char **argv)
 		{"call-graph", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
-	ropts o;
-	memset(&o, 0, sizeof(o));
-	o.output = "perf.data";
-	char *evs[64];
-	o.events = evs;
 	int c, r;
 	optind = 1;
 	opterr = 0;
@@ -524,51 +522,62 @@ int cmd_record(int argc, char **argv)
 		uint64_t v;
 		switch (c) {
 		case 'e':
-			if (o.nr_events == 64)
+			if (o->nr_events == RECORD_MAX_EVENT_OPTS)
 				return pk_cli_usage_error("record", "too many -e options");
-			evs[o.nr_events++] = optarg;
+			o->events[o->nr_events++] = optarg;
 			break;
 		case 'F':
-			o.freq_max = !strcmp(optarg, "max");
-			if (!o.freq_max && (r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX,
-								 &o.freq)))
+			o->freq_max = !strcmp(optarg, "max");
+			if (!o->freq_max && (r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX,
+								 &o->freq)))
 				return r;
 			break;
 		case 'c':
 			/* the kernel takes periods below 2^63 */
-			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o.period)))
+			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o->period)))
 				return r;
 			break;
-		case 'g': o.callchain = true; break;
+		case 'g': o->callchain = true; break;
 		case 'G':
 			if (strcmp(optarg, "fp"))
 				return pk_cli_usage_error("record", "only --call-graph fp is supported");
-			o.callchain = true;
+			o->callchain = true;
 			break;
-		case 'a': o.all_cpus = true; break;
-		case 'C': o.cpu_list = optarg; break;
-		case 'p': o.pids = optarg; break;
-		case 't': o.tids = optarg; break;
-		case 'o': o.output = optarg; break;
+		case 'a': o->all_cpus = true; break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'p': o->pids = optarg; break;
+		case 't': o->tids = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 'm':
 			if ((r = pk_cli_parse_u64("record", "-m", optarg, 1, (uint64_t)1 << 30, &v)))
 				return r;
 			if (v & (v - 1))
 				return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", optarg);
-			o.mmap_pages = (size_t)v;
+			o->mmap_pages = (size_t)v;
 			break;
 		default:
 			return pk_cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if ((o.freq || o.freq_max) && o.period)
+	if ((o->freq || o->freq_max) && o->period)
 		return pk_cli_usage_error("record", "-F and -c exclude each other");
-	if ((o.pids != NULL) + (o.tids != NULL) + (o.all_cpus || o.cpu_list) > 1)
+	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
-	o.cmd = argv + optind;
-	o.cmd_argc = argc - optind;
-	if (!o.cmd_argc && !o.pids && !o.tids && !o.all_cpus && !o.cpu_list)
+	o->cmd = argv + optind;
+	o->cmd_argc = argc - optind;
+	if (!o->cmd_argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
 		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	ropts o;
+	memset(&o, 0, sizeof(o));
+	o.output = "perf.data";
+	int r = parse_options(argc, argv, &o);
+	if (r)
+		return r;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
