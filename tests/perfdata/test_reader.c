@@ -445,7 +445,7 @@ static void check_pipe(bool be, uint32_t attr_size)
 		assert_int_equal(t[i], (uint64_t)(i + 1) * 1000);
 	assert_int_equal(ip[5], 0x500010);
 	assert_int_equal(pk_pd_nr_evsels(r), 1);
-	assert_int_equal(pk_pd_get_stats(r)->nr_unknown, 1);
+	assert_int_equal(pk_pd_get_stats(r)->drops[PK_PD_DROP_UNKNOWN_TYPE].count, 1);
 	pk_pd_reader_close(r);
 	free(b.p);
 }
