@@ -190,11 +190,11 @@ enum pk_pd_drop_kind {
 
 typedef struct pk_pd_drop {
 	uint64_t count;
-	uint64_t first_offset;       /* file offset of the first one (inside COMPRESSED
+	uint64_t first_offset;       /* the lowest file offset of one (inside COMPRESSED
 					data: of the COMPRESSED record) */
-	const char *first_detail;    /* static text about the first one (the sample
-					field that ran past the end), or NULL */
-	uint32_t first_type;         /* record type of the first one */
+	const char *first_detail;    /* static text about that one (the sample field
+					that ran past the end), or NULL */
+	uint32_t first_type;         /* its record type */
 } pk_pd_drop;
 
 /* "unparsable samples", "samples of unknown events" ... for messages. */

@@ -67,7 +67,8 @@ int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const cha
 void pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail)
 {
 	pk_pd_drop *d = &r->stats.drops[kind];
-	if (!d->count++) {
+	/* the lowest offset, whatever order the events are delivered in */
+	if (!d->count++ || ev->offset < d->first_offset) {
 		d->first_offset = ev->offset;
 		d->first_detail = detail;
 		d->first_type = ev->type;
