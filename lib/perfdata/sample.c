@@ -258,151 +258,191 @@ static bool walk_head(walk *w, uint64_t st, pk_pd_sample *s)
 	return true;
 }
 
+/* One u64 field when st has bit. */
+static inline bool opt64(walk *w, uint64_t st, uint64_t bit, uint64_t *dst, const char *name)
+{
+	if (!(st & bit))
+		return true;
+	if (!need(w, 8, name))
+		return false;
+	*dst = take64(w);
+	return true;
+}
+
+/* READ: read_format decides the number of u64s (a group: per member). */
+static bool walk_read(walk *w, uint64_t rf, size_t len, pk_pd_sample *s)
+{
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t n = per + times;
+	if (rf & PERF_FORMAT_GROUP) {
+		if (!need(w, 8, "READ"))
+			return false;
+		uint64_t nr = w->swap ? __builtin_bswap64(pd_ld64(w->p)) : pd_ld64(w->p);
+		if (nr > len / 8) {
+			w->field = "READ";
+			return false;
+		}
+		n = 1 + times + nr * per;
+	}
+	if (!need(w, n * 8, "READ"))
+		return false;
+	s->read = take_arr(w, n);
+	s->read_nr = (size_t)n;
+	return true;
+}
+
+static bool walk_callchain(walk *w, size_t len, pk_pd_sample *s)
+{
+	if (!need(w, 8, "CALLCHAIN"))
+		return false;
+	uint64_t nr = take64(w);
+	if (nr > len / 8 || !need(w, nr * 8, "CALLCHAIN")) {
+		w->field = "CALLCHAIN";
+		return false;
+	}
+	s->callchain = take_arr(w, nr);
+	s->callchain_nr = nr;
+	return true;
+}
+
+/* RAW: u32 size, then bytes (not swapped: their layout is the event's). */
+static bool walk_raw(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 4, "RAW"))
+		return false;
+	if (w->swap)
+		pd_sw32(w->p);
+	uint32_t sz = pd_ld32(w->p);
+	w->p += 4;
+	if (!need(w, sz, "RAW"))
+		return false;
+	s->raw = w->p;
+	s->raw_size = sz;
+	w->p += sz;
+	return true;
+}
+
+/* BRANCH_STACK: nr, [hw_idx], nr {from, to, flags}, [nr counters]. */
+static bool walk_branch(walk *w, uint64_t bst, size_t len, pk_pd_sample *s)
+{
+	const char *f = "BRANCH_STACK";
+	if (!need(w, 8, f))
+		return false;
+	uint64_t nr = take64(w);
+	if (nr > len / sizeof(pk_pd_branch_entry)) {
+		w->field = f;
+		return false;
+	}
+	if (bst & PD_BRANCH_HW_INDEX) {
+		if (!need(w, 8, f))
+			return false;
+		s->branch_hw_idx = take64(w);
+		s->has_branch_hw_idx = true;
+	}
+	if (!need(w, nr * sizeof(pk_pd_branch_entry), f))
+		return false;
+	s->branch = (const pk_pd_branch_entry *)(const void *)take_arr(w, nr * 3);
+	s->branch_nr = nr;
+	if (bst & PD_BRANCH_COUNTERS) {
+		if (!need(w, nr * 8, f))
+			return false;
+		s->branch_counters = take_arr(w, nr);
+	}
+	return true;
+}
+
+/* STACK_USER: size, bytes, and the dynamic size when size is not 0. */
+static bool walk_stack_user(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 8, "STACK_USER"))
+		return false;
+	s->stack_size = take64(w);
+	if (!s->stack_size)
+		return true;
+	if (!need(w, s->stack_size, "STACK_USER"))
+		return false;
+	s->stack = w->p;
+	w->p += s->stack_size;
+	if (!need(w, 8, "STACK_USER"))
+		return false;
+	s->stack_dyn_size = take64(w);
+	return true;
+}
+
+/* WEIGHT_STRUCT (u32 var1, u16 var2, u16 var3) or WEIGHT (u64). */
+static bool walk_weight(walk *w, uint64_t st, pk_pd_sample *s)
+{
+	if (!(st & PERF_SAMPLE_WEIGHT_STRUCT))
+		return opt64(w, st, PERF_SAMPLE_WEIGHT, &s->weight, "WEIGHT");
+	if (!need(w, 8, "WEIGHT_STRUCT"))
+		return false;
+	if (w->swap) {
+		pd_sw32(w->p);
+		pd_sw16(w->p + 4);
+		pd_sw16(w->p + 6);
+	}
+	s->weight = pd_ld32(w->p);
+	s->weight_var2 = pd_ld16(w->p + 4);
+	s->weight_var3 = pd_ld16(w->p + 6);
+	w->p += 8;
+	return true;
+}
+
+static bool walk_aux(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 8, "AUX"))
+		return false;
+	s->aux_size = take64(w);
+	if (!need(w, s->aux_size, "AUX"))
+		return false;
+	s->aux = w->p;
+	w->p += s->aux_size;
+	return true;
+}
+
+/* The fields after the head, in the kernel's order. */
+static bool walk_body(walk *w, const struct perf_event_attr *a, size_t len, pk_pd_sample *s)
+{
+	uint64_t st = a->sample_type;
+	return opt64(w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
+	       (!(st & PERF_SAMPLE_READ) || walk_read(w, a->read_format, len, s)) &&
+	       (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(w, len, s)) &&
+	       (!(st & PERF_SAMPLE_RAW) || walk_raw(w, s)) &&
+	       (!(st & PERF_SAMPLE_BRANCH_STACK) || walk_branch(w, a->branch_sample_type, len, s)) &&
+	       (!(st & PERF_SAMPLE_REGS_USER) ||
+		take_regs(w, a->sample_regs_user, &s->user_abi, &s->user_regs, &s->user_regs_nr,
+			  "REGS_USER")) &&
+	       (!(st & PERF_SAMPLE_STACK_USER) || walk_stack_user(w, s)) &&
+	       walk_weight(w, st, s) &&
+	       opt64(w, st, PERF_SAMPLE_DATA_SRC, &s->data_src, "DATA_SRC") &&
+	       opt64(w, st, PERF_SAMPLE_TRANSACTION, &s->transaction, "TRANSACTION") &&
+	       (!(st & PERF_SAMPLE_REGS_INTR) ||
+		take_regs(w, a->sample_regs_intr, &s->intr_abi, &s->intr_regs, &s->intr_regs_nr,
+			  "REGS_INTR")) &&
+	       opt64(w, st, PERF_SAMPLE_PHYS_ADDR, &s->phys_addr, "PHYS_ADDR") &&
+	       opt64(w, st, PERF_SAMPLE_CGROUP, &s->cgroup, "CGROUP") &&
+	       opt64(w, st, PERF_SAMPLE_DATA_PAGE_SIZE, &s->data_page_size, "DATA_PAGE_SIZE") &&
+	       opt64(w, st, PERF_SAMPLE_CODE_PAGE_SIZE, &s->code_page_size, "CODE_PAGE_SIZE") &&
+	       (!(st & PERF_SAMPLE_AUX) || walk_aux(w, s));
+}
+
 int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field)
 {
 	const struct perf_event_attr *a = &evsel->attr;
-	uint64_t st = a->sample_type;
 	walk w = {body, body + len, swap, NULL};
 	memset(s, 0, sizeof(*s));
-	s->type = st;
+	s->type = a->sample_type;
 	s->cpu = (uint32_t)-1;
 	s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
 	/* without PERIOD in the samples, the fixed period applies (perf's rule) */
 	if (!a->freq)
 		s->period = a->sample_period;
-
-#define U64(bit, dst, name)                                                                       \
-	if (st & (bit)) {                                                                         \
-		if (!need(&w, 8, name))                                                           \
-			goto bad;                                                                 \
-		dst = take64(&w);                                                                 \
-	}
-
-	if (!walk_head(&w, st, s))
-		goto bad;
-	U64(PERF_SAMPLE_PERIOD, s->period, "PERIOD");
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		uint64_t n;
-		if (rf & PERF_FORMAT_GROUP) {
-			if (!need(&w, 8, "READ"))
-				goto bad;
-			uint64_t nr = swap ? __builtin_bswap64(pd_ld64(w.p)) : pd_ld64(w.p);
-			if (nr > len / 8)
-				{ w.field = "READ"; goto bad; }
-			n = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + nr * per;
-		} else {
-			n = per + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		}
-		if (!need(&w, n * 8, "READ"))
-			goto bad;
-		s->read = take_arr(&w, n);
-		s->read_nr = (size_t)n;
-	}
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (!need(&w, 8, "CALLCHAIN"))
-			goto bad;
-		uint64_t nr = take64(&w);
-		if (nr > len / 8 || !need(&w, nr * 8, "CALLCHAIN"))
-			{ w.field = "CALLCHAIN"; goto bad; }
-		s->callchain = take_arr(&w, nr);
-		s->callchain_nr = nr;
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		if (!need(&w, 4, "RAW"))
-			goto bad;
-		if (swap)
-			pd_sw32(w.p);
-		uint32_t sz = pd_ld32(w.p);
-		w.p += 4;
-		if (!need(&w, sz, "RAW"))
-			goto bad;
-		s->raw = w.p;
-		s->raw_size = sz;
-		w.p += sz;
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		if (!need(&w, 8, "BRANCH_STACK"))
-			goto bad;
-		uint64_t nr = take64(&w);
-		if (nr > len / 24)
-			{ w.field = "BRANCH_STACK"; goto bad; }
-		if (a->branch_sample_type & PD_BRANCH_HW_INDEX) {
-			if (!need(&w, 8, "BRANCH_STACK"))
-				goto bad;
-			s->branch_hw_idx = take64(&w);
-			s->has_branch_hw_idx = true;
-		}
-		if (!need(&w, nr * 24, "BRANCH_STACK"))
-			goto bad;
-		s->branch = (const pk_pd_branch_entry *)(const void *)take_arr(&w, nr * 3);
-		s->branch_nr = nr;
-		if (a->branch_sample_type & PD_BRANCH_COUNTERS) {
-			if (!need(&w, nr * 8, "BRANCH_STACK"))
-				goto bad;
-			s->branch_counters = take_arr(&w, nr);
-		}
-	}
-	if (st & PERF_SAMPLE_REGS_USER)
-		if (!take_regs(&w, a->sample_regs_user, &s->user_abi, &s->user_regs,
-			       &s->user_regs_nr, "REGS_USER"))
-			goto bad;
-	if (st & PERF_SAMPLE_STACK_USER) {
-		if (!need(&w, 8, "STACK_USER"))
-			goto bad;
-		s->stack_size = take64(&w);
-		if (s->stack_size) {
-			if (!need(&w, s->stack_size, "STACK_USER"))
-				goto bad;
-			s->stack = w.p;
-			w.p += s->stack_size;
-			if (!need(&w, 8, "STACK_USER"))
-				goto bad;
-			s->stack_dyn_size = take64(&w);
-		}
-	}
-	if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-		if (!need(&w, 8, "WEIGHT_STRUCT"))
-			goto bad;
-		if (swap) {
-			pd_sw32(w.p);
-			pd_sw16(w.p + 4);
-			pd_sw16(w.p + 6);
-		}
-		s->weight = pd_ld32(w.p);
-		s->weight_var2 = pd_ld16(w.p + 4);
-		s->weight_var3 = pd_ld16(w.p + 6);
-		w.p += 8;
-	} else {
-		U64(PERF_SAMPLE_WEIGHT, s->weight, "WEIGHT");
-	}
-	U64(PERF_SAMPLE_DATA_SRC, s->data_src, "DATA_SRC");
-	U64(PERF_SAMPLE_TRANSACTION, s->transaction, "TRANSACTION");
-	if (st & PERF_SAMPLE_REGS_INTR)
-		if (!take_regs(&w, a->sample_regs_intr, &s->intr_abi, &s->intr_regs,
-			       &s->intr_regs_nr, "REGS_INTR"))
-			goto bad;
-	U64(PERF_SAMPLE_PHYS_ADDR, s->phys_addr, "PHYS_ADDR");
-	U64(PERF_SAMPLE_CGROUP, s->cgroup, "CGROUP");
-	U64(PERF_SAMPLE_DATA_PAGE_SIZE, s->data_page_size, "DATA_PAGE_SIZE");
-	U64(PERF_SAMPLE_CODE_PAGE_SIZE, s->code_page_size, "CODE_PAGE_SIZE");
-	if (st & PERF_SAMPLE_AUX) {
-		if (!need(&w, 8, "AUX"))
-			goto bad;
-		s->aux_size = take64(&w);
-		if (!need(&w, s->aux_size, "AUX"))
-			goto bad;
-		s->aux = w.p;
-		w.p += s->aux_size;
-	}
-#undef U64
-	return 0;
-bad:
+	if (walk_head(&w, a->sample_type, s) && walk_body(&w, a, len, s))
+		return 0;
 	if (bad_field)
 		*bad_field = w.field;
 	return -EINVAL;

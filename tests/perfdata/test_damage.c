@@ -44,6 +44,15 @@ static int run(const char *args, char **err, size_t *nout)
 	return rc;
 }
 
+/* Saves b as name in the test directory and runs `pmukit <cmd> -i <it>`. */
+static int run_on(const bb *b, const char *name, const char *cmd, char **err, size_t *nout)
+{
+	char path[1024], args[1400];
+	save(b, name, path, sizeof(path));
+	snprintf(args, sizeof(args), "%s -i %s", cmd, path);
+	return run(args, err, nout);
+}
+
 /* All events of a file in file order, samples parsed through the reader;
  * returns how many samples parsed. */
 static int read_all(const bb *b, pk_pd_reader **out)
@@ -87,12 +96,9 @@ static void test_extra_sample_type_bit(void **state)
 	assert_string_equal(d->first_detail, "PHYS_ADDR");
 	pk_pd_reader_close(r);
 
-	char path[1024], want[128], *err;
+	char want[128], *err;
 	size_t nout;
-	save(&b, "st.data", path, sizeof(path));
-	char args[1200];
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 1);
+	assert_int_equal(run_on(&b, "st.data", "script", &err, &nout), 1);
 	assert_int_equal(nout, 0);
 	assert_has(err, "4 unparsable samples skipped");
 	assert_has(err, "PHYS_ADDR");
@@ -100,8 +106,7 @@ static void test_extra_sample_type_bit(void **state)
 	assert_has(err, want);
 	assert_has(err, "none of the 4 samples");
 	free(err);
-	snprintf(args, sizeof(args), "report -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 1);
+	assert_int_equal(run_on(&b, "st.data", "report", &err, &nout), 1);
 	assert_has(err, "4 unparsable samples skipped");
 	free(err);
 	free(b.p);
@@ -123,11 +128,9 @@ static void test_no_attrs(void **state)
 	assert_true(pk_pd_nr_warnings(r) >= 1);
 	pk_pd_reader_close(r);
 
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "noattrs.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 1);
+	assert_int_equal(run_on(&b, "noattrs.data", "script", &err, &nout), 1);
 	assert_has(err, "4 samples without event attributes skipped");
 	assert_has(err, "none of the 4 samples");
 	free(err);
@@ -149,11 +152,9 @@ static void test_bad_header_attr_size(void **state)
 	assert_non_null(strstr(pk_pd_warning(r, 0), "attr_size 4096"));
 	pk_pd_reader_close(r);
 
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "asz.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 0);
+	assert_int_equal(run_on(&b, "asz.data", "script", &err, &nout), 0);
 	assert_int_equal(nout, 4);
 	assert_has(err, "attr_size 4096");
 	free(err);
@@ -185,11 +186,9 @@ static void test_one_bad_sample(void **state)
 	assert_true(d->first_offset > l.sample_off[3]);
 	pk_pd_reader_close(r);
 
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "short.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 0);
+	assert_int_equal(run_on(&b, "short.data", "script", &err, &nout), 0);
 	assert_int_equal(nout, 4);
 	assert_has(err, "1 unparsable samples skipped (field TIME");
 	free(err);
@@ -217,11 +216,9 @@ static void test_unknown_record(void **state)
 	assert_int_equal(d->first_type, 200);
 	pk_pd_reader_close(r);
 
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "unknown.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 0);
+	assert_int_equal(run_on(&b, "unknown.data", "script", &err, &nout), 0);
 	assert_int_equal(nout, 4);
 	assert_has(err, "1 records of unknown types skipped (first of type 200)");
 	free(err);
@@ -234,11 +231,9 @@ static void test_good_file_quiet(void **state)
 	(void)state;
 	layout l;
 	bb b = build_file(false, 128, &l);
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "good.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 0);
+	assert_int_equal(run_on(&b, "good.data", "script", &err, &nout), 0);
 	assert_int_equal(nout, 4);
 	assert_string_equal(err, "");
 	free(err);
@@ -266,11 +261,9 @@ static void test_script_empty_fields(void **state)
 	(void)state;
 	layout l;
 	bb b = build_file(false, 128, &l);
-	char path[1024], args[1200], *err;
+	char *err;
 	size_t nout;
-	save(&b, "f.data", path, sizeof(path));
-	snprintf(args, sizeof(args), "script -F '' -i %s", path);
-	assert_int_equal(run(args, &err, &nout), 129);
+	assert_int_equal(run_on(&b, "f.data", "script -F ''", &err, &nout), 129);
 	assert_has(err, "cannot set fields to 'none' for all event types");
 	free(err);
 	free(b.p);
