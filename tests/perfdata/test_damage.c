@@ -225,6 +225,59 @@ static void test_unknown_record(void **state)
 	free(b.p);
 }
 
+/* Two events (ids 7 and 8, IDENTIFIER first in the samples), written with
+ * the writer; a sample with id 9 belongs to neither: counted, said. */
+static void put_id_sample(pk_pd_writer *w, uint64_t id, uint64_t time)
+{
+	uint64_t rec[5] = {0, id, 0x400100, 42 | (uint64_t)42 << 32, time};
+	struct perf_event_header h = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(rec)};
+	memcpy(rec, &h, sizeof(h));
+	assert_int_equal(pk_pd_writer_write(w, rec, sizeof(rec), NULL), 0);
+}
+
+static void test_unknown_id(void **state)
+{
+	(void)state;
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/ids.data", pd_test_dir);
+	pk_pd_writer *w;
+	assert_int_equal(pk_pd_writer_open(path, false, &w, NULL), 0);
+	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .sample_period = 1000,
+				    .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						   PERF_SAMPLE_TID | PERF_SAMPLE_TIME};
+	uint64_t id7 = 7, id8 = 8;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", &id7, 1, NULL), 0);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "task-clock", &id8, 1, NULL), 0);
+	assert_int_equal(pk_pd_writer_begin(w, NULL), 0);
+	put_id_sample(w, 7, 1000);
+	put_id_sample(w, 9, 2000);
+	put_id_sample(w, 8, 3000);
+	assert_int_equal(pk_pd_writer_close(w, NULL), 0);
+	pk_pd_reader *r;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, NULL), 0);
+	pk_pd_event ev;
+	int n = 0;
+	while (pk_pd_next(r, &ev, NULL) > 0)
+		n += ev.type == PERF_RECORD_SAMPLE && ev.evsel;
+	assert_int_equal(n, 2);
+	const pk_pd_drop *d = &pk_pd_get_stats(r)->drops[PK_PD_DROP_UNKNOWN_ID];
+	assert_int_equal(d->count, 1);
+	pk_pd_layout lay;
+	pk_pd_get_layout(r, &lay);
+	assert_int_equal(d->first_offset, lay.data_offset + 40);
+	pk_pd_reader_close(r);
+
+	char args[1200], *err;
+	size_t nout;
+	snprintf(args, sizeof(args), "script -i %s", path);
+	assert_int_equal(run(args, &err, &nout), 0);
+	assert_int_equal(nout, 2);
+	assert_has(err, "1 samples of unknown events skipped (their id matches no event");
+	free(err);
+}
+
 /* A good file: nothing on stderr. */
 static void test_good_file_quiet(void **state)
 {
@@ -298,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_bad_header_attr_size),
 		cmocka_unit_test(test_one_bad_sample),
 		cmocka_unit_test(test_unknown_record),
+		cmocka_unit_test(test_unknown_id),
 		cmocka_unit_test(test_good_file_quiet),
 		cmocka_unit_test(test_cannot_open),
 		cmocka_unit_test(test_script_empty_fields),
