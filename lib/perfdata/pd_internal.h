@@ -126,6 +126,17 @@ int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *go
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
 int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
 
+/* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
+#define PD_RECORD_AUX_OUTPUT_HW_ID 21
+
+/* EVENT_UPDATE record kinds (u64 type after the header). */
+enum pd_event_update_kind {
+	PD_EVENT_UPDATE_UNIT = 0,
+	PD_EVENT_UPDATE_SCALE = 1,   /* a double */
+	PD_EVENT_UPDATE_NAME = 2,
+	PD_EVENT_UPDATE_CPUS = 3,    /* a cpu map */
+};
+
 /* ---- swapping and attrs (swap.c) ---- */
 /* Converts a file attr (size bytes, file order) into a native attr. */
 void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,

@@ -25,8 +25,6 @@
 #define PD_DECOMP_STEP ((size_t)1 << 20)  /* first output buffer of COMPRESSED data */
 #define PD_DECOMP_MIN_ROOM 65536
 #define PD_SCRATCH_MIN 65536
-/* the kernel record types this reader knows (PERF_RECORD_AUX_OUTPUT_HW_ID) */
-#define PD_RECORD_KERNEL_LAST 21
 
 void pd_warn(pk_pd_reader *r, const char *fmt, ...)
 {
@@ -675,14 +673,14 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 	pk_pd_evsel *e = r->evsels[i];
 	const char *s = (const char *)ev->data + 24;
 	size_t n = ev->size - 24;
-	if (kind == 0 || kind == 2) {
+	if (kind == PD_EVENT_UPDATE_UNIT || kind == PD_EVENT_UPDATE_NAME) {
 		char *str = strndup(s, n);
 		if (!str)
 			return -ENOMEM;
-		char **dst = kind == 0 ? &e->unit : &e->name;
+		char **dst = kind == PD_EVENT_UPDATE_UNIT ? &e->unit : &e->name;
 		free(*dst);
 		*dst = str;
-	} else if (kind == 1 && n >= 8) {
+	} else if (kind == PD_EVENT_UPDATE_SCALE && n >= sizeof(double)) {
 		memcpy(&e->scale, s, sizeof(double));
 	}
 	return 0;
@@ -928,7 +926,7 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
 		r->stats.nr_lost_samples += pd_ld64(rec + 8);
-	if (ev->type > PD_RECORD_KERNEL_LAST)
+	if (ev->type > PD_RECORD_AUX_OUTPUT_HW_ID)
 		pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
 }
 

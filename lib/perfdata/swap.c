@@ -81,7 +81,7 @@ static const char *layout(uint32_t type)
 	case PERF_RECORD_BPF_EVENT: return "HHIS";
 	case PERF_RECORD_CGROUP: return "QS";
 	case PERF_RECORD_TEXT_POKE: return "QHHS";
-	case 21 /* AUX_OUTPUT_HW_ID */: return "Q";
+	case PD_RECORD_AUX_OUTPUT_HW_ID: return "Q";
 	case PK_RECORD_HEADER_EVENT_TYPE: return "QS";
 	case PK_RECORD_HEADER_TRACING_DATA: return "I";
 	case PK_RECORD_HEADER_BUILD_ID: return "IS";
@@ -220,9 +220,9 @@ void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *ev)
 	case PK_RECORD_EVENT_UPDATE: {
 		uint8_t *p = swap_layout("QQ", body, end);
 		uint64_t kind = end - body >= 8 ? pd_ld64(body) : 0;
-		if (kind == 1) /* scale: a double */
+		if (kind == PD_EVENT_UPDATE_SCALE)
 			swap_layout("Q", p, end);
-		else if (kind == 3)
+		else if (kind == PD_EVENT_UPDATE_CPUS)
 			swap_cpu_map(p, end);
 		break;
 	}
