@@ -160,9 +160,9 @@ static void free_event_desc(pk_pd_event_desc *d, uint32_t n)
 static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swap, uint32_t *nr)
 {
 	cur c = {p, p + len, swap, false};
-	uint32_t n = c32(&c), asz = c32(&c);
+	uint32_t n = c32(&c), asz = pd_attr_size_check(c32(&c));
 	*nr = 0;
-	if (c.bad || n > PD_MAX_LIST || asz < PD_ATTR_SIZE_VER0 || asz > PD_ATTR_SIZE_MAX ||
+	if (c.bad || n > PD_MAX_LIST || !asz ||
 	    (uint64_t)n * asz > (uint64_t)(c.end - c.p))
 		return NULL;
 	pk_pd_event_desc *d = calloc(n ? n : 1, sizeof(*d));

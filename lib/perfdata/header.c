@@ -33,12 +33,16 @@ void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_head
 		h->features[i] = pd_get64(in + PD_HDR_FEATURES + i * 8, swap);
 }
 
-uint32_t pd_attr_size(const uint8_t *attr, bool swap)
+uint32_t pd_attr_size_check(uint64_t size)
 {
-	uint32_t size = pd_get32(attr + PD_ATTR_SIZE_OFF, swap);
 	if (size == 0)
 		return PD_ATTR_SIZE_VER0;
 	if (size < PD_ATTR_SIZE_VER0 || size > PD_ATTR_SIZE_MAX || size % 8)
 		return 0;
-	return size;
+	return (uint32_t)size;
+}
+
+uint32_t pd_attr_size(const uint8_t *attr, bool swap)
+{
+	return pd_attr_size_check(pd_get32(attr + PD_ATTR_SIZE_OFF, swap));
 }

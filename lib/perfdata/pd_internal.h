@@ -55,6 +55,8 @@ void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_head
 /* The size an attr declares (stored, file order), 0 read as VER0; 0 when
  * it cannot be an attr size (below VER0, above the cap, not 8-aligned). */
 uint32_t pd_attr_size(const uint8_t *attr, bool swap);
+/* The same check on a size already read. */
+uint32_t pd_attr_size_check(uint64_t size);
 
 /* Unaligned native loads and stores. */
 static inline uint64_t pd_ld64(const void *p)

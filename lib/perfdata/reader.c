@@ -416,12 +416,20 @@ static int read_attr_entry(pk_pd_reader *r, uint64_t i, uint64_t off, uint64_t e
 		return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
 				  (unsigned long long)i);
 	uint32_t asz = pd_attr_size(abuf, r->swap);
-	if (!asz)
-		return pd_err_off(r, err, -EINVAL, off + PD_ATTR_SIZE_OFF, "attr %llu has a bad size %u",
-				  (unsigned long long)i, pd_get32(abuf + PD_ATTR_SIZE_OFF, r->swap));
-	if (end - off < (uint64_t)asz + PD_SECTION_SIZE)
-		return pd_err_off(r, err, -EINVAL, off, "attr %llu (size %u) runs past the attrs section",
-				  (unsigned long long)i, asz);
+	uint32_t stored = pd_get32(abuf + PD_ATTR_SIZE_OFF, r->swap);
+	if (!asz || end - off < (uint64_t)asz + PD_SECTION_SIZE) {
+		/* a damaged attr.size: the header's entry size, when sane, says it too */
+		uint64_t hdr = r->layout.attr_size - PD_SECTION_SIZE;
+		if (r->layout.attr_size <= PD_SECTION_SIZE || !pd_attr_size_check(hdr) ||
+		    end - off < r->layout.attr_size)
+			return pd_err_off(r, err, -EINVAL, off + PD_ATTR_SIZE_OFF,
+					  "attr %llu has a bad size %u (%llu bytes left in the attrs section)",
+					  (unsigned long long)i, stored, (unsigned long long)(end - off));
+		pd_warn(r, "attr %llu at offset %llu declares size %u: read with the header's "
+			   "attr_size %llu", (unsigned long long)i, (unsigned long long)off, stored,
+			(unsigned long long)r->layout.attr_size);
+		asz = (uint32_t)hdr;
+	}
 	if (pd_src_read_at(&r->src, off, abuf, asz) < 0)
 		return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
 	uint64_t *ids = NULL;

@@ -18,6 +18,7 @@
 /* Header fields (perf_file_header) and attr fields the tests damage. */
 #define HDR_ATTR_SIZE 16
 #define HDR_ATTRS_SIZE 32
+#define ATTR_SIZE 4
 #define ATTR_SAMPLE_TYPE 24
 
 static void save(const bb *b, const char *name, char *path, size_t len)
@@ -158,6 +159,24 @@ static void test_bad_header_attr_size(void **state)
 	assert_int_equal(nout, 4);
 	assert_has(err, "attr_size 4096");
 	free(err);
+	free(b.p);
+}
+
+/* The attr's own size damaged (4096), the header's attr_size right: read
+ * with the header's size, with a warning. */
+static void test_bad_attr_size_field(void **state)
+{
+	(void)state;
+	layout l;
+	bb b = build_file(false, 128, &l);
+	uint32_t big = 4096;
+	memcpy(b.p + l.attrs_off + ATTR_SIZE, &big, sizeof(big));
+	pk_pd_reader *r;
+	assert_int_equal(read_all(&b, &r), 4);
+	assert_int_equal(pk_pd_evsel_at(r, 0)->file_attr_size, 128);
+	assert_int_equal(pk_pd_nr_warnings(r), 1);
+	assert_non_null(strstr(pk_pd_warning(r, 0), "declares size 4096"));
+	pk_pd_reader_close(r);
 	free(b.p);
 }
 
@@ -349,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_extra_sample_type_bit),
 		cmocka_unit_test(test_no_attrs),
 		cmocka_unit_test(test_bad_header_attr_size),
+		cmocka_unit_test(test_bad_attr_size_field),
 		cmocka_unit_test(test_one_bad_sample),
 		cmocka_unit_test(test_unknown_record),
 		cmocka_unit_test(test_unknown_id),
