@@ -177,10 +177,32 @@ typedef struct pk_pd_layout {
 } pk_pd_layout;
 void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out);
 
+/* What reading skipped, by kind: none of it is fatal, all of it is counted so
+ * that a tool can say what was left out, how much and where. */
+enum pk_pd_drop_kind {
+	PK_PD_DROP_BAD_SAMPLE,       /* sample fields run past the record end (counted by
+					pk_pd_reader_parse_sample) */
+	PK_PD_DROP_UNKNOWN_ID,       /* samples whose id matches no event */
+	PK_PD_DROP_NO_EVENT,         /* samples in a file without event attrs */
+	PK_PD_DROP_UNKNOWN_TYPE,     /* records of types this reader does not know */
+	PK_PD_DROP_MAX,
+};
+
+typedef struct pk_pd_drop {
+	uint64_t count;
+	uint64_t first_offset;       /* the lowest file offset of one (inside COMPRESSED
+					data: of the COMPRESSED record) */
+	const char *first_detail;    /* static text about that one (the sample field
+					that ran past the end), or NULL */
+	uint32_t first_type;         /* its record type */
+} pk_pd_drop;
+
+/* "unparsable samples", "samples of unknown events" ... for messages. */
+const char *pk_pd_drop_name(int kind);
+
 typedef struct pk_pd_stats {
 	uint64_t nr_records[PK_RECORD_TYPE_MAX]; /* by type, as read (compressed ones expanded) */
-	uint64_t nr_unknown;         /* records of unknown types, skipped */
-	uint64_t nr_unknown_id;      /* samples whose id matched no event */
+	pk_pd_drop drops[PK_PD_DROP_MAX];
 	uint64_t nr_lost_events;     /* sum of PERF_RECORD_LOST.lost */
 	uint64_t nr_lost_samples;    /* sum of PERF_RECORD_LOST_SAMPLES.lost */
 	uint64_t nr_forced_flush;    /* queue limit hits (order may be off there) */
@@ -233,6 +255,11 @@ typedef struct pk_pd_sample {
 /* Parses a SAMPLE event with its evsel's sample_type, in the kernel's order.
  * A field running past the record end is an error naming it and the offset. */
 int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* pk_pd_parse_sample, and a failure is counted in the reader's stats
+ * (PK_PD_DROP_BAD_SAMPLE with the first offset and field); a sample without
+ * an evsel fails without being counted again (the reader counted it). */
+int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_sample *s,
+			      pk_error *err);
 /* The same on raw bytes of a sample body (after the header). */
 int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_t len,
 			    pk_pd_sample *s, pk_error *err);

@@ -4,6 +4,7 @@
 #include "pd_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -159,9 +160,9 @@ static void free_event_desc(pk_pd_event_desc *d, uint32_t n)
 static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swap, uint32_t *nr)
 {
 	cur c = {p, p + len, swap, false};
-	uint32_t n = c32(&c), asz = c32(&c);
+	uint32_t n = c32(&c), asz = pd_attr_size_check(c32(&c));
 	*nr = 0;
-	if (c.bad || n > PD_MAX_LIST || asz < 64 || asz > 4096 ||
+	if (c.bad || n > PD_MAX_LIST || !asz ||
 	    (uint64_t)n * asz > (uint64_t)(c.end - c.p))
 		return NULL;
 	pk_pd_event_desc *d = calloc(n ? n : 1, sizeof(*d));
@@ -258,167 +259,226 @@ static bool feat_cur(pk_pd_reader *r, int f, cur *c)
 	return true;
 }
 
-static char *feat_str(pk_pd_reader *r, int f)
+/* ---- one parser per feature; each returns false when its section is
+ * damaged, leaving what it filled consistent for pk_pd_header_free ---- */
+
+static bool parse_nrcpus(cur *c, pk_pd_header *h)
 {
-	cur c;
-	if (!feat_cur(r, f, &c))
-		return NULL;
-	char *s = cstr(&c);
-	if (c.bad) {
-		free(s);
-		feat_bad(r, f);
-		return NULL;
+	h->nr_cpus_avail = c32(c);
+	h->nr_cpus_online = c32(c);
+	h->has_nrcpus = !c->bad;
+	return !c->bad;
+}
+
+static bool parse_total_mem(cur *c, pk_pd_header *h)
+{
+	h->total_mem = c64(c);
+	return !c->bad;
+}
+
+static bool parse_cmdline(cur *c, pk_pd_header *h)
+{
+	h->cmdline = cstrlist(c, &h->nr_cmdline);
+	if (!c->bad)
+		return true;
+	free_strlist(h->cmdline, h->nr_cmdline);
+	h->cmdline = NULL;
+	h->nr_cmdline = 0;
+	return false;
+}
+
+static bool parse_event_desc_feat(cur *c, pk_pd_header *h)
+{
+	h->event_desc = parse_event_desc(c->p, (size_t)(c->end - c->p), c->swap, &h->nr_event_desc);
+	return h->event_desc != NULL;
+}
+
+/* core and thread siblings; then, told by the section size, per-CPU core
+ * and socket ids, die siblings and die ids (NRCPUS gives the CPU count) */
+static bool parse_cpu_topology(cur *c, pk_pd_header *h)
+{
+	h->core_siblings = cstrlist(c, &h->nr_core_siblings);
+	h->thread_siblings = cstrlist(c, &h->nr_thread_siblings);
+	uint32_t ncpu = h->has_nrcpus ? h->nr_cpus_avail : 0;
+	if (c->bad || !ncpu || ncpu > PD_MAX_LIST || (uint64_t)(c->end - c->p) < (uint64_t)ncpu * 8)
+		return !c->bad;
+	h->cpu_topo = calloc(ncpu, sizeof(*h->cpu_topo));
+	if (h->cpu_topo) {
+		for (uint32_t i = 0; i < ncpu; i++) {
+			h->cpu_topo[i].core_id = c32(c);
+			h->cpu_topo[i].socket_id = c32(c);
+		}
+		h->nr_cpu_topo = ncpu;
 	}
-	return s;
+	if (c->bad || c->end - c->p < 4)
+		return !c->bad;
+	h->die_siblings = cstrlist(c, &h->nr_die_siblings);
+	if (!c->bad && (uint64_t)(c->end - c->p) >= (uint64_t)ncpu * 4 && h->cpu_topo) {
+		for (uint32_t i = 0; i < ncpu; i++)
+			h->cpu_topo[i].die_id = c32(c);
+		h->has_die_ids = true;
+	}
+	return !c->bad;
+}
+
+/* A u32 count of entries of at least min_size bytes each; 0 when absurd. */
+static bool list_count(cur *c, size_t min_size, uint32_t *n)
+{
+	*n = c32(c);
+	if (!c->bad && *n <= PD_MAX_LIST && *n <= (uint64_t)(c->end - c->p) / min_size)
+		return true;
+	c->bad = true;
+	return false;
+}
+
+static bool parse_pmu_mappings(cur *c, pk_pd_header *h)
+{
+	uint32_t n;
+	if (!list_count(c, 8, &n))
+		return false;
+	h->pmu_mappings = calloc(n ? n : 1, sizeof(*h->pmu_mappings));
+	for (uint32_t i = 0; h->pmu_mappings && i < n && !c->bad; i++) {
+		h->pmu_mappings[i].type = c32(c);
+		h->pmu_mappings[i].name = cstr(c);
+		h->nr_pmu_mappings = i + 1;
+	}
+	return !c->bad;
+}
+
+static bool parse_group_desc(cur *c, pk_pd_header *h)
+{
+	uint32_t n;
+	if (!list_count(c, 12, &n))
+		return false;
+	h->groups = calloc(n ? n : 1, sizeof(*h->groups));
+	for (uint32_t i = 0; h->groups && i < n && !c->bad; i++) {
+		h->groups[i].name = cstr(c);
+		h->groups[i].leader_idx = c32(c);
+		h->groups[i].nr_members = c32(c);
+		h->nr_groups = i + 1;
+	}
+	return !c->bad;
+}
+
+static bool parse_auxtrace(cur *c, pk_pd_header *h)
+{
+	uint64_t n = c64(c);
+	if (c->bad || n > (uint64_t)(c->end - c->p) / 16)
+		return false;
+	h->auxtrace = calloc(n ? n : 1, sizeof(*h->auxtrace));
+	for (uint64_t i = 0; h->auxtrace && i < n; i++) {
+		h->auxtrace[i].offset = c64(c);
+		h->auxtrace[i].size = c64(c);
+		h->nr_auxtrace = i + 1;
+	}
+	return !c->bad;
+}
+
+static bool parse_clockid(cur *c, pk_pd_header *h)
+{
+	h->clockid_res_ns = c64(c);
+	h->has_clockid = !c->bad;
+	return !c->bad;
+}
+
+static bool parse_hybrid_topology(cur *c, pk_pd_header *h)
+{
+	uint32_t n;
+	if (!list_count(c, 8, &n))
+		return false;
+	h->hybrid = calloc(n ? n : 1, sizeof(*h->hybrid));
+	for (uint32_t i = 0; h->hybrid && i < n && !c->bad; i++) {
+		h->hybrid[i].pmu_name = cstr(c);
+		h->hybrid[i].cpus = cstr(c);
+		h->nr_hybrid = i + 1;
+	}
+	return !c->bad;
+}
+
+static bool parse_sample_time(cur *c, pk_pd_header *h)
+{
+	h->sample_time_first = c64(c);
+	h->sample_time_last = c64(c);
+	h->has_sample_time = !c->bad;
+	return !c->bad;
+}
+
+static bool parse_compressed(cur *c, pk_pd_header *h)
+{
+	h->comp_ver = c32(c);
+	h->comp_type = c32(c);
+	h->comp_level = c32(c);
+	h->comp_ratio = c32(c);
+	h->comp_mmap_len = c32(c);
+	h->has_compressed = !c->bad;
+	return !c->bad;
+}
+
+static bool parse_clock_data(cur *c, pk_pd_header *h)
+{
+	c32(c); /* version */
+	h->clock_data_clockid = c32(c);
+	h->clock_wall_ns = c64(c);
+	h->clock_clockid_ns = c64(c);
+	h->has_clock_data = !c->bad;
+	return !c->bad;
+}
+
+/* The features pk_pd_header_read knows, in the order they are parsed
+ * (NRCPUS before CPU_TOPOLOGY, which needs the CPU count): a parser, or
+ * for a single string the place of its field in pk_pd_header. */
+#define STR_FEAT(f, field) {f, offsetof(pk_pd_header, field), NULL}
+static const struct feat_handler {
+	int feat;
+	size_t str_off;
+	bool (*parse)(cur *c, pk_pd_header *h);
+} feat_handlers[] = {
+	STR_FEAT(PK_FEAT_HOSTNAME, hostname),
+	STR_FEAT(PK_FEAT_OSRELEASE, osrelease),
+	STR_FEAT(PK_FEAT_VERSION, version),
+	STR_FEAT(PK_FEAT_ARCH, arch),
+	STR_FEAT(PK_FEAT_CPUDESC, cpudesc),
+	STR_FEAT(PK_FEAT_CPUID, cpuid),
+	{PK_FEAT_NRCPUS, 0, parse_nrcpus},
+	{PK_FEAT_TOTAL_MEM, 0, parse_total_mem},
+	{PK_FEAT_CMDLINE, 0, parse_cmdline},
+	{PK_FEAT_EVENT_DESC, 0, parse_event_desc_feat},
+	{PK_FEAT_CPU_TOPOLOGY, 0, parse_cpu_topology},
+	{PK_FEAT_PMU_MAPPINGS, 0, parse_pmu_mappings},
+	{PK_FEAT_GROUP_DESC, 0, parse_group_desc},
+	{PK_FEAT_AUXTRACE, 0, parse_auxtrace},
+	{PK_FEAT_CLOCKID, 0, parse_clockid},
+	{PK_FEAT_HYBRID_TOPOLOGY, 0, parse_hybrid_topology},
+	{PK_FEAT_SAMPLE_TIME, 0, parse_sample_time},
+	{PK_FEAT_COMPRESSED, 0, parse_compressed},
+	{PK_FEAT_CLOCK_DATA, 0, parse_clock_data},
+};
+#undef STR_FEAT
+
+/* A one-string feature into the char * at str_off of h. */
+static bool parse_string(cur *c, pk_pd_header *h, size_t str_off)
+{
+	char *s = cstr(c);
+	if (c->bad) {
+		free(s);
+		return false;
+	}
+	memcpy((char *)h + str_off, &s, sizeof(s));
+	return true;
 }
 
 int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *h, pk_error *err)
 {
 	(void)err;
 	memset(h, 0, sizeof(*h));
-	h->hostname = feat_str(r, PK_FEAT_HOSTNAME);
-	h->osrelease = feat_str(r, PK_FEAT_OSRELEASE);
-	h->version = feat_str(r, PK_FEAT_VERSION);
-	h->arch = feat_str(r, PK_FEAT_ARCH);
-	h->cpudesc = feat_str(r, PK_FEAT_CPUDESC);
-	h->cpuid = feat_str(r, PK_FEAT_CPUID);
-	cur c;
-	if (feat_cur(r, PK_FEAT_NRCPUS, &c)) {
-		h->nr_cpus_avail = c32(&c);
-		h->nr_cpus_online = c32(&c);
-		h->has_nrcpus = !c.bad;
-		if (c.bad)
-			feat_bad(r, PK_FEAT_NRCPUS);
-	}
-	if (feat_cur(r, PK_FEAT_TOTAL_MEM, &c)) {
-		h->total_mem = c64(&c);
-		if (c.bad)
-			feat_bad(r, PK_FEAT_TOTAL_MEM);
-	}
-	if (feat_cur(r, PK_FEAT_CMDLINE, &c)) {
-		h->cmdline = cstrlist(&c, &h->nr_cmdline);
-		if (c.bad) {
-			free_strlist(h->cmdline, h->nr_cmdline);
-			h->cmdline = NULL;
-			h->nr_cmdline = 0;
-			feat_bad(r, PK_FEAT_CMDLINE);
-		}
-	}
-	if (feat_cur(r, PK_FEAT_EVENT_DESC, &c)) {
-		h->event_desc = parse_event_desc(c.p, (size_t)(c.end - c.p), r->swap, &h->nr_event_desc);
-		if (!h->event_desc)
-			feat_bad(r, PK_FEAT_EVENT_DESC);
-	}
-	if (feat_cur(r, PK_FEAT_CPU_TOPOLOGY, &c)) {
-		h->core_siblings = cstrlist(&c, &h->nr_core_siblings);
-		h->thread_siblings = cstrlist(&c, &h->nr_thread_siblings);
-		/* optional parts, detected by the section size */
-		uint32_t ncpu = h->has_nrcpus ? h->nr_cpus_avail : 0;
-		if (!c.bad && ncpu && ncpu <= PD_MAX_LIST && (uint64_t)(c.end - c.p) >= (uint64_t)ncpu * 8) {
-			h->cpu_topo = calloc(ncpu, sizeof(*h->cpu_topo));
-			if (h->cpu_topo) {
-				for (uint32_t i = 0; i < ncpu; i++) {
-					h->cpu_topo[i].core_id = c32(&c);
-					h->cpu_topo[i].socket_id = c32(&c);
-				}
-				h->nr_cpu_topo = ncpu;
-			}
-			if (!c.bad && c.end - c.p >= 4) {
-				h->die_siblings = cstrlist(&c, &h->nr_die_siblings);
-				if (!c.bad && (uint64_t)(c.end - c.p) >= (uint64_t)ncpu * 4 && h->cpu_topo) {
-					for (uint32_t i = 0; i < ncpu; i++)
-						h->cpu_topo[i].die_id = c32(&c);
-					h->has_die_ids = true;
-				}
-			}
-		}
-		if (c.bad)
-			feat_bad(r, PK_FEAT_CPU_TOPOLOGY);
-	}
-	if (feat_cur(r, PK_FEAT_PMU_MAPPINGS, &c)) {
-		uint32_t n = c32(&c);
-		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 8) {
-			h->pmu_mappings = calloc(n ? n : 1, sizeof(*h->pmu_mappings));
-			for (uint32_t i = 0; h->pmu_mappings && i < n && !c.bad; i++) {
-				h->pmu_mappings[i].type = c32(&c);
-				h->pmu_mappings[i].name = cstr(&c);
-				h->nr_pmu_mappings = i + 1;
-			}
-		} else {
-			c.bad = true;
-		}
-		if (c.bad)
-			feat_bad(r, PK_FEAT_PMU_MAPPINGS);
-	}
-	if (feat_cur(r, PK_FEAT_GROUP_DESC, &c)) {
-		uint32_t n = c32(&c);
-		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 12) {
-			h->groups = calloc(n ? n : 1, sizeof(*h->groups));
-			for (uint32_t i = 0; h->groups && i < n && !c.bad; i++) {
-				h->groups[i].name = cstr(&c);
-				h->groups[i].leader_idx = c32(&c);
-				h->groups[i].nr_members = c32(&c);
-				h->nr_groups = i + 1;
-			}
-		} else {
-			c.bad = true;
-		}
-		if (c.bad)
-			feat_bad(r, PK_FEAT_GROUP_DESC);
-	}
-	if (feat_cur(r, PK_FEAT_AUXTRACE, &c)) {
-		uint64_t n = c64(&c);
-		if (!c.bad && n <= (uint64_t)(c.end - c.p) / 16) {
-			h->auxtrace = calloc(n ? n : 1, sizeof(*h->auxtrace));
-			for (uint64_t i = 0; h->auxtrace && i < n; i++) {
-				h->auxtrace[i].offset = c64(&c);
-				h->auxtrace[i].size = c64(&c);
-				h->nr_auxtrace = i + 1;
-			}
-		} else {
-			feat_bad(r, PK_FEAT_AUXTRACE);
-		}
-	}
-	if (feat_cur(r, PK_FEAT_CLOCKID, &c)) {
-		h->clockid_res_ns = c64(&c);
-		h->has_clockid = !c.bad;
-		if (c.bad)
-			feat_bad(r, PK_FEAT_CLOCKID);
-	}
-	if (feat_cur(r, PK_FEAT_HYBRID_TOPOLOGY, &c)) {
-		uint32_t n = c32(&c);
-		if (!c.bad && n <= PD_MAX_LIST && n <= (uint64_t)(c.end - c.p) / 8) {
-			h->hybrid = calloc(n ? n : 1, sizeof(*h->hybrid));
-			for (uint32_t i = 0; h->hybrid && i < n && !c.bad; i++) {
-				h->hybrid[i].pmu_name = cstr(&c);
-				h->hybrid[i].cpus = cstr(&c);
-				h->nr_hybrid = i + 1;
-			}
-		} else {
-			c.bad = true;
-		}
-		if (c.bad)
-			feat_bad(r, PK_FEAT_HYBRID_TOPOLOGY);
-	}
-	if (feat_cur(r, PK_FEAT_SAMPLE_TIME, &c)) {
-		h->sample_time_first = c64(&c);
-		h->sample_time_last = c64(&c);
-		h->has_sample_time = !c.bad;
-	}
-	if (feat_cur(r, PK_FEAT_COMPRESSED, &c)) {
-		h->comp_ver = c32(&c);
-		h->comp_type = c32(&c);
-		h->comp_level = c32(&c);
-		h->comp_ratio = c32(&c);
-		h->comp_mmap_len = c32(&c);
-		h->has_compressed = !c.bad;
-	}
-	if (feat_cur(r, PK_FEAT_CLOCK_DATA, &c)) {
-		c32(&c); /* version */
-		h->clock_data_clockid = c32(&c);
-		h->clock_wall_ns = c64(&c);
-		h->clock_clockid_ns = c64(&c);
-		h->has_clock_data = !c.bad;
+	for (size_t i = 0; i < sizeof(feat_handlers) / sizeof(feat_handlers[0]); i++) {
+		const struct feat_handler *fh = &feat_handlers[i];
+		cur c;
+		if (!feat_cur(r, fh->feat, &c))
+			continue;
+		bool ok = fh->parse ? fh->parse(&c, h) : parse_string(&c, h, fh->str_off);
+		if (!ok)
+			feat_bad(r, fh->feat);
 	}
 	return 0;
 }

@@ -11,11 +11,52 @@
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
 #define PD_MAGIC_V1 0x454c494652455050ULL     /* "PERFFILE" */
+#define PD_AUXTRACE_SIZE 48
+
+/* ---- the file header (perf_file_header), for reader and writer ----
+ * u64 magic, u64 size, u64 attr_size (one attrs entry: attr + ids section),
+ * then three {u64 offset, u64 size} sections (attrs, data, event_types,
+ * the last unused since perf 2.6) and the feature bitmap (absent in the
+ * old 72-byte header). The pipe header is only magic and size. */
 #define PD_FILE_HEADER_SIZE 104
 #define PD_FILE_HEADER_OLD_SIZE 72
 #define PD_PIPE_HEADER_SIZE 16
-#define PD_ATTR_SIZE_VER0 64
-#define PD_AUXTRACE_SIZE 48
+enum pd_header_field {
+	PD_HDR_MAGIC = 0,
+	PD_HDR_SIZE = 8,
+	PD_HDR_ATTR_SIZE = 16,
+	PD_HDR_ATTRS = 24,           /* {offset, size} */
+	PD_HDR_DATA = 40,            /* {offset, size} */
+	PD_HDR_EVENT_TYPES = 56,     /* {offset, size} */
+	PD_HDR_FEATURES = 72,        /* PD_HDR_FEAT_WORDS u64s */
+};
+#define PD_HDR_FEAT_WORDS 4
+#define PD_SECTION_SIZE 16           /* {u64 offset, u64 size}: ids, features */
+
+typedef struct pd_file_header {
+	uint64_t size, attr_size;
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t features[PD_HDR_FEAT_WORDS];
+} pd_file_header;
+
+/* Writes h as a native-order file header (PD_FILE_HEADER_SIZE bytes). */
+void pd_header_encode(const pd_file_header *h, uint8_t *out);
+/* Reads the fields after the magic from hsize bytes in the file's order;
+ * the bitmap only when the header has one. */
+void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_header *h);
+
+/* ---- attr sizes (PERF_ATTR_SIZE_VER*) ---- */
+#define PD_ATTR_SIZE_VER0 64         /* the first attr; a stored size 0 means this */
+#define PD_ATTR_SIZE_VER7 128        /* what perf 6.1 writes and accepts */
+#define PD_ATTR_SIZE_VER8 136        /* with config3 (perf 6.1 rejects it) */
+#define PD_ATTR_SIZE_MAX 4096        /* cap against damaged files */
+#define PD_ATTR_SIZE_OFF 4           /* u32 size after u32 type */
+/* The size an attr declares (stored, file order), 0 read as VER0; 0 when
+ * it cannot be an attr size (below VER0, above the cap, not 8-aligned). */
+uint32_t pd_attr_size(const uint8_t *attr, bool swap);
+/* The same check on a size already read. */
+uint32_t pd_attr_size_check(uint64_t size);
 
 /* Unaligned native loads and stores. */
 static inline uint64_t pd_ld64(const void *p)
@@ -87,25 +128,55 @@ int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *go
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
 int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
 
+/* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
+#define PD_RECORD_AUX_OUTPUT_HW_ID 21
+
+/* EVENT_UPDATE record kinds (u64 type after the header). */
+enum pd_event_update_kind {
+	PD_EVENT_UPDATE_UNIT = 0,
+	PD_EVENT_UPDATE_SCALE = 1,   /* a double */
+	PD_EVENT_UPDATE_NAME = 2,
+	PD_EVENT_UPDATE_CPUS = 3,    /* a cpu map */
+};
+
 /* ---- swapping and attrs (swap.c) ---- */
 /* Converts a file attr (size bytes, file order) into a native attr. */
 void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
 		       uint64_t *config3);
 /* Swaps a non-sample record in place (header already native). */
 void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
-/* Swaps the sample_id trailer at the end of a record. */
-void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
+
+/* ---- sample identification: the sample_id trailer (sample.c) ----
+ * Non-sample records of an attr with sample_id_all end with the fields
+ * PD_TRAILER_FIELDS of its sample_type, in the order TID (u32 pid, tid),
+ * TIME, ID, STREAM_ID, CPU (u32 cpu, res), IDENTIFIER; samples start with
+ * IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU. Both orders live in
+ * one table in sample.c; everything that reads, swaps, writes or locates
+ * these fields goes through the functions below. */
+#define PD_TRAILER_FIELDS                                                                         \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |             \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+#define PD_SAMPLE_HEAD_FIELDS (PD_TRAILER_FIELDS | PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)
+
 size_t pd_trailer_size(uint64_t sample_type);
+/* u64 index of field `bit` in a sample body (from its start), or in a
+ * trailer counted from the record end (1: the last u64); -1 when absent. */
+int pd_sample_field_pos(uint64_t sample_type, uint64_t bit);
+int pd_trailer_field_pos(uint64_t sample_type, uint64_t bit);
+/* Parses the trailer at the end of a record; id->fields 0 when too short. */
+void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+/* Parses the id fields at the start of a sample body; false when too short. */
+bool pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t sample_type,
+			  pk_pd_sample_id *id);
+/* Swaps the trailer at the end of a record in place. */
+void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
+/* Writes a trailer for id at p (native order); returns its size. */
+size_t pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample_id *id);
 
 /* ---- samples (sample.c) ---- */
 /* Walks a sample body; with swap, swaps each field in place first. */
 int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
-/* TID, TIME, (ADDR: samples only), ID, STREAM_ID, CPU at p, the order
- * samples and sample_id trailers share; returns the end. */
-const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id);
-/* Parses a sample_id trailer at the end of a record. */
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
@@ -198,6 +269,8 @@ struct pk_pd_reader {
 };
 
 void pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts one dropped record of a kind (enum pk_pd_drop_kind). */
+void pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail);
 int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,

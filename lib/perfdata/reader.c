@@ -1,5 +1,11 @@
 /* The perf.data reader: file header, attrs, feature table, then the record
- * stream with COMPRESSED records expanded and time ordering on top. */
+ * stream with COMPRESSED records expanded and time ordering on top.
+ *
+ * Invariants: damage that stops reading is an error naming the file offset,
+ * delivered after every good event before it; damage that only loses some
+ * records (unknown types, samples of no known event) is counted in
+ * stats.drops with the first offset, and what is recovered with a guess is
+ * a warning. The reader never prints. */
 #include "pd_internal.h"
 
 #include <errno.h>
@@ -11,11 +17,14 @@
 #include <zstd.h>
 
 /* Caps that keep a damaged or hostile file from asking for absurd memory. */
-#define PD_MAX_ATTR_SIZE 4096
 #define PD_MAX_IDS (1u << 24)
 #define PD_MAX_EVSELS 65536
 #define PD_MAX_DECOMP ((size_t)64 << 20)
 #define PD_MAX_WARNINGS 100
+#define PD_MAX_EXTRA ((uint64_t)1 << 30)  /* data after an AUXTRACE / TRACING_DATA record */
+#define PD_DECOMP_STEP ((size_t)1 << 20)  /* first output buffer of COMPRESSED data */
+#define PD_DECOMP_MIN_ROOM 65536
+#define PD_SCRATCH_MIN 65536
 
 void pd_warn(pk_pd_reader *r, const char *fmt, ...)
 {
@@ -48,9 +57,31 @@ int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pk_err_at(err, code, "perf.data", r->path, (long)off, "%s", msg);
+	pk_err_at(err, code, "", r->path, (long)off, "%s", msg);
 	err->pos_is_offset = 1;
 	return code;
+}
+
+void pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail)
+{
+	pk_pd_drop *d = &r->stats.drops[kind];
+	/* the lowest offset, whatever order the events are delivered in */
+	if (!d->count++ || ev->offset < d->first_offset) {
+		d->first_offset = ev->offset;
+		d->first_detail = detail;
+		d->first_type = ev->type;
+	}
+}
+
+const char *pk_pd_drop_name(int kind)
+{
+	static const char *const names[PK_PD_DROP_MAX] = {
+		[PK_PD_DROP_BAD_SAMPLE] = "unparsable samples",
+		[PK_PD_DROP_UNKNOWN_ID] = "samples of unknown events",
+		[PK_PD_DROP_NO_EVENT] = "samples without event attributes",
+		[PK_PD_DROP_UNKNOWN_TYPE] = "records of unknown types",
+	};
+	return kind >= 0 && kind < PK_PD_DROP_MAX ? names[kind] : NULL;
 }
 
 /* ---- id -> evsel map (open addressing) ---- */
@@ -123,6 +154,8 @@ void pd_idmap_free(pd_idmap *m)
 
 /* ---- evsels ---- */
 
+/* Where the id sits in samples and trailers: the first attr decides for all
+ * (perf's rule), IDENTIFIER before ID. */
 static void update_id_pos(pk_pd_reader *r)
 {
 	if (!r->nr_evsels)
@@ -130,18 +163,9 @@ static void update_id_pos(pk_pd_reader *r)
 	const struct perf_event_attr *a = &r->evsels[0]->attr;
 	uint64_t st = a->sample_type;
 	r->sample_id_all = a->sample_id_all;
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		r->sample_id_pos = 0;
-		r->trailer_id_pos = 1;
-	} else if (st & PERF_SAMPLE_ID) {
-		r->sample_id_pos = __builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-							       PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
-		r->trailer_id_pos = 1 + __builtin_popcountll(st & (PERF_SAMPLE_STREAM_ID |
-								    PERF_SAMPLE_CPU));
-	} else {
-		r->sample_id_pos = -1;
-		r->trailer_id_pos = -1;
-	}
+	uint64_t bit = st & PERF_SAMPLE_IDENTIFIER ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+	r->sample_id_pos = pd_sample_field_pos(st, bit);
+	r->trailer_id_pos = pd_trailer_field_pos(st, bit);
 }
 
 int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
@@ -197,19 +221,18 @@ static void free_evsel(pk_pd_evsel *e)
 
 /* ---- open ---- */
 
-static int read_file_header(pk_pd_reader *r, pk_error *err)
+/* The magic and header size: sets swap and pipe; *hsize the header size. */
+static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 {
-	uint8_t h[PD_FILE_HEADER_SIZE];
-	memset(h, 0, sizeof(h));
 	const uint8_t *p;
 	size_t got;
-	int rc = pd_src_peek(&r->src, 0, 16, &p, &got);
+	int rc = pd_src_peek(&r->src, 0, PD_PIPE_HEADER_SIZE, &p, &got);
 	if (rc < 0)
 		return pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
-	if (got < 16)
+	if (got < PD_PIPE_HEADER_SIZE)
 		return pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
 				  got);
-	uint64_t magic = pd_ld64(p);
+	uint64_t magic = pd_ld64(p + PD_HDR_MAGIC);
 	bool v1 = false;
 	if (magic == PD_MAGIC) {
 		r->swap = false;
@@ -222,92 +245,76 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",
 				  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 	}
-	uint64_t hsize = pd_get64(p + 8, r->swap);
+	*hsize = pd_get64(p + PD_HDR_SIZE, r->swap);
 	if (v1) {
 		/* v1 has no byte order mark: trust whichever order gives a
 		 * sane header size */
-		r->swap = hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_OLD_SIZE;
-		hsize = pd_get64(p + 8, r->swap);
+		r->swap = *hsize != PD_FILE_HEADER_SIZE && *hsize != PD_FILE_HEADER_OLD_SIZE;
+		*hsize = pd_get64(p + PD_HDR_SIZE, r->swap);
 	}
-	if (hsize == PD_PIPE_HEADER_SIZE) {
-		r->pipe = true;
-		r->pos = PD_PIPE_HEADER_SIZE;
-		r->end = UINT64_MAX;
-		return 0;
+	r->pipe = *hsize == PD_PIPE_HEADER_SIZE;
+	if (!r->pipe && *hsize != PD_FILE_HEADER_SIZE && *hsize != PD_FILE_HEADER_OLD_SIZE)
+		return pd_err_off(r, err, -EINVAL, PD_HDR_SIZE,
+				  "bad header size %llu (expected %d, %d or %d)",
+				  (unsigned long long)*hsize, PD_FILE_HEADER_SIZE,
+				  PD_FILE_HEADER_OLD_SIZE, PD_PIPE_HEADER_SIZE);
+	return 0;
+}
+
+/* The feature bitmap of a byte-swapped file: a writer may have stored it as
+ * u32 words; a file without HOSTNAME cannot be told apart, so none. */
+static void fix_swapped_bitmap(pk_pd_reader *r, const uint8_t *h, uint64_t *bits)
+{
+	if (!r->swap || (bits[0] & (1ULL << PK_FEAT_HOSTNAME)))
+		return;
+	for (int i = 0; i < PD_HDR_FEAT_WORDS; i++) {
+		uint64_t raw = pd_ld64(h + PD_HDR_FEATURES + i * 8);
+		uint32_t lo = __builtin_bswap32((uint32_t)raw);
+		uint32_t hi = __builtin_bswap32((uint32_t)(raw >> 32));
+		bits[i] = (uint64_t)hi << 32 | lo;
 	}
-	if (hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_OLD_SIZE)
-		return pd_err_off(r, err, -EINVAL, 8, "bad header size %llu (expected 104, 72 or 16)",
-				  (unsigned long long)hsize);
-	if (!r->src.seekable)
-		return pd_err_off(r, err, -ESPIPE, 0,
-				  "a file-mode perf.data cannot be read from a pipe; "
-				  "record with -o - for pipe mode");
-	rc = pd_src_read_at(&r->src, 0, h, (size_t)hsize);
-	if (rc < 0)
-		return pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
-				  (unsigned long long)hsize);
-	pk_pd_layout *l = &r->layout;
-	l->header_size = hsize;
-	l->attr_size = pd_get64(h + 16, r->swap);
-	l->attrs_offset = pd_get64(h + 24, r->swap);
-	l->attrs_size = pd_get64(h + 32, r->swap);
-	l->data_offset = pd_get64(h + 40, r->swap);
-	l->data_size = pd_get64(h + 48, r->swap);
-	l->file_size = r->src.file_size;
-	uint64_t bits[4] = {0, 0, 0, 0};
-	if (hsize == PD_FILE_HEADER_SIZE) {
-		for (int i = 0; i < 4; i++)
-			bits[i] = pd_get64(h + 72 + i * 8, r->swap);
-		if (r->swap && !(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
-			/* a writer that stored the bitmap as u32 words */
-			for (int i = 0; i < 4; i++) {
-				uint64_t raw = pd_ld64(h + 72 + i * 8);
-				uint32_t lo = __builtin_bswap32((uint32_t)raw);
-				uint32_t hi = __builtin_bswap32((uint32_t)(raw >> 32));
-				bits[i] = (uint64_t)hi << 32 | lo;
-			}
-			if (!(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
-				pd_warn(r, "feature bitmap unreadable in a byte-swapped file; "
-					   "features ignored");
-				memset(bits, 0, sizeof(bits));
-			}
-		}
+	if (!(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
+		pd_warn(r, "feature bitmap unreadable in a byte-swapped file; features ignored");
+		memset(bits, 0, PD_HDR_FEAT_WORDS * sizeof(*bits));
 	}
-	uint64_t fsz = l->file_size;
+}
+
+/* The attrs and data sections must lie in the file and apart. */
+static int check_sections(pk_pd_reader *r, pk_error *err)
+{
+	const pk_pd_layout *l = &r->layout;
+	uint64_t fsz = l->file_size, hsize = l->header_size;
 	if (l->data_offset < hsize || l->data_offset > fsz)
-		return pd_err_off(r, err, -EINVAL, 40, "data section offset %llu outside the file (%llu bytes)",
+		return pd_err_off(r, err, -EINVAL, PD_HDR_DATA,
+				  "data section offset %llu outside the file (%llu bytes)",
 				  (unsigned long long)l->data_offset, (unsigned long long)fsz);
-	if (l->attrs_size &&
-	    (l->attrs_offset < hsize || l->attrs_offset > fsz || l->attrs_size > fsz - l->attrs_offset))
-		return pd_err_off(r, err, -EINVAL, 24,
+	if (!l->attrs_size)
+		return 0;
+	if (l->attrs_offset < hsize || l->attrs_offset > fsz || l->attrs_size > fsz - l->attrs_offset)
+		return pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS,
 				  "attrs section (offset %llu, size %llu) outside the file (%llu bytes)",
 				  (unsigned long long)l->attrs_offset,
 				  (unsigned long long)l->attrs_size, (unsigned long long)fsz);
-	if (l->attrs_size && l->attrs_offset < l->data_offset + l->data_size &&
+	if (l->attrs_offset < l->data_offset + l->data_size &&
 	    l->data_offset < l->attrs_offset + l->attrs_size)
-		return pd_err_off(r, err, -EINVAL, 24, "attrs and data sections overlap");
-	r->pos = l->data_offset;
-	if (l->data_size == 0) {
-		/* perf record did not finish the header: take what is there */
-		pd_warn(r, "data size field is 0: reading to the end of the file");
-		r->end = fsz;
-	} else {
-		r->end = l->data_offset + l->data_size;
-		if (r->end < l->data_offset)
-			r->end = UINT64_MAX;
-	}
-	l->feat_offset = l->data_size ? l->data_offset + l->data_size : 0;
-	/* the feature table: one section per set bit, in bit order */
-	uint64_t toff = l->feat_offset;
-	for (int f = 0; f < PK_FEAT_MAX && l->data_size; f++) {
+		return pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS, "attrs and data sections overlap");
+	return 0;
+}
+
+/* The feature table after the data: one section per set bit, in bit order. */
+static void read_feature_table(pk_pd_reader *r, const uint64_t *bits)
+{
+	uint64_t toff = r->layout.feat_offset, fsz = r->layout.file_size;
+	for (int f = 0; f < PK_FEAT_MAX && toff; f++) {
 		if (!(bits[f / 64] >> (f % 64) & 1))
 			continue;
-		uint8_t sec[16];
-		if (toff > fsz || fsz - toff < 16 || pd_src_read_at(&r->src, toff, sec, 16) < 0) {
+		uint8_t sec[PD_SECTION_SIZE];
+		if (toff > fsz || fsz - toff < PD_SECTION_SIZE ||
+		    pd_src_read_at(&r->src, toff, sec, PD_SECTION_SIZE) < 0) {
 			pd_warn(r, "feature table truncated at offset %llu (feature %d)",
 				(unsigned long long)toff, f);
 			r->stats.nr_bad_features++;
-			break;
+			return;
 		}
 		pd_feat *ft = &r->feats[f];
 		ft->present = true;
@@ -320,72 +327,148 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 			ft->bad = true;
 			r->stats.nr_bad_features++;
 		}
-		toff += 16;
+		toff += PD_SECTION_SIZE;
+	}
+}
+
+static int read_file_header(pk_pd_reader *r, pk_error *err)
+{
+	uint64_t hsize = 0;
+	int rc = read_magic(r, &hsize, err);
+	if (rc < 0)
+		return rc;
+	if (r->pipe) {
+		r->pos = PD_PIPE_HEADER_SIZE;
+		r->end = UINT64_MAX;
+		return 0;
+	}
+	if (!r->src.seekable)
+		return pd_err_off(r, err, -ESPIPE, 0,
+				  "a file-mode perf.data cannot be read from a pipe; "
+				  "record with -o - for pipe mode");
+	uint8_t h[PD_FILE_HEADER_SIZE];
+	if (pd_src_read_at(&r->src, 0, h, (size_t)hsize) < 0)
+		return pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
+				  (unsigned long long)hsize);
+	pd_file_header fh;
+	pd_header_decode(h, hsize, r->swap, &fh);
+	fix_swapped_bitmap(r, h, fh.features);
+	pk_pd_layout *l = &r->layout;
+	*l = (pk_pd_layout){.header_size = hsize, .attr_size = fh.attr_size,
+			    .attrs_offset = fh.attrs_offset, .attrs_size = fh.attrs_size,
+			    .data_offset = fh.data_offset, .data_size = fh.data_size,
+			    .file_size = r->src.file_size};
+	rc = check_sections(r, err);
+	if (rc < 0)
+		return rc;
+	r->pos = l->data_offset;
+	if (l->data_size == 0) {
+		/* perf record did not finish the header: take what is there */
+		pd_warn(r, "data size field is 0 (was the recording stopped?): "
+			   "reading to the end of the file");
+		r->end = l->file_size;
+	} else {
+		r->end = l->data_offset + l->data_size;
+		if (r->end < l->data_offset)
+			r->end = UINT64_MAX;
+	}
+	l->feat_offset = l->data_size ? l->data_offset + l->data_size : 0;
+	read_feature_table(r, fh.features);
+	return 0;
+}
+
+/* Reads the ids of one attr from its {offset, size} section at soff. */
+static int read_attr_ids(pk_pd_reader *r, uint64_t i, uint64_t soff, uint64_t **ids,
+			 size_t *nids, pk_error *err)
+{
+	uint8_t sec[PD_SECTION_SIZE];
+	if (pd_src_read_at(&r->src, soff, sec, PD_SECTION_SIZE) < 0)
+		return pd_err_off(r, err, -EINVAL, soff, "attr %llu truncated", (unsigned long long)i);
+	uint64_t ioff = pd_get64(sec, r->swap), isz = pd_get64(sec + 8, r->swap);
+	*ids = NULL;
+	*nids = (size_t)(isz / 8);
+	if (!isz)
+		return 0;
+	uint64_t fsz = r->layout.file_size;
+	if (ioff > fsz || isz > fsz - ioff || *nids > PD_MAX_IDS)
+		return pd_err_off(r, err, -EINVAL, soff,
+				  "ids of attr %llu (offset %llu, size %llu) outside the file",
+				  (unsigned long long)i, (unsigned long long)ioff,
+				  (unsigned long long)isz);
+	*ids = malloc(*nids * 8);
+	if (!*ids)
+		return pk_err(err, -ENOMEM, "out of memory");
+	if (pd_src_read_at(&r->src, ioff, *ids, *nids * 8) < 0) {
+		free(*ids);
+		*ids = NULL;
+		return pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
+				  (unsigned long long)i);
 	}
 	return 0;
 }
 
+/* One attrs entry at off (attr, then its ids section); *next after it. */
+static int read_attr_entry(pk_pd_reader *r, uint64_t i, uint64_t off, uint64_t end,
+			   uint64_t *next, pk_error *err)
+{
+	uint8_t abuf[PD_ATTR_SIZE_MAX];
+	if (end - off < PD_ATTR_SIZE_VER0 || pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0) < 0)
+		return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
+				  (unsigned long long)i);
+	uint32_t asz = pd_attr_size(abuf, r->swap);
+	uint32_t stored = pd_get32(abuf + PD_ATTR_SIZE_OFF, r->swap);
+	if (!asz || end - off < (uint64_t)asz + PD_SECTION_SIZE) {
+		/* a damaged attr.size: the header's entry size, when sane, says it too */
+		uint64_t hdr = r->layout.attr_size - PD_SECTION_SIZE;
+		if (r->layout.attr_size <= PD_SECTION_SIZE || !pd_attr_size_check(hdr) ||
+		    end - off < r->layout.attr_size)
+			return pd_err_off(r, err, -EINVAL, off + PD_ATTR_SIZE_OFF,
+					  "attr %llu has a bad size %u (%llu bytes left in the attrs section)",
+					  (unsigned long long)i, stored, (unsigned long long)(end - off));
+		pd_warn(r, "attr %llu at offset %llu declares size %u: read with the header's "
+			   "attr_size %llu", (unsigned long long)i, (unsigned long long)off, stored,
+			(unsigned long long)r->layout.attr_size);
+		asz = (uint32_t)hdr;
+	}
+	if (pd_src_read_at(&r->src, off, abuf, asz) < 0)
+		return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+	uint64_t *ids = NULL;
+	size_t nids = 0;
+	int rc = read_attr_ids(r, i, off + asz, &ids, &nids, err);
+	if (rc < 0)
+		return rc;
+	rc = pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
+	free(ids);
+	*next = off + asz + PD_SECTION_SIZE;
+	return rc;
+}
+
+/* The attrs: each entry is sized by the size its attr declares, so a
+ * damaged header attr_size (which perf trusts) costs nothing but a warning. */
 static int read_file_attrs(pk_pd_reader *r, pk_error *err)
 {
 	pk_pd_layout *l = &r->layout;
-	if (!l->attrs_size)
+	if (!l->attrs_size) {
+		if (l->data_size)
+			pd_warn(r, "the attrs section is empty (header offset %d): "
+				   "samples cannot be decoded", PD_HDR_ATTRS + 8);
 		return 0;
-	if (l->attr_size < PD_ATTR_SIZE_VER0 + 16)
-		return pd_err_off(r, err, -EINVAL, 16, "bad attr entry size %llu",
-				  (unsigned long long)l->attr_size);
-	uint64_t nr = l->attrs_size / l->attr_size;
-	uint64_t off = l->attrs_offset, end = l->attrs_offset + l->attrs_size;
-	uint8_t abuf[PD_MAX_ATTR_SIZE];
-	for (uint64_t i = 0; i < nr; i++) {
-		if (end - off < PD_ATTR_SIZE_VER0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
-					  (unsigned long long)i);
-		int rc = pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0);
-		if (rc < 0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
-		uint32_t asz = pd_get32(abuf + 4, r->swap);
-		if (asz == 0)
-			asz = PD_ATTR_SIZE_VER0;
-		if (asz < PD_ATTR_SIZE_VER0 || asz > PD_MAX_ATTR_SIZE || asz % 8)
-			return pd_err_off(r, err, -EINVAL, off + 4, "attr %llu has a bad size %u",
-					  (unsigned long long)i, asz);
-		if (end - off < (uint64_t)asz + 16)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu (size %u) runs past the attrs section",
-					  (unsigned long long)i, asz);
-		rc = pd_src_read_at(&r->src, off, abuf, asz);
-		uint8_t sec[16];
-		if (rc == 0)
-			rc = pd_src_read_at(&r->src, off + asz, sec, 16);
-		if (rc < 0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
-		uint64_t ioff = pd_get64(sec, r->swap), isz = pd_get64(sec + 8, r->swap);
-		uint64_t *ids = NULL;
-		size_t nids = (size_t)(isz / 8);
-		if (isz) {
-			if (ioff > l->file_size || isz > l->file_size - ioff || nids > PD_MAX_IDS)
-				return pd_err_off(r, err, -EINVAL, off + asz,
-						  "ids of attr %llu (offset %llu, size %llu) outside the file",
-						  (unsigned long long)i, (unsigned long long)ioff,
-						  (unsigned long long)isz);
-			ids = malloc(nids * 8);
-			if (!ids)
-				return pk_err(err, -ENOMEM, "out of memory");
-			rc = pd_src_read_at(&r->src, ioff, ids, nids * 8);
-			if (rc < 0) {
-				free(ids);
-				return pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
-						  (unsigned long long)i);
-			}
-		}
-		rc = pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
-		free(ids);
+	}
+	uint64_t off = l->attrs_offset, end = l->attrs_offset + l->attrs_size, i = 0;
+	while (end - off >= PD_ATTR_SIZE_VER0 + PD_SECTION_SIZE) {
+		int rc = read_attr_entry(r, i, off, end, &off, err);
 		if (rc < 0)
 			return rc;
-		off += (uint64_t)asz + 16;
+		i++;
 	}
 	if (off != end)
 		pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
-			(unsigned long long)(end - off), (unsigned long long)nr);
+			(unsigned long long)(end - off), (unsigned long long)i);
+	uint64_t entry = r->nr_evsels ? r->evsels[0]->file_attr_size + PD_SECTION_SIZE : 0;
+	if (entry && l->attr_size != entry)
+		pd_warn(r, "header attr_size %llu (offset %d) disagrees with the attrs' own size "
+			   "%llu: read with the attrs' sizes",
+			(unsigned long long)l->attr_size, PD_HDR_ATTR_SIZE, (unsigned long long)entry);
 	return 0;
 }
 
@@ -446,7 +529,8 @@ int pk_pd_reader_open(const char *path, const pk_pd_open_opts *opts, pk_pd_reade
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		pk_err_at(err, -e, "perf.data", path, -1, "cannot open: %s", strerror(e));
+		/* the name once, with the reason ("cannot open perf.data: ...") */
+		pk_err(err, -e, "cannot open %s: %s", path, strerror(e));
 		return -e;
 	}
 	int rc = pk_pd_reader_open_fd(fd, path, opts, out, err);
@@ -538,7 +622,7 @@ static int ensure_scratch(pk_pd_reader *r, size_t n)
 {
 	if (n <= r->scratch_cap)
 		return 0;
-	size_t cap = r->scratch_cap ? r->scratch_cap : 65536;
+	size_t cap = r->scratch_cap ? r->scratch_cap : PD_SCRATCH_MIN;
 	while (cap < n)
 		cap *= 2;
 	void *p = NULL;
@@ -550,17 +634,22 @@ static int ensure_scratch(pk_pd_reader *r, size_t n)
 	return 0;
 }
 
-/* The evsel a record belongs to, from its id (perf's lookup rules). The
- * record's body may still be in file byte order. */
-static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const uint8_t *rec, size_t size,
-				       uint32_t type)
+/* The evsel a record belongs to, from its id (perf's lookup rules); NULL for
+ * a sample of no known event, counted as dropped. The record's body may
+ * still be in file byte order. */
+static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, const uint8_t *rec)
 {
-	if (!r->nr_evsels)
+	bool sample = ev->type == PERF_RECORD_SAMPLE;
+	size_t size = ev->size;
+	if (!r->nr_evsels) {
+		if (sample)
+			pd_drop(r, PK_PD_DROP_NO_EVENT, ev, NULL);
 		return NULL;
+	}
 	if (r->nr_evsels == 1)
 		return r->evsels[0];
 	uint64_t id;
-	if (type == PERF_RECORD_SAMPLE) {
+	if (sample) {
 		if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
 			return r->evsels[0];
 		id = pd_get64(rec + 8 + r->sample_id_pos * 8, r->swap);
@@ -573,38 +662,12 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const uint8_t *rec, size
 			return r->evsels[0];
 	}
 	int i = pd_idmap_get(&r->ids, id);
-	if (i < 0) {
-		if (type == PERF_RECORD_SAMPLE)
-			r->stats.nr_unknown_id++;
-		return type == PERF_RECORD_SAMPLE ? NULL : r->evsels[0];
-	}
-	return r->evsels[i];
-}
-
-/* The fixed-size fields at the start of a sample, for ordering. */
-static void sample_prefix(const pk_pd_evsel *e, const uint8_t *body, size_t len, pk_pd_event *ev)
-{
-	uint64_t st = e->attr.sample_type;
-	size_t need = 0;
-	uint64_t prefix = st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
-				PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU);
-	need = (size_t)__builtin_popcountll(prefix) * 8;
-	pk_pd_sample_id *id = &ev->id;
-	memset(id, 0, sizeof(*id));
-	id->cpu = (uint32_t)-1;
-	if (len < need)
-		return;
-	const uint8_t *p = body;
-	id->fields = prefix;
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		id->id = pd_ld64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_IP)
-		p += 8;
-	pd_read_id_fields(p, st, true, id);
-	ev->has_time = !!(st & PERF_SAMPLE_TIME);
+	if (i >= 0)
+		return r->evsels[i];
+	if (!sample)
+		return r->evsels[0];
+	pd_drop(r, PK_PD_DROP_UNKNOWN_ID, ev, NULL);
+	return NULL;
 }
 
 static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
@@ -618,14 +681,14 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 	pk_pd_evsel *e = r->evsels[i];
 	const char *s = (const char *)ev->data + 24;
 	size_t n = ev->size - 24;
-	if (kind == 0 || kind == 2) {
+	if (kind == PD_EVENT_UPDATE_UNIT || kind == PD_EVENT_UPDATE_NAME) {
 		char *str = strndup(s, n);
 		if (!str)
 			return -ENOMEM;
-		char **dst = kind == 0 ? &e->unit : &e->name;
+		char **dst = kind == PD_EVENT_UPDATE_UNIT ? &e->unit : &e->name;
 		free(*dst);
 		*dst = str;
-	} else if (kind == 1 && n >= 8) {
+	} else if (kind == PD_EVENT_UPDATE_SCALE && n >= sizeof(double)) {
 		memcpy(&e->scale, s, sizeof(double));
 	}
 	return 0;
@@ -662,12 +725,11 @@ static int handle_attr(pk_pd_reader *r, const pk_pd_event *ev, pk_error *err)
 	if (n < 8)
 		return pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
 				  ev->size);
-	uint32_t asz = pd_get32(a + 4, r->swap);
-	if (asz == 0)
-		asz = PD_ATTR_SIZE_VER0;
-	if (asz < PD_ATTR_SIZE_VER0 || asz > n || asz > PD_MAX_ATTR_SIZE)
-		return pd_err_off(r, err, -EINVAL, ev->offset + 12,
-				  "HEADER_ATTR: bad attr size %u in a %u-byte record", asz, ev->size);
+	uint32_t asz = n >= PD_ATTR_SIZE_VER0 ? pd_attr_size(a, r->swap) : 0;
+	if (!asz || asz > n)
+		return pd_err_off(r, err, -EINVAL, ev->offset + 8 + PD_ATTR_SIZE_OFF,
+				  "HEADER_ATTR: bad attr size %u in a %u-byte record",
+				  pd_get32(a + PD_ATTR_SIZE_OFF, r->swap), ev->size);
 	size_t nids = (n - asz) / 8;
 	return pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
 			    err);
@@ -689,8 +751,8 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 	}
 	ZSTD_inBuffer in = {src, len, 0};
 	while (in.pos < in.size) {
-		if (r->dcap - r->dlen < 65536) {
-			size_t cap = r->dcap ? r->dcap * 2 : ((size_t)1 << 20);
+		if (r->dcap - r->dlen < PD_DECOMP_MIN_ROOM) {
+			size_t cap = r->dcap ? r->dcap * 2 : PD_DECOMP_STEP;
 			if (cap > PD_MAX_DECOMP)
 				return pd_err_off(r, err, -EFBIG, off,
 						  "COMPRESSED record expands past %zu MiB",
@@ -716,185 +778,248 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 	return 0;
 }
 
+/* The next record inside expanded COMPRESSED data: 1 and *p, *size set, 0
+ * when none is whole there yet, or an error. */
+static int next_decompressed(pk_pd_reader *r, const uint8_t **p, size_t *size, pk_error *err)
+{
+	if (r->dlen - r->dpos < sizeof(struct perf_event_header))
+		return 0;
+	const uint8_t *d = r->dbuf + r->dpos;
+	size_t dsz = pd_get16(d + 6, r->swap);
+	if (dsz < sizeof(struct perf_event_header))
+		return pd_err_off(r, err, -EINVAL, r->doff, "record inside COMPRESSED data has size %zu",
+				  dsz);
+	if (dsz > r->dlen - r->dpos)
+		return 0;
+	*p = d;
+	*size = dsz;
+	r->dpos += dsz;
+	if (r->dpos == r->dlen)
+		r->dpos = r->dlen = 0;
+	return 1;
+}
+
+/* Bytes after the record that header.size does not count (AUXTRACE data,
+ * TRACING_DATA's tracing data); p holds the whole record. */
+static int record_extra(pk_pd_reader *r, const uint8_t *p, uint32_t type, size_t size,
+			uint64_t off, uint64_t *extra, pk_error *err)
+{
+	*extra = 0;
+	if (type == PK_RECORD_AUXTRACE && size >= 16)
+		*extra = pd_get64(p + 8, r->swap);
+	else if (type == PK_RECORD_HEADER_TRACING_DATA && size >= 12)
+		*extra = ((uint64_t)pd_get32(p + 8, r->swap) + 7) & ~7ULL;
+	if (*extra > PD_MAX_EXTRA)
+		return pd_err_off(r, err, -EINVAL, off, "record data size %llu too large",
+				  (unsigned long long)*extra);
+	return 0;
+}
+
+/* Makes n bytes at off available in *p; an error when the input is short. */
+static int peek_whole(pk_pd_reader *r, uint64_t off, uint64_t n, uint32_t type, const uint8_t **p,
+		      pk_error *err)
+{
+	size_t got;
+	int rc = pd_src_peek(&r->src, off, (size_t)n, p, &got);
+	if (rc < 0)
+		return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+	if (got < n)
+		return pd_err_off(r, err, -ENODATA, off, "truncated record (type %u: %zu of %llu bytes)",
+				  type, got, (unsigned long long)n);
+	return 0;
+}
+
+/* The next record of the data section: 1 with *p, *size, *extra set (the
+ * record and its extra bytes stay in the window), 0 at the end, or an error. */
+static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64_t *extra,
+			pk_error *err)
+{
+	const size_t hdr = sizeof(struct perf_event_header);
+	uint64_t off = r->pos;
+	if (off >= r->end)
+		return 0;
+	size_t got;
+	int rc = pd_src_peek(&r->src, off, hdr, p, &got);
+	if (rc < 0)
+		return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+	if (got == 0) {
+		if (r->end != UINT64_MAX && !r->pipe)
+			return pd_err_off(r, err, -ENODATA, off,
+					  "file truncated: data section should end at %llu",
+					  (unsigned long long)r->end);
+		return 0;
+	}
+	if (got < hdr)
+		return pd_err_off(r, err, -ENODATA, off, "truncated record header (%zu of %zu bytes)",
+				  got, hdr);
+	uint32_t type = pd_get32(*p, r->swap);
+	*size = pd_get16(*p + 6, r->swap);
+	if (*size < hdr)
+		return pd_err_off(r, err, -EINVAL, off,
+				  "record (type %u) has size %zu, smaller than its header", type, *size);
+	*extra = 0;
+	if (type == PK_RECORD_AUXTRACE || type == PK_RECORD_HEADER_TRACING_DATA) {
+		rc = peek_whole(r, off, *size, type, p, err);
+		if (rc == 0)
+			rc = record_extra(r, *p, type, *size, off, extra, err);
+		if (rc < 0)
+			return rc;
+	}
+	uint64_t total = *size + *extra;
+	if (r->end != UINT64_MAX && total > r->end - off)
+		return pd_err_off(r, err, -EINVAL, off,
+				  "record (type %u, size %llu) runs past the data section end %llu",
+				  type, (unsigned long long)total, (unsigned long long)r->end);
+	rc = peek_whole(r, off, total, type, p, err);
+	if (rc < 0)
+		return rc;
+	r->pos = off + total;
+	return 1;
+}
+
+/* Fills ev's header fields and data from the raw record at p: copied into
+ * aligned scratch when swapped or unaligned, header made native. */
+static int event_from_raw(pk_pd_reader *r, const uint8_t *p, size_t size, pk_pd_event *ev)
+{
+	uint32_t type = pd_get32(p, r->swap);
+	uint16_t misc = pd_get16(p + 4, r->swap);
+	const uint8_t *data = p;
+	if (r->swap || ((uintptr_t)p & 7)) {
+		if (ensure_scratch(r, size) < 0)
+			return -ENOMEM;
+		memcpy(r->scratch, p, size);
+		data = r->scratch;
+		if (r->swap) {
+			pd_st32(r->scratch, type);
+			pd_st16(r->scratch + 4, misc);
+			pd_st16(r->scratch + 6, (uint16_t)size);
+		}
+	}
+	ev->type = type;
+	ev->misc = misc;
+	ev->size = (uint16_t)size;
+	ev->data = data;
+	if (type < PK_RECORD_TYPE_MAX)
+		r->stats.nr_records[type]++;
+	return 0;
+}
+
+/* A kernel record (type < HEADER_ATTR): its evsel, byte order, id, and the
+ * loss counters. raw is the record as read (file order). */
+static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
+{
+	const pk_pd_evsel *e = record_evsel(r, ev, raw);
+	uint8_t *rec = (uint8_t *)(uintptr_t)ev->data; /* scratch when swapping */
+	size_t size = ev->size;
+	ev->evsel = e;
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		pk_pd_sample tmp;
+		/* a sample too short for its fields stays partly unswapped:
+		 * parsing it fails the same way, and counts it */
+		if (r->swap && e)
+			(void)pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+		if (e)
+			ev->has_time = pd_parse_sample_head(rec + 8, size - 8, e->attr.sample_type,
+							    &ev->id) &&
+				       (e->attr.sample_type & PERF_SAMPLE_TIME);
+	} else {
+		if (r->swap)
+			pd_swap_record(rec, size, e);
+		if (e && e->attr.sample_id_all) {
+			pd_parse_trailer(rec, size, e->attr.sample_type, &ev->id);
+			ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
+		}
+	}
+	if (ev->type == PERF_RECORD_LOST && size >= 24)
+		r->stats.nr_lost_events += pd_ld64(rec + 16);
+	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
+		r->stats.nr_lost_samples += pd_ld64(rec + 8);
+	if (ev->type > PD_RECORD_AUX_OUTPUT_HW_ID)
+		pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
+}
+
+/* Expands a COMPRESSED or COMPRESSED2 record into the decompression buffer. */
+static int expand_compressed(pk_pd_reader *r, const pk_pd_event *ev, pk_error *err)
+{
+	const uint8_t *z = ev->data + 8;
+	size_t zl = ev->size - 8;
+	if (ev->type == PK_RECORD_COMPRESSED2) {
+		/* u64 data_size, then the zstd frame */
+		uint64_t dsz = ev->size >= 16 ? pd_ld64(ev->data + 8) : 0;
+		z += 8;
+		zl = ev->size >= 16 ? ev->size - 16 : 0;
+		if (dsz < zl)
+			zl = (size_t)dsz;
+	}
+	/* the input may live in scratch or the window: both stay put while
+	 * we decompress */
+	return decompress(r, z, zl, ev->offset, err);
+}
+
+/* A record perf synthesizes (type >= HEADER_ATTR): the reader keeps what
+ * it needs from it. Returns 0, or 1 when it was COMPRESSED (expanded, not
+ * delivered), or an error. */
+static int user_record(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+{
+	if (r->swap)
+		pd_swap_record((uint8_t *)(uintptr_t)ev->data, ev->size, NULL);
+	int rc = 0;
+	switch (ev->type) {
+	case PK_RECORD_HEADER_ATTR:
+		return handle_attr(r, ev, err);
+	case PK_RECORD_HEADER_FEATURE:
+		rc = handle_feature(r, ev);
+		break;
+	case PK_RECORD_EVENT_UPDATE:
+		rc = handle_event_update(r, ev);
+		break;
+	case PK_RECORD_TIME_CONV:
+		if (pk_pd_rec_time_conv_parse(ev, &r->time_conv, NULL) == 0)
+			r->has_time_conv = true;
+		break;
+	case PK_RECORD_COMPRESSED:
+	case PK_RECORD_COMPRESSED2:
+		rc = expand_compressed(r, ev, err);
+		return rc < 0 ? rc : 1;
+	default:
+		if (ev->type > PK_RECORD_COMPRESSED2)
+			pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
+		break;
+	}
+	return rc == -ENOMEM ? pk_err(err, rc, "out of memory") : rc;
+}
+
 /* Reads the next raw record into ev; 1, 0 at the end, or an error. */
 static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
 		memset(ev, 0, sizeof(*ev));
-		const uint8_t *p;
-		size_t got, size;
-		uint64_t off;
-		bool from_decomp = false;
-		uint64_t extra = 0;
-		if (r->dlen - r->dpos >= 8) {
-			const uint8_t *d = r->dbuf + r->dpos;
-			size_t dsz = pd_get16(d + 6, r->swap);
-			if (dsz < 8)
-				return pd_err_off(r, err, -EINVAL, r->doff,
-						  "record inside COMPRESSED data has size %zu", dsz);
-			if (dsz <= r->dlen - r->dpos) {
-				from_decomp = true;
-				p = d;
-				size = dsz;
-				off = r->doff;
-				r->dpos += dsz;
-				if (r->dpos == r->dlen)
-					r->dpos = r->dlen = 0;
-			}
-		}
-		if (!from_decomp) {
+		const uint8_t *p = NULL;
+		size_t size = 0;
+		uint64_t extra = 0, off = r->doff;
+		int rc = next_decompressed(r, &p, &size, err);
+		ev->in_compressed = rc > 0;
+		if (rc == 0) {
 			off = r->pos;
-			if (off >= r->end)
-				return 0;
-			int rc = pd_src_peek(&r->src, off, 8, &p, &got);
-			if (rc < 0)
-				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
-			if (got == 0) {
-				if (r->end != UINT64_MAX && !r->pipe)
-					return pd_err_off(r, err, -ENODATA, off,
-							  "file truncated: data section should end at %llu",
-							  (unsigned long long)r->end);
-				return 0;
-			}
-			if (got < 8)
-				return pd_err_off(r, err, -ENODATA, off,
-						  "truncated record header (%zu of 8 bytes)", got);
-			uint32_t type = pd_get32(p, r->swap);
-			size = pd_get16(p + 6, r->swap);
-			if (size < 8)
-				return pd_err_off(r, err, -EINVAL, off,
-						  "record (type %u) has size %zu, smaller than its header",
-						  type, size);
-			if (type == PK_RECORD_AUXTRACE || type == PK_RECORD_HEADER_TRACING_DATA) {
-				/* data follows that header.size does not count */
-				rc = pd_src_peek(&r->src, off, size, &p, &got);
-				if (rc < 0)
-					return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
-				if (got < size)
-					return pd_err_off(r, err, -ENODATA, off,
-							  "truncated record (%zu of %zu bytes)", got, size);
-				if (type == PK_RECORD_AUXTRACE && size >= 16)
-					extra = pd_get64(p + 8, r->swap);
-				else if (type == PK_RECORD_HEADER_TRACING_DATA && size >= 12)
-					extra = ((uint64_t)pd_get32(p + 8, r->swap) + 7) & ~7ULL;
-				if (extra > (1ULL << 30))
-					return pd_err_off(r, err, -EINVAL, off,
-							  "record data size %llu too large",
-							  (unsigned long long)extra);
-			}
-			uint64_t total = size + extra;
-			if (r->end != UINT64_MAX && total > r->end - off)
-				return pd_err_off(r, err, -EINVAL, off,
-						  "record (type %u, size %llu) runs past the data section end %llu",
-						  type, (unsigned long long)total,
-						  (unsigned long long)r->end);
-			rc = pd_src_peek(&r->src, off, (size_t)total, &p, &got);
-			if (rc < 0)
-				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
-			if (got < total)
-				return pd_err_off(r, err, -ENODATA, off,
-						  "truncated record (type %u: %zu of %llu bytes)", type, got,
-						  (unsigned long long)total);
-			r->pos = off + total;
+			rc = next_in_file(r, &p, &size, &extra, err);
 		}
-		uint32_t type = pd_get32(p, r->swap);
-		uint16_t misc = pd_get16(p + 4, r->swap);
-		const uint8_t *data = p;
-		if (r->swap || ((uintptr_t)p & 7)) {
-			if (ensure_scratch(r, size) < 0)
-				return pk_err(err, -ENOMEM, "out of memory");
-			memcpy(r->scratch, p, size);
-			data = r->scratch;
-			if (r->swap) {
-				pd_st32(r->scratch, type);
-				pd_st16(r->scratch + 4, misc);
-				pd_st16(r->scratch + 6, (uint16_t)size);
-			}
-		}
-		ev->type = type;
-		ev->misc = misc;
-		ev->size = (uint16_t)size;
+		r->stats.bytes_read = r->src.bytes_read;
+		if (rc <= 0)
+			return rc;
+		if (event_from_raw(r, p, size, ev) < 0)
+			return pk_err(err, -ENOMEM, "out of memory");
 		ev->offset = off;
-		ev->in_compressed = from_decomp;
-		if (type < PK_RECORD_TYPE_MAX)
-			r->stats.nr_records[type]++;
-		if (extra && type == PK_RECORD_AUXTRACE) {
+		if (extra && ev->type == PK_RECORD_AUXTRACE) {
 			ev->aux = p + size;
 			ev->aux_size = extra;
 		}
-		if (type < PK_RECORD_HEADER_ATTR) {
-			const pk_pd_evsel *e = record_evsel(r, p, size, type);
-			if (r->swap) {
-				if (type == PERF_RECORD_SAMPLE && e) {
-					pk_pd_sample tmp;
-					if (pd_sample_walk(e, r->scratch + 8, size - 8, true, &tmp, NULL) < 0)
-						pd_warn(r, "sample at offset %llu: fields past its end",
-							(unsigned long long)off);
-				} else if (type != PERF_RECORD_SAMPLE) {
-					pd_swap_record(r->scratch, size, e);
-				}
-			}
-			ev->evsel = e;
-			ev->data = data;
-			if (type == PERF_RECORD_SAMPLE) {
-				if (e)
-					sample_prefix(e, data + 8, size - 8, ev);
-			} else if (e && e->attr.sample_id_all) {
-				pd_parse_trailer(data, size, e->attr.sample_type, &ev->id);
-				ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
-			}
-			if (type == PERF_RECORD_LOST && size >= 24)
-				r->stats.nr_lost_events += pd_ld64(data + 16);
-			else if (type == PERF_RECORD_LOST_SAMPLES && size >= 16)
-				r->stats.nr_lost_samples += pd_ld64(data + 8);
-			if (type > 22)
-				r->stats.nr_unknown++;
+		if (ev->type < PK_RECORD_HEADER_ATTR) {
+			kernel_record(r, p, ev);
 			return 1;
 		}
-		if (r->swap)
-			pd_swap_record(r->scratch, size, NULL);
-		ev->data = data;
-		int rc = 0;
-		switch (type) {
-		case PK_RECORD_HEADER_ATTR:
-			rc = handle_attr(r, ev, err);
-			break;
-		case PK_RECORD_HEADER_FEATURE:
-			rc = handle_feature(r, ev);
-			break;
-		case PK_RECORD_EVENT_UPDATE:
-			rc = handle_event_update(r, ev);
-			break;
-		case PK_RECORD_TIME_CONV:
-			if (pk_pd_rec_time_conv_parse(ev, &r->time_conv, NULL) == 0)
-				r->has_time_conv = true;
-			break;
-		case PK_RECORD_COMPRESSED:
-		case PK_RECORD_COMPRESSED2: {
-			const uint8_t *z = data + 8;
-			size_t zl = size - 8;
-			if (type == PK_RECORD_COMPRESSED2) {
-				uint64_t dsz = size >= 16 ? pd_ld64(data + 8) : 0;
-				z += 8;
-				zl = size >= 16 ? size - 16 : 0;
-				if (dsz < zl)
-					zl = (size_t)dsz;
-			}
-			/* the input may live in scratch or the window: both stay
-			 * put while we decompress */
-			rc = decompress(r, z, zl, off, err);
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-		default:
-			if (type > PK_RECORD_COMPRESSED2)
-				r->stats.nr_unknown++;
-			break;
-		}
-		if (rc < 0)
-			return rc == -ENOMEM ? pk_err(err, rc, "out of memory") : rc;
-		return 1;
+		rc = user_record(r, ev, err);
+		if (rc <= 0)
+			return rc < 0 ? rc : 1;
 	}
 }
 

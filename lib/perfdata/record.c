@@ -284,8 +284,7 @@ static void note_sample_time(pk_recorder *r, const uint8_t *rec, size_t size)
 	if (!e || !(e->attr.sample_type & PERF_SAMPLE_TIME))
 		return;
 	uint64_t st = e->attr.sample_type;
-	size_t off = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-								 PERF_SAMPLE_TID));
+	size_t off = 8 + 8 * (size_t)pd_sample_field_pos(st, PERF_SAMPLE_TIME);
 	if (off + 8 > size)
 		return;
 	uint64_t t = pd_ld64(rec + off);
@@ -380,40 +379,6 @@ bool pk_recorder_time_conv(const pk_recorder *r, uint8_t rec[56])
 	return false;
 }
 
-/* A sample_id trailer for a record we synthesize for an evsel's counter. */
-static size_t put_trailer(uint8_t *p, uint64_t st, uint32_t pid, uint32_t tid, uint64_t time,
-			  uint64_t id, uint32_t cpu)
-{
-	uint8_t *s = p;
-	if (st & PERF_SAMPLE_TID) {
-		pd_st32(p, pid);
-		pd_st32(p + 4, tid);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		pd_st64(p, time);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_ID) {
-		pd_st64(p, id);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		pd_st64(p, id);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		pd_st32(p, cpu);
-		pd_st32(p + 4, 0);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		pd_st64(p, id);
-		p += 8;
-	}
-	return (size_t)(p - s);
-}
-
 int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 {
 	pk_threadmap *threads = pk_counting_threads(r->counting);
@@ -441,9 +406,10 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 				memset(rec, 0, sizeof(rec));
 				pd_st32(rec, PERF_RECORD_LOST_SAMPLES);
 				pd_st64(rec + 8, cnt[0].lost);
+				pk_pd_sample_id sid = {.id = cnt[0].id, .stream_id = cnt[0].id,
+						       .cpu = (uint32_t)pk_cpumap_cpu(cpus, ci)};
 				size_t t = ev->attr.sample_id_all
-						   ? put_trailer(rec + 16, ev->attr.sample_type, 0, 0, 0, cnt[0].id,
-								 (uint32_t)pk_cpumap_cpu(cpus, ci))
+						   ? pd_write_trailer(rec + 16, ev->attr.sample_type, &sid)
 						   : 0;
 				pd_st16(rec + 6, (uint16_t)(16 + t));
 				int rc = pk_pd_writer_write(w, rec, 16 + t, err);

@@ -29,7 +29,7 @@ static const char *const kernel_names[] = {
 	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
 	[PERF_RECORD_CGROUP] = "CGROUP",
 	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
-	[21] = "AUX_OUTPUT_HW_ID",
+	[PD_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
 };
 
 static const char *const user_names[] = {

@@ -1,6 +1,11 @@
 /* PERF_RECORD_SAMPLE: one walk over the body driven by sample_type, in the
  * order the kernel writes the fields (perf_output_sample). The same walk
- * swaps a foreign-endian record in place before it is parsed. */
+ * swaps a foreign-endian record in place before it is parsed.
+ *
+ * Also the one description of the identification fields: the head of a
+ * sample and the sample_id trailer of other records (two orders of mostly
+ * the same fields, in the tables below). Reading, swapping, writing and
+ * locating these fields all go through those tables. */
 #include "pd_internal.h"
 
 #include <errno.h>
@@ -8,6 +13,166 @@
 /* Branch sample flags newer than some UAPI headers. */
 #define PD_BRANCH_HW_INDEX (1ULL << 17)
 #define PD_BRANCH_COUNTERS (1ULL << 19)
+
+/* An identification field: its bit, name, and whether it is two u32s. */
+typedef struct id_field {
+	uint64_t bit;
+	const char *name;
+	bool pair;
+} id_field;
+
+static const id_field sample_head[] = {
+	{PERF_SAMPLE_IDENTIFIER, "IDENTIFIER", false},
+	{PERF_SAMPLE_IP, "IP", false},
+	{PERF_SAMPLE_TID, "TID", true},
+	{PERF_SAMPLE_TIME, "TIME", false},
+	{PERF_SAMPLE_ADDR, "ADDR", false},
+	{PERF_SAMPLE_ID, "ID", false},
+	{PERF_SAMPLE_STREAM_ID, "STREAM_ID", false},
+	{PERF_SAMPLE_CPU, "CPU", true},
+};
+
+static const id_field trailer[] = {
+	{PERF_SAMPLE_TID, "TID", true},
+	{PERF_SAMPLE_TIME, "TIME", false},
+	{PERF_SAMPLE_ID, "ID", false},
+	{PERF_SAMPLE_STREAM_ID, "STREAM_ID", false},
+	{PERF_SAMPLE_CPU, "CPU", true},
+	{PERF_SAMPLE_IDENTIFIER, "IDENTIFIER", false},
+};
+
+#define NR_HEAD (sizeof(sample_head) / sizeof(sample_head[0]))
+#define NR_TRAILER (sizeof(trailer) / sizeof(trailer[0]))
+
+size_t pd_trailer_size(uint64_t st)
+{
+	return (size_t)__builtin_popcountll(st & PD_TRAILER_FIELDS) * 8;
+}
+
+/* u64 index of bit among the fields of st in table order; -1 when absent. */
+static int field_pos(const id_field *t, size_t n, uint64_t st, uint64_t bit)
+{
+	if (!(st & bit))
+		return -1;
+	int pos = 0;
+	for (size_t i = 0; i < n && t[i].bit != bit; i++)
+		pos += !!(st & t[i].bit);
+	return pos;
+}
+
+int pd_sample_field_pos(uint64_t st, uint64_t bit)
+{
+	return field_pos(sample_head, NR_HEAD, st, bit);
+}
+
+int pd_trailer_field_pos(uint64_t st, uint64_t bit)
+{
+	int pos = field_pos(trailer, NR_TRAILER, st, bit);
+	return pos < 0 ? -1 : (int)(pd_trailer_size(st) / 8) - pos;
+}
+
+/* Stores one field (native order, at p) into id. */
+static void id_store(pk_pd_sample_id *id, uint64_t bit, const uint8_t *p)
+{
+	switch (bit) {
+	case PERF_SAMPLE_TID:
+		id->pid = pd_ld32(p);
+		id->tid = pd_ld32(p + 4);
+		break;
+	case PERF_SAMPLE_TIME: id->time = pd_ld64(p); break;
+	case PERF_SAMPLE_ID:
+	case PERF_SAMPLE_IDENTIFIER: id->id = pd_ld64(p); break;
+	case PERF_SAMPLE_STREAM_ID: id->stream_id = pd_ld64(p); break;
+	case PERF_SAMPLE_CPU: id->cpu = pd_ld32(p); break;
+	default: break; /* IP, ADDR: not identification */
+	}
+}
+
+static void id_read(const id_field *t, size_t n, const uint8_t *p, uint64_t st,
+		    pk_pd_sample_id *id)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(st & t[i].bit))
+			continue;
+		id_store(id, t[i].bit, p);
+		p += 8;
+	}
+}
+
+static void id_clear(pk_pd_sample_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->cpu = (uint32_t)-1;
+}
+
+void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
+{
+	id_clear(id);
+	size_t tsz = pd_trailer_size(st);
+	if (tsz > size - 8)
+		return;
+	id->fields = st & PD_TRAILER_FIELDS;
+	id_read(trailer, NR_TRAILER, rec + size - tsz, st, id);
+}
+
+bool pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t st, pk_pd_sample_id *id)
+{
+	id_clear(id);
+	if (len < (size_t)__builtin_popcountll(st & PD_SAMPLE_HEAD_FIELDS) * 8)
+		return false;
+	id->fields = st & PD_SAMPLE_HEAD_FIELDS;
+	id_read(sample_head, NR_HEAD, body, st, id);
+	return true;
+}
+
+static void swap_field(uint8_t *p, bool pair)
+{
+	if (pair) {
+		pd_sw32(p);
+		pd_sw32(p + 4);
+	} else {
+		pd_sw64(p);
+	}
+}
+
+void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t st)
+{
+	size_t tsz = pd_trailer_size(st);
+	if (tsz > size - 8)
+		return;
+	uint8_t *p = rec + size - tsz;
+	for (size_t i = 0; i < NR_TRAILER; i++) {
+		if (!(st & trailer[i].bit))
+			continue;
+		swap_field(p, trailer[i].pair);
+		p += 8;
+	}
+}
+
+size_t pd_write_trailer(uint8_t *p, uint64_t st, const pk_pd_sample_id *id)
+{
+	uint8_t *start = p;
+	for (size_t i = 0; i < NR_TRAILER; i++) {
+		uint64_t bit = trailer[i].bit;
+		if (!(st & bit))
+			continue;
+		if (bit == PERF_SAMPLE_TID) {
+			pd_st32(p, id->pid);
+			pd_st32(p + 4, id->tid);
+		} else if (bit == PERF_SAMPLE_CPU) {
+			pd_st32(p, id->cpu);
+			pd_st32(p + 4, 0);
+		} else {
+			pd_st64(p, bit == PERF_SAMPLE_TIME	  ? id->time
+				   : bit == PERF_SAMPLE_STREAM_ID ? id->stream_id
+								  : id->id);
+		}
+		p += 8;
+	}
+	return (size_t)(p - start);
+}
+
+/* ---- the sample walk ---- */
 
 typedef struct walk {
 	uint8_t *p, *end;
@@ -59,170 +224,225 @@ static bool take_regs(walk *w, uint64_t mask, uint64_t *abi, const uint64_t **re
 	return true;
 }
 
+/* The identification fields at the start of the body, from the table. */
+static bool walk_head(walk *w, uint64_t st, pk_pd_sample *s)
+{
+	for (size_t i = 0; i < NR_HEAD; i++) {
+		const id_field *f = &sample_head[i];
+		if (!(st & f->bit))
+			continue;
+		if (!need(w, 8, f->name))
+			return false;
+		if (w->swap)
+			swap_field(w->p, f->pair);
+		const uint8_t *p = w->p;
+		switch (f->bit) {
+		case PERF_SAMPLE_IDENTIFIER: s->identifier = pd_ld64(p); break;
+		case PERF_SAMPLE_IP: s->ip = pd_ld64(p); break;
+		case PERF_SAMPLE_TID:
+			s->pid = pd_ld32(p);
+			s->tid = pd_ld32(p + 4);
+			break;
+		case PERF_SAMPLE_TIME: s->time = pd_ld64(p); break;
+		case PERF_SAMPLE_ADDR: s->addr = pd_ld64(p); break;
+		case PERF_SAMPLE_ID: s->id = pd_ld64(p); break;
+		case PERF_SAMPLE_STREAM_ID: s->stream_id = pd_ld64(p); break;
+		case PERF_SAMPLE_CPU:
+			s->cpu = pd_ld32(p);
+			s->cpu_res = pd_ld32(p + 4);
+			break;
+		default: break;
+		}
+		w->p += 8;
+	}
+	return true;
+}
+
+/* One u64 field when st has bit. */
+static inline bool opt64(walk *w, uint64_t st, uint64_t bit, uint64_t *dst, const char *name)
+{
+	if (!(st & bit))
+		return true;
+	if (!need(w, 8, name))
+		return false;
+	*dst = take64(w);
+	return true;
+}
+
+/* READ: read_format decides the number of u64s (a group: per member). */
+static bool walk_read(walk *w, uint64_t rf, size_t len, pk_pd_sample *s)
+{
+	uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t n = per + times;
+	if (rf & PERF_FORMAT_GROUP) {
+		if (!need(w, 8, "READ"))
+			return false;
+		uint64_t nr = w->swap ? __builtin_bswap64(pd_ld64(w->p)) : pd_ld64(w->p);
+		if (nr > len / 8) {
+			w->field = "READ";
+			return false;
+		}
+		n = 1 + times + nr * per;
+	}
+	if (!need(w, n * 8, "READ"))
+		return false;
+	s->read = take_arr(w, n);
+	s->read_nr = (size_t)n;
+	return true;
+}
+
+static bool walk_callchain(walk *w, size_t len, pk_pd_sample *s)
+{
+	if (!need(w, 8, "CALLCHAIN"))
+		return false;
+	uint64_t nr = take64(w);
+	if (nr > len / 8 || !need(w, nr * 8, "CALLCHAIN")) {
+		w->field = "CALLCHAIN";
+		return false;
+	}
+	s->callchain = take_arr(w, nr);
+	s->callchain_nr = nr;
+	return true;
+}
+
+/* RAW: u32 size, then bytes (not swapped: their layout is the event's). */
+static bool walk_raw(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 4, "RAW"))
+		return false;
+	if (w->swap)
+		pd_sw32(w->p);
+	uint32_t sz = pd_ld32(w->p);
+	w->p += 4;
+	if (!need(w, sz, "RAW"))
+		return false;
+	s->raw = w->p;
+	s->raw_size = sz;
+	w->p += sz;
+	return true;
+}
+
+/* BRANCH_STACK: nr, [hw_idx], nr {from, to, flags}, [nr counters]. */
+static bool walk_branch(walk *w, uint64_t bst, size_t len, pk_pd_sample *s)
+{
+	const char *f = "BRANCH_STACK";
+	if (!need(w, 8, f))
+		return false;
+	uint64_t nr = take64(w);
+	if (nr > len / sizeof(pk_pd_branch_entry)) {
+		w->field = f;
+		return false;
+	}
+	if (bst & PD_BRANCH_HW_INDEX) {
+		if (!need(w, 8, f))
+			return false;
+		s->branch_hw_idx = take64(w);
+		s->has_branch_hw_idx = true;
+	}
+	if (!need(w, nr * sizeof(pk_pd_branch_entry), f))
+		return false;
+	s->branch = (const pk_pd_branch_entry *)(const void *)take_arr(w, nr * 3);
+	s->branch_nr = nr;
+	if (bst & PD_BRANCH_COUNTERS) {
+		if (!need(w, nr * 8, f))
+			return false;
+		s->branch_counters = take_arr(w, nr);
+	}
+	return true;
+}
+
+/* STACK_USER: size, bytes, and the dynamic size when size is not 0. */
+static bool walk_stack_user(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 8, "STACK_USER"))
+		return false;
+	s->stack_size = take64(w);
+	if (!s->stack_size)
+		return true;
+	if (!need(w, s->stack_size, "STACK_USER"))
+		return false;
+	s->stack = w->p;
+	w->p += s->stack_size;
+	if (!need(w, 8, "STACK_USER"))
+		return false;
+	s->stack_dyn_size = take64(w);
+	return true;
+}
+
+/* WEIGHT_STRUCT (u32 var1, u16 var2, u16 var3) or WEIGHT (u64). */
+static bool walk_weight(walk *w, uint64_t st, pk_pd_sample *s)
+{
+	if (!(st & PERF_SAMPLE_WEIGHT_STRUCT))
+		return opt64(w, st, PERF_SAMPLE_WEIGHT, &s->weight, "WEIGHT");
+	if (!need(w, 8, "WEIGHT_STRUCT"))
+		return false;
+	if (w->swap) {
+		pd_sw32(w->p);
+		pd_sw16(w->p + 4);
+		pd_sw16(w->p + 6);
+	}
+	s->weight = pd_ld32(w->p);
+	s->weight_var2 = pd_ld16(w->p + 4);
+	s->weight_var3 = pd_ld16(w->p + 6);
+	w->p += 8;
+	return true;
+}
+
+static bool walk_aux(walk *w, pk_pd_sample *s)
+{
+	if (!need(w, 8, "AUX"))
+		return false;
+	s->aux_size = take64(w);
+	if (!need(w, s->aux_size, "AUX"))
+		return false;
+	s->aux = w->p;
+	w->p += s->aux_size;
+	return true;
+}
+
+/* The fields after the head, in the kernel's order. */
+static bool walk_body(walk *w, const struct perf_event_attr *a, size_t len, pk_pd_sample *s)
+{
+	uint64_t st = a->sample_type;
+	return opt64(w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
+	       (!(st & PERF_SAMPLE_READ) || walk_read(w, a->read_format, len, s)) &&
+	       (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(w, len, s)) &&
+	       (!(st & PERF_SAMPLE_RAW) || walk_raw(w, s)) &&
+	       (!(st & PERF_SAMPLE_BRANCH_STACK) || walk_branch(w, a->branch_sample_type, len, s)) &&
+	       (!(st & PERF_SAMPLE_REGS_USER) ||
+		take_regs(w, a->sample_regs_user, &s->user_abi, &s->user_regs, &s->user_regs_nr,
+			  "REGS_USER")) &&
+	       (!(st & PERF_SAMPLE_STACK_USER) || walk_stack_user(w, s)) &&
+	       walk_weight(w, st, s) &&
+	       opt64(w, st, PERF_SAMPLE_DATA_SRC, &s->data_src, "DATA_SRC") &&
+	       opt64(w, st, PERF_SAMPLE_TRANSACTION, &s->transaction, "TRANSACTION") &&
+	       (!(st & PERF_SAMPLE_REGS_INTR) ||
+		take_regs(w, a->sample_regs_intr, &s->intr_abi, &s->intr_regs, &s->intr_regs_nr,
+			  "REGS_INTR")) &&
+	       opt64(w, st, PERF_SAMPLE_PHYS_ADDR, &s->phys_addr, "PHYS_ADDR") &&
+	       opt64(w, st, PERF_SAMPLE_CGROUP, &s->cgroup, "CGROUP") &&
+	       opt64(w, st, PERF_SAMPLE_DATA_PAGE_SIZE, &s->data_page_size, "DATA_PAGE_SIZE") &&
+	       opt64(w, st, PERF_SAMPLE_CODE_PAGE_SIZE, &s->code_page_size, "CODE_PAGE_SIZE") &&
+	       (!(st & PERF_SAMPLE_AUX) || walk_aux(w, s));
+}
+
 int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field)
 {
 	const struct perf_event_attr *a = &evsel->attr;
-	uint64_t st = a->sample_type;
 	walk w = {body, body + len, swap, NULL};
 	memset(s, 0, sizeof(*s));
-	s->type = st;
+	s->type = a->sample_type;
 	s->cpu = (uint32_t)-1;
 	s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
 	/* without PERIOD in the samples, the fixed period applies (perf's rule) */
 	if (!a->freq)
 		s->period = a->sample_period;
-
-#define U64(bit, dst, name)                                                                       \
-	if (st & (bit)) {                                                                         \
-		if (!need(&w, 8, name))                                                           \
-			goto bad;                                                                 \
-		dst = take64(&w);                                                                 \
-	}
-#define U32PAIR(bit, d1, d2, name)                                                                \
-	if (st & (bit)) {                                                                         \
-		if (!need(&w, 8, name))                                                           \
-			goto bad;                                                                 \
-		if (swap) {                                                                       \
-			pd_sw32(w.p);                                                             \
-			pd_sw32(w.p + 4);                                                         \
-		}                                                                                 \
-		d1 = pd_ld32(w.p);                                                                \
-		d2 = pd_ld32(w.p + 4);                                                            \
-		w.p += 8;                                                                         \
-	}
-
-	U64(PERF_SAMPLE_IDENTIFIER, s->identifier, "IDENTIFIER");
-	U64(PERF_SAMPLE_IP, s->ip, "IP");
-	U32PAIR(PERF_SAMPLE_TID, s->pid, s->tid, "TID");
-	U64(PERF_SAMPLE_TIME, s->time, "TIME");
-	U64(PERF_SAMPLE_ADDR, s->addr, "ADDR");
-	U64(PERF_SAMPLE_ID, s->id, "ID");
-	U64(PERF_SAMPLE_STREAM_ID, s->stream_id, "STREAM_ID");
-	U32PAIR(PERF_SAMPLE_CPU, s->cpu, s->cpu_res, "CPU");
-	U64(PERF_SAMPLE_PERIOD, s->period, "PERIOD");
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		uint64_t n;
-		if (rf & PERF_FORMAT_GROUP) {
-			if (!need(&w, 8, "READ"))
-				goto bad;
-			uint64_t nr = swap ? __builtin_bswap64(pd_ld64(w.p)) : pd_ld64(w.p);
-			if (nr > len / 8)
-				{ w.field = "READ"; goto bad; }
-			n = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + nr * per;
-		} else {
-			n = per + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		}
-		if (!need(&w, n * 8, "READ"))
-			goto bad;
-		s->read = take_arr(&w, n);
-		s->read_nr = (size_t)n;
-	}
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (!need(&w, 8, "CALLCHAIN"))
-			goto bad;
-		uint64_t nr = take64(&w);
-		if (nr > len / 8 || !need(&w, nr * 8, "CALLCHAIN"))
-			{ w.field = "CALLCHAIN"; goto bad; }
-		s->callchain = take_arr(&w, nr);
-		s->callchain_nr = nr;
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		if (!need(&w, 4, "RAW"))
-			goto bad;
-		if (swap)
-			pd_sw32(w.p);
-		uint32_t sz = pd_ld32(w.p);
-		w.p += 4;
-		if (!need(&w, sz, "RAW"))
-			goto bad;
-		s->raw = w.p;
-		s->raw_size = sz;
-		w.p += sz;
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		if (!need(&w, 8, "BRANCH_STACK"))
-			goto bad;
-		uint64_t nr = take64(&w);
-		if (nr > len / 24)
-			{ w.field = "BRANCH_STACK"; goto bad; }
-		if (a->branch_sample_type & PD_BRANCH_HW_INDEX) {
-			if (!need(&w, 8, "BRANCH_STACK"))
-				goto bad;
-			s->branch_hw_idx = take64(&w);
-			s->has_branch_hw_idx = true;
-		}
-		if (!need(&w, nr * 24, "BRANCH_STACK"))
-			goto bad;
-		s->branch = (const pk_pd_branch_entry *)(const void *)take_arr(&w, nr * 3);
-		s->branch_nr = nr;
-		if (a->branch_sample_type & PD_BRANCH_COUNTERS) {
-			if (!need(&w, nr * 8, "BRANCH_STACK"))
-				goto bad;
-			s->branch_counters = take_arr(&w, nr);
-		}
-	}
-	if (st & PERF_SAMPLE_REGS_USER)
-		if (!take_regs(&w, a->sample_regs_user, &s->user_abi, &s->user_regs,
-			       &s->user_regs_nr, "REGS_USER"))
-			goto bad;
-	if (st & PERF_SAMPLE_STACK_USER) {
-		if (!need(&w, 8, "STACK_USER"))
-			goto bad;
-		s->stack_size = take64(&w);
-		if (s->stack_size) {
-			if (!need(&w, s->stack_size, "STACK_USER"))
-				goto bad;
-			s->stack = w.p;
-			w.p += s->stack_size;
-			if (!need(&w, 8, "STACK_USER"))
-				goto bad;
-			s->stack_dyn_size = take64(&w);
-		}
-	}
-	if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-		if (!need(&w, 8, "WEIGHT_STRUCT"))
-			goto bad;
-		if (swap) {
-			pd_sw32(w.p);
-			pd_sw16(w.p + 4);
-			pd_sw16(w.p + 6);
-		}
-		s->weight = pd_ld32(w.p);
-		s->weight_var2 = pd_ld16(w.p + 4);
-		s->weight_var3 = pd_ld16(w.p + 6);
-		w.p += 8;
-	} else {
-		U64(PERF_SAMPLE_WEIGHT, s->weight, "WEIGHT");
-	}
-	U64(PERF_SAMPLE_DATA_SRC, s->data_src, "DATA_SRC");
-	U64(PERF_SAMPLE_TRANSACTION, s->transaction, "TRANSACTION");
-	if (st & PERF_SAMPLE_REGS_INTR)
-		if (!take_regs(&w, a->sample_regs_intr, &s->intr_abi, &s->intr_regs,
-			       &s->intr_regs_nr, "REGS_INTR"))
-			goto bad;
-	U64(PERF_SAMPLE_PHYS_ADDR, s->phys_addr, "PHYS_ADDR");
-	U64(PERF_SAMPLE_CGROUP, s->cgroup, "CGROUP");
-	U64(PERF_SAMPLE_DATA_PAGE_SIZE, s->data_page_size, "DATA_PAGE_SIZE");
-	U64(PERF_SAMPLE_CODE_PAGE_SIZE, s->code_page_size, "CODE_PAGE_SIZE");
-	if (st & PERF_SAMPLE_AUX) {
-		if (!need(&w, 8, "AUX"))
-			goto bad;
-		s->aux_size = take64(&w);
-		if (!need(&w, s->aux_size, "AUX"))
-			goto bad;
-		s->aux = w.p;
-		w.p += s->aux_size;
-	}
-#undef U64
-#undef U32PAIR
-	return 0;
-bad:
+	if (walk_head(&w, a->sample_type, s) && walk_body(&w, a, len, s))
+		return 0;
 	if (bad_field)
 		*bad_field = w.field;
 	return -EINVAL;
@@ -240,7 +460,8 @@ int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_
 	return 0;
 }
 
-int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
+/* The parse behind both entry points; *field names a field past the end. */
+static int parse_event(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err, const char **field)
 {
 	if (ev->type != PERF_RECORD_SAMPLE || !ev->evsel) {
 		pk_err_at(err, -EINVAL, "perf.data", "record", (long)ev->offset,
@@ -249,13 +470,12 @@ int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 			err->pos_is_offset = 1;
 		return -EINVAL;
 	}
-	const char *field = NULL;
 	int rc = pd_sample_walk(ev->evsel, (uint8_t *)(uintptr_t)(ev->data + 8),
-				(size_t)ev->size - 8, false, s, &field);
+				(size_t)ev->size - 8, false, s, field);
 	if (rc < 0) {
 		pk_err_at(err, rc, "perf.data", "record", (long)ev->offset,
-			  "sample field %s runs past the record end (size %u)", field ? field : "?",
-			  ev->size);
+			  "sample field %s runs past the record end (size %u)",
+			  *field ? *field : "?", ev->size);
 		if (err)
 			err->pos_is_offset = 1;
 		return rc;
@@ -264,44 +484,18 @@ int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 	return 0;
 }
 
-const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id)
+int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 {
-	if (st & PERF_SAMPLE_TID) {
-		id->pid = pd_ld32(p);
-		id->tid = pd_ld32(p + 4);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		id->time = pd_ld64(p);
-		p += 8;
-	}
-	if (sample && (st & PERF_SAMPLE_ADDR))
-		p += 8;
-	if (st & PERF_SAMPLE_ID) {
-		id->id = pd_ld64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		id->stream_id = pd_ld64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		id->cpu = pd_ld32(p);
-		p += 8;
-	}
-	return p;
+	const char *field = NULL;
+	return parse_event(ev, s, err, &field);
 }
 
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
+int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_sample *s,
+			      pk_error *err)
 {
-	memset(id, 0, sizeof(*id));
-	id->cpu = (uint32_t)-1;
-	size_t tsz = pd_trailer_size(st);
-	if (tsz > size - 8)
-		return;
-	id->fields = st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
-	const uint8_t *p = pd_read_id_fields(rec + size - tsz, st, false, id);
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		id->id = pd_ld64(p);
+	const char *field = NULL;
+	int rc = parse_event(ev, s, err, &field);
+	if (rc < 0 && ev->evsel && ev->type == PERF_RECORD_SAMPLE)
+		pd_drop(r, PK_PD_DROP_BAD_SAMPLE, ev, field);
+	return rc;
 }

@@ -17,7 +17,7 @@ static uint8_t rev8(uint8_t b)
 void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
 		       uint64_t *config3)
 {
-	uint8_t tmp[256];
+	uint8_t tmp[PD_ATTR_SIZE_VER8];
 	memset(tmp, 0, sizeof(tmp));
 	if (size > sizeof(tmp))
 		size = sizeof(tmp);
@@ -48,54 +48,13 @@ void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_e
 		pd_sw32(tmp + 112); /* aux_sample_size */
 		pd_sw32(tmp + 116);
 		pd_sw64(tmp + 120); /* sig_data */
-		pd_sw64(tmp + 128); /* config3 */
+		pd_sw64(tmp + PD_ATTR_SIZE_VER7); /* config3 */
 	}
 	memset(attr, 0, sizeof(*attr));
 	size_t n = sizeof(*attr) < size ? sizeof(*attr) : size;
 	memcpy(attr, tmp, n);
-	*config3 = pd_ld64(tmp + 128);
+	*config3 = pd_ld64(tmp + PD_ATTR_SIZE_VER7);
 	attr->size = (uint32_t)size;
-}
-
-size_t pd_trailer_size(uint64_t st)
-{
-	size_t n = 0;
-	uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-			PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
-	n = (size_t)__builtin_popcountll(st & bits) * 8;
-	return n;
-}
-
-void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t st)
-{
-	size_t tsz = pd_trailer_size(st);
-	if (tsz > size - 8)
-		return;
-	uint8_t *p = rec + size - tsz;
-	if (st & PERF_SAMPLE_TID) {
-		pd_sw32(p);
-		pd_sw32(p + 4);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		pd_sw64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_ID) {
-		pd_sw64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		pd_sw64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		pd_sw32(p);
-		pd_sw32(p + 4);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		pd_sw64(p);
 }
 
 /* Layouts of the fixed parts: 'I' u32, 'Q' u64, 'H' u16, 'B' byte, 'Q*' the
@@ -122,7 +81,7 @@ static const char *layout(uint32_t type)
 	case PERF_RECORD_BPF_EVENT: return "HHIS";
 	case PERF_RECORD_CGROUP: return "QS";
 	case PERF_RECORD_TEXT_POKE: return "QHHS";
-	case 21 /* AUX_OUTPUT_HW_ID */: return "Q";
+	case PD_RECORD_AUX_OUTPUT_HW_ID: return "Q";
 	case PK_RECORD_HEADER_EVENT_TYPE: return "QS";
 	case PK_RECORD_HEADER_TRACING_DATA: return "I";
 	case PK_RECORD_HEADER_BUILD_ID: return "IS";
@@ -261,9 +220,9 @@ void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *ev)
 	case PK_RECORD_EVENT_UPDATE: {
 		uint8_t *p = swap_layout("QQ", body, end);
 		uint64_t kind = end - body >= 8 ? pd_ld64(body) : 0;
-		if (kind == 1) /* scale: a double */
+		if (kind == PD_EVENT_UPDATE_SCALE)
 			swap_layout("Q", p, end);
-		else if (kind == 3)
+		else if (kind == PD_EVENT_UPDATE_CPUS)
 			swap_cpu_map(p, end);
 		break;
 	}

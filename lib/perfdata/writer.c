@@ -21,12 +21,10 @@
 #include <unistd.h>
 
 #define WBUF_SIZE ((size_t)1 << 20)
-/* attr.size perf 6.1 accepts (VER7); config3 needs VER8, which 6.1 rejects. */
-#define PK_ATTR_SIZE_W 128
-#define PK_ATTR_SIZE_MAX_W 136
+/* attr.size: perf 6.1 accepts VER7; config3 needs VER8, which 6.1 rejects. */
 
 typedef struct wevsel {
-	uint8_t attr[PK_ATTR_SIZE_MAX_W];
+	uint8_t attr[PD_ATTR_SIZE_VER8];
 	uint32_t attr_size;
 	char *name;
 	uint64_t *ids;
@@ -320,12 +318,12 @@ int pk_pd_writer_add_evsel(pk_pd_writer *w, const struct perf_event_attr *attr, 
 	w->evsels = ne;
 	wevsel *e = &ne[w->nr_evsels];
 	memset(e, 0, sizeof(*e));
-	size_t n = sizeof(*attr) < PK_ATTR_SIZE_W ? sizeof(*attr) : PK_ATTR_SIZE_W;
+	size_t n = sizeof(*attr) < PD_ATTR_SIZE_VER7 ? sizeof(*attr) : PD_ATTR_SIZE_VER7;
 	memcpy(e->attr, attr, n);
-	e->attr_size = config3 ? PK_ATTR_SIZE_MAX_W : PK_ATTR_SIZE_W;
+	e->attr_size = config3 ? PD_ATTR_SIZE_VER8 : PD_ATTR_SIZE_VER7;
 	if (config3)
-		pd_st64(e->attr + PK_ATTR_SIZE_W, config3);
-	pd_st32(e->attr + 4, e->attr_size);
+		pd_st64(e->attr + PD_ATTR_SIZE_VER7, config3);
+	pd_st32(e->attr + PD_ATTR_SIZE_OFF, e->attr_size);
 	e->name = name ? strdup(name) : NULL;
 	if (nr_ids) {
 		e->ids = malloc(nr_ids * sizeof(*ids));
@@ -395,22 +393,15 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 }
 
 static void header_bytes(pk_pd_writer *w, uint8_t *h, uint64_t attrs_off, uint64_t data_size,
-			 const uint64_t bits[4])
+			 const uint64_t bits[PD_HDR_FEAT_WORDS])
 {
-	memset(h, 0, PD_FILE_HEADER_SIZE);
-	pd_st64(h, PD_MAGIC);
-	pd_st64(h + 8, PD_FILE_HEADER_SIZE);
-	uint64_t asz = w->nr_evsels ? w->evsels[0].attr_size + 16 : PK_ATTR_SIZE_W + 16;
-	pd_st64(h + 16, asz);
-	pd_st64(h + 24, attrs_off);
-	uint64_t attrs_size = 0;
+	pd_file_header fh = {.attrs_offset = attrs_off, .data_offset = w->data_offset,
+			     .data_size = data_size};
+	fh.attr_size = (w->nr_evsels ? w->evsels[0].attr_size : PD_ATTR_SIZE_VER7) + PD_SECTION_SIZE;
 	for (size_t i = 0; i < w->nr_evsels; i++)
-		attrs_size += w->evsels[i].attr_size + 16;
-	pd_st64(h + 32, attrs_size);
-	pd_st64(h + 40, w->data_offset);
-	pd_st64(h + 48, data_size);
-	for (int i = 0; i < 4; i++)
-		pd_st64(h + 72 + i * 8, bits[i]);
+		fh.attrs_size += w->evsels[i].attr_size + PD_SECTION_SIZE;
+	memcpy(fh.features, bits, sizeof(fh.features));
+	pd_header_encode(&fh, h);
 }
 
 static int begin_file(pk_pd_writer *w, pk_error *err)
@@ -426,10 +417,10 @@ static int begin_file(pk_pd_writer *w, pk_error *err)
 	}
 	uint64_t attrs_off = off;
 	for (size_t i = 0; i < w->nr_evsels; i++)
-		off += w->evsels[i].attr_size + 16;
+		off += w->evsels[i].attr_size + PD_SECTION_SIZE;
 	w->data_offset = off;
 	uint8_t h[PD_FILE_HEADER_SIZE];
-	uint64_t bits[4] = {0};
+	uint64_t bits[PD_HDR_FEAT_WORDS] = {0};
 	header_bytes(w, h, attrs_off, 0, bits);
 	int rc = wput(w, h, sizeof(h), err);
 	for (size_t i = 0; rc == 0 && i < w->nr_evsels; i++)
@@ -532,7 +523,7 @@ bool pk_pd_writer_is_full(const pk_pd_writer *w)
 }
 
 /* Feature table and payloads after the data; returns the bitmap. */
-static int write_features(pk_pd_writer *w, uint64_t start, uint64_t bits[4])
+static int write_features(pk_pd_writer *w, uint64_t start, uint64_t bits[PD_HDR_FEAT_WORDS])
 {
 	int nr = 0;
 	for (int f = 1; f < PK_FEAT_MAX; f++)
@@ -590,7 +581,7 @@ int pk_pd_writer_close(pk_pd_writer *w, pk_error *err)
 	int ret = rc == -ENOSPC ? 0 : rc;
 	if (!w->pipe && !w->failed && w->pos >= w->data_offset) {
 		uint64_t data_end = w->pos;
-		uint64_t bits[4] = {0, 0, 0, 0};
+		uint64_t bits[PD_HDR_FEAT_WORDS] = {0, 0, 0, 0};
 		int frc = write_features(w, data_end, bits);
 		if (frc < 0) {
 			/* no room for the features: a valid file without them */
@@ -617,13 +608,13 @@ int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err)
 {
 	pk_pd_buf b = {0};
 	pk_pd_buf_u32(&b, (uint32_t)w->nr_evsels);
-	pk_pd_buf_u32(&b, PK_ATTR_SIZE_W);
+	pk_pd_buf_u32(&b, PD_ATTR_SIZE_VER7);
 	for (size_t i = 0; i < w->nr_evsels; i++) {
 		wevsel *e = &w->evsels[i];
-		uint8_t a[PK_ATTR_SIZE_W];
+		uint8_t a[PD_ATTR_SIZE_VER7];
 		memcpy(a, e->attr, sizeof(a));
 		/* EVENT_DESC attrs are fixed at 128 bytes */
-		pd_st32(a + 4, PK_ATTR_SIZE_W);
+		pd_st32(a + PD_ATTR_SIZE_OFF, PD_ATTR_SIZE_VER7);
 		pk_pd_buf_bytes(&b, a, sizeof(a));
 		pk_pd_buf_u32(&b, (uint32_t)e->nr_ids);
 		pk_pd_buf_string(&b, e->name ? e->name : "");

@@ -258,8 +258,6 @@ static void print_header(pk_pd_reader *r, const char *input)
 		if (!pk_pd_has_feature(r, f) && pk_pd_feature_name(f))
 			printf(" %s", pk_pd_feature_name(f));
 	printf(" \n# ========\n#\n");
-	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
-		fprintf(stderr, "warning: %s\n", pk_pd_warning(r, i));
 	pk_pd_header_free(&h);
 }
 
@@ -364,7 +362,8 @@ static int parse_sort(report *rp, const char *arg)
 		rp->keys[rp->nr_keys++] = (enum key)k;
 	}
 	free(copy);
-	return rp->nr_keys ? 0 : -EINVAL;
+	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -421,13 +420,11 @@ int cmd_report(int argc, char **argv)
 		status = pd_session_run(&s, on_sample, rp);
 		print_table(rp, &s);
 		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
-		if (st->nr_unknown)
-			fprintf(stderr, "warning: %" PRIu64 " records of unknown types were skipped\n",
-				st->nr_unknown);
 		if (st->nr_lost_events)
 			fprintf(stderr, "warning: %" PRIu64 " events were lost while recording\n",
 				st->nr_lost_events);
 	}
+	status = pd_session_finish(&s, status);
 	pd_session_close(&s);
 	free_entries(rp);
 	free(rp);

@@ -136,6 +136,11 @@ static const char *event_type_name(uint32_t type)
 
 static int parse_fields(script *sc, const char *arg)
 {
+	if (!*arg) {
+		/* perf 6.1's words and status (129) */
+		fprintf(stderr, "pmukit script: -F '': cannot set fields to 'none' for all event types\n");
+		return -EINVAL;
+	}
 	char *copy = strdup(arg);
 	if (!copy)
 		return -ENOMEM;
@@ -554,6 +559,7 @@ int cmd_script(int argc, char **argv)
 		free(sc.lines[i].long_text);
 	free(sc.lines);
 	free(sc.evsel_fields);
+	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;
 }

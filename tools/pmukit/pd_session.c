@@ -1,6 +1,10 @@
-/* pmukit CLI: the read loop shared by `pmukit script` and `pmukit report`. */
+/* pmukit CLI: the read loop shared by `pmukit script` and `pmukit report`,
+ * and its closing words: what the reader warned about and what it had to
+ * leave out (per kind, how many, the first file offset), so that no sample
+ * is lost without a word; a file of which nothing could be decoded fails. */
 #include "pd_session.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -47,6 +51,7 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 	pk_error_clear(&err);
 	pk_pd_event ev;
 	int rc;
+	s->ran = true;
 	while ((rc = pk_pd_next(s->reader, &ev, &err)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			if (pk_machine_event(s->machine, &ev) < 0) {
@@ -56,10 +61,8 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			continue;
 		}
 		pk_pd_sample sample;
-		if (!ev.evsel || pk_pd_parse_sample(&ev, &sample, NULL) < 0) {
-			s->nr_bad_samples++;
-			continue;
-		}
+		if (!ev.evsel || pk_pd_reader_parse_sample(s->reader, &ev, &sample, NULL) < 0)
+			continue; /* counted by the reader, reported by pd_session_finish */
 		s->nr_samples++;
 		int r = fn(arg, s, &ev, &sample);
 		if (r)
@@ -70,6 +73,54 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		return 1;
 	}
 	return 0;
+}
+
+/* One line about one kind of dropped record. */
+static void print_drop(const pd_session *s, int kind, const pk_pd_drop *d)
+{
+	fprintf(stderr, "pmukit %s: warning: %" PRIu64 " %s skipped", s->cmd, d->count,
+		pk_pd_drop_name(kind));
+	switch (kind) {
+	case PK_PD_DROP_BAD_SAMPLE:
+		fprintf(stderr, " (field %s runs past the record end: is the event's sample_type "
+				"damaged?)", d->first_detail ? d->first_detail : "?");
+		break;
+	case PK_PD_DROP_UNKNOWN_ID:
+		fprintf(stderr, " (their id matches no event of the file)");
+		break;
+	case PK_PD_DROP_NO_EVENT:
+		fprintf(stderr, " (the file has no event attributes to decode them)");
+		break;
+	case PK_PD_DROP_UNKNOWN_TYPE:
+		fprintf(stderr, " (first of type %" PRIu32 ")", d->first_type);
+		break;
+	}
+	fprintf(stderr, "; first at file offset %" PRIu64 " (0x%" PRIx64 ")\n", d->first_offset,
+		d->first_offset);
+}
+
+int pd_session_finish(pd_session *s, int status)
+{
+	if (!s->reader)
+		return status;
+	pk_pd_reader *r = s->reader;
+	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
+		fprintf(stderr, "pmukit %s: warning: %s\n", s->cmd, pk_pd_warning(r, i));
+	const pk_pd_stats *st = pk_pd_get_stats(r);
+	uint64_t dropped = 0;
+	for (int k = 0; k < PK_PD_DROP_MAX; k++) {
+		if (!st->drops[k].count)
+			continue;
+		print_drop(s, k, &st->drops[k]);
+		if (k != PK_PD_DROP_UNKNOWN_TYPE)
+			dropped += st->drops[k].count;
+	}
+	if (s->ran && !status && dropped && !s->nr_samples) {
+		fprintf(stderr, "pmukit %s: error: none of the %" PRIu64 " samples of %s could be decoded\n",
+			s->cmd, dropped, s->input);
+		return 1;
+	}
+	return status;
 }
 
 void pd_session_close(pd_session *s)

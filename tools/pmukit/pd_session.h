@@ -2,6 +2,7 @@
 #ifndef PMUKIT_PD_SESSION_H
 #define PMUKIT_PD_SESSION_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <pmukit/perfdata.h>
@@ -12,8 +13,8 @@ typedef struct pd_session {
 	const char *input;
 	pk_pd_reader *reader;
 	pk_machine *machine;
-	uint64_t nr_samples;
-	uint64_t nr_bad_samples;
+	uint64_t nr_samples;         /* samples handed to the callback */
+	bool ran;                    /* pd_session_run was called */
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
@@ -25,6 +26,9 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 /* Runs to the end; returns 0, or 1 after printing an error (the samples
  * before the damage have been handed out). */
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);
+/* Prints the reader's warnings and what it dropped (stderr); returns
+ * status, or 1 when samples were there and none could be decoded. */
+int pd_session_finish(pd_session *s, int status);
 void pd_session_close(pd_session *s);
 
 /* Output buffer for fast printing. */
