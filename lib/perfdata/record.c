@@ -5,7 +5,6 @@
 #include "pd_internal.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -35,10 +34,22 @@ struct pk_recorder {
 	size_t page;
 };
 
-static size_t page_size(void)
+static size_t page_size(const pk_kernel *k)
 {
-	long p = sysconf(_SC_PAGESIZE);
+	int64_t p = pk_host_number(k, PK_HOST_PAGE_SIZE, 4096);
 	return p > 0 ? (size_t)p : 4096;
+}
+
+/* Ring buffers beyond kernel.perf_event_mlock_kb (per user) need
+ * CAP_IPC_LOCK: say what the limit is. */
+static void mlock_hint(const pk_kernel *k, pk_error *err)
+{
+	int64_t kb = pk_host_number(k, PK_HOST_MLOCK_KB, -1);
+	if (kb >= 0)
+		pk_err_hint(err, "lower the buffer size with -m, or raise kernel.perf_event_mlock_kb "
+				 "(now %lld KiB)", (long long)kb);
+	else
+		pk_err_hint(err, "lower the buffer size with -m, or raise kernel.perf_event_mlock_kb");
 }
 
 void pk_recorder_free(pk_recorder *r)
@@ -68,7 +79,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->k = o->kernel ? o->kernel : pk_kernel_linux();
 	r->evlist = evlist;
-	r->page = page_size();
+	r->page = page_size(r->k);
 	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
 	if (pages & (pages - 1)) {
 		pk_recorder_free(r);
@@ -144,15 +155,14 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 				ring *rg = &r->rings[per_thread ? ti : ring_cpu_idx];
 				if (rg->fd < 0) {
 					void *base;
-					rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
+					rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, 0, &base);
 					if (rc < 0) {
 						pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
 						       pk_evlist_at(evlist, e)->name ? pk_evlist_at(evlist, e)->name
 										   : "event",
 						       len >> 10, strerror(-rc));
 						if (rc == -EPERM || rc == -ENOMEM)
-							pk_err_hint(err, "lower the buffer size with -m, or raise "
-									 "/proc/sys/kernel/perf_event_mlock_kb");
+							mlock_hint(r->k, err);
 						pk_recorder_free(r);
 						return rc;
 					}
@@ -224,9 +234,9 @@ int pk_recorder_disable(pk_recorder *r, pk_error *err)
 int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup)
 {
 	*all_hup = false;
-	int n = poll(r->pfds, r->nr_pfds, timeout_ms);
+	int n = r->k->ops->poll(r->k, r->pfds, r->nr_pfds, timeout_ms);
 	if (n < 0)
-		return -errno;
+		return n;
 	size_t hup = 0;
 	for (size_t i = 0; i < r->nr_pfds; i++) {
 		if (r->pfds[i].fd >= 0 && (r->pfds[i].revents & (POLLHUP | POLLERR)))

@@ -210,15 +210,15 @@ static int run(const ropts *o, int argc, char **argv)
 		fprintf(stderr, "pmukit record: out of memory\n");
 		goto out;
 	}
-	cpus = o->cpu_list ? pk_cpumap_parse(o->cpu_list, &err) : pk_cpumap_online(&err);
+	cpus = o->cpu_list ? pk_cpumap_parse(o->cpu_list, &err) : pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, &err);
 	if (!cpus) {
 		pk_cli_print_error("record", &err);
 		goto out;
 	}
 	if (o->pids)
-		threads = pk_threadmap_from_pids(o->pids, &err);
+		threads = pk_threadmap_from_pids(NULL, o->pids, &err);
 	else if (o->tids)
-		threads = pk_threadmap_from_tids(o->tids, &err);
+		threads = pk_threadmap_from_tids(NULL, o->tids, &err);
 	else if (system_wide)
 		threads = pk_threadmap_any();
 	if (workload) {
@@ -251,7 +251,7 @@ static int run(const ropts *o, int argc, char **argv)
 	}
 	if (pk_pd_writer_open(o->output, pipe_mode, &w, &err) < 0 ||
 	    pk_recorder_add_evsels(rec, w, &err) < 0 ||
-	    pk_pd_writer_host_features(w, argc, argv, &err) < 0 || pk_pd_writer_begin(w, &err) < 0) {
+	    pk_pd_writer_host_features(w, NULL, pmus, argc, argv, &err) < 0 || pk_pd_writer_begin(w, &err) < 0) {
 		pk_cli_print_error("record", &err);
 		goto out;
 	}
@@ -263,19 +263,10 @@ static int run(const ropts *o, int argc, char **argv)
 		rc = pk_synth_all_tasks(&syn, &err);
 	for (int i = 0; rc == 0 && !system_wide && !traced_workload && i < pk_threadmap_nr(threads); i++) {
 		pid_t tid = pk_threadmap_tid(threads, i);
-		char path[64], *status_txt = NULL;
 		/* synthesize each process once, from its thread group leader */
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-		pid_t tgid = tid;
-		FILE *f = fopen(path, "r");
-		if (f) {
-			char line[256];
-			while (fgets(line, sizeof(line), f))
-				if (!strncmp(line, "Tgid:", 5))
-					tgid = (pid_t)atoi(line + 5);
-			fclose(f);
-		}
-		free(status_txt);
+		const pk_kernel *k = pk_kernel_linux();
+		pk_host_task task;
+		pid_t tgid = k->ops->host.task(k, tid, &task) == 0 ? task.tgid : tid;
 		bool seen = false;
 		for (int j = 0; j < i && !seen; j++)
 			seen = pk_threadmap_tid(threads, j) == tgid;

@@ -194,7 +194,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 
 static pk_cpumap *target_cpus(const struct stat_opts *o, pk_error *err)
 {
-	pk_cpumap *online = pk_cpumap_online(err);
+	pk_cpumap *online = pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, err);
 	if (!online || !o->cpu_list)
 		return online;
 	pk_cpumap *want = pk_cpumap_parse(o->cpu_list, err);
@@ -654,8 +654,8 @@ int cmd_stat(int argc, char **argv)
 		if (!s.cpus)
 			goto fail;
 	} else if (o.pids || o.tids) {
-		s.threads = o.pids ? pk_threadmap_from_pids(o.pids, &err)
-				   : pk_threadmap_from_tids(o.tids, &err);
+		s.threads = o.pids ? pk_threadmap_from_pids(NULL, o.pids, &err)
+				   : pk_threadmap_from_tids(NULL, o.tids, &err);
 		if (!s.threads)
 			goto fail;
 	}
