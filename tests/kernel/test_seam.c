@@ -314,28 +314,16 @@ static void test_synth_from_host(void **state)
 
 /* ---- the real kernel's implementation ---------------------------------------- */
 
-static void put_file(const char *root, const char *rel, const char *text)
-{
-	char path[4096], cmd[8192];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_linux_sysfs_root(void **state)
 {
 	(void)state;
 	char *root = pk_test_tmpdir();
-	put_file(root, "devices/system/cpu/online", "0-2,5\n");
-	put_file(root, "devices/system/cpu/present", "0-7\n");
-	put_file(root, "devices/system/cpu/cpu1/topology/core_siblings_list", "0-3\n");
-	put_file(root, "devices/system/cpu/cpu1/topology/thread_siblings_list", "1,5\n");
-	put_file(root, "devices/system/cpu/cpu1/topology/core_id", "1\n");
-	put_file(root, "devices/system/cpu/cpu1/topology/physical_package_id", "0\n");
+	pk_test_put_file(root, "devices/system/cpu/online", "0-2,5\n");
+	pk_test_put_file(root, "devices/system/cpu/present", "0-7\n");
+	pk_test_put_file(root, "devices/system/cpu/cpu1/topology/core_siblings_list", "0-3\n");
+	pk_test_put_file(root, "devices/system/cpu/cpu1/topology/thread_siblings_list", "1,5\n");
+	pk_test_put_file(root, "devices/system/cpu/cpu1/topology/core_id", "1\n");
+	pk_test_put_file(root, "devices/system/cpu/cpu1/topology/physical_package_id", "0\n");
 	setenv("PMUKIT_SYSFS", root, 1);
 	const pk_kernel *k = pk_kernel_linux();
 	pk_cpumap *m = pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, NULL);
@@ -354,7 +342,7 @@ static void test_linux_sysfs_root(void **state)
 	pk_cpu_topology_release(&t);
 	assert_int_equal(k->ops->host.topology(k, 2, &t), -ENOENT);
 	/* malformed: an error, not a guess */
-	put_file(root, "devices/system/cpu/online", "0-x\n");
+	pk_test_put_file(root, "devices/system/cpu/online", "0-x\n");
 	assert_null(pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, NULL));
 	unsetenv("PMUKIT_SYSFS");
 	char cmd[4200];
