@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 static const char *env_or(const char *name, const char *fallback)
@@ -72,4 +73,19 @@ char *pk_test_tmpdir(void)
 	char tmpl[] = "/tmp/pmukit-test-XXXXXX";
 	char *d = mkdtemp(tmpl);
 	return d ? strdup(d) : NULL;
+}
+
+void pk_test_put_file(const char *root, const char *rel, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
 }

@@ -19,5 +19,8 @@ const char *pk_test_pmukit(void);
 int pk_test_run(const char *cmd, char **out, int want_stderr);
 /* A fresh temporary directory; caller frees the string. */
 char *pk_test_tmpdir(void);
+/* Writes text to root/rel, making rel's parent folders (a fake sysfs or
+ * tracefs tree); fails the test when it cannot. */
+void pk_test_put_file(const char *root, const char *rel, const char *text);
 
 #endif

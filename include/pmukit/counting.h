@@ -43,17 +43,19 @@ typedef struct pk_threadmap pk_threadmap;
 pk_threadmap *pk_threadmap_new(const pid_t *tids, int nr);
 /* The map {-1}: system-wide, one fd per CPU. */
 pk_threadmap *pk_threadmap_any(void);
-/* -p "PID[,PID...]": every thread of each process, from /proc/<pid>/task. A
- * process that does not exist is an error (-ESRCH) naming it. */
-pk_threadmap *pk_threadmap_from_pids(const char *list, pk_error *err);
-/* -t "TID[,TID...]": exactly these threads (each must exist). */
-pk_threadmap *pk_threadmap_from_tids(const char *list, pk_error *err);
+/* -p "PID[,PID...]": every thread of each process, as kernel k (NULL: the
+ * real one) lists them (host.tasks). A process that does not exist is an
+ * error (-ESRCH) naming it. The map asks k for the threads' names. */
+pk_threadmap *pk_threadmap_from_pids(const pk_kernel *k, const char *list, pk_error *err);
+/* -t "TID[,TID...]": exactly these threads (each must exist in k). */
+pk_threadmap *pk_threadmap_from_tids(const pk_kernel *k, const char *list, pk_error *err);
 pk_threadmap *pk_threadmap_get(pk_threadmap *map);
 void pk_threadmap_put(pk_threadmap *map);
 int pk_threadmap_nr(const pk_threadmap *map);
 pid_t pk_threadmap_tid(const pk_threadmap *map, int idx);
-/* The thread's command name from /proc/<tid>/comm, read once and cached;
- * "?" when the thread is gone. Not thread-safe. */
+/* The thread's command name (host.task of the map's kernel; the real one
+ * for pk_threadmap_new/any), asked once and cached; "?" when the thread is
+ * gone. Not thread-safe. */
 const char *pk_threadmap_comm(pk_threadmap *map, int idx);
 
 /* ---- Counts and scaling ------------------------------------------------ */
@@ -120,8 +122,8 @@ typedef struct pk_counting_opts {
 	 * perf_event_paranoid > 1, retry it user-space only (exclude_kernel,
 	 * exclude_hv) and add ":u" to its name, as perf does. */
 	bool exclude_kernel_fallback;
-	/* perf_event_paranoid for messages and the fallback; INT_MIN: read
-	 * /proc/sys/kernel/perf_event_paranoid when needed. */
+	/* perf_event_paranoid for messages and the fallback; INT_MIN: ask the
+	 * kernel (PK_HOST_PARANOID of its host facts) when needed. */
 	int paranoid;
 	/* A thread that exits between listing and opening (ESRCH) is dropped
 	 * instead of failing the open, when more than one thread is followed. */

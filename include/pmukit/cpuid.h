@@ -31,7 +31,8 @@ typedef struct pk_cpuid {
 
 /* Parses a PERF_CPUID-style string. */
 int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err);
-/* PMUKIT_CPUID when set, else the host's identification. */
+/* PMUKIT_CPUID when set, else the real kernel's identification of its CPU
+ * (pk_host_cpuid(NULL, ...) of kernel.h). */
 int pk_cpuid_host(pk_cpuid *out, pk_error *err);
 
 #ifdef __cplusplus

@@ -1,4 +1,6 @@
-/* pmukit: CPU maps, sorted sets of CPU numbers, reference counted. */
+/* pmukit: CPU maps, sorted sets of CPU numbers, reference counted. The
+ * machine's CPU sets are host facts of the kernel seam (pk_host_cpus in
+ * kernel.h). */
 #ifndef PMUKIT_CPUMAP_H
 #define PMUKIT_CPUMAP_H
 
@@ -15,8 +17,6 @@ typedef struct pk_cpumap pk_cpumap;
 /* Parses a Linux cpulist ("0-3,8,10-11"), tolerant of surrounding white space
  * and a trailing newline. An empty string gives an empty map. */
 pk_cpumap *pk_cpumap_parse(const char *list, pk_error *err);
-/* The online CPUs of this machine (/sys/devices/system/cpu/online). */
-pk_cpumap *pk_cpumap_online(pk_error *err);
 /* A map holding only -1: "any CPU", used for per-thread events. */
 pk_cpumap *pk_cpumap_any(void);
 pk_cpumap *pk_cpumap_from_array(const int *cpus, int nr);

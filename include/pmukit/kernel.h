@@ -1,22 +1,115 @@
 /* pmukit: the kernel interface seam.
  *
- * Everything that talks to the kernel's perf interface goes through one table
- * of functions. The real table calls the syscalls; the PMU model and the
- * tests' fake kernels implement the same table in user space, so counting,
- * recording and topdown run unchanged on either. Every function returns
- * a negative errno on failure (never -1 with errno). */
+ * Everything pmukit learns from or asks of the kernel of the measured
+ * machine goes through one table of functions: the perf calls (open, read,
+ * ioctl, mmap, munmap, close, poll) and the host facts (the perf sysctls,
+ * page size, memory, CPUs and their topology, the CPU's identification,
+ * uname, tasks, their comm and maps, the kernel text range). The real table
+ * calls the syscalls and reads /proc and sysfs; the PMU model and the tests'
+ * fake kernels implement the same table in user space, so counting,
+ * recording and topdown run unchanged on either.
+ *
+ * Invariants: every function returns a negative errno on failure (never -1
+ * with errno); a fact the kernel does not publish is -ENOENT; a task that is
+ * gone is -ESRCH. Nothing outside lib/kernel reads /proc, the CPU part of
+ * sysfs, or calls perf_event_open, poll or sysconf (tests/kernel/seam_check.sh
+ * checks it). The real table reads sysfs facts under $PMUKIT_SYSFS when set
+ * (the same root the PMU snapshot uses), else /sys. */
 #ifndef PMUKIT_KERNEL_H
 #define PMUKIT_KERNEL_H
 
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
+#include <pmukit/cpuid.h>
+#include <pmukit/cpumap.h>
+#include <pmukit/error.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct pk_kernel pk_kernel;
+
+/* ---- host facts ---- */
+
+/* Numbers the kernel publishes about itself. */
+typedef enum pk_host_num {
+	PK_HOST_PARANOID,          /* kernel.perf_event_paranoid */
+	PK_HOST_MAX_SAMPLE_RATE,   /* kernel.perf_event_max_sample_rate, Hz */
+	PK_HOST_MLOCK_KB,          /* kernel.perf_event_mlock_kb */
+	PK_HOST_PAGE_SIZE,         /* bytes */
+	PK_HOST_MEM_TOTAL_KB,      /* MemTotal of /proc/meminfo */
+	PK_HOST_NUM_NR
+} pk_host_num;
+
+typedef enum pk_host_cpuset {
+	PK_HOST_CPUS_ONLINE,       /* devices/system/cpu/online */
+	PK_HOST_CPUS_PRESENT,      /* devices/system/cpu/present */
+} pk_host_cpuset;
+
+/* Where one CPU sits (devices/system/cpu/cpuN/topology). Ids are -1 and maps
+ * NULL where the kernel does not publish them; the caller owns the maps
+ * (pk_cpu_topology_release). */
+typedef struct pk_cpu_topology {
+	int core_id, package_id, die_id;
+	pk_cpumap *core_siblings;    /* the CPUs of its package */
+	pk_cpumap *thread_siblings;  /* the CPUs of its core */
+	pk_cpumap *die_cpus;         /* the CPUs of its die */
+} pk_cpu_topology;
+
+/* The CPU model: identification (PERF_CPUID form, see cpuid.h) and the
+ * marketing name ("model name" of /proc/cpuinfo; "" when unknown). */
+typedef struct pk_host_cpu {
+	pk_cpuid id;
+	char model_name[128];
+} pk_host_cpu;
+
+/* One task: its process (thread group leader) and command name. */
+typedef struct pk_host_task {
+	pid_t tgid;
+	char comm[64];
+} pk_host_task;
+
+/* One line of /proc/<pid>/maps. prot: PROT_* bits; flags: MAP_SHARED or
+ * MAP_PRIVATE; name: the file, "[heap]", ... or "" for anonymous memory. */
+typedef struct pk_host_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t maj, min, prot, flags;
+	const char *name;
+} pk_host_map;
+
+/* Visitors: a non-zero return stops the walk and is returned. */
+typedef int (*pk_host_tid_fn)(void *arg, pid_t tid);
+typedef int (*pk_host_map_fn)(void *arg, const pk_host_map *m);
+
+typedef struct pk_host_ops {
+	/* A published number; -ENOENT when the kernel has none. */
+	int (*number)(const pk_kernel *k, pk_host_num what, int64_t *out);
+	/* A CPU set; *out is the caller's. */
+	int (*cpus)(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out);
+	/* Where cpu sits; the fields it cannot tell stay -1/NULL. */
+	int (*topology)(const pk_kernel *k, int cpu, pk_cpu_topology *out);
+	/* The CPU model (of cpu0). */
+	int (*cpu)(const pk_kernel *k, pk_host_cpu *out);
+	/* uname(2): node name, release, machine. */
+	int (*uname)(const pk_kernel *k, struct utsname *out);
+	/* Calls fn for each thread of process pid (pid > 0) or for each
+	 * process (pid == 0), in no particular order; -ESRCH when pid is gone. */
+	int (*tasks)(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg);
+	/* One task's process and comm; -ESRCH when it is gone. */
+	int (*task)(const pk_kernel *k, pid_t tid, pk_host_task *out);
+	/* Calls fn for each mapping of process pid, in address order. */
+	int (*maps)(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg);
+	/* The kernel text [_text, _etext); *end is 0 when _etext is not
+	 * known; -ENOENT when the addresses are hidden (kptr_restrict). */
+	int (*kernel_text)(const pk_kernel *k, uint64_t *start, uint64_t *end);
+} pk_host_ops;
+
+/* ---- the table ---- */
 
 typedef struct pk_kernel_ops {
 	/* perf_event_open(2); attr points at attr->size bytes. Returns an fd. */
@@ -26,10 +119,18 @@ typedef struct pk_kernel_ops {
 	ssize_t (*read)(const pk_kernel *k, int fd, void *buf, size_t len);
 	/* ioctl(2): PERF_EVENT_IOC_ENABLE, _DISABLE, _RESET, _SET_OUTPUT, _ID ... */
 	int (*ioctl)(const pk_kernel *k, int fd, unsigned long request, unsigned long arg);
-	/* mmap(2) of the user page (+ ring buffer). Returns 0 and sets *addr. */
-	int (*mmap)(const pk_kernel *k, int fd, size_t len, int prot, void **addr);
+	/* mmap(2) of an event fd, shared: the user page and ring buffer at
+	 * offset 0, the AUX area at the user page's aux_offset. Returns 0 and
+	 * sets *addr. */
+	int (*mmap)(const pk_kernel *k, int fd, size_t len, int prot, uint64_t offset,
+		    void **addr);
 	int (*munmap)(const pk_kernel *k, void *addr, size_t len);
 	int (*close)(const pk_kernel *k, int fd);
+	/* poll(2) on event fds: POLLIN when a ring has data past its
+	 * watermark, POLLHUP when the task followed is gone. Returns the number
+	 * of fds with events, 0 on timeout, -EINTR when a signal came. */
+	int (*poll)(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms);
+	pk_host_ops host;
 } pk_kernel_ops;
 
 struct pk_kernel {
@@ -40,6 +141,18 @@ struct pk_kernel {
 
 /* The real kernel. */
 const pk_kernel *pk_kernel_linux(void);
+
+/* ---- conveniences over the host facts (k NULL: the real kernel) ---- */
+
+/* The number, or dflt when the kernel does not publish it. */
+int64_t pk_host_number(const pk_kernel *k, pk_host_num what, int64_t dflt);
+/* The online or present CPUs, with an error naming the fact. */
+pk_cpumap *pk_host_cpus(const pk_kernel *k, pk_host_cpuset which, pk_error *err);
+/* PMUKIT_CPUID when set, else the kernel's CPU identification. */
+int pk_host_cpuid(const pk_kernel *k, pk_cpuid *out, pk_error *err);
+/* A task's comm, or "?" when it is gone; buf has len bytes. */
+const char *pk_host_comm(const pk_kernel *k, pid_t tid, char *buf, size_t len);
+void pk_cpu_topology_release(pk_cpu_topology *t);
 
 #ifdef __cplusplus
 }

@@ -70,6 +70,10 @@ typedef struct pk_pmu {
 
 typedef struct pk_pmus pk_pmus;
 
+/* The sysfs root PMUs and the real kernel's CPU facts are read under:
+ * $PMUKIT_SYSFS when set and not empty (a fixture tree), else "/sys". */
+const char *pk_sysfs_root(void);
+
 /* Loads every PMU under <root>/bus/event_source/devices. root NULL means
  * $PMUKIT_SYSFS when set, otherwise "/sys". Unreadable or malformed files
  * give an error naming the file. */

@@ -6,8 +6,9 @@
  * seam, sends the other events of that CPU into it
  * (PERF_EVENT_IOC_SET_OUTPUT), and copies what the kernel writes there into
  * a pk_pd_writer, one pass over all buffers at a time, each pass ended by
- * FINISHED_ROUND and written through to the output. Synthesizers write the state that existed before
- * recording started (kernel map, COMM/MMAP2 of running tasks) from /proc. */
+ * FINISHED_ROUND and written through to the output. Synthesizers write the
+ * state that existed before recording started (kernel map, COMM/MMAP2 of
+ * running tasks) from the kernel seam's host facts. */
 #ifndef PMUKIT_RECORD_H
 #define PMUKIT_RECORD_H
 
@@ -89,16 +90,15 @@ typedef struct pk_synth {
 	pk_pd_writer *w;
 	uint64_t sample_type;
 	bool sample_id_all;
-	const char *proc;            /* NULL: /proc */
-	const char *kallsyms;        /* NULL: /proc/kallsyms */
+	const pk_kernel *kernel;     /* whose tasks and text; NULL: pk_kernel_linux() */
 } pk_synth;
 
 /* PERF_RECORD_MMAP for the kernel text ("[kernel.kallsyms]_text", pid -1). */
 int pk_synth_kernel_mmap(const pk_synth *s, pk_error *err);
 /* COMM for each thread of pid and, unless comm_only, MMAP2 for its
- * executable mappings (/proc/<pid>/maps). */
+ * executable mappings (the kernel's host.tasks, host.task, host.maps). */
 int pk_synth_task(const pk_synth *s, pid_t pid, bool comm_only, pk_error *err);
-/* pk_synth_task for every process in /proc. */
+/* pk_synth_task for every process the kernel lists. */
 int pk_synth_all_tasks(const pk_synth *s, pk_error *err);
 /* A COMM record for one thread with the given name. */
 int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_error *err);

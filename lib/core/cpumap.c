@@ -96,29 +96,6 @@ bad:
 	return NULL;
 }
 
-pk_cpumap *pk_cpumap_online(pk_error *err)
-{
-	char *text;
-	int r = pk_read_file("/sys/devices/system/cpu/online", &text, NULL);
-	if (r < 0) {
-		/* No sysfs (a container): fall back to the number of processors. */
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		if (n <= 0) {
-			pk_err(err, r, "cannot read /sys/devices/system/cpu/online: %s", strerror(-r));
-			return NULL;
-		}
-		pk_cpumap *m = cpumap_alloc((int)n);
-		if (!m)
-			return NULL;
-		for (int i = 0; i < (int)n; i++)
-			m->cpus[i] = i;
-		return m;
-	}
-	pk_cpumap *m = pk_cpumap_parse(pk_rstrip(text), err);
-	free(text);
-	return m;
-}
-
 pk_cpumap *pk_cpumap_any(void)
 {
 	int any = -1;

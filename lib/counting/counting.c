@@ -11,7 +11,6 @@
 #include <sys/resource.h>
 
 #include "core/util.h"
-#include "counting/counting_internal.h"
 
 /* Per-evsel state; the evsel itself belongs to the events module. */
 typedef struct evsel_state {
@@ -49,25 +48,10 @@ void pk_counting_opts_init(pk_counting_opts *o)
 	o->paranoid = INT_MIN;
 }
 
-int pk_perf_event_paranoid(void)
-{
-	char *text = NULL;
-	uint64_t v;
-	int r = INT_MIN;
-	if (pk_read_file("/proc/sys/kernel/perf_event_paranoid", &text, NULL) == 0) {
-		const char *p = pk_lskip(text);
-		bool neg = *p == '-';
-		if (pk_parse_u64(pk_rstrip((char *)p + neg), &v, NULL) == 0 && v < 1000)
-			r = neg ? -(int)v : (int)v;
-	}
-	free(text);
-	return r;
-}
-
 static int paranoid_of(pk_counting *c)
 {
 	if (c->opts.paranoid == INT_MIN)
-		c->opts.paranoid = pk_perf_event_paranoid();
+		c->opts.paranoid = (int)pk_host_number(c->k, PK_HOST_PARANOID, INT_MIN);
 	return c->opts.paranoid;
 }
 

@@ -1,7 +1,9 @@
-/* Thread maps: the tasks a counting session follows (-p, -t, a command). */
+/* Thread maps: the tasks a counting session follows (-p, -t, a command).
+ * Which tasks exist, their threads and names are host facts: they come from
+ * the kernel the map was built for (pk_kernel host.tasks/task), the real
+ * one unless told. */
 #include <pmukit/counting.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,8 @@ struct pk_threadmap {
 	int refcnt;
 	int nr;
 	pid_t *tids;
-	char **comms;              /* lazily read from /proc/<tid>/comm */
+	char **comms;              /* lazily asked of k (host.task) */
+	const pk_kernel *k;        /* NULL: the real kernel */
 };
 
 static pk_threadmap *threadmap_alloc(int nr)
@@ -81,12 +84,8 @@ const char *pk_threadmap_comm(pk_threadmap *m, int idx)
 	if (!m || idx < 0 || idx >= m->nr)
 		return "?";
 	if (!m->comms[idx]) {
-		char path[64], *text = NULL;
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)m->tids[idx]);
-		if (m->tids[idx] < 0 || pk_read_file(path, &text, NULL) < 0)
-			m->comms[idx] = strdup("?");
-		else
-			m->comms[idx] = pk_rstrip(text);
+		char buf[sizeof(((pk_host_task *)0)->comm)];
+		m->comms[idx] = strdup(pk_host_comm(m->k, m->tids[idx], buf, sizeof(buf)));
 	}
 	return m->comms[idx] ? m->comms[idx] : "?";
 }
@@ -108,30 +107,24 @@ static int tidlist_push(tidlist *l, pid_t tid)
 	return 0;
 }
 
-/* Every thread of process pid, in /proc/<pid>/task order sorted by tid. */
-static int add_process_threads(tidlist *l, pid_t pid, pk_error *err)
+static int push_tid(void *arg, pid_t tid)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return pk_err(err, errno == ENOENT ? -ESRCH : -errno, "process %d: %s", (int)pid,
-			      errno == ENOENT ? "no such process" : strerror(errno));
+	return tidlist_push(arg, tid);
+}
+
+/* Every thread of process pid, sorted by tid. */
+static int add_process_threads(const pk_kernel *k, tidlist *l, pid_t pid, pk_error *err)
+{
 	size_t first = l->nr;
-	struct dirent *de;
-	int r = 0;
-	while (r == 0 && (de = readdir(d)) != NULL) {
-		uint64_t tid;
-		if (de->d_name[0] == '.' || pk_parse_u64(de->d_name, &tid, NULL) < 0)
-			continue;
-		r = tidlist_push(l, (pid_t)tid);
-	}
-	closedir(d);
-	if (r < 0)
+	int r = k->ops->host.tasks(k, pid, push_tid, l);
+	if (r == -ENOMEM)
 		return pk_err(err, r, "out of memory");
+	if (r < 0)
+		return pk_err(err, r, "process %d: %s", (int)pid,
+			      r == -ESRCH ? "no such process" : strerror(-r));
 	if (l->nr == first) /* exited while we looked */
 		return pk_err(err, -ESRCH, "process %d: no such process", (int)pid);
-	/* readdir order is arbitrary; tids in order make per-thread output stable */
+	/* listed in no particular order; tids in order make per-thread output stable */
 	for (size_t i = first + 1; i < l->nr; i++)
 		for (size_t j = i; j > first && l->v[j - 1] > l->v[j]; j--) {
 			pid_t t = l->v[j];
@@ -141,20 +134,18 @@ static int add_process_threads(tidlist *l, pid_t pid, pk_error *err)
 	return 0;
 }
 
-static int add_thread(tidlist *l, pid_t tid, pk_error *err)
+static int add_thread(const pk_kernel *k, tidlist *l, pid_t tid, pk_error *err)
 {
-	char path[64];
-	/* /proc/<tid> exists for every thread, listed or not */
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	pk_host_task t;
+	if (k->ops->host.task(k, tid, &t) < 0)
 		return pk_err(err, -ESRCH, "thread %d: no such thread", (int)tid);
-	fclose(f);
 	return tidlist_push(l, tid) < 0 ? pk_err(err, -ENOMEM, "out of memory") : 0;
 }
 
-static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_error *err)
+static pk_threadmap *threadmap_from_list(const pk_kernel *k, const char *list, bool processes,
+					 pk_error *err)
 {
+	const pk_kernel *kk = k ? k : pk_kernel_linux();
 	const char *what = processes ? "process id" : "thread id";
 	tidlist l = {0};
 	const char *p = list ? list : "";
@@ -175,7 +166,8 @@ static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_er
 				      "'%.*s' is not a %s", (int)len, start, what);
 			break;
 		}
-		r = processes ? add_process_threads(&l, (pid_t)v, err) : add_thread(&l, (pid_t)v, err);
+		r = processes ? add_process_threads(kk, &l, (pid_t)v, err)
+			      : add_thread(kk, &l, (pid_t)v, err);
 		p = end;
 		while (*p == ',' || *p == ' ')
 			p++;
@@ -185,17 +177,19 @@ static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_er
 		m = pk_threadmap_new(l.v, (int)l.nr);
 		if (!m)
 			pk_err(err, -ENOMEM, "out of memory");
+		else
+			m->k = k;
 	}
 	free(l.v);
 	return m;
 }
 
-pk_threadmap *pk_threadmap_from_pids(const char *list, pk_error *err)
+pk_threadmap *pk_threadmap_from_pids(const pk_kernel *k, const char *list, pk_error *err)
 {
-	return threadmap_from_list(list, true, err);
+	return threadmap_from_list(k, list, true, err);
 }
 
-pk_threadmap *pk_threadmap_from_tids(const char *list, pk_error *err)
+pk_threadmap *pk_threadmap_from_tids(const pk_kernel *k, const char *list, pk_error *err)
 {
-	return threadmap_from_list(list, false, err);
+	return threadmap_from_list(k, list, false, err);
 }

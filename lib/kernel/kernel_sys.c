@@ -1,12 +1,17 @@
 /* The real kernel behind the seam: thin syscall wrappers that turn -1/errno
- * into negative errno and retry on EINTR. */
+ * into negative errno and retry on EINTR (except poll, whose EINTR tells the
+ * caller a signal came), and the table that joins them to the host facts of
+ * linux_host.c. The only place in lib/ that calls perf_event_open. */
 #include <pmukit/kernel.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "kernel/linux_host.h"
 
 static int sys_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		    int group_fd, unsigned long flags)
@@ -33,10 +38,13 @@ static int sys_ioctl(const pk_kernel *k, int fd, unsigned long request, unsigned
 	return r < 0 ? -errno : r;
 }
 
-static int sys_mmap(const pk_kernel *k, int fd, size_t len, int prot, void **addr)
+static int sys_mmap(const pk_kernel *k, int fd, size_t len, int prot, uint64_t offset,
+		    void **addr)
 {
 	(void)k;
-	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+	if (offset > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)offset);
 	if (p == MAP_FAILED)
 		return -errno;
 	*addr = p;
@@ -55,6 +63,13 @@ static int sys_close(const pk_kernel *k, int fd)
 	return close(fd) < 0 ? -errno : 0;
 }
 
+static int sys_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms)
+{
+	(void)k;
+	int n = poll(fds, (nfds_t)nr, timeout_ms);
+	return n < 0 ? -errno : n;
+}
+
 static const pk_kernel_ops linux_ops = {
 	.open = sys_open,
 	.read = sys_read,
@@ -62,6 +77,19 @@ static const pk_kernel_ops linux_ops = {
 	.mmap = sys_mmap,
 	.munmap = sys_munmap,
 	.close = sys_close,
+	.poll = sys_poll,
+	.host =
+		{
+			.number = pk_linux_number,
+			.cpus = pk_linux_cpus,
+			.topology = pk_linux_topology,
+			.cpu = pk_linux_cpu,
+			.uname = pk_linux_uname,
+			.tasks = pk_linux_tasks,
+			.task = pk_linux_task,
+			.maps = pk_linux_maps,
+			.kernel_text = pk_linux_kernel_text,
+		},
 };
 
 static const pk_kernel linux_kernel = {.ops = &linux_ops, .ctx = NULL, .name = "linux"};

@@ -1,12 +1,16 @@
-/* The host description perf record puts in the header features. */
+/* The host description perf record puts in the header features. Every
+ * fact comes from the kernel seam (pk_kernel host facts), so a recording on
+ * the PMU model describes the modelled machine; the PMU list comes from the
+ * pk_pmus snapshot the events were resolved with, not a second scan. */
 #include "pd_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
-#include <unistd.h>
+
+#include <pmukit/kernel.h>
+#include <pmukit/pmu.h>
 
 #include "core/util.h"
 
@@ -24,175 +28,181 @@ static int set_string(pk_pd_writer *w, int feat, const char *s, pk_error *err)
 	return rc;
 }
 
-/* Value of "key : value" in /proc/cpuinfo (first CPU), or NULL. */
-static char *cpuinfo_field(const char *key)
+/* The highest present CPU + 1 (perf's nr_cpus_avail), or -1. */
+static int cpus_avail(const pk_kernel *k)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return NULL;
-	char line[1024];
-	char *val = NULL;
-	size_t kl = strlen(key);
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, kl))
-			continue;
-		char *p = line + kl;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;
-		p++;
-		while (*p == ' ')
-			p++;
-		val = strdup(pk_rstrip(p));
-		break;
-	}
-	fclose(f);
-	return val;
-}
-
-static int max_present_cpu(void)
-{
-	char *s = NULL;
-	if (pk_read_file("/sys/devices/system/cpu/present", &s, NULL) < 0)
+	pk_cpumap *present = NULL;
+	if (k->ops->host.cpus(k, PK_HOST_CPUS_PRESENT, &present) < 0)
 		return -1;
-	/* the last number of the list */
-	int max = -1;
-	for (char *p = s; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p) {
-			p++;
-			continue;
-		}
-		if (v > max)
-			max = (int)v;
-		p = end;
-	}
-	free(s);
-	return max;
+	int nr = pk_cpumap_nr(present);
+	int avail = nr ? pk_cpumap_cpu(present, nr - 1) + 1 : -1;
+	pk_cpumap_put(present);
+	return avail;
 }
 
-static int add_topology(pk_pd_writer *w, int nr_avail, pk_error *err)
+/* A cpulist as the kernel writes it ("0-3,8"), as a header string. */
+static void buf_cpulist(pk_pd_buf *b, const pk_cpumap *m)
+{
+	int n = pk_cpumap_format(m, NULL, 0);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!s) {
+		b->oom = true;
+		return;
+	}
+	pk_cpumap_format(m, s, (size_t)n + 1);
+	pk_pd_buf_string(b, s);
+	free(s);
+}
+
+/* The distinct sibling lists of every CPU, in first-seen order (perf's). */
+typedef struct sibling_set {
+	pk_cpumap **maps;
+	int nr;
+} sibling_set;
+
+static void sibling_add(sibling_set *set, pk_cpumap *m)
+{
+	for (int j = 0; j < set->nr; j++)
+		if (pk_cpumap_equal(set->maps[j], m)) {
+			pk_cpumap_put(m);
+			return;
+		}
+	set->maps[set->nr++] = m;
+}
+
+static void sibling_write(pk_pd_buf *b, const sibling_set *set)
+{
+	pk_pd_buf_u32(b, (uint32_t)set->nr);
+	for (int i = 0; i < set->nr; i++)
+		buf_cpulist(b, set->maps[i]);
+}
+
+static uint32_t topo_id(int id)
+{
+	return id < 0 ? 0 : (uint32_t)id;
+}
+
+static int add_topology(pk_pd_writer *w, const pk_kernel *k, int nr_avail, pk_error *err)
 {
 	/* perf's lists: package siblings ("sibling sockets"), thread siblings,
 	 * then core and socket ids per CPU, then die siblings and die ids */
-	char **cores = calloc((size_t)nr_avail, sizeof(char *));
-	char **threads = calloc((size_t)nr_avail, sizeof(char *));
-	char **dies = calloc((size_t)nr_avail, sizeof(char *));
-	uint32_t *ids = calloc((size_t)nr_avail * 3, sizeof(uint32_t));
-	int nc = 0, nt = 0, nd = 0;
+	sibling_set set[3] = {{calloc((size_t)nr_avail, sizeof(pk_cpumap *)), 0},
+			      {calloc((size_t)nr_avail, sizeof(pk_cpumap *)), 0},
+			      {calloc((size_t)nr_avail, sizeof(pk_cpumap *)), 0}};
+	pk_cpu_topology *topo = calloc((size_t)nr_avail, sizeof(*topo));
 	int rc = 0;
-	if (!cores || !threads || !dies || !ids) {
+	if (!set[0].maps || !set[1].maps || !set[2].maps || !topo) {
 		rc = pk_err(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (int cpu = 0; cpu < nr_avail; cpu++) {
-		char path[256];
-		char *v;
-		const char *files[3] = {"core_siblings_list", "thread_siblings_list",
-					"die_cpus_list"};
-		char **lists[3] = {cores, threads, dies};
-		int *counts[3] = {&nc, &nt, &nd};
-		for (int k = 0; k < 3; k++) {
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu,
-				 files[k]);
-			if (pk_read_file(path, &v, NULL) < 0)
-				continue;
-			pk_rstrip(v);
-			bool dup = false;
-			for (int j = 0; j < *counts[k] && !dup; j++)
-				dup = !strcmp(lists[k][j], v);
-			if (dup)
-				free(v);
-			else
-				lists[k][(*counts[k])++] = v;
-		}
-		const char *idf[3] = {"core_id", "physical_package_id", "die_id"};
-		for (int k = 0; k < 3; k++) {
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu,
-				 idf[k]);
-			if (pk_read_file(path, &v, NULL) < 0)
-				continue;
-			ids[cpu * 3 + k] = (uint32_t)strtoul(v, NULL, 10);
-			free(v);
-		}
+		pk_cpu_topology *t = &topo[cpu];
+		if (k->ops->host.topology(k, cpu, t) < 0)
+			*t = (pk_cpu_topology){.core_id = -1, .package_id = -1, .die_id = -1};
+		pk_cpumap *lists[3] = {t->core_siblings, t->thread_siblings, t->die_cpus};
+		for (int i = 0; i < 3; i++)
+			if (lists[i])
+				sibling_add(&set[i], pk_cpumap_get(lists[i]));
 	}
-	if (!nc || !nt)
-		goto out; /* no topology in sysfs: leave the feature out */
+	if (!set[0].nr || !set[1].nr)
+		goto out; /* no topology published: leave the feature out */
 	pk_pd_buf b = {0};
-	pk_pd_buf_u32(&b, (uint32_t)nc);
-	for (int i = 0; i < nc; i++)
-		pk_pd_buf_string(&b, cores[i]);
-	pk_pd_buf_u32(&b, (uint32_t)nt);
-	for (int i = 0; i < nt; i++)
-		pk_pd_buf_string(&b, threads[i]);
+	sibling_write(&b, &set[0]);
+	sibling_write(&b, &set[1]);
 	for (int cpu = 0; cpu < nr_avail; cpu++) {
-		pk_pd_buf_u32(&b, ids[cpu * 3]);
-		pk_pd_buf_u32(&b, ids[cpu * 3 + 1]);
+		pk_pd_buf_u32(&b, topo_id(topo[cpu].core_id));
+		pk_pd_buf_u32(&b, topo_id(topo[cpu].package_id));
 	}
-	if (nd) {
-		pk_pd_buf_u32(&b, (uint32_t)nd);
-		for (int i = 0; i < nd; i++)
-			pk_pd_buf_string(&b, dies[i]);
+	if (set[2].nr) {
+		sibling_write(&b, &set[2]);
 		for (int cpu = 0; cpu < nr_avail; cpu++)
-			pk_pd_buf_u32(&b, ids[cpu * 3 + 2]);
+			pk_pd_buf_u32(&b, topo_id(topo[cpu].die_id));
 	}
 	rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		   : pk_pd_writer_set_feature(w, PK_FEAT_CPU_TOPOLOGY, b.data, b.len, err);
 	pk_pd_buf_free(&b);
 out:
-	for (int i = 0; i < nc; i++)
-		free(cores[i]);
-	for (int i = 0; i < nt; i++)
-		free(threads[i]);
-	for (int i = 0; i < nd; i++)
-		free(dies[i]);
-	free(cores);
-	free(threads);
-	free(dies);
-	free(ids);
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < set[i].nr; j++)
+			pk_cpumap_put(set[i].maps[j]);
+		free(set[i].maps);
+	}
+	for (int cpu = 0; topo && cpu < nr_avail; cpu++)
+		pk_cpu_topology_release(&topo[cpu]);
+	free(topo);
 	return rc;
 }
 
-static int add_pmu_mappings(pk_pd_writer *w, pk_error *err)
+/* Every PMU of the snapshot the events were resolved with, as type and
+ * name: what perf report needs to name PMU types. */
+static int add_pmu_mappings(pk_pd_writer *w, const pk_pmus *pmus, pk_error *err)
 {
-	DIR *d = opendir("/sys/bus/event_source/devices");
-	if (!d)
+	size_t n = pk_pmus_count(pmus);
+	if (!n)
 		return 0;
 	pk_pd_buf b = {0};
-	uint32_t n = 0;
-	pk_pd_buf_u32(&b, 0);
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char path[512], *v;
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-		if (pk_read_file(path, &v, NULL) < 0)
-			continue;
-		pk_pd_buf_u32(&b, (uint32_t)strtoul(v, NULL, 10));
-		pk_pd_buf_string(&b, de->d_name);
-		free(v);
-		n++;
+	pk_pd_buf_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		const pk_pmu *pmu = pk_pmus_at(pmus, i);
+		pk_pd_buf_u32(&b, pmu->type);
+		pk_pd_buf_string(&b, pmu->name);
 	}
-	closedir(d);
-	int rc = 0;
-	if (b.oom) {
-		rc = pk_err(err, -ENOMEM, "out of memory");
-	} else if (n) {
-		pd_st32(b.data, n);
-		rc = pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, b.data, b.len, err);
-	}
+	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
+		       : pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, b.data, b.len, err);
 	pk_pd_buf_free(&b);
 	return rc;
 }
 
-int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_error *err)
+/* perf's CPUID feature: "GenuineIntel,6,151,2" on x86 (decimal), the MIDR
+ * ("0x00000000410fd0c0") on Arm. */
+static void header_cpuid(const pk_cpuid *id, char *buf, size_t len)
+{
+	const char *dash = strchr(id->str, '-');
+	if (id->vendor == PK_VENDOR_ARM || !dash)
+		snprintf(buf, len, "%s", id->str);
+	else
+		snprintf(buf, len, "%.*s,%d,%d,%d", (int)(dash - id->str), id->str, id->family,
+			 id->model, id->stepping);
+}
+
+/* NRCPUS, CPUDESC, CPUID and TOTAL_MEM: the machine, from the seam. */
+static int add_machine(pk_pd_writer *w, const pk_kernel *k, int avail, pk_error *err)
+{
+	int rc = 0;
+	pk_cpumap *online = NULL;
+	if (k->ops->host.cpus(k, PK_HOST_CPUS_ONLINE, &online) == 0) {
+		int nr_online = pk_cpumap_nr(online);
+		if (avail < 0)
+			avail = nr_online;
+		uint32_t v[2] = {(uint32_t)avail, (uint32_t)nr_online};
+		if (nr_online > 0 && avail > 0)
+			rc = pk_pd_writer_set_feature(w, PK_FEAT_NRCPUS, v, sizeof(v), err);
+		pk_cpumap_put(online);
+	}
+	pk_host_cpu cpu;
+	if (rc == 0 && k->ops->host.cpu(k, &cpu) == 0) {
+		char id[160];
+		header_cpuid(&cpu.id, id, sizeof(id));
+		if (cpu.model_name[0])
+			rc = set_string(w, PK_FEAT_CPUDESC, cpu.model_name, err);
+		if (rc == 0)
+			rc = set_string(w, PK_FEAT_CPUID, id, err);
+	}
+	int64_t kb;
+	if (rc == 0 && k->ops->host.number(k, PK_HOST_MEM_TOTAL_KB, &kb) == 0 && kb >= 0) {
+		uint64_t v = (uint64_t)kb;
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_TOTAL_MEM, &v, sizeof(v), err);
+	}
+	return rc;
+}
+
+int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmus *pmus,
+			       int argc, char *const *argv, pk_error *err)
 {
 	struct utsname u;
 	int rc = 0;
-	if (uname(&u) == 0) {
+	k = k ? k : pk_kernel_linux();
+	if (k->ops->host.uname(k, &u) == 0) {
 		rc = set_string(w, PK_FEAT_HOSTNAME, u.nodename, err);
 		if (rc == 0)
 			rc = set_string(w, PK_FEAT_OSRELEASE, u.release, err);
@@ -201,48 +211,9 @@ int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_
 	}
 	if (rc == 0)
 		rc = set_string(w, PK_FEAT_VERSION, PMUKIT_VERSION_STRING, err);
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	int maxp = max_present_cpu();
-	int avail = maxp >= 0 ? maxp + 1 : (int)online;
-	if (rc == 0 && online > 0 && avail > 0) {
-		uint32_t v[2] = {(uint32_t)avail, (uint32_t)online};
-		rc = pk_pd_writer_set_feature(w, PK_FEAT_NRCPUS, v, sizeof(v), err);
-	}
-	char *desc = cpuinfo_field("model name");
-	if (rc == 0 && desc)
-		rc = set_string(w, PK_FEAT_CPUDESC, desc, err);
-	free(desc);
-	char *vendor = cpuinfo_field("vendor_id");
-	if (vendor) {
-		char *fam = cpuinfo_field("cpu family"), *model = cpuinfo_field("model"),
-		     *step = cpuinfo_field("stepping");
-		char id[160];
-		snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, fam ? fam : "0", model ? model : "0",
-			 step ? step : "0");
-		if (rc == 0)
-			rc = set_string(w, PK_FEAT_CPUID, id, err);
-		free(fam);
-		free(model);
-		free(step);
-		free(vendor);
-	} else {
-		char *midr = NULL;
-		if (pk_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &midr,
-				 NULL) == 0) {
-			if (rc == 0)
-				rc = set_string(w, PK_FEAT_CPUID, pk_rstrip(midr), err);
-			free(midr);
-		}
-	}
-	char *mem = NULL;
-	if (rc == 0 && pk_read_file("/proc/meminfo", &mem, NULL) == 0) {
-		char *p = strstr(mem, "MemTotal:");
-		if (p) {
-			uint64_t kb = strtoull(p + 9, NULL, 10);
-			rc = pk_pd_writer_set_feature(w, PK_FEAT_TOTAL_MEM, &kb, sizeof(kb), err);
-		}
-	}
-	free(mem);
+	int avail = cpus_avail(k);
+	if (rc == 0)
+		rc = add_machine(w, k, avail, err);
 	if (rc == 0 && argc > 0) {
 		pk_pd_buf b = {0};
 		pk_pd_buf_u32(&b, (uint32_t)argc);
@@ -253,9 +224,9 @@ int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_
 		pk_pd_buf_free(&b);
 	}
 	if (rc == 0 && avail > 0)
-		rc = add_topology(w, avail, err);
-	if (rc == 0)
-		rc = add_pmu_mappings(w, err);
+		rc = add_topology(w, k, avail, err);
+	if (rc == 0 && pmus)
+		rc = add_pmu_mappings(w, pmus, err);
 	if (rc == 0)
 		rc = pk_pd_writer_event_desc(w, err);
 	return rc;

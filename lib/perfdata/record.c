@@ -13,7 +13,6 @@
 #include "pd_internal.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -47,10 +46,22 @@ struct pk_recorder {
 /* The largest record the kernel writes: header.size is 16 bits. */
 #define PK_RECORD_MAX_SIZE 65536
 
-static size_t page_size(void)
+static size_t page_size(const pk_kernel *k)
 {
-	long p = sysconf(_SC_PAGESIZE);
+	int64_t p = pk_host_number(k, PK_HOST_PAGE_SIZE, 4096);
 	return p > 0 ? (size_t)p : 4096;
+}
+
+/* Ring buffers beyond kernel.perf_event_mlock_kb (per user) need
+ * CAP_IPC_LOCK: say what the limit is. */
+static void mlock_hint(const pk_kernel *k, pk_error *err)
+{
+	int64_t kb = pk_host_number(k, PK_HOST_MLOCK_KB, -1);
+	if (kb >= 0)
+		pk_err_hint(err, "lower the buffer size with -m, or raise kernel.perf_event_mlock_kb "
+				 "(now %lld KiB)", (long long)kb);
+	else
+		pk_err_hint(err, "lower the buffer size with -m, or raise kernel.perf_event_mlock_kb");
 }
 
 void pk_recorder_free(pk_recorder *r)
@@ -101,14 +112,13 @@ static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t page
 	if (rg->fd < 0) {
 		size_t len = (pages + 1) * r->page;
 		void *base;
-		rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
+		rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, 0, &base);
 		if (rc < 0) {
 			const char *name = pk_evlist_at(r->evlist, evsel)->name;
 			pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
 			       name ? name : "event", len >> 10, strerror(-rc));
 			if (rc == -EPERM || rc == -ENOMEM)
-				pk_err_hint(err, "lower the buffer size with -m, or raise "
-						 "/proc/sys/kernel/perf_event_mlock_kb");
+				mlock_hint(r->k, err);
 			return rc;
 		}
 		rg->fd = fd;
@@ -194,7 +204,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->k = o->kernel ? o->kernel : pk_kernel_linux();
 	r->evlist = evlist;
-	r->page = page_size();
+	r->page = page_size(r->k);
 	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
 	if (pages & (pages - 1)) {
 		pk_recorder_free(r);
@@ -264,9 +274,9 @@ int pk_recorder_disable(pk_recorder *r, pk_error *err)
 int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup)
 {
 	*all_hup = false;
-	int n = poll(r->pfds, r->nr_pfds, timeout_ms);
+	int n = r->k->ops->poll(r->k, r->pfds, r->nr_pfds, timeout_ms);
 	if (n < 0)
-		return -errno;
+		return n;
 	size_t hup = 0;
 	for (size_t i = 0; i < r->nr_pfds; i++) {
 		if (r->pfds[i].fd >= 0 && (r->pfds[i].revents & (POLLHUP | POLLERR)))

@@ -1,10 +1,10 @@
 /* Synthesized records: the state that existed before recording started,
- * read from /proc, in the form the kernel would have written. */
+ * asked of the kernel seam's host facts (tasks, comms, maps, kernel text),
+ * in the form the kernel would have written. */
 #include <pmukit/record.h>
 
 #include "pd_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,25 +37,16 @@ static void rec_header(pk_pd_buf *b, uint32_t type, uint16_t misc)
 	pk_pd_buf_u16(b, 0);
 }
 
+static const pk_kernel *kernel_of(const pk_synth *s)
+{
+	return s->kernel ? s->kernel : pk_kernel_linux();
+}
+
 int pk_synth_kernel_mmap(const pk_synth *s, pk_error *err)
 {
-	FILE *f = fopen(s->kallsyms ? s->kallsyms : "/proc/kallsyms", "r");
+	const pk_kernel *k = kernel_of(s);
 	uint64_t text = 0, etext = 0;
-	if (f) {
-		char line[512];
-		while (fgets(line, sizeof(line), f)) {
-			char *end;
-			uint64_t a = strtoull(line, &end, 16);
-			if (strstr(end, " _text\n") && !text)
-				text = a;
-			else if (strstr(end, " _etext\n"))
-				etext = a;
-			if (text && etext)
-				break;
-		}
-		fclose(f);
-	}
-	if (!text)
+	if (k->ops->host.kernel_text(k, &text, &etext) < 0 || !text)
 		return 0; /* addresses hidden (kptr_restrict): nothing to map */
 	pk_pd_buf b = {0};
 	rec_header(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
@@ -82,96 +73,90 @@ int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_
 	return rc;
 }
 
+/* MMAP2 of one executable mapping (perf synthesizes only those by default). */
+struct maps_walk {
+	const pk_synth *s;
+	pid_t pid;
+	pk_pd_buf b;
+	pk_error *err;
+	int rc;                      /* what writing failed with (err is set) */
+};
+
+static int synth_map(void *arg, const pk_host_map *m)
+{
+	struct maps_walk *mw = arg;
+	pk_pd_buf *b = &mw->b;
+	if (!(m->prot & PROT_EXEC))
+		return 0;
+	rec_header(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	pk_pd_buf_u32(b, (uint32_t)mw->pid);
+	pk_pd_buf_u32(b, (uint32_t)mw->pid);
+	pk_pd_buf_u64(b, m->start);
+	pk_pd_buf_u64(b, m->end - m->start);
+	pk_pd_buf_u64(b, m->pgoff);
+	pk_pd_buf_u32(b, m->maj);
+	pk_pd_buf_u32(b, m->min);
+	pk_pd_buf_u64(b, m->ino);
+	pk_pd_buf_u64(b, 0);
+	pk_pd_buf_u32(b, m->prot);
+	pk_pd_buf_u32(b, m->flags);
+	pk_pd_buf_name(b, m->name && *m->name ? m->name : "//anon");
+	return mw->rc = emit(mw->s, b, mw->err);
+}
+
 static int synth_maps(const pk_synth *s, pid_t pid, pk_error *err)
 {
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%d/maps", s->proc ? s->proc : "/proc", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0; /* the task is gone */
-	char line[4096 + 256];
-	pk_pd_buf b = {0};
-	int rc = 0;
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, off, ino;
-		unsigned maj, min;
-		char perms[8];
-		int name_at = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &start, &end, perms, &off, &maj, &min,
-			   &ino, &name_at) < 7)
-			continue;
-		/* perf synthesizes the executable mappings by default */
-		if (strlen(perms) < 4 || perms[2] != 'x')
-			continue;
-		char *name = pk_rstrip(line + name_at);
-		if (!*name)
-			name = "//anon";
-		uint32_t prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
-				PROT_EXEC;
-		uint32_t flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		rec_header(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-		pk_pd_buf_u32(&b, (uint32_t)pid);
-		pk_pd_buf_u32(&b, (uint32_t)pid);
-		pk_pd_buf_u64(&b, start);
-		pk_pd_buf_u64(&b, end - start);
-		pk_pd_buf_u64(&b, off);
-		pk_pd_buf_u32(&b, maj);
-		pk_pd_buf_u32(&b, min);
-		pk_pd_buf_u64(&b, ino);
-		pk_pd_buf_u64(&b, 0);
-		pk_pd_buf_u32(&b, prot);
-		pk_pd_buf_u32(&b, flags);
-		pk_pd_buf_name(&b, name);
-		rc = emit(s, &b, err);
-	}
-	pk_pd_buf_free(&b);
-	fclose(f);
-	return rc;
+	const pk_kernel *k = kernel_of(s);
+	struct maps_walk mw = {.s = s, .pid = pid, .err = err};
+	int rc = k->ops->host.maps(k, pid, synth_map, &mw);
+	pk_pd_buf_free(&mw.b);
+	return mw.rc ? rc : 0; /* else gone, or not ours to read */
+}
+
+/* COMM of one thread of the process being synthesized. */
+struct task_walk {
+	const pk_synth *s;
+	pid_t pid;
+	pk_error *err;
+	int rc;                      /* what a visit failed with (err is set) */
+};
+
+static int synth_thread(void *arg, pid_t tid)
+{
+	struct task_walk *tw = arg;
+	const pk_kernel *k = kernel_of(tw->s);
+	pk_host_task t;
+	if (k->ops->host.task(k, tid, &t) < 0)
+		return 0; /* gone meanwhile */
+	return tw->rc = pk_synth_comm(tw->s, tw->pid, tid, t.comm, tw->err);
 }
 
 int pk_synth_task(const pk_synth *s, pid_t pid, bool comm_only, pk_error *err)
 {
-	const char *proc = s->proc ? s->proc : "/proc";
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%d/task", proc, (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return 0; /* gone already */
-	struct dirent *de;
-	int rc = 0;
-	while (rc == 0 && (de = readdir(d))) {
-		char *end;
-		long tid = strtol(de->d_name, &end, 10);
-		if (*end || tid <= 0)
-			continue;
-		char cpath[300], *comm = NULL;
-		snprintf(cpath, sizeof(cpath), "%s/%d/task/%ld/comm", proc, (int)pid, tid);
-		if (pk_read_file(cpath, &comm, NULL) < 0)
-			continue;
-		rc = pk_synth_comm(s, pid, (pid_t)tid, pk_rstrip(comm), err);
-		free(comm);
-	}
-	closedir(d);
+	const pk_kernel *k = kernel_of(s);
+	struct task_walk tw = {.s = s, .pid = pid, .err = err};
+	int rc = k->ops->host.tasks(k, pid, synth_thread, &tw);
+	if (rc < 0 && !tw.rc)
+		return 0; /* gone already, or not ours to see */
 	if (rc == 0 && !comm_only)
 		rc = synth_maps(s, pid, err);
 	return rc;
 }
 
+static int synth_process(void *arg, pid_t pid)
+{
+	struct task_walk *tw = arg;
+	return tw->rc = pk_synth_task(tw->s, pid, false, tw->err);
+}
+
 int pk_synth_all_tasks(const pk_synth *s, pk_error *err)
 {
-	DIR *d = opendir(s->proc ? s->proc : "/proc");
-	if (!d)
-		return pk_err(err, -errno, "cannot list /proc: %s", strerror(errno));
-	struct dirent *de;
-	int rc = 0;
-	while (rc == 0 && (de = readdir(d))) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		rc = pk_synth_task(s, (pid_t)pid, false, err);
-	}
-	closedir(d);
+	const pk_kernel *k = kernel_of(s);
+	struct task_walk tw = {.s = s, .err = err};
+	int rc = k->ops->host.tasks(k, 0, synth_process, &tw);
+	if (rc < 0 && !tw.rc)
+		return pk_err(err, rc, "cannot list the tasks of the %s kernel: %s", k->name,
+			      strerror(-rc));
 	return rc;
 }
 

@@ -2,6 +2,7 @@
  * model-specific knowledge (libpfm4 tables, topdown methods) and tests can
  * pretend to be any machine through PMUKIT_CPUID. */
 #include <pmukit/cpuid.h>
+#include <pmukit/kernel.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,10 +11,6 @@
 #include <string.h>
 
 #include "core/util.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 static int parse_hex_field(const char **p, int *out)
 {
@@ -86,47 +83,9 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	return 0;
 }
 
-static int host_cpuid(pk_cpuid *out, pk_error *err)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-	char vendor[13];
-	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return pk_err(err, -ENOTSUP, "the cpuid instruction gave no vendor");
-	memcpy(vendor, &b, 4);
-	memcpy(vendor + 4, &d, 4);
-	memcpy(vendor + 8, &c, 4);
-	vendor[12] = '\0';
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return pk_err(err, -ENOTSUP, "the cpuid instruction gave no signature");
-	unsigned family = (a >> 8) & 0xf, model = (a >> 4) & 0xf, stepping = a & 0xf;
-	if (family == 0xf)
-		family += (a >> 20) & 0xff;
-	if (family >= 6)
-		model += ((a >> 16) & 0xf) << 4;
-	char str[64];
-	snprintf(str, sizeof(str), "%s-%u-%X-%X", vendor, family, model, stepping);
-	return pk_cpuid_parse(str, out, err);
-#else
-	char *text;
-	int r = pk_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &text,
-			     NULL);
-	if (r < 0)
-		return pk_err(err, r, "cannot read the MIDR of cpu0: %s", strerror(-r));
-	r = pk_cpuid_parse(pk_rstrip(text), out, err);
-	free(text);
-	return r;
-#endif
-}
-
+/* The host's identification is a fact of the kernel seam (the cpuid
+ * instruction, the MIDR in sysfs, or the PMU model's CPU). */
 int pk_cpuid_host(pk_cpuid *out, pk_error *err)
 {
-	const char *env = getenv("PMUKIT_CPUID");
-	if (env && *env) {
-		int r = pk_cpuid_parse(env, out, err);
-		if (r < 0 && err)
-			pk_err_hint(err, "(from PMUKIT_CPUID)");
-		return r;
-	}
-	return host_cpuid(out, err);
+	return pk_host_cpuid(NULL, out, err);
 }

@@ -460,12 +460,16 @@ static int cmp_pmu(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+const char *pk_sysfs_root(void)
+{
+	const char *env = getenv("PMUKIT_SYSFS");
+	return env && *env ? env : "/sys";
+}
+
 pk_pmus *pk_pmus_load(const char *root, pk_error *err)
 {
-	if (!root) {
-		const char *env = getenv("PMUKIT_SYSFS");
-		root = env && *env ? env : "/sys";
-	}
+	if (!root)
+		root = pk_sysfs_root();
 	pk_pmus *p = calloc(1, sizeof(*p));
 	if (!p || !(p->root = strdup(root))) {
 		free(p);

@@ -1,8 +1,10 @@
 #include "fake_kernel.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -135,9 +137,11 @@ static int fake_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned lo
 	return 0;
 }
 
-static int fake_mmap(const pk_kernel *k, int fd, size_t len, int prot, void **addr)
+static int fake_mmap(const pk_kernel *k, int fd, size_t len, int prot, uint64_t offset,
+		     void **addr)
 {
 	(void)prot;
+	FAKE(k)->last_mmap_offset = offset;
 	fake_event *e = fake_event_of(FAKE(k), fd);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	if (!e)
@@ -201,6 +205,151 @@ static int fake_close(const pk_kernel *k, int fd)
 	return 0;
 }
 
+/* POLLHUP for fds that are closed, POLLIN for the others that ask. */
+static int fake_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms)
+{
+	fake_kernel *f = FAKE(k);
+	int n = 0;
+	(void)timeout_ms;
+	f->polls++;
+	for (size_t i = 0; i < nr; i++) {
+		fds[i].revents = 0;
+		if (fds[i].fd < 0)
+			continue;
+		if (!fake_event_of(f, fds[i].fd))
+			fds[i].revents = POLLHUP;
+		else if (fds[i].events & POLLIN)
+			fds[i].revents = POLLIN;
+		n += fds[i].revents != 0;
+	}
+	return n;
+}
+
+/* ---- the host ---- */
+
+static int host_number(const pk_kernel *k, pk_host_num what, int64_t *out)
+{
+	const fake_host *h = &FAKE(k)->host;
+	if ((unsigned)what >= PK_HOST_NUM_NR)
+		return -EINVAL;
+	if (h->num_missing & (1u << what))
+		return -ENOENT;
+	*out = h->num[what];
+	return 0;
+}
+
+static int host_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out)
+{
+	const fake_host *h = &FAKE(k)->host;
+	const char *list = which == PK_HOST_CPUS_ONLINE ? h->online : h->present;
+	if (!list)
+		return -ENOENT;
+	*out = pk_cpumap_parse(list, NULL);
+	return *out ? 0 : -EINVAL;
+}
+
+/* The CPUs of `present` whose number divided by div is cpu / div. */
+static pk_cpumap *cpus_sharing(const fake_host *h, int cpu, int div)
+{
+	pk_cpumap *all = pk_cpumap_parse(h->present, NULL);
+	int v[256], n = 0;
+	for (int i = 0; i < pk_cpumap_nr(all) && n < 256; i++)
+		if (pk_cpumap_cpu(all, i) / div == cpu / div)
+			v[n++] = pk_cpumap_cpu(all, i);
+	pk_cpumap_put(all);
+	return pk_cpumap_from_array(v, n);
+}
+
+static int host_topology(const pk_kernel *k, int cpu, pk_cpu_topology *t)
+{
+	const fake_host *h = &FAKE(k)->host;
+	pk_cpumap *present = h->present ? pk_cpumap_parse(h->present, NULL) : NULL;
+	bool here = pk_cpumap_has(present, cpu);
+	pk_cpumap_put(present);
+	if (!here)
+		return -ENOENT;
+	int smt = h->smt > 0 ? h->smt : 1;
+	*t = (pk_cpu_topology){.core_id = cpu / smt, .package_id = 0, .die_id = 0};
+	t->core_siblings = cpus_sharing(h, cpu, 1 << 30);
+	t->thread_siblings = cpus_sharing(h, cpu, smt);
+	t->die_cpus = cpus_sharing(h, cpu, 1 << 30);
+	return 0;
+}
+
+static int host_cpu(const pk_kernel *k, pk_host_cpu *out)
+{
+	const fake_host *h = &FAKE(k)->host;
+	memset(out, 0, sizeof(*out));
+	if (!h->cpuid || pk_cpuid_parse(h->cpuid, &out->id, NULL) < 0)
+		return -ENOENT;
+	snprintf(out->model_name, sizeof(out->model_name), "%s", h->model_name ? h->model_name : "");
+	return 0;
+}
+
+static int host_uname(const pk_kernel *k, struct utsname *out)
+{
+	const fake_host *h = &FAKE(k)->host;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->nodename, sizeof(out->nodename), "%s", h->nodename);
+	snprintf(out->release, sizeof(out->release), "%s", h->release);
+	snprintf(out->machine, sizeof(out->machine), "%s", h->machine);
+	return 0;
+}
+
+static const fake_task *task_of(const fake_host *h, pid_t tid)
+{
+	for (int i = 0; i < h->nr_tasks; i++)
+		if (h->tasks[i].tid == tid)
+			return &h->tasks[i];
+	return NULL;
+}
+
+static int host_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
+{
+	const fake_host *h = &FAKE(k)->host;
+	int r = 0, seen = 0;
+	for (int i = 0; i < h->nr_tasks && r == 0; i++) {
+		const fake_task *t = &h->tasks[i];
+		if (pid > 0 ? t->tgid != pid : t->tid != t->tgid)
+			continue;
+		seen++;
+		r = fn(arg, t->tid);
+	}
+	return pid > 0 && !seen ? -ESRCH : r;
+}
+
+static int host_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
+{
+	const fake_task *t = task_of(&FAKE(k)->host, tid);
+	if (!t)
+		return -ESRCH;
+	out->tgid = t->tgid;
+	snprintf(out->comm, sizeof(out->comm), "%s", t->comm);
+	return 0;
+}
+
+static int host_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg)
+{
+	const fake_host *h = &FAKE(k)->host;
+	const fake_task *t = task_of(h, pid);
+	if (!t || t->tgid != pid)
+		return -ESRCH;
+	int r = 0;
+	for (int i = 0; i < h->nr_maps && r == 0; i++)
+		r = fn(arg, &h->maps[i]);
+	return r;
+}
+
+static int host_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end)
+{
+	const fake_host *h = &FAKE(k)->host;
+	if (!h->text)
+		return -ENOENT;
+	*start = h->text;
+	*end = h->etext;
+	return 0;
+}
+
 static const pk_kernel_ops fake_ops = {
 	.open = fake_open,
 	.read = fake_read,
@@ -208,6 +357,44 @@ static const pk_kernel_ops fake_ops = {
 	.mmap = fake_mmap,
 	.munmap = fake_munmap,
 	.close = fake_close,
+	.poll = fake_poll,
+	.host =
+		{
+			.number = host_number,
+			.cpus = host_cpus,
+			.topology = host_topology,
+			.cpu = host_cpu,
+			.uname = host_uname,
+			.tasks = host_tasks,
+			.task = host_task,
+			.maps = host_maps,
+			.kernel_text = host_kernel_text,
+		},
+};
+
+static const fake_host default_host = {
+	.num = {[PK_HOST_PARANOID] = 2,
+		[PK_HOST_MAX_SAMPLE_RATE] = 100000,
+		[PK_HOST_MLOCK_KB] = 516,
+		[PK_HOST_PAGE_SIZE] = 4096,
+		[PK_HOST_MEM_TOTAL_KB] = 16318412},
+	.online = "0-3",
+	.present = "0-3",
+	.smt = 2,
+	.cpuid = "GenuineIntel-6-97-2",
+	.model_name = "Fake(R) Core(TM) i9-12900K",
+	.nodename = "fakehost",
+	.release = "6.1.0-fake",
+	.machine = "x86_64",
+	.tasks = {{100, 100, "fakeproc"}, {101, 100, "fakeworker"}, {200, 200, "other"}},
+	.nr_tasks = 3,
+	.maps = {{.start = 0x400000, .end = 0x401000, .pgoff = 0, .ino = 42, .maj = 8, .min = 1,
+		  .prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .name = "/usr/bin/fakeproc"},
+		 {.start = 0x600000, .end = 0x602000, .prot = PROT_READ | PROT_WRITE,
+		  .flags = MAP_PRIVATE, .name = "[heap]"}},
+	.nr_maps = 2,
+	.text = 0xffffffff81000000ull,
+	.etext = 0xffffffff82000000ull,
 };
 
 void fake_kernel_init(fake_kernel *f)
@@ -217,4 +404,5 @@ void fake_kernel_init(fake_kernel *f)
 	f->k.ctx = f;
 	f->k.name = "fake";
 	f->fail_after = -1;
+	f->host = default_host;
 }

@@ -3,12 +3,15 @@
  * counts that grow with each read, fails opens with chosen errnos, and maps
  * ring buffers (user page + data area) that a test fills with records
  * through fake_ring_emit, following PERF_EVENT_IOC_SET_OUTPUT as the kernel
- * does. A test double: the product never prints numbers from it. */
+ * does. It also plays a host (fake_host: sysctls, CPUs, topology, CPU model,
+ * uname, tasks, maps, kernel text) so tests can show that the host's facts
+ * reach the output. A test double: the product never prints numbers from it. */
 #ifndef PK_TEST_FAKE_KERNEL_H
 #define PK_TEST_FAKE_KERNEL_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <pmukit/kernel.h>
 
 #define FAKE_MAX 1024
@@ -27,6 +30,32 @@ typedef struct fake_event {
 	int output_fd;             /* PERF_EVENT_IOC_SET_OUTPUT target; 0: none */
 } fake_event;
 
+/* A task of the fake host. */
+typedef struct fake_task {
+	pid_t tid, tgid;
+	const char *comm;
+} fake_task;
+
+#define FAKE_MAX_TASKS 16
+#define FAKE_MAX_MAPS 8
+
+/* The fake host's facts; fake_kernel_init fills in a 4-CPU, 2-way SMT
+ * Alder Lake-like machine with two processes (see fake_kernel.c). */
+typedef struct fake_host {
+	int64_t num[PK_HOST_NUM_NR];
+	unsigned num_missing;          /* bit (1 << pk_host_num): not published */
+	const char *online, *present;  /* cpulists; NULL: not published */
+	int smt;                       /* threads per core; one package, one die */
+	const char *cpuid;             /* PERF_CPUID form; NULL: unknown */
+	const char *model_name;
+	const char *nodename, *release, *machine;
+	fake_task tasks[FAKE_MAX_TASKS];
+	int nr_tasks;
+	pk_host_map maps[FAKE_MAX_MAPS]; /* every process has these */
+	int nr_maps;
+	uint64_t text, etext;          /* text 0: hidden */
+} fake_host;
+
 typedef struct fake_kernel {
 	pk_kernel k;
 	fake_event ev[FAKE_MAX];
@@ -44,6 +73,9 @@ typedef struct fake_kernel {
 	bool fail_unless_exclude_kernel; /* EACCES for kernel-counting attrs */
 	/* run = ena * mux_num / mux_den, to simulate multiplexing */
 	uint64_t mux_num, mux_den;
+	fake_host host;
+	int polls;                 /* poll calls so far */
+	uint64_t last_mmap_offset;
 } fake_kernel;
 
 void fake_kernel_init(fake_kernel *f);

@@ -226,7 +226,7 @@ static void test_threadmap_pids(void **state)
 	char list[32];
 	snprintf(list, sizeof(list), "%d", (int)getpid());
 	pk_error err;
-	pk_threadmap *m = pk_threadmap_from_pids(list, &err);
+	pk_threadmap *m = pk_threadmap_from_pids(NULL, list, &err);
 	assert_non_null(m);
 	/* the main thread and the idle one, sorted */
 	assert_int_equal(pk_threadmap_nr(m), 2);
@@ -238,7 +238,7 @@ static void test_threadmap_pids(void **state)
 	pthread_join(th, NULL);
 	close(p[0]);
 
-	m = pk_threadmap_from_tids(list, &err);
+	m = pk_threadmap_from_tids(NULL, list, &err);
 	assert_non_null(m);
 	assert_int_equal(pk_threadmap_nr(m), 1);
 	pk_threadmap_put(m);
@@ -249,20 +249,20 @@ static void test_threadmap_errors(void **state)
 	(void)state;
 	pk_error err;
 	pk_error_clear(&err);
-	assert_null(pk_threadmap_from_pids("1,x2", &err));
+	assert_null(pk_threadmap_from_pids(NULL, "1,x2", &err));
 	assert_int_equal(err.code, -EINVAL);
 	assert_int_equal(err.pos, 2);
 	assert_non_null(strstr(err.msg, "'x2'"));
 	pk_error_clear(&err);
-	assert_null(pk_threadmap_from_pids("", &err));
+	assert_null(pk_threadmap_from_pids(NULL, "", &err));
 	assert_int_equal(err.code, -EINVAL);
 	/* pid_max is at most 2^22: this one cannot exist */
 	pk_error_clear(&err);
-	assert_null(pk_threadmap_from_pids("2147483000", &err));
+	assert_null(pk_threadmap_from_pids(NULL, "2147483000", &err));
 	assert_int_equal(err.code, -ESRCH);
 	assert_non_null(strstr(err.msg, "2147483000"));
 	pk_error_clear(&err);
-	assert_null(pk_threadmap_from_tids("2147483000", &err));
+	assert_null(pk_threadmap_from_tids(NULL, "2147483000", &err));
 	assert_int_equal(err.code, -ESRCH);
 }
 

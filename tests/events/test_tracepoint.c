@@ -17,19 +17,7 @@ static char *fake;
 
 static void write_file(const char *rel, const char *text)
 {
-	char path[1024], dir[1024];
-	snprintf(path, sizeof(path), "%s/%s", fake, rel);
-	/* make the parents */
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + strlen(fake) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	pk_test_put_file(fake, rel, text);
 }
 
 static int setup(void **state)

@@ -341,7 +341,7 @@ static void test_writer_roundtrip(void **state)
 		a.sample_period = 1000;
 		uint64_t ids[2] = {11, 12};
 		assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "task-clock", ids, 2, &err), 0);
-		assert_int_equal(pk_pd_writer_host_features(w, 0, NULL, &err), 0);
+		assert_int_equal(pk_pd_writer_host_features(w, NULL, NULL, 0, NULL, &err), 0);
 		assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 		bb d = {.be = false};
 		layout l;

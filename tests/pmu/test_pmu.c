@@ -133,12 +133,7 @@ static void test_format_parse(void **state)
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	pk_test_put_file(dir, name, text);
 }
 
 static void test_odd_tree(void **state)

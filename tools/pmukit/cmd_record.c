@@ -21,6 +21,7 @@
 
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
+#include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 #include <pmukit/record.h>
 
@@ -88,18 +89,11 @@ typedef struct rsession {
 	uint64_t wakeups;
 } rsession;
 
-/* kernel.perf_event_max_sample_rate, 0 when unknown. The one read of a host
- * fact in record: it moves behind the kernel seam with the others. */
+/* kernel.perf_event_max_sample_rate, from the kernel seam; 0 when unknown. */
 static uint64_t max_sample_rate(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-	unsigned long long v = 0;
-	if (f) {
-		if (fscanf(f, "%llu", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
+	int64_t v = pk_host_number(NULL, PK_HOST_MAX_SAMPLE_RATE, 0);
+	return v > 0 ? (uint64_t)v : 0;
 }
 
 /* The kernel refuses a sample_freq above its maximum (EINVAL); perf lowers
@@ -242,9 +236,9 @@ static int setup_targets(rsession *s)
 	if (!s->cpus)
 		goto fail;
 	if (o->pids)
-		s->threads = pk_threadmap_from_pids(o->pids, &s->err);
+		s->threads = pk_threadmap_from_pids(NULL, o->pids, &s->err);
 	else if (o->tids)
-		s->threads = pk_threadmap_from_tids(o->tids, &s->err);
+		s->threads = pk_threadmap_from_tids(NULL, o->tids, &s->err);
 	else if (s->system_wide)
 		s->threads = pk_threadmap_any();
 	if ((o->pids || o->tids) && !s->threads)
@@ -299,7 +293,7 @@ static int open_output(rsession *s, int argc, char **argv)
 		keep_old_output(s);
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
-	    pk_pd_writer_host_features(s->w, argc, argv, &s->err) < 0 ||
+	    pk_pd_writer_host_features(s->w, NULL, s->pmus, argc, argv, &s->err) < 0 ||
 	    pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
@@ -307,20 +301,13 @@ static int open_output(rsession *s, int argc, char **argv)
 	return 0;
 }
 
-/* The thread group of tid, from /proc (tid itself when unknown). */
+/* The thread group of tid, from the kernel's task facts (tid itself when
+ * unknown). */
 static pid_t tgid_of(pid_t tid)
 {
-	char path[64], line[256];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	pid_t tgid = tid;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "Tgid:", 5))
-				tgid = (pid_t)atoi(line + 5);
-		fclose(f);
-	}
-	return tgid;
+	const pk_kernel *k = pk_kernel_linux();
+	pk_host_task task;
+	return k->ops->host.task(k, tid, &task) == 0 ? task.tgid : tid;
 }
 
 /* -p/-t: each process once, from its thread group leader. */

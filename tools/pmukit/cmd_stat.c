@@ -553,8 +553,8 @@ int cmd_stat(int argc, char **argv)
 		if (!s.cpus)
 			goto fail;
 	} else if (o.pids || o.tids) {
-		s.threads = o.pids ? pk_threadmap_from_pids(o.pids, &err)
-				   : pk_threadmap_from_tids(o.tids, &err);
+		s.threads = o.pids ? pk_threadmap_from_pids(NULL, o.pids, &err)
+				   : pk_threadmap_from_tids(NULL, o.tids, &err);
 		if (!s.threads)
 			goto fail;
 	}

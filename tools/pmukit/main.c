@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <pmukit/cpumap.h>
+#include <pmukit/kernel.h>
 
 #include "builtin.h"
 
@@ -57,7 +58,7 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 
 pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err)
 {
-	pk_cpumap *online = pk_cpumap_online(err);
+	pk_cpumap *online = pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, err);
 	if (!online || !cpu_list)
 		return online;
 	pk_cpumap *want = pk_cpumap_parse(cpu_list, err);
