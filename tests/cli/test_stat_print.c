@@ -116,7 +116,8 @@ static void print_all(capture *c, const char *title, const stat_rows *rows, pk_a
 		fprintf(c->f, "=== %s: %s\n", title, forms[i].name);
 		stat_printer p = {.out = c->f, .fmt = forms[i].fmt, .sep = forms[i].sep,
 				  .aggr = aggr, .big_num = forms[i].big, .runs = runs};
-		stat_print_rows(&p, rows, wall_ns, interval_ns);
+		assert_int_equal(stat_print_rows(&p, rows, wall_ns, interval_ns), 0);
+		stat_printer_free(&p);
 	}
 }
 
@@ -324,6 +325,7 @@ static void test_repeat(void **state)
 		stat_print_header(&p, "'workload'", 3);
 		stat_print_rows(&p, &acc, elapsed.mean * 1e9, -1);
 		stat_print_footer(&p, &elapsed, -1, -1);
+		stat_printer_free(&p);
 	}
 	/* one run: the elapsed, user and sys lines */
 	pk_runstats one = {0};
@@ -333,6 +335,7 @@ static void test_repeat(void **state)
 	stat_print_header(&p, "'ls -l'", 1);
 	stat_print_rows(&p, &rows, 1.5e9, -1);
 	stat_print_footer(&p, &one, 0.125, 0.5);
+	stat_printer_free(&p);
 	stat_rows_free(&acc);
 	stat_rows_free(&rows);
 	scene_close(&s);
