@@ -13,8 +13,10 @@
  *
  * Evaluating row R for anchor count A: EVENT references take the first
  * counted count of A's bucket (key) matching the name, on A's PMU unless the
- * event is a software one; a missing count, literal or metric, or a NaN,
- * makes the row "not computable" (no value), never an error. */
+ * event is a software one. A missing count, literal or metric is NaN, which
+ * propagates through the arithmetic: a NaN result makes the row "not
+ * computable" (no value), never an error; a branch of `if` not taken does
+ * not matter. */
 #include <pmukit/metrics.h>
 
 #include <errno.h>
@@ -369,39 +371,36 @@ static bool find_literal(const pk_metric_counts *in, const char *name, double *v
 static bool eval_row(const pk_metric_table *t, size_t ri, const pk_metric_counts *in, long anchor,
 		     double *out);
 
-/* The values of x's references; false when one is missing. self is the
- * row's own value, for thresholds. */
-static bool ref_values(const pk_metric_table *t, const pk_expr *x, const bound_ref *refs,
+/* The values of x's references; a missing one is NaN, so that it only
+ * matters when the formula uses it (`b if #smt_on else c` without b). */
+static void ref_values(const pk_metric_table *t, const pk_expr *x, const bound_ref *refs,
 		       const pk_metric_counts *in, long anchor, double *vals)
 {
 	for (size_t i = 0; i < pk_expr_nr_refs(x); i++) {
 		const bound_ref *b = &refs[i];
 		const pk_metric_count *c;
+		vals[i] = NAN;
 		switch (b->kind) {
 		case REF_THIS:
-			if (anchor < 0 || !in->v[anchor].counted)
-				return false;
-			vals[i] = in->v[anchor].value;
+			if (anchor >= 0 && in->v[anchor].counted)
+				vals[i] = in->v[anchor].value;
 			break;
 		case REF_METRIC:
 			if (!eval_row(t, b->idx, in, anchor, &vals[i]))
-				return false;
+				vals[i] = NAN;
 			break;
 		case REF_LITERAL:
-			if (!find_literal(in, b->name, &vals[i]))
-				return false;
+			find_literal(in, b->name, &vals[i]);
 			break;
 		case REF_EVENT:
 			c = find_count(in, anchor, &t->ev[b->idx]);
-			/* perf's tool values (duration_time) may come as literals */
-			if (!c && !find_literal(in, b->name, &vals[i]))
-				return false;
 			if (c)
 				vals[i] = c->value;
+			else /* perf's tool values (duration_time) may come as literals */
+				find_literal(in, b->name, &vals[i]);
 			break;
 		}
 	}
-	return true;
 }
 
 static bool eval_expr(const pk_metric_table *t, const pk_expr *x, const bound_ref *refs,
@@ -410,12 +409,13 @@ static bool eval_expr(const pk_metric_table *t, const pk_expr *x, const bound_re
 	size_t n = pk_expr_nr_refs(x);
 	double small[16];
 	double *vals = n <= PK_ARRAY_SIZE(small) ? small : malloc(n * sizeof(*vals));
-	bool ok = vals && ref_values(t, x, refs, in, anchor, vals);
-	if (ok)
-		*out = pk_expr_eval(x, vals);
+	if (!vals)
+		return false;
+	ref_values(t, x, refs, in, anchor, vals);
+	*out = pk_expr_eval(x, vals);
 	if (vals != small)
 		free(vals);
-	return ok && !isnan(*out);
+	return !isnan(*out);
 }
 
 static bool eval_row(const pk_metric_table *t, size_t ri, const pk_metric_counts *in, long anchor,

@@ -7,13 +7,15 @@
  * Scenarios cover every stat metric (CPUs utilized, GHz, IPC, the miss and
  * stall ratios, rates in each K/M/G step), failed and uncounted events,
  * multiplexing, sysfs scale, -A, --per-thread, -I, -r noise, hybrid rows
- * (metrics pair events of the same PMU) and the header and footer.
+ * (metrics pair events of the same PMU) and the header and footer. Also
+ * the shape of the CSV and JSON lines and the number formatting.
  *
  * PK_UPDATE_GOLDEN=1 rewrites the goldens instead of comparing (only when
  * the output is meant to change). */
 #include "helpers.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +344,74 @@ static void test_repeat(void **state)
 	cap_check(&c, "repeat");
 }
 
+/* The machine-readable forms parse: every JSON line is an object with
+ * perf's keys, every CSV line has perf's seven fields. */
+static void test_shapes(void **state)
+{
+	(void)state;
+	scene s;
+	scene_open(&s, "skylake", GENERIC_EVENTS, NULL, 0, (pid_t[]){NO_TID1}, 1);
+	scene_read(&s, 10);
+	stat_rows rows = {0};
+	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	for (int json = 0; json < 2; json++) {
+		capture c;
+		cap_open(&c);
+		stat_printer p = {.out = c.f, .fmt = json ? STAT_JSON : STAT_CSV, .sep = ";",
+				  .runs = 1};
+		assert_int_equal(stat_print_rows(&p, &rows, 1e6, json ? 2.25e9 : -1), 0);
+		stat_printer_free(&p);
+		fclose(c.f);
+		size_t lines = 0;
+		for (char *line = c.buf; *line; lines++) {
+			char *nl = strchr(line, '\n');
+			assert_non_null(nl);
+			*nl = '\0';
+			if (json) {
+				json_error_t je;
+				json_t *j = json_loads(line, 0, &je);
+				if (!j)
+					fail_msg("not JSON: %s (%s)", line, je.text);
+				static const char *const keys[] = {
+					"interval", "counter-value", "unit", "event", "event-runtime",
+					"pcnt-running", "metric-value", "metric-unit"};
+				for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+					assert_non_null(json_object_get(j, keys[k]));
+				assert_true(json_real_value(json_object_get(j, "interval")) == 2.25);
+				json_decref(j);
+			} else {
+				size_t seps = 0;
+				for (char *q = line; *q; q++)
+					seps += *q == ';';
+				assert_int_equal(seps, 6);
+			}
+			line = nl + 1;
+		}
+		assert_int_equal(lines, rows.nr);
+		free(c.buf);
+	}
+	stat_rows_free(&rows);
+	scene_close(&s);
+}
+
+static void test_format_num(void **state)
+{
+	(void)state;
+	char b[64];
+	stat_format_num(b, sizeof(b), 1234567.0, 0, true);
+	assert_string_equal(b, "1,234,567");
+	stat_format_num(b, sizeof(b), 999.0, 0, true);
+	assert_string_equal(b, "999");
+	stat_format_num(b, sizeof(b), 1234.5678, 2, true);
+	assert_string_equal(b, "1,234.57");
+	stat_format_num(b, sizeof(b), 1234.5678, 2, false);
+	assert_string_equal(b, "1234.57");
+	stat_format_num(b, sizeof(b), 0, 0, true);
+	assert_string_equal(b, "0");
+	stat_format_num(b, sizeof(b), -1234.0, 0, true);
+	assert_string_equal(b, "-1,234");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -357,6 +427,8 @@ int main(void)
 		cmocka_unit_test_setup(test_per_thread, setup),
 		cmocka_unit_test_setup(test_hybrid, setup),
 		cmocka_unit_test_setup(test_repeat, setup),
+		cmocka_unit_test_setup(test_shapes, setup),
+		cmocka_unit_test_setup(test_format_num, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
