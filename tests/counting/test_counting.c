@@ -1,7 +1,8 @@
 /* The counting layer driven by a fake kernel: opens on (cpu, thread) pairs,
  * groups, reads and scaling, aggregation, failures and their explanations,
- * the default event set and hybrid rows on the alderlake fixture, and the
- * stat printer's three formats. */
+ * the default event set and hybrid rows on the alderlake fixture. (The stat
+ * printer is the CLI's: tests/cli; the metrics are lib/metrics':
+ * tests/metrics.) */
 #include "helpers.h"
 
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <pmukit/counting.h>
 
 #include "fake_kernel.h"
-#include "../../tools/pmukit/stat_print.h"
 
 static fake_kernel fk;
 
@@ -686,20 +686,6 @@ static void test_default_set_hybrid(void **state)
 	pk_pmus_put(pmus);
 }
 
-static char *print_to_string(stat_printer *p, const stat_rows *rows, double wall_ns,
-			     double interval_ns)
-{
-	/* static: open_memstream writes them back at fclose */
-	static char *buf;
-	static size_t len;
-	buf = NULL;
-	p->out = open_memstream(&buf, &len);
-	assert_non_null(p->out);
-	stat_print_rows(p, rows, wall_ns, interval_ns);
-	fclose(p->out);
-	return buf;
-}
-
 /* A group across cpu_core and cpu_atom cannot be one kernel group: the
  * member is counted on its own CPUs, started like its leader, with perf's
  * warning. */
@@ -763,206 +749,28 @@ static void test_hybrid_rows(void **state)
 	assert_int_equal(atom_opens, 8);
 	assert_int_equal(pk_counting_read(c, &f.err), 0);
 
-	stat_rows rows = {0};
-	assert_int_equal(stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false), 0);
-	assert_int_equal(rows.nr, 12);
-	stat_printer p = {.fmt = STAT_HUMAN, .sep = " ", .aggr = PK_AGGR_GLOBAL, .big_num = true,
-			  .runs = 1};
-	char *out = print_to_string(&p, &rows, 1e9, -1);
-	/* one row per PMU, in the default order, each scaled at 50% */
-	const char *core_cycles = strstr(out, "cpu_core/cycles/");
-	const char *atom_cycles = strstr(out, "cpu_atom/cycles/");
-	const char *core_insn = strstr(out, "cpu_core/instructions/");
-	assert_non_null(core_cycles);
-	assert_non_null(atom_cycles);
-	assert_non_null(core_insn);
-	assert_true(core_cycles < atom_cycles && atom_cycles < core_insn);
-	const char *line_end = strchr(core_insn, '\n');
-	const char *pct = strstr(core_insn, "(50.00%)");
-	assert_non_null(pct);
-	assert_true(pct < line_end);
-	/* IPC pairs instructions with cycles of the same PMU:
-	 * (1000*2 + cpu terms) per read; both scaled alike */
-	assert_non_null(strstr(core_insn, "insn per cycle"));
-	/* thousands separators on big counts */
-	assert_non_null(strstr(out, ","));
-	free(out);
-
-	/* -A: cpu_core rows only for CPUs 0-15 */
-	assert_int_equal(stat_rows_collect(&rows, c, PK_AGGR_CPU, false), 0);
-	size_t core_rows = 0, atom_rows = 0;
-	for (size_t i = 0; i < rows.nr; i++) {
-		if (rows.v[i].evsel == pk_evlist_at(l, 4)) {
-			core_rows++;
-			assert_true(rows.v[i].key < 16);
-		}
-		if (rows.v[i].evsel == pk_evlist_at(l, 5)) {
-			atom_rows++;
-			assert_true(rows.v[i].key >= 16);
-		}
+	/* one global bucket per evsel, each scaled from 50% running */
+	for (size_t i = 0; i < pk_evlist_count(l); i++) {
+		assert_int_equal(pk_counting_nr_aggr(c, i, PK_AGGR_GLOBAL), 1);
+		pk_counts sum;
+		pk_scaled sc;
+		int key;
+		assert_int_equal(pk_counting_aggr(c, i, PK_AGGR_GLOBAL, 0, false, &sum, &key), 0);
+		pk_counts_scale(&sum, &sc);
+		assert_true(sc.scaled);
+		assert_true(sc.running_pct == 50.0);
 	}
-	assert_int_equal(core_rows, 16);
-	assert_int_equal(atom_rows, 8);
-	stat_rows_free(&rows);
+	/* -A: cpu_core buckets are CPUs 0-15, cpu_atom's 16-23 */
+	assert_int_equal(pk_counting_nr_aggr(c, 4, PK_AGGR_CPU), 16);
+	assert_int_equal(pk_counting_nr_aggr(c, 5, PK_AGGR_CPU), 8);
+	for (int b = 0; b < 8; b++) {
+		pk_counts sum;
+		int key;
+		assert_int_equal(pk_counting_aggr(c, 5, PK_AGGR_CPU, b, false, &sum, &key), 0);
+		assert_int_equal(key, 16 + b);
+	}
 	fx_free(&f);
 	pk_pmus_put(pmus);
-}
-
-/* ---- printing ---------------------------------------------------------------- */
-
-/* task-clock, page-faults and a cycles the kernel refuses, read 1000 times. */
-static void make_rows(fixture *f, stat_rows *rows)
-{
-	fx_events(f, clock_faults, 2, false);
-	add_hw(f->l, PERF_COUNT_HW_CPU_CYCLES, "cycles", NULL);
-	fail_config(ENOENT, PERF_COUNT_HW_CPU_CYCLES);
-	assert_int_equal(fx_open_tasks(f, (pid_t[]){77}, 1), 0);
-	/* 1000 reads make task-clock 2,000,000+ ns */
-	for (int i = 0; i < 1000; i++)
-		assert_int_equal(pk_counting_read(f->c, &f->err), 0);
-	assert_int_equal(stat_rows_collect(rows, f->c, PK_AGGR_GLOBAL, false), 0);
-}
-
-static void test_print_human(void **state)
-{
-	(void)state;
-	stat_rows rows = {0};
-	fixture f;
-	make_rows(&f, &rows);
-	stat_printer p = {.fmt = STAT_HUMAN, .sep = " ", .big_num = true, .runs = 1};
-	char *out = print_to_string(&p, &rows, 4e6, -1);
-	/* task-clock: 1000 reads x (1000*(1+1) + 0 + 1) ns = 2.001 ms */
-	assert_non_null(strstr(out, "              2.00 msec task-clock"));
-	assert_non_null(strstr(out, "#    0.500 CPUs utilized"));
-	/* page-faults: 1000 x 3001 = 3,001,000, at 3001000/2.001ms per sec */
-	assert_non_null(strstr(out, "         3,001,000      page-faults"));
-	assert_non_null(strstr(out, "G/sec"));
-	assert_non_null(strstr(out, "   <not supported>      cycles"));
-	free(out);
-	p.big_num = false;
-	out = print_to_string(&p, &rows, 4e6, -1);
-	assert_non_null(strstr(out, "           3001000      page-faults"));
-	free(out);
-	stat_rows_free(&rows);
-	fx_free(&f);
-}
-
-static size_t count_char(const char *s, char ch, const char *end)
-{
-	size_t n = 0;
-	for (; s < end; s++)
-		n += *s == ch;
-	return n;
-}
-
-static void test_print_csv(void **state)
-{
-	(void)state;
-	stat_rows rows = {0};
-	fixture f;
-	make_rows(&f, &rows);
-	stat_printer p = {.fmt = STAT_CSV, .sep = ";", .runs = 1};
-	char *out = print_to_string(&p, &rows, 4e6, -1);
-	/* perf's columns: value;unit;event;runtime;pcnt;metric;metric-unit */
-	const char *want[] = {"2.00;msec;task-clock;1000000000;100.00;0.500;CPUs utilized\n",
-			      "3001000;;page-faults;1000000000;100.00;",
-			      "<not supported>;;cycles;0;100.00;;\n"};
-	for (size_t i = 0; i < 3; i++)
-		assert_non_null(strstr(out, want[i]));
-	for (const char *line = out; *line;) {
-		const char *nl = strchr(line, '\n');
-		assert_non_null(nl);
-		assert_int_equal(count_char(line, ';', nl), 6);
-		line = nl + 1;
-	}
-	free(out);
-	/* interval and per-CPU prefixes come first */
-	p.aggr = PK_AGGR_GLOBAL;
-	out = print_to_string(&p, &rows, 4e6, 1.5e9);
-	assert_true(strncmp(out, "     1.500000000;", 17) == 0);
-	free(out);
-	stat_rows_free(&rows);
-	fx_free(&f);
-}
-
-static void test_print_json(void **state)
-{
-	(void)state;
-	stat_rows rows = {0};
-	fixture f;
-	make_rows(&f, &rows);
-	stat_printer p = {.fmt = STAT_JSON, .runs = 1};
-	char *out = print_to_string(&p, &rows, 4e6, 2.25e9);
-	int lines = 0;
-	for (char *line = out; *line; lines++) {
-		char *nl = strchr(line, '\n');
-		assert_non_null(nl);
-		*nl = '\0';
-		json_error_t je;
-		json_t *j = json_loads(line, 0, &je);
-		if (!j)
-			fail_msg("not JSON: %s (%s)", line, je.text);
-		static const char *const keys[] = {"interval", "counter-value", "unit", "event",
-						   "event-runtime", "pcnt-running", "metric-value",
-						   "metric-unit"};
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			assert_non_null(json_object_get(j, keys[k]));
-		assert_true(json_real_value(json_object_get(j, "interval")) == 2.25);
-		if (lines == 0) {
-			assert_string_equal(json_string_value(json_object_get(j, "event")), "task-clock");
-			assert_string_equal(json_string_value(json_object_get(j, "counter-value")),
-					    "2.001000");
-		}
-		if (lines == 2)
-			assert_string_equal(json_string_value(json_object_get(j, "counter-value")),
-					    "<not supported>");
-		json_decref(j);
-		line = nl + 1;
-	}
-	assert_int_equal(lines, 3);
-	free(out);
-	stat_rows_free(&rows);
-	fx_free(&f);
-}
-
-static void test_repeat_noise(void **state)
-{
-	(void)state;
-	stat_rows rows = {0}, acc = {0};
-	fixture f;
-	make_rows(&f, &rows);
-	/* three "runs": the same rows, one with twice the count */
-	assert_int_equal(stat_rows_accumulate(&acc, &rows), 0);
-	assert_int_equal(stat_rows_accumulate(&acc, &rows), 0);
-	rows.v[1].counts.val *= 2;
-	assert_int_equal(stat_rows_accumulate(&acc, &rows), 0);
-	assert_int_equal(acc.runs, 3);
-	stat_printer p = {.fmt = STAT_HUMAN, .sep = " ", .big_num = true, .runs = 3};
-	char *out = print_to_string(&p, &acc, 4e6, -1);
-	/* page-faults mean 4/3 x 3,001,000 */
-	assert_non_null(strstr(out, "4,001,333      page-faults"));
-	/* stddev of the mean of {1,1,2}: sqrt(1/3/3) = 0.3333; / mean 1.3333 = 25% */
-	assert_non_null(strstr(out, "( +- 25.00% )"));
-	free(out);
-	stat_rows_free(&acc);
-	stat_rows_free(&rows);
-	fx_free(&f);
-}
-
-static void test_format_num(void **state)
-{
-	(void)state;
-	char b[64];
-	stat_format_num(b, sizeof(b), 1234567.0, 0, true);
-	assert_string_equal(b, "1,234,567");
-	stat_format_num(b, sizeof(b), 999.0, 0, true);
-	assert_string_equal(b, "999");
-	stat_format_num(b, sizeof(b), 1234.5678, 2, true);
-	assert_string_equal(b, "1,234.57");
-	stat_format_num(b, sizeof(b), 1234.5678, 2, false);
-	assert_string_equal(b, "1234.57");
-	stat_format_num(b, sizeof(b), 0, 0, true);
-	assert_string_equal(b, "0");
 }
 
 int main(void)
@@ -990,11 +798,6 @@ int main(void)
 		cmocka_unit_test_setup(test_default_set_hybrid, setup),
 		cmocka_unit_test_setup(test_group_cpus_mismatch, setup),
 		cmocka_unit_test_setup(test_hybrid_rows, setup),
-		cmocka_unit_test_setup(test_print_human, setup),
-		cmocka_unit_test_setup(test_print_csv, setup),
-		cmocka_unit_test_setup(test_print_json, setup),
-		cmocka_unit_test_setup(test_repeat_noise, setup),
-		cmocka_unit_test_setup(test_format_num, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,8 +151,9 @@ static void test_attach_pid_and_tid(void **state)
 	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
 	assert_non_null(strstr(out, "for process id '"));
 	assert_non_null(strstr(out, "for thread id '"));
-	/* it spins: most of the 100 ms on a CPU */
-	assert_true(human_count(out, "task-clock") > 20.0);
+	/* it spins, so it ran: a share of the 100 ms that even a loaded machine
+	 * (load 10 on 2 cores) gives it; the attach counted that task's time */
+	assert_true(human_count(out, "task-clock") > 1.0);
 	assert_true(has_line(out, "sh-", "msec task-clock"));
 	free(out);
 	assert_int_equal(stat_run(&out, "-p 2147483000 -e task-clock -- true"), 1);

@@ -271,10 +271,10 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	int r = pk_counting_read(s->counting, err);
 	if (r == 0)
 		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
-	if (r == 0) {
-		stat_print_rows(&s->printer, &rows, len_ns, t_ns);
+	if (r == 0)
+		r = stat_print_rows(&s->printer, &rows, len_ns, t_ns);
+	if (r == 0)
 		fflush(s->printer.out);
-	}
 	stat_rows_free(&rows);
 	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 }
@@ -609,7 +609,8 @@ int cmd_stat(int argc, char **argv)
 		s.printer.runs = runs;
 		stat_print_header(&s.printer, target ? target : "?", runs);
 		free(target);
-		stat_print_rows(&s.printer, &acc, elapsed.mean * 1e9, -1);
+		if (stat_print_rows(&s.printer, &acc, elapsed.mean * 1e9, -1) < 0)
+			r = pk_err(&err, -ENOMEM, "out of memory");
 	}
 	/* notes would break CSV and JSON parsers: those get them on stderr,
 	 * and only when the counts go to a file */
@@ -639,6 +640,7 @@ fail:
 	/* as a shell: 127 for a command not found, 126 for one not runnable */
 	ret = s.exec_errno ? pk_workload_exec_exit_code(s.exec_errno) : 1;
 out:
+	stat_printer_free(&s.printer);
 	stat_rows_free(&acc);
 	stat_rows_free(&rows);
 	pk_counting_free(s.counting);

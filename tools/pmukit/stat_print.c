@@ -106,20 +106,13 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
 
-/* ---- Event kinds and metrics ------------------------------------------- */
+/* ---- Event units and metrics ------------------------------------------- */
 
-static bool is_type(const pk_evsel *e, uint32_t type, uint64_t config)
-{
-	uint64_t c = e->attr.config;
-	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
-		c &= 0xffffffffull; /* hybrid: the PMU type rides in config[63:32] */
-	return e->attr.type == type && c == config;
-}
-
+/* perf shows the software clocks in msec (counted in ns). */
 static bool is_clock(const pk_evsel *e)
 {
-	return is_type(e, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK) ||
-	       is_type(e, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	return e->attr.type == PERF_TYPE_SOFTWARE && (e->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+						      e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
 static const char *evsel_unit(const pk_evsel *e, double *scale)
@@ -132,28 +125,6 @@ static const char *evsel_unit(const pk_evsel *e, double *scale)
 	return e->unit ? e->unit : "";
 }
 
-static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
-{
-	return a->pmu == b->pmu && (a->attr.config >> 32) == (b->attr.config >> 32);
-}
-
-/* The row of the same bucket holding an event of this kind (and PMU). */
-static const stat_row *find_row(const stat_rows *rows, const stat_row *near, uint32_t type,
-				uint64_t config, bool need_same_pmu)
-{
-	for (size_t i = 0; i < rows->nr; i++) {
-		const stat_row *r = &rows->v[i];
-		if (r->key != near->key || r->status != PK_OPEN_OK || !r->counts.run)
-			continue;
-		bool kind = type == PERF_TYPE_SOFTWARE && config == PERF_COUNT_SW_TASK_CLOCK
-				    ? is_clock(r->evsel)
-				    : is_type(r->evsel, type, config);
-		if (kind && (!need_same_pmu || same_pmu(r->evsel, near->evsel)))
-			return r;
-	}
-	return NULL;
-}
-
 static double row_value(const stat_row *r, int runs)
 {
 	pk_scaled s;
@@ -161,111 +132,58 @@ static double row_value(const stat_row *r, int runs)
 	return s.value / (runs > 1 ? runs : 1);
 }
 
-/* How a metric's number is shown: eight columns in human output. */
-typedef enum metric_fmt {
-	MF_PLAIN = 0,              /* "%8.3f": CPUs utilized, GHz, rates */
-	MF_IPC,                    /* "%7.2f ": insn per cycle */
-	MF_PCT,                    /* "%7.2f%%": miss ratios */
-} metric_fmt;
-
+/* What is printed after a count: the engine's shadow metric, if any. */
 typedef struct metric {
 	bool have;
 	double value;
-	metric_fmt fmt;
-	char unit[32];
+	pk_metric_style style;
+	const char *unit;
 } metric;
 
+/* The metric's value in perf's eight human columns. */
 static int format_metric(const metric *m, char *buf, size_t len)
 {
-	switch (m->fmt) {
-	case MF_IPC:
+	switch (m->style) {
+	case PK_METRIC_RATIO:
 		return snprintf(buf, len, "%7.2f ", m->value);
-	case MF_PCT:
+	case PK_METRIC_PERCENT:
 		return snprintf(buf, len, "%7.2f%%", m->value);
 	default:
 		return snprintf(buf, len, "%8.3f", m->value);
 	}
 }
 
-static void ratio_metric(metric *m, double num, const stat_row *den, int runs, metric_fmt fmt,
-			 double mul, const char *unit)
+/* The rows as the metrics engine sees them, with the wall time the counts
+ * cover as #wall_ns (absent when unknown: no "CPUs utilized"). */
+static int metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
+			 pk_metric_literal *lit, pk_metric_counts *in)
 {
-	double d = den ? row_value(den, runs) : 0;
-	if (d <= 0)
-		return;
-	m->have = true;
-	m->value = num * mul / d;
-	m->fmt = fmt;
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	pk_metric_count *v = calloc(rows->nr ? rows->nr : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rows->nr; i++) {
+		const stat_row *r = &rows->v[i];
+		v[i] = (pk_metric_count){.evsel = r->evsel, .key = r->key,
+					 .value = row_value(r, rows->runs),
+					 .counted = r->status == PK_OPEN_OK && r->counts.run};
+	}
+	*lit = (pk_metric_literal){.name = "#wall_ns", .value = wall_ns};
+	*in = (pk_metric_counts){.v = v, .nr = rows->nr, .lit = lit, .nr_lit = wall_ns > 0};
+	*out = v;
+	return 0;
 }
 
-/* perf's shadow metrics for the generic events: CPUs utilized, GHz, IPC,
- * miss ratios; any other event gets its rate per second of task-clock. */
-static void compute_metric(const stat_rows *rows, const stat_row *r, double wall_ns, metric *m)
+static void compute_metric(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+			   metric *m)
 {
-	const pk_evsel *e = r->evsel;
-	int runs = rows->runs;
-	double v = row_value(r, runs);
+	pk_metric_value mv;
 	memset(m, 0, sizeof(*m));
-	if (r->status != PK_OPEN_OK || !r->counts.run)
+	if (!t || !pk_metric_shadow(t, in, idx, &mv))
 		return;
-	if (is_clock(e)) {
-		if (wall_ns > 0) {
-			m->have = true;
-			m->value = v / wall_ns;
-			m->fmt = MF_PLAIN;
-			snprintf(m->unit, sizeof(m->unit), "CPUs utilized");
-		}
-		return;
-	}
-	if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS)) {
-		ratio_metric(m, v, find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true),
-			     runs, MF_IPC, 1, " insn per cycle");
-		if (m->have)
-			return;
-	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)) {
-		ratio_metric(m, v,
-			     find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true),
-			     runs, MF_PCT, 100, " of all branches");
-		if (m->have)
-			return;
-	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES)) {
-		ratio_metric(m, v,
-			     find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, true),
-			     runs, MF_PCT, 100, " of all cache refs");
-		if (m->have)
-			return;
-	} else if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) ||
-		   is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
-		bool fe = is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
-		ratio_metric(m, v, find_row(rows, r, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true),
-			     runs, MF_PCT, 100,
-			     fe ? " frontend cycles idle" : " backend cycles idle");
-		if (m->have)
-			return;
-	}
-	const stat_row *clk = find_row(rows, r, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false);
-	if (!clk)
-		return;
-	if (is_type(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) {
-		ratio_metric(m, v, clk, runs, MF_PLAIN, 1, "GHz");
-		return;
-	}
-	/* events per second of task time, with perf's K/M/G steps */
-	double rate = 0, ns = row_value(clk, runs);
-	if (ns > 0)
-		rate = v * 1e9 / ns;
-	static const struct { double div; const char *unit; } steps[] = {
-		{1e9, "G/sec"}, {1e6, "M/sec"}, {1e3, "K/sec"}, {1, "/sec"}};
-	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
-		if (rate >= steps[s].div || steps[s].div == 1) {
-			m->have = true;
-			m->value = rate / steps[s].div;
-			m->fmt = MF_PLAIN;
-			snprintf(m->unit, sizeof(m->unit), "%s", steps[s].unit);
-			break;
-		}
-	}
+	m->have = true;
+	m->value = mv.value;
+	m->style = mv.def->style;
+	m->unit = mv.unit;
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -323,13 +241,6 @@ static void metric_plain(const metric *m, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
 
-static const char *trim(const char *s)
-{
-	while (*s == ' ')
-		s++;
-	return s;
-}
-
 static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
 {
 	FILE *o = p->out;
@@ -366,7 +277,7 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, 
 		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
 		st ? 100.0 : running_pct(&r->counts));
 	fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
-	print_json_string(o, m->have ? trim(m->unit) : "");
+	print_json_string(o, m->have ? m->unit : "");
 	fprintf(o, "}\n");
 }
 
@@ -396,7 +307,7 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric *m, d
 	if (m->have) {
 		char mv[64];
 		metric_plain(m, mv, sizeof(mv));
-		fprintf(o, "%s%s%s%s\n", sep, mv, sep, trim(m->unit));
+		fprintf(o, "%s%s%s%s\n", sep, mv, sep, m->unit);
 	} else {
 		fprintf(o, "%s%s\n", sep, sep);
 	}
@@ -428,7 +339,7 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric *m,
 		char mv[64];
 		n += format_metric(m, mv, sizeof(mv));
 		fputs(mv, o);
-		fprintf(o, " %-*s", 35 - n - 1, trim(m->unit));
+		fprintf(o, " %-*s", 35 - n - 1, m->unit);
 	} else if (noise || running) {
 		fprintf(o, "%-35s", "");
 	}
@@ -462,14 +373,24 @@ static void print_interval_header(stat_printer *p)
 	fprintf(p->out, "%s\n", heads[p->aggr]);
 }
 
-void stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns)
+int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns)
 {
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	if (!p->metrics) {
+		p->metrics = pk_metric_table_stat(NULL);
+		if (!p->metrics)
+			return -ENOMEM;
+	}
+	if (metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
+		return -ENOMEM;
 	if (interval_ns >= 0)
 		print_interval_header(p);
 	for (size_t i = 0; i < rows->nr; i++) {
 		const stat_row *r = &rows->v[i];
 		metric m;
-		compute_metric(rows, r, wall_ns, &m);
+		compute_metric(p->metrics, &in, i, &m);
 		if (p->fmt == STAT_JSON)
 			print_row_json(p, r, &m, interval_ns);
 		else if (p->fmt == STAT_CSV)
@@ -477,6 +398,14 @@ void stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, dou
 		else
 			print_row_human(p, r, &m, interval_ns);
 	}
+	free(counts);
+	return 0;
+}
+
+void stat_printer_free(stat_printer *p)
+{
+	pk_metric_table_free(p->metrics);
+	p->metrics = NULL;
 }
 
 /* perf shows the mean to two digits past the first significant digit of

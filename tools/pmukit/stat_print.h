@@ -1,12 +1,15 @@
 /* pmukit stat: turning counts into rows and rows into perf's three output
- * forms (human, CSV with -x, JSON lines with -j). Kept apart from
- * cmd_stat.c so the unit tests can print from a fake kernel. */
+ * forms (human, CSV with -x, JSON lines with -j). Which metric follows a
+ * count, and its value, come from the library's metrics engine
+ * (pmukit/metrics.h); this file only lays them out. Kept apart from
+ * cmd_stat.c so the CLI's test (tests/cli) can print from a fake kernel. */
 #ifndef PMUKIT_STAT_PRINT_H
 #define PMUKIT_STAT_PRINT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <pmukit/counting.h>
+#include <pmukit/metrics.h>
 
 typedef enum stat_format {
 	STAT_HUMAN = 0,
@@ -44,13 +47,21 @@ typedef struct stat_printer {
 	bool big_num;              /* thousands separators in human output */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */
+	/* The metrics printed after counts; NULL: perf stat's (built at the
+	 * first print, freed by stat_printer_free). */
+	pk_metric_table *metrics;
 } stat_printer;
+
+/* Frees what the printer built (its metrics table). */
+void stat_printer_free(stat_printer *p);
 
 /* " Performance counter stats for 'ls -l':" (human only). */
 void stat_print_header(stat_printer *p, const char *target, int runs);
-/* The counts; wall_ns is the time the counts cover (for "CPUs utilized");
- * interval_ns >= 0 prefixes each line with that timestamp (-I). */
-void stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns);
+/* The counts, each followed by its metric from the metrics engine; wall_ns
+ * is the time the counts cover (for "CPUs utilized"); interval_ns >= 0
+ * prefixes each line with that timestamp (-I). Returns 0 or -ENOMEM
+ * (nothing printed). */
+int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns);
 /* Elapsed time (mean and runstats over -r runs) and user/sys seconds
  * (negative: not shown). Human only. */
 void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double user_s, double sys_s);

@@ -1,0 +1,487 @@
+/* The metrics engine: compiles metric rows (pk_metric_def) into a table and
+ * evaluates them over counts.
+ *
+ * Compiling parses each formula and threshold once and binds every
+ * reference to what supplies its value:
+ *   THIS     the count the metric is printed after (a trigger name, #this)
+ *   METRIC   another row of the table (evaluated for the same anchor)
+ *   LITERAL  a #name from the caller's literals
+ *   EVENT    a count found by event name (event_ref: resolved once to a
+ *            symbolic type/config or kept as a name)
+ * Rows may refer to rows defined later; cycles are refused when compiling,
+ * so evaluation terminates.
+ *
+ * Evaluating row R for anchor count A: EVENT references take the first
+ * counted count of A's bucket (key) matching the name, on A's PMU unless the
+ * event is a software one. A missing count, literal or metric is NaN, which
+ * propagates through the arithmetic: a NaN result makes the row "not
+ * computable" (no value), never an error; a branch of `if` not taken does
+ * not matter. */
+#include <pmukit/metrics.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/util.h"
+#include "events/names.h"
+
+typedef enum ref_kind { REF_EVENT, REF_METRIC, REF_LITERAL, REF_THIS } ref_kind;
+
+typedef struct bound_ref {
+	ref_kind kind;
+	size_t idx;                /* event_ref or row index */
+	const char *name;          /* the expression's spelling (literals) */
+} bound_ref;
+
+/* An event name as the table uses it, resolved once. */
+typedef struct event_ref {
+	char *name;
+	size_t nr_kinds;           /* symbolic attr kinds it matches (0: by name) */
+	struct { uint32_t type; uint64_t config; } kinds[2];
+	bool software;             /* PMU-less: counts of any PMU match */
+} event_ref;
+
+typedef struct row {
+	pk_metric_def def;
+	pk_expr *formula, *threshold;
+	bound_ref *frefs, *trefs;
+	size_t *trig;              /* event_refs that trigger it */
+	size_t nr_trig, cap_trig;
+	bool trig_any;             /* "*" */
+	char *si_units[4];         /* "G<unit>", "M<unit>", "K<unit>", "<unit>" */
+} row;
+
+struct pk_metric_table {
+	row *rows;
+	size_t nr;
+	event_ref *ev;
+	size_t nr_ev, cap_ev;
+};
+
+/* Events that count the same thing for metrics: rates are per task-clock,
+ * and perf takes cpu-clock for it just as well. */
+static const struct {
+	const char *name, *also;
+} same_kind[] = {
+	{"task-clock", "cpu-clock"},
+};
+
+static const struct {
+	double div;
+	const char *prefix;
+} si_steps[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+
+/* ---- Compiling --------------------------------------------------------- */
+
+static void add_kind(event_ref *r, const char *name)
+{
+	uint32_t type;
+	uint64_t config;
+	if (r->nr_kinds < PK_ARRAY_SIZE(r->kinds) && pk_symbolic_lookup(name, &type, &config)) {
+		r->kinds[r->nr_kinds].type = type;
+		r->kinds[r->nr_kinds].config = config;
+		r->nr_kinds++;
+		r->software = type == PERF_TYPE_SOFTWARE;
+	}
+}
+
+/* The index of the event_ref for name, added on first use. */
+static long intern_event(pk_metric_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nr_ev; i++)
+		if (!strcasecmp(t->ev[i].name, name))
+			return (long)i;
+	if (pk_grow(&t->ev, &t->cap_ev, t->nr_ev + 1, sizeof(*t->ev)) < 0)
+		return -ENOMEM;
+	event_ref *r = &t->ev[t->nr_ev];
+	memset(r, 0, sizeof(*r));
+	r->name = strdup(name);
+	if (!r->name)
+		return -ENOMEM;
+	add_kind(r, name);
+	for (size_t k = 0; k < PK_ARRAY_SIZE(same_kind) && r->nr_kinds; k++)
+		if (!strcasecmp(name, same_kind[k].name))
+			add_kind(r, same_kind[k].also);
+	return (long)t->nr_ev++;
+}
+
+static bool is_trigger_name(const row *r, const pk_metric_table *t, const char *name)
+{
+	for (size_t i = 0; i < r->nr_trig; i++)
+		if (!strcasecmp(t->ev[r->trig[i]].name, name))
+			return true;
+	return false;
+}
+
+static int compile_err(pk_error *err, const row *r, const pk_expr *x, size_t ref, const char *what)
+{
+	return pk_err_at(err, -EINVAL, "metric expression", pk_expr_text(x), pk_expr_ref_pos(x, ref),
+			 "metric %s: %s '%s'", r->def.name, what, pk_expr_ref(x, ref));
+}
+
+/* Binds the references of x (formula or threshold of row ri). */
+static int bind_refs(pk_metric_table *t, size_t ri, const pk_expr *x, bound_ref **out,
+		     bool threshold, pk_error *err)
+{
+	row *r = &t->rows[ri];
+	size_t n = pk_expr_nr_refs(x);
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return pk_err(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pk_expr_ref(x, i);
+		bound_ref *b = &(*out)[i];
+		long m = pk_metric_table_find(t, name);
+		b->name = name;
+		if (!threshold && (!strcasecmp(name, "#this") || is_trigger_name(r, t, name))) {
+			if (!r->nr_trig && !r->trig_any)
+				return compile_err(err, r, x, i, "has no trigger event for");
+			b->kind = REF_THIS;
+		} else if (m >= 0) {
+			if ((size_t)m == ri && !threshold)
+				return compile_err(err, r, x, i, "refers to itself:");
+			b->kind = REF_METRIC;
+			b->idx = (size_t)m;
+		} else if (name[0] == '#') {
+			b->kind = REF_LITERAL;
+		} else {
+			long e = intern_event(t, name);
+			if (e < 0)
+				return pk_err(err, -ENOMEM, "out of memory");
+			b->kind = REF_EVENT;
+			b->idx = (size_t)e;
+		}
+	}
+	return 0;
+}
+
+/* The trigger: "*" or event names separated by spaces. */
+static int parse_trigger(pk_metric_table *t, row *r, pk_error *err)
+{
+	const char *s = r->def.trigger;
+	while (s && *s) {
+		size_t n = strcspn(s, " ");
+		if (n == 1 && *s == '*') {
+			r->trig_any = true;
+		} else if (n) {
+			char *name = strndup(s, n);
+			long e = name ? intern_event(t, name) : -ENOMEM;
+			free(name);
+			if (e < 0 || pk_grow(&r->trig, &r->cap_trig, r->nr_trig + 1,
+					     sizeof(*r->trig)) < 0)
+				return pk_err(err, -ENOMEM, "out of memory");
+			r->trig[r->nr_trig++] = (size_t)e;
+		}
+		s += n + (s[n] == ' ');
+	}
+	return 0;
+}
+
+static int make_si_units(row *r, pk_error *err)
+{
+	if (!(r->def.flags & PK_METRIC_SI_STEPS))
+		return 0;
+	for (size_t s = 0; s < PK_ARRAY_SIZE(si_steps); s++)
+		if (asprintf(&r->si_units[s], "%s%s", si_steps[s].prefix,
+			     r->def.unit ? r->def.unit : "") < 0) {
+			r->si_units[s] = NULL;
+			return pk_err(err, -ENOMEM, "out of memory");
+		}
+	return 0;
+}
+
+/* Depth-first search for a cycle through METRIC references. */
+static int check_cycles(const pk_metric_table *t, size_t ri, unsigned char *state, pk_error *err)
+{
+	if (state[ri] == 2)
+		return 0;
+	if (state[ri] == 1)
+		return pk_err(err, -EINVAL, "metric %s: its formula depends on itself (a cycle)",
+			      t->rows[ri].def.name);
+	state[ri] = 1;
+	const row *r = &t->rows[ri];
+	for (size_t i = 0; i < pk_expr_nr_refs(r->formula); i++)
+		if (r->frefs[i].kind == REF_METRIC && check_cycles(t, r->frefs[i].idx, state, err) < 0)
+			return -EINVAL;
+	state[ri] = 2;
+	return 0;
+}
+
+static int compile_row(pk_metric_table *t, size_t ri, pk_error *err)
+{
+	row *r = &t->rows[ri];
+	if (!r->def.name || !r->def.formula)
+		return pk_err(err, -EINVAL, "metric row %zu: no name or no formula", ri);
+	int rc = parse_trigger(t, r, err);
+	if (rc < 0)
+		return rc;
+	r->formula = pk_expr_parse(r->def.formula, err);
+	if (!r->formula)
+		goto bad;
+	if (r->def.threshold) {
+		r->threshold = pk_expr_parse(r->def.threshold, err);
+		if (!r->threshold)
+			goto bad;
+	}
+	rc = bind_refs(t, ri, r->formula, &r->frefs, false, err);
+	if (rc == 0 && r->threshold)
+		rc = bind_refs(t, ri, r->threshold, &r->trefs, true, err);
+	return rc < 0 ? rc : make_si_units(r, err);
+bad:
+	if (err)
+		pk_err_hint(err, "in metric %s", r->def.name);
+	return err ? err->code : -EINVAL;
+}
+
+pk_metric_table *pk_metric_table_new(const pk_metric_def *defs, size_t nr, pk_error *err)
+{
+	pk_metric_table *t = calloc(1, sizeof(*t));
+	if (t)
+		t->rows = calloc(nr ? nr : 1, sizeof(*t->rows));
+	if (!t || !t->rows) {
+		pk_metric_table_free(t);
+		pk_err(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	/* every row exists before any is compiled: forward references bind */
+	for (t->nr = 0; t->nr < nr; t->nr++)
+		t->rows[t->nr].def = defs[t->nr];
+	unsigned char *state = calloc(nr ? nr : 1, 1);
+	int rc = state ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		rc = compile_row(t, i, err);
+	for (size_t i = 0; i < nr && rc == 0; i++)
+		rc = check_cycles(t, i, state, err);
+	free(state);
+	if (rc < 0) {
+		pk_metric_table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+pk_metric_table *pk_metric_table_stat(pk_error *err)
+{
+	size_t n;
+	const pk_metric_def *d = pk_metric_defs_stat(&n);
+	return pk_metric_table_new(d, n, err);
+}
+
+void pk_metric_table_free(pk_metric_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr; i++) {
+		row *r = &t->rows[i];
+		pk_expr_free(r->formula);
+		pk_expr_free(r->threshold);
+		free(r->frefs);
+		free(r->trefs);
+		free(r->trig);
+		for (size_t s = 0; s < PK_ARRAY_SIZE(r->si_units); s++)
+			free(r->si_units[s]);
+	}
+	for (size_t i = 0; i < t->nr_ev; i++)
+		free(t->ev[i].name);
+	free(t->ev);
+	free(t->rows);
+	free(t);
+}
+
+size_t pk_metric_table_nr(const pk_metric_table *t)
+{
+	return t->nr;
+}
+
+const pk_metric_def *pk_metric_table_def(const pk_metric_table *t, size_t idx)
+{
+	return idx < t->nr ? &t->rows[idx].def : NULL;
+}
+
+long pk_metric_table_find(const pk_metric_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcasecmp(t->rows[i].def.name, name))
+			return (long)i;
+	return -1;
+}
+
+/* ---- Matching counts ------------------------------------------------------- */
+
+/* "cpu_core/topdown-retiring/" or "topdown-retiring:u" name "topdown-retiring". */
+static bool name_matches(const char *evname, const char *name)
+{
+	size_t n = strlen(name);
+	if (!strncasecmp(evname, name, n) && (!evname[n] || evname[n] == ':'))
+		return true;
+	const char *slash = strchr(evname, '/');
+	return slash && !strncasecmp(slash + 1, name, n) && slash[1 + n] == '/';
+}
+
+static bool event_matches(const event_ref *r, const pk_evsel *e)
+{
+	if (!r->nr_kinds)
+		return e->name && name_matches(e->name, r->name);
+	for (size_t k = 0; k < r->nr_kinds; k++) {
+		uint64_t c = e->attr.config;
+		if (r->kinds[k].type == PERF_TYPE_HARDWARE || r->kinds[k].type == PERF_TYPE_HW_CACHE)
+			c &= 0xffffffffull; /* hybrid: the PMU type rides in config[63:32] */
+		if (e->attr.type == r->kinds[k].type && c == r->kinds[k].config)
+			return true;
+	}
+	return false;
+}
+
+static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
+{
+	return a->pmu == b->pmu && (a->attr.config >> 32) == (b->attr.config >> 32);
+}
+
+static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor,
+					 const event_ref *r)
+{
+	const pk_metric_count *a = anchor >= 0 ? &in->v[anchor] : NULL;
+	for (size_t i = 0; i < in->nr; i++) {
+		const pk_metric_count *c = &in->v[i];
+		if (!c->counted || !c->evsel || (a && c->key != a->key) ||
+		    !event_matches(r, c->evsel))
+			continue;
+		if (!a || r->software || same_pmu(c->evsel, a->evsel))
+			return c;
+	}
+	return NULL;
+}
+
+static bool find_literal(const pk_metric_counts *in, const char *name, double *v)
+{
+	for (size_t i = 0; i < in->nr_lit; i++)
+		if (in->lit[i].name && !strcasecmp(in->lit[i].name, name)) {
+			*v = in->lit[i].value;
+			return true;
+		}
+	return false;
+}
+
+/* ---- Evaluating -------------------------------------------------------------- */
+
+static bool eval_row(const pk_metric_table *t, size_t ri, const pk_metric_counts *in, long anchor,
+		     double *out);
+
+/* The values of x's references; a missing one is NaN, so that it only
+ * matters when the formula uses it (`b if #smt_on else c` without b). */
+static void ref_values(const pk_metric_table *t, const pk_expr *x, const bound_ref *refs,
+		       const pk_metric_counts *in, long anchor, double *vals)
+{
+	for (size_t i = 0; i < pk_expr_nr_refs(x); i++) {
+		const bound_ref *b = &refs[i];
+		const pk_metric_count *c;
+		vals[i] = NAN;
+		switch (b->kind) {
+		case REF_THIS:
+			if (anchor >= 0 && in->v[anchor].counted)
+				vals[i] = in->v[anchor].value;
+			break;
+		case REF_METRIC:
+			if (!eval_row(t, b->idx, in, anchor, &vals[i]))
+				vals[i] = NAN;
+			break;
+		case REF_LITERAL:
+			find_literal(in, b->name, &vals[i]);
+			break;
+		case REF_EVENT:
+			c = find_count(in, anchor, &t->ev[b->idx]);
+			if (c)
+				vals[i] = c->value;
+			else /* perf's tool values (duration_time) may come as literals */
+				find_literal(in, b->name, &vals[i]);
+			break;
+		}
+	}
+}
+
+static bool eval_expr(const pk_metric_table *t, const pk_expr *x, const bound_ref *refs,
+		      const pk_metric_counts *in, long anchor, double *out)
+{
+	size_t n = pk_expr_nr_refs(x);
+	double small[16];
+	double *vals = n <= PK_ARRAY_SIZE(small) ? small : malloc(n * sizeof(*vals));
+	if (!vals)
+		return false;
+	ref_values(t, x, refs, in, anchor, vals);
+	*out = pk_expr_eval(x, vals);
+	if (vals != small)
+		free(vals);
+	return !isnan(*out);
+}
+
+static bool eval_row(const pk_metric_table *t, size_t ri, const pk_metric_counts *in, long anchor,
+		     double *out)
+{
+	const row *r = &t->rows[ri];
+	return eval_expr(t, r->formula, r->frefs, in, anchor, out);
+}
+
+static void fill_value(const pk_metric_table *t, size_t ri, const pk_metric_counts *in,
+		       long anchor, double v, pk_metric_value *out)
+{
+	const row *r = &t->rows[ri];
+	memset(out, 0, sizeof(*out));
+	out->def = &r->def;
+	out->value = v;
+	out->unit = r->def.unit ? r->def.unit : "";
+	if (r->def.flags & PK_METRIC_SI_STEPS) {
+		for (size_t s = 0; s < PK_ARRAY_SIZE(si_steps); s++)
+			if (v >= si_steps[s].div || si_steps[s].div == 1) {
+				out->value = v / si_steps[s].div;
+				out->unit = r->si_units[s];
+				break;
+			}
+	}
+	double th;
+	if (r->threshold && eval_expr(t, r->threshold, r->trefs, in, anchor, &th)) {
+		out->has_threshold = true;
+		out->over_threshold = th != 0;
+	}
+}
+
+int pk_metric_eval(const pk_metric_table *t, size_t ri, const pk_metric_counts *in, long anchor,
+		   pk_metric_value *out)
+{
+	double v;
+	if (ri >= t->nr || (anchor >= 0 && (size_t)anchor >= in->nr) ||
+	    !eval_row(t, ri, in, anchor, &v))
+		return 0;
+	fill_value(t, ri, in, anchor, v, out);
+	return 1;
+}
+
+static bool triggered_by(const pk_metric_table *t, const row *r, const pk_evsel *e)
+{
+	if (r->trig_any)
+		return true;
+	for (size_t i = 0; i < r->nr_trig; i++)
+		if (event_matches(&t->ev[r->trig[i]], e))
+			return true;
+	return false;
+}
+
+int pk_metric_shadow(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+		     pk_metric_value *out)
+{
+	if (idx >= in->nr || !in->v[idx].counted || !in->v[idx].evsel)
+		return 0;
+	for (size_t ri = 0; ri < t->nr; ri++) {
+		const row *r = &t->rows[ri];
+		if (!r->def.trigger || !triggered_by(t, r, in->v[idx].evsel))
+			continue;
+		if (pk_metric_eval(t, ri, in, (long)idx, out))
+			return 1;
+		if (r->def.flags & PK_METRIC_FINAL)
+			return 0;
+	}
+	return 0;
+}
