@@ -34,7 +34,8 @@ typedef struct pk_evsel {
 	uint64_t config3;          /* kept apart: the installed UAPI header may predate it */
 	char *name;                /* as perf prints it ("cycles", "cpu_core/cycles/") */
 	char *pmu_name;            /* the PMU it counts on ("cpu_core", "software", "tracepoint") */
-	const pk_pmu *pmu;         /* that PMU's sysfs data, NULL when sysfs has none */
+	const pk_pmu *pmu;         /* that PMU's sysfs data, NULL when sysfs has none;
+				    * a reference on pmu->owner is held */
 	int idx;                   /* position in the list */
 	int leader;                /* index of the group leader; == idx for leaders and lone events */
 	int nr_members;            /* on a leader: events in its group, itself included */

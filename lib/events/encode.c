@@ -61,7 +61,7 @@ static pk_evsel *new_evsel(const pk_pmu *pmu, const char *pmu_name, const char *
 	pk_evsel *e = pk_evsel_new();
 	if (!e)
 		return NULL;
-	e->pmu = pmu;
+	pk_evsel_set_pmu(e, pmu);
 	e->src_pos = ev->pos;
 	e->src_len = ev->len;
 	/* perf_guest is off and perf_host on: count the host only, by default */

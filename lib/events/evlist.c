@@ -31,7 +31,19 @@ void pk_evsel_free(pk_evsel *e)
 	free(e->unit);
 	free(e->call_graph);
 	pk_cpumap_put(e->cpus);
+	pk_evsel_set_pmu(e, NULL);
 	free(e);
+}
+
+void pk_evsel_set_pmu(pk_evsel *e, const pk_pmu *pmu)
+{
+	pk_pmus *old = e->pmu ? e->pmu->owner : NULL;
+	if (pmu)
+		pk_pmus_get(pmu->owner);
+	e->pmu = pmu;
+	if (!pmu)
+		e->alias = NULL; /* an alias lives in its PMU */
+	pk_pmus_put(old);
 }
 
 pk_evlist *pk_evlist_new(void)
@@ -85,7 +97,7 @@ pk_evsel *pk_evlist_add(pk_evlist *l, const struct perf_event_attr *attr, const 
 	e->attr = *attr;
 	if (!e->attr.size)
 		e->attr.size = PK_ATTR_SIZE;
-	e->pmu = pmu;
+	pk_evsel_set_pmu(e, pmu);
 	e->nr_members = 1;
 	if ((name && !(e->name = strdup(name))) || (pmu && !(e->pmu_name = strdup(pmu->name)))) {
 		pk_evsel_free(e);

@@ -520,6 +520,7 @@ pk_pmus *pk_pmus_load(const char *root, pk_error *err)
 	}
 	size_t c = 0;
 	for (size_t i = 0; i < p->nr; i++) {
+		p->pmus[i].owner = p; /* the array is final: pointers into it are stable */
 		if (p->pmus[i].kind != PK_PMU_CORE)
 			continue;
 		p->pmus[i].hybrid = p->nr_core > 1;

@@ -686,6 +686,37 @@ static void test_default_set_hybrid(void **state)
 	pk_pmus_put(pmus);
 }
 
+/* An evlist outlives the PMU snapshot it was parsed against: its evsels
+ * point into that snapshot (PMU, sysfs alias), so they hold a reference on
+ * it. Before they did, counting read freed PMU data (ASan: use after free). */
+static void test_evlist_outlives_pmus(void **state)
+{
+	(void)state;
+	pk_pmus *pmus = alderlake();
+	pk_evlist *l = pk_evlist_new();
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_evlist_parse(l, pmus, "cycles,cpu_core/slots/", NULL, &err), 0);
+	config_stat(l, false, false);
+	pk_pmus_put(pmus); /* the caller is done with it; the evlist is not */
+	pid_t tid = 4242;
+	pk_threadmap *t = pk_threadmap_new(&tid, 1);
+	pk_counting_opts o;
+	pk_counting_opts_init(&o);
+	o.kernel = &fk.k;
+	o.threads = t;
+	pk_counting *c = pk_counting_new(l, &o, &err);
+	assert_non_null(c);
+	assert_int_equal(pk_counting_open(c, &err), 0);
+	assert_int_equal(pk_evlist_count(l), 3);
+	const pk_evsel *e = pk_evlist_at(l, 2);
+	assert_string_equal(e->pmu->name, "cpu_core");
+	assert_string_equal(e->alias->name, "slots");
+	pk_counting_free(c);
+	pk_threadmap_put(t);
+	pk_evlist_put(l);
+}
+
 static char *print_to_string(stat_printer *p, const stat_rows *rows, double wall_ns,
 			     double interval_ns)
 {
@@ -988,6 +1019,7 @@ int main(void)
 		cmocka_unit_test_setup(test_exited_thread_dropped, setup),
 		cmocka_unit_test_setup(test_attr_tweak, setup),
 		cmocka_unit_test_setup(test_default_set_hybrid, setup),
+		cmocka_unit_test_setup(test_evlist_outlives_pmus, setup),
 		cmocka_unit_test_setup(test_group_cpus_mismatch, setup),
 		cmocka_unit_test_setup(test_hybrid_rows, setup),
 		cmocka_unit_test_setup(test_print_human, setup),
