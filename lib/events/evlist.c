@@ -94,9 +94,7 @@ pk_evsel *pk_evlist_add(pk_evlist *l, const struct perf_event_attr *attr, const 
 	pk_evsel *e = pk_evsel_new();
 	if (!e)
 		return NULL;
-	e->attr = *attr;
-	if (!e->attr.size)
-		e->attr.size = PK_ATTR_SIZE;
+	pk_evsel_set_attr(e, attr);
 	pk_evsel_set_pmu(e, pmu);
 	e->nr_members = 1;
 	if ((name && !(e->name = strdup(name))) || (pmu && !(e->pmu_name = strdup(pmu->name)))) {
@@ -138,6 +136,73 @@ pk_evsel *pk_evlist_at(const pk_evlist *l, size_t idx)
 bool pk_evsel_is_leader(const pk_evsel *e)
 {
 	return e->leader == e->idx;
+}
+
+const struct perf_event_attr *pk_evsel_attr(const pk_evsel *e)
+{
+	return &e->attr;
+}
+
+uint64_t pk_evsel_config3(const pk_evsel *e)
+{
+	return e->config3;
+}
+
+void pk_evsel_set_attr(pk_evsel *e, const struct perf_event_attr *attr)
+{
+	e->attr = *attr;
+	if (!e->attr.size)
+		e->attr.size = PK_ATTR_SIZE;
+}
+
+const char *pk_evsel_name(const pk_evsel *e)
+{
+	return e->name;
+}
+
+const char *pk_evsel_pmu_name(const pk_evsel *e)
+{
+	return e->pmu_name;
+}
+
+const pk_pmu *pk_evsel_pmu(const pk_evsel *e)
+{
+	return e->pmu;
+}
+
+int pk_evsel_idx(const pk_evsel *e)
+{
+	return e->idx;
+}
+
+int pk_evsel_leader(const pk_evsel *e)
+{
+	return e->leader;
+}
+
+int pk_evsel_nr_members(const pk_evsel *e)
+{
+	return e->nr_members;
+}
+
+pk_cpumap *pk_evsel_cpus(const pk_evsel *e)
+{
+	return e->cpus;
+}
+
+double pk_evsel_scale(const pk_evsel *e)
+{
+	return e->scale;
+}
+
+const char *pk_evsel_unit(const pk_evsel *e)
+{
+	return e->unit;
+}
+
+bool pk_evsel_precise_max(const pk_evsel *e)
+{
+	return e->precise_max;
 }
 
 size_t pk_evlist_nr_warnings(const pk_evlist *l)

@@ -33,6 +33,7 @@ struct pk_recorder {
 	uint8_t *tmp;                /* a record that wraps around the buffer end */
 	uint64_t first_time, last_time;
 	size_t page;
+	uint32_t watermark;          /* wakeup_watermark set on every attr we open */
 };
 
 static size_t page_size(void)
@@ -59,6 +60,23 @@ void pk_recorder_free(pk_recorder *r)
 	free(r);
 }
 
+/* What the rings need of every attr opened (and written to perf.data). */
+static void ring_attr(const pk_recorder *r, struct perf_event_attr *a)
+{
+	if (!a->watermark && !a->wakeup_events) {
+		a->watermark = 1;
+		a->wakeup_watermark = r->watermark;
+	}
+}
+
+static int ring_attr_tweak(void *arg, const pk_evsel *e, int cpu, pid_t tid,
+			   struct perf_event_attr *a)
+{
+	(void)e, (void)cpu, (void)tid;
+	ring_attr(arg, a);
+	return 0;
+}
+
 int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **out,
 		     pk_error *err)
 {
@@ -75,15 +93,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
 	}
 	/* wake up when a quarter of the buffer is full, not per sample */
-	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
-		pk_evsel *e = pk_evlist_at(evlist, i);
-		if (!e->attr.watermark && !e->attr.wakeup_events) {
-			e->attr.watermark = 1;
-			e->attr.wakeup_watermark = o->wakeup_watermark
-							   ? o->wakeup_watermark
-							   : (uint32_t)(pages * r->page / 4);
-		}
-	}
+	r->watermark = o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(pages * r->page / 4);
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
 	co.kernel = r->k;
@@ -91,6 +101,8 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	co.threads = o->threads;
 	co.skip_unsupported = false;
 	co.exclude_kernel_fallback = true;
+	co.tweak = ring_attr_tweak;
+	co.tweak_arg = r;
 	int rc = 0;
 	r->counting = pk_counting_new(evlist, &co, err);
 	if (!r->counting) {
@@ -147,8 +159,9 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 					rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, &base);
 					if (rc < 0) {
 						pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
-						       pk_evlist_at(evlist, e)->name ? pk_evlist_at(evlist, e)->name
-										   : "event",
+						       pk_counting_name(r->counting, e)
+							       ? pk_counting_name(r->counting, e)
+							       : "event",
 						       len >> 10, strerror(-rc));
 						if (rc == -EPERM || rc == -ENOMEM)
 							pk_err_hint(err, "lower the buffer size with -m, or raise "
@@ -202,8 +215,16 @@ size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **
 int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 {
 	for (size_t i = 0; i < r->nr_evsels; i++) {
-		const pk_evsel *e = pk_evlist_at(r->evlist, i);
-		int rc = pk_pd_writer_add_evsel(w, &e->attr, e->config3, e->name, r->ids[i],
+		/* the attr as opened, not as configured */
+		union {
+			struct perf_event_attr attr;
+			unsigned char bytes[PK_ATTR_SIZE_CONFIG3];
+		} a;
+		pk_counting_attr(r->counting, i, a.bytes);
+		ring_attr(r, &a.attr);
+		int rc = pk_pd_writer_add_evsel(w, &a.attr,
+						pk_evsel_config3(pk_evlist_at(r->evlist, i)),
+						pk_counting_name(r->counting, i), r->ids[i],
 						r->nr_ids[i], err);
 		if (rc < 0)
 			return rc;
@@ -241,9 +262,9 @@ int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup)
 static void note_sample_time(pk_recorder *r, const uint8_t *rec, size_t size)
 {
 	const pk_evsel *e = pk_evlist_at(r->evlist, 0);
-	if (!e || !(e->attr.sample_type & PERF_SAMPLE_TIME))
+	if (!e || !(pk_evsel_attr(e)->sample_type & PERF_SAMPLE_TIME))
 		return;
-	uint64_t st = e->attr.sample_type;
+	uint64_t st = pk_evsel_attr(e)->sample_type;
 	size_t off = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 								 PERF_SAMPLE_TID));
 	if (off + 8 > size)
@@ -378,7 +399,7 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 	int nthr = pk_threadmap_nr(threads);
 	for (size_t e = 0; e < r->nr_evsels; e++) {
 		const pk_evsel *ev = pk_evlist_at(r->evlist, e);
-		if (!(ev->attr.read_format & PERF_FORMAT_LOST) || (ev->attr.read_format & PERF_FORMAT_GROUP))
+		if (!(pk_evsel_attr(ev)->read_format & PERF_FORMAT_LOST) || (pk_evsel_attr(ev)->read_format & PERF_FORMAT_GROUP))
 			continue;
 		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
 		for (int ci = 0; ci < pk_cpumap_nr(cpus); ci++) {
@@ -391,7 +412,7 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 				if (n < 0)
 					continue;
 				pk_counts cnt[1];
-				if (pk_counts_parse(ev->attr.read_format, vals, (size_t)n, cnt, 1) < 1 ||
+				if (pk_counts_parse(pk_evsel_attr(ev)->read_format, vals, (size_t)n, cnt, 1) < 1 ||
 				    !cnt[0].lost)
 					continue;
 				r->stats.nr_lost_samples += cnt[0].lost;
@@ -399,8 +420,8 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 				memset(rec, 0, sizeof(rec));
 				pd_st32(rec, PERF_RECORD_LOST_SAMPLES);
 				pd_st64(rec + 8, cnt[0].lost);
-				size_t t = ev->attr.sample_id_all
-						   ? put_trailer(rec + 16, ev->attr.sample_type, 0, 0, 0, cnt[0].id,
+				size_t t = pk_evsel_attr(ev)->sample_id_all
+						   ? put_trailer(rec + 16, pk_evsel_attr(ev)->sample_type, 0, 0, 0, cnt[0].id,
 								 (uint32_t)pk_cpumap_cpu(cpus, ci))
 						   : 0;
 				pd_st16(rec + 6, (uint16_t)(16 + t));

@@ -11,6 +11,7 @@
 #include <pmukit/pmu.h>
 
 #include "events/ast.h"
+#include "events/evlist_internal.h" /* white-box: the evsel fields the parser sets */
 
 static pk_pmus *pmus_of(const char *machine)
 {

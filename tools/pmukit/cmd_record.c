@@ -130,16 +130,22 @@ static int add_tracking(pk_evlist *l, bool system_wide)
 		if (!t)
 			return -ENOMEM;
 		/* with two events the samples need IDENTIFIER */
-		for (size_t i = 0; i < pk_evlist_count(l); i++)
-			pk_evlist_at(l, i)->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		for (size_t i = 0; i < pk_evlist_count(l); i++) {
+			pk_evsel *e = pk_evlist_at(l, i);
+			struct perf_event_attr ea = *pk_evsel_attr(e);
+			ea.sample_type |= PERF_SAMPLE_IDENTIFIER;
+			pk_evsel_set_attr(e, &ea);
+		}
 	} else {
 		t = pk_evlist_at(l, 0);
 	}
-	t->attr.mmap = 1;
-	t->attr.comm = 1;
-	t->attr.mmap2 = 1;
-	t->attr.comm_exec = 1;
-	t->attr.task = 1;
+	struct perf_event_attr ta = *pk_evsel_attr(t);
+	ta.mmap = 1;
+	ta.comm = 1;
+	ta.mmap2 = 1;
+	ta.comm_exec = 1;
+	ta.task = 1;
+	pk_evsel_set_attr(t, &ta);
 	return 0;
 }
 
@@ -256,8 +262,8 @@ static int run(const ropts *o, int argc, char **argv)
 		goto out;
 	}
 	const pk_evsel *first = pk_evlist_at(evlist, 0);
-	pk_synth syn = {.w = w, .sample_type = first->attr.sample_type,
-			.sample_id_all = first->attr.sample_id_all};
+	pk_synth syn = {.w = w, .sample_type = pk_evsel_attr(first)->sample_type,
+			.sample_id_all = pk_evsel_attr(first)->sample_id_all};
 	rc = pk_synth_kernel_mmap(&syn, &err);
 	if (rc == 0 && system_wide)
 		rc = pk_synth_all_tasks(&syn, &err);
