@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int pk_read_file(const char *path, char **out, size_t *len)
+int pki_read_file(const char *path, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -58,7 +58,7 @@ int pk_read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-char *pk_rstrip(char *s)
+char *pki_rstrip(char *s)
 {
 	size_t n = strlen(s);
 	while (n && isspace((unsigned char)s[n - 1]))
@@ -66,14 +66,14 @@ char *pk_rstrip(char *s)
 	return s;
 }
 
-const char *pk_lskip(const char *s)
+const char *pki_lskip(const char *s)
 {
 	while (*s && isspace((unsigned char)*s))
 		s++;
 	return s;
 }
 
-int pk_parse_u64(const char *s, uint64_t *out, const char **end)
+int pki_parse_u64(const char *s, uint64_t *out, const char **end)
 {
 	const char *p = s;
 	int base = 10;
@@ -111,7 +111,7 @@ int pk_parse_u64(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
-int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 {
 	void **pp = pptr;
 	if (want <= *cap)
@@ -134,14 +134,14 @@ static bool sb_reserve(pk_strbuf *sb, size_t extra)
 {
 	if (sb->oom)
 		return false;
-	if (pk_grow(&sb->buf, &sb->cap, sb->len + extra + 1, 1) < 0) {
+	if (pki_grow(&sb->buf, &sb->cap, sb->len + extra + 1, 1) < 0) {
 		sb->oom = true;
 		return false;
 	}
 	return true;
 }
 
-void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n)
+void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n)
 {
 	if (!sb_reserve(sb, n))
 		return;
@@ -150,7 +150,7 @@ void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...)
+void pki_sb_addf(pk_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -164,10 +164,10 @@ void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
-char *pk_sb_steal(pk_strbuf *sb)
+char *pki_sb_steal(pk_strbuf *sb)
 {
 	if (sb->oom) {
-		pk_sb_free(sb);
+		pki_sb_free(sb);
 		return NULL;
 	}
 	if (!sb->buf && !sb_reserve(sb, 0))
@@ -178,7 +178,7 @@ char *pk_sb_steal(pk_strbuf *sb)
 	return r;
 }
 
-void pk_sb_free(pk_strbuf *sb)
+void pki_sb_free(pk_strbuf *sb)
 {
 	free(sb->buf);
 	sb->buf = NULL;

@@ -8,18 +8,18 @@
 
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
-int pk_read_file(const char *path, char **out, size_t *len);
+int pki_read_file(const char *path, char **out, size_t *len);
 /* Removes trailing white space (sysfs files may or may not end in '\n'). */
-char *pk_rstrip(char *s);
+char *pki_rstrip(char *s);
 /* Skips leading white space. */
-const char *pk_lskip(const char *s);
+const char *pki_lskip(const char *s);
 
 /* strtoull for decimal and 0x hex with overflow and trailing-garbage checks.
  * Returns 0 or -EINVAL / -ERANGE; *end (optional) gets the first unparsed char. */
-int pk_parse_u64(const char *s, uint64_t *out, const char **end);
+int pki_parse_u64(const char *s, uint64_t *out, const char **end);
 
-/* Growable arrays: pk_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
-int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem);
+/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
+int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem);
 
 /* Growable string buffer. */
 typedef struct pk_strbuf {
@@ -27,10 +27,10 @@ typedef struct pk_strbuf {
 	size_t len, cap;
 	bool oom;
 } pk_strbuf;
-void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n);
-char *pk_sb_steal(pk_strbuf *sb); /* NULL after an allocation failure */
-void pk_sb_free(pk_strbuf *sb);
+void pki_sb_addf(pk_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n);
+char *pki_sb_steal(pk_strbuf *sb); /* NULL after an allocation failure */
+void pki_sb_free(pk_strbuf *sb);
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

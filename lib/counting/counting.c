@@ -62,15 +62,15 @@ void pk_counting_opts_init(pk_counting_opts *o)
 	o->paranoid = INT_MIN;
 }
 
-int pk_perf_event_paranoid(void)
+int pki_perf_event_paranoid(void)
 {
 	char *text = NULL;
 	uint64_t v;
 	int r = INT_MIN;
-	if (pk_read_file("/proc/sys/kernel/perf_event_paranoid", &text, NULL) == 0) {
-		const char *p = pk_lskip(text);
+	if (pki_read_file("/proc/sys/kernel/perf_event_paranoid", &text, NULL) == 0) {
+		const char *p = pki_lskip(text);
 		bool neg = *p == '-';
-		if (pk_parse_u64(pk_rstrip((char *)p + neg), &v, NULL) == 0 && v < 1000)
+		if (pki_parse_u64(pki_rstrip((char *)p + neg), &v, NULL) == 0 && v < 1000)
 			r = neg ? -(int)v : (int)v;
 	}
 	free(text);
@@ -80,7 +80,7 @@ int pk_perf_event_paranoid(void)
 static int paranoid_of(pk_counting *c)
 {
 	if (c->opts.paranoid == INT_MIN)
-		c->opts.paranoid = pk_perf_event_paranoid();
+		c->opts.paranoid = pki_perf_event_paranoid();
 	return c->opts.paranoid;
 }
 

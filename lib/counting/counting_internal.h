@@ -3,6 +3,6 @@
 #define PK_COUNTING_INTERNAL_H
 
 /* /proc/sys/kernel/perf_event_paranoid, INT_MIN when unreadable. */
-int pk_perf_event_paranoid(void);
+int pki_perf_event_paranoid(void);
 
 #endif

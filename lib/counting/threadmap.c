@@ -83,10 +83,10 @@ const char *pk_threadmap_comm(pk_threadmap *m, int idx)
 	if (!m->comms[idx]) {
 		char path[64], *text = NULL;
 		snprintf(path, sizeof(path), "/proc/%d/comm", (int)m->tids[idx]);
-		if (m->tids[idx] < 0 || pk_read_file(path, &text, NULL) < 0)
+		if (m->tids[idx] < 0 || pki_read_file(path, &text, NULL) < 0)
 			m->comms[idx] = strdup("?");
 		else
-			m->comms[idx] = pk_rstrip(text);
+			m->comms[idx] = pki_rstrip(text);
 	}
 	return m->comms[idx] ? m->comms[idx] : "?";
 }
@@ -102,7 +102,7 @@ static int tidlist_push(tidlist *l, pid_t tid)
 	for (size_t i = 0; i < l->nr; i++)
 		if (l->v[i] == tid)
 			return 0; /* "-p 1,1" counts once */
-	if (pk_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0)
+	if (pki_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
 	l->v[l->nr++] = tid;
 	return 0;
@@ -122,7 +122,7 @@ static int add_process_threads(tidlist *l, pid_t pid, pk_error *err)
 	int r = 0;
 	while (r == 0 && (de = readdir(d)) != NULL) {
 		uint64_t tid;
-		if (de->d_name[0] == '.' || pk_parse_u64(de->d_name, &tid, NULL) < 0)
+		if (de->d_name[0] == '.' || pki_parse_u64(de->d_name, &tid, NULL) < 0)
 			continue;
 		r = tidlist_push(l, (pid_t)tid);
 	}
@@ -159,16 +159,16 @@ static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_er
 	tidlist l = {0};
 	const char *p = list ? list : "";
 	int r = 0;
-	if (!*pk_lskip(p)) {
+	if (!*pki_lskip(p)) {
 		pk_err_at(err, -EINVAL, what, p, 0, "empty %s list", what);
 		return NULL;
 	}
 	while (*p && r == 0) {
-		const char *start = pk_lskip(p);
+		const char *start = pki_lskip(p);
 		uint64_t v;
 		const char *end;
 		/* perf accepts "1,2" and "1 2" */
-		if (pk_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
+		if (pki_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
 		    (*end && *end != ',' && *end != ' ')) {
 			size_t len = strcspn(start, ", ");
 			r = pk_err_at(err, -EINVAL, what, list, (long)(start - list),

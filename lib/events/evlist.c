@@ -9,7 +9,7 @@
 #include "core/util.h"
 #include "events/evlist_internal.h"
 
-pk_evsel *pk_evsel_new(void)
+pk_evsel *pki_evsel_new(void)
 {
 	pk_evsel *e = calloc(1, sizeof(*e));
 	if (!e)
@@ -22,7 +22,7 @@ pk_evsel *pk_evsel_new(void)
 	return e;
 }
 
-void pk_evsel_free(pk_evsel *e)
+void pki_evsel_free(pk_evsel *e)
 {
 	if (!e)
 		return;
@@ -31,11 +31,11 @@ void pk_evsel_free(pk_evsel *e)
 	free(e->unit);
 	free(e->call_graph);
 	pk_cpumap_put(e->cpus);
-	pk_evsel_set_pmu(e, NULL);
+	pki_evsel_set_pmu(e, NULL);
 	free(e);
 }
 
-void pk_evsel_set_pmu(pk_evsel *e, const pk_pmu *pmu)
+void pki_evsel_set_pmu(pk_evsel *e, const pk_pmu *pmu)
 {
 	pk_pmus *old = e->pmu ? e->pmu->owner : NULL;
 	if (pmu)
@@ -66,7 +66,7 @@ void pk_evlist_put(pk_evlist *l)
 	if (!l || --l->refcnt > 0)
 		return;
 	for (size_t i = 0; i < l->nr; i++)
-		pk_evsel_free(l->evsels[i]);
+		pki_evsel_free(l->evsels[i]);
 	free(l->evsels);
 	for (size_t i = 0; i < l->nr_warnings; i++)
 		free(l->warnings[i]);
@@ -74,9 +74,9 @@ void pk_evlist_put(pk_evlist *l)
 	free(l);
 }
 
-int pk_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
+int pki_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
 {
-	if (pk_grow(&l->evsels, &l->cap, l->nr + n, sizeof(*l->evsels)) < 0)
+	if (pki_grow(&l->evsels, &l->cap, l->nr + n, sizeof(*l->evsels)) < 0)
 		return -ENOMEM;
 	int base = (int)l->nr;
 	for (size_t i = 0; i < n; i++) {
@@ -91,20 +91,20 @@ int pk_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
 pk_evsel *pk_evlist_add(pk_evlist *l, const struct perf_event_attr *attr, const char *name,
 			const pk_pmu *pmu)
 {
-	pk_evsel *e = pk_evsel_new();
+	pk_evsel *e = pki_evsel_new();
 	if (!e)
 		return NULL;
 	pk_evsel_set_attr(e, attr);
-	pk_evsel_set_pmu(e, pmu);
+	pki_evsel_set_pmu(e, pmu);
 	e->nr_members = 1;
 	if ((name && !(e->name = strdup(name))) || (pmu && !(e->pmu_name = strdup(pmu->name)))) {
-		pk_evsel_free(e);
+		pki_evsel_free(e);
 		return NULL;
 	}
 	if (pmu && pmu->cpus)
 		e->cpus = pk_cpumap_get(pmu->cpus);
-	if (pk_evlist_append(l, &e, 1) < 0) {
-		pk_evsel_free(e);
+	if (pki_evlist_append(l, &e, 1) < 0) {
+		pki_evsel_free(e);
 		return NULL;
 	}
 	return e;
@@ -230,7 +230,7 @@ void pk_evlist_warn(pk_evlist *l, const char *fmt, ...)
 			return;
 		}
 	}
-	if (pk_grow(&l->warnings, &l->cap_warnings, l->nr_warnings + 1, sizeof(char *)) < 0) {
+	if (pki_grow(&l->warnings, &l->cap_warnings, l->nr_warnings + 1, sizeof(char *)) < 0) {
 		free(msg);
 		return;
 	}

@@ -42,12 +42,12 @@ struct pk_evlist {
 };
 
 /* Allocates an evsel with attr defaults (size, exclude_guest as perf). */
-pk_evsel *pk_evsel_new(void);
-void pk_evsel_free(pk_evsel *evsel);
+pk_evsel *pki_evsel_new(void);
+void pki_evsel_free(pk_evsel *evsel);
 /* Points the evsel at pmu (may be NULL), holding a reference on the PMU's
  * snapshot (pmu->owner) for as long as the evsel points into it. */
-void pk_evsel_set_pmu(pk_evsel *evsel, const pk_pmu *pmu);
+void pki_evsel_set_pmu(pk_evsel *evsel, const pk_pmu *pmu);
 /* Appends evsels (taking ownership), renumbering idx/leader by offset. */
-int pk_evlist_append(pk_evlist *evlist, pk_evsel **evsels, size_t n);
+int pki_evlist_append(pk_evlist *evlist, pk_evsel **evsels, size_t n);
 
 #endif

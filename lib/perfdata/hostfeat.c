@@ -44,7 +44,7 @@ static char *cpuinfo_field(const char *key)
 		p++;
 		while (*p == ' ')
 			p++;
-		val = strdup(pk_rstrip(p));
+		val = strdup(pki_rstrip(p));
 		break;
 	}
 	fclose(f);
@@ -54,7 +54,7 @@ static char *cpuinfo_field(const char *key)
 static int max_present_cpu(void)
 {
 	char *s = NULL;
-	if (pk_read_file("/sys/devices/system/cpu/present", &s, NULL) < 0)
+	if (pki_read_file("/sys/devices/system/cpu/present", &s, NULL) < 0)
 		return -1;
 	/* the last number of the list */
 	int max = -1;
@@ -97,9 +97,9 @@ static int add_topology(pk_pd_writer *w, int nr_avail, pk_error *err)
 		for (int k = 0; k < 3; k++) {
 			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu,
 				 files[k]);
-			if (pk_read_file(path, &v, NULL) < 0)
+			if (pki_read_file(path, &v, NULL) < 0)
 				continue;
-			pk_rstrip(v);
+			pki_rstrip(v);
 			bool dup = false;
 			for (int j = 0; j < *counts[k] && !dup; j++)
 				dup = !strcmp(lists[k][j], v);
@@ -112,7 +112,7 @@ static int add_topology(pk_pd_writer *w, int nr_avail, pk_error *err)
 		for (int k = 0; k < 3; k++) {
 			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu,
 				 idf[k]);
-			if (pk_read_file(path, &v, NULL) < 0)
+			if (pki_read_file(path, &v, NULL) < 0)
 				continue;
 			ids[cpu * 3 + k] = (uint32_t)strtoul(v, NULL, 10);
 			free(v);
@@ -169,7 +169,7 @@ static int add_pmu_mappings(pk_pd_writer *w, pk_error *err)
 			continue;
 		char path[512], *v;
 		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-		if (pk_read_file(path, &v, NULL) < 0)
+		if (pki_read_file(path, &v, NULL) < 0)
 			continue;
 		pk_pd_buf_u32(&b, (uint32_t)strtoul(v, NULL, 10));
 		pk_pd_buf_string(&b, de->d_name);
@@ -227,15 +227,15 @@ int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_
 		free(vendor);
 	} else {
 		char *midr = NULL;
-		if (pk_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &midr,
+		if (pki_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &midr,
 				 NULL) == 0) {
 			if (rc == 0)
-				rc = set_string(w, PK_FEAT_CPUID, pk_rstrip(midr), err);
+				rc = set_string(w, PK_FEAT_CPUID, pki_rstrip(midr), err);
 			free(midr);
 		}
 	}
 	char *mem = NULL;
-	if (rc == 0 && pk_read_file("/proc/meminfo", &mem, NULL) == 0) {
+	if (rc == 0 && pki_read_file("/proc/meminfo", &mem, NULL) == 0) {
 		char *p = strstr(mem, "MemTotal:");
 		if (p) {
 			uint64_t kb = strtoull(p + 9, NULL, 10);

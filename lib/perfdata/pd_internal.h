@@ -78,34 +78,34 @@ typedef struct pd_src {
 	uint64_t bytes_read;
 } pd_src;
 
-int pd_src_init_fd(pd_src *s, int fd, size_t chunk);
-void pd_src_init_mem(pd_src *s, const void *buf, size_t len);
-void pd_src_free(pd_src *s);
+int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk);
+void pki_pd_src_init_mem(pd_src *s, const void *buf, size_t len);
+void pki_pd_src_free(pd_src *s);
 /* Makes [off, off + n) available; returns the pointer and sets *got to the
  * bytes available (< n only at the end of the input). Pipes only go forward. */
-int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
+int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
-int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
+int pki_pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
 
 /* ---- swapping and attrs (swap.c) ---- */
 /* Converts a file attr (size bytes, file order) into a native attr. */
-void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
+void pki_pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
 		       uint64_t *config3);
 /* Swaps a non-sample record in place (header already native). */
-void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
+void pki_pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
 /* Swaps the sample_id trailer at the end of a record. */
-void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
-size_t pd_trailer_size(uint64_t sample_type);
+void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
+size_t pki_pd_trailer_size(uint64_t sample_type);
 
 /* ---- samples (sample.c) ---- */
 /* Walks a sample body; with swap, swaps each field in place first. */
-int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
 /* TID, TIME, (ADDR: samples only), ID, STREAM_ID, CPU at p, the order
  * samples and sample_id trailers share; returns the end. */
-const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id);
+const uint8_t *pki_pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id);
 /* Parses a sample_id trailer at the end of a record. */
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
@@ -135,16 +135,16 @@ typedef struct pd_queue {
 	pd_qchunk *release;          /* chunk of the event handed out last */
 } pd_queue;
 
-void pd_queue_init(pd_queue *q, size_t limit);
-void pd_queue_free(pd_queue *q);
-int pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
+void pki_pd_queue_init(pd_queue *q, size_t limit);
+void pki_pd_queue_free(pd_queue *q);
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */
-void pd_queue_flush(pd_queue *q, uint64_t limit);
+void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
-bool pd_queue_over(const pd_queue *q);
-void pd_queue_flush_half(pd_queue *q);
+bool pki_pd_queue_over(const pd_queue *q);
+void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event; false when none. */
-bool pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {
@@ -197,19 +197,19 @@ struct pk_pd_reader {
 	bool desc_applied;
 };
 
-void pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pki_pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err);
-int pd_idmap_put(pd_idmap *m, uint64_t key, int val);
-int pd_idmap_get(const pd_idmap *m, uint64_t key);
-void pd_idmap_free(pd_idmap *m);
+int pki_pd_idmap_put(pd_idmap *m, uint64_t key, int val);
+int pki_pd_idmap_get(const pd_idmap *m, uint64_t key);
+void pki_pd_idmap_free(pd_idmap *m);
 /* Fills evsel->attr_name (records.c). */
-void pd_make_attr_name(pk_pd_evsel *e);
+void pki_pd_make_attr_name(pk_pd_evsel *e);
 /* Applies EVENT_DESC names (features.c). */
-void pd_apply_event_desc(pk_pd_reader *r);
+void pki_pd_apply_event_desc(pk_pd_reader *r);
 /* Parses the strings of a feature payload (features.c). */
-char *pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
+char *pki_pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
 
 #endif

@@ -17,7 +17,7 @@
 #define PD_MAX_DECOMP ((size_t)64 << 20)
 #define PD_MAX_WARNINGS 100
 
-void pd_warn(pk_pd_reader *r, const char *fmt, ...)
+void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...)
 {
 	if (r->nr_warnings >= PD_MAX_WARNINGS)
 		return;
@@ -39,7 +39,7 @@ void pd_warn(pk_pd_reader *r, const char *fmt, ...)
 		r->warnings[r->nr_warnings++] = s;
 }
 
-int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+int pki_pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
 {
 	if (!err)
 		return code;
@@ -63,7 +63,7 @@ static size_t id_hash(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
-int pd_idmap_put(pd_idmap *m, uint64_t key, int val)
+int pki_pd_idmap_put(pd_idmap *m, uint64_t key, int val)
 {
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
@@ -101,7 +101,7 @@ int pd_idmap_put(pd_idmap *m, uint64_t key, int val)
 	return 0;
 }
 
-int pd_idmap_get(const pd_idmap *m, uint64_t key)
+int pki_pd_idmap_get(const pd_idmap *m, uint64_t key)
 {
 	if (!m->cap)
 		return -1;
@@ -114,7 +114,7 @@ int pd_idmap_get(const pd_idmap *m, uint64_t key)
 	return -1;
 }
 
-void pd_idmap_free(pd_idmap *m)
+void pki_pd_idmap_free(pd_idmap *m)
 {
 	free(m->keys);
 	free(m->vals);
@@ -144,7 +144,7 @@ static void update_id_pos(pk_pd_reader *r)
 	}
 }
 
-int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err)
 {
 	if (r->nr_evsels >= PD_MAX_EVSELS)
@@ -160,11 +160,11 @@ int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 	pk_pd_evsel *e = calloc(1, sizeof(*e));
 	if (!e)
 		return pk_err(err, -ENOMEM, "out of memory");
-	pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
+	pki_pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
 	e->file_attr_size = (uint32_t)attr_size;
 	e->idx = (int)r->nr_evsels;
-	e->trailer_size = e->attr.sample_id_all ? pd_trailer_size(e->attr.sample_type) : 0;
-	pd_make_attr_name(e);
+	e->trailer_size = e->attr.sample_id_all ? pki_pd_trailer_size(e->attr.sample_type) : 0;
+	pki_pd_make_attr_name(e);
 	if (nr_ids) {
 		e->ids = malloc(nr_ids * sizeof(uint64_t));
 		if (!e->ids) {
@@ -174,7 +174,7 @@ int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		for (size_t i = 0; i < nr_ids; i++) {
 			uint64_t id = pd_ld64(&ids[i]);
 			e->ids[i] = ids_swap ? __builtin_bswap64(id) : id;
-			if (pd_idmap_put(&r->ids, e->ids[i], e->idx) < 0) {
+			if (pki_pd_idmap_put(&r->ids, e->ids[i], e->idx) < 0) {
 				free(e->ids);
 				free(e);
 				return pk_err(err, -ENOMEM, "out of memory");
@@ -203,11 +203,11 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 	memset(h, 0, sizeof(h));
 	const uint8_t *p;
 	size_t got;
-	int rc = pd_src_peek(&r->src, 0, 16, &p, &got);
+	int rc = pki_pd_src_peek(&r->src, 0, 16, &p, &got);
 	if (rc < 0)
-		return pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
+		return pki_pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
 	if (got < 16)
-		return pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
+		return pki_pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
 				  got);
 	uint64_t magic = pd_ld64(p);
 	bool v1 = false;
@@ -218,7 +218,7 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 	} else if (magic == PD_MAGIC_V1 || magic == __builtin_bswap64(PD_MAGIC_V1)) {
 		v1 = true;
 	} else {
-		return pd_err_off(r, err, -EINVAL, 0,
+		return pki_pd_err_off(r, err, -EINVAL, 0,
 				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",
 				  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 	}
@@ -236,15 +236,15 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 		return 0;
 	}
 	if (hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_OLD_SIZE)
-		return pd_err_off(r, err, -EINVAL, 8, "bad header size %llu (expected 104, 72 or 16)",
+		return pki_pd_err_off(r, err, -EINVAL, 8, "bad header size %llu (expected 104, 72 or 16)",
 				  (unsigned long long)hsize);
 	if (!r->src.seekable)
-		return pd_err_off(r, err, -ESPIPE, 0,
+		return pki_pd_err_off(r, err, -ESPIPE, 0,
 				  "a file-mode perf.data cannot be read from a pipe; "
 				  "record with -o - for pipe mode");
-	rc = pd_src_read_at(&r->src, 0, h, (size_t)hsize);
+	rc = pki_pd_src_read_at(&r->src, 0, h, (size_t)hsize);
 	if (rc < 0)
-		return pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
+		return pki_pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
 				  (unsigned long long)hsize);
 	pk_pd_layout *l = &r->layout;
 	l->header_size = hsize;
@@ -267,7 +267,7 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 				bits[i] = (uint64_t)hi << 32 | lo;
 			}
 			if (!(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
-				pd_warn(r, "feature bitmap unreadable in a byte-swapped file; "
+				pki_pd_warn(r, "feature bitmap unreadable in a byte-swapped file; "
 					   "features ignored");
 				memset(bits, 0, sizeof(bits));
 			}
@@ -275,21 +275,21 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 	}
 	uint64_t fsz = l->file_size;
 	if (l->data_offset < hsize || l->data_offset > fsz)
-		return pd_err_off(r, err, -EINVAL, 40, "data section offset %llu outside the file (%llu bytes)",
+		return pki_pd_err_off(r, err, -EINVAL, 40, "data section offset %llu outside the file (%llu bytes)",
 				  (unsigned long long)l->data_offset, (unsigned long long)fsz);
 	if (l->attrs_size &&
 	    (l->attrs_offset < hsize || l->attrs_offset > fsz || l->attrs_size > fsz - l->attrs_offset))
-		return pd_err_off(r, err, -EINVAL, 24,
+		return pki_pd_err_off(r, err, -EINVAL, 24,
 				  "attrs section (offset %llu, size %llu) outside the file (%llu bytes)",
 				  (unsigned long long)l->attrs_offset,
 				  (unsigned long long)l->attrs_size, (unsigned long long)fsz);
 	if (l->attrs_size && l->attrs_offset < l->data_offset + l->data_size &&
 	    l->data_offset < l->attrs_offset + l->attrs_size)
-		return pd_err_off(r, err, -EINVAL, 24, "attrs and data sections overlap");
+		return pki_pd_err_off(r, err, -EINVAL, 24, "attrs and data sections overlap");
 	r->pos = l->data_offset;
 	if (l->data_size == 0) {
 		/* perf record did not finish the header: take what is there */
-		pd_warn(r, "data size field is 0: reading to the end of the file");
+		pki_pd_warn(r, "data size field is 0: reading to the end of the file");
 		r->end = fsz;
 	} else {
 		r->end = l->data_offset + l->data_size;
@@ -303,8 +303,8 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 		if (!(bits[f / 64] >> (f % 64) & 1))
 			continue;
 		uint8_t sec[16];
-		if (toff > fsz || fsz - toff < 16 || pd_src_read_at(&r->src, toff, sec, 16) < 0) {
-			pd_warn(r, "feature table truncated at offset %llu (feature %d)",
+		if (toff > fsz || fsz - toff < 16 || pki_pd_src_read_at(&r->src, toff, sec, 16) < 0) {
+			pki_pd_warn(r, "feature table truncated at offset %llu (feature %d)",
 				(unsigned long long)toff, f);
 			r->stats.nr_bad_features++;
 			break;
@@ -314,7 +314,7 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 		ft->offset = pd_get64(sec, r->swap);
 		ft->size = pd_get64(sec + 8, r->swap);
 		if (ft->offset > fsz || ft->size > fsz - ft->offset) {
-			pd_warn(r, "feature %s section (offset %llu, size %llu) outside the file",
+			pki_pd_warn(r, "feature %s section (offset %llu, size %llu) outside the file",
 				pk_pd_feature_name(f) ? pk_pd_feature_name(f) : "?",
 				(unsigned long long)ft->offset, (unsigned long long)ft->size);
 			ft->bad = true;
@@ -331,60 +331,60 @@ static int read_file_attrs(pk_pd_reader *r, pk_error *err)
 	if (!l->attrs_size)
 		return 0;
 	if (l->attr_size < PD_ATTR_SIZE_VER0 + 16)
-		return pd_err_off(r, err, -EINVAL, 16, "bad attr entry size %llu",
+		return pki_pd_err_off(r, err, -EINVAL, 16, "bad attr entry size %llu",
 				  (unsigned long long)l->attr_size);
 	uint64_t nr = l->attrs_size / l->attr_size;
 	uint64_t off = l->attrs_offset, end = l->attrs_offset + l->attrs_size;
 	uint8_t abuf[PD_MAX_ATTR_SIZE];
 	for (uint64_t i = 0; i < nr; i++) {
 		if (end - off < PD_ATTR_SIZE_VER0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
+			return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
 					  (unsigned long long)i);
-		int rc = pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0);
+		int rc = pki_pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0);
 		if (rc < 0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+			return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
 		uint32_t asz = pd_get32(abuf + 4, r->swap);
 		if (asz == 0)
 			asz = PD_ATTR_SIZE_VER0;
 		if (asz < PD_ATTR_SIZE_VER0 || asz > PD_MAX_ATTR_SIZE || asz % 8)
-			return pd_err_off(r, err, -EINVAL, off + 4, "attr %llu has a bad size %u",
+			return pki_pd_err_off(r, err, -EINVAL, off + 4, "attr %llu has a bad size %u",
 					  (unsigned long long)i, asz);
 		if (end - off < (uint64_t)asz + 16)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu (size %u) runs past the attrs section",
+			return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu (size %u) runs past the attrs section",
 					  (unsigned long long)i, asz);
-		rc = pd_src_read_at(&r->src, off, abuf, asz);
+		rc = pki_pd_src_read_at(&r->src, off, abuf, asz);
 		uint8_t sec[16];
 		if (rc == 0)
-			rc = pd_src_read_at(&r->src, off + asz, sec, 16);
+			rc = pki_pd_src_read_at(&r->src, off + asz, sec, 16);
 		if (rc < 0)
-			return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+			return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
 		uint64_t ioff = pd_get64(sec, r->swap), isz = pd_get64(sec + 8, r->swap);
 		uint64_t *ids = NULL;
 		size_t nids = (size_t)(isz / 8);
 		if (isz) {
 			if (ioff > l->file_size || isz > l->file_size - ioff || nids > PD_MAX_IDS)
-				return pd_err_off(r, err, -EINVAL, off + asz,
+				return pki_pd_err_off(r, err, -EINVAL, off + asz,
 						  "ids of attr %llu (offset %llu, size %llu) outside the file",
 						  (unsigned long long)i, (unsigned long long)ioff,
 						  (unsigned long long)isz);
 			ids = malloc(nids * 8);
 			if (!ids)
 				return pk_err(err, -ENOMEM, "out of memory");
-			rc = pd_src_read_at(&r->src, ioff, ids, nids * 8);
+			rc = pki_pd_src_read_at(&r->src, ioff, ids, nids * 8);
 			if (rc < 0) {
 				free(ids);
-				return pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
+				return pki_pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
 						  (unsigned long long)i);
 			}
 		}
-		rc = pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
+		rc = pki_pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
 		free(ids);
 		if (rc < 0)
 			return rc;
 		off += (uint64_t)asz + 16;
 	}
 	if (off != end)
-		pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
+		pki_pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
 			(unsigned long long)(end - off), (unsigned long long)nr);
 	return 0;
 }
@@ -395,7 +395,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		r->opts = *opts;
 	r->sample_id_pos = r->trailer_id_pos = -1;
 	pk_error_clear(&r->deferred);
-	pd_queue_init(&r->q, r->opts.queue_limit);
+	pki_pd_queue_init(&r->q, r->opts.queue_limit);
 	int rc = read_file_header(r, err);
 	if (rc < 0)
 		return rc;
@@ -403,7 +403,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		rc = read_file_attrs(r, err);
 		if (rc < 0)
 			return rc;
-		pd_apply_event_desc(r);
+		pki_pd_apply_event_desc(r);
 	}
 	return 0;
 }
@@ -429,7 +429,7 @@ int pk_pd_reader_open_fd(int fd, const char *name, const pk_pd_open_opts *opts,
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->fd = fd;
 	r->path = strdup(name ? name : "perf.data");
-	pd_src_init_fd(&r->src, fd, opts ? opts->chunk_size : 0);
+	pki_pd_src_init_fd(&r->src, fd, opts ? opts->chunk_size : 0);
 	if (!r->path) {
 		pk_pd_reader_close(r);
 		return pk_err(err, -ENOMEM, "out of memory");
@@ -467,7 +467,7 @@ int pk_pd_reader_open_mem(const void *buf, size_t len, const pk_pd_open_opts *op
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->fd = -1;
 	r->path = strdup("(memory)");
-	pd_src_init_mem(&r->src, buf, len);
+	pki_pd_src_init_mem(&r->src, buf, len);
 	return open_common(r, opts, out, err);
 }
 
@@ -478,18 +478,18 @@ void pk_pd_reader_close(pk_pd_reader *r)
 	for (size_t i = 0; i < r->nr_evsels; i++)
 		free_evsel(r->evsels[i]);
 	free(r->evsels);
-	pd_idmap_free(&r->ids);
+	pki_pd_idmap_free(&r->ids);
 	for (int f = 0; f < PK_FEAT_MAX; f++)
 		free(r->feats[f].data);
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
-	pd_queue_free(&r->q);
+	pki_pd_queue_free(&r->q);
 	free(r->scratch);
 	free(r->dbuf);
 	if (r->zstd)
 		ZSTD_freeDStream(r->zstd);
-	pd_src_free(&r->src);
+	pki_pd_src_free(&r->src);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
 	free(r->path);
@@ -510,7 +510,7 @@ const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx)
 
 const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id)
 {
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	return i >= 0 ? r->evsels[i] : NULL;
 }
 
@@ -572,7 +572,7 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const uint8_t *rec, size
 		if (!id) /* synthesized records carry id 0 */
 			return r->evsels[0];
 	}
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	if (i < 0) {
 		if (type == PERF_RECORD_SAMPLE)
 			r->stats.nr_unknown_id++;
@@ -603,7 +603,7 @@ static void sample_prefix(const pk_pd_evsel *e, const uint8_t *body, size_t len,
 	}
 	if (st & PERF_SAMPLE_IP)
 		p += 8;
-	pd_read_id_fields(p, st, true, id);
+	pki_pd_read_id_fields(p, st, true, id);
 	ev->has_time = !!(st & PERF_SAMPLE_TIME);
 }
 
@@ -612,7 +612,7 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 	if (ev->size < 24)
 		return 0;
 	uint64_t kind = pd_ld64(ev->data + 8), id = pd_ld64(ev->data + 16);
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	if (i < 0)
 		return 0;
 	pk_pd_evsel *e = r->evsels[i];
@@ -650,7 +650,7 @@ static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
 	ft->present = ft->loaded = true;
 	ft->bad = false;
 	if (f == PK_FEAT_EVENT_DESC)
-		pd_apply_event_desc(r);
+		pki_pd_apply_event_desc(r);
 	return 0;
 }
 
@@ -660,16 +660,16 @@ static int handle_attr(pk_pd_reader *r, const pk_pd_event *ev, pk_error *err)
 	size_t n = ev->size - 8;
 	const uint8_t *a = ev->data + 8;
 	if (n < 8)
-		return pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
+		return pki_pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
 				  ev->size);
 	uint32_t asz = pd_get32(a + 4, r->swap);
 	if (asz == 0)
 		asz = PD_ATTR_SIZE_VER0;
 	if (asz < PD_ATTR_SIZE_VER0 || asz > n || asz > PD_MAX_ATTR_SIZE)
-		return pd_err_off(r, err, -EINVAL, ev->offset + 12,
+		return pki_pd_err_off(r, err, -EINVAL, ev->offset + 12,
 				  "HEADER_ATTR: bad attr size %u in a %u-byte record", asz, ev->size);
 	size_t nids = (n - asz) / 8;
-	return pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
+	return pki_pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
 			    err);
 }
 
@@ -692,7 +692,7 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 		if (r->dcap - r->dlen < 65536) {
 			size_t cap = r->dcap ? r->dcap * 2 : ((size_t)1 << 20);
 			if (cap > PD_MAX_DECOMP)
-				return pd_err_off(r, err, -EFBIG, off,
+				return pki_pd_err_off(r, err, -EFBIG, off,
 						  "COMPRESSED record expands past %zu MiB",
 						  PD_MAX_DECOMP >> 20);
 			uint8_t *nb = realloc(r->dbuf, cap);
@@ -705,7 +705,7 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 		size_t ret = ZSTD_decompressStream(r->zstd, &out, &in);
 		if (ZSTD_isError(ret)) {
 			ZSTD_initDStream(r->zstd);
-			return pd_err_off(r, err, -EINVAL, off, "COMPRESSED record: zstd: %s",
+			return pki_pd_err_off(r, err, -EINVAL, off, "COMPRESSED record: zstd: %s",
 					  ZSTD_getErrorName(ret));
 		}
 		r->dlen += out.pos;
@@ -730,7 +730,7 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			const uint8_t *d = r->dbuf + r->dpos;
 			size_t dsz = pd_get16(d + 6, r->swap);
 			if (dsz < 8)
-				return pd_err_off(r, err, -EINVAL, r->doff,
+				return pki_pd_err_off(r, err, -EINVAL, r->doff,
 						  "record inside COMPRESSED data has size %zu", dsz);
 			if (dsz <= r->dlen - r->dpos) {
 				from_decomp = true;
@@ -746,53 +746,53 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			off = r->pos;
 			if (off >= r->end)
 				return 0;
-			int rc = pd_src_peek(&r->src, off, 8, &p, &got);
+			int rc = pki_pd_src_peek(&r->src, off, 8, &p, &got);
 			if (rc < 0)
-				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+				return pki_pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
 			if (got == 0) {
 				if (r->end != UINT64_MAX && !r->pipe)
-					return pd_err_off(r, err, -ENODATA, off,
+					return pki_pd_err_off(r, err, -ENODATA, off,
 							  "file truncated: data section should end at %llu",
 							  (unsigned long long)r->end);
 				return 0;
 			}
 			if (got < 8)
-				return pd_err_off(r, err, -ENODATA, off,
+				return pki_pd_err_off(r, err, -ENODATA, off,
 						  "truncated record header (%zu of 8 bytes)", got);
 			uint32_t type = pd_get32(p, r->swap);
 			size = pd_get16(p + 6, r->swap);
 			if (size < 8)
-				return pd_err_off(r, err, -EINVAL, off,
+				return pki_pd_err_off(r, err, -EINVAL, off,
 						  "record (type %u) has size %zu, smaller than its header",
 						  type, size);
 			if (type == PK_RECORD_AUXTRACE || type == PK_RECORD_HEADER_TRACING_DATA) {
 				/* data follows that header.size does not count */
-				rc = pd_src_peek(&r->src, off, size, &p, &got);
+				rc = pki_pd_src_peek(&r->src, off, size, &p, &got);
 				if (rc < 0)
-					return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+					return pki_pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
 				if (got < size)
-					return pd_err_off(r, err, -ENODATA, off,
+					return pki_pd_err_off(r, err, -ENODATA, off,
 							  "truncated record (%zu of %zu bytes)", got, size);
 				if (type == PK_RECORD_AUXTRACE && size >= 16)
 					extra = pd_get64(p + 8, r->swap);
 				else if (type == PK_RECORD_HEADER_TRACING_DATA && size >= 12)
 					extra = ((uint64_t)pd_get32(p + 8, r->swap) + 7) & ~7ULL;
 				if (extra > (1ULL << 30))
-					return pd_err_off(r, err, -EINVAL, off,
+					return pki_pd_err_off(r, err, -EINVAL, off,
 							  "record data size %llu too large",
 							  (unsigned long long)extra);
 			}
 			uint64_t total = size + extra;
 			if (r->end != UINT64_MAX && total > r->end - off)
-				return pd_err_off(r, err, -EINVAL, off,
+				return pki_pd_err_off(r, err, -EINVAL, off,
 						  "record (type %u, size %llu) runs past the data section end %llu",
 						  type, (unsigned long long)total,
 						  (unsigned long long)r->end);
-			rc = pd_src_peek(&r->src, off, (size_t)total, &p, &got);
+			rc = pki_pd_src_peek(&r->src, off, (size_t)total, &p, &got);
 			if (rc < 0)
-				return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+				return pki_pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
 			if (got < total)
-				return pd_err_off(r, err, -ENODATA, off,
+				return pki_pd_err_off(r, err, -ENODATA, off,
 						  "truncated record (type %u: %zu of %llu bytes)", type, got,
 						  (unsigned long long)total);
 			r->pos = off + total;
@@ -827,11 +827,11 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			if (r->swap) {
 				if (type == PERF_RECORD_SAMPLE && e) {
 					pk_pd_sample tmp;
-					if (pd_sample_walk(e, r->scratch + 8, size - 8, true, &tmp, NULL) < 0)
-						pd_warn(r, "sample at offset %llu: fields past its end",
+					if (pki_pd_sample_walk(e, r->scratch + 8, size - 8, true, &tmp, NULL) < 0)
+						pki_pd_warn(r, "sample at offset %llu: fields past its end",
 							(unsigned long long)off);
 				} else if (type != PERF_RECORD_SAMPLE) {
-					pd_swap_record(r->scratch, size, e);
+					pki_pd_swap_record(r->scratch, size, e);
 				}
 			}
 			ev->evsel = e;
@@ -840,7 +840,7 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 				if (e)
 					sample_prefix(e, data + 8, size - 8, ev);
 			} else if (e && e->attr.sample_id_all) {
-				pd_parse_trailer(data, size, e->attr.sample_type, &ev->id);
+				pki_pd_parse_trailer(data, size, e->attr.sample_type, &ev->id);
 				ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
 			}
 			if (type == PERF_RECORD_LOST && size >= 24)
@@ -852,7 +852,7 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			return 1;
 		}
 		if (r->swap)
-			pd_swap_record(r->scratch, size, NULL);
+			pki_pd_swap_record(r->scratch, size, NULL);
 		ev->data = data;
 		int rc = 0;
 		switch (type) {
@@ -906,7 +906,7 @@ static bool queued_type(const pk_pd_event *ev)
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		if (pd_queue_pop(&r->q, ev))
+		if (pki_pd_queue_pop(&r->q, ev))
 			return 1;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
@@ -924,18 +924,18 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			if (!r->deferred.code)
 				r->deferred.code = rc;
 			r->has_deferred = true;
-			pd_queue_flush(&r->q, UINT64_MAX);
+			pki_pd_queue_flush(&r->q, UINT64_MAX);
 			continue;
 		}
 		if (rc == 0) {
-			pd_queue_flush(&r->q, UINT64_MAX);
+			pki_pd_queue_flush(&r->q, UINT64_MAX);
 			r->done = true;
 			continue;
 		}
 		if (r->opts.no_order)
 			return 1;
 		if (ev->type == PK_RECORD_FINISHED_ROUND) {
-			pd_queue_flush(&r->q, r->q.next_flush);
+			pki_pd_queue_flush(&r->q, r->q.next_flush);
 			r->q.next_flush = r->q.max_time;
 			continue;
 		}
@@ -943,12 +943,12 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			return 1;
 		if (r->q.last_delivered && ev->id.time < r->q.last_delivered)
 			r->stats.nr_out_of_order++;
-		rc = pd_queue_add(&r->q, ev, ev->id.time);
+		rc = pki_pd_queue_add(&r->q, ev, ev->id.time);
 		if (rc < 0)
 			return pk_err(err, rc, "out of memory");
-		if (pd_queue_over(&r->q)) {
+		if (pki_pd_queue_over(&r->q)) {
 			r->stats.nr_forced_flush++;
-			pd_queue_flush_half(&r->q);
+			pki_pd_queue_flush_half(&r->q);
 		}
 	}
 }

@@ -59,7 +59,7 @@ static bool take_regs(walk *w, uint64_t mask, uint64_t *abi, const uint64_t **re
 	return true;
 }
 
-int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field)
 {
 	const struct perf_event_attr *a = &evsel->attr;
@@ -233,7 +233,7 @@ int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_
 {
 	const char *field = NULL;
 	/* Without swap the walk only reads; the cast keeps one routine. */
-	int rc = pd_sample_walk(evsel, (uint8_t *)(uintptr_t)body, len, false, s, &field);
+	int rc = pki_pd_sample_walk(evsel, (uint8_t *)(uintptr_t)body, len, false, s, &field);
 	if (rc < 0)
 		return pk_err(err, rc, "sample field %s runs past the record end (%zu bytes)",
 			      field ? field : "?", len + 8);
@@ -250,7 +250,7 @@ int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 		return -EINVAL;
 	}
 	const char *field = NULL;
-	int rc = pd_sample_walk(ev->evsel, (uint8_t *)(uintptr_t)(ev->data + 8),
+	int rc = pki_pd_sample_walk(ev->evsel, (uint8_t *)(uintptr_t)(ev->data + 8),
 				(size_t)ev->size - 8, false, s, &field);
 	if (rc < 0) {
 		pk_err_at(err, rc, "perf.data", "record", (long)ev->offset,
@@ -264,7 +264,7 @@ int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 	return 0;
 }
 
-const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id)
+const uint8_t *pki_pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_pd_sample_id *id)
 {
 	if (st & PERF_SAMPLE_TID) {
 		id->pid = pd_ld32(p);
@@ -292,16 +292,16 @@ const uint8_t *pd_read_id_fields(const uint8_t *p, uint64_t st, bool sample, pk_
 	return p;
 }
 
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
+void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
 {
 	memset(id, 0, sizeof(*id));
 	id->cpu = (uint32_t)-1;
-	size_t tsz = pd_trailer_size(st);
+	size_t tsz = pki_pd_trailer_size(st);
 	if (tsz > size - 8)
 		return;
 	id->fields = st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
-	const uint8_t *p = pd_read_id_fields(rec + size - tsz, st, false, id);
+	const uint8_t *p = pki_pd_read_id_fields(rec + size - tsz, st, false, id);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		id->id = pd_ld64(p);
 }

@@ -17,7 +17,7 @@ static int emit(const pk_synth *s, pk_pd_buf *b, pk_error *err)
 {
 	/* zeroed sample_id trailer: perf reads id 0 as "synthesized" */
 	if (s->sample_id_all) {
-		size_t t = pd_trailer_size(s->sample_type);
+		size_t t = pki_pd_trailer_size(s->sample_type);
 		for (size_t i = 0; i < t / 8; i++)
 			pk_pd_buf_u64(b, 0);
 	}
@@ -103,7 +103,7 @@ static int synth_maps(const pk_synth *s, pid_t pid, pk_error *err)
 		/* perf synthesizes the executable mappings by default */
 		if (strlen(perms) < 4 || perms[2] != 'x')
 			continue;
-		char *name = pk_rstrip(line + name_at);
+		char *name = pki_rstrip(line + name_at);
 		if (!*name)
 			name = "//anon";
 		uint32_t prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
@@ -146,9 +146,9 @@ int pk_synth_task(const pk_synth *s, pid_t pid, bool comm_only, pk_error *err)
 			continue;
 		char cpath[300], *comm = NULL;
 		snprintf(cpath, sizeof(cpath), "%s/%d/task/%ld/comm", proc, (int)pid, tid);
-		if (pk_read_file(cpath, &comm, NULL) < 0)
+		if (pki_read_file(cpath, &comm, NULL) < 0)
 			continue;
-		rc = pk_synth_comm(s, pid, (pid_t)tid, pk_rstrip(comm), err);
+		rc = pk_synth_comm(s, pid, (pid_t)tid, pki_rstrip(comm), err);
 		free(comm);
 	}
 	closedir(d);

@@ -38,7 +38,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	snprintf(out->str, sizeof(out->str), "%s", s);
 	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
 		uint64_t midr;
-		if (pk_parse_u64(s, &midr, NULL) < 0)
+		if (pki_parse_u64(s, &midr, NULL) < 0)
 			return pk_err_at(err, -EINVAL, "cpuid", s, 0,
 					 "expected a MIDR value such as 0x00000000413fd0c1");
 		out->vendor = PK_VENDOR_ARM;
@@ -109,11 +109,11 @@ static int host_cpuid(pk_cpuid *out, pk_error *err)
 	return pk_cpuid_parse(str, out, err);
 #else
 	char *text;
-	int r = pk_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &text,
+	int r = pki_read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", &text,
 			     NULL);
 	if (r < 0)
 		return pk_err(err, r, "cannot read the MIDR of cpu0: %s", strerror(-r));
-	r = pk_cpuid_parse(pk_rstrip(text), out, err);
+	r = pk_cpuid_parse(pki_rstrip(text), out, err);
 	free(text);
 	return r;
 #endif
