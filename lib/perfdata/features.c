@@ -423,7 +423,7 @@ int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *h, pk_error *err)
 	return 0;
 }
 
-void pk_pd_header_free(pk_pd_header *h)
+void pk_pd_header_release(pk_pd_header *h)
 {
 	free(h->hostname);
 	free(h->osrelease);

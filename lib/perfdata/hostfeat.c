@@ -20,7 +20,7 @@ static int set_string(pk_pd_writer *w, int feat, const char *s, pk_error *err)
 	pk_pd_buf_string(&b, s);
 	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		       : pk_pd_writer_set_feature(w, feat, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -140,7 +140,7 @@ static int add_topology(pk_pd_writer *w, int nr_avail, pk_error *err)
 	}
 	rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		   : pk_pd_writer_set_feature(w, PK_FEAT_CPU_TOPOLOGY, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 out:
 	for (int i = 0; i < nc; i++)
 		free(cores[i]);
@@ -184,7 +184,7 @@ static int add_pmu_mappings(pk_pd_writer *w, pk_error *err)
 		pd_st32(b.data, n);
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, b.data, b.len, err);
 	}
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -250,7 +250,7 @@ int pk_pd_writer_host_features(pk_pd_writer *w, int argc, char *const *argv, pk_
 			pk_pd_buf_string(&b, argv[i]);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 			   : pk_pd_writer_set_feature(w, PK_FEAT_CMDLINE, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	if (rc == 0 && avail > 0)
 		rc = add_topology(w, avail, err);

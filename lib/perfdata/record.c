@@ -42,7 +42,7 @@ static size_t page_size(void)
 	return p > 0 ? (size_t)p : 4096;
 }
 
-void pk_recorder_free(pk_recorder *r)
+void pk_recorder_close(pk_recorder *r)
 {
 	if (!r)
 		return;
@@ -89,7 +89,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	r->page = page_size();
 	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
 	if (pages & (pages - 1)) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
 	}
 	/* wake up when a quarter of the buffer is full, not per sample */
@@ -106,12 +106,12 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	int rc = 0;
 	r->counting = pk_counting_new(evlist, &co, err);
 	if (!r->counting) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return err && err->code ? err->code : -ENOMEM;
 	}
 	rc = pk_counting_open(r->counting, err);
 	if (rc < 0) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return rc;
 	}
 	size_t nev = pk_evlist_count(evlist);
@@ -127,7 +127,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	r->rings = calloc(nrings ? nrings : 1, sizeof(ring));
 	r->pfds = calloc((nev * (size_t)ncpu * (size_t)nthr) + 1, sizeof(struct pollfd));
 	if (!r->ids || !r->nr_ids || !r->rings || !r->pfds) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return pk_err(err, -ENOMEM, "out of memory");
 	}
 	r->nr_rings = nrings;
@@ -139,7 +139,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		int nc = pk_cpumap_nr(cpus);
 		r->ids[e] = calloc((size_t)nc * (size_t)nthr + 1, sizeof(uint64_t));
 		if (!r->ids[e]) {
-			pk_recorder_free(r);
+			pk_recorder_close(r);
 			return pk_err(err, -ENOMEM, "out of memory");
 		}
 		for (int ci = 0; ci < nc; ci++) {
@@ -166,7 +166,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 						if (rc == -EPERM || rc == -ENOMEM)
 							pk_err_hint(err, "lower the buffer size with -m, or raise "
 									 "/proc/sys/kernel/perf_event_mlock_kb");
-						pk_recorder_free(r);
+						pk_recorder_close(r);
 						return rc;
 					}
 					rg->fd = fd;
@@ -185,7 +185,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 					if (rc < 0) {
 						pk_err(err, rc, "cannot redirect an event into its CPU's buffer: %s",
 						       strerror(-rc));
-						pk_recorder_free(r);
+						pk_recorder_close(r);
 						return rc;
 					}
 					/* poll it too: its HUP tells us when the task is gone */
@@ -197,7 +197,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	}
 	r->tmp = malloc(65536);
 	if (!r->tmp) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return pk_err(err, -ENOMEM, "out of memory");
 	}
 	*out = r;

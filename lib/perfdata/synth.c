@@ -66,7 +66,7 @@ int pk_synth_kernel_mmap(const pk_synth *s, pk_error *err)
 	pk_pd_buf_u64(&b, text);
 	pk_pd_buf_name(&b, "[kernel.kallsyms]_text");
 	int rc = emit(s, &b, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -78,7 +78,7 @@ int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_
 	pk_pd_buf_u32(&b, (uint32_t)tid);
 	pk_pd_buf_name(&b, comm);
 	int rc = emit(s, &b, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -124,7 +124,7 @@ static int synth_maps(const pk_synth *s, pid_t pid, pk_error *err)
 		pk_pd_buf_name(&b, name);
 		rc = emit(s, &b, err);
 	}
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	fclose(f);
 	return rc;
 }

@@ -100,7 +100,7 @@ void pk_pd_buf_pad8(pk_pd_buf *b)
 	buf_zeros(b, ((b->len + 7) & ~(size_t)7) - b->len);
 }
 
-void pk_pd_buf_free(pk_pd_buf *b)
+void pk_pd_buf_release(pk_pd_buf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
@@ -325,7 +325,7 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 		pk_pd_buf_bytes(&b, e->attr, e->attr_size);
 		pk_pd_buf_bytes(&b, e->ids, e->nr_ids * 8);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	/* Features perf 6.1 accepts in a pipe (ids <= 32), then the end
 	 * marker: feature id 32 with no payload. */
@@ -347,7 +347,7 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 			pk_pd_buf_bytes(&b, w->feats[f].data, plen);
 		pk_pd_buf_pad8(&b);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	return rc;
 }
@@ -479,8 +479,8 @@ static int write_features(pk_pd_writer *w, uint64_t start, uint64_t bits[4])
 		rc = pwrite_all(w->fd, table.data, table.len, start);
 	if (rc == 0 && payload.len)
 		rc = pwrite_all(w->fd, payload.data, payload.len, off);
-	pk_pd_buf_free(&table);
-	pk_pd_buf_free(&payload);
+	pk_pd_buf_release(&table);
+	pk_pd_buf_release(&payload);
 	return rc;
 }
 
@@ -492,7 +492,7 @@ static void writer_free(pk_pd_writer *w)
 	}
 	free(w->evsels);
 	for (int f = 0; f < PK_FEAT_MAX; f++)
-		pk_pd_buf_free(&w->feats[f]);
+		pk_pd_buf_release(&w->feats[f]);
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	free(w->wbuf);
@@ -557,6 +557,6 @@ int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err)
 	}
 	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		       : pk_pd_writer_set_feature(w, PK_FEAT_EVENT_DESC, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }

@@ -397,7 +397,7 @@ out:
 		close(go);
 	if (w)
 		pk_pd_writer_abort(w);
-	pk_recorder_free(rec);
+	pk_recorder_close(rec);
 	pk_threadmap_put(threads);
 	pk_cpumap_put(cpus);
 	pk_evlist_put(evlist);

@@ -260,7 +260,7 @@ static void print_header(pk_pd_reader *r, const char *input)
 	printf(" \n# ========\n#\n");
 	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
 		fprintf(stderr, "warning: %s\n", pk_pd_warning(r, i));
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 }
 
 static void print_table(report *rp, pd_session *s)
