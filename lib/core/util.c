@@ -1,3 +1,5 @@
+/* Small shared helpers; see util.h. One implementation each: growable
+ * arrays (pki_grow), byte buffers (pki_buf_reserve), warning lists. */
 #include "core/util.h"
 
 #include <ctype.h>
@@ -130,15 +132,22 @@ int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 	return 0;
 }
 
-static bool sb_reserve(pk_strbuf *sb, size_t extra)
+bool pki_buf_reserve(void *pdata, size_t *cap, size_t len, size_t extra, bool *oom)
 {
-	if (sb->oom)
+	if (*oom)
 		return false;
-	if (pki_grow(&sb->buf, &sb->cap, sb->len + extra + 1, 1) < 0) {
-		sb->oom = true;
+	if (len + extra <= *cap)
+		return true;
+	if (pki_grow(pdata, cap, len + extra, 1) < 0) {
+		*oom = true;
 		return false;
 	}
 	return true;
+}
+
+static bool sb_reserve(pk_strbuf *sb, size_t extra)
+{
+	return pki_buf_reserve(&sb->buf, &sb->cap, sb->len, extra + 1, &sb->oom);
 }
 
 void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n)
@@ -184,4 +193,43 @@ void pki_sb_free(pk_strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 	sb->oom = false;
+}
+
+void pki_warnings_vadd(pki_warnings *w, const char *fmt, va_list ap)
+{
+	char buf[PKI_WARNING_MAX_LEN];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (w->unique)
+		for (size_t i = 0; i < w->nr; i++)
+			if (!strcmp(w->v[i], buf))
+				return;
+	char *s = NULL;
+	if ((w->max && w->nr >= w->max) || pki_grow(&w->v, &w->cap, w->nr + 1, sizeof(char *)) < 0 ||
+	    !(s = strdup(buf))) {
+		w->dropped++;
+		return;
+	}
+	w->v[w->nr++] = s;
+}
+
+void pki_warnings_add(pki_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pki_warnings_vadd(w, fmt, ap);
+	va_end(ap);
+}
+
+const char *pki_warnings_at(const pki_warnings *w, size_t idx)
+{
+	return idx < w->nr ? w->v[idx] : NULL;
+}
+
+void pki_warnings_free(pki_warnings *w)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		free(w->v[i]);
+	free(w->v);
+	w->v = NULL;
+	w->nr = w->cap = w->dropped = 0;
 }

@@ -1,7 +1,10 @@
-/* Internal helpers shared by the library's modules. Not installed. */
+/* Internal helpers shared by the library's modules (file reads, integer
+ * parsing, growable arrays and buffers, warning lists). Not installed; the
+ * names are pki_ and not exported. */
 #ifndef PK_CORE_UTIL_H
 #define PK_CORE_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +34,28 @@ void pki_sb_addf(pk_strbuf *sb, const char *fmt, ...) __attribute__((format(prin
 void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n);
 char *pki_sb_steal(pk_strbuf *sb); /* NULL after an allocation failure */
 void pki_sb_free(pk_strbuf *sb);
+
+/* Growth of a byte buffer with a sticky out-of-memory flag, shared by the
+ * string buffer above and pk_pd_buf: makes room for `extra` more bytes after
+ * *len. Returns false (and sets *oom) when memory ran out, or *oom was set. */
+bool pki_buf_reserve(void *pdata, size_t *cap, size_t len, size_t extra, bool *oom);
+
+/* A list of warnings, formatted lines kept for the caller to show. Each
+ * object that warns (pk_pmus, pk_evlist, the perf.data reader) keeps one.
+ * Lines are cut at PKI_WARNING_MAX_LEN bytes (a whole file's contents is no
+ * warning). Zero-initialized it is empty and has no limits. */
+#define PKI_WARNING_MAX_LEN 512
+typedef struct pki_warnings {
+	char **v;
+	size_t nr, cap;
+	size_t max;                /* keep at most this many lines; 0: no limit */
+	size_t dropped;            /* lines past max, or lost to ENOMEM */
+	bool unique;               /* say each line once */
+} pki_warnings;
+void pki_warnings_vadd(pki_warnings *w, const char *fmt, va_list ap);
+void pki_warnings_add(pki_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *pki_warnings_at(const pki_warnings *w, size_t idx);
+void pki_warnings_free(pki_warnings *w);
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -49,8 +49,10 @@ void pki_evsel_set_pmu(pk_evsel *e, const pk_pmu *pmu)
 pk_evlist *pk_evlist_new(void)
 {
 	pk_evlist *l = calloc(1, sizeof(*l));
-	if (l)
+	if (l) {
 		l->refcnt = 1;
+		l->warnings.unique = true;
+	}
 	return l;
 }
 
@@ -68,9 +70,7 @@ void pk_evlist_put(pk_evlist *l)
 	for (size_t i = 0; i < l->nr; i++)
 		pki_evsel_free(l->evsels[i]);
 	free(l->evsels);
-	for (size_t i = 0; i < l->nr_warnings; i++)
-		free(l->warnings[i]);
-	free(l->warnings);
+	pki_warnings_free(&l->warnings);
 	free(l);
 }
 
@@ -207,34 +207,20 @@ bool pk_evsel_precise_max(const pk_evsel *e)
 
 size_t pk_evlist_nr_warnings(const pk_evlist *l)
 {
-	return l ? l->nr_warnings : 0;
+	return l ? l->warnings.nr : 0;
 }
 
 const char *pk_evlist_warning(const pk_evlist *l, size_t idx)
 {
-	return (l && idx < l->nr_warnings) ? l->warnings[idx] : NULL;
+	return l ? pki_warnings_at(&l->warnings, idx) : NULL;
 }
 
 void pk_evlist_warn(pk_evlist *l, const char *fmt, ...)
 {
-	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&msg, fmt, ap);
+	pki_warnings_vadd(&l->warnings, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return;
-	for (size_t i = 0; i < l->nr_warnings; i++) {
-		if (!strcmp(l->warnings[i], msg)) { /* say each thing once */
-			free(msg);
-			return;
-		}
-	}
-	if (pki_grow(&l->warnings, &l->cap_warnings, l->nr_warnings + 1, sizeof(char *)) < 0) {
-		free(msg);
-		return;
-	}
-	l->warnings[l->nr_warnings++] = msg;
 }
 
 size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)

@@ -4,6 +4,8 @@
 
 #include <pmukit/events.h>
 
+#include "core/util.h"
+
 struct pk_evsel {
 	struct perf_event_attr attr;
 	uint64_t config3;          /* kept apart: the installed UAPI header may predate it */
@@ -37,8 +39,7 @@ struct pk_evlist {
 	int refcnt;
 	pk_evsel **evsels;
 	size_t nr, cap;
-	char **warnings;
-	size_t nr_warnings, cap_warnings;
+	pki_warnings warnings;     /* unique lines */
 };
 
 /* Allocates an evsel with attr defaults (size, exclude_guest as perf). */

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/util.h"
+
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
 #define PD_MAGIC_V1 0x454c494652455050ULL     /* "PERFFILE" */
@@ -190,8 +192,7 @@ struct pk_pd_reader {
 	uint64_t doff;               /* offset of the COMPRESSED record being expanded */
 	pd_queue q;
 	pk_pd_stats stats;
-	char **warnings;
-	size_t nr_warnings, cap_warnings;
+	pki_warnings warnings;       /* at most PD_MAX_WARNINGS lines */
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;

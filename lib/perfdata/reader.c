@@ -19,24 +19,11 @@
 
 void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...)
 {
-	if (r->nr_warnings >= PD_MAX_WARNINGS)
-		return;
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	r->warnings.max = PD_MAX_WARNINGS;
+	pki_warnings_vadd(&r->warnings, fmt, ap);
 	va_end(ap);
-	if (r->nr_warnings == r->cap_warnings) {
-		size_t cap = r->cap_warnings ? r->cap_warnings * 2 : 8;
-		char **nw = realloc(r->warnings, cap * sizeof(*nw));
-		if (!nw)
-			return;
-		r->warnings = nw;
-		r->cap_warnings = cap;
-	}
-	char *s = strdup(buf);
-	if (s)
-		r->warnings[r->nr_warnings++] = s;
 }
 
 int pki_pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
@@ -481,9 +468,7 @@ void pk_pd_reader_close(pk_pd_reader *r)
 	pki_pd_idmap_free(&r->ids);
 	for (int f = 0; f < PK_FEAT_MAX; f++)
 		free(r->feats[f].data);
-	for (size_t i = 0; i < r->nr_warnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	pki_warnings_free(&r->warnings);
 	pki_pd_queue_free(&r->q);
 	free(r->scratch);
 	free(r->dbuf);
@@ -518,11 +503,11 @@ void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out) { *out = r->layo
 
 const pk_pd_stats *pk_pd_get_stats(const pk_pd_reader *r) { return &r->stats; }
 
-size_t pk_pd_nr_warnings(const pk_pd_reader *r) { return r->nr_warnings; }
+size_t pk_pd_nr_warnings(const pk_pd_reader *r) { return r->warnings.nr; }
 
 const char *pk_pd_warning(const pk_pd_reader *r, size_t idx)
 {
-	return idx < r->nr_warnings ? r->warnings[idx] : NULL;
+	return pki_warnings_at(&r->warnings, idx);
 }
 
 bool pk_pd_time_conv(const pk_pd_reader *r, pk_pd_rec_time_conv *out)

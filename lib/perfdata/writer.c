@@ -42,21 +42,7 @@ struct pk_pd_writer {
 
 static bool buf_room(pk_pd_buf *b, size_t n)
 {
-	if (b->oom)
-		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *nd = realloc(b->data, cap);
-	if (!nd) {
-		b->oom = true;
-		return false;
-	}
-	b->data = nd;
-	b->cap = cap;
-	return true;
+	return pki_buf_reserve(&b->data, &b->cap, b->len, n, &b->oom);
 }
 
 void pk_pd_buf_bytes(pk_pd_buf *b, const void *p, size_t n)

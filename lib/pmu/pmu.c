@@ -23,25 +23,16 @@ struct pk_pmus {
 	size_t nr, cap;
 	size_t nr_core;
 	const pk_pmu **core;
-	char **warnings;
-	size_t nr_warnings, cap_warnings;
+	pki_warnings warnings;
 };
 
 static void pmus_warn(pk_pmus *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 {
-	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&msg, fmt, ap);
+	pki_warnings_vadd(&p->warnings, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return;
-	if (pki_grow(&p->warnings, &p->cap_warnings, p->nr_warnings + 1, sizeof(char *)) < 0) {
-		free(msg);
-		return;
-	}
-	p->warnings[p->nr_warnings++] = msg;
 }
 
 /* ---- format fields ------------------------------------------------------ */
@@ -544,9 +535,7 @@ void pk_pmus_put(pk_pmus *p)
 		pmu_clear(&p->pmus[i]);
 	free(p->pmus);
 	free(p->core);
-	for (size_t i = 0; i < p->nr_warnings; i++)
-		free(p->warnings[i]);
-	free(p->warnings);
+	pki_warnings_free(&p->warnings);
 	free(p->root);
 	free(p);
 }
@@ -599,12 +588,12 @@ bool pk_pmus_is_hybrid(const pk_pmus *p)
 
 size_t pk_pmus_nr_warnings(const pk_pmus *p)
 {
-	return p ? p->nr_warnings : 0;
+	return p ? p->warnings.nr : 0;
 }
 
 const char *pk_pmus_warning(const pk_pmus *p, size_t idx)
 {
-	return p && idx < p->nr_warnings ? p->warnings[idx] : NULL;
+	return p ? pki_warnings_at(&p->warnings, idx) : NULL;
 }
 
 /* "<prefix>_<digits>" */
