@@ -59,7 +59,9 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 		    const pk_parse_opts *opts, pk_error *err);
 
 /* Appends one event built by the caller (defaults, tracking events). The
- * evsel is a lone event; name may be NULL. Returns it, or NULL on ENOMEM. */
+ * evsel is a lone event; name may be NULL. pmu may be NULL; when it belongs
+ * to a pk_pmus, the evsel holds a reference on that. Returns the evsel, or
+ * NULL on ENOMEM. */
 pk_evsel *pk_evlist_add(pk_evlist *evlist, const struct perf_event_attr *attr,
 			const char *name, const pk_pmu *pmu);
 /* Makes evsels [first, first+n) one group led by `first`. */

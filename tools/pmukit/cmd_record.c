@@ -70,7 +70,7 @@ static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	/* the evsels point into the PMU data: the caller keeps it */
+	/* the evsels hold their own reference on it; the caller's is for its own use */
 	pk_pmus *pmus = pk_pmus_load(NULL, &err);
 	*pmus_out = pmus;
 	pk_evlist *l = pk_evlist_new();
