@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
 		const pk_evsel *e = pk_evlist_at(evlist, i);
 		if (pk_counting_status(c, i) != PK_OPEN_OK) {
-			printf("%20s  %s\n", "<not supported>", e->name);
+			printf("%20s  %s\n", "<not supported>", pk_evsel_name(e));
 			continue;
 		}
 		pk_counts sum;
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		pk_counting_aggr(c, i, PK_AGGR_GLOBAL, 0, false, &sum, &key);
 		pk_scaled s;
 		pk_counts_scale(&sum, &s);
-		printf("%20.0f  %s\n", s.value, e->name);
+		printf("%20.0f  %s\n", s.value, pk_evsel_name(e));
 	}
 	pk_counting_free(c);
 	pk_threadmap_put(threads);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	pk_pd_header h;
 	if (pk_pd_header_read(r, &h, NULL) == 0)
-		pk_pd_header_free(&h);
+		pk_pd_header_release(&h);
 	/* maps and comms without touching the file system */
 	pk_machine_opts mo = {.kallsyms = "", .no_symbols = true};
 	pk_machine *m = pk_machine_new(&mo);

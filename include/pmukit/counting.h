@@ -97,8 +97,9 @@ typedef enum pk_open_status {
 	PK_OPEN_GROUP_FAILED,      /* its group leader could not be opened */
 } pk_open_status;
 
-/* Called for every open, after the evsel's attr was packed: the caller may
- * change the attr for this (cpu, thread) before the syscall. Return 0 to go
+/* Called for every open, on a copy of the attr as opened (pk_counting_attr):
+ * the caller may change it for this (cpu, thread) before the syscall; the
+ * evsel is not changed. Return 0 to go
  * on, or a negative errno to fail the open with it. */
 typedef int (*pk_attr_tweak_fn)(void *arg, const pk_evsel *evsel, int cpu, pid_t tid,
 				struct perf_event_attr *attr);
@@ -174,6 +175,15 @@ pk_threadmap *pk_counting_threads(const pk_counting *c);
 /* The CPUs evsel idx is opened on; the map {-1} in per-thread counting. */
 pk_cpumap *pk_counting_cpus(const pk_counting *c, size_t evsel_idx);
 pk_open_status pk_counting_status(const pk_counting *c, size_t evsel_idx);
+/* The name evsel idx is counted under: the evsel's, with ":u" after the
+ * user-space fallback (exclude_kernel_fallback); NULL when it has none. */
+const char *pk_counting_name(const pk_counting *c, size_t evsel_idx);
+/* The attr as opened (before the per-open tweak), packed into buf (at least
+ * PK_ATTR_SIZE_CONFIG3 bytes) like pk_evsel_pack_attr: the evsel's attr with
+ * what counting changed for the open on a copy (the user-space fallback, a
+ * member counted apart from its leader). Returns attr.size, 0 for no such
+ * evsel. */
+size_t pk_counting_attr(const pk_counting *c, size_t evsel_idx, void *buf);
 /* The errno (positive) that made an evsel unsupported, 0 otherwise. */
 int pk_counting_errno(const pk_counting *c, size_t evsel_idx);
 /* The fd for (evsel, cpu index, thread index), -1 when not open. */

@@ -29,33 +29,11 @@ extern "C" {
 /* Bit position of the PMU type in config for hybrid legacy events. */
 #define PK_PMU_TYPE_SHIFT 32
 
-typedef struct pk_evsel {
-	struct perf_event_attr attr;
-	uint64_t config3;          /* kept apart: the installed UAPI header may predate it */
-	char *name;                /* as perf prints it ("cycles", "cpu_core/cycles/") */
-	char *pmu_name;            /* the PMU it counts on ("cpu_core", "software", "tracepoint") */
-	const pk_pmu *pmu;         /* that PMU's sysfs data, NULL when sysfs has none */
-	int idx;                   /* position in the list */
-	int leader;                /* index of the group leader; == idx for leaders and lone events */
-	int nr_members;            /* on a leader: events in its group, itself included */
-	pk_cpumap *cpus;           /* CPUs the PMU counts on (cpus/cpumask); NULL: any CPU */
-	bool precise_max;          /* :P, use the highest precise_ip the PMU accepts */
-	bool sample_read;          /* :S, leader samples read the group */
-	bool weak_group;           /* :W */
-	bool period_set;           /* period= term given */
-	bool freq_set;             /* freq= term given */
-	bool pmu_explicit;         /* the user named the PMU (cpu_core/...), not expanded */
-	bool exclude_GH;           /* :G or :H was given (decides perf's exclude_guest default) */
-	int inherit_term;          /* inherit (1) / no-inherit (0) term; -1: command default */
-	int time_term;             /* time=0/1 term; -1: command default */
-	char *call_graph;          /* call-graph= term ("fp", "dwarf", "lbr", "no"), or NULL */
-	uint32_t stack_size;       /* stack-size= term, 0: default */
-	uint16_t max_stack;        /* max-stack= term, 0: default */
-	const pk_alias *alias;     /* the sysfs alias it was made from, or NULL */
-	double scale;              /* from the sysfs alias, 1.0 otherwise */
-	char *unit;                /* from the sysfs alias, or NULL */
-	int src_pos, src_len;      /* where in the parsed string this event came from */
-} pk_evsel;
+/* One event of an evlist, opaque: read it through the accessors below. An
+ * evsel belongs to its evlist (valid while the evlist is) and holds a
+ * reference on the PMU snapshot it points into, so pk_pmus_put() after
+ * parsing is safe. */
+typedef struct pk_evsel pk_evsel;
 
 typedef struct pk_evlist pk_evlist;
 
@@ -81,7 +59,9 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 		    const pk_parse_opts *opts, pk_error *err);
 
 /* Appends one event built by the caller (defaults, tracking events). The
- * evsel is a lone event; name may be NULL. Returns it, or NULL on ENOMEM. */
+ * evsel is a lone event; name may be NULL. pmu may be NULL; when it belongs
+ * to a pk_pmus, the evsel holds a reference on that. Returns the evsel, or
+ * NULL on ENOMEM. */
 pk_evsel *pk_evlist_add(pk_evlist *evlist, const struct perf_event_attr *attr,
 			const char *name, const pk_pmu *pmu);
 /* Makes evsels [first, first+n) one group led by `first`. */
@@ -89,7 +69,36 @@ void pk_evlist_group(pk_evlist *evlist, size_t first, size_t n);
 
 size_t pk_evlist_count(const pk_evlist *evlist);
 pk_evsel *pk_evlist_at(const pk_evlist *evlist, size_t idx);
+
+/* The attr as configured (by the parser and pk_evlist_config). What is
+ * opened may differ per open (pk_counting_attr); the evsel never changes
+ * because of an open. config3 is kept apart (the installed UAPI header may
+ * predate it). */
+const struct perf_event_attr *pk_evsel_attr(const pk_evsel *evsel);
+uint64_t pk_evsel_config3(const pk_evsel *evsel);
+/* Replaces the attr: a command's own configuration before any open
+ * (record's tracking bits); size 0 means PK_ATTR_SIZE. */
+void pk_evsel_set_attr(pk_evsel *evsel, const struct perf_event_attr *attr);
+/* The name as perf prints it ("cycles", "cpu_core/cycles/"), or NULL. */
+const char *pk_evsel_name(const pk_evsel *evsel);
+/* The PMU it counts on ("cpu_core", "software", "tracepoint"), or NULL. */
+const char *pk_evsel_pmu_name(const pk_evsel *evsel);
+/* That PMU's sysfs data, NULL when sysfs has none; valid while the evsel is. */
+const pk_pmu *pk_evsel_pmu(const pk_evsel *evsel);
+/* Position in the list, its group leader's position (its own for leaders
+ * and lone events), and on a leader the size of its group (itself
+ * included; 0 on members). */
+int pk_evsel_idx(const pk_evsel *evsel);
+int pk_evsel_leader(const pk_evsel *evsel);
+int pk_evsel_nr_members(const pk_evsel *evsel);
 bool pk_evsel_is_leader(const pk_evsel *evsel);
+/* The CPUs its PMU counts on (sysfs cpus/cpumask), borrowed; NULL: any. */
+pk_cpumap *pk_evsel_cpus(const pk_evsel *evsel);
+/* Scale and unit of a sysfs alias (1.0 and NULL otherwise). */
+double pk_evsel_scale(const pk_evsel *evsel);
+const char *pk_evsel_unit(const pk_evsel *evsel);
+/* :P was given: the highest precise_ip the PMU accepts. */
+bool pk_evsel_precise_max(const pk_evsel *evsel);
 
 /* Warnings the parser gave (mixed hybrid groups, ...), to be shown to the user. */
 size_t pk_evlist_nr_warnings(const pk_evlist *evlist);

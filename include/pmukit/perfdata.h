@@ -373,7 +373,8 @@ typedef struct pk_pd_header {
 /* Parses the features this module knows. A damaged section is skipped with a
  * reader warning; the call fails only on ENOMEM. */
 int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *out, pk_error *err);
-void pk_pd_header_free(pk_pd_header *h);
+/* Frees what the header holds (the struct is the caller's) and zeroes it. */
+void pk_pd_header_release(pk_pd_header *h);
 
 /* ---- Writer ---------------------------------------------------------------- */
 
@@ -430,7 +431,8 @@ void pk_pd_buf_string(pk_pd_buf *b, const char *s);
 /* A NUL-terminated name padded with zeros to a multiple of 8 (records). */
 void pk_pd_buf_name(pk_pd_buf *b, const char *s);
 void pk_pd_buf_pad8(pk_pd_buf *b);
-void pk_pd_buf_free(pk_pd_buf *b);
+/* Frees the bytes (the struct is the caller's) and zeroes it. */
+void pk_pd_buf_release(pk_pd_buf *b);
 
 typedef struct pk_kernel pk_kernel; /* kernel.h */
 typedef struct pk_pmus pk_pmus;     /* pmu.h */

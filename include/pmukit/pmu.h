@@ -45,6 +45,8 @@ typedef struct pk_cap {
 	char *value;
 } pk_cap;
 
+typedef struct pk_pmus pk_pmus;
+
 typedef enum pk_pmu_kind {
 	PK_PMU_OTHER = 0,          /* uncore, SPE, IBS, msr ... */
 	PK_PMU_CORE,               /* the CPU's core PMU (cpu, armv8_pmuv3_0, cpu_core, cpu_atom) */
@@ -66,9 +68,13 @@ typedef struct pk_pmu {
 	size_t nr_caps;
 	pk_cpumap *cpus;           /* from `cpus` or `cpumask`; NULL when neither exists */
 	bool cpus_from_mask;       /* true when read from `cpumask` (uncore style: one CPU per scope) */
+	/* The snapshot this PMU (and its formats, aliases, caps) belongs to.
+	 * An object that keeps a pointer into a PMU holds a reference on its
+	 * owner (pk_pmus_get), as every pk_evsel does. NULL for a PMU built by
+	 * the caller, who then keeps it alive. */
+	struct pk_pmus *owner;
 } pk_pmu;
 
-typedef struct pk_pmus pk_pmus;
 
 /* The sysfs root PMUs and the real kernel's CPU facts are read under:
  * $PMUKIT_SYSFS when set and not empty (a fixture tree), else "/sys". */

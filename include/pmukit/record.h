@@ -48,7 +48,8 @@ typedef struct pk_recorder pk_recorder;
 /* Opens the events and maps the buffers; nothing is enabled yet. */
 int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *opts, pk_recorder **out,
 		     pk_error *err);
-void pk_recorder_free(pk_recorder *r);
+/* Unmaps the rings, closes the counters and frees r. */
+void pk_recorder_close(pk_recorder *r);
 
 /* Kernel ids of an evsel's fds (for the attrs' id sections). */
 size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **ids);

@@ -57,20 +57,20 @@ pk_cpumap *pk_cpumap_parse(const char *list, pk_error *err)
 {
 	int *cpus = NULL;
 	size_t nr = 0, cap = 0;
-	const char *p = pk_lskip(list ? list : "");
+	const char *p = pki_lskip(list ? list : "");
 	while (*p) {
 		uint64_t lo, hi;
 		const char *end;
-		if (pk_parse_u64(p, &lo, &end) < 0 || lo >= PK_MAX_CPU)
+		if (pki_parse_u64(p, &lo, &end) < 0 || lo >= PK_MAX_CPU)
 			goto bad;
 		hi = lo;
 		p = end;
 		if (*p == '-') {
-			if (pk_parse_u64(p + 1, &hi, &end) < 0 || hi >= PK_MAX_CPU || hi < lo)
+			if (pki_parse_u64(p + 1, &hi, &end) < 0 || hi >= PK_MAX_CPU || hi < lo)
 				goto bad;
 			p = end;
 		}
-		if (pk_grow(&cpus, &cap, nr + (size_t)(hi - lo) + 1, sizeof(int)) < 0) {
+		if (pki_grow(&cpus, &cap, nr + (size_t)(hi - lo) + 1, sizeof(int)) < 0) {
 			free(cpus);
 			pk_err(err, -ENOMEM, "out of memory");
 			return NULL;
@@ -79,7 +79,7 @@ pk_cpumap *pk_cpumap_parse(const char *list, pk_error *err)
 			cpus[nr++] = (int)c;
 		if (*p == ',')
 			p++;
-		else if (*pk_lskip(p))
+		else if (*pki_lskip(p))
 			goto bad;
 		else
 			break;
@@ -186,12 +186,12 @@ int pk_cpumap_format(const pk_cpumap *map, char *buf, size_t len)
 		while (j + 1 < nr && map->cpus[j + 1] == map->cpus[j] + 1)
 			j++;
 		if (j > i)
-			pk_sb_addf(&sb, "%s%d-%d", i ? "," : "", map->cpus[i], map->cpus[j]);
+			pki_sb_addf(&sb, "%s%d-%d", i ? "," : "", map->cpus[i], map->cpus[j]);
 		else
-			pk_sb_addf(&sb, "%s%d", i ? "," : "", map->cpus[i]);
+			pki_sb_addf(&sb, "%s%d", i ? "," : "", map->cpus[i]);
 		i = j + 1;
 	}
 	int n = snprintf(buf, len, "%s", sb.buf ? sb.buf : "");
-	pk_sb_free(&sb);
+	pki_sb_free(&sb);
 	return n;
 }

@@ -1,3 +1,5 @@
+/* Small shared helpers; see util.h. One implementation each: growable
+ * arrays (pki_grow), byte buffers (pki_buf_reserve), warning lists. */
 #include "core/util.h"
 
 #include <ctype.h>
@@ -9,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int pk_read_file(const char *path, char **out, size_t *len)
+int pki_read_file(const char *path, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -58,7 +60,7 @@ int pk_read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-char *pk_rstrip(char *s)
+char *pki_rstrip(char *s)
 {
 	size_t n = strlen(s);
 	while (n && isspace((unsigned char)s[n - 1]))
@@ -66,14 +68,14 @@ char *pk_rstrip(char *s)
 	return s;
 }
 
-const char *pk_lskip(const char *s)
+const char *pki_lskip(const char *s)
 {
 	while (*s && isspace((unsigned char)*s))
 		s++;
 	return s;
 }
 
-int pk_parse_u64(const char *s, uint64_t *out, const char **end)
+int pki_parse_u64(const char *s, uint64_t *out, const char **end)
 {
 	const char *p = s;
 	int base = 10;
@@ -111,7 +113,7 @@ int pk_parse_u64(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
-int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 {
 	void **pp = pptr;
 	if (want <= *cap)
@@ -130,18 +132,25 @@ int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 	return 0;
 }
 
-static bool sb_reserve(pk_strbuf *sb, size_t extra)
+bool pki_buf_reserve(void *pdata, size_t *cap, size_t len, size_t extra, bool *oom)
 {
-	if (sb->oom)
+	if (*oom)
 		return false;
-	if (pk_grow(&sb->buf, &sb->cap, sb->len + extra + 1, 1) < 0) {
-		sb->oom = true;
+	if (len + extra <= *cap)
+		return true;
+	if (pki_grow(pdata, cap, len + extra, 1) < 0) {
+		*oom = true;
 		return false;
 	}
 	return true;
 }
 
-void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n)
+static bool sb_reserve(pk_strbuf *sb, size_t extra)
+{
+	return pki_buf_reserve(&sb->buf, &sb->cap, sb->len, extra + 1, &sb->oom);
+}
+
+void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n)
 {
 	if (!sb_reserve(sb, n))
 		return;
@@ -150,7 +159,7 @@ void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...)
+void pki_sb_addf(pk_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -164,10 +173,10 @@ void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
-char *pk_sb_steal(pk_strbuf *sb)
+char *pki_sb_steal(pk_strbuf *sb)
 {
 	if (sb->oom) {
-		pk_sb_free(sb);
+		pki_sb_free(sb);
 		return NULL;
 	}
 	if (!sb->buf && !sb_reserve(sb, 0))
@@ -178,10 +187,49 @@ char *pk_sb_steal(pk_strbuf *sb)
 	return r;
 }
 
-void pk_sb_free(pk_strbuf *sb)
+void pki_sb_free(pk_strbuf *sb)
 {
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 	sb->oom = false;
+}
+
+void pki_warnings_vadd(pki_warnings *w, const char *fmt, va_list ap)
+{
+	char buf[PKI_WARNING_MAX_LEN];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (w->unique)
+		for (size_t i = 0; i < w->nr; i++)
+			if (!strcmp(w->v[i], buf))
+				return;
+	char *s = NULL;
+	if ((w->max && w->nr >= w->max) || pki_grow(&w->v, &w->cap, w->nr + 1, sizeof(char *)) < 0 ||
+	    !(s = strdup(buf))) {
+		w->dropped++;
+		return;
+	}
+	w->v[w->nr++] = s;
+}
+
+void pki_warnings_add(pki_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pki_warnings_vadd(w, fmt, ap);
+	va_end(ap);
+}
+
+const char *pki_warnings_at(const pki_warnings *w, size_t idx)
+{
+	return idx < w->nr ? w->v[idx] : NULL;
+}
+
+void pki_warnings_free(pki_warnings *w)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		free(w->v[i]);
+	free(w->v);
+	w->v = NULL;
+	w->nr = w->cap = w->dropped = 0;
 }

@@ -1,25 +1,28 @@
-/* Internal helpers shared by the library's modules. Not installed. */
+/* Internal helpers shared by the library's modules (file reads, integer
+ * parsing, growable arrays and buffers, warning lists). Not installed; the
+ * names are pki_ and not exported. */
 #ifndef PK_CORE_UTIL_H
 #define PK_CORE_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
-int pk_read_file(const char *path, char **out, size_t *len);
+int pki_read_file(const char *path, char **out, size_t *len);
 /* Removes trailing white space (sysfs files may or may not end in '\n'). */
-char *pk_rstrip(char *s);
+char *pki_rstrip(char *s);
 /* Skips leading white space. */
-const char *pk_lskip(const char *s);
+const char *pki_lskip(const char *s);
 
 /* strtoull for decimal and 0x hex with overflow and trailing-garbage checks.
  * Returns 0 or -EINVAL / -ERANGE; *end (optional) gets the first unparsed char. */
-int pk_parse_u64(const char *s, uint64_t *out, const char **end);
+int pki_parse_u64(const char *s, uint64_t *out, const char **end);
 
-/* Growable arrays: pk_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
-int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem);
+/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
+int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem);
 
 /* Growable string buffer. */
 typedef struct pk_strbuf {
@@ -27,10 +30,32 @@ typedef struct pk_strbuf {
 	size_t len, cap;
 	bool oom;
 } pk_strbuf;
-void pk_sb_addf(pk_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void pk_sb_addn(pk_strbuf *sb, const char *s, size_t n);
-char *pk_sb_steal(pk_strbuf *sb); /* NULL after an allocation failure */
-void pk_sb_free(pk_strbuf *sb);
+void pki_sb_addf(pk_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pki_sb_addn(pk_strbuf *sb, const char *s, size_t n);
+char *pki_sb_steal(pk_strbuf *sb); /* NULL after an allocation failure */
+void pki_sb_free(pk_strbuf *sb);
+
+/* Growth of a byte buffer with a sticky out-of-memory flag, shared by the
+ * string buffer above and pk_pd_buf: makes room for `extra` more bytes after
+ * *len. Returns false (and sets *oom) when memory ran out, or *oom was set. */
+bool pki_buf_reserve(void *pdata, size_t *cap, size_t len, size_t extra, bool *oom);
+
+/* A list of warnings, formatted lines kept for the caller to show. Each
+ * object that warns (pk_pmus, pk_evlist, the perf.data reader) keeps one.
+ * Lines are cut at PKI_WARNING_MAX_LEN bytes (a whole file's contents is no
+ * warning). Zero-initialized it is empty and has no limits. */
+#define PKI_WARNING_MAX_LEN 512
+typedef struct pki_warnings {
+	char **v;
+	size_t nr, cap;
+	size_t max;                /* keep at most this many lines; 0: no limit */
+	size_t dropped;            /* lines past max, or lost to ENOMEM */
+	bool unique;               /* say each line once */
+} pki_warnings;
+void pki_warnings_vadd(pki_warnings *w, const char *fmt, va_list ap);
+void pki_warnings_add(pki_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *pki_warnings_at(const pki_warnings *w, size_t idx);
+void pki_warnings_free(pki_warnings *w);
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

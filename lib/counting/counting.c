@@ -11,9 +11,22 @@
 #include <sys/resource.h>
 
 #include "core/util.h"
+#include "events/evlist_internal.h"
 
-/* Per-evsel state; the evsel itself belongs to the events module. */
+/* Per-evsel state; the evsel itself belongs to the events module and is
+ * never written here: what an open changes (a member counted apart from its
+ * leader, the user-space fallback) is kept in this state and applied to a
+ * copy of the attr, `open`, packed again at every pk_counting_open. */
+typedef union attr_buf {
+	struct perf_event_attr attr;
+	unsigned char bytes[PK_ATTR_SIZE_CONFIG3 + 64];
+} attr_buf;
+
 typedef struct evsel_state {
+	attr_buf open;             /* the attr as opened (before the per-open tweak) */
+	bool apart;                /* a member counted apart: starts as its leader would */
+	bool user_only;            /* the EACCES fallback: exclude_kernel, exclude_hv */
+	char *name;                /* the name as opened ("cycles:u"); NULL: the evsel's */
 	pk_cpumap *cpus;           /* where it is opened; {-1} in per-thread counting */
 	int ncpu;
 	int group;                 /* evsel index of the leader it is opened with */
@@ -67,6 +80,7 @@ static size_t slot(const pk_counting *c, int ci, int ti)
 
 static void state_free(evsel_state *s)
 {
+	free(s->name);
 	pk_cpumap_put(s->cpus);
 	free(s->fd);
 	free(s->id);
@@ -87,6 +101,50 @@ void pk_counting_free(pk_counting *c)
 	pk_threadmap_put(c->threads);
 	pk_evlist_put(c->evlist);
 	free(c);
+}
+
+/* The evsel's attr with what this session changes for the open. */
+static void pack_open_attr(pk_counting *c, size_t i)
+{
+	const pk_evsel *e = pk_evlist_at(c->evlist, i);
+	evsel_state *s = &c->st[i];
+	struct perf_event_attr *a = &s->open.attr;
+	pk_evsel_pack_attr(e, s->open.bytes);
+	if (s->apart) {
+		const pk_evsel *lead = pk_evlist_at(c->evlist, (size_t)e->leader);
+		if (lead) {
+			a->disabled = lead->attr.disabled;
+			a->enable_on_exec = lead->attr.enable_on_exec;
+		}
+	}
+	if (s->user_only) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+	}
+}
+
+static const char *name_or(const pk_counting *c, size_t i, const char *dflt)
+{
+	const char *n = pk_counting_name(c, i);
+	return n ? n : dflt;
+}
+
+const char *pk_counting_name(const pk_counting *c, size_t i)
+{
+	if (i >= c->nr)
+		return NULL;
+	if (c->st[i].name)
+		return c->st[i].name;
+	return pk_evlist_at(c->evlist, i)->name;
+}
+
+size_t pk_counting_attr(const pk_counting *c, size_t i, void *buf)
+{
+	if (i >= c->nr)
+		return 0;
+	const evsel_state *s = &c->st[i];
+	memcpy(buf, s->open.bytes, PK_ATTR_SIZE_CONFIG3);
+	return s->open.attr.size;
 }
 
 /* The CPUs an evsel is opened on, from the target and its PMU. */
@@ -164,12 +222,9 @@ pk_counting *pk_counting_new(pk_evlist *evlist, const pk_counting_opts *opts, pk
 				       "'%s' is counted apart from its leader '%s'",
 				       e->name ? e->name : "?", lead && lead->name ? lead->name : "?");
 			s->group = (int)i;
-			/* it now starts on its own, when its leader would have */
-			if (lead) {
-				e->attr.disabled = lead->attr.disabled;
-				e->attr.enable_on_exec = lead->attr.enable_on_exec;
-			}
+			s->apart = true; /* it starts on its own, when its leader would have */
 		}
+		pack_open_attr(c, i);
 	}
 	return c;
 oom:
@@ -218,19 +273,23 @@ static bool errno_unsupported(int e)
 	}
 }
 
-/* perf's user-space-only fallback renames "cycles" to "cycles:u". */
-static int add_user_modifier(pk_evsel *e)
+/* perf's user-space-only fallback counts "cycles" as "cycles:u". */
+static int fall_back_to_user(pk_counting *c, size_t i)
 {
-	if (!e->name)
+	evsel_state *s = &c->st[i];
+	const char *name = pk_counting_name(c, i);
+	s->user_only = true;
+	pack_open_attr(c, i);
+	if (!name)
 		return 0;
-	size_t n = strlen(e->name);
-	bool has_mods = strchr(e->name, ':') || (n && e->name[n - 1] == '/');
+	size_t n = strlen(name);
+	bool has_mods = strchr(name, ':') || (n && name[n - 1] == '/');
 	char *nn = malloc(n + 3);
 	if (!nn)
 		return -ENOMEM;
-	snprintf(nn, n + 3, "%s%su", e->name, has_mods ? "" : ":");
-	free(e->name);
-	e->name = nn;
+	snprintf(nn, n + 3, "%s%su", name, has_mods ? "" : ":");
+	free(s->name);
+	s->name = nn;
 	return 0;
 }
 
@@ -272,11 +331,7 @@ retry:
 				if (group_fd < 0)
 					continue; /* the leader is not on this pair */
 			}
-			union {
-				struct perf_event_attr attr;
-				unsigned char bytes[PK_ATTR_SIZE_CONFIG3 + 64];
-			} buf;
-			pk_evsel_pack_attr(e, buf.bytes);
+			attr_buf buf = s->open; /* a copy: the tweak may change it per open */
 			int fd = 0;
 			if (c->opts.tweak)
 				fd = c->opts.tweak(c->opts.tweak_arg, e, cpu, tid, &buf.attr);
@@ -302,11 +357,9 @@ retry:
 			s->fail_cpu = cpu;
 			s->fail_tid = tid;
 			if ((en == EACCES || en == EPERM) && c->opts.exclude_kernel_fallback &&
-			    !e->attr.exclude_kernel && paranoid_of(c) > 1) {
+			    !s->open.attr.exclude_kernel && paranoid_of(c) > 1) {
 				close_evsel(c, s);
-				e->attr.exclude_kernel = 1;
-				e->attr.exclude_hv = 1;
-				if (add_user_modifier(e) < 0)
+				if (fall_back_to_user(c, i) < 0)
 					return pk_err(err, -ENOMEM, "out of memory");
 				s->err = 0;
 				goto retry;
@@ -333,6 +386,7 @@ int pk_counting_open(pk_counting *c, pk_error *err)
 		if (c->st[i].status != PK_OPEN_NO_CPUS)
 			c->st[i].status = PK_OPEN_NONE;
 		c->st[i].err = 0;
+		pack_open_attr(c, i); /* the evsel as it is now, with this session's changes */
 	}
 	for (size_t i = 0; i < c->nr; i++) {
 		int r = open_evsel(c, i, err);
@@ -360,9 +414,8 @@ static int ioctl_all(pk_counting *c, unsigned long req, bool leaders_only, const
 				continue;
 			int r = c->k->ops->ioctl(c->k, s->fd[k], req, 0);
 			if (r < 0) {
-				pk_evsel *e = pk_evlist_at(c->evlist, i);
-				return pk_err(err, r, "cannot %s '%s': %s", what,
-					      e->name ? e->name : "?", strerror(-r));
+				return pk_err(err, r, "cannot %s '%s': %s", what, name_or(c, i, "?"),
+					      strerror(-r));
 			}
 		}
 	}
@@ -386,8 +439,7 @@ int pk_counting_reset(pk_counting *c, pk_error *err)
 
 static bool reads_group(const pk_counting *c, size_t i)
 {
-	const pk_evsel *e = pk_evlist_at(c->evlist, i);
-	return (e->attr.read_format & PERF_FORMAT_GROUP) != 0;
+	return (c->st[i].open.attr.read_format & PERF_FORMAT_GROUP) != 0;
 }
 
 /* Puts a group reading on the members opened with leader li on slot k. The
@@ -443,7 +495,6 @@ int pk_counting_read(pk_counting *c, pk_error *err)
 	}
 	for (size_t i = 0; i < c->nr && ret == 0; i++) {
 		evsel_state *s = &c->st[i];
-		pk_evsel *e = pk_evlist_at(c->evlist, i);
 		bool group_read = reads_group(c, i);
 		if (s->status != PK_OPEN_OK)
 			continue;
@@ -457,11 +508,11 @@ int pk_counting_read(pk_counting *c, pk_error *err)
 					continue;
 				ssize_t got = c->k->ops->read(c->k, s->fd[k], buf, maxw * sizeof(uint64_t));
 				int nv = got < 0 ? (int)got
-						 : pk_counts_parse(e->attr.read_format, buf, (size_t)got,
+						 : pk_counts_parse(s->open.attr.read_format, buf, (size_t)got,
 								   vals, c->nr);
 				if (nv < 0) {
 					ret = pk_err(err, nv, "cannot read '%s' (cpu %d, tid %d): %s",
-						     e->name ? e->name : "?", pk_cpumap_cpu(s->cpus, ci),
+						     name_or(c, i, "?"), pk_cpumap_cpu(s->cpus, ci),
 						     (int)pk_threadmap_tid(c->threads, ti),
 						     got < 0 ? strerror((int)-got)
 							     : "unexpected read layout");
@@ -613,18 +664,13 @@ static bool is_hw_type(uint32_t type)
 	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 }
 
-static const char *evsel_name(const pk_evsel *e)
-{
-	return e->name ? e->name : "event";
-}
-
 static void explain_einval(const pk_counting *c, size_t i, const pk_evsel *e, pk_error *err)
 {
-	const struct perf_event_attr *a = &e->attr;
 	const evsel_state *s = &c->st[i];
+	const struct perf_event_attr *a = &s->open.attr;
 	const pk_pmu *pmu = e->pmu;
 	pk_err(err, -EINVAL, "the kernel rejected '%s' (type %u, config %#llx): invalid argument",
-	       evsel_name(e), a->type, (unsigned long long)a->config);
+	       name_or(c, i, "event"), a->type, (unsigned long long)a->config);
 	if (pmu && pmu->cpus_from_mask && s->fail_cpu == -1) {
 		pk_err_hint(err, "  PMU '%s' counts per CPU only (it has a cpumask): use -a or -C",
 			    pmu->name);
@@ -679,19 +725,19 @@ static void explain_einval(const pk_counting *c, size_t i, const pk_evsel *e, pk
 		    (unsigned long long)a->config, pmu ? pmu->name : "this PMU type");
 }
 
-static void explain_access(pk_counting *c, size_t i, const pk_evsel *e, pk_error *err)
+static void explain_access(pk_counting *c, size_t i, pk_error *err)
 {
 	const evsel_state *s = &c->st[i];
 	int par = paranoid_of(c);
 	bool cpu_wide = s->fail_tid == -1;
-	bool kernel = !e->attr.exclude_kernel;
+	bool kernel = !s->open.attr.exclude_kernel;
 	char pbuf[16];
 	if (par == INT_MIN)
 		snprintf(pbuf, sizeof(pbuf), "unknown");
 	else
 		snprintf(pbuf, sizeof(pbuf), "%d", par);
 	pk_err(err, -s->err, "no permission to count '%s'%s (%s): kernel.perf_event_paranoid is %s",
-	       evsel_name(e), cpu_wide ? " system-wide" : "", strerror(s->err), pbuf);
+	       name_or(c, i, "event"), cpu_wide ? " system-wide" : "", strerror(s->err), pbuf);
 	int need = cpu_wide ? 0 : kernel ? 1 : 2;
 	pk_err_hint(err, "  perf_event_paranoid: -1 no limits, 0 CPU-wide counting allowed, 1 "
 			 "kernel counting of own tasks, 2 user space of own tasks only");
@@ -699,7 +745,7 @@ static void explain_access(pk_counting *c, size_t i, const pk_evsel *e, pk_error
 			 "sysctl -w kernel.perf_event_paranoid=%d",
 		    need, need);
 	if (kernel && !cpu_wide)
-		pk_err_hint(err, "  or count user space only: '%s:u'", evsel_name(e));
+		pk_err_hint(err, "  or count user space only: '%s:u'", name_or(c, i, "event"));
 	if (!cpu_wide && s->fail_tid > 0)
 		pk_err_hint(err, "  following task %d also needs ptrace access to it (same user)",
 			    (int)s->fail_tid);
@@ -708,9 +754,8 @@ static void explain_access(pk_counting *c, size_t i, const pk_evsel *e, pk_error
 				 "lockdown may block perf_event_open");
 }
 
-static void explain_emfile(const pk_counting *c, size_t i, const pk_evsel *e, pk_error *err)
+static void explain_emfile(const pk_counting *c, size_t i, pk_error *err)
 {
-	(void)i;
 	struct rlimit rl;
 	size_t need = 0;
 	for (size_t j = 0; j < c->nr; j++)
@@ -718,7 +763,7 @@ static void explain_emfile(const pk_counting *c, size_t i, const pk_evsel *e, pk
 	getrlimit(RLIMIT_NOFILE, &rl);
 	pk_err(err, -EMFILE, "too many open files opening '%s': %zu counters need %zu fds, "
 			     "the limit (ulimit -n) is %llu",
-	       evsel_name(e), c->nr, need, (unsigned long long)rl.rlim_cur);
+	       name_or(c, i, "event"), c->nr, need, (unsigned long long)rl.rlim_cur);
 	pk_err_hint(err, "  raise it (ulimit -n %zu; hard limit %llu) or count fewer events, "
 			 "CPUs (-C) or threads",
 		    need + 64, (unsigned long long)rl.rlim_max);
@@ -730,17 +775,16 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 	if (!s)
 		return pk_err(err, -EINVAL, "no event %zu", i);
 	pk_evsel *e = pk_evlist_at(c->evlist, i);
-	const struct perf_event_attr *a = &e->attr;
+	const struct perf_event_attr *a = &s->open.attr;
 	const char *pmu = e->pmu ? e->pmu->name : e->pmu_name;
 	if (s->status == PK_OPEN_NO_CPUS)
 		return pk_err(err, -ENODEV, "'%s' not counted: none of the chosen CPUs belongs to "
 					    "PMU '%s'",
-			      evsel_name(e), pmu ? pmu : "?");
+			      name_or(c, i, "event"), pmu ? pmu : "?");
 	if (s->status == PK_OPEN_GROUP_FAILED) {
-		const pk_evsel *lead = pk_evlist_at(c->evlist, (size_t)s->group);
 		return pk_err(err, -ENOENT, "'%s' not counted: its group leader '%s' could not be "
 					    "opened",
-			      evsel_name(e), evsel_name(lead));
+			      name_or(c, i, "event"), name_or(c, (size_t)s->group, "event"));
 	}
 	if (!s->err)
 		return 0;
@@ -759,12 +803,12 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 			pk_err(err, -s->err, "'%s' is not supported by %s%s%s: the PMU cannot do what "
 					     "the attr asks (privilege filters :u/:k, sampling, "
 					     "branch stacks)",
-			       evsel_name(e), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
+			       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
 			       pmu ? "'" : "");
 		} else {
 			pk_err(err, -s->err, "'%s' is not supported by %s%s%s (%s): the kernel has no "
 					     "such event (type %u, config %#llx)",
-			       evsel_name(e), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
+			       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
 			       pmu ? "'" : "", strerror(s->err), a->type,
 			       (unsigned long long)a->config);
 		}
@@ -774,33 +818,33 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 		break;
 	case EACCES:
 	case EPERM:
-		explain_access((pk_counting *)c, i, e, err);
+		explain_access((pk_counting *)c, i, err);
 		break;
 	case EMFILE:
-		explain_emfile(c, i, e, err);
+		explain_emfile(c, i, err);
 		break;
 	case ENFILE:
 		pk_err(err, -ENFILE, "the system's open file table is full opening '%s'",
-		       evsel_name(e));
+		       name_or(c, i, "event"));
 		pk_err_hint(err, "  raise fs.file-max or count fewer events, CPUs or threads");
 		break;
 	case EBUSY:
 		pk_err(err, -EBUSY, "'%s': the PMU is busy (another profiler or the NMI watchdog "
 				    "holds its counters)",
-		       evsel_name(e));
+		       name_or(c, i, "event"));
 		pk_err_hint(err, "  stop the other tool, or free a counter: "
 				 "sysctl -w kernel.nmi_watchdog=0");
 		break;
 	case ESRCH:
 		pk_err(err, -ESRCH, "cannot count '%s' on task %d: no such process (it exited?)",
-		       evsel_name(e), (int)s->fail_tid);
+		       name_or(c, i, "event"), (int)s->fail_tid);
 		break;
 	case E2BIG:
-		pk_err(err, -E2BIG, "the kernel refused the attr size of '%s'%s", evsel_name(e),
+		pk_err(err, -E2BIG, "the kernel refused the attr size of '%s'%s", name_or(c, i, "event"),
 		       e->config3 ? ": config3 needs Linux 6.3 or later" : "");
 		break;
 	default:
-		pk_err(err, -s->err, "cannot open '%s' (cpu %d, tid %d): %s", evsel_name(e),
+		pk_err(err, -s->err, "cannot open '%s' (cpu %d, tid %d): %s", name_or(c, i, "event"),
 		       s->fail_cpu, (int)s->fail_tid, strerror(s->err));
 		break;
 	}

@@ -31,13 +31,13 @@ static const struct default_event hw_defaults[] = {
 	{"branch-misses", PERF_COUNT_HW_BRANCH_MISSES, NULL},
 };
 
-static int add(pk_evlist *l, uint32_t type, uint64_t config, const char *name, const pk_pmu *pmu,
-	       pk_error *err)
+static int add_sw(pk_evlist *l, uint64_t config, const char *name, const pk_pmu *pmu,
+		  pk_error *err)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
 	a.size = PK_ATTR_SIZE;
-	a.type = type;
+	a.type = PERF_TYPE_SOFTWARE;
 	a.config = config;
 	a.exclude_guest = 1; /* as perf's default events */
 	if (!pk_evlist_add(l, &a, name, pmu))
@@ -49,8 +49,7 @@ int pk_evlist_add_default_stat(pk_evlist *l, const pk_pmus *pmus, pk_error *err)
 {
 	const pk_pmu *sw = pmus ? pk_pmus_find(pmus, "software") : NULL;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(sw_defaults); i++) {
-		int r = add(l, PERF_TYPE_SOFTWARE, sw_defaults[i].config, sw_defaults[i].name, sw,
-			    err);
+		int r = add_sw(l, sw_defaults[i].config, sw_defaults[i].name, sw, err);
 		if (r < 0)
 			return r;
 	}
@@ -58,25 +57,24 @@ int pk_evlist_add_default_stat(pk_evlist *l, const pk_pmus *pmus, pk_error *err)
 	 * one (a VM) they could only ever read <not supported>; the CLI says
 	 * once why they are missing. */
 	size_t ncore = pmus ? pk_pmus_nr_core(pmus) : 0;
-	bool hybrid = pmus && pk_pmus_is_hybrid(pmus);
+	if (!ncore)
+		return 0;
+	/* The hardware events go through the parser's one expansion routine:
+	 * on a hybrid machine each event once per core PMU, cpu_core first,
+	 * named "cpu_core/cycles/", with the PMU type in config[63:32]. */
 	for (size_t i = 0; i < PK_ARRAY_SIZE(hw_defaults); i++) {
 		const struct default_event *d = &hw_defaults[i];
-		/* Hybrid: each event once per core PMU, cpu_core first (the
-		 * order of pk_pmus_core_at), the PMU type in config[63:32]. */
 		for (size_t p = 0; p < ncore; p++) {
 			const pk_pmu *pmu = pk_pmus_core_at(pmus, p);
 			if (d->needs_alias && !pk_pmu_alias(pmu, d->needs_alias))
 				continue;
-			char name[128];
-			uint64_t config = d->config;
-			if (hybrid) {
-				snprintf(name, sizeof(name), "%s/%s/", pmu->name, d->name);
-				config |= (uint64_t)pmu->type << PK_PMU_TYPE_SHIFT;
-			} else {
-				snprintf(name, sizeof(name), "%s", d->name);
-			}
-			if (add(l, PERF_TYPE_HARDWARE, config, name, pmu, err) < 0)
-				return -ENOMEM;
+			/* every core PMU at once, unless only some have the event */
+			pk_parse_opts po = {.only_pmu = d->needs_alias ? pmu->name : NULL};
+			int r = pk_evlist_parse(l, pmus, d->name, &po, err);
+			if (r < 0)
+				return r;
+			if (!d->needs_alias)
+				break;
 		}
 	}
 	return 0;

@@ -101,7 +101,7 @@ static int tidlist_push(tidlist *l, pid_t tid)
 	for (size_t i = 0; i < l->nr; i++)
 		if (l->v[i] == tid)
 			return 0; /* "-p 1,1" counts once */
-	if (pk_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0)
+	if (pki_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
 	l->v[l->nr++] = tid;
 	return 0;
@@ -150,16 +150,16 @@ static pk_threadmap *threadmap_from_list(const pk_kernel *k, const char *list, b
 	tidlist l = {0};
 	const char *p = list ? list : "";
 	int r = 0;
-	if (!*pk_lskip(p)) {
+	if (!*pki_lskip(p)) {
 		pk_err_at(err, -EINVAL, what, p, 0, "empty %s list", what);
 		return NULL;
 	}
 	while (*p && r == 0) {
-		const char *start = pk_lskip(p);
+		const char *start = pki_lskip(p);
 		uint64_t v;
 		const char *end;
 		/* perf accepts "1,2" and "1 2" */
-		if (pk_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
+		if (pki_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
 		    (*end && *end != ',' && *end != ' ')) {
 			size_t len = strcspn(start, ", ");
 			r = pk_err_at(err, -EINVAL, what, list, (long)(start - list),

@@ -61,10 +61,10 @@ typedef struct pk_ast {
 
 /* Parses terms "a=1,b,c=0x2" (PMU terms or a sysfs alias's text) starting at
  * s[*i] until `stop` or the end. Positions are offsets into s. */
-int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err);
-void pk_terms_free(pk_term *terms, size_t nr);
+int pki_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err);
+void pki_terms_free(pk_term *terms, size_t nr);
 
-int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err);
-void pk_ast_free(pk_ast *ast);
+int pki_ast_parse(const char *s, pk_ast *ast, pk_error *err);
+void pki_ast_free(pk_ast *ast);
 
 #endif

@@ -51,13 +51,13 @@ static int bits_str(const struct bit_name *t, size_t n, uint64_t v, char *buf, s
 	pk_strbuf sb = {0};
 	for (size_t i = 0; i < n; i++)
 		if (v & t[i].bit) {
-			pk_sb_addf(&sb, "%s%s", sb.len ? "|" : "", t[i].name);
+			pki_sb_addf(&sb, "%s%s", sb.len ? "|" : "", t[i].name);
 			v &= ~t[i].bit;
 		}
 	if (v)
-		pk_sb_addf(&sb, "%s0x%llx", sb.len ? "|" : "", (unsigned long long)v);
+		pki_sb_addf(&sb, "%s0x%llx", sb.len ? "|" : "", (unsigned long long)v);
 	int r = snprintf(buf, len, "%s", sb.buf ? sb.buf : "");
-	pk_sb_free(&sb);
+	pki_sb_free(&sb);
 	return r;
 }
 

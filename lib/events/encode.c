@@ -43,8 +43,8 @@ static int oom(pk_error *err)
 
 static int build_push(struct build *b, pk_evsel *e, pk_error *err)
 {
-	if (pk_grow(&b->evsels, &b->cap, b->nr + 1, sizeof(*b->evsels)) < 0) {
-		pk_evsel_free(e);
+	if (pki_grow(&b->evsels, &b->cap, b->nr + 1, sizeof(*b->evsels)) < 0) {
+		pki_evsel_free(e);
 		return oom(err);
 	}
 	e->idx = (int)b->nr;
@@ -58,10 +58,10 @@ static int build_push(struct build *b, pk_evsel *e, pk_error *err)
 static pk_evsel *new_evsel(const pk_pmu *pmu, const char *pmu_name, const char *name,
 			   const pk_ev_ast *ev)
 {
-	pk_evsel *e = pk_evsel_new();
+	pk_evsel *e = pki_evsel_new();
 	if (!e)
 		return NULL;
-	e->pmu = pmu;
+	pki_evsel_set_pmu(e, pmu);
 	e->src_pos = ev->pos;
 	e->src_len = ev->len;
 	/* perf_guest is off and perf_host on: count the host only, by default */
@@ -69,7 +69,7 @@ static pk_evsel *new_evsel(const pk_pmu *pmu, const char *pmu_name, const char *
 	if (!pmu_name && pmu)
 		pmu_name = pmu->name;
 	if ((name && !(e->name = strdup(name))) || (pmu_name && !(e->pmu_name = strdup(pmu_name)))) {
-		pk_evsel_free(e);
+		pki_evsel_free(e);
 		return NULL;
 	}
 	if (pmu && pmu->cpus)
@@ -120,7 +120,7 @@ static int pfm_lookup_at(struct build *b, const char *name, int pos, const pk_pm
 		return 0;
 	pk_error perr;
 	pk_error_clear(&perr);
-	int r = pk_pfm_lookup(b->pmus, cpuid, name, only, out, max, &perr);
+	int r = pki_pfm_lookup(b->pmus, cpuid, name, only, out, max, &perr);
 	if (r < 0) {
 		pk_err_at(err, r, PK_EVENT_SYNTAX, b->str, pos, "%s", perr.msg);
 		if (perr.hint[0])
@@ -137,7 +137,7 @@ static int term_number(struct build *b, const pk_term *t, uint64_t *v, pk_error 
 		*v = 1; /* a bare format term sets the field to 1, as perf does */
 		return 0;
 	}
-	if (pk_parse_u64(t->value, v, NULL) < 0)
+	if (pki_parse_u64(t->value, v, NULL) < 0)
 		return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
 				 "expected a number for '%s', got '%s'", t->name, t->value);
 	return 0;
@@ -276,15 +276,15 @@ static void hint_valid_terms(pk_error *err, const pk_pmu *pmu)
 {
 	pk_strbuf sb = {0};
 	for (size_t i = 0; i < pmu->nr_formats; i++)
-		pk_sb_addf(&sb, "%s%s", i ? "," : "", pmu->formats[i].name);
-	pk_sb_addf(&sb, "%sconfig,config1,config2,config3,name,period,freq,inherit,no-inherit,"
+		pki_sb_addf(&sb, "%s%s", i ? "," : "", pmu->formats[i].name);
+	pki_sb_addf(&sb, "%sconfig,config1,config2,config3,name,period,freq,inherit,no-inherit,"
 			"time,call-graph,stack-size,max-stack,aux-output,aux-sample-size",
 		   pmu->nr_formats ? "," : "");
 	if (sb.buf)
 		pk_err_hint(err, "valid terms: %s", sb.buf);
 	if (pmu->nr_aliases)
 		pk_err_hint(err, "events of '%s': see 'pmukit list %s/'", pmu->name, pmu->name);
-	pk_sb_free(&sb);
+	pki_sb_free(&sb);
 }
 
 static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, const pk_pmu *pmu,
@@ -299,7 +299,7 @@ static int apply_alias(struct build *b, pk_evsel *e, struct term_state *ts, cons
 	int i = 0;
 	pk_error aerr;
 	pk_error_clear(&aerr);
-	int r = pk_parse_terms(a->terms, &i, '\0', &terms, &nr, &aerr);
+	int r = pki_parse_terms(a->terms, &i, '\0', &terms, &nr, &aerr);
 	if (r < 0)
 		return pk_err_at(err, r, PK_EVENT_SYNTAX, b->str, user_term->pos,
 				 "sysfs event %s/events/%s is malformed ('%s': %s)", pmu->name,
@@ -308,7 +308,7 @@ static int apply_alias(struct build *b, pk_evsel *e, struct term_state *ts, cons
 	pk_error inner;
 	pk_error_clear(&inner);
 	r = apply_terms(b, e, ts, pmu, terms, nr, a, &inner);
-	pk_terms_free(terms, nr);
+	pki_terms_free(terms, nr);
 	if (r < 0)
 		return pk_err_at(err, r, PK_EVENT_SYNTAX, b->str, user_term->pos,
 				 "sysfs event %s/events/%s ('%s'): %s", pmu->name, a->name, a->terms,
@@ -358,7 +358,7 @@ static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, cons
 			uint64_t raw;
 			if (strlen(t->name) <= 17 &&
 			    snprintf(buf, sizeof(buf), "0x%s", t->name + 1) > 0 &&
-			    pk_parse_u64(buf, &raw, NULL) == 0) {
+			    pki_parse_u64(buf, &raw, NULL) == 0) {
 				ts->config[0] = raw;
 				ts->set_mask[0] = ~0ULL;
 				continue;
@@ -366,7 +366,7 @@ static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, cons
 		}
 		uint32_t type;
 		uint64_t id;
-		if (pmu->kind == PK_PMU_CORE && !from_alias && pk_symbolic_lookup(t->name, &type, &id) &&
+		if (pmu->kind == PK_PMU_CORE && !from_alias && pki_symbolic_lookup(t->name, &type, &id) &&
 		    type != PERF_TYPE_SOFTWARE) {
 			ts->legacy = true;
 			ts->legacy_type = type;
@@ -475,7 +475,7 @@ static int expand_pmu_event(struct build *b, const pk_ev_ast *ev, pk_error *err)
 			r = finish_terms(b, e, &ts, pmu, ev, err);
 		free(ts.name);
 		if (r < 0) {
-			pk_evsel_free(e);
+			pki_evsel_free(e);
 			free(typed);
 			return r;
 		}
@@ -565,7 +565,7 @@ static int expand_alias(struct build *b, const pk_ev_ast *ev, pk_error *err)
 			r = finish_terms(b, e, &ts, pmu, ev, err);
 		free(ts.name);
 		if (r < 0) {
-			pk_evsel_free(e);
+			pki_evsel_free(e);
 			return r;
 		}
 		if ((r = build_push(b, e, err)) < 0)
@@ -612,7 +612,7 @@ static int expand_name(struct build *b, const pk_ev_ast *ev, pk_error *err)
 {
 	uint32_t type;
 	uint64_t config;
-	if (pk_symbolic_lookup(ev->name, &type, &config)) {
+	if (pki_symbolic_lookup(ev->name, &type, &config)) {
 		if (type == PERF_TYPE_SOFTWARE) {
 			const pk_pmu *sw = pk_pmus_find(b->pmus, "software");
 			pk_evsel *e = new_evsel(sw, "software", ev->name, ev);
@@ -988,7 +988,7 @@ static int expand_event(struct build *b, const pk_ev_ast *ev, pk_error *err)
 static void build_free(struct build *b)
 {
 	for (size_t i = 0; i < b->nr; i++)
-		pk_evsel_free(b->evsels[i]);
+		pki_evsel_free(b->evsels[i]);
 	free(b->evsels);
 	b->evsels = NULL;
 	b->nr = 0;
@@ -1000,7 +1000,7 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 	if (!evlist || !pmus || !str)
 		return pk_err(err, -EINVAL, "pk_evlist_parse: NULL argument");
 	pk_ast ast;
-	int r = pk_ast_parse(str, &ast, err);
+	int r = pki_ast_parse(str, &ast, err);
 	if (r < 0)
 		return r;
 	struct build b = {.str = str, .pmus = pmus, .opts = opts, .evlist = evlist};
@@ -1021,8 +1021,8 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 		if (r == 0)
 			r = form_group(&b, first, grp, err);
 	}
-	pk_ast_free(&ast);
-	if (r == 0 && (r = pk_evlist_append(evlist, b.evsels, b.nr)) < 0)
+	pki_ast_free(&ast);
+	if (r == 0 && (r = pki_evlist_append(evlist, b.evsels, b.nr)) < 0)
 		pk_err(err, r, "out of memory");
 	if (r < 0) {
 		build_free(&b);

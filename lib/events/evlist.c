@@ -9,7 +9,7 @@
 #include "core/util.h"
 #include "events/evlist_internal.h"
 
-pk_evsel *pk_evsel_new(void)
+pk_evsel *pki_evsel_new(void)
 {
 	pk_evsel *e = calloc(1, sizeof(*e));
 	if (!e)
@@ -22,7 +22,7 @@ pk_evsel *pk_evsel_new(void)
 	return e;
 }
 
-void pk_evsel_free(pk_evsel *e)
+void pki_evsel_free(pk_evsel *e)
 {
 	if (!e)
 		return;
@@ -31,14 +31,28 @@ void pk_evsel_free(pk_evsel *e)
 	free(e->unit);
 	free(e->call_graph);
 	pk_cpumap_put(e->cpus);
+	pki_evsel_set_pmu(e, NULL);
 	free(e);
+}
+
+void pki_evsel_set_pmu(pk_evsel *e, const pk_pmu *pmu)
+{
+	pk_pmus *old = e->pmu ? e->pmu->owner : NULL;
+	if (pmu)
+		pk_pmus_get(pmu->owner);
+	e->pmu = pmu;
+	if (!pmu)
+		e->alias = NULL; /* an alias lives in its PMU */
+	pk_pmus_put(old);
 }
 
 pk_evlist *pk_evlist_new(void)
 {
 	pk_evlist *l = calloc(1, sizeof(*l));
-	if (l)
+	if (l) {
 		l->refcnt = 1;
+		l->warnings.unique = true;
+	}
 	return l;
 }
 
@@ -54,17 +68,15 @@ void pk_evlist_put(pk_evlist *l)
 	if (!l || --l->refcnt > 0)
 		return;
 	for (size_t i = 0; i < l->nr; i++)
-		pk_evsel_free(l->evsels[i]);
+		pki_evsel_free(l->evsels[i]);
 	free(l->evsels);
-	for (size_t i = 0; i < l->nr_warnings; i++)
-		free(l->warnings[i]);
-	free(l->warnings);
+	pki_warnings_free(&l->warnings);
 	free(l);
 }
 
-int pk_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
+int pki_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
 {
-	if (pk_grow(&l->evsels, &l->cap, l->nr + n, sizeof(*l->evsels)) < 0)
+	if (pki_grow(&l->evsels, &l->cap, l->nr + n, sizeof(*l->evsels)) < 0)
 		return -ENOMEM;
 	int base = (int)l->nr;
 	for (size_t i = 0; i < n; i++) {
@@ -79,22 +91,20 @@ int pk_evlist_append(pk_evlist *l, pk_evsel **evsels, size_t n)
 pk_evsel *pk_evlist_add(pk_evlist *l, const struct perf_event_attr *attr, const char *name,
 			const pk_pmu *pmu)
 {
-	pk_evsel *e = pk_evsel_new();
+	pk_evsel *e = pki_evsel_new();
 	if (!e)
 		return NULL;
-	e->attr = *attr;
-	if (!e->attr.size)
-		e->attr.size = PK_ATTR_SIZE;
-	e->pmu = pmu;
+	pk_evsel_set_attr(e, attr);
+	pki_evsel_set_pmu(e, pmu);
 	e->nr_members = 1;
 	if ((name && !(e->name = strdup(name))) || (pmu && !(e->pmu_name = strdup(pmu->name)))) {
-		pk_evsel_free(e);
+		pki_evsel_free(e);
 		return NULL;
 	}
 	if (pmu && pmu->cpus)
 		e->cpus = pk_cpumap_get(pmu->cpus);
-	if (pk_evlist_append(l, &e, 1) < 0) {
-		pk_evsel_free(e);
+	if (pki_evlist_append(l, &e, 1) < 0) {
+		pki_evsel_free(e);
 		return NULL;
 	}
 	return e;
@@ -128,36 +138,89 @@ bool pk_evsel_is_leader(const pk_evsel *e)
 	return e->leader == e->idx;
 }
 
+const struct perf_event_attr *pk_evsel_attr(const pk_evsel *e)
+{
+	return &e->attr;
+}
+
+uint64_t pk_evsel_config3(const pk_evsel *e)
+{
+	return e->config3;
+}
+
+void pk_evsel_set_attr(pk_evsel *e, const struct perf_event_attr *attr)
+{
+	e->attr = *attr;
+	if (!e->attr.size)
+		e->attr.size = PK_ATTR_SIZE;
+}
+
+const char *pk_evsel_name(const pk_evsel *e)
+{
+	return e->name;
+}
+
+const char *pk_evsel_pmu_name(const pk_evsel *e)
+{
+	return e->pmu_name;
+}
+
+const pk_pmu *pk_evsel_pmu(const pk_evsel *e)
+{
+	return e->pmu;
+}
+
+int pk_evsel_idx(const pk_evsel *e)
+{
+	return e->idx;
+}
+
+int pk_evsel_leader(const pk_evsel *e)
+{
+	return e->leader;
+}
+
+int pk_evsel_nr_members(const pk_evsel *e)
+{
+	return e->nr_members;
+}
+
+pk_cpumap *pk_evsel_cpus(const pk_evsel *e)
+{
+	return e->cpus;
+}
+
+double pk_evsel_scale(const pk_evsel *e)
+{
+	return e->scale;
+}
+
+const char *pk_evsel_unit(const pk_evsel *e)
+{
+	return e->unit;
+}
+
+bool pk_evsel_precise_max(const pk_evsel *e)
+{
+	return e->precise_max;
+}
+
 size_t pk_evlist_nr_warnings(const pk_evlist *l)
 {
-	return l ? l->nr_warnings : 0;
+	return l ? l->warnings.nr : 0;
 }
 
 const char *pk_evlist_warning(const pk_evlist *l, size_t idx)
 {
-	return (l && idx < l->nr_warnings) ? l->warnings[idx] : NULL;
+	return l ? pki_warnings_at(&l->warnings, idx) : NULL;
 }
 
 void pk_evlist_warn(pk_evlist *l, const char *fmt, ...)
 {
-	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&msg, fmt, ap);
+	pki_warnings_vadd(&l->warnings, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return;
-	for (size_t i = 0; i < l->nr_warnings; i++) {
-		if (!strcmp(l->warnings[i], msg)) { /* say each thing once */
-			free(msg);
-			return;
-		}
-	}
-	if (pk_grow(&l->warnings, &l->cap_warnings, l->nr_warnings + 1, sizeof(char *)) < 0) {
-		free(msg);
-		return;
-	}
-	l->warnings[l->nr_warnings++] = msg;
 }
 
 size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)

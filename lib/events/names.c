@@ -144,7 +144,7 @@ static bool lookup_cache(const char *name, uint64_t *config)
 	return false;
 }
 
-bool pk_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config)
+bool pki_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config)
 {
 	if (lookup_table(hw_events, PK_ARRAY_SIZE(hw_events), name, config)) {
 		*type = PERF_TYPE_HARDWARE;
@@ -161,7 +161,7 @@ bool pk_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config)
 	return false;
 }
 
-const char *pk_hw_canonical_name(uint64_t config)
+const char *pki_hw_canonical_name(uint64_t config)
 {
 	for (size_t i = 0; i < PK_ARRAY_SIZE(hw_events); i++)
 		if (hw_events[i].config == config)

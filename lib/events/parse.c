@@ -66,7 +66,7 @@ static int read_name(const char *s, int *i)
 	return *i - start;
 }
 
-void pk_terms_free(pk_term *terms, size_t nr)
+void pki_terms_free(pk_term *terms, size_t nr)
 {
 	for (size_t k = 0; k < nr; k++) {
 		free(terms[k].name);
@@ -75,7 +75,7 @@ void pk_terms_free(pk_term *terms, size_t nr)
 	free(terms);
 }
 
-int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err)
+int pki_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err)
 {
 	size_t cap = 0;
 	*terms = NULL;
@@ -87,13 +87,13 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 		while (isalnum((unsigned char)s[*i]) || in_set(s[*i], "_-."))
 			(*i)++;
 		if (*i == start) {
-			pk_terms_free(*terms, *nr);
+			pki_terms_free(*terms, *nr);
 			*terms = NULL;
 			*nr = 0;
 			return syntax(err, s, start, "expected a term (name or name=value)");
 		}
-		if (pk_grow(terms, &cap, *nr + 1, sizeof(pk_term)) < 0) {
-			pk_terms_free(*terms, *nr);
+		if (pki_grow(terms, &cap, *nr + 1, sizeof(pk_term)) < 0) {
+			pki_terms_free(*terms, *nr);
 			*terms = NULL;
 			*nr = 0;
 			return pk_err(err, -ENOMEM, "out of memory");
@@ -112,14 +112,14 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 			t->value = dup_span(s, vstart, *i);
 			if (*i == vstart) {
 				int r = syntax(err, s, vstart, "expected a value after '='");
-				pk_terms_free(*terms, *nr);
+				pki_terms_free(*terms, *nr);
 				*terms = NULL;
 				*nr = 0;
 				return r;
 			}
 		}
 		if (!t->name || (t->value_pos >= 0 && !t->value)) {
-			pk_terms_free(*terms, *nr);
+			pki_terms_free(*terms, *nr);
 			*terms = NULL;
 			*nr = 0;
 			return pk_err(err, -ENOMEM, "out of memory");
@@ -127,13 +127,13 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 		if (s[*i] == ',') {
 			(*i)++;
 			if (s[*i] == stop || !s[*i]) {
-				pk_terms_free(*terms, *nr);
+				pki_terms_free(*terms, *nr);
 				*terms = NULL;
 				*nr = 0;
 				return syntax(err, s, *i, "expected a term after ','");
 			}
 		} else if (s[*i] && s[*i] != stop) {
-			pk_terms_free(*terms, *nr);
+			pki_terms_free(*terms, *nr);
 			*terms = NULL;
 			*nr = 0;
 			return syntax(err, s, *i, "unexpected character in terms");
@@ -166,7 +166,7 @@ static void ev_free(pk_ev_ast *ev)
 	free(ev->name);
 	free(ev->name2);
 	free(ev->mods);
-	pk_terms_free(ev->terms, ev->nr_terms);
+	pki_terms_free(ev->terms, ev->nr_terms);
 }
 
 /* Length of the segment after a ':' at s[i] (up to the next ':', ',', '}' or end). */
@@ -192,12 +192,12 @@ static int parse_breakpoint(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 {
 	ev->kind = PK_EV_BREAKPOINT;
 	const char *end;
-	if (pk_parse_u64(s + *i, &ev->raw, &end) < 0)
+	if (pki_parse_u64(s + *i, &ev->raw, &end) < 0)
 		return syntax(err, s, *i, "expected a breakpoint address (mem:0x1000[/len][:rwx])");
 	*i = (int)(end - s);
 	if (s[*i] == '/') {
 		(*i)++;
-		if (pk_parse_u64(s + *i, &ev->bp_len, &end) < 0 ||
+		if (pki_parse_u64(s + *i, &ev->bp_len, &end) < 0 ||
 		    !(ev->bp_len == 1 || ev->bp_len == 2 || ev->bp_len == 4 || ev->bp_len == 8))
 			return syntax(err, s, *i, "breakpoint length must be 1, 2, 4 or 8");
 		*i = (int)(end - s);
@@ -243,7 +243,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 	if (s[*i] == '/') {
 		ev->kind = PK_EV_PMU;
 		(*i)++;
-		if ((r = pk_parse_terms(s, i, '/', &ev->terms, &ev->nr_terms, err)) < 0)
+		if ((r = pki_parse_terms(s, i, '/', &ev->terms, &ev->nr_terms, err)) < 0)
 			return r;
 		if (s[*i] != '/')
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
@@ -290,7 +290,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 				return r;
 		}
 	} else if (s[*i] == ':' && !is_mod_string(s + *i + 1, segment_len(s, *i + 1)) &&
-		   !pk_symbolic_lookup(ev->name, &(uint32_t){0}, &(uint64_t){0})) {
+		   !pki_symbolic_lookup(ev->name, &(uint32_t){0}, &(uint64_t){0})) {
 		/* "sys:name" is a tracepoint unless the left side is a symbolic
 		 * event, whose ':' can only start modifiers (cycles:z is a typo). */
 		ev->kind = PK_EV_TRACEPOINT;
@@ -316,7 +316,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 			if (strlen(ev->name + 1) > 16)
 				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
 			snprintf(buf, sizeof(buf), "0x%s", ev->name + 1);
-			if (pk_parse_u64(buf, &ev->raw, &end) < 0)
+			if (pki_parse_u64(buf, &ev->raw, &end) < 0)
 				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
 		}
 		if (s[*i] == ':') {
@@ -329,7 +329,7 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 	return 0;
 }
 
-void pk_ast_free(pk_ast *ast)
+void pki_ast_free(pk_ast *ast)
 {
 	for (size_t g = 0; g < ast->nr; g++) {
 		pk_group_ast *grp = &ast->items[g];
@@ -346,7 +346,7 @@ void pk_ast_free(pk_ast *ast)
 
 static int add_event(pk_group_ast *grp, size_t *cap, const pk_ev_ast *ev)
 {
-	if (pk_grow(&grp->events, cap, grp->nr + 1, sizeof(pk_ev_ast)) < 0)
+	if (pki_grow(&grp->events, cap, grp->nr + 1, sizeof(pk_ev_ast)) < 0)
 		return -ENOMEM;
 	grp->events[grp->nr++] = *ev;
 	return 0;
@@ -379,7 +379,7 @@ static int group_name_len(const char *s, int i)
 	return s[j] == '{' ? j - i : 0;
 }
 
-int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
+int pki_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 {
 	memset(ast, 0, sizeof(*ast));
 	size_t cap = 0;
@@ -393,7 +393,7 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 		return syntax(err, s, i, "empty event list");
 	for (;;) {
 		skip_space(s, &i);
-		if (pk_grow(&ast->items, &cap, ast->nr + 1, sizeof(pk_group_ast)) < 0) {
+		if (pki_grow(&ast->items, &cap, ast->nr + 1, sizeof(pk_group_ast)) < 0) {
 			r = pk_err(err, -ENOMEM, "out of memory");
 			goto fail;
 		}
@@ -460,6 +460,6 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 	}
 	return 0;
 fail:
-	pk_ast_free(ast);
+	pki_ast_free(ast);
 	return r;
 }

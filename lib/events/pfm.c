@@ -117,7 +117,7 @@ static bool model_matches(const pfm_model *m, const pk_cpuid *id, const char *co
 	return id->stepping >= m->min_stepping;
 }
 
-size_t pk_pfm_model_pmus(const pk_cpuid *cpuid, const char *core_pmu, const char **names,
+size_t pki_pfm_model_pmus(const pk_cpuid *cpuid, const char *core_pmu, const char **names,
 			 size_t max)
 {
 	/* The first matching entry wins: more specific ones come first. */
@@ -186,7 +186,7 @@ static const pfm_pmu_entry *catalog_find(const char *name)
 	return NULL;
 }
 
-bool pk_pfm_has_pmu(const char *pfm_pmu, bool *present)
+bool pki_pfm_has_pmu(const char *pfm_pmu, bool *present)
 {
 	if (catalog_ready(NULL) < 0)
 		return false;
@@ -198,7 +198,7 @@ bool pk_pfm_has_pmu(const char *pfm_pmu, bool *present)
 
 /* ---- names ---- */
 
-int pk_pfm_split_name(const char *event, char *pmu, size_t pmu_len, char *name,
+int pki_pfm_split_name(const char *event, char *pmu, size_t pmu_len, char *name,
 		      size_t name_len)
 {
 	if (!event || !isalpha((unsigned char)event[0]))
@@ -253,7 +253,7 @@ static int pfm_error(pk_error *err, int code, const char *pfm_pmu, const char *n
 	}
 }
 
-int pk_pfm_encode_libpfm(const char *pfm_pmu, const char *name, uint64_t config[PK_NR_CONFIGS],
+int pki_pfm_encode_libpfm(const char *pfm_pmu, const char *name, uint64_t config[PK_NR_CONFIGS],
 			 pk_error *err)
 {
 	int r = catalog_ready(err);
@@ -354,10 +354,10 @@ static int apply_token(table_event *te, const char *tok, size_t toklen, bool fro
 			return 0;
 		}
 		uint64_t v = 1;
-		if (eq && pk_parse_u64(eq + 1, &v, NULL) < 0 && toklen > nlen + 1) {
+		if (eq && pki_parse_u64(eq + 1, &v, NULL) < 0 && toklen > nlen + 1) {
 			char val[32];
 			snprintf(val, sizeof(val), "%.*s", (int)(toklen - nlen - 1), eq + 1);
-			if (pk_parse_u64(val, &v, NULL) < 0)
+			if (pki_parse_u64(val, &v, NULL) < 0)
 				return pk_err(err, -EINVAL, "bad value in '%.*s'", (int)toklen, tok);
 		}
 		for (size_t m = 0; m < PK_ARRAY_SIZE(x86_mods); m++) {
@@ -463,7 +463,7 @@ static int not_encodable(pk_error *err, const char *pfm_pmu, const char *name)
 #define X86_UCODE_EDGE 0x400ULL
 #define X86_UCODE_CMASK 0xff0000ULL
 
-int pk_pfm_encode_tables(const char *pfm_pmu, const char *name, pk_vendor vendor,
+int pki_pfm_encode_tables(const char *pfm_pmu, const char *name, pk_vendor vendor,
 			 uint64_t config[PK_NR_CONFIGS], pk_error *err)
 {
 	int r = catalog_ready(err);
@@ -554,11 +554,11 @@ static int encode_for_pmu(const char *const *cands, size_t nr_cands, const char 
 {
 	for (size_t c = 0; c < nr_cands; c++) {
 		bool present;
-		if (!pk_pfm_has_pmu(cands[c], &present))
+		if (!pki_pfm_has_pmu(cands[c], &present))
 			continue;
-		int r = pk_pfm_encode_libpfm(cands[c], name, config, err);
+		int r = pki_pfm_encode_libpfm(cands[c], name, config, err);
 		if (r == -ENOENT && !present)
-			r = pk_pfm_encode_tables(cands[c], name, vendor, config, err);
+			r = pki_pfm_encode_tables(cands[c], name, vendor, config, err);
 		if (r == -ENOENT)
 			continue;
 		if (r < 0)
@@ -582,11 +582,11 @@ static int prepare(const pk_cpuid **cpuid, pk_cpuid *host, pk_error *err)
 	return catalog_ready(err);
 }
 
-int pk_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
+int pki_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
 		  const pk_pmu *only_pmu, pk_pfm_match *out, size_t max, pk_error *err)
 {
 	char qual[48], name[160];
-	if (!pmus || !event || pk_pfm_split_name(event, qual, sizeof(qual), name, sizeof(name)) < 0)
+	if (!pmus || !event || pki_pfm_split_name(event, qual, sizeof(qual), name, sizeof(name)) < 0)
 		return 0;
 	pk_cpuid host;
 	int r = prepare(&cpuid, &host, err);
@@ -608,7 +608,7 @@ int pk_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
 			continue;
 		}
 		const char *cands[4];
-		size_t nr = pk_pfm_model_pmus(cpuid, pmu->name, cands, PK_ARRAY_SIZE(cands));
+		size_t nr = pki_pfm_model_pmus(cpuid, pmu->name, cands, PK_ARRAY_SIZE(cands));
 		if (qual[0]) {
 			bool listed = false;
 			for (size_t c = 0; c < nr; c++)
@@ -681,7 +681,7 @@ static int list_table(const pfm_pmu_entry *pe, const list_state *st)
 	return 0;
 }
 
-int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
+int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
 		   pk_error *err)
 {
 	pk_cpuid host;
@@ -691,7 +691,7 @@ int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb c
 	for (size_t i = 0; i < pk_pmus_nr_core(pmus); i++) {
 		list_state st = {pk_pmus_core_at(pmus, i), cb, arg};
 		const char *cands[4];
-		size_t nr = pk_pfm_model_pmus(cpuid, st.pmu->name, cands, PK_ARRAY_SIZE(cands));
+		size_t nr = pki_pfm_model_pmus(cpuid, st.pmu->name, cands, PK_ARRAY_SIZE(cands));
 		for (size_t c = 0; c < nr; c++) {
 			const pfm_pmu_entry *pe = catalog_find(cands[c]);
 			if (!pe)

@@ -19,12 +19,12 @@ typedef struct pk_pfm_match {
  * cpuid). only_pmu non-NULL restricts to that PMU (cpu_core/inst_retired.any/).
  * A fully qualified name (libpfm "pmu::EVENT") picks its own PMU. Returns the
  * number of matches written to out (0: unknown name), or a negative errno. */
-int pk_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
+int pki_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
 		  const pk_pmu *only_pmu, pk_pfm_match *out, size_t max, pk_error *err);
 
 /* For `pmukit list`: every libpfm4 event of each core PMU of this machine. */
 typedef int (*pk_pfm_event_cb)(const pk_pmu *pmu, const char *name, const char *desc, void *arg);
-int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
+int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
 		   pk_error *err);
 
 #endif

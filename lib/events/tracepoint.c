@@ -69,10 +69,10 @@ static bool valid_component(const char *s)
 static int read_id(const char *path, uint64_t *id)
 {
 	char *text = NULL;
-	int r = pk_read_file(path, &text, NULL);
+	int r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r;
-	r = pk_parse_u64(pk_rstrip(text), id, NULL);
+	r = pki_parse_u64(pki_rstrip(text), id, NULL);
 	free(text);
 	return r;
 }

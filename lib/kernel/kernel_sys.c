@@ -80,15 +80,15 @@ static const pk_kernel_ops linux_ops = {
 	.poll = sys_poll,
 	.host =
 		{
-			.number = pk_linux_number,
-			.cpus = pk_linux_cpus,
-			.topology = pk_linux_topology,
-			.cpu = pk_linux_cpu,
-			.uname = pk_linux_uname,
-			.tasks = pk_linux_tasks,
-			.task = pk_linux_task,
-			.maps = pk_linux_maps,
-			.kernel_text = pk_linux_kernel_text,
+			.number = pki_linux_number,
+			.cpus = pki_linux_cpus,
+			.topology = pki_linux_topology,
+			.cpu = pki_linux_cpu,
+			.uname = pki_linux_uname,
+			.tasks = pki_linux_tasks,
+			.task = pki_linux_task,
+			.maps = pki_linux_maps,
+			.kernel_text = pki_linux_kernel_text,
 		},
 };
 

@@ -31,13 +31,13 @@
 static int read_number(const char *path, int64_t *out)
 {
 	char *text = NULL;
-	int r = pk_read_file(path, &text, NULL);
+	int r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r;
-	const char *p = pk_lskip(text);
+	const char *p = pki_lskip(text);
 	bool neg = *p == '-';
 	uint64_t v;
-	r = pk_parse_u64(pk_rstrip((char *)p + neg), &v, NULL);
+	r = pki_parse_u64(pki_rstrip((char *)p + neg), &v, NULL);
 	if (r == 0 && v > (uint64_t)INT64_MAX)
 		r = -ERANGE;
 	if (r == 0)
@@ -49,7 +49,7 @@ static int read_number(const char *path, int64_t *out)
 static int mem_total_kb(int64_t *out)
 {
 	char *text = NULL;
-	int r = pk_read_file("/proc/meminfo", &text, NULL);
+	int r = pki_read_file("/proc/meminfo", &text, NULL);
 	if (r < 0)
 		return r;
 	char *p = strstr(text, "MemTotal:");
@@ -59,7 +59,7 @@ static int mem_total_kb(int64_t *out)
 	return p ? 0 : -ENOENT;
 }
 
-int pk_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
+int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 {
 	(void)k;
 	long v;
@@ -101,17 +101,17 @@ static int cpu_path(char *buf, size_t len, const char *fmt, ...)
 static int read_cpulist(const char *path, pk_cpumap **out)
 {
 	char *text = NULL;
-	int r = pk_read_file(path, &text, NULL);
+	int r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r;
 	pk_error e;
 	pk_error_clear(&e);
-	*out = pk_cpumap_parse(pk_rstrip(text), &e);
+	*out = pk_cpumap_parse(pki_rstrip(text), &e);
 	free(text);
 	return *out ? 0 : e.code ? e.code : -ENOMEM;
 }
 
-int pk_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out)
+int pki_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out)
 {
 	(void)k;
 	char path[4096];
@@ -134,7 +134,7 @@ int pk_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-int pk_linux_topology(const pk_kernel *k, int cpu, pk_cpu_topology *t)
+int pki_linux_topology(const pk_kernel *k, int cpu, pk_cpu_topology *t)
 {
 	(void)k;
 	static const char *const lists[3] = {"core_siblings_list", "thread_siblings_list",
@@ -186,10 +186,10 @@ static int cpu_ident(pk_cpuid *out)
 	char path[4096], *text = NULL;
 	int r = cpu_path(path, sizeof(path), "cpu0/regs/identification/midr_el1");
 	if (r == 0)
-		r = pk_read_file(path, &text, NULL);
+		r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r;
-	r = pk_cpuid_parse(pk_rstrip(text), out, NULL);
+	r = pk_cpuid_parse(pki_rstrip(text), out, NULL);
 	free(text);
 	return r;
 #endif
@@ -215,13 +215,13 @@ static void cpuinfo_field(const char *key, char *buf, size_t len)
 		p++;
 		while (*p == ' ')
 			p++;
-		snprintf(buf, len, "%s", pk_rstrip(p));
+		snprintf(buf, len, "%s", pki_rstrip(p));
 		break;
 	}
 	fclose(f);
 }
 
-int pk_linux_cpu(const pk_kernel *k, pk_host_cpu *out)
+int pki_linux_cpu(const pk_kernel *k, pk_host_cpu *out)
 {
 	(void)k;
 	memset(out, 0, sizeof(*out));
@@ -229,13 +229,13 @@ int pk_linux_cpu(const pk_kernel *k, pk_host_cpu *out)
 	return cpu_ident(&out->id);
 }
 
-int pk_linux_uname(const pk_kernel *k, struct utsname *out)
+int pki_linux_uname(const pk_kernel *k, struct utsname *out)
 {
 	(void)k;
 	return uname(out) < 0 ? -errno : 0;
 }
 
-int pk_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
+int pki_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
 {
 	(void)k;
 	char path[64];
@@ -251,7 +251,7 @@ int pk_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
 	while (r == 0 && (de = readdir(d))) {
 		uint64_t tid;
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    pk_parse_u64(de->d_name, &tid, NULL) < 0 || tid > 0x7fffffff)
+		    pki_parse_u64(de->d_name, &tid, NULL) < 0 || tid > 0x7fffffff)
 			continue;
 		r = fn(arg, (pid_t)tid);
 	}
@@ -259,7 +259,7 @@ int pk_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
 	return r;
 }
 
-int pk_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
+int pki_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
 {
 	(void)k;
 	char path[64], *text = NULL;
@@ -267,17 +267,17 @@ int pk_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
 		return -ESRCH;
 	/* /proc/<tid> exists for every thread, listed in /proc or not */
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	int r = pk_read_file(path, &text, NULL);
+	int r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
 	const char *tg = strstr(text, "\nTgid:");
 	out->tgid = tg ? (pid_t)strtol(tg + 6, NULL, 10) : tid;
 	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
-	r = pk_read_file(path, &text, NULL);
+	r = pki_read_file(path, &text, NULL);
 	if (r < 0)
 		return r == -ENOENT ? -ESRCH : r;
-	snprintf(out->comm, sizeof(out->comm), "%s", pk_rstrip(text));
+	snprintf(out->comm, sizeof(out->comm), "%s", pki_rstrip(text));
 	free(text);
 	return 0;
 }
@@ -298,11 +298,11 @@ static bool parse_map_line(char *line, pk_host_map *m)
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		  (perms[2] == 'x' ? PROT_EXEC : 0);
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-	m->name = name_at ? pk_rstrip(line + name_at) : "";
+	m->name = name_at ? pki_rstrip(line + name_at) : "";
 	return true;
 }
 
-int pk_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg)
+int pki_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg)
 {
 	(void)k;
 	char path[64];
@@ -320,7 +320,7 @@ int pk_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg)
 	return r;
 }
 
-int pk_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end)
+int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end)
 {
 	(void)k;
 	FILE *f = fopen("/proc/kallsyms", "r");

@@ -5,14 +5,14 @@
 
 #include <pmukit/kernel.h>
 
-int pk_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out);
-int pk_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out);
-int pk_linux_topology(const pk_kernel *k, int cpu, pk_cpu_topology *out);
-int pk_linux_cpu(const pk_kernel *k, pk_host_cpu *out);
-int pk_linux_uname(const pk_kernel *k, struct utsname *out);
-int pk_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg);
-int pk_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out);
-int pk_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg);
-int pk_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end);
+int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out);
+int pki_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out);
+int pki_linux_topology(const pk_kernel *k, int cpu, pk_cpu_topology *out);
+int pki_linux_cpu(const pk_kernel *k, pk_host_cpu *out);
+int pki_linux_uname(const pk_kernel *k, struct utsname *out);
+int pki_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg);
+int pki_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out);
+int pki_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg);
+int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end);
 
 #endif

@@ -81,7 +81,7 @@ static void add_kind(event_ref *r, const char *name)
 {
 	uint32_t type;
 	uint64_t config;
-	if (r->nr_kinds < PK_ARRAY_SIZE(r->kinds) && pk_symbolic_lookup(name, &type, &config)) {
+	if (r->nr_kinds < PK_ARRAY_SIZE(r->kinds) && pki_symbolic_lookup(name, &type, &config)) {
 		r->kinds[r->nr_kinds].type = type;
 		r->kinds[r->nr_kinds].config = config;
 		r->nr_kinds++;
@@ -95,7 +95,7 @@ static long intern_event(pk_metric_table *t, const char *name)
 	for (size_t i = 0; i < t->nr_ev; i++)
 		if (!strcasecmp(t->ev[i].name, name))
 			return (long)i;
-	if (pk_grow(&t->ev, &t->cap_ev, t->nr_ev + 1, sizeof(*t->ev)) < 0)
+	if (pki_grow(&t->ev, &t->cap_ev, t->nr_ev + 1, sizeof(*t->ev)) < 0)
 		return -ENOMEM;
 	event_ref *r = &t->ev[t->nr_ev];
 	memset(r, 0, sizeof(*r));
@@ -171,7 +171,7 @@ static int parse_trigger(pk_metric_table *t, row *r, pk_error *err)
 			char *name = strndup(s, n);
 			long e = name ? intern_event(t, name) : -ENOMEM;
 			free(name);
-			if (e < 0 || pk_grow(&r->trig, &r->cap_trig, r->nr_trig + 1,
+			if (e < 0 || pki_grow(&r->trig, &r->cap_trig, r->nr_trig + 1,
 					     sizeof(*r->trig)) < 0)
 				return pk_err(err, -ENOMEM, "out of memory");
 			r->trig[r->nr_trig++] = (size_t)e;
@@ -325,12 +325,12 @@ static bool name_matches(const char *evname, const char *name)
 static bool event_matches(const event_ref *r, const pk_evsel *e)
 {
 	if (!r->nr_kinds)
-		return e->name && name_matches(e->name, r->name);
+		return pk_evsel_name(e) && name_matches(pk_evsel_name(e), r->name);
 	for (size_t k = 0; k < r->nr_kinds; k++) {
-		uint64_t c = e->attr.config;
+		uint64_t c = pk_evsel_attr(e)->config;
 		if (r->kinds[k].type == PERF_TYPE_HARDWARE || r->kinds[k].type == PERF_TYPE_HW_CACHE)
 			c &= 0xffffffffull; /* hybrid: the PMU type rides in config[63:32] */
-		if (e->attr.type == r->kinds[k].type && c == r->kinds[k].config)
+		if (pk_evsel_attr(e)->type == r->kinds[k].type && c == r->kinds[k].config)
 			return true;
 	}
 	return false;
@@ -338,7 +338,8 @@ static bool event_matches(const event_ref *r, const pk_evsel *e)
 
 static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
 {
-	return a->pmu == b->pmu && (a->attr.config >> 32) == (b->attr.config >> 32);
+	return pk_evsel_pmu(a) == pk_evsel_pmu(b) &&
+	       (pk_evsel_attr(a)->config >> 32) == (pk_evsel_attr(b)->config >> 32);
 }
 
 static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor,

@@ -85,7 +85,7 @@ static int fail(parser *p, size_t pos, const char *msg)
 static int add_node(parser *p, op o, int a, int b, int c)
 {
 	pk_expr *e = p->e;
-	if (pk_grow(&e->n, &e->cap, e->nr + 1, sizeof(*e->n)) < 0) {
+	if (pki_grow(&e->n, &e->cap, e->nr + 1, sizeof(*e->n)) < 0) {
 		if (!p->rc)
 			p->rc = pk_err(p->err, -ENOMEM, "out of memory");
 		return -1;
@@ -143,34 +143,34 @@ static char *read_name(parser *p)
 		if (c == '\\') {
 			if (!p->s[p->i + 1]) {
 				fail(p, p->i, "'\\' at the end: nothing to escape");
-				pk_sb_free(&sb);
+				pki_sb_free(&sb);
 				return NULL;
 			}
-			pk_sb_addn(&sb, p->s + p->i + 1, 1);
+			pki_sb_addn(&sb, p->s + p->i + 1, 1);
 			p->i += 2;
 			continue;
 		}
 		if (c == '@') {
 			size_t open = p->i++;
-			pk_sb_addn(&sb, "/", 1); /* pmu@ev@ reads as pmu/ev/ */
+			pki_sb_addn(&sb, "/", 1); /* pmu@ev@ reads as pmu/ev/ */
 			while (p->s[p->i] && p->s[p->i] != '@') {
 				if (p->s[p->i] == '\\' && p->s[p->i + 1])
 					p->i++;
-				pk_sb_addn(&sb, p->s + p->i++, 1);
+				pki_sb_addn(&sb, p->s + p->i++, 1);
 			}
 			if (!p->s[p->i]) {
 				fail(p, open, "'@' without its closing '@'");
-				pk_sb_free(&sb);
+				pki_sb_free(&sb);
 				return NULL;
 			}
-			pk_sb_addn(&sb, "/", 1);
+			pki_sb_addn(&sb, "/", 1);
 			p->i++;
 			continue;
 		}
-		pk_sb_addn(&sb, &c, 1);
+		pki_sb_addn(&sb, &c, 1);
 		p->i++;
 	}
-	char *name = pk_sb_steal(&sb);
+	char *name = pki_sb_steal(&sb);
 	if (!name && !p->rc)
 		p->rc = pk_err(p->err, -ENOMEM, "out of memory");
 	return name;
@@ -184,8 +184,8 @@ static int intern_ref(parser *p, char *name, size_t pos)
 			free(name);
 			return (int)i;
 		}
-	if (pk_grow(&e->refs, &e->cap_refs, e->nr_refs + 1, sizeof(*e->refs)) < 0 ||
-	    pk_grow(&e->ref_pos, &e->cap_pos, e->nr_refs + 1, sizeof(*e->ref_pos)) < 0) {
+	if (pki_grow(&e->refs, &e->cap_refs, e->nr_refs + 1, sizeof(*e->refs)) < 0 ||
+	    pki_grow(&e->ref_pos, &e->cap_pos, e->nr_refs + 1, sizeof(*e->ref_pos)) < 0) {
 		free(name);
 		if (!p->rc)
 			p->rc = pk_err(p->err, -ENOMEM, "out of memory");
@@ -206,7 +206,7 @@ static int parse_number(parser *p)
 	if (start[0] == '0' && (start[1] == 'x' || start[1] == 'X')) {
 		uint64_t u;
 		const char *e;
-		if (pk_parse_u64(start, &u, &e) == -ERANGE)
+		if (pki_parse_u64(start, &u, &e) == -ERANGE)
 			return fail(p, p->i, "number out of range");
 		v = (double)u;
 		end = (char *)e;

@@ -47,11 +47,11 @@ int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *l
 			      pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "such");
 	pd_feat *f = &r->feats[feat];
 	if (f->bad)
-		return pd_err_off(r, err, -EINVAL, f->offset, "%s feature section is damaged",
+		return pki_pd_err_off(r, err, -EINVAL, f->offset, "%s feature section is damaged",
 				  pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "a");
 	if (!f->loaded) {
 		if (f->size > PD_MAX_FEAT_SIZE)
-			return pd_err_off(r, err, -EFBIG, f->offset, "feature section too large");
+			return pki_pd_err_off(r, err, -EFBIG, f->offset, "feature section too large");
 		uint8_t *buf = malloc(f->size ? (size_t)f->size : 1);
 		if (!buf)
 			return pk_err(err, -ENOMEM, "out of memory");
@@ -59,7 +59,7 @@ int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *l
 		if (rc < 0) {
 			free(buf);
 			f->bad = true;
-			return pd_err_off(r, err, rc, f->offset, "cannot read the %s feature",
+			return pki_pd_err_off(r, err, rc, f->offset, "cannot read the %s feature",
 					  pk_pd_feature_name(feat) ? pk_pd_feature_name(feat) : "?");
 		}
 		f->data = buf;
@@ -113,7 +113,7 @@ static char *cstr(cur *c)
 	return s;
 }
 
-char *pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used)
+char *pki_pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used)
 {
 	cur c = {p, p + len, swap, false};
 	char *s = cstr(&c);
@@ -160,7 +160,7 @@ static void free_event_desc(pk_pd_event_desc *d, uint32_t n)
 static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swap, uint32_t *nr)
 {
 	cur c = {p, p + len, swap, false};
-	uint32_t n = c32(&c), asz = pd_attr_size_check(c32(&c));
+	uint32_t n = c32(&c), asz = pki_pd_attr_size_check(c32(&c));
 	*nr = 0;
 	if (c.bad || n > PD_MAX_LIST || !asz ||
 	    (uint64_t)n * asz > (uint64_t)(c.end - c.p))
@@ -174,7 +174,7 @@ static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swa
 			c.bad = true;
 			break;
 		}
-		pd_attr_from_file(c.p, asz, swap, &d[i].attr, &c3);
+		pki_pd_attr_from_file(c.p, asz, swap, &d[i].attr, &c3);
 		c.p += asz;
 		uint32_t nids = c32(&c);
 		d[i].name = cstr(&c);
@@ -199,7 +199,7 @@ static pk_pd_event_desc *parse_event_desc(const uint8_t *p, size_t len, bool swa
 	return d;
 }
 
-void pd_apply_event_desc(pk_pd_reader *r)
+void pki_pd_apply_event_desc(pk_pd_reader *r)
 {
 	const uint8_t *p;
 	size_t len;
@@ -209,7 +209,7 @@ void pd_apply_event_desc(pk_pd_reader *r)
 	uint32_t n;
 	pk_pd_event_desc *d = parse_event_desc(p, len, r->swap, &n);
 	if (!d) {
-		pd_warn(r, "EVENT_DESC feature is damaged; event names come from the attrs");
+		pki_pd_warn(r, "EVENT_DESC feature is damaged; event names come from the attrs");
 		r->stats.nr_bad_features++;
 		return;
 	}
@@ -217,7 +217,7 @@ void pd_apply_event_desc(pk_pd_reader *r)
 		pk_pd_evsel *e = NULL;
 		/* by id when the file has ids, else by position */
 		for (uint32_t k = 0; k < d[i].nr_ids && !e; k++) {
-			int idx = pd_idmap_get(&r->ids, d[i].ids[k]);
+			int idx = pki_pd_idmap_get(&r->ids, d[i].ids[k]);
 			if (idx >= 0)
 				e = r->evsels[idx];
 		}
@@ -238,7 +238,7 @@ void pd_apply_event_desc(pk_pd_reader *r)
 
 static void feat_bad(pk_pd_reader *r, int f)
 {
-	pd_warn(r, "%s feature is damaged; skipped", pk_pd_feature_name(f));
+	pki_pd_warn(r, "%s feature is damaged; skipped", pk_pd_feature_name(f));
 	r->stats.nr_bad_features++;
 }
 
@@ -260,7 +260,7 @@ static bool feat_cur(pk_pd_reader *r, int f, cur *c)
 }
 
 /* ---- one parser per feature; each returns false when its section is
- * damaged, leaving what it filled consistent for pk_pd_header_free ---- */
+ * damaged, leaving what it filled consistent for pk_pd_header_release ---- */
 
 static bool parse_nrcpus(cur *c, pk_pd_header *h)
 {
@@ -483,7 +483,7 @@ int pk_pd_header_read(pk_pd_reader *r, pk_pd_header *h, pk_error *err)
 	return 0;
 }
 
-void pk_pd_header_free(pk_pd_header *h)
+void pk_pd_header_release(pk_pd_header *h)
 {
 	free(h->hostname);
 	free(h->osrelease);
@@ -524,7 +524,7 @@ int pk_pd_build_ids(pk_pd_reader *r, int (*fn)(void *arg, const pk_pd_rec_build_
 		pk_pd_rec_build_id b;
 		int n = pk_pd_build_id_parse(data + off, len - off, r->swap, &b);
 		if (n < 0)
-			return pd_err_off(r, err, -EINVAL, r->feats[PK_FEAT_BUILD_ID].offset + off,
+			return pki_pd_err_off(r, err, -EINVAL, r->feats[PK_FEAT_BUILD_ID].offset + off,
 					  "damaged BUILD_ID entry");
 		rc = fn(arg, &b);
 		if (rc)

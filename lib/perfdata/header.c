@@ -4,7 +4,7 @@
  * writer encodes with it. */
 #include "pd_internal.h"
 
-void pd_header_encode(const pd_file_header *h, uint8_t *out)
+void pki_pd_header_encode(const pd_file_header *h, uint8_t *out)
 {
 	memset(out, 0, PD_FILE_HEADER_SIZE);
 	pd_st64(out + PD_HDR_MAGIC, PD_MAGIC);
@@ -18,7 +18,7 @@ void pd_header_encode(const pd_file_header *h, uint8_t *out)
 		pd_st64(out + PD_HDR_FEATURES + i * 8, h->features[i]);
 }
 
-void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_header *h)
+void pki_pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_header *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->size = hsize;
@@ -33,7 +33,7 @@ void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_head
 		h->features[i] = pd_get64(in + PD_HDR_FEATURES + i * 8, swap);
 }
 
-uint32_t pd_attr_size_check(uint64_t size)
+uint32_t pki_pd_attr_size_check(uint64_t size)
 {
 	if (size == 0)
 		return PD_ATTR_SIZE_VER0;
@@ -42,7 +42,7 @@ uint32_t pd_attr_size_check(uint64_t size)
 	return (uint32_t)size;
 }
 
-uint32_t pd_attr_size(const uint8_t *attr, bool swap)
+uint32_t pki_pd_attr_size(const uint8_t *attr, bool swap)
 {
-	return pd_attr_size_check(pd_get32(attr + PD_ATTR_SIZE_OFF, swap));
+	return pki_pd_attr_size_check(pd_get32(attr + PD_ATTR_SIZE_OFF, swap));
 }

@@ -24,7 +24,7 @@ static int set_string(pk_pd_writer *w, int feat, const char *s, pk_error *err)
 	pk_pd_buf_string(&b, s);
 	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		       : pk_pd_writer_set_feature(w, feat, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -120,7 +120,7 @@ static int add_topology(pk_pd_writer *w, const pk_kernel *k, int nr_avail, pk_er
 	}
 	rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		   : pk_pd_writer_set_feature(w, PK_FEAT_CPU_TOPOLOGY, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 out:
 	for (int i = 0; i < 3; i++) {
 		for (int j = 0; j < set[i].nr; j++)
@@ -149,7 +149,7 @@ static int add_pmu_mappings(pk_pd_writer *w, const pk_pmus *pmus, pk_error *err)
 	}
 	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		       : pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -221,7 +221,7 @@ int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmu
 			pk_pd_buf_string(&b, argv[i]);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 			   : pk_pd_writer_set_feature(w, PK_FEAT_CMDLINE, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	if (rc == 0 && avail > 0)
 		rc = add_topology(w, k, avail, err);

@@ -21,7 +21,7 @@ struct pd_qchunk {
 	uint8_t mem[];
 };
 
-void pd_queue_init(pd_queue *q, size_t limit)
+void pki_pd_queue_init(pd_queue *q, size_t limit)
 {
 	memset(q, 0, sizeof(*q));
 	q->limit = limit ? limit : ((size_t)64 << 20);
@@ -53,7 +53,7 @@ static void chunk_release(pd_queue *q, pd_qchunk *c)
 	}
 }
 
-void pd_queue_free(pd_queue *q)
+void pki_pd_queue_free(pd_queue *q)
 {
 	pd_qchunk *c = q->chunks;
 	while (c) {
@@ -119,7 +119,7 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
-int pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 {
 	if (q->nr == q->cap) {
 		if (q->pos > 0 && q->pos == q->ready)
@@ -212,7 +212,7 @@ static void sort_queue(pd_queue *q)
 	q->sorted_end = n;
 }
 
-void pd_queue_flush(pd_queue *q, uint64_t limit)
+void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
 {
 	/* Only called when nothing is pending delivery. */
 	queue_compact(q);
@@ -228,18 +228,18 @@ void pd_queue_flush(pd_queue *q, uint64_t limit)
 	q->ready = lo;
 }
 
-bool pd_queue_over(const pd_queue *q)
+bool pki_pd_queue_over(const pd_queue *q)
 {
 	return q->bytes > q->limit;
 }
 
-void pd_queue_flush_half(pd_queue *q)
+void pki_pd_queue_flush_half(pd_queue *q)
 {
-	pd_queue_flush(q, 0);
+	pki_pd_queue_flush(q, 0);
 	q->ready = q->nr / 2 ? q->nr / 2 : q->nr;
 }
 
-bool pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);

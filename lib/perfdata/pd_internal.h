@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/util.h"
+
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
 #define PD_MAGIC_V1 0x454c494652455050ULL     /* "PERFFILE" */
@@ -41,10 +43,10 @@ typedef struct pd_file_header {
 } pd_file_header;
 
 /* Writes h as a native-order file header (PD_FILE_HEADER_SIZE bytes). */
-void pd_header_encode(const pd_file_header *h, uint8_t *out);
+void pki_pd_header_encode(const pd_file_header *h, uint8_t *out);
 /* Reads the fields after the magic from hsize bytes in the file's order;
  * the bitmap only when the header has one. */
-void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_header *h);
+void pki_pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_header *h);
 
 /* ---- attr sizes (PERF_ATTR_SIZE_VER*) ---- */
 #define PD_ATTR_SIZE_VER0 64         /* the first attr; a stored size 0 means this */
@@ -54,9 +56,9 @@ void pd_header_decode(const uint8_t *in, uint64_t hsize, bool swap, pd_file_head
 #define PD_ATTR_SIZE_OFF 4           /* u32 size after u32 type */
 /* The size an attr declares (stored, file order), 0 read as VER0; 0 when
  * it cannot be an attr size (below VER0, above the cap, not 8-aligned). */
-uint32_t pd_attr_size(const uint8_t *attr, bool swap);
+uint32_t pki_pd_attr_size(const uint8_t *attr, bool swap);
 /* The same check on a size already read. */
-uint32_t pd_attr_size_check(uint64_t size);
+uint32_t pki_pd_attr_size_check(uint64_t size);
 
 /* Unaligned native loads and stores. */
 static inline uint64_t pd_ld64(const void *p)
@@ -119,14 +121,14 @@ typedef struct pd_src {
 	uint64_t bytes_read;
 } pd_src;
 
-int pd_src_init_fd(pd_src *s, int fd, size_t chunk);
-void pd_src_init_mem(pd_src *s, const void *buf, size_t len);
-void pd_src_free(pd_src *s);
+int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk);
+void pki_pd_src_init_mem(pd_src *s, const void *buf, size_t len);
+void pki_pd_src_free(pd_src *s);
 /* Makes [off, off + n) available; returns the pointer and sets *got to the
  * bytes available (< n only at the end of the input). Pipes only go forward. */
-int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
+int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
-int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
+int pki_pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
 
 /* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
 #define PD_RECORD_AUX_OUTPUT_HW_ID 21
@@ -141,10 +143,10 @@ enum pd_event_update_kind {
 
 /* ---- swapping and attrs (swap.c) ---- */
 /* Converts a file attr (size bytes, file order) into a native attr. */
-void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
+void pki_pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
 		       uint64_t *config3);
 /* Swaps a non-sample record in place (header already native). */
-void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
+void pki_pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel);
 
 /* ---- sample identification: the sample_id trailer (sample.c) ----
  * Non-sample records of an attr with sample_id_all end with the fields
@@ -158,24 +160,24 @@ void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *trailer_evsel)
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 #define PD_SAMPLE_HEAD_FIELDS (PD_TRAILER_FIELDS | PERF_SAMPLE_IP | PERF_SAMPLE_ADDR)
 
-size_t pd_trailer_size(uint64_t sample_type);
+size_t pki_pd_trailer_size(uint64_t sample_type);
 /* u64 index of field `bit` in a sample body (from its start), or in a
  * trailer counted from the record end (1: the last u64); -1 when absent. */
-int pd_sample_field_pos(uint64_t sample_type, uint64_t bit);
-int pd_trailer_field_pos(uint64_t sample_type, uint64_t bit);
+int pki_pd_sample_field_pos(uint64_t sample_type, uint64_t bit);
+int pki_pd_trailer_field_pos(uint64_t sample_type, uint64_t bit);
 /* Parses the trailer at the end of a record; id->fields 0 when too short. */
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
 /* Parses the id fields at the start of a sample body; false when too short. */
-bool pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t sample_type,
+bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t sample_type,
 			  pk_pd_sample_id *id);
 /* Swaps the trailer at the end of a record in place. */
-void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
+void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
 /* Writes a trailer for id at p (native order); returns its size. */
-size_t pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample_id *id);
+size_t pki_pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample_id *id);
 
 /* ---- samples (sample.c) ---- */
 /* Walks a sample body; with swap, swaps each field in place first. */
-int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
 
 /* ---- ordering queue (order.c) ---- */
@@ -206,16 +208,16 @@ typedef struct pd_queue {
 	pd_qchunk *release;          /* chunk of the event handed out last */
 } pd_queue;
 
-void pd_queue_init(pd_queue *q, size_t limit);
-void pd_queue_free(pd_queue *q);
-int pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
+void pki_pd_queue_init(pd_queue *q, size_t limit);
+void pki_pd_queue_free(pd_queue *q);
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */
-void pd_queue_flush(pd_queue *q, uint64_t limit);
+void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
-bool pd_queue_over(const pd_queue *q);
-void pd_queue_flush_half(pd_queue *q);
+bool pki_pd_queue_over(const pd_queue *q);
+void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event; false when none. */
-bool pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {
@@ -261,28 +263,27 @@ struct pk_pd_reader {
 	uint64_t doff;               /* offset of the COMPRESSED record being expanded */
 	pd_queue q;
 	pk_pd_stats stats;
-	char **warnings;
-	size_t nr_warnings, cap_warnings;
+	pki_warnings warnings;       /* at most PD_MAX_WARNINGS lines */
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;
 };
 
-void pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Counts one dropped record of a kind (enum pk_pd_drop_kind). */
-void pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail);
-int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+void pki_pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail);
+int pki_pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err);
-int pd_idmap_put(pd_idmap *m, uint64_t key, int val);
-int pd_idmap_get(const pd_idmap *m, uint64_t key);
-void pd_idmap_free(pd_idmap *m);
+int pki_pd_idmap_put(pd_idmap *m, uint64_t key, int val);
+int pki_pd_idmap_get(const pd_idmap *m, uint64_t key);
+void pki_pd_idmap_free(pd_idmap *m);
 /* Fills evsel->attr_name (records.c). */
-void pd_make_attr_name(pk_pd_evsel *e);
+void pki_pd_make_attr_name(pk_pd_evsel *e);
 /* Applies EVENT_DESC names (features.c). */
-void pd_apply_event_desc(pk_pd_reader *r);
+void pki_pd_apply_event_desc(pk_pd_reader *r);
 /* Parses the strings of a feature payload (features.c). */
-char *pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
+char *pki_pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
 
 #endif

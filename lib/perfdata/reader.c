@@ -26,29 +26,16 @@
 #define PD_DECOMP_MIN_ROOM 65536
 #define PD_SCRATCH_MIN 65536
 
-void pd_warn(pk_pd_reader *r, const char *fmt, ...)
+void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...)
 {
-	if (r->nr_warnings >= PD_MAX_WARNINGS)
-		return;
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	r->warnings.max = PD_MAX_WARNINGS;
+	pki_warnings_vadd(&r->warnings, fmt, ap);
 	va_end(ap);
-	if (r->nr_warnings == r->cap_warnings) {
-		size_t cap = r->cap_warnings ? r->cap_warnings * 2 : 8;
-		char **nw = realloc(r->warnings, cap * sizeof(*nw));
-		if (!nw)
-			return;
-		r->warnings = nw;
-		r->cap_warnings = cap;
-	}
-	char *s = strdup(buf);
-	if (s)
-		r->warnings[r->nr_warnings++] = s;
 }
 
-int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
+int pki_pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const char *fmt, ...)
 {
 	if (!err)
 		return code;
@@ -62,7 +49,7 @@ int pd_err_off(pk_pd_reader *r, pk_error *err, int code, uint64_t off, const cha
 	return code;
 }
 
-void pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail)
+void pki_pd_drop(pk_pd_reader *r, int kind, const pk_pd_event *ev, const char *detail)
 {
 	pk_pd_drop *d = &r->stats.drops[kind];
 	/* the lowest offset, whatever order the events are delivered in */
@@ -94,7 +81,7 @@ static size_t id_hash(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
-int pd_idmap_put(pd_idmap *m, uint64_t key, int val)
+int pki_pd_idmap_put(pd_idmap *m, uint64_t key, int val)
 {
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 64;
@@ -132,7 +119,7 @@ int pd_idmap_put(pd_idmap *m, uint64_t key, int val)
 	return 0;
 }
 
-int pd_idmap_get(const pd_idmap *m, uint64_t key)
+int pki_pd_idmap_get(const pd_idmap *m, uint64_t key)
 {
 	if (!m->cap)
 		return -1;
@@ -145,7 +132,7 @@ int pd_idmap_get(const pd_idmap *m, uint64_t key)
 	return -1;
 }
 
-void pd_idmap_free(pd_idmap *m)
+void pki_pd_idmap_free(pd_idmap *m)
 {
 	free(m->keys);
 	free(m->vals);
@@ -164,11 +151,11 @@ static void update_id_pos(pk_pd_reader *r)
 	uint64_t st = a->sample_type;
 	r->sample_id_all = a->sample_id_all;
 	uint64_t bit = st & PERF_SAMPLE_IDENTIFIER ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
-	r->sample_id_pos = pd_sample_field_pos(st, bit);
-	r->trailer_id_pos = pd_trailer_field_pos(st, bit);
+	r->sample_id_pos = pki_pd_sample_field_pos(st, bit);
+	r->trailer_id_pos = pki_pd_trailer_field_pos(st, bit);
 }
 
-int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
+int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		 const uint64_t *ids, size_t nr_ids, bool ids_swap, pk_error *err)
 {
 	if (r->nr_evsels >= PD_MAX_EVSELS)
@@ -184,11 +171,11 @@ int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 	pk_pd_evsel *e = calloc(1, sizeof(*e));
 	if (!e)
 		return pk_err(err, -ENOMEM, "out of memory");
-	pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
+	pki_pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
 	e->file_attr_size = (uint32_t)attr_size;
 	e->idx = (int)r->nr_evsels;
-	e->trailer_size = e->attr.sample_id_all ? pd_trailer_size(e->attr.sample_type) : 0;
-	pd_make_attr_name(e);
+	e->trailer_size = e->attr.sample_id_all ? pki_pd_trailer_size(e->attr.sample_type) : 0;
+	pki_pd_make_attr_name(e);
 	if (nr_ids) {
 		e->ids = malloc(nr_ids * sizeof(uint64_t));
 		if (!e->ids) {
@@ -198,7 +185,7 @@ int pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_size,
 		for (size_t i = 0; i < nr_ids; i++) {
 			uint64_t id = pd_ld64(&ids[i]);
 			e->ids[i] = ids_swap ? __builtin_bswap64(id) : id;
-			if (pd_idmap_put(&r->ids, e->ids[i], e->idx) < 0) {
+			if (pki_pd_idmap_put(&r->ids, e->ids[i], e->idx) < 0) {
 				free(e->ids);
 				free(e);
 				return pk_err(err, -ENOMEM, "out of memory");
@@ -226,11 +213,11 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 {
 	const uint8_t *p;
 	size_t got;
-	int rc = pd_src_peek(&r->src, 0, PD_PIPE_HEADER_SIZE, &p, &got);
+	int rc = pki_pd_src_peek(&r->src, 0, PD_PIPE_HEADER_SIZE, &p, &got);
 	if (rc < 0)
-		return pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
+		return pki_pd_err_off(r, err, rc, 0, "cannot read: %s", strerror(-rc));
 	if (got < PD_PIPE_HEADER_SIZE)
-		return pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
+		return pki_pd_err_off(r, err, -EINVAL, got, "file too short for a perf.data header (%zu bytes)",
 				  got);
 	uint64_t magic = pd_ld64(p + PD_HDR_MAGIC);
 	bool v1 = false;
@@ -241,7 +228,7 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 	} else if (magic == PD_MAGIC_V1 || magic == __builtin_bswap64(PD_MAGIC_V1)) {
 		v1 = true;
 	} else {
-		return pd_err_off(r, err, -EINVAL, 0,
+		return pki_pd_err_off(r, err, -EINVAL, 0,
 				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",
 				  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 	}
@@ -254,7 +241,7 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 	}
 	r->pipe = *hsize == PD_PIPE_HEADER_SIZE;
 	if (!r->pipe && *hsize != PD_FILE_HEADER_SIZE && *hsize != PD_FILE_HEADER_OLD_SIZE)
-		return pd_err_off(r, err, -EINVAL, PD_HDR_SIZE,
+		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_SIZE,
 				  "bad header size %llu (expected %d, %d or %d)",
 				  (unsigned long long)*hsize, PD_FILE_HEADER_SIZE,
 				  PD_FILE_HEADER_OLD_SIZE, PD_PIPE_HEADER_SIZE);
@@ -274,7 +261,7 @@ static void fix_swapped_bitmap(pk_pd_reader *r, const uint8_t *h, uint64_t *bits
 		bits[i] = (uint64_t)hi << 32 | lo;
 	}
 	if (!(bits[0] & (1ULL << PK_FEAT_HOSTNAME))) {
-		pd_warn(r, "feature bitmap unreadable in a byte-swapped file; features ignored");
+		pki_pd_warn(r, "feature bitmap unreadable in a byte-swapped file; features ignored");
 		memset(bits, 0, PD_HDR_FEAT_WORDS * sizeof(*bits));
 	}
 }
@@ -285,19 +272,19 @@ static int check_sections(pk_pd_reader *r, pk_error *err)
 	const pk_pd_layout *l = &r->layout;
 	uint64_t fsz = l->file_size, hsize = l->header_size;
 	if (l->data_offset < hsize || l->data_offset > fsz)
-		return pd_err_off(r, err, -EINVAL, PD_HDR_DATA,
+		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_DATA,
 				  "data section offset %llu outside the file (%llu bytes)",
 				  (unsigned long long)l->data_offset, (unsigned long long)fsz);
 	if (!l->attrs_size)
 		return 0;
 	if (l->attrs_offset < hsize || l->attrs_offset > fsz || l->attrs_size > fsz - l->attrs_offset)
-		return pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS,
+		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS,
 				  "attrs section (offset %llu, size %llu) outside the file (%llu bytes)",
 				  (unsigned long long)l->attrs_offset,
 				  (unsigned long long)l->attrs_size, (unsigned long long)fsz);
 	if (l->attrs_offset < l->data_offset + l->data_size &&
 	    l->data_offset < l->attrs_offset + l->attrs_size)
-		return pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS, "attrs and data sections overlap");
+		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_ATTRS, "attrs and data sections overlap");
 	return 0;
 }
 
@@ -310,8 +297,8 @@ static void read_feature_table(pk_pd_reader *r, const uint64_t *bits)
 			continue;
 		uint8_t sec[PD_SECTION_SIZE];
 		if (toff > fsz || fsz - toff < PD_SECTION_SIZE ||
-		    pd_src_read_at(&r->src, toff, sec, PD_SECTION_SIZE) < 0) {
-			pd_warn(r, "feature table truncated at offset %llu (feature %d)",
+		    pki_pd_src_read_at(&r->src, toff, sec, PD_SECTION_SIZE) < 0) {
+			pki_pd_warn(r, "feature table truncated at offset %llu (feature %d)",
 				(unsigned long long)toff, f);
 			r->stats.nr_bad_features++;
 			return;
@@ -321,7 +308,7 @@ static void read_feature_table(pk_pd_reader *r, const uint64_t *bits)
 		ft->offset = pd_get64(sec, r->swap);
 		ft->size = pd_get64(sec + 8, r->swap);
 		if (ft->offset > fsz || ft->size > fsz - ft->offset) {
-			pd_warn(r, "feature %s section (offset %llu, size %llu) outside the file",
+			pki_pd_warn(r, "feature %s section (offset %llu, size %llu) outside the file",
 				pk_pd_feature_name(f) ? pk_pd_feature_name(f) : "?",
 				(unsigned long long)ft->offset, (unsigned long long)ft->size);
 			ft->bad = true;
@@ -343,15 +330,15 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 		return 0;
 	}
 	if (!r->src.seekable)
-		return pd_err_off(r, err, -ESPIPE, 0,
+		return pki_pd_err_off(r, err, -ESPIPE, 0,
 				  "a file-mode perf.data cannot be read from a pipe; "
 				  "record with -o - for pipe mode");
 	uint8_t h[PD_FILE_HEADER_SIZE];
-	if (pd_src_read_at(&r->src, 0, h, (size_t)hsize) < 0)
-		return pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
+	if (pki_pd_src_read_at(&r->src, 0, h, (size_t)hsize) < 0)
+		return pki_pd_err_off(r, err, -EINVAL, 0, "file too short for its %llu-byte header",
 				  (unsigned long long)hsize);
 	pd_file_header fh;
-	pd_header_decode(h, hsize, r->swap, &fh);
+	pki_pd_header_decode(h, hsize, r->swap, &fh);
 	fix_swapped_bitmap(r, h, fh.features);
 	pk_pd_layout *l = &r->layout;
 	*l = (pk_pd_layout){.header_size = hsize, .attr_size = fh.attr_size,
@@ -364,7 +351,7 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 	r->pos = l->data_offset;
 	if (l->data_size == 0) {
 		/* perf record did not finish the header: take what is there */
-		pd_warn(r, "data size field is 0 (was the recording stopped?): "
+		pki_pd_warn(r, "data size field is 0 (was the recording stopped?): "
 			   "reading to the end of the file");
 		r->end = l->file_size;
 	} else {
@@ -382,8 +369,8 @@ static int read_attr_ids(pk_pd_reader *r, uint64_t i, uint64_t soff, uint64_t **
 			 size_t *nids, pk_error *err)
 {
 	uint8_t sec[PD_SECTION_SIZE];
-	if (pd_src_read_at(&r->src, soff, sec, PD_SECTION_SIZE) < 0)
-		return pd_err_off(r, err, -EINVAL, soff, "attr %llu truncated", (unsigned long long)i);
+	if (pki_pd_src_read_at(&r->src, soff, sec, PD_SECTION_SIZE) < 0)
+		return pki_pd_err_off(r, err, -EINVAL, soff, "attr %llu truncated", (unsigned long long)i);
 	uint64_t ioff = pd_get64(sec, r->swap), isz = pd_get64(sec + 8, r->swap);
 	*ids = NULL;
 	*nids = (size_t)(isz / 8);
@@ -391,17 +378,17 @@ static int read_attr_ids(pk_pd_reader *r, uint64_t i, uint64_t soff, uint64_t **
 		return 0;
 	uint64_t fsz = r->layout.file_size;
 	if (ioff > fsz || isz > fsz - ioff || *nids > PD_MAX_IDS)
-		return pd_err_off(r, err, -EINVAL, soff,
+		return pki_pd_err_off(r, err, -EINVAL, soff,
 				  "ids of attr %llu (offset %llu, size %llu) outside the file",
 				  (unsigned long long)i, (unsigned long long)ioff,
 				  (unsigned long long)isz);
 	*ids = malloc(*nids * 8);
 	if (!*ids)
 		return pk_err(err, -ENOMEM, "out of memory");
-	if (pd_src_read_at(&r->src, ioff, *ids, *nids * 8) < 0) {
+	if (pki_pd_src_read_at(&r->src, ioff, *ids, *nids * 8) < 0) {
 		free(*ids);
 		*ids = NULL;
-		return pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
+		return pki_pd_err_off(r, err, -EINVAL, ioff, "ids of attr %llu truncated",
 				  (unsigned long long)i);
 	}
 	return 0;
@@ -412,32 +399,32 @@ static int read_attr_entry(pk_pd_reader *r, uint64_t i, uint64_t off, uint64_t e
 			   uint64_t *next, pk_error *err)
 {
 	uint8_t abuf[PD_ATTR_SIZE_MAX];
-	if (end - off < PD_ATTR_SIZE_VER0 || pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0) < 0)
-		return pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
+	if (end - off < PD_ATTR_SIZE_VER0 || pki_pd_src_read_at(&r->src, off, abuf, PD_ATTR_SIZE_VER0) < 0)
+		return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu runs past the attrs section",
 				  (unsigned long long)i);
-	uint32_t asz = pd_attr_size(abuf, r->swap);
+	uint32_t asz = pki_pd_attr_size(abuf, r->swap);
 	uint32_t stored = pd_get32(abuf + PD_ATTR_SIZE_OFF, r->swap);
 	if (!asz || end - off < (uint64_t)asz + PD_SECTION_SIZE) {
 		/* a damaged attr.size: the header's entry size, when sane, says it too */
 		uint64_t hdr = r->layout.attr_size - PD_SECTION_SIZE;
-		if (r->layout.attr_size <= PD_SECTION_SIZE || !pd_attr_size_check(hdr) ||
+		if (r->layout.attr_size <= PD_SECTION_SIZE || !pki_pd_attr_size_check(hdr) ||
 		    end - off < r->layout.attr_size)
-			return pd_err_off(r, err, -EINVAL, off + PD_ATTR_SIZE_OFF,
+			return pki_pd_err_off(r, err, -EINVAL, off + PD_ATTR_SIZE_OFF,
 					  "attr %llu has a bad size %u (%llu bytes left in the attrs section)",
 					  (unsigned long long)i, stored, (unsigned long long)(end - off));
-		pd_warn(r, "attr %llu at offset %llu declares size %u: read with the header's "
+		pki_pd_warn(r, "attr %llu at offset %llu declares size %u: read with the header's "
 			   "attr_size %llu", (unsigned long long)i, (unsigned long long)off, stored,
 			(unsigned long long)r->layout.attr_size);
 		asz = (uint32_t)hdr;
 	}
-	if (pd_src_read_at(&r->src, off, abuf, asz) < 0)
-		return pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
+	if (pki_pd_src_read_at(&r->src, off, abuf, asz) < 0)
+		return pki_pd_err_off(r, err, -EINVAL, off, "attr %llu truncated", (unsigned long long)i);
 	uint64_t *ids = NULL;
 	size_t nids = 0;
 	int rc = read_attr_ids(r, i, off + asz, &ids, &nids, err);
 	if (rc < 0)
 		return rc;
-	rc = pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
+	rc = pki_pd_add_evsel(r, abuf, asz, ids, nids, r->swap, err);
 	free(ids);
 	*next = off + asz + PD_SECTION_SIZE;
 	return rc;
@@ -450,7 +437,7 @@ static int read_file_attrs(pk_pd_reader *r, pk_error *err)
 	pk_pd_layout *l = &r->layout;
 	if (!l->attrs_size) {
 		if (l->data_size)
-			pd_warn(r, "the attrs section is empty (header offset %d): "
+			pki_pd_warn(r, "the attrs section is empty (header offset %d): "
 				   "samples cannot be decoded", PD_HDR_ATTRS + 8);
 		return 0;
 	}
@@ -462,11 +449,11 @@ static int read_file_attrs(pk_pd_reader *r, pk_error *err)
 		i++;
 	}
 	if (off != end)
-		pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
+		pki_pd_warn(r, "attrs section has %llu bytes after its %llu attrs",
 			(unsigned long long)(end - off), (unsigned long long)i);
 	uint64_t entry = r->nr_evsels ? r->evsels[0]->file_attr_size + PD_SECTION_SIZE : 0;
 	if (entry && l->attr_size != entry)
-		pd_warn(r, "header attr_size %llu (offset %d) disagrees with the attrs' own size "
+		pki_pd_warn(r, "header attr_size %llu (offset %d) disagrees with the attrs' own size "
 			   "%llu: read with the attrs' sizes",
 			(unsigned long long)l->attr_size, PD_HDR_ATTR_SIZE, (unsigned long long)entry);
 	return 0;
@@ -478,7 +465,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		r->opts = *opts;
 	r->sample_id_pos = r->trailer_id_pos = -1;
 	pk_error_clear(&r->deferred);
-	pd_queue_init(&r->q, r->opts.queue_limit);
+	pki_pd_queue_init(&r->q, r->opts.queue_limit);
 	int rc = read_file_header(r, err);
 	if (rc < 0)
 		return rc;
@@ -486,7 +473,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		rc = read_file_attrs(r, err);
 		if (rc < 0)
 			return rc;
-		pd_apply_event_desc(r);
+		pki_pd_apply_event_desc(r);
 	}
 	return 0;
 }
@@ -512,7 +499,7 @@ int pk_pd_reader_open_fd(int fd, const char *name, const pk_pd_open_opts *opts,
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->fd = fd;
 	r->path = strdup(name ? name : "perf.data");
-	pd_src_init_fd(&r->src, fd, opts ? opts->chunk_size : 0);
+	pki_pd_src_init_fd(&r->src, fd, opts ? opts->chunk_size : 0);
 	if (!r->path) {
 		pk_pd_reader_close(r);
 		return pk_err(err, -ENOMEM, "out of memory");
@@ -551,7 +538,7 @@ int pk_pd_reader_open_mem(const void *buf, size_t len, const pk_pd_open_opts *op
 		return pk_err(err, -ENOMEM, "out of memory");
 	r->fd = -1;
 	r->path = strdup("(memory)");
-	pd_src_init_mem(&r->src, buf, len);
+	pki_pd_src_init_mem(&r->src, buf, len);
 	return open_common(r, opts, out, err);
 }
 
@@ -562,18 +549,16 @@ void pk_pd_reader_close(pk_pd_reader *r)
 	for (size_t i = 0; i < r->nr_evsels; i++)
 		free_evsel(r->evsels[i]);
 	free(r->evsels);
-	pd_idmap_free(&r->ids);
+	pki_pd_idmap_free(&r->ids);
 	for (int f = 0; f < PK_FEAT_MAX; f++)
 		free(r->feats[f].data);
-	for (size_t i = 0; i < r->nr_warnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
-	pd_queue_free(&r->q);
+	pki_warnings_free(&r->warnings);
+	pki_pd_queue_free(&r->q);
 	free(r->scratch);
 	free(r->dbuf);
 	if (r->zstd)
 		ZSTD_freeDStream(r->zstd);
-	pd_src_free(&r->src);
+	pki_pd_src_free(&r->src);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
 	free(r->path);
@@ -594,7 +579,7 @@ const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx)
 
 const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id)
 {
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	return i >= 0 ? r->evsels[i] : NULL;
 }
 
@@ -602,11 +587,11 @@ void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out) { *out = r->layo
 
 const pk_pd_stats *pk_pd_get_stats(const pk_pd_reader *r) { return &r->stats; }
 
-size_t pk_pd_nr_warnings(const pk_pd_reader *r) { return r->nr_warnings; }
+size_t pk_pd_nr_warnings(const pk_pd_reader *r) { return r->warnings.nr; }
 
 const char *pk_pd_warning(const pk_pd_reader *r, size_t idx)
 {
-	return idx < r->nr_warnings ? r->warnings[idx] : NULL;
+	return pki_warnings_at(&r->warnings, idx);
 }
 
 bool pk_pd_time_conv(const pk_pd_reader *r, pk_pd_rec_time_conv *out)
@@ -643,7 +628,7 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 	size_t size = ev->size;
 	if (!r->nr_evsels) {
 		if (sample)
-			pd_drop(r, PK_PD_DROP_NO_EVENT, ev, NULL);
+			pki_pd_drop(r, PK_PD_DROP_NO_EVENT, ev, NULL);
 		return NULL;
 	}
 	if (r->nr_evsels == 1)
@@ -661,12 +646,12 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 		if (!id) /* synthesized records carry id 0 */
 			return r->evsels[0];
 	}
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	if (i >= 0)
 		return r->evsels[i];
 	if (!sample)
 		return r->evsels[0];
-	pd_drop(r, PK_PD_DROP_UNKNOWN_ID, ev, NULL);
+	pki_pd_drop(r, PK_PD_DROP_UNKNOWN_ID, ev, NULL);
 	return NULL;
 }
 
@@ -675,7 +660,7 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 	if (ev->size < 24)
 		return 0;
 	uint64_t kind = pd_ld64(ev->data + 8), id = pd_ld64(ev->data + 16);
-	int i = pd_idmap_get(&r->ids, id);
+	int i = pki_pd_idmap_get(&r->ids, id);
 	if (i < 0)
 		return 0;
 	pk_pd_evsel *e = r->evsels[i];
@@ -713,7 +698,7 @@ static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
 	ft->present = ft->loaded = true;
 	ft->bad = false;
 	if (f == PK_FEAT_EVENT_DESC)
-		pd_apply_event_desc(r);
+		pki_pd_apply_event_desc(r);
 	return 0;
 }
 
@@ -723,15 +708,15 @@ static int handle_attr(pk_pd_reader *r, const pk_pd_event *ev, pk_error *err)
 	size_t n = ev->size - 8;
 	const uint8_t *a = ev->data + 8;
 	if (n < 8)
-		return pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
+		return pki_pd_err_off(r, err, -EINVAL, ev->offset, "HEADER_ATTR record too short (%u bytes)",
 				  ev->size);
-	uint32_t asz = n >= PD_ATTR_SIZE_VER0 ? pd_attr_size(a, r->swap) : 0;
+	uint32_t asz = n >= PD_ATTR_SIZE_VER0 ? pki_pd_attr_size(a, r->swap) : 0;
 	if (!asz || asz > n)
-		return pd_err_off(r, err, -EINVAL, ev->offset + 8 + PD_ATTR_SIZE_OFF,
+		return pki_pd_err_off(r, err, -EINVAL, ev->offset + 8 + PD_ATTR_SIZE_OFF,
 				  "HEADER_ATTR: bad attr size %u in a %u-byte record",
 				  pd_get32(a + PD_ATTR_SIZE_OFF, r->swap), ev->size);
 	size_t nids = (n - asz) / 8;
-	return pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
+	return pki_pd_add_evsel(r, a, asz, (const uint64_t *)(const void *)(a + asz), nids, r->swap,
 			    err);
 }
 
@@ -754,7 +739,7 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 		if (r->dcap - r->dlen < PD_DECOMP_MIN_ROOM) {
 			size_t cap = r->dcap ? r->dcap * 2 : PD_DECOMP_STEP;
 			if (cap > PD_MAX_DECOMP)
-				return pd_err_off(r, err, -EFBIG, off,
+				return pki_pd_err_off(r, err, -EFBIG, off,
 						  "COMPRESSED record expands past %zu MiB",
 						  PD_MAX_DECOMP >> 20);
 			uint8_t *nb = realloc(r->dbuf, cap);
@@ -767,7 +752,7 @@ static int decompress(pk_pd_reader *r, const uint8_t *src, size_t len, uint64_t 
 		size_t ret = ZSTD_decompressStream(r->zstd, &out, &in);
 		if (ZSTD_isError(ret)) {
 			ZSTD_initDStream(r->zstd);
-			return pd_err_off(r, err, -EINVAL, off, "COMPRESSED record: zstd: %s",
+			return pki_pd_err_off(r, err, -EINVAL, off, "COMPRESSED record: zstd: %s",
 					  ZSTD_getErrorName(ret));
 		}
 		r->dlen += out.pos;
@@ -787,7 +772,7 @@ static int next_decompressed(pk_pd_reader *r, const uint8_t **p, size_t *size, p
 	const uint8_t *d = r->dbuf + r->dpos;
 	size_t dsz = pd_get16(d + 6, r->swap);
 	if (dsz < sizeof(struct perf_event_header))
-		return pd_err_off(r, err, -EINVAL, r->doff, "record inside COMPRESSED data has size %zu",
+		return pki_pd_err_off(r, err, -EINVAL, r->doff, "record inside COMPRESSED data has size %zu",
 				  dsz);
 	if (dsz > r->dlen - r->dpos)
 		return 0;
@@ -810,7 +795,7 @@ static int record_extra(pk_pd_reader *r, const uint8_t *p, uint32_t type, size_t
 	else if (type == PK_RECORD_HEADER_TRACING_DATA && size >= 12)
 		*extra = ((uint64_t)pd_get32(p + 8, r->swap) + 7) & ~7ULL;
 	if (*extra > PD_MAX_EXTRA)
-		return pd_err_off(r, err, -EINVAL, off, "record data size %llu too large",
+		return pki_pd_err_off(r, err, -EINVAL, off, "record data size %llu too large",
 				  (unsigned long long)*extra);
 	return 0;
 }
@@ -820,11 +805,11 @@ static int peek_whole(pk_pd_reader *r, uint64_t off, uint64_t n, uint32_t type, 
 		      pk_error *err)
 {
 	size_t got;
-	int rc = pd_src_peek(&r->src, off, (size_t)n, p, &got);
+	int rc = pki_pd_src_peek(&r->src, off, (size_t)n, p, &got);
 	if (rc < 0)
-		return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+		return pki_pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
 	if (got < n)
-		return pd_err_off(r, err, -ENODATA, off, "truncated record (type %u: %zu of %llu bytes)",
+		return pki_pd_err_off(r, err, -ENODATA, off, "truncated record (type %u: %zu of %llu bytes)",
 				  type, got, (unsigned long long)n);
 	return 0;
 }
@@ -839,23 +824,23 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	if (off >= r->end)
 		return 0;
 	size_t got;
-	int rc = pd_src_peek(&r->src, off, hdr, p, &got);
+	int rc = pki_pd_src_peek(&r->src, off, hdr, p, &got);
 	if (rc < 0)
-		return pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
+		return pki_pd_err_off(r, err, rc, off, "read error: %s", strerror(-rc));
 	if (got == 0) {
 		if (r->end != UINT64_MAX && !r->pipe)
-			return pd_err_off(r, err, -ENODATA, off,
+			return pki_pd_err_off(r, err, -ENODATA, off,
 					  "file truncated: data section should end at %llu",
 					  (unsigned long long)r->end);
 		return 0;
 	}
 	if (got < hdr)
-		return pd_err_off(r, err, -ENODATA, off, "truncated record header (%zu of %zu bytes)",
+		return pki_pd_err_off(r, err, -ENODATA, off, "truncated record header (%zu of %zu bytes)",
 				  got, hdr);
 	uint32_t type = pd_get32(*p, r->swap);
 	*size = pd_get16(*p + 6, r->swap);
 	if (*size < hdr)
-		return pd_err_off(r, err, -EINVAL, off,
+		return pki_pd_err_off(r, err, -EINVAL, off,
 				  "record (type %u) has size %zu, smaller than its header", type, *size);
 	*extra = 0;
 	if (type == PK_RECORD_AUXTRACE || type == PK_RECORD_HEADER_TRACING_DATA) {
@@ -867,7 +852,7 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	}
 	uint64_t total = *size + *extra;
 	if (r->end != UINT64_MAX && total > r->end - off)
-		return pd_err_off(r, err, -EINVAL, off,
+		return pki_pd_err_off(r, err, -EINVAL, off,
 				  "record (type %u, size %llu) runs past the data section end %llu",
 				  type, (unsigned long long)total, (unsigned long long)r->end);
 	rc = peek_whole(r, off, total, type, p, err);
@@ -917,16 +902,16 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 		/* a sample too short for its fields stays partly unswapped:
 		 * parsing it fails the same way, and counts it */
 		if (r->swap && e)
-			(void)pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
 		if (e)
-			ev->has_time = pd_parse_sample_head(rec + 8, size - 8, e->attr.sample_type,
+			ev->has_time = pki_pd_parse_sample_head(rec + 8, size - 8, e->attr.sample_type,
 							    &ev->id) &&
 				       (e->attr.sample_type & PERF_SAMPLE_TIME);
 	} else {
 		if (r->swap)
-			pd_swap_record(rec, size, e);
+			pki_pd_swap_record(rec, size, e);
 		if (e && e->attr.sample_id_all) {
-			pd_parse_trailer(rec, size, e->attr.sample_type, &ev->id);
+			pki_pd_parse_trailer(rec, size, e->attr.sample_type, &ev->id);
 			ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
 		}
 	}
@@ -935,7 +920,7 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
 		r->stats.nr_lost_samples += pd_ld64(rec + 8);
 	if (ev->type > PD_RECORD_AUX_OUTPUT_HW_ID)
-		pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
+		pki_pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
 }
 
 /* Expands a COMPRESSED or COMPRESSED2 record into the decompression buffer. */
@@ -962,7 +947,7 @@ static int expand_compressed(pk_pd_reader *r, const pk_pd_event *ev, pk_error *e
 static int user_record(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	if (r->swap)
-		pd_swap_record((uint8_t *)(uintptr_t)ev->data, ev->size, NULL);
+		pki_pd_swap_record((uint8_t *)(uintptr_t)ev->data, ev->size, NULL);
 	int rc = 0;
 	switch (ev->type) {
 	case PK_RECORD_HEADER_ATTR:
@@ -983,7 +968,7 @@ static int user_record(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		return rc < 0 ? rc : 1;
 	default:
 		if (ev->type > PK_RECORD_COMPRESSED2)
-			pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
+			pki_pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
 		break;
 	}
 	return rc == -ENOMEM ? pk_err(err, rc, "out of memory") : rc;
@@ -1031,7 +1016,7 @@ static bool queued_type(const pk_pd_event *ev)
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		if (pd_queue_pop(&r->q, ev))
+		if (pki_pd_queue_pop(&r->q, ev))
 			return 1;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
@@ -1049,18 +1034,18 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			if (!r->deferred.code)
 				r->deferred.code = rc;
 			r->has_deferred = true;
-			pd_queue_flush(&r->q, UINT64_MAX);
+			pki_pd_queue_flush(&r->q, UINT64_MAX);
 			continue;
 		}
 		if (rc == 0) {
-			pd_queue_flush(&r->q, UINT64_MAX);
+			pki_pd_queue_flush(&r->q, UINT64_MAX);
 			r->done = true;
 			continue;
 		}
 		if (r->opts.no_order)
 			return 1;
 		if (ev->type == PK_RECORD_FINISHED_ROUND) {
-			pd_queue_flush(&r->q, r->q.next_flush);
+			pki_pd_queue_flush(&r->q, r->q.next_flush);
 			r->q.next_flush = r->q.max_time;
 			continue;
 		}
@@ -1068,12 +1053,12 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			return 1;
 		if (r->q.last_delivered && ev->id.time < r->q.last_delivered)
 			r->stats.nr_out_of_order++;
-		rc = pd_queue_add(&r->q, ev, ev->id.time);
+		rc = pki_pd_queue_add(&r->q, ev, ev->id.time);
 		if (rc < 0)
 			return pk_err(err, rc, "out of memory");
-		if (pd_queue_over(&r->q)) {
+		if (pki_pd_queue_over(&r->q)) {
 			r->stats.nr_forced_flush++;
-			pd_queue_flush_half(&r->q);
+			pki_pd_queue_flush_half(&r->q);
 		}
 	}
 }

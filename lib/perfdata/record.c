@@ -41,6 +41,7 @@ struct pk_recorder {
 	uint64_t first_time, last_time;
 	size_t page;
 	pk_cpumap *cpus;             /* the rings' CPUs: every evsel's together */
+	uint32_t watermark;          /* wakeup_watermark set on every attr we open */
 };
 
 /* The largest record the kernel writes: header.size is 16 bits. */
@@ -64,7 +65,7 @@ static void mlock_hint(const pk_kernel *k, pk_error *err)
 		pk_err_hint(err, "lower the buffer size with -m, or raise kernel.perf_event_mlock_kb");
 }
 
-void pk_recorder_free(pk_recorder *r)
+void pk_recorder_close(pk_recorder *r)
 {
 	if (!r)
 		return;
@@ -114,7 +115,7 @@ static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t page
 		void *base;
 		rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, 0, &base);
 		if (rc < 0) {
-			const char *name = pk_evlist_at(r->evlist, evsel)->name;
+			const char *name = pk_evsel_name(pk_evlist_at(r->evlist, evsel));
 			pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
 			       name ? name : "event", len >> 10, strerror(-rc));
 			if (rc == -EPERM || rc == -ENOMEM)
@@ -182,17 +183,21 @@ static int map_rings(pk_recorder *r, size_t pages, pk_error *err)
 	return 0;
 }
 
-/* Wake up when a quarter of the buffer is full, not per sample. */
-static void set_watermarks(pk_evlist *evlist, const pk_record_opts *o, size_t bytes)
+/* What the rings need of every attr opened (and written to perf.data). */
+static void ring_attr(const pk_recorder *r, struct perf_event_attr *a)
 {
-	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
-		pk_evsel *e = pk_evlist_at(evlist, i);
-		if (!e->attr.watermark && !e->attr.wakeup_events) {
-			e->attr.watermark = 1;
-			e->attr.wakeup_watermark =
-				o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(bytes / 4);
-		}
+	if (!a->watermark && !a->wakeup_events) {
+		a->watermark = 1;
+		a->wakeup_watermark = r->watermark;
 	}
+}
+
+static int ring_attr_tweak(void *arg, const pk_evsel *e, int cpu, pid_t tid,
+			   struct perf_event_attr *a)
+{
+	(void)e, (void)cpu, (void)tid;
+	ring_attr(arg, a);
+	return 0;
 }
 
 int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **out,
@@ -207,10 +212,11 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	r->page = page_size(r->k);
 	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
 	if (pages & (pages - 1)) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
 	}
-	set_watermarks(evlist, o, pages * r->page);
+	/* wake up when a quarter of the buffer is full, not per sample */
+	r->watermark = o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(pages * r->page / 4);
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
 	co.kernel = r->k;
@@ -218,9 +224,11 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	co.threads = o->threads;
 	co.skip_unsupported = false;
 	co.exclude_kernel_fallback = true;
+	co.tweak = ring_attr_tweak;
+	co.tweak_arg = r;
 	r->counting = pk_counting_new(evlist, &co, err);
 	if (!r->counting) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return err && err->code ? err->code : -ENOMEM;
 	}
 	int rc = pk_counting_open(r->counting, err);
@@ -234,7 +242,7 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	if (rc == 0)
 		rc = map_rings(r, pages, err);
 	if (rc < 0) {
-		pk_recorder_free(r);
+		pk_recorder_close(r);
 		return rc;
 	}
 	*out = r;
@@ -252,8 +260,16 @@ size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **
 int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 {
 	for (size_t i = 0; i < r->nr_evsels; i++) {
-		const pk_evsel *e = pk_evlist_at(r->evlist, i);
-		int rc = pk_pd_writer_add_evsel(w, &e->attr, e->config3, e->name, r->ids[i],
+		/* the attr as opened, not as configured */
+		union {
+			struct perf_event_attr attr;
+			unsigned char bytes[PK_ATTR_SIZE_CONFIG3];
+		} a;
+		pk_counting_attr(r->counting, i, a.bytes);
+		ring_attr(r, &a.attr);
+		int rc = pk_pd_writer_add_evsel(w, &a.attr,
+						pk_evsel_config3(pk_evlist_at(r->evlist, i)),
+						pk_counting_name(r->counting, i), r->ids[i],
 						r->nr_ids[i], err);
 		if (rc < 0)
 			return rc;
@@ -291,10 +307,10 @@ int pk_recorder_poll(pk_recorder *r, int timeout_ms, bool *all_hup)
 static void note_sample_time(pk_recorder *r, const uint8_t *rec, size_t size)
 {
 	const pk_evsel *e = pk_evlist_at(r->evlist, 0);
-	if (!e || !(e->attr.sample_type & PERF_SAMPLE_TIME))
+	if (!e || !(pk_evsel_attr(e)->sample_type & PERF_SAMPLE_TIME))
 		return;
-	uint64_t st = e->attr.sample_type;
-	size_t off = 8 + 8 * (size_t)pd_sample_field_pos(st, PERF_SAMPLE_TIME);
+	uint64_t st = pk_evsel_attr(e)->sample_type;
+	size_t off = 8 + 8 * (size_t)pki_pd_sample_field_pos(st, PERF_SAMPLE_TIME);
 	if (off + 8 > size)
 		return;
 	uint64_t t = pd_ld64(rec + off);
@@ -395,7 +411,7 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 	int nthr = pk_threadmap_nr(threads);
 	for (size_t e = 0; e < r->nr_evsels; e++) {
 		const pk_evsel *ev = pk_evlist_at(r->evlist, e);
-		if (!(ev->attr.read_format & PERF_FORMAT_LOST) || (ev->attr.read_format & PERF_FORMAT_GROUP))
+		if (!(pk_evsel_attr(ev)->read_format & PERF_FORMAT_LOST) || (pk_evsel_attr(ev)->read_format & PERF_FORMAT_GROUP))
 			continue;
 		pk_cpumap *cpus = pk_counting_cpus(r->counting, e);
 		for (int ci = 0; ci < pk_cpumap_nr(cpus); ci++) {
@@ -408,7 +424,7 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 				if (n < 0)
 					continue;
 				pk_counts cnt[1];
-				if (pk_counts_parse(ev->attr.read_format, vals, (size_t)n, cnt, 1) < 1 ||
+				if (pk_counts_parse(pk_evsel_attr(ev)->read_format, vals, (size_t)n, cnt, 1) < 1 ||
 				    !cnt[0].lost)
 					continue;
 				r->stats.nr_lost_samples += cnt[0].lost;
@@ -418,8 +434,8 @@ int pk_recorder_write_lost(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 				pd_st64(rec + 8, cnt[0].lost);
 				pk_pd_sample_id sid = {.id = cnt[0].id, .stream_id = cnt[0].id,
 						       .cpu = (uint32_t)pk_cpumap_cpu(cpus, ci)};
-				size_t t = ev->attr.sample_id_all
-						   ? pd_write_trailer(rec + 16, ev->attr.sample_type, &sid)
+				size_t t = pk_evsel_attr(ev)->sample_id_all
+						   ? pki_pd_write_trailer(rec + 16, pk_evsel_attr(ev)->sample_type, &sid)
 						   : 0;
 				pd_st16(rec + 6, (uint16_t)(16 + t));
 				int rc = pk_pd_writer_write(w, rec, 16 + t, err);

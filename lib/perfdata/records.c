@@ -295,7 +295,7 @@ static void modifiers(const struct perf_event_attr *a, char *buf, size_t size)
 }
 
 /* Fills evsel->attr_name the way perf names an attr without a stored name. */
-void pd_make_attr_name(pk_pd_evsel *e)
+void pki_pd_make_attr_name(pk_pd_evsel *e)
 {
 	const struct perf_event_attr *a = &e->attr;
 	char base[48], mod[24];

@@ -44,7 +44,7 @@ static const id_field trailer[] = {
 #define NR_HEAD (sizeof(sample_head) / sizeof(sample_head[0]))
 #define NR_TRAILER (sizeof(trailer) / sizeof(trailer[0]))
 
-size_t pd_trailer_size(uint64_t st)
+size_t pki_pd_trailer_size(uint64_t st)
 {
 	return (size_t)__builtin_popcountll(st & PD_TRAILER_FIELDS) * 8;
 }
@@ -60,15 +60,15 @@ static int field_pos(const id_field *t, size_t n, uint64_t st, uint64_t bit)
 	return pos;
 }
 
-int pd_sample_field_pos(uint64_t st, uint64_t bit)
+int pki_pd_sample_field_pos(uint64_t st, uint64_t bit)
 {
 	return field_pos(sample_head, NR_HEAD, st, bit);
 }
 
-int pd_trailer_field_pos(uint64_t st, uint64_t bit)
+int pki_pd_trailer_field_pos(uint64_t st, uint64_t bit)
 {
 	int pos = field_pos(trailer, NR_TRAILER, st, bit);
-	return pos < 0 ? -1 : (int)(pd_trailer_size(st) / 8) - pos;
+	return pos < 0 ? -1 : (int)(pki_pd_trailer_size(st) / 8) - pos;
 }
 
 /* Stores one field (native order, at p) into id. */
@@ -105,17 +105,17 @@ static void id_clear(pk_pd_sample_id *id)
 	id->cpu = (uint32_t)-1;
 }
 
-void pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
+void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sample_id *id)
 {
 	id_clear(id);
-	size_t tsz = pd_trailer_size(st);
+	size_t tsz = pki_pd_trailer_size(st);
 	if (tsz > size - 8)
 		return;
 	id->fields = st & PD_TRAILER_FIELDS;
 	id_read(trailer, NR_TRAILER, rec + size - tsz, st, id);
 }
 
-bool pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t st, pk_pd_sample_id *id)
+bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t st, pk_pd_sample_id *id)
 {
 	id_clear(id);
 	if (len < (size_t)__builtin_popcountll(st & PD_SAMPLE_HEAD_FIELDS) * 8)
@@ -135,9 +135,9 @@ static void swap_field(uint8_t *p, bool pair)
 	}
 }
 
-void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t st)
+void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t st)
 {
-	size_t tsz = pd_trailer_size(st);
+	size_t tsz = pki_pd_trailer_size(st);
 	if (tsz > size - 8)
 		return;
 	uint8_t *p = rec + size - tsz;
@@ -149,7 +149,7 @@ void pd_swap_trailer(uint8_t *rec, size_t size, uint64_t st)
 	}
 }
 
-size_t pd_write_trailer(uint8_t *p, uint64_t st, const pk_pd_sample_id *id)
+size_t pki_pd_write_trailer(uint8_t *p, uint64_t st, const pk_pd_sample_id *id)
 {
 	uint8_t *start = p;
 	for (size_t i = 0; i < NR_TRAILER; i++) {
@@ -428,7 +428,7 @@ static bool walk_body(walk *w, const struct perf_event_attr *a, size_t len, pk_p
 	       (!(st & PERF_SAMPLE_AUX) || walk_aux(w, s));
 }
 
-int pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field)
 {
 	const struct perf_event_attr *a = &evsel->attr;
@@ -453,7 +453,7 @@ int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_
 {
 	const char *field = NULL;
 	/* Without swap the walk only reads; the cast keeps one routine. */
-	int rc = pd_sample_walk(evsel, (uint8_t *)(uintptr_t)body, len, false, s, &field);
+	int rc = pki_pd_sample_walk(evsel, (uint8_t *)(uintptr_t)body, len, false, s, &field);
 	if (rc < 0)
 		return pk_err(err, rc, "sample field %s runs past the record end (%zu bytes)",
 			      field ? field : "?", len + 8);
@@ -470,7 +470,7 @@ static int parse_event(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err, co
 			err->pos_is_offset = 1;
 		return -EINVAL;
 	}
-	int rc = pd_sample_walk(ev->evsel, (uint8_t *)(uintptr_t)(ev->data + 8),
+	int rc = pki_pd_sample_walk(ev->evsel, (uint8_t *)(uintptr_t)(ev->data + 8),
 				(size_t)ev->size - 8, false, s, field);
 	if (rc < 0) {
 		pk_err_at(err, rc, "perf.data", "record", (long)ev->offset,
@@ -496,6 +496,6 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 	const char *field = NULL;
 	int rc = parse_event(ev, s, err, &field);
 	if (rc < 0 && ev->evsel && ev->type == PERF_RECORD_SAMPLE)
-		pd_drop(r, PK_PD_DROP_BAD_SAMPLE, ev, field);
+		pki_pd_drop(r, PK_PD_DROP_BAD_SAMPLE, ev, field);
 	return rc;
 }

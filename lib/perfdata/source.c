@@ -11,7 +11,7 @@
 /* The largest window one record may need (AUXTRACE data included). */
 #define PD_SRC_MAX ((size_t)1 << 30)
 
-int pd_src_init_fd(pd_src *s, int fd, size_t chunk)
+int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
@@ -28,7 +28,7 @@ int pd_src_init_fd(pd_src *s, int fd, size_t chunk)
 	return 0;
 }
 
-void pd_src_init_mem(pd_src *s, const void *buf, size_t len)
+void pki_pd_src_init_mem(pd_src *s, const void *buf, size_t len)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
@@ -38,7 +38,7 @@ void pd_src_init_mem(pd_src *s, const void *buf, size_t len)
 	s->file_size = len;
 }
 
-void pd_src_free(pd_src *s)
+void pki_pd_src_free(pd_src *s)
 {
 	free(s->buf);
 	s->buf = NULL;
@@ -85,7 +85,7 @@ static ssize_t src_fill(pd_src *s, size_t want)
 	return r;
 }
 
-int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got)
+int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got)
 {
 	if (s->mem) {
 		if (off >= s->mem_len) {
@@ -147,11 +147,11 @@ int pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *go
 	return 0;
 }
 
-int pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n)
+int pki_pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n)
 {
 	const uint8_t *p;
 	size_t got;
-	int rc = pd_src_peek(s, off, n, &p, &got);
+	int rc = pki_pd_src_peek(s, off, n, &p, &got);
 	if (rc < 0)
 		return rc;
 	if (got < n)

@@ -14,7 +14,7 @@ static uint8_t rev8(uint8_t b)
 	return b;
 }
 
-void pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
+void pki_pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,
 		       uint64_t *config3)
 {
 	uint8_t tmp[PD_ATTR_SIZE_VER8];
@@ -186,16 +186,16 @@ static void swap_cpu_map(uint8_t *p, uint8_t *end)
 	}
 }
 
-void pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *ev)
+void pki_pd_swap_record(uint8_t *rec, size_t size, const pk_pd_evsel *ev)
 {
 	uint32_t type = pd_ld32(rec);
 	uint8_t *end = rec + size;
 	uint8_t *body = rec + 8;
 	bool kernel = type < PK_RECORD_HEADER_ATTR;
 	if (kernel && ev && ev->attr.sample_id_all) {
-		size_t tsz = pd_trailer_size(ev->attr.sample_type);
+		size_t tsz = pki_pd_trailer_size(ev->attr.sample_type);
 		if (tsz <= size - 8) {
-			pd_swap_trailer(rec, size, ev->attr.sample_type);
+			pki_pd_swap_trailer(rec, size, ev->attr.sample_type);
 			end -= tsz;
 		}
 	}

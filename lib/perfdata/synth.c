@@ -17,7 +17,7 @@ static int emit(const pk_synth *s, pk_pd_buf *b, pk_error *err)
 {
 	/* zeroed sample_id trailer: perf reads id 0 as "synthesized" */
 	if (s->sample_id_all) {
-		size_t t = pd_trailer_size(s->sample_type);
+		size_t t = pki_pd_trailer_size(s->sample_type);
 		for (size_t i = 0; i < t / 8; i++)
 			pk_pd_buf_u64(b, 0);
 	}
@@ -57,7 +57,7 @@ int pk_synth_kernel_mmap(const pk_synth *s, pk_error *err)
 	pk_pd_buf_u64(&b, text);
 	pk_pd_buf_name(&b, "[kernel.kallsyms]_text");
 	int rc = emit(s, &b, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -69,7 +69,7 @@ int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_
 	pk_pd_buf_u32(&b, (uint32_t)tid);
 	pk_pd_buf_name(&b, comm);
 	int rc = emit(s, &b, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }
 
@@ -109,7 +109,7 @@ static int synth_maps(const pk_synth *s, pid_t pid, pk_error *err)
 	const pk_kernel *k = kernel_of(s);
 	struct maps_walk mw = {.s = s, .pid = pid, .err = err};
 	int rc = k->ops->host.maps(k, pid, synth_map, &mw);
-	pk_pd_buf_free(&mw.b);
+	pk_pd_buf_release(&mw.b);
 	return mw.rc ? rc : 0; /* else gone, or not ours to read */
 }
 

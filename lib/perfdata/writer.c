@@ -50,21 +50,7 @@ struct pk_pd_writer {
 
 static bool buf_room(pk_pd_buf *b, size_t n)
 {
-	if (b->oom)
-		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *nd = realloc(b->data, cap);
-	if (!nd) {
-		b->oom = true;
-		return false;
-	}
-	b->data = nd;
-	b->cap = cap;
-	return true;
+	return pki_buf_reserve(&b->data, &b->cap, b->len, n, &b->oom);
 }
 
 void pk_pd_buf_bytes(pk_pd_buf *b, const void *p, size_t n)
@@ -108,7 +94,7 @@ void pk_pd_buf_pad8(pk_pd_buf *b)
 	buf_zeros(b, ((b->len + 7) & ~(size_t)7) - b->len);
 }
 
-void pk_pd_buf_free(pk_pd_buf *b)
+void pk_pd_buf_release(pk_pd_buf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
@@ -365,7 +351,7 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 		pk_pd_buf_bytes(&b, e->attr, e->attr_size);
 		pk_pd_buf_bytes(&b, e->ids, e->nr_ids * 8);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	/* Features perf 6.1 accepts in a pipe (ids <= 32), then the end
 	 * marker: feature id 32 with no payload. */
@@ -387,7 +373,7 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 			pk_pd_buf_bytes(&b, w->feats[f].data, plen);
 		pk_pd_buf_pad8(&b);
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
-		pk_pd_buf_free(&b);
+		pk_pd_buf_release(&b);
 	}
 	return rc;
 }
@@ -401,7 +387,7 @@ static void header_bytes(pk_pd_writer *w, uint8_t *h, uint64_t attrs_off, uint64
 	for (size_t i = 0; i < w->nr_evsels; i++)
 		fh.attrs_size += w->evsels[i].attr_size + PD_SECTION_SIZE;
 	memcpy(fh.features, bits, sizeof(fh.features));
-	pd_header_encode(&fh, h);
+	pki_pd_header_encode(&fh, h);
 }
 
 static int begin_file(pk_pd_writer *w, pk_error *err)
@@ -544,8 +530,8 @@ static int write_features(pk_pd_writer *w, uint64_t start, uint64_t bits[PD_HDR_
 		rc = pwrite_all(w->fd, table.data, table.len, start);
 	if (rc == 0 && payload.len)
 		rc = pwrite_all(w->fd, payload.data, payload.len, off);
-	pk_pd_buf_free(&table);
-	pk_pd_buf_free(&payload);
+	pk_pd_buf_release(&table);
+	pk_pd_buf_release(&payload);
 	return rc;
 }
 
@@ -557,7 +543,7 @@ static void writer_free(pk_pd_writer *w)
 	}
 	free(w->evsels);
 	for (int f = 0; f < PK_FEAT_MAX; f++)
-		pk_pd_buf_free(&w->feats[f]);
+		pk_pd_buf_release(&w->feats[f]);
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	free(w->wbuf);
@@ -622,6 +608,6 @@ int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err)
 	}
 	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
 		       : pk_pd_writer_set_feature(w, PK_FEAT_EVENT_DESC, b.data, b.len, err);
-	pk_pd_buf_free(&b);
+	pk_pd_buf_release(&b);
 	return rc;
 }

@@ -35,7 +35,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	snprintf(out->str, sizeof(out->str), "%s", s);
 	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
 		uint64_t midr;
-		if (pk_parse_u64(s, &midr, NULL) < 0)
+		if (pki_parse_u64(s, &midr, NULL) < 0)
 			return pk_err_at(err, -EINVAL, "cpuid", s, 0,
 					 "expected a MIDR value such as 0x00000000413fd0c1");
 		out->vendor = PK_VENDOR_ARM;

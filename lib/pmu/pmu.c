@@ -23,25 +23,16 @@ struct pk_pmus {
 	size_t nr, cap;
 	size_t nr_core;
 	const pk_pmu **core;
-	char **warnings;
-	size_t nr_warnings, cap_warnings;
+	pki_warnings warnings;
 };
 
 static void pmus_warn(pk_pmus *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 {
-	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&msg, fmt, ap);
+	pki_warnings_vadd(&p->warnings, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return;
-	if (pk_grow(&p->warnings, &p->cap_warnings, p->nr_warnings + 1, sizeof(char *)) < 0) {
-		free(msg);
-		return;
-	}
-	p->warnings[p->nr_warnings++] = msg;
 }
 
 /* ---- format fields ------------------------------------------------------ */
@@ -49,7 +40,7 @@ static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 int pk_format_parse(const char *text, pk_format *out, pk_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	const char *p = pk_lskip(text);
+	const char *p = pki_lskip(text);
 	static const char *words[] = {"config3", "config2", "config1", "config"};
 	int word = -1;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(words); i++) {
@@ -68,13 +59,13 @@ int pk_format_parse(const char *text, pk_format *out, pk_error *err)
 	for (;;) {
 		uint64_t lo, hi;
 		const char *end;
-		if (pk_parse_u64(p, &lo, &end) < 0 || lo > 63)
+		if (pki_parse_u64(p, &lo, &end) < 0 || lo > 63)
 			return pk_err_at(err, -EINVAL, "format", text, p - text,
 					 "expected a bit number from 0 to 63");
 		hi = lo;
 		p = end;
 		if (*p == '-') {
-			if (pk_parse_u64(p + 1, &hi, &end) < 0 || hi > 63 || hi < lo)
+			if (pki_parse_u64(p + 1, &hi, &end) < 0 || hi > 63 || hi < lo)
 				return pk_err_at(err, -EINVAL, "format", text, p + 1 - text,
 						 "expected a bit range lo-hi within 0-63");
 			p = end;
@@ -95,7 +86,7 @@ int pk_format_parse(const char *text, pk_format *out, pk_error *err)
 			p++;
 			continue;
 		}
-		if (*pk_lskip(p))
+		if (*pki_lskip(p))
 			return pk_err_at(err, -EINVAL, "format", text, p - text,
 					 "unexpected text after the bit ranges");
 		break;
@@ -146,9 +137,9 @@ static int read_value(const char *dir, const char *name, char **out)
 	char path[4096];
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	int r = pk_read_file(path, out, NULL);
+	int r = pki_read_file(path, out, NULL);
 	if (r == 0)
-		pk_rstrip(*out);
+		pki_rstrip(*out);
 	return r;
 }
 
@@ -179,7 +170,7 @@ static int list_dir(const char *dir, char ***names, size_t *nr)
 		if (de->d_name[0] == '.')
 			continue;
 		char *dup = strdup(de->d_name);
-		if (!dup || pk_grow(names, &cap, *nr + 1, sizeof(char *)) < 0) {
+		if (!dup || pki_grow(names, &cap, *nr + 1, sizeof(char *)) < 0) {
 			free(dup);
 			r = -ENOMEM;
 			break;
@@ -304,7 +295,7 @@ static int load_aliases(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 		if (read_value(dir, comp, &text) == 0) {
 			char *end;
 			double s = strtod(text, &end);
-			if (end != text && !*pk_lskip(end) && s > 0)
+			if (end != text && !*pki_lskip(end) && s > 0)
 				a->scale = s;
 			else
 				pmus_warn(p, "%s/%s: '%s' is not a positive number; scale 1 used",
@@ -415,13 +406,13 @@ static int load_pmu(pk_pmus *p, const char *devdir, const char *name)
 		return r == -ENOMEM ? r : 0;
 	}
 	uint64_t type;
-	if (pk_parse_u64(text, &type, NULL) < 0 || type > UINT32_MAX) {
+	if (pki_parse_u64(text, &type, NULL) < 0 || type > UINT32_MAX) {
 		pmus_warn(p, "%s/type: '%s' is not a PMU type number; PMU skipped", dir, text);
 		free(text);
 		return 0;
 	}
 	free(text);
-	if (pk_grow(&p->pmus, &p->cap, p->nr + 1, sizeof(pk_pmu)) < 0)
+	if (pki_grow(&p->pmus, &p->cap, p->nr + 1, sizeof(pk_pmu)) < 0)
 		return -ENOMEM;
 	pk_pmu *pmu = &p->pmus[p->nr];
 	memset(pmu, 0, sizeof(*pmu));
@@ -524,6 +515,7 @@ pk_pmus *pk_pmus_load(const char *root, pk_error *err)
 	}
 	size_t c = 0;
 	for (size_t i = 0; i < p->nr; i++) {
+		p->pmus[i].owner = p; /* the array is final: pointers into it are stable */
 		if (p->pmus[i].kind != PK_PMU_CORE)
 			continue;
 		p->pmus[i].hybrid = p->nr_core > 1;
@@ -547,9 +539,7 @@ void pk_pmus_put(pk_pmus *p)
 		pmu_clear(&p->pmus[i]);
 	free(p->pmus);
 	free(p->core);
-	for (size_t i = 0; i < p->nr_warnings; i++)
-		free(p->warnings[i]);
-	free(p->warnings);
+	pki_warnings_free(&p->warnings);
 	free(p->root);
 	free(p);
 }
@@ -602,12 +592,12 @@ bool pk_pmus_is_hybrid(const pk_pmus *p)
 
 size_t pk_pmus_nr_warnings(const pk_pmus *p)
 {
-	return p ? p->nr_warnings : 0;
+	return p ? p->warnings.nr : 0;
 }
 
 const char *pk_pmus_warning(const pk_pmus *p, size_t idx)
 {
-	return p && idx < p->nr_warnings ? p->warnings[idx] : NULL;
+	return p ? pki_warnings_at(&p->warnings, idx) : NULL;
 }
 
 /* "<prefix>_<digits>" */

@@ -211,7 +211,7 @@ static void test_generic(void **state)
 	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	static const uint64_t faults[] = {5, 5000, 5000000, 5000000000ull};
 	for (size_t i = 0; i < rows.nr; i++) {
-		const char *n = rows.v[i].evsel->name;
+		const char *n = pk_evsel_name(rows.v[i].evsel);
 		if (!strcmp(n, "task-clock"))
 			rows.v[i].counts.val = 1000000000ull;
 		if (!strcmp(n, "cycles") || !strcmp(n, "branches") || !strcmp(n, "cache-references"))
@@ -220,7 +220,7 @@ static void test_generic(void **state)
 	for (size_t k = 0; k < 4; k++) {
 		char title[64];
 		for (size_t i = 0; i < rows.nr; i++)
-			if (!strcmp(rows.v[i].evsel->name, "page-faults"))
+			if (!strcmp(pk_evsel_name(rows.v[i].evsel), "page-faults"))
 				rows.v[i].counts.val = faults[k];
 		snprintf(title, sizeof(title), "rates, %llu faults per second",
 			 (unsigned long long)faults[k]);

@@ -498,7 +498,7 @@ static void test_no_core_pmu(void **state)
 	static const char *const names[] = {"task-clock", "context-switches", "cpu-migrations",
 					    "page-faults"};
 	for (size_t i = 0; i < 4; i++)
-		assert_string_equal(pk_evlist_at(f.l, i)->name, names[i]);
+		assert_string_equal(pk_evsel_name(pk_evlist_at(f.l, i)), names[i]);
 	/* a hardware event the user asks for anyway */
 	struct perf_event_attr cyc = {.type = PERF_TYPE_HARDWARE, .size = PK_ATTR_SIZE,
 				      .config = PERF_COUNT_HW_CPU_CYCLES};
@@ -533,7 +533,13 @@ static void test_eacces_fallback_to_user(void **state)
 	fk.fail_unless_exclude_kernel = true;
 	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), 0); /* paranoid 2 */
 	assert_int_equal(pk_counting_status(f.c, 0), PK_OPEN_OK);
-	assert_string_equal(pk_evlist_at(f.l, 0)->name, "task-clock:u");
+	assert_string_equal(pk_counting_name(f.c, 0), "task-clock:u");
+	/* the fallback changed a copy: the evsel is as configured */
+	assert_string_equal(pk_evsel_name(pk_evlist_at(f.l, 0)), "task-clock");
+	assert_int_equal(pk_evsel_attr(pk_evlist_at(f.l, 0))->exclude_kernel, 0);
+	uint8_t buf[PK_ATTR_SIZE_CONFIG3];
+	assert_int_equal(pk_counting_attr(f.c, 0, buf), PK_ATTR_SIZE);
+	assert_int_equal(((struct perf_event_attr *)buf)->exclude_kernel, 1);
 	assert_int_equal(fk.ev[0].attr.exclude_kernel, 1);
 	assert_int_equal(fk.ev[0].attr.exclude_hv, 1);
 	fx_free(&f);
@@ -575,8 +581,9 @@ static void test_einval_names_field(void **state)
 	(void)state;
 	fixture f;
 	fx_events(&f, NULL, 0, false);
-	pk_evsel *e = add_hw(f.l, PERF_COUNT_HW_CPU_CYCLES, "cycles:ppp", NULL);
-	e->attr.precise_ip = 3;
+	struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
+				    .precise_ip = 3};
+	assert_non_null(pk_evlist_add(f.l, &a, "cycles:ppp", NULL));
 	f.opts.skip_unsupported = false;
 	fk.fail_errno = EINVAL;
 	fk.fail_after = 0;
@@ -674,16 +681,47 @@ static void test_default_set_hybrid(void **state)
 		"cpu_core/branch-misses/", "cpu_atom/branch-misses/"};
 	assert_int_equal(pk_evlist_count(l), 12);
 	for (size_t i = 0; i < 12; i++)
-		assert_string_equal(pk_evlist_at(l, i)->name, names[i]);
+		assert_string_equal(pk_evsel_name(pk_evlist_at(l, i)), names[i]);
 	/* the PMU type from sysfs in config[63:32] */
 	pk_evsel *e = pk_evlist_at(l, 5);
-	assert_int_equal(e->attr.type, PERF_TYPE_HARDWARE);
-	assert_int_equal(e->attr.config, ((uint64_t)atom->type << 32) | PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(pk_evsel_attr(e)->type, PERF_TYPE_HARDWARE);
+	assert_int_equal(pk_evsel_attr(e)->config, ((uint64_t)atom->type << 32) | PERF_COUNT_HW_CPU_CYCLES);
 	e = pk_evlist_at(l, 6);
-	assert_int_equal(e->attr.config, ((uint64_t)core->type << 32) | PERF_COUNT_HW_INSTRUCTIONS);
-	assert_ptr_equal(e->pmu, core);
+	assert_int_equal(pk_evsel_attr(e)->config, ((uint64_t)core->type << 32) | PERF_COUNT_HW_INSTRUCTIONS);
+	assert_ptr_equal(pk_evsel_pmu(e), core);
 	pk_evlist_put(l);
 	pk_pmus_put(pmus);
+}
+
+/* An evlist outlives the PMU snapshot it was parsed against: its evsels
+ * point into that snapshot (PMU, sysfs alias), so they hold a reference on
+ * it. Before they did, counting read freed PMU data (ASan: use after free). */
+static void test_evlist_outlives_pmus(void **state)
+{
+	(void)state;
+	pk_pmus *pmus = alderlake();
+	pk_evlist *l = pk_evlist_new();
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_evlist_parse(l, pmus, "cycles,cpu_core/slots/", NULL, &err), 0);
+	config_stat(l, false, false);
+	pk_pmus_put(pmus); /* the caller is done with it; the evlist is not */
+	pid_t tid = 4242;
+	pk_threadmap *t = pk_threadmap_new(&tid, 1);
+	pk_counting_opts o;
+	pk_counting_opts_init(&o);
+	o.kernel = &fk.k;
+	o.threads = t;
+	pk_counting *c = pk_counting_new(l, &o, &err);
+	assert_non_null(c);
+	assert_int_equal(pk_counting_open(c, &err), 0);
+	assert_int_equal(pk_evlist_count(l), 3);
+	const pk_evsel *e = pk_evlist_at(l, 2);
+	assert_string_equal(pk_evsel_pmu(e)->name, "cpu_core");
+	assert_string_equal(pk_evsel_name(e), "cpu_core/slots/");
+	pk_counting_free(c);
+	pk_threadmap_put(t);
+	pk_evlist_put(l);
 }
 
 /* A group across cpu_core and cpu_atom cannot be one kernel group: the
@@ -742,7 +780,7 @@ static void test_hybrid_rows(void **state)
 	assert_int_equal(pk_cpumap_nr(pk_counting_cpus(c, 0)), 24);
 	int atom_opens = 0;
 	for (int i = 0; i < fk.nr; i++)
-		if (fk.ev[i].attr.config == pk_evlist_at(l, 5)->attr.config) {
+		if (fk.ev[i].attr.config == pk_evsel_attr(pk_evlist_at(l, 5))->config) {
 			atom_opens++;
 			assert_true(fk.ev[i].cpu >= 16);
 		}
@@ -796,6 +834,7 @@ int main(void)
 		cmocka_unit_test_setup(test_exited_thread_dropped, setup),
 		cmocka_unit_test_setup(test_attr_tweak, setup),
 		cmocka_unit_test_setup(test_default_set_hybrid, setup),
+		cmocka_unit_test_setup(test_evlist_outlives_pmus, setup),
 		cmocka_unit_test_setup(test_group_cpus_mismatch, setup),
 		cmocka_unit_test_setup(test_hybrid_rows, setup),
 	};

@@ -11,6 +11,7 @@
 #include <pmukit/pmu.h>
 
 #include "events/ast.h"
+#include "events/evlist_internal.h" /* white-box: the evsel fields the parser sets */
 
 static pk_pmus *pmus_of(const char *machine)
 {
@@ -69,7 +70,7 @@ static void test_grammar(void **state)
 	pk_ast ast;
 	pk_error err;
 	pk_error_clear(&err);
-	assert_int_equal(pk_ast_parse("cycles:u,{a,b/x=1,y/:S}:W,sched:sched_switch,mem:0x10/8:w:k,"
+	assert_int_equal(pki_ast_parse("cycles:u,{a,b/x=1,y/:S}:W,sched:sched_switch,mem:0x10/8:w:k,"
 				      "icl::TOPDOWN:SLOTS:u,r1a",
 				      &ast, &err),
 			 0);
@@ -101,7 +102,7 @@ static void test_grammar(void **state)
 	assert_string_equal(pfm->mods, "u");
 	assert_int_equal(ast.items[5].events[0].kind, PK_EV_RAW);
 	assert_int_equal(ast.items[5].events[0].raw, 0x1a);
-	pk_ast_free(&ast);
+	pki_ast_free(&ast);
 }
 
 static void test_syntax_errors(void **state)

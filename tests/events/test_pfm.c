@@ -32,7 +32,7 @@ static void expect_model(const char *cpuid, const char *core_pmu, const char *fi
 {
 	pk_cpuid id = cpuid_of(cpuid);
 	const char *names[4] = {0};
-	size_t n = pk_pfm_model_pmus(&id, core_pmu, names, 4);
+	size_t n = pki_pfm_model_pmus(&id, core_pmu, names, 4);
 	if (!first) {
 		assert_int_equal(n, 0);
 		return;
@@ -77,7 +77,7 @@ static void test_model_table(void **state)
 static void expect_split(const char *in, int ret, const char *pmu, const char *name)
 {
 	char p[48], n[160];
-	assert_int_equal(pk_pfm_split_name(in, p, sizeof(p), n, sizeof(n)), ret);
+	assert_int_equal(pki_pfm_split_name(in, p, sizeof(p), n, sizeof(n)), ret);
 	if (ret == 0) {
 		assert_string_equal(p, pmu);
 		assert_string_equal(n, name);
@@ -134,7 +134,7 @@ static int lookup(struct machine *m, const char *ev, const char *only, pk_pfm_ma
 	const pk_pmu *p = only ? pk_pmus_find(m->pmus, only) : NULL;
 	if (only)
 		assert_non_null(p);
-	return pk_pfm_lookup(m->pmus, &m->id, ev, p, out, max, err);
+	return pki_pfm_lookup(m->pmus, &m->id, ev, p, out, max, err);
 }
 
 static void expect_config(struct machine *m, const char *ev, const char *pmu, uint64_t config,
@@ -412,17 +412,17 @@ static void test_foreach(void **state)
 	pk_error err;
 	pk_error_clear(&err);
 	struct listing l = {0, false, "int_misc.recovery_cycles", "cpu", 0};
-	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &l, &err), 0);
+	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &l, &err), 0);
 	assert_true(l.saw);
 	assert_true(l.n > 300);
 	struct listing stop = {0, false, "", "", 3};
-	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &stop, &err), 5);
+	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &stop, &err), 5);
 	assert_int_equal(stop.n, 3);
 	pk_pmus_put(m.pmus);
 	/* the fake Arm CPU has no table: an empty list */
 	m = load("neoverse-n1-spe", "ARM-fake-0-0");
 	struct listing none = {0, false, "", "", 0};
-	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &none, &err), 0);
+	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &none, &err), 0);
 	assert_int_equal(none.n, 0);
 	pk_pmus_put(m.pmus);
 }

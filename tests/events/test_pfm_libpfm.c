@@ -24,8 +24,8 @@ static void compare(const char *pmu, pk_vendor vendor, const char *name, struct 
 	pk_error e1, e2;
 	pk_error_clear(&e1);
 	pk_error_clear(&e2);
-	int rt = pk_pfm_encode_tables(pmu, name, vendor, ours, &e1);
-	int rl = pk_pfm_encode_libpfm(pmu, name, theirs, &e2);
+	int rt = pki_pfm_encode_tables(pmu, name, vendor, ours, &e1);
+	int rl = pki_pfm_encode_libpfm(pmu, name, theirs, &e2);
 	if (rt == -EOPNOTSUPP) {
 		t->refused++;
 		return;
@@ -48,7 +48,7 @@ static void compare(const char *pmu, pk_vendor vendor, const char *name, struct 
 static void compare_pmu(const char *pmu, pk_vendor vendor, size_t min_same)
 {
 	bool present;
-	if (!pk_pfm_has_pmu(pmu, &present)) {
+	if (!pki_pfm_has_pmu(pmu, &present)) {
 		printf("SKIP %s: not in this libpfm4\n", pmu);
 		return;
 	}

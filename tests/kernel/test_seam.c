@@ -237,7 +237,7 @@ static void test_header_features_from_host(void **state)
 		seen += !strcmp(p->name, "cpu_atom") || !strcmp(p->name, "cpu_core");
 	}
 	assert_int_equal(seen, 2);
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 	remove_file(path);
 	pk_pmus_put(pmus);
 }
@@ -259,7 +259,7 @@ static void test_header_without_facts(void **state)
 	assert_int_equal(h.nr_core_siblings, 0);
 	assert_int_equal(h.nr_pmu_mappings, 0);
 	assert_string_equal(h.hostname, "fakehost");
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 	remove_file(path);
 }
 

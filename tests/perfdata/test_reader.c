@@ -72,7 +72,7 @@ static void check_file(bool be, uint32_t attr_size)
 	assert_int_equal(pk_pd_header_read(r, &h, &err), 0);
 	assert_non_null(h.hostname);
 	assert_string_equal(h.hostname, "testhost");
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 	assert_int_equal(pk_pd_get_stats(r)->nr_records[PERF_RECORD_SAMPLE], 4);
 	pk_pd_reader_close(r);
 	free(b.p);
@@ -211,7 +211,7 @@ static void test_bad_feature(void **state)
 	pk_pd_header h;
 	assert_int_equal(pk_pd_header_read(r, &h, NULL), 0);
 	assert_null(h.hostname);
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 	assert_true(pk_pd_nr_warnings(r) >= 1);
 	uint64_t t[8], ip[8];
 	int rc;
@@ -373,7 +373,7 @@ static void test_writer_roundtrip(void **state)
 		assert_non_null(h.osrelease);
 		assert_true(h.has_nrcpus);
 		assert_true(h.nr_event_desc == 1);
-		pk_pd_header_free(&h);
+		pk_pd_header_release(&h);
 		pk_pd_reader_close(r);
 		unlink(path);
 	}

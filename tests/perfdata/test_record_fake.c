@@ -59,7 +59,7 @@ static void test_hybrid_rings(void **state)
 			     .sample_type = PERF_SAMPLE_CPU};
 	assert_int_equal(pk_evlist_config(l, &co, &err), 0);
 	for (size_t i = 0; i < 2; i++)
-		assert_int_equal(pk_evlist_at(l, i)->attr.sample_type, SAMPLE_LAYOUT);
+		assert_int_equal(pk_evsel_attr(pk_evlist_at(l, i))->sample_type, SAMPLE_LAYOUT);
 
 	fake_kernel *f = calloc(1, sizeof(*f));
 	assert_non_null(f);
@@ -116,7 +116,7 @@ static void test_hybrid_rings(void **state)
 		assert_int_equal(got[c], emitted[c]);
 	assert_int_equal(atom, 8);
 
-	pk_recorder_free(rec);
+	pk_recorder_close(rec);
 	assert_int_equal(f->nr_open, 0);
 	unlink(path);
 	rmdir(dir);

@@ -176,7 +176,7 @@ static void synth_close(synth *s)
 {
 	pk_error err;
 	assert_int_equal(pk_pd_writer_close(s->w, &err), 0);
-	pk_pd_buf_free(&s->b);
+	pk_pd_buf_release(&s->b);
 }
 
 static struct perf_event_attr attr_of(uint32_t type, uint64_t config, uint64_t extra)
@@ -805,7 +805,7 @@ static void test_build_id_cache_perf(void **state)
 	f.data[6] = (uint8_t)f.len;
 	f.data[7] = (uint8_t)(f.len >> 8);
 	assert_int_equal(pk_pd_writer_set_feature(s.w, PK_FEAT_BUILD_ID, f.data, f.len, &err), 0);
-	pk_pd_buf_free(&f);
+	pk_pd_buf_release(&f);
 	assert_int_equal(pk_pd_writer_begin(s.w, &err), 0);
 	s.sample_type = a.sample_type;
 	s.time = 1000000;

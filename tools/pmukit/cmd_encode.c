@@ -38,12 +38,12 @@ static void print_table(const pk_evlist *evlist)
 	       "config", "config1", "config2", "leader", "cpus", "flags");
 	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
 		const pk_evsel *e = pk_evlist_at(evlist, i);
-		const struct perf_event_attr *a = &e->attr;
+		const struct perf_event_attr *a = pk_evsel_attr(e);
 		char cpus[64] = "any", leader[16] = "-", c1[24] = "-", c2[24] = "-", flags[160] = "";
-		if (e->cpus)
-			pk_cpumap_format(e->cpus, cpus, sizeof(cpus));
+		if (pk_evsel_cpus(e))
+			pk_cpumap_format(pk_evsel_cpus(e), cpus, sizeof(cpus));
 		if (!pk_evsel_is_leader(e))
-			snprintf(leader, sizeof(leader), "#%d", e->leader);
+			snprintf(leader, sizeof(leader), "#%d", pk_evsel_leader(e));
 		if (a->config1)
 			snprintf(c1, sizeof(c1), "0x%llx", (unsigned long long)a->config1);
 		if (a->config2)
@@ -63,15 +63,16 @@ static void print_table(const pk_evlist *evlist)
 		ADD(a->precise_ip == 1, "precise_ip=1");
 		ADD(a->precise_ip == 2, "precise_ip=2");
 		ADD(a->precise_ip == 3, "precise_ip=3");
-		ADD(e->precise_max, "precise_max");
+		ADD(pk_evsel_precise_max(e), "precise_max");
 		ADD(a->pinned, "pinned");
 		ADD(a->exclusive, "exclusive");
-		ADD(e->config3, "config3");
+		ADD(pk_evsel_config3(e), "config3");
 #undef ADD
 		char cfg[24];
 		snprintf(cfg, sizeof(cfg), "0x%llx", (unsigned long long)a->config);
-		printf("%-3zu %-32s %-10s %5u %-20s %-10s %-8s %-6s %-8s %s\n", i, e->name ? e->name : "?",
-		       e->pmu_name ? e->pmu_name : "-", a->type, cfg, c1, c2, leader, cpus, flags);
+		const char *name = pk_evsel_name(e), *pmu = pk_evsel_pmu_name(e);
+		printf("%-3zu %-32s %-10s %5u %-20s %-10s %-8s %-6s %-8s %s\n", i, name ? name : "?",
+		       pmu ? pmu : "-", a->type, cfg, c1, c2, leader, cpus, flags);
 	}
 }
 
@@ -79,18 +80,18 @@ static void print_text(const pk_evlist *evlist)
 {
 	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
 		const pk_evsel *e = pk_evlist_at(evlist, i);
-		const struct perf_event_attr *a = &e->attr;
+		const struct perf_event_attr *a = pk_evsel_attr(e);
 		char cpus[256] = "any";
-		if (e->cpus)
-			pk_cpumap_format(e->cpus, cpus, sizeof(cpus));
-		printf("#%zu %s (pmu %s, cpus %s", i, e->name ? e->name : "?",
-		       e->pmu_name ? e->pmu_name : "-", cpus);
+		if (pk_evsel_cpus(e))
+			pk_cpumap_format(pk_evsel_cpus(e), cpus, sizeof(cpus));
+		const char *name = pk_evsel_name(e), *pmu = pk_evsel_pmu_name(e);
+		printf("#%zu %s (pmu %s, cpus %s", i, name ? name : "?", pmu ? pmu : "-", cpus);
 		if (!pk_evsel_is_leader(e))
-			printf(", group leader #%d", e->leader);
+			printf(", group leader #%d", pk_evsel_leader(e));
 		printf(")\n");
-		uint64_t words[4] = {a->config, a->config1, a->config2, e->config3};
+		uint64_t words[4] = {a->config, a->config1, a->config2, pk_evsel_config3(e)};
 		printf("    %-32s %u\n", "type", a->type);
-		printf("    %-32s %u\n", "size", e->config3 ? PK_ATTR_SIZE_CONFIG3 : PK_ATTR_SIZE);
+		printf("    %-32s %u\n", "size", pk_evsel_config3(e) ? PK_ATTR_SIZE_CONFIG3 : PK_ATTR_SIZE);
 		for (int w = 0; w < 4; w++)
 			if (words[w] || w == 0)
 				printf("    %-32s 0x%llx\n", config_words[w], (unsigned long long)words[w]);
@@ -144,19 +145,20 @@ static json_t *hex(uint64_t v)
 
 static json_t *evsel_json(const pk_evsel *e, size_t idx)
 {
-	const struct perf_event_attr *a = &e->attr;
+	const struct perf_event_attr *a = pk_evsel_attr(e);
 	json_t *o = json_object();
 	char buf[256];
 	json_object_set_new(o, "index", json_integer((json_int_t)idx));
-	json_object_set_new(o, "name", json_string(e->name ? e->name : ""));
-	json_object_set_new(o, "pmu", e->pmu_name ? json_string(e->pmu_name) : json_null());
+	const char *name = pk_evsel_name(e), *pmu = pk_evsel_pmu_name(e);
+	json_object_set_new(o, "name", json_string(name ? name : ""));
+	json_object_set_new(o, "pmu", pmu ? json_string(pmu) : json_null());
 	json_object_set_new(o, "type", json_integer(a->type));
 	json_object_set_new(o, "config", hex(a->config));
 	json_object_set_new(o, "config1", hex(a->config1));
 	json_object_set_new(o, "config2", hex(a->config2));
-	json_object_set_new(o, "config3", hex(e->config3));
+	json_object_set_new(o, "config3", hex(pk_evsel_config3(e)));
 	json_object_set_new(o, "group_leader",
-			    pk_evsel_is_leader(e) ? json_null() : json_integer(e->leader));
+			    pk_evsel_is_leader(e) ? json_null() : json_integer(pk_evsel_leader(e)));
 	json_object_set_new(o, "exclude_user", json_boolean(a->exclude_user));
 	json_object_set_new(o, "exclude_kernel", json_boolean(a->exclude_kernel));
 	json_object_set_new(o, "exclude_hv", json_boolean(a->exclude_hv));
@@ -164,7 +166,7 @@ static json_t *evsel_json(const pk_evsel *e, size_t idx)
 	json_object_set_new(o, "exclude_guest", json_boolean(a->exclude_guest));
 	json_object_set_new(o, "exclude_idle", json_boolean(a->exclude_idle));
 	json_object_set_new(o, "precise_ip", json_integer(a->precise_ip));
-	json_object_set_new(o, "precise_max", json_boolean(e->precise_max));
+	json_object_set_new(o, "precise_max", json_boolean(pk_evsel_precise_max(e)));
 	json_object_set_new(o, "sample_period", json_integer((json_int_t)a->sample_period));
 	json_object_set_new(o, "freq", json_boolean(a->freq));
 	json_object_set_new(o, "sample_type", hex(a->sample_type));
@@ -183,16 +185,16 @@ static json_t *evsel_json(const pk_evsel *e, size_t idx)
 		json_object_set_new(o, "bp_addr", hex(a->bp_addr));
 		json_object_set_new(o, "bp_len", json_integer((json_int_t)a->bp_len));
 	}
-	if (e->cpus) {
-		pk_cpumap_format(e->cpus, buf, sizeof(buf));
+	if (pk_evsel_cpus(e)) {
+		pk_cpumap_format(pk_evsel_cpus(e), buf, sizeof(buf));
 		json_object_set_new(o, "cpus", json_string(buf));
 	} else {
 		json_object_set_new(o, "cpus", json_null());
 	}
-	if (e->unit)
-		json_object_set_new(o, "unit", json_string(e->unit));
-	if (e->scale != 1.0)
-		json_object_set_new(o, "scale", json_real(e->scale));
+	if (pk_evsel_unit(e))
+		json_object_set_new(o, "unit", json_string(pk_evsel_unit(e)));
+	if (pk_evsel_scale(e) != 1.0)
+		json_object_set_new(o, "scale", json_real(pk_evsel_scale(e)));
 	return o;
 }
 

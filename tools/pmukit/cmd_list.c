@@ -304,7 +304,7 @@ static int list_named(struct lister *l)
 	pk_error err;
 	pk_error_clear(&err);
 	pk_cpuid id;
-	if (pk_cpuid_host(&id, &err) < 0 || pk_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
+	if (pk_cpuid_host(&id, &err) < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
 		pk_cli_print_error("list", &err);
 		return 1;
 	}

@@ -128,7 +128,7 @@ static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	/* the evsels point into the PMU data: the caller keeps it */
+	/* the evsels hold their own reference on it; the caller's is for its own use */
 	pk_pmus *pmus = pk_pmus_load(NULL, &err);
 	*pmus_out = pmus;
 	pk_evlist *l = pk_evlist_new();
@@ -188,16 +188,22 @@ static int add_tracking(pk_evlist *l, bool system_wide)
 		if (!t)
 			return -ENOMEM;
 		/* with two events the samples need IDENTIFIER */
-		for (size_t i = 0; i < pk_evlist_count(l); i++)
-			pk_evlist_at(l, i)->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		for (size_t i = 0; i < pk_evlist_count(l); i++) {
+			pk_evsel *e = pk_evlist_at(l, i);
+			struct perf_event_attr ea = *pk_evsel_attr(e);
+			ea.sample_type |= PERF_SAMPLE_IDENTIFIER;
+			pk_evsel_set_attr(e, &ea);
+		}
 	} else {
 		t = pk_evlist_at(l, 0);
 	}
-	t->attr.mmap = 1;
-	t->attr.comm = 1;
-	t->attr.mmap2 = 1;
-	t->attr.comm_exec = 1;
-	t->attr.task = 1;
+	struct perf_event_attr ta = *pk_evsel_attr(t);
+	ta.mmap = 1;
+	ta.comm = 1;
+	ta.mmap2 = 1;
+	ta.comm_exec = 1;
+	ta.task = 1;
+	pk_evsel_set_attr(t, &ta);
 	return 0;
 }
 
@@ -330,8 +336,8 @@ static int synth_targets(rsession *s, const pk_synth *syn)
 static int synthesize(rsession *s)
 {
 	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
-	pk_synth syn = {.w = s->w, .sample_type = first->attr.sample_type,
-			.sample_id_all = first->attr.sample_id_all};
+	pk_synth syn = {.w = s->w, .sample_type = pk_evsel_attr(first)->sample_type,
+			.sample_id_all = pk_evsel_attr(first)->sample_id_all};
 	int rc = pk_synth_kernel_mmap(&syn, &s->err);
 	if (rc == 0 && s->system_wide)
 		rc = pk_synth_all_tasks(&syn, &s->err);
@@ -478,7 +484,7 @@ static int run(const ropts *o, int argc, char **argv)
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_workload_stop(&s.wl, NULL);
 	pk_pd_writer_abort(s.w);
-	pk_recorder_free(s.rec);
+	pk_recorder_close(s.rec);
 	pk_threadmap_put(s.threads);
 	pk_cpumap_put(s.cpus);
 	pk_evlist_put(s.evlist);

@@ -258,7 +258,7 @@ static void print_header(pk_pd_reader *r, const char *input)
 		if (!pk_pd_has_feature(r, f) && pk_pd_feature_name(f))
 			printf(" %s", pk_pd_feature_name(f));
 	printf(" \n# ========\n#\n");
-	pk_pd_header_free(&h);
+	pk_pd_header_release(&h);
 }
 
 static void print_table(report *rp, pd_session *s)

@@ -29,6 +29,7 @@ int stat_rows_collect(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool d
 			stat_row *r = &v[n++];
 			memset(r, 0, sizeof(*r));
 			r->evsel = pk_evlist_at(l, i);
+			r->name = pk_counting_name(c, i);
 			r->status = pk_counting_status(c, i);
 			pk_counting_aggr(c, i, aggr, b, delta, &r->counts, &r->key);
 			if (aggr == PK_AGGR_THREAD)
@@ -111,8 +112,8 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 /* perf shows the software clocks in msec (counted in ns). */
 static bool is_clock(const pk_evsel *e)
 {
-	return e->attr.type == PERF_TYPE_SOFTWARE && (e->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
-						      e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+	return pk_evsel_attr(e)->type == PERF_TYPE_SOFTWARE && (pk_evsel_attr(e)->config == PERF_COUNT_SW_TASK_CLOCK ||
+						      pk_evsel_attr(e)->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
 static const char *evsel_unit(const pk_evsel *e, double *scale)
@@ -121,8 +122,9 @@ static const char *evsel_unit(const pk_evsel *e, double *scale)
 		*scale = 1e-6; /* ns counted, msec shown */
 		return "msec";
 	}
-	*scale = e->scale > 0 ? e->scale : 1.0;
-	return e->unit ? e->unit : "";
+	double s = pk_evsel_scale(e);
+	*scale = s > 0 ? s : 1.0;
+	return pk_evsel_unit(e) ? pk_evsel_unit(e) : "";
 }
 
 static double row_value(const stat_row *r, int runs)
@@ -197,9 +199,9 @@ static const char *status_text(const stat_row *r)
 	return NULL;
 }
 
-static const char *evsel_name(const pk_evsel *e)
+static const char *row_name(const stat_row *r)
 {
-	return e->name ? e->name : "?";
+	return r->name ? r->name : "?";
 }
 
 static double running_pct(const pk_counts *c)
@@ -270,7 +272,7 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, 
 	fprintf(o, ", \"unit\" : ");
 	print_json_string(o, unit);
 	fprintf(o, ", \"event\" : ");
-	print_json_string(o, evsel_name(r->evsel));
+	print_json_string(o, row_name(r));
 	if (p->runs > 1 && !st)
 		fprintf(o, ", \"variance\" : %.2f", pk_runstats_rel_pct(&r->noise));
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
@@ -298,7 +300,7 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric *m, d
 		fputs(st, o);
 	else
 		fprintf(o, "%.*f", scale != 1.0 ? 2 : 0, row_value(r, p->runs) * scale);
-	fprintf(o, "%s%s%s%s", sep, unit, sep, evsel_name(r->evsel));
+	fprintf(o, "%s%s%s%s", sep, unit, sep, row_name(r));
 	if (p->runs > 1)
 		fprintf(o, "%s%.2f%%", sep, st ? 0.0 : pk_runstats_rel_pct(&r->noise));
 	fprintf(o, "%s%llu%s%.2f", sep,
@@ -333,7 +335,7 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric *m,
 				p->big_num);
 	bool noise = p->runs > 1 && !st;
 	bool running = !st && r->counts.run < r->counts.ena;
-	fprintf(o, "%18s %-4s %-32s", val, unit, evsel_name(r->evsel));
+	fprintf(o, "%18s %-4s %-32s", val, unit, row_name(r));
 	if (m->have) {
 		int n = fprintf(o, " # ");
 		char mv[64];

@@ -20,6 +20,7 @@ typedef enum stat_format {
 /* One printed line: an evsel summed over one aggregation bucket. */
 typedef struct stat_row {
 	const pk_evsel *evsel;
+	const char *name;          /* as counted (pk_counting_name: "cycles:u" after the fallback) */
 	pk_open_status status;
 	int key;                   /* CPU (-A), tid (--per-thread), -1 */
 	char comm[32];             /* --per-thread: the thread's command name */
