@@ -44,10 +44,12 @@ wanted() {
 # Mounts a fresh tmpfs and copies the PMU directories in the order read
 # from stdin.
 fill() {
-	mountpoint -q "$mnt" && umount "$mnt"
-	mount -t tmpfs -o mode=0755 pk-pmus "$mnt"
+	if mountpoint -q "$mnt"; then
+		umount "$mnt" || return 1
+	fi
+	mount -t tmpfs -o mode=0755 pk-pmus "$mnt" || return 1
 	while read -r name; do
-		cp -r "$devices/$name" "$mnt/$name"
+		cp -r "$devices/$name" "$mnt/$name" || return 1
 	done
 }
 
