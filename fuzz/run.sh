@@ -4,6 +4,11 @@
 # Build first (see fuzz/meson.build). New inputs go to a scratch corpus so the
 # seed corpus in the tree stays small; crashes land in $PK_FUZZ_WORK/artifacts
 # (default /tmp/pmukit-fuzz-TARGET/artifacts).
+# Each target has its own input size limit (-max_len): event strings, cpu
+# lists and format specs are short; perf.data files need room for real
+# recordings (the seeds in corpus/perfdata_fuzz are real files of up to
+# ~11 KiB; 1 MiB leaves room to grow them). A -max_len among the extra
+# arguments overrides it (libFuzzer takes the last one given).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 target=${1:?usage: fuzz/run.sh TARGET SECONDS [BUILDDIR]}
@@ -14,6 +19,10 @@ exe=$build/fuzz/$target
 [ -x "$exe" ] || { echo "no $exe: build with -Dfuzz=true (see fuzz/meson.build)" >&2; exit 2; }
 work=${PK_FUZZ_WORK:-/tmp/pmukit-fuzz-$target}
 mkdir -p "$work/corpus" "$work/artifacts"
+case $target in
+  perfdata_fuzz) max_len=1048576 ;;
+  *) max_len=512 ;;
+esac
 dict=()
 [ -f "$here/dict/$target.dict" ] && dict=(-dict="$here/dict/$target.dict")
 seeds=()
@@ -21,5 +30,5 @@ seeds=()
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 exec "$exe" "$work/corpus" "${seeds[@]}" "${dict[@]}" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=512 \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
   -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 "$@"

@@ -9,6 +9,6 @@ echo "### pmukit stat on the bundled workload (touches 2000 pages)"
 "$pmukit" stat -e task-clock,page-faults,context-switches,cpu-migrations,cycles,instructions \
   -- build/examples/workload 2000 || true
 echo
-echo "### The same events on an Alder Lake hybrid machine (examples/sysfs/alderlake): what would be opened"
-PMUKIT_SYSFS=examples/sysfs/alderlake PMUKIT_CPUID=GenuineIntel-6-97-2 \
+echo "### The same events on an Alder Lake hybrid machine (tests/data/sysfs/alderlake): what would be opened"
+PMUKIT_SYSFS=tests/data/sysfs/alderlake PMUKIT_CPUID=GenuineIntel-6-97-2 \
   "$pmukit" encode -e '{cycles,instructions},cpu_atom/topdown-retiring/,inst_retired.any'

@@ -1,3 +1,6 @@
+/* Shared by the cmocka tests: where the test data is, running the CLI.
+ * The data lives in the project, tests/data/ (PK_TEST_DATA_DIR, compiled in
+ * by tests/meson.build); $PK_FIXTURES overrides it. */
 #include "helpers.h"
 
 #include <stdio.h>
@@ -17,7 +20,7 @@ const char *pk_test_fixture(const char *rel)
 	static char buf[4][1024];
 	static int slot;
 	char *b = buf[slot++ & 3];
-	snprintf(b, sizeof(buf[0]), "%s/%s", env_or("PK_FIXTURES", "../shared/fixtures"), rel);
+	snprintf(b, sizeof(buf[0]), "%s/%s", env_or("PK_FIXTURES", PK_TEST_DATA_DIR), rel);
 	return b;
 }
 

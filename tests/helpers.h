@@ -8,9 +8,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-/* $PK_FIXTURES/sysfs/<machine>, in a static buffer. */
+/* tests/data/sysfs/<machine> (or $PK_FIXTURES/sysfs/<machine>), in one of
+ * four static buffers. */
 const char *pk_test_sysfs(const char *machine);
-/* $PK_FIXTURES/<rel>. */
+/* tests/data/<rel> (or $PK_FIXTURES/<rel>), likewise. */
 const char *pk_test_fixture(const char *rel);
 /* Path of the pmukit binary under test. */
 const char *pk_test_pmukit(void);

@@ -2,12 +2,20 @@
  *
  * The expected attrs are perf's own, recorded by the perf-oracle method
  * (perf run over each fixture tree in a mount namespace, -vv output
- * summarized in $PK_ORACLE/expected/summary.txt). Every `perf stat -vv -e
- * 'EVENT' true` entry there is encoded here with `pmukit encode --json` on a
- * copy of the same tree (PMU types rewritten to the ones the transcripts were
- * made with) and compared attr by attr: type, config, config1, config2, the
- * exclude bits, precise_ip and the group leader. perf's syntax errors must be
- * errors here too, with the same reason.
+ * summarized in tests/data/perf-6.1/expected/summary.txt). Every `perf stat
+ * -vv -e 'EVENT' true` entry there is encoded here with `pmukit encode --json`
+ * on a copy of the same tree (PMU types rewritten to the ones the transcripts
+ * were made with) and compared attr by attr: type, config, config1, config2,
+ * the exclude bits, precise_ip and the group leader. perf's syntax errors must
+ * be errors here too, with the same reason.
+ *
+ * The live test runs the installed perf the same way, with our own tools in
+ * tests/oracle/ ($PK_ORACLE): perf-ns.sh shows a tree at
+ * /sys/bus/event_source/devices in a private mount namespace and peo_stub.c
+ * makes perf_event_open succeed so perf prints every attr of a group;
+ * summarize_run() below turns perf's -vv output into summary lines. Without
+ * root, perf, cc or a working `unshare -m` that test is skipped with the
+ * reason printed.
  *
  * Where the documents we implement differ from perf 6.1 on purpose, the
  * `deliberate` table below says what we do instead; it derives our expected
@@ -175,13 +183,17 @@ static bool parse_header(const char *line, entry *e)
 	return true;
 }
 
+/* tests/oracle: the namespace runner and the perf_event_open stub. */
 static const char *oracle_dir(void)
 {
 	const char *oracle = getenv("PK_ORACLE");
-	return oracle ? oracle : "../shared/tools/perf-oracle";
+	return oracle && *oracle ? oracle : PK_TEST_ORACLE_DIR;
 }
 
-/* Reads a summary in summarize.py's form. */
+/* Reads a summary: per perf run a line "machine | command", then one line
+ * per attr opened, "  #N field=value ... cpu=C[ leader=#M]" (a " PROBE "
+ * after #N marks perf's own support probes), and "  ! " lines for perf's
+ * warnings and error reasons. */
 static entry *load_entries(const char *path, size_t *count)
 {
 	FILE *f = fopen(path, "r");
@@ -651,7 +663,7 @@ static void test_encode_matches_perf(void **state)
 {
 	(void)state;
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/expected/summary.txt", oracle_dir());
+	snprintf(path, sizeof(path), "%s", pk_test_fixture("perf-6.1/expected/summary.txt"));
 	size_t n;
 	entry *entries = load_entries(path, &n);
 	char *tmp = pk_test_tmpdir();
@@ -700,37 +712,125 @@ static const char *const live_events[][24] = {
 static bool live_prerequisites(char *why, size_t len)
 {
 	if (geteuid() != 0) {
-		snprintf(why, len, "not root");
+		snprintf(why, len, "not root (unshare -m and mount need it)");
 		return false;
 	}
-	if (pk_test_run("command -v perf >/dev/null && command -v python3 >/dev/null && "
-			"command -v cc >/dev/null",
-			NULL, 0) != 0) {
-		snprintf(why, len, "perf, python3 or cc is not installed");
+	if (pk_test_run("perf version >/dev/null 2>&1", NULL, 0) != 0) {
+		snprintf(why, len, "perf is not installed or does not run");
 		return false;
 	}
-	if (pk_test_run("unshare -m true", NULL, 0) != 0) {
+	if (pk_test_run("command -v cc >/dev/null", NULL, 0) != 0) {
+		snprintf(why, len, "no C compiler (cc) to build the perf_event_open stub");
+		return false;
+	}
+	if (pk_test_run("unshare -m true 2>/dev/null", NULL, 0) != 0) {
 		snprintf(why, len, "unshare -m does not work here");
 		return false;
 	}
 	return true;
 }
 
-/* Runs perf stat -vv for each live event of machine m through ns.sh with
- * the shim, appending sections to the raw transcript `raw`. */
-static void run_perf_live(const struct machine *m, const char *root, const char *shim,
-			  const char *const *events, FILE *raw)
+/* ---- perf's -vv output as summary lines ---- */
+
+/* The summary name of an attr label of perf -vv: the label itself, or for
+ * a union ("{ bp_addr, config1 }") its config member, else its first. */
+static void field_label(const char *label, size_t n, char *buf, size_t len)
+{
+	char tmp[128], *save = NULL;
+	copy_str(tmp, sizeof(tmp), label, n);
+	if (tmp[0] != '{') {
+		copy_str(buf, len, tmp, strlen(tmp));
+		return;
+	}
+	buf[0] = '\0';
+	for (char *tok = strtok_r(tmp, "{}, ", &save); tok; tok = strtok_r(NULL, "{}, ", &save))
+		if (!buf[0] || !strncmp(tok, "config", 6))
+			copy_str(buf, len, tok, strlen(tok));
+}
+
+/* Appends " label=value" for one line of an attr block ("  label   value",
+ * label and value apart by two or more spaces). */
+static void add_field(char *fields, size_t len, const char *line)
+{
+	const char *gap = line[0] == '{' ? strchr(line, '}') : strstr(line, "  ");
+	if (!gap)
+		return; /* the "perf_event_attr:" heading */
+	if (*gap == '}')
+		gap++;
+	char name[64], value[256];
+	field_label(line, (size_t)(gap - line), name, sizeof(name));
+	const char *v = gap + strspn(gap, " ");
+	size_t o = 0;
+	for (; *v && o + 1 < sizeof(value); v++)
+		if (*v != ' ')
+			value[o++] = *v;
+	value[o] = '\0';
+	size_t used = strlen(fields);
+	snprintf(fields + used, len - used, " %s=%s", name, value);
+}
+
+/* Appends the summary of one `perf stat -vv -e EVENT true` run, from its
+ * output `out` (modified), to sum. perf prints each attr between dashed
+ * lines, then "sys_perf_event_open: pid P cpu C group_fd G flags F = FD".
+ * Opens with pid 0 are perf probing what it itself may open (the events are
+ * opened on the workload's pid); they are left out. */
+static void summarize_run(FILE *sum, const char *machine, const char *event, char *out)
+{
+	enum { MAX_FD = 4096 };
+	static int idx_of_fd[MAX_FD];
+	for (int i = 0; i < MAX_FD; i++)
+		idx_of_fd[i] = -1;
+	fprintf(sum, "%s | perf stat -vv -e '%s' true\n", machine, event);
+	char fields[4096] = "", *save = NULL;
+	bool in_attr = false;
+	int nr = 0;
+	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *t = l + strspn(l, " \t");
+		int pid, cpu, group_fd, fd = -1;
+		if (!strncmp(t, "-----", 5)) {
+			in_attr = !in_attr;
+			if (in_attr)
+				fields[0] = '\0';
+		} else if (in_attr) {
+			add_field(fields, sizeof(fields), t);
+		} else if (sscanf(t, "sys_perf_event_open: pid %d cpu %d group_fd %d", &pid, &cpu,
+				  &group_fd) == 3) {
+			const char *eq = strstr(t, " = ");
+			if (eq)
+				fd = atoi(eq + 3);
+			if (pid == 0)
+				continue;
+			fprintf(sum, "  #%d%s cpu=%d", nr, fields, cpu);
+			if (group_fd >= 0 && group_fd < MAX_FD && idx_of_fd[group_fd] >= 0)
+				fprintf(sum, " leader=#%d", idx_of_fd[group_fd]);
+			fputc('\n', sum);
+			if (fd >= 0 && fd < MAX_FD)
+				idx_of_fd[fd] = nr;
+			nr++;
+		} else if (!strncmp(t, "WARNING", 7) || !strncmp(t, "\\___", 4)) {
+			fprintf(sum, "  ! %s\n", t);
+		}
+	}
+}
+
+/* Runs perf stat -vv for each live event of machine m (tree at root) in
+ * perf-ns.sh's namespace with the stub, appending to the summary sum. */
+static void run_perf_live(const struct machine *m, const char *root, const char *stub,
+			  const char *const *events, FILE *sum)
 {
 	for (size_t i = 0; events[i]; i++) {
 		char q[600], cmd[4096], *out = NULL;
 		shell_quote(events[i], q, sizeof(q));
 		if (snprintf(cmd, sizeof(cmd),
-			     "cd /tmp && PERF_CPUID='%s' LD_PRELOAD='%s' timeout 30 '%s/ns.sh' "
+			     "cd /tmp && PERF_CPUID='%s' timeout 30 sh '%s/perf-ns.sh' -p '%s' "
 			     "'%s/bus/event_source/devices' perf stat -vv -e %s true 2>&1",
-			     m->cpuid, shim, oracle_dir(), root, q) >= (int)sizeof(cmd))
+			     m->cpuid, oracle_dir(), stub, root, q) >= (int)sizeof(cmd))
 			fail_msg("command too long for '%s'", events[i]);
 		pk_test_run(cmd, &out, 0);
-		fprintf(raw, "### perf stat -vv -e '%s' true\n%s\n", events[i], out ? out : "");
+		assert_non_null(out);
+		if (strstr(out, "perf-ns.sh:"))
+			fail_msg("%s: '%s': the namespace runner failed:\n%s", m->name, events[i], out);
+		summarize_run(sum, m->name, events[i], out);
 		free(out);
 	}
 }
@@ -745,38 +845,29 @@ static void test_encode_matches_live_perf(void **state)
 	}
 	char *tmp = pk_test_tmpdir();
 	assert_non_null(tmp);
-	char shim[1100], cmd[4096];
-	snprintf(shim, sizeof(shim), "%s/fakepeo.so", tmp);
-	snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -O2 -o '%s' '%s/shim/fakepeo.c' -ldl", shim,
+	char stub[1100], cmd[4096], *out = NULL;
+	snprintf(stub, sizeof(stub), "%s/peo_stub.so", tmp);
+	snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -O2 -o '%s' '%s/peo_stub.c' -ldl 2>&1", stub,
 		 oracle_dir());
-	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
+	if (pk_test_run(cmd, &out, 0) != 0)
+		fail_msg("cannot build the perf_event_open stub:\n%s", out ? out : "");
+	free(out);
+	char summary[1200];
+	snprintf(summary, sizeof(summary), "%s/live-summary.txt", tmp);
+	FILE *sum = fopen(summary, "w");
+	assert_non_null(sum);
 	struct tally t = {0};
 	char roots[sizeof(machines) / sizeof(machines[0])][1024];
-	/* one raw transcript per machine, named as summarize.py expects */
-	snprintf(cmd, sizeof(cmd), "python3 '%s/summarize.py'", oracle_dir());
 	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
 		const struct machine *m = &machines[mi];
 		char *root = tree_copy(m, tmp);
 		snprintf(roots[mi], sizeof(roots[mi]), "%s", root);
 		free(root);
-		for (size_t k = 0; k < sizeof(live_events) / sizeof(live_events[0]); k++) {
-			if (strcmp(live_events[k][0], m->name) != 0)
-				continue;
-			char raw[1200];
-			snprintf(raw, sizeof(raw), "%s/oracle-%s.txt.raw", tmp, m->name);
-			FILE *f = fopen(raw, "w");
-			assert_non_null(f);
-			run_perf_live(m, roots[mi], shim, live_events[k] + 1, f);
-			fclose(f);
-			size_t l = strlen(cmd);
-			snprintf(cmd + l, sizeof(cmd) - l, " '%s'", raw);
-		}
+		for (size_t k = 0; k < sizeof(live_events) / sizeof(live_events[0]); k++)
+			if (!strcmp(live_events[k][0], m->name))
+				run_perf_live(m, roots[mi], stub, live_events[k] + 1, sum);
 	}
-	char summary[1200];
-	snprintf(summary, sizeof(summary), "%s/live-summary.txt", tmp);
-	size_t l = strlen(cmd);
-	snprintf(cmd + l, sizeof(cmd) - l, " > '%s'", summary);
-	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
+	fclose(sum);
 	size_t n;
 	entry *entries = load_entries(summary, &n);
 	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++)
