@@ -434,15 +434,6 @@ void pk_pd_buf_pad8(pk_pd_buf *b);
 /* Frees the bytes (the struct is the caller's) and zeroes it. */
 void pk_pd_buf_release(pk_pd_buf *b);
 
-typedef struct pk_kernel pk_kernel; /* kernel.h */
-typedef struct pk_pmus pk_pmus;     /* pmu.h */
-/* Sets the host features perf record writes: HOSTNAME, OSRELEASE, VERSION,
- * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY from kernel k's host
- * facts (NULL: the real kernel), CMDLINE (argv), PMU_MAPPINGS from pmus
- * (NULL: none), and EVENT_DESC / GROUP_DESC from the added evsels. Features
- * the kernel does not publish are left out. */
-int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmus *pmus,
-			       int argc, char *const *argv, pk_error *err);
 /* Writes the EVENT_DESC feature from the evsels added so far. */
 int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err);
 

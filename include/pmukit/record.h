@@ -106,6 +106,14 @@ int pk_synth_comm(const pk_synth *s, pid_t pid, pid_t tid, const char *comm, pk_
 /* FINISHED_INIT (end of the synthesized state). */
 int pk_synth_finished_init(const pk_synth *s, pk_error *err);
 
+/* Sets the host features perf record writes: HOSTNAME, OSRELEASE, VERSION,
+ * ARCH, NRCPUS, CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY from kernel k's host
+ * facts (NULL: the real kernel), CMDLINE (argv), PMU_MAPPINGS from pmus
+ * (NULL: none), and EVENT_DESC / GROUP_DESC from the added evsels. Features
+ * the kernel does not publish are left out. */
+int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmus *pmus,
+			       int argc, char *const *argv, pk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include <pmukit/perfdata.h>
+#include <pmukit/record.h>
 
 #include "pd_build.h"
 

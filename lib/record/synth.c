@@ -3,7 +3,7 @@
  * in the form the kernel would have written. */
 #include <pmukit/record.h>
 
-#include "pd_internal.h"
+#include "perfdata/pd_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

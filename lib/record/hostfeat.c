@@ -2,7 +2,7 @@
  * fact comes from the kernel seam (pk_kernel host facts), so a recording on
  * the PMU model describes the modelled machine; the PMU list comes from the
  * pk_pmus snapshot the events were resolved with, not a second scan. */
-#include "pd_internal.h"
+#include "perfdata/pd_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * output when the pass returns. */
 #include <pmukit/record.h>
 
-#include "pd_internal.h"
+#include "perfdata/pd_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
