@@ -667,13 +667,12 @@ static void explain_einval(const pk_counting *c, size_t i, const pk_evsel *e, pk
 	}
 	if (pmu && pmu->nr_formats && a->type == pmu->type) {
 		uint64_t cfg[3] = {a->config, a->config1, a->config2};
-		static const char *const words[] = {"config", "config1", "config2"};
 		for (int w = 0; w < 3; w++) {
 			uint64_t extra = cfg[w] & ~format_mask(pmu, w);
 			if (extra) {
 				pk_err_hint(err, "  most likely %s=%#llx: bits %#llx are outside every "
 						 "format field of PMU '%s'",
-					    words[w], (unsigned long long)cfg[w],
+					    pk_config_word_name(w), (unsigned long long)cfg[w],
 					    (unsigned long long)extra, pmu->name);
 				return;
 			}

@@ -1,11 +1,14 @@
 /* Thread maps: the tasks a counting session follows (-p, -t, a command). */
 #include <pmukit/counting.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 
@@ -167,8 +170,10 @@ static pk_threadmap *threadmap_from_list(const char *list, bool processes, pk_er
 		const char *start = pk_lskip(p);
 		uint64_t v;
 		const char *end;
-		/* perf accepts "1,2" and "1 2" */
-		if (pk_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
+		/* perf accepts "1,2" and "1 2"; ids are decimal only: perf 6.1
+		 * refuses "-p 0x10" ("Problems finding threads of monitor") */
+		if (!isdigit((unsigned char)start[0]) || !strncasecmp(start, "0x", 2) ||
+		    pk_parse_u64(start, &v, &end) < 0 || v == 0 || v > INT32_MAX ||
 		    (*end && *end != ',' && *end != ' ')) {
 			size_t len = strcspn(start, ", ");
 			r = pk_err_at(err, -EINVAL, what, list, (long)(start - list),

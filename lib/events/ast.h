@@ -58,6 +58,8 @@ typedef struct pk_ast {
 #define PK_EVENT_SYNTAX "event syntax error"
 /* Modifier letters perf accepts after ':' (or right after a PMU event's '/'). */
 #define PK_MODIFIER_CHARS "ukhIGHpPSDWeb"
+/* precise_ip is 0..3: at most three 'p' modifiers. */
+#define PK_PRECISE_MAX 3
 
 /* Parses terms "a=1,b,c=0x2" (PMU terms or a sysfs alias's text) starting at
  * s[*i] until `stop` or the end. Positions are offsets into s. */

@@ -12,9 +12,12 @@
  * so the grammar is testable without any PMU. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/hw_breakpoint.h>
 
 #include "core/util.h"
 #include "events/ast.h"
@@ -106,12 +109,14 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 		if (s[*i] == '=') {
 			(*i)++;
 			int vstart = *i;
-			while (s[*i] && s[*i] != ',' && s[*i] != stop)
+			while (s[*i] && s[*i] != ',' && s[*i] != stop && !isspace((unsigned char)s[*i]))
 				(*i)++;
 			t->value_pos = vstart;
 			t->value = dup_span(s, vstart, *i);
-			if (*i == vstart) {
-				int r = syntax(err, s, vstart, "expected a value after '='");
+			/* perf 6.1: "name=a b" is a "parser error" at the space */
+			if (*i == vstart || isspace((unsigned char)s[*i])) {
+				int r = syntax(err, s, *i, *i == vstart ? "expected a value after '='"
+									  : "a term's value cannot contain a space");
 				pk_terms_free(*terms, *nr);
 				*terms = NULL;
 				*nr = 0;
@@ -142,15 +147,33 @@ int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr
 	return 0;
 }
 
+/* How often one modifier letter may appear in one modifier string: once,
+ * except 'p' (precise_ip counts them, up to 3). perf 6.1 refuses the rest
+ * ("cycles:uu", "cycles:PP", "{...}:SS": "Bad modifier"). */
+static int mod_limit(char c)
+{
+	return c == 'p' ? PK_PRECISE_MAX : 1;
+}
+
 /* Reads modifier letters at s[*i] up to the end of the event. */
 static int read_mods(const char *s, int *i, char **mods, int *mods_pos, pk_error *err)
 {
 	int start = *i;
+	int seen[UCHAR_MAX + 1] = {0};
 	while (s[*i] && s[*i] != ',' && s[*i] != '}' && !isspace((unsigned char)s[*i])) {
-		if (!in_set(s[*i], PK_MODIFIER_CHARS)) {
+		char c = s[*i];
+		if (!in_set(c, PK_MODIFIER_CHARS)) {
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
-					 "unknown modifier '%c' (valid: %s)", s[*i],
+					 "unknown modifier '%c' (valid: %s)", c,
 					 PK_MODIFIER_CHARS);
+		}
+		if (++seen[(unsigned char)c] > mod_limit(c)) {
+			if (c == 'p')
+				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
+						 "too many 'p' modifiers: precise_ip goes up to %d",
+						 PK_PRECISE_MAX);
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
+					 "modifier '%c' repeated", c);
 		}
 		(*i)++;
 	}
@@ -204,22 +227,28 @@ static int parse_breakpoint(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 	}
 	if (s[*i] == ':') {
 		size_t n = segment_len(s, *i + 1);
-		bool access = n > 0 && n <= 3;
+		bool access = n > 0;
 		for (size_t k = 0; k < n && access; k++)
 			access = in_set(s[*i + 1 + (int)k], "rwx");
 		if (access) {
 			for (size_t k = 0; k < n; k++) {
-				char c = s[*i + 1 + (int)k];
-				ev->bp_type |= c == 'r' ? 1u : c == 'w' ? 2u : 4u;
+				int at = *i + 1 + (int)k;
+				unsigned bit = s[at] == 'r' ? HW_BREAKPOINT_R : s[at] == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
+				/* perf 6.1 refuses "mem:0x1000:rr" (no caret, only
+				 * "Run 'perf list'") */
+				if (ev->bp_type & bit)
+					return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, at,
+							 "breakpoint access '%c' repeated", s[at]);
+				ev->bp_type |= bit;
 			}
-			if ((ev->bp_type & 4) && (ev->bp_type & 3))
+			if ((ev->bp_type & HW_BREAKPOINT_X) && (ev->bp_type & HW_BREAKPOINT_RW))
 				return syntax(err, s, *i + 1,
 					      "an execute breakpoint cannot also be read/write");
 			*i += 1 + (int)n;
 		}
 	}
 	if (!ev->bp_type)
-		ev->bp_type = 3; /* perf's default: rw */
+		ev->bp_type = HW_BREAKPOINT_RW; /* perf's default */
 	return 0;
 }
 

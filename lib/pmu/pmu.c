@@ -46,18 +46,40 @@ static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 
 /* ---- format fields ------------------------------------------------------ */
 
+static const char *const config_words[PK_NR_CONFIGS] = {"config", "config1", "config2",
+							  "config3"};
+
+const char *pk_config_word_name(int word)
+{
+	return word >= 0 && word < PK_NR_CONFIGS ? config_words[word] : NULL;
+}
+
+const char *pk_format_describe(const pk_format *f, char *buf, size_t len)
+{
+	const char *word = pk_config_word_name(f->word);
+	int n = snprintf(buf, len, "%s:", word ? word : "?");
+	for (int i = 0; i < f->nr_ranges && n > 0 && (size_t)n < len; i++) {
+		const char *sep = i ? "," : "";
+		if (f->ranges[i].lo == f->ranges[i].hi)
+			n += snprintf(buf + n, len - (size_t)n, "%s%u", sep, f->ranges[i].lo);
+		else
+			n += snprintf(buf + n, len - (size_t)n, "%s%u-%u", sep, f->ranges[i].lo,
+				      f->ranges[i].hi);
+	}
+	return buf;
+}
+
 int pk_format_parse(const char *text, pk_format *out, pk_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	const char *p = pk_lskip(text);
-	static const char *words[] = {"config3", "config2", "config1", "config"};
 	int word = -1;
-	for (size_t i = 0; i < PK_ARRAY_SIZE(words); i++) {
-		size_t n = strlen(words[i]);
-		if (!strncmp(p, words[i], n) && p[n] == ':') {
-			word = (int)(PK_ARRAY_SIZE(words) - 1 - i);
+	/* longest first: "config" is a prefix of the others */
+	for (int w = PK_NR_CONFIGS - 1; w >= 0 && word < 0; w--) {
+		size_t n = strlen(config_words[w]);
+		if (!strncmp(p, config_words[w], n) && p[n] == ':') {
+			word = w;
 			p += n + 1;
-			break;
 		}
 	}
 	if (word < 0)

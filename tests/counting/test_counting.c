@@ -253,6 +253,15 @@ static void test_threadmap_errors(void **state)
 	assert_int_equal(err.code, -EINVAL);
 	assert_int_equal(err.pos, 2);
 	assert_non_null(strstr(err.msg, "'x2'"));
+	/* perf 6.1: "perf stat -p 0x10" -> "Problems finding threads of monitor";
+	 * pmukit attached to pid 16 */
+	pk_error_clear(&err);
+	assert_null(pk_threadmap_from_pids("0x1", &err));
+	assert_int_equal(err.code, -EINVAL);
+	assert_non_null(strstr(err.msg, "'0x1' is not a process id"));
+	pk_error_clear(&err);
+	assert_null(pk_threadmap_from_tids("1,0X1", &err));
+	assert_int_equal(err.pos, 2);
 	pk_error_clear(&err);
 	assert_null(pk_threadmap_from_pids("", &err));
 	assert_int_equal(err.code, -EINVAL);

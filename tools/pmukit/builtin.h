@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <pmukit/error.h>
+#include <pmukit/pmu.h>
 
 struct pk_cmd {
 	const char *name;
@@ -35,5 +36,9 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 		     uint64_t max, uint64_t *out);
 /* --cputype: perf's "core"/"atom", or a core PMU's name. */
 const char *pk_cli_cputype(const char *arg);
+/* Refuses a --cputype (already mapped by pk_cli_cputype; NULL: none given)
+ * that is not a core PMU of a hybrid machine: prints a usage error and
+ * returns 129, else 0. */
+int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name);
 
 #endif

@@ -223,19 +223,6 @@ static void list_raw(struct lister *l)
 		emit(l, desc, "Raw hardware event descriptor");
 }
 
-static void format_text(const pk_format *f, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, f->word ? "config%d:" : "config:", f->word);
-	for (int r = 0; r < f->nr_ranges && n > 0 && (size_t)n < len; r++) {
-		const char *sep = r ? "," : "";
-		if (f->ranges[r].lo == f->ranges[r].hi)
-			n += snprintf(buf + n, len - (size_t)n, "%s%u", sep, f->ranges[r].lo);
-		else
-			n += snprintf(buf + n, len - (size_t)n, "%s%u-%u", sep, f->ranges[r].lo,
-				      f->ranges[r].hi);
-	}
-}
-
 static void list_formats(struct lister *l)
 {
 	for (size_t i = 0; i < pk_pmus_count(l->pmus); i++) {
@@ -246,7 +233,7 @@ static void list_formats(struct lister *l)
 			const char *names[2] = {name, p->formats[f].name};
 			if (!wanted(l, names, 2))
 				continue;
-			format_text(&p->formats[f], text, sizeof(text));
+			pk_format_describe(&p->formats[f], text, sizeof(text));
 			snprintf(kind, sizeof(kind), "PMU format %s, max 0x%llx", text,
 				 (unsigned long long)pk_format_max(&p->formats[f]));
 			emit(l, name, kind);

@@ -55,17 +55,6 @@ typedef struct ropts {
 	int cmd_argc;
 } ropts;
 
-static int parse_u64_opt(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || end == s)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
 {
 	pk_error err;
@@ -419,7 +408,7 @@ int cmd_record(int argc, char **argv)
 	o.output = "perf.data";
 	char *evs[64];
 	o.events = evs;
-	int c;
+	int c, r;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:", longopts, NULL)) != -1) {
@@ -431,12 +420,12 @@ int cmd_record(int argc, char **argv)
 			evs[o.nr_events++] = optarg;
 			break;
 		case 'F':
-			if (parse_u64_opt(optarg, &o.freq) < 0 || !o.freq)
-				return pk_cli_usage_error("record", "bad frequency '%s'", optarg);
+			if ((r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX, &o.freq)))
+				return r;
 			break;
 		case 'c':
-			if (parse_u64_opt(optarg, &o.period) < 0 || !o.period)
-				return pk_cli_usage_error("record", "bad period '%s'", optarg);
+			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, UINT64_MAX, &o.period)))
+				return r;
 			break;
 		case 'g': o.callchain = true; break;
 		case 'G':
@@ -450,7 +439,9 @@ int cmd_record(int argc, char **argv)
 		case 't': o.tids = optarg; break;
 		case 'o': o.output = optarg; break;
 		case 'm':
-			if (parse_u64_opt(optarg, &v) < 0 || !v || (v & (v - 1)))
+			if ((r = pk_cli_parse_u64("record", "-m", optarg, 1, SIZE_MAX, &v)))
+				return r;
+			if (v & (v - 1))
 				return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", optarg);
 			o.mmap_pages = (size_t)v;
 			break;

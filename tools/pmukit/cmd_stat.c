@@ -649,6 +649,11 @@ int cmd_stat(int argc, char **argv)
 	s.pmus = pk_pmus_load(NULL, &err);
 	if (!s.pmus)
 		goto fail;
+	int usage = pk_cli_check_cputype("stat", s.pmus, o.cputype);
+	if (usage) {
+		ret = usage;
+		goto out;
+	}
 	if (o.all_cpus || o.cpu_list) {
 		s.cpus = target_cpus(&o, &err);
 		if (!s.cpus)
