@@ -79,18 +79,30 @@ static pk_evsel *new_evsel(const pk_pmu *pmu, const char *pmu_name, const char *
 	return e;
 }
 
-static const pk_cpuid *build_cpuid(struct build *b)
+/* The CPU identification for named events. A malformed one the user gave
+ * (opts->cpuid, PMUKIT_CPUID) is an error; a host without one has no named
+ * events (*out NULL). */
+static int build_cpuid(struct build *b, const pk_cpuid **out, pk_error *err)
 {
-	if (b->have_cpuid)
-		return &b->cpuid;
+	*out = NULL;
+	if (b->have_cpuid) {
+		*out = &b->cpuid;
+		return 0;
+	}
 	pk_error e;
 	pk_error_clear(&e);
 	const char *s = b->opts ? b->opts->cpuid : NULL;
 	int r = s ? pk_cpuid_parse(s, &b->cpuid, &e) : pk_cpuid_host(&b->cpuid, &e);
-	if (r < 0)
-		return NULL;
+	if (r < 0) {
+		if (!s && !pk_cpuid_overridden())
+			return 0;
+		if (err)
+			*err = e;
+		return r;
+	}
 	b->have_cpuid = true;
-	return &b->cpuid;
+	*out = &b->cpuid;
+	return 0;
 }
 
 /* Core PMUs an event without a PMU goes to: every core PMU, or the one
@@ -117,9 +129,10 @@ static size_t target_core_pmus(struct build *b, const pk_pmu **out, pk_error *er
 static int pfm_lookup_at(struct build *b, const char *name, int pos, const pk_pmu *only,
 			 pk_pfm_match *out, size_t max, pk_error *err)
 {
-	const pk_cpuid *cpuid = build_cpuid(b);
-	if (!cpuid)
-		return 0;
+	const pk_cpuid *cpuid;
+	int rc = build_cpuid(b, &cpuid, err);
+	if (rc < 0 || !cpuid)
+		return rc;
 	pk_error perr;
 	pk_error_clear(&perr);
 	int r = pk_pfm_lookup(b->pmus, cpuid, name, only, out, max, &perr);

@@ -121,12 +121,28 @@ static int host_cpuid(pk_cpuid *out, pk_error *err)
 
 int pk_cpuid_host(pk_cpuid *out, pk_error *err)
 {
-	const char *env = getenv("PMUKIT_CPUID");
+	const char *env = getenv(PK_CPUID_ENV);
 	if (env && *env) {
-		int r = pk_cpuid_parse(env, out, err);
-		if (r < 0 && err)
-			pk_err_hint(err, "(from PMUKIT_CPUID)");
+		pk_error perr;
+		pk_error_clear(&perr);
+		int r = pk_cpuid_parse(env, out, &perr);
+		if (r < 0) {
+			/* a set but malformed override is an error, never the host's
+			 * identification in its place */
+			pk_err_at(err, r, PK_CPUID_ENV, env, perr.pos, "malformed %s: %s", PK_CPUID_ENV,
+				  perr.msg);
+			pk_err_hint(err, "%s takes perf's PERF_CPUID form (GenuineIntel-6-97-2: vendor, "
+					 "decimal family, hex model, hex stepping) or an Arm MIDR "
+					 "(0x00000000410fd0c1); unset it to use this CPU",
+				    PK_CPUID_ENV);
+		}
 		return r;
 	}
 	return host_cpuid(out, err);
+}
+
+bool pk_cpuid_overridden(void)
+{
+	const char *env = getenv(PK_CPUID_ENV);
+	return env && *env;
 }

@@ -44,6 +44,24 @@ static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 	p->warnings[p->nr_warnings++] = msg;
 }
 
+/* Sysfs values are a few bytes; a broken file may hold megabytes or several
+ * lines. A warning quotes at most QUOTE_MAX bytes of it, up to the first
+ * control character, and says how long the whole was. */
+#define QUOTE_MAX 64
+#define QUOTE_BUF (QUOTE_MAX + 48)
+
+static const char *quote(const char *text, char buf[QUOTE_BUF])
+{
+	size_t n = 0, len = strlen(text);
+	while (n < len && n < QUOTE_MAX && !iscntrl((unsigned char)text[n]))
+		n++;
+	if (n == len)
+		snprintf(buf, QUOTE_BUF, "%s", text);
+	else
+		snprintf(buf, QUOTE_BUF, "%.*s... (%zu bytes)", (int)n, text, len);
+	return buf;
+}
+
 /* ---- format fields ------------------------------------------------------ */
 
 static const char *const config_words[PK_NR_CONFIGS] = {"config", "config1", "config2",
@@ -282,7 +300,9 @@ static int load_formats(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 		pk_error_clear(&e);
 		pk_format *f = &pmu->formats[pmu->nr_formats];
 		if (pk_format_parse(text, f, &e) < 0) {
-			pmus_warn(p, "%s/%s: '%s': %s; format skipped", dir, names[i], text, e.msg);
+			char q[QUOTE_BUF];
+			pmus_warn(p, "%s/%s: '%s': %s; format skipped", dir, names[i], quote(text, q),
+				  e.msg);
 			free(text);
 			continue;
 		}
@@ -330,7 +350,7 @@ static int load_aliases(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 				a->scale = s;
 			else
 				pmus_warn(p, "%s/%s: '%s' is not a positive number; scale 1 used",
-					  dir, comp, text);
+					  dir, comp, quote(text, (char[QUOTE_BUF]){0}));
 			free(text);
 		}
 		snprintf(comp, sizeof(comp), "%s.unit", n);
@@ -397,7 +417,8 @@ static int load_cpus(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 		pk_error_clear(&e);
 		pmu->cpus = pk_cpumap_parse(text, &e);
 		if (!pmu->cpus) {
-			pmus_warn(p, "%s/%s: '%s': %s", pmudir, files[i], text, e.msg);
+			char q[QUOTE_BUF];
+			pmus_warn(p, "%s/%s: '%s': %s", pmudir, files[i], quote(text, q), e.msg);
 			free(text);
 			return e.code == -ENOMEM ? -ENOMEM : 0;
 		}
@@ -438,7 +459,9 @@ static int load_pmu(pk_pmus *p, const char *devdir, const char *name)
 	}
 	uint64_t type;
 	if (pk_parse_u64(text, &type, NULL) < 0 || type > UINT32_MAX) {
-		pmus_warn(p, "%s/type: '%s' is not a PMU type number; PMU skipped", dir, text);
+		char q[QUOTE_BUF];
+		pmus_warn(p, "%s/type: '%s' is not a PMU type number; PMU skipped", dir,
+			  quote(text, q));
 		free(text);
 		return 0;
 	}

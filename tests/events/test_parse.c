@@ -170,6 +170,27 @@ static void test_refused_like_perf(void **state)
 	pk_evlist_put(l);
 }
 
+/* Issue 7: a malformed PMUKIT_CPUID was ignored without a word: named
+ * events were then "unknown event 'inst_retired.any'". */
+static void test_malformed_cpuid_env(void **state)
+{
+	(void)state;
+	pk_error err;
+	setenv("PMUKIT_CPUID", "garbage", 1);
+	pk_evlist *l = parse_on("alderlake", "inst_retired.any", NULL, &err);
+	unsetenv("PMUKIT_CPUID");
+	assert_null(l);
+	assert_string_equal(err.subject, "PMUKIT_CPUID");
+	assert_string_equal(err.where, "garbage");
+	assert_non_null(strstr(err.msg, "malformed PMUKIT_CPUID"));
+	/* events that need no CPU identification do not care */
+	setenv("PMUKIT_CPUID", "garbage", 1);
+	l = parse_on("alderlake", "cycles,task-clock", NULL, &err);
+	unsetenv("PMUKIT_CPUID");
+	assert_non_null(l);
+	pk_evlist_put(l);
+}
+
 static void test_symbolic(void **state)
 {
 	(void)state;
@@ -542,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_no_core_pmu),     cmocka_unit_test(test_breakpoint),
 		cmocka_unit_test(test_tracepoint),      cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_pfm_named),       cmocka_unit_test(test_refused_like_perf),
+		cmocka_unit_test(test_malformed_cpuid_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
