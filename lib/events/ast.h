@@ -66,6 +66,11 @@ typedef struct pk_ast {
 int pk_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err);
 void pk_terms_free(pk_term *terms, size_t nr);
 
+/* "rNNN": 'r' and hex digits; pk_parse_raw_name also needs it to fit 64 bits
+ * (-EINVAL otherwise). One reading for events and for PMU terms. */
+bool pk_is_raw_name(const char *name);
+int pk_parse_raw_name(const char *name, uint64_t *out);
+
 int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err);
 void pk_ast_free(pk_ast *ast);
 

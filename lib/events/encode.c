@@ -464,16 +464,11 @@ static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, cons
 			e->scale = a->scale;
 			continue;
 		}
-		if (pmu->kind == PK_PMU_CORE && t->name[0] == 'r' && t->name[1]) {
-			char buf[24];
-			uint64_t raw;
-			if (strlen(t->name) <= 17 &&
-			    snprintf(buf, sizeof(buf), "0x%s", t->name + 1) > 0 &&
-			    pk_parse_u64(buf, &raw, NULL) == 0) {
-				ts->config[0] = raw;
-				ts->set_mask[0] = ~0ULL;
-				continue;
-			}
+		uint64_t raw;
+		if (pmu->kind == PK_PMU_CORE && pk_parse_raw_name(t->name, &raw) == 0) {
+			ts->config[0] = raw;
+			ts->set_mask[0] = ~0ULL;
+			continue;
 		}
 		uint32_t type;
 		uint64_t id;

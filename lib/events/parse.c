@@ -23,6 +23,9 @@
 #include "events/ast.h"
 #include "events/names.h"
 
+/* Longer event strings are refused before parsing (1 MiB). */
+#define EVENT_STRING_MAX (1u << 20)
+
 /* strchr() finds the terminating NUL too; a set test must not. */
 static bool in_set(char c, const char *set)
 {
@@ -201,7 +204,10 @@ static size_t segment_len(const char *s, int i)
 	return n;
 }
 
-static bool is_raw_name(const char *name)
+/* Hex digits in a 64-bit value. */
+#define U64_HEX_DIGITS 16
+
+bool pk_is_raw_name(const char *name)
 {
 	if (name[0] != 'r' || !name[1])
 		return false;
@@ -209,6 +215,18 @@ static bool is_raw_name(const char *name)
 		if (!isxdigit((unsigned char)*p))
 			return false;
 	return true;
+}
+
+int pk_parse_raw_name(const char *name, uint64_t *out)
+{
+	if (!pk_is_raw_name(name) || strlen(name + 1) > U64_HEX_DIGITS)
+		return -EINVAL;
+	*out = 0;
+	for (const char *p = name + 1; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		*out = *out << 4 | (uint64_t)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+	}
+	return 0;
 }
 
 static int parse_breakpoint(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
@@ -338,16 +356,9 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 				return r;
 		}
 	} else {
-		ev->kind = is_raw_name(ev->name) ? PK_EV_RAW : PK_EV_NAME;
-		if (ev->kind == PK_EV_RAW) {
-			const char *end;
-			char buf[24];
-			if (strlen(ev->name + 1) > 16)
-				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
-			snprintf(buf, sizeof(buf), "0x%s", ev->name + 1);
-			if (pk_parse_u64(buf, &ev->raw, &end) < 0)
-				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
-		}
+		ev->kind = pk_is_raw_name(ev->name) ? PK_EV_RAW : PK_EV_NAME;
+		if (ev->kind == PK_EV_RAW && pk_parse_raw_name(ev->name, &ev->raw) < 0)
+			return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
 		if (s[*i] == ':') {
 			(*i)++;
 			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
@@ -415,8 +426,8 @@ int pk_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 	int i = 0, r = 0;
 	if (!s)
 		return pk_err(err, -EINVAL, "no event string");
-	if (strlen(s) > (1u << 20))
-		return pk_err(err, -E2BIG, "event string longer than 1 MiB");
+	if (strlen(s) > EVENT_STRING_MAX)
+		return pk_err(err, -E2BIG, "event string longer than %u bytes", EVENT_STRING_MAX);
 	skip_space(s, &i);
 	if (!s[i])
 		return syntax(err, s, i, "empty event list");

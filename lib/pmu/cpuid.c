@@ -27,6 +27,24 @@ static int parse_hex_field(const char **p, int *out)
 	return 0;
 }
 
+/* The cpuid instruction's vendor strings. */
+static const struct {
+	const char *name;
+	pk_vendor vendor;
+} vendors[] = {
+	{"GenuineIntel", PK_VENDOR_INTEL},
+	{"AuthenticAMD", PK_VENDOR_AMD},
+	{"HygonGenuine", PK_VENDOR_AMD},
+};
+
+static pk_vendor vendor_of(const char *s, size_t len)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(vendors); i++)
+		if (strlen(vendors[i].name) == len && !strncmp(s, vendors[i].name, len))
+			return vendors[i].vendor;
+	return PK_VENDOR_UNKNOWN;
+}
+
 /* x86: "<vendor>-<family decimal>-<model hex>[-<stepping hex>]".
  * Arm: "0x<16 hex digits>" (MIDR_EL1, as perf reads it) or "ARM-<anything>". */
 int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
@@ -56,14 +74,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	if (!dash)
 		return pk_err_at(err, -EINVAL, "cpuid", s, (long)strlen(s),
 				 "expected <vendor>-<family>-<model>[-<stepping>], e.g. GenuineIntel-6-97-2");
-	size_t vlen = (size_t)(dash - s);
-	if (vlen == 12 && !strncmp(s, "GenuineIntel", 12))
-		out->vendor = PK_VENDOR_INTEL;
-	else if ((vlen == 12 && !strncmp(s, "AuthenticAMD", 12)) ||
-		 (vlen == 12 && !strncmp(s, "HygonGenuine", 12)))
-		out->vendor = PK_VENDOR_AMD;
-	else
-		out->vendor = PK_VENDOR_UNKNOWN;
+	out->vendor = vendor_of(s, (size_t)(dash - s));
 	const char *p = dash + 1;
 	char *end;
 	errno = 0;
@@ -86,6 +97,13 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	return 0;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+static unsigned bits(unsigned v, unsigned lo, unsigned width)
+{
+	return (v >> lo) & ((1u << width) - 1);
+}
+#endif
+
 static int host_cpuid(pk_cpuid *out, pk_error *err)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -99,11 +117,13 @@ static int host_cpuid(pk_cpuid *out, pk_error *err)
 	vendor[12] = '\0';
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return pk_err(err, -ENOTSUP, "the cpuid instruction gave no signature");
-	unsigned family = (a >> 8) & 0xf, model = (a >> 4) & 0xf, stepping = a & 0xf;
+	/* leaf 1 EAX: stepping 3:0, model 7:4, family 11:8, extended model
+	 * 19:16, extended family 27:20; display family and model as the SDM says */
+	unsigned family = bits(a, 8, 4), model = bits(a, 4, 4), stepping = bits(a, 0, 4);
 	if (family == 0xf)
-		family += (a >> 20) & 0xff;
+		family += bits(a, 20, 8);
 	if (family >= 6)
-		model += ((a >> 16) & 0xf) << 4;
+		model += bits(a, 16, 4) << 4;
 	char str[64];
 	snprintf(str, sizeof(str), "%s-%u-%X-%X", vendor, family, model, stepping);
 	return pk_cpuid_parse(str, out, err);
