@@ -210,6 +210,11 @@ static int run(const ropts *o, int argc, char **argv)
 		threads = pk_threadmap_from_tids(o->tids, &err);
 	else if (system_wide)
 		threads = pk_threadmap_any();
+	if (!threads && (o->pids || o->tids)) {
+		/* a bad -p/-t is an error, not "follow the command instead" */
+		pk_cli_print_error("record", &err);
+		goto out;
+	}
 	if (workload) {
 		child = start_workload(o->cmd, &go);
 		if (child < 0) {
