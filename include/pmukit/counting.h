@@ -126,6 +126,10 @@ typedef struct pk_counting_opts {
 	/* perf_event_paranoid for messages and the fallback; INT_MIN: ask the
 	 * kernel (PK_HOST_PARANOID of its host facts) when needed. */
 	int paranoid;
+	/* 1: the process has CAP_PERFMON or CAP_SYS_ADMIN, so perf_event_paranoid
+	 * does not limit it (no fallback, other advice); 0: it has neither;
+	 * -1: read the effective capabilities when needed. */
+	int perfmon_capable;
 	/* A thread that exits between listing and opening (ESRCH) is dropped
 	 * instead of failing the open, when more than one thread is followed. */
 	bool drop_exited_threads;
@@ -135,7 +139,8 @@ typedef struct pk_counting_opts {
 } pk_counting_opts;
 
 /* Fills opts with perf stat's defaults (skip_unsupported,
- * exclude_kernel_fallback, drop_exited_threads, paranoid INT_MIN). */
+ * exclude_kernel_fallback, drop_exited_threads, paranoid INT_MIN,
+ * perfmon_capable -1). */
 void pk_counting_opts_init(pk_counting_opts *opts);
 
 typedef struct pk_counting pk_counting;

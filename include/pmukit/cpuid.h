@@ -6,6 +6,7 @@
 #ifndef PMUKIT_CPUID_H
 #define PMUKIT_CPUID_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <pmukit/error.h>
 
@@ -31,9 +32,14 @@ typedef struct pk_cpuid {
 
 /* Parses a PERF_CPUID-style string. */
 int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err);
-/* PMUKIT_CPUID when set, else the real kernel's identification of its CPU
- * (pk_host_cpuid(NULL, ...) of kernel.h). */
+#define PK_CPUID_ENV "PMUKIT_CPUID"
+
+/* PMUKIT_CPUID when set and not empty (an error naming the variable when it
+ * is malformed), else the host's identification. */
 int pk_cpuid_host(pk_cpuid *out, pk_error *err);
+/* True when PMUKIT_CPUID is set and not empty: a failure of pk_cpuid_host is then the
+ * user's, to be reported, not a host without identification. */
+bool pk_cpuid_overridden(void);
 
 #ifdef __cplusplus
 }

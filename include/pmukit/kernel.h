@@ -43,6 +43,7 @@ typedef enum pk_host_num {
 	PK_HOST_MLOCK_KB,          /* kernel.perf_event_mlock_kb */
 	PK_HOST_PAGE_SIZE,         /* bytes */
 	PK_HOST_MEM_TOTAL_KB,      /* MemTotal of /proc/meminfo */
+	PK_HOST_PERFMON_CAPABLE,   /* 1: the caller has CAP_PERFMON or CAP_SYS_ADMIN */
 	PK_HOST_NUM_NR
 } pk_host_num;
 

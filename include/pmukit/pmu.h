@@ -112,6 +112,12 @@ const pk_format *pk_pmu_format(const pk_pmu *pmu, const char *name);
 const pk_alias *pk_pmu_alias(const pk_pmu *pmu, const char *name); /* case-insensitive */
 const char *pk_pmu_cap(const pk_pmu *pmu, const char *name);
 
+/* The name of config word `word` ("config", "config1" ... "config3"), or NULL
+ * outside 0..PK_NR_CONFIGS-1: the one spelling of the attr's config words. */
+const char *pk_config_word_name(int word);
+/* Writes a format field as its sysfs text ("config1:0-7,32-35") into buf
+ * (truncated to len) and returns buf. */
+const char *pk_format_describe(const pk_format *fmt, char *buf, size_t len);
 /* Parses a format file's text ("config1:0-7,32-35", "config:18"). */
 int pk_format_parse(const char *text, pk_format *out, pk_error *err);
 /* Largest value the field holds. */

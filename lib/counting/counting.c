@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "core/util.h"
+#include "events/ast.h"
 #include "events/evlist_internal.h"
 
 /* Per-evsel state; the evsel itself belongs to the events module and is
@@ -59,6 +60,7 @@ void pk_counting_opts_init(pk_counting_opts *o)
 	o->exclude_kernel_fallback = true;
 	o->drop_exited_threads = true;
 	o->paranoid = INT_MIN;
+	o->perfmon_capable = -1;
 }
 
 static int paranoid_of(pk_counting *c)
@@ -66,6 +68,13 @@ static int paranoid_of(pk_counting *c)
 	if (c->opts.paranoid == INT_MIN)
 		c->opts.paranoid = (int)pk_host_number(c->k, PK_HOST_PARANOID, INT_MIN);
 	return c->opts.paranoid;
+}
+
+static bool perfmon_capable_of(pk_counting *c)
+{
+	if (c->opts.perfmon_capable < 0)
+		c->opts.perfmon_capable = pk_host_number(c->k, PK_HOST_PERFMON_CAPABLE, 0) > 0;
+	return c->opts.perfmon_capable > 0;
 }
 
 static evsel_state *state(const pk_counting *c, size_t idx)
@@ -273,6 +282,19 @@ static bool errno_unsupported(int e)
 	}
 }
 
+/* Does the name end in a modifier string ("cycles:k", "cpu/.../")? The
+ * last ':' segment of "sched:sched_switch" or "mem:0x10:rw" is not one. */
+static bool name_has_mods(const char *name)
+{
+	size_t n = strlen(name);
+	if (n && name[n - 1] == '/')
+		return true;
+	const char *colon = strrchr(name, ':');
+	if (!colon || colon == name || colon[-1] == ':' || !colon[1])
+		return false;
+	return strspn(colon + 1, PK_MODIFIER_CHARS) == strlen(colon + 1);
+}
+
 /* perf's user-space-only fallback counts "cycles" as "cycles:u". */
 static int fall_back_to_user(pk_counting *c, size_t i)
 {
@@ -283,7 +305,7 @@ static int fall_back_to_user(pk_counting *c, size_t i)
 	if (!name)
 		return 0;
 	size_t n = strlen(name);
-	bool has_mods = strchr(name, ':') || (n && name[n - 1] == '/');
+	bool has_mods = name_has_mods(name);
 	char *nn = malloc(n + 3);
 	if (!nn)
 		return -ENOMEM;
@@ -357,7 +379,7 @@ retry:
 			s->fail_cpu = cpu;
 			s->fail_tid = tid;
 			if ((en == EACCES || en == EPERM) && c->opts.exclude_kernel_fallback &&
-			    !s->open.attr.exclude_kernel && paranoid_of(c) > 1) {
+			    !s->open.attr.exclude_kernel && paranoid_of(c) > 1 && !perfmon_capable_of(c)) {
 				close_evsel(c, s);
 				if (fall_back_to_user(c, i) < 0)
 					return pk_err(err, -ENOMEM, "out of memory");
@@ -697,13 +719,12 @@ static void explain_einval(const pk_counting *c, size_t i, const pk_evsel *e, pk
 	}
 	if (pmu && pmu->nr_formats && a->type == pmu->type) {
 		uint64_t cfg[3] = {a->config, a->config1, a->config2};
-		static const char *const words[] = {"config", "config1", "config2"};
 		for (int w = 0; w < 3; w++) {
 			uint64_t extra = cfg[w] & ~format_mask(pmu, w);
 			if (extra) {
 				pk_err_hint(err, "  most likely %s=%#llx: bits %#llx are outside every "
 						 "format field of PMU '%s'",
-					    words[w], (unsigned long long)cfg[w],
+					    pk_config_word_name(w), (unsigned long long)cfg[w],
 					    (unsigned long long)extra, pmu->name);
 				return;
 			}
@@ -725,12 +746,53 @@ static void explain_einval(const pk_counting *c, size_t i, const pk_evsel *e, pk
 		    (unsigned long long)a->config, pmu ? pmu->name : "this PMU type");
 }
 
-static void explain_access(pk_counting *c, size_t i, pk_error *err)
+#define FTRACE_FUNCTION "ftrace:function"
+
+/* The tracepoint that drives the kernel's function tracer. */
+static bool is_ftrace_function(const pk_evsel *e)
+{
+	size_t n = strlen(FTRACE_FUNCTION);
+	return e->attr.type == PERF_TYPE_TRACEPOINT && e->name &&
+	       !strncmp(e->name, FTRACE_FUNCTION, n) && (!e->name[n] || e->name[n] == ':');
+}
+
+/* The kernel lets only CAP_PERFMON (or paranoid -1) open ftrace:function,
+ * or tracepoints that sample raw data (perf_allow_tracepoint). */
+static bool needs_tracepoint_privilege(const pk_evsel *e)
+{
+	const struct perf_event_attr *a = &e->attr;
+	return is_ftrace_function(e) || (a->type == PERF_TYPE_TRACEPOINT && a->sample_period &&
+					 (a->sample_type & PERF_SAMPLE_RAW));
+}
+
+/* EACCES/EPERM although the process has CAP_PERFMON: perf_event_paranoid
+ * is not the cause, so advice about it would be wrong. */
+static void explain_access_capable(const pk_counting *c, size_t i, const pk_evsel *e, int en,
+				   pk_error *err)
+{
+	pk_err(err, -en, "no permission to count '%s' (%s), although pmukit runs with "
+			 "CAP_PERFMON/CAP_SYS_ADMIN: kernel.perf_event_paranoid does not apply",
+	       name_or(c, i, "event"), strerror(en));
+	if (is_ftrace_function(e))
+		pk_err_hint(err, "  " FTRACE_FUNCTION " runs the kernel's function tracer, and the "
+				 "kernel refuses function tracing here: kernel lockdown (dmesg: "
+				 "'Kernel is locked down') or a security module");
+	else
+		pk_err_hint(err, "  a security module (LSM, seccomp in a container) or kernel "
+				 "lockdown refuses perf_event_open for this event");
+}
+
+static void explain_access(pk_counting *c, size_t i, const pk_evsel *e, pk_error *err)
 {
 	const evsel_state *s = &c->st[i];
+	if (perfmon_capable_of(c)) {
+		explain_access_capable(c, i, e, s->err, err);
+		return;
+	}
 	int par = paranoid_of(c);
 	bool cpu_wide = s->fail_tid == -1;
 	bool kernel = !s->open.attr.exclude_kernel;
+	bool tracepoint = needs_tracepoint_privilege(e);
 	char pbuf[16];
 	if (par == INT_MIN)
 		snprintf(pbuf, sizeof(pbuf), "unknown");
@@ -738,13 +800,17 @@ static void explain_access(pk_counting *c, size_t i, pk_error *err)
 		snprintf(pbuf, sizeof(pbuf), "%d", par);
 	pk_err(err, -s->err, "no permission to count '%s'%s (%s): kernel.perf_event_paranoid is %s",
 	       name_or(c, i, "event"), cpu_wide ? " system-wide" : "", strerror(s->err), pbuf);
-	int need = cpu_wide ? 0 : kernel ? 1 : 2;
+	int need = tracepoint ? -1 : cpu_wide ? 0 : kernel ? 1 : 2;
 	pk_err_hint(err, "  perf_event_paranoid: -1 no limits, 0 CPU-wide counting allowed, 1 "
 			 "kernel counting of own tasks, 2 user space of own tasks only");
-	pk_err_hint(err, "  this needs %d or lower, or CAP_PERFMON (root): "
-			 "sysctl -w kernel.perf_event_paranoid=%d",
-		    need, need);
-	if (kernel && !cpu_wide)
+	if (tracepoint)
+		pk_err_hint(err, "  the kernel allows " FTRACE_FUNCTION " and raw tracepoint samples only "
+				 "with CAP_PERFMON or -1: sysctl -w kernel.perf_event_paranoid=-1");
+	else
+		pk_err_hint(err, "  this needs %d or lower, or CAP_PERFMON (root): "
+				 "sysctl -w kernel.perf_event_paranoid=%d",
+			    need, need);
+	if (kernel && !cpu_wide && !tracepoint)
 		pk_err_hint(err, "  or count user space only: '%s:u'", name_or(c, i, "event"));
 	if (!cpu_wide && s->fail_tid > 0)
 		pk_err_hint(err, "  following task %d also needs ptrace access to it (same user)",
@@ -769,6 +835,36 @@ static void explain_emfile(const pk_counting *c, size_t i, pk_error *err)
 		    need + 64, (unsigned long long)rl.rlim_max);
 }
 
+/* x86 has four address breakpoint registers (DR0-DR3); other
+ * architectures report theirs at boot (dmesg: "hw-breakpoint: found ..."). */
+#if defined(__x86_64__) || defined(__i386__)
+#define HOST_DEBUG_REGISTERS 4
+#else
+#define HOST_DEBUG_REGISTERS 0 /* unknown here */
+#endif
+
+/* ENOSPC on a breakpoint: every debug register of the CPU is taken. */
+static void explain_breakpoint_slots(const pk_counting *c, size_t i,
+				     pk_error *err)
+{
+	size_t open = 0;
+	for (size_t k = 0; k < i; k++) {
+		const pk_evsel *o = pk_evlist_at(c->evlist, k);
+		open += o->attr.type == PERF_TYPE_BREAKPOINT && c->st[k].status == PK_OPEN_OK;
+	}
+	if (HOST_DEBUG_REGISTERS)
+		pk_err(err, -ENOSPC, "no free breakpoint slot for '%s': the CPU has only %d debug "
+				     "registers, and %zu breakpoints of this session hold some",
+		       name_or(c, i, "event"), HOST_DEBUG_REGISTERS, open);
+	else
+		pk_err(err, -ENOSPC, "no free breakpoint slot for '%s': the CPU's breakpoint "
+				     "registers are all taken (%zu by this session; dmesg "
+				     "'hw-breakpoint: found' says how many there are)",
+		       name_or(c, i, "event"), open);
+	pk_err_hint(err, "  use fewer mem: events at once; a debugger or another perf session "
+			 "may hold slots too");
+}
+
 int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_error *err)
 {
 	const evsel_state *s = state(c, i);
@@ -788,6 +884,10 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 	}
 	if (!s->err)
 		return 0;
+	if (s->err == ENOSPC && a->type == PERF_TYPE_BREAKPOINT) {
+		explain_breakpoint_slots(c, i, err);
+		return -ENOSPC;
+	}
 	switch (s->err) {
 	case ENOENT:
 	case EOPNOTSUPP:
@@ -818,11 +918,12 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 		break;
 	case EACCES:
 	case EPERM:
-		explain_access((pk_counting *)c, i, err);
+		explain_access((pk_counting *)c, i, e, err);
 		break;
 	case EMFILE:
 		explain_emfile(c, i, err);
 		break;
+
 	case ENFILE:
 		pk_err(err, -ENFILE, "the system's open file table is full opening '%s'",
 		       name_or(c, i, "event"));

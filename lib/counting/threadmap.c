@@ -4,10 +4,14 @@
  * one unless told. */
 #include <pmukit/counting.h>
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 
@@ -158,8 +162,10 @@ static pk_threadmap *threadmap_from_list(const pk_kernel *k, const char *list, b
 		const char *start = pki_lskip(p);
 		uint64_t v;
 		const char *end;
-		/* perf accepts "1,2" and "1 2" */
-		if (pki_parse_u64(start, &v, &end) < 0 || v == 0 || v > 0x7fffffff ||
+		/* perf accepts "1,2" and "1 2"; ids are decimal only: perf 6.1
+		 * refuses "-p 0x10" ("Problems finding threads of monitor") */
+		if (!isdigit((unsigned char)start[0]) || !strncasecmp(start, "0x", 2) ||
+		    pki_parse_u64(start, &v, &end) < 0 || v == 0 || v > INT32_MAX ||
 		    (*end && *end != ',' && *end != ' ')) {
 			size_t len = strcspn(start, ", ");
 			r = pk_err_at(err, -EINVAL, what, list, (long)(start - list),

@@ -58,11 +58,18 @@ typedef struct pk_ast {
 #define PK_EVENT_SYNTAX "event syntax error"
 /* Modifier letters perf accepts after ':' (or right after a PMU event's '/'). */
 #define PK_MODIFIER_CHARS "ukhIGHpPSDWeb"
+/* precise_ip is 0..3: at most three 'p' modifiers. */
+#define PK_PRECISE_MAX 3
 
 /* Parses terms "a=1,b,c=0x2" (PMU terms or a sysfs alias's text) starting at
  * s[*i] until `stop` or the end. Positions are offsets into s. */
 int pki_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *nr, pk_error *err);
 void pki_terms_free(pk_term *terms, size_t nr);
+
+/* "rNNN": 'r' and hex digits; pki_parse_raw_name also needs it to fit 64 bits
+ * (-EINVAL otherwise). One reading for events and for PMU terms. */
+bool pki_is_raw_name(const char *name);
+int pki_parse_raw_name(const char *name, uint64_t *out);
 
 int pki_ast_parse(const char *s, pk_ast *ast, pk_error *err);
 void pki_ast_free(pk_ast *ast);

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <linux/hw_breakpoint.h>
+
 #include <pmukit/cpuid.h>
 #include <pmukit/tracepoint.h>
 
@@ -77,18 +79,30 @@ static pk_evsel *new_evsel(const pk_pmu *pmu, const char *pmu_name, const char *
 	return e;
 }
 
-static const pk_cpuid *build_cpuid(struct build *b)
+/* The CPU identification for named events. A malformed one the user gave
+ * (opts->cpuid, PMUKIT_CPUID) is an error; a host without one has no named
+ * events (*out NULL). */
+static int build_cpuid(struct build *b, const pk_cpuid **out, pk_error *err)
 {
-	if (b->have_cpuid)
-		return &b->cpuid;
+	*out = NULL;
+	if (b->have_cpuid) {
+		*out = &b->cpuid;
+		return 0;
+	}
 	pk_error e;
 	pk_error_clear(&e);
 	const char *s = b->opts ? b->opts->cpuid : NULL;
 	int r = s ? pk_cpuid_parse(s, &b->cpuid, &e) : pk_cpuid_host(&b->cpuid, &e);
-	if (r < 0)
-		return NULL;
+	if (r < 0) {
+		if (!s && !pk_cpuid_overridden())
+			return 0;
+		if (err)
+			*err = e;
+		return r;
+	}
 	b->have_cpuid = true;
-	return &b->cpuid;
+	*out = &b->cpuid;
+	return 0;
 }
 
 /* Core PMUs an event without a PMU goes to: every core PMU, or the one
@@ -115,9 +129,10 @@ static size_t target_core_pmus(struct build *b, const pk_pmu **out, pk_error *er
 static int pfm_lookup_at(struct build *b, const char *name, int pos, const pk_pmu *only,
 			 pk_pfm_match *out, size_t max, pk_error *err)
 {
-	const pk_cpuid *cpuid = build_cpuid(b);
-	if (!cpuid)
-		return 0;
+	const pk_cpuid *cpuid;
+	int rc = build_cpuid(b, &cpuid, err);
+	if (rc < 0 || !cpuid)
+		return rc;
 	pk_error perr;
 	pk_error_clear(&perr);
 	int r = pki_pfm_lookup(b->pmus, cpuid, name, only, out, max, &perr);
@@ -151,64 +166,115 @@ struct term_state {
 	bool pfm;
 	const pk_alias *alias;
 	char *name;                       /* name= */
+	const pk_term *rate;              /* the period= or freq= term, if any */
 };
 
-/* perf's config terms (not format fields): which take a value, which a number. */
+/* perf's config terms (not format fields). This table is the one list of
+ * their names: the parser of terms and the "valid terms" hint both read it. */
+enum config_term_id {
+	CT_CONFIG, CT_CONFIG1, CT_CONFIG2, CT_CONFIG3, CT_NAME, CT_PERIOD, CT_FREQ, CT_INHERIT,
+	CT_NO_INHERIT, CT_TIME, CT_CALL_GRAPH, CT_STACK_SIZE, CT_MAX_STACK, CT_AUX_OUTPUT,
+	CT_AUX_SAMPLE_SIZE,
+};
+
+enum config_term_value {
+	CTV_NONE,    /* a bare flag: no-inherit */
+	CTV_TEXT,    /* name=..., call-graph=... */
+	CTV_NUMBER,  /* period=1000; a value is required */
+	CTV_BOOLEAN, /* inherit, time=0: bare means 1, else 0 or 1 */
+};
+
 struct config_term {
 	const char *name;
-	bool needs_value;
-	bool numeric;
+	enum config_term_id id;
+	enum config_term_value value;
 };
 
 static const struct config_term config_terms[] = {
-	{"config", true, true},       {"config1", true, true},     {"config2", true, true},
-	{"config3", true, true},      {"name", true, false},       {"period", true, true},
-	{"freq", true, true},         {"inherit", false, false},   {"no-inherit", false, false},
-	{"time", false, true},        {"call-graph", true, false}, {"stack-size", true, true},
-	{"max-stack", true, true},    {"aux-output", false, true}, {"aux-sample-size", true, true},
+	{"config", CT_CONFIG, CTV_NUMBER},
+	{"config1", CT_CONFIG1, CTV_NUMBER},
+	{"config2", CT_CONFIG2, CTV_NUMBER},
+	{"config3", CT_CONFIG3, CTV_NUMBER},
+	{"name", CT_NAME, CTV_TEXT},
+	{"period", CT_PERIOD, CTV_NUMBER},
+	{"freq", CT_FREQ, CTV_NUMBER},
+	{"inherit", CT_INHERIT, CTV_BOOLEAN},
+	{"no-inherit", CT_NO_INHERIT, CTV_NONE},
+	{"time", CT_TIME, CTV_BOOLEAN},
+	{"call-graph", CT_CALL_GRAPH, CTV_TEXT},
+	{"stack-size", CT_STACK_SIZE, CTV_NUMBER},
+	{"max-stack", CT_MAX_STACK, CTV_NUMBER},
+	{"aux-output", CT_AUX_OUTPUT, CTV_BOOLEAN},
+	{"aux-sample-size", CT_AUX_SAMPLE_SIZE, CTV_NUMBER},
 };
 
-/* Applies a config term; *handled is false when the term is not one. */
-static int apply_config_term(struct build *b, pk_evsel *e, struct term_state *ts,
-			     const pk_term *t, bool *handled, pk_error *err)
+#define STACK_SIZE_MAX 65528u /* perf's limit for stack-size (a multiple of 8) */
+#define MAX_STACK_MAX 65535u  /* max-stack fits 16 bits */
+
+static const struct config_term *find_config_term(const char *name)
 {
-	const struct config_term *ct = NULL;
-	for (size_t k = 0; k < PK_ARRAY_SIZE(config_terms) && !ct; k++)
-		if (!strcmp(t->name, config_terms[k].name))
-			ct = &config_terms[k];
-	*handled = ct != NULL;
-	if (!ct)
+	for (size_t k = 0; k < PK_ARRAY_SIZE(config_terms); k++)
+		if (!strcmp(name, config_terms[k].name))
+			return &config_terms[k];
+	return NULL;
+}
+
+/* Checks the value's shape against the table; *v gets a number's value. */
+static int config_term_value(struct build *b, const struct config_term *ct, const pk_term *t,
+			     uint64_t *v, pk_error *err)
+{
+	*v = 0;
+	switch (ct->value) {
+	case CTV_NONE:
+		if (t->value)
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
+					 "'%s' takes no value", t->name);
 		return 0;
-	if (ct->needs_value && !t->value)
-		return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos, "'%s' needs a value",
-				 t->name);
-	uint64_t v = 0;
-	int r;
-	if (ct->numeric && (r = term_number(b, t, &v, err)) < 0)
+	case CTV_TEXT:
+		if (!t->value)
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
+					 "'%s' needs a value", t->name);
+		return 0;
+	case CTV_NUMBER:
+		if (!t->value)
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
+					 "'%s' needs a value", t->name);
+		return term_number(b, t, v, err);
+	case CTV_BOOLEAN: {
+		int r = term_number(b, t, v, err);
+		if (r == 0 && *v > 1)
+			r = pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
+				      "'%s' expects 0 or 1, got '%s'", t->name, t->value);
 		return r;
-	if (!strncmp(t->name, "config", 6)) {
-		int w = t->name[6] ? t->name[6] - '0' : 0;
-		ts->config[w] = v;
-		ts->set_mask[w] = ~0ULL;
-	} else if (!strcmp(t->name, "name")) {
-		free(ts->name);
-		if (!(ts->name = strdup(t->value)))
-			return oom(err);
-	} else if (!strcmp(t->name, "period")) {
-		e->attr.sample_period = v;
-		e->attr.freq = 0;
-		e->period_set = true;
-		e->freq_set = false;
-	} else if (!strcmp(t->name, "freq")) {
-		e->attr.sample_freq = v;
-		e->attr.freq = 1;
-		e->freq_set = true;
-		e->period_set = false;
-	} else if (!strcmp(t->name, "inherit") || !strcmp(t->name, "no-inherit")) {
-		e->inherit_term = t->name[0] == 'i';
-	} else if (!strcmp(t->name, "time")) {
-		e->time_term = v != 0;
-	} else if (!strcmp(t->name, "call-graph")) {
+	}
+	}
+	return 0;
+}
+
+/* period= and freq= are two ways to set one field: one of them, once. perf
+ * 6.1 keeps whichever comes last and drops the other without a word. */
+static int check_rate_term(struct build *b, struct term_state *ts, const pk_term *t, uint64_t v,
+			   pk_error *err)
+{
+	if (ts->rate && strcmp(ts->rate->name, t->name)) {
+		pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
+			  "'%s' and '%s' both given: they set the same field", ts->rate->name,
+			  t->name);
+		pk_err_hint(err, "give a sampling period (period=N) or a frequency (freq=N), not both");
+		return -EINVAL;
+	}
+	if (v == 0)
+		return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
+				 "'%s' must be at least 1", t->name);
+	ts->rate = t;
+	return 0;
+}
+
+static int apply_sampling_term(struct build *b, pk_evsel *e, const struct config_term *ct,
+			       const pk_term *t, uint64_t v, pk_error *err)
+{
+	switch (ct->id) {
+	case CT_CALL_GRAPH:
 		if (strcmp(t->value, "fp") && strcmp(t->value, "dwarf") && strcmp(t->value, "lbr") &&
 		    strcmp(t->value, "no"))
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
@@ -216,38 +282,84 @@ static int apply_config_term(struct build *b, pk_evsel *e, struct term_state *ts
 		free(e->call_graph);
 		if (!(e->call_graph = strdup(t->value)))
 			return oom(err);
-	} else if (!strcmp(t->name, "stack-size")) {
-		if (v > 65528 || (v & 7))
+		break;
+	case CT_STACK_SIZE:
+		if (v > STACK_SIZE_MAX || (v & 7))
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
-					 "stack-size must be a multiple of 8 up to 65528");
+					 "stack-size must be a multiple of 8 up to %u", STACK_SIZE_MAX);
 		e->stack_size = (uint32_t)v;
-	} else if (!strcmp(t->name, "max-stack")) {
-		if (v > 65535)
+		break;
+	case CT_MAX_STACK:
+		if (v > MAX_STACK_MAX)
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
-					 "max-stack must be at most 65535");
+					 "max-stack must be at most %u", MAX_STACK_MAX);
 		e->max_stack = (uint16_t)v;
-	} else if (!strcmp(t->name, "aux-output")) {
-		e->attr.aux_output = v != 0;
-	} else if (!strcmp(t->name, "aux-sample-size")) {
+		break;
+	case CT_AUX_SAMPLE_SIZE:
 		if (v > UINT32_MAX)
 			return pk_err_at(err, -ERANGE, PK_EVENT_SYNTAX, b->str, t->value_pos,
 					 "aux-sample-size must fit 32 bits");
 		e->attr.aux_sample_size = (uint32_t)v;
+		break;
+	default:
+		break;
 	}
 	return 0;
 }
 
-static void describe_format(const pk_format *f, char *buf, size_t len)
+/* Applies a config term; *handled is false when the term is not one. */
+static int apply_config_term(struct build *b, pk_evsel *e, struct term_state *ts,
+			     const pk_term *t, bool *handled, pk_error *err)
 {
-	static const char *const words[] = {"config", "config1", "config2", "config3"};
-	int n = snprintf(buf, len, "%s:", words[f->word]);
-	for (int i = 0; i < f->nr_ranges && n > 0 && (size_t)n < len; i++) {
-		if (f->ranges[i].lo == f->ranges[i].hi)
-			n += snprintf(buf + n, len - (size_t)n, "%s%u", i ? "," : "", f->ranges[i].lo);
-		else
-			n += snprintf(buf + n, len - (size_t)n, "%s%u-%u", i ? "," : "",
-				      f->ranges[i].lo, f->ranges[i].hi);
+	const struct config_term *ct = find_config_term(t->name);
+	*handled = ct != NULL;
+	if (!ct)
+		return 0;
+	uint64_t v;
+	int r = config_term_value(b, ct, t, &v, err);
+	if (r < 0)
+		return r;
+	switch (ct->id) {
+	case CT_CONFIG:
+	case CT_CONFIG1:
+	case CT_CONFIG2:
+	case CT_CONFIG3: {
+		int w = (int)(ct->id - CT_CONFIG);
+		ts->config[w] = v;
+		ts->set_mask[w] = ~0ULL;
+		break;
 	}
+	case CT_NAME:
+		free(ts->name);
+		if (!(ts->name = strdup(t->value)))
+			return oom(err);
+		break;
+	case CT_PERIOD:
+	case CT_FREQ:
+		if ((r = check_rate_term(b, ts, t, v, err)) < 0)
+			return r;
+		e->attr.freq = ct->id == CT_FREQ;
+		if (ct->id == CT_FREQ)
+			e->attr.sample_freq = v;
+		else
+			e->attr.sample_period = v;
+		e->freq_set = ct->id == CT_FREQ;
+		e->period_set = ct->id == CT_PERIOD;
+		break;
+	case CT_INHERIT:
+	case CT_NO_INHERIT:
+		e->inherit_term = ct->id == CT_INHERIT && v;
+		break;
+	case CT_TIME:
+		e->time_term = v != 0;
+		break;
+	case CT_AUX_OUTPUT:
+		e->attr.aux_output = v != 0;
+		break;
+	default:
+		return apply_sampling_term(b, e, ct, t, v, err);
+	}
+	return 0;
 }
 
 static int apply_format_term(struct build *b, struct term_state *ts, const pk_pmu *pmu,
@@ -259,7 +371,7 @@ static int apply_format_term(struct build *b, struct term_state *ts, const pk_pm
 		return r;
 	if (pk_format_apply(f, v, ts->config) < 0) {
 		char desc[128];
-		describe_format(f, desc, sizeof(desc));
+		pk_format_describe(f, desc, sizeof(desc));
 		pk_err_at(err, -ERANGE, PK_EVENT_SYNTAX, b->str, t->value_pos >= 0 ? t->value_pos : t->pos,
 			  "value too big for format, maximum is %llu",
 			  (unsigned long long)pk_format_max(f));
@@ -277,9 +389,8 @@ static void hint_valid_terms(pk_error *err, const pk_pmu *pmu)
 	pk_strbuf sb = {0};
 	for (size_t i = 0; i < pmu->nr_formats; i++)
 		pki_sb_addf(&sb, "%s%s", i ? "," : "", pmu->formats[i].name);
-	pki_sb_addf(&sb, "%sconfig,config1,config2,config3,name,period,freq,inherit,no-inherit,"
-			"time,call-graph,stack-size,max-stack,aux-output,aux-sample-size",
-		   pmu->nr_formats ? "," : "");
+	for (size_t i = 0; i < PK_ARRAY_SIZE(config_terms); i++)
+		pki_sb_addf(&sb, "%s%s", i || pmu->nr_formats ? "," : "", config_terms[i].name);
 	if (sb.buf)
 		pk_err_hint(err, "valid terms: %s", sb.buf);
 	if (pmu->nr_aliases)
@@ -353,16 +464,11 @@ static int apply_terms(struct build *b, pk_evsel *e, struct term_state *ts, cons
 			e->scale = a->scale;
 			continue;
 		}
-		if (pmu->kind == PK_PMU_CORE && t->name[0] == 'r' && t->name[1]) {
-			char buf[24];
-			uint64_t raw;
-			if (strlen(t->name) <= 17 &&
-			    snprintf(buf, sizeof(buf), "0x%s", t->name + 1) > 0 &&
-			    pki_parse_u64(buf, &raw, NULL) == 0) {
-				ts->config[0] = raw;
-				ts->set_mask[0] = ~0ULL;
-				continue;
-			}
+		uint64_t raw;
+		if (pmu->kind == PK_PMU_CORE && pki_parse_raw_name(t->name, &raw) == 0) {
+			ts->config[0] = raw;
+			ts->set_mask[0] = ~0ULL;
+			continue;
 		}
 		uint32_t type;
 		uint64_t id;
@@ -729,7 +835,7 @@ static int expand_breakpoint(struct build *b, const pk_ev_ast *ev, pk_error *err
 	e->attr.type = PERF_TYPE_BREAKPOINT;
 	e->attr.bp_type = ev->bp_type;
 	e->attr.bp_addr = ev->raw;
-	e->attr.bp_len = ev->bp_len ? ev->bp_len : (ev->bp_type == 4 ? sizeof(long) : 4);
+	e->attr.bp_len = ev->bp_len ? ev->bp_len : (ev->bp_type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4);
 	/* breakpoints fire on every hit: perf samples each one */
 	e->attr.sample_period = 1;
 	return build_push(b, e, err);
@@ -816,9 +922,9 @@ static int apply_mods(struct build *b, pk_evsel *e, const char *mods, int pos, b
 					 "unknown modifier '%c'", *m);
 		}
 	}
-	if (precise > 3)
+	if (precise > PK_PRECISE_MAX)
 		return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, pos,
-				 "too many 'p' modifiers: precise_ip goes up to 3 (ppp)");
+				 "too many 'p' modifiers: precise_ip goes up to %d", PK_PRECISE_MAX);
 	a->exclude_user = eu;
 	a->exclude_kernel = ek;
 	a->exclude_hv = eh;

@@ -80,6 +80,13 @@ static const unsigned cache_valid_ops[PERF_COUNT_HW_CACHE_MAX] = {
 };
 #undef OP
 
+static uint64_t cache_config(unsigned cache, unsigned op, unsigned result)
+{
+	return (uint64_t)cache | (uint64_t)op << PK_CACHE_OP_SHIFT |
+	       (uint64_t)result << PK_CACHE_RESULT_SHIFT;
+}
+
+
 static bool lookup_table(const struct sym_event *t, size_t n, const char *name, uint64_t *config)
 {
 	for (size_t i = 0; i < n; i++)
@@ -138,7 +145,7 @@ static bool lookup_cache(const char *name, uint64_t *config)
 			result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
 		if (!(cache_valid_ops[cache] & (1u << op)))
 			return false;
-		*config = (uint64_t)cache | (uint64_t)op << 8 | (uint64_t)result << 16;
+		*config = cache_config((unsigned)cache, (unsigned)op, (unsigned)result);
 		return true;
 	}
 	return false;
@@ -231,29 +238,45 @@ size_t pk_cache_event_count(void)
 	return n;
 }
 
-static char cache_list_names[64][48];
-static uint64_t cache_list_configs[64];
+void pki_cache_config_name(uint64_t config, char *buf, size_t size)
+{
+	unsigned cache = config & PK_CACHE_FIELD_MASK;
+	unsigned op = (config >> PK_CACHE_OP_SHIFT) & PK_CACHE_FIELD_MASK;
+	unsigned res = (config >> PK_CACHE_RESULT_SHIFT) & PK_CACHE_FIELD_MASK;
+	if (cache >= PERF_COUNT_HW_CACHE_MAX)
+		snprintf(buf, size, "unknown-ext-hardware-cache-type");
+	else if (op >= PERF_COUNT_HW_CACHE_OP_MAX)
+		snprintf(buf, size, "unknown-ext-hardware-cache-op");
+	else if (res >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		snprintf(buf, size, "unknown-ext-hardware-cache-result");
+	else if (!(cache_valid_ops[cache] & (1u << op)))
+		snprintf(buf, size, "invalid-cache");
+	else if (res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+		snprintf(buf, size, "%s-%s", cache_names[cache][0], op_plural[op]);
+	else
+		snprintf(buf, size, "%s-%s-misses", cache_names[cache][0], op_single[op]);
+}
+
+#define CACHE_LIST_MAX (PERF_COUNT_HW_CACHE_MAX * PERF_COUNT_HW_CACHE_OP_MAX * 2)
+#define CACHE_NAME_MAX 48
+
+static char cache_list_names[CACHE_LIST_MAX][CACHE_NAME_MAX];
+static uint64_t cache_list_configs[CACHE_LIST_MAX];
 static pthread_once_t cache_list_once = PTHREAD_ONCE_INIT;
 
 static void build_cache_list(void)
 {
-	char (*names)[48] = cache_list_names;
-	uint64_t *configs = cache_list_configs;
-	{
-		size_t n = 0;
-		for (int c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
-			for (int o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++) {
-				if (!(cache_valid_ops[c] & (1u << o)))
-					continue;
-				snprintf(names[n], sizeof(names[n]), "%s-%s", cache_names[c][0],
-					 op_plural[o]);
-				configs[n++] = (uint64_t)c | (uint64_t)o << 8;
-				snprintf(names[n], sizeof(names[n]), "%s-%s-misses",
-					 cache_names[c][0], op_single[o]);
-				configs[n++] = (uint64_t)c | (uint64_t)o << 8 |
-					       (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+	size_t n = 0;
+	for (unsigned c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
+		for (unsigned o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++) {
+			if (!(cache_valid_ops[c] & (1u << o)))
+				continue;
+			for (unsigned r = 0; r < PERF_COUNT_HW_CACHE_RESULT_MAX; r++, n++) {
+				cache_list_configs[n] = cache_config(c, o, r);
+				pki_cache_config_name(cache_list_configs[n], cache_list_names[n],
+						     CACHE_NAME_MAX);
 			}
-	}
+		}
 }
 
 const char *pk_cache_event_name(size_t idx, uint64_t *config)

@@ -3,6 +3,7 @@
 #define PK_EVENTS_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Finds a symbolic event by any of perf's spellings; sets *type
@@ -12,5 +13,16 @@ bool pki_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config);
 
 /* perf's canonical name for a hardware or cache config id (NULL if none). */
 const char *pki_hw_canonical_name(uint64_t config);
+
+/* A cache event's config: cache id, op and result, one byte each. */
+#define PK_CACHE_OP_SHIFT 8
+#define PK_CACHE_RESULT_SHIFT 16
+#define PK_CACHE_FIELD_MASK 0xffu
+
+/* perf's name for any PERF_TYPE_HW_CACHE config ("L1-dcache-load-misses"),
+ * including perf's words for impossible ones ("invalid-cache",
+ * "unknown-ext-hardware-cache-op" ...): the one table of cache names, also
+ * for naming attrs read from perf.data. */
+void pki_cache_config_name(uint64_t config, char *buf, size_t size);
 
 #endif

@@ -12,13 +12,19 @@
  * so the grammar is testable without any PMU. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/hw_breakpoint.h>
+
 #include "core/util.h"
 #include "events/ast.h"
 #include "events/names.h"
+
+/* Longer event strings are refused before parsing (1 MiB). */
+#define EVENT_STRING_MAX (1u << 20)
 
 /* strchr() finds the terminating NUL too; a set test must not. */
 static bool in_set(char c, const char *set)
@@ -106,12 +112,14 @@ int pki_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *n
 		if (s[*i] == '=') {
 			(*i)++;
 			int vstart = *i;
-			while (s[*i] && s[*i] != ',' && s[*i] != stop)
+			while (s[*i] && s[*i] != ',' && s[*i] != stop && !isspace((unsigned char)s[*i]))
 				(*i)++;
 			t->value_pos = vstart;
 			t->value = dup_span(s, vstart, *i);
-			if (*i == vstart) {
-				int r = syntax(err, s, vstart, "expected a value after '='");
+			/* perf 6.1: "name=a b" is a "parser error" at the space */
+			if (*i == vstart || isspace((unsigned char)s[*i])) {
+				int r = syntax(err, s, *i, *i == vstart ? "expected a value after '='"
+									  : "a term's value cannot contain a space");
 				pki_terms_free(*terms, *nr);
 				*terms = NULL;
 				*nr = 0;
@@ -142,15 +150,33 @@ int pki_parse_terms(const char *s, int *i, char stop, pk_term **terms, size_t *n
 	return 0;
 }
 
+/* How often one modifier letter may appear in one modifier string: once,
+ * except 'p' (precise_ip counts them, up to 3). perf 6.1 refuses the rest
+ * ("cycles:uu", "cycles:PP", "{...}:SS": "Bad modifier"). */
+static int mod_limit(char c)
+{
+	return c == 'p' ? PK_PRECISE_MAX : 1;
+}
+
 /* Reads modifier letters at s[*i] up to the end of the event. */
 static int read_mods(const char *s, int *i, char **mods, int *mods_pos, pk_error *err)
 {
 	int start = *i;
+	int seen[UCHAR_MAX + 1] = {0};
 	while (s[*i] && s[*i] != ',' && s[*i] != '}' && !isspace((unsigned char)s[*i])) {
-		if (!in_set(s[*i], PK_MODIFIER_CHARS)) {
+		char c = s[*i];
+		if (!in_set(c, PK_MODIFIER_CHARS)) {
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
-					 "unknown modifier '%c' (valid: %s)", s[*i],
+					 "unknown modifier '%c' (valid: %s)", c,
 					 PK_MODIFIER_CHARS);
+		}
+		if (++seen[(unsigned char)c] > mod_limit(c)) {
+			if (c == 'p')
+				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
+						 "too many 'p' modifiers: precise_ip goes up to %d",
+						 PK_PRECISE_MAX);
+			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
+					 "modifier '%c' repeated", c);
 		}
 		(*i)++;
 	}
@@ -178,7 +204,10 @@ static size_t segment_len(const char *s, int i)
 	return n;
 }
 
-static bool is_raw_name(const char *name)
+/* Hex digits in a 64-bit value. */
+#define U64_HEX_DIGITS 16
+
+bool pki_is_raw_name(const char *name)
 {
 	if (name[0] != 'r' || !name[1])
 		return false;
@@ -186,6 +215,18 @@ static bool is_raw_name(const char *name)
 		if (!isxdigit((unsigned char)*p))
 			return false;
 	return true;
+}
+
+int pki_parse_raw_name(const char *name, uint64_t *out)
+{
+	if (!pki_is_raw_name(name) || strlen(name + 1) > U64_HEX_DIGITS)
+		return -EINVAL;
+	*out = 0;
+	for (const char *p = name + 1; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		*out = *out << 4 | (uint64_t)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+	}
+	return 0;
 }
 
 static int parse_breakpoint(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
@@ -204,22 +245,28 @@ static int parse_breakpoint(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 	}
 	if (s[*i] == ':') {
 		size_t n = segment_len(s, *i + 1);
-		bool access = n > 0 && n <= 3;
+		bool access = n > 0;
 		for (size_t k = 0; k < n && access; k++)
 			access = in_set(s[*i + 1 + (int)k], "rwx");
 		if (access) {
 			for (size_t k = 0; k < n; k++) {
-				char c = s[*i + 1 + (int)k];
-				ev->bp_type |= c == 'r' ? 1u : c == 'w' ? 2u : 4u;
+				int at = *i + 1 + (int)k;
+				unsigned bit = s[at] == 'r' ? HW_BREAKPOINT_R : s[at] == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
+				/* perf 6.1 refuses "mem:0x1000:rr" (no caret, only
+				 * "Run 'perf list'") */
+				if (ev->bp_type & bit)
+					return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, at,
+							 "breakpoint access '%c' repeated", s[at]);
+				ev->bp_type |= bit;
 			}
-			if ((ev->bp_type & 4) && (ev->bp_type & 3))
+			if ((ev->bp_type & HW_BREAKPOINT_X) && (ev->bp_type & HW_BREAKPOINT_RW))
 				return syntax(err, s, *i + 1,
 					      "an execute breakpoint cannot also be read/write");
 			*i += 1 + (int)n;
 		}
 	}
 	if (!ev->bp_type)
-		ev->bp_type = 3; /* perf's default: rw */
+		ev->bp_type = HW_BREAKPOINT_RW; /* perf's default */
 	return 0;
 }
 
@@ -309,16 +356,9 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 				return r;
 		}
 	} else {
-		ev->kind = is_raw_name(ev->name) ? PK_EV_RAW : PK_EV_NAME;
-		if (ev->kind == PK_EV_RAW) {
-			const char *end;
-			char buf[24];
-			if (strlen(ev->name + 1) > 16)
-				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
-			snprintf(buf, sizeof(buf), "0x%s", ev->name + 1);
-			if (pki_parse_u64(buf, &ev->raw, &end) < 0)
-				return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
-		}
+		ev->kind = pki_is_raw_name(ev->name) ? PK_EV_RAW : PK_EV_NAME;
+		if (ev->kind == PK_EV_RAW && pki_parse_raw_name(ev->name, &ev->raw) < 0)
+			return syntax(err, s, nstart + 1, "raw event value does not fit 64 bits");
 		if (s[*i] == ':') {
 			(*i)++;
 			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)
@@ -386,8 +426,8 @@ int pki_ast_parse(const char *s, pk_ast *ast, pk_error *err)
 	int i = 0, r = 0;
 	if (!s)
 		return pk_err(err, -EINVAL, "no event string");
-	if (strlen(s) > (1u << 20))
-		return pk_err(err, -E2BIG, "event string longer than 1 MiB");
+	if (strlen(s) > EVENT_STRING_MAX)
+		return pk_err(err, -E2BIG, "event string longer than %u bytes", EVENT_STRING_MAX);
 	skip_space(s, &i);
 	if (!s[i])
 		return syntax(err, s, i, "empty event list");

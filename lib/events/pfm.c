@@ -92,16 +92,25 @@ static const pfm_model models[] = {
 /* perf gives the fixed-counter events of Intel's lists the encodings of
  * their general-purpose equivalents (its JSON converter rewrites them), so
  * inst_retired.any is event=0xc0, not the fixed-counter pseudo code 0x100. */
+/* They are Intel's architectural events, so they also stand for a core PMU
+ * this libpfm4 has no table for (Gracemont, cpu_atom on Alder Lake, before
+ * libpfm4 4.14's adl_grt). */
 static const struct fixed_name {
 	const char *name;
 	unsigned event, umask, any;
+	const char *desc;
 } fixed_names[] = {
-	{"inst_retired.any", 0xc0, 0, 0},
-	{"inst_retired.any_p", 0xc0, 0, 0},
-	{"cpu_clk_unhalted.thread", 0x3c, 0, 0},
-	{"cpu_clk_unhalted.core", 0x3c, 0, 0},
-	{"cpu_clk_unhalted.thread_any", 0x3c, 0, 1},
-	{"cpu_clk_unhalted.ref", 0x00, 0x03, 0},
+	{"inst_retired.any", 0xc0, 0, 0, "Instructions retired (architectural event)"},
+	{"inst_retired.any_p", 0xc0, 0, 0,
+	 "Instructions retired, on a general-purpose counter (architectural event)"},
+	{"cpu_clk_unhalted.thread", 0x3c, 0, 0,
+	 "Core cycles while the thread is not halted (architectural event)"},
+	{"cpu_clk_unhalted.core", 0x3c, 0, 0,
+	 "Core cycles while the core is not halted (architectural event)"},
+	{"cpu_clk_unhalted.thread_any", 0x3c, 0, 1,
+	 "Core cycles while any thread of the core is not halted"},
+	{"cpu_clk_unhalted.ref", 0x00, 0x03, 0,
+	 "Reference cycles while the thread is not halted (architectural event)"},
 };
 
 static bool model_matches(const pfm_model *m, const pk_cpuid *id, const char *core_pmu)
@@ -681,6 +690,20 @@ static int list_table(const pfm_pmu_entry *pe, const list_state *st)
 	return 0;
 }
 
+/* The fixed names a lookup encodes on this PMU (without a libpfm4 table). */
+static int list_fixed(const list_state *st)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(fixed_names); i++) {
+		uint64_t config[PK_NR_CONFIGS];
+		if (!fixed_encode(st->pmu, &fixed_names[i], config))
+			continue;
+		int r = st->cb(st->pmu, fixed_names[i].name, fixed_names[i].desc, st->arg);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
 		   pk_error *err)
 {
@@ -692,15 +715,18 @@ int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb 
 		list_state st = {pk_pmus_core_at(pmus, i), cb, arg};
 		const char *cands[4];
 		size_t nr = pki_pfm_model_pmus(cpuid, st.pmu->name, cands, PK_ARRAY_SIZE(cands));
-		for (size_t c = 0; c < nr; c++) {
+		bool listed = false;
+		for (size_t c = 0; c < nr && !listed; c++) {
 			const pfm_pmu_entry *pe = catalog_find(cands[c]);
 			if (!pe)
 				continue;
-			r = list_table(pe, &st);
-			if (r)
+			/* the first table this libpfm4 has is the one lookups use */
+			listed = true;
+			if ((r = list_table(pe, &st)))
 				return r;
-			break; /* the first table this libpfm4 has is the one lookups use */
 		}
+		if (!listed && cpuid->vendor == PK_VENDOR_INTEL && (r = list_fixed(&st)))
+			return r;
 	}
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/cpuid_internal.h"
+
 static const pk_kernel *real(const pk_kernel *k)
 {
 	return k ? k : pk_kernel_linux();
@@ -37,16 +39,12 @@ pk_cpumap *pk_host_cpus(const pk_kernel *k, pk_host_cpuset which, pk_error *err)
 
 int pk_host_cpuid(const pk_kernel *k, pk_cpuid *out, pk_error *err)
 {
-	const char *env = getenv("PMUKIT_CPUID");
-	if (env && *env) {
-		int r = pk_cpuid_parse(env, out, err);
-		if (r < 0 && err)
-			pk_err_hint(err, "(from PMUKIT_CPUID)");
-		return r;
-	}
+	int r = pki_cpuid_env(out, err);
+	if (r != 0)
+		return r < 0 ? r : 0;
 	pk_host_cpu cpu;
 	k = real(k);
-	int r = k->ops->host.cpu(k, &cpu);
+	r = k->ops->host.cpu(k, &cpu);
 	if (r < 0)
 		return pk_err(err, r, "cannot identify the CPU of the %s kernel: %s", k->name,
 			      strerror(-r));

@@ -59,6 +59,31 @@ static int mem_total_kb(int64_t *out)
 	return p ? 0 : -ENOENT;
 }
 
+/* The kernel's perfmon_capable(): CAP_PERFMON or CAP_SYS_ADMIN in the
+ * effective set (the CapEff mask of /proc/self/status). */
+#define CAP_BIT_SYS_ADMIN 21
+#define CAP_BIT_PERFMON 38
+
+static int perfmon_capable(int64_t *out)
+{
+	char *text = NULL;
+	uint64_t caps = 0;
+	int r = pki_read_file("/proc/self/status", &text, NULL);
+	if (r < 0)
+		return r;
+	const char *p = strstr(text, "\nCapEff:");
+	char buf[24];
+	r = -ENOENT;
+	if (p && snprintf(buf, sizeof(buf), "0x%.16s", pki_lskip(p + 8)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (pki_parse_u64(buf, &caps, NULL) == 0)
+			r = 0;
+	}
+	free(text);
+	*out = (caps & ((1ULL << CAP_BIT_SYS_ADMIN) | (1ULL << CAP_BIT_PERFMON))) != 0;
+	return r;
+}
+
 int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 {
 	(void)k;
@@ -78,6 +103,8 @@ int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 		return 0;
 	case PK_HOST_MEM_TOTAL_KB:
 		return mem_total_kb(out);
+	case PK_HOST_PERFMON_CAPABLE:
+		return perfmon_capable(out);
 	default:
 		return -EINVAL;
 	}

@@ -2,6 +2,7 @@
 #include "pd_internal.h"
 
 #include "core/util.h"
+#include "events/names.h"
 
 #include <linux/hw_breakpoint.h>
 
@@ -240,30 +241,6 @@ static const char *const hw_names[] = {
 	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
 	"ref-cycles",
 };
-static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
-					  "iTLB", "branch", "node"};
-/* operations (load, store, prefetch) each cache level counts */
-static const uint8_t cache_ops[] = {7, 5, 7, 7, 1, 1, 7};
-
-static void cache_name(uint64_t config, char *buf, size_t size)
-{
-	static const char *const op1[] = {"load", "store", "prefetch"};
-	static const char *const ops[] = {"loads", "stores", "prefetches"};
-	unsigned type = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
-	if (type >= PK_ARRAY_SIZE(cache_names))
-		snprintf(buf, size, "unknown-ext-hardware-cache-type");
-	else if (op >= PK_ARRAY_SIZE(ops))
-		snprintf(buf, size, "unknown-ext-hardware-cache-op");
-	else if (res > 1)
-		snprintf(buf, size, "unknown-ext-hardware-cache-result");
-	else if (!(cache_ops[type] >> op & 1))
-		snprintf(buf, size, "invalid-cache");
-	else if (res == 0)
-		snprintf(buf, size, "%s-%s", cache_names[type], ops[op]);
-	else
-		snprintf(buf, size, "%s-%s-misses", cache_names[type], op1[op]);
-}
-
 /* ":kuhpppHG": the contexts counted, shown only when some are excluded;
  * the host/guest pair shows when it differs from what the others imply. */
 static void modifiers(const struct perf_event_attr *a, char *buf, size_t size)
@@ -312,7 +289,7 @@ void pki_pd_make_attr_name(pk_pd_evsel *e)
 			 a->config < PK_ARRAY_SIZE(sw_names) ? sw_names[a->config] : "unknown-software");
 		break;
 	case PERF_TYPE_HW_CACHE:
-		cache_name(a->config, base, sizeof(base));
+		pki_cache_config_name(a->config, base, sizeof(base));
 		break;
 	case PERF_TYPE_RAW:
 		snprintf(base, sizeof(base), "raw 0x%llx", (unsigned long long)a->config);

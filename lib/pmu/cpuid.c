@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "pmu/cpuid_internal.h"
 
 static int parse_hex_field(const char **p, int *out)
 {
@@ -22,6 +23,24 @@ static int parse_hex_field(const char **p, int *out)
 	*out = (int)v;
 	*p = end;
 	return 0;
+}
+
+/* The cpuid instruction's vendor strings. */
+static const struct {
+	const char *name;
+	pk_vendor vendor;
+} vendors[] = {
+	{"GenuineIntel", PK_VENDOR_INTEL},
+	{"AuthenticAMD", PK_VENDOR_AMD},
+	{"HygonGenuine", PK_VENDOR_AMD},
+};
+
+static pk_vendor vendor_of(const char *s, size_t len)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(vendors); i++)
+		if (strlen(vendors[i].name) == len && !strncmp(s, vendors[i].name, len))
+			return vendors[i].vendor;
+	return PK_VENDOR_UNKNOWN;
 }
 
 /* x86: "<vendor>-<family decimal>-<model hex>[-<stepping hex>]".
@@ -53,14 +72,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	if (!dash)
 		return pk_err_at(err, -EINVAL, "cpuid", s, (long)strlen(s),
 				 "expected <vendor>-<family>-<model>[-<stepping>], e.g. GenuineIntel-6-97-2");
-	size_t vlen = (size_t)(dash - s);
-	if (vlen == 12 && !strncmp(s, "GenuineIntel", 12))
-		out->vendor = PK_VENDOR_INTEL;
-	else if ((vlen == 12 && !strncmp(s, "AuthenticAMD", 12)) ||
-		 (vlen == 12 && !strncmp(s, "HygonGenuine", 12)))
-		out->vendor = PK_VENDOR_AMD;
-	else
-		out->vendor = PK_VENDOR_UNKNOWN;
+	out->vendor = vendor_of(s, (size_t)(dash - s));
 	const char *p = dash + 1;
 	char *end;
 	errno = 0;
@@ -83,9 +95,37 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	return 0;
 }
 
+int pki_cpuid_env(pk_cpuid *out, pk_error *err)
+{
+	const char *env = getenv(PK_CPUID_ENV);
+	if (env && *env) {
+		pk_error perr;
+		pk_error_clear(&perr);
+		int r = pk_cpuid_parse(env, out, &perr);
+		if (r < 0) {
+			/* a set but malformed override is an error, never the host's
+			 * identification in its place */
+			pk_err_at(err, r, PK_CPUID_ENV, env, perr.pos, "malformed %s: %s", PK_CPUID_ENV,
+				  perr.msg);
+			pk_err_hint(err, "%s takes perf's PERF_CPUID form (GenuineIntel-6-97-2: vendor, "
+					 "decimal family, hex model, hex stepping) or an Arm MIDR "
+					 "(0x00000000410fd0c1); unset it to use this CPU",
+				    PK_CPUID_ENV);
+		}
+		return r < 0 ? r : 1;
+	}
+	return 0;
+}
+
 /* The host's identification is a fact of the kernel seam (the cpuid
  * instruction, the MIDR in sysfs, or the PMU model's CPU). */
 int pk_cpuid_host(pk_cpuid *out, pk_error *err)
 {
 	return pk_host_cpuid(NULL, out, err);
+}
+
+bool pk_cpuid_overridden(void)
+{
+	const char *env = getenv(PK_CPUID_ENV);
+	return env && *env;
 }

@@ -35,20 +35,60 @@ static void pmus_warn(pk_pmus *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Sysfs values are a few bytes; a broken file may hold megabytes or several
+ * lines. A warning quotes at most QUOTE_MAX bytes of it, up to the first
+ * control character, and says how long the whole was. */
+#define QUOTE_MAX 64
+#define QUOTE_BUF (QUOTE_MAX + 48)
+
+static const char *quote(const char *text, char buf[QUOTE_BUF])
+{
+	size_t n = 0, len = strlen(text);
+	while (n < len && n < QUOTE_MAX && !iscntrl((unsigned char)text[n]))
+		n++;
+	if (n == len)
+		snprintf(buf, QUOTE_BUF, "%s", text);
+	else
+		snprintf(buf, QUOTE_BUF, "%.*s... (%zu bytes)", (int)n, text, len);
+	return buf;
+}
+
 /* ---- format fields ------------------------------------------------------ */
+
+static const char *const config_words[PK_NR_CONFIGS] = {"config", "config1", "config2",
+							  "config3"};
+
+const char *pk_config_word_name(int word)
+{
+	return word >= 0 && word < PK_NR_CONFIGS ? config_words[word] : NULL;
+}
+
+const char *pk_format_describe(const pk_format *f, char *buf, size_t len)
+{
+	const char *word = pk_config_word_name(f->word);
+	int n = snprintf(buf, len, "%s:", word ? word : "?");
+	for (int i = 0; i < f->nr_ranges && n > 0 && (size_t)n < len; i++) {
+		const char *sep = i ? "," : "";
+		if (f->ranges[i].lo == f->ranges[i].hi)
+			n += snprintf(buf + n, len - (size_t)n, "%s%u", sep, f->ranges[i].lo);
+		else
+			n += snprintf(buf + n, len - (size_t)n, "%s%u-%u", sep, f->ranges[i].lo,
+				      f->ranges[i].hi);
+	}
+	return buf;
+}
 
 int pk_format_parse(const char *text, pk_format *out, pk_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	const char *p = pki_lskip(text);
-	static const char *words[] = {"config3", "config2", "config1", "config"};
 	int word = -1;
-	for (size_t i = 0; i < PK_ARRAY_SIZE(words); i++) {
-		size_t n = strlen(words[i]);
-		if (!strncmp(p, words[i], n) && p[n] == ':') {
-			word = (int)(PK_ARRAY_SIZE(words) - 1 - i);
+	/* longest first: "config" is a prefix of the others */
+	for (int w = PK_NR_CONFIGS - 1; w >= 0 && word < 0; w--) {
+		size_t n = strlen(config_words[w]);
+		if (!strncmp(p, config_words[w], n) && p[n] == ':') {
+			word = w;
 			p += n + 1;
-			break;
 		}
 	}
 	if (word < 0)
@@ -251,7 +291,9 @@ static int load_formats(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 		pk_error_clear(&e);
 		pk_format *f = &pmu->formats[pmu->nr_formats];
 		if (pk_format_parse(text, f, &e) < 0) {
-			pmus_warn(p, "%s/%s: '%s': %s; format skipped", dir, names[i], text, e.msg);
+			char q[QUOTE_BUF];
+			pmus_warn(p, "%s/%s: '%s': %s; format skipped", dir, names[i], quote(text, q),
+				  e.msg);
 			free(text);
 			continue;
 		}
@@ -299,7 +341,7 @@ static int load_aliases(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 				a->scale = s;
 			else
 				pmus_warn(p, "%s/%s: '%s' is not a positive number; scale 1 used",
-					  dir, comp, text);
+					  dir, comp, quote(text, (char[QUOTE_BUF]){0}));
 			free(text);
 		}
 		snprintf(comp, sizeof(comp), "%s.unit", n);
@@ -366,7 +408,8 @@ static int load_cpus(pk_pmus *p, pk_pmu *pmu, const char *pmudir)
 		pk_error_clear(&e);
 		pmu->cpus = pk_cpumap_parse(text, &e);
 		if (!pmu->cpus) {
-			pmus_warn(p, "%s/%s: '%s': %s", pmudir, files[i], text, e.msg);
+			char q[QUOTE_BUF];
+			pmus_warn(p, "%s/%s: '%s': %s", pmudir, files[i], quote(text, q), e.msg);
 			free(text);
 			return e.code == -ENOMEM ? -ENOMEM : 0;
 		}
@@ -407,7 +450,9 @@ static int load_pmu(pk_pmus *p, const char *devdir, const char *name)
 	}
 	uint64_t type;
 	if (pki_parse_u64(text, &type, NULL) < 0 || type > UINT32_MAX) {
-		pmus_warn(p, "%s/type: '%s' is not a PMU type number; PMU skipped", dir, text);
+		char q[QUOTE_BUF];
+		pmus_warn(p, "%s/type: '%s' is not a PMU type number; PMU skipped", dir,
+			  quote(text, q));
 		free(text);
 		return 0;
 	}

@@ -83,6 +83,21 @@ static void fx_events(fixture *f, const uint64_t *configs, size_t n, bool group)
 	pk_counting_opts_init(&f->opts);
 	f->opts.kernel = &fk.k;
 	f->opts.paranoid = 2;
+	f->opts.perfmon_capable = 0; /* not the host's: tests run as root or not */
+}
+
+/* One tracepoint event (the fake kernel does not care about the id). */
+static void fx_tracepoint(fixture *f, const char *name)
+{
+	memset(f, 0, sizeof(*f));
+	pk_error_clear(&f->err);
+	f->l = pk_evlist_new();
+	struct perf_event_attr a = {.type = PERF_TYPE_TRACEPOINT, .config = 1};
+	assert_non_null(pk_evlist_add(f->l, &a, name, NULL));
+	pk_counting_opts_init(&f->opts);
+	f->opts.kernel = &fk.k;
+	f->opts.paranoid = 2;
+	f->opts.perfmon_capable = 0;
 }
 
 static void fx_new(fixture *f)
@@ -253,6 +268,15 @@ static void test_threadmap_errors(void **state)
 	assert_int_equal(err.code, -EINVAL);
 	assert_int_equal(err.pos, 2);
 	assert_non_null(strstr(err.msg, "'x2'"));
+	/* perf 6.1: "perf stat -p 0x10" -> "Problems finding threads of monitor";
+	 * pmukit attached to pid 16 */
+	pk_error_clear(&err);
+	assert_null(pk_threadmap_from_pids(NULL, "0x1", &err));
+	assert_int_equal(err.code, -EINVAL);
+	assert_non_null(strstr(err.msg, "'0x1' is not a process id"));
+	pk_error_clear(&err);
+	assert_null(pk_threadmap_from_tids(NULL, "1,0X1", &err));
+	assert_int_equal(err.pos, 2);
 	pk_error_clear(&err);
 	assert_null(pk_threadmap_from_pids(NULL, "", &err));
 	assert_int_equal(err.code, -EINVAL);
@@ -562,6 +586,87 @@ static void test_eacces_fatal_with_paranoid(void **state)
 	fx_free(&f);
 }
 
+/* Issue 7: "stat -e ftrace:function" as root said "no permission to count
+ * 'ftrace:functionu'" and advised "sysctl -w kernel.perf_event_paranoid=2",
+ * the value it already had. perf 6.1 says "No permission to enable
+ * ftrace:function event." and nothing more. As root (CAP_PERFMON) paranoid
+ * does not apply: no user-space retry, no paranoid advice. */
+static void test_eperm_when_capable(void **state)
+{
+	(void)state;
+	fixture f;
+	fx_tracepoint(&f, "ftrace:function");
+	f.opts.perfmon_capable = 1;
+	fk.fail_errno = EPERM;
+	fk.fail_after = 0;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), -EPERM);
+	assert_string_equal(pk_counting_name(f.c, 0), "ftrace:function");
+	assert_int_equal(fk.nr, 0);
+	assert_non_null(strstr(f.err.msg, "no permission to count 'ftrace:function'"));
+	assert_non_null(strstr(f.err.msg, "perf_event_paranoid does not apply"));
+	assert_non_null(strstr(f.err.hint, "refuses function tracing"));
+	assert_null(strstr(f.err.hint, "sysctl"));
+	fx_free(&f);
+}
+
+/* Unprivileged, ftrace:function needs paranoid -1 (or CAP_PERFMON), not 2;
+ * the user-space retry names it "ftrace:function:u" (a tracepoint's ':' is
+ * not a modifier separator). */
+static void test_eperm_tracepoint_names(void **state)
+{
+	(void)state;
+	fixture f;
+	fx_tracepoint(&f, "ftrace:function");
+	fk.fail_errno = EPERM;
+	fk.fail_after = 0;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), -EPERM);
+	assert_string_equal(pk_counting_name(f.c, 0), "ftrace:function:u");
+	assert_non_null(strstr(f.err.hint, "kernel.perf_event_paranoid=-1"));
+	assert_null(strstr(f.err.hint, "paranoid=2"));
+	fx_free(&f);
+
+	fake_kernel_init(&fk);
+	fx_tracepoint(&f, "sched:sched_switch");
+	fk.fail_unless_exclude_kernel = true;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), 0);
+	assert_string_equal(pk_counting_name(f.c, 0), "sched:sched_switch:u");
+	fx_free(&f);
+
+	fake_kernel_init(&fk);
+	fx_tracepoint(&f, "cycles:k");
+	fk.fail_unless_exclude_kernel = true;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), 0);
+	assert_string_equal(pk_counting_name(f.c, 0), "cycles:ku");
+	fx_free(&f);
+}
+
+/* Issue 7: a fifth breakpoint gave the raw "No space left on device". perf
+ * 6.1: "The sys_perf_event_open() syscall returned with 28 (No space left on
+ * device) for event (mem:0x1020:w)." */
+static void test_enospc_breakpoints(void **state)
+{
+	(void)state;
+	fixture f;
+	memset(&f, 0, sizeof(f));
+	pk_error_clear(&f.err);
+	f.l = pk_evlist_new();
+	for (int k = 0; k < 5; k++) {
+		struct perf_event_attr a = {.type = PERF_TYPE_BREAKPOINT, .bp_type = 2,
+					    .bp_addr = 0x1000u + 8u * (unsigned)k, .bp_len = 8};
+		assert_non_null(pk_evlist_add(f.l, &a, "mem:0x1000:w", NULL));
+	}
+	pk_counting_opts_init(&f.opts);
+	f.opts.kernel = &fk.k;
+	f.opts.skip_unsupported = false;
+	fk.fail_errno = ENOSPC;
+	fk.fail_after = 4;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){5}, 1), -ENOSPC);
+	assert_non_null(strstr(f.err.msg, "no free breakpoint slot for 'mem:0x1000:w'"));
+	assert_non_null(strstr(f.err.msg, "4 breakpoints of this session"));
+	assert_null(strstr(f.err.msg, "No space left"));
+	fx_free(&f);
+}
+
 static void test_emfile_closes_everything(void **state)
 {
 	(void)state;
@@ -829,6 +934,9 @@ int main(void)
 		cmocka_unit_test_setup(test_no_core_pmu, setup),
 		cmocka_unit_test_setup(test_eacces_fallback_to_user, setup),
 		cmocka_unit_test_setup(test_eacces_fatal_with_paranoid, setup),
+		cmocka_unit_test_setup(test_eperm_when_capable, setup),
+		cmocka_unit_test_setup(test_enospc_breakpoints, setup),
+		cmocka_unit_test_setup(test_eperm_tracepoint_names, setup),
 		cmocka_unit_test_setup(test_emfile_closes_everything, setup),
 		cmocka_unit_test_setup(test_einval_names_field, setup),
 		cmocka_unit_test_setup(test_exited_thread_dropped, setup),

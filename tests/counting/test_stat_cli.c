@@ -383,6 +383,25 @@ static void test_hybrid_fixture_rows(void **state)
 	free(out);
 }
 
+/* perf 6.1 on a machine without hybrid PMUs: "perf stat --cputype foo true"
+ * -> "--cputype foo is not supported!", exit 129 (also for core/atom).
+ * pmukit counted as if no --cputype was given, exit 0. */
+static void test_cputype_refused(void **state)
+{
+	(void)state;
+	char *out, cmd[1024];
+	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=%s %s stat --cputype foo -e task-clock -- true",
+		 pk_test_sysfs("icelake"), pk_test_pmukit());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	assert_non_null(strstr(out, "--cputype foo: not a hybrid machine (core PMUs: cpu)"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=%s %s stat --cputype foo -e task-clock -- true",
+		 pk_test_sysfs("alderlake"), pk_test_pmukit());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	assert_non_null(strstr(out, "no such core PMU (core PMUs: cpu_core, cpu_atom)"));
+	free(out);
+}
+
 /* The differential check: page-faults of the same fixed workload under
  * perf stat and pmukit stat. Faults of a process that touches N fresh pages
  * are N plus the loader's, a few dozen; runs differ by a handful. Tolerance:
@@ -454,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_ctrl_c_prints),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_hybrid_fixture_rows),
+		cmocka_unit_test(test_cputype_refused),
 		cmocka_unit_test(test_compare_with_perf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

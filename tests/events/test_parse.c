@@ -124,6 +124,74 @@ static void test_syntax_errors(void **state)
 	expect_error("icelake", "mem:0x10/3", 9, "length");
 }
 
+/* Issue 7: strings perf 6.1 refuses that pmukit accepted. What perf says is
+ * quoted for each (perf stat -e STR true / perf record -e STR true, on this VM). */
+static void test_refused_like_perf(void **state)
+{
+	(void)state;
+	/* perf: "event syntax error: 'task-clock:uu' \___ Bad modifier" (caret at
+	 * the modifiers; we point at the repeated letter) */
+	expect_error("icelake", "task-clock:uu", 12, "modifier 'u' repeated");
+	expect_error("icelake", "cycles:PP", 8, "modifier 'P' repeated");
+	expect_error("icelake", "cycles:ukk", 9, "modifier 'k' repeated");
+	/* perf: "'..ge-faults}:SS' \___ Bad modifier" */
+	expect_error("icelake", "{task-clock,page-faults}:SS", 26, "modifier 'S' repeated");
+	/* perf: "mem:0x1000:rr" -> "Run 'perf list' for a list of valid events" (no caret) */
+	expect_error("icelake", "mem:0x1000:rr", 12, "breakpoint access 'r' repeated");
+	/* perf: "'..0x1000:rw:uu' \___ Bad modifier" */
+	expect_error("icelake", "mem:0x1000:rw:uu", 15, "modifier 'u' repeated");
+	/* perf accepts up to three p's and refuses a fourth */
+	expect_error("icelake", "cycles:pppp", 10, "precise_ip goes up to 3");
+	/* perf record keeps the last of period=/freq= and drops the other without
+	 * a word (sample_freq 1000, freq 1); perf stat refuses 'freq' outright */
+	expect_error("icelake", "software/config=0,period=1000,freq=1000/", 30,
+		     "'period' and 'freq' both given");
+	expect_error("icelake", "software/config=0,freq=1000,period=1000/", 28,
+		     "'freq' and 'period' both given");
+	/* perf record accepts freq=0 and opens freq=1, sample_freq=0 */
+	expect_error("icelake", "software/config=0,freq=0/", 23, "'freq' must be at least 1");
+	expect_error("icelake", "software/config=0,period=0/", 25, "'period' must be at least 1");
+	/* perf: "'..fig=0,time=5/' \___ expected 0 or 1"; perf record takes
+	 * inherit=2 as inherit=1 */
+	expect_error("icelake", "software/config=0,time=5/", 23, "'time' expects 0 or 1");
+	expect_error("icelake", "software/config=0,inherit=2/", 26, "'inherit' expects 0 or 1");
+	expect_error("icelake", "software/config=0,no-inherit=1/", 29, "takes no value");
+	/* perf: "'..ig=0,name=a b/' \___ parser error" at the space */
+	expect_error("icelake", "software/config=0,name=a b/", 24, "cannot contain a space");
+
+	/* what stays accepted: one of each, ppp, inherit=0 means no inherit */
+	pk_evlist *l = must_parse("icelake", "cycles:ukppp,{cycles,instructions}:S,mem:0x10:rw:u,"
+					     "software/config=0,inherit=0,time=1/");
+	assert_int_equal(EV(l, 0)->attr.precise_ip, 3);
+	assert_int_equal(EV(l, 4)->inherit_term, 0);
+	assert_int_equal(EV(l, 4)->time_term, 1);
+	pk_evlist_put(l);
+	l = must_parse("icelake", "software/config=0,period=10,period=20/");
+	assert_int_equal(EV(l, 0)->attr.sample_period, 20);
+	pk_evlist_put(l);
+}
+
+/* Issue 7: a malformed PMUKIT_CPUID was ignored without a word: named
+ * events were then "unknown event 'inst_retired.any'". */
+static void test_malformed_cpuid_env(void **state)
+{
+	(void)state;
+	pk_error err;
+	setenv("PMUKIT_CPUID", "garbage", 1);
+	pk_evlist *l = parse_on("alderlake", "inst_retired.any", NULL, &err);
+	unsetenv("PMUKIT_CPUID");
+	assert_null(l);
+	assert_string_equal(err.subject, "PMUKIT_CPUID");
+	assert_string_equal(err.where, "garbage");
+	assert_non_null(strstr(err.msg, "malformed PMUKIT_CPUID"));
+	/* events that need no CPU identification do not care */
+	setenv("PMUKIT_CPUID", "garbage", 1);
+	l = parse_on("alderlake", "cycles,task-clock", NULL, &err);
+	unsetenv("PMUKIT_CPUID");
+	assert_non_null(l);
+	pk_evlist_put(l);
+}
+
 static void test_symbolic(void **state)
 {
 	(void)state;
@@ -495,7 +563,8 @@ int main(void)
 		cmocka_unit_test(test_pmu_terms),       cmocka_unit_test(test_spe),
 		cmocka_unit_test(test_no_core_pmu),     cmocka_unit_test(test_breakpoint),
 		cmocka_unit_test(test_tracepoint),      cmocka_unit_test(test_config_defaults),
-		cmocka_unit_test(test_pfm_named),
+		cmocka_unit_test(test_pfm_named),       cmocka_unit_test(test_refused_like_perf),
+		cmocka_unit_test(test_malformed_cpuid_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,9 +74,37 @@ static void test_record_tid(void **state)
 	record_attached("-t");
 }
 
+/* Option numbers go through the CLI's one number parser. perf 6.1: "perf
+ * record -c -1" -> "switch `c' expects an unsigned numerical value" (129);
+ * "-p 0x1" -> "Problems finding threads of monitor". pmukit took -c -1 as
+ * 2^64-1 and -p 0x1 as pid 1. */
+static void test_record_number_options(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char cmd[2048], *out = NULL;
+	snprintf(cmd, sizeof(cmd), "cd %s && %s record -c -1 -e task-clock -o n.data -- true 2>&1",
+		 dir, pk_test_pmukit());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	assert_non_null(strstr(out, "-c: '-1' is not a number"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s record -m 3 -e task-clock -o n.data -- true 2>&1",
+		 dir, pk_test_pmukit());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	assert_non_null(strstr(out, "power of 2"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s record -p 0x1 -e task-clock -o n.data -- true 2>&1",
+		 dir, pk_test_pmukit());
+	assert_int_not_equal(pk_test_run(cmd, &out, 1), 0);
+	assert_non_null(strstr(out, "'0x1' is not a process id"));
+	free(out);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_record_pid),
-					   cmocka_unit_test(test_record_tid)};
+					   cmocka_unit_test(test_record_tid),
+					   cmocka_unit_test(test_record_number_options)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

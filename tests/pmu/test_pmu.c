@@ -184,6 +184,32 @@ static void test_odd_tree(void **state)
 	assert_true(saw_broken && saw_scale && saw_badtype);
 	pk_pmus_put(p);
 
+	/* Issue 7: a 1 MiB sysfs file was echoed whole in the warning. perf
+	 * 6.1 skips such a PMU without a word. The quote stops at 64 bytes. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/bus/event_source/devices/huge", root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/huge", root);
+	size_t big = 1u << 20;
+	char *junk = malloc(big + 1);
+	assert_non_null(junk);
+	memset(junk, 'x', big);
+	junk[big] = '\0';
+	write_file(dir, "type", junk);
+	free(junk);
+	p = pk_pmus_load(root, &err);
+	assert_non_null(p);
+	bool saw_huge = false;
+	for (size_t i = 0; i < pk_pmus_nr_warnings(p); i++) {
+		const char *w = pk_pmus_warning(p, i);
+		assert_true(strlen(w) < 1024);
+		if (strstr(w, "huge/type")) {
+			saw_huge = true;
+			assert_non_null(strstr(w, "... (1048576 bytes)"));
+		}
+	}
+	assert_true(saw_huge);
+	pk_pmus_put(p);
+
 	/* a root without the PMU folder is an error that names the path */
 	pk_error_clear(&err);
 	snprintf(dir, sizeof(dir), "%s/nothing", root);
@@ -238,6 +264,19 @@ static void test_cpuid(void **state)
 	assert_int_equal(pk_cpuid_host(&id, &err), 0);
 	unsetenv("PMUKIT_CPUID");
 	assert_int_equal(id.model, 0x8f);
+	/* a malformed override is refused with the variable's name and the form
+	 * (perf 6.1: "Invalid CPUID garbage. Full CPUID is required,
+	 * vendor-family-model-stepping") */
+	setenv("PMUKIT_CPUID", "GenuineIntel-6-9x-2", 1);
+	pk_error_clear(&err);
+	assert_int_equal(pk_cpuid_host(&id, &err), -EINVAL);
+	unsetenv("PMUKIT_CPUID");
+	assert_string_equal(err.subject, "PMUKIT_CPUID");
+	assert_string_equal(err.where, "GenuineIntel-6-9x-2");
+	assert_int_equal(err.pos, 16);
+	assert_non_null(strstr(err.msg, "malformed PMUKIT_CPUID"));
+	assert_non_null(strstr(err.hint, "GenuineIntel-6-97-2"));
+	assert_non_null(strstr(err.hint, "MIDR"));
 	/* the host itself identifies somehow */
 	pk_error_clear(&err);
 	assert_int_equal(pk_cpuid_host(&id, &err), 0);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <pmukit/error.h>
+#include <pmukit/pmu.h>
 
 struct pk_cmd {
 	const char *name;
@@ -42,5 +43,9 @@ struct pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err);
 int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
 /* --cputype: perf's "core"/"atom", or a core PMU's name. */
 const char *pk_cli_cputype(const char *arg);
+/* Refuses a --cputype (already mapped by pk_cli_cputype; NULL: none given)
+ * that is not a core PMU of a hybrid machine: prints a usage error and
+ * returns 129, else 0. */
+int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name);
 
 #endif

@@ -29,8 +29,6 @@ const char encode_usage[] =
 	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
 	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification.\n";
 
-static const char *const config_words[] = {"config", "config1", "config2", "config3"};
-
 /* One line per attr: what differs between events at a glance. */
 static void print_table(const pk_evlist *evlist)
 {
@@ -94,7 +92,7 @@ static void print_text(const pk_evlist *evlist)
 		printf("    %-32s %u\n", "size", pk_evsel_config3(e) ? PK_ATTR_SIZE_CONFIG3 : PK_ATTR_SIZE);
 		for (int w = 0; w < 4; w++)
 			if (words[w] || w == 0)
-				printf("    %-32s 0x%llx\n", config_words[w], (unsigned long long)words[w]);
+				printf("    %-32s 0x%llx\n", pk_config_word_name(w), (unsigned long long)words[w]);
 		if (a->sample_period)
 			printf("    %-32s %llu\n", "{ sample_period, sample_freq }",
 			       (unsigned long long)a->sample_period);
@@ -287,9 +285,9 @@ int cmd_encode(int argc, char **argv)
 	}
 	for (size_t i = 0; i < pk_pmus_nr_warnings(pmus); i++)
 		fprintf(stderr, "pmukit encode: warning: %s\n", pk_pmus_warning(pmus, i));
-	if (popts.only_pmu && !pk_pmus_find(pmus, popts.only_pmu)) {
-		fprintf(stderr, "pmukit encode: --cputype %s: no such core PMU on this machine\n",
-			popts.only_pmu);
+	int usage = pk_cli_check_cputype("encode", pmus, popts.only_pmu);
+	if (usage) {
+		rc = usage;
 		goto out;
 	}
 	for (size_t i = 0; i < nr_events; i++) {

@@ -1,7 +1,8 @@
 /* pmukit list: the events this machine (or the sysfs tree in PMUKIT_SYSFS)
  * offers, as perf list shows them: hardware, software and cache events,
- * each PMU's sysfs events, raw descriptors, tracepoints; on request the PMU
- * formats and libpfm4's named events for the CPU. */
+ * each PMU's sysfs events, raw descriptors, libpfm4's named events for the
+ * CPU (perf lists its JSON events by default too), tracepoints; on request
+ * the PMU formats. */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -36,7 +37,7 @@ const char list_usage[] =
 	"                       or matches it as a glob when it has * ? or [\n"
 	"\n"
 	"    --formats          also list PMU formats\n"
-	"    --named            also list libpfm4's named events (a long list)\n"
+	"    --no-named         leave out libpfm4's named events (hundreds per core PMU)\n"
 	"\n"
 	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
 	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification;\n"
@@ -51,7 +52,7 @@ enum section {
 	SEC_TRACEPOINT = 1 << 5,
 	SEC_FORMAT = 1 << 6,
 	SEC_NAMED = 1 << 7,
-	SEC_DEFAULT = SEC_HW | SEC_SW | SEC_CACHE | SEC_PMU | SEC_RAW | SEC_TRACEPOINT,
+	SEC_DEFAULT = SEC_HW | SEC_SW | SEC_CACHE | SEC_PMU | SEC_RAW | SEC_NAMED | SEC_TRACEPOINT,
 };
 
 static const struct {
@@ -223,19 +224,6 @@ static void list_raw(struct lister *l)
 		emit(l, desc, "Raw hardware event descriptor");
 }
 
-static void format_text(const pk_format *f, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, f->word ? "config%d:" : "config:", f->word);
-	for (int r = 0; r < f->nr_ranges && n > 0 && (size_t)n < len; r++) {
-		const char *sep = r ? "," : "";
-		if (f->ranges[r].lo == f->ranges[r].hi)
-			n += snprintf(buf + n, len - (size_t)n, "%s%u", sep, f->ranges[r].lo);
-		else
-			n += snprintf(buf + n, len - (size_t)n, "%s%u-%u", sep, f->ranges[r].lo,
-				      f->ranges[r].hi);
-	}
-}
-
 static void list_formats(struct lister *l)
 {
 	for (size_t i = 0; i < pk_pmus_count(l->pmus); i++) {
@@ -246,7 +234,7 @@ static void list_formats(struct lister *l)
 			const char *names[2] = {name, p->formats[f].name};
 			if (!wanted(l, names, 2))
 				continue;
-			format_text(&p->formats[f], text, sizeof(text));
+			pk_format_describe(&p->formats[f], text, sizeof(text));
 			snprintf(kind, sizeof(kind), "PMU format %s, max 0x%llx", text,
 				 (unsigned long long)pk_format_max(&p->formats[f]));
 			emit(l, name, kind);
@@ -299,14 +287,20 @@ static int print_named(const pk_pmu *pmu, const char *name, const char *desc, vo
 	return 0;
 }
 
-static int list_named(struct lister *l)
+/* Named events need the CPU identification: a bad PMUKIT_CPUID fails the
+ * listing; a host without one only leaves them out, with a note, unless
+ * they were asked for. */
+static int list_named(struct lister *l, bool asked)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	pk_cpuid id;
 	if (pk_cpuid_host(&id, &err) < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
-		pk_cli_print_error("list", &err);
-		return 1;
+		if (asked || pk_cpuid_overridden()) {
+			pk_cli_print_error("list", &err);
+			return 1;
+		}
+		fprintf(stderr, "pmukit list: no named events listed: %s\n", err.msg);
 	}
 	return 0;
 }
@@ -323,10 +317,12 @@ int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"formats", no_argument, NULL, 'f'},
-		{"named", no_argument, NULL, 'n'},
+		{"named", no_argument, NULL, 'n'},    /* the default now; kept for scripts */
+		{"no-named", no_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned extra = 0;
+	bool no_named = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -336,6 +332,9 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'n':
 			extra |= SEC_NAMED;
+			break;
+		case 'N':
+			no_named = true;
 			break;
 		default:
 			return pk_cli_usage_error("list", "unknown option");
@@ -353,12 +352,14 @@ int cmd_list(int argc, char **argv)
 		else
 			l.patterns[l.nr_patterns++] = argv[i];
 	}
-	/* Patterns alone search every section, named events included only when
-	 * asked for; a section name alone shows that section whole. */
+	/* Patterns alone search every section; a section name alone shows that
+	 * section whole. */
 	bool explicit_sections = sections != 0;
 	if (!sections)
 		sections = SEC_DEFAULT;
 	sections |= extra;
+	if (no_named)
+		sections &= ~(unsigned)SEC_NAMED;
 
 	pk_error err;
 	pk_error_clear(&err);
@@ -386,7 +387,8 @@ int cmd_list(int argc, char **argv)
 	if (sections & SEC_FORMAT)
 		list_formats(&l);
 	if (sections & SEC_NAMED)
-		rc |= list_named(&l);
+		rc |= list_named(&l, (explicit_sections && (sections & SEC_NAMED)) ||
+					     (extra & SEC_NAMED));
 	if (sections & SEC_TRACEPOINT)
 		rc |= list_tracepoints(&l, explicit_sections && (sections & SEC_TRACEPOINT));
 	pk_pmus_put(pmus);

@@ -548,6 +548,11 @@ int cmd_stat(int argc, char **argv)
 	s.pmus = pk_pmus_load(NULL, &err);
 	if (!s.pmus)
 		goto fail;
+	int usage = pk_cli_check_cputype("stat", s.pmus, o.cputype);
+	if (usage) {
+		ret = usage;
+		goto out;
+	}
 	if (o.all_cpus || o.cpu_list) {
 		s.cpus = pk_cli_target_cpus(o.cpu_list, &err);
 		if (!s.cpus)
