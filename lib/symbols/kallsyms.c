@@ -10,43 +10,85 @@
 #include "sy_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+/* The value of a hex digit, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* One line "<hex addr> <type> <name>[\t[module]]" (without its '\n'),
+ * added when it is a code or data symbol; false only when out of memory. */
+static bool parse_line(dso *d, const char *p, size_t len)
+{
+	const char *e = p + len;
+	uint64_t addr = 0;
+	const char *q = p;
+	for (int v; q < e && (v = hex_digit(*q)) >= 0; q++)
+		addr = addr << 4 | (uint64_t)v;
+	if (q == p || e - q < 3 || q[0] != ' ' || q[2] != ' ')
+		return true;
+	char type = q[1];
+	/* code and data, as perf loads them (data symbols bound the code
+	 * symbols before them) */
+	char T = (char)(type & ~0x20);
+	if (T != 'T' && T != 'W' && T != 'D' && T != 'B')
+		return true;
+	const char *name = q + 3;
+	const char *tab = memchr(name, '\t', (size_t)(e - name));
+	size_t nl = (size_t)((tab ? tab : e) - name);
+	/* kptr_restrict shows every address as 0: no usable symbols */
+	if (!nl || addr == 0)
+		return true;
+	uint8_t bind = type == 'W' ? STB_WEAK : T == type ? STB_GLOBAL : STB_LOCAL;
+	if (!sy_add_sym(d, addr, addr, name, nl, bind))
+		return false;
+	d->syms[d->nr_syms - 1].module = tab != NULL;
+	return true;
+}
+
+/* Reads the file in large blocks (/proc/kallsyms costs per read) and
+ * parses whole lines in place: no stdio, no strtoull. */
 static int load_kallsyms(dso *d, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	/* /proc/kallsyms costs per read: fewer, larger ones */
-	setvbuf(f, NULL, _IOFBF, (size_t)1 << 18);
-	char line[1024];
-	while (fgets(line, sizeof(line), f)) {
-		char *end;
-		uint64_t addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ')
+	enum { BLOCK = 1 << 18 };
+	char *buf = malloc(BLOCK);
+	size_t have = 0;
+	bool ok = buf != NULL;
+	while (ok) {
+		ssize_t n = read(fd, buf + have, BLOCK - have);
+		if (n < 0 && errno == EINTR)
 			continue;
-		char type = end[1];
-		if (end[2] != ' ')
-			continue;
-		/* code and data, as perf loads them (data symbols bound the
-		 * code symbols before them) */
-		char T = (char)(type & ~0x20);
-		if (T != 'T' && T != 'W' && T != 'D' && T != 'B')
-			continue;
-		char *name = end + 3;
-		size_t nl = strcspn(name, "\t\n");
-		/* kptr_restrict shows every address as 0: no usable symbols */
-		if (!nl || addr == 0)
-			continue;
-		uint8_t bind = type == 'W' ? STB_WEAK : T == type ? STB_GLOBAL : STB_LOCAL;
-		if (!sy_add_sym(d, addr, addr, name, nl, bind))
+		if (n <= 0) {
+			if (have) /* a last line without '\n' */
+				ok = parse_line(d, buf, have);
 			break;
-		d->syms[d->nr_syms - 1].module = name[nl] == '\t';
+		}
+		have += (size_t)n;
+		char *p = buf, *end = buf + have, *nl;
+		while (ok && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			ok = parse_line(d, p, (size_t)(nl - p));
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		if (have == BLOCK) /* a line longer than a block: dropped */
+			have = 0;
+		memmove(buf, p, have);
 	}
-	fclose(f);
+	free(buf);
+	close(fd);
 	sy_syms_finish(d);
 	return 0;
 }
