@@ -11,8 +11,10 @@
 #include "sy_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 mapgroup *sy_mg_new(void)
 {
@@ -110,6 +112,25 @@ const map *sy_mg_find(mapgroup *g, uint64_t addr)
 	return &g->maps[lo - 1];
 }
 
+/* perf's name for executable memory without a file (anonymous, heap,
+ * stack, SysV shared memory): the symbol map a JIT may write for the
+ * process, "/tmp/perf-<pid>.map". Others keep their own name. */
+static const char *map_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
+			    size_t size)
+{
+	const char *f = r->filename;
+	bool anon = !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+		    !strncmp(f, "/anon_hugepage", 14);
+	bool no_file = !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+	/* MMAP has no prot: its DATA mark tells a data map */
+	bool exec = ev->type == PERF_RECORD_MMAP2 ? (r->prot & PROT_EXEC) != 0
+						  : !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (!(anon || no_file) || !exec)
+		return f;
+	snprintf(buf, size, "/tmp/perf-%u.map", (unsigned)r->pid);
+	return buf;
+}
+
 int sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 {
 	pk_pd_rec_mmap r;
@@ -133,7 +154,8 @@ int sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	mapgroup *g = sy_process_maps(m, r.pid);
 	if (!g)
 		return -ENOMEM;
-	dso *d = sy_dso_get(m, r.filename);
+	char jit[40];
+	dso *d = sy_dso_get(m, map_name(ev, &r, jit, sizeof(jit)));
 	if (!d)
 		return -ENOMEM;
 	map nm = {r.addr, r.addr + r.len, r.pgoff, d};

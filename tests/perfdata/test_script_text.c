@@ -651,6 +651,30 @@ static void test_maps_perf(void **state)
 	assert_int_equal(same_script(path_in("maps.data"), "-F comm,tid,ip,sym,dso"), 3 * n);
 }
 
+/* Executable memory without a file (anonymous, heap, stack, SysV): perf
+ * names its dso "/tmp/perf-<pid>.map", the map a JIT may write (seen on
+ * system-wide recordings with valgrind or a JIT running). */
+static void test_anon_maps_perf(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	static const char *const names[] = {"//anon", "[heap]", "[stack]", "/SYSV00000000 (deleted)",
+					    "/dev/zero (deleted)"};
+	const size_t nn = sizeof(names) / sizeof(names[0]);
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0);
+	synth s;
+	synth_open(&s, path_in("anon.data"), &a, 1);
+	synth_comm(&s, 100, "jit");
+	for (size_t i = 0; i < nn; i++)
+		synth_mmap2(&s, 100, 0x100000000ULL * (i + 1), 0x10000, 0, names[i]);
+	for (size_t i = 0; i < nn; i++) {
+		fields f = {.ip = 0x100000000ULL * (i + 1) + 0x1234, .pid = 100};
+		synth_sample(&s, &f, PERF_RECORD_MISC_USER);
+	}
+	synth_close(&s);
+	assert_int_equal(same_script(path_in("anon.data"), "-F comm,tid,ip,sym,dso"), nn);
+}
+
 /* Call chains with context markers: perf follows the host's (user,
  * kernel, hypervisor) and drops a chain with any other (guest markers,
  * values in the marker range that are none). */
@@ -836,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_data_src_perf),
 		cmocka_unit_test(test_attr_names_perf),
 		cmocka_unit_test(test_maps_perf),
+		cmocka_unit_test(test_anon_maps_perf),
 		cmocka_unit_test(test_chain_markers_perf),
 		cmocka_unit_test(test_kernel_map_perf),
 		cmocka_unit_test(test_build_id_cache_perf),
