@@ -112,20 +112,21 @@ const map *sy_mg_find(mapgroup *g, uint64_t addr)
 	return &g->maps[lo - 1];
 }
 
-/* perf's name for executable memory without a file (anonymous, heap,
- * stack, SysV shared memory): the symbol map a JIT may write for the
- * process, "/tmp/perf-<pid>.map". Others keep their own name. */
-static const char *map_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
-			    size_t size)
+/* Memory without a file (anonymous, heap, stack, SysV shared memory):
+ * perf keeps its addresses as they are (no file offsets), and names it,
+ * when executable, after the symbol map a JIT may write for the process,
+ * "/tmp/perf-<pid>.map". Returns the name the dso takes. */
+static const char *fileless_map(const pk_pd_event *ev, const pk_pd_rec_mmap *r, bool *fileless,
+				char *buf, size_t size)
 {
 	const char *f = r->filename;
-	bool anon = !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
-		    !strncmp(f, "/anon_hugepage", 14);
-	bool no_file = !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+	*fileless = !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+		    !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
+		    !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
 	/* MMAP has no prot: its DATA mark tells a data map */
 	bool exec = ev->type == PERF_RECORD_MMAP2 ? (r->prot & PROT_EXEC) != 0
 						  : !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
-	if (!(anon || no_file) || !exec)
+	if (!*fileless || !exec)
 		return f;
 	snprintf(buf, size, "/tmp/perf-%u.map", (unsigned)r->pid);
 	return buf;
@@ -155,10 +156,12 @@ int sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	if (!g)
 		return -ENOMEM;
 	char jit[40];
-	dso *d = sy_dso_get(m, map_name(ev, &r, jit, sizeof(jit)));
+	bool fileless;
+	dso *d = sy_dso_get(m, fileless_map(ev, &r, &fileless, jit, sizeof(jit)));
 	if (!d)
 		return -ENOMEM;
-	map nm = {r.addr, r.addr + r.len, r.pgoff, d};
+	/* an offset equal to the start maps each address to itself */
+	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : r.pgoff, d};
 	if (nm.end < nm.start)
 		return 0;
 	return sy_mg_insert(m, g, nm);
