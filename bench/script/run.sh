@@ -1,68 +1,133 @@
 #!/usr/bin/env bash
-# Benchmark: `pmukit script` against `perf script` on the same recordings,
-# two sizes (default 200 and 400 MB): wall time and peak RSS of each, RUNS
-# runs per tool (default 3, interleaved), medians and the perf/pmukit ratio.
-#   bench/script/run.sh [PMUKIT] [SIZE_MB...]      (RUNS=5 bench/script/run.sh ...)
-# Recordings are made by perf (system-wide cpu-clock at 20 kHz per CPU with
-# call chains, while two busy loops run) into $PK_BENCH_DIR (default
-# /tmp/pmukit-bench-script) and kept for reruns. Output goes to /dev/null.
+# Benchmark: `pmukit script` against `perf script` on the same recordings of
+# several kinds: wall time, CPU time (user+sys) and peak RSS of each, RUNS
+# runs per tool (default 3, interleaved), medians and the perf/pmukit ratios.
+#   bench/script/run.sh [PMUKIT] [KIND...]          (RUNS=5 bench/script/run.sh ...)
+# Kinds (default: all), each recorded once by perf into $PK_BENCH_DIR (default
+# /tmp/pmukit-bench-script) and kept for reruns:
+#   sys-200, sys-400  system-wide cpu-clock at 20 kHz per CPU with call chains
+#                     while two busy loops run, until 200 / 400 MB; default fields
+#   proc-48, proc-96  one process (python3 walking /usr, hashing, compressing)
+#                     with call chains, cpu-clock at 50 kHz, until 48 / 96 MB;
+#                     -F tid,time,ip,sym
+#   sched             sched:sched_switch -a while `perf bench sched pipe` runs,
+#                     until 48 MB
+#   read              syscalls:sys_enter_read on `dd bs=1` (one read per byte),
+#                     until 48 MB
+# Tracepoint kinds print -F comm,tid,cpu,time,event,ip,sym,dso: pmukit does
+# not print the tracepoint's payload (perf's "trace" field). Output goes to a
+# file once per kind and is compared with perf's (cmp), then to /dev/null.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 pmukit=${1:-$here/../../build/tools/pmukit/pmukit}
 shift || true
-sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(200 400)
+kinds=("$@")
+[ ${#kinds[@]} -gt 0 ] || kinds=(sys-200 sys-400 proc-48 proc-96 sched read)
 runs=${RUNS:-3}
 dir=${PK_BENCH_DIR:-/tmp/pmukit-bench-script}
 mkdir -p "$dir"
 command -v perf >/dev/null || { echo "perf not found" >&2; exit 2; }
 [ -x "$pmukit" ] || { echo "no pmukit at $pmukit" >&2; exit 2; }
+pmukit=$(realpath "$pmukit")
 
-record() { # size_mb file
-	local mb=$1 f=$2
+# record_until MB FILE WORKLOAD-CMD -- PERF-RECORD-ARGS...: runs the workload
+# in the background (killed at the end) and perf record until FILE has MB.
+record_until() {
+	local mb=$1 f=$2 work=$3
+	shift 4
 	[ -f "$f" ] && [ "$(stat -c %s "$f")" -ge $((mb * 1000000)) ] && return
 	echo "recording $f (>= $mb MB) ..." >&2
-	( for _ in 1 2; do (while :; do :; done) & done; wait ) &
+	rm -f "$f"
+	setsid bash -c "$work" >/dev/null 2>&1 &
 	local busy=$!
-	perf record -q -a -g -e cpu-clock -c 50000 -m 1024 -o "$f" 2>/dev/null &
+	perf record -q -o "$f" "$@" >/dev/null 2>&1 &
 	local rec=$!
-	while [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt $((mb * 1000000)) ]; do sleep 1; done
-	kill -INT $rec; wait $rec || true
-	pkill -P $busy || true; kill $busy 2>/dev/null || true; wait $busy 2>/dev/null || true
+	while [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt $((mb * 1000000)) ]; do
+		kill -0 $rec 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -INT $rec 2>/dev/null || true
+	wait $rec || true
+	kill -- -$busy 2>/dev/null || true
+	wait $busy 2>/dev/null || true
 }
 
-measure() { # cmd... -> "seconds peak_rss_kB"
+busy_loops='for _ in 1 2; do (while :; do :; done) & done; wait'
+# one process, deep user stacks and system calls: python over /usr, forever
+py_walk="import os, hashlib, zlib, json, re
+while True:
+    for root, dirs, files in os.walk('/usr'):
+        for f in files:
+            try:
+                b = open(os.path.join(root, f), 'rb').read(65536)
+            except OSError:
+                continue
+            s = json.dumps({'h': hashlib.sha1(b).hexdigest(), 'n': len(zlib.compress(b, 1))})
+            re.findall(r'[a-z]+', s)"
+
+record_kind() { # kind file -> records it; sets fields
+	local kind=$1 f=$2
+	case $kind in
+	sys-*)
+		fields=()
+		record_until "${kind#sys-}" "$f" "$busy_loops" -- -a -g -e cpu-clock -c 50000 -m 1024 ;;
+	proc-*)
+		fields=(-F tid,time,ip,sym)
+		[ -f "$f" ] && [ "$(stat -c %s "$f")" -ge $((${kind#proc-} * 1000000)) ] && return
+		printf '%s\n' "$py_walk" >"$dir/walk.py"
+		record_until "${kind#proc-}" "$f" true -- -g -e cpu-clock -c 20000 -- python3 "$dir/walk.py" ;;
+	sched)
+		fields=(-F comm,tid,cpu,time,event,ip,sym,dso)
+		record_until 48 "$f" 'perf bench sched pipe -l 100000000' -- -a -e sched:sched_switch -m 1024 ;;
+	read)
+		fields=(-F comm,tid,cpu,time,event,ip,sym,dso)
+		record_until 48 "$f" true -- -e syscalls:sys_enter_read -m 1024 -- \
+			dd if=/dev/zero of=/dev/null bs=1 count=100000000 ;;
+	*) echo "unknown kind $kind" >&2; exit 2 ;;
+	esac
+}
+
+measure() { # cmd... -> "wall cpu peak_rss_kB"
 	local t
 	t=$(mktemp)
-	/usr/bin/time -f "%e %M" -o "$t" "$@" >/dev/null 2>/dev/null || true
-	tail -1 "$t"
+	/usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>/dev/null || true
+	tail -1 "$t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
 	rm -f "$t"
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-printf "%-7s %-7s %-26s %8s %14s %10s\n" size tool "seconds (runs)" median "peak_rss_MB" samples
-for mb in "${sizes[@]}"; do
-	f=$dir/rec-$mb.data
-	record "$mb" "$f"
-	real=$(( $(stat -c %s "$f") / 1000000 ))
-	n=$("$pmukit" script -G -F tid -i "$f" | wc -l)
-	declare -A secs=() rss=()
+printf "%-8s %-7s %-22s %7s %-22s %7s %8s %8s\n" kind tool "wall s (runs)" median "cpu s (runs)" median rss_MB lines
+for kind in "${kinds[@]}"; do
+	f=$dir/$kind.data
+	record_kind "$kind" "$f"
+	real=$(($(stat -c %s "$f") / 1000000))
+	out=$(mktemp)
+	"$pmukit" script "${fields[@]}" -i "$f" >"$out.pk" 2>/dev/null || true
+	perf script "${fields[@]}" -i "$f" >"$out.perf" 2>/dev/null || true
+	same=identical
+	cmp -s "$out.pk" "$out.perf" || same=DIFFERENT
+	n=$(wc -l <"$out.pk")
+	rm -f "$out" "$out.pk" "$out.perf"
+	declare -A secs=() cpus=() rss=()
 	for ((i = 0; i < runs; i++)); do
 		for tool in pmukit perf; do
-			if [ $tool = pmukit ]; then cmd=("$pmukit" script -i "$f"); else cmd=(perf script -i "$f"); fi
-			read -r s r < <(measure "${cmd[@]}")
+			if [ $tool = pmukit ]; then cmd=("$pmukit"); else cmd=(perf); fi
+			read -r s c r < <(measure "${cmd[@]}" script "${fields[@]}" -i "$f")
 			secs[$tool]+="$s "
+			cpus[$tool]+="$c "
 			rss[$tool]+="$r "
 		done
 	done
 	for tool in pmukit perf; do
 		med=$(tr ' ' '\n' <<<"${secs[$tool]}" | grep . | median)
+		cmed=$(tr ' ' '\n' <<<"${cpus[$tool]}" | grep . | median)
 		maxrss=$(tr ' ' '\n' <<<"${rss[$tool]}" | grep . | sort -n | tail -1)
-		eval "med_$tool=$med"
-		printf "%-7s %-7s %-26s %8s %14s %10s\n" "${real}MB" $tool "${secs[$tool]}" "$med" \
-			$((maxrss / 1024)) "$n"
+		eval "med_$tool=$med cmed_$tool=$cmed"
+		printf "%-8s %-7s %-22s %7s %-22s %7s %8s %8s\n" "$kind" $tool "${secs[$tool]}" "$med" \
+			"${cpus[$tool]}" "$cmed" $((maxrss / 1024)) "$n"
 	done
-	awk -v a="$med_perf" -v b="$med_pmukit" -v s="${real}MB" \
-		'BEGIN {printf "%-7s ratio   perf/pmukit median wall time: %.1fx\n", s, a / b}'
+	awk -v a="$med_perf" -v b="$med_pmukit" -v c="$cmed_perf" -v d="$cmed_pmukit" \
+		-v k="$kind" -v s="${real}MB" -v same="$same" \
+		'BEGIN {printf "%-8s %s: perf/pmukit wall %.1fx, cpu %.1fx; output %s\n", k, s, a / b, c / d, same}'
 done

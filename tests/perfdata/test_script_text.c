@@ -651,6 +651,37 @@ static void test_maps_perf(void **state)
 	assert_int_equal(same_script(path_in("maps.data"), "-F comm,tid,ip,sym,dso"), 3 * n);
 }
 
+/* Executable memory without a file (anonymous, heap, stack, SysV): perf
+ * names its dso "/tmp/perf-<pid>.map", the map a JIT may write, and prints
+ * its addresses as they are, whatever the map's offset (seen on
+ * system-wide recordings with valgrind or a JIT running). */
+static void test_anon_maps_perf(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	static const char *const names[] = {"//anon", "[heap]", "[stack]", "/SYSV00000000 (deleted)",
+					    "/dev/zero (deleted)"};
+	enum { NN = sizeof(names) / sizeof(names[0]) };
+	struct perf_event_attr a = attr_of(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+					   PERF_SAMPLE_CALLCHAIN);
+	synth s;
+	synth_open(&s, path_in("anon.data"), &a, 1);
+	synth_comm(&s, 100, "jit");
+	for (size_t i = 0; i < NN; i++)
+		synth_mmap2(&s, 100, 0x100000000ULL * (i + 1), 0x10000, 0x3000 * i, names[i]);
+	uint64_t chain[NN + 1];
+	chain[0] = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	for (size_t i = 0; i < NN; i++)
+		chain[i + 1] = 0x100000000ULL * (i + 1) + 0x1234;
+	for (size_t i = 0; i < NN; i++) {
+		fields f = {.ip = chain[i + 1], .pid = 100, .chain = chain, .chain_nr = NN + 1};
+		synth_sample(&s, &f, PERF_RECORD_MISC_USER);
+	}
+	synth_close(&s);
+	assert_int_equal(same_script(path_in("anon.data"), "-F comm,tid,ip,sym,dso"),
+			 NN * (NN + 2));
+}
+
 /* Call chains with context markers: perf follows the host's (user,
  * kernel, hypervisor) and drops a chain with any other (guest markers,
  * values in the marker range that are none). */
@@ -836,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_data_src_perf),
 		cmocka_unit_test(test_attr_names_perf),
 		cmocka_unit_test(test_maps_perf),
+		cmocka_unit_test(test_anon_maps_perf),
 		cmocka_unit_test(test_chain_markers_perf),
 		cmocka_unit_test(test_kernel_map_perf),
 		cmocka_unit_test(test_build_id_cache_perf),

@@ -1,0 +1,83 @@
+/* The dsos of a machine: one per file name (a hash table owned by the
+ * machine, freed with it), each loading its symbols once, on the first
+ * address looked up in it (pki_sy_dso_load): ELF files by absolute path (or
+ * their build-id cache copy), the vdso from this process, nothing for other
+ * "[name]" pseudo-files. The kernel's dso loads from kallsyms instead. */
+#include "sy_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 5381;
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+dso *pki_sy_dso_get(pk_machine *m, const char *name)
+{
+	size_t h = str_hash(name) % DSO_HASH;
+	for (dso *d = m->dsos[h]; d; d = d->next)
+		if (!strcmp(d->name, name))
+			return d;
+	dso *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->name = strdup(name);
+	if (!d->name) {
+		free(d);
+		return NULL;
+	}
+	d->next = m->dsos[h];
+	m->dsos[h] = d;
+	return d;
+}
+
+static void dso_free(dso *d)
+{
+	free(d->name);
+	free(d->syms);
+	free(d->strs);
+	free(d->segs);
+	for (size_t i = 0; i < d->nr_dnames; i++)
+		free(d->dnames[i]);
+	free(d->dnames);
+	free(d);
+}
+
+void pki_sy_dsos_free(pk_machine *m)
+{
+	for (size_t i = 0; i < DSO_HASH; i++) {
+		dso *d = m->dsos[i];
+		while (d) {
+			dso *n = d->next;
+			dso_free(d);
+			d = n;
+		}
+	}
+}
+
+void pki_sy_dso_load(pk_machine *m, dso *d)
+{
+	d->loaded = true;
+	if (m->opts.no_symbols)
+		return;
+	if (!strcmp(d->name, "[vdso]")) {
+		pki_sy_load_vdso(d);
+		return;
+	}
+	if (d->name[0] != '/')
+		return;
+	Elf *e;
+	int fd = pki_sy_open_recorded(m, d, &e);
+	if (fd < 0)
+		return;
+	if (e && elf_kind(e) == ELF_K_ELF)
+		pki_sy_elf_load(d, e);
+	if (e)
+		elf_end(e);
+	close(fd);
+}

@@ -1,0 +1,299 @@
+/* Symbols and segments from ELF files, through libelf.
+ *
+ * A dso's symbols come from its .symtab, else its .dynsym, or from a
+ * separate debug file (/usr/lib/debug) when one has a .symtab, as perf
+ * prefers; perf's synthesized "name@plt" symbols are added on the PLT slots.
+ * The program headers (PT_LOAD segments) always come from the binary
+ * itself: they turn a file offset into a link-time address (pki_sy_seg_vaddr).
+ * The vdso is read from this process's own memory: it is the same in every
+ * process of a kernel. */
+#include "sy_internal.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void load_elf_segs(dso *d, Elf *e)
+{
+	size_t nph = 0;
+	if (elf_getphdrnum(e, &nph) == 0 && nph) {
+		d->segs = calloc(nph, sizeof(seg));
+		for (size_t i = 0; d->segs && i < nph; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			d->segs[d->nr_segs++] = (seg){ph.p_offset, ph.p_vaddr};
+		}
+	}
+}
+
+/* .symtab, else .dynsym (allow_dynsym) */
+static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	scn = symtab ? symtab : allow_dynsym ? dynsym : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return;
+	size_t n = sh.sh_size / sh.sh_entsize;
+	GElf_Shdr str_sh;
+	Elf_Scn *str_scn = elf_getscn(e, sh.sh_link);
+	pki_sy_syms_reserve(d, n, str_scn && gelf_getshdr(str_scn, &str_sh) ? (size_t)str_sh.sh_size : 0);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		int type = GELF_ST_TYPE(s.st_info);
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_name)
+			continue;
+		if (type == STT_NOTYPE) {
+			/* assembly labels in code count, as perf counts them */
+			GElf_Shdr tsh;
+			Elf_Scn *ts = elf_getscn(e, s.st_shndx);
+			if (!ts || !gelf_getshdr(ts, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+				continue;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
+			continue;
+		}
+		const char *name = elf_strptr(e, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (!pki_sy_add_sym(d, s.st_value, s.st_value + s.st_size, name, strlen(name),
+			     (uint8_t)GELF_ST_BIND(s.st_info)))
+			break;
+	}
+}
+
+/* Whether a symbol loaded so far covers addr once unsized symbols reach
+ * to the next one (perf's sizing). */
+static bool covered(const dso *d, uint64_t addr)
+{
+	const sym *best = NULL;
+	uint64_t next = UINT64_MAX;
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const sym *s = &d->syms[i];
+		if (s->start <= addr && (!best || s->start > best->start || s->end > best->end))
+			best = s;
+	}
+	if (!best)
+		return false;
+	if (best->end > best->start)
+		return addr < best->end;
+	for (size_t i = 0; i < d->nr_syms; i++)
+		if (d->syms[i].start > best->start && d->syms[i].start < next)
+			next = d->syms[i].start;
+	return addr < next;
+}
+
+/* perf's synthesized "name@plt" symbols: one per .rela.plt entry, on the
+ * PLT slots in order (after the 16-byte PLT header, or on .plt.sec). */
+static void load_plt_syms(dso *d, Elf *e)
+{
+	Elf_Scn *scn = NULL, *plt = NULL, *plt_sec = NULL, *rela = NULL;
+	GElf_Shdr sh, plt_sh, rela_sh;
+	size_t shstr;
+	if (elf_getshdrstrndx(e, &shstr) < 0)
+		return;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *nm = elf_strptr(e, shstr, sh.sh_name);
+		if (!nm)
+			continue;
+		if (!strcmp(nm, ".plt"))
+			plt = scn;
+		else if (!strcmp(nm, ".plt.sec"))
+			plt_sec = scn;
+		else if (!strcmp(nm, ".rela.plt") || !strcmp(nm, ".rel.plt"))
+			rela = scn;
+	}
+	if (!rela || !(plt_sec ? plt_sec : plt))
+		return;
+	if (!gelf_getshdr(plt_sec ? plt_sec : plt, &plt_sh) || !gelf_getshdr(rela, &rela_sh) ||
+	    !rela_sh.sh_entsize)
+		return;
+	Elf_Scn *dsym = elf_getscn(e, rela_sh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rdata = elf_getdata(rela, NULL);
+	Elf_Data *sdata = dsym ? elf_getdata(dsym, NULL) : NULL;
+	if (!rdata || !sdata || !gelf_getshdr(dsym, &dsh))
+		return;
+	uint64_t entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
+	uint64_t addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
+	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
+	/* perf adds the PLT symbols after sizing the others: a symbol grown
+	 * over the PLT (an unsized _init before it) still answers for the
+	 * first slot in perf's lookup (seen on every binary tried), the
+	 * later slots get their own names */
+	bool first_shadowed = covered(d, addr);
+	for (size_t i = 0; i < n; i++, addr += entsize) {
+		if (i == 0 && first_shadowed)
+			continue;
+		uint64_t info;
+		if (rela_sh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+			if (!gelf_getrela(rdata, (int)i, &r))
+				continue;
+			info = r.r_info;
+		} else {
+			GElf_Rel r;
+			if (!gelf_getrel(rdata, (int)i, &r))
+				continue;
+			info = r.r_info;
+		}
+		const char *name = "";
+		GElf_Sym s;
+		if (GELF_R_SYM(info) && gelf_getsym(sdata, (int)GELF_R_SYM(info), &s))
+			name = elf_strptr(e, dsh.sh_link, s.st_name);
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		if (!pki_sy_add_sym(d, addr, addr + entsize, buf, strlen(buf), STB_GLOBAL))
+			break;
+	}
+}
+
+/* The vdso is the same in every process of this kernel: read ours. */
+void pki_sy_load_vdso(dso *d)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	char line[512];
+	uint64_t start = 0, end = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "[vdso]")) {
+			sscanf(line, "%lx-%lx", (unsigned long *)&start, (unsigned long *)&end);
+			break;
+		}
+	}
+	fclose(f);
+	if (!start || end <= start)
+		return;
+	size_t len = (size_t)(end - start);
+	char *copy = malloc(len);
+	if (!copy)
+		return;
+	memcpy(copy, (const void *)(uintptr_t)start, len);
+	Elf *e = elf_memory(copy, len);
+	if (e) {
+		load_elf_segs(d, e);
+		load_elf_syms(d, e, true);
+		pki_sy_syms_finish(d);
+		elf_end(e);
+	}
+	free(copy);
+}
+
+/* The GNU build id of an ELF file, as hex; false when it has none. */
+bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)data->d_buf + name_off, "GNU", 4))
+				continue;
+			const uint8_t *id = (const uint8_t *)data->d_buf + desc_off;
+			if (nh.n_descsz * 2 + 1 > hexlen)
+				return false;
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				snprintf(hex + i * 2, 3, "%02x", id[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool has_symtab(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
+}
+
+/* Symbols from a separate debug file when there is one (by build id under
+ * /usr/lib/debug/.build-id, or /usr/lib/debug/<path>.debug), as perf
+ * prefers them; the program headers always come from the binary itself. */
+static bool load_debug_file(dso *d, Elf *bin)
+{
+	char hex[128], path[4096];
+	const char *cands[3];
+	int n = 0;
+	char p1[4200], p2[4200];
+	if (pki_sy_elf_build_id(bin, hex, sizeof(hex)) && strlen(hex) > 2) {
+		snprintf(p1, sizeof(p1), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		cands[n++] = p1;
+	}
+	snprintf(p2, sizeof(p2), "/usr/lib/debug%s.debug", d->name);
+	cands[n++] = p2;
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s", cands[i]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		bool ok = e && elf_kind(e) == ELF_K_ELF && has_symtab(e);
+		if (ok)
+			load_elf_syms(d, e, false);
+		if (e)
+			elf_end(e);
+		close(fd);
+		if (ok && d->nr_syms)
+			return true;
+	}
+	return false;
+}
+
+
+/* Segments and symbols of the ELF file e for d, and the table closed. */
+void pki_sy_elf_load(dso *d, Elf *e)
+{
+	load_elf_segs(d, e);
+	if (!load_debug_file(d, e))
+		load_elf_syms(d, e, true);
+	/* perf adds PLT symbols only to a table it found symbols in
+	 * (not to a program that only imports) */
+	if (d->nr_syms)
+		load_plt_syms(d, e);
+	pki_sy_syms_finish(d);
+}
+
+/* The link-time address of file offset off. perf keeps ELF symbols at
+ * their file offsets (value - section address + section offset) and looks
+ * offsets up, so every offset from a segment's start on, even past its
+ * file part (.bss) or its memory, goes by that segment's placement. */
+uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off)
+{
+	const seg *best = NULL;
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const seg *sg = &d->segs[i];
+		if (sg->offset <= off && (!best || sg->offset >= best->offset))
+			best = sg;
+	}
+	return best ? off - best->offset + best->vaddr : off;
+}

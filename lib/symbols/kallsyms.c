@@ -1,0 +1,126 @@
+/* The kernel's symbols, from /proc/kallsyms (or opts.kallsyms), read once,
+ * when the first kernel address is looked up (pki_sy_kernel_load).
+ *
+ * perf loads code and data symbols (data symbols bound the code before
+ * them); they arrive unsized, and a module's symbols carry "\t[module]".
+ * Once loaded, the kernel map grows to the end of the last kernel symbol
+ * (kernel_map_extend), as perf's does: only lookups made from then on see
+ * the larger map. With kptr_restrict every address reads as 0 and no
+ * symbol is kept. */
+#include "sy_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The value of a hex digit, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* One line "<hex addr> <type> <name>[\t[module]]" (without its '\n'),
+ * added when it is a code or data symbol; false only when out of memory. */
+static bool parse_line(dso *d, const char *p, size_t len)
+{
+	const char *e = p + len;
+	uint64_t addr = 0;
+	const char *q = p;
+	for (int v; q < e && (v = hex_digit(*q)) >= 0; q++)
+		addr = addr << 4 | (uint64_t)v;
+	if (q == p || e - q < 3 || q[0] != ' ' || q[2] != ' ')
+		return true;
+	char type = q[1];
+	/* code and data, as perf loads them (data symbols bound the code
+	 * symbols before them) */
+	char T = (char)(type & ~0x20);
+	if (T != 'T' && T != 'W' && T != 'D' && T != 'B')
+		return true;
+	const char *name = q + 3;
+	const char *tab = memchr(name, '\t', (size_t)(e - name));
+	size_t nl = (size_t)((tab ? tab : e) - name);
+	/* kptr_restrict shows every address as 0: no usable symbols */
+	if (!nl || addr == 0)
+		return true;
+	uint8_t bind = type == 'W' ? STB_WEAK : T == type ? STB_GLOBAL : STB_LOCAL;
+	if (!pki_sy_add_sym(d, addr, addr, name, nl, bind))
+		return false;
+	d->syms[d->nr_syms - 1].module = tab != NULL;
+	return true;
+}
+
+/* Reads the file in large blocks (/proc/kallsyms costs per read) and
+ * parses whole lines in place: no stdio, no strtoull. */
+static int load_kallsyms(dso *d, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	enum { BLOCK = 1 << 18 };
+	char *buf = malloc(BLOCK);
+	size_t have = 0;
+	bool ok = buf != NULL;
+	while (ok) {
+		ssize_t n = read(fd, buf + have, BLOCK - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (have) /* a last line without '\n' */
+				ok = parse_line(d, buf, have);
+			break;
+		}
+		have += (size_t)n;
+		char *p = buf, *end = buf + have, *nl;
+		while (ok && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			ok = parse_line(d, p, (size_t)(nl - p));
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		if (have == BLOCK) /* a line longer than a block: dropped */
+			have = 0;
+		memmove(buf, p, have);
+	}
+	free(buf);
+	close(fd);
+	pki_sy_syms_finish(d);
+	return 0;
+}
+
+/* Once kallsyms is loaded, perf's kernel map reaches the end of the last
+ * kernel symbol (init text and data after _etext), never into a module's
+ * map. Only addresses looked up from then on see the larger map. */
+static void kernel_map_extend(pk_machine *m)
+{
+	const dso *k = m->kernel;
+	uint64_t end = 0;
+	for (size_t i = k->nr_syms; i > 0; i--)
+		if (!k->syms[i - 1].module) {
+			end = k->syms[i - 1].end;
+			break;
+		}
+	mapgroup *g = &m->kmaps;
+	for (size_t i = 0; i < g->nr; i++) {
+		map *mp = &g->maps[i];
+		uint64_t limit = i + 1 < g->nr ? g->maps[i + 1].start : UINT64_MAX;
+		if (mp->dso != m->kernel || end <= mp->end)
+			continue;
+		mp->end = end < limit ? end : limit;
+		g->version = m->next_version++;
+	}
+}
+
+void pki_sy_kernel_load(pk_machine *m)
+{
+	m->kernel->loaded = true;
+	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]))
+		return;
+	load_kallsyms(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
+	kernel_map_extend(m);
+}

@@ -1,0 +1,199 @@
+/* pk_machine: records in, address lookups out.
+ *
+ * Records go to the thread, map and build-id code (pk_machine_event); a
+ * lookup picks the map group (the kernel's for kernel modes, else the
+ * process's), the map, the dso (its symbols loaded on first use) and the
+ * symbol. Answers are cached, direct mapped, under (map group, its version,
+ * address, cpumode): a change to one process's maps leaves the others'
+ * answers valid, and an answer is never served for a changed group. A
+ * lookup that has no map group goes through a scratch entry, never a hit. */
+#include "sy_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* PERF_CONTEXT_* (include/uapi/linux/perf_event.h) */
+#define CTX_HV ((uint64_t)-32)
+#define CTX_KERNEL ((uint64_t)-128)
+#define CTX_USER ((uint64_t)-512)
+#define CTX_GUEST ((uint64_t)-2048)
+#define CTX_GUEST_KERNEL ((uint64_t)-2176)
+#define CTX_GUEST_USER ((uint64_t)-2560)
+#define CTX_MAX ((uint64_t)-4095)
+
+pk_machine *pk_machine_new(const pk_machine_opts *opts)
+{
+	pk_machine *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	if (opts)
+		m->opts = *opts;
+	elf_version(EV_CURRENT);
+	m->kernel = pki_sy_dso_get(m, "[kernel.kallsyms]");
+	if (!m->kernel) {
+		free(m);
+		return NULL;
+	}
+	m->kernel->is_kernel = true;
+	m->cache = calloc(LOC_CACHE, sizeof(loc_entry));
+	m->next_version = 1;
+	m->kmaps.version = m->next_version++;
+	return m;
+}
+
+void pk_machine_free(pk_machine *m)
+{
+	if (!m)
+		return;
+	pki_sy_threads_free(m);
+	pki_sy_dsos_free(m);
+	free(m->kmaps.maps);
+	free(m->cache);
+	free(m);
+}
+
+int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_COMM:
+		return pki_sy_on_comm(m, ev);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return pki_sy_on_fork(m, ev);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return pki_sy_on_mmap(m, ev);
+	case PK_RECORD_HEADER_BUILD_ID: {
+		pk_pd_rec_build_id b;
+		if (pk_pd_build_id_parse(ev->data, ev->size, false, &b) < 0)
+			return 0;
+		return pki_sy_add_build_id(m, &b);
+	}
+	default:
+		return 0;
+	}
+}
+
+static bool kernel_mode(unsigned cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
+}
+
+static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
+{
+	const map *mp = pki_sy_mg_find(&m->kmaps, addr);
+	/* An address no kernel map holds is unknown, as perf shows it (a kernel
+	 * callchain can run on into user addresses without a context marker;
+	 * a file without the kernel MMAP has no kernel symbols at all). */
+	if (!mp)
+		return;
+	loc->kernel = true;
+	dso *d = mp->dso;
+	if (!d->is_kernel)
+		d = m->kernel;
+	loc->dso = d->name;
+	loc->has_map = true;
+	loc->dso_addr = addr;
+	if (!m->kernel->loaded)
+		pki_sy_kernel_load(m);
+	const sym *s = pki_sy_sym_find(m->kernel, addr);
+	if (s) {
+		loc->sym = s->name; /* kernel names are never demangled */
+		loc->sym_start = s->start;
+		loc->symoff = addr - s->start;
+	}
+}
+
+static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+		    pk_addr_loc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->dso = "[unknown]";
+	if (kernel_mode(cpumode)) {
+		resolve_kernel(m, addr, loc);
+		return;
+	}
+	thread *leader = pki_sy_thread_find(m, pid);
+	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	if (!mp)
+		return;
+	dso *d = mp->dso;
+	loc->has_map = true;
+	loc->dso = d->name;
+	if (!d->loaded)
+		pki_sy_dso_load(m, d);
+	uint64_t off = addr - mp->start + mp->pgoff;
+	uint64_t vaddr = pki_sy_seg_vaddr(d, off);
+	loc->dso_addr = off;
+	sym *s = pki_sy_sym_find(d, vaddr);
+	if (s) {
+		loc->sym = pki_sy_sym_name(d, s);
+		loc->sym_start = s->start;
+		loc->symoff = vaddr - s->start;
+	}
+}
+
+/* The maps a lookup uses: the kernel's, or the process's. */
+static const mapgroup *lookup_maps(pk_machine *m, uint32_t pid, unsigned cpumode)
+{
+	if (kernel_mode(cpumode))
+		return &m->kmaps;
+	thread *leader = pki_sy_thread_find(m, pid);
+	return leader ? leader->mg : NULL;
+}
+
+uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
+{
+	const mapgroup *g = lookup_maps(m, pid, cpumode);
+	return g ? g->version : 0;
+}
+
+const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
+				     uint64_t addr)
+{
+	/* the cache key is the map group and its version: a change to one
+	 * process's maps leaves the others' cached lookups valid */
+	const mapgroup *g = lookup_maps(m, pid, cpumode);
+	loc_entry *c = &m->scratch;
+	if (m->cache && g) {
+		uint64_t h = (addr ^ (uint64_t)(uintptr_t)g) * 0x9e3779b97f4a7c15ULL;
+		c = &m->cache[(h >> 40) % LOC_CACHE];
+		if (c->mg == g && c->version == g->version && c->addr == addr &&
+		    c->cpumode == cpumode)
+			return &c->loc;
+	}
+	pk_addr_loc *loc = &c->loc;
+	resolve(m, pid, cpumode, addr, loc);
+	loc->sym_len = loc->sym ? strlen(loc->sym) : 0;
+	loc->dso_len = strlen(loc->dso);
+	c->mg = g;
+	c->version = g ? g->version : 0;
+	c->addr = addr;
+	c->cpumode = cpumode;
+	if (c == &m->scratch)
+		c->mg = NULL; /* never a hit */
+	return loc;
+}
+
+void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			pk_addr_loc *loc)
+{
+	*loc = *pk_machine_lookup(m, pid, cpumode, addr);
+}
+
+int pk_callchain_context(uint64_t ip, unsigned *cpumode)
+{
+	if (ip < CTX_MAX)
+		return 0;
+	switch (ip) {
+	case CTX_HV: *cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+	case CTX_KERNEL: *cpumode = PERF_RECORD_MISC_KERNEL; break;
+	case CTX_USER: *cpumode = PERF_RECORD_MISC_USER; break;
+	case CTX_GUEST: *cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
+	case CTX_GUEST_KERNEL: *cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
+	case CTX_GUEST_USER: *cpumode = PERF_RECORD_MISC_GUEST_USER; break;
+	default: return -1;
+	}
+	return 1;
+}

@@ -1,0 +1,168 @@
+/* Address maps: a process's (or the kernel's) sorted, non-overlapping list
+ * of [start, end) -> (dso, file offset), and the MMAP/MMAP2 records that
+ * fill them.
+ *
+ * A new map cuts away what it overlaps, as a new mmap replaces the old
+ * range. Map groups are shared by a process's threads (refcounted) and
+ * copied on fork. Every change gives the group a new version (unique across
+ * groups, from the machine's counter): the lookup cache keys on it. Kernel
+ * maps (kernel and modules, or pid -1) go to the machine's kmaps with their
+ * addresses used as they are. */
+#include "sy_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+mapgroup *pki_sy_mg_new(void)
+{
+	mapgroup *g = calloc(1, sizeof(*g));
+	if (g)
+		g->refs = 1;
+	return g;
+}
+
+void pki_sy_mg_put(mapgroup *g)
+{
+	if (g && --g->refs == 0) {
+		free(g->maps);
+		free(g);
+	}
+}
+
+mapgroup *pki_sy_mg_clone(const mapgroup *src)
+{
+	mapgroup *g = pki_sy_mg_new();
+	if (!g || !src || !src->nr)
+		return g;
+	g->maps = malloc(src->nr * sizeof(map));
+	if (!g->maps) {
+		free(g);
+		return NULL;
+	}
+	memcpy(g->maps, src->maps, src->nr * sizeof(map));
+	g->nr = g->cap = src->nr;
+	return g;
+}
+
+/* Inserts [start, end): what it overlaps is cut away, as a new mmap over an
+ * old range replaces it. */
+int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm)
+{
+	g->version = m->next_version++;
+	size_t i = 0;
+	while (i < g->nr && g->maps[i].end <= nm.start)
+		i++;
+	/* pieces of overlapped maps that stay */
+	map left = {0}, right = {0};
+	bool has_left = false, has_right = false;
+	size_t j = i;
+	while (j < g->nr && g->maps[j].start < nm.end) {
+		map *o = &g->maps[j];
+		if (o->start < nm.start) {
+			left = *o;
+			left.end = nm.start;
+			has_left = true;
+		}
+		if (o->end > nm.end) {
+			right = *o;
+			right.pgoff += nm.end - o->start;
+			right.start = nm.end;
+			has_right = true;
+		}
+		j++;
+	}
+	size_t add = 1 + has_left + has_right;
+	size_t removed = j - i;
+	size_t nr = g->nr - removed + add;
+	if (nr > g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 16;
+		while (cap < nr)
+			cap *= 2;
+		map *nmaps = realloc(g->maps, cap * sizeof(map));
+		if (!nmaps)
+			return -ENOMEM;
+		g->maps = nmaps;
+		g->cap = cap;
+	}
+	memmove(g->maps + i + add, g->maps + j, (g->nr - j) * sizeof(map));
+	size_t k = i;
+	if (has_left)
+		g->maps[k++] = left;
+	g->maps[k++] = nm;
+	if (has_right)
+		g->maps[k++] = right;
+	g->nr = nr;
+	g->last = 0;
+	return 0;
+}
+
+const map *pki_sy_mg_find(mapgroup *g, uint64_t addr)
+{
+	if (!g || !g->nr)
+		return NULL;
+	if (g->last < g->nr && addr >= g->maps[g->last].start && addr < g->maps[g->last].end)
+		return &g->maps[g->last];
+	size_t lo = pki_sy_count_le(g->maps, g->nr, sizeof(map), addr);
+	if (!lo || addr >= g->maps[lo - 1].end)
+		return NULL;
+	g->last = lo - 1;
+	return &g->maps[lo - 1];
+}
+
+/* Memory without a file (anonymous, heap, stack, SysV shared memory):
+ * perf keeps its addresses as they are (no file offsets), and names it,
+ * when executable, after the symbol map a JIT may write for the process,
+ * "/tmp/perf-<pid>.map". Returns the name the dso takes. */
+static const char *fileless_map(const pk_pd_event *ev, const pk_pd_rec_mmap *r, bool *fileless,
+				char *buf, size_t size)
+{
+	const char *f = r->filename;
+	*fileless = !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+		    !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
+		    !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+	/* MMAP has no prot: its DATA mark tells a data map */
+	bool exec = ev->type == PERF_RECORD_MMAP2 ? (r->prot & PROT_EXEC) != 0
+						  : !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (!*fileless || !exec)
+		return f;
+	snprintf(buf, size, "/tmp/perf-%u.map", (unsigned)r->pid);
+	return buf;
+}
+
+int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
+{
+	pk_pd_rec_mmap r;
+	if (pk_pd_rec_mmap_parse(ev, &r, NULL) < 0 || !r.len)
+		return 0;
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || r.pid == (uint32_t)-1;
+	if (kernel) {
+		/* "[kernel.kallsyms]_text" and modules: symbols come from
+		 * kallsyms, addresses are used as they are */
+		dso *d = strncmp(r.filename, "[kernel.kallsyms]", 17) ? pki_sy_dso_get(m, r.filename) : m->kernel;
+		if (!d)
+			return -ENOMEM;
+		if (d == m->kernel || r.filename[0] == '[')
+			d->is_kernel = true;
+		map nm = {r.addr, r.addr + r.len, r.addr, d};
+		if (nm.end < nm.start)
+			nm.end = UINT64_MAX;
+		return pki_sy_mg_insert(m, &m->kmaps, nm);
+	}
+	mapgroup *g = pki_sy_process_maps(m, r.pid);
+	if (!g)
+		return -ENOMEM;
+	char jit[40];
+	bool fileless;
+	dso *d = pki_sy_dso_get(m, fileless_map(ev, &r, &fileless, jit, sizeof(jit)));
+	if (!d)
+		return -ENOMEM;
+	/* an offset equal to the start maps each address to itself */
+	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : r.pgoff, d};
+	if (nm.end < nm.start)
+		return 0;
+	return pki_sy_mg_insert(m, g, nm);
+}

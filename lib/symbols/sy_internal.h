@@ -1,0 +1,144 @@
+/* lib/symbols internals: the objects a pk_machine is made of, shared by the
+ * files of this module and by nothing else.
+ *
+ *   symtab.c    symbol tables: building, perf's choice among aliases, lookup
+ *   elf.c       symbols and segments from ELF files (libelf), the vdso
+ *   kallsyms.c  the kernel's symbols (/proc/kallsyms), loaded on first use
+ *   buildid.c   recorded build ids and perf's build-id cache
+ *   dso.c       the registry of dsos and loading each one's symbols once
+ *   maps.c      address maps of a process (or the kernel), MMAP records
+ *   thread.c    threads and their names, COMM and FORK records
+ *   machine.c   pk_machine: records in, address lookups (cached) out
+ *
+ * Ownership: the machine owns every thread and dso (hash tables, freed with
+ * it); threads of one process share one refcounted map group; maps point at
+ * dsos without a reference (dsos live as long as the machine). Every change
+ * to a map group gives it a new version, unique across groups, so that
+ * (group, version, address) keys the lookup cache. */
+#ifndef PK_SYMBOLS_INTERNAL_H
+#define PK_SYMBOLS_INTERNAL_H
+
+#include <pmukit/symbols.h>
+
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sym {
+	uint64_t start, end;
+	const char *name;
+	uint32_t idx;                /* load order, for a stable sort */
+	uint8_t bind;                /* STB_* (kallsyms: t local, T global, W weak) */
+	bool mangled;                /* name still to be demangled (on first use) */
+	bool module;                 /* kallsyms: a module's symbol ("\t[name]") */
+} sym;
+
+typedef struct seg {
+	uint64_t offset, vaddr;
+} seg;
+
+typedef struct dso {
+	char *name;
+	bool loaded, is_kernel;
+	sym *syms;
+	size_t nr_syms;
+	char *strs;                  /* names, one block */
+	size_t slen, scap, cap_syms; /* while loading, sym.name is an offset into strs */
+	seg *segs;
+	size_t nr_segs;
+	char **dnames;               /* demangled names, owned */
+	size_t nr_dnames, cap_dnames;
+	char build_id[41];           /* as recorded, hex; "" when unknown */
+	struct dso *next;            /* hash chain */
+} dso;
+
+typedef struct map {
+	uint64_t start, end, pgoff;
+	dso *dso;
+} map;
+
+typedef struct mapgroup {
+	map *maps;
+	size_t nr, cap;
+	size_t last;
+	int refs;
+	uint64_t version;            /* bumped by every change, for the lookup cache */
+} mapgroup;
+
+typedef struct thread {
+	uint32_t tid, pid;
+	char *comm;
+	mapgroup *mg;                /* the process's maps (shared by its threads) */
+	struct thread *next;
+} thread;
+
+#define THREAD_HASH 4096
+#define DSO_HASH 1024
+
+/* Resolved addresses, direct mapped; an entry is stale once any map
+ * changed (gen). Call chains repeat the same addresses over and over. */
+#define LOC_CACHE 16384
+typedef struct loc_entry {
+	uint64_t addr, version;
+	const mapgroup *mg;
+	unsigned cpumode;
+	pk_addr_loc loc;
+} loc_entry;
+
+struct pk_machine {
+	pk_machine_opts opts;
+	loc_entry *cache;
+	loc_entry scratch;           /* lookups that cannot be cached */
+	uint64_t next_version;       /* versions are unique across map groups */
+	thread *threads[THREAD_HASH];
+	dso *dsos[DSO_HASH];
+	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */
+	mapgroup kmaps;
+	char commbuf[32];
+	thread *last_thread;
+};
+
+/* symtab.c */
+bool pki_sy_syms_reserve(dso *d, size_t nsyms, size_t nstr);
+bool pki_sy_add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size_t nl,
+		uint8_t bind);
+void pki_sy_syms_finish(dso *d);
+size_t pki_sy_count_le(const void *base, size_t n, size_t stride, uint64_t addr);
+sym *pki_sy_sym_find(const dso *d, uint64_t addr);
+const char *pki_sy_sym_name(dso *d, sym *s);
+
+/* elf.c */
+void pki_sy_elf_load(dso *d, Elf *e);
+void pki_sy_load_vdso(dso *d);
+bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
+uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
+
+/* kallsyms.c */
+void pki_sy_kernel_load(pk_machine *m);
+
+/* buildid.c */
+int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
+int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
+
+/* dso.c */
+dso *pki_sy_dso_get(pk_machine *m, const char *name);
+void pki_sy_dso_load(pk_machine *m, dso *d);
+void pki_sy_dsos_free(pk_machine *m);
+
+/* maps.c */
+mapgroup *pki_sy_mg_new(void);
+void pki_sy_mg_put(mapgroup *g);
+mapgroup *pki_sy_mg_clone(const mapgroup *src);
+int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
+const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
+int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
+
+/* thread.c */
+thread *pki_sy_thread_find(pk_machine *m, uint32_t tid);
+mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid);
+int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev);
+int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev);
+void pki_sy_threads_free(pk_machine *m);
+
+#endif
