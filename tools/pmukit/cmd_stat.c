@@ -524,6 +524,99 @@ static FILE *open_output(const struct stat_opts *o)
 	return f;
 }
 
+/* PMUs, targets and events: 0, a usage exit code (> 0), or < 0 with err
+ * set. */
+static int setup(struct stat_session *s, pk_error *err)
+{
+	const struct stat_opts *o = s->o;
+	s->pmus = pk_pmus_load(NULL, err);
+	if (!s->pmus)
+		return err->code ? err->code : -ENOMEM;
+	int usage = pk_cli_check_cputype("stat", s->pmus, o->cputype);
+	if (usage)
+		return usage;
+	if (o->all_cpus || o->cpu_list) {
+		s->cpus = pk_cli_target_cpus(o->cpu_list, err);
+		if (!s->cpus)
+			return err->code ? err->code : -ENOMEM;
+	} else if (o->pids || o->tids) {
+		s->threads = o->pids ? pk_threadmap_from_pids(NULL, o->pids, err)
+				     : pk_threadmap_from_tids(NULL, o->tids, err);
+		if (!s->threads)
+			return err->code ? err->code : -ENOMEM;
+	}
+	int r = build_evlist(s, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < pk_evlist_nr_warnings(s->evlist); i++) {
+		const char *w = pk_evlist_warning(s->evlist, i);
+		fprintf(stderr, "%s%s\n", strncmp(w, "WARNING", 7) ? "WARNING: " : "", w);
+	}
+	return 0;
+}
+
+/* Every run (-r), signals taken synchronously in wait_run while they run;
+ * the counts of all runs accumulate in acc (without -I). Returns the last
+ * run's result (< 0 with err set on failure) and sets *runs. */
+static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
+		   pk_runstats *elapsed, struct run_result *res, int *runs, pk_error *err)
+{
+	/* Signals end a run, they do not end pmukit; the command gets the old
+	 * mask back. */
+	sigemptyset(&s->waited);
+	sigaddset(&s->waited, SIGCHLD);
+	sigaddset(&s->waited, SIGINT);
+	sigaddset(&s->waited, SIGTERM);
+	sigaddset(&s->waited, SIGHUP);
+	sigprocmask(SIG_BLOCK, &s->waited, &s->old_mask);
+	signal(SIGPIPE, SIG_IGN);
+	int r = 0;
+	*runs = 0;
+	for (long run = 0; run < s->o->repeat && !s->interrupted; run++) {
+		r = run_once(s, rows, res, err);
+		if (r < 0)
+			break;
+		(*runs)++;
+		pk_runstats_add(elapsed, res->elapsed_ns / 1e9);
+		if (!s->o->interval_ms && stat_rows_accumulate(acc, rows) < 0) {
+			r = pk_err(err, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	return r;
+}
+
+/* The totals (without -I), the notes and the footer; returns r, or an
+ * error when printing failed. */
+static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
+			const pk_runstats *elapsed, const struct run_result *res, int runs, int r,
+			pk_error *err)
+{
+	const struct stat_opts *o = s->o;
+	if (!o->interval_ms) {
+		char *target = target_name(o);
+		s->printer.runs = runs;
+		stat_print_header(&s->printer, target ? target : "?", runs);
+		free(target);
+		if (stat_print_rows(&s->printer, acc, elapsed->mean * 1e9, -1) < 0)
+			r = pk_err(err, -ENOMEM, "out of memory");
+	}
+	/* notes would break CSV and JSON parsers: those get them on stderr,
+	 * and only when the counts go to a file */
+	if (s->printer.fmt == STAT_HUMAN)
+		print_notes(s, out);
+	else if (out != stderr)
+		print_notes(s, stderr);
+	if (!o->interval_ms) {
+		bool ru = o->cmd[0] && !s->cpus && !s->threads && runs == 1 && res->status >= 0;
+		double user = (double)res->ru.ru_utime.tv_sec + (double)res->ru.ru_utime.tv_usec / 1e6;
+		double sys = (double)res->ru.ru_stime.tv_sec + (double)res->ru.ru_stime.tv_usec / 1e6;
+		stat_print_footer(&s->printer, elapsed, ru ? user : -1, ru ? sys : -1);
+	}
+	return r;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {0};
@@ -532,7 +625,7 @@ int cmd_stat(int argc, char **argv)
 	stat_rows acc = {0}, rows = {0};
 	pk_runstats elapsed = {0};
 	struct run_result res = {.status = -1};
-	int ret = 1, r;
+	int ret = 1, r, runs = 0;
 	pk_error_clear(&err);
 	r = parse_options(argc, argv, &o);
 	if (r) {
@@ -545,31 +638,13 @@ int cmd_stat(int argc, char **argv)
 	if (!o.output)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	s.aggr = o.no_aggr ? PK_AGGR_CPU : o.per_thread ? PK_AGGR_THREAD : PK_AGGR_GLOBAL;
-	s.pmus = pk_pmus_load(NULL, &err);
-	if (!s.pmus)
-		goto fail;
-	int usage = pk_cli_check_cputype("stat", s.pmus, o.cputype);
-	if (usage) {
-		ret = usage;
+	r = setup(&s, &err);
+	if (r > 0) {
+		ret = r;
 		goto out;
 	}
-	if (o.all_cpus || o.cpu_list) {
-		s.cpus = pk_cli_target_cpus(o.cpu_list, &err);
-		if (!s.cpus)
-			goto fail;
-	} else if (o.pids || o.tids) {
-		s.threads = o.pids ? pk_threadmap_from_pids(NULL, o.pids, &err)
-				   : pk_threadmap_from_tids(NULL, o.tids, &err);
-		if (!s.threads)
-			goto fail;
-	}
-	if (build_evlist(&s, &err) < 0)
+	if (r < 0)
 		goto fail;
-	for (size_t i = 0; i < pk_evlist_nr_warnings(s.evlist); i++) {
-		const char *w = pk_evlist_warning(s.evlist, i);
-		fprintf(stderr, "%s%s\n", strncmp(w, "WARNING", 7) ? "WARNING: " : "", w);
-	}
-
 	FILE *out = open_output(&o);
 	if (!out)
 		goto out;
@@ -581,54 +656,13 @@ int cmd_stat(int argc, char **argv)
 		.big_num = o.big_num,
 		.runs = 1,
 	};
-	/* Signals end a run, they do not end pmukit: they are taken
-	 * synchronously in wait_run, and the command gets the old mask back. */
-	sigemptyset(&s.waited);
-	sigaddset(&s.waited, SIGCHLD);
-	sigaddset(&s.waited, SIGINT);
-	sigaddset(&s.waited, SIGTERM);
-	sigaddset(&s.waited, SIGHUP);
-	sigprocmask(SIG_BLOCK, &s.waited, &s.old_mask);
-	signal(SIGPIPE, SIG_IGN);
-
-	int runs = 0;
-	for (long run = 0; run < o.repeat && !s.interrupted; run++) {
-		r = run_once(&s, &rows, &res, &err);
-		if (r < 0)
-			break;
-		runs++;
-		pk_runstats_add(&elapsed, res.elapsed_ns / 1e9);
-		if (!o.interval_ms && stat_rows_accumulate(&acc, &rows) < 0) {
-			r = pk_err(&err, -ENOMEM, "out of memory");
-			break;
-		}
-	}
-	sigprocmask(SIG_SETMASK, &s.old_mask, NULL);
+	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
 	if (r < 0 && runs == 0) {
 		if (out != stderr)
 			fclose(out);
 		goto fail;
 	}
-	if (!o.interval_ms) {
-		char *target = target_name(&o);
-		s.printer.runs = runs;
-		stat_print_header(&s.printer, target ? target : "?", runs);
-		free(target);
-		if (stat_print_rows(&s.printer, &acc, elapsed.mean * 1e9, -1) < 0)
-			r = pk_err(&err, -ENOMEM, "out of memory");
-	}
-	/* notes would break CSV and JSON parsers: those get them on stderr,
-	 * and only when the counts go to a file */
-	if (s.printer.fmt == STAT_HUMAN)
-		print_notes(&s, out);
-	else if (out != stderr)
-		print_notes(&s, stderr);
-	if (!o.interval_ms) {
-		bool ru = o.cmd[0] && !s.cpus && !s.threads && runs == 1 && res.status >= 0;
-		double user = (double)res.ru.ru_utime.tv_sec + (double)res.ru.ru_utime.tv_usec / 1e6;
-		double sys = (double)res.ru.ru_stime.tv_sec + (double)res.ru.ru_stime.tv_usec / 1e6;
-		stat_print_footer(&s.printer, &elapsed, ru ? user : -1, ru ? sys : -1);
-	}
+	r = print_totals(&s, out, &acc, &elapsed, &res, runs, r, &err);
 	/* counts that did not reach the file are an error, as in perf */
 	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output) : (fflush(out), 0);
 	if (r < 0)
