@@ -14,14 +14,15 @@
 struct sym_event {
 	const char *names[3]; /* canonical first */
 	uint64_t config;
+	uint8_t evsel_name;   /* which spelling perf gives an attr without a name */
 };
 
 static const struct sym_event hw_events[] = {
-	{{"cpu-cycles", "cycles"}, PERF_COUNT_HW_CPU_CYCLES},
+	{{"cpu-cycles", "cycles"}, PERF_COUNT_HW_CPU_CYCLES, 1},
 	{{"instructions"}, PERF_COUNT_HW_INSTRUCTIONS},
 	{{"cache-references"}, PERF_COUNT_HW_CACHE_REFERENCES},
 	{{"cache-misses"}, PERF_COUNT_HW_CACHE_MISSES},
-	{{"branch-instructions", "branches"}, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+	{{"branch-instructions", "branches"}, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1},
 	{{"branch-misses"}, PERF_COUNT_HW_BRANCH_MISSES},
 	{{"bus-cycles"}, PERF_COUNT_HW_BUS_CYCLES},
 	{{"stalled-cycles-frontend", "idle-cycles-frontend"}, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
@@ -287,4 +288,26 @@ const char *pk_cache_event_name(size_t idx, uint64_t *config)
 	if (config)
 		*config = cache_list_configs[idx];
 	return cache_list_names[idx];
+}
+
+/* perf 6.1 names attrs of the software events up to dummy only. */
+#define PK_SW_EVSEL_NAMED_MAX PERF_COUNT_SW_DUMMY
+
+const char *pki_symbolic_evsel_name(uint32_t type, uint64_t config)
+{
+	const struct sym_event *tab;
+	size_t n;
+	if (type == PERF_TYPE_HARDWARE) {
+		tab = hw_events;
+		n = PK_ARRAY_SIZE(hw_events);
+	} else if (type == PERF_TYPE_SOFTWARE && config <= PK_SW_EVSEL_NAMED_MAX) {
+		tab = sw_events;
+		n = PK_ARRAY_SIZE(sw_events);
+	} else {
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].config == config)
+			return tab[i].names[tab[i].evsel_name];
+	return NULL;
 }

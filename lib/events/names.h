@@ -25,4 +25,9 @@ const char *pki_hw_canonical_name(uint64_t config);
  * for naming attrs read from perf.data. */
 void pki_cache_config_name(uint64_t config, char *buf, size_t size);
 
+/* perf's name for an attr of a hardware or software event that has no stored
+ * name ("cycles", "branches", "cpu-clock"), as perf script shows it; NULL
+ * where perf says "unknown-hardware"/"unknown-software". */
+const char *pki_symbolic_evsel_name(uint32_t type, uint64_t config);
+
 #endif

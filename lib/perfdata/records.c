@@ -230,17 +230,6 @@ uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i)
 	return pd_ld64(ev->data + off);
 }
 
-/* perf 6.1's names for attrs without a stored name (checked with perf
- * script on hand-made files, every type and modifier combination). */
-static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-};
-static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
-	"ref-cycles",
-};
 /* ":kuhpppHG": the contexts counted, shown only when some are excluded;
  * the host/guest pair shows when it differs from what the others imply. */
 static void modifiers(const struct perf_event_attr *a, char *buf, size_t size)
@@ -279,15 +268,15 @@ void pki_pd_make_attr_name(pk_pd_evsel *e)
 	modifiers(a, mod, sizeof(mod));
 	switch (a->type) {
 	case PERF_TYPE_HARDWARE: {
-		uint64_t c = a->config & 0xffffffff;
-		snprintf(base, sizeof(base), "%s",
-			 c < PK_ARRAY_SIZE(hw_names) ? hw_names[c] : "unknown-hardware");
+		const char *n = pki_symbolic_evsel_name(a->type, a->config & 0xffffffff);
+		snprintf(base, sizeof(base), "%s", n ? n : "unknown-hardware");
 		break;
 	}
-	case PERF_TYPE_SOFTWARE:
-		snprintf(base, sizeof(base), "%s",
-			 a->config < PK_ARRAY_SIZE(sw_names) ? sw_names[a->config] : "unknown-software");
+	case PERF_TYPE_SOFTWARE: {
+		const char *n = pki_symbolic_evsel_name(a->type, a->config);
+		snprintf(base, sizeof(base), "%s", n ? n : "unknown-software");
 		break;
+	}
 	case PERF_TYPE_HW_CACHE:
 		pki_cache_config_name(a->config, base, sizeof(base));
 		break;
