@@ -10,9 +10,9 @@
  * renamed into place, so a reader sees a whole file
  * or the old one. The file:
  *
- *   pmukit kallsyms cache 1\n
+ *   pmukit kallsyms cache 2\n
  *   key <key>\n
- *   body <bytes> <FNV-1a 64 of the body, 16 hex digits>\n
+ *   body <bytes> <body_sum() of the body, 16 hex digits>\n
  *   <body: kallsyms lines, each ending '\n'>
  *
  * The key names the source: for /proc/kallsyms the boot (boot_id, which
@@ -37,7 +37,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define MAGIC "pmukit kallsyms cache 1\n"
+#define MAGIC "pmukit kallsyms cache 2\n"
 #define MAX_FILE ((size_t)256 << 20)
 
 static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
@@ -47,6 +47,22 @@ static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
 	return h;
 }
 #define FNV_INIT 0xcbf29ce484222325ULL
+
+/* The body's checksum: FNV-1a's multiply over 8-byte words (a byte at a
+ * time costs 30 M instructions on 5 MB), rotated so that every bit counts;
+ * the tail bytes by FNV-1a. */
+static uint64_t body_sum(const char *p, size_t n)
+{
+	uint64_t h = FNV_INIT;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h = h << 23 | h >> 41;
+	}
+	return fnv1a(h, p + i, n - i);
+}
 
 /* The whole of a file (up to max bytes) in *buf (malloc'd, NUL
  * terminated); its length, or -1. */
@@ -184,7 +200,7 @@ bool pki_sy_kcache_read(const char *path, const char *key, char **body, size_t *
 		return false;
 	uint64_t sum = 0;
 	size_t blen = 0, off = check_header(f, (size_t)n, key, &sum, &blen);
-	if (!off || fnv1a(FNV_INIT, f + off, blen) != sum || (blen && f[off + blen - 1] != '\n')) {
+	if (!off || body_sum(f + off, blen) != sum || (blen && f[off + blen - 1] != '\n')) {
 		free(f);
 		return false;
 	}
@@ -223,7 +239,7 @@ void pki_sy_kcache_write(const char *path, const char *key, const char *body, si
 	}
 	if (f) {
 		fprintf(f, MAGIC "key %s\nbody %zu %016" PRIx64 "\n", key, len,
-			fnv1a(FNV_INIT, body, len));
+			body_sum(body, len));
 		fwrite(body, 1, len, f);
 		bool ok = !ferror(f);
 		ok = fclose(f) == 0 && ok;

@@ -214,6 +214,18 @@ static void put_aligned(pd_out *o, const char *s, int n, int width)
 {
 	int left = width > n ? width - n : 0, right = -width > n ? -width - n : 0;
 	size_t total = (size_t)(left + n + right);
+	if (left <= 16 && right <= 16 && o->len + total + 16 <= o->cap) {
+		/* the common case: padding as fixed 16-byte stores (inlined,
+		 * no libc call), spaces past the end are written over later */
+		char *d = o->buf + o->len;
+		if (left)
+			memset(d, ' ', 16);
+		memcpy(d + left, s, (size_t)n);
+		if (right)
+			memset(d + left + n, ' ', 16);
+		o->len += total;
+		return;
+	}
 	if (o->len + total <= o->cap) {
 		char *d = o->buf + o->len;
 		memset(d, ' ', (size_t)left);
