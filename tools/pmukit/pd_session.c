@@ -187,7 +187,7 @@ void pd_out_pad(pd_out *o, int n)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns how many. */
-static int dec_digits(char *end, unsigned long long v)
+int pd_dec_digits(char *end, unsigned long long v)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
@@ -252,7 +252,7 @@ void pd_out_pad_str(pd_out *o, const char *s, int width)
 void pd_out_u64(pd_out *o, uint64_t v, int width)
 {
 	char tmp[24];
-	int n = dec_digits(tmp + sizeof(tmp), v);
+	int n = pd_dec_digits(tmp + sizeof(tmp), v);
 	put_aligned(o, tmp + sizeof(tmp) - n, n, width);
 }
 
@@ -260,7 +260,7 @@ void pd_out_int(pd_out *o, long long v, int width)
 {
 	char tmp[24];
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	int n = dec_digits(tmp + sizeof(tmp), u);
+	int n = pd_dec_digits(tmp + sizeof(tmp), u);
 	if (v < 0)
 		tmp[sizeof(tmp) - 1 - n++] = '-';
 	put_aligned(o, tmp + sizeof(tmp) - n, n, width);
