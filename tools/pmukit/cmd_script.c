@@ -461,10 +461,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 			/* "%12s: " of secs.usecs, the usecs truncated */
 			uint64_t us = t / 1000;
 			char tb[40];
-			/* 1000000 + usecs: seven digits, the '1' becomes the '.' */
-			int n = pd_dec_digits(tb + sizeof(tb), us % 1000000 + 1000000);
-			tb[sizeof(tb) - n] = '.';
-			n += pd_dec_digits(tb + sizeof(tb) - n, us / 1000000);
+			int n = pd_dec_secs_us(tb + sizeof(tb), us);
 			for (; n < 12; n++)
 				tb[sizeof(tb) - 1 - n] = ' ';
 			pd_out_mem(o, tb + sizeof(tb) - n, (size_t)n);

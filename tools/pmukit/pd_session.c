@@ -187,12 +187,13 @@ void pd_out_pad(pd_out *o, int n)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns how many. */
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+			    "25262728293031323334353637383940414243444546474849"
+			    "50515253545556575859606162636465666768697071727374"
+			    "75767778798081828384858687888990919293949596979899";
+
 int pd_dec_digits(char *end, unsigned long long v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
 	char *p = end;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
@@ -207,6 +208,16 @@ int pd_dec_digits(char *end, unsigned long long v)
 		*--p = (char)('0' + v);
 	}
 	return (int)(end - p);
+}
+
+int pd_dec_secs_us(char *end, uint64_t us)
+{
+	uint32_t f = (uint32_t)(us % 1000000);
+	memcpy(end - 2, pairs + f % 100 * 2, 2);
+	memcpy(end - 4, pairs + f / 100 % 100 * 2, 2);
+	memcpy(end - 6, pairs + f / 10000 * 2, 2);
+	end[-7] = '.';
+	return 7 + pd_dec_digits(end - 7, us / 1000000);
 }
 
 /* n characters right-aligned in width (> 0) or left-aligned in -width. */
