@@ -22,6 +22,11 @@ typedef struct pk_machine_opts {
 	bool no_symbols;             /* maps only: no ELF reading */
 	const char *buildid_dir;     /* perf's build-id cache; NULL: $PERF_BUILDID_DIR,
 					else $HOME/.debug; "": none */
+	/* The file caching the kallsyms lines kept, per boot (see
+	 * lib/symbols/kcache.c); NULL: $PMUKIT_KALLSYMS_CACHE, else
+	 * $XDG_CACHE_HOME/pmukit/kallsyms, else $HOME/.cache/pmukit/kallsyms;
+	 * "" (here or in the variable): no cache. */
+	const char *kallsyms_cache;
 } pk_machine_opts;
 
 pk_machine *pk_machine_new(const pk_machine_opts *opts);

@@ -79,6 +79,15 @@ static inline uint16_t pd_ld16(const void *p)
 	memcpy(&v, p, 2);
 	return v;
 }
+/* Set bits of v, inline: the build has no -mpopcnt, so
+ * __builtin_popcountll is a libgcc call (once per sample). */
+static inline unsigned pd_popcount64(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned)((v * 0x0101010101010101ULL) >> 56);
+}
 static inline void pd_st64(void *p, uint64_t v) { memcpy(p, &v, 8); }
 static inline void pd_st32(void *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void pd_st16(void *p, uint16_t v) { memcpy(p, &v, 2); }

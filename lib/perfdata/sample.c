@@ -46,7 +46,7 @@ static const id_field trailer[] = {
 
 size_t pki_pd_trailer_size(uint64_t st)
 {
-	return (size_t)__builtin_popcountll(st & PD_TRAILER_FIELDS) * 8;
+	return (size_t)pd_popcount64(st & PD_TRAILER_FIELDS) * 8;
 }
 
 /* u64 index of bit among the fields of st in table order; -1 when absent. */
@@ -118,7 +118,7 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sa
 bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t st, pk_pd_sample_id *id)
 {
 	id_clear(id);
-	if (len < (size_t)__builtin_popcountll(st & PD_SAMPLE_HEAD_FIELDS) * 8)
+	if (len < (size_t)pd_popcount64(st & PD_SAMPLE_HEAD_FIELDS) * 8)
 		return false;
 	id->fields = st & PD_SAMPLE_HEAD_FIELDS;
 	id_read(sample_head, NR_HEAD, body, st, id);
@@ -216,7 +216,7 @@ static bool take_regs(walk *w, uint64_t mask, uint64_t *abi, const uint64_t **re
 	*abi = take64(w);
 	if (!*abi)
 		return true;
-	size_t n = (size_t)__builtin_popcountll(mask);
+	size_t n = (size_t)pd_popcount64(mask);
 	if (!need(w, (uint64_t)n * 8, field))
 		return false;
 	*regs = take_arr(w, n);

@@ -1,5 +1,6 @@
 /* The kernel's symbols, from /proc/kallsyms (or opts.kallsyms), read once,
- * when the first kernel address is looked up (pki_sy_kernel_load).
+ * when the first kernel address is looked up (pki_sy_kernel_load), or from
+ * the kallsyms cache (kcache.c) when it holds the same lines.
  *
  * perf loads code and data symbols (data symbols bound the code before
  * them); they arrive unsized, and a module's symbols carry "\t[module]".
@@ -17,6 +18,32 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The lines kept from the source, for the cache. */
+typedef struct kept {
+	char *p;
+	size_t n, cap;
+	bool ok;
+} kept;
+
+static void keep_line(kept *k, const char *line, size_t len)
+{
+	if (k->n + len + 1 > k->cap) {
+		size_t cap = k->cap ? k->cap : 1 << 20;
+		while (cap < k->n + len + 1)
+			cap *= 2;
+		char *np = realloc(k->p, cap);
+		if (!np) {
+			k->ok = false;
+			return;
+		}
+		k->p = np;
+		k->cap = cap;
+	}
+	memcpy(k->p + k->n, line, len);
+	k->p[k->n + len] = '\n';
+	k->n += len + 1;
+}
+
 /* The value of a hex digit, or -1. */
 static int hex_digit(char c)
 {
@@ -27,8 +54,10 @@ static int hex_digit(char c)
 }
 
 /* One line "<hex addr> <type> <name>[\t[module]]" (without its '\n'),
- * added when it is a code or data symbol; false only when out of memory. */
-static bool parse_line(dso *d, const char *p, size_t len)
+ * added when it is a code or data symbol and, then, appended to *keep (when
+ * not NULL; keep->ok turns false when it cannot grow); false only when out
+ * of memory. */
+static bool parse_line(dso *d, const char *p, size_t len, kept *keep)
 {
 	const char *e = p + len;
 	uint64_t addr = 0;
@@ -53,12 +82,26 @@ static bool parse_line(dso *d, const char *p, size_t len)
 	if (!pki_sy_add_sym(d, addr, addr, name, nl, bind))
 		return false;
 	d->syms[d->nr_syms - 1].module = tab != NULL;
+	if (keep && keep->ok)
+		keep_line(keep, p, len);
 	return true;
+}
+
+/* Parses a block of whole lines (the cache's body). */
+static bool parse_block(dso *d, const char *p, size_t len)
+{
+	const char *end = p + len, *nl;
+	bool ok = true;
+	while (ok && p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		ok = parse_line(d, p, (size_t)(nl - p), NULL);
+		p = nl + 1;
+	}
+	return ok;
 }
 
 /* Reads the file in large blocks (/proc/kallsyms costs per read) and
  * parses whole lines in place: no stdio, no strtoull. */
-static int load_kallsyms(dso *d, const char *path)
+static int load_kallsyms(dso *d, const char *path, kept *keep)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -73,13 +116,13 @@ static int load_kallsyms(dso *d, const char *path)
 			continue;
 		if (n <= 0) {
 			if (have) /* a last line without '\n' */
-				ok = parse_line(d, buf, have);
+				ok = parse_line(d, buf, have, keep);
 			break;
 		}
 		have += (size_t)n;
 		char *p = buf, *end = buf + have, *nl;
 		while (ok && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-			ok = parse_line(d, p, (size_t)(nl - p));
+			ok = parse_line(d, p, (size_t)(nl - p), keep);
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -116,11 +159,32 @@ static void kernel_map_extend(pk_machine *m)
 	}
 }
 
+/* From the cache when it holds the current kernel's symbols, else from
+ * the source, then saved to the cache (kcache.c). */
+static void load_cached(dso *d, const char *src, const pk_machine_opts *o)
+{
+	char *path = pki_sy_kcache_path(o), key[1024], *body;
+	size_t len;
+	bool keyed = path && pki_sy_kcache_key(src, key, sizeof(key));
+	if (keyed && pki_sy_kcache_read(path, key, &body, &len)) {
+		parse_block(d, body, len);
+		free(body);
+		pki_sy_syms_finish(d);
+	} else {
+		kept k = {.ok = keyed};
+		load_kallsyms(d, src, keyed ? &k : NULL);
+		if (keyed && k.ok && d->nr_syms)
+			pki_sy_kcache_write(path, key, k.p, k.n);
+		free(k.p);
+	}
+	free(path);
+}
+
 void pki_sy_kernel_load(pk_machine *m)
 {
 	m->kernel->loaded = true;
 	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]))
 		return;
-	load_kallsyms(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
+	load_cached(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms", &m->opts);
 	kernel_map_extend(m);
 }

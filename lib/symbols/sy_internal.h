@@ -4,6 +4,7 @@
  *   symtab.c    symbol tables: building, perf's choice among aliases, lookup
  *   elf.c       symbols and segments from ELF files (libelf), the vdso
  *   kallsyms.c  the kernel's symbols (/proc/kallsyms), loaded on first use
+ *   kcache.c    the kallsyms cache: kept lines saved per boot, validated
  *   buildid.c   recorded build ids and perf's build-id cache
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
@@ -116,6 +117,12 @@ uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
 
 /* kallsyms.c */
 void pki_sy_kernel_load(pk_machine *m);
+
+/* kcache.c */
+char *pki_sy_kcache_path(const pk_machine_opts *o);
+bool pki_sy_kcache_key(const char *src, char *key, size_t size);
+bool pki_sy_kcache_read(const char *path, const char *key, char **body, size_t *len);
+void pki_sy_kcache_write(const char *path, const char *key, const char *body, size_t len);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);

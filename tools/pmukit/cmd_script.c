@@ -461,15 +461,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 			/* "%12s: " of secs.usecs, the usecs truncated */
 			uint64_t us = t / 1000;
 			char tb[40];
-			int n = 0;
-			uint64_t frac = us % 1000000, secs = us / 1000000;
-			for (int k = 0; k < 6; k++, frac /= 10)
-				tb[sizeof(tb) - 1 - n++] = (char)('0' + frac % 10);
-			tb[sizeof(tb) - 1 - n++] = '.';
-			do {
-				tb[sizeof(tb) - 1 - n++] = (char)('0' + secs % 10);
-				secs /= 10;
-			} while (secs);
+			int n = pd_dec_secs_us(tb + sizeof(tb), us);
 			for (; n < 12; n++)
 				tb[sizeof(tb) - 1 - n] = ' ';
 			pd_out_mem(o, tb + sizeof(tb) - n, (size_t)n);

@@ -187,12 +187,13 @@ void pd_out_pad(pd_out *o, int n)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns how many. */
-static int dec_digits(char *end, unsigned long long v)
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+			    "25262728293031323334353637383940414243444546474849"
+			    "50515253545556575859606162636465666768697071727374"
+			    "75767778798081828384858687888990919293949596979899";
+
+int pd_dec_digits(char *end, unsigned long long v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
 	char *p = end;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
@@ -209,11 +210,33 @@ static int dec_digits(char *end, unsigned long long v)
 	return (int)(end - p);
 }
 
+int pd_dec_secs_us(char *end, uint64_t us)
+{
+	uint32_t f = (uint32_t)(us % 1000000);
+	memcpy(end - 2, pairs + f % 100 * 2, 2);
+	memcpy(end - 4, pairs + f / 100 % 100 * 2, 2);
+	memcpy(end - 6, pairs + f / 10000 * 2, 2);
+	end[-7] = '.';
+	return 7 + pd_dec_digits(end - 7, us / 1000000);
+}
+
 /* n characters right-aligned in width (> 0) or left-aligned in -width. */
 static void put_aligned(pd_out *o, const char *s, int n, int width)
 {
 	int left = width > n ? width - n : 0, right = -width > n ? -width - n : 0;
 	size_t total = (size_t)(left + n + right);
+	if (left <= 16 && right <= 16 && o->len + total + 16 <= o->cap) {
+		/* the common case: padding as fixed 16-byte stores (inlined,
+		 * no libc call), spaces past the end are written over later */
+		char *d = o->buf + o->len;
+		if (left)
+			memset(d, ' ', 16);
+		memcpy(d + left, s, (size_t)n);
+		if (right)
+			memset(d + left + n, ' ', 16);
+		o->len += total;
+		return;
+	}
 	if (o->len + total <= o->cap) {
 		char *d = o->buf + o->len;
 		memset(d, ' ', (size_t)left);
@@ -240,7 +263,7 @@ void pd_out_pad_str(pd_out *o, const char *s, int width)
 void pd_out_u64(pd_out *o, uint64_t v, int width)
 {
 	char tmp[24];
-	int n = dec_digits(tmp + sizeof(tmp), v);
+	int n = pd_dec_digits(tmp + sizeof(tmp), v);
 	put_aligned(o, tmp + sizeof(tmp) - n, n, width);
 }
 
@@ -248,7 +271,7 @@ void pd_out_int(pd_out *o, long long v, int width)
 {
 	char tmp[24];
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	int n = dec_digits(tmp + sizeof(tmp), u);
+	int n = pd_dec_digits(tmp + sizeof(tmp), u);
 	if (v < 0)
 		tmp[sizeof(tmp) - 1 - n++] = '-';
 	put_aligned(o, tmp + sizeof(tmp) - n, n, width);

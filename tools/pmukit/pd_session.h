@@ -37,6 +37,10 @@ typedef struct pd_out {
 	char *buf;
 	size_t len, cap;
 } pd_out;
+/* The decimal digits of v, written backwards ending at end; their count. */
+int pd_dec_digits(char *end, unsigned long long v);
+/* "secs.uuuuuu" of a time in microseconds, the same way. */
+int pd_dec_secs_us(char *end, uint64_t us);
 void pd_out_init(pd_out *o, FILE *f);
 void pd_out_flush(pd_out *o);
 void pd_out_free(pd_out *o);
