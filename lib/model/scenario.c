@@ -47,7 +47,7 @@ const pki_machine *pki_machine_find(const char *name)
 int pki_scenario_bad(pk_error *err, const char *where, const char *path, const json_t *v,
 		     const char *why)
 {
-	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
 	int rc = pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: %.80s%s: %s", path,
 			   text ? text : "(missing)", text && strlen(text) > 80 ? "..." : "", why);
 	free(text);
