@@ -82,15 +82,26 @@ static int check_keys(const json_t *obj, const char *const known[], const char *
 }
 
 
+/* obj's member `key` in *v and its path in sub; a missing required one is an
+ * error, a missing optional one is *v NULL. */
+static int member(const json_t *obj, const char *key, bool required, const char *path,
+		  const char *where, char sub[PKI_PATH_MAX], json_t **v, pk_error *err)
+{
+	pki_json_path(sub, PKI_PATH_MAX, path, key, -1);
+	*v = json_object_get(obj, key);
+	if (!*v && required)
+		return pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub);
+	return 0;
+}
+
 /* A number in [lo, hi] (lo excluded when open_lo); a missing one is an error. */
 static int get_number(const json_t *obj, const char *key, double lo, double hi, bool open_lo,
 		      const char *path, const char *where, double *out, pk_error *err)
 {
 	char sub[PKI_PATH_MAX];
-	pki_json_path(sub, sizeof(sub), path, key, -1);
-	json_t *v = json_object_get(obj, key);
-	if (!v)
-		return pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub);
+	json_t *v;
+	if (member(obj, key, true, path, where, sub, &v, err))
+		return -EINVAL;
 	double d = json_is_number(v) ? json_number_value(v) : NAN;
 	if (isnan(d) || d > hi || d < lo || (open_lo && d == lo)) {
 		char why[96];
@@ -107,10 +118,9 @@ static int get_int(const json_t *obj, const char *key, long long lo, long long h
 		   const char *path, const char *where, int *out, pk_error *err)
 {
 	char sub[PKI_PATH_MAX];
-	pki_json_path(sub, sizeof(sub), path, key, -1);
-	json_t *v = json_object_get(obj, key);
-	if (!v)
-		return pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub);
+	json_t *v;
+	if (member(obj, key, true, path, where, sub, &v, err))
+		return -EINVAL;
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
 		char why[96];
 		snprintf(why, sizeof(why), "expected an integer in [%lld, %lld]", lo, hi);
@@ -125,12 +135,12 @@ static int get_string(const json_t *obj, const char *key, bool required, const c
 		      const char *where, const char **out, pk_error *err)
 {
 	char sub[PKI_PATH_MAX];
-	pki_json_path(sub, sizeof(sub), path, key, -1);
-	json_t *v = json_object_get(obj, key);
+	json_t *v;
 	*out = NULL;
+	if (member(obj, key, required, path, where, sub, &v, err))
+		return -EINVAL;
 	if (!v)
-		return required ? pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub)
-				: 0;
+		return 0;
 	if (!json_is_string(v) || !*json_string_value(v))
 		return pki_scenario_bad(err, where, sub, v, "expected a non-empty string");
 	*out = json_string_value(v);
@@ -166,11 +176,11 @@ static int parse_phase(const json_t *o, const char *path, const pki_machine *m, 
 	if (!rc && ip && (strncmp(ip, "0x", 2) || pki_parse_u64(ip, &p->ip, NULL) < 0))
 		rc = pki_scenario_bad(err, where, sub, json_object_get(o, "ip"),
 				      "expected a hex address such as \"0x401000\"");
-	pki_json_path(sub, sizeof(sub), path, "tma", -1);
-	if (!rc && !json_object_get(o, "tma"))
-		rc = pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub);
+	json_t *tma = NULL;
 	if (!rc)
-		rc = pki_scenario_tma(json_object_get(o, "tma"), sub, where, p->tma, err);
+		rc = member(o, "tma", true, path, where, sub, &tma, err);
+	if (!rc)
+		rc = pki_scenario_tma(tma, sub, where, p->tma, err);
 	return rc;
 }
 
@@ -213,11 +223,11 @@ static int parse_thread(const json_t *o, const char *path, const pki_machine *m,
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	if (!rc)
 		rc = get_int(o, "cpu", 0, 4095, path, where, &t->cpu, err);
-	pki_json_path(sub, sizeof(sub), path, "phases", -1);
-	if (!rc && !json_object_get(o, "phases"))
-		rc = pk_err_at(err, -EINVAL, "scenario", where, -1, "%s: missing", sub);
+	json_t *phases = NULL;
 	if (!rc)
-		rc = parse_phases(json_object_get(o, "phases"), sub, m, where, t, err);
+		rc = member(o, "phases", true, path, where, sub, &phases, err);
+	if (!rc)
+		rc = parse_phases(phases, sub, m, where, t, err);
 	return rc;
 }
 
@@ -257,16 +267,16 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 static int parse_threads(const json_t *root, const pki_machine *m, const char *where,
 			 pki_scenario *s, pk_error *err)
 {
-	json_t *a = json_object_get(root, "threads");
-	if (!a)
-		return pk_err_at(err, -EINVAL, "scenario", where, -1, "threads: missing");
+	char sub[PKI_PATH_MAX];
+	json_t *a;
+	if (member(root, "threads", true, "", where, sub, &a, err))
+		return -EINVAL;
 	if (!json_is_array(a) || !json_array_size(a))
 		return pki_scenario_bad(err, where, "threads", a, "expected a non-empty array");
 	s->threads = calloc(json_array_size(a), sizeof(*s->threads));
 	if (!s->threads)
 		return pk_err(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < json_array_size(a); i++) {
-		char sub[PKI_PATH_MAX];
 		pki_json_path(sub, sizeof(sub), "threads", NULL, (long)i);
 		pki_thread *t = &s->threads[s->nr_threads++];
 		int rc = parse_thread(json_array_get(a, i), sub, m, where, t, err);
