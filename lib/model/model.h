@@ -10,8 +10,8 @@
  *  - counters per CPU model (counters.c): generic and fixed counters of each
  *    core PMU, looked up by pk_cpuid and PMU name.
  *
- * Facts and choices are in docs/model.md. Names are pki_model_ / pki_pm_ /
- * pki_scenario_; nothing here is exported. */
+ * Facts and choices are in docs/model.md. Names are pki_ (pki_scenario_,
+ * pki_pm_, pki_counters_, ...); nothing here is exported. */
 #ifndef PK_MODEL_MODEL_H
 #define PK_MODEL_MODEL_H
 
