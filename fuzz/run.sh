@@ -7,7 +7,8 @@
 # Each target has its own input size limit (-max_len): event strings, cpu
 # lists and format specs are short; perf.data files need room for real
 # recordings (the seeds in corpus/perfdata_fuzz are real files of up to
-# ~11 KiB; 1 MiB leaves room to grow them). A -max_len among the extra
+# ~11 KiB; 1 MiB leaves room to grow them); scenarios (JSON, seeds from
+# examples/model, under 1.5 KiB) get 4 KiB. A -max_len among the extra
 # arguments overrides it (libFuzzer takes the last one given).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +22,7 @@ work=${PK_FUZZ_WORK:-/tmp/pmukit-fuzz-$target}
 mkdir -p "$work/corpus" "$work/artifacts"
 case $target in
   perfdata_fuzz) max_len=1048576 ;;
+  scenario_fuzz) max_len=4096 ;;
   *) max_len=512 ;;
 esac
 dict=()

@@ -1,0 +1,165 @@
+/* Inside the library: the PMU model's foundations (issue 8), pure functions
+ * with no kernel, no files but the scenario, no printing.
+ *
+ *  - scenarios (scenario.c, scenario_tma.c): the JSON contract of the tests,
+ *    parsed and validated into plain structs; every error names the key by
+ *    its JSON path (threads[0].phases[1].tma.retiring) and the value;
+ *  - PERF_METRICS (perf_metrics.c): Intel's fixed counter 3 (SLOTS) and the
+ *    packed 8 x 8-bit metrics register, quantized as the hardware does, and
+ *    the kernel driver's arithmetic on them (value, delta per read, reset);
+ *  - counters per CPU model (counters.c): generic and fixed counters of each
+ *    core PMU, looked up by pk_cpuid and PMU name.
+ *
+ * Facts and choices are in docs/model.md. Names are pki_ (pki_scenario_,
+ * pki_pm_, pki_counters_, ...); nothing here is exported. */
+#ifndef PK_MODEL_MODEL_H
+#define PK_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/cpuid.h>
+#include <pmukit/error.h>
+
+/* TopDown nodes in PERF_METRICS byte order: Level 1 in bytes 0-3, the Level 2
+ * node the register holds in bytes 4-7 (topdown.md 1.4). The parent of
+ * Level 2 node i is node i - 4. */
+enum pki_tma_node {
+	PKI_TMA_RETIRING,
+	PKI_TMA_BAD_SPEC,
+	PKI_TMA_FE_BOUND,
+	PKI_TMA_BE_BOUND,
+	PKI_TMA_HEAVY_OPS,
+	PKI_TMA_BR_MISPREDICT,
+	PKI_TMA_FETCH_LAT,
+	PKI_TMA_MEM_BOUND,
+	PKI_TMA_NR,
+};
+#define PKI_TMA_L1_NR 4
+/* |sum of Level 1 - 1| and |children - parent| allowed in a scenario. */
+#define PKI_TMA_TOLERANCE 1e-6
+
+/* ---- scenarios ---- */
+
+typedef enum pki_core_type { PKI_CORE_BIG, PKI_CORE_ATOM } pki_core_type;
+
+typedef struct pki_phase {
+	double ms;            /* virtual time, > 0 */
+	double ghz;           /* cycles = ms x ghz x 1e6 */
+	pki_core_type core_type;
+	uint64_t ip;          /* for samples; 0 when not given */
+	double tma[PKI_TMA_NR]; /* shares of all slots; Level 2 filled in */
+} pki_phase;
+
+typedef struct pki_thread {
+	int tid;
+	char comm[16];        /* TASK_COMM_LEN */
+	int cpu;
+	pki_phase *phases;
+	size_t nr_phases;
+} pki_thread;
+
+typedef struct pki_scenario {
+	char machine[256];    /* a bundled machine name or a path */
+	bool machine_is_path; /* holds a '/' */
+	pk_cpuid cpuid;       /* given, or the bundled machine's */
+	bool smt;
+	pki_thread *threads;
+	size_t nr_threads;
+} pki_scenario;
+
+/* Parses and validates a scenario. `where` names the input in errors (a
+ * path). On failure *out is empty and err names the JSON path and value. */
+int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scenario *out,
+		       pk_error *err);
+/* Reads the file and parses it. */
+int pki_scenario_load(const char *path, pki_scenario *out, pk_error *err);
+void pki_scenario_release(pki_scenario *s);
+/* A phase's core cycles: ms x ghz x 1e6, rounded to nearest. */
+uint64_t pki_phase_cycles(const pki_phase *p);
+
+/* The bundled machines (tests/data/sysfs for now): name, CPUID, hybrid. */
+typedef struct pki_machine {
+	const char *name;
+	const char *cpuid;
+	bool hybrid;
+} pki_machine;
+const pki_machine *pki_machine_find(const char *name);
+
+/* Level 1 and 2 of a "tma" object (scenario_tma.c). `obj` is a jansson
+ * json_t; `path` its JSON path for errors. */
+struct json_t;
+int pki_scenario_tma(const struct json_t *obj, const char *path, const char *where,
+		     double tma[PKI_TMA_NR], pk_error *err);
+/* A JSON path for errors: path.key, or path[idx] when idx >= 0; cut to
+ * len - 1 bytes. */
+#define PKI_PATH_MAX 160
+void pki_json_path(char *buf, size_t len, const char *path, const char *key, long idx);
+/* The error of a bad value: "<path>: <value>: <why>". */
+int pki_scenario_bad(pk_error *err, const char *where, const char *path, const struct json_t *v,
+		     const char *why);
+
+/* ---- PERF_METRICS (fixed counter 3 and the metrics register) ---- */
+
+/* The register from the slots spent in each node since the last reset:
+ * slots[0..3] are the Level 1 nodes (their sum is fixed counter 3),
+ * slots[4..7] the Level 2 nodes. Level 1 bytes sum to 0xff (largest
+ * remainder); Level 2 bytes round to nearest and never exceed their parent's
+ * byte. Zero slots give 0. */
+uint64_t pki_pm_encode(const uint64_t slots[PKI_TMA_NR]);
+/* Byte `field` (0-7) of the register. */
+unsigned pki_pm_field(uint64_t metrics, int field);
+/* The driver's value of a metric event: slots x field / 0xff, truncated
+ * (mul_u64_u32_div). field -1 is the slots event itself. */
+uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field);
+/* (a x b) / c in 128 bits, truncated: the kernel's mul_u64_u32_div. */
+uint64_t pki_mul_u64_u32_div(uint64_t a, uint32_t b, uint32_t c);
+
+/* The registers of one CPU and what the driver saved at the last reset or
+ * context switch. */
+typedef struct pki_pm_regs {
+	uint64_t node[PKI_TMA_NR]; /* slots per node since the last reset */
+	uint64_t last_slots;       /* saved_slots */
+	uint64_t last_metrics;     /* saved_metric */
+} pki_pm_regs;
+/* The hardware counts `slots` more slots split as node[] (Level 1 summing
+ * to slots). */
+void pki_pm_run(pki_pm_regs *r, const uint64_t node[PKI_TMA_NR]);
+/* Fixed counter 3 and PERF_METRICS as rdpmc would read them now. */
+uint64_t pki_pm_slots(const pki_pm_regs *r);
+uint64_t pki_pm_metrics(const pki_pm_regs *r);
+/* The driver's delta for one event (field -1: slots): new value minus the
+ * value at the saved registers, 0 when not above it. */
+uint64_t pki_pm_delta(const pki_pm_regs *r, int field);
+/* A read through the kernel interface: adds each event's delta to
+ * count[0] (slots) and count[1 + field], then clears both registers. */
+void pki_pm_read(pki_pm_regs *r, uint64_t count[1 + PKI_TMA_NR]);
+/* PERF_EVENT_IOC_RESET / the start of a period: both registers and the
+ * saved values to 0 (the caller zeroes its counts). */
+void pki_pm_reset(pki_pm_regs *r);
+/* A context switch: the driver adds each event's delta to count[] and saves
+ * the registers, which keep running (written back at switch-in), so the
+ * next delta subtracts what was already counted. */
+void pki_pm_save(pki_pm_regs *r, uint64_t count[1 + PKI_TMA_NR]);
+
+/* ---- counters per CPU model ---- */
+
+typedef struct pki_counters {
+	pk_vendor vendor;
+	int family;
+	const int *models;        /* inclusive lo, hi pairs, 0-terminated */
+	const char *pmu;          /* core PMU name; "armv8_*": any with that prefix */
+	const char *core;         /* microarchitecture, for messages and docs */
+	int generic;              /* generic counters per thread, SMT off */
+	int generic_smt;          /* per thread with SMT on */
+	uint32_t fixed;           /* fixed counters: bit n = fixed counter n */
+	int perf_metrics;         /* metric bytes in PERF_METRICS: 0, 4 or 8 */
+	int width;                /* TopDown slots per cycle */
+} pki_counters;
+
+/* The row for a CPU and core PMU; NULL with -ENOENT in err when there is none. */
+const pki_counters *pki_counters_find(const pk_cpuid *id, const char *pmu, pk_error *err);
+/* Generic counters one thread sees. */
+int pki_counters_generic(const pki_counters *c, bool smt);
+
+#endif
