@@ -207,7 +207,16 @@ static int print_json(const pk_evlist *evlist)
 	return r;
 }
 
-int cmd_encode(int argc, char **argv)
+struct encode_opts {
+	const char **events;
+	size_t nr_events;
+	bool json, verbose;
+	pk_config_opts copts;
+	pk_parse_opts popts;
+};
+
+/* 0, or the usage exit code (said here). */
+static int parse_options(int argc, char **argv, struct encode_opts *o)
 {
 	enum { OPT_RECORD = 256, OPT_CPUTYPE };
 	static const struct option longopts[] = {
@@ -221,99 +230,102 @@ int cmd_encode(int argc, char **argv)
 		{"cputype", required_argument, NULL, OPT_CPUTYPE},
 		{NULL, 0, NULL, 0},
 	};
-	const char **events = calloc((size_t)argc, sizeof(char *));
-	size_t nr_events = 0;
-	bool json = false, verbose = false;
-	pk_config_opts copts = {.mode = PK_CONFIG_STAT, .forked_workload = true};
-	pk_parse_opts popts = {0};
-	int c, rc = 1;
-	if (!events)
-		return 1;
+	int c, r;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:jvaF:c:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			events[nr_events++] = optarg;
+			o->events[o->nr_events++] = optarg;
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'v':
-			verbose = true;
+			o->verbose = true;
 			break;
 		case OPT_RECORD:
-			copts.mode = PK_CONFIG_RECORD;
+			o->copts.mode = PK_CONFIG_RECORD;
 			break;
 		case 'a':
-			copts.system_wide = true;
+			o->copts.system_wide = true;
 			break;
 		case 'F':
-			if ((c = pk_cli_parse_u64("encode", "-F", optarg, 1, UINT32_MAX, &copts.freq))) {
-				free(events);
-				return c;
-			}
+			if ((r = pk_cli_parse_u64("encode", "-F", optarg, 1, UINT32_MAX, &o->copts.freq)))
+				return r;
 			break;
 		case 'c':
-			if ((c = pk_cli_parse_u64("encode", "-c", optarg, 1, UINT64_MAX, &copts.period))) {
-				free(events);
-				return c;
-			}
+			if ((r = pk_cli_parse_u64("encode", "-c", optarg, 1, UINT64_MAX, &o->copts.period)))
+				return r;
 			break;
 		case OPT_CPUTYPE:
-			popts.only_pmu = pk_cli_cputype(optarg);
+			o->popts.only_pmu = pk_cli_cputype(optarg);
 			break;
 		default:
-			free(events);
 			return pk_cli_usage_error("encode", "unknown option");
 		}
 	}
-	if (optind < argc) {
-		free(events);
+	if (optind < argc)
 		return pk_cli_usage_error("encode", "unexpected argument '%s'", argv[optind]);
-	}
-	if (!nr_events) {
-		free(events);
+	if (!o->nr_events)
 		return pk_cli_usage_error("encode", "no events: give them with -e");
-	}
+	return 0;
+}
+
+/* The events parsed and configured on this machine's PMUs; 0, a usage exit
+ * code, or 1 (said here). */
+static int build(const struct encode_opts *o, pk_pmus **pmus, pk_evlist *evlist)
+{
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(NULL, &err);
-	pk_evlist *evlist = pk_evlist_new();
-	if (!pmus) {
+	*pmus = pk_pmus_load(NULL, &err);
+	if (!*pmus) {
 		pk_cli_print_error("encode", &err);
-		goto out;
+		return 1;
 	}
-	for (size_t i = 0; i < pk_pmus_nr_warnings(pmus); i++)
-		fprintf(stderr, "pmukit encode: warning: %s\n", pk_pmus_warning(pmus, i));
-	int usage = pk_cli_check_cputype("encode", pmus, popts.only_pmu);
-	if (usage) {
-		rc = usage;
-		goto out;
-	}
-	for (size_t i = 0; i < nr_events; i++) {
-		if (pk_evlist_parse(evlist, pmus, events[i], &popts, &err) < 0) {
+	for (size_t i = 0; i < pk_pmus_nr_warnings(*pmus); i++)
+		fprintf(stderr, "pmukit encode: warning: %s\n", pk_pmus_warning(*pmus, i));
+	int usage = pk_cli_check_cputype("encode", *pmus, o->popts.only_pmu);
+	if (usage)
+		return usage;
+	for (size_t i = 0; i < o->nr_events; i++) {
+		if (pk_evlist_parse(evlist, *pmus, o->events[i], &o->popts, &err) < 0) {
 			pk_cli_print_error("encode", &err);
-			goto out;
+			return 1;
 		}
 	}
 	for (size_t i = 0; i < pk_evlist_nr_warnings(evlist); i++)
 		fprintf(stderr, "%s\n", pk_evlist_warning(evlist, i));
-	if (pk_evlist_config(evlist, &copts, &err) < 0) {
+	if (pk_evlist_config(evlist, &o->copts, &err) < 0) {
 		pk_cli_print_error("encode", &err);
-		goto out;
+		return 1;
 	}
-	if (json)
+	return 0;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	struct encode_opts o = {
+		.events = calloc((size_t)argc, sizeof(char *)),
+		.copts = {.mode = PK_CONFIG_STAT, .forked_workload = true},
+	};
+	if (!o.events)
+		return 1;
+	int rc = parse_options(argc, argv, &o);
+	if (rc) {
+		free(o.events);
+		return rc;
+	}
+	pk_pmus *pmus = NULL;
+	pk_evlist *evlist = pk_evlist_new();
+	rc = evlist ? build(&o, &pmus, evlist) : 1;
+	if (rc == 0 && o.json)
 		rc = print_json(evlist) < 0;
-	else {
-		if (verbose)
-			print_text(evlist);
-		else
-			print_table(evlist);
-		rc = 0;
-	}
-out:
+	else if (rc == 0 && o.verbose)
+		print_text(evlist);
+	else if (rc == 0)
+		print_table(evlist);
 	pk_evlist_put(evlist);
 	pk_pmus_put(pmus);
-	free(events);
+	free(o.events);
 	return rc;
 }
