@@ -322,22 +322,26 @@ static bool parse_cpu_topology(cur *c, pk_pd_header *h)
 }
 
 /* A u32 count of entries of at least min_size bytes each; 0 when absurd. */
-static bool list_count(cur *c, size_t min_size, uint32_t *n)
+/* A section's list: its u32 count, checked against the bytes left (each
+ * entry at least min_size), and an array of n entries of elem bytes. NULL
+ * (and the section marked bad) when the count cannot be right or memory
+ * runs out, so no list is ever silently shortened. */
+static void *list_new(cur *c, size_t min_size, size_t elem, uint32_t *n)
 {
 	*n = c32(c);
+	void *v = NULL;
 	if (!c->bad && *n <= PD_MAX_LIST && *n <= (uint64_t)(c->end - c->p) / min_size)
-		return true;
-	c->bad = true;
-	return false;
+		v = calloc(*n ? *n : 1, elem);
+	if (!v)
+		c->bad = true;
+	return v;
 }
 
 static bool parse_pmu_mappings(cur *c, pk_pd_header *h)
 {
 	uint32_t n;
-	if (!list_count(c, 8, &n))
-		return false;
-	h->pmu_mappings = calloc(n ? n : 1, sizeof(*h->pmu_mappings));
-	for (uint32_t i = 0; h->pmu_mappings && i < n && !c->bad; i++) {
+	h->pmu_mappings = list_new(c, 8, sizeof(*h->pmu_mappings), &n);
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		h->pmu_mappings[i].type = c32(c);
 		h->pmu_mappings[i].name = cstr(c);
 		h->nr_pmu_mappings = i + 1;
@@ -348,10 +352,8 @@ static bool parse_pmu_mappings(cur *c, pk_pd_header *h)
 static bool parse_group_desc(cur *c, pk_pd_header *h)
 {
 	uint32_t n;
-	if (!list_count(c, 12, &n))
-		return false;
-	h->groups = calloc(n ? n : 1, sizeof(*h->groups));
-	for (uint32_t i = 0; h->groups && i < n && !c->bad; i++) {
+	h->groups = list_new(c, 12, sizeof(*h->groups), &n);
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		h->groups[i].name = cstr(c);
 		h->groups[i].leader_idx = c32(c);
 		h->groups[i].nr_members = c32(c);
@@ -366,7 +368,9 @@ static bool parse_auxtrace(cur *c, pk_pd_header *h)
 	if (c->bad || n > (uint64_t)(c->end - c->p) / 16)
 		return false;
 	h->auxtrace = calloc(n ? n : 1, sizeof(*h->auxtrace));
-	for (uint64_t i = 0; h->auxtrace && i < n; i++) {
+	if (!h->auxtrace)
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
 		h->auxtrace[i].offset = c64(c);
 		h->auxtrace[i].size = c64(c);
 		h->nr_auxtrace = i + 1;
@@ -384,10 +388,8 @@ static bool parse_clockid(cur *c, pk_pd_header *h)
 static bool parse_hybrid_topology(cur *c, pk_pd_header *h)
 {
 	uint32_t n;
-	if (!list_count(c, 8, &n))
-		return false;
-	h->hybrid = calloc(n ? n : 1, sizeof(*h->hybrid));
-	for (uint32_t i = 0; h->hybrid && i < n && !c->bad; i++) {
+	h->hybrid = list_new(c, 8, sizeof(*h->hybrid), &n);
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		h->hybrid[i].pmu_name = cstr(c);
 		h->hybrid[i].cpus = cstr(c);
 		h->nr_hybrid = i + 1;
