@@ -162,4 +162,41 @@ const pki_counters *pki_counters_find(const pk_cpuid *id, const char *pmu, pk_er
 /* Generic counters one thread sees. */
 int pki_counters_generic(const pki_counters *c, bool smt);
 
+/* ---- events of a phase (events.c: what each event counts) ----
+ *
+ * The contract between the model's kernel and its event table. A phase
+ * runs `pki_phase_cycles` core cycles; each event the model knows
+ * accumulates `rate` counts per core cycle of that phase, chosen so that the
+ * counts of one phase satisfy every TopDown method's formulas for the
+ * phase's shares (docs/model.md, "Events of a phase"). */
+
+/* The core an event is counted on. */
+typedef struct pki_core {
+	const pki_counters *row;   /* the CPU model's core PMU row */
+	bool smt;                  /* SMT on (the _ANY forms count both threads) */
+} pki_core;
+
+/* How an event reaches the table: PERF_TYPE_HARDWARE with config a
+ * PERF_COUNT_HW_* id (the hybrid PMU type in config[63:32] already removed),
+ * or PERF_TYPE_RAW with config the core PMU's raw config word as its sysfs
+ * format lays it out (Intel: event 0-7, umask 8-15, edge 18, any 21, inv 23,
+ * cmask 24-31; AMD: event select 0-7 and 32-35; Arm: the event number). The
+ * kernel maps a core PMU's own sysfs type to PERF_TYPE_RAW before asking. */
+typedef struct pki_event_key {
+	uint32_t kind;             /* PERF_TYPE_HARDWARE or PERF_TYPE_RAW */
+	uint64_t config;
+} pki_event_key;
+
+/* The count per core cycle of `ev` while phase `ph` runs on `core`: 0 and
+ * *rate (>= 0), or -ENOENT with err naming the event when the model has no
+ * count for it (the kernel then refuses the open: never an invented count).
+ * For the PERF_METRICS pseudo events (slots, config 0x0400; metrics
+ * 0x8000..0x8700) *rate is the exact slots of that node per cycle; the
+ * kernel reads them through the register (pki_pm_*). */
+int pki_event_rate(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
+		   double *rate, pk_error *err);
+/* The phase's slots per node per core cycle (width x share): what
+ * pki_pm_run is fed with, per cycle. */
+void pki_phase_node_rates(const pki_core *core, const pki_phase *ph, double out[PKI_TMA_NR]);
+
 #endif
