@@ -31,8 +31,9 @@
 #include "model/events.h"
 #include "model/model.h"
 
-/* Shares: the eight PKI_TMA_* nodes, then the Level 2 siblings. */
-enum { RET, BAD, FE, BE, HEAVY, BRM, FLAT, MEM, LIGHT, CLEARS, FBW, CORE, NR_SHARES };
+/* Shares: the eight PKI_TMA_* nodes, then the Level 2 siblings; NONE: a
+ * bucket the scenario does not have (share 0). */
+enum { RET, BAD, FE, BE, HEAVY, BRM, FLAT, MEM, LIGHT, CLEARS, FBW, CORE, NONE };
 
 /* Level 1 and the PERF_METRICS Level 2 children (siblings are the rest). */
 static const double phases[][PKI_TMA_NR] = {
@@ -55,6 +56,8 @@ static pki_phase make_phase(size_t i)
 
 static double share(const pki_phase *p, int node)
 {
+	if (node == NONE)
+		return 0;
 	return node < PKI_TMA_NR ? p->tma[node] : p->tma[node - 8] - p->tma[node - 4];
 }
 
@@ -290,10 +293,229 @@ static void test_intel_perfmon(void **state)
 	assert_true(nr_undefined < nr_checked / 4);
 }
 
+/* ---- Gracemont, Zen 4, Neoverse: formulas as strings ----------------------------- */
+
+typedef struct formula {
+	const char *name;
+	int node;
+	const char *text;
+} formula;
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Each formula, SMT off and on, every phase, on one core. */
+static void check_formulas(const char *cpuid, const char *pmu, const ctx *base,
+			   const formula *f, size_t nr)
+{
+	for (int smt = 0; smt < 2; smt++) {
+		pki_core core = core_of(cpuid, pmu, smt);
+		for (size_t p = 0; p < NR_PHASES; p++) {
+			pki_phase ph = make_phase(p);
+			ctx x = *base;
+			x.core = &core;
+			x.ph = &ph;
+			for (size_t i = 0; i < nr; i++) {
+				char what[160];
+				snprintf(what, sizeof(what), "%s smt=%d phase %zu %s", core.row->core,
+					 smt, p, f[i].name);
+				check(what, eval(&x, f[i].text), share(&ph, f[i].node));
+			}
+		}
+	}
+}
+
+#define GRT_SLOTS "(5 * CPU_CLK_UNHALTED.CORE)"
+/* E-core_TMA_Metrics.csv, column GRT (topdown.md 2c); Bad_Speculation
+ * also as TOPDOWN_BAD_SPECULATION.ALL / SLOTS (the Crestmont form). */
+static const formula gracemont[] = {
+	{"Frontend_Bound", FE, "TOPDOWN_FE_BOUND.ALL / " GRT_SLOTS},
+	{"IFetch_Latency", FLAT, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY / " GRT_SLOTS},
+	{"IFetch_Bandwidth", FBW, "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / " GRT_SLOTS},
+	{"Bad_Speculation", BAD,
+	 "(" GRT_SLOTS " - (TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + TOPDOWN_RETIRING.ALL))"
+	 " / " GRT_SLOTS},
+	{"Bad_Speculation.ALL", BAD, "TOPDOWN_BAD_SPECULATION.ALL / " GRT_SLOTS},
+	{"Branch_Mispredicts", BRM, "TOPDOWN_BAD_SPECULATION.MISPREDICT / " GRT_SLOTS},
+	{"Machine_Clears", CLEARS, "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS / " GRT_SLOTS},
+	{"Backend_Bound", BE, "TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS},
+	{"Core_Bound", CORE, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / " GRT_SLOTS},
+	{"Resource_Bound", MEM,
+	 "TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS " - TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / " GRT_SLOTS},
+	{"Retiring", RET, "TOPDOWN_RETIRING.ALL / " GRT_SLOTS},
+};
+
+static void test_gracemont(void **state)
+{
+	(void)state;
+	nr_checked = nr_undefined = 0;
+	json_t *events = load("perfmon/ADL/events/alderlake_gracemont_core.json");
+	ctx base = {events, NULL, 0, NULL, NULL, NULL};
+	check_formulas("GenuineIntel-6-97-2", "cpu_atom", &base, gracemont, NR(gracemont));
+	check_formulas("GenuineIntel-6-BE-0", "cpu", &base, gracemont, NR(gracemont));
+	json_decref(events);
+	print_message("Gracemont: %d formula values, %d undefined\n", nr_checked, nr_undefined);
+	assert_int_equal(nr_checked + nr_undefined, 2 * 2 * NR_PHASES * NR(gracemont));
+}
+
+/* AMD's PERF_CTL layout: event select bits 0-7 in config 0-7, bits 8-11 in
+ * config 32-35; umask 8-15; cmask 24-31 (topdown.md 2d). */
+static uint64_t amd(uint64_t ev, uint64_t umask, uint64_t cmask)
+{
+	return (ev & 0xff) | (ev >> 8) << 32 | umask << 8 | cmask << 24;
+}
+
+#define ZEN_SLOTS "(6 * ls_not_halted_cyc)"
+/* perf's amdzen4 pipeline.json, total_dispatch_slots written out. */
+static const formula zen4[] = {
+	{"frontend_bound", FE, "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, " ZEN_SLOTS ")"},
+	{"bad_speculation", BAD, "d_ratio(de_src_op_disp.all - ex_ret_ops, " ZEN_SLOTS ")"},
+	{"backend_bound", BE, "d_ratio(de_no_dispatch_per_slot.backend_stalls, " ZEN_SLOTS ")"},
+	{"retiring", RET, "d_ratio(ex_ret_ops, " ZEN_SLOTS ")"},
+	/* the fifth Level 1 bucket: a scenario's four shares leave it nothing */
+	{"smt_contention", NONE, "d_ratio(de_no_dispatch_per_slot.smt_contention, " ZEN_SLOTS ")"},
+	{"frontend_bound_latency", FLAT,
+	 "d_ratio((6 * cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x6@), " ZEN_SLOTS
+	 ")"},
+	{"frontend_bound_bandwidth", FBW,
+	 "d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - (6 * "
+	 "cpu@de_no_dispatch_per_slot.no_ops_from_frontend\\,cmask\\=0x6@), " ZEN_SLOTS ")"},
+	{"bad_speculation_mispredicts", BRM,
+	 "d_ratio(d_ratio(de_src_op_disp.all - ex_ret_ops, " ZEN_SLOTS ") * ex_ret_brn_misp, "
+	 "ex_ret_brn_misp + resyncs_or_nc_redirects)"},
+	{"bad_speculation_pipeline_restarts", CLEARS,
+	 "d_ratio(d_ratio(de_src_op_disp.all - ex_ret_ops, " ZEN_SLOTS ") * resyncs_or_nc_redirects, "
+	 "ex_ret_brn_misp + resyncs_or_nc_redirects)"},
+	{"backend_bound_memory", MEM,
+	 "d_ratio(de_no_dispatch_per_slot.backend_stalls, " ZEN_SLOTS ") * "
+	 "d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete)"},
+	{"backend_bound_cpu", CORE,
+	 "d_ratio(de_no_dispatch_per_slot.backend_stalls, " ZEN_SLOTS ") * "
+	 "(1 - d_ratio(ex_no_retire.load_not_complete, ex_no_retire.not_complete))"},
+	{"retiring_fastpath", LIGHT,
+	 "d_ratio(ex_ret_ops, " ZEN_SLOTS ") * (1 - d_ratio(ex_ret_ucode_ops, ex_ret_ops))"},
+	{"retiring_microcode", HEAVY,
+	 "d_ratio(ex_ret_ops, " ZEN_SLOTS ") * d_ratio(ex_ret_ucode_ops, ex_ret_ops)"},
+};
+
+static void test_zen4(void **state)
+{
+	(void)state;
+	const named names[] = {
+		{"ls_not_halted_cyc", amd(0x76, 0, 0)},
+		{"ex_ret_ops", amd(0xc1, 0, 0)},
+		{"ex_ret_ucode_ops", amd(0x1c2, 0, 0)},
+		{"de_src_op_disp.all", amd(0xaa, 0x07, 0)},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", amd(0x1a0, 0x01, 0)},
+		{"cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/", amd(0x1a0, 0x01, 6)},
+		{"de_no_dispatch_per_slot.backend_stalls", amd(0x1a0, 0x1e, 0)},
+		{"de_no_dispatch_per_slot.smt_contention", amd(0x1a0, 0x60, 0)},
+		{"ex_ret_brn_misp", amd(0xc3, 0, 0)},
+		{"resyncs_or_nc_redirects", amd(0x96, 0, 0)},
+		{"ex_no_retire.not_complete", amd(0xd6, 0x02, 0)},
+		{"ex_no_retire.load_not_complete", amd(0xd6, 0xa2, 0)},
+	};
+	nr_checked = nr_undefined = 0;
+	ctx base = {NULL, names, NR(names), NULL, NULL, NULL};
+	check_formulas("AuthenticAMD-25-11-1", "cpu", &base, zen4, NR(zen4));
+	print_message("Zen 4: %d formula values, %d undefined\n", nr_checked, nr_undefined);
+	assert_int_equal(nr_undefined, 0); /* d_ratio: never 0/0 */
+	assert_int_equal(nr_checked, 2 * NR_PHASES * NR(zen4));
+}
+
+/* Arm's event numbers (topdown.md 2e). */
+static const named arm_names[] = {
+	{"CPU_CYCLES", 0x11},     {"INST_RETIRED", 0x08},       {"BR_MIS_PRED", 0x10},
+	{"STALL_FRONTEND", 0x23}, {"STALL_BACKEND", 0x24},      {"OP_RETIRED", 0x3a},
+	{"OP_SPEC", 0x3b},        {"STALL_SLOT_BACKEND", 0x3d}, {"STALL_SLOT_FRONTEND", 0x3e},
+	{"STALL_SLOT", 0x3f},
+};
+
+#define ARM_S "(#slots * CPU_CYCLES)"
+/* perf's sbsa.json (V1, V2). */
+static const formula sbsa[] = {
+	{"frontend_bound", FE, "STALL_SLOT_FRONTEND / " ARM_S},
+	{"backend_bound", BE, "STALL_SLOT_BACKEND / " ARM_S},
+	{"bad_speculation", BAD, "(1 - OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / " ARM_S ")"},
+	{"retiring", RET, "(OP_RETIRED / OP_SPEC) * (1 - STALL_SLOT / " ARM_S ")"},
+};
+/* perf's neoverse-n2-v2 form when #slots is 5 (N2's erratum). */
+static const formula sbsa_n2[] = {
+	{"frontend_bound", FE, "(STALL_SLOT_FRONTEND - CPU_CYCLES) / " ARM_S},
+	{"backend_bound", BE, "STALL_SLOT_BACKEND / " ARM_S},
+	{"bad_speculation", BAD,
+	 "(1 - OP_RETIRED / OP_SPEC) * (1 - (STALL_SLOT - CPU_CYCLES) / " ARM_S ")"},
+	{"retiring", RET, "(OP_RETIRED / OP_SPEC) * (1 - (STALL_SLOT - CPU_CYCLES) / " ARM_S ")"},
+};
+/* Arm topdown-tool, per part. */
+#define RATIO "OP_RETIRED / OP_SPEC"
+static const formula tool_v1[] = {
+	{"FE", FE, "STALL_SLOT_FRONTEND / (8 * CPU_CYCLES) - 4 * BR_MIS_PRED / CPU_CYCLES"},
+	{"BE", BE, "STALL_SLOT_BACKEND / (8 * CPU_CYCLES)"},
+	{"Bad", BAD, "(1 - " RATIO ") * (1 - STALL_SLOT / (8 * CPU_CYCLES)) + "
+		     "4 * BR_MIS_PRED / CPU_CYCLES"},
+	{"Ret", RET, "(1 - STALL_SLOT / (8 * CPU_CYCLES)) * " RATIO},
+};
+static const formula tool_n2[] = {
+	{"FE", FE, "(STALL_SLOT_FRONTEND - CPU_CYCLES) / (5 * CPU_CYCLES) - BR_MIS_PRED / CPU_CYCLES"},
+	{"BE", BE, "STALL_SLOT_BACKEND / (5 * CPU_CYCLES) - 3 * BR_MIS_PRED / CPU_CYCLES"},
+	{"Bad", BAD, "(1 - " RATIO ") * (1 - (STALL_SLOT - CPU_CYCLES) / (5 * CPU_CYCLES)) + "
+		     "4 * BR_MIS_PRED / CPU_CYCLES"},
+	{"Ret", RET, "(1 - (STALL_SLOT - CPU_CYCLES) / (5 * CPU_CYCLES)) * " RATIO},
+};
+static const formula tool_v2[] = {
+	{"FE", FE, "STALL_SLOT_FRONTEND / (8 * CPU_CYCLES) - BR_MIS_PRED / CPU_CYCLES"},
+	{"BE", BE, "STALL_SLOT_BACKEND / (8 * CPU_CYCLES) - 3 * BR_MIS_PRED / CPU_CYCLES"},
+	{"Bad", BAD, "(1 - " RATIO ") * (1 - STALL_SLOT / (8 * CPU_CYCLES)) + "
+		     "4 * BR_MIS_PRED / CPU_CYCLES"},
+	{"Ret", RET, "(1 - STALL_SLOT / (8 * CPU_CYCLES)) * " RATIO},
+};
+/* N1's stage 1, cycle accounting. */
+static const formula tool_n1[] = {
+	{"frontend_stalled_cycles", FE, "STALL_FRONTEND / CPU_CYCLES"},
+	{"backend_stalled_cycles", BE, "STALL_BACKEND / CPU_CYCLES"},
+};
+
+#define N1 "0x00000000413fd0c1"
+#define V1 "0x00000000411fd401"
+#define N2 "0x00000000410fd490"
+#define V2 "0x00000000410fd4f0"
+#define ARM_PMU "armv8_pmuv3_0"
+
+static void test_neoverse(void **state)
+{
+	(void)state;
+	nr_checked = nr_undefined = 0;
+	ctx base = {NULL, arm_names, NR(arm_names), NULL, NULL, NULL};
+	check_formulas(N1, ARM_PMU, &base, tool_n1, NR(tool_n1));
+	check_formulas(V1, ARM_PMU, &base, sbsa, NR(sbsa));
+	check_formulas(V1, ARM_PMU, &base, tool_v1, NR(tool_v1));
+	check_formulas(N2, ARM_PMU, &base, sbsa_n2, NR(sbsa_n2));
+	check_formulas(N2, ARM_PMU, &base, tool_n2, NR(tool_n2));
+	check_formulas(V2, ARM_PMU, &base, sbsa, NR(sbsa));
+	check_formulas(V2, ARM_PMU, &base, tool_v2, NR(tool_v2));
+	print_message("Neoverse: %d formula values, %d undefined\n", nr_checked, nr_undefined);
+	assert_int_equal(nr_checked + nr_undefined, 2 * NR_PHASES * (2 + 6 * 4));
+	/* N2's erratum is modeled: the plain sbsa form reads one slot per cycle
+	 * too many of frontend stalls */
+	pki_core n2 = core_of(N2, ARM_PMU, false);
+	pki_phase ph = make_phase(0);
+	ctx x = {NULL, arm_names, NR(arm_names), NULL, &n2, &ph};
+	check("N2 plain sbsa frontend_bound", eval(&x, sbsa[0].text), share(&ph, FE) + 1.0 / 5);
+	/* N1 has no slot events */
+	pki_core n1 = core_of(N1, ARM_PMU, false);
+	double rate;
+	pk_error err;
+	pki_event_key key = {PERF_TYPE_RAW, 0x3f};
+	assert_int_equal(pki_event_rate(&n1, &key, &ph, &rate, &err), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intel_perfmon),
+		cmocka_unit_test(test_gracemont),
+		cmocka_unit_test(test_zen4),
+		cmocka_unit_test(test_neoverse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
