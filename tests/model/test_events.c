@@ -509,6 +509,170 @@ static void test_neoverse(void **state)
 	assert_int_equal(pki_event_rate(&n1, &key, &ph, &rate, &err), -ENOENT);
 }
 
+/* ---- the table itself ---------------------------------------------------------- */
+
+static double rate_of(const pki_core *c, uint32_t kind, uint64_t config, const pki_phase *ph)
+{
+	return count_of(c, kind, config, ph) / (double)pki_phase_cycles(ph);
+}
+
+static const char *const all_cores[][2] = {
+	{"GenuineIntel-6-5E-3", "cpu"},      {"GenuineIntel-6-7E-5", "cpu"},
+	{"GenuineIntel-6-8F-8", "cpu"},      {"GenuineIntel-6-97-2", "cpu_core"},
+	{"GenuineIntel-6-97-2", "cpu_atom"}, {"AuthenticAMD-25-11-1", "cpu"},
+	{N1, ARM_PMU},                       {V1, ARM_PMU},
+	{N2, ARM_PMU},                       {V2, ARM_PMU},
+};
+
+/* Every row of every family gives a finite count >= 0 on every phase; node
+ * rates sum to the width over Level 1; the symbolic events agree with the
+ * family's own events. */
+static void test_rows_and_node_rates(void **state)
+{
+	(void)state;
+	size_t nr_fam, nr_rows = 0;
+	const pki_event_family *fam = pki_event_families(&nr_fam);
+	for (size_t c = 0; c < NR(all_cores); c++) {
+		pki_core core = core_of(all_cores[c][0], all_cores[c][1], c % 2);
+		const pki_event_family *f = pki_event_family_find(core.row);
+		assert_non_null(f);
+		assert_true(f >= fam && f < fam + nr_fam);
+		for (size_t p = 0; p < NR_PHASES; p++) {
+			pki_phase ph = make_phase(p);
+			double node[PKI_TMA_NR], sum = 0;
+			pki_phase_node_rates(&core, &ph, node);
+			for (int i = 0; i < PKI_TMA_NR; i++) {
+				assert_true(node[i] >= 0);
+				if (i < PKI_TMA_L1_NR)
+					sum += node[i];
+				else
+					assert_true(node[i] <= node[i - PKI_TMA_L1_NR]);
+				check("node rate", node[i], core.row->width * share(&ph, i));
+			}
+			check("Level 1 node rates", sum, core.row->width);
+			for (size_t t = 0; t < PKI_FAMILY_TABLES && f->tables[t]; t++)
+				for (size_t r = 0; r < f->tables[t]->nr; r++, nr_rows++) {
+					double rate = -1;
+					pk_error err;
+					const pki_event_row *row = &f->tables[t]->rows[r];
+					if (pki_event_row_rate(row, &core, &ph, &rate, &err))
+						fail_msg("%s: %s", row->name, err.msg);
+					assert_true(rate >= 0 && isfinite(rate));
+				}
+			check("cycles", rate_of(&core, PERF_TYPE_HARDWARE, 0, &ph), 1);
+			check("instructions", rate_of(&core, PERF_TYPE_HARDWARE, 1, &ph),
+			      core.row->width * share(&ph, LIGHT));
+		}
+	}
+	print_message("%zu row evaluations\n", nr_rows);
+}
+
+/* Every Intel row named as a perfmon event has that event's encoding. */
+static void test_intel_rows_match_perfmon(void **state)
+{
+	(void)state;
+	static const char *const files[][3] = {
+		{"GenuineIntel-6-5E-3", "cpu", "perfmon/SKL/events/skylake_core.json"},
+		{"GenuineIntel-6-7E-5", "cpu", "perfmon/ICL/events/icelake_core.json"},
+		{"GenuineIntel-6-8F-8", "cpu", "perfmon/SPR/events/sapphirerapids_core.json"},
+		{"GenuineIntel-6-97-2", "cpu_core", "perfmon/ADL/events/alderlake_goldencove_core.json"},
+		{"GenuineIntel-6-97-2", "cpu_atom", "perfmon/ADL/events/alderlake_gracemont_core.json"},
+	};
+	size_t matched = 0;
+	for (size_t i = 0; i < NR(files); i++) {
+		json_t *events = load(files[i][2]);
+		pki_core core = core_of(files[i][0], files[i][1], false);
+		const pki_event_table *t = pki_event_family_find(core.row)->tables[0];
+		for (size_t r = 0; r < t->nr; r++) {
+			uint64_t config;
+			if (t->rows[r].name[0] >= 'a' && t->rows[r].name[0] <= 'z')
+				continue; /* kernel aliases: topdown-*, slots */
+			if (!intel_config(events, t->rows[r].name, &config))
+				fail_msg("%s: no %s", files[i][2], t->rows[r].name);
+			if (config != t->rows[r].config)
+				fail_msg("%s: %s is %#llx, the row says %#llx", files[i][2],
+					 t->rows[r].name, (unsigned long long)config,
+					 (unsigned long long)t->rows[r].config);
+			matched++;
+		}
+		json_decref(events);
+	}
+	assert_true(matched > 60);
+}
+
+static void expect_enoent(const pki_core *c, uint32_t kind, uint64_t config, const char *name)
+{
+	pki_phase ph = make_phase(0);
+	pki_event_key key = {kind, config};
+	double rate = -1;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pki_event_rate(c, &key, &ph, &rate, &err), -ENOENT);
+	assert_true(rate == -1);
+	if (!strstr(err.msg, name) || !strstr(err.msg, c->row->core))
+		fail_msg("'%s' does not name %s and the core", err.msg, name);
+}
+
+/* What a phase does not determine is -ENOENT, naming the event. */
+static void test_unknown_events(void **state)
+{
+	(void)state;
+	pki_core skl = core_of("GenuineIntel-6-5E-3", "cpu", true);
+	pki_core icl = core_of("GenuineIntel-6-7E-5", "cpu", false);
+	pki_core n1 = core_of(N1, ARM_PMU, false);
+	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "'cache-misses'");
+	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+		      "'branch-instructions'");
+	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "'ref-cycles'");
+	expect_enoent(&skl, PERF_TYPE_HARDWARE, 99, "hardware event 0x63");
+	expect_enoent(&skl, PERF_TYPE_RAW, 0x412e, "raw event 0x412e"); /* LLC misses */
+	expect_enoent(&skl, PERF_TYPE_RAW, 0x0400, "raw event 0x400"); /* no slots */
+	expect_enoent(&icl, PERF_TYPE_RAW, 0x8400, "raw event 0x8400"); /* Level 1 only */
+	expect_enoent(&icl, PERF_TYPE_RAW, 0x20003c, "raw event 0x20003c"); /* no AnyThread */
+	expect_enoent(&n1, PERF_TYPE_RAW, 0x3a, "raw event 0x3a"); /* no slot events */
+}
+
+/* AnyThread on Skylake: both threads of the core, the sibling identical;
+ * the topdown-* sysfs aliases with their scale (2 with SMT) give the
+ * Skylake formulas' slots and recovery bubbles. */
+static void test_any_thread(void **state)
+{
+	(void)state;
+	pki_phase ph = make_phase(0);
+	for (int smt = 0; smt < 2; smt++) {
+		pki_core c = core_of("GenuineIntel-6-5E-3", "cpu", smt);
+		double threads = smt ? 2 : 1, scale = smt ? 2 : 4;
+		check("THREAD_ANY", rate_of(&c, PERF_TYPE_RAW, 0x200200, &ph), threads);
+		check("topdown-total-slots x scale", scale * rate_of(&c, PERF_TYPE_RAW, 0x20003c, &ph),
+		      4);
+		check("topdown-recovery-bubbles x scale",
+		      scale * rate_of(&c, PERF_TYPE_RAW, 0x120030d, &ph), 4 * share(&ph, BAD) / 2);
+	}
+}
+
+/* PERF_METRICS fed with a phase's node rates reads back its shares within
+ * one 8-bit unit (the register's bound, docs/model.md). */
+static void test_perf_metrics_register(void **state)
+{
+	(void)state;
+	pki_core spr = core_of("GenuineIntel-6-8F-8", "cpu", false);
+	for (size_t p = 0; p < NR_PHASES; p++) {
+		pki_phase ph = make_phase(p);
+		double node[PKI_TMA_NR];
+		uint64_t slots[PKI_TMA_NR], count[1 + PKI_TMA_NR] = {0};
+		pki_phase_node_rates(&spr, &ph, node);
+		for (int i = 0; i < PKI_TMA_NR; i++)
+			slots[i] = (uint64_t)llround(node[i] * (double)pki_phase_cycles(&ph));
+		pki_pm_regs r = {0};
+		pki_pm_run(&r, slots);
+		pki_pm_read(&r, count);
+		check("slots", (double)count[0], 6.0 * (double)pki_phase_cycles(&ph));
+		for (int i = 0; i < PKI_TMA_NR; i++)
+			assert_true(fabs((double)count[1 + i] / (double)count[0] - share(&ph, i)) <
+				    1.0 / 255);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +680,11 @@ int main(void)
 		cmocka_unit_test(test_gracemont),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_neoverse),
+		cmocka_unit_test(test_rows_and_node_rates),
+		cmocka_unit_test(test_intel_rows_match_perfmon),
+		cmocka_unit_test(test_unknown_events),
+		cmocka_unit_test(test_any_thread),
+		cmocka_unit_test(test_perf_metrics_register),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
