@@ -39,9 +39,14 @@ static const pki_event_row hardware[] = {
 const pki_event_table pki_events_hardware = PKI_EVENT_TABLE(hardware);
 
 static const pki_event_family families[] = {
-	{"Skylake", PKI_INTEL_ANY, {&pki_events_skylake, &pki_events_hardware}},
-	{"Sunny Cove", 0, {&pki_events_sunny_cove, &pki_events_hardware}},
-	{"Golden Cove", 0, {&pki_events_golden_cove, &pki_events_hardware}},
+	{"Skylake", PKI_INTEL_ANY,
+	 {&pki_events_skylake, &pki_events_intel_core, &pki_events_hardware}},
+	{"Sunny Cove", 0,
+	 {&pki_events_sunny_cove, &pki_events_perf_metrics_l1, &pki_events_intel_core,
+	  &pki_events_hardware}},
+	{"Golden Cove", 0,
+	 {&pki_events_golden_cove, &pki_events_perf_metrics_l1, &pki_events_intel_core,
+	  &pki_events_hardware}},
 	{"Gracemont", 0, {&pki_events_gracemont, &pki_events_hardware}},
 	{"Zen 4", 0, {&pki_events_zen4, &pki_events_hardware}},
 	{"Neoverse N1", 0, {&pki_events_neoverse_hw, &pki_events_neoverse, &pki_events_hardware}},

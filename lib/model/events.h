@@ -64,6 +64,8 @@ typedef struct pki_event_family {
 
 /* The tables (events_<family>.c). */
 extern const pki_event_table pki_events_hardware;   /* symbolic events, all */
+extern const pki_event_table pki_events_intel_core;     /* big cores */
+extern const pki_event_table pki_events_perf_metrics_l1; /* ICL and later */
 extern const pki_event_table pki_events_skylake;
 extern const pki_event_table pki_events_sunny_cove;
 extern const pki_event_table pki_events_golden_cove;

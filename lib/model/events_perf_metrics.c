@@ -14,7 +14,8 @@
  * slots one-port cycles, clear_cost slots per mispredict or clear. Sunny
  * Cove's Heavy_Operations: microcode-sequencer uops 0, decoder 0's extra
  * uops (UOPS_DECODED.DEC0 minus its cycles, cmask 1) are the heavy slots,
- * IDQ.MITE_UOPS the retired slots. */
+ * IDQ.MITE_UOPS the retired slots. The rows both share with Skylake, and
+ * the Level 1 PERF_METRICS rows, are in events_intel.c. */
 #include <linux/perf_event.h>
 
 #include "model/events.h"
@@ -22,27 +23,7 @@
 #define R(ev, umask, cmask, edge, name, rate)                                              \
 	{PERF_TYPE_RAW, PKI_INTEL(ev, umask, cmask, edge, 0), name, rate}
 
-/* The fixed counters and the PERF_METRICS pseudo events, per node. */
-#define FIXED_AND_LEVEL1                                                                   \
-	R(0x00, 0x01, 0, 0, "INST_RETIRED.ANY", "width * light_operations"),                \
-	R(0xc0, 0x00, 0, 0, "INST_RETIRED.ANY_P", "width * light_operations"),              \
-	R(0x00, 0x02, 0, 0, "CPU_CLK_UNHALTED.THREAD", "1"),                                 \
-	R(0x3c, 0x00, 0, 0, "CPU_CLK_UNHALTED.THREAD_P", "1"),                               \
-	R(0x00, 0x04, 0, 0, "TOPDOWN.SLOTS", "width"),                                       \
-	R(0xa4, 0x01, 0, 0, "TOPDOWN.SLOTS_P", "width"),                                     \
-	R(0x00, 0x80, 0, 0, "topdown-retiring", "width * retiring"),                         \
-	R(0x00, 0x81, 0, 0, "topdown-bad-spec", "width * bad_speculation"),                  \
-	R(0x00, 0x82, 0, 0, "topdown-fe-bound", "width * frontend_bound"),                   \
-	R(0x00, 0x83, 0, 0, "topdown-be-bound", "width * backend_bound"),                    \
-	R(0xa4, 0x02, 0, 0, "TOPDOWN.BACKEND_BOUND_SLOTS", "width * backend_bound"),         \
-	R(0x9c, 0x01, 0, 0, "IDQ_UOPS_NOT_DELIVERED.CORE", "width * frontend_bound"),        \
-	R(0xc2, 0x02, 0, 0, "UOPS_RETIRED.SLOTS", "width * retiring"),                       \
-	R(0xc3, 0x01, 1, 1, "MACHINE_CLEARS.COUNT", "width * machine_clears / clear_cost"),  \
-	R(0xc5, 0x00, 0, 0, "BR_MISP_RETIRED.ALL_BRANCHES",                                  \
-	  "width * branch_mispredicts / clear_cost")
-
 static const pki_event_row sunny_cove[] = {
-	FIXED_AND_LEVEL1,
 	R(0x0d, 0x01, 1, 1, "INT_MISC.CLEARS_COUNT", "0"),
 	R(0x0d, 0x10, 0, 0, "INT_MISC.UOP_DROPPING", "0"),
 	R(0x0e, 0x01, 0, 0, "UOPS_ISSUED.ANY", "width * (retiring + bad_speculation)"),
@@ -51,16 +32,12 @@ static const pki_event_row sunny_cove[] = {
 	R(0x79, 0x04, 0, 0, "IDQ.MITE_UOPS", "width * retiring"),
 	R(0x79, 0x30, 0, 0, "IDQ.MS_UOPS", "0"),
 	R(0x9c, 0x01, 5, 0, "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "fetch_latency"),
-	R(0xa3, 0x04, 4, 0, "CYCLE_ACTIVITY.STALLS_TOTAL", "memory_bound"),
 	R(0xa3, 0x14, 20, 0, "CYCLE_ACTIVITY.STALLS_MEM_ANY", "memory_bound"),
-	R(0xa6, 0x02, 0, 0, "EXE_ACTIVITY.1_PORTS_UTIL", "core_bound"),
-	R(0xa6, 0x04, 0, 0, "EXE_ACTIVITY.2_PORTS_UTIL", "0"),
 	R(0xa6, 0x40, 2, 0, "EXE_ACTIVITY.BOUND_ON_STORES", "0"),
 };
 const pki_event_table pki_events_sunny_cove = PKI_EVENT_TABLE(sunny_cove);
 
 static const pki_event_row golden_cove[] = {
-	FIXED_AND_LEVEL1,
 	R(0x00, 0x84, 0, 0, "topdown-heavy-ops", "width * heavy_operations"),
 	R(0x00, 0x85, 0, 0, "topdown-br-mispredict", "width * branch_mispredicts"),
 	R(0x00, 0x86, 0, 0, "topdown-fetch-lat", "width * fetch_latency"),
@@ -73,9 +50,6 @@ static const pki_event_row golden_cove[] = {
 	R(0xae, 0x01, 0, 0, "UOPS_ISSUED.ANY", "width * (retiring + bad_speculation)"),
 	R(0xc2, 0x01, 0, 0, "UOPS_RETIRED.HEAVY", "width * heavy_operations"),
 	R(0x9c, 0x01, 6, 0, "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "fetch_latency"),
-	R(0xa3, 0x04, 4, 0, "CYCLE_ACTIVITY.STALLS_TOTAL", "memory_bound"),
-	R(0xa6, 0x02, 0, 0, "EXE_ACTIVITY.1_PORTS_UTIL", "core_bound"),
-	R(0xa6, 0x04, 0, 0, "EXE_ACTIVITY.2_PORTS_UTIL", "0"),
 	R(0xa6, 0x40, 2, 0, "EXE_ACTIVITY.BOUND_ON_STORES", "0"),
 };
 const pki_event_table pki_events_golden_cove = PKI_EVENT_TABLE(golden_cove);

@@ -10,7 +10,8 @@
  * STALLS_MEM_ANY), its core slots cycles with one port used
  * (EXE_ACTIVITY.1_PORTS_UTIL); mispredicts and machine clears cost
  * clear_cost slots each; MACRO_FUSED is 0. The AnyThread forms (_ANY,
- * bit 21) are the engine's rule (events.c), not rows. */
+ * bit 21) are the engine's rule (events.c), not rows. The rows Skylake
+ * shares with the later big cores are in events_intel.c. */
 #include <linux/perf_event.h>
 
 #include "model/events.h"
@@ -19,25 +20,15 @@
 	{PERF_TYPE_RAW, PKI_INTEL(ev, umask, cmask, edge, 0), name, rate}
 
 static const pki_event_row rows[] = {
-	R(0x00, 0x01, 0, 0, "INST_RETIRED.ANY", "width * light_operations"),
-	R(0xc0, 0x00, 0, 0, "INST_RETIRED.ANY_P", "width * light_operations"),
-	R(0x00, 0x02, 0, 0, "CPU_CLK_UNHALTED.THREAD", "1"),
-	R(0x3c, 0x00, 0, 0, "CPU_CLK_UNHALTED.THREAD_P", "1"),
 	R(0x0d, 0x01, 0, 0, "INT_MISC.RECOVERY_CYCLES", "bad_speculation / 2"),
 	/* topdown-recovery-bubbles: event=0xd,umask=0x3,cmask=1 (the kernel's
 	 * alias for the recovery cycles) */
 	R(0x0d, 0x03, 1, 0, "topdown-recovery-bubbles", "bad_speculation / 2"),
 	R(0x0e, 0x01, 0, 0, "UOPS_ISSUED.ANY", "width * (retiring + bad_speculation / 2)"),
-	R(0x9c, 0x01, 0, 0, "IDQ_UOPS_NOT_DELIVERED.CORE", "width * frontend_bound"),
 	R(0x9c, 0x01, 4, 0, "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "fetch_latency"),
-	R(0xa3, 0x04, 4, 0, "CYCLE_ACTIVITY.STALLS_TOTAL", "memory_bound"),
 	R(0xa3, 0x14, 20, 0, "CYCLE_ACTIVITY.STALLS_MEM_ANY", "memory_bound"),
-	R(0xa6, 0x02, 0, 0, "EXE_ACTIVITY.1_PORTS_UTIL", "core_bound"),
-	R(0xa6, 0x04, 0, 0, "EXE_ACTIVITY.2_PORTS_UTIL", "0"),
 	R(0xa6, 0x40, 0, 0, "EXE_ACTIVITY.BOUND_ON_STORES", "0"),
 	R(0xc2, 0x02, 0, 0, "UOPS_RETIRED.RETIRE_SLOTS", "width * retiring"),
 	R(0xc2, 0x04, 0, 0, "UOPS_RETIRED.MACRO_FUSED", "0"),
-	R(0xc3, 0x01, 1, 1, "MACHINE_CLEARS.COUNT", "width * machine_clears / clear_cost"),
-	R(0xc5, 0x00, 0, 0, "BR_MISP_RETIRED.ALL_BRANCHES", "width * branch_mispredicts / clear_cost"),
 };
 const pki_event_table pki_events_skylake = PKI_EVENT_TABLE(rows);
