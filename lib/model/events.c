@@ -150,16 +150,19 @@ int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki
 	return 0;
 }
 
-/* "hardware event 'cycles'" or "raw event 0x1c2" for messages. */
+/* "hardware event 'cycles'", "raw event 0x1c2" or "event type 3 config
+ * 0x10000" for messages. */
 static void key_name(const pki_event_key *ev, char *buf, size_t len)
 {
-	const char *hw = ev->kind == PERF_TYPE_HARDWARE ? pki_hw_canonical_name(ev->config) : NULL;
+	unsigned long long config = ev->config;
+	const char *hw = ev->kind == PERF_TYPE_HARDWARE ? pki_hw_canonical_name(config) : NULL;
 	if (hw)
 		snprintf(buf, len, "hardware event '%s'", hw);
-	else
+	else if (ev->kind == PERF_TYPE_HARDWARE || ev->kind == PERF_TYPE_RAW)
 		snprintf(buf, len, "%s event %#llx",
-			 ev->kind == PERF_TYPE_HARDWARE ? "hardware" : "raw",
-			 (unsigned long long)ev->config);
+			 ev->kind == PERF_TYPE_HARDWARE ? "hardware" : "raw", config);
+	else
+		snprintf(buf, len, "event type %u config %#llx", (unsigned)ev->kind, config);
 }
 
 static const pki_event_row *find_row(const pki_event_family *f, uint32_t kind, uint64_t config)

@@ -640,6 +640,7 @@ static void test_unknown_events(void **state)
 	expect_enoent(&icl, PERF_TYPE_RAW, 0x8400, "raw event 0x8400"); /* Level 1 only */
 	expect_enoent(&icl, PERF_TYPE_RAW, 0x20003c, "raw event 0x20003c"); /* no AnyThread */
 	expect_enoent(&n1, PERF_TYPE_RAW, 0x3a, "raw event 0x3a"); /* no slot events */
+	expect_enoent(&n1, PERF_TYPE_HW_CACHE, 0x10000, "event type 3 config 0x10000");
 }
 
 /* AnyThread on Skylake: both threads of the core, the sibling identical;
