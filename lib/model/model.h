@@ -8,7 +8,9 @@
  *    packed 8 x 8-bit metrics register, quantized as the hardware does, and
  *    the kernel driver's arithmetic on them (value, delta per read, reset);
  *  - counters per CPU model (counters.c): generic and fixed counters of each
- *    core PMU, looked up by pk_cpuid and PMU name.
+ *    core PMU, looked up by pk_cpuid and PMU name;
+ *  - the events of a phase (events.c, one table per method family in
+ *    events_*.c, types in events.h): what each event counts per cycle.
  *
  * Facts and choices are in docs/model.md. Names are pki_ (pki_scenario_,
  * pki_pm_, pki_counters_, ...); nothing here is exported. */

@@ -69,6 +69,23 @@ static void test_zen4_and_neoverse(void **state)
 	assert_non_null(n1);
 	assert_int_equal(n1->generic, 6);
 	assert_int_equal(n1->fixed, 0x1); /* the cycle counter */
+	/* one row per part: Arm's num_slots (N1 has no slot events) */
+	static const struct {
+		const char *midr, *core;
+		int width;
+	} parts[] = {
+		{"0x00000000413fd0c1", "Neoverse N1", 5},
+		{"0x00000000411fd401", "Neoverse V1", 8},
+		{"0x00000000410fd490", "Neoverse N2", 5},
+		{"0x00000000410fd4f0", "Neoverse V2", 8},
+	};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const pki_counters *c = find(parts[i].midr, "armv8_pmuv3_0", NULL);
+		assert_non_null(c);
+		assert_string_equal(c->core, parts[i].core);
+		assert_int_equal(c->width, parts[i].width);
+		assert_int_equal(c->generic, 6);
+	}
 }
 
 static void test_unknown(void **state)

@@ -1,0 +1,32 @@
+/* Events of a phase on Intel's Gracemont E-cores (ADL/RPL cpu_atom, ADL-N;
+ * width 5): the TOPDOWN_*.ALL events and their Level 2 umasks (topdown.md
+ * 2c, perfmon alderlake_gracemont_core.json, E-core_TMA_Metrics.csv column
+ * GRT). Each counts the slots of its node; RETIRING.ALL is 0xC2/0 on
+ * Gracemont. Level 2 mapping (docs/model.md): IFetch_Latency and
+ * IFetch_Bandwidth are the scenario's fetch_latency and fetch_bandwidth,
+ * Branch_Mispredicts and Machine_Clears theirs, Core_Bound
+ * (ALLOC_RESTRICTIONS) is core_bound and Resource_Bound (the rest of the
+ * backend) memory_bound. */
+#include <linux/perf_event.h>
+
+#include "model/events.h"
+
+#define R(ev, umask, name, rate) {PERF_TYPE_RAW, PKI_INTEL(ev, umask, 0, 0, 0), name, rate}
+
+static const pki_event_row rows[] = {
+	R(0x00, 0x01, "INST_RETIRED.ANY", "width * light_operations"),
+	R(0xc0, 0x00, "INST_RETIRED.ANY_P", "width * light_operations"),
+	R(0x00, 0x02, "CPU_CLK_UNHALTED.CORE", "1"),
+	R(0x3c, 0x00, "CPU_CLK_UNHALTED.CORE_P", "1"),
+	R(0x71, 0x00, "TOPDOWN_FE_BOUND.ALL", "width * frontend_bound"),
+	R(0x71, 0x72, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", "width * fetch_latency"),
+	R(0x71, 0x8d, "TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", "width * fetch_bandwidth"),
+	R(0x73, 0x00, "TOPDOWN_BAD_SPECULATION.ALL", "width * bad_speculation"),
+	R(0x73, 0x03, "TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", "width * machine_clears"),
+	R(0x73, 0x04, "TOPDOWN_BAD_SPECULATION.MISPREDICT", "width * branch_mispredicts"),
+	R(0x74, 0x00, "TOPDOWN_BE_BOUND.ALL", "width * backend_bound"),
+	R(0x74, 0x01, "TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", "width * core_bound"),
+	R(0xc2, 0x00, "TOPDOWN_RETIRING.ALL", "width * retiring"),
+	R(0xc5, 0x00, "BR_MISP_RETIRED.ALL_BRANCHES", "width * branch_mispredicts / clear_cost"),
+};
+const pki_event_table pki_events_gracemont = PKI_EVENT_TABLE(rows);
