@@ -83,12 +83,14 @@ int pki_ring_write(pki_ring *r, const pki_ring_writer *w, const void *rec, size_
 {
 	if (len < 8 || len % 8 || pd_ld16((const uint8_t *)rec + 6) != len)
 		return -EINVAL;
+	if (!r->size) /* ring_buffer_init pauses a ring without data pages */
+		return -ENOBUFS;
 	uint8_t lost[PKI_PD_LOST_MAX];
 	size_t lost_len = 0;
 	if (r->lost)
 		lost_len = pki_pd_lost_record(lost, w->attr, &w->sid, w->id, r->lost);
 	uint64_t tail = __atomic_load_n(&r->page->data_tail, __ATOMIC_ACQUIRE);
-	uint64_t space = r->size ? (tail - r->head - 1) & (r->size - 1) : 0;
+	uint64_t space = (tail - r->head - 1) & (r->size - 1); /* CIRC_SPACE */
 	if (lost_len + len > space) {
 		r->lost++;
 		return -ENOSPC;

@@ -66,8 +66,10 @@ int pki_ring_init(pki_ring *r, void *base, size_t len, size_t page, bool writabl
 /* Writes one record (header first, len = header.size, a multiple of 8) at
  * the head: 0 when written, -ENOSPC when it does not fit before data_tail
  * (lost: counted in r->lost; the caller adds it to the event's
- * PERF_FORMAT_LOST count), -EINVAL for a malformed record. When records were
- * lost, a PERF_RECORD_LOST of the writer goes first and must fit with it. */
+ * PERF_FORMAT_LOST count), -ENOBUFS when the mapping has no data pages (the
+ * kernel's paused ring drops it without counting), -EINVAL for a malformed
+ * record. When records were lost, a PERF_RECORD_LOST of the writer goes
+ * first and must fit with it. */
 int pki_ring_write(pki_ring *r, const pki_ring_writer *w, const void *rec, size_t len);
 
 /* Readiness for poll(2): POLLIN when a wakeup happened since the last call

@@ -145,7 +145,7 @@ static void test_lost_then_lost_record(void **state)
 	assert_int_equal(take(&r, got), 0);
 }
 
-static void test_user_page_only_loses(void **state)
+static void test_user_page_only_drops(void **state)
 {
 	(void)state;
 	pki_ring r;
@@ -153,8 +153,10 @@ static void test_user_page_only_loses(void **state)
 	pki_ring_writer w = {.attr = &plain};
 	uint8_t rec[16];
 	make(rec, PERF_RECORD_SAMPLE, 16, 1);
-	assert_int_equal(pki_ring_write(&r, &w, rec, 16), -ENOSPC);
-	assert_true(r.lost == 1);
+	/* ring_buffer_init pauses a ring without data pages: dropped, not
+	 * counted (perf_output_begin counts only when nr_pages) */
+	assert_int_equal(pki_ring_write(&r, &w, rec, 16), -ENOBUFS);
+	assert_true(r.lost == 0);
 }
 
 static void test_watermark_wakes(void **state)
@@ -259,7 +261,7 @@ int main(void)
 		cmocka_unit_test(test_init_lengths),
 		cmocka_unit_test(test_wraps_and_publishes),
 		cmocka_unit_test(test_lost_then_lost_record),
-		cmocka_unit_test(test_user_page_only_loses),
+		cmocka_unit_test(test_user_page_only_drops),
 		cmocka_unit_test(test_watermark_wakes),
 		cmocka_unit_test(test_wakeup_events),
 		cmocka_unit_test(test_set_output_rules),
