@@ -13,7 +13,8 @@
  *    fixed n with bit 30, PERF_METRICS with bit 29; the page stores
  *    index + 1);
  *  - overflow arithmetic (overflow.c): which counts and times of an
- *    interval make a sample at a fixed sample_period.
+ *    interval make a sample, at a fixed sample_period or in frequency mode
+ *    with the kernel's period adjustment.
  *
  * Facts, choices and what is not modeled: docs/model.md, "Sampling and the
  * user page (pieces)". Names are pki_; nothing here is exported. The
@@ -126,29 +127,65 @@ void pki_userpage_vtime(pki_userpage *u, uint64_t now_ns);
  * barrier, the fields, barrier, lock incremented again. */
 void pki_userpage_update(struct perf_event_mmap_page *pg, const pki_userpage *u);
 
-/* ---- overflow at a fixed period (overflow.c) ---- */
+/* ---- overflow: fixed period and frequency mode (overflow.c) ---- */
 
 typedef struct pki_overflow {
-	uint64_t period;           /* attr.sample_period */
+	uint64_t period;           /* hwc->sample_period: the period armed next */
 	uint64_t left;             /* counts to the next overflow (hwc->period_left) */
+	uint64_t last_period;      /* hwc->last_period: the period that elapses now */
+	uint64_t freq;             /* attr.sample_freq; 0: a fixed period */
+	uint64_t tick_ns;          /* TICK_NSEC (1e9 / HZ) of the modeled kernel */
+	uint64_t freq_time_stamp;  /* virtual ns of the last overflow (freq) */
+	uint64_t freq_count_stamp; /* the count at the last tick (freq) */
 } pki_overflow;
 
-/* From a sampling attr: a fixed period (>= 1). freq is -EOPNOTSUPP (the
- * kernel's period adjustment is not modeled), a period of 0 -EINVAL. */
-int pki_overflow_init(pki_overflow *o, const struct perf_event_attr *a, pk_error *err);
-/* The overflows while the count advances by delta. */
+/* From a sampling attr: a fixed sample_period (>= 1; 0 is -EINVAL), or
+ * freq with sample_freq (>= 1; 0 is -EINVAL): the period starts at 1 and is
+ * adjusted as the kernel does (pki_overflow_next, pki_overflow_tick).
+ * tick_ns is the modeled kernel's tick (1e9 / HZ), > 0 in freq mode. */
+int pki_overflow_init(pki_overflow *o, const struct perf_event_attr *a, uint64_t tick_ns,
+		      pk_error *err);
+
+/* Closed forms for a fixed period (freq 0), for long intervals: */
+/* the overflows while the count advances by delta; */
 uint64_t pki_overflow_fires(const pki_overflow *o, uint64_t delta);
-/* Overflow k (0-based, k < fires) of an interval where the count goes from
+/* overflow k (0-based, k < fires) of an interval where the count goes from
  * c0 to c1 during [t0, t1]: its count and its time, linear in the interval
- * (truncated). */
+ * (truncated); */
 void pki_overflow_at(const pki_overflow *o, uint64_t c0, uint64_t c1, uint64_t t0, uint64_t t1,
 		     uint64_t k, uint64_t *count, uint64_t *time);
-/* The count advanced by delta: left moves on (a period again after each
+/* the count advanced by delta: left moves on (a period again after each
  * overflow). */
 void pki_overflow_advance(pki_overflow *o, uint64_t delta);
+
+/* One overflow at a time, either mode. An interval: the count goes from c0
+ * to c1 during [t0, t1] (linear); `done` counts consumed so far (start 0). */
+typedef struct pki_overflow_span {
+	uint64_t c0, c1, t0, t1;
+	uint64_t done;
+} pki_overflow_span;
+typedef struct pki_overflow_hit {
+	uint64_t count, time;      /* where the counter overflowed */
+	uint64_t period;           /* PERF_SAMPLE_PERIOD: the period that elapsed */
+} pki_overflow_hit;
+/* 1 and the next overflow of the span, the state moved past it as x86's
+ * interrupt handler and __perf_event_account_interrupt do (re-armed at the
+ * period, then in freq mode the period adjusted by perf_adjust_period from
+ * the time since the last overflow); 0 when the rest of the span does not
+ * reach it (the state moved to c1). */
+int pki_overflow_next(pki_overflow *o, pki_overflow_span *s, pki_overflow_hit *hit);
+/* The kernel's tick (perf_adjust_freq_unthr_context) in freq mode, with the
+ * event's count now: the period adjusted from the counts of the last tick.
+ * Nothing in fixed mode. */
+void pki_overflow_tick(pki_overflow *o, uint64_t count);
+/* perf_calculate_period: the period that gives `freq` samples per second
+ * when `count` events take `nsec`: count x 1e9 / (nsec x freq), in 128 bits
+ * (the kernel reduces precision instead when the products pass 64 bits). */
+uint64_t pki_freq_period(uint64_t nsec, uint64_t count, uint64_t freq);
+
 /* PERF_EVENT_IOC_PERIOD: the new period applies from now (the kernel
  * zeroes period_left, so the counter is re-armed at the full new period);
- * 0 is -EINVAL. */
-int pki_overflow_set_period(pki_overflow *o, uint64_t period, pk_error *err);
+ * in freq mode the value is the new frequency. 0 is -EINVAL. */
+int pki_overflow_set_period(pki_overflow *o, uint64_t value, pk_error *err);
 
 #endif
