@@ -27,55 +27,31 @@ static const uint8_t stack[16] = {0xaa, 0xbb, 0xcc};
 static const uint8_t aux[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05};
 static uint64_t read_vals[32];
 
+/* Every field, each a different value. */
+static const pk_pd_sample full = {
+	.misc = PERF_RECORD_MISC_USER, .identifier = 0x1d, .ip = 0x401234, .pid = 1001,
+	.tid = 1002, .time = 123456789, .addr = 0xdead000, .id = 0x1d, .stream_id = 0x5d,
+	.cpu = 3, .period = 100003, .read = read_vals,
+	.callchain = ips, .callchain_nr = 4, .raw = raw_bytes, .raw_size = sizeof(raw_bytes),
+	.branch = branches, .branch_nr = 3, .branch_hw_idx = 2, .branch_counters = br_counters,
+	.user_abi = 2, .user_regs = uregs, .user_regs_nr = 3,
+	.stack = stack, .stack_size = sizeof(stack), .stack_dyn_size = 12,
+	.weight = 77, .weight_var2 = 5, .weight_var3 = 6, .data_src = 0x68100142,
+	.transaction = 0x4, .intr_abi = 2, .intr_regs = iregs, .intr_regs_nr = 2,
+	.phys_addr = 0x12345000, .cgroup = 0x77, .data_page_size = 4096,
+	.code_page_size = 2097152, .aux = aux, .aux_size = sizeof(aux),
+};
+
+/* `full`, with the READ values of the attr's read_format. */
 static void fill(pk_pd_sample *s, const struct perf_event_attr *a)
 {
-	memset(s, 0, sizeof(*s));
-	s->misc = PERF_RECORD_MISC_USER;
-	s->identifier = 0x1d;
-	s->ip = 0x401234;
-	s->pid = 1001;
-	s->tid = 1002;
-	s->time = 123456789;
-	s->addr = 0xdead000;
-	s->id = 0x1d;
-	s->stream_id = 0x5d;
-	s->cpu = 3;
-	s->period = 100003;
+	*s = full;
 	pk_counts c[3] = {{1000, 500, 400, 0x1d, 1}, {2000, 500, 400, 0x1e, 2},
 			  {3000, 500, 400, 0x1f, 3}};
 	size_t nr = a->read_format & PERF_FORMAT_GROUP ? 3 : 1;
 	int n = pki_pd_read_values(a->read_format, c, nr, read_vals, 32);
 	assert_true(n > 0);
-	s->read = read_vals;
 	s->read_nr = (size_t)n;
-	s->callchain = ips;
-	s->callchain_nr = 4;
-	s->raw = raw_bytes;
-	s->raw_size = sizeof(raw_bytes);
-	s->branch = branches;
-	s->branch_nr = 3;
-	s->branch_hw_idx = 2;
-	s->branch_counters = br_counters;
-	s->user_abi = 2;
-	s->user_regs = uregs;
-	s->user_regs_nr = 3;
-	s->stack = stack;
-	s->stack_size = sizeof(stack);
-	s->stack_dyn_size = 12;
-	s->weight = 77;
-	s->weight_var2 = 5;
-	s->weight_var3 = 6;
-	s->data_src = 0x68100142;
-	s->transaction = 0x4;
-	s->intr_abi = 2;
-	s->intr_regs = iregs;
-	s->intr_regs_nr = 2;
-	s->phys_addr = 0x12345000;
-	s->cgroup = 0x77;
-	s->data_page_size = 4096;
-	s->code_page_size = 2097152;
-	s->aux = aux;
-	s->aux_size = sizeof(aux);
 }
 
 #define EQ(field) assert_true(in->field == got->field)
