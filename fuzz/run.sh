@@ -23,6 +23,7 @@ mkdir -p "$work/corpus" "$work/artifacts"
 case $target in
   perfdata_fuzz) max_len=1048576 ;;
   scenario_fuzz) max_len=4096 ;;
+  sampling_fuzz) max_len=4096 ;;
   *) max_len=512 ;;
 esac
 dict=()

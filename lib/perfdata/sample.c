@@ -499,3 +499,29 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 		pki_pd_drop(r, PK_PD_DROP_BAD_SAMPLE, ev, field);
 	return rc;
 }
+
+/* ---- writing the head of a sample (sample_write.c builds the rest) ---- */
+
+size_t pki_pd_write_sample_head(uint8_t *p, uint64_t st, const pk_pd_sample *s)
+{
+	uint8_t *start = p;
+	for (size_t i = 0; i < NR_HEAD; i++) {
+		uint64_t bit = sample_head[i].bit;
+		if (!(st & bit))
+			continue;
+		if (sample_head[i].pair) {
+			bool tid = bit == PERF_SAMPLE_TID;
+			pd_st32(p, tid ? s->pid : s->cpu);
+			pd_st32(p + 4, tid ? s->tid : s->cpu_res);
+		} else {
+			pd_st64(p, bit == PERF_SAMPLE_IDENTIFIER ? s->identifier
+				   : bit == PERF_SAMPLE_IP	  ? s->ip
+				   : bit == PERF_SAMPLE_TIME	  ? s->time
+				   : bit == PERF_SAMPLE_ADDR	  ? s->addr
+				   : bit == PERF_SAMPLE_ID	  ? s->id
+								  : s->stream_id);
+		}
+		p += 8;
+	}
+	return (size_t)(p - start);
+}
