@@ -56,9 +56,9 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 	return 0;
 }
 
-pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err)
+pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, pk_error *err)
 {
-	pk_cpumap *online = pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, err);
+	pk_cpumap *online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, err);
 	if (!online || !cpu_list)
 		return online;
 	pk_cpumap *want = pk_cpumap_parse(cpu_list, err);
