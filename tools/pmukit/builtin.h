@@ -43,6 +43,10 @@ struct pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, p
  * "pmukit <cmd>: cannot write '<name>': <why>" (name NULL: the standard
  * output) and returns -errno. */
 int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
+/* --model SCENARIO for list and encode: the scenario's machine, its sysfs
+ * root (into root, PATH_MAX bytes) and CPUID (into cpuid, 64 bytes). 0, or
+ * 1 with the error said as "pmukit <cmd>: ...". */
+int pk_cli_model_machine(const char *cmd, const char *scenario, char *root, char *cpuid);
 /* --cputype: perf's "core"/"atom", or a core PMU's name. */
 const char *pk_cli_cputype(const char *arg);
 /* Refuses a --cputype (already mapped by pk_cli_cputype; NULL: none given)
