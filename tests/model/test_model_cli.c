@@ -118,6 +118,18 @@ static double total_ms(const pki_thread *t)
 static const char *const l1_names[] = {"topdown-retiring", "topdown-bad-spec",
 				       "topdown-fe-bound", "topdown-be-bound"};
 
+/* The SPR example parsed, and its Level 1 counts as stat -x, prints them
+ * with extra options (-I: the interval rows). */
+static size_t run_l1(pki_scenario *s, const char *opts, row *rows, size_t max)
+{
+	char *out;
+	load(SPR, s);
+	assert_int_equal(run(&out, "stat --model %s -x, %s -e '" L1 "'", example(SPR), opts), 0);
+	size_t n = csv_rows(out, *opts != '\0', rows, max);
+	free(out);
+	return n;
+}
+
 /* One read over the whole run: each ratio within one 8-bit unit (1/255) of
  * the share, plus one count of truncation (1/slots); docs/model.md "Bound
  * over many reads" with N = 1. */
@@ -125,11 +137,8 @@ static void test_raw_counts_one_read(void **state)
 {
 	(void)state;
 	pki_scenario s;
-	char *out;
 	row rows[16];
-	load(SPR, &s);
-	assert_int_equal(run(&out, "stat --model %s -x, -e '" L1 "'", example(SPR)), 0);
-	size_t n = csv_rows(out, false, rows, 16);
+	size_t n = run_l1(&s, "", rows, 16);
 	assert_int_equal(n, 5);
 	double slots = value_of(rows, n, "slots");
 	assert_true(slots > 0);
@@ -140,7 +149,6 @@ static void test_raw_counts_one_read(void **state)
 			fail_msg("%s: %f vs share %f (bound %f)", l1_names[i], ratio,
 				 true_share(&s, i), bound);
 	}
-	free(out);
 	pki_scenario_release(&s);
 }
 
@@ -150,11 +158,8 @@ static void test_raw_counts_intervals(void **state)
 {
 	(void)state;
 	pki_scenario s;
-	char *out;
 	row rows[512];
-	load(SPR, &s);
-	assert_int_equal(run(&out, "stat --model %s -x, -I 100 -e '" L1 "'", example(SPR)), 0);
-	size_t n = csv_rows(out, true, rows, 512);
+	size_t n = run_l1(&s, "-I 100", rows, 512);
 	size_t reads = (size_t)ceil(total_ms(&s.threads[0]) / 100);
 	assert_int_equal(n, 5 * reads); /* all intervals, at once, no partial one */
 	double slots = 0, metric[4] = {0};
@@ -171,7 +176,6 @@ static void test_raw_counts_intervals(void **state)
 		if (fabs(metric[k] - want) > bound)
 			fail_msg("%s: %f vs %f (bound %f)", l1_names[k], metric[k], want, bound);
 	}
-	free(out);
 	pki_scenario_release(&s);
 }
 

@@ -34,6 +34,15 @@ static pk_model *model(const char *name)
 	return m;
 }
 
+/* The model and, for the truths, the scenario as parsed. */
+static pk_model *model_and_scenario(const char *name, pki_scenario *s)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pki_scenario_load(example(name), s, &err), 0);
+	return model(name);
+}
+
 static struct perf_event_attr raw(uint64_t config, uint64_t rf)
 {
 	struct perf_event_attr a = {.type = PERF_TYPE_RAW, .size = sizeof(a), .config = config,
@@ -125,10 +134,7 @@ static void test_many_reads(void **state)
 {
 	(void)state;
 	pki_scenario s;
-	pk_error err;
-	pk_error_clear(&err);
-	assert_int_equal(pki_scenario_load(example("sapphirerapids.json"), &s, &err), 0);
-	pk_model *m = model("sapphirerapids.json");
+	pk_model *m = model_and_scenario("sapphirerapids.json", &s);
 	const pk_kernel *k = pk_model_kernel(m);
 	int fds[9], reads = 0;
 	uint64_t v[9];
@@ -153,10 +159,7 @@ static void test_reset(void **state)
 {
 	(void)state;
 	pki_scenario s;
-	pk_error err;
-	pk_error_clear(&err);
-	assert_int_equal(pki_scenario_load(example("sapphirerapids.json"), &s, &err), 0);
-	pk_model *m = model("sapphirerapids.json");
+	pk_model *m = model_and_scenario("sapphirerapids.json", &s);
 	const pk_kernel *k = pk_model_kernel(m);
 	int fds[9];
 	uint64_t v[9];
@@ -185,10 +188,7 @@ static void test_two_slots_groups(void **state)
 {
 	(void)state;
 	pki_scenario s;
-	pk_error err;
-	pk_error_clear(&err);
-	assert_int_equal(pki_scenario_load(example("sapphirerapids.json"), &s, &err), 0);
-	pk_model *m = model("sapphirerapids.json");
+	pk_model *m = model_and_scenario("sapphirerapids.json", &s);
 	const pk_kernel *k = pk_model_kernel(m);
 	int a[9], b[9];
 	uint64_t va[9], vb[9], ra, rb;
