@@ -114,7 +114,11 @@ static uint64_t mux_interval_ns(const pk_model *m)
 static int load_machine(pk_model *m, pk_error *err)
 {
 	int r = 0;
-	if (m->sc.machine_is_path)
+	const char *slash = strrchr(m->scenario_path, '/');
+	if (m->sc.machine_is_path && m->sc.machine[0] != '/' && slash)
+		snprintf(m->root, sizeof(m->root), "%.*s/%s", (int)(slash - m->scenario_path),
+			 m->scenario_path, m->sc.machine); /* relative to the scenario */
+	else if (m->sc.machine_is_path)
 		snprintf(m->root, sizeof(m->root), "%s", m->sc.machine);
 	else
 		r = pki_machine_root(m->sc.machine, m->root, sizeof(m->root), err);

@@ -375,6 +375,32 @@ static void test_machines(void **state)
 	free(tmp);
 }
 
+/* A machine given as a relative path is found from the scenario's folder. */
+static void test_machine_path(void **state)
+{
+	(void)state;
+	char *tmp = pk_test_tmpdir(), link[4096], path[4096];
+	snprintf(link, sizeof(link), "%s/m", tmp);
+	assert_int_equal(symlink(pk_test_sysfs("icelake"), link), 0);
+	pk_test_put_file(tmp, "s.json",
+			 "{\"machine\": \"./m\", \"cpuid\": \"GenuineIntel-6-7E-5\", \"threads\": "
+			 "[{\"tid\": 7, \"comm\": \"t\", \"cpu\": 0, \"phases\": [{\"ms\": 10, "
+			 "\"ghz\": 1, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
+			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}");
+	snprintf(path, sizeof(path), "%s/s.json", tmp);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_model *m = pk_model_new(path, &err);
+	if (!m)
+		fail_msg("%s", err.msg);
+	assert_non_null(strstr(pk_model_sysfs_root(m), tmp));
+	pk_model_free(m);
+	unlink(link);
+	unlink(path);
+	rmdir(tmp);
+	free(tmp);
+}
+
 /* Two models, the same calls: the same bytes. */
 static void test_deterministic(void **state)
 {
@@ -404,7 +430,8 @@ int main(void)
 		cmocka_unit_test(test_reset),         cmocka_unit_test(test_two_slots_groups),
 		cmocka_unit_test(test_enable_disable), cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_poll),          cmocka_unit_test(test_host),
-		cmocka_unit_test(test_machines),      cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_machines),      cmocka_unit_test(test_machine_path),
+		cmocka_unit_test(test_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
