@@ -257,9 +257,10 @@ static size_t put_value(const pk_model *m, const mk_event *e, uint64_t rf, uint6
 	return n;
 }
 
-static ssize_t read_group(pk_model *m, mk_event *l, void *buf, size_t len)
+/* PERF_FORMAT_GROUP on any event of a group: the whole group, in the
+ * layout the reading event's read_format asks, with the leader's times. */
+static ssize_t read_group(pk_model *m, mk_event *l, uint64_t rf, void *buf, size_t len)
 {
-	uint64_t rf = l->attr.read_format;
 	size_t n = 1, cap = len / sizeof(uint64_t), nr = 0;
 	uint64_t w[8];
 	uint64_t *out = buf;
@@ -294,8 +295,8 @@ static ssize_t mk_read(const pk_kernel *k, int fd, void *buf, size_t len)
 	uint64_t rf = e->attr.read_format, w[8];
 	size_t n = 0;
 	pki_mk_pm_read(m, l);
-	if ((rf & PERF_FORMAT_GROUP) && l == e)
-		return read_group(m, e, buf, len);
+	if (rf & PERF_FORMAT_GROUP)
+		return read_group(m, l, rf, buf, len);
 	w[n++] = pki_mk_value(m, e);
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		w[n++] = e->ena;

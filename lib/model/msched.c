@@ -117,6 +117,7 @@ static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 	const pki_phase *ph;
 	const pk_pmu *pmu = ctx_pmu(m, ctx, t, &ph);
 	bool live = (size_t)ctx >= m->sc.nr_threads || ph;
+	int cpu_now = ph ? pki_mk_cpu_of(m, (size_t)ctx, ph) : -1;
 	mk_event *groups[MK_MAX_GROUPS];
 	size_t n = ctx_groups(m, ctx, groups, MK_MAX_GROUPS);
 	const pki_counters *row = NULL;
@@ -129,15 +130,16 @@ static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 		mk_event *l = groups[i];
 		const pk_pmu *gp = group_pmu(m, l);
 		bool on;
-		if (!live || (gp && gp != pmu))
-			on = false; /* ended, or its PMU is not where the thread runs */
+		bool away = !live || (gp && gp != pmu) || (ph && l->cpu >= 0 && l->cpu != cpu_now);
+		if (away)
+			on = false; /* ended, or its PMU or CPU is not where the thread runs */
 		else if (!gp)
 			on = true; /* software groups always go */
 		else if (!(l->attr.pinned || can_add_hw))
 			on = false;
 		else
 			on = fit_group(m, l, pmu, &fixed, &generic);
-		if (gp && gp == pmu && live && !on && !l->attr.pinned && can_add_hw) {
+		if (gp && !away && !on && !l->attr.pinned && can_add_hw) {
 			can_add_hw = false;
 			*rotate = true;
 		}
