@@ -105,6 +105,42 @@ static int parse_long(const char *opt, const char *s, long min, long max, long *
 	return r;
 }
 
+/* The options together: 0, or the usage exit code (said here). */
+static int check_options(struct stat_opts *o)
+{
+	bool has_cmd = o->cmd[0] != NULL;
+	if (o->sep && o->json)
+		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
+	if (o->sep && !*o->sep)
+		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
+	if (o->pids && o->tids)
+		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
+	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
+		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	if (o->no_aggr && o->per_thread)
+		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
+	if (o->interval_ms && o->repeat > 1)
+		return pk_cli_usage_error("stat", "-I and -r cannot be used together");
+	if (o->interval_count && !o->interval_ms)
+		return pk_cli_usage_error("stat", "--interval-count needs -I");
+	if (o->repeat > 1 && !has_cmd)
+		return pk_cli_usage_error("stat", "-r needs a command to repeat");
+	if (o->append && !o->output)
+		return pk_cli_usage_error("stat", "--append needs -o");
+	if (o->model && has_cmd)
+		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
+	/* perf: no command and no target means the whole system until Ctrl-C;
+	 * the model's default target is the scenario's threads */
+	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list && !o->model)
+		o->all_cpus = true;
+	bool cpus = o->all_cpus || o->cpu_list;
+	if (o->no_aggr && !cpus)
+		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per_thread && cpus)
+		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option longopts[] = {
@@ -173,37 +209,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 			return r;
 	}
 	o->cmd = argv + optind;
-	bool has_cmd = o->cmd[0] != NULL;
-	if (o->sep && o->json)
-		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
-	if (o->sep && !*o->sep)
-		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
-	if (o->pids && o->tids)
-		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
-	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
-		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
-	if (o->no_aggr && o->per_thread)
-		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
-	if (o->interval_ms && o->repeat > 1)
-		return pk_cli_usage_error("stat", "-I and -r cannot be used together");
-	if (o->interval_count && !o->interval_ms)
-		return pk_cli_usage_error("stat", "--interval-count needs -I");
-	if (o->repeat > 1 && !has_cmd)
-		return pk_cli_usage_error("stat", "-r needs a command to repeat");
-	if (o->append && !o->output)
-		return pk_cli_usage_error("stat", "--append needs -o");
-	if (o->model && has_cmd)
-		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
-	/* perf: no command and no target means the whole system until Ctrl-C;
-	 * the model's default target is the scenario's threads */
-	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list && !o->model)
-		o->all_cpus = true;
-	bool cpus = o->all_cpus || o->cpu_list;
-	if (o->no_aggr && !cpus)
-		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
-	if (o->per_thread && cpus)
-		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
-	return 0;
+	return check_options(o);
 }
 
 /* ---- Target ------------------------------------------------------------- */
