@@ -203,6 +203,13 @@ static void test_multiplexing(void **state)
 			fail_msg("cycles %zu: %f vs %f", i, rows[i].value, truth);
 	}
 	free(out);
+	/* a pinned event (:D) is scheduled first: it runs all the time */
+	assert_int_equal(run(&out, "stat --model %s -x, -e %s,cycles:D", example(SPR), ev), 0);
+	n = csv_rows(out, false, rows, 32);
+	assert_int_equal(n, 13);
+	assert_true(rows[12].pct == 100.0);
+	assert_true(rows[0].pct < 100.0);
+	free(out);
 	/* the same events in fewer than the counters do not multiplex */
 	assert_int_equal(run(&out, "stat --model %s -x, -e cycles,cycles,cycles", example(SPR)), 0);
 	n = csv_rows(out, false, rows, 32);
