@@ -401,7 +401,7 @@ static size_t mk_explain(const pk_kernel *k, char *buf, size_t len)
 	return strlen(buf);
 }
 
-static const pk_kernel_ops model_ops_proto = {
+static const pk_kernel_ops calls = {
 	.open = mk_open,
 	.read = mk_read,
 	.ioctl = mk_ioctl,
@@ -412,12 +412,8 @@ static const pk_kernel_ops model_ops_proto = {
 	.explain = mk_explain,
 };
 
-const pk_kernel_ops *pki_mk_ops(void)
+void pki_mk_ops(pk_kernel_ops *ops)
 {
-	static pk_kernel_ops ops;
-	if (!ops.open) {
-		ops = model_ops_proto;
-		ops.host = pki_mk_host_ops;
-	}
-	return &ops;
+	*ops = calls;
+	ops->host = pki_mk_host_ops;
 }

@@ -63,6 +63,7 @@ typedef struct mk_event {
 
 struct pk_model {
 	pk_kernel k;
+	pk_kernel_ops ops;      /* k.ops: each model its own, no shared state */
 	char scenario_path[PATH_MAX];
 	pki_scenario sc;
 	char root[PATH_MAX];    /* the machine's sysfs root */
@@ -105,8 +106,8 @@ uint64_t pki_mk_whole(double exact);
 /* The value an event reports. */
 uint64_t pki_mk_value(const pk_model *m, const mk_event *e);
 
-/* mkernel.c: the table (host facts from mhost.c). */
-const pk_kernel_ops *pki_mk_ops(void);
+/* mkernel.c: fills a model's table (the host facts from mhost.c). */
+void pki_mk_ops(pk_kernel_ops *ops);
 extern const pk_host_ops pki_mk_host_ops;
 
 /* machines.c: the sysfs root of a bundled machine into buf; -ENOENT with

@@ -167,7 +167,8 @@ pk_model *pk_model_new(const char *scenario_path, pk_error *err)
 		pk_model_free(m);
 		return NULL;
 	}
-	m->k.ops = pki_mk_ops();
+	pki_mk_ops(&m->ops);
+	m->k.ops = &m->ops;
 	m->k.ctx = m;
 	m->k.name = "model";
 	return m;
