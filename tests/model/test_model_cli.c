@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "model/model.h"
@@ -329,6 +330,22 @@ static void test_deterministic(void **state)
 		free(a);
 		free(b);
 	}
+	/* to a file too: no wall-clock "started on" line */
+	char *tmp = pk_test_tmpdir(), *a, *b, cmd[8192];
+	snprintf(cmd, sizeof(cmd), "stat --model %s -o %s/o -e cycles -I 100 && cat %s/o",
+		 example(SPR), tmp, tmp);
+	assert_int_equal(run(&a, "%s", cmd), 0);
+	sleep(1);
+	assert_int_equal(run(&b, "%s", cmd), 0);
+	assert_null(strstr(a, "started on"));
+	assert_non_null(strstr(a, "# modeled: "));
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	snprintf(cmd, sizeof(cmd), "%s/o", tmp);
+	unlink(cmd);
+	rmdir(tmp);
+	free(tmp);
 }
 
 /* Every output says it is modeled; no user/sys seconds; the model's

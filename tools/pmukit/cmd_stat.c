@@ -559,7 +559,10 @@ static FILE *open_output(const struct stat_opts *o)
 		fprintf(stderr, "pmukit stat: cannot open '%s': %s\n", o->output, strerror(errno));
 		return NULL;
 	}
-	/* as perf: a file says when it was written */
+	/* as perf: a file says when it was written (not a modeled run: its
+	 * output is the same bytes every time) */
+	if (o->model)
+		return f;
 	time_t t = time(NULL);
 	char when[64];
 	ctime_r(&t, when);
