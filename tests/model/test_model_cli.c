@@ -30,18 +30,7 @@ static const char *example(const char *name)
 	return p;
 }
 
-/* Runs `pmukit ARGS` (stdout and stderr). */
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run(char **out, const char *fmt, ...)
-{
-	char args[4096], cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "%s %s", pk_test_pmukit(), args);
-	return pk_test_run(cmd, out, 1);
-}
+#define run pk_test_pmukit_run
 
 /* One CSV row of stat -x, (with -I: a time column first). */
 typedef struct row {
