@@ -83,18 +83,27 @@ static void load(const char *name, pki_scenario *s)
 		fail_msg("%s", err.msg);
 }
 
-/* The scenario's share of node over all slots of thread 0 (slots per ms
- * are ghz x width; the width cancels out within one core type). */
-static double true_share(const pki_scenario *s, int node)
+/* The scenario's share of node over the slots thread 0 spends in
+ * [from_ms, to_ms) (slots per ms are ghz x width; the width cancels out
+ * within one core type). */
+static double share_between(const pki_scenario *s, int node, double from_ms, double to_ms)
 {
-	double num = 0, den = 0;
+	double num = 0, den = 0, start = 0;
 	const pki_thread *t = &s->threads[0];
 	for (size_t i = 0; i < t->nr_phases; i++) {
-		double cyc = t->phases[i].ms * t->phases[i].ghz;
-		num += cyc * t->phases[i].tma[node];
-		den += cyc;
+		double a = fmax(start, from_ms), b = fmin(start + t->phases[i].ms, to_ms);
+		if (b > a) {
+			num += (b - a) * t->phases[i].ghz * t->phases[i].tma[node];
+			den += (b - a) * t->phases[i].ghz;
+		}
+		start += t->phases[i].ms;
 	}
 	return num / den;
+}
+
+static double true_share(const pki_scenario *s, int node)
+{
+	return share_between(s, node, 0, 1e12);
 }
 
 static double total_ms(const pki_thread *t)
@@ -156,6 +165,16 @@ static void test_raw_counts_intervals(void **state)
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(rows[i].event, "slots"))
 			slots += rows[i].value;
+		/* each interval alone: one read, within 1/255 + 1/slots of its share */
+		size_t iv = i / 5;
+		for (int k = 0; k < 4 && i % 5 == 0; k++) {
+			assert_string_equal(rows[i].event, "slots");
+			assert_string_equal(rows[i + 1 + k].event, l1_names[k]);
+			double ratio = rows[i + 1 + k].value / rows[i].value;
+			double want = share_between(&s, k, 100.0 * iv, 100.0 * (iv + 1));
+			if (fabs(ratio - want) > 1.0 / 255 + 1 / rows[i].value)
+				fail_msg("interval %zu %s: %f vs %f", iv, l1_names[k], ratio, want);
+		}
 		for (int k = 0; k < 4; k++)
 			if (!strcmp(rows[i].event, l1_names[k]))
 				metric[k] += rows[i].value;
