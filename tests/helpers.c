@@ -36,6 +36,17 @@ const char *pk_test_pmukit(void)
 	return env_or("PK_PMUKIT", "pmukit");
 }
 
+int pk_test_pmukit_run(char **out, const char *fmt, ...)
+{
+	char args[4096], cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s %s", pk_test_pmukit(), args);
+	return pk_test_run(cmd, out, 1);
+}
+
 int pk_test_run(const char *cmd, char **out, int want_stderr)
 {
 	char *full = NULL;

@@ -18,6 +18,8 @@ const char *pk_test_pmukit(void);
 /* Runs a shell command, captures stdout (and stderr when want_stderr) into a
  * malloc'd string; returns the exit status (or -1). */
 int pk_test_run(const char *cmd, char **out, int want_stderr);
+/* Runs `pmukit ARGS` (ARGS printf-style) with stderr captured too. */
+int pk_test_pmukit_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fresh temporary directory; caller frees the string. */
 char *pk_test_tmpdir(void);
 /* Writes text to root/rel, making rel's parent folders (a fake sysfs or

@@ -132,6 +132,11 @@ typedef struct pk_kernel_ops {
 	 * of fds with events, 0 on timeout, -EINTR when a signal came. */
 	int (*poll)(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms);
 	pk_host_ops host;
+	/* Optional (NULL: none): why the last open was refused, in words, when
+	 * the kernel keeps a reason beyond the errno (the PMU model's driver
+	 * does; Linux does not). Writes a one-line reason into buf and returns
+	 * its length, 0 when there is none. */
+	size_t (*explain)(const pk_kernel *k, char *buf, size_t len);
 } pk_kernel_ops;
 
 struct pk_kernel {
@@ -140,7 +145,8 @@ struct pk_kernel {
 	const char *name;          /* "linux", "model", "fake" */
 };
 
-/* The real kernel. */
+/* The real kernel. The PMU model is the other implementation
+ * (pmukit/model.h). */
 const pk_kernel *pk_kernel_linux(void);
 
 /* ---- conveniences over the host facts (k NULL: the real kernel) ---- */

@@ -38,6 +38,7 @@ typedef struct evsel_state {
 	int err;                   /* positive errno of the failure */
 	int fail_cpu;              /* where it failed */
 	pid_t fail_tid;
+	char why[400];             /* the kernel's own reason (ops.explain), "" */
 } evsel_state;
 
 struct pk_counting {
@@ -371,6 +372,9 @@ retry:
 				continue;
 			}
 			int en = -fd;
+			s->why[0] = '\0';
+			if (c->k->ops->explain)
+				c->k->ops->explain(c->k, s->why, sizeof(s->why));
 			if (en == ESRCH && c->opts.drop_exited_threads && c->nthr > 1 && tid != -1) {
 				c->thread_gone[ti] = true;
 				continue;
@@ -884,6 +888,9 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 	}
 	if (!s->err)
 		return 0;
+	if (s->why[0]) /* the kernel said why: that beats our guess from the errno */
+		return pk_err(err, -s->err, "'%s' not counted (%s): %s", name_or(c, i, "event"),
+			      strerror(s->err), s->why);
 	if (s->err == ENOSPC && a->type == PERF_TYPE_BREAKPOINT) {
 		explain_breakpoint_slots(c, i, err);
 		return -ENOSPC;

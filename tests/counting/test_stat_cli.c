@@ -19,17 +19,7 @@ static const char *touch_pages(void)
 }
 
 /* Runs `pmukit stat ARGS` with stderr (where stat prints) captured. */
-static int stat_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int stat_run(char **out, const char *fmt, ...)
-{
-	char args[2048], cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "%s stat %s", pk_test_pmukit(), args);
-	return pk_test_run(cmd, out, 1);
-}
+#define stat_run(out, ...) pk_test_pmukit_run(out, "stat " __VA_ARGS__)
 
 static bool has_line(const char *out, const char *a, const char *b)
 {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <pmukit/error.h>
+#include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 
 struct pk_cmd {
@@ -34,13 +35,18 @@ int pk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((for
  * input prints a usage error and returns 129 (perf's code), else 0. */
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
 		     uint64_t max, uint64_t *out);
-/* The CPUs of -a (cpu_list NULL: every online CPU) or -C cpu_list: every
- * CPU listed must be online, and an empty list is refused. */
-struct pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err);
+/* The CPUs of -a (cpu_list NULL: every online CPU of kernel k, NULL: the
+ * real one) or -C cpu_list: every CPU listed must be online, and an empty
+ * list is refused. */
+struct pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, pk_error *err);
 /* Flushes f and closes it (not stdout or stderr); on any write error says
  * "pmukit <cmd>: cannot write '<name>': <why>" (name NULL: the standard
  * output) and returns -errno. */
 int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
+/* --model SCENARIO for list and encode: the scenario's machine, its sysfs
+ * root (into root, PATH_MAX bytes) and CPUID (into cpuid, 64 bytes). 0, or
+ * 1 with the error said as "pmukit <cmd>: ...". */
+int pk_cli_model_machine(const char *cmd, const char *scenario, char *root, char *cpuid);
 /* --cputype: perf's "core"/"atom", or a core PMU's name. */
 const char *pk_cli_cputype(const char *arg);
 /* Refuses a --cputype (already mapped by pk_cli_cputype; NULL: none given)

@@ -2,6 +2,7 @@
  * open order, one per distinct attr (not per CPU) -- what perf prints with
  * -vv, and the base of our differential tests against perf. */
 #include <getopt.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ const char encode_usage[] =
 	"    -F, --freq N          record: sampling frequency\n"
 	"    -c, --count N         record: sampling period\n"
 	"        --cputype TYPE    hybrid: only 'core' or 'atom' (or a core PMU name)\n"
+	"        --model SCENARIO  the scenario's modeled machine (PMUs, CPUID)\n"
 	"\n"
 	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
 	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification.\n";
@@ -213,12 +215,15 @@ struct encode_opts {
 	bool json, verbose;
 	pk_config_opts copts;
 	pk_parse_opts popts;
+	const char *model;         /* --model: a scenario file */
+	char root[PATH_MAX];       /* its machine's sysfs root */
+	char cpuid[64];
 };
 
 /* 0, or the usage exit code (said here). */
 static int parse_options(int argc, char **argv, struct encode_opts *o)
 {
-	enum { OPT_RECORD = 256, OPT_CPUTYPE };
+	enum { OPT_RECORD = 256, OPT_CPUTYPE, OPT_MODEL };
 	static const struct option longopts[] = {
 		{"event", required_argument, NULL, 'e'},
 		{"json", no_argument, NULL, 'j'},
@@ -228,6 +233,7 @@ static int parse_options(int argc, char **argv, struct encode_opts *o)
 		{"freq", required_argument, NULL, 'F'},
 		{"count", required_argument, NULL, 'c'},
 		{"cputype", required_argument, NULL, OPT_CPUTYPE},
+		{"model", required_argument, NULL, OPT_MODEL},
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
@@ -260,6 +266,9 @@ static int parse_options(int argc, char **argv, struct encode_opts *o)
 		case OPT_CPUTYPE:
 			o->popts.only_pmu = pk_cli_cputype(optarg);
 			break;
+		case OPT_MODEL:
+			o->model = optarg;
+			break;
 		default:
 			return pk_cli_usage_error("encode", "unknown option");
 		}
@@ -277,7 +286,7 @@ static int build(const struct encode_opts *o, pk_pmus **pmus, pk_evlist *evlist)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	*pmus = pk_pmus_load(NULL, &err);
+	*pmus = pk_pmus_load(o->model ? o->root : NULL, &err);
 	if (!*pmus) {
 		pk_cli_print_error("encode", &err);
 		return 1;
@@ -311,6 +320,10 @@ int cmd_encode(int argc, char **argv)
 	if (!o.events)
 		return 1;
 	int rc = parse_options(argc, argv, &o);
+	if (rc == 0 && o.model) {
+		rc = pk_cli_model_machine("encode", o.model, o.root, o.cpuid);
+		o.popts.cpuid = o.cpuid;
+	}
 	if (rc) {
 		free(o.events);
 		return rc;

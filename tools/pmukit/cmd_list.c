@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ const char list_usage[] =
 	"\n"
 	"    --formats          also list PMU formats\n"
 	"    --no-named         leave out libpfm4's named events (hundreds per core PMU)\n"
+	"    --model SCENARIO   the events of the scenario's modeled machine (its PMUs\n"
+	"                       and CPUID; docs/model.md)\n"
 	"\n"
 	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
 	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification;\n"
@@ -72,6 +75,7 @@ struct lister {
 	char **patterns;
 	int nr_patterns;
 	size_t printed;
+	const char *cpuid;         /* --model: the scenario's; NULL: the host's */
 };
 
 static bool has_glob(const char *s)
@@ -295,7 +299,8 @@ static int list_named(struct lister *l, bool asked)
 	pk_error err;
 	pk_error_clear(&err);
 	pk_cpuid id;
-	if (pk_cpuid_host(&id, &err) < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
+	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_cpuid_host(&id, &err);
+	if (r < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
 		if (asked || pk_cpuid_overridden()) {
 			pk_cli_print_error("list", &err);
 			return 1;
@@ -319,10 +324,13 @@ int cmd_list(int argc, char **argv)
 		{"formats", no_argument, NULL, 'f'},
 		{"named", no_argument, NULL, 'n'},    /* the default now; kept for scripts */
 		{"no-named", no_argument, NULL, 'N'},
+		{"model", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned extra = 0;
 	bool no_named = false;
+	const char *model = NULL;
+	char root[PATH_MAX], cpuid[64];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -336,12 +344,17 @@ int cmd_list(int argc, char **argv)
 		case 'N':
 			no_named = true;
 			break;
+		case 'M':
+			model = optarg;
+			break;
 		default:
 			return pk_cli_usage_error("list", "unknown option");
 		}
 	}
+	if (model && pk_cli_model_machine("list", model, root, cpuid))
+		return 1;
 	unsigned sections = 0;
-	struct lister l = {0};
+	struct lister l = {.cpuid = model ? cpuid : NULL};
 	l.patterns = calloc((size_t)argc + 1, sizeof(char *));
 	if (!l.patterns)
 		return 1;
@@ -360,10 +373,12 @@ int cmd_list(int argc, char **argv)
 	sections |= extra;
 	if (no_named)
 		sections &= ~(unsigned)SEC_NAMED;
+	if (model) /* the model has no tracefs */
+		sections &= ~(unsigned)SEC_TRACEPOINT;
 
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(NULL, &err);
+	pk_pmus *pmus = pk_pmus_load(model ? root : NULL, &err);
 	if (!pmus) {
 		pk_cli_print_error("list", &err);
 		free(l.patterns);

@@ -238,7 +238,7 @@ static int setup_events(rsession *s)
 static int setup_targets(rsession *s)
 {
 	const ropts *o = s->o;
-	s->cpus = pk_cli_target_cpus(o->cpu_list, &s->err);
+	s->cpus = pk_cli_target_cpus(NULL, o->cpu_list, &s->err);
 	if (!s->cpus)
 		goto fail;
 	if (o->pids)

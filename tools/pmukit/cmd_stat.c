@@ -20,11 +20,13 @@
 #include <pmukit/pmu.h>
 
 #include "builtin.h"
+#include "stat_model.h"
 #include "workload.h"
 #include "stat_print.h"
 
 const char stat_usage[] =
 	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
+	"       pmukit stat --model <scenario> [options]\n"
 	"\n"
 	"Counts events while a command runs, or for processes, threads or CPUs until\n"
 	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
@@ -52,6 +54,12 @@ const char stat_usage[] =
 	"        --no-big-num      no thousands separators\n"
 	"        --cputype <pmu>   hybrid: only events of this core PMU (cpu_core, cpu_atom)\n"
 	"    -v, --verbose         explain unsupported events in full\n"
+	"        --model <scenario>\n"
+	"                          count on the PMU model (docs/model.md): the scenario's\n"
+	"                          threads are the workload (default target: all of them;\n"
+	"                          -p/-t/-a/-C choose), its machine gives the PMUs and CPUID,\n"
+	"                          time is virtual (-I prints every interval at once); every\n"
+	"                          output says the numbers are modeled\n"
 	"\n"
 	"The command's exit status is pmukit's (128+N when signal N killed it).\n";
 
@@ -75,6 +83,7 @@ struct stat_opts {
 	bool big_num;
 	bool verbose;
 	const char *cputype;
+	const char *model;         /* --model: a scenario file */
 	char **cmd;
 };
 
@@ -84,6 +93,7 @@ enum {
 	OPT_NO_BIG_NUM,
 	OPT_CPUTYPE,
 	OPT_INTERVAL_COUNT,
+	OPT_MODEL,
 };
 
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
@@ -93,6 +103,42 @@ static int parse_long(const char *opt, const char *s, long min, long max, long *
 	if (r == 0)
 		*out = (long)v;
 	return r;
+}
+
+/* The options together: 0, or the usage exit code (said here). */
+static int check_options(struct stat_opts *o)
+{
+	bool has_cmd = o->cmd[0] != NULL;
+	if (o->sep && o->json)
+		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
+	if (o->sep && !*o->sep)
+		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
+	if (o->pids && o->tids)
+		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
+	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
+		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	if (o->no_aggr && o->per_thread)
+		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
+	if (o->interval_ms && o->repeat > 1)
+		return pk_cli_usage_error("stat", "-I and -r cannot be used together");
+	if (o->interval_count && !o->interval_ms)
+		return pk_cli_usage_error("stat", "--interval-count needs -I");
+	if (o->repeat > 1 && !has_cmd)
+		return pk_cli_usage_error("stat", "-r needs a command to repeat");
+	if (o->append && !o->output)
+		return pk_cli_usage_error("stat", "--append needs -o");
+	if (o->model && has_cmd)
+		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
+	/* perf: no command and no target means the whole system until Ctrl-C;
+	 * the model's default target is the scenario's threads */
+	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list && !o->model)
+		o->all_cpus = true;
+	bool cpus = o->all_cpus || o->cpu_list;
+	if (o->no_aggr && !cpus)
+		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per_thread && cpus)
+		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct stat_opts *o)
@@ -117,6 +163,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
 		{"cputype", required_argument, NULL, OPT_CPUTYPE},
 		{"verbose", no_argument, NULL, 'v'},
+		{"model", required_argument, NULL, OPT_MODEL},
 		{NULL, 0, NULL, 0},
 	};
 	o->big_num = true;
@@ -152,6 +199,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_NO_BIG_NUM: o->big_num = false; break;
 		case OPT_CPUTYPE: o->cputype = pk_cli_cputype(optarg); break;
 		case 'v': o->verbose = true; break;
+		case OPT_MODEL: o->model = optarg; break;
 		case ':':
 			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -161,34 +209,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 			return r;
 	}
 	o->cmd = argv + optind;
-	bool has_cmd = o->cmd[0] != NULL;
-	if (o->sep && o->json)
-		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
-	if (o->sep && !*o->sep)
-		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
-	if (o->pids && o->tids)
-		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
-	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
-		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
-	if (o->no_aggr && o->per_thread)
-		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
-	if (o->interval_ms && o->repeat > 1)
-		return pk_cli_usage_error("stat", "-I and -r cannot be used together");
-	if (o->interval_count && !o->interval_ms)
-		return pk_cli_usage_error("stat", "--interval-count needs -I");
-	if (o->repeat > 1 && !has_cmd)
-		return pk_cli_usage_error("stat", "-r needs a command to repeat");
-	if (o->append && !o->output)
-		return pk_cli_usage_error("stat", "--append needs -o");
-	/* perf: no command and no target means the whole system until Ctrl-C */
-	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list)
-		o->all_cpus = true;
-	bool cpus = o->all_cpus || o->cpu_list;
-	if (o->no_aggr && !cpus)
-		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
-	if (o->per_thread && cpus)
-		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
-	return 0;
+	return check_options(o);
 }
 
 /* ---- Target ------------------------------------------------------------- */
@@ -205,6 +226,8 @@ static char *target_name(const struct stat_opts *o)
 		r = asprintf(&s, "'CPU(s) %s'", o->cpu_list);
 	else if (o->all_cpus)
 		r = asprintf(&s, "'system wide'");
+	else if (o->model)
+		r = asprintf(&s, "the threads of '%s'", o->model);
 	else {
 		size_t len = 3;
 		for (char **a = o->cmd; *a; a++)
@@ -228,6 +251,8 @@ static char *target_name(const struct stat_opts *o)
 
 struct stat_session {
 	struct stat_opts *o;
+	pk_model *model;           /* --model */
+	const pk_kernel *kernel;   /* the model's, or NULL: the real one */
 	pk_pmus *pmus;
 	pk_evlist *evlist;
 	pk_counting *counting;
@@ -343,6 +368,22 @@ static int wait_run(struct stat_session *s, pk_workload *w, double t0, struct ru
 	}
 }
 
+static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	struct stat_session *s = arg;
+	s->last_print_ns = t_ns;
+	return print_interval(s, t_ns, len_ns, err);
+}
+
+/* The run on the model: virtual time to the scenario's end, every interval
+ * printed on the way; no partial interval after it. */
+static int model_wait(struct stat_session *s, pk_error *err)
+{
+	s->intervals_done = s->o->interval_ms != 0;
+	return stat_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
+			      err);
+}
+
 /* One run: open, start, wait, read; rows get the totals (not with -I, which
  * prints as it goes and ends with the last partial interval). */
 static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *res,
@@ -364,6 +405,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 	}
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
+	co.kernel = s->kernel;
 	co.cpus = s->cpus;
 	pk_threadmap *child = NULL;
 	if (counts_child) {
@@ -387,7 +429,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 		pk_workload_stop(&w, NULL);
 		return r;
 	}
-	double t0 = now_ns();
+	double t0 = s->model ? 0 : now_ns();
 	s->last_print_ns = t0;
 	if (forked) {
 		r = pk_workload_start(&w, o->cmd[0], err);
@@ -397,8 +439,8 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 			return r;
 		}
 	}
-	r = wait_run(s, &w, t0, res, err);
-	double t1 = now_ns();
+	r = s->model ? model_wait(s, err) : wait_run(s, &w, t0, res, err);
+	double t1 = s->model ? (double)pk_model_now(s->model) : now_ns();
 	if (w.pid > 0) {
 		/* stopped early (error or interval count): let the command go */
 		int st;
@@ -472,7 +514,8 @@ static void print_notes(struct stat_session *s, FILE *out)
 static int build_evlist(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
-	pk_parse_opts po = {.only_pmu = o->cputype};
+	pk_parse_opts po = {.only_pmu = o->cputype,
+			    .cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL};
 	s->evlist = pk_evlist_new();
 	if (!s->evlist)
 		return pk_err(err, -ENOMEM, "out of memory");
@@ -516,7 +559,10 @@ static FILE *open_output(const struct stat_opts *o)
 		fprintf(stderr, "pmukit stat: cannot open '%s': %s\n", o->output, strerror(errno));
 		return NULL;
 	}
-	/* as perf: a file says when it was written */
+	/* as perf: a file says when it was written (not a modeled run: its
+	 * output is the same bytes every time) */
+	if (o->model)
+		return f;
 	time_t t = time(NULL);
 	char when[64];
 	ctime_r(&t, when);
@@ -529,15 +575,25 @@ static FILE *open_output(const struct stat_opts *o)
 static int setup(struct stat_session *s, pk_error *err)
 {
 	const struct stat_opts *o = s->o;
-	s->pmus = pk_pmus_load(NULL, err);
+	if (o->model) {
+		s->model = pk_model_new(o->model, err);
+		if (!s->model)
+			return err->code ? err->code : -ENOMEM;
+		s->kernel = pk_model_kernel(s->model);
+	}
+	s->pmus = pk_pmus_load(s->model ? pk_model_sysfs_root(s->model) : NULL, err);
 	if (!s->pmus)
 		return err->code ? err->code : -ENOMEM;
 	int usage = pk_cli_check_cputype("stat", s->pmus, o->cputype);
 	if (usage)
 		return usage;
 	if (o->all_cpus || o->cpu_list) {
-		s->cpus = pk_cli_target_cpus(o->cpu_list, err);
+		s->cpus = pk_cli_target_cpus(s->kernel, o->cpu_list, err);
 		if (!s->cpus)
+			return err->code ? err->code : -ENOMEM;
+	} else if (s->model) {
+		s->threads = stat_model_threads(s->model, o->pids, o->tids, err);
+		if (!s->threads)
 			return err->code ? err->code : -ENOMEM;
 	} else if (o->pids || o->tids) {
 		s->threads = o->pids ? pk_threadmap_from_pids(NULL, o->pids, err)
@@ -656,6 +712,11 @@ int cmd_stat(int argc, char **argv)
 		.big_num = o.big_num,
 		.runs = 1,
 	};
+	char label[PATH_MAX + 300];
+	if (s.model) {
+		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
+		stat_model_print_label(out, s.printer.fmt, label);
+	}
 	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
 	if (r < 0 && runs == 0) {
 		if (out != stderr)
@@ -687,6 +748,7 @@ out:
 	pk_cpumap_put(s.cpus);
 	pk_threadmap_put(s.threads);
 	pk_pmus_put(s.pmus);
+	pk_model_free(s.model);
 	free(o.events);
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* pmukit: command-line entry point. Dispatches `pmukit <cmd> [options]` to
  * one file per subcommand, perf style. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include <pmukit/cpumap.h>
 #include <pmukit/kernel.h>
+#include <pmukit/model.h>
 
 #include "builtin.h"
 
@@ -56,9 +58,9 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 	return 0;
 }
 
-pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err)
+pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, pk_error *err)
 {
-	pk_cpumap *online = pk_host_cpus(NULL, PK_HOST_CPUS_ONLINE, err);
+	pk_cpumap *online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, err);
 	if (!online || !cpu_list)
 		return online;
 	pk_cpumap *want = pk_cpumap_parse(cpu_list, err);
@@ -80,6 +82,21 @@ pk_cpumap *pk_cli_target_cpus(const char *cpu_list, pk_error *err)
 		want = NULL;
 	}
 	return want;
+}
+
+int pk_cli_model_machine(const char *cmd, const char *scenario, char *root, char *cpuid)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_model *m = pk_model_new(scenario, &err);
+	if (!m) {
+		pk_cli_print_error(cmd, &err);
+		return 1;
+	}
+	snprintf(root, PATH_MAX, "%s", pk_model_sysfs_root(m));
+	snprintf(cpuid, 64, "%s", pk_model_cpuid(m)->str);
+	pk_model_free(m);
+	return 0;
 }
 
 int pk_cli_fclose(FILE *f, const char *cmd, const char *name)

@@ -280,6 +280,10 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, 
 		st ? 100.0 : running_pct(&r->counts));
 	fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
 	print_json_string(o, m->have ? m->unit : "");
+	if (p->modeled) {
+		fprintf(o, ", \"modeled\" : ");
+		print_json_string(o, p->modeled);
+	}
 	fprintf(o, "}\n");
 }
 
@@ -434,7 +438,8 @@ void stat_print_footer(stat_printer *p, const pk_runstats *elapsed, double user_
 			elapsed->mean, prec, sd, pk_runstats_rel_pct(elapsed));
 		return;
 	}
-	fprintf(o, " %17.9f seconds time elapsed\n\n", elapsed->mean);
+	fprintf(o, " %17.9f seconds time elapsed%s\n\n", elapsed->mean,
+		p->modeled ? " (modeled)" : "");
 	if (user_s >= 0 && sys_s >= 0)
 		fprintf(o, " %17.9f seconds user\n %17.9f seconds sys\n\n", user_s, sys_s);
 	fputc('\n', o);

@@ -51,6 +51,10 @@ typedef struct stat_printer {
 	/* The metrics printed after counts; NULL: perf stat's (built at the
 	 * first print, freed by stat_printer_free). */
 	pk_metric_table *metrics;
+	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
+	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
+	 * measured. */
+	const char *modeled;
 } stat_printer;
 
 /* Frees what the printer built (its metrics table). */

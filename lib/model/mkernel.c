@@ -1,0 +1,419 @@
+/* The PMU model's kernel (issue 8): pk_model_new/free and the perf calls of
+ * pk_kernel_ops over a scenario. open validates the attr as Linux does (size,
+ * type, target, group), resolves the event to its core PMU and counter row,
+ * applies the driver's TopDown rules (mrules.c) and refuses what the model
+ * has no count for; read writes read_format's layout (PERF_FORMAT_GROUP, ID,
+ * TOTAL_TIME_ENABLED/RUNNING, LOST); ioctl does ENABLE, DISABLE, RESET
+ * (PERF_IOC_FLAG_GROUP) and ID; poll says POLLHUP once a followed thread has
+ * ended. Counting itself happens in virtual time (msched.c). Every refusal
+ * keeps its reason for ops.explain. See mkernel.h for the invariants. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "core/util.h"
+#include "model/mkernel.h"
+
+int pki_mk_refuse(pk_model *m, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->reason, sizeof(m->reason), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static mk_event *event_of(pk_model *m, int fd)
+{
+	long i = (long)fd - MK_FD_BASE;
+	return i >= 0 && (size_t)i < m->nr_ev && m->ev[i].open ? &m->ev[i] : NULL;
+}
+
+/* The attr as the kernel copies it: size 0 is PERF_ATTR_SIZE_VER0; a smaller
+ * one, or a larger one with non-zero bytes past what we know, is E2BIG. */
+static int copy_attr(pk_model *m, const struct perf_event_attr *a, struct perf_event_attr *out)
+{
+	size_t size = a->size ? a->size : PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0)
+		return pki_mk_refuse(m, -E2BIG, "attr.size %zu is below PERF_ATTR_SIZE_VER0 (%d)",
+				     size, PERF_ATTR_SIZE_VER0);
+	for (size_t i = sizeof(*out); i < size; i++)
+		if (((const unsigned char *)a)[i])
+			return pki_mk_refuse(m, -E2BIG, "attr.size %zu: byte %zu past the "
+							"attr the model knows is not zero",
+					     size, i);
+	memset(out, 0, sizeof(*out));
+	memcpy(out, a, size < sizeof(*out) ? size : sizeof(*out));
+	return 0;
+}
+
+/* pid/cpu to a context: a scenario thread, or a CPU of the machine. */
+static int resolve_target(pk_model *m, pid_t pid, int cpu, mk_event *e)
+{
+	if (cpu != -1 && !pk_cpumap_has(m->cpus, cpu))
+		return pki_mk_refuse(m, -ENODEV, "CPU %d is not a CPU of machine '%s'", cpu,
+				     m->sc.machine);
+	if (pid == -1) {
+		if (cpu == -1)
+			return pki_mk_refuse(m, -EINVAL, "pid -1 needs a CPU (cpu -1 given)");
+		e->ctx = (int)m->sc.nr_threads + cpu;
+		return 0;
+	}
+	for (size_t t = 0; t < m->sc.nr_threads; t++) {
+		if (m->sc.threads[t].tid == pid) {
+			e->ctx = (int)t;
+			return 0;
+		}
+	}
+	return pki_mk_refuse(m, -ESRCH, "no task %d in the scenario (its threads are the "
+					"model's only tasks)",
+			     (int)pid);
+}
+
+/* The fixed counter an event takes when free (-1: generic only). Intel:
+ * instructions 0, cycles 1, ref-cycles 2, slots 3; Arm: the cycle counter. */
+static int fixed_of(const pki_counters *row, const pki_event_key *k)
+{
+	static const struct { uint32_t kind; uint64_t config; int fixed; } intel[] = {
+		{PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0},
+		{PERF_TYPE_RAW, 0x00c0, 0},
+		{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 1},
+		{PERF_TYPE_RAW, 0x003c, 1},
+		{PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 2},
+		{PERF_TYPE_RAW, 0x0300, 2},
+		{PERF_TYPE_RAW, 0x0400, 3},
+	};
+	if (row->vendor == PK_VENDOR_ARM)
+		return k->kind == PERF_TYPE_HARDWARE && k->config == PERF_COUNT_HW_CPU_CYCLES &&
+			       (row->fixed & 1) ? 0 : -1;
+	if (row->vendor != PK_VENDOR_INTEL)
+		return -1;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(intel); i++)
+		if (intel[i].kind == k->kind && intel[i].config == k->config &&
+		    (row->fixed >> intel[i].fixed & 1))
+			return intel[i].fixed;
+	return -1;
+}
+
+/* The core PMU of a hardware or raw event: the hybrid type in config[63:32]
+ * (PERF_TYPE_HARDWARE), the PMU's own sysfs type, or the CPU's core PMU. */
+static const pk_pmu *core_pmu_of(pk_model *m, const mk_event *e, uint32_t *kind)
+{
+	const struct perf_event_attr *a = &e->attr;
+	const pk_pmu *p = pk_pmus_find_type(m->pmus, a->type);
+	if (a->type == PERF_TYPE_HARDWARE && (a->config >> 32)) {
+		*kind = PERF_TYPE_HARDWARE;
+		p = pk_pmus_find_type(m->pmus, (uint32_t)(a->config >> 32));
+		return p && p->kind == PK_PMU_CORE ? p : NULL;
+	}
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_RAW ||
+	    (p && p->kind == PK_PMU_CORE)) {
+		*kind = a->type == PERF_TYPE_HARDWARE ? PERF_TYPE_HARDWARE : PERF_TYPE_RAW;
+		if (p && p->kind == PK_PMU_CORE)
+			return p;
+		if (e->cpu >= 0 && pki_mk_pmu_on_cpu(m, e->cpu))
+			return pki_mk_pmu_on_cpu(m, e->cpu);
+		return pk_pmus_core_at(m->pmus, 0);
+	}
+	return NULL;
+}
+
+static int resolve_software(pk_model *m, mk_event *e)
+{
+	if (e->attr.config == PERF_COUNT_SW_TASK_CLOCK || e->attr.config == PERF_COUNT_SW_CPU_CLOCK) {
+		e->kind = e->attr.config == PERF_COUNT_SW_TASK_CLOCK ? MK_TASK_CLOCK : MK_CPU_CLOCK;
+		return 0;
+	}
+	return pki_mk_refuse(m, -ENOENT, "the model counts no software event but task-clock and "
+					 "cpu-clock (config %llu): it models no faults, switches "
+					 "or migrations",
+			     (unsigned long long)e->attr.config);
+}
+
+/* Type and config to a kind, PMU, counter row and event key. */
+static int resolve_event(pk_model *m, mk_event *e)
+{
+	pk_error err;
+	uint32_t kind = 0;
+	pk_error_clear(&err);
+	e->fixed = -1;
+	e->field = -1;
+	if (e->attr.type == PERF_TYPE_SOFTWARE)
+		return resolve_software(m, e);
+	e->pmu = core_pmu_of(m, e, &kind);
+	if (!e->pmu) {
+		const pk_pmu *p = pk_pmus_find_type(m->pmus, e->attr.type);
+		return pki_mk_refuse(m, -ENOENT, "the model counts only core PMU and clock events, "
+						 "not type %u%s%s%s",
+				     e->attr.type, p ? " (PMU '" : "", p ? p->name : "", p ? "')" : "");
+	}
+	if (e->cpu >= 0 && e->pmu->cpus && !pk_cpumap_has(e->pmu->cpus, e->cpu))
+		return pki_mk_refuse(m, -ENOENT, "PMU '%s' does not count on CPU %d", e->pmu->name,
+				     e->cpu);
+	e->core.row = pki_counters_find(&m->sc.cpuid, e->pmu->name, &err);
+	if (!e->core.row)
+		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	e->core.smt = m->sc.smt;
+	e->key.kind = kind;
+	e->key.config = kind == PERF_TYPE_HARDWARE ? e->attr.config & 0xffffffffu : e->attr.config;
+	e->fixed = fixed_of(e->core.row, &e->key);
+	e->kind = MK_RATE;
+	if (e->core.row->perf_metrics && pki_mk_is_slots(e)) {
+		e->kind = MK_PM_SLOTS;
+	} else if (e->core.row->perf_metrics && pki_mk_metric_field(e) >= 0) {
+		e->kind = MK_PM_METRIC;
+		e->field = pki_mk_metric_field(e);
+	}
+	return 0;
+}
+
+/* The model must have a count for the event (checked on an empty phase). */
+static int check_known(pk_model *m, const mk_event *e)
+{
+	pk_error err;
+	double rate;
+	pki_phase ph = {.ms = 1, .ghz = 1};
+	if (e->kind != MK_RATE)
+		return 0;
+	pk_error_clear(&err);
+	if (pki_event_rate(&e->core, &e->key, &ph, &rate, &err) < 0)
+		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	return 0;
+}
+
+static int check_group(pk_model *m, const mk_event *e, int group_fd, int *leader)
+{
+	if (group_fd == -1) {
+		*leader = (int)m->nr_ev;
+		return 0;
+	}
+	mk_event *l = event_of(m, group_fd);
+	if (!l)
+		return pki_mk_refuse(m, -EBADF, "group_fd %d is not an open event", group_fd);
+	if (l->leader != l - m->ev)
+		return pki_mk_refuse(m, -EINVAL, "group_fd %d is a group member, not a leader",
+				     group_fd);
+	if (l->pid != e->pid || l->cpu != e->cpu)
+		return pki_mk_refuse(m, -EINVAL, "a group's events share one task and CPU "
+						 "(leader: pid %d cpu %d; this: pid %d cpu %d)",
+				     (int)l->pid, l->cpu, (int)e->pid, e->cpu);
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		const mk_event *o = &m->ev[i];
+		if (o->open && o->leader == l - m->ev && o->pmu && e->pmu && o->pmu != e->pmu)
+			return pki_mk_refuse(m, -EINVAL, "a group counts on one core PMU ('%s' "
+							 "and '%s' given)",
+					     o->pmu->name, e->pmu->name);
+	}
+	*leader = (int)(l - m->ev);
+	return 0;
+}
+
+static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		   int group_fd, unsigned long flags)
+{
+	pk_model *m = MK(k);
+	mk_event e = {.pid = pid, .cpu = cpu};
+	m->reason[0] = '\0';
+	int r = copy_attr(m, attr, &e.attr);
+	if (r == 0 && (flags & PERF_FLAG_PID_CGROUP))
+		r = pki_mk_refuse(m, -EINVAL, "the model has no cgroups");
+	if (r == 0)
+		r = resolve_target(m, pid, cpu, &e);
+	if (r == 0)
+		r = resolve_event(m, &e);
+	if (r == 0)
+		r = check_group(m, &e, group_fd, &e.leader);
+	if (r == 0)
+		r = pki_mk_check_topdown(m, &e, e.leader == (int)m->nr_ev ? &e : &m->ev[e.leader]);
+	if (r == 0)
+		r = check_known(m, &e);
+	if (r < 0)
+		return r;
+	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0)
+		return pki_mk_refuse(m, -ENOMEM, "out of memory");
+	e.open = true;
+	e.enabled = !e.attr.disabled;
+	m->ev[m->nr_ev] = e;
+	return MK_FD_BASE + (int)m->nr_ev++;
+}
+
+static uint64_t id_of(const pk_model *m, const mk_event *e)
+{
+	return (uint64_t)(e - m->ev) + 1;
+}
+
+/* One event's entry of a read: value, then id and lost as asked. */
+static size_t put_value(const pk_model *m, const mk_event *e, uint64_t rf, uint64_t *w)
+{
+	size_t n = 0;
+	w[n++] = pki_mk_value(m, e);
+	if (rf & PERF_FORMAT_ID)
+		w[n++] = id_of(m, e);
+	if (rf & PERF_FORMAT_LOST)
+		w[n++] = 0;
+	return n;
+}
+
+/* PERF_FORMAT_GROUP on any event of a group: the whole group, in the
+ * layout the reading event's read_format asks, with the leader's times. */
+static ssize_t read_group(pk_model *m, mk_event *l, uint64_t rf, void *buf, size_t len)
+{
+	size_t n = 1, cap = len / sizeof(uint64_t), nr = 0;
+	uint64_t w[8];
+	uint64_t *out = buf;
+	if (cap < 3)
+		return -ENOSPC;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[n++] = l->ena;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[n++] = l->run;
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		const mk_event *e = &m->ev[i];
+		if (!e->open || e->leader != l - m->ev)
+			continue;
+		size_t k = put_value(m, e, rf, w);
+		if (n + k > cap)
+			return -ENOSPC;
+		memcpy(out + n, w, k * sizeof(uint64_t));
+		n += k;
+		nr++;
+	}
+	out[0] = nr;
+	return (ssize_t)(n * sizeof(uint64_t));
+}
+
+static ssize_t mk_read(const pk_kernel *k, int fd, void *buf, size_t len)
+{
+	pk_model *m = MK(k);
+	mk_event *e = event_of(m, fd);
+	if (!e)
+		return -EBADF;
+	mk_event *l = &m->ev[e->leader];
+	uint64_t rf = e->attr.read_format, w[8];
+	size_t n = 0;
+	pki_mk_pm_read(m, l);
+	if (rf & PERF_FORMAT_GROUP)
+		return read_group(m, l, rf, buf, len);
+	w[n++] = pki_mk_value(m, e);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		w[n++] = e->ena;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		w[n++] = e->run;
+	if (rf & PERF_FORMAT_ID)
+		w[n++] = id_of(m, e);
+	if (rf & PERF_FORMAT_LOST)
+		w[n++] = 0;
+	if (n * sizeof(uint64_t) > len)
+		return -ENOSPC;
+	memcpy(buf, w, n * sizeof(uint64_t));
+	return (ssize_t)(n * sizeof(uint64_t));
+}
+
+static void reset_event(mk_event *e, mk_event *l)
+{
+	e->base = pki_mk_whole(e->acc);
+	if (e->kind == MK_PM_SLOTS || e->kind == MK_PM_METRIC) {
+		pki_pm_reset(&l->regs);
+		l->pmcount[e->kind == MK_PM_SLOTS ? 0 : 1 + e->field] = 0;
+	}
+}
+
+static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long arg)
+{
+	pk_model *m = MK(k);
+	mk_event *e = event_of(m, fd);
+	if (!e)
+		return -EBADF;
+	if (req == PERF_EVENT_IOC_ID) {
+		*(uint64_t *)arg = id_of(m, e);
+		return 0;
+	}
+	if (req != PERF_EVENT_IOC_ENABLE && req != PERF_EVENT_IOC_DISABLE &&
+	    req != PERF_EVENT_IOC_RESET)
+		return pki_mk_refuse(m, -ENOTTY, "the model does not serve ioctl %#lx", req);
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		mk_event *o = &m->ev[i];
+		if (!o->open || (o != e && !(group && o->leader == e->leader)))
+			continue;
+		if (req == PERF_EVENT_IOC_RESET)
+			reset_event(o, &m->ev[o->leader]);
+		else
+			o->enabled = req == PERF_EVENT_IOC_ENABLE;
+	}
+	return 0;
+}
+
+static int mk_mmap(const pk_kernel *k, int fd, size_t len, int prot, uint64_t offset, void **addr)
+{
+	(void)len, (void)prot, (void)offset, (void)addr;
+	pk_model *m = MK(k);
+	if (!event_of(m, fd))
+		return -EBADF;
+	return pki_mk_refuse(m, -ENODEV, "the model does not map ring buffers or the user page "
+					 "yet (sampling and RDPMC are a later part of issue 8)");
+}
+
+static int mk_munmap(const pk_kernel *k, void *addr, size_t len)
+{
+	(void)k, (void)addr, (void)len;
+	return -EINVAL;
+}
+
+static int mk_close(const pk_kernel *k, int fd)
+{
+	mk_event *e = event_of(MK(k), fd);
+	if (!e)
+		return -EBADF;
+	e->open = false;
+	return 0;
+}
+
+/* POLLHUP once the followed thread has ended; POLLNVAL for a closed fd. */
+static int mk_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms)
+{
+	pk_model *m = MK(k);
+	int n = 0;
+	(void)timeout_ms;
+	for (size_t i = 0; i < nr; i++) {
+		mk_event *e = fds[i].fd >= 0 ? event_of(m, fds[i].fd) : NULL;
+		fds[i].revents = 0;
+		if (fds[i].fd < 0)
+			continue;
+		if (!e)
+			fds[i].revents = POLLNVAL;
+		else if (e->pid > 0 && m->now >= m->thread_end[e->ctx])
+			fds[i].revents = POLLHUP;
+		n += fds[i].revents != 0;
+	}
+	return n;
+}
+
+static size_t mk_explain(const pk_kernel *k, char *buf, size_t len)
+{
+	const pk_model *m = MK(k);
+	if (!m->reason[0] || !len)
+		return 0;
+	snprintf(buf, len, "%s", m->reason);
+	return strlen(buf);
+}
+
+static const pk_kernel_ops calls = {
+	.open = mk_open,
+	.read = mk_read,
+	.ioctl = mk_ioctl,
+	.mmap = mk_mmap,
+	.munmap = mk_munmap,
+	.close = mk_close,
+	.poll = mk_poll,
+	.explain = mk_explain,
+};
+
+void pki_mk_ops(pk_kernel_ops *ops)
+{
+	*ops = calls;
+	ops->host = pki_mk_host_ops;
+}

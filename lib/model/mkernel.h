@@ -1,0 +1,117 @@
+/* Inside the library: the PMU model's kernel (issue 8), shared by its files:
+ *  - mkernel.c: pk_model_new/free, the perf calls (open, read, ioctl,
+ *    close, poll) and the attr's resolution to a PMU and counter row;
+ *  - mrules.c: the Intel driver's TopDown rules, as the errors it returns;
+ *  - msched.c: virtual time: scheduling groups on the counters of each
+ *    context, rotation (multiplexing), hybrid placement, counting;
+ *  - mhost.c: the host facts of the modeled machine;
+ *  - machines.c: where the bundled machines' sysfs trees are.
+ *
+ * Invariants: an event is open iff ev[fd - MK_FD_BASE].open; a member's
+ * leader is open while it is (closing a leader closes nothing else, as in
+ * the kernel, but its members stop counting); every refusal sets
+ * m->reason, which pk_kernel_ops.explain hands out. Counts are exact
+ * doubles per event (acc), except the PERF_METRICS events,
+ * which go through the register arithmetic (pki_pm_*) of their slots leader;
+ * exact values become counts rounded to nearest (pki_mk_whole). */
+#ifndef PK_MODEL_MKERNEL_H
+#define PK_MODEL_MKERNEL_H
+
+#include <limits.h>
+#include <pmukit/model.h>
+#include <pmukit/pmu.h>
+
+#include "model/model.h"
+
+#define MK_FD_BASE 5000
+/* The kernel's default mux interval when the tree has none: PERF_CPU_HRTIMER
+ * = 1000 / HZ ms, HZ = 250 (docs/model.md). */
+#define MK_MUX_DEFAULT_MS 4
+
+typedef enum mk_kind {
+	MK_TASK_CLOCK,   /* software: ns while the task runs / the CPU is counted */
+	MK_CPU_CLOCK,
+	MK_RATE,         /* counts rate x core cycles (pki_event_rate) */
+	MK_PM_SLOTS,     /* fixed counter 3 on a PERF_METRICS CPU */
+	MK_PM_METRIC,    /* a metric pseudo event: field of the leader's register */
+} mk_kind;
+
+typedef struct mk_event {
+	bool open;
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu;
+	int leader;             /* index of the group leader (itself for a leader) */
+	int ctx;                /* thread index, or nr_threads + cpu */
+	mk_kind kind;
+	const pk_pmu *pmu;      /* core PMU; NULL for software events */
+	pki_core core;
+	pki_event_key key;
+	int field;              /* MK_PM_METRIC: 0-7 */
+	int fixed;              /* fixed counter it uses, -1: a generic one */
+	bool enabled;
+	bool running;           /* on a counter in the current step */
+	double acc;             /* exact count since open (MK_RATE, clocks) */
+	uint64_t base;          /* (uint64_t)acc at the last reset */
+	uint64_t ena, run;      /* ns */
+	/* MK_PM_SLOTS: the group's registers and counts (pki_pm_read order) */
+	pki_pm_regs regs;
+	uint64_t pmcount[1 + PKI_TMA_NR];
+	double node_exact[PKI_TMA_NR];
+	uint64_t node_fed[PKI_TMA_NR];
+} mk_event;
+
+struct pk_model {
+	pk_kernel k;
+	pk_kernel_ops ops;      /* k.ops: each model its own, no shared state */
+	char scenario_path[PATH_MAX];
+	pki_scenario sc;
+	char root[PATH_MAX];    /* the machine's sysfs root */
+	pk_pmus *pmus;
+	pk_cpumap *cpus;        /* the machine's CPUs */
+	uint64_t now, end, mux_ns;
+	uint64_t *thread_end;   /* per thread, ns */
+	mk_event *ev;
+	size_t nr_ev, cap_ev;
+	unsigned *rot;          /* per context: rotations so far */
+	char reason[400];       /* the last refusal */
+};
+
+#define MK(k) ((pk_model *)(k)->ctx)
+
+/* The phase thread t runs at time t_ns, NULL when it has ended. */
+const pki_phase *pki_mk_phase_at(const pk_model *m, size_t t, uint64_t t_ns, uint64_t *phase_end);
+/* The core PMU a phase's core type runs on. */
+const pk_pmu *pki_mk_pmu_of(const pk_model *m, pki_core_type ct);
+/* The CPU thread t runs on during phase ph (docs/model.md "Hybrid"). */
+int pki_mk_cpu_of(const pk_model *m, size_t t, const pki_phase *ph);
+/* The core PMU that counts on cpu (NULL: none). */
+const pk_pmu *pki_mk_pmu_on_cpu(const pk_model *m, int cpu);
+/* Records the reason of a refusal and returns code. */
+int pki_mk_refuse(pk_model *m, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* mrules.c: the driver's TopDown checks for a new event; 0 or -EINVAL. */
+int pki_mk_check_topdown(pk_model *m, const mk_event *e, const mk_event *leader);
+/* True when e is the slots event / a metric pseudo event (raw config). */
+bool pki_mk_is_slots(const mk_event *e);
+int pki_mk_metric_field(const mk_event *e); /* 0-7, or -1 */
+
+/* msched.c: runs the model to time `to`. */
+void pki_mk_run_to(pk_model *m, uint64_t to);
+/* A read through the kernel: brings the PERF_METRICS counts of leader l up
+ * to date (and clears its registers when it is on the PMU). */
+void pki_mk_pm_read(pk_model *m, mk_event *l);
+/* A count from its exact value: rounded to nearest (docs/model.md). */
+uint64_t pki_mk_whole(double exact);
+/* The value an event reports. */
+uint64_t pki_mk_value(const pk_model *m, const mk_event *e);
+
+/* mkernel.c: fills a model's table (the host facts from mhost.c). */
+void pki_mk_ops(pk_kernel_ops *ops);
+extern const pk_host_ops pki_mk_host_ops;
+
+/* machines.c: the sysfs root of a bundled machine into buf; -ENOENT with
+ * err naming every folder looked in. */
+int pki_machine_root(const char *name, char *buf, size_t len, pk_error *err);
+
+#endif

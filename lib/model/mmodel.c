@@ -1,0 +1,232 @@
+/* The PMU model object (issue 8): pk_model_new loads a scenario and its
+ * machine (sysfs tree, CPU set, mux interval), pk_model_advance runs virtual
+ * time; plus the placement rules the kernel files share: which phase a
+ * thread runs at a time, on which core PMU and CPU (docs/model.md
+ * "Hybrid"). Single owner: pk_model_new -> pk_model_free. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "model/mkernel.h"
+
+static uint64_t phase_ns(const pki_phase *p)
+{
+	return (uint64_t)llround(p->ms * 1e6);
+}
+
+const pki_phase *pki_mk_phase_at(const pk_model *m, size_t t, uint64_t t_ns, uint64_t *phase_end)
+{
+	const pki_thread *th = &m->sc.threads[t];
+	uint64_t start = 0;
+	for (size_t i = 0; i < th->nr_phases; i++) {
+		uint64_t end = start + phase_ns(&th->phases[i]);
+		if (t_ns < end) {
+			if (phase_end)
+				*phase_end = end;
+			return &th->phases[i];
+		}
+		start = end;
+	}
+	return NULL;
+}
+
+const pk_pmu *pki_mk_pmu_of(const pk_model *m, pki_core_type ct)
+{
+	if (!pk_pmus_is_hybrid(m->pmus))
+		return pk_pmus_core_at(m->pmus, 0);
+	return pk_pmus_find(m->pmus, ct == PKI_CORE_ATOM ? "cpu_atom" : "cpu_core");
+}
+
+const pk_pmu *pki_mk_pmu_on_cpu(const pk_model *m, int cpu)
+{
+	for (size_t i = 0; i < pk_pmus_nr_core(m->pmus); i++) {
+		const pk_pmu *p = pk_pmus_core_at(m->pmus, i);
+		if (!p->cpus || pk_cpumap_has(p->cpus, cpu))
+			return p;
+	}
+	return NULL;
+}
+
+/* The thread's `cpu` while its phase's core type is that CPU's, else the
+ * first CPU of the phase's core type. */
+int pki_mk_cpu_of(const pk_model *m, size_t t, const pki_phase *ph)
+{
+	int cpu = m->sc.threads[t].cpu;
+	const pk_pmu *p = pki_mk_pmu_of(m, ph->core_type);
+	if (!p || !p->cpus || pk_cpumap_has(p->cpus, cpu))
+		return cpu;
+	return pk_cpumap_cpu(p->cpus, 0);
+}
+
+/* The machine's CPUs: the core PMUs' cpus, or, when no core PMU lists them
+ * (a machine without hybrid PMUs), 0 .. the highest thread CPU (rounded up
+ * to a whole core with SMT). */
+static int machine_cpus(pk_model *m, pk_error *err)
+{
+	int v[4096], n = 0, top = 0;
+	for (size_t i = 0; i < pk_pmus_nr_core(m->pmus); i++) {
+		const pk_pmu *p = pk_pmus_core_at(m->pmus, i);
+		for (int j = 0; p->cpus && j < pk_cpumap_nr(p->cpus) && n < 4096; j++)
+			v[n++] = pk_cpumap_cpu(p->cpus, j);
+	}
+	if (n == 0) {
+		for (size_t t = 0; t < m->sc.nr_threads; t++)
+			top = m->sc.threads[t].cpu > top ? m->sc.threads[t].cpu : top;
+		if (m->sc.smt && top % 2 == 0)
+			top++;
+		for (n = 0; n <= top; n++)
+			v[n] = n;
+	}
+	m->cpus = pk_cpumap_from_array(v, n);
+	if (!m->cpus)
+		return pk_err(err, -ENOMEM, "out of memory");
+	for (size_t t = 0; t < m->sc.nr_threads; t++) {
+		char list[256];
+		if (pk_cpumap_has(m->cpus, m->sc.threads[t].cpu))
+			continue;
+		pk_cpumap_format(m->cpus, list, sizeof(list));
+		return pk_err_at(err, -EINVAL, "scenario", m->scenario_path, -1,
+				 "threads[%zu].cpu: %d: not a CPU of machine '%s' (CPUs %s)", t,
+				 m->sc.threads[t].cpu, m->sc.machine, list);
+	}
+	return 0;
+}
+
+/* perf_event_mux_interval_ms of the first core PMU, else the default. */
+static uint64_t mux_interval_ns(const pk_model *m)
+{
+	char path[PATH_MAX + 128];
+	long ms = 0;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/perf_event_mux_interval_ms",
+		 m->root, pk_pmus_core_at(m->pmus, 0)->name);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &ms) != 1)
+			ms = 0;
+		fclose(f);
+	}
+	return (uint64_t)(ms > 0 ? ms : MK_MUX_DEFAULT_MS) * 1000000u;
+}
+
+static int load_machine(pk_model *m, pk_error *err)
+{
+	int r = 0;
+	const char *slash = strrchr(m->scenario_path, '/');
+	if (m->sc.machine_is_path && m->sc.machine[0] != '/' && slash)
+		snprintf(m->root, sizeof(m->root), "%.*s/%s", (int)(slash - m->scenario_path),
+			 m->scenario_path, m->sc.machine); /* relative to the scenario */
+	else if (m->sc.machine_is_path)
+		snprintf(m->root, sizeof(m->root), "%s", m->sc.machine);
+	else
+		r = pki_machine_root(m->sc.machine, m->root, sizeof(m->root), err);
+	if (r < 0)
+		return r;
+	m->pmus = pk_pmus_load(m->root, err);
+	if (!m->pmus)
+		return err && err->code ? err->code : -ENOMEM;
+	if (pk_pmus_nr_core(m->pmus) == 0)
+		return pk_err(err, -ENOENT, "machine '%s': no core PMU in %s/bus/event_source/devices",
+			      m->sc.machine, m->root);
+	return machine_cpus(m, err);
+}
+
+static int init_time(pk_model *m)
+{
+	size_t nctx = m->sc.nr_threads + (size_t)pk_cpumap_cpu(m->cpus, pk_cpumap_nr(m->cpus) - 1) + 1;
+	m->thread_end = calloc(m->sc.nr_threads, sizeof(*m->thread_end));
+	m->rot = calloc(nctx, sizeof(*m->rot));
+	if (!m->thread_end || !m->rot)
+		return -ENOMEM;
+	for (size_t t = 0; t < m->sc.nr_threads; t++) {
+		for (size_t i = 0; i < m->sc.threads[t].nr_phases; i++)
+			m->thread_end[t] += phase_ns(&m->sc.threads[t].phases[i]);
+		if (m->thread_end[t] > m->end)
+			m->end = m->thread_end[t];
+	}
+	m->mux_ns = mux_interval_ns(m);
+	return 0;
+}
+
+pk_model *pk_model_new(const char *scenario_path, pk_error *err)
+{
+	pk_model *m = calloc(1, sizeof(*m));
+	if (!m) {
+		pk_err(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	snprintf(m->scenario_path, sizeof(m->scenario_path), "%s", scenario_path);
+	int r = pki_scenario_load(scenario_path, &m->sc, err);
+	if (r == 0)
+		r = load_machine(m, err);
+	if (r == 0 && init_time(m) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	if (r < 0) {
+		pk_model_free(m);
+		return NULL;
+	}
+	pki_mk_ops(&m->ops);
+	m->k.ops = &m->ops;
+	m->k.ctx = m;
+	m->k.name = "model";
+	return m;
+}
+
+void pk_model_free(pk_model *m)
+{
+	if (!m)
+		return;
+	pki_scenario_release(&m->sc);
+	pk_pmus_put(m->pmus);
+	pk_cpumap_put(m->cpus);
+	free(m->thread_end);
+	free(m->rot);
+	free(m->ev);
+	free(m);
+}
+
+const pk_kernel *pk_model_kernel(pk_model *m)
+{
+	return &m->k;
+}
+
+const char *pk_model_sysfs_root(const pk_model *m)
+{
+	return m->root;
+}
+
+const char *pk_model_machine(const pk_model *m)
+{
+	return m->sc.machine;
+}
+
+const char *pk_model_scenario(const pk_model *m)
+{
+	return m->scenario_path;
+}
+
+const pk_cpuid *pk_model_cpuid(const pk_model *m)
+{
+	return &m->sc.cpuid;
+}
+
+uint64_t pk_model_now(const pk_model *m)
+{
+	return m->now;
+}
+
+uint64_t pk_model_end(const pk_model *m)
+{
+	return m->end;
+}
+
+bool pk_model_advance(pk_model *m, uint64_t ns)
+{
+	pki_mk_run_to(m, m->now + ns);
+	for (size_t t = 0; t < m->sc.nr_threads; t++)
+		if (m->now < m->thread_end[t])
+			return true;
+	return false;
+}

@@ -1,0 +1,60 @@
+/* pmukit stat --model (issue 8): targets and the run in virtual time; see
+ * stat_model.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat_model.h"
+
+const char *stat_model_label(const pk_model *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
+		 pk_model_machine(m));
+	return buf;
+}
+
+void stat_model_print_label(FILE *out, stat_format fmt, const char *label)
+{
+	if (fmt == STAT_JSON)
+		return;
+	fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
+}
+
+static int add_tid(void *arg, pid_t tid)
+{
+	char *list = arg;
+	size_t n = strlen(list);
+	snprintf(list + n, 4096 - n, "%s%d", n ? "," : "", (int)tid);
+	return 0;
+}
+
+pk_threadmap *stat_model_threads(pk_model *m, const char *pids, const char *tids, pk_error *err)
+{
+	const pk_kernel *k = pk_model_kernel(m);
+	if (pids)
+		return pk_threadmap_from_pids(k, pids, err);
+	if (tids)
+		return pk_threadmap_from_tids(k, tids, err);
+	char all[4096] = "";
+	k->ops->host.tasks(k, 0, add_tid, all);
+	return pk_threadmap_from_tids(k, all, err);
+}
+
+int stat_model_run(pk_model *m, long interval_ms, long interval_count, stat_model_tick_fn tick,
+		   void *arg, pk_error *err)
+{
+	uint64_t end = pk_model_end(m);
+	if (!interval_ms) {
+		pk_model_advance(m, end - pk_model_now(m));
+		return 0;
+	}
+	uint64_t step = (uint64_t)interval_ms * 1000000u;
+	for (long n = 0; pk_model_now(m) < end && (!interval_count || n < interval_count); n++) {
+		uint64_t len = end - pk_model_now(m) < step ? end - pk_model_now(m) : step;
+		pk_model_advance(m, len);
+		int r = tick(arg, (double)pk_model_now(m), (double)len, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
