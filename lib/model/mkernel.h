@@ -82,6 +82,7 @@ typedef struct mk_event {
 	bool sampling;
 	pki_overflow ovf;
 	uint64_t ovf_count;     /* whole counts the overflow state has seen */
+	double *credit;         /* a CPU event's: counts per thread not yet sampled */
 } mk_event;
 
 struct pk_model {

@@ -190,7 +190,7 @@ void pk_model_free(pk_model *m)
 	free(m->want_rot);
 	free(m->rec);
 	for (size_t i = 0; i < m->nr_ev; i++)
-		free(m->ev[i].map); /* mappings never unmapped */
+		free(m->ev[i].map), free(m->ev[i].credit); /* mappings never unmapped */
 	free(m->ev);
 	free(m);
 }

@@ -16,6 +16,7 @@
  * docs/model.md, "Sampling". */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/mkernel.h"
@@ -50,6 +51,11 @@ int pki_mk_sampling_open(pk_model *m, mk_event *e)
 	int r = pki_overflow_init(&e->ovf, a, m->tick_ns, &err);
 	if (r < 0)
 		return pki_mk_refuse(m, r, "%s", err.msg);
+	if ((size_t)e->ctx >= m->sc.nr_threads) {
+		e->credit = calloc(m->sc.nr_threads, sizeof(*e->credit));
+		if (!e->credit)
+			return pki_mk_refuse(m, -ENOMEM, "out of memory");
+	}
 	e->sampling = true;
 	return 0;
 }
@@ -80,13 +86,15 @@ uint64_t pki_mk_sample_bound(pk_model *m, uint64_t t0, uint64_t end)
 }
 
 /* The thread a sample of e is taken in (index, or -1 on an idle CPU), its
- * phase and CPU: a task event's thread; for a CPU event the first scenario
- * thread running on that CPU (threads do not share a CPU's time in the
- * model). */
-static int sample_thread(const pk_model *m, const mk_event *e, uint64_t t0, const pki_phase **ph,
-			 int *cpu)
+ * phase and CPU: a task event's thread; for a CPU event, of the threads
+ * running on that CPU, the one with the most counts not yet sampled (the
+ * model runs threads sharing a CPU side by side: each gets samples in
+ * proportion to its counts), which is charged the period. */
+static int sample_thread(const pk_model *m, mk_event *e, uint64_t t0, uint64_t period,
+			 const pki_phase **ph, int *cpu)
 {
 	size_t nthr = m->sc.nr_threads;
+	int best = -1;
 	*ph = NULL;
 	*cpu = e->cpu;
 	for (size_t t = 0; t < nthr; t++) {
@@ -96,11 +104,15 @@ static int sample_thread(const pk_model *m, const mk_event *e, uint64_t t0, cons
 		int c = p ? pki_mk_cpu_of(m, t, p) : -1;
 		if (!p || (e->cpu >= 0 && c != e->cpu))
 			continue;
+		if (best >= 0 && !(e->credit && e->credit[t] > e->credit[best]))
+			continue;
+		best = (int)t;
 		*ph = p;
 		*cpu = c;
-		return (int)t;
 	}
-	return -1;
+	if (best >= 0 && e->credit)
+		e->credit[best] -= (double)period;
+	return best;
 }
 
 /* PERF_SAMPLE_READ: a group read (PERF_METRICS brought up to date as the
@@ -120,7 +132,7 @@ static bool write_sample(pk_model *m, mk_event *e, const pki_overflow_hit *hit, 
 {
 	pk_error err;
 	const pki_phase *ph;
-	int cpu, t = sample_thread(m, e, t0, &ph, &cpu);
+	int cpu, t = sample_thread(m, e, t0, hit->period, &ph, &cpu);
 	uint32_t tid = t >= 0 ? (uint32_t)m->sc.threads[t].tid : 0;
 	uint64_t id = pki_mk_id(m, e), vals[MK_READ_MAX];
 	pk_pd_sample s = {.misc = PERF_RECORD_MISC_USER, .identifier = id, .ip = ph ? ph->ip : 0,

@@ -275,7 +275,10 @@ static double run_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt, bool
 			continue;
 		if (task && pki_mk_pmu_of(m, ph->core_type) != e->pmu)
 			continue;
-		sum += count_phase(e, l, ph, (double)dt * ph->ghz, apply);
+		double n = count_phase(e, l, ph, (double)dt * ph->ghz, apply);
+		if (apply && e->credit)
+			e->credit[t] += n; /* whose counts a CPU event's sample takes */
+		sum += n;
 	}
 	return sum;
 }
