@@ -443,6 +443,38 @@ static void test_set_output(void **state)
 	pk_model_free(m);
 }
 
+static void count_samples(void *arg, const uint8_t *rec)
+{
+	if (pd_ld32(rec) == PERF_RECORD_SAMPLE)
+		++*(uint64_t *)arg;
+}
+
+/* Frequency mode, 4000 Hz over the 1 s scenario: the kernel's period
+ * adjustment from period 1 gives 4000 samples and a few more from the ramp;
+ * 200 kHz is above perf_event_max_sample_rate. */
+static void test_sampling_freq(void **state)
+{
+	(void)state;
+	pk_model *m = model("sapphirerapids.json");
+	const pk_kernel *k = pk_model_kernel(m);
+	struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				    .config = PERF_COUNT_HW_CPU_CYCLES, .freq = 1,
+				    .sample_freq = 200000, .sample_type = PERF_SAMPLE_PERIOD};
+	assert_int_equal(k->ops->open(k, &a, TID, -1, -1, 0), -EINVAL);
+	a.sample_freq = 4000;
+	int fd = k->ops->open(k, &a, TID, -1, -1, 0);
+	assert_true(fd >= 0);
+	struct perf_event_mmap_page *pg = map(m, fd, 64);
+	uint64_t n = 0;
+	pk_model_advance(m, pk_model_end(m));
+	drain(pg, count_samples, &n);
+	assert_true(n >= 4000 && n <= 4020);
+	/* unmapped: the memory goes back, a second munmap is refused */
+	assert_int_equal(k->ops->munmap(k, pg, 65 * PAGE), 0);
+	assert_int_equal(k->ops->munmap(k, pg, 65 * PAGE), -EINVAL);
+	pk_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,7 +482,7 @@ int main(void)
 		cmocka_unit_test(test_reset_through_rdpmc),  cmocka_unit_test(test_slots_save_restore),
 		cmocka_unit_test(test_sampling_fixed_period), cmocka_unit_test(test_sampling_lost),
 		cmocka_unit_test(test_poll_wakeup),          cmocka_unit_test(test_group_sample_read),
-		cmocka_unit_test(test_set_output),
+		cmocka_unit_test(test_set_output),          cmocka_unit_test(test_sampling_freq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
