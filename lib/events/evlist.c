@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 #include "events/evlist_internal.h"
@@ -237,6 +238,22 @@ size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)
 	return a->size;
 }
 
+/* The event of a :S group that samples: the leader, or with a slots leader
+ * (Intel TopDown: neither slots nor a metric event may sample) its first
+ * member that is not a topdown- metric event, as perf 6.1's
+ * evsel__read_sampler with arch_topdown_sample_read. */
+static const pk_evsel *read_sampler(const pk_evlist *l, const pk_evsel *lead)
+{
+	if (!lead->alias || strcasecmp(lead->alias->name, "slots"))
+		return lead;
+	for (size_t i = (size_t)lead->idx + 1; i < l->nr && l->evsels[i]->leader == lead->idx; i++) {
+		const pk_alias *a = l->evsels[i]->alias;
+		if (!a || strncasecmp(a->name, "topdown-", 8))
+			return l->evsels[i];
+	}
+	return lead;
+}
+
 /* The defaults perf stat and perf record put on every attr (perf 6.1's
  * evsel__config and stat's create_perf_stat_counter), so that what we open
  * is what perf would open. */
@@ -273,15 +290,16 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 			a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 			a->sample_id_all = 1;
 			a->inherit = !o->no_inherit;
-			a->disabled = 1;
-			a->enable_on_exec = o->forked_workload && !o->system_wide;
+			/* members follow their leader (perf record: disabled on leaders only) */
+			a->disabled = leader;
+			a->enable_on_exec = leader && o->forked_workload && !o->system_wide;
 			bool sample_read = lead->sample_read && grouped;
 			if (sample_read) {
 				a->sample_type |= PERF_SAMPLE_READ;
 				a->read_format |= PERF_FORMAT_GROUP;
 			}
-			if (!leader && sample_read) {
-				/* members of a :S group are read through the leader's samples */
+			if (sample_read && e != read_sampler(l, lead)) {
+				/* the others of a :S group are read through the sampler's samples */
 				a->sample_period = 0;
 				a->freq = 0;
 			} else if (!e->period_set && !e->freq_set) {

@@ -532,6 +532,26 @@ static void test_config_defaults(void **state)
 	assert_int_equal(EV(l, 0)->attr.sample_period, 12345);
 	assert_int_equal(EV(l, 2)->attr.sample_period, 20000); /* the term wins */
 	pk_evlist_put(l);
+
+	/* record: members follow their leader (perf disables leaders only); a
+	 * :S group with a slots leader samples on its first non-metric member
+	 * (perf 6.1's read sampler), the others only read */
+	l = must_parse("icelake", "{slots,cycles,topdown-retiring}:S");
+	pk_evlist_config(l, &rec, NULL);
+	assert_true(EV(l, 0)->attr.disabled && EV(l, 0)->attr.enable_on_exec);
+	for (size_t i = 1; i < 3; i++)
+		assert_true(!EV(l, i)->attr.disabled && !EV(l, i)->attr.enable_on_exec);
+	for (size_t i = 0; i < 3; i++) {
+		bool cycles = EV(l, i)->attr.type == PERF_TYPE_HARDWARE;
+		assert_true(EV(l, i)->attr.sample_type & PERF_SAMPLE_READ);
+		assert_int_equal(EV(l, i)->attr.sample_period, cycles ? 4000 : 0);
+	}
+	pk_evlist_put(l);
+	l = must_parse("icelake", "{cycles,instructions}:S");
+	pk_evlist_config(l, &rec, NULL);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 4000);
+	assert_int_equal(EV(l, 1)->attr.sample_period, 0);
+	pk_evlist_put(l);
 }
 
 static void test_pfm_named(void **state)
