@@ -45,28 +45,12 @@ static const pki_counters table[] = {
 	{PK_VENDOR_ARM, 0x41, neoverse_v2, "armv8_*", "Neoverse V2", 6, 6, 0x1, 0, 8},
 };
 
-static bool has_model(const int *models, int model)
-{
-	for (; models[0]; models += 2)
-		if (model >= models[0] && model <= models[1])
-			return true;
-	return false;
-}
-
-static bool pmu_matches(const char *pattern, const char *pmu)
-{
-	size_t n = strlen(pattern);
-	if (n && pattern[n - 1] == '*')
-		return !strncmp(pattern, pmu, n - 1);
-	return !strcmp(pattern, pmu);
-}
-
 const pki_counters *pki_counters_find(const pk_cpuid *id, const char *pmu, pk_error *err)
 {
 	for (size_t i = 0; i < PK_ARRAY_SIZE(table); i++) {
 		const pki_counters *c = &table[i];
 		if (c->vendor == id->vendor && c->family == id->family &&
-		    has_model(c->models, id->model) && pmu_matches(c->pmu, pmu))
+		    pki_in_ranges(c->models, id->model) && pki_name_matches(c->pmu, pmu))
 			return c;
 	}
 	pk_err_at(err, -ENOENT, "cpuid", id->str, -1,
