@@ -606,7 +606,8 @@ static int setup(struct stat_session *s, pk_error *err)
 		return r;
 	for (size_t i = 0; i < pk_evlist_nr_warnings(s->evlist); i++) {
 		const char *w = pk_evlist_warning(s->evlist, i);
-		fprintf(stderr, "%s%s\n", strncmp(w, "WARNING", 7) ? "WARNING: " : "", w);
+		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
+		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
 	return 0;
 }
