@@ -84,6 +84,7 @@ typedef struct pk_topdown_node {
 	const char *parent;        /* NULL at Level 1 */
 	int level;
 	const char *description;
+	const char *threshold;     /* the condition, in percent ("tma_retiring > 70"), or NULL */
 	double value;              /* percent; NaN when not computable */
 	bool computable;
 	bool has_threshold;

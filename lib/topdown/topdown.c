@@ -356,7 +356,8 @@ size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_count
 			pk_metric_value mv;
 			*o = (pk_topdown_node){.pmu = b->pmu->name, .name = d->name,
 					       .parent = d->parent, .level = pki_td_row_level(d),
-					       .description = d->description, .value = NAN};
+					       .description = d->description,
+					       .threshold = d->threshold, .value = NAN};
 			if (pk_metric_eval(b->table, r, &in, anchor, &mv) && isfinite(mv.value)) {
 				o->value = mv.value;
 				o->computable = true;
