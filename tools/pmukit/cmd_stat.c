@@ -28,6 +28,8 @@
 const char stat_usage[] =
 	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 	"       pmukit stat --model <scenario> [options]\n"
+	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+	"                   [-I <ms>] [-x <sep>|-j] [--model <scenario>]\n"
 	"\n"
 	"Counts events while a command runs, or for processes, threads or CPUs until\n"
 	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"

@@ -194,6 +194,12 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const pk_to
 		if (interval_ns < 0)
 			human_header(p->out, t, b, v, n, false);
 		human_row(p->out, row_label(t, b, interval_ns), v, n, interval_ns);
+		bool any = false;
+		for (size_t i = 0; i < n; i++)
+			any |= v[i].computable;
+		if (interval_ns < 0 && !any)
+			fprintf(p->out, " (nothing counted on %s: no measured task ran there)\n",
+				pk_topdown_block_pmu(t->td, b));
 		if (interval_ns < 0 && b + 1 < pk_topdown_nr_blocks(t->td))
 			fputc('\n', p->out);
 	}
