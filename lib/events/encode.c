@@ -1095,9 +1095,14 @@ static int td_fix_group(struct build *b, pk_evsel **ev, size_t n, bool regrouped
 	for (size_t i = 0; i < n; i++)
 		out[k++] = ev[i];
 	*m = k;
+	if (metric && slots && !moved && !regrouped)
+		for (size_t i = 0; i < k; i++)
+			out[i]->td_role = i == 0 ? 1 : is_td_metric(out[i]) ? 2 : 0;
 	if (!metric || (slots && !moved && !regrouped))
 		return 0;
 	order_topdown(out, k);
+	for (size_t i = 0; i < k; i++)
+		out[i]->td_role = is_slots(out[i]) && i == 0 ? 1 : is_td_metric(out[i]) ? 2 : 0;
 	char text[512];
 	names_of(out, k, text, sizeof(text));
 	pk_evlist_warn(b->evlist, "note: TopDown metric events are counted in a group led by "

@@ -237,6 +237,16 @@ size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)
 	return a->size;
 }
 
+/* The member that samples in a TopDown :S group: the first that is
+ * neither slots nor a metric event. */
+static const pk_evsel *td_sampler(const pk_evlist *l, const pk_evsel *lead)
+{
+	for (int i = lead->idx + 1; i < lead->idx + lead->nr_members && (size_t)i < l->nr; i++)
+		if (l->evsels[i]->td_role == 0)
+			return l->evsels[i];
+	return NULL;
+}
+
 /* The defaults perf stat and perf record put on every attr (perf 6.1's
  * evsel__config and stat's create_perf_stat_counter), so that what we open
  * is what perf would open. */
@@ -280,8 +290,12 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 				a->sample_type |= PERF_SAMPLE_READ;
 				a->read_format |= PERF_FORMAT_GROUP;
 			}
-			if (!leader && sample_read) {
-				/* members of a :S group are read through the leader's samples */
+			if (sample_read && lead->td_role == 1 ? e != td_sampler(l, lead)
+							       : !leader && sample_read) {
+				/* members of a :S group are read through the leader's
+				 * samples; in TopDown's {slots,$sampling_event,metrics}:S
+				 * the sampling event samples and reads the group (slots
+				 * and metric events never sample) */
 				a->sample_period = 0;
 				a->freq = 0;
 			} else if (!e->period_set && !e->freq_set) {

@@ -348,6 +348,16 @@ static void test_hybrid_groups(void **state)
 	l = must_parse("sapphirerapids", "{slots,cycles,topdown-retiring}:S");
 	assert_int_equal(EV(l, 0)->attr.config, 0x400);
 	assert_int_equal(EV(l, 0)->nr_members, 3);
+	/* recorded: the sampling event samples and reads the group; slots and
+	 * the metric event never sample */
+	pk_config_opts rec = {.mode = PK_CONFIG_RECORD};
+	assert_int_equal(pk_evlist_config(l, &rec, &err), 0);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 0);
+	assert_int_equal(EV(l, 1)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 1)->attr.sample_period, 0);
+	assert_int_equal(EV(l, 2)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 2)->attr.sample_freq, 4000);
+	assert_true(EV(l, 2)->attr.sample_type & PERF_SAMPLE_READ);
 	pk_evlist_put(l);
 }
 
