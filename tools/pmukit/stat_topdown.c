@@ -188,7 +188,9 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const pk_to
 		json_row(p, t, b, v, n, interval_ns);
 	} else if (p->fmt == STAT_CSV) {
 		csv_row(p, t, b, v, n, interval_ns);
-	} else if (t->tree && interval_ns < 0) {
+	} else if (t->tree) {
+		if (interval_ns >= 0 && b == 0)
+			fprintf(p->out, "\n# time %.9f\n", interval_ns / 1e9);
 		tree_print(p->out, t, b, v, n);
 	} else {
 		if (interval_ns < 0)
@@ -222,7 +224,7 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double int
 	}
 	/* -I: every block's column header once, before the first rows */
 	for (size_t b = 0; b < nb && r == 0 && interval_ns >= 0 && !t->header_done; b++)
-		if (p->fmt == STAT_HUMAN)
+		if (p->fmt == STAT_HUMAN && !t->tree)
 			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
 	for (size_t b = 0; b < nb && r == 0; b++)
 		print_block(t, p, b, v + b * TD_MAX_NODES, n[b], interval_ns);
