@@ -16,7 +16,7 @@ int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const cha
 	pk_cpuid id;
 	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
 	/* without a core PMU the CPU model does not matter: say that instead */
-	if (r < 0 && pk_pmus_nr_core(pmus) == 0) {
+	if (r < 0 && pk_pmus_nr_core(pmus) == 0 && !cpuid && !pk_cpuid_overridden()) {
 		memset(&id, 0, sizeof(id));
 		pk_error_clear(err);
 		r = 0;
