@@ -239,18 +239,16 @@ size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)
 }
 
 /* The event of a :S group that samples: the leader, or with a slots leader
- * (Intel TopDown: neither slots nor a metric event may sample) its first
- * member that is not a topdown- metric event, as perf 6.1's
+ * (Intel TopDown: neither slots nor a metric event may sample, td_role 1
+ * and 2) its first member that is neither, as perf 6.1's
  * evsel__read_sampler with arch_topdown_sample_read. */
 static const pk_evsel *read_sampler(const pk_evlist *l, const pk_evsel *lead)
 {
-	if (!lead->alias || strcasecmp(lead->alias->name, "slots"))
+	if (lead->td_role != 1)
 		return lead;
-	for (size_t i = (size_t)lead->idx + 1; i < l->nr && l->evsels[i]->leader == lead->idx; i++) {
-		const pk_alias *a = l->evsels[i]->alias;
-		if (!a || strncasecmp(a->name, "topdown-", 8))
+	for (int i = lead->idx + 1; i < lead->idx + lead->nr_members && (size_t)i < l->nr; i++)
+		if (l->evsels[i]->td_role == 0)
 			return l->evsels[i];
-	}
 	return lead;
 }
 
@@ -299,7 +297,9 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 				a->read_format |= PERF_FORMAT_GROUP;
 			}
 			if (sample_read && e != read_sampler(l, lead)) {
-				/* the others of a :S group are read through the sampler's samples */
+				/* the others of a :S group are read through the sampler's
+				 * samples; in TopDown's {slots,$sampling_event,metrics}:S the
+				 * sampling event samples and reads the group */
 				a->sample_period = 0;
 				a->freq = 0;
 			} else if (!e->period_set && !e->freq_set) {
