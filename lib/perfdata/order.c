@@ -164,12 +164,15 @@ static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
-/* Natural merge sort: a round holds one sorted run per ring buffer, and
- * what stayed queued is one more, so merging the runs is close to O(n). */
+/* Natural merge sort of the entries not yet delivered, ents[pos, nr):
+ * a round holds one sorted run per ring buffer, and what stayed queued is
+ * one more, so merging the runs is close to O(n). The first pass reads
+ * from pos and writes from 0, so the delivered front goes away without a
+ * copy of its own; the buffers trade places instead of a copy back. */
 static void sort_queue(pd_queue *q)
 {
-	size_t n = q->nr;
-	if (q->sorted_end >= n)
+	size_t n = q->nr - q->pos;
+	if (q->sorted_end >= q->nr)
 		return;
 	if (q->tmp_cap < n) {
 		pd_qent *t = realloc(q->tmp, n * sizeof(pd_qent));
@@ -178,7 +181,7 @@ static void sort_queue(pd_queue *q)
 		q->tmp = t;
 		q->tmp_cap = n;
 	}
-	pd_qent *a = q->ents, *b = q->tmp;
+	pd_qent *a = q->ents + q->pos, *b = q->tmp;
 	for (;;) {
 		size_t runs = 0, i = 0, o = 0;
 		while (i < n) {
@@ -201,23 +204,30 @@ static void sort_queue(pd_queue *q)
 			i = e;
 			runs++;
 		}
-		pd_qent *t = a;
+		/* the next pass reads what this one wrote, from 0 */
 		a = b;
-		b = t;
+		b = b == q->tmp ? q->ents : q->tmp;
 		if (runs <= 1)
 			break;
 	}
-	if (a != q->ents)
-		memcpy(q->ents, a, n * sizeof(pd_qent));
-	q->sorted_end = n;
+	if (a == q->tmp) {
+		pd_qent *t = q->ents;
+		size_t c = q->cap;
+		q->ents = q->tmp;
+		q->cap = q->tmp_cap;
+		q->tmp = t;
+		q->tmp_cap = c;
+	}
+	q->ready = 0; /* flushes come when nothing is pending delivery */
+	q->pos = 0;
+	q->nr = q->sorted_end = n;
 }
 
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
 {
 	/* Only called when nothing is pending delivery. */
-	queue_compact(q);
 	sort_queue(q);
-	size_t lo = 0, hi = q->nr;
+	size_t lo = q->pos, hi = q->nr;
 	while (lo < hi) { /* first entry past the limit */
 		size_t mid = (lo + hi) / 2;
 		if (q->ents[mid].time <= limit)
@@ -236,7 +246,8 @@ bool pki_pd_queue_over(const pd_queue *q)
 void pki_pd_queue_flush_half(pd_queue *q)
 {
 	pki_pd_queue_flush(q, 0);
-	q->ready = q->nr / 2 ? q->nr / 2 : q->nr;
+	size_t n = q->nr - q->pos;
+	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
 bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)

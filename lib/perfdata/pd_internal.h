@@ -176,9 +176,24 @@ int pki_pd_sample_field_pos(uint64_t sample_type, uint64_t bit);
 int pki_pd_trailer_field_pos(uint64_t sample_type, uint64_t bit);
 /* Parses the trailer at the end of a record; id->fields 0 when too short. */
 void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+/* A sample_type's head decoded once per evsel (not per sample): the u64
+ * index of each head field in the order of the kernel (IDENTIFIER, IP,
+ * TID, TIME, ADDR, ID, STREAM_ID, CPU), -1 when absent, and the head's
+ * size in u64s. */
+enum { PD_HEAD_FIELDS = 8 };
+typedef struct pd_layout {
+	int8_t pos[PD_HEAD_FIELDS];
+	uint32_t words;
+} pd_layout;
+/* The reader's evsels: the public record and its layout, made once. */
+typedef struct pd_evsel {
+	pk_pd_evsel pub;             /* first: a pd_evsel is a pk_pd_evsel */
+	pd_layout layout;
+} pd_evsel;
+void pki_pd_layout_init(pd_layout *l, uint64_t sample_type);
 /* Parses the id fields at the start of a sample body; false when too short. */
-bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t sample_type,
-			  pk_pd_sample_id *id);
+bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
+			      uint64_t sample_type, pk_pd_sample_id *id);
 /* Swaps the trailer at the end of a record in place. */
 void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
 /* Writes a trailer for id at p (native order); returns its size. */
@@ -188,6 +203,9 @@ size_t pki_pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample
 /* Walks a sample body; with swap, swaps each field in place first. */
 int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
+/* The same without swapping, the head read through the evsel's layout. */
+int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
+			     pk_pd_sample *s, const char **bad_field);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;

@@ -168,10 +168,12 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 		r->evsels = ne;
 		r->cap_evsels = cap;
 	}
-	pk_pd_evsel *e = calloc(1, sizeof(*e));
-	if (!e)
+	pd_evsel *pe = calloc(1, sizeof(*pe));
+	if (!pe)
 		return pk_err(err, -ENOMEM, "out of memory");
+	pk_pd_evsel *e = &pe->pub;
 	pki_pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
+	pki_pd_layout_init(&pe->layout, e->attr.sample_type);
 	e->file_attr_size = (uint32_t)attr_size;
 	e->idx = (int)r->nr_evsels;
 	e->trailer_size = e->attr.sample_id_all ? pki_pd_trailer_size(e->attr.sample_type) : 0;
@@ -904,8 +906,9 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 		if (r->swap && e)
 			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
 		if (e)
-			ev->has_time = pki_pd_parse_sample_head(rec + 8, size - 8, e->attr.sample_type,
-							    &ev->id) &&
+			ev->has_time = pki_pd_parse_sample_head(&((const pd_evsel *)(const void *)e)->layout,
+								rec + 8, size - 8, e->attr.sample_type,
+								&ev->id) &&
 				       (e->attr.sample_type & PERF_SAMPLE_TIME);
 	} else {
 		if (r->swap)
