@@ -21,10 +21,11 @@ struct pd_qchunk {
 	uint8_t mem[];
 };
 
-void pki_pd_queue_init(pd_queue *q, size_t limit)
+void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src)
 {
 	memset(q, 0, sizeof(*q));
 	q->limit = limit ? limit : ((size_t)64 << 20);
+	q->src = src;
 }
 
 static void chunk_unlink(pd_queue *q, pd_qchunk *c)
@@ -134,20 +135,26 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 		}
 	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
+	/* the record and its aux data lie together in the source */
+	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
 	pd_qchunk *chunk;
-	uint8_t *mem = queue_alloc(q, evsz + total, &chunk);
+	uint8_t *mem = queue_alloc(q, evsz + (in_place ? 0 : total), &chunk);
 	if (!mem)
 		return -ENOMEM;
 	pk_pd_event *copy_ev = (pk_pd_event *)(void *)mem;
-	uint8_t *copy = mem + evsz;
-	memcpy(copy, ev->data, ev->size);
-	if (ev->aux_size)
-		memcpy(copy + ev->size, ev->aux, (size_t)ev->aux_size);
 	*copy_ev = *ev;
-	copy_ev->data = copy;
-	if (ev->aux_size)
-		copy_ev->aux = copy + ev->size;
+	if (in_place) {
+		pki_pd_src_hold(q->src, ev->data);
+	} else {
+		uint8_t *copy = mem + evsz;
+		memcpy(copy, ev->data, ev->size);
+		if (ev->aux_size)
+			memcpy(copy + ev->size, ev->aux, (size_t)ev->aux_size);
+		copy_ev->data = copy;
+		if (ev->aux_size)
+			copy_ev->aux = copy + ev->size;
+	}
 	pd_qent *e = &q->ents[q->nr++];
 	e->time = time;
 	e->seq = q->seq++;
@@ -256,10 +263,16 @@ bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 		chunk_release(q, q->release);
 		q->release = NULL;
 	}
+	if (q->held) {
+		pki_pd_src_release(q->src, q->held);
+		q->held = NULL;
+	}
 	if (q->pos >= q->ready)
 		return false;
 	pd_qent *e = &q->ents[q->pos++];
 	*ev = *e->ev;
+	if (q->src && pki_pd_src_stable(q->src, ev->data))
+		q->held = ev->data;
 	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
 	q->release = e->chunk;
 	if (e->time > q->last_delivered)

@@ -128,6 +128,16 @@ typedef struct pd_src {
 	uint64_t file_size;          /* seekable: size at open */
 	bool eof;
 	uint64_t bytes_read;
+	/* A regular file read with the default chunk is mapped whole (mem,
+	 * mem_len): records are used in place, without a copy, and stay put
+	 * while queued. Their pages are given back once the reader is past a
+	 * segment and no queued record lies in it, so memory stays bounded by
+	 * the queue, not the file. */
+	bool mapped;
+	uint32_t *seg_refs;          /* queued records starting in each segment */
+	uint8_t *seg_gone;           /* segment given back */
+	size_t nr_segs;
+	uint64_t hi;                 /* mapped: the end of what was peeked */
 } pd_src;
 
 int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk);
@@ -138,6 +148,16 @@ void pki_pd_src_free(pd_src *s);
 int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
 int pki_pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
+/* Whether p (a record the source handed out) stays valid while held:
+ * memory and mapped sources; then hold and release count it queued, and
+ * trim gives back the mapped segments before off that hold nothing. */
+static inline bool pki_pd_src_stable(const pd_src *s, const uint8_t *p)
+{
+	return s->mem && p >= s->mem && p < s->mem + s->mem_len;
+}
+void pki_pd_src_hold(pd_src *s, const uint8_t *p);
+void pki_pd_src_release(pd_src *s, const uint8_t *p);
+void pki_pd_src_trim(pd_src *s, uint64_t off);
 
 /* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
 #define PD_RECORD_AUX_OUTPUT_HW_ID 21
@@ -184,6 +204,7 @@ enum { PD_HEAD_FIELDS = 8 };
 typedef struct pd_layout {
 	int8_t pos[PD_HEAD_FIELDS];
 	uint32_t words;
+	bool simple;                 /* after the head at most PERIOD, CALLCHAIN, RAW */
 } pd_layout;
 /* The reader's evsels: the public record and its layout, made once. */
 typedef struct pd_evsel {
@@ -210,7 +231,8 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
 /* Small, so that sorting moves little: the event itself lives in the chunk
- * next to its copied bytes. */
+ * next to its copied bytes (or, for a stable source, its bytes stay where
+ * the source has them, held until delivered). */
 typedef struct pd_qent {
 	uint64_t time, seq;
 	pk_pd_event *ev;
@@ -233,9 +255,11 @@ typedef struct pd_queue {
 	uint64_t max_time, next_flush;
 	uint64_t last_delivered;
 	pd_qchunk *release;          /* chunk of the event handed out last */
+	pd_src *src;                 /* records it holds in place; NULL: copies all */
+	const uint8_t *held;         /* the record handed out last, in place */
 } pd_queue;
 
-void pki_pd_queue_init(pd_queue *q, size_t limit);
+void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src);
 void pki_pd_queue_free(pd_queue *q);
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */

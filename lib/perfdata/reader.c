@@ -467,7 +467,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		r->opts = *opts;
 	r->sample_id_pos = r->trailer_id_pos = -1;
 	pk_error_clear(&r->deferred);
-	pki_pd_queue_init(&r->q, r->opts.queue_limit);
+	pki_pd_queue_init(&r->q, r->opts.queue_limit, &r->src);
 	int rc = read_file_header(r, err);
 	if (rc < 0)
 		return rc;
@@ -825,6 +825,23 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	uint64_t off = r->pos;
 	if (off >= r->end)
 		return 0;
+	if (r->src.mem && !r->swap && off + hdr <= r->src.mem_len) {
+		/* memory or mapped: a whole ordinary record is used where it is */
+		const uint8_t *q = r->src.mem + off;
+		uint32_t type = pd_ld32(q);
+		size_t sz = pd_ld16(q + 6);
+		if (sz >= hdr && sz <= r->src.mem_len - off && sz <= r->end - off &&
+		    type != PK_RECORD_AUXTRACE && type != PK_RECORD_HEADER_TRACING_DATA) {
+			*p = q;
+			*size = sz;
+			*extra = 0;
+			r->pos = off + sz;
+			if (r->src.mapped && r->pos > r->src.bytes_read)
+				r->src.bytes_read = r->pos;
+			pki_pd_src_trim(&r->src, off);
+			return 1;
+		}
+	}
 	size_t got;
 	int rc = pki_pd_src_peek(&r->src, off, hdr, p, &got);
 	if (rc < 0)
@@ -861,6 +878,7 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	if (rc < 0)
 		return rc;
 	r->pos = off + total;
+	pki_pd_src_trim(&r->src, off); /* mapped pages before this record */
 	return 1;
 }
 

@@ -116,6 +116,8 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sa
 }
 
 _Static_assert(NR_HEAD == PD_HEAD_FIELDS, "one layout slot per head field");
+/* The body fields of most samples, read without walking the others. */
+#define SIMPLE_BODY (PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
 /* Slots of pd_layout.pos, in sample_head[] order. */
 enum { H_IDENT, H_IP, H_TID, H_TIME, H_ADDR, H_ID, H_STREAM, H_CPU };
 
@@ -125,6 +127,7 @@ void pki_pd_layout_init(pd_layout *l, uint64_t st)
 	for (size_t i = 0; i < NR_HEAD; i++)
 		l->pos[i] = (int8_t)((st & sample_head[i].bit) ? pos++ : -1);
 	l->words = (uint32_t)pos;
+	l->simple = !(st & ~(PD_SAMPLE_HEAD_FIELDS | SIMPLE_BODY));
 }
 
 /* Field slot i of the head at b (present: pos >= 0). */
@@ -522,8 +525,16 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 	/* without swap the walk only reads; the cast keeps one routine */
 	uint8_t *b = (uint8_t *)(uintptr_t)body;
 	walk w = {b + (size_t)l->words * 8, b + len, false, NULL};
-	if (walk_body(&w, a, len, s))
+	if (l->simple) {
+		/* walk_body's order, for the fields a simple layout may have */
+		uint64_t st = a->sample_type;
+		if (opt64(&w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
+		    (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(&w, len, s)) &&
+		    (!(st & PERF_SAMPLE_RAW) || walk_raw(&w, s)))
+			return 0;
+	} else if (walk_body(&w, a, len, s)) {
 		return 0;
+	}
 	if (bad_field)
 		*bad_field = w.field;
 	return -EINVAL;

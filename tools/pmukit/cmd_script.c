@@ -117,6 +117,10 @@ typedef struct script {
 	int data_src_width;          /* widest data_src text so far */
 	unsigned *evsel_fields;      /* per evsel, after checking sample_type */
 	size_t nr_evsel_fields;
+	struct evlabel {             /* per evsel: "<name, padded>: ", made once */
+		char *name, *text;   /* the name it was made of; the text */
+		size_t len;
+	} *labels;
 	bool checked;
 	int status;
 	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
@@ -211,7 +215,8 @@ static int check_fields(script *sc, pk_pd_reader *r)
 {
 	size_t n = pk_pd_nr_evsels(r);
 	sc->evsel_fields = calloc(n ? n : 1, sizeof(unsigned));
-	if (!sc->evsel_fields)
+	sc->labels = calloc(n ? n : 1, sizeof(*sc->labels));
+	if (!sc->evsel_fields || !sc->labels)
 		return -ENOMEM;
 	sc->nr_evsel_fields = n;
 	for (size_t i = 0; i < n; i++) {
@@ -406,6 +411,34 @@ static void print_data_src(script *sc, uint64_t data_src)
 	pd_out_pad(&sc->out, sc->data_src_width - n);
 }
 
+/* The event's name right-aligned in the widest name, and ": ", made once
+ * per evsel and again only when its name changed (EVENT_UPDATE). */
+static void print_evname(script *sc, const pk_pd_evsel *e)
+{
+	const char *name = pk_pd_evsel_name(e);
+	struct evlabel *l = &sc->labels[e->idx];
+	if (!l->text || strcmp(l->name, name)) {
+		size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
+		char *copy = strdup(name), *text = malloc(pad + n + 2);
+		if (!copy || !text) {
+			free(copy);
+			free(text);
+			pd_out_pad_str(&sc->out, name, sc->name_width);
+			pd_out_lit(&sc->out, ": ");
+			return;
+		}
+		memset(text, ' ', pad);
+		memcpy(text + pad, name, n);
+		memcpy(text + pad + n, ": ", 2);
+		free(l->name);
+		free(l->text);
+		l->name = copy;
+		l->text = text;
+		l->len = pad + n + 2;
+	}
+	pd_out_mem(&sc->out, l->text, l->len);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -472,10 +505,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_u64(o, smp->period, 10);
 		pd_out_ch(o, ' ');
 	}
-	if (f & F_EVNAME) {
-		pd_out_pad_str(o, pk_pd_evsel_name(e), sc->name_width);
-		pd_out_lit(o, ": ");
-	}
+	if (f & F_EVNAME)
+		print_evname(sc, e);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)
@@ -551,6 +582,11 @@ int cmd_script(int argc, char **argv)
 		free(sc.lines[i].long_text);
 	free(sc.lines);
 	free(sc.evsel_fields);
+	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
+		free(sc.labels[i].name);
+		free(sc.labels[i].text);
+	}
+	free(sc.labels);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;

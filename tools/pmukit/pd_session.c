@@ -195,6 +195,17 @@ static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 int pd_dec_digits(char *end, unsigned long long v)
 {
 	char *p = end;
+	if (v <= UINT32_MAX) {
+		/* 32-bit division by constants: cheaper multiplies */
+		uint32_t w = (uint32_t)v;
+		while (w >= 100) {
+			uint32_t r = w % 100;
+			w /= 100;
+			p -= 2;
+			memcpy(p, pairs + r * 2, 2);
+		}
+		v = w;
+	}
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
@@ -220,6 +231,22 @@ int pd_dec_secs_us(char *end, uint64_t us)
 	return 7 + pd_dec_digits(end - 7, us / 1000000);
 }
 
+/* n <= 16 bytes from s to d as two fixed-size, possibly overlapping copies
+ * (inlined moves, no libc call). */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
 /* n characters right-aligned in width (> 0) or left-aligned in -width. */
 static void put_aligned(pd_out *o, const char *s, int n, int width)
 {
@@ -231,7 +258,10 @@ static void put_aligned(pd_out *o, const char *s, int n, int width)
 		char *d = o->buf + o->len;
 		if (left)
 			memset(d, ' ', 16);
-		memcpy(d + left, s, (size_t)n);
+		if (n <= 16)
+			copy_small(d + left, s, (size_t)n);
+		else
+			memcpy(d + left, s, (size_t)n);
 		if (right)
 			memset(d + left + n, ' ', 16);
 		o->len += total;
