@@ -105,6 +105,16 @@ typedef struct line_slot {
 } line_slot;
 _Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 
+/* The task fields of recent threads (print_task), direct mapped by tid. */
+#define TASK_CACHE 256
+typedef struct task_slot {
+	uint32_t pid, tid;
+	unsigned mode;               /* fields and layout it was made for */
+	uint8_t len, comm_len;       /* len 0: empty */
+	char comm[16];               /* the comm it was made of */
+	char text[34];
+} task_slot;
+
 typedef struct script {
 	pd_out out;
 	unsigned fields;             /* as asked (-F list) */
@@ -124,6 +134,10 @@ typedef struct script {
 	bool checked;
 	int status;
 	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
+	task_slot tasks[TASK_CACHE];
+	uint64_t sec_val;            /* the seconds of sec_text */
+	int sec_len;                 /* 0: none yet */
+	char sec_text[24];           /* their text, padded to 5 (12 with ".usecs") */
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -439,6 +453,85 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 	pd_out_mem(&sc->out, l->text, l->len);
 }
 
+/* The task fields as perf prints them: the comm (padded to 16 unless a
+ * call chain follows), then pid/tid, pid or tid. */
+static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
+			const pk_pd_sample *smp)
+{
+	if (f & F_COMM) {
+		if (chain)
+			pd_out_str(o, comm);
+		else
+			pd_out_pad_str(o, comm, 16);
+		pd_out_ch(o, ' ');
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		pd_out_int(o, (int)smp->pid, 5);
+		pd_out_ch(o, '/');
+		pd_out_int(o, (int)smp->tid, -5);
+		pd_out_ch(o, ' ');
+	} else if (f & (F_PID | F_TID)) {
+		pd_out_int(o, (int)((f & F_PID) ? smp->pid : smp->tid), 5);
+		pd_out_ch(o, ' ');
+	}
+}
+
+/* The task fields, copied from the slot of the thread when they were
+ * made of the same comm (compared byte for byte), pid, tid and layout. */
+static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
+		       const pk_pd_sample *smp)
+{
+	pd_out *o = &sc->out;
+	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	size_t cl = strlen(comm);
+	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
+	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
+	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
+	    t->comm_len == cl && !memcmp(t->comm, comm, cl) &&
+	    o->cap - o->len >= sizeof(t->text)) {
+		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
+		o->len += t->len;
+		return;
+	}
+	bool keep = cl <= sizeof(t->comm) && pd_out_room(o, sizeof(t->text));
+	size_t start = o->len;
+	format_task(o, f, chain, comm, smp);
+	size_t len = o->len - start;
+	if (!keep || len > sizeof(t->text))
+		return;
+	memcpy(t->text, o->buf + start, len);
+	memcpy(t->comm, comm, cl);
+	t->len = (uint8_t)len;
+	t->comm_len = (uint8_t)cl;
+	t->tid = smp->tid;
+	t->pid = smp->pid;
+	t->mode = mode;
+}
+
+/* "%12s: " of "secs.usecs" (the usecs truncated), the seconds' text kept
+ * while they stay the same. */
+static void print_time_us(script *sc, uint64_t t)
+{
+	pd_out *o = &sc->out;
+	uint64_t us = t / 1000, secs = us / 1000000;
+	uint32_t frac = (uint32_t)(us % 1000000);
+	if (!sc->sec_len || secs != sc->sec_val) {
+		char tmp[24];
+		int n = pd_dec_digits(tmp + sizeof(tmp), secs), pad = n < 5 ? 5 - n : 0;
+		memset(sc->sec_text, ' ', sizeof(sc->sec_text));
+		memcpy(sc->sec_text + pad, tmp + sizeof(tmp) - n, (size_t)n);
+		sc->sec_len = pad + n;
+		sc->sec_val = secs;
+	}
+	char tail[16];
+	pd_dec_digits(tail + 7, frac + 1000000); /* '1' then six digits, at tail[0] */
+	tail[0] = '.';
+	tail[7] = ':';
+	tail[8] = ' ';
+	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
+	pd_out_mem(o, tail, 9);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -453,25 +546,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (!f)
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
-	if (f & F_COMM) {
-		const char *comm = pk_machine_comm(s->machine, smp->pid, smp->tid);
-		if (chain) {
-			pd_out_str(o, comm);
-			pd_out_ch(o, ' ');
-		} else {
-			pd_out_pad_str(o, comm, 16);
-			pd_out_ch(o, ' ');
-		}
-	}
-	if ((f & F_PID) && (f & F_TID)) {
-		pd_out_int(o, (int)smp->pid, 5);
-		pd_out_ch(o, '/');
-		pd_out_int(o, (int)smp->tid, -5);
-		pd_out_ch(o, ' ');
-	} else if (f & (F_PID | F_TID)) {
-		pd_out_int(o, (int)((f & F_PID) ? smp->pid : smp->tid), 5);
-		pd_out_ch(o, ' ');
-	}
+	if (f & (F_COMM | F_PID | F_TID))
+		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
@@ -488,18 +564,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	}
 	if (f & F_TIME) {
 		uint64_t t = smp->time;
-		if (sc->ns) {
+		if (sc->ns)
 			pd_out_printf(o, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
-		} else {
-			/* "%12s: " of secs.usecs, the usecs truncated */
-			uint64_t us = t / 1000;
-			char tb[40];
-			int n = pd_dec_secs_us(tb + sizeof(tb), us);
-			for (; n < 12; n++)
-				tb[sizeof(tb) - 1 - n] = ' ';
-			pd_out_mem(o, tb + sizeof(tb) - n, (size_t)n);
-			pd_out_mem(o, ": ", 2);
-		}
+		else
+			print_time_us(sc, t);
 	}
 	if (f & F_PERIOD) {
 		pd_out_u64(o, smp->period, 10);
