@@ -295,8 +295,11 @@ static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
  * Call chains repeat the same addresses over and over: the text is kept
  * under (maps version, address) and copied when it comes again, without
  * even a symbol lookup. */
-static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-		       uint64_t version, uint64_t ip, bool chain)
+static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			    uint64_t version, uint64_t ip, bool chain, line_slot *ls);
+
+static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			      uint64_t version, uint64_t ip, bool chain)
 {
 	pd_out *o = &sc->out;
 	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
@@ -316,6 +319,16 @@ static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsi
 			return;
 		}
 	}
+	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
+}
+
+/* A line not in the cache: looked up, formatted, kept in ls (when not
+ * NULL) under its key. */
+static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
+{
+	pd_out *o = &sc->out;
+	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot */
 	size_t need = loc->sym_len + loc->dso_len + 64;
@@ -524,8 +537,7 @@ static void print_time_us(script *sc, uint64_t t)
 		sc->sec_val = secs;
 	}
 	char tail[16];
-	pd_dec_digits(tail + 7, frac + 1000000); /* '1' then six digits, at tail[0] */
-	tail[0] = '.';
+	pd_dec_usecs(tail + 7, frac);
 	tail[7] = ':';
 	tail[8] = ' ';
 	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);

@@ -221,14 +221,12 @@ int pd_dec_digits(char *end, unsigned long long v)
 	return (int)(end - p);
 }
 
-int pd_dec_secs_us(char *end, uint64_t us)
+void pd_dec_usecs(char *end, uint32_t f)
 {
-	uint32_t f = (uint32_t)(us % 1000000);
 	memcpy(end - 2, pairs + f % 100 * 2, 2);
 	memcpy(end - 4, pairs + f / 100 % 100 * 2, 2);
-	memcpy(end - 6, pairs + f / 10000 * 2, 2);
+	memcpy(end - 6, pairs + f / 10000 % 100 * 2, 2);
 	end[-7] = '.';
-	return 7 + pd_dec_digits(end - 7, us / 1000000);
 }
 
 /* n <= 16 bytes from s to d as two fixed-size, possibly overlapping copies
