@@ -137,6 +137,19 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
 	/* the record and its aux data lie together in the source */
 	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
+	if (in_place && !ev->aux_size && !ev->in_compressed && ev->has_time) {
+		/* the entry alone: the event is rebuilt from the record */
+		pki_pd_src_hold(q->src, ev->data);
+		pd_qent *e = &q->ents[q->nr++];
+		e->time = time;
+		e->seq = q->seq++ << 1 | 1;
+		e->data = ev->data;
+		e->evsel = ev->evsel;
+		q->bytes += total;
+		if (time > q->max_time)
+			q->max_time = time;
+		return 0;
+	}
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
 	pd_qchunk *chunk;
 	uint8_t *mem = queue_alloc(q, evsz + (in_place ? 0 : total), &chunk);
@@ -157,7 +170,7 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 	}
 	pd_qent *e = &q->ents[q->nr++];
 	e->time = time;
-	e->seq = q->seq++;
+	e->seq = q->seq++ << 1;
 	e->ev = copy_ev;
 	e->chunk = chunk;
 	q->bytes += total;
@@ -257,7 +270,21 @@ void pki_pd_queue_flush_half(pd_queue *q)
 	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
-bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+/* The event of a record held in place, but its id fields. */
+static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
+{
+	const uint8_t *d = e->data;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = pd_ld32(d);
+	ev->misc = pd_ld16(d + 4);
+	ev->size = pd_ld16(d + 6);
+	ev->data = d;
+	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->evsel = e->evsel;
+	ev->has_time = true;
+}
+
+int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);
@@ -268,16 +295,23 @@ bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 		q->held = NULL;
 	}
 	if (q->pos >= q->ready)
-		return false;
+		return 0;
 	pd_qent *e = &q->ents[q->pos++];
-	*ev = *e->ev;
-	if (q->src && pki_pd_src_stable(q->src, ev->data))
+	int rc = 1;
+	if (e->seq & 1) {
+		rebuild(q, e, ev);
 		q->held = ev->data;
+		rc = 2;
+	} else {
+		*ev = *e->ev;
+		q->release = e->chunk;
+		if (q->src && pki_pd_src_stable(q->src, ev->data))
+			q->held = ev->data;
+	}
 	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
-	q->release = e->chunk;
 	if (e->time > q->last_delivered)
 		q->last_delivered = e->time;
 	if (q->pos == q->ready && q->pos == q->nr)
 		q->pos = q->ready = q->nr = q->sorted_end = 0;
-	return true;
+	return rc;
 }

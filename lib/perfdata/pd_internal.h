@@ -234,9 +234,16 @@ typedef struct pd_qchunk pd_qchunk;
  * next to its copied bytes (or, for a stable source, its bytes stay where
  * the source has them, held until delivered). */
 typedef struct pd_qent {
-	uint64_t time, seq;
-	pk_pd_event *ev;
-	pd_qchunk *chunk;
+	uint64_t time;
+	uint64_t seq;                /* arrival << 1; low bit: a record held in place */
+	union {
+		pk_pd_event *ev;     /* copied: the event, in chunk */
+		const uint8_t *data; /* in place: the record; the event is rebuilt */
+	};
+	union {
+		pd_qchunk *chunk;
+		const pk_pd_evsel *evsel;
+	};
 } pd_qent;
 
 typedef struct pd_queue {
@@ -267,8 +274,9 @@ void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
 bool pki_pd_queue_over(const pd_queue *q);
 void pki_pd_queue_flush_half(pd_queue *q);
-/* Pops the next ready event; false when none. */
-bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+/* Pops the next ready event: 0 when none, 1, or 2 when it was held in
+ * place and its id fields are still to be read (the reader's part). */
+int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {

@@ -909,6 +909,24 @@ static int event_from_raw(pk_pd_reader *r, const uint8_t *p, size_t size, pk_pd_
 	return 0;
 }
 
+/* The id fields of a kernel record in native order (ev->evsel set): the
+ * sample's head, or the trailer of another record. */
+static void record_id(pk_pd_event *ev)
+{
+	const pk_pd_evsel *e = ev->evsel;
+	if (!e)
+		return;
+	if (ev->type == PERF_RECORD_SAMPLE)
+		ev->has_time = pki_pd_parse_sample_head(&((const pd_evsel *)(const void *)e)->layout,
+							ev->data + 8, (size_t)ev->size - 8,
+							e->attr.sample_type, &ev->id) &&
+			       (e->attr.sample_type & PERF_SAMPLE_TIME);
+	else if (e->attr.sample_id_all) {
+		pki_pd_parse_trailer(ev->data, ev->size, e->attr.sample_type, &ev->id);
+		ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
+	}
+}
+
 /* A kernel record (type < HEADER_ATTR): its evsel, byte order, id, and the
  * loss counters. raw is the record as read (file order). */
 static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
@@ -917,25 +935,15 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	uint8_t *rec = (uint8_t *)(uintptr_t)ev->data; /* scratch when swapping */
 	size_t size = ev->size;
 	ev->evsel = e;
-	if (ev->type == PERF_RECORD_SAMPLE) {
+	if (r->swap && ev->type == PERF_RECORD_SAMPLE && e) {
 		pk_pd_sample tmp;
 		/* a sample too short for its fields stays partly unswapped:
 		 * parsing it fails the same way, and counts it */
-		if (r->swap && e)
-			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
-		if (e)
-			ev->has_time = pki_pd_parse_sample_head(&((const pd_evsel *)(const void *)e)->layout,
-								rec + 8, size - 8, e->attr.sample_type,
-								&ev->id) &&
-				       (e->attr.sample_type & PERF_SAMPLE_TIME);
-	} else {
-		if (r->swap)
-			pki_pd_swap_record(rec, size, e);
-		if (e && e->attr.sample_id_all) {
-			pki_pd_parse_trailer(rec, size, e->attr.sample_type, &ev->id);
-			ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
-		}
+		(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+	} else if (r->swap && ev->type != PERF_RECORD_SAMPLE) {
+		pki_pd_swap_record(rec, size, e);
 	}
+	record_id(ev);
 	if (ev->type == PERF_RECORD_LOST && size >= 24)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
@@ -1037,7 +1045,10 @@ static bool queued_type(const pk_pd_event *ev)
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		if (pki_pd_queue_pop(&r->q, ev))
+		int popped = pki_pd_queue_pop(&r->q, ev);
+		if (popped == 2)
+			record_id(ev); /* held in place: read again */
+		if (popped)
 			return 1;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
