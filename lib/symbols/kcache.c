@@ -284,6 +284,16 @@ bool pki_sy_kcache_read(const char *path, const char *key, dso *d)
 	return true;
 }
 
+void pki_sy_kcache_seal(void *buf, size_t len)
+{
+	kc_head h;
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, buf, sizeof(h));
+	h.sum = body_sum((const char *)buf + sizeof(h), len - sizeof(h));
+	memcpy(buf, &h, sizeof(h));
+}
+
 /* The cache file of d's finished table (names in d->strs), in one block. */
 static uint8_t *build_file(const dso *d, const char *key, size_t *len)
 {
