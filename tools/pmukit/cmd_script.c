@@ -138,6 +138,9 @@ typedef struct script {
 	uint64_t sec_val;            /* the seconds of sec_text */
 	int sec_len;                 /* 0: none yet */
 	char sec_text[24];           /* their text, padded to 5 (12 with ".usecs") */
+	uint64_t period_val;         /* the period of period_text */
+	int period_len;              /* 0: none yet */
+	char period_text[24];
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -521,6 +524,27 @@ static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
 	t->mode = mode;
 }
 
+/* The period right-aligned in 10 and a space, its text kept while the
+ * period stays the same (a fixed period, most of the time). */
+static void print_period(script *sc, uint64_t period)
+{
+	pd_out *o = &sc->out;
+	if (!sc->period_len || period != sc->period_val) {
+		bool keep = pd_out_room(o, 32); /* no flush in between */
+		size_t start = o->len;
+		pd_out_u64(o, period, 10);
+		pd_out_ch(o, ' ');
+		size_t n = o->len - start;
+		if (keep && n <= sizeof(sc->period_text)) {
+			memcpy(sc->period_text, o->buf + start, n);
+			sc->period_len = (int)n;
+			sc->period_val = period;
+		}
+		return;
+	}
+	pd_out_mem(o, sc->period_text, (size_t)sc->period_len);
+}
+
 /* "%12s: " of "secs.usecs" (the usecs truncated), the seconds' text kept
  * while they stay the same. */
 static void print_time_us(script *sc, uint64_t t)
@@ -563,11 +587,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
-		cb[0] = '[';
-		cb[1] = (char)('0' + cpu / 100 % 10);
-		cb[2] = (char)('0' + cpu / 10 % 10);
-		cb[3] = (char)('0' + cpu % 10);
 		if (cpu >= 0 && cpu < 1000) {
+			cb[0] = '[';
+			pd_dec_digits(cb + 4, (unsigned)(cpu % 100 + 100)); /* "1dd" at cb[1] */
+			cb[1] = (char)('0' + cpu / 100);
 			pd_out_mem(o, cb, 4);
 			pd_out_lit(o, "] ");
 		} else {
@@ -581,10 +604,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		else
 			print_time_us(sc, t);
 	}
-	if (f & F_PERIOD) {
-		pd_out_u64(o, smp->period, 10);
-		pd_out_ch(o, ' ');
-	}
+	if (f & F_PERIOD)
+		print_period(sc, smp->period);
 	if (f & F_EVNAME)
 		print_evname(sc, e);
 	if (f & F_ADDR)

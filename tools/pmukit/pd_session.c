@@ -327,11 +327,24 @@ void pd_out_hex(pd_out *o, uint64_t v, int width)
 	memcpy(tmp, &hi, 8);
 	memcpy(tmp + 8, &lo, 8);
 	if (width == 16 && o->len + 16 <= o->cap) {
-		/* the common case, straight into the buffer */
+		/* the common case, straight into the buffer: the leading
+		 * zeros turned into spaces by a mask, no libc call */
+		uint64_t sp = 0x2020202020202020ULL;
+		int z = 16 - n; /* leading zeros, 0..15 */
+		uint64_t mhi = z >= 8 ? ~0ULL : z ? ~0ULL >> (64 - 8 * z) : 0;
+		uint64_t mlo = z > 8 ? ~0ULL >> (64 - 8 * (z - 8)) : 0;
+		/* little-endian: the first bytes are the low ones */
+		hi = (hi & ~mhi) | (sp & mhi);
+		lo = (lo & ~mlo) | (sp & mlo);
 		char *d = o->buf + o->len;
-		memcpy(d, tmp, 16);
-		memset(d, ' ', (size_t)(16 - n));
+		memcpy(d, &hi, 8);
+		memcpy(d + 8, &lo, 8);
 		o->len += 16;
+		return;
+	}
+	if (width <= 0 && o->len + 16 <= o->cap) {
+		copy_small(o->buf + o->len, tmp + 16 - n, (size_t)n);
+		o->len += (size_t)n;
 		return;
 	}
 	if (n < width)
