@@ -589,8 +589,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		int cpu = (int)smp->cpu;
 		if (cpu >= 0 && cpu < 1000) {
 			cb[0] = '[';
-			pd_dec_digits(cb + 4, (unsigned)(cpu % 100 + 100)); /* "1dd" at cb[1] */
 			cb[1] = (char)('0' + cpu / 100);
+			memcpy(cb + 2, pd_dec_pairs + cpu % 100 * 2, 2);
 			pd_out_mem(o, cb, 4);
 			pd_out_lit(o, "] ");
 		} else {

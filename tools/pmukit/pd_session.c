@@ -187,7 +187,7 @@ void pd_out_pad(pd_out *o, int n)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns how many. */
-static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+const char pd_dec_pairs[201] = "00010203040506070809101112131415161718192021222324"
 			    "25262728293031323334353637383940414243444546474849"
 			    "50515253545556575859606162636465666768697071727374"
 			    "75767778798081828384858687888990919293949596979899";
@@ -202,7 +202,7 @@ int pd_dec_digits(char *end, unsigned long long v)
 			uint32_t r = w % 100;
 			w /= 100;
 			p -= 2;
-			memcpy(p, pairs + r * 2, 2);
+			memcpy(p, pd_dec_pairs + r * 2, 2);
 		}
 		v = w;
 	}
@@ -210,11 +210,11 @@ int pd_dec_digits(char *end, unsigned long long v)
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		p -= 2;
-		memcpy(p, pairs + r * 2, 2);
+		memcpy(p, pd_dec_pairs + r * 2, 2);
 	}
 	if (v >= 10) {
 		p -= 2;
-		memcpy(p, pairs + v * 2, 2);
+		memcpy(p, pd_dec_pairs + v * 2, 2);
 	} else {
 		*--p = (char)('0' + v);
 	}
@@ -223,9 +223,9 @@ int pd_dec_digits(char *end, unsigned long long v)
 
 void pd_dec_usecs(char *end, uint32_t f)
 {
-	memcpy(end - 2, pairs + f % 100 * 2, 2);
-	memcpy(end - 4, pairs + f / 100 % 100 * 2, 2);
-	memcpy(end - 6, pairs + f / 10000 % 100 * 2, 2);
+	memcpy(end - 2, pd_dec_pairs + f % 100 * 2, 2);
+	memcpy(end - 4, pd_dec_pairs + f / 100 % 100 * 2, 2);
+	memcpy(end - 6, pd_dec_pairs + f / 10000 % 100 * 2, 2);
 	end[-7] = '.';
 }
 

@@ -37,6 +37,8 @@ typedef struct pd_out {
 	char *buf;
 	size_t len, cap;
 } pd_out;
+/* "00" to "99": the two digits of n at pd_dec_pairs + 2 * n. */
+extern const char pd_dec_pairs[201];
 /* The decimal digits of v, written backwards ending at end; their count. */
 int pd_dec_digits(char *end, unsigned long long v);
 /* ".uuuuuu" of f microseconds (< 1000000): the 7 bytes ending at end. */
