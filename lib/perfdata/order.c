@@ -120,6 +120,12 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
+bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev)
+{
+	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
+	       !ev->in_compressed && ev->has_time;
+}
+
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 {
 	if (q->nr == q->cap) {
@@ -137,7 +143,7 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
 	/* the record and its aux data lie together in the source */
 	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
-	if (in_place && !ev->aux_size && !ev->in_compressed && ev->has_time) {
+	if (pki_pd_queue_in_place(q, ev)) {
 		/* the entry alone: the event is rebuilt from the record */
 		pki_pd_src_hold(q->src, ev->data);
 		pd_qent *e = &q->ents[q->nr++];

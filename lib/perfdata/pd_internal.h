@@ -212,6 +212,9 @@ typedef struct pd_evsel {
 	pd_layout layout;
 } pd_evsel;
 void pki_pd_layout_init(pd_layout *l, uint64_t sample_type);
+/* The sample's TIME (when present and the head is whole): what the queue
+ * needs; the other id fields are read when the event is handed out. */
+bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time);
 /* Parses the id fields at the start of a sample body; false when too short. */
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
 			      uint64_t sample_type, pk_pd_sample_id *id);
@@ -268,6 +271,9 @@ typedef struct pd_queue {
 
 void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src);
 void pki_pd_queue_free(pd_queue *q);
+/* Whether ev would be queued as a bare entry, held in place (its event
+ * rebuilt when handed out) rather than copied. */
+bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev);
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
@@ -323,6 +329,7 @@ struct pk_pd_reader {
 	pd_queue q;
 	pk_pd_stats stats;
 	pki_warnings warnings;       /* at most PD_MAX_WARNINGS lines */
+	bool id_partial;             /* the event read last has only id.time yet */
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;

@@ -943,7 +943,14 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	} else if (r->swap && ev->type != PERF_RECORD_SAMPLE) {
 		pki_pd_swap_record(rec, size, e);
 	}
-	record_id(ev);
+	if (ev->type == PERF_RECORD_SAMPLE && e) {
+		/* the time for the queue; the rest when needed (pk_pd_next) */
+		ev->has_time = pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout,
+						  rec + 8, size - 8, &ev->id.time);
+		r->id_partial = true;
+	} else {
+		record_id(ev);
+	}
 	if (ev->type == PERF_RECORD_LOST && size >= 24)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
@@ -1061,7 +1068,12 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		if (r->done)
 			return 0;
 		r->deferred.code = 0; /* only errors write the rest */
+		r->id_partial = false;
 		int rc = read_raw(r, ev, &r->deferred);
+		/* all of the id unless it waits in place in the queue */
+		if (rc > 0 && r->id_partial &&
+		    (r->opts.no_order || !queued_type(ev) || !pki_pd_queue_in_place(&r->q, ev)))
+			record_id(ev);
 		if (rc < 0) {
 			if (!r->deferred.code)
 				r->deferred.code = rc;

@@ -133,6 +133,14 @@ void pki_pd_layout_init(pd_layout *l, uint64_t st)
 /* Field slot i of the head at b (present: pos >= 0). */
 #define HEAD_AT(l, b, i) ((b) + 8 * (size_t)(l)->pos[i])
 
+bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time)
+{
+	if (len < (size_t)l->words * 8 || l->pos[H_TIME] < 0)
+		return false;
+	*time = pd_ld64(HEAD_AT(l, body, H_TIME));
+	return true;
+}
+
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len, uint64_t st,
 			      pk_pd_sample_id *id)
 {
