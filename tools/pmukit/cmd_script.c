@@ -134,6 +134,7 @@ typedef struct script {
 	bool checked;
 	int status;
 	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
+	size_t nr_long;              /* slots with a long_text to free */
 	task_slot tasks[TASK_CACHE];
 	uint64_t sec_val;            /* the seconds of sec_text */
 	int sec_len;                 /* 0: none yet */
@@ -358,6 +359,7 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 			char *t = realloc(ls->long_text, len);
 			if (!t)
 				return;
+			sc->nr_long += !ls->long_text;
 			ls->long_text = t;
 			ls->long_cap = (uint32_t)len;
 		}
@@ -674,14 +676,15 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
-	sc.lines = aligned_alloc(64, LINE_CACHE * sizeof(line_slot));
-	if (sc.lines)
-		memset(sc.lines, 0, LINE_CACHE * sizeof(line_slot));
+	/* calloc: fresh zero pages, faulted in only where slots are used */
+	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);
+	if (lines_mem)
+		sc.lines = (line_slot *)(void *)(lines_mem + (64 - (uintptr_t)lines_mem % 64));
 	int rc = pd_session_run(&s, on_sample, &sc);
 	pd_out_free(&sc.out);
-	for (size_t i = 0; sc.lines && i < LINE_CACHE; i++)
+	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE; i++)
 		free(sc.lines[i].long_text);
-	free(sc.lines);
+	free(lines_mem);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
 		free(sc.labels[i].name);
