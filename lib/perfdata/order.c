@@ -120,12 +120,6 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
-bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev)
-{
-	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
-	       !ev->in_compressed && ev->has_time;
-}
-
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 {
 	if (q->nr == q->cap) {

@@ -273,7 +273,11 @@ void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src);
 void pki_pd_queue_free(pd_queue *q);
 /* Whether ev would be queued as a bare entry, held in place (its event
  * rebuilt when handed out) rather than copied. */
-bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev);
+static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev)
+{
+	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
+	       !ev->in_compressed && ev->has_time;
+}
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
