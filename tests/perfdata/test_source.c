@@ -48,13 +48,20 @@ static const uint8_t *at(pd_src *s, uint64_t off)
 	return p;
 }
 
+/* The source over the file with chunk (0: the default); its fd. */
+static int open_src(pd_src *s, size_t chunk)
+{
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	pki_pd_src_init_fd(s, fd, chunk);
+	return fd;
+}
+
 static void test_segments_given_back(void **state)
 {
 	(void)state;
-	int fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
 	pd_src s;
-	pki_pd_src_init_fd(&s, fd, 0);
+	int fd = open_src(&s, 0);
 	assert_true(s.mapped);
 	const uint8_t *held = at(&s, SEG + 64); /* a queued record in segment 1 */
 	assert_true(pki_pd_src_stable(&s, held));
@@ -77,10 +84,8 @@ static void test_segments_given_back(void **state)
 static void test_chunk_keeps_window(void **state)
 {
 	(void)state;
-	int fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
 	pd_src s;
-	pki_pd_src_init_fd(&s, fd, 4096);
+	int fd = open_src(&s, 4096);
 	assert_false(s.mapped);
 	const uint8_t *p = at(&s, 2 * SEG);
 	assert_false(pki_pd_src_stable(&s, p));
