@@ -24,6 +24,7 @@ case $target in
   perfdata_fuzz) max_len=1048576 ;;
   scenario_fuzz) max_len=4096 ;;
   sampling_fuzz) max_len=4096 ;;
+  kcache_fuzz) max_len=8192 ;;
   *) max_len=512 ;;
 esac
 dict=()

@@ -21,10 +21,11 @@ struct pd_qchunk {
 	uint8_t mem[];
 };
 
-void pki_pd_queue_init(pd_queue *q, size_t limit)
+void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src)
 {
 	memset(q, 0, sizeof(*q));
 	q->limit = limit ? limit : ((size_t)64 << 20);
+	q->src = src;
 }
 
 static void chunk_unlink(pd_queue *q, pd_qchunk *c)
@@ -134,23 +135,42 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 		}
 	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
+	/* the record and its aux data lie together in the source */
+	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
+	if (pki_pd_queue_in_place(q, ev)) {
+		/* the entry alone: the event is rebuilt from the record */
+		pki_pd_src_hold(q->src, ev->data);
+		pd_qent *e = &q->ents[q->nr++];
+		e->time = time;
+		e->seq = q->seq++ << 1 | 1;
+		e->data = ev->data;
+		e->evsel = ev->evsel;
+		q->bytes += total;
+		if (time > q->max_time)
+			q->max_time = time;
+		return 0;
+	}
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
 	pd_qchunk *chunk;
-	uint8_t *mem = queue_alloc(q, evsz + total, &chunk);
+	uint8_t *mem = queue_alloc(q, evsz + (in_place ? 0 : total), &chunk);
 	if (!mem)
 		return -ENOMEM;
 	pk_pd_event *copy_ev = (pk_pd_event *)(void *)mem;
-	uint8_t *copy = mem + evsz;
-	memcpy(copy, ev->data, ev->size);
-	if (ev->aux_size)
-		memcpy(copy + ev->size, ev->aux, (size_t)ev->aux_size);
 	*copy_ev = *ev;
-	copy_ev->data = copy;
-	if (ev->aux_size)
-		copy_ev->aux = copy + ev->size;
+	if (in_place) {
+		pki_pd_src_hold(q->src, ev->data);
+	} else {
+		uint8_t *copy = mem + evsz;
+		memcpy(copy, ev->data, ev->size);
+		if (ev->aux_size)
+			memcpy(copy + ev->size, ev->aux, (size_t)ev->aux_size);
+		copy_ev->data = copy;
+		if (ev->aux_size)
+			copy_ev->aux = copy + ev->size;
+	}
 	pd_qent *e = &q->ents[q->nr++];
 	e->time = time;
-	e->seq = q->seq++;
+	e->seq = q->seq++ << 1;
 	e->ev = copy_ev;
 	e->chunk = chunk;
 	q->bytes += total;
@@ -164,12 +184,15 @@ static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
-/* Natural merge sort: a round holds one sorted run per ring buffer, and
- * what stayed queued is one more, so merging the runs is close to O(n). */
+/* Natural merge sort of the entries not yet delivered, ents[pos, nr):
+ * a round holds one sorted run per ring buffer, and what stayed queued is
+ * one more, so merging the runs is close to O(n). The first pass reads
+ * from pos and writes from 0, so the delivered front goes away without a
+ * copy of its own; the buffers trade places instead of a copy back. */
 static void sort_queue(pd_queue *q)
 {
-	size_t n = q->nr;
-	if (q->sorted_end >= n)
+	size_t n = q->nr - q->pos;
+	if (q->sorted_end >= q->nr)
 		return;
 	if (q->tmp_cap < n) {
 		pd_qent *t = realloc(q->tmp, n * sizeof(pd_qent));
@@ -178,7 +201,7 @@ static void sort_queue(pd_queue *q)
 		q->tmp = t;
 		q->tmp_cap = n;
 	}
-	pd_qent *a = q->ents, *b = q->tmp;
+	pd_qent *a = q->ents + q->pos, *b = q->tmp;
 	for (;;) {
 		size_t runs = 0, i = 0, o = 0;
 		while (i < n) {
@@ -201,23 +224,30 @@ static void sort_queue(pd_queue *q)
 			i = e;
 			runs++;
 		}
-		pd_qent *t = a;
+		/* the next pass reads what this one wrote, from 0 */
 		a = b;
-		b = t;
+		b = b == q->tmp ? q->ents : q->tmp;
 		if (runs <= 1)
 			break;
 	}
-	if (a != q->ents)
-		memcpy(q->ents, a, n * sizeof(pd_qent));
-	q->sorted_end = n;
+	if (a == q->tmp) {
+		pd_qent *t = q->ents;
+		size_t c = q->cap;
+		q->ents = q->tmp;
+		q->cap = q->tmp_cap;
+		q->tmp = t;
+		q->tmp_cap = c;
+	}
+	q->ready = 0; /* flushes come when nothing is pending delivery */
+	q->pos = 0;
+	q->nr = q->sorted_end = n;
 }
 
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
 {
 	/* Only called when nothing is pending delivery. */
-	queue_compact(q);
 	sort_queue(q);
-	size_t lo = 0, hi = q->nr;
+	size_t lo = q->pos, hi = q->nr;
 	while (lo < hi) { /* first entry past the limit */
 		size_t mid = (lo + hi) / 2;
 		if (q->ents[mid].time <= limit)
@@ -236,24 +266,52 @@ bool pki_pd_queue_over(const pd_queue *q)
 void pki_pd_queue_flush_half(pd_queue *q)
 {
 	pki_pd_queue_flush(q, 0);
-	q->ready = q->nr / 2 ? q->nr / 2 : q->nr;
+	size_t n = q->nr - q->pos;
+	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
-bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+/* The event of a record held in place, but its id fields. */
+static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
+{
+	const uint8_t *d = e->data;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = pd_ld32(d);
+	ev->misc = pd_ld16(d + 4);
+	ev->size = pd_ld16(d + 6);
+	ev->data = d;
+	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->evsel = e->evsel;
+	ev->has_time = true;
+}
+
+int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);
 		q->release = NULL;
 	}
+	if (q->held) {
+		pki_pd_src_release(q->src, q->held);
+		q->held = NULL;
+	}
 	if (q->pos >= q->ready)
-		return false;
+		return 0;
 	pd_qent *e = &q->ents[q->pos++];
-	*ev = *e->ev;
+	int rc = 1;
+	if (e->seq & 1) {
+		rebuild(q, e, ev);
+		q->held = ev->data;
+		rc = 2;
+	} else {
+		*ev = *e->ev;
+		q->release = e->chunk;
+		if (q->src && pki_pd_src_stable(q->src, ev->data))
+			q->held = ev->data;
+	}
 	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
-	q->release = e->chunk;
 	if (e->time > q->last_delivered)
 		q->last_delivered = e->time;
 	if (q->pos == q->ready && q->pos == q->nr)
 		q->pos = q->ready = q->nr = q->sorted_end = 0;
-	return true;
+	return rc;
 }

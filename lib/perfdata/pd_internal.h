@@ -128,6 +128,16 @@ typedef struct pd_src {
 	uint64_t file_size;          /* seekable: size at open */
 	bool eof;
 	uint64_t bytes_read;
+	/* A regular file read with the default chunk is mapped whole (mem,
+	 * mem_len): records are used in place, without a copy, and stay put
+	 * while queued. Their pages are given back once the reader is past a
+	 * segment and no queued record lies in it, so memory stays bounded by
+	 * the queue, not the file. */
+	bool mapped;
+	uint32_t *seg_refs;          /* queued records starting in each segment */
+	uint8_t *seg_gone;           /* segment given back */
+	size_t nr_segs;
+	uint64_t hi;                 /* mapped: the end of what was peeked */
 } pd_src;
 
 int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk);
@@ -138,6 +148,16 @@ void pki_pd_src_free(pd_src *s);
 int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t *got);
 /* Copies [off, off + n) into dst; -EIO style errors, -ENODATA when short. */
 int pki_pd_src_read_at(pd_src *s, uint64_t off, void *dst, size_t n);
+/* Whether p (a record the source handed out) stays valid while held:
+ * memory and mapped sources; then hold and release count it queued, and
+ * trim gives back the mapped segments before off that hold nothing. */
+static inline bool pki_pd_src_stable(const pd_src *s, const uint8_t *p)
+{
+	return s->mem && p >= s->mem && p < s->mem + s->mem_len;
+}
+void pki_pd_src_hold(pd_src *s, const uint8_t *p);
+void pki_pd_src_release(pd_src *s, const uint8_t *p);
+void pki_pd_src_trim(pd_src *s, uint64_t off);
 
 /* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
 #define PD_RECORD_AUX_OUTPUT_HW_ID 21
@@ -176,9 +196,28 @@ int pki_pd_sample_field_pos(uint64_t sample_type, uint64_t bit);
 int pki_pd_trailer_field_pos(uint64_t sample_type, uint64_t bit);
 /* Parses the trailer at the end of a record; id->fields 0 when too short. */
 void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type, pk_pd_sample_id *id);
+/* A sample_type's head decoded once per evsel (not per sample): the u64
+ * index of each head field in the order of the kernel (IDENTIFIER, IP,
+ * TID, TIME, ADDR, ID, STREAM_ID, CPU), -1 when absent, and the head's
+ * size in u64s. */
+enum { PD_HEAD_FIELDS = 8 };
+typedef struct pd_layout {
+	int8_t pos[PD_HEAD_FIELDS];
+	uint32_t words;
+	bool simple;                 /* after the head at most PERIOD, CALLCHAIN, RAW */
+} pd_layout;
+/* The reader's evsels: the public record and its layout, made once. */
+typedef struct pd_evsel {
+	pk_pd_evsel pub;             /* first: a pd_evsel is a pk_pd_evsel */
+	pd_layout layout;
+} pd_evsel;
+void pki_pd_layout_init(pd_layout *l, uint64_t sample_type);
+/* The sample's TIME (when present and the head is whole): what the queue
+ * needs; the other id fields are read when the event is handed out. */
+bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time);
 /* Parses the id fields at the start of a sample body; false when too short. */
-bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t sample_type,
-			  pk_pd_sample_id *id);
+bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
+			      uint64_t sample_type, pk_pd_sample_id *id);
 /* Swaps the trailer at the end of a record in place. */
 void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
 /* Writes a trailer for id at p (native order); returns its size. */
@@ -188,15 +227,26 @@ size_t pki_pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample
 /* Walks a sample body; with swap, swaps each field in place first. */
 int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
+/* The same without swapping, the head read through the evsel's layout. */
+int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
+			     pk_pd_sample *s, const char **bad_field);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
 /* Small, so that sorting moves little: the event itself lives in the chunk
- * next to its copied bytes. */
+ * next to its copied bytes (or, for a stable source, its bytes stay where
+ * the source has them, held until delivered). */
 typedef struct pd_qent {
-	uint64_t time, seq;
-	pk_pd_event *ev;
-	pd_qchunk *chunk;
+	uint64_t time;
+	uint64_t seq;                /* arrival << 1; low bit: a record held in place */
+	union {
+		pk_pd_event *ev;     /* copied: the event, in chunk */
+		const uint8_t *data; /* in place: the record; the event is rebuilt */
+	};
+	union {
+		pd_qchunk *chunk;
+		const pk_pd_evsel *evsel;
+	};
 } pd_qent;
 
 typedef struct pd_queue {
@@ -215,18 +265,28 @@ typedef struct pd_queue {
 	uint64_t max_time, next_flush;
 	uint64_t last_delivered;
 	pd_qchunk *release;          /* chunk of the event handed out last */
+	pd_src *src;                 /* records it holds in place; NULL: copies all */
+	const uint8_t *held;         /* the record handed out last, in place */
 } pd_queue;
 
-void pki_pd_queue_init(pd_queue *q, size_t limit);
+void pki_pd_queue_init(pd_queue *q, size_t limit, pd_src *src);
 void pki_pd_queue_free(pd_queue *q);
+/* Whether ev would be queued as a bare entry, held in place (its event
+ * rebuilt when handed out) rather than copied. */
+static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *ev)
+{
+	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
+	       !ev->in_compressed && ev->has_time;
+}
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
 bool pki_pd_queue_over(const pd_queue *q);
 void pki_pd_queue_flush_half(pd_queue *q);
-/* Pops the next ready event; false when none. */
-bool pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+/* Pops the next ready event: 0 when none, 1, or 2 when it was held in
+ * place and its id fields are still to be read (the reader's part). */
+int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {
@@ -273,6 +333,7 @@ struct pk_pd_reader {
 	pd_queue q;
 	pk_pd_stats stats;
 	pki_warnings warnings;       /* at most PD_MAX_WARNINGS lines */
+	bool id_partial;             /* the event read last has only id.time yet */
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;

@@ -168,10 +168,12 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 		r->evsels = ne;
 		r->cap_evsels = cap;
 	}
-	pk_pd_evsel *e = calloc(1, sizeof(*e));
-	if (!e)
+	pd_evsel *pe = calloc(1, sizeof(*pe));
+	if (!pe)
 		return pk_err(err, -ENOMEM, "out of memory");
+	pk_pd_evsel *e = &pe->pub;
 	pki_pd_attr_from_file(attr_bytes, attr_size, r->swap, &e->attr, &e->config3);
+	pki_pd_layout_init(&pe->layout, e->attr.sample_type);
 	e->file_attr_size = (uint32_t)attr_size;
 	e->idx = (int)r->nr_evsels;
 	e->trailer_size = e->attr.sample_id_all ? pki_pd_trailer_size(e->attr.sample_type) : 0;
@@ -465,7 +467,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		r->opts = *opts;
 	r->sample_id_pos = r->trailer_id_pos = -1;
 	pk_error_clear(&r->deferred);
-	pki_pd_queue_init(&r->q, r->opts.queue_limit);
+	pki_pd_queue_init(&r->q, r->opts.queue_limit, &r->src);
 	int rc = read_file_header(r, err);
 	if (rc < 0)
 		return rc;
@@ -823,6 +825,23 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	uint64_t off = r->pos;
 	if (off >= r->end)
 		return 0;
+	if (r->src.mem && !r->swap && off + hdr <= r->src.mem_len) {
+		/* memory or mapped: a whole ordinary record is used where it is */
+		const uint8_t *q = r->src.mem + off;
+		uint32_t type = pd_ld32(q);
+		size_t sz = pd_ld16(q + 6);
+		if (sz >= hdr && sz <= r->src.mem_len - off && sz <= r->end - off &&
+		    type != PK_RECORD_AUXTRACE && type != PK_RECORD_HEADER_TRACING_DATA) {
+			*p = q;
+			*size = sz;
+			*extra = 0;
+			r->pos = off + sz;
+			if (r->src.mapped && r->pos > r->src.bytes_read)
+				r->src.bytes_read = r->pos;
+			pki_pd_src_trim(&r->src, off);
+			return 1;
+		}
+	}
 	size_t got;
 	int rc = pki_pd_src_peek(&r->src, off, hdr, p, &got);
 	if (rc < 0)
@@ -859,6 +878,7 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 	if (rc < 0)
 		return rc;
 	r->pos = off + total;
+	pki_pd_src_trim(&r->src, off); /* mapped pages before this record */
 	return 1;
 }
 
@@ -889,6 +909,24 @@ static int event_from_raw(pk_pd_reader *r, const uint8_t *p, size_t size, pk_pd_
 	return 0;
 }
 
+/* The id fields of a kernel record in native order (ev->evsel set): the
+ * sample's head, or the trailer of another record. */
+static void record_id(pk_pd_event *ev)
+{
+	const pk_pd_evsel *e = ev->evsel;
+	if (!e)
+		return;
+	if (ev->type == PERF_RECORD_SAMPLE)
+		ev->has_time = pki_pd_parse_sample_head(&((const pd_evsel *)(const void *)e)->layout,
+							ev->data + 8, (size_t)ev->size - 8,
+							e->attr.sample_type, &ev->id) &&
+			       (e->attr.sample_type & PERF_SAMPLE_TIME);
+	else if (e->attr.sample_id_all) {
+		pki_pd_parse_trailer(ev->data, ev->size, e->attr.sample_type, &ev->id);
+		ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
+	}
+}
+
 /* A kernel record (type < HEADER_ATTR): its evsel, byte order, id, and the
  * loss counters. raw is the record as read (file order). */
 static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
@@ -897,23 +935,21 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	uint8_t *rec = (uint8_t *)(uintptr_t)ev->data; /* scratch when swapping */
 	size_t size = ev->size;
 	ev->evsel = e;
-	if (ev->type == PERF_RECORD_SAMPLE) {
+	if (r->swap && ev->type == PERF_RECORD_SAMPLE && e) {
 		pk_pd_sample tmp;
 		/* a sample too short for its fields stays partly unswapped:
 		 * parsing it fails the same way, and counts it */
-		if (r->swap && e)
-			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
-		if (e)
-			ev->has_time = pki_pd_parse_sample_head(rec + 8, size - 8, e->attr.sample_type,
-							    &ev->id) &&
-				       (e->attr.sample_type & PERF_SAMPLE_TIME);
+		(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+	} else if (r->swap && ev->type != PERF_RECORD_SAMPLE) {
+		pki_pd_swap_record(rec, size, e);
+	}
+	if (ev->type == PERF_RECORD_SAMPLE && e) {
+		/* the time for the queue; the rest when needed (pk_pd_next) */
+		ev->has_time = pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout,
+						  rec + 8, size - 8, &ev->id.time);
+		r->id_partial = true;
 	} else {
-		if (r->swap)
-			pki_pd_swap_record(rec, size, e);
-		if (e && e->attr.sample_id_all) {
-			pki_pd_parse_trailer(rec, size, e->attr.sample_type, &ev->id);
-			ev->has_time = !!(ev->id.fields & PERF_SAMPLE_TIME);
-		}
+		record_id(ev);
 	}
 	if (ev->type == PERF_RECORD_LOST && size >= 24)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
@@ -1016,7 +1052,10 @@ static bool queued_type(const pk_pd_event *ev)
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		if (pki_pd_queue_pop(&r->q, ev))
+		int popped = pki_pd_queue_pop(&r->q, ev);
+		if (popped == 2)
+			record_id(ev); /* held in place: read again */
+		if (popped)
 			return 1;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
@@ -1029,7 +1068,12 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		if (r->done)
 			return 0;
 		r->deferred.code = 0; /* only errors write the rest */
+		r->id_partial = false;
 		int rc = read_raw(r, ev, &r->deferred);
+		/* all of the id unless it waits in place in the queue */
+		if (rc > 0 && r->id_partial &&
+		    (r->opts.no_order || !queued_type(ev) || !pki_pd_queue_in_place(&r->q, ev)))
+			record_id(ev);
 		if (rc < 0) {
 			if (!r->deferred.code)
 				r->deferred.code = rc;

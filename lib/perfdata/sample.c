@@ -115,13 +115,54 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sa
 	id_read(trailer, NR_TRAILER, rec + size - tsz, st, id);
 }
 
-bool pki_pd_parse_sample_head(const uint8_t *body, size_t len, uint64_t st, pk_pd_sample_id *id)
+_Static_assert(NR_HEAD == PD_HEAD_FIELDS, "one layout slot per head field");
+/* The body fields of most samples, read without walking the others. */
+#define SIMPLE_BODY (PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+/* Slots of pd_layout.pos, in sample_head[] order. */
+enum { H_IDENT, H_IP, H_TID, H_TIME, H_ADDR, H_ID, H_STREAM, H_CPU };
+
+void pki_pd_layout_init(pd_layout *l, uint64_t st)
+{
+	int pos = 0;
+	for (size_t i = 0; i < NR_HEAD; i++)
+		l->pos[i] = (int8_t)((st & sample_head[i].bit) ? pos++ : -1);
+	l->words = (uint32_t)pos;
+	l->simple = !(st & ~(PD_SAMPLE_HEAD_FIELDS | SIMPLE_BODY));
+}
+
+/* Field slot i of the head at b (present: pos >= 0). */
+#define HEAD_AT(l, b, i) ((b) + 8 * (size_t)(l)->pos[i])
+
+bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time)
+{
+	if (len < (size_t)l->words * 8 || l->pos[H_TIME] < 0)
+		return false;
+	*time = pd_ld64(HEAD_AT(l, body, H_TIME));
+	return true;
+}
+
+bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len, uint64_t st,
+			      pk_pd_sample_id *id)
 {
 	id_clear(id);
-	if (len < (size_t)pd_popcount64(st & PD_SAMPLE_HEAD_FIELDS) * 8)
+	if (len < (size_t)l->words * 8)
 		return false;
 	id->fields = st & PD_SAMPLE_HEAD_FIELDS;
-	id_read(sample_head, NR_HEAD, body, st, id);
+	/* as id_read() over sample_head[]: ID after IDENTIFIER wins */
+	if (l->pos[H_IDENT] >= 0)
+		id->id = pd_ld64(HEAD_AT(l, body, H_IDENT));
+	if (l->pos[H_TID] >= 0) {
+		id->pid = pd_ld32(HEAD_AT(l, body, H_TID));
+		id->tid = pd_ld32(HEAD_AT(l, body, H_TID) + 4);
+	}
+	if (l->pos[H_TIME] >= 0)
+		id->time = pd_ld64(HEAD_AT(l, body, H_TIME));
+	if (l->pos[H_ID] >= 0)
+		id->id = pd_ld64(HEAD_AT(l, body, H_ID));
+	if (l->pos[H_STREAM] >= 0)
+		id->stream_id = pd_ld64(HEAD_AT(l, body, H_STREAM));
+	if (l->pos[H_CPU] >= 0)
+		id->cpu = pd_ld32(HEAD_AT(l, body, H_CPU));
 	return true;
 }
 
@@ -428,11 +469,9 @@ static bool walk_body(walk *w, const struct perf_event_attr *a, size_t len, pk_p
 	       (!(st & PERF_SAMPLE_AUX) || walk_aux(w, s));
 }
 
-int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
-		   pk_pd_sample *s, const char **bad_field)
+/* What a sample holds before its fields are read. */
+static void sample_init(pk_pd_sample *s, const struct perf_event_attr *a)
 {
-	const struct perf_event_attr *a = &evsel->attr;
-	walk w = {body, body + len, swap, NULL};
 	memset(s, 0, sizeof(*s));
 	s->type = a->sample_type;
 	s->cpu = (uint32_t)-1;
@@ -441,8 +480,69 @@ int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool
 	/* without PERIOD in the samples, the fixed period applies (perf's rule) */
 	if (!a->freq)
 		s->period = a->sample_period;
+}
+
+int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
+		   pk_pd_sample *s, const char **bad_field)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+	walk w = {body, body + len, swap, NULL};
+	sample_init(s, a);
 	if (walk_head(&w, a->sample_type, s) && walk_body(&w, a, len, s))
 		return 0;
+	if (bad_field)
+		*bad_field = w.field;
+	return -EINVAL;
+}
+
+/* The head's fields at their places from the layout (the body holds it). */
+static void head_fast(const pd_layout *l, const uint8_t *b, pk_pd_sample *s)
+{
+	if (l->pos[H_IDENT] >= 0)
+		s->identifier = pd_ld64(HEAD_AT(l, b, H_IDENT));
+	if (l->pos[H_IP] >= 0)
+		s->ip = pd_ld64(HEAD_AT(l, b, H_IP));
+	if (l->pos[H_TID] >= 0) {
+		s->pid = pd_ld32(HEAD_AT(l, b, H_TID));
+		s->tid = pd_ld32(HEAD_AT(l, b, H_TID) + 4);
+	}
+	if (l->pos[H_TIME] >= 0)
+		s->time = pd_ld64(HEAD_AT(l, b, H_TIME));
+	if (l->pos[H_ADDR] >= 0)
+		s->addr = pd_ld64(HEAD_AT(l, b, H_ADDR));
+	if (l->pos[H_ID] >= 0)
+		s->id = pd_ld64(HEAD_AT(l, b, H_ID));
+	if (l->pos[H_STREAM] >= 0)
+		s->stream_id = pd_ld64(HEAD_AT(l, b, H_STREAM));
+	if (l->pos[H_CPU] >= 0) {
+		s->cpu = pd_ld32(HEAD_AT(l, b, H_CPU));
+		s->cpu_res = pd_ld32(HEAD_AT(l, b, H_CPU) + 4);
+	}
+}
+
+int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
+			     pk_pd_sample *s, const char **bad_field)
+{
+	const pd_layout *l = &evsel->layout;
+	const struct perf_event_attr *a = &evsel->pub.attr;
+	if (len < (size_t)l->words * 8) /* the walk names the field cut short */
+		return pki_pd_sample_walk(&evsel->pub, (uint8_t *)(uintptr_t)body, len, false, s,
+					  bad_field);
+	sample_init(s, a);
+	head_fast(l, body, s);
+	/* without swap the walk only reads; the cast keeps one routine */
+	uint8_t *b = (uint8_t *)(uintptr_t)body;
+	walk w = {b + (size_t)l->words * 8, b + len, false, NULL};
+	if (l->simple) {
+		/* walk_body's order, for the fields a simple layout may have */
+		uint64_t st = a->sample_type;
+		if (opt64(&w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
+		    (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(&w, len, s)) &&
+		    (!(st & PERF_SAMPLE_RAW) || walk_raw(&w, s)))
+			return 0;
+	} else if (walk_body(&w, a, len, s)) {
+		return 0;
+	}
 	if (bad_field)
 		*bad_field = w.field;
 	return -EINVAL;
@@ -494,6 +594,15 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 			      pk_error *err)
 {
 	const char *field = NULL;
+	const pk_pd_evsel *e = ev->evsel;
+	/* the reader's own evsels carry their layout */
+	if (ev->type == PERF_RECORD_SAMPLE && e && e->idx >= 0 && (size_t)e->idx < r->nr_evsels &&
+	    r->evsels[e->idx] == e &&
+	    pki_pd_sample_parse_fast((const pd_evsel *)(const void *)e, ev->data + 8,
+				     (size_t)ev->size - 8, s, &field) == 0) {
+		s->misc = ev->misc;
+		return 0;
+	}
 	int rc = parse_event(ev, s, err, &field);
 	if (rc < 0 && ev->evsel && ev->type == PERF_RECORD_SAMPLE)
 		pki_pd_drop(r, PK_PD_DROP_BAD_SAMPLE, ev, field);

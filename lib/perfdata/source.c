@@ -1,15 +1,46 @@
 /* A chunked byte source: a window over a file (pread), a pipe (read, forward
- * only) or a memory buffer. The window only grows as far as one record needs,
- * so memory does not depend on the input size. */
+ * only) or a memory buffer, or a regular file mapped whole. The window only
+ * grows as far as one record needs, and a mapping gives its pages back
+ * segment by segment once read (pki_pd_src_trim), so memory does not depend
+ * on the input size. A mapped file must not shrink while it is read (the
+ * pages past its new end would fault, as for perf, which maps it too). */
 #include "pd_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* The largest window one record may need (AUXTRACE data included). */
 #define PD_SRC_MAX ((size_t)1 << 30)
+/* Mapped files are given back in segments of this many bytes. */
+#define PD_SEG_SHIFT 22
+
+/* Maps a regular file whole; false (and the pread window) when it cannot. */
+static bool src_map(pd_src *s)
+{
+	if (!s->file_size || s->file_size > SIZE_MAX / 2)
+		return false;
+	size_t n = (size_t)((s->file_size >> PD_SEG_SHIFT) + 1);
+	s->seg_refs = calloc(n, sizeof(*s->seg_refs));
+	s->seg_gone = calloc(n, 1);
+	void *p = s->seg_refs && s->seg_gone
+			  ? mmap(NULL, (size_t)s->file_size, PROT_READ, MAP_PRIVATE, s->fd, 0)
+			  : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		free(s->seg_refs);
+		free(s->seg_gone);
+		s->seg_refs = NULL;
+		s->seg_gone = NULL;
+		return false;
+	}
+	s->nr_segs = n;
+	s->mem = p;
+	s->mem_len = s->file_size;
+	s->mapped = true;
+	return true;
+}
 
 int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk)
 {
@@ -20,6 +51,9 @@ int pki_pd_src_init_fd(pd_src *s, int fd, size_t chunk)
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		s->seekable = true;
 		s->file_size = (uint64_t)st.st_size;
+		/* an asked-for chunk size keeps the window (and its tests) */
+		if (!chunk)
+			src_map(s);
 	} else {
 		/* The stream may already be past its start (a pipe someone read
 		 * from); offsets are relative to where we begin. */
@@ -42,6 +76,60 @@ void pki_pd_src_free(pd_src *s)
 {
 	free(s->buf);
 	s->buf = NULL;
+	if (s->mapped)
+		munmap((void *)(uintptr_t)s->mem, (size_t)s->mem_len);
+	free(s->seg_refs);
+	free(s->seg_gone);
+	s->seg_refs = NULL;
+	s->seg_gone = NULL;
+	s->mem = NULL;
+	s->mapped = false;
+}
+
+static size_t seg_of(const pd_src *s, const uint8_t *p)
+{
+	return (size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT);
+}
+
+void pki_pd_src_hold(pd_src *s, const uint8_t *p)
+{
+	if (s->seg_refs)
+		s->seg_refs[seg_of(s, p)]++;
+}
+
+/* Gives back segment i of the mapping (its pages stay in the page cache;
+ * a later read faults them in again). */
+static void seg_drop(pd_src *s, size_t i)
+{
+	uint64_t off = (uint64_t)i << PD_SEG_SHIFT;
+	uint64_t len = s->mem_len - off < ((uint64_t)1 << PD_SEG_SHIFT) ? s->mem_len - off
+									 : (uint64_t)1 << PD_SEG_SHIFT;
+	madvise((void *)(uintptr_t)(s->mem + off), (size_t)len, MADV_DONTNEED);
+	s->seg_gone[i] = 1;
+}
+
+void pki_pd_src_release(pd_src *s, const uint8_t *p)
+{
+	if (!s->seg_refs)
+		return;
+	size_t i = seg_of(s, p);
+	/* a segment the reader has left, now holding nothing */
+	if (!--s->seg_refs[i] && i < (size_t)(s->hi >> PD_SEG_SHIFT) && !s->seg_gone[i])
+		seg_drop(s, i);
+}
+
+void pki_pd_src_trim(pd_src *s, uint64_t off)
+{
+	if (!s->seg_refs || off <= s->hi)
+		return;
+	bool crossed = off >> PD_SEG_SHIFT != s->hi >> PD_SEG_SHIFT;
+	s->hi = off;
+	if (!crossed)
+		return;
+	size_t end = (size_t)(s->hi >> PD_SEG_SHIFT);
+	for (size_t i = end; i > 0 && !s->seg_gone[i - 1]; i--)
+		if (!s->seg_refs[i - 1])
+			seg_drop(s, i - 1);
 }
 
 static int src_reserve(pd_src *s, size_t n)
@@ -96,6 +184,8 @@ int pki_pd_src_peek(pd_src *s, uint64_t off, size_t n, const uint8_t **p, size_t
 		uint64_t avail = s->mem_len - off;
 		*got = avail < n ? (size_t)avail : n;
 		*p = s->mem + off;
+		if (s->mapped && off + *got > s->bytes_read)
+			s->bytes_read = off + *got;
 		return 0;
 	}
 	if (off >= s->boff && off + n <= s->boff + s->blen) {

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static size_t str_hash(const char *s)
@@ -45,6 +46,8 @@ static void dso_free(dso *d)
 	for (size_t i = 0; i < d->nr_dnames; i++)
 		free(d->dnames[i]);
 	free(d->dnames);
+	if (d->kmap)
+		munmap(d->kmap, d->kmap_len);
 	free(d);
 }
 

@@ -1,6 +1,6 @@
 /* The kernel's symbols, from /proc/kallsyms (or opts.kallsyms), read once,
  * when the first kernel address is looked up (pki_sy_kernel_load), or from
- * the kallsyms cache (kcache.c) when it holds the same lines.
+ * the kallsyms cache (kcache.c) when it holds the same kernel's table.
  *
  * perf loads code and data symbols (data symbols bound the code before
  * them); they arrive unsized, and a module's symbols carry "\t[module]".
@@ -18,32 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The lines kept from the source, for the cache. */
-typedef struct kept {
-	char *p;
-	size_t n, cap;
-	bool ok;
-} kept;
-
-static void keep_line(kept *k, const char *line, size_t len)
-{
-	if (k->n + len + 1 > k->cap) {
-		size_t cap = k->cap ? k->cap : 1 << 20;
-		while (cap < k->n + len + 1)
-			cap *= 2;
-		char *np = realloc(k->p, cap);
-		if (!np) {
-			k->ok = false;
-			return;
-		}
-		k->p = np;
-		k->cap = cap;
-	}
-	memcpy(k->p + k->n, line, len);
-	k->p[k->n + len] = '\n';
-	k->n += len + 1;
-}
-
 /* The value of a hex digit, or -1. */
 static int hex_digit(char c)
 {
@@ -54,10 +28,8 @@ static int hex_digit(char c)
 }
 
 /* One line "<hex addr> <type> <name>[\t[module]]" (without its '\n'),
- * added when it is a code or data symbol and, then, appended to *keep (when
- * not NULL; keep->ok turns false when it cannot grow); false only when out
- * of memory. */
-static bool parse_line(dso *d, const char *p, size_t len, kept *keep)
+ * added when it is a code or data symbol; false only when out of memory. */
+static bool parse_line(dso *d, const char *p, size_t len)
 {
 	const char *e = p + len;
 	uint64_t addr = 0;
@@ -82,26 +54,12 @@ static bool parse_line(dso *d, const char *p, size_t len, kept *keep)
 	if (!pki_sy_add_sym(d, addr, addr, name, nl, bind))
 		return false;
 	d->syms[d->nr_syms - 1].module = tab != NULL;
-	if (keep && keep->ok)
-		keep_line(keep, p, len);
 	return true;
-}
-
-/* Parses a block of whole lines (the cache's body). */
-static bool parse_block(dso *d, const char *p, size_t len)
-{
-	const char *end = p + len, *nl;
-	bool ok = true;
-	while (ok && p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-		ok = parse_line(d, p, (size_t)(nl - p), NULL);
-		p = nl + 1;
-	}
-	return ok;
 }
 
 /* Reads the file in large blocks (/proc/kallsyms costs per read) and
  * parses whole lines in place: no stdio, no strtoull. */
-static int load_kallsyms(dso *d, const char *path, kept *keep)
+static int load_kallsyms(dso *d, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -116,13 +74,13 @@ static int load_kallsyms(dso *d, const char *path, kept *keep)
 			continue;
 		if (n <= 0) {
 			if (have) /* a last line without '\n' */
-				ok = parse_line(d, buf, have, keep);
+				ok = parse_line(d, buf, have);
 			break;
 		}
 		have += (size_t)n;
 		char *p = buf, *end = buf + have, *nl;
 		while (ok && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-			ok = parse_line(d, p, (size_t)(nl - p), keep);
+			ok = parse_line(d, p, (size_t)(nl - p));
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -159,23 +117,16 @@ static void kernel_map_extend(pk_machine *m)
 	}
 }
 
-/* From the cache when it holds the current kernel's symbols, else from
+/* From the cache when it holds the current kernel's table, else from
  * the source, then saved to the cache (kcache.c). */
 static void load_cached(dso *d, const char *src, const pk_machine_opts *o)
 {
-	char *path = pki_sy_kcache_path(o), key[1024], *body;
-	size_t len;
+	char *path = pki_sy_kcache_path(o), key[1024];
 	bool keyed = path && pki_sy_kcache_key(src, key, sizeof(key));
-	if (keyed && pki_sy_kcache_read(path, key, &body, &len)) {
-		parse_block(d, body, len);
-		free(body);
-		pki_sy_syms_finish(d);
-	} else {
-		kept k = {.ok = keyed};
-		load_kallsyms(d, src, keyed ? &k : NULL);
-		if (keyed && k.ok && d->nr_syms)
-			pki_sy_kcache_write(path, key, k.p, k.n);
-		free(k.p);
+	if (!keyed || !pki_sy_kcache_read(path, key, d)) {
+		load_kallsyms(d, src);
+		if (keyed && d->nr_syms)
+			pki_sy_kcache_write(path, key, d);
 	}
 	free(path);
 }

@@ -1,30 +1,36 @@
-/* The kallsyms cache: the lines of /proc/kallsyms that the loader keeps,
- * saved once and read back while the running kernel is the same one.
+/* The kallsyms cache: the kernel's finished symbol table (sorted, one
+ * symbol per address, sized), saved once and used again while the running
+ * kernel is the same one.
  *
  * Producing /proc/kallsyms costs the kernel ~75 ms (every line formatted
- * by vsnprintf), more than the rest of a small `script` run. The kept lines
- * go to a cache file (opts.kallsyms_cache; by default
- * $XDG_CACHE_HOME/pmukit/kallsyms, else $HOME/.cache/pmukit/kallsyms;
- * $PMUKIT_KALLSYMS_CACHE names another file, "" turns it off), written
- * to a temporary file (mode 0600: the addresses are privileged) and
- * renamed into place, so a reader sees a whole file
- * or the old one. The file:
+ * by vsnprintf), and parsing it and building the table ~70 M instructions,
+ * more than the rest of a small `script` run. The table goes to a cache
+ * file (opts.kallsyms_cache; by default $XDG_CACHE_HOME/pmukit/kallsyms,
+ * else $HOME/.cache/pmukit/kallsyms; $PMUKIT_KALLSYMS_CACHE names another
+ * file, "" turns it off), written to a temporary file (mode 0600: the
+ * addresses are privileged) and renamed into place, so a reader sees a
+ * whole file or the old one. The file, in the machine's byte order, is
+ * mapped and used in place, with no parsing:
  *
- *   pmukit kallsyms cache 2\n
- *   key <key>\n
- *   body <bytes> <body_sum() of the body, 16 hex digits>\n
- *   <body: kallsyms lines, each ending '\n'>
+ *   kc_head (64 bytes): magic, byte-order mark, file size, symbol count,
+ *                       names' size, key length, record size, checksum
+ *   key                 key_len bytes, zero-padded to 8
+ *   symbols             nr_syms kc_sym records: start, end, name offset,
+ *                       binding, module mark
+ *   names               names_len bytes of NUL-terminated names
  *
  * The key names the source: for /proc/kallsyms the boot (boot_id, which
  * changes with every boot and so with KASLR's offsets), the kernel release
  * and the loaded modules (names and sizes from /proc/modules); for another
- * file its path, size, mtime and inode. A cache is used only when its key
- * is the current one and its header, size and checksum hold; anything else
- * (missing, short, damaged, another key) and the source is read, and the
- * cache rewritten. The body then goes through the same line parser as the
- * source, which takes any bytes. Not covered by the key: BPF programs and
- * ftrace trampolines added since the cache was written (their symbols come
- * and go without a module change). */
+ * file its path, size, mtime and inode. A cache is used only when every
+ * check holds: magic, byte order, sizes adding up to the file's, its key,
+ * the checksum over all after the header, and a table as the loader makes
+ * it (names inside the names block, starts strictly increasing, ends past
+ * starts, known bindings). Anything else (missing, short, damaged, another
+ * key, an older format) and the source is read, and the cache rewritten:
+ * a bad cache costs time, never a wrong symbol. Not covered by the key:
+ * BPF programs and ftrace trampolines added since the cache was written
+ * (their symbols come and go without a module change). */
 #include "sy_internal.h"
 
 #include <errno.h>
@@ -37,8 +43,33 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define MAGIC "pmukit kallsyms cache 2\n"
+#include <gelf.h>
+#include <sys/mman.h>
+
+#define MAGIC "pmukit ksyms 3\n"
+#define ORDER_MARK 0x0102030405060708ULL
 #define MAX_FILE ((size_t)256 << 20)
+
+typedef struct kc_head {
+	char magic[16];
+	uint64_t order;              /* ORDER_MARK as written */
+	uint64_t file_size;
+	uint64_t nr_syms;
+	uint64_t names_len;
+	uint32_t key_len;
+	uint32_t rec_size;           /* sizeof(kc_sym) */
+	uint64_t sum;                /* body_sum() of the bytes after the header */
+} kc_head;
+
+typedef struct kc_sym {
+	uint64_t start, end;
+	uint32_t name;               /* offset in the names block */
+	uint8_t bind, module;
+	uint16_t zero;
+} kc_sym;
+
+_Static_assert(sizeof(kc_head) == 64, "the cache header is 64 bytes");
+_Static_assert(sizeof(kc_sym) == 24, "a cached symbol is 24 bytes");
 
 static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
 {
@@ -167,47 +198,128 @@ bool pki_sy_kcache_key(const char *src, char *key, size_t size)
 	return n > 0 && (size_t)n < size;
 }
 
-/* Parses the header of a cache file of len bytes; the body's offset,
- * or 0 when the header is not one for key, or the sizes do not match. */
-static size_t check_header(const char *f, size_t len, const char *key, uint64_t *sum,
-			   size_t *blen)
+static size_t pad8(size_t n)
 {
-	size_t ml = sizeof(MAGIC) - 1, kl = strlen(key);
-	if (len < ml + 4 + kl + 1 || memcmp(f, MAGIC, ml) || memcmp(f + ml, "key ", 4) ||
-	    memcmp(f + ml + 4, key, kl) || f[ml + 4 + kl] != '\n')
-		return 0;
-	const char *b = f + ml + 4 + kl + 1, *e = f + len;
-	const char *nl = memchr(b, '\n', (size_t)(e - b));
-	unsigned long long bl;
-	char hex[17];
-	int used = 0;
-	if (!nl || sscanf(b, "body %llu %16[0-9a-f]%n", &bl, hex, &used) != 2 || b + used != nl ||
-	    strlen(hex) != 16)
-		return 0;
-	size_t off = (size_t)(nl + 1 - f);
-	if (bl != len - off)
-		return 0;
-	*sum = strtoull(hex, NULL, 16);
-	*blen = (size_t)bl;
-	return off;
+	return (n + 7) & ~(size_t)7;
 }
 
-bool pki_sy_kcache_read(const char *path, const char *key, char **body, size_t *len)
+/* The symbols of a cache file checked (see the file's comment); false
+ * when anything does not hold. */
+static bool check_file(const uint8_t *f, size_t len, const char *key, const kc_head **hp)
 {
-	char *f;
-	ssize_t n = slurp(path, MAX_FILE, &f);
-	if (n < 0)
+	kc_head h;
+	size_t kl = strlen(key);
+	if (len < sizeof(h))
 		return false;
-	uint64_t sum = 0;
-	size_t blen = 0, off = check_header(f, (size_t)n, key, &sum, &blen);
-	if (!off || body_sum(f + off, blen) != sum || (blen && f[off + blen - 1] != '\n')) {
-		free(f);
+	memcpy(&h, f, sizeof(h));
+	if (memcmp(h.magic, MAGIC, sizeof(MAGIC)) || h.order != ORDER_MARK || h.file_size != len ||
+	    h.rec_size != sizeof(kc_sym) || h.key_len != kl || h.nr_syms > len / sizeof(kc_sym) ||
+	    h.names_len > len || !h.names_len || h.names_len > UINT32_MAX)
+		return false;
+	size_t body = sizeof(h) + pad8(kl) + (size_t)h.nr_syms * sizeof(kc_sym);
+	if (body > len || len - body != h.names_len || memcmp(f + sizeof(h), key, kl) ||
+	    body_sum((const char *)f + sizeof(h), len - sizeof(h)) != h.sum)
+		return false;
+	const char *names = (const char *)f + body;
+	if (names[h.names_len - 1])
+		return false;
+	const uint8_t *rec = f + body - (size_t)h.nr_syms * sizeof(kc_sym);
+	uint64_t prev = 0;
+	for (uint64_t i = 0; i < h.nr_syms; i++) {
+		kc_sym k;
+		memcpy(&k, rec + i * sizeof(k), sizeof(k));
+		if (k.name >= h.names_len || k.end <= k.start || (i && k.start <= prev) ||
+		    (k.bind != STB_LOCAL && k.bind != STB_GLOBAL && k.bind != STB_WEAK) ||
+		    k.module > 1 || k.zero)
+			return false;
+		prev = k.start;
+	}
+	*hp = (const kc_head *)(const void *)f;
+	return true;
+}
+
+bool pki_sy_kcache_parse(dso *d, const void *buf, size_t len, const char *key)
+{
+	const uint8_t *f = buf;
+	const kc_head *h;
+	if (!check_file(f, len, key, &h))
+		return false;
+	size_t body = sizeof(*h) + pad8(h->key_len);
+	sym *syms = malloc(h->nr_syms ? (size_t)h->nr_syms * sizeof(sym) : 1);
+	if (!syms)
+		return false;
+	const char *names = (const char *)f + body + (size_t)h->nr_syms * sizeof(kc_sym);
+	for (size_t i = 0; i < h->nr_syms; i++) {
+		kc_sym k;
+		memcpy(&k, f + body + i * sizeof(k), sizeof(k));
+		syms[i] = (sym){.start = k.start, .end = k.end, .name = names + k.name,
+				.idx = (uint32_t)i, .bind = k.bind, .module = k.module};
+	}
+	free(d->syms);
+	d->syms = syms;
+	d->nr_syms = d->cap_syms = (size_t)h->nr_syms;
+	return true;
+}
+
+bool pki_sy_kcache_read(const char *path, const char *key, dso *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	void *fmap = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= MAX_FILE)
+		fmap = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (fmap == MAP_FAILED)
+		return false;
+	/* the names stay in the mapping, which the dso keeps */
+	if (!pki_sy_kcache_parse(d, fmap, (size_t)st.st_size, key)) {
+		munmap(fmap, (size_t)st.st_size);
 		return false;
 	}
-	memmove(f, f + off, blen);
-	*body = f;
-	*len = blen;
+	d->kmap = fmap;
+	d->kmap_len = (size_t)st.st_size;
 	return true;
+}
+
+void pki_sy_kcache_seal(void *buf, size_t len)
+{
+	kc_head h;
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, buf, sizeof(h));
+	h.sum = body_sum((const char *)buf + sizeof(h), len - sizeof(h));
+	memcpy(buf, &h, sizeof(h));
+}
+
+/* The cache file of d's finished table (names in d->strs), in one block. */
+static uint8_t *build_file(const dso *d, const char *key, size_t *len)
+{
+	size_t kl = strlen(key), body = sizeof(kc_head) + pad8(kl) + d->nr_syms * sizeof(kc_sym);
+	if (!d->strs || !d->slen || d->slen > UINT32_MAX)
+		return NULL;
+	*len = body + d->slen;
+	uint8_t *f = calloc(1, *len);
+	if (!f)
+		return NULL;
+	kc_head h = {.order = ORDER_MARK, .file_size = *len, .nr_syms = d->nr_syms,
+		     .names_len = d->slen, .key_len = (uint32_t)kl, .rec_size = sizeof(kc_sym)};
+	memcpy(h.magic, MAGIC, sizeof(MAGIC));
+	memcpy(f + sizeof(h), key, kl);
+	uint8_t *rec = f + sizeof(h) + pad8(kl);
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		const sym *s = &d->syms[i];
+		kc_sym k = {.start = s->start, .end = s->end, .name = (uint32_t)(s->name - d->strs),
+			    .bind = s->bind, .module = s->module};
+		memcpy(rec + i * sizeof(k), &k, sizeof(k));
+	}
+	memcpy(f + body, d->strs, d->slen);
+	f[*len - 1] = 0;
+	h.sum = body_sum((const char *)f + sizeof(h), *len - sizeof(h));
+	memcpy(f, &h, sizeof(h));
+	return f;
 }
 
 /* mkdir -p of the directory that holds path (a copy is cut). */
@@ -224,27 +336,32 @@ static void make_parent(const char *path)
 	free(d);
 }
 
-void pki_sy_kcache_write(const char *path, const char *key, const char *body, size_t len)
+void pki_sy_kcache_write(const char *path, const char *key, const dso *d)
 {
+	size_t len;
+	uint8_t *f = build_file(d, key, &len);
 	char *tmp = NULL;
-	if (asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0)
+	if (!f || asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0) {
+		free(f);
 		return;
+	}
 	make_parent(path);
 	/* kernel addresses are privileged (kptr_restrict): the owner only */
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (fd >= 0 && !f) {
-		close(fd);
-		unlink(tmp);
-	}
-	if (f) {
-		fprintf(f, MAGIC "key %s\nbody %zu %016" PRIx64 "\n", key, len,
-			body_sum(body, len));
-		fwrite(body, 1, len, f);
-		bool ok = !ferror(f);
-		ok = fclose(f) == 0 && ok;
+	if (fd >= 0) {
+		size_t done = 0;
+		while (done < len) {
+			ssize_t n = write(fd, f + done, len - done);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			done += (size_t)n;
+		}
+		bool ok = close(fd) == 0 && done == len;
 		if (!ok || rename(tmp, path) < 0)
 			unlink(tmp);
 	}
 	free(tmp);
+	free(f);
 }

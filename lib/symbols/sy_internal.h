@@ -4,7 +4,8 @@
  *   symtab.c    symbol tables: building, perf's choice among aliases, lookup
  *   elf.c       symbols and segments from ELF files (libelf), the vdso
  *   kallsyms.c  the kernel's symbols (/proc/kallsyms), loaded on first use
- *   kcache.c    the kallsyms cache: kept lines saved per boot, validated
+ *   kcache.c    the kallsyms cache: the finished table saved per boot, mapped
+ *               and checked
  *   buildid.c   recorded build ids and perf's build-id cache
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
@@ -51,6 +52,8 @@ typedef struct dso {
 	char **dnames;               /* demangled names, owned */
 	size_t nr_dnames, cap_dnames;
 	char build_id[41];           /* as recorded, hex; "" when unknown */
+	void *kmap;                  /* the kallsyms cache the names lie in, or NULL */
+	size_t kmap_len;
 	struct dso *next;            /* hash chain */
 } dso;
 
@@ -121,8 +124,17 @@ void pki_sy_kernel_load(pk_machine *m);
 /* kcache.c */
 char *pki_sy_kcache_path(const pk_machine_opts *o);
 bool pki_sy_kcache_key(const char *src, char *key, size_t size);
-bool pki_sy_kcache_read(const char *path, const char *key, char **body, size_t *len);
-void pki_sy_kcache_write(const char *path, const char *key, const char *body, size_t len);
+/* d's table from the cache at path when it is whole and for key (d
+ * keeps the mapping), else false and d unchanged. */
+bool pki_sy_kcache_read(const char *path, const char *key, dso *d);
+/* The same checks and table on the bytes of a cache file (names point
+ * into buf, which must outlive d's table). */
+bool pki_sy_kcache_parse(dso *d, const void *buf, size_t len, const char *key);
+/* Writes the checksum of the len bytes of a cache file at buf into its
+ * header: tests and the fuzz target reach the table checks behind it. */
+void pki_sy_kcache_seal(void *buf, size_t len);
+/* Saves d's finished table (names in d->strs) under key. */
+void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);

@@ -3,8 +3,9 @@
  * its path, size, mtime and inode, so a test can change the file under a
  * kept key (same size, mtime restored) and see whether the cache answered.
  * Cases: a miss writes the cache, a hit reads it, another key is a miss
- * (and rewrites it), a damaged cache is ignored, and "" (the option or
- * $PMUKIT_KALLSYMS_CACHE) turns the cache off. */
+ * (and rewrites it), a damaged cache is ignored, a table that is not one
+ * the loader makes is refused even behind a valid checksum, and "" (the
+ * option or $PMUKIT_KALLSYMS_CACHE) turns the cache off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <pmukit/symbols.h>
 
 #include "pd_test.h"
+#include "symbols/sy_internal.h"
 
 #define TEXT 0xffffffff81000000ULL
 
@@ -158,6 +160,76 @@ static void test_corrupt_ignored(void **state)
 	}
 }
 
+/* The bytes of the cache file (*len of them). */
+static uint8_t *read_cache(size_t *len)
+{
+	FILE *f = fopen(cache, "rb");
+	assert_non_null(f);
+	uint8_t *b = malloc(1 << 16);
+	assert_non_null(b);
+	*len = fread(b, 1, 1 << 16, f);
+	assert_int_equal(fclose(f), 0);
+	return b;
+}
+
+/* Whether pki_sy_kcache_parse takes buf (sealed first) under key; the
+ * first symbol's name when it does. */
+static bool parses(uint8_t *buf, size_t len, const char *key, char *name, size_t size)
+{
+	dso d;
+	memset(&d, 0, sizeof(d));
+	pki_sy_kcache_seal(buf, len);
+	bool ok = pki_sy_kcache_parse(&d, buf, len, key);
+	if (ok) {
+		assert_true(d.nr_syms >= 1);
+		snprintf(name, size, "%s", d.syms[0].name);
+	}
+	free(d.syms);
+	return ok;
+}
+
+/* Symbol records start after the 64-byte header and the key (padded). */
+static size_t rec_off(const char *key, size_t i)
+{
+	return 64 + ((strlen(key) + 7) & ~(size_t)7) + i * 24;
+}
+
+/* A table the loader would not make is refused though its checksum holds:
+ * a name outside the names, starts out of order, an empty symbol, an
+ * unknown binding; the table as written is taken. */
+static void test_table_checked(void **state)
+{
+	(void)state;
+	unlink(cache);
+	write_src("pk_first", 1000);
+	expect_sym(cache, "pk_first");
+	char key[1024], name[64];
+	assert_true(pki_sy_kcache_key(src, key, sizeof(key)));
+	size_t len;
+	uint8_t *orig = read_cache(&len), *b = malloc(len);
+	assert_non_null(b);
+	memcpy(b, orig, len);
+	assert_true(parses(b, len, key, name, sizeof(name)));
+	assert_string_equal(name, "pk_first");
+	assert_false(parses(b, len, "another key", name, sizeof(name)));
+	for (int i = 0; i < 4; i++) {
+		memcpy(b, orig, len);
+		uint8_t *r0 = b + rec_off(key, 0), *r1 = b + rec_off(key, 1);
+		uint32_t big = 1u << 20;
+		if (i == 0)
+			memcpy(r0 + 16, &big, 4);       /* name offset */
+		else if (i == 1)
+			memcpy(r1, r0, 8);              /* second start == first */
+		else if (i == 2)
+			memcpy(r0 + 8, r0, 8);          /* end == start */
+		else
+			r0[20] = 9;                     /* binding */
+		assert_false(parses(b, len, key, name, sizeof(name)));
+	}
+	free(b);
+	free(orig);
+}
+
 /* "" turns the cache off, as the option or as $PMUKIT_KALLSYMS_CACHE
  * (which also names the file when set). */
 static void test_disabled(void **state)
@@ -181,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_hit),
 		cmocka_unit_test(test_miss_other_key),
 		cmocka_unit_test(test_corrupt_ignored),
+		cmocka_unit_test(test_table_checked),
 		cmocka_unit_test(test_disabled),
 	};
 	return cmocka_run_group_tests(tests, setup, pd_test_teardown);

@@ -105,6 +105,16 @@ typedef struct line_slot {
 } line_slot;
 _Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 
+/* The task fields of recent threads (print_task), direct mapped by tid. */
+#define TASK_CACHE 256
+typedef struct task_slot {
+	uint32_t pid, tid;
+	unsigned mode;               /* fields and layout it was made for */
+	uint8_t len, comm_len;       /* len 0: empty */
+	char comm[16];               /* the comm it was made of */
+	char text[34];
+} task_slot;
+
 typedef struct script {
 	pd_out out;
 	unsigned fields;             /* as asked (-F list) */
@@ -117,9 +127,21 @@ typedef struct script {
 	int data_src_width;          /* widest data_src text so far */
 	unsigned *evsel_fields;      /* per evsel, after checking sample_type */
 	size_t nr_evsel_fields;
+	struct evlabel {             /* per evsel: "<name, padded>: ", made once */
+		char *name, *text;   /* the name it was made of; the text */
+		size_t len;
+	} *labels;
 	bool checked;
 	int status;
 	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
+	size_t nr_long;              /* slots with a long_text to free */
+	task_slot tasks[TASK_CACHE];
+	uint64_t sec_val;            /* the seconds of sec_text */
+	int sec_len;                 /* 0: none yet */
+	char sec_text[24];           /* their text, padded to 5 (12 with ".usecs") */
+	uint64_t period_val;         /* the period of period_text */
+	int period_len;              /* 0: none yet */
+	char period_text[24];
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -211,7 +233,8 @@ static int check_fields(script *sc, pk_pd_reader *r)
 {
 	size_t n = pk_pd_nr_evsels(r);
 	sc->evsel_fields = calloc(n ? n : 1, sizeof(unsigned));
-	if (!sc->evsel_fields)
+	sc->labels = calloc(n ? n : 1, sizeof(*sc->labels));
+	if (!sc->evsel_fields || !sc->labels)
 		return -ENOMEM;
 	sc->nr_evsel_fields = n;
 	for (size_t i = 0; i < n; i++) {
@@ -276,8 +299,11 @@ static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
  * Call chains repeat the same addresses over and over: the text is kept
  * under (maps version, address) and copied when it comes again, without
  * even a symbol lookup. */
-static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-		       uint64_t version, uint64_t ip, bool chain)
+static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			    uint64_t version, uint64_t ip, bool chain, line_slot *ls);
+
+static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			      uint64_t version, uint64_t ip, bool chain)
 {
 	pd_out *o = &sc->out;
 	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
@@ -297,6 +323,16 @@ static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsi
 			return;
 		}
 	}
+	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
+}
+
+/* A line not in the cache: looked up, formatted, kept in ls (when not
+ * NULL) under its key. */
+static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
+{
+	pd_out *o = &sc->out;
+	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot */
 	size_t need = loc->sym_len + loc->dso_len + 64;
@@ -323,6 +359,7 @@ static void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsi
 			char *t = realloc(ls->long_text, len);
 			if (!t)
 				return;
+			sc->nr_long += !ls->long_text;
 			ls->long_text = t;
 			ls->long_cap = (uint32_t)len;
 		}
@@ -406,6 +443,133 @@ static void print_data_src(script *sc, uint64_t data_src)
 	pd_out_pad(&sc->out, sc->data_src_width - n);
 }
 
+/* The event's name right-aligned in the widest name, and ": ", made once
+ * per evsel and again only when its name changed (EVENT_UPDATE). */
+static void print_evname(script *sc, const pk_pd_evsel *e)
+{
+	const char *name = pk_pd_evsel_name(e);
+	struct evlabel *l = &sc->labels[e->idx];
+	if (!l->text || strcmp(l->name, name)) {
+		size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
+		char *copy = strdup(name), *text = malloc(pad + n + 2);
+		if (!copy || !text) {
+			free(copy);
+			free(text);
+			pd_out_pad_str(&sc->out, name, sc->name_width);
+			pd_out_lit(&sc->out, ": ");
+			return;
+		}
+		memset(text, ' ', pad);
+		memcpy(text + pad, name, n);
+		memcpy(text + pad + n, ": ", 2);
+		free(l->name);
+		free(l->text);
+		l->name = copy;
+		l->text = text;
+		l->len = pad + n + 2;
+	}
+	pd_out_mem(&sc->out, l->text, l->len);
+}
+
+/* The task fields as perf prints them: the comm (padded to 16 unless a
+ * call chain follows), then pid/tid, pid or tid. */
+static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
+			const pk_pd_sample *smp)
+{
+	if (f & F_COMM) {
+		if (chain)
+			pd_out_str(o, comm);
+		else
+			pd_out_pad_str(o, comm, 16);
+		pd_out_ch(o, ' ');
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		pd_out_int(o, (int)smp->pid, 5);
+		pd_out_ch(o, '/');
+		pd_out_int(o, (int)smp->tid, -5);
+		pd_out_ch(o, ' ');
+	} else if (f & (F_PID | F_TID)) {
+		pd_out_int(o, (int)((f & F_PID) ? smp->pid : smp->tid), 5);
+		pd_out_ch(o, ' ');
+	}
+}
+
+/* The task fields, copied from the slot of the thread when they were
+ * made of the same comm (compared byte for byte), pid, tid and layout. */
+static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
+		       const pk_pd_sample *smp)
+{
+	pd_out *o = &sc->out;
+	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	size_t cl = strlen(comm);
+	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
+	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
+	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
+	    t->comm_len == cl && !memcmp(t->comm, comm, cl) &&
+	    o->cap - o->len >= sizeof(t->text)) {
+		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
+		o->len += t->len;
+		return;
+	}
+	bool keep = cl <= sizeof(t->comm) && pd_out_room(o, sizeof(t->text));
+	size_t start = o->len;
+	format_task(o, f, chain, comm, smp);
+	size_t len = o->len - start;
+	if (!keep || len > sizeof(t->text))
+		return;
+	memcpy(t->text, o->buf + start, len);
+	memcpy(t->comm, comm, cl);
+	t->len = (uint8_t)len;
+	t->comm_len = (uint8_t)cl;
+	t->tid = smp->tid;
+	t->pid = smp->pid;
+	t->mode = mode;
+}
+
+/* The period right-aligned in 10 and a space, its text kept while the
+ * period stays the same (a fixed period, most of the time). */
+static void print_period(script *sc, uint64_t period)
+{
+	pd_out *o = &sc->out;
+	if (!sc->period_len || period != sc->period_val) {
+		bool keep = pd_out_room(o, 32); /* no flush in between */
+		size_t start = o->len;
+		pd_out_u64(o, period, 10);
+		pd_out_ch(o, ' ');
+		size_t n = o->len - start;
+		if (keep && n <= sizeof(sc->period_text)) {
+			memcpy(sc->period_text, o->buf + start, n);
+			sc->period_len = (int)n;
+			sc->period_val = period;
+		}
+		return;
+	}
+	pd_out_mem(o, sc->period_text, (size_t)sc->period_len);
+}
+
+/* "%12s: " of "secs.usecs" (the usecs truncated), the seconds' text kept
+ * while they stay the same. */
+static void print_time_us(script *sc, uint64_t t)
+{
+	pd_out *o = &sc->out;
+	uint64_t us = t / 1000, secs = us / 1000000;
+	uint32_t frac = (uint32_t)(us % 1000000);
+	if (!sc->sec_len || secs != sc->sec_val) {
+		char tmp[24];
+		int n = pd_dec_digits(tmp + sizeof(tmp), secs), pad = n < 5 ? 5 - n : 0;
+		memset(sc->sec_text, ' ', sizeof(sc->sec_text));
+		memcpy(sc->sec_text + pad, tmp + sizeof(tmp) - n, (size_t)n);
+		sc->sec_len = pad + n;
+		sc->sec_val = secs;
+	}
+	char tail[16];
+	pd_dec_usecs(tail + 7, frac);
+	tail[7] = ':';
+	tail[8] = ' ';
+	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
+	pd_out_mem(o, tail, 9);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -420,33 +584,15 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (!f)
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
-	if (f & F_COMM) {
-		const char *comm = pk_machine_comm(s->machine, smp->pid, smp->tid);
-		if (chain) {
-			pd_out_str(o, comm);
-			pd_out_ch(o, ' ');
-		} else {
-			pd_out_pad_str(o, comm, 16);
-			pd_out_ch(o, ' ');
-		}
-	}
-	if ((f & F_PID) && (f & F_TID)) {
-		pd_out_int(o, (int)smp->pid, 5);
-		pd_out_ch(o, '/');
-		pd_out_int(o, (int)smp->tid, -5);
-		pd_out_ch(o, ' ');
-	} else if (f & (F_PID | F_TID)) {
-		pd_out_int(o, (int)((f & F_PID) ? smp->pid : smp->tid), 5);
-		pd_out_ch(o, ' ');
-	}
+	if (f & (F_COMM | F_PID | F_TID))
+		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
-		cb[0] = '[';
-		cb[1] = (char)('0' + cpu / 100 % 10);
-		cb[2] = (char)('0' + cpu / 10 % 10);
-		cb[3] = (char)('0' + cpu % 10);
 		if (cpu >= 0 && cpu < 1000) {
+			cb[0] = '[';
+			cb[1] = (char)('0' + cpu / 100);
+			memcpy(cb + 2, pd_dec_pairs + cpu % 100 * 2, 2);
 			pd_out_mem(o, cb, 4);
 			pd_out_lit(o, "] ");
 		} else {
@@ -455,27 +601,15 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	}
 	if (f & F_TIME) {
 		uint64_t t = smp->time;
-		if (sc->ns) {
+		if (sc->ns)
 			pd_out_printf(o, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
-		} else {
-			/* "%12s: " of secs.usecs, the usecs truncated */
-			uint64_t us = t / 1000;
-			char tb[40];
-			int n = pd_dec_secs_us(tb + sizeof(tb), us);
-			for (; n < 12; n++)
-				tb[sizeof(tb) - 1 - n] = ' ';
-			pd_out_mem(o, tb + sizeof(tb) - n, (size_t)n);
-			pd_out_mem(o, ": ", 2);
-		}
+		else
+			print_time_us(sc, t);
 	}
-	if (f & F_PERIOD) {
-		pd_out_u64(o, smp->period, 10);
-		pd_out_ch(o, ' ');
-	}
-	if (f & F_EVNAME) {
-		pd_out_pad_str(o, pk_pd_evsel_name(e), sc->name_width);
-		pd_out_lit(o, ": ");
-	}
+	if (f & F_PERIOD)
+		print_period(sc, smp->period);
+	if (f & F_EVNAME)
+		print_evname(sc, e);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)
@@ -542,15 +676,21 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
-	sc.lines = aligned_alloc(64, LINE_CACHE * sizeof(line_slot));
-	if (sc.lines)
-		memset(sc.lines, 0, LINE_CACHE * sizeof(line_slot));
+	/* calloc: fresh zero pages, faulted in only where slots are used */
+	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);
+	if (lines_mem)
+		sc.lines = (line_slot *)(void *)(lines_mem + (64 - (uintptr_t)lines_mem % 64));
 	int rc = pd_session_run(&s, on_sample, &sc);
 	pd_out_free(&sc.out);
-	for (size_t i = 0; sc.lines && i < LINE_CACHE; i++)
+	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE; i++)
 		free(sc.lines[i].long_text);
-	free(sc.lines);
+	free(lines_mem);
 	free(sc.evsel_fields);
+	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
+		free(sc.labels[i].name);
+		free(sc.labels[i].text);
+	}
+	free(sc.labels);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;

@@ -187,7 +187,7 @@ void pd_out_pad(pd_out *o, int n)
 }
 
 /* Decimal digits of v, written backwards ending at end; returns how many. */
-static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+const char pd_dec_pairs[201] = "00010203040506070809101112131415161718192021222324"
 			    "25262728293031323334353637383940414243444546474849"
 			    "50515253545556575859606162636465666768697071727374"
 			    "75767778798081828384858687888990919293949596979899";
@@ -195,29 +195,54 @@ static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 int pd_dec_digits(char *end, unsigned long long v)
 {
 	char *p = end;
+	if (v <= UINT32_MAX) {
+		/* 32-bit division by constants: cheaper multiplies */
+		uint32_t w = (uint32_t)v;
+		while (w >= 100) {
+			uint32_t r = w % 100;
+			w /= 100;
+			p -= 2;
+			memcpy(p, pd_dec_pairs + r * 2, 2);
+		}
+		v = w;
+	}
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		p -= 2;
-		memcpy(p, pairs + r * 2, 2);
+		memcpy(p, pd_dec_pairs + r * 2, 2);
 	}
 	if (v >= 10) {
 		p -= 2;
-		memcpy(p, pairs + v * 2, 2);
+		memcpy(p, pd_dec_pairs + v * 2, 2);
 	} else {
 		*--p = (char)('0' + v);
 	}
 	return (int)(end - p);
 }
 
-int pd_dec_secs_us(char *end, uint64_t us)
+void pd_dec_usecs(char *end, uint32_t f)
 {
-	uint32_t f = (uint32_t)(us % 1000000);
-	memcpy(end - 2, pairs + f % 100 * 2, 2);
-	memcpy(end - 4, pairs + f / 100 % 100 * 2, 2);
-	memcpy(end - 6, pairs + f / 10000 * 2, 2);
+	memcpy(end - 2, pd_dec_pairs + f % 100 * 2, 2);
+	memcpy(end - 4, pd_dec_pairs + f / 100 % 100 * 2, 2);
+	memcpy(end - 6, pd_dec_pairs + f / 10000 % 100 * 2, 2);
 	end[-7] = '.';
-	return 7 + pd_dec_digits(end - 7, us / 1000000);
+}
+
+/* n <= 16 bytes from s to d as two fixed-size, possibly overlapping copies
+ * (inlined moves, no libc call). */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
 }
 
 /* n characters right-aligned in width (> 0) or left-aligned in -width. */
@@ -231,7 +256,10 @@ static void put_aligned(pd_out *o, const char *s, int n, int width)
 		char *d = o->buf + o->len;
 		if (left)
 			memset(d, ' ', 16);
-		memcpy(d + left, s, (size_t)n);
+		if (n <= 16)
+			copy_small(d + left, s, (size_t)n);
+		else
+			memcpy(d + left, s, (size_t)n);
 		if (right)
 			memset(d + left + n, ' ', 16);
 		o->len += total;
@@ -299,11 +327,24 @@ void pd_out_hex(pd_out *o, uint64_t v, int width)
 	memcpy(tmp, &hi, 8);
 	memcpy(tmp + 8, &lo, 8);
 	if (width == 16 && o->len + 16 <= o->cap) {
-		/* the common case, straight into the buffer */
+		/* the common case, straight into the buffer: the leading
+		 * zeros turned into spaces by a mask, no libc call */
+		uint64_t sp = 0x2020202020202020ULL;
+		int z = 16 - n; /* leading zeros, 0..15 */
+		uint64_t mhi = z >= 8 ? ~0ULL : z ? ~0ULL >> (64 - 8 * z) : 0;
+		uint64_t mlo = z > 8 ? ~0ULL >> (64 - 8 * (z - 8)) : 0;
+		/* little-endian: the first bytes are the low ones */
+		hi = (hi & ~mhi) | (sp & mhi);
+		lo = (lo & ~mlo) | (sp & mlo);
 		char *d = o->buf + o->len;
-		memcpy(d, tmp, 16);
-		memset(d, ' ', (size_t)(16 - n));
+		memcpy(d, &hi, 8);
+		memcpy(d + 8, &lo, 8);
 		o->len += 16;
+		return;
+	}
+	if (width <= 0 && o->len + 16 <= o->cap) {
+		copy_small(o->buf + o->len, tmp + 16 - n, (size_t)n);
+		o->len += (size_t)n;
 		return;
 	}
 	if (n < width)

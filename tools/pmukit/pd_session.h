@@ -37,10 +37,12 @@ typedef struct pd_out {
 	char *buf;
 	size_t len, cap;
 } pd_out;
+/* "00" to "99": the two digits of n at pd_dec_pairs + 2 * n. */
+extern const char pd_dec_pairs[201];
 /* The decimal digits of v, written backwards ending at end; their count. */
 int pd_dec_digits(char *end, unsigned long long v);
-/* "secs.uuuuuu" of a time in microseconds, the same way. */
-int pd_dec_secs_us(char *end, uint64_t us);
+/* ".uuuuuu" of f microseconds (< 1000000): the 7 bytes ending at end. */
+void pd_dec_usecs(char *end, uint32_t f);
 void pd_out_init(pd_out *o, FILE *f);
 void pd_out_flush(pd_out *o);
 void pd_out_free(pd_out *o);
