@@ -243,6 +243,9 @@ static void test_bad_input(void **state)
 	s.times[0] = NAN;
 	expect_refused(&s.t, "time point 0");
 	sample_init(&s, true, false);
+	s.times[9] = 1e300;
+	expect_refused(&s.t, "time point 9");
+	sample_init(&s, true, false);
 	s.core[2].color = "blue\" onload=\"x";
 	expect_refused(&s.t, "is not #rrggbb");
 	sample_init(&s, true, false);

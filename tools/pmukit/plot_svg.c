@@ -32,6 +32,9 @@
 #define GRID "#d9d9d9"
 #define FRAME "#888888"
 #define MAX_SERIES 64
+/* Beyond this magnitude times, edges and counts are refused: labels are
+ * printed through a 64-bit integer with up to three decimals. */
+#define MAX_VALUE 1e15
 
 typedef struct box {
 	double x, y, w, h;
@@ -82,7 +85,7 @@ static void text(FILE *f, double x, double y, const char *anchor, int size, cons
 	fprintf(f, "<text x=\"%s\" y=\"%s\" text-anchor=\"%s\" font-size=\"%d\" font-weight=\"%s\" "
 		   "fill=\"%s\"", N(a, x), N(b, y), anchor, size, weight, fill);
 	if (rotate)
-		fprintf(f, " transform=\"rotate(%d %s %s)\"", rotate, N(a, x), N(b, y));
+		fprintf(f, " transform=\"rotate(%d %s %s)\"", rotate, a, b);
 	fputc('>', f);
 	put_escaped(f, s);
 	fputs("</text>\n", f);
@@ -204,10 +207,11 @@ static void legend(FILE *f, double x, double y, const char *const *names,
 static void head(FILE *f, double height, const char *title, const char *subtitle, bool modeled)
 {
 	char h[NUMBUF];
+	N(h, height);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%s\" "
 		   "viewBox=\"0 0 %d %s\" font-family=\"%s\">\n",
-		(int)WIDTH, N(h, height), (int)WIDTH, N(h, height), FONT);
+		(int)WIDTH, h, (int)WIDTH, h, FONT);
 	fputs("<title>", f);
 	put_escaped(f, title);
 	fputs("</title>\n", f);
@@ -248,7 +252,8 @@ static int check_panel(const plot_panel *p, size_t pi, pk_error *err)
 		return bad(err, "panel %zu has %zu series, at most %d are drawn", pi, p->nr_series,
 			   MAX_SERIES);
 	for (size_t i = 0; i < p->nr_times; i++)
-		if (!isfinite(p->times[i]) || p->times[i] <= (i ? p->times[i - 1] : 0))
+		if (!isfinite(p->times[i]) || p->times[i] <= (i ? p->times[i - 1] : 0) ||
+		    p->times[i] > MAX_VALUE)
 			return bad(err, "panel %zu: time point %zu (%g s) is not after the one before",
 				   pi, i, p->times[i]);
 	for (size_t s = 0; s < p->nr_series; s++) {
@@ -404,10 +409,11 @@ static int check_histogram(const plot_histogram *h, pk_error *err)
 	if (!is_color(h->color))
 		return bad(err, "histogram colour '%s' is not #rrggbb", h->color ? h->color : "(none)");
 	for (size_t i = 0; i <= h->nr_bins; i++)
-		if (!isfinite(h->edges[i]) || (i && h->edges[i] <= h->edges[i - 1]))
+		if (!isfinite(h->edges[i]) || fabs(h->edges[i]) > MAX_VALUE ||
+		    (i && h->edges[i] <= h->edges[i - 1]))
 			return bad(err, "bin edge %zu (%g) is not after the one before", i, h->edges[i]);
 	for (size_t i = 0; i < h->nr_bins; i++)
-		if (!isfinite(h->counts[i]) || h->counts[i] < 0)
+		if (!isfinite(h->counts[i]) || h->counts[i] < 0 || h->counts[i] > MAX_VALUE)
 			return bad(err, "bin %zu: count %g is not a count", i, h->counts[i]);
 	return 0;
 }
