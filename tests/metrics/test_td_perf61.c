@@ -223,12 +223,13 @@ static void load_counts(const char *set, td_counts *c)
 			c->v[i].enabled = c->enabled, c->v[i].running = c->running;
 }
 
-static td_count *find_enc(td_counts *c, uint32_t type, uint64_t config, uint64_t config1)
+/* The index of the count with that encoding, or -1. */
+static long find_enc(const td_counts *c, uint32_t type, uint64_t config, uint64_t config1)
 {
 	for (size_t i = 0; i < c->nr; i++)
 		if (c->v[i].type == type && c->v[i].config == config && c->v[i].config1 == config1)
-			return &c->v[i];
-	return NULL;
+			return (long)i;
+	return -1;
 }
 
 /* What a descriptor of the stub's log counted. */
@@ -274,13 +275,14 @@ static void counts_in(const char *log, const td_counts *set, td_counts *in)
 		if (strstr(line, "unserved"))
 			fail_msg("perf read an event the count set does not serve: %s", line);
 		const td_fd *d = &fds[fd];
-		td_count *e = find_enc(in, d->type, d->config, d->config1);
+		long ei = find_enc(in, d->type, d->config, d->config1);
+		td_count *e = ei >= 0 ? &in->v[ei] : NULL;
 		if (!e) {
 			assert_true(in->nr < MAX_COUNTS);
 			e = &in->v[in->nr++];
 			*e = (td_count){.type = d->type, .config = d->config, .config1 = d->config1};
-			const td_count *s = find_enc((td_counts *)set, d->type, d->config, d->config1);
-			snprintf(e->name, sizeof(e->name), "%s", s ? s->name : "?");
+			long si = find_enc(set, d->type, d->config, d->config1);
+			snprintf(e->name, sizeof(e->name), "%s", si >= 0 ? set->v[si].name : "?");
 		}
 		double run = word_num(line, "running", 0), v = word_num(line, "value", 0);
 		double scaled = run ? v * word_num(line, "enabled", 0) / run : 0;
@@ -296,7 +298,7 @@ static void counts_in(const char *log, const td_counts *set, td_counts *in)
 				in->v[i].value += per_cpu[i][k];
 	for (size_t i = 0; i < set->nr; i++) {
 		const td_count *s = &set->v[i];
-		if (find_enc(in, s->type, s->config, s->config1))
+		if (find_enc(in, s->type, s->config, s->config1) >= 0)
 			continue;
 		assert_true(in->nr < MAX_COUNTS);
 		in->v[in->nr] = *s;
@@ -572,9 +574,10 @@ static size_t add_counts(const td_machine *m, const pk_pmus *pmus, const td_rows
 		struct perf_event_attr a;
 		if (!td_encode(m, pmus, events, names[i], &a))
 			continue;
-		const td_count *c = find_enc((td_counts *)in, a.type, a.config, a.config1);
-		if (!c)
+		long ci = find_enc(in, a.type, a.config, a.config1);
+		if (ci < 0)
 			continue;
+		const td_count *c = &in->v[ci];
 		const pk_evsel *ev = pk_evlist_add(l, &a, names[i], pmu);
 		assert_non_null(ev);
 		out[nc++] = (pk_metric_count){.evsel = ev, .key = -1, .value = c->value, .counted = true};
@@ -854,25 +857,24 @@ static void test_stored_transcripts(void **state)
 
 /* ---- perf run live ------------------------------------------------------------------ */
 
-/* perf-ns.sh's -f overlays showing CPUs 0 and 1 as the two threads of one
- * core (the host's files that exist). */
-static void smt_overlays(char *buf, size_t len)
+/* perf-ns.sh's -f overlays that fix SMT for perf whatever the host has:
+ * on, CPUs 0 and 1 are the two threads of one core; off, each CPU is its
+ * own core (the host's files that exist). */
+static void smt_overlays(char *buf, size_t len, bool on)
 {
-	static const char *const files[] = {
-		"/sys/devices/system/cpu/smt/active=1",
-		"/sys/devices/system/cpu/cpu0/topology/core_cpus_list=0-1",
-		"/sys/devices/system/cpu/cpu1/topology/core_cpus_list=0-1",
-		"/sys/devices/system/cpu/cpu0/topology/thread_siblings_list=0-1",
-		"/sys/devices/system/cpu/cpu1/topology/thread_siblings_list=0-1",
+	static const char *const files[][3] = {
+		{"/sys/devices/system/cpu/smt/active", "1", "0"},
+		{"/sys/devices/system/cpu/cpu0/topology/core_cpus_list", "0-1", "0"},
+		{"/sys/devices/system/cpu/cpu1/topology/core_cpus_list", "0-1", "1"},
+		{"/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1", "0"},
+		{"/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "0-1", "1"},
 	};
 	size_t o = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[128];
-		snprintf(path, sizeof(path), "%.*s", (int)strcspn(files[i], "="), files[i]);
-		if (access(path, F_OK) == 0)
-			o += (size_t)snprintf(buf + o, len - o, " -f '%s'", files[i]);
-	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (access(files[i][0], F_OK) == 0)
+			o += (size_t)snprintf(buf + o, len - o, " -f '%s=%s'", files[i][0],
+					      files[i][on ? 1 : 2]);
 }
 
 /* perf's output without its "# started on" header (the only line that
@@ -898,8 +900,7 @@ static void run_live(const td_run *run, const char *stub, const char *tmp, char 
 	snprintf(logf, sizeof(logf), "%s/%s.log", tmp, run->id);
 	snprintf(rel, sizeof(rel), TD_DIR "/%s.counts", run->counts);
 	snprintf(counts, sizeof(counts), "%s", pk_test_fixture(rel));
-	if (run->smt)
-		smt_overlays(smt, sizeof(smt));
+	smt_overlays(smt, sizeof(smt), run->smt);
 	snprintf(cmd, sizeof(cmd),
 		 "cd /tmp && rm -f '%s' && PK_PEO_COUNTS='%s' PK_PEO_LOG='%s' PERF_CPUID='%s' "
 		 "timeout 60 sh '%s/perf-ns.sh' -p '%s'%s '%s/bus/event_source/devices' "
