@@ -139,3 +139,33 @@ char *pk_test_oracle_stub(const char *dir)
 	free(out);
 	return stub;
 }
+
+const char *pk_test_example(const char *name)
+{
+	static char path[4][4096];
+	static int n;
+	const char *src = getenv("PK_SRCDIR");
+	char *p = path[n++ % 4];
+	snprintf(p, 4096, "%s/examples/model/%s", src ? src : ".", name);
+	return p;
+}
+
+bool pk_test_next_line(const char **l, char *buf, size_t len)
+{
+	if (!*l || !**l)
+		return false;
+	const char *nl = strchr(*l, '\n');
+	snprintf(buf, len, "%.*s", (int)(nl ? nl - *l : (long)strlen(*l)), *l);
+	*l = nl ? nl + 1 : NULL;
+	return true;
+}
+
+int pk_test_csv_split(char *line, char **f, int max)
+{
+	int nf = 0;
+	char *cur = line;
+	/* strsep keeps empty fields, which CSV has */
+	while (cur && nf < max)
+		f[nf++] = strsep(&cur, ",");
+	return nf;
+}

@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -22,6 +23,15 @@ int pk_test_run(const char *cmd, char **out, int want_stderr);
 int pk_test_pmukit_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fresh temporary directory; caller frees the string. */
 char *pk_test_tmpdir(void);
+/* A bundled model scenario: $PK_SRCDIR/examples/model/<name> (one of the
+ * last four returned stays valid). */
+const char *pk_test_example(const char *name);
+/* Copies the line at *l (without its newline) into buf and moves *l past
+ * it; false at the end. */
+bool pk_test_next_line(const char **l, char *buf, size_t len);
+/* Splits a CSV line in place at commas, keeping empty fields; returns how
+ * many (at most max). */
+int pk_test_csv_split(char *line, char **f, int max);
 /* Writes text to root/rel, making rel's parent folders (a fake sysfs or
  * tracefs tree); fails the test when it cannot. */
 void pk_test_put_file(const char *root, const char *rel, const char *text);

@@ -4,7 +4,8 @@
  * user space, over a scenario (docs/model.md: threads running phases of
  * virtual time with given TopDown shares on a bundled or given machine).
  * Its pk_kernel (pk_model_kernel) serves perf_event_open, read, ioctl,
- * close and poll, and the host facts, so pk_counting and `pmukit stat` run
+ * mmap (the user page and ring buffers, with samples written in virtual
+ * time), close and poll (waiting in virtual time), and the host facts, so pk_counting and `pmukit stat` run
  * on it unchanged; the machine's sysfs tree (pk_model_sysfs_root) gives the
  * pk_pmus to parse events with.
  *
@@ -20,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/kernel.h>
@@ -57,6 +59,18 @@ uint64_t pk_model_end(const pk_model *m);
  * thread or CPU does meanwhile. Returns true while a thread is still
  * running at the new time. */
 bool pk_model_advance(pk_model *m, uint64_t ns);
+
+/* RDPMC emulation: executes "rdpmc" with this ECX as thread tid of the
+ * scenario would, at the model's current virtual time: generic counter n
+ * (ECX n), fixed counter n (n | 1 << 30), PERF_METRICS (1 << 29: the
+ * packed 8 x 8-bit register). *value is the raw counter (48 bits on x86),
+ * the one the thread's own events occupy; a counter none of them occupies
+ * reads 0. With the user page of an event (offset, index = ECX + 1,
+ * pmc_width) this gives the event's count as read(2) would. -EINVAL (the
+ * hardware's #GP) for a counter the core does not have, and on Arm; -ESRCH
+ * when tid is not a scenario thread or has ended. The model's TSC is
+ * pk_model_now (the user page's time_mult 1, time_shift 0). */
+int pk_model_rdpmc(pk_model *m, pid_t tid, uint32_t ecx, uint64_t *value, pk_error *err);
 
 #ifdef __cplusplus
 }

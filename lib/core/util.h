@@ -59,4 +59,10 @@ void pki_warnings_free(pki_warnings *w);
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Per-CPU-model tables (the model's counters, TopDown's methods): whether v
+ * is in a list of inclusive ranges lo, hi, ... ending with 0 (NULL: any),
+ * and whether a PMU name matches a name or a prefix ending in '*'. */
+bool pki_in_ranges(const int *ranges, int v);
+bool pki_name_matches(const char *pattern, const char *name);
+
 #endif

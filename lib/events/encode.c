@@ -998,6 +998,204 @@ static void make_lone(pk_evsel **ev, size_t n)
 	}
 }
 
+/* ---- TopDown metric events: the kernel's rules, fixed or refused ------- */
+
+/* Not in a group (or alone in one). */
+static bool is_lone(const pk_evsel *e)
+{
+	return e->leader == e->idx && e->nr_members <= 1;
+}
+
+/* A PERF_METRICS metric event: a topdown-* alias with event code 0 on a
+ * core PMU that has the slots event (perf's arch_is_topdown_metrics). */
+static bool is_td_metric(const pk_evsel *e)
+{
+	return is_topdown(e) && e->pmu && pk_pmu_alias(e->pmu, "slots") &&
+	       (e->attr.config & 0xff) == 0;
+}
+
+/* A slots event for metric event m's PMU, with m's privilege filters. */
+static int new_slots(struct build *b, const pk_evsel *m, pk_evsel **out, pk_error *err)
+{
+	char text[128];
+	const pk_pmu *pmu = m->pmu;
+	snprintf(text, sizeof(text), "%s/slots/", pmu->name);
+	pk_evlist *tmp = pk_evlist_new();
+	if (!tmp)
+		return oom(err);
+	pk_parse_opts po = {.cpuid = b->opts ? b->opts->cpuid : NULL};
+	int r = pk_evlist_parse(tmp, b->pmus, text, &po, err);
+	if (r == 0 && pk_evlist_count(tmp) == 1) {
+		pk_evsel *e = pk_evlist_at(tmp, 0);
+		tmp->nr = 0; /* taken from the temporary list */
+		e->attr.exclude_user = m->attr.exclude_user;
+		e->attr.exclude_kernel = m->attr.exclude_kernel;
+		e->attr.exclude_hv = m->attr.exclude_hv;
+		e->src_pos = m->src_pos;
+		e->src_len = 0;
+		if (!pmu->hybrid) {
+			free(e->name);
+			e->name = strdup("slots");
+		}
+		*out = e;
+	} else if (r == 0) {
+		r = pk_err(err, -EINVAL, "internal: '%s' gave %zu events", text,
+			   pk_evlist_count(tmp));
+	}
+	pk_evlist_put(tmp);
+	return r;
+}
+
+static void names_of(pk_evsel **ev, size_t n, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "{");
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? "," : "", ev[i]->name);
+	if (o < len)
+		snprintf(buf + o, len - o, "}");
+}
+
+/* Refuses what cannot be fixed: a metric event that samples. */
+static int td_refuse(struct build *b, pk_error *err)
+{
+	for (size_t i = 0; i < b->nr; i++) {
+		const pk_evsel *e = b->evsels[i];
+		if (!is_td_metric(e) || !(e->period_set || e->freq_set))
+			continue;
+		pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, e->src_pos,
+			  "'%s' cannot sample: TopDown metric events are only read, through "
+			  "their slots group leader with PERF_FORMAT_GROUP", e->name);
+		pk_err_hint(err, "sample with them as '{slots,$sampling_event,%s}:S' (the "
+				 "kernel's rule, intel_pmu_hw_config)", e->alias->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Group ev[0..n): its slots leader added when missing, a note when it was
+ * added, the order changed or the events were grouped here (regrouped). out gets the group; *m its size. */
+static int td_fix_group(struct build *b, pk_evsel **ev, size_t n, bool regrouped, pk_evsel **out,
+			size_t *m, pk_error *err)
+{
+	bool metric = false, slots = false, moved = false;
+	for (size_t i = 0; i < n; i++) {
+		metric |= is_td_metric(ev[i]);
+		slots |= is_slots(ev[i]);
+		moved |= i && ev[i]->src_pos < ev[i - 1]->src_pos;
+	}
+	size_t k = 0;
+	if (metric && !slots) {
+		const pk_evsel *first = NULL;
+		for (size_t i = 0; i < n && !first; i++)
+			first = is_td_metric(ev[i]) ? ev[i] : NULL;
+		int r = new_slots(b, first, &out[k++], err);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[k++] = ev[i];
+	*m = k;
+	if (metric && slots && !moved && !regrouped)
+		for (size_t i = 0; i < k; i++)
+			out[i]->td_role = i == 0 ? 1 : is_td_metric(out[i]) ? 2 : 0;
+	if (!metric || (slots && !moved && !regrouped))
+		return 0;
+	order_topdown(out, k);
+	for (size_t i = 0; i < k; i++)
+		out[i]->td_role = is_slots(out[i]) && i == 0 ? 1 : is_td_metric(out[i]) ? 2 : 0;
+	char text[512];
+	names_of(out, k, text, sizeof(text));
+	pk_evlist_warn(b->evlist, "note: TopDown metric events are counted in a group led by "
+				  "slots (the kernel's PERF_METRICS rule): counting '%s'", text);
+	return 0;
+}
+
+/* The lone metric events (and a lone slots) of one PMU, from index i on:
+ * moved into one group. */
+static size_t td_collect_lone(struct build *b, size_t i, bool *taken, pk_evsel **ev)
+{
+	const pk_pmu *pmu = b->evsels[i]->pmu;
+	size_t n = 0;
+	bool have_slots = false;
+	for (size_t j = i; j < b->nr; j++) {
+		pk_evsel *e = b->evsels[j];
+		if (taken[j] || !is_lone(e) || e->pmu != pmu)
+			continue;
+		if (is_td_metric(e) || (is_slots(e) && !have_slots)) {
+			have_slots |= is_slots(e);
+			taken[j] = true;
+			ev[n++] = e;
+		}
+	}
+	return n;
+}
+
+static bool td_lone_metrics(const struct build *b, size_t i)
+{
+	const pk_evsel *e = b->evsels[i];
+	if (!is_lone(e))
+		return false;
+	if (is_td_metric(e))
+		return true;
+	for (size_t j = i + 1; j < b->nr && is_slots(e); j++)
+		if (is_lone(b->evsels[j]) && b->evsels[j]->pmu == e->pmu &&
+		    is_td_metric(b->evsels[j]))
+			return true;
+	return false;
+}
+
+/* perf's parse_events__sort_events_and_fix_groups for TopDown: every
+ * metric event ends in a group led by slots, slots first. */
+static int fix_topdown(struct build *b, pk_error *err)
+{
+	int r = td_refuse(b, err);
+	if (r < 0)
+		return r;
+	/* each group may gain one slots event */
+	size_t cap = 2 * b->nr + 1, n = 0;
+	pk_evsel **out = calloc(cap, sizeof(*out)), **tmp = calloc(cap, sizeof(*tmp));
+	bool *taken = calloc(b->nr + 1, sizeof(*taken));
+	if (!out || !tmp || !taken) {
+		free(out), free(tmp), free(taken);
+		return oom(err);
+	}
+	for (size_t i = 0; i < b->nr && r == 0;) {
+		size_t g = (size_t)b->evsels[i]->nr_members, m = 0;
+		if (taken[i]) {
+			i++;
+			continue;
+		}
+		if (g > 1)
+			r = td_fix_group(b, b->evsels + i, g, false, out + n, &m, err);
+		else if (td_lone_metrics(b, i))
+			r = td_fix_group(b, tmp, td_collect_lone(b, i, taken, tmp), true, out + n,
+					 &m, err);
+		else
+			out[n] = b->evsels[i], m = 1;
+		for (size_t k = 0; k < m; k++) {
+			out[n + k]->idx = (int)(n + k);
+			out[n + k]->leader = (int)n;
+			out[n + k]->nr_members = k ? 0 : (int)m;
+		}
+		n += m;
+		i += g > 1 ? g : 1;
+	}
+	free(tmp);
+	free(taken);
+	if (r < 0) {
+		for (size_t k = 0; k < n; k++) /* the added slots events */
+			if (is_slots(out[k]) && out[k]->src_len == 0)
+				pki_evsel_free(out[k]);
+		free(out);
+		return r;
+	}
+	free(b->evsels);
+	b->evsels = out;
+	b->nr = n;
+	b->cap = cap;
+	return 0;
+}
+
 /* Forms the group from evsels [first, b->nr): one group, or, where it spans
  * hybrid PMUs, per the hybrid rules. Reorders b->evsels in that range. */
 static int form_group(struct build *b, size_t first, const pk_group_ast *g, pk_error *err)
@@ -1128,6 +1326,8 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 			r = form_group(&b, first, grp, err);
 	}
 	pki_ast_free(&ast);
+	if (r == 0)
+		r = fix_topdown(&b, err);
 	if (r == 0 && (r = pki_evlist_append(evlist, b.evsels, b.nr)) < 0)
 		pk_err(err, r, "out of memory");
 	if (r < 0) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 #include "events/evlist_internal.h"
@@ -237,6 +238,20 @@ size_t pk_evsel_pack_attr(const pk_evsel *e, void *buf)
 	return a->size;
 }
 
+/* The event of a :S group that samples: the leader, or with a slots leader
+ * (Intel TopDown: neither slots nor a metric event may sample, td_role 1
+ * and 2) its first member that is neither, as perf 6.1's
+ * evsel__read_sampler with arch_topdown_sample_read. */
+static const pk_evsel *read_sampler(const pk_evlist *l, const pk_evsel *lead)
+{
+	if (lead->td_role != 1)
+		return lead;
+	for (int i = lead->idx + 1; i < lead->idx + lead->nr_members && (size_t)i < l->nr; i++)
+		if (l->evsels[i]->td_role == 0)
+			return l->evsels[i];
+	return lead;
+}
+
 /* The defaults perf stat and perf record put on every attr (perf 6.1's
  * evsel__config and stat's create_perf_stat_counter), so that what we open
  * is what perf would open. */
@@ -273,15 +288,18 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 			a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 			a->sample_id_all = 1;
 			a->inherit = !o->no_inherit;
-			a->disabled = 1;
-			a->enable_on_exec = o->forked_workload && !o->system_wide;
+			/* members follow their leader (perf record: disabled on leaders only) */
+			a->disabled = leader;
+			a->enable_on_exec = leader && o->forked_workload && !o->system_wide;
 			bool sample_read = lead->sample_read && grouped;
 			if (sample_read) {
 				a->sample_type |= PERF_SAMPLE_READ;
 				a->read_format |= PERF_FORMAT_GROUP;
 			}
-			if (!leader && sample_read) {
-				/* members of a :S group are read through the leader's samples */
+			if (sample_read && e != read_sampler(l, lead)) {
+				/* the others of a :S group are read through the sampler's
+				 * samples; in TopDown's {slots,$sampling_event,metrics}:S the
+				 * sampling event samples and reads the group */
 				a->sample_period = 0;
 				a->freq = 0;
 			} else if (!e->period_set && !e->freq_set) {

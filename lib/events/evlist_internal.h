@@ -33,6 +33,10 @@ struct pk_evsel {
 	double scale;              /* from the sysfs alias, 1.0 otherwise */
 	char *unit;                /* from the sysfs alias, or NULL */
 	int src_pos, src_len;      /* where in the parsed string this event came from */
+	/* TopDown (fix_topdown): 1 the slots leader of a group with metric
+	 * events, 2 a metric event, 0 neither. In a :S group the leader and
+	 * metric events never sample; the first other member does. */
+	int td_role;
 };
 
 struct pk_evlist {

@@ -336,10 +336,18 @@ static bool event_matches(const event_ref *r, const pk_evsel *e)
 	return false;
 }
 
+/* The hybrid PMU type of a hardware or cache event (config[63:32]); 0 for
+ * other types, whose high config bits are the event's own (AMD's event
+ * select bits 32-35). */
+static uint64_t extended_type(const pk_evsel *e)
+{
+	const struct perf_event_attr *a = pk_evsel_attr(e);
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ? a->config >> 32 : 0;
+}
+
 static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
 {
-	return pk_evsel_pmu(a) == pk_evsel_pmu(b) &&
-	       (pk_evsel_attr(a)->config >> 32) == (pk_evsel_attr(b)->config >> 32);
+	return pk_evsel_pmu(a) == pk_evsel_pmu(b) && extended_type(a) == extended_type(b);
 }
 
 static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor,

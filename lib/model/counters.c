@@ -23,6 +23,9 @@ static const int goldencove[] = {0x8F, 0x8F, 0xCF, 0xCF, 0x97, 0x97, 0x9A, 0x9A,
 				 0xBA, 0xBA, 0xBF, 0xBF, 0};
 static const int gracemont[] = {0xBE, 0xBE, 0};
 static const int zen4[] = {0x10, 0x1F, 0x60, 0x7F, 0xA0, 0xAF, 0};
+/* Zen 5: family 1Ah, every model from 1 (perf's mapfile takes the whole
+ * family; model 0 cannot open a range in this list) */
+static const int zen5[] = {0x01, 0xFF, 0};
 /* Neoverse part numbers: N1, V1, N2, V2. */
 static const int neoverse_n1[] = {0xd0c, 0xd0c, 0};
 static const int neoverse_v1[] = {0xd40, 0xd40, 0};
@@ -37,6 +40,7 @@ static const pki_counters table[] = {
 	{PK_VENDOR_INTEL, 6, goldencove, "cpu", "Golden Cove", 8, 8, 0xf, 8, 6},
 	{PK_VENDOR_INTEL, 6, gracemont, "cpu", "Gracemont", 6, 6, 0x7, 0, 5},
 	{PK_VENDOR_AMD, 25, zen4, "cpu", "Zen 4", 6, 6, 0, 0, 6},
+	{PK_VENDOR_AMD, 26, zen5, "cpu", "Zen 5", 6, 6, 0, 0, 8},
 	/* N1 has no slot events (its TopDown is cycle accounting); the width
 	 * is Arm's num_slots, which only its instructions rate uses */
 	{PK_VENDOR_ARM, 0x41, neoverse_n1, "armv8_*", "Neoverse N1", 6, 6, 0x1, 0, 5},
@@ -45,33 +49,17 @@ static const pki_counters table[] = {
 	{PK_VENDOR_ARM, 0x41, neoverse_v2, "armv8_*", "Neoverse V2", 6, 6, 0x1, 0, 8},
 };
 
-static bool has_model(const int *models, int model)
-{
-	for (; models[0]; models += 2)
-		if (model >= models[0] && model <= models[1])
-			return true;
-	return false;
-}
-
-static bool pmu_matches(const char *pattern, const char *pmu)
-{
-	size_t n = strlen(pattern);
-	if (n && pattern[n - 1] == '*')
-		return !strncmp(pattern, pmu, n - 1);
-	return !strcmp(pattern, pmu);
-}
-
 const pki_counters *pki_counters_find(const pk_cpuid *id, const char *pmu, pk_error *err)
 {
 	for (size_t i = 0; i < PK_ARRAY_SIZE(table); i++) {
 		const pki_counters *c = &table[i];
 		if (c->vendor == id->vendor && c->family == id->family &&
-		    has_model(c->models, id->model) && pmu_matches(c->pmu, pmu))
+		    pki_in_ranges(c->models, id->model) && pki_name_matches(c->pmu, pmu))
 			return c;
 	}
 	pk_err_at(err, -ENOENT, "cpuid", id->str, -1,
 		  "no counter table for core PMU '%s' of CPU '%s'", pmu, id->str);
-	pk_err_hint(err, "the model knows Skylake, Ice Lake, Golden Cove, Gracemont, Zen 4 "
+	pk_err_hint(err, "the model knows Skylake, Ice Lake, Golden Cove, Gracemont, Zen 4, Zen 5 "
 			 "and Neoverse N1, V1, N2 and V2 cores (docs/model.md)");
 	return NULL;
 }

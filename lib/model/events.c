@@ -49,6 +49,7 @@ static const pki_event_family families[] = {
 	  &pki_events_hardware}},
 	{"Gracemont", 0, {&pki_events_gracemont, &pki_events_hardware}},
 	{"Zen 4", 0, {&pki_events_zen4, &pki_events_hardware}},
+	{"Zen 5", 0, {&pki_events_zen5, &pki_events_zen4, &pki_events_hardware}},
 	{"Neoverse N1", 0, {&pki_events_neoverse_hw, &pki_events_neoverse, &pki_events_hardware}},
 	{"Neoverse V1", 0,
 	 {&pki_events_neoverse_hw, &pki_events_neoverse_slots, &pki_events_neoverse,

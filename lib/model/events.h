@@ -71,6 +71,7 @@ extern const pki_event_table pki_events_sunny_cove;
 extern const pki_event_table pki_events_golden_cove;
 extern const pki_event_table pki_events_gracemont;
 extern const pki_event_table pki_events_zen4;
+extern const pki_event_table pki_events_zen5;           /* its own rows; then Zen 4's */
 extern const pki_event_table pki_events_neoverse;        /* all parts */
 extern const pki_event_table pki_events_neoverse_hw;     /* its symbolic events */
 extern const pki_event_table pki_events_neoverse_slots;  /* V1, V2 */

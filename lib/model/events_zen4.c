@@ -1,4 +1,4 @@
-/* Events of a phase on AMD Zen 4 (width 6): the pipeline events of perf's
+/* Events of a phase on AMD Zen 4 (width 6) and Zen 5 (width 8, its own rows at the end): the pipeline events of perf's
  * amdzen4 pipeline.json (topdown.md 2d), the 12-bit event select split into
  * config bits 0-7 and 32-35 (PKI_AMD).
  *
@@ -33,3 +33,13 @@ static const pki_event_row rows[] = {
 	R(0x0d6, 0xa2, 0, "ex_no_retire.load_not_complete", "memory_bound"),
 };
 const pki_event_table pki_events_zen4 = PKI_EVENT_TABLE(rows);
+
+/* Zen 5 (width 8, perf's amdzen5 pipeline.json): the same events as Zen 4
+ * but the frontend-latency form with cmask 8 and bp_redirects.resync
+ * (0x9F/0x01) for the pipeline restarts; the rest is Zen 4's table. */
+static const pki_event_row zen5[] = {
+	R(0x1a0, 0x01, 8, "de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8",
+	  "fetch_latency"),
+	R(0x09f, 0x01, 0, "bp_redirects.resync", "width * machine_clears / clear_cost"),
+};
+const pki_event_table pki_events_zen5 = PKI_EVENT_TABLE(zen5);

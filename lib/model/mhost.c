@@ -16,8 +16,8 @@ static int host_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 	(void)k;
 	switch (what) {
 	case PK_HOST_PARANOID: *out = -1; return 0;
-	case PK_HOST_MAX_SAMPLE_RATE: *out = 100000; return 0; /* the kernel's default */
-	case PK_HOST_MLOCK_KB: *out = 516; return 0;             /* the kernel's default */
+	case PK_HOST_MAX_SAMPLE_RATE: *out = MK_MAX_SAMPLE_RATE; return 0;
+	case PK_HOST_MLOCK_KB: *out = MK_MLOCK_KB; return 0;
 	case PK_HOST_PAGE_SIZE: *out = 4096; return 0;
 	case PK_HOST_PERFMON_CAPABLE: *out = 1; return 0;
 	default: return -ENOENT; /* MemTotal: memory is not modeled */

@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "perfdata/sample_write.h"
 
 int pki_mk_refuse(pk_model *m, int code, const char *fmt, ...)
 {
@@ -127,8 +128,12 @@ static int resolve_software(pk_model *m, mk_event *e)
 		e->kind = e->attr.config == PERF_COUNT_SW_TASK_CLOCK ? MK_TASK_CLOCK : MK_CPU_CLOCK;
 		return 0;
 	}
+	if (e->attr.config == PERF_COUNT_SW_DUMMY) {
+		e->kind = MK_DUMMY; /* record's tracking event: it never counts */
+		return 0;
+	}
 	return pki_mk_refuse(m, -ENOENT, "the model counts no software event but task-clock and "
-					 "cpu-clock (config %llu): it models no faults, switches "
+					 "cpu-clock, and opens dummy (config %llu): it models no faults, switches "
 					 "or migrations",
 			     (unsigned long long)e->attr.config);
 }
@@ -230,6 +235,9 @@ static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t
 		r = pki_mk_check_topdown(m, &e, e.leader == (int)m->nr_ev ? &e : &m->ev[e.leader]);
 	if (r == 0)
 		r = check_known(m, &e);
+	e.output = -1;
+	if (r == 0)
+		r = pki_mk_sampling_open(m, &e);
 	if (r < 0)
 		return r;
 	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0)
@@ -237,88 +245,84 @@ static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t
 	e.open = true;
 	e.enabled = !e.attr.disabled;
 	m->ev[m->nr_ev] = e;
-	return MK_FD_BASE + (int)m->nr_ev++;
+	int fd = MK_FD_BASE + (int)m->nr_ev++;
+	pki_mk_schedule(m); /* an enabled event goes on the PMU at once */
+	return fd;
 }
 
-static uint64_t id_of(const pk_model *m, const mk_event *e)
+/* One event's entry of a read: count, id and lost as asked. */
+static pk_counts counts_of(const pk_model *m, const mk_event *e)
 {
-	return (uint64_t)(e - m->ev) + 1;
+	pk_counts c = {.val = pki_mk_value(m, e), .ena = e->ena, .run = e->run,
+		       .id = pki_mk_id(m, e), .lost = e->lost};
+	return c;
 }
 
-/* One event's entry of a read: value, then id and lost as asked. */
-static size_t put_value(const pk_model *m, const mk_event *e, uint64_t rf, uint64_t *w)
+int pki_mk_read_values(pk_model *m, mk_event *e, uint64_t *out, size_t cap)
 {
-	size_t n = 0;
-	w[n++] = pki_mk_value(m, e);
-	if (rf & PERF_FORMAT_ID)
-		w[n++] = id_of(m, e);
-	if (rf & PERF_FORMAT_LOST)
-		w[n++] = 0;
-	return n;
-}
-
-/* PERF_FORMAT_GROUP on any event of a group: the whole group, in the
- * layout the reading event's read_format asks, with the leader's times. */
-static ssize_t read_group(pk_model *m, mk_event *l, uint64_t rf, void *buf, size_t len)
-{
-	size_t n = 1, cap = len / sizeof(uint64_t), nr = 0;
-	uint64_t w[8];
-	uint64_t *out = buf;
-	if (cap < 3)
-		return -ENOSPC;
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[n++] = l->ena;
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[n++] = l->run;
-	for (size_t i = 0; i < m->nr_ev; i++) {
-		const mk_event *e = &m->ev[i];
-		if (!e->open || e->leader != l - m->ev)
+	mk_event *l = &m->ev[e->leader];
+	uint64_t rf = e->attr.read_format;
+	pk_counts c[MK_READ_MAX / 3];
+	size_t nr = 0;
+	if (!(rf & PERF_FORMAT_GROUP))
+		return pki_pd_read_values(rf, (c[0] = counts_of(m, e), c), 1, out, cap);
+	for (size_t i = 0; i < m->nr_ev; i++) { /* the leader first: the lowest index */
+		const mk_event *o = &m->ev[i];
+		if (!o->open || o->leader != l - m->ev)
 			continue;
-		size_t k = put_value(m, e, rf, w);
-		if (n + k > cap)
+		if (nr == PK_ARRAY_SIZE(c))
 			return -ENOSPC;
-		memcpy(out + n, w, k * sizeof(uint64_t));
-		n += k;
-		nr++;
+		c[nr++] = counts_of(m, o);
 	}
-	out[0] = nr;
-	return (ssize_t)(n * sizeof(uint64_t));
+	return pki_pd_read_values(rf, c, nr, out, cap);
 }
 
 static ssize_t mk_read(const pk_kernel *k, int fd, void *buf, size_t len)
 {
 	pk_model *m = MK(k);
 	mk_event *e = event_of(m, fd);
+	uint64_t w[MK_READ_MAX];
 	if (!e)
 		return -EBADF;
 	mk_event *l = &m->ev[e->leader];
-	uint64_t rf = e->attr.read_format, w[8];
-	size_t n = 0;
 	pki_mk_pm_read(m, l);
-	if (rf & PERF_FORMAT_GROUP)
-		return read_group(m, l, rf, buf, len);
-	w[n++] = pki_mk_value(m, e);
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		w[n++] = e->ena;
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		w[n++] = e->run;
-	if (rf & PERF_FORMAT_ID)
-		w[n++] = id_of(m, e);
-	if (rf & PERF_FORMAT_LOST)
-		w[n++] = 0;
-	if (n * sizeof(uint64_t) > len)
+	pki_mk_publish_group(m, l); /* the registers were read and cleared */
+	int n = pki_mk_read_values(m, e, w, MK_READ_MAX);
+	if (n < 0 || (size_t)n * sizeof(uint64_t) > len)
 		return -ENOSPC;
-	memcpy(buf, w, n * sizeof(uint64_t));
-	return (ssize_t)(n * sizeof(uint64_t));
+	memcpy(buf, w, (size_t)n * sizeof(uint64_t));
+	return (ssize_t)n * (ssize_t)sizeof(uint64_t);
 }
 
-static void reset_event(mk_event *e, mk_event *l)
+/* IOC_RESET: the count to 0; the counter keeps its value (pmc_off follows
+ * the count), PERF_METRICS and SLOTS are cleared together. */
+static void reset_event(pk_model *m, mk_event *e, mk_event *l)
 {
+	uint64_t before = pki_mk_value(m, e);
 	e->base = pki_mk_whole(e->acc);
+	e->pmc_off -= (int64_t)(before - pki_mk_value(m, e));
 	if (e->kind == MK_PM_SLOTS || e->kind == MK_PM_METRIC) {
 		pki_pm_reset(&l->regs);
 		l->pmcount[e->kind == MK_PM_SLOTS ? 0 : 1 + e->field] = 0;
 	}
+}
+
+/* SET_OUTPUT (arg: the target fd, -1 for none) and PERIOD (arg: a u64 *). */
+static int ioctl_sampling(pk_model *m, mk_event *e, unsigned long req, unsigned long arg)
+{
+	pk_error err;
+	if (req == PERF_EVENT_IOC_SET_OUTPUT) {
+		mk_event *t = (int)arg == -1 ? NULL : event_of(m, (int)arg);
+		if ((int)arg != -1 && !t)
+			return pki_mk_refuse(m, -EBADF, "SET_OUTPUT: %d is not an open event", (int)arg);
+		return pki_mk_set_output(m, e, t);
+	}
+	if (!e->sampling)
+		return pki_mk_refuse(m, -EINVAL, "PERF_EVENT_IOC_PERIOD on an event that does not "
+						 "sample");
+	pk_error_clear(&err);
+	int r = pki_overflow_set_period(&e->ovf, *(const uint64_t *)arg, &err);
+	return r < 0 ? pki_mk_refuse(m, r, "%s", err.msg) : 0;
 }
 
 static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long arg)
@@ -328,9 +332,11 @@ static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long
 	if (!e)
 		return -EBADF;
 	if (req == PERF_EVENT_IOC_ID) {
-		*(uint64_t *)arg = id_of(m, e);
+		*(uint64_t *)arg = pki_mk_id(m, e);
 		return 0;
 	}
+	if (req == PERF_EVENT_IOC_SET_OUTPUT || req == PERF_EVENT_IOC_PERIOD)
+		return ioctl_sampling(m, e, req, arg);
 	if (req != PERF_EVENT_IOC_ENABLE && req != PERF_EVENT_IOC_DISABLE &&
 	    req != PERF_EVENT_IOC_RESET)
 		return pki_mk_refuse(m, -ENOTTY, "the model does not serve ioctl %#lx", req);
@@ -340,27 +346,28 @@ static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long
 		if (!o->open || (o != e && !(group && o->leader == e->leader)))
 			continue;
 		if (req == PERF_EVENT_IOC_RESET)
-			reset_event(o, &m->ev[o->leader]);
+			reset_event(m, o, &m->ev[o->leader]);
 		else
 			o->enabled = req == PERF_EVENT_IOC_ENABLE;
 	}
+	if (req != PERF_EVENT_IOC_RESET)
+		pki_mk_schedule(m); /* in or out of the PMU at once */
+	for (size_t i = 0; i < m->nr_ev; i++)
+		if (m->ev[i].open && m->ev[i].leader == e->leader)
+			pki_mk_publish(m, &m->ev[i]);
 	return 0;
 }
 
 static int mk_mmap(const pk_kernel *k, int fd, size_t len, int prot, uint64_t offset, void **addr)
 {
-	(void)len, (void)prot, (void)offset, (void)addr;
 	pk_model *m = MK(k);
-	if (!event_of(m, fd))
-		return -EBADF;
-	return pki_mk_refuse(m, -ENODEV, "the model does not map ring buffers or the user page "
-					 "yet (sampling and RDPMC are a later part of issue 8)");
+	mk_event *e = event_of(m, fd);
+	return e ? pki_mk_mmap(m, e, len, prot, offset, addr) : -EBADF;
 }
 
 static int mk_munmap(const pk_kernel *k, void *addr, size_t len)
 {
-	(void)k, (void)addr, (void)len;
-	return -EINVAL;
+	return pki_mk_munmap(MK(k), addr, len);
 }
 
 static int mk_close(const pk_kernel *k, int fd)
@@ -372,12 +379,11 @@ static int mk_close(const pk_kernel *k, int fd)
 	return 0;
 }
 
-/* POLLHUP once the followed thread has ended; POLLNVAL for a closed fd. */
-static int mk_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms)
+/* Readiness now: POLLIN once per ring wakeup, POLLHUP once the followed
+ * thread has ended, POLLNVAL for a closed fd. peek: leave POLLIN pending. */
+static int poll_now(pk_model *m, struct pollfd *fds, size_t nr, bool peek)
 {
-	pk_model *m = MK(k);
 	int n = 0;
-	(void)timeout_ms;
 	for (size_t i = 0; i < nr; i++) {
 		mk_event *e = fds[i].fd >= 0 ? event_of(m, fds[i].fd) : NULL;
 		fds[i].revents = 0;
@@ -385,11 +391,29 @@ static int mk_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeou
 			continue;
 		if (!e)
 			fds[i].revents = POLLNVAL;
-		else if (e->pid > 0 && m->now >= m->thread_end[e->ctx])
-			fds[i].revents = POLLHUP;
+		else if (e->map && e->ring.size)
+			fds[i].revents = peek ? (e->ring.pollin ? POLLIN : 0)
+					      : pki_ring_revents(&e->ring);
+		if (e && e->pid > 0 && m->now >= m->thread_end[e->ctx])
+			fds[i].revents |= POLLHUP;
+		fds[i].revents &= (short)(fds[i].events | POLLHUP | POLLNVAL);
 		n += fds[i].revents != 0;
 	}
 	return n;
+}
+
+/* Waiting is in virtual time: with nothing ready, the model runs until a
+ * ring wakes its reader, timeout_ms pass (-1: no limit) or the scenario
+ * ends. */
+static int mk_poll(const pk_kernel *k, struct pollfd *fds, size_t nr, int timeout_ms)
+{
+	pk_model *m = MK(k);
+	uint64_t limit = timeout_ms < 0 ? UINT64_MAX : m->now + (uint64_t)timeout_ms * 1000000u;
+	if (limit > m->end)
+		limit = m->end;
+	while (poll_now(m, fds, nr, true) == 0 && m->now < limit)
+		pki_mk_run_to(m, limit, true);
+	return poll_now(m, fds, nr, false);
 }
 
 static size_t mk_explain(const pk_kernel *k, char *buf, size_t len)

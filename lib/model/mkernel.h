@@ -22,15 +22,24 @@
 #include <pmukit/pmu.h>
 
 #include "model/model.h"
+#include "model/sampling.h"
 
 #define MK_FD_BASE 5000
 /* The kernel's default mux interval when the tree has none: PERF_CPU_HRTIMER
  * = 1000 / HZ ms, HZ = 250 (docs/model.md). */
 #define MK_MUX_DEFAULT_MS 4
+/* The modeled kernel's HZ (the same default): the tick of frequency mode. */
+#define MK_HZ 250
+/* perf_event_max_sample_rate and perf_event_mlock_kb: the kernel's defaults. */
+#define MK_MAX_SAMPLE_RATE 100000
+#define MK_MLOCK_KB 516
+/* u64s of the largest read(2) or PERF_SAMPLE_READ the model builds. */
+#define MK_READ_MAX 1024
 
 typedef enum mk_kind {
 	MK_TASK_CLOCK,   /* software: ns while the task runs / the CPU is counted */
 	MK_CPU_CLOCK,
+	MK_DUMMY,        /* software dummy: counts nothing, carries side-band bits */
 	MK_RATE,         /* counts rate x core cycles (pki_event_rate) */
 	MK_PM_SLOTS,     /* fixed counter 3 on a PERF_METRICS CPU */
 	MK_PM_METRIC,    /* a metric pseudo event: field of the leader's register */
@@ -59,6 +68,21 @@ typedef struct mk_event {
 	uint64_t pmcount[1 + PKI_TMA_NR];
 	double node_exact[PKI_TMA_NR];
 	uint64_t node_fed[PKI_TMA_NR];
+	/* the counter it is on while running (mmap.c publishes it): RDPMC's ECX */
+	uint32_t pmc_ecx;
+	bool on_pmc;            /* on a fixed or generic counter (not PERF_METRICS) */
+	int64_t pmc_off;        /* counting events: value - raw counter value */
+	/* mmap.c: its mapping (the user page and its ring), its SET_OUTPUT target */
+	void *map;
+	size_t map_len;
+	pki_ring ring;
+	int output;             /* index of the event whose ring it writes to, -1: none */
+	uint64_t lost;          /* samples lost (PERF_FORMAT_LOST) */
+	/* msample.c: a sampling event's overflow state and the count it consumed */
+	bool sampling;
+	pki_overflow ovf;
+	uint64_t ovf_count;     /* whole counts the overflow state has seen */
+	double *credit;         /* a CPU event's: counts per thread not yet sampled */
 } mk_event;
 
 struct pk_model {
@@ -74,10 +98,20 @@ struct pk_model {
 	mk_event *ev;
 	size_t nr_ev, cap_ev;
 	unsigned *rot;          /* per context: rotations so far */
+	bool *want_rot;         /* per context: rotate at the end of this step */
 	char reason[400];       /* the last refusal */
+	uint64_t tick_ns;       /* the modeled kernel's tick (HZ 250) */
+	uint64_t wakeups;       /* ring wakeups so far (poll in virtual time) */
+	uint8_t *rec;           /* a record being built (PKI_PD_RECORD_MAX + 1) */
 };
 
 #define MK(k) ((pk_model *)(k)->ctx)
+
+/* An event's id (PERF_FORMAT_ID, PERF_EVENT_IOC_ID): its index + 1. */
+static inline uint64_t pki_mk_id(const pk_model *m, const mk_event *e)
+{
+	return (uint64_t)(e - m->ev) + 1;
+}
 
 /* The phase thread t runs at time t_ns, NULL when it has ended. */
 const pki_phase *pki_mk_phase_at(const pk_model *m, size_t t, uint64_t t_ns, uint64_t *phase_end);
@@ -96,8 +130,17 @@ int pki_mk_check_topdown(pk_model *m, const mk_event *e, const mk_event *leader)
 bool pki_mk_is_slots(const mk_event *e);
 int pki_mk_metric_field(const mk_event *e); /* 0-7, or -1 */
 
-/* msched.c: runs the model to time `to`. */
-void pki_mk_run_to(pk_model *m, uint64_t to);
+/* msched.c: runs the model to time `to`; with until_wakeup, stops early
+ * after the step in which a ring woke its reader. True when one did. */
+bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup);
+/* Schedules every context at the current time (after ENABLE/DISABLE). */
+void pki_mk_schedule(pk_model *m);
+/* Contexts: the threads, then one per CPU number up to the highest. */
+size_t pki_mk_nr_ctx(const pk_model *m);
+/* True when e and its leader are open and enabled. */
+bool pki_mk_counts_now(const pk_model *m, const mk_event *e);
+/* What e would count over [t0, t0 + dt) (nothing applied). */
+double pki_mk_event_delta(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt);
 /* A read through the kernel: brings the PERF_METRICS counts of leader l up
  * to date (and clears its registers when it is on the PMU). */
 void pki_mk_pm_read(pk_model *m, mk_event *l);
@@ -105,6 +148,36 @@ void pki_mk_pm_read(pk_model *m, mk_event *l);
 uint64_t pki_mk_whole(double exact);
 /* The value an event reports. */
 uint64_t pki_mk_value(const pk_model *m, const mk_event *e);
+
+/* mmap.c: the mapping, the user page, SET_OUTPUT, the counters. */
+int pki_mk_mmap(pk_model *m, mk_event *e, size_t len, int prot, uint64_t offset, void **addr);
+int pki_mk_munmap(pk_model *m, void *addr, size_t len);
+/* target NULL: back to no redirection. */
+int pki_mk_set_output(pk_model *m, mk_event *e, mk_event *target);
+/* The ring e writes into (its own or its SET_OUTPUT target's); NULL: none. */
+pki_ring *pki_mk_ring_of(pk_model *m, mk_event *e);
+/* The user page of e (and of every event of l's group) brought up to date. */
+void pki_mk_publish(pk_model *m, mk_event *e);
+void pki_mk_publish_group(pk_model *m, const mk_event *l);
+/* A counter programmed from 0 (scheduled in). */
+void pki_mk_program(pk_model *m, mk_event *e);
+/* The raw value of the counter e is on (pmc_width bits). */
+uint64_t pki_mk_raw(const pk_model *m, const mk_event *e);
+/* True when e runs on a counter RDPMC can read (or PERF_METRICS). */
+bool pki_mk_on_counter(const pk_model *m, const mk_event *e);
+
+/* msample.c: sampling events. */
+/* At open: checks a sampling attr, arms its overflow state. */
+int pki_mk_sampling_open(pk_model *m, mk_event *e);
+/* The end of a step from t0 cut at the next overflow of a running
+ * sampling event (at most end, at least t0 + 1). */
+uint64_t pki_mk_sample_bound(pk_model *m, uint64_t t0, uint64_t end);
+/* After the step [t0, t1): the overflows and their samples; the freq
+ * tick at a tick boundary. True when a ring woke its reader. */
+bool pki_mk_sample_step(pk_model *m, uint64_t t0, uint64_t t1);
+/* The read_format u64s of e as read(2) gives them now, into out (cap u64s):
+ * the count or -errno. */
+int pki_mk_read_values(pk_model *m, mk_event *e, uint64_t *out, size_t cap);
 
 /* mkernel.c: fills a model's table (the host facts from mhost.c). */
 void pki_mk_ops(pk_kernel_ops *ops);

@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "perfdata/sample_write.h"
 
 static uint64_t phase_ns(const pki_phase *p)
 {
@@ -138,7 +139,9 @@ static int init_time(pk_model *m)
 	size_t nctx = m->sc.nr_threads + (size_t)pk_cpumap_cpu(m->cpus, pk_cpumap_nr(m->cpus) - 1) + 1;
 	m->thread_end = calloc(m->sc.nr_threads, sizeof(*m->thread_end));
 	m->rot = calloc(nctx, sizeof(*m->rot));
-	if (!m->thread_end || !m->rot)
+	m->want_rot = calloc(nctx, sizeof(*m->want_rot));
+	m->rec = malloc(PKI_PD_RECORD_MAX + 1);
+	if (!m->thread_end || !m->rot || !m->want_rot || !m->rec)
 		return -ENOMEM;
 	for (size_t t = 0; t < m->sc.nr_threads; t++) {
 		for (size_t i = 0; i < m->sc.threads[t].nr_phases; i++)
@@ -147,6 +150,7 @@ static int init_time(pk_model *m)
 			m->end = m->thread_end[t];
 	}
 	m->mux_ns = mux_interval_ns(m);
+	m->tick_ns = 1000000000u / MK_HZ;
 	return 0;
 }
 
@@ -183,6 +187,10 @@ void pk_model_free(pk_model *m)
 	pk_cpumap_put(m->cpus);
 	free(m->thread_end);
 	free(m->rot);
+	free(m->want_rot);
+	free(m->rec);
+	for (size_t i = 0; i < m->nr_ev; i++)
+		free(m->ev[i].map), free(m->ev[i].credit); /* mappings never unmapped */
 	free(m->ev);
 	free(m);
 }
@@ -224,7 +232,7 @@ uint64_t pk_model_end(const pk_model *m)
 
 bool pk_model_advance(pk_model *m, uint64_t ns)
 {
-	pki_mk_run_to(m, m->now + ns);
+	pki_mk_run_to(m, m->now + ns, false);
 	for (size_t t = 0; t < m->sc.nr_threads; t++)
 		if (m->now < m->thread_end[t])
 			return true;

@@ -24,8 +24,10 @@
 /* Groups one context schedules; more are never scheduled (a limit of the
  * model, docs/model.md). */
 #define MK_MAX_GROUPS 256
+/* Members of a group whose counters a move is checked for. */
+#define MK_MAX_MEMBERS 64
 
-static bool counts_now(const pk_model *m, const mk_event *e)
+bool pki_mk_counts_now(const pk_model *m, const mk_event *e)
 {
 	const mk_event *l = &m->ev[e->leader];
 	return e->open && e->enabled && l->open && l->enabled;
@@ -41,10 +43,11 @@ static const pk_pmu *ctx_pmu(const pk_model *m, int ctx, uint64_t t, const pki_p
 	return *ph ? pki_mk_pmu_of(m, (*ph)->core_type) : NULL;
 }
 
-/* Takes the counters a group needs from *fixed / *generic; false when it
- * does not fit (nothing taken). */
-static bool fit_group(const pk_model *m, const mk_event *l, const pk_pmu *pmu, uint32_t *fixed,
-		      int *generic)
+/* Takes the counters a group needs from *fixed / *generic and notes each
+ * event's counter (RDPMC's ECX); false when it does not fit (nothing taken).
+ * Generic counters are handed out from 0 up. */
+static bool fit_group(pk_model *m, const mk_event *l, const pk_pmu *pmu, uint32_t *fixed,
+		      int *generic, int nr_generic)
 {
 	uint32_t f = *fixed;
 	int g = *generic;
@@ -63,18 +66,55 @@ static bool fit_group(const pk_model *m, const mk_event *l, const pk_pmu *pmu, u
 		else
 			g--;
 	}
-	*fixed = f;
-	*generic = g;
+	for (size_t i = 0; i < m->nr_ev; i++) { /* it fits: the same walk, noting counters */
+		mk_event *e = &m->ev[i];
+		if (!e->open || &m->ev[e->leader] != l || !e->pmu)
+			continue;
+		e->on_pmc = e->kind != MK_PM_METRIC;
+		if (e->kind == MK_PM_METRIC) {
+			e->pmc_ecx = pki_rdpmc_ecx(PKI_PMC_METRICS, 0);
+		} else if (e->fixed >= 0 && (*fixed >> e->fixed & 1)) {
+			*fixed &= ~(1u << e->fixed);
+			e->pmc_ecx = pki_rdpmc_ecx(PKI_PMC_FIXED, (unsigned)e->fixed);
+		} else {
+			e->pmc_ecx = pki_rdpmc_ecx(PKI_PMC_GENERIC, (unsigned)(nr_generic - *generic));
+			(*generic)--;
+		}
+	}
 	return true;
 }
 
-static void set_group_running(pk_model *m, mk_event *l, bool on)
+/* Scheduling a group in or out: the driver saves PERF_METRICS when it
+ * leaves, a counter is programmed (from 0) when it comes in or moves, and
+ * the user pages say so. ecx_before: the members' counters before. */
+static void set_group_running(pk_model *m, mk_event *l, bool on, const uint32_t *ecx_before)
 {
 	if (l->kind == MK_PM_SLOTS && l->running && !on)
 		pki_pm_save(&l->regs, l->pmcount); /* scheduled out: the driver saves */
-	for (size_t i = 0; i < m->nr_ev; i++)
+	for (size_t i = 0, k = 0; i < m->nr_ev; i++) {
+		mk_event *e = &m->ev[i];
+		if (!e->open || &m->ev[e->leader] != l)
+			continue;
+		bool moved = on && k < MK_MAX_MEMBERS && ecx_before[k] != e->pmc_ecx;
+		bool changed = e->running != on || moved;
+		k++;
+		e->running = on;
+		if (on && changed)
+			pki_mk_program(m, e);
+		if (changed)
+			pki_mk_publish(m, e);
+	}
+}
+
+/* The ECX of each running member of l, in index order (UINT32_MAX: not on
+ * a counter), into out[MK_MAX_MEMBERS]. */
+static void group_ecx(const pk_model *m, const mk_event *l, uint32_t *out)
+{
+	for (size_t i = 0; i < MK_MAX_MEMBERS; i++)
+		out[i] = UINT32_MAX;
+	for (size_t i = 0, k = 0; i < m->nr_ev && k < MK_MAX_MEMBERS; i++)
 		if (m->ev[i].open && &m->ev[m->ev[i].leader] == l)
-			m->ev[i].running = on;
+			out[k++] = m->ev[i].running ? m->ev[i].pmc_ecx : UINT32_MAX;
 }
 
 /* The group leaders of ctx that count, pinned ones first, flexible ones
@@ -84,13 +124,13 @@ static size_t ctx_groups(const pk_model *m, int ctx, mk_event **out, size_t cap)
 	size_t n = 0, nflex = 0, first_flex;
 	for (size_t i = 0; i < m->nr_ev && n < cap; i++) {
 		mk_event *e = &m->ev[i];
-		if (e->ctx == ctx && e->leader == (int)i && counts_now(m, e) && e->attr.pinned)
+		if (e->ctx == ctx && e->leader == (int)i && pki_mk_counts_now(m, e) && e->attr.pinned)
 			out[n++] = e;
 	}
 	first_flex = n;
 	for (size_t i = 0; i < m->nr_ev && n < cap; i++) {
 		mk_event *e = &m->ev[i];
-		if (e->ctx == ctx && e->leader == (int)i && counts_now(m, e) && !e->attr.pinned)
+		if (e->ctx == ctx && e->leader == (int)i && pki_mk_counts_now(m, e) && !e->attr.pinned)
 			out[n++] = e, nflex++;
 	}
 	if (nflex > 1) {
@@ -112,6 +152,17 @@ static const pk_pmu *group_pmu(const pk_model *m, const mk_event *l)
 	return NULL;
 }
 
+/* Groups of ctx that do not count now (disabled, or their leader is) leave
+ * the PMU. */
+static void unschedule_idle(pk_model *m, int ctx)
+{
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		mk_event *l = &m->ev[i];
+		if (l->ctx == ctx && l->leader == (int)i && l->running && !pki_mk_counts_now(m, l))
+			set_group_running(m, l, false, NULL);
+	}
+}
+
 static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 {
 	const pki_phase *ph;
@@ -121,16 +172,19 @@ static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 	mk_event *groups[MK_MAX_GROUPS];
 	size_t n = ctx_groups(m, ctx, groups, MK_MAX_GROUPS);
 	const pki_counters *row = NULL;
+	unschedule_idle(m, ctx);
 	for (size_t i = 0; i < n && !row; i++)
 		row = groups[i]->core.row && groups[i]->pmu == pmu ? groups[i]->core.row : NULL;
 	uint32_t fixed = row ? row->fixed : 0;
-	int generic = row ? pki_counters_generic(row, m->sc.smt) : 0;
+	int nr_generic = row ? pki_counters_generic(row, m->sc.smt) : 0, generic = nr_generic;
 	bool can_add_hw = true;
 	for (size_t i = 0; i < n; i++) {
 		mk_event *l = groups[i];
 		const pk_pmu *gp = group_pmu(m, l);
+		uint32_t before[MK_MAX_MEMBERS];
 		bool on;
 		bool away = !live || (gp && gp != pmu) || (ph && l->cpu >= 0 && l->cpu != cpu_now);
+		group_ecx(m, l, before);
 		if (away)
 			on = false; /* ended, or its PMU or CPU is not where the thread runs */
 		else if (!gp)
@@ -138,52 +192,80 @@ static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 		else if (!(l->attr.pinned || can_add_hw))
 			on = false;
 		else
-			on = fit_group(m, l, pmu, &fixed, &generic);
+			on = fit_group(m, l, pmu, &fixed, &generic, nr_generic);
 		if (gp && !away && !on && !l->attr.pinned && can_add_hw) {
 			can_add_hw = false;
 			*rotate = true;
 		}
-		set_group_running(m, l, on);
+		set_group_running(m, l, on, before);
 	}
 }
 
-/* The events a thread's phase adds to e over cycles core cycles. */
-static void count_phase(mk_event *e, mk_event *l, const pki_phase *ph, double cycles)
+void pki_mk_schedule(pk_model *m)
 {
-	if (e->attr.exclude_user) /* the scenario's threads run in user space */
-		return;
-	if (e->kind == MK_RATE) {
-		double rate = 0;
-		if (pki_event_rate(&e->core, &e->key, ph, &rate, NULL) == 0)
-			e->acc += rate * cycles;
-	} else if (e->kind == MK_PM_SLOTS && e == l) {
-		double rates[PKI_TMA_NR];
-		uint64_t feed[PKI_TMA_NR];
-		pki_phase_node_rates(&e->core, ph, rates);
-		for (int i = 0; i < PKI_TMA_NR; i++) {
-			e->node_exact[i] += rates[i] * cycles;
-			uint64_t whole = (uint64_t)llround(e->node_exact[i]);
-			feed[i] = whole - e->node_fed[i];
-			e->node_fed[i] = whole;
-		}
-		pki_pm_run(&e->regs, feed);
-	}
+	bool rotate;
+	for (size_t c = 0; c < pki_mk_nr_ctx(m); c++)
+		schedule_ctx(m, (int)c, m->now, &rotate);
 }
 
-/* One event over [t0, t0 + dt): times, and counts of what runs under it. */
-static void step_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
+size_t pki_mk_nr_ctx(const pk_model *m)
+{
+	return m->sc.nr_threads + (size_t)pk_cpumap_cpu(m->cpus, pk_cpumap_nr(m->cpus) - 1) + 1;
+}
+
+/* What a phase adds to e over `cycles` core cycles: returned (the counts
+ * that drive its overflows), and applied when `apply`. */
+static double count_phase(mk_event *e, mk_event *l, const pki_phase *ph, double cycles, bool apply)
+{
+	double rates[PKI_TMA_NR], rate = 0, slots = 0;
+	uint64_t feed[PKI_TMA_NR];
+	if (e->attr.exclude_user) /* the scenario's threads run in user space */
+		return 0;
+	if (e->kind == MK_RATE) {
+		if (pki_event_rate(&e->core, &e->key, ph, &rate, NULL) < 0)
+			return 0;
+		if (apply)
+			e->acc += rate * cycles;
+		return rate * cycles;
+	}
+	if (e->kind != MK_PM_SLOTS || e != l)
+		return 0;
+	pki_phase_node_rates(&e->core, ph, rates);
+	for (int i = 0; i < PKI_TMA_L1_NR; i++)
+		slots += rates[i] * cycles;
+	if (!apply)
+		return slots;
+	for (int i = 0; i < PKI_TMA_NR; i++) {
+		e->node_exact[i] += rates[i] * cycles;
+		uint64_t whole = (uint64_t)llround(e->node_exact[i]);
+		feed[i] = whole - e->node_fed[i];
+		e->node_fed[i] = whole;
+	}
+	pki_pm_run(&e->regs, feed);
+	for (int i = 0; i < PKI_TMA_L1_NR; i++)
+		e->acc += (double)feed[i]; /* whole slots: what a sampling slots event counts */
+	return slots;
+}
+
+/* The counts of e over [t0, t0 + dt) while it runs (applied when apply);
+ * times move only when applied. */
+static double run_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt, bool apply)
 {
 	size_t nthr = m->sc.nr_threads;
 	bool task = (size_t)e->ctx < nthr;
-	if (!counts_now(m, e) || (task && !pki_mk_phase_at(m, (size_t)e->ctx, t0, NULL)))
-		return;
-	e->ena += dt;
+	double sum = 0;
+	if (!pki_mk_counts_now(m, e) || (task && !pki_mk_phase_at(m, (size_t)e->ctx, t0, NULL)))
+		return 0;
+	if (apply)
+		e->ena += dt;
 	if (!e->running)
-		return;
-	e->run += dt;
+		return 0;
+	if (apply)
+		e->run += dt;
 	if (e->kind == MK_TASK_CLOCK || e->kind == MK_CPU_CLOCK) {
-		e->acc += (double)dt;
-		return;
+		if (apply)
+			e->acc += (double)dt;
+		return (double)dt;
 	}
 	mk_event *l = &m->ev[e->leader];
 	for (size_t t = task ? (size_t)e->ctx : 0; t < (task ? (size_t)e->ctx + 1 : nthr); t++) {
@@ -193,15 +275,27 @@ static void step_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
 			continue;
 		if (task && pki_mk_pmu_of(m, ph->core_type) != e->pmu)
 			continue;
-		count_phase(e, l, ph, (double)dt * ph->ghz);
+		double n = count_phase(e, l, ph, (double)dt * ph->ghz, apply);
+		if (apply && e->credit)
+			e->credit[t] += n; /* whose counts a CPU event's sample takes */
+		sum += n;
 	}
+	return sum;
 }
 
-/* The end of the step starting at t: the next mux tick, phase boundary or
- * `to`. */
+double pki_mk_event_delta(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
+{
+	return run_event(m, e, t0, dt, false);
+}
+
+/* The end of the step starting at t: the next mux tick, kernel tick, phase
+ * boundary or `to`. */
 static uint64_t step_end(const pk_model *m, uint64_t t, uint64_t to)
 {
 	uint64_t end = (t / m->mux_ns + 1) * m->mux_ns;
+	uint64_t tick = (t / m->tick_ns + 1) * m->tick_ns;
+	if (tick < end)
+		end = tick;
 	if (to < end)
 		end = to;
 	for (size_t i = 0; i < m->sc.nr_threads; i++) {
@@ -212,21 +306,26 @@ static uint64_t step_end(const pk_model *m, uint64_t t, uint64_t to)
 	return end;
 }
 
-void pki_mk_run_to(pk_model *m, uint64_t to)
+bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup)
 {
-	size_t nctx = m->sc.nr_threads + (size_t)pk_cpumap_cpu(m->cpus, pk_cpumap_nr(m->cpus) - 1) + 1;
-	while (m->now < to) {
-		uint64_t end = step_end(m, m->now, to);
+	size_t nctx = pki_mk_nr_ctx(m);
+	bool woke = false;
+	while (m->now < to && !(until_wakeup && woke)) {
+		uint64_t t0 = m->now, end = step_end(m, t0, to);
 		for (size_t c = 0; c < nctx; c++) {
 			bool rotate = false;
-			schedule_ctx(m, (int)c, m->now, &rotate);
-			if (rotate && end % m->mux_ns == 0)
-				m->rot[c]++; /* takes effect at the next step */
+			schedule_ctx(m, (int)c, t0, &rotate);
+			m->want_rot[c] = rotate;
 		}
+		uint64_t cut = pki_mk_sample_bound(m, t0, end);
+		for (size_t c = 0; c < nctx; c++) /* at the tick, for the next step */
+			m->rot[c] += m->want_rot[c] && cut == end && end % m->mux_ns == 0;
 		for (size_t i = 0; i < m->nr_ev; i++)
-			step_event(m, &m->ev[i], m->now, end - m->now);
-		m->now = end;
+			run_event(m, &m->ev[i], t0, cut - t0, true);
+		m->now = cut;
+		woke |= pki_mk_sample_step(m, t0, cut);
 	}
+	return woke;
 }
 
 void pki_mk_pm_read(pk_model *m, mk_event *l)

@@ -32,8 +32,11 @@ static const pki_machine machines[] = {
 	{"skylake", "GenuineIntel-6-5E-3", false},
 	{"zen4", "AuthenticAMD-25-11-1", false},
 	{"zen4-k6.12", "AuthenticAMD-25-11-1", false},
+	{"zen5", "AuthenticAMD-26-2-0", false},
 	{"neoverse-n1-spe", "0x00000000413fd0c1", false},
 	{"neoverse-n1-spe-k6.12", "0x00000000413fd0c1", false},
+	{"neoverse-n2", "0x00000000410fd490", false},
+	{"neoverse-v2", "0x00000000410fd4f0", false},
 };
 
 const pki_machine *pki_machine_find(const char *name)
@@ -248,7 +251,7 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	if (!s->machine_is_path && !*m)
 		return pki_scenario_bad(err, where, "machine", v,
 					"not a bundled machine (alderlake, sapphirerapids, "
-					"icelake, skylake, zen4, neoverse-n1-spe) nor a path "
+					"icelake, skylake, zen4, zen5, neoverse-n1-spe, neoverse-n2, neoverse-v2) nor a path "
 					"(a name with a '/')");
 	rc = get_string(root, "cpuid", s->machine_is_path, "", where, &cpuid, err);
 	if (rc)

@@ -310,6 +310,101 @@ static void rule_same_as(expect *w, const entry *self, const entry *all, size_t 
 static void rule_user_term_wins(expect *w, const entry *self, const entry *all, size_t n,
 				const char *same_as);
 
+
+/* Rule: TopDown metric events end in a group led by slots (newer perf's
+ * arch_evlist__add_required_events and sort; perf 6.1 leaves a lone metric
+ * event, which its kernel refuses). Lone metric events, with a lone slots
+ * of the same PMU, become one group where the first of them was; a group
+ * with metric events gains slots; slots first, metric events next. */
+static bool is_metric_attr(const attr *a)
+{
+	uint64_t c = a->f[F_CONFIG] & 0xffff;
+	return a->f[F_TYPE] >= 4 && (c & 0xff) == 0 && c >= 0x8000 && c <= 0x8700;
+}
+
+static bool is_slots_attr(const attr *a)
+{
+	return a->f[F_TYPE] >= 4 && (a->f[F_CONFIG] & 0xffff) == 0x400;
+}
+
+static int td_rank(const attr *a)
+{
+	return is_slots_attr(a) ? 0 : is_metric_attr(a) ? 1 : 2;
+}
+
+/* Appends group g[0..n) to out at *k: slots added when missing, ranked. */
+static void td_group(attr *out, int *k, const attr *g, int n)
+{
+	attr tmp[MAX_ATTRS];
+	int m = 0;
+	bool slots = false;
+	for (int i = 0; i < n; i++)
+		slots |= is_slots_attr(&g[i]);
+	for (int r = 0; r <= 2; r++) {
+		if (r == 0 && !slots)
+			for (int i = 0; i < n && m == 0; i++)
+				if (is_metric_attr(&g[i])) {
+					tmp[m] = g[i];
+					tmp[m++].f[F_CONFIG] = 0x400;
+				}
+		for (int i = 0; i < n; i++)
+			if (td_rank(&g[i]) == r)
+				tmp[m++] = g[i];
+	}
+	for (int i = 0; i < m; i++) {
+		out[*k + i] = tmp[i];
+		out[*k + i].leader = i ? *k : -1;
+	}
+	*k += m;
+}
+
+static void rule_slots_leader(expect *w, const entry *self, const entry *all, size_t n,
+			      const char *same_as)
+{
+	(void)self, (void)all, (void)n, (void)same_as;
+	attr out[MAX_ATTRS], g[MAX_ATTRS];
+	bool taken[MAX_ATTRS] = {false};
+	int k = 0;
+	for (int i = 0; i < w->nr; i++) {
+		if (taken[i] || w->attrs[i].leader >= 0)
+			continue;
+		int gn = 0;
+		for (int j = i; j < w->nr; j++)
+			if (j == i || w->attrs[j].leader == i)
+				g[gn++] = w->attrs[j];
+		bool lone = gn == 1;
+		if (lone && (is_metric_attr(&g[0]) || is_slots_attr(&g[0]))) {
+			gn = 0;
+			bool have_slots = false;
+			for (int j = i; j < w->nr; j++) {
+				const attr *a = &w->attrs[j];
+				bool alone = a->leader < 0 && (j + 1 >= w->nr || w->attrs[j + 1].leader != j);
+				if (taken[j] || !alone || a->f[F_TYPE] != w->attrs[i].f[F_TYPE])
+					continue;
+				if (is_metric_attr(a) || (is_slots_attr(a) && !have_slots)) {
+					have_slots |= is_slots_attr(a);
+					taken[j] = true;
+					g[gn++] = *a;
+				}
+			}
+		}
+		bool metric = false;
+		for (int j = 0; j < gn; j++)
+			metric |= is_metric_attr(&g[j]);
+		if (metric) {
+			td_group(out, &k, g, gn);
+		} else {
+			for (int j = 0; j < gn; j++) {
+				out[k + j] = g[j];
+				out[k + j].leader = j ? k : -1;
+			}
+			k += gn;
+		}
+	}
+	memcpy(w->attrs, out, sizeof(attr) * (size_t)k);
+	w->nr = k;
+}
+
 static const struct deliberate {
 	const char *machine;
 	const char *event;
@@ -346,6 +441,25 @@ static const struct deliberate {
 	 false, "Terms that repeat an alias's term"},
 	{"sapphirerapids", "cpu/mem-loads,ldlat=50/pp", rule_user_term_wins, NULL, F_CONFIG1, 50,
 	 false, "Terms that repeat an alias's term"},
+	/* TopDown metric events get their slots leader (newer perf) */
+	{"alderlake", "topdown-retiring", rule_slots_leader, NULL, 0, 0, false, "TopDown slots leader"},
+	{"alderlake", "cpu_core/topdown-retiring/", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	{"alderlake", "cpu_core/topdown-heavy-ops/", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	{"sapphirerapids", "cpu/topdown-retiring/", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	{"sapphirerapids", "topdown-heavy-ops", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	{"sapphirerapids", "{cycles,topdown-retiring}", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	{"sapphirerapids", "topdown-retiring,slots", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader"},
+	/* the live comparison's events (live_events), not in the transcripts */
+	{"icelake", "cpu/topdown-fe-bound/", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader (live)"},
+	{"sapphirerapids", "cpu/topdown-fetch-lat/", rule_slots_leader, NULL, 0, 0, false,
+	 "TopDown slots leader (live)"},
 };
 
 static const struct deliberate *find_deliberate(const entry *e)
@@ -670,7 +784,7 @@ static void test_encode_matches_perf(void **state)
 		free(root);
 	}
 	for (size_t i = 0; i < sizeof(deliberate) / sizeof(deliberate[0]); i++)
-		if (!t.used[i]) {
+		if (!t.used[i] && !strstr(deliberate[i].doc, "(live)")) {
 			say(&t.rep, "documented difference for %s '%s' matches no oracle entry\n",
 			    deliberate[i].machine, deliberate[i].event);
 			t.failed++;

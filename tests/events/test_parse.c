@@ -231,7 +231,7 @@ static void test_hybrid_expansion(void **state)
 {
 	(void)state;
 	pk_evlist *l = must_parse("alderlake", "cycles,r1a,cpu_atom/r1a/,cpu_core/cycles/,topdown-retiring");
-	assert_int_equal(pk_evlist_count(l), 8);
+	assert_int_equal(pk_evlist_count(l), 9);
 	/* cycles: one per core PMU, PMU type in config[63:32], cpu_core first */
 	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
 	assert_int_equal(EV(l, 0)->attr.config, 0x400000000ULL);
@@ -247,11 +247,19 @@ static void test_hybrid_expansion(void **state)
 	assert_int_equal(EV(l, 3)->attr.config, 0x1a);
 	assert_int_equal(EV(l, 4)->attr.type, 8);
 	assert_int_equal(EV(l, 5)->attr.config, 0x400000000ULL);
-	/* a sysfs alias both PMUs have: each with its own encoding */
+	/* a sysfs alias both PMUs have: each with its own encoding; on
+	 * cpu_core a metric event, which gets its slots leader */
 	assert_int_equal(EV(l, 6)->attr.type, 4);
-	assert_int_equal(EV(l, 6)->attr.config, 0x8000);
-	assert_int_equal(EV(l, 7)->attr.type, 8);
-	assert_int_equal(EV(l, 7)->attr.config, 0xc2);
+	assert_int_equal(EV(l, 6)->attr.config, 0x400);
+	assert_int_equal(EV(l, 6)->nr_members, 2);
+	assert_string_equal(EV(l, 6)->name, "cpu_core/slots/");
+	assert_int_equal(EV(l, 7)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 7)->leader, 6);
+	assert_int_equal(EV(l, 8)->attr.type, 8);
+	assert_int_equal(EV(l, 8)->attr.config, 0xc2);
+	assert_int_equal(EV(l, 8)->nr_members, 1);
+	assert_int_equal(pk_evlist_nr_warnings(l), 1);
+	assert_non_null(strstr(pk_evlist_warning(l, 0), "'{cpu_core/slots/,cpu_core/topdown-retiring/}'"));
 	pk_evlist_put(l);
 
 	/* --cputype */
@@ -301,10 +309,55 @@ static void test_hybrid_groups(void **state)
 	assert_int_equal(EV(l, 2)->leader, 0);
 	pk_evlist_put(l);
 
-	/* ...but only where there is a slots event */
+	/* a group of metric events without slots gets it, first */
 	l = must_parse("sapphirerapids", "{cycles,topdown-retiring}");
-	assert_int_equal(EV(l, 0)->attr.type, PERF_TYPE_HARDWARE);
-	assert_int_equal(EV(l, 1)->leader, 0);
+	assert_int_equal(pk_evlist_count(l), 3);
+	assert_int_equal(EV(l, 0)->attr.config, 0x400);
+	assert_string_equal(EV(l, 0)->name, "slots");
+	assert_int_equal(EV(l, 1)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 2)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 2)->leader, 0);
+	assert_non_null(strstr(pk_evlist_warning(l, 0), "'{slots,topdown-retiring,cycles}'"));
+	pk_evlist_put(l);
+
+	/* lone metric events of a PMU: one group with one slots leader where
+	 * the first was; other events stay where they were */
+	l = must_parse("sapphirerapids", "topdown-retiring,cycles,topdown-fe-bound,slots");
+	assert_int_equal(pk_evlist_count(l), 4);
+	assert_int_equal(EV(l, 0)->attr.config, 0x400);
+	assert_int_equal(EV(l, 0)->nr_members, 3);
+	assert_int_equal(EV(l, 1)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 2)->attr.config, 0x8200);
+	assert_int_equal(EV(l, 3)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 3)->nr_members, 1);
+	pk_evlist_put(l);
+
+	/* pre-Ice Lake topdown-* aliases are not metric events */
+	l = must_parse("skylake", "topdown-total-slots");
+	assert_int_equal(pk_evlist_count(l), 1);
+	assert_int_equal(pk_evlist_nr_warnings(l), 0);
+	pk_evlist_put(l);
+
+	/* what cannot be fixed is refused with the rule: a metric event that samples */
+	pk_error err;
+	assert_null(parse_on("sapphirerapids", "cpu/topdown-retiring,period=1000/", NULL, &err));
+	assert_int_equal(err.code, -EINVAL);
+	assert_non_null(strstr(err.msg, "cannot sample"));
+	assert_non_null(strstr(err.hint, "{slots,$sampling_event,topdown-retiring}:S"));
+	/* ...and the sampling form is accepted */
+	l = must_parse("sapphirerapids", "{slots,cycles,topdown-retiring}:S");
+	assert_int_equal(EV(l, 0)->attr.config, 0x400);
+	assert_int_equal(EV(l, 0)->nr_members, 3);
+	/* recorded: the sampling event samples and reads the group; slots and
+	 * the metric event never sample */
+	pk_config_opts rec = {.mode = PK_CONFIG_RECORD};
+	assert_int_equal(pk_evlist_config(l, &rec, &err), 0);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 0);
+	assert_int_equal(EV(l, 1)->attr.config, 0x8000);
+	assert_int_equal(EV(l, 1)->attr.sample_period, 0);
+	assert_int_equal(EV(l, 2)->attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(EV(l, 2)->attr.sample_freq, 4000);
+	assert_true(EV(l, 2)->attr.sample_type & PERF_SAMPLE_READ);
 	pk_evlist_put(l);
 }
 
@@ -531,6 +584,26 @@ static void test_config_defaults(void **state)
 	assert_false(EV(l, 0)->attr.freq);
 	assert_int_equal(EV(l, 0)->attr.sample_period, 12345);
 	assert_int_equal(EV(l, 2)->attr.sample_period, 20000); /* the term wins */
+	pk_evlist_put(l);
+
+	/* record: members follow their leader (perf disables leaders only); a
+	 * :S group with a slots leader samples on its first non-metric member
+	 * (perf 6.1's read sampler), the others only read */
+	l = must_parse("icelake", "{slots,cycles,topdown-retiring}:S");
+	pk_evlist_config(l, &rec, NULL);
+	assert_true(EV(l, 0)->attr.disabled && EV(l, 0)->attr.enable_on_exec);
+	for (size_t i = 1; i < 3; i++)
+		assert_true(!EV(l, i)->attr.disabled && !EV(l, i)->attr.enable_on_exec);
+	for (size_t i = 0; i < 3; i++) {
+		bool cycles = EV(l, i)->attr.type == PERF_TYPE_HARDWARE;
+		assert_true(EV(l, i)->attr.sample_type & PERF_SAMPLE_READ);
+		assert_int_equal(EV(l, i)->attr.sample_period, cycles ? 4000 : 0);
+	}
+	pk_evlist_put(l);
+	l = must_parse("icelake", "{cycles,instructions}:S");
+	pk_evlist_config(l, &rec, NULL);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 4000);
+	assert_int_equal(EV(l, 1)->attr.sample_period, 0);
 	pk_evlist_put(l);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -262,6 +263,16 @@ static void expect_refused(const pk_kernel *k, struct perf_event_attr *a, pid_t 
 		fail_msg("want '%s' in '%s'", why, reason);
 }
 
+static void expect_mmap_refused(const pk_kernel *k, int fd, size_t len, int prot, const char *why)
+{
+	char reason[512] = "";
+	void *p;
+	assert_true(k->ops->mmap(k, fd, len, prot, 0, &p) < 0);
+	k->ops->explain(k, reason, sizeof(reason));
+	if (!strstr(reason, why))
+		fail_msg("want '%s' in '%s'", why, reason);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -283,7 +294,10 @@ static void test_refusals(void **state)
 	a = raw(0x0400, 0);
 	int fd = k->ops->open(k, &a, 1001, -1, -1, 0);
 	void *p;
-	assert_int_equal(k->ops->mmap(k, fd, 8192, 0, 0, &p), -ENODEV);
+	/* perf_mmap's rule (1 + 2^n pages) and the overwrite ring, not modeled */
+	expect_mmap_refused(k, fd, 4 * 4096, PROT_READ | PROT_WRITE, "1 + 2^n pages");
+	expect_mmap_refused(k, fd, 2 * 4096, PROT_READ, "overwrite ring");
+	assert_int_equal(k->ops->mmap(k, fd, 4096, PROT_READ, 4096, &p), -EINVAL);
 	assert_int_equal(k->ops->close(k, fd), 0);
 	assert_int_equal(k->ops->close(k, fd), -EBADF);
 	pk_model_free(m);

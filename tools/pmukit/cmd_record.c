@@ -11,6 +11,7 @@
  * The samples counted in the closing line are those that reached the file. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,15 +23,18 @@
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
 #include <pmukit/kernel.h>
+#include <pmukit/model.h>
 #include <pmukit/pmu.h>
 #include <pmukit/record.h>
 
 #include "builtin.h"
+#include "stat_model.h"
 #include "workload.h"
 
 const char record_usage[] =
 	"usage: pmukit record [-e EVENTS] [-F FREQ | -c PERIOD] [-g] [-a] [-C CPUS]\n"
 	"                     [-p PID | -t TID] [-o FILE] [-m PAGES] [-- COMMAND [ARGS]]\n"
+	"       pmukit record --model SCENARIO [options]\n"
 	"\n"
 	"Samples events into a perf.data file that perf and pmukit read.\n"
 	"\n"
@@ -46,7 +50,12 @@ const char record_usage[] =
 	"  -t, --tid TIDS          existing threads\n"
 	"  -o, --output FILE       output file (default perf.data; '-' writes pipe mode\n"
 	"                          to standard output)\n"
-	"  -m, --mmap-pages PAGES  ring buffer data pages per CPU (power of 2, default 128)\n";
+	"  -m, --mmap-pages PAGES  ring buffer data pages per CPU (power of 2, default 128)\n"
+	"      --model SCENARIO    record on the PMU model (docs/model.md): the scenario's\n"
+	"                          threads run in virtual time, no command; default\n"
+	"                          target: every scenario thread (-p/-t: some, -a/-C:\n"
+	"                          the model's CPUs); the file's host is the modeled\n"
+	"                          machine and stderr says the samples are modeled\n";
 
 static volatile sig_atomic_t stop_signal;
 
@@ -67,6 +76,7 @@ typedef struct ropts {
 	bool freq_max;               /* -F max */
 	bool callchain, all_cpus;
 	const char *cpu_list, *pids, *tids, *output;
+	const char *model;           /* --model: a scenario file */
 	size_t mmap_pages;
 	char **cmd;
 	int cmd_argc;
@@ -83,6 +93,8 @@ typedef struct rsession {
 	pk_recorder *rec;
 	pk_pd_writer *w;
 	pk_workload wl;
+	pk_model *model;             /* --model */
+	const pk_kernel *kernel;     /* the model's, or NULL: the real one */
 	bool system_wide, traced, pipe_mode;
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
@@ -90,20 +102,20 @@ typedef struct rsession {
 } rsession;
 
 /* kernel.perf_event_max_sample_rate, from the kernel seam; 0 when unknown. */
-static uint64_t max_sample_rate(void)
+static uint64_t max_sample_rate(const pk_kernel *k)
 {
-	int64_t v = pk_host_number(NULL, PK_HOST_MAX_SAMPLE_RATE, 0);
+	int64_t v = pk_host_number(k, PK_HOST_MAX_SAMPLE_RATE, 0);
 	return v > 0 ? (uint64_t)v : 0;
 }
 
 /* The kernel refuses a sample_freq above its maximum (EINVAL); perf lowers
  * the rate with a warning instead, and so do we. */
-static uint64_t sample_freq(const ropts *o)
+static uint64_t sample_freq(const ropts *o, const pk_kernel *k)
 {
 	if (o->period)
 		return 0;
 	uint64_t want = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
-	uint64_t max = max_sample_rate();
+	uint64_t max = max_sample_rate(k);
 	if (o->freq_max) {
 		if (!max)
 			return RECORD_DEFAULT_FREQ;
@@ -124,12 +136,13 @@ static uint64_t sample_freq(const ropts *o)
 	return max;
 }
 
-static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
+static int build_evlist(const ropts *o, pk_model *model, pk_evlist **out, pk_pmus **pmus_out)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	/* the evsels hold their own reference on it; the caller's is for its own use */
-	pk_pmus *pmus = pk_pmus_load(NULL, &err);
+	pk_pmus *pmus = pk_pmus_load(model ? pk_model_sysfs_root(model) : NULL, &err);
+	pk_parse_opts po = {.cpuid = model ? pk_model_cpuid(model)->str : NULL};
 	*pmus_out = pmus;
 	pk_evlist *l = pk_evlist_new();
 	if (!l) {
@@ -138,7 +151,7 @@ static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
 	}
 	for (int i = 0; i < o->nr_events; i++) {
 		pk_error_clear(&err);
-		if (pk_evlist_parse(l, pmus, o->events[i], NULL, &err) < 0) {
+		if (pk_evlist_parse(l, pmus, o->events[i], &po, &err) < 0) {
 			pk_cli_print_error("record", &err);
 			pk_evlist_put(l);
 			return 129;
@@ -148,7 +161,7 @@ static int build_evlist(const ropts *o, pk_evlist **out, pk_pmus **pmus_out)
 		/* perf's default, and its fallback where no core PMU exists */
 		const char *def = pmus && pk_pmus_nr_core(pmus) ? "cycles" : "cpu-clock";
 		pk_error_clear(&err);
-		if (pk_evlist_parse(l, pmus, def, NULL, &err) < 0) {
+		if (pk_evlist_parse(l, pmus, def, &po, &err) < 0) {
 			struct perf_event_attr a;
 			memset(&a, 0, sizeof(a));
 			a.type = PERF_TYPE_SOFTWARE;
@@ -211,7 +224,7 @@ static int add_tracking(pk_evlist *l, bool system_wide)
 static int setup_events(rsession *s)
 {
 	const ropts *o = s->o;
-	int rc = build_evlist(o, &s->evlist, &s->pmus);
+	int rc = build_evlist(o, s->model, &s->evlist, &s->pmus);
 	if (rc)
 		return rc;
 	pk_config_opts co = {
@@ -219,7 +232,7 @@ static int setup_events(rsession *s)
 		.system_wide = s->system_wide,
 		.forked_workload = s->traced,
 		.period = o->period,
-		.freq = sample_freq(o),
+		.freq = sample_freq(o, s->kernel),
 		.sample_type = (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
 			       (s->system_wide ? PERF_SAMPLE_CPU : 0),
 	};
@@ -234,10 +247,30 @@ static int setup_events(rsession *s)
 	return 0;
 }
 
+/* On the model: the model's CPUs for -a/-C (every task), else per thread
+ * (ring per thread): -p/-t or every scenario thread. */
+static int setup_model_targets(rsession *s)
+{
+	const ropts *o = s->o;
+	if (s->system_wide) {
+		s->cpus = pk_cli_target_cpus(s->kernel, o->cpu_list, &s->err);
+		s->threads = s->cpus ? pk_threadmap_any() : NULL;
+	} else {
+		s->threads = stat_model_threads(s->model, o->pids, o->tids, &s->err);
+	}
+	if (!s->threads) {
+		pk_cli_print_error("record", &s->err);
+		return 1;
+	}
+	return 0;
+}
+
 /* CPUs and tasks to follow; the command forked and held before exec. */
 static int setup_targets(rsession *s)
 {
 	const ropts *o = s->o;
+	if (s->model)
+		return setup_model_targets(s);
 	s->cpus = pk_cli_target_cpus(NULL, o->cpu_list, &s->err);
 	if (!s->cpus)
 		goto fail;
@@ -299,7 +332,7 @@ static int open_output(rsession *s, int argc, char **argv)
 		keep_old_output(s);
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
-	    pk_pd_writer_host_features(s->w, NULL, s->pmus, argc, argv, &s->err) < 0 ||
+	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
 	    pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
@@ -309,9 +342,9 @@ static int open_output(rsession *s, int argc, char **argv)
 
 /* The thread group of tid, from the kernel's task facts (tid itself when
  * unknown). */
-static pid_t tgid_of(pid_t tid)
+static pid_t tgid_of(const pk_kernel *k, pid_t tid)
 {
-	const pk_kernel *k = pk_kernel_linux();
+	k = k ? k : pk_kernel_linux();
 	pk_host_task task;
 	return k->ops->host.task(k, tid, &task) == 0 ? task.tgid : tid;
 }
@@ -322,7 +355,7 @@ static int synth_targets(rsession *s, const pk_synth *syn)
 	int rc = 0;
 	for (int i = 0; rc == 0 && i < pk_threadmap_nr(s->threads); i++) {
 		pid_t tid = pk_threadmap_tid(s->threads, i);
-		pid_t tgid = tgid_of(tid);
+		pid_t tgid = tgid_of(s->kernel, tid);
 		bool seen = false;
 		for (int j = 0; j < i && !seen; j++)
 			seen = pk_threadmap_tid(s->threads, j) == tgid;
@@ -337,7 +370,7 @@ static int synthesize(rsession *s)
 {
 	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
 	pk_synth syn = {.w = s->w, .sample_type = pk_evsel_attr(first)->sample_type,
-			.sample_id_all = pk_evsel_attr(first)->sample_id_all};
+			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = s->kernel};
 	int rc = pk_synth_kernel_mmap(&syn, &s->err);
 	if (rc == 0 && s->system_wide)
 		rc = pk_synth_all_tasks(&syn, &s->err);
@@ -389,6 +422,8 @@ static bool record_loop(rsession *s)
 		}
 		if (all_hup && !s->o->cmd_argc)
 			return true;
+		if (s->model && pk_model_now(s->model) >= pk_model_end(s->model))
+			return true; /* the scenario's end (CPU events never hang up) */
 	}
 	return true;
 }
@@ -396,6 +431,12 @@ static bool record_loop(rsession *s)
 static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 {
 	const pk_record_stats *st = pk_recorder_stats(s->rec);
+	if (s->model) {
+		char label[PATH_MAX + 300];
+		stat_model_label(s->model, label, sizeof(label));
+		fprintf(stderr, "# modeled: %s -- no hardware was measured; %.3f s of virtual time\n",
+			label, (double)pk_model_now(s->model) / 1e9);
+	}
 	fprintf(stderr, "[ pmukit record: Woken up %" PRIu64 " times to write data ]\n", s->wakeups);
 	if (st->nr_lost_records || st->nr_lost_samples)
 		fprintf(stderr,
@@ -468,11 +509,20 @@ static int run(const ropts *o, int argc, char **argv)
 	s.system_wide = o->all_cpus || o->cpu_list;
 	/* with -a/-C/-p/-t a command only sets how long to record, as in perf */
 	s.traced = o->cmd_argc > 0 && !s.system_wide && !o->pids && !o->tids;
-	int status = setup_events(&s);
+	int status = 0;
+	if (o->model) {
+		s.model = pk_model_new(o->model, &s.err);
+		if (!s.model) {
+			pk_cli_print_error("record", &s.err);
+			return 1;
+		}
+		s.kernel = pk_model_kernel(s.model);
+	}
+	status = setup_events(&s);
 	if (!status)
 		status = setup_targets(&s);
 	if (!status) {
-		pk_record_opts ro = {.cpus = s.cpus, .threads = s.threads,
+		pk_record_opts ro = {.kernel = s.kernel, .cpus = s.cpus, .threads = s.threads,
 				     .mmap_pages = o->mmap_pages};
 		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
 			pk_cli_print_error("record", &s.err);
@@ -489,6 +539,7 @@ static int run(const ropts *o, int argc, char **argv)
 	pk_cpumap_put(s.cpus);
 	pk_evlist_put(s.evlist);
 	pk_pmus_put(s.pmus);
+	pk_model_free(s.model);
 	return status;
 }
 
@@ -506,6 +557,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 		{"output", required_argument, NULL, 'o'},
 		{"mmap-pages", required_argument, NULL, 'm'},
 		{"call-graph", required_argument, NULL, 'G'},
+		{"model", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
@@ -541,6 +593,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 		case 'p': o->pids = optarg; break;
 		case 't': o->tids = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'M': o->model = optarg; break;
 		case 'm':
 			if ((r = pk_cli_parse_u64("record", "-m", optarg, 1, (uint64_t)1 << 30, &v)))
 				return r;
@@ -558,6 +611,10 @@ static int parse_options(int argc, char **argv, ropts *o)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o->cmd = argv + optind;
 	o->cmd_argc = argc - optind;
+	if (o->model && o->cmd_argc)
+		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
+	if (o->model) /* the model's default target is the scenario's threads */
+		return 0;
 	if (!o->cmd_argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
 		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
 	return 0;

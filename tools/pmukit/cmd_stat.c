@@ -21,12 +21,15 @@
 
 #include "builtin.h"
 #include "stat_model.h"
+#include "stat_topdown.h"
 #include "workload.h"
 #include "stat_print.h"
 
 const char stat_usage[] =
 	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 	"       pmukit stat --model <scenario> [options]\n"
+	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+	"                   [-I <ms>] [-x <sep>|-j] [--model <scenario>]\n"
 	"\n"
 	"Counts events while a command runs, or for processes, threads or CPUs until\n"
 	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
@@ -54,6 +57,13 @@ const char stat_usage[] =
 	"        --no-big-num      no thousands separators\n"
 	"        --cputype <pmu>   hybrid: only events of this core PMU (cpu_core, cpu_atom)\n"
 	"    -v, --verbose         explain unsupported events in full\n"
+	"        --topdown         TopDown (docs/topdown.md): where the pipeline slots go,\n"
+	"                          tma_* shares in percent, one block per core type; the\n"
+	"                          method (Intel PERF_METRICS or generic counters, Intel\n"
+	"                          E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU\n"
+	"        --td-level <1|2>  TopDown level (default 1)\n"
+	"        --tree            TopDown as a tree: each node's share, its threshold\n"
+	"                          (crossed or below) and the dominant path (<==)\n"
 	"        --model <scenario>\n"
 	"                          count on the PMU model (docs/model.md): the scenario's\n"
 	"                          threads are the workload (default target: all of them;\n"
@@ -84,6 +94,9 @@ struct stat_opts {
 	bool verbose;
 	const char *cputype;
 	const char *model;         /* --model: a scenario file */
+	bool topdown;              /* --topdown */
+	long td_level;             /* --td-level */
+	bool tree;                 /* --tree */
 	char **cmd;
 };
 
@@ -94,6 +107,9 @@ enum {
 	OPT_CPUTYPE,
 	OPT_INTERVAL_COUNT,
 	OPT_MODEL,
+	OPT_TOPDOWN,
+	OPT_TD_LEVEL,
+	OPT_TREE,
 };
 
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
@@ -129,6 +145,13 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "--append needs -o");
 	if (o->model && has_cmd)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
+	if ((o->td_level || o->tree) && !o->topdown)
+		return pk_cli_usage_error("stat", "--td-level and --tree need --topdown");
+	if (o->topdown && o->nr_events)
+		return pk_cli_usage_error("stat", "--topdown chooses its own events: no -e");
+	if (o->topdown && (o->no_aggr || o->per_thread))
+		return pk_cli_usage_error("stat", "--topdown prints aggregated shares: no -A or "
+						  "--per-thread");
 	/* perf: no command and no target means the whole system until Ctrl-C;
 	 * the model's default target is the scenario's threads */
 	if (!has_cmd && !o->pids && !o->tids && !o->cpu_list && !o->model)
@@ -164,6 +187,9 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		{"cputype", required_argument, NULL, OPT_CPUTYPE},
 		{"verbose", no_argument, NULL, 'v'},
 		{"model", required_argument, NULL, OPT_MODEL},
+		{"topdown", no_argument, NULL, OPT_TOPDOWN},
+		{"td-level", required_argument, NULL, OPT_TD_LEVEL},
+		{"tree", no_argument, NULL, OPT_TREE},
 		{NULL, 0, NULL, 0},
 	};
 	o->big_num = true;
@@ -200,6 +226,9 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_CPUTYPE: o->cputype = pk_cli_cputype(optarg); break;
 		case 'v': o->verbose = true; break;
 		case OPT_MODEL: o->model = optarg; break;
+		case OPT_TOPDOWN: o->topdown = true; break;
+		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
+		case OPT_TREE: o->tree = true; break;
 		case ':':
 			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -260,6 +289,7 @@ struct stat_session {
 	pk_threadmap *threads;     /* -p/-t target */
 	pk_aggr_mode aggr;
 	stat_printer printer;
+	stat_td td;                /* --topdown */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed */
@@ -296,7 +326,9 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	int r = pk_counting_read(s->counting, err);
 	if (r == 0)
 		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
-	if (r == 0)
+	if (r == 0 && s->o->topdown)
+		r = stat_td_print(&s->td, &s->printer, &rows, t_ns);
+	else if (r == 0)
 		r = stat_print_rows(&s->printer, &rows, len_ns, t_ns);
 	if (r == 0)
 		fflush(s->printer.out);
@@ -422,6 +454,9 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 		return err->code ? err->code : -ENOMEM;
 	}
 	r = pk_counting_open(s->counting, err);
+	/* TopDown prints nothing rather than shares missing an event */
+	if (r == 0 && o->topdown)
+		r = stat_td_check(&s->td, s->counting, s->pmus, err);
 	/* counters of a command start at its exec (enable_on_exec); others now */
 	if (r == 0 && !counts_child)
 		r = pk_counting_enable(s->counting, err);
@@ -519,12 +554,19 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	s->evlist = pk_evlist_new();
 	if (!s->evlist)
 		return pk_err(err, -ENOMEM, "out of memory");
+	if (o->topdown) {
+		s->td.tree = o->tree;
+		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
+				      o->cputype, s->evlist, err);
+		if (r < 0)
+			return r;
+	}
 	for (int i = 0; i < o->nr_events; i++) {
 		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
 		if (r < 0)
 			return r;
 	}
-	if (o->nr_events == 0) {
+	if (o->nr_events == 0 && !o->topdown) {
 		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
 		if (r < 0)
 			return r;
@@ -606,7 +648,8 @@ static int setup(struct stat_session *s, pk_error *err)
 		return r;
 	for (size_t i = 0; i < pk_evlist_nr_warnings(s->evlist); i++) {
 		const char *w = pk_evlist_warning(s->evlist, i);
-		fprintf(stderr, "%s%s\n", strncmp(w, "WARNING", 7) ? "WARNING: " : "", w);
+		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
+		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
 	return 0;
 }
@@ -655,7 +698,9 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 		s->printer.runs = runs;
 		stat_print_header(&s->printer, target ? target : "?", runs);
 		free(target);
-		if (stat_print_rows(&s->printer, acc, elapsed->mean * 1e9, -1) < 0)
+		int pr = o->topdown ? stat_td_print(&s->td, &s->printer, acc, -1)
+				    : stat_print_rows(&s->printer, acc, elapsed->mean * 1e9, -1);
+		if (pr < 0)
 			r = pk_err(err, -ENOMEM, "out of memory");
 	}
 	/* notes would break CSV and JSON parsers: those get them on stderr,
@@ -669,6 +714,8 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 		double user = (double)res->ru.ru_utime.tv_sec + (double)res->ru.ru_utime.tv_usec / 1e6;
 		double sys = (double)res->ru.ru_stime.tv_sec + (double)res->ru.ru_stime.tv_usec / 1e6;
 		stat_print_footer(&s->printer, elapsed, ru ? user : -1, ru ? sys : -1);
+		if (o->topdown)
+			stat_td_advice(&s->printer);
 	}
 	return r;
 }
@@ -741,6 +788,7 @@ fail:
 	ret = s.exec_errno ? pk_workload_exec_exit_code(s.exec_errno) : 1;
 out:
 	stat_printer_free(&s.printer);
+	stat_td_free(&s.td);
 	stat_rows_free(&acc);
 	stat_rows_free(&rows);
 	pk_counting_free(s.counting);

@@ -155,10 +155,8 @@ static int format_metric(const metric *m, char *buf, size_t len)
 	}
 }
 
-/* The rows as the metrics engine sees them, with the wall time the counts
- * cover as #wall_ns (absent when unknown: no "CPUs utilized"). */
-static int metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
-			 pk_metric_literal *lit, pk_metric_counts *in)
+int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
+			    pk_metric_literal *lit, pk_metric_counts *in)
 {
 	pk_metric_count *v = calloc(rows->nr ? rows->nr : 1, sizeof(*v));
 	if (!v)
@@ -389,7 +387,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		if (!p->metrics)
 			return -ENOMEM;
 	}
-	if (metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
+	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	if (interval_ns >= 0)
 		print_interval_header(p);

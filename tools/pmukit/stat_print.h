@@ -39,6 +39,11 @@ int stat_rows_collect(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool d
 /* Adds one run's rows into an accumulator of the same shape (-r). */
 int stat_rows_accumulate(stat_rows *acc, const stat_rows *run);
 void stat_rows_free(stat_rows *rows);
+/* The rows as the metrics engine sees them, with the wall time the counts
+ * cover as #wall_ns (absent when unknown: no "CPUs utilized"); *out is the
+ * array to free. Returns 0 or -ENOMEM. */
+int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
+			    pk_metric_literal *lit, pk_metric_counts *in);
 
 typedef struct stat_printer {
 	FILE *out;

@@ -1,0 +1,229 @@
+/* TopDown method tables that are not generated: Intel's E-cores, AMD Zen 4
+ * and Zen 5, Arm Neoverse. Facts (formulas, widths, event codes) from
+ * docs/topdown.md's sources: Intel's E-core_TMA_Metrics.csv (GRT and CMT
+ * columns), perf's amdzen4/amdzen5 pipeline.json, perf's arm64 sbsa.json
+ * and arm/neoverse-n2-v2 metrics, Arm's topdown-tool data (N1 stage 1).
+ *
+ * Invariants (td_internal.h): rows in tree order, values in percent, every
+ * event a formula names listed once with its raw config. AMD configs put the
+ * 12-bit event select in bits 0-7 and 32-35, the umask in 8-15, the counter
+ * mask in 24-31; Intel's event in 0-7, umask 8-15, cmask 24-31; Arm's config
+ * is the event number. */
+#include "topdown/td_internal.h"
+
+#define PCT PK_METRIC_PERCENT
+#define ROW(n, f, thr, desc, par)                                                         \
+	{.name = n, .formula = f, .unit = "%", .style = PCT, .threshold = thr,           \
+	 .description = desc, .groups = par ? "TopdownL2" : "TopdownL1", .parent = par}
+#define AMD(ev, umask, cmask)                                                             \
+	((uint64_t)((ev) & 0xff) | (uint64_t)(((ev) >> 8) & 0xf) << 32 |              \
+	 (uint64_t)(umask) << 8 | (uint64_t)(cmask) << 24)
+#define INTEL(ev, umask) ((uint64_t)(ev) | (uint64_t)(umask) << 8)
+
+/* ---- Intel Gracemont (ADL/RPL E-cores, ADL-N): width 5 ------------------- */
+
+#define GRT_SLOTS "( 5 * CPU_CLK_UNHALTED.CORE )"
+static const pk_metric_def grt_rows[] = {
+	ROW("tma_frontend_bound", "100 * TOPDOWN_FE_BOUND.ALL / " GRT_SLOTS,
+	    "tma_frontend_bound > 20",
+	    "Issue slots not delivered by the frontend.", NULL),
+	ROW("tma_ifetch_latency", "100 * TOPDOWN_FE_BOUND.FRONTEND_LATENCY / " GRT_SLOTS,
+	    "tma_ifetch_latency > 15 & tma_frontend_bound > 20",
+	    "Slots not delivered because of frontend latency (icache, itlb, branch detection, resteers).",
+	    "tma_frontend_bound"),
+	ROW("tma_ifetch_bandwidth", "100 * TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / " GRT_SLOTS,
+	    "tma_ifetch_bandwidth > 10 & tma_frontend_bound > 20",
+	    "Slots not delivered because of frontend bandwidth (decode, predecode, cisc).",
+	    "tma_frontend_bound"),
+	ROW("tma_bad_speculation",
+	    "100 * ( " GRT_SLOTS " - ( TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + "
+	    "TOPDOWN_RETIRING.ALL ) ) / " GRT_SLOTS,
+	    "tma_bad_speculation > 15",
+	    "Issue slots wasted by incorrect speculation.", NULL),
+	ROW("tma_branch_mispredicts", "100 * TOPDOWN_BAD_SPECULATION.MISPREDICT / " GRT_SLOTS,
+	    "tma_branch_mispredicts > 5 & tma_bad_speculation > 15",
+	    "Slots not consumed by the backend because of branch mispredicts.",
+	    "tma_bad_speculation"),
+	ROW("tma_machine_clears", "100 * TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS / " GRT_SLOTS,
+	    "tma_machine_clears > 5 & tma_bad_speculation > 15",
+	    "Slots not consumed by the backend because of machine clears (nukes).",
+	    "tma_bad_speculation"),
+	ROW("tma_backend_bound", "100 * TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS,
+	    "tma_backend_bound > 10",
+	    "Issue slots not consumed because of backend stalls.", NULL),
+	ROW("tma_core_bound", "100 * TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / " GRT_SLOTS,
+	    "tma_core_bound > 10 & tma_backend_bound > 10",
+	    "Backend stalls bounded by core restrictions (allocation restrictions).",
+	    "tma_backend_bound"),
+	ROW("tma_resource_bound", "100 * TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS " - tma_core_bound",
+	    "tma_resource_bound > 20 & tma_backend_bound > 10",
+	    "Backend stalls because of a resource limitation.", "tma_backend_bound"),
+	ROW("tma_retiring", "100 * TOPDOWN_RETIRING.ALL / " GRT_SLOTS, "tma_retiring > 75",
+	    "Issue slots used by uops that retired.", NULL),
+};
+static const pki_td_event grt_events[] = {
+	{"CPU_CLK_UNHALTED.CORE", INTEL(0x00, 0x02), false},
+	{"TOPDOWN_FE_BOUND.ALL", INTEL(0x71, 0x00), false},
+	{"TOPDOWN_FE_BOUND.FRONTEND_LATENCY", INTEL(0x71, 0x72), false},
+	{"TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", INTEL(0x71, 0x8d), false},
+	{"TOPDOWN_BE_BOUND.ALL", INTEL(0x74, 0x00), false},
+	{"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", INTEL(0x74, 0x01), false},
+	{"TOPDOWN_RETIRING.ALL", INTEL(0xc2, 0x00), false},
+	{"TOPDOWN_BAD_SPECULATION.MISPREDICT", INTEL(0x73, 0x04), false},
+	{"TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", INTEL(0x73, 0x03), false},
+};
+const pki_td_table pki_td_gracemont = PKI_TD_TABLE(grt_rows, grt_events);
+
+/* ---- Intel Crestmont (Sierra Forest): width 6, Level 1 ------------------- */
+
+#define CMT_SLOTS "( 6 * CPU_CLK_UNHALTED.CORE )"
+static const pk_metric_def cmt_rows[] = {
+	ROW("tma_frontend_bound", "100 * TOPDOWN_FE_BOUND.ALL_P / " CMT_SLOTS,
+	    "tma_frontend_bound > 20", "Issue slots not delivered by the frontend.", NULL),
+	ROW("tma_bad_speculation", "100 * TOPDOWN_BAD_SPECULATION.ALL_P / " CMT_SLOTS,
+	    "tma_bad_speculation > 15", "Issue slots wasted by incorrect speculation.", NULL),
+	ROW("tma_backend_bound", "100 * TOPDOWN_BE_BOUND.ALL_P / " CMT_SLOTS,
+	    "tma_backend_bound > 10", "Issue slots not consumed because of backend stalls.", NULL),
+	ROW("tma_retiring", "100 * TOPDOWN_RETIRING.ALL_P / " CMT_SLOTS, "tma_retiring > 75",
+	    "Issue slots used by uops that retired.", NULL),
+};
+static const pki_td_event cmt_events[] = {
+	{"CPU_CLK_UNHALTED.CORE", INTEL(0x00, 0x02), false},
+	{"TOPDOWN_FE_BOUND.ALL_P", INTEL(0x71, 0x00), false},
+	{"TOPDOWN_BAD_SPECULATION.ALL_P", INTEL(0x73, 0x00), false},
+	{"TOPDOWN_BE_BOUND.ALL_P", INTEL(0x74, 0x00), false},
+	{"TOPDOWN_RETIRING.ALL_P", INTEL(0x72, 0x00), false},
+};
+const pki_td_table pki_td_crestmont = PKI_TD_TABLE(cmt_rows, cmt_events);
+
+/* ---- AMD Zen 4 (width 6) and Zen 5 (width 8): PipelineL1/L2 -------------- */
+
+/* One table per width: the formulas of perf's pipeline.json, the dispatch
+ * slots width x ls_not_halted_cyc; smt_contention is a Level 1 bucket of its
+ * own (slots given to the other thread). */
+#define ZEN_L1(W, FE_LAT)                                                                  \
+	ROW("tma_frontend_bound",                                                          \
+	    "100 * d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend, " W                \
+	    " * ls_not_halted_cyc)", NULL,                                                  \
+	    "Dispatch slots unused because the frontend did not supply ops.", NULL),        \
+	ROW("tma_frontend_bound_latency",                                                  \
+	    "100 * d_ratio(" W " * " FE_LAT ", " W " * ls_not_halted_cyc)", NULL,            \
+	    "Unused slots from a frontend latency bottleneck (cycles with no op).",         \
+	    "tma_frontend_bound"),                                                          \
+	ROW("tma_frontend_bound_bandwidth",                                                \
+	    "100 * d_ratio(de_no_dispatch_per_slot.no_ops_from_frontend - " W " * " FE_LAT   \
+	    ", " W " * ls_not_halted_cyc)", NULL,                                           \
+	    "Unused slots from a frontend bandwidth bottleneck.", "tma_frontend_bound"),   \
+	ROW("tma_bad_speculation",                                                         \
+	    "100 * d_ratio(de_src_op_disp.all - ex_ret_ops, " W " * ls_not_halted_cyc)",     \
+	    NULL, "Dispatched ops that did not retire.", NULL)
+#define ZEN_REST(W, RESYNC)                                                                \
+	ROW("tma_bad_speculation_mispredicts",                                             \
+	    "100 * d_ratio(de_src_op_disp.all - ex_ret_ops, " W " * ls_not_halted_cyc) * "   \
+	    "d_ratio(ex_ret_brn_misp, ex_ret_brn_misp + " RESYNC ")", NULL,                  \
+	    "Dispatched ops flushed by branch mispredicts.", "tma_bad_speculation"),        \
+	ROW("tma_bad_speculation_pipeline_restarts",                                       \
+	    "100 * d_ratio(de_src_op_disp.all - ex_ret_ops, " W " * ls_not_halted_cyc) * "   \
+	    "d_ratio(" RESYNC ", ex_ret_brn_misp + " RESYNC ")", NULL,                       \
+	    "Dispatched ops flushed by pipeline restarts (resyncs).", "tma_bad_speculation"), \
+	ROW("tma_backend_bound",                                                           \
+	    "100 * d_ratio(de_no_dispatch_per_slot.backend_stalls, " W " * ls_not_halted_cyc)", \
+	    NULL, "Dispatch slots unused because of backend stalls.", NULL),                \
+	ROW("tma_backend_bound_memory",                                                    \
+	    "tma_backend_bound * d_ratio(ex_no_retire.load_not_complete, "                  \
+	    "ex_no_retire.not_complete)", NULL,                                             \
+	    "Unused slots from stalls in the memory subsystem.", "tma_backend_bound"),     \
+	ROW("tma_backend_bound_cpu",                                                       \
+	    "tma_backend_bound * ( 1 - d_ratio(ex_no_retire.load_not_complete, "            \
+	    "ex_no_retire.not_complete) )", NULL,                                           \
+	    "Unused slots from stalls not related to memory.", "tma_backend_bound"),        \
+	ROW("tma_smt_contention",                                                          \
+	    "100 * d_ratio(de_no_dispatch_per_slot.smt_contention, " W " * ls_not_halted_cyc)", \
+	    NULL, "Dispatch slots unused because the other SMT thread was selected (not a "  \
+	    "bottleneck of this thread).", NULL),                                            \
+	ROW("tma_retiring", "100 * d_ratio(ex_ret_ops, " W " * ls_not_halted_cyc)", NULL,     \
+	    "Dispatch slots used by ops that retired.", NULL),                              \
+	ROW("tma_retiring_fastpath",                                                       \
+	    "tma_retiring * ( 1 - d_ratio(ex_ret_ucode_ops, ex_ret_ops) )", NULL,           \
+	    "Slots used by fastpath ops that retired.", "tma_retiring"),                    \
+	ROW("tma_retiring_microcode", "tma_retiring * d_ratio(ex_ret_ucode_ops, ex_ret_ops)", \
+	    NULL, "Slots used by microcode ops that retired.", "tma_retiring")
+
+static const pk_metric_def zen4_rows[] = {
+	ZEN_L1("6", "de_no_dispatch_per_slot.no_ops_from_frontend:c6"),
+	ZEN_REST("6", "resyncs_or_nc_redirects"),
+};
+#define ZEN_EVENTS                                                                          \
+	{"ls_not_halted_cyc", AMD(0x076, 0, 0), false},                                     \
+	{"de_no_dispatch_per_slot.no_ops_from_frontend", AMD(0x1a0, 0x01, 0), false},       \
+	{"de_no_dispatch_per_slot.backend_stalls", AMD(0x1a0, 0x1e, 0), false},             \
+	{"de_no_dispatch_per_slot.smt_contention", AMD(0x1a0, 0x60, 0), false},             \
+	{"de_src_op_disp.all", AMD(0x0aa, 0x07, 0), false},                                  \
+	{"ex_ret_ops", AMD(0x0c1, 0, 0), false},                                             \
+	{"ex_ret_brn_misp", AMD(0x0c3, 0, 0), false},                                        \
+	{"ex_no_retire.load_not_complete", AMD(0x0d6, 0xa2, 0), false},                      \
+	{"ex_no_retire.not_complete", AMD(0x0d6, 0x02, 0), false},                           \
+	{"ex_ret_ucode_ops", AMD(0x1c2, 0, 0), false}
+static const pki_td_event zen4_events[] = {
+	ZEN_EVENTS,
+	{"de_no_dispatch_per_slot.no_ops_from_frontend:c6", AMD(0x1a0, 0x01, 6), false},
+	{"resyncs_or_nc_redirects", AMD(0x096, 0, 0), false},
+};
+const pki_td_table pki_td_zen4 = PKI_TD_TABLE(zen4_rows, zen4_events);
+
+static const pk_metric_def zen5_rows[] = {
+	ZEN_L1("8", "de_no_dispatch_per_slot.no_ops_from_frontend:c8"),
+	ZEN_REST("8", "bp_redirects.resync"),
+};
+static const pki_td_event zen5_events[] = {
+	ZEN_EVENTS,
+	{"de_no_dispatch_per_slot.no_ops_from_frontend:c8", AMD(0x1a0, 0x01, 8), false},
+	{"bp_redirects.resync", AMD(0x09f, 0x01, 0), false},
+};
+const pki_td_table pki_td_zen5 = PKI_TD_TABLE(zen5_rows, zen5_events);
+
+/* ---- Arm: slot events (SBSA form, Neoverse N2/V2 errata form), N1 -------- */
+
+#define ARM_S "( #slots * CPU_CYCLES )"
+#define ARM_EVENTS                                                                          \
+	{"CPU_CYCLES", 0x11, false}, {"OP_RETIRED", 0x3a, false}, {"OP_SPEC", 0x3b, false},  \
+	{"STALL_SLOT_BACKEND", 0x3d, false}, {"STALL_SLOT_FRONTEND", 0x3e, false},           \
+	{"STALL_SLOT", 0x3f, false}
+#define ARM_ROWS(FE, ST)                                                                   \
+	ROW("tma_frontend_bound", "100 * " FE " / " ARM_S, NULL,                           \
+	    "Slots stalled because the frontend delivered no operation.", NULL),            \
+	ROW("tma_bad_speculation",                                                         \
+	    "100 * ( 1 - OP_RETIRED / OP_SPEC ) * ( 1 - " ST " / " ARM_S " )", NULL,         \
+	    "Slots used by operations that did not retire.", NULL),                          \
+	ROW("tma_backend_bound", "100 * STALL_SLOT_BACKEND / " ARM_S, NULL,                \
+	    "Slots stalled because the backend could not accept operations.", NULL),       \
+	ROW("tma_retiring", "100 * ( OP_RETIRED / OP_SPEC ) * ( 1 - " ST " / " ARM_S " )",   \
+	    NULL, "Slots used by operations that retired.", NULL)
+
+static const pk_metric_def sbsa_rows[] = {ARM_ROWS("STALL_SLOT_FRONTEND", "STALL_SLOT")};
+static const pki_td_event arm_events[] = {ARM_EVENTS};
+const pki_td_table pki_td_arm_sbsa = PKI_TD_TABLE(sbsa_rows, arm_events);
+
+/* perf's neoverse-n2-v2 form: with 5 slots (N2) STALL_SLOT_FRONTEND and
+ * STALL_SLOT count one slot too many per cycle (an erratum). */
+static const pk_metric_def n2v2_rows[] = {
+	ARM_ROWS("( STALL_SLOT_FRONTEND - CPU_CYCLES if #slots == 5 else STALL_SLOT_FRONTEND )",
+		 "( STALL_SLOT - CPU_CYCLES if #slots == 5 else STALL_SLOT )"),
+};
+const pki_td_table pki_td_neoverse_n2_v2 = PKI_TD_TABLE(n2v2_rows, arm_events);
+
+/* N1 has no slot events: Arm's stage 1 is cycle accounting. */
+static const pk_metric_def n1_rows[] = {
+	ROW("tma_frontend_stalled_cycles", "100 * STALL_FRONTEND / CPU_CYCLES", NULL,
+	    "Cycles with no operation issued because the frontend had none (cycle "
+	    "accounting, not slots).", NULL),
+	ROW("tma_backend_stalled_cycles", "100 * STALL_BACKEND / CPU_CYCLES", NULL,
+	    "Cycles with no operation issued because the backend could not take one "
+	    "(cycle accounting, not slots).", NULL),
+};
+static const pki_td_event n1_events[] = {
+	{"CPU_CYCLES", 0x11, false},
+	{"STALL_FRONTEND", 0x23, false},
+	{"STALL_BACKEND", 0x24, false},
+};
+const pki_td_table pki_td_neoverse_n1 = PKI_TD_TABLE(n1_rows, n1_events);

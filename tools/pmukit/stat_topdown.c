@@ -1,0 +1,257 @@
+/* pmukit stat --topdown: see stat_topdown.h. The numbers come from the
+ * library (pk_topdown_compute); this file lays them out. A node that is
+ * not computable is printed as "-" (JSON null), never as 0. */
+#include "stat_topdown.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TD_MAX_NODES = 32 };
+
+int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
+		  int level, const char *cputype, pk_evlist *evlist, pk_error *err)
+{
+	pk_cpuid id;
+	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
+	/* without a core PMU the CPU model does not matter: say that instead */
+	if (r < 0 && pk_pmus_nr_core(pmus) == 0 && !cpuid && !pk_cpuid_overridden()) {
+		memset(&id, 0, sizeof(id));
+		pk_error_clear(err);
+		r = 0;
+	}
+	if (r < 0)
+		return r;
+	pk_topdown_opts o;
+	pk_topdown_opts_init(&o);
+	o.level = level;
+	o.smt = pk_topdown_host_smt(k);
+	o.only_pmu = cputype;
+	t->td = pk_topdown_new(pmus, &id, &o, err);
+	if (!t->td)
+		return err->code ? err->code : -ENOMEM;
+	return pk_topdown_add_events(t->td, evlist, err);
+}
+
+int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err)
+{
+	(void)t;
+	pk_evlist *l = pk_counting_evlist(c);
+	for (size_t i = 0; i < pk_evlist_count(l); i++) {
+		if (pk_counting_status(c, i) == PK_OPEN_OK)
+			continue;
+		pk_error why;
+		pk_error_clear(&why);
+		pk_counting_explain(c, i, pmus, &why);
+		pk_err(err, -EOPNOTSUPP, "TopDown needs every one of its events, and '%s' (%s) could "
+					 "not be counted: %s", pk_evsel_name(pk_evlist_at(l, i)),
+		       pk_evsel_pmu_name(pk_evlist_at(l, i)),
+		       why.msg[0] ? why.msg : "the kernel refused it");
+		pk_err_hint(err, "no TopDown numbers are printed without all of them. A "
+				 "perf_event_paranoid above 0 (or 2 for -a) needs CAP_PERFMON; software "
+				 "events still count (-e task-clock); `--model SCENARIO` shows TopDown "
+				 "on the PMU model");
+		return err->code;
+	}
+	return 0;
+}
+
+static void print_value(FILE *o, const pk_topdown_node *n, int width)
+{
+	if (n->computable)
+		fprintf(o, "%*.1f", width, n->value);
+	else
+		fprintf(o, "%*s", width, "-");
+}
+
+static int col_width(const pk_topdown_node *n)
+{
+	return (int)strlen(n->name) + 3;
+}
+
+/* Hybrid -I rows name their core PMU in a column. */
+static const char *row_label(const stat_td *t, size_t b, double interval_ns)
+{
+	return interval_ns >= 0 && pk_topdown_nr_blocks(t->td) > 1 ? pk_topdown_block_pmu(t->td, b)
+								    : NULL;
+}
+
+static void human_header(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v,
+			 size_t n, bool interval)
+{
+	fprintf(o, " %s: %s\n", pk_topdown_block_pmu(t->td, b), pk_topdown_block_title(t->td, b));
+	if (pk_topdown_block_note(t->td, b))
+		fprintf(o, " note: %s\n", pk_topdown_block_note(t->td, b));
+	fprintf(o, "%s", interval ? "#           time " : " ");
+	if (interval && pk_topdown_nr_blocks(t->td) > 1)
+		fprintf(o, "%-9s ", "core");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s%%  %s", i ? " " : "", v[i].name);
+	fputc('\n', o);
+}
+
+static void human_row(FILE *o, const char *label, const pk_topdown_node *v, size_t n,
+		      double interval_ns)
+{
+	if (interval_ns >= 0)
+		fprintf(o, "%16.9f ", interval_ns / 1e9);
+	else
+		fputc(' ', o);
+	if (label)
+		fprintf(o, "%-9s ", label);
+	for (size_t i = 0; i < n; i++)
+		print_value(o, &v[i], col_width(&v[i]) + (i ? 1 : 0));
+	fputc('\n', o);
+}
+
+static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const pk_topdown_node *v,
+		    size_t n, double interval_ns)
+{
+	FILE *o = p->out;
+	for (size_t i = 0; i < n; i++) {
+		if (interval_ns >= 0)
+			fprintf(o, "%.9f%s", interval_ns / 1e9, p->sep);
+		if (v[i].computable)
+			fprintf(o, "%.2f", v[i].value);
+		fprintf(o, "%s%%%s%s%s%s%s%d%s%s\n", p->sep, p->sep, v[i].name, p->sep,
+			pk_topdown_block_pmu(t->td, b), p->sep, v[i].level, p->sep,
+			v[i].parent ? v[i].parent : "");
+	}
+}
+
+static void json_row(const stat_printer *p, const stat_td *t, size_t b, const pk_topdown_node *v,
+		     size_t n, double interval_ns)
+{
+	FILE *o = p->out;
+	fputc('{', o);
+	if (interval_ns >= 0)
+		fprintf(o, "\"interval\" : %.9f, ", interval_ns / 1e9);
+	fprintf(o, "\"core\" : \"%s\", \"method\" : \"%s\"", pk_topdown_block_pmu(t->td, b),
+		pk_topdown_block_method(t->td, b));
+	for (size_t i = 0; i < n; i++) {
+		fprintf(o, ", \"%s\" : ", v[i].name);
+		if (v[i].computable)
+			fprintf(o, "%.2f", v[i].value);
+		else
+			fprintf(o, "null");
+	}
+	if (p->modeled) {
+		fprintf(o, ", \"modeled\" : \"");
+		for (const char *s = p->modeled; *s; s++)
+			fprintf(o, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+		fputc('"', o);
+	}
+	fprintf(o, "}\n");
+}
+
+/* The index of the largest computable node with this parent, or -1. */
+static long dominant(const pk_topdown_node *v, size_t n, const char *parent)
+{
+	long best = -1;
+	for (size_t i = 0; i < n; i++) {
+		bool same = parent ? v[i].parent && !strcmp(v[i].parent, parent) : !v[i].parent;
+		if (same && v[i].computable && (best < 0 || v[i].value > v[best].value))
+			best = (long)i;
+	}
+	return best;
+}
+
+static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v, size_t n)
+{
+	fprintf(o, "%s %s: %s\n", b ? "\n" : "", pk_topdown_block_pmu(t->td, b),
+		pk_topdown_block_title(t->td, b));
+	if (pk_topdown_block_note(t->td, b))
+		fprintf(o, " note: %s\n", pk_topdown_block_note(t->td, b));
+	long top = dominant(v, n, NULL);
+	long sub = top >= 0 ? dominant(v, n, v[top].name) : -1;
+	for (size_t i = 0; i < n; i++) {
+		bool mark = (long)i == top || (long)i == sub;
+		int indent = v[i].level == 1 ? 2 : 6;
+		fprintf(o, "%*s%-*s", indent, "", 34 - indent, v[i].name);
+		if (v[i].computable)
+			fprintf(o, "%6.1f %%", v[i].value);
+		else
+			fprintf(o, "%6s %%", "-");
+		if (v[i].threshold)
+			fprintf(o, "  %-8s (%s)", v[i].over_threshold ? "crossed" : "below",
+				v[i].threshold);
+		fprintf(o, "%s\n", mark ? "  <== dominant" : "");
+	}
+}
+
+/* One block's nodes. */
+static size_t block_nodes(stat_td *t, size_t b, const pk_metric_counts *in, pk_topdown_node *v)
+{
+	size_t n = pk_topdown_compute(t->td, b, in, -1, v, TD_MAX_NODES);
+	return n > TD_MAX_NODES ? TD_MAX_NODES : n;
+}
+
+static void print_block(stat_td *t, const stat_printer *p, size_t b, const pk_topdown_node *v,
+			size_t n, double interval_ns)
+{
+	if (p->fmt == STAT_JSON) {
+		json_row(p, t, b, v, n, interval_ns);
+	} else if (p->fmt == STAT_CSV) {
+		csv_row(p, t, b, v, n, interval_ns);
+	} else if (t->tree) {
+		if (interval_ns >= 0 && b == 0)
+			fprintf(p->out, "\n# time %.9f\n", interval_ns / 1e9);
+		tree_print(p->out, t, b, v, n);
+	} else {
+		if (interval_ns < 0)
+			human_header(p->out, t, b, v, n, false);
+		human_row(p->out, row_label(t, b, interval_ns), v, n, interval_ns);
+		bool any = false;
+		for (size_t i = 0; i < n; i++)
+			any |= v[i].computable;
+		if (interval_ns < 0 && !any)
+			fprintf(p->out, " (nothing counted on %s: no measured task ran there)\n",
+				pk_topdown_block_pmu(t->td, b));
+		if (interval_ns < 0 && b + 1 < pk_topdown_nr_blocks(t->td))
+			fputc('\n', p->out);
+	}
+}
+
+int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double interval_ns)
+{
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	if (stat_rows_metric_counts(rows, -1, &counts, &lit, &in) < 0)
+		return -ENOMEM;
+	size_t nb = pk_topdown_nr_blocks(t->td);
+	pk_topdown_node *v = calloc(nb * TD_MAX_NODES, sizeof(*v));
+	size_t *n = calloc(nb, sizeof(*n));
+	int r = v && n ? 0 : -ENOMEM;
+	for (size_t b = 0; b < nb && r == 0; b++) {
+		n[b] = block_nodes(t, b, &in, v + b * TD_MAX_NODES);
+		r = pk_topdown_series_add(&t->series, interval_ns, b, v + b * TD_MAX_NODES, n[b]);
+	}
+	/* -I: every block's column header once, before the first rows */
+	for (size_t b = 0; b < nb && r == 0 && interval_ns >= 0 && !t->header_done; b++)
+		if (p->fmt == STAT_HUMAN && !t->tree)
+			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
+	for (size_t b = 0; b < nb && r == 0; b++)
+		print_block(t, p, b, v + b * TD_MAX_NODES, n[b], interval_ns);
+	if (interval_ns >= 0)
+		t->header_done = true;
+	free(v);
+	free(n);
+	free(counts);
+	return r;
+}
+
+void stat_td_advice(const stat_printer *p)
+{
+	FILE *o = p->fmt == STAT_HUMAN ? p->out : stderr;
+	fprintf(o, "Topdown accuracy may decrease when measuring long periods.\n"
+		   "Please print the result regularly, e.g. -I1000\n");
+}
+
+void stat_td_free(stat_td *t)
+{
+	pk_topdown_free(t->td);
+	pk_topdown_series_release(&t->series);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,41 @@
+/* pmukit stat --topdown (issue 9): the TopDown blocks (one per core PMU,
+ * lib/topdown) and their output as newer perf's --topdown prints it:
+ * metric-only, tma_* names, percentages, one row per interval with -I, the
+ * accuracy advice without -I; --tree as an indented tree with thresholds
+ * and the dominant path. The values of every interval are kept as data
+ * (pk_topdown_series) for a plot. Kept out of cmd_stat.c, which branches
+ * here. */
+#ifndef PMUKIT_STAT_TOPDOWN_H
+#define PMUKIT_STAT_TOPDOWN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <pmukit/counting.h>
+#include <pmukit/topdown.h>
+
+#include "stat_print.h"
+
+typedef struct stat_td {
+	pk_topdown *td;
+	bool tree;                 /* --tree */
+	pk_topdown_series series;  /* every printed reading, per block */
+	bool header_done;          /* -I: the column headers were printed */
+} stat_td;
+
+/* The blocks for this machine (cpuid: the model's, or NULL for the host's
+ * or PMUKIT_CPUID) and their events appended to evlist. < 0 with err
+ * saying why TopDown cannot run here and what can. */
+int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
+		  int level, const char *cputype, pk_evlist *evlist, pk_error *err);
+/* Every TopDown event counted? Else < 0 with err naming the first that was
+ * not and why (its explanation from counting): no table is printed. */
+int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err);
+/* Prints one reading: totals (interval_ns < 0) or one -I row per block.
+ * Returns 0 or -ENOMEM. */
+int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double interval_ns);
+/* Without -I: newer perf's advice on long periods (human output: to the
+ * output; CSV/JSON: to stderr). */
+void stat_td_advice(const stat_printer *p);
+void stat_td_free(stat_td *t);
+
+#endif
