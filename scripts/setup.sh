@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config clang libclang-rt-dev
       libpfm4-dev libjansson-dev libelf-dev libzstd-dev libcmocka-dev
-      linux-perf python3 hyperfine)
+      linux-perf python3 hyperfine chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -104,6 +104,42 @@ void pk_test_put_file(const char *root, const char *rel, const char *text)
 	fclose(f);
 }
 
+const char *pk_test_oracle_dir(void)
+{
+	return env_or("PK_ORACLE", PK_TEST_ORACLE_DIR);
+}
+
+int pk_test_oracle_ready(char *why, size_t len)
+{
+	static const struct {
+		const char *cmd, *reason;
+	} needs[] = {
+		{"test \"$(id -u)\" = 0", "not root (unshare -m and mount need it)"},
+		{"perf version >/dev/null 2>&1", "perf is not installed or does not run"},
+		{"command -v cc >/dev/null", "no C compiler (cc) to build the perf_event_open stub"},
+		{"unshare -m true 2>/dev/null", "unshare -m does not work here"},
+	};
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (pk_test_run(needs[i].cmd, NULL, 0) != 0) {
+			snprintf(why, len, "%s", needs[i].reason);
+			return 0;
+		}
+	return 1;
+}
+
+char *pk_test_oracle_stub(const char *dir)
+{
+	char *stub = NULL, cmd[4096], *out = NULL;
+	if (asprintf(&stub, "%s/peo_stub.so", dir) < 0)
+		fail_msg("out of memory");
+	snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -O2 -o '%s' '%s/peo_stub.c' -ldl 2>&1", stub,
+		 pk_test_oracle_dir());
+	if (pk_test_run(cmd, &out, 0) != 0)
+		fail_msg("cannot build the perf_event_open stub:\n%s", out ? out : "");
+	free(out);
+	return stub;
+}
+
 const char *pk_test_example(const char *name)
 {
 	static char path[4][4096];

@@ -36,4 +36,13 @@ int pk_test_csv_split(char *line, char **f, int max);
  * tracefs tree); fails the test when it cannot. */
 void pk_test_put_file(const char *root, const char *rel, const char *text);
 
+/* tests/oracle (or $PK_ORACLE): our tools for running perf as a reference. */
+const char *pk_test_oracle_dir(void);
+/* Whether perf can be run live in perf-ns.sh's namespace with the stub
+ * (root, perf, cc, unshare -m); when not, why holds the reason. */
+int pk_test_oracle_ready(char *why, size_t len);
+/* Builds tests/oracle/peo_stub.c into dir/peo_stub.so and returns that
+ * path (malloc'd); fails the test when it does not build. */
+char *pk_test_oracle_stub(const char *dir);
+
 #endif

@@ -183,13 +183,6 @@ static bool parse_header(const char *line, entry *e)
 	return true;
 }
 
-/* tests/oracle: the namespace runner and the perf_event_open stub. */
-static const char *oracle_dir(void)
-{
-	const char *oracle = getenv("PK_ORACLE");
-	return oracle && *oracle ? oracle : PK_TEST_ORACLE_DIR;
-}
-
 /* Reads a summary: per perf run a line "machine | command", then one line
  * per attr opened, "  #N field=value ... cpu=C[ leader=#M]" (a " PROBE "
  * after #N marks perf's own support probes), and "  ! " lines for perf's
@@ -823,27 +816,6 @@ static const char *const live_events[][24] = {
 	 "ibs_fetch/rand_en=1,l3missonly=1/", "cpu/event=0xfff/", "cpu/event=0x1000/", NULL},
 };
 
-static bool live_prerequisites(char *why, size_t len)
-{
-	if (geteuid() != 0) {
-		snprintf(why, len, "not root (unshare -m and mount need it)");
-		return false;
-	}
-	if (pk_test_run("perf version >/dev/null 2>&1", NULL, 0) != 0) {
-		snprintf(why, len, "perf is not installed or does not run");
-		return false;
-	}
-	if (pk_test_run("command -v cc >/dev/null", NULL, 0) != 0) {
-		snprintf(why, len, "no C compiler (cc) to build the perf_event_open stub");
-		return false;
-	}
-	if (pk_test_run("unshare -m true 2>/dev/null", NULL, 0) != 0) {
-		snprintf(why, len, "unshare -m does not work here");
-		return false;
-	}
-	return true;
-}
-
 /* ---- perf's -vv output as summary lines ---- */
 
 /* The summary name of an attr label of perf -vv: the label itself, or for
@@ -938,7 +910,7 @@ static void run_perf_live(const struct machine *m, const char *root, const char 
 		if (snprintf(cmd, sizeof(cmd),
 			     "cd /tmp && PERF_CPUID='%s' timeout 30 sh '%s/perf-ns.sh' -p '%s' "
 			     "'%s/bus/event_source/devices' perf stat -vv -e %s true 2>&1",
-			     m->cpuid, oracle_dir(), stub, root, q) >= (int)sizeof(cmd))
+			     m->cpuid, pk_test_oracle_dir(), stub, root, q) >= (int)sizeof(cmd))
 			fail_msg("command too long for '%s'", events[i]);
 		pk_test_run(cmd, &out, 0);
 		assert_non_null(out);
@@ -953,19 +925,13 @@ static void test_encode_matches_live_perf(void **state)
 {
 	(void)state;
 	char why[128];
-	if (!live_prerequisites(why, sizeof(why))) {
+	if (!pk_test_oracle_ready(why, sizeof(why))) {
 		printf("SKIP: live perf comparison: %s\n", why);
 		skip();
 	}
 	char *tmp = pk_test_tmpdir();
 	assert_non_null(tmp);
-	char stub[1100], cmd[4096], *out = NULL;
-	snprintf(stub, sizeof(stub), "%s/peo_stub.so", tmp);
-	snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -O2 -o '%s' '%s/peo_stub.c' -ldl 2>&1", stub,
-		 oracle_dir());
-	if (pk_test_run(cmd, &out, 0) != 0)
-		fail_msg("cannot build the perf_event_open stub:\n%s", out ? out : "");
-	free(out);
+	char *stub = pk_test_oracle_stub(tmp);
 	char summary[1200];
 	snprintf(summary, sizeof(summary), "%s/live-summary.txt", tmp);
 	FILE *sum = fopen(summary, "w");
@@ -981,6 +947,7 @@ static void test_encode_matches_live_perf(void **state)
 			if (!strcmp(live_events[k][0], m->name))
 				run_perf_live(m, roots[mi], stub, live_events[k] + 1, sum);
 	}
+	free(stub);
 	fclose(sum);
 	size_t n;
 	entry *entries = load_entries(summary, &n);

@@ -5,6 +5,7 @@
  * (references between rows, thresholds, cycles refused), and perf stat's
  * shadow metrics evaluated by the engine over counts. */
 #include "helpers.h"
+#include "perfmon_json.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -163,29 +164,6 @@ static const char *const perfmon_files[] = {
 	"perfmon/ADL/metrics/alderlake_metrics_goldencove_core.json",
 };
 
-static json_t *load_metrics(const char *rel)
-{
-	json_error_t je;
-	json_t *j = json_load_file(pk_test_fixture(rel), 0, &je);
-	if (!j)
-		fail_msg("%s: %s", rel, je.text);
-	json_t *m = json_object_get(j, "Metrics");
-	assert_true(json_is_array(m));
-	json_incref(m);
-	json_decref(j);
-	return m;
-}
-
-static bool in_group(json_t *m, const char *group)
-{
-	const char *g = json_string_value(json_object_get(m, "MetricGroup"));
-	size_t n = strlen(group);
-	for (const char *p = g; p && (p = strstr(p, group)); p += n)
-		if ((p == g || p[-1] == ';') && (p[n] == ';' || !p[n]))
-			return true;
-	return false;
-}
-
 /* Value of an event or constant for the synthetic evaluations: a stable
  * number from the name. */
 static double fake_count(const char *name)
@@ -194,41 +172,6 @@ static double fake_count(const char *name)
 	for (const char *p = name; *p; p++)
 		h = h * 33 + (unsigned char)*p;
 	return 1000 + h % 100000;
-}
-
-/* The formula with each alias replaced by its event's name as perf writes
- * it ('-' escaped): "a / ( b )" -> "PERF_METRICS.RETIRING / ( ... )". */
-static char *perf_style(json_t *m, const char *formula)
-{
-	size_t cap = strlen(formula) * 40 + 64, o = 0;
-	char *out = malloc(cap);
-	json_t *evs = json_object_get(m, "Events");
-	for (const char *p = formula; *p;) {
-		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz_");
-		const char *name = NULL;
-		size_t i;
-		json_t *e;
-		json_array_foreach(evs, i, e) {
-			const char *alias = json_string_value(json_object_get(e, "Alias"));
-			if (n && alias && strlen(alias) == n && !strncmp(alias, p, n))
-				name = json_string_value(json_object_get(e, "Name"));
-		}
-		if (!name || (p > formula && (p[-1] == '_' || p[-1] == '.'))) {
-			size_t k = n ? n : 1;
-			memcpy(out + o, p, k);
-			o += k;
-			p += k;
-			continue;
-		}
-		for (const char *q = name; *q; q++) {
-			if (*q == '-')
-				out[o++] = '\\';
-			out[o++] = *q;
-		}
-		p += n;
-	}
-	out[o] = '\0';
-	return out;
 }
 
 /* Every reference a value: events and constants by name, smt_on 1. */
@@ -261,7 +204,7 @@ static void test_perfmon_parse_all(void **state)
 {
 	(void)state;
 	for (size_t f = 0; f < sizeof(perfmon_files) / sizeof(perfmon_files[0]); f++) {
-		json_t *ms = load_metrics(perfmon_files[f]);
+		json_t *ms = pk_perfmon_metrics(perfmon_files[f]);
 		size_t i, nr_formulas = 0, nr_tma = 0;
 		json_t *m;
 		json_array_foreach(ms, i, m) {
@@ -280,9 +223,9 @@ static void test_perfmon_parse_all(void **state)
 						 err.pos, fs[k]);
 				nr_formulas++;
 			}
-			if (in_group(m, "TmaL1") || in_group(m, "TmaL2")) {
+			if (pk_perfmon_in_group(m, "TmaL1") || pk_perfmon_in_group(m, "TmaL2")) {
 				nr_tma++;
-				char *perf = perf_style(m, fs[0]);
+				char *perf = pk_perfmon_perf_style(m, fs[0]);
 				pk_error err;
 				pk_expr *pe = pk_expr_parse(perf, &err);
 				if (!pe)
@@ -354,7 +297,7 @@ static bool near(double a, double b)
 static void test_perfmon_values(void **state)
 {
 	(void)state;
-	json_t *ms = load_metrics(perfmon_files[0]);
+	json_t *ms = pk_perfmon_metrics(perfmon_files[0]);
 	const char *ev[] = {"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BAD_SPECULATION",
 			    "PERF_METRICS.RETIRING", "PERF_METRICS.BACKEND_BOUND",
 			    "INT_MISC.UOP_DROPPING", "TOPDOWN.SLOTS:perf_metrics",

@@ -1,11 +1,15 @@
 #!/bin/sh
-# perf-ns.sh [-p PRELOAD] DEVICES CMD [ARG...]
+# perf-ns.sh [-p PRELOAD] [-f PATH=TEXT]... DEVICES CMD [ARG...]
 #
 # Runs CMD (normally perf) in a private mount namespace in which the PMU
 # directory DEVICES (a fixture's <machine>/bus/event_source/devices) is shown
 # at /sys/bus/event_source/devices, so perf sees the PMUs of a machine we do
 # not have. With -p, PRELOAD is set as LD_PRELOAD for CMD only (e.g. the
-# perf_event_open stub, peo_stub.c).
+# perf_event_open stub, peo_stub.c). Each -f shows a file holding TEXT (and a
+# newline) at PATH, an existing file, for CMD only: a host fact perf reads
+# outside the PMU tree, e.g. SMT on with
+#   -f /sys/devices/system/cpu/smt/active=1
+#   -f /sys/devices/system/cpu/cpu0/topology/core_cpus_list=0-1
 #
 # The directory is a copy on a tmpfs so that its readdir order is ours: perf
 # 6.1 lists PMUs in readdir order, and on a hybrid machine cpu_core comes
@@ -20,20 +24,28 @@ set -eu
 mnt=/sys/bus/event_source/devices
 
 preload=
-if [ "${1:-}" = -p ]; then
-	preload=$2
+overlays=
+while [ $# -ge 2 ]; do
+	case $1 in
+	-p) preload=$2 ;;
+	-f) overlays="$overlays
+$2" ;;
+	*) break ;;
+	esac
 	shift 2
-fi
-[ $# -ge 2 ] || { echo "usage: perf-ns.sh [-p PRELOAD] DEVICES CMD [ARG...]" >&2; exit 2; }
+done
+[ $# -ge 2 ] || { echo "usage: perf-ns.sh [-p PRELOAD] [-f PATH=TEXT]... DEVICES CMD [ARG...]" >&2; exit 2; }
 devices=$1
 shift
 [ -d "$devices" ] || { echo "perf-ns.sh: $devices: not a directory" >&2; exit 2; }
 
 if [ "${PK_PERF_NS_INNER:-}" != 1 ]; then
-	PK_PERF_NS_INNER=1 exec unshare -m --propagation private \
+	PK_PERF_NS_OVERLAYS=$overlays PK_PERF_NS_INNER=1 exec unshare -m --propagation private \
 		sh "$0" ${preload:+-p "$preload"} "$devices" "$@"
 fi
 unset PK_PERF_NS_INNER
+overlays=${PK_PERF_NS_OVERLAYS:-}
+unset PK_PERF_NS_OVERLAYS
 
 # The wanted order, one name a line.
 wanted() {
@@ -62,7 +74,34 @@ if [ "$(ls -U "$mnt")" != "$want" ]; then
 		exit 2
 	fi
 fi
-if [ -n "$preload" ]; then
-	exec env LD_PRELOAD="$preload" "$@"
+# The -f files: each a regular file bound over its path. CMD then runs as
+# a child so that the files can be removed after it.
+if [ -z "$overlays" ]; then
+	[ -z "$preload" ] || exec env LD_PRELOAD="$preload" "$@"
+	exec "$@"
 fi
-exec "$@"
+otmp=$(mktemp -d) || exit 2
+i=0
+printf '%s\n' "$overlays" | while IFS= read -r o; do
+	[ -n "$o" ] || continue
+	i=$((i + 1))
+	printf '%s\n' "${o#*=}" > "$otmp/$i" && mount --bind "$otmp/$i" "${o%%=*}" || {
+		echo "perf-ns.sh: cannot show ${o#*=} at ${o%%=*}" >&2
+		exit 2
+	}
+done
+ok=$?
+rc=2
+if [ $ok -eq 0 ]; then
+	if [ -n "$preload" ]; then
+		env LD_PRELOAD="$preload" "$@"
+	else
+		"$@"
+	fi
+	rc=$?
+fi
+printf '%s\n' "$overlays" | while IFS= read -r o; do
+	[ -z "$o" ] || umount "${o%%=*}" 2>/dev/null
+done
+rm -rf "$otmp"
+exit $rc
