@@ -166,9 +166,15 @@ void pk_region_get_info(pk_region_info *out);
 /* The report: a text table, or JSON. */
 int pk_region_report(FILE *f, bool json, pk_error *err);
 
-/* likwid-marker.h's calls (pmukit/likwid/likwid-marker.h). */
+/* likwid-marker.h's calls (pmukit/likwid/likwid-marker.h): init from the
+ * environment; a name made known ahead (0 or -ENOSPC/-EINVAL); close
+ * (report, then fini); a tag's nodes in percent (at most *nevents, *nevents
+ * set to how many), time in seconds and calls (-ENOENT for an unknown tag). */
 void pk_region_likwid_init(void);
+int pk_region_likwid_register(const char *tag);
 void pk_region_likwid_close(void);
+int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,
+			 int *count);
 
 #ifdef __cplusplus
 }

@@ -86,7 +86,7 @@ int pk_region_breakdown_of(const pk_region_snap *a, const pk_region_snap *b,
 }
 
 /* The id of a name, added when new; -ENOSPC / -EINVAL. */
-static int name_id(pki_rg_thread *t, const char *name)
+int pki_rg_name_id(pki_rg_thread *t, const char *name)
 {
 	if (name == t->cached_name && t->cached_id >= 0)
 		return t->cached_id;
@@ -122,7 +122,7 @@ int pk_region_begin(const char *name)
 	pki_rg_thread *t = pki_rg_self(&err);
 	if (!t)
 		return err.code ? err.code : -ENODEV;
-	int id = name_id(t, name);
+	int id = pki_rg_name_id(t, name);
 	if (id < 0 || t->depth >= PK_REGION_MAX_DEPTH) {
 		pki_rg_error("begin of region '%s': %s", name ? name : "(null)",
 			     id == -EINVAL ? "a name is 1 to 63 bytes"
@@ -162,7 +162,7 @@ int pk_region_end(const char *name)
 	pki_rg_thread *t = pki_rg_self(&err);
 	if (!t)
 		return err.code ? err.code : -ENODEV;
-	int id = name_id(t, name);
+	int id = pki_rg_name_id(t, name);
 	if (id < 0 || t->depth == 0 || t->stack[t->depth - 1].id != id) {
 		pki_rg_error("end of region '%s': %s", name ? name : "(null)",
 			     t->depth == 0 ? "no region is open"

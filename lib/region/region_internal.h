@@ -65,6 +65,7 @@ typedef struct pki_rg_thread {
 
 typedef struct pki_rg_state {
 	bool ready;
+	int failed;                  /* the set-up's error: not retried until fini */
 	uint32_t generation;         /* init count: a thread's state of an older init is gone */
 	int level;
 	const pk_kernel *k;
@@ -111,6 +112,8 @@ pki_rg_thread *pki_rg_self(pk_error *err);
 int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err);
 void pki_rg_thread_close(pki_rg_thread *t);
 
+/* named.c: a name's id, added when new (-EINVAL, -ENOSPC). */
+int pki_rg_name_id(pki_rg_thread *t, const char *name);
 /* named.c: a breakdown from event deltas. */
 void pki_rg_compute(const double *d, const double *run, double time_ns,
 		    pk_region_breakdown *out);

@@ -21,8 +21,8 @@ void pk_region_get_info(pk_region_info *out)
 		.level = pki_rg.level,
 		.method = pki_rg.td ? pki_rg.method : NULL,
 		.pmu = pki_rg.td ? pki_rg.pmu : NULL,
-		.fallback = pki_rg.td ? NULL : pki_rg.fallback,
-		.why = pki_rg.td ? NULL : pki_rg.why,
+		.fallback = pki_rg.fallback[0] ? pki_rg.fallback : NULL,
+		.why = pki_rg.why[0] ? pki_rg.why : NULL,
 		.scenario = pki_rg.model ? pki_rg.scenario : NULL,
 		.first_error = pki_rg.first_error[0] ? pki_rg.first_error : NULL,
 	};
@@ -45,9 +45,11 @@ static void text_header(FILE *f, const pk_region_info *in)
 		fprintf(f, "TopDown Level %d, method %s (%s), read with %s\n", in->level, in->method,
 			in->pmu, in->syscall_reads ? "read(2): every reading is a system call"
 						   : "RDPMC");
-	else
+	else if (in->fallback)
 		fprintf(f, "no TopDown (%s); counting %s with read(2): every reading is a "
 			   "system call\n", in->why, in->fallback);
+	else
+		fprintf(f, "nothing counted\n");
 	if (in->modeled)
 		fprintf(f, "# MODELED: counted on the PMU model (scenario %s), not measured; a "
 			   "region shows the scenario's phases its virtual time covers\n",
@@ -60,7 +62,7 @@ static void text_report(FILE *f, const pk_region_info *in, const pk_region_resul
 {
 	text_header(f, in);
 	fprintf(f, "%-24s %8s %7s %12s %16s", "region", "calls", "threads", "time_ms",
-		in->topdown ? "slots" : in->fallback);
+		in->topdown ? "slots" : in->fallback ? in->fallback : "count");
 	size_t nn = 0;
 	for (size_t i = 0; i < n; i++)
 		nn = r[i].bd.nr > nn ? r[i].bd.nr : nn;
@@ -156,4 +158,35 @@ void pk_region_likwid_init(void)
 void pk_region_likwid_close(void)
 {
 	pk_region_fini();
+}
+
+int pk_region_likwid_register(const char *tag)
+{
+	pki_rg_thread *t = pki_rg_self(NULL);
+	return t ? pki_rg_name_id(t, tag) < 0 ? -EINVAL : 0 : -ENODEV;
+}
+
+int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,
+			 int *count)
+{
+	pk_region_result *r = calloc(PK_REGION_MAX_REGIONS, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	size_t n = pk_region_results(r, PK_REGION_MAX_REGIONS), i = 0;
+	while (i < n && (!tag || strcmp(r[i].name, tag)))
+		i++;
+	int ret = i < n ? 0 : -ENOENT;
+	if (i < n) {
+		int k = 0;
+		for (size_t j = 0; j < r[i].bd.nr && nevents && k < *nevents; j++)
+			events[k++] = r[i].bd.node[j].value;
+		if (nevents)
+			*nevents = k;
+		if (time)
+			*time = r[i].bd.time_ns / 1e9;
+		if (count)
+			*count = (int)r[i].calls;
+	}
+	free(r);
+	return ret;
 }

@@ -144,6 +144,13 @@ static void at_exit(void)
 	pk_region_fini();
 }
 
+static void report_at_exit(void)
+{
+	static bool registered;
+	if (pki_rg.report[0] && !registered && atexit(at_exit) == 0)
+		registered = true;
+}
+
 static int init_locked(const pk_region_opts *o, pk_error *err)
 {
 	const char *lv = getenv("PMUKIT_REGION_LEVEL");
@@ -178,9 +185,7 @@ static int init_locked(const pk_region_opts *o, pk_error *err)
 	blocks();
 	pki_rg.generation++;
 	__atomic_store_n(&pki_rg.ready, true, __ATOMIC_RELEASE);
-	static bool registered;
-	if (pki_rg.report[0] && !registered && atexit(at_exit) == 0)
-		registered = true;
+	report_at_exit();
 	return 0;
 }
 
@@ -209,8 +214,18 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err)
 	pthread_mutex_lock(&pki_rg_lock);
 	int r = pki_rg.ready ? pk_err(err, -EALREADY, "the region library is already set up")
 			     : init_locked(opts ? opts : &dflt, err);
-	if (r < 0 && r != -EALREADY)
+	if (r < 0 && r != -EALREADY) {
+		/* a report asked for still says why nothing was counted */
+		char rep[sizeof(pki_rg.report)];
+		snprintf(rep, sizeof(rep), "%s", pki_rg.report);
 		release_locked();
+		snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep);
+		snprintf(pki_rg.first_error, sizeof(pki_rg.first_error), "setting up: %.300s%s%.300s",
+			 err && err->msg[0] ? err->msg : "failed", err && err->where[0] ? ": " : "",
+			 err ? err->where : "");
+		pki_rg.failed = r;
+		report_at_exit();
+	}
 	pthread_mutex_unlock(&pki_rg_lock);
 	return r;
 }
@@ -219,12 +234,15 @@ int pki_rg_init_default(void)
 {
 	if (__atomic_load_n(&pki_rg.ready, __ATOMIC_ACQUIRE))
 		return 0;
+	pthread_mutex_lock(&pki_rg_lock);
+	int failed = pki_rg.failed;
+	pthread_mutex_unlock(&pki_rg_lock);
+	if (failed)
+		return failed; /* once: a failed set-up is not retried at every call */
 	pk_error err = {0};
 	int r = pk_region_init(NULL, &err);
 	if (r == -EALREADY)
 		return 0;
-	if (r < 0)
-		pki_rg_error("setting up: %s", err.msg);
 	return r;
 }
 
@@ -234,8 +252,9 @@ void pk_region_fini(void)
 	bool ready = pki_rg.ready;
 	char rep[sizeof(pki_rg.report)];
 	snprintf(rep, sizeof(rep), "%s", pki_rg.report);
+	bool failed = pki_rg.failed;
 	pthread_mutex_unlock(&pki_rg_lock);
-	if (ready && rep[0]) {
+	if ((ready || failed) && rep[0]) {
 		size_t n = strlen(rep);
 		bool json = n > 5 && !strcmp(rep + n - 5, ".json");
 		FILE *f = !strcmp(rep, "-") ? stderr : fopen(rep, "w");
@@ -246,7 +265,7 @@ void pk_region_fini(void)
 		}
 	}
 	pthread_mutex_lock(&pki_rg_lock);
-	if (pki_rg.ready)
+	if (pki_rg.ready || pki_rg.failed)
 		release_locked();
 	pthread_mutex_unlock(&pki_rg_lock);
 }
