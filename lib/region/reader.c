@@ -45,17 +45,17 @@ bool pki_rd_hw_available(void)
 #endif
 }
 
-/* read(2) of one counter with its two times. */
+/* read(2) of one counter with its two times (read_format
+ * TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING: value, enabled, running). */
 static int read_fd(const pk_kernel *k, int fd, pk_counts *out, pk_error *err)
 {
 	uint64_t buf[3];
 	ssize_t n = k->ops->read(k, fd, buf, sizeof(buf));
 	if (n < 0)
 		return pk_err(err, (int)n, "reading counter fd %d", fd);
-	int r = pk_counts_parse(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
-				buf, (size_t)n, out, 1);
-	if (r != 1)
+	if (n != sizeof(buf))
 		return pk_err(err, -EIO, "reading counter fd %d: %zd bytes, not a count", fd, n);
+	*out = (pk_counts){.val = buf[0], .ena = buf[1], .run = buf[2]};
 	return 1;
 }
 

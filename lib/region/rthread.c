@@ -67,7 +67,11 @@ static void map_pages(pki_rg_thread *t)
 	for (size_t i = 0; i < pki_rg.nr_ev; i++) {
 		t->fd[i] = pk_counting_fd(t->c, i, 0, 0);
 		void *p = NULL;
-		bool user = pki_rg.model || pki_rd_hw_available();
+		/* a software or tracepoint event is never on a counter: read(2) */
+		uint32_t type = pk_evsel_attr(pki_rg.ev[i].evsel)->type;
+		bool hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
+			  type == PERF_TYPE_RAW || type >= PERF_TYPE_MAX;
+		bool user = hw && (pki_rg.model || pki_rd_hw_available());
 		if (user && t->fd[i] >= 0 &&
 		    pki_rg.k->ops->mmap(pki_rg.k, t->fd[i], 4096, PROT_READ, 0, &p) == 0)
 			t->page[i] = p;
@@ -276,8 +280,12 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 	s->epoch = t->epoch;
 	s->run[0] = s->run[1] = 0;
 	if (pki_rg.model && pki_rg.own_model) {
+		/* the wall clock since init, stopping 1 ns before the scenario ends
+		 * (its threads stay alive: later regions count nothing) */
 		uint64_t want = pki_rg_wall_ns() - pki_rg.start_ns, now = pk_model_now(pki_rg.model);
-		if (want > now && now < pk_model_end(pki_rg.model))
+		uint64_t end = pk_model_end(pki_rg.model);
+		want = want < end ? want : end - 1;
+		if (want > now)
 			pk_model_advance(pki_rg.model, want - now);
 	}
 	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_wall_ns();
