@@ -22,7 +22,8 @@
  * opts leaves unset): PMUKIT_REGION_REPORT=FILE (JSON when FILE ends in
  * .json, else a text table; "-" stderr) writes the report at exit;
  * PMUKIT_MODEL=SCENARIO counts on the PMU model (the numbers are modeled,
- * the report says so); PMUKIT_REGION_LEVEL=1|2.
+ * the report says so); PMUKIT_REGION_LEVEL=1|2; PMUKIT_REGION_RESET_S=SECONDS
+ * (the reset period).
  *
  * Threads: every function may be called from any thread; each thread opens
  * its own counters at its first begin/snapshot (pk_region_thread_init does
@@ -61,7 +62,8 @@ typedef struct pk_region_opts {
 	/* Else load this scenario (NULL: PMUKIT_MODEL); virtual time then
 	 * follows the wall clock since pk_region_init (docs/regions.md). */
 	const char *model_scenario;
-	/* PERF_EVENT_IOC_RESET period, seconds (0: 2; < 0: never). */
+	/* PERF_EVENT_IOC_RESET period, seconds (0: PMUKIT_REGION_RESET_S, else 2;
+	 * < 0: never). */
 	double reset_s;
 	/* Without TopDown: this software event (NULL: "task-clock"). */
 	const char *fallback_event;

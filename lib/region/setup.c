@@ -11,6 +11,7 @@
 #include "region/region_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,14 +154,17 @@ static void report_at_exit(void)
 
 static int init_locked(const pk_region_opts *o, pk_error *err)
 {
+	const char *rep = o->report ? o->report : getenv("PMUKIT_REGION_REPORT");
+	snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep ? rep : "");
 	const char *lv = getenv("PMUKIT_REGION_LEVEL");
 	pki_rg.level = o->level ? o->level : lv && *lv ? atoi(lv) : 1;
 	if (pki_rg.level != 1 && pki_rg.level != 2)
-		return pk_err(err, -EINVAL, "TopDown level %d: the level is 1 or 2", pki_rg.level);
-	double rs = o->reset_s ? o->reset_s : 2.0;
+		return pk_err(err, -EINVAL, "TopDown level %d (opts.level or PMUKIT_REGION_LEVEL): 1 or 2", pki_rg.level);
+	const char *re = getenv("PMUKIT_REGION_RESET_S");
+	double rs = o->reset_s ? o->reset_s : re && *re ? strtod(re, NULL) : 2.0;
+	if (isnan(rs) || rs == 0)
+		return pk_err(err, -EINVAL, "PMUKIT_REGION_RESET_S=%s: seconds, > 0 (< 0: never)", re);
 	pki_rg.reset_ns = rs < 0 ? 0 : (uint64_t)(rs * 1e9);
-	const char *rep = o->report ? o->report : getenv("PMUKIT_REGION_REPORT");
-	snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep ? rep : "");
 	int r = load_model(o, err);
 	if (r < 0)
 		return r;
