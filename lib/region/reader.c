@@ -84,11 +84,17 @@ static uint64_t td_rdpmc(void *arg, uint32_t ecx)
 	return p->raw;
 }
 
+static uint64_t td_rdtsc(void *arg)
+{
+	const td_pass *p = arg;
+	return p->inner->rdtsc(p->inner->arg);
+}
+
 int pki_rd_topdown(const pki_rd_ops *ops, const struct perf_event_mmap_page *slots_pg,
 		   pk_counts *slots, uint64_t *raw, uint64_t *metrics, pk_error *err)
 {
 	td_pass p = {.inner = &ops->sr};
-	pki_selfread_ops sr = {td_rdpmc, ops->sr.rdtsc, &p};
+	pki_selfread_ops sr = {td_rdpmc, ops->sr.rdtsc ? td_rdtsc : NULL, &p, ops->sr.times_now};
 	int r = pki_selfread(slots_pg, &sr, slots, err);
 	if (r != 0)
 		return r;

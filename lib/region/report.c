@@ -150,9 +150,15 @@ int pk_region_report(FILE *f, bool json, pk_error *err)
 	return 0;
 }
 
+/* likwid's markers ask for the report: stderr unless PMUKIT_REGION_REPORT
+ * names another place (empty: none). */
 void pk_region_likwid_init(void)
 {
-	pki_rg_init_default();
+	const char *e = getenv("PMUKIT_REGION_REPORT");
+	pk_region_opts o;
+	pk_region_opts_init(&o);
+	o.report = e ? e : "-";
+	pk_region_init(&o, NULL);
 }
 
 void pk_region_likwid_close(void)

@@ -41,9 +41,10 @@ static uint64_t model_rdtsc(void *arg)
 
 static pki_rd_ops ops_of(pki_rg_thread *t)
 {
+	/* times moved on to now: each core type's running time weighs its block */
 	if (pki_rg.model)
-		return (pki_rd_ops){{model_rdpmc, model_rdtsc, t}, pki_rg.k};
-	return (pki_rd_ops){{pki_rd_hw_rdpmc, pki_rd_hw_rdtsc, NULL}, pki_rg.k};
+		return (pki_rd_ops){{model_rdpmc, model_rdtsc, t, true}, pki_rg.k};
+	return (pki_rd_ops){{pki_rd_hw_rdpmc, pki_rd_hw_rdtsc, NULL, true}, pki_rg.k};
 }
 
 /* A slots group is pinned: it never rotates out, so RDPMC always finds it. */
@@ -79,6 +80,10 @@ static void map_pages(pki_rg_thread *t)
 	for (size_t i = 0; i < pki_rg.nr_ev; i++)
 		if (pki_rg.ev[i].kind == PKI_RG_SLOTS && !rdpmc_page(t->page[i]))
 			t->group_read = true;
+	/* hybrid: on the other core type the slots group is off the PMU and
+	 * its PERF_METRICS cannot be read with RDPMC; read(2) sees both */
+	if (pki_rg.nr_blocks > 1)
+		t->group_read = true;
 }
 
 static int open_counters(pki_rg_thread *t, pk_error *err)

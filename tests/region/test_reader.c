@@ -198,6 +198,19 @@ static void test_times_and_scaling(void **state)
 	pk_counts_scale(&c, &s);
 	assert_true(s.scaled);
 	assert_float_equal(s.value, 450.0, 1e-9);
+	/* not multiplexed: libperf's loop leaves the times of the update; the
+	 * region reader asks for them now (each core type's running time) */
+	F.next.time_enabled = F.next.time_running = 1000;
+	pki_userpage_update(&page, &F.next);
+	assert_int_equal(pki_rd_count(&ops, &page, 7, &c, NULL), 0);
+	assert_true(c.ena == 1000 && c.run == 1000);
+	ops.sr.times_now = true;
+	assert_int_equal(pki_rd_count(&ops, &page, 7, &c, NULL), 0);
+	assert_true(c.ena == 2000 && c.run == 2000);
+	/* and through the TopDown pair */
+	uint64_t raw, m;
+	assert_int_equal(pki_rd_topdown(&ops, &page, &c, &raw, &m, NULL), 0);
+	assert_true(c.ena == 2000 && c.run == 2000);
 }
 
 int main(void)

@@ -212,9 +212,39 @@ static void test_two_threads(void **state)
 	assert_int_equal(w->calls, 2);
 	assert_int_equal(w->threads, 2);
 	assert_true(fabs(w->bd.time_ns - 200e6) < 1);
-	for (size_t i = 0; i < w->bd.nr; i++)
-		assert_true(w->bd.node[i].computable);
-	/* a third thread: the scenario has no thread left for it */
+	/* both blocks, weighted by their running time (100 ms each): thread
+	 * 4001 on a P-core (50/5/15/30), 4002 on an E-core (25/5/40/30) */
+	near(&w->bd, "tma_retiring", 37.5, 1);
+	near(&w->bd, "tma_bad_speculation", 5, 1);
+	near(&w->bd, "tma_frontend_bound", 27.5, 1);
+	near(&w->bd, "tma_backend_bound", 30, 1);
+	pk_region_info in;
+	pk_region_get_info(&in);
+	assert_true(in.syscall_reads); /* hybrid: read(2), said so */
+	assert_string_equal(in.pmu, "cpu_core+cpu_atom");
+	pk_region_fini();
+	pk_model_free(m);
+}
+
+/* A thread moving from a P-core to an E-core inside a region: both core
+ * types counted and combined by their running time (50 ms each). */
+static void test_hybrid_migration(void **state)
+{
+	(void)state;
+	pk_model *m = model_of("alderlake-hybrid.json");
+	init(m, 1, -1);
+	assert_int_equal(pk_region_thread_init(NULL), 0); /* thread 4001 */
+	pk_model_advance(m, 250 * 1000000);
+	assert_int_equal(pk_region_begin("move"), 0);
+	pk_model_advance(m, 100 * 1000000);
+	assert_int_equal(pk_region_end("move"), 0);
+	pk_region_result r[1];
+	assert_int_equal(pk_region_results(r, 1), 1);
+	assert_int_equal(r[0].lost, 0);
+	near(&r[0].bd, "tma_retiring", (50 + 35) / 2.0, 1);
+	near(&r[0].bd, "tma_bad_speculation", (5 + 10) / 2.0, 1);
+	near(&r[0].bd, "tma_frontend_bound", (15 + 25) / 2.0, 1);
+	near(&r[0].bd, "tma_backend_bound", 30, 1);
 	pk_region_fini();
 	pk_model_free(m);
 }
@@ -256,6 +286,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_phase_l1_l2, teardown),
 		cmocka_unit_test_teardown(test_nested_and_reset, teardown),
 		cmocka_unit_test_teardown(test_two_threads, teardown),
+		cmocka_unit_test_teardown(test_hybrid_migration, teardown),
 		cmocka_unit_test_teardown(test_generic_method, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

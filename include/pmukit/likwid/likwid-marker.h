@@ -5,8 +5,9 @@
  * -DLIKWID_PERFMON) builds unchanged with
  *     cc -DLIKWID_PERFMON prog.c $(pkg-config --cflags --libs libpmukit)
  * (the -I of pkg-config points at this folder) and reports TopDown per tag
- * through pmukit's region library: set PMUKIT_REGION_REPORT=FILE|-, and
- * PMUKIT_MODEL=SCENARIO to count on the PMU model. Without
+ * through pmukit's region library: the report goes to stderr at
+ * LIKWID_MARKER_CLOSE (or exit), or where PMUKIT_REGION_REPORT=FILE says
+ * (empty: no report); PMUKIT_MODEL=SCENARIO counts on the PMU model. Without
  * LIKWID_PERFMON every macro is empty, as in likwid.
  *
  * Mapping: INIT sets the library up from the environment; THREADINIT
