@@ -147,7 +147,8 @@ typedef struct pk_region_result {
 } pk_region_result;
 
 /* Fills at most cap results, in the order the names were first seen;
- * returns the number of regions. */
+ * returns the number of regions. Names and node names stay valid until
+ * pk_region_fini (so do pk_region_info's strings). */
 size_t pk_region_results(pk_region_result *out, size_t cap);
 
 typedef struct pk_region_info {

@@ -40,6 +40,23 @@ PMUKIT_MODEL=$tmp/none.json PMUKIT_REGION_REPORT=$tmp/bad.json "$compute" 1 >/de
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert "none.json" in r["error"], r' \
 	"$tmp/bad.json"
 
+# the examples on their scenarios: the chase memory bound, the compute
+# loop retiring (the scenarios' shares: docs/regions.md, modeled)
+PMUKIT_MODEL=$src/examples/regions/chase.json PMUKIT_REGION_LEVEL=2 \
+	PMUKIT_REGION_REPORT=$tmp/chase.json "$chase" 4 100000 >/dev/null
+PMUKIT_MODEL=$src/examples/regions/compute.json PMUKIT_REGION_LEVEL=2 \
+	PMUKIT_REGION_REPORT=$tmp/compute.json "$compute" 2 >/dev/null
+python3 - "$tmp/chase.json" "$tmp/compute.json" <<'PY'
+import json, sys
+def region(f, name):
+    r = json.load(open(f))
+    assert r["modeled"] and r["read"] == "rdpmc", r
+    return [x for x in r["regions"] if x["name"] == name][0]["nodes"]
+ch, co = region(sys.argv[1], "chase"), region(sys.argv[2], "dgemm")
+assert abs(ch["tma_memory_bound"] - 80) < 1 and abs(ch["tma_backend_bound"] - 85) < 1, ch
+assert abs(co["tma_retiring"] - 70) < 1 and co["tma_memory_bound"] < 4, co
+PY
+
 # this machine's kernel: TopDown, or a software event through read(2)
 PMUKIT_REGION_REPORT=$tmp/k.json "$chase" 4 100000 >/dev/null
 python3 - "$tmp/k.json" <<'PY'
