@@ -118,7 +118,8 @@ int pki_rg_name_id(pki_rg_thread *t, const char *name)
 
 int pk_region_begin(const char *name)
 {
-	pk_error err = {0};
+	pk_error err;
+	PKI_RG_ERR_INIT(err);
 	pki_rg_thread *t = pki_rg_self(&err);
 	if (!t)
 		return err.code ? err.code : -ENODEV;
@@ -158,7 +159,8 @@ static void accumulate(pki_rg_acc *a, const pk_region_snap *s, const pk_region_s
 
 int pk_region_end(const char *name)
 {
-	pk_error err = {0};
+	pk_error err;
+	PKI_RG_ERR_INIT(err);
 	pki_rg_thread *t = pki_rg_self(&err);
 	if (!t)
 		return err.code ? err.code : -ENODEV;

@@ -98,6 +98,12 @@ typedef struct pki_rg_state {
 } pki_rg_state;
 
 extern pki_rg_state pki_rg;
+
+/* An empty pk_error without zeroing its 2 KB: the read path's errors are
+ * on the stack of every begin/end. */
+#define PKI_RG_ERR_INIT(e)                                                                  \
+	((e).code = 0, (e).msg[0] = (e).subject[0] = (e).where[0] = (e).hint[0] = 0,       \
+	 (e).pos = -1, (e).pos_is_offset = 0)
 extern pthread_mutex_t pki_rg_lock;
 extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
 

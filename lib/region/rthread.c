@@ -21,6 +21,8 @@
 
 static _Thread_local pki_rg_thread *self;
 static _Thread_local uint32_t self_gen;
+static _Thread_local uint32_t failed_gen; /* this thread's open failed in that set-up */
+static _Thread_local int failed_code;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -170,6 +172,9 @@ static int new_thread(pki_rg_thread **out, pk_error *err)
 
 pki_rg_thread *pki_rg_self(pk_error *err)
 {
+	pk_error local;
+	if (!err)
+		PKI_RG_ERR_INIT(local), err = &local;
 	if (self && self_gen == __atomic_load_n(&pki_rg.generation, __ATOMIC_ACQUIRE) &&
 	    self->open)
 		return self;
@@ -177,6 +182,10 @@ pki_rg_thread *pki_rg_self(pk_error *err)
 	if (r < 0) {
 		pk_err(err, r, "%s", pki_rg.first_error);
 		return NULL;
+	}
+	if (failed_gen && failed_gen == __atomic_load_n(&pki_rg.generation, __ATOMIC_ACQUIRE)) {
+		pk_err(err, failed_code, "this thread's counters could not be opened");
+		return NULL; /* not retried at every call */
 	}
 	pthread_once(&key_once, make_key);
 	pthread_mutex_lock(&pki_rg_lock);
@@ -187,9 +196,13 @@ pki_rg_thread *pki_rg_self(pk_error *err)
 	if (pki_rg.model)
 		pthread_mutex_unlock(&pki_rg_model_lock);
 	self_gen = pki_rg.generation;
-	pthread_mutex_unlock(&pki_rg_lock);
 	if (r < 0)
+		failed_gen = pki_rg.generation, failed_code = r;
+	pthread_mutex_unlock(&pki_rg_lock);
+	if (r < 0) {
+		pki_rg_error("opening a thread's counters: %s", err->msg);
 		return NULL;
+	}
 	self = t;
 	pthread_setspecific(key, t);
 	return t;
@@ -197,7 +210,10 @@ pki_rg_thread *pki_rg_self(pk_error *err)
 
 int pk_region_thread_init(pk_error *err)
 {
-	return pki_rg_self(err) ? 0 : err && err->code ? err->code : -ENODEV;
+	pk_error local;
+	if (!err)
+		PKI_RG_ERR_INIT(local), err = &local;
+	return pki_rg_self(err) ? 0 : err->code ? err->code : -ENODEV;
 }
 
 void pk_region_thread_fini(void)
@@ -312,6 +328,9 @@ int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 
 int pk_region_snapshot(pk_region_snap *s, pk_error *err)
 {
+	pk_error local;
+	if (!err)
+		PKI_RG_ERR_INIT(local), err = &local;
 	pki_rg_thread *t = pki_rg_self(err);
-	return t ? pki_rg_snapshot(t, s, err) : err && err->code ? err->code : -ENODEV;
+	return t ? pki_rg_snapshot(t, s, err) : err->code ? err->code : -ENODEV;
 }

@@ -249,6 +249,35 @@ static void test_hybrid_migration(void **state)
 	pk_model_free(m);
 }
 
+/* A second thread on a one-thread scenario: refused with the reason,
+ * once (begin gives the same error without trying again). */
+static void *second(void *arg)
+{
+	int *r = arg;
+	r[0] = pk_region_thread_init(NULL);
+	r[1] = pk_region_begin("x");
+	return NULL;
+}
+
+static void test_threads_exhausted(void **state)
+{
+	(void)state;
+	pk_model *m = model_of("sapphirerapids.json");
+	init(m, 1, -1);
+	assert_int_equal(pk_region_thread_init(NULL), 0);
+	int r[2];
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, second, r), 0);
+	pthread_join(t, NULL);
+	assert_int_equal(r[0], -ESRCH);
+	assert_int_equal(r[1], -ESRCH);
+	pk_region_info in;
+	pk_region_get_info(&in);
+	assert_non_null(strstr(in.first_error, "all taken"));
+	pk_region_fini();
+	pk_model_free(m);
+}
+
 /* Skylake: no metrics register; generic events through the same formulas. */
 static void test_generic_method(void **state)
 {
@@ -287,6 +316,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_nested_and_reset, teardown),
 		cmocka_unit_test_teardown(test_two_threads, teardown),
 		cmocka_unit_test_teardown(test_hybrid_migration, teardown),
+		cmocka_unit_test_teardown(test_threads_exhausted, teardown),
 		cmocka_unit_test_teardown(test_generic_method, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
