@@ -52,7 +52,7 @@ static bool read_once(const struct perf_event_mmap_page *pg, const pki_selfread_
 	s->run = LD(time_running);
 	s->caps = LD(capabilities);
 	s->has_cyc = false;
-	if ((s->caps & cap_bit(1)) && s->ena != s->run && ops->rdtsc) {
+	if ((s->caps & cap_bit(1)) && (s->ena != s->run || ops->times_now) && ops->rdtsc) {
 		s->cyc = ops->rdtsc(ops->arg);
 		s->has_cyc = true;
 		s->mult = LD(time_mult);

@@ -8,6 +8,7 @@
 #define PK_COUNTING_SELFREAD_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <pmukit/counting.h>
 #include <pmukit/error.h>
@@ -18,6 +19,10 @@ typedef struct pki_selfread_ops {
 	/* RDTSC; NULL: enabled and running are those of the last update. */
 	uint64_t (*rdtsc)(void *arg);
 	void *arg;
+	/* Move the times on to now even when enabled == running (libperf does
+	 * only when multiplexed, needing just the ratio; the region library
+	 * needs each core type's running time). */
+	bool times_now;
 } pki_selfread_ops;
 
 /* Retries of a lock that keeps changing before giving up. */

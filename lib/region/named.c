@@ -1,0 +1,210 @@
+/* Named regions: begin/end by name, nesting, totals per name over calls
+ * and threads; a breakdown from event deltas through the TopDown method's
+ * formulas (pk_topdown_compute), for one pair of snapshots or for totals.
+ *
+ * Invariants: a name gets an id once (under the lock; the count published
+ * after the name), looked up without a lock; begin pushes a snapshot on
+ * the thread's stack, end pops it and adds the differences to the
+ * thread's totals for that id (single writer, relaxed atomic stores); a
+ * pair whose snapshots are stale is counted as lost, never as zero;
+ * several core-PMU blocks (hybrid) are combined weighted by each block's
+ * running time in the region. */
+#include "region/region_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* The nodes of block b from deltas d. */
+static size_t block_nodes(size_t b, const double *d, pk_topdown_node *nodes)
+{
+	pk_metric_count mc[PK_REGION_MAX_EVENTS];
+	for (size_t i = 0; i < pki_rg.nr_ev; i++)
+		mc[i] = (pk_metric_count){pki_rg.ev[i].evsel, -1, d[i], true};
+	pk_metric_counts counts = {mc, pki_rg.nr_ev, NULL, 0};
+	size_t n = pk_topdown_compute(pki_rg.td, b, &counts, -1, nodes, PK_REGION_MAX_NODES);
+	return n < PK_REGION_MAX_NODES ? n : PK_REGION_MAX_NODES;
+}
+
+void pki_rg_compute(const double *d, const double *run, double time_ns, pk_region_breakdown *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->time_ns = time_ns;
+	out->topdown = pki_rg.td != NULL;
+	if (!pki_rg.td) {
+		out->count = pki_rg.nr_ev ? d[0] : 0;
+		return;
+	}
+	for (size_t i = 0; i < pki_rg.nr_ev; i++)
+		if (pki_rg.ev[i].kind == PKI_RG_SLOTS)
+			out->slots += d[i];
+	double wsum = 0;
+	for (size_t b = 0; b < pki_rg.nr_blocks; b++) {
+		pk_topdown_node nodes[PK_REGION_MAX_NODES];
+		size_t n = block_nodes(b, d, nodes);
+		double w = pki_rg.nr_blocks == 1 ? 1 : run[b];
+		if (n == 0 || w <= 0)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			pk_region_node *o = &out->node[j];
+			if (wsum == 0)
+				*o = (pk_region_node){nodes[j].name, nodes[j].parent, nodes[j].level, 0,
+						      true};
+			if (strcmp(o->name, nodes[j].name))
+				continue; /* blocks of different methods: the first's nodes */
+			o->computable &= nodes[j].computable;
+			o->value += nodes[j].computable ? w * nodes[j].value : 0;
+		}
+		out->nr = out->nr ? out->nr : n;
+		wsum += w;
+	}
+	for (size_t j = 0; j < out->nr; j++) {
+		pk_region_node *o = &out->node[j];
+		o->value = o->computable && wsum > 0 ? o->value / wsum : NAN;
+		o->computable = !isnan(o->value);
+	}
+}
+
+int pk_region_breakdown_of(const pk_region_snap *a, const pk_region_snap *b,
+			   pk_region_breakdown *out, pk_error *err)
+{
+	if (a->epoch != b->epoch || a->nr != b->nr || a->nr > PK_REGION_MAX_EVENTS)
+		return pk_err(err, -EINVAL, "snapshots of different threads or opens");
+	if ((a->flags | b->flags) & PK_REGION_SNAP_STALE)
+		return pk_err(err, -ENODATA, "a snapshot was taken while the TopDown group "
+					     "was off the PMU");
+	double d[PK_REGION_MAX_EVENTS], run[2];
+	for (uint32_t i = 0; i < a->nr; i++)
+		d[i] = (double)(b->v[i] - a->v[i]);
+	for (int i = 0; i < 2; i++)
+		run[i] = (double)b->run[i] - (double)a->run[i];
+	pki_rg_compute(d, run, (double)(b->time_ns - a->time_ns), out);
+	return 0;
+}
+
+/* The id of a name, added when new; -ENOSPC / -EINVAL. */
+int pki_rg_name_id(pki_rg_thread *t, const char *name)
+{
+	if (name == t->cached_name && t->cached_id >= 0)
+		return t->cached_id;
+	if (!name || !*name || strlen(name) >= PK_REGION_NAME_MAX)
+		return -EINVAL;
+	int n = __atomic_load_n(&pki_rg.nr_names, __ATOMIC_ACQUIRE), id = -1;
+	for (int i = 0; i < n && id < 0; i++)
+		if (!strcmp(pki_rg.names[i], name))
+			id = i;
+	if (id < 0) {
+		pthread_mutex_lock(&pki_rg_lock);
+		n = pki_rg.nr_names;
+		for (int i = 0; i < n && id < 0; i++)
+			if (!strcmp(pki_rg.names[i], name))
+				id = i;
+		if (id < 0 && n < PK_REGION_MAX_REGIONS) {
+			strcpy(pki_rg.names[n], name);
+			id = n;
+			__atomic_store_n(&pki_rg.nr_names, n + 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&pki_rg_lock);
+	}
+	if (id < 0)
+		return -ENOSPC;
+	t->cached_name = name;
+	t->cached_id = id;
+	return id;
+}
+
+int pk_region_begin(const char *name)
+{
+	pk_error err;
+	PKI_RG_ERR_INIT(err);
+	pki_rg_thread *t = pki_rg_self(&err);
+	if (!t)
+		return err.code ? err.code : -ENODEV;
+	int id = pki_rg_name_id(t, name);
+	if (id < 0 || t->depth >= PK_REGION_MAX_DEPTH) {
+		pki_rg_error("begin of region '%s': %s", name ? name : "(null)",
+			     id == -EINVAL ? "a name is 1 to 63 bytes"
+			     : id < 0      ? "too many region names"
+					   : "too many regions open");
+		return id < 0 ? id : -ENOSPC;
+	}
+	pki_rg_open *o = &t->stack[t->depth];
+	int r = pki_rg_snapshot(t, &o->snap, &err);
+	if (r < 0) {
+		pki_rg_error("begin of region '%s': %s", name, err.msg);
+		return r;
+	}
+	o->id = id;
+	t->depth++;
+	return 0;
+}
+
+/* Adds the pair's differences to the thread's totals of id. */
+static void accumulate(pki_rg_acc *a, const pk_region_snap *s, const pk_region_snap *e)
+{
+	if ((s->flags | e->flags) & PK_REGION_SNAP_STALE) {
+		STORE(a->lost, LOAD(a->lost) + 1);
+		return;
+	}
+	for (uint32_t i = 0; i < s->nr; i++)
+		STORE(a->v[i], LOAD(a->v[i]) + (e->v[i] - s->v[i]));
+	for (int i = 0; i < 2; i++)
+		STORE(a->run[i], LOAD(a->run[i]) + (e->run[i] - s->run[i]));
+	STORE(a->time_ns, LOAD(a->time_ns) + (e->time_ns - s->time_ns));
+	STORE(a->calls, LOAD(a->calls) + 1);
+}
+
+int pk_region_end(const char *name)
+{
+	pk_error err;
+	PKI_RG_ERR_INIT(err);
+	pki_rg_thread *t = pki_rg_self(&err);
+	if (!t)
+		return err.code ? err.code : -ENODEV;
+	int id = pki_rg_name_id(t, name);
+	if (id < 0 || t->depth == 0 || t->stack[t->depth - 1].id != id) {
+		pki_rg_error("end of region '%s': %s", name ? name : "(null)",
+			     t->depth == 0 ? "no region is open"
+					   : "it is not the innermost open region");
+		return -EINVAL;
+	}
+	pk_region_snap e;
+	int r = pki_rg_snapshot(t, &e, &err);
+	if (r < 0) {
+		pki_rg_error("end of region '%s': %s", name, err.msg);
+		return r;
+	}
+	t->depth--;
+	accumulate(&t->acc[id], &t->stack[t->depth].snap, &e);
+	return 0;
+}
+
+size_t pk_region_results(pk_region_result *out, size_t cap)
+{
+	pthread_mutex_lock(&pki_rg_lock);
+	size_t n = (size_t)pki_rg.nr_names;
+	for (size_t id = 0; id < n && id < cap; id++) {
+		double d[PK_REGION_MAX_EVENTS] = {0}, run[2] = {0}, time = 0;
+		pk_region_result *r = &out[id];
+		memset(r, 0, sizeof(*r));
+		r->name = pki_rg.names[id];
+		for (pki_rg_thread *t = pki_rg.threads; t; t = t->next) {
+			pki_rg_acc *a = &t->acc[id];
+			uint64_t calls = LOAD(a->calls);
+			r->calls += calls;
+			r->threads += calls > 0;
+			r->lost += LOAD(a->lost);
+			for (size_t i = 0; i < pki_rg.nr_ev; i++)
+				d[i] += (double)LOAD(a->v[i]);
+			for (int i = 0; i < 2; i++)
+				run[i] += (double)LOAD(a->run[i]);
+			time += (double)LOAD(a->time_ns);
+		}
+		pki_rg_compute(d, run, time, &r->bd);
+	}
+	pthread_mutex_unlock(&pki_rg_lock);
+	return n;
+}

@@ -1,0 +1,127 @@
+/* Inside the region library (pmukit/region.h, docs/regions.md): the
+ * process-wide state and one thread's counters.
+ *
+ * Invariants: the process state (pki_rg) is written only under its lock,
+ * at init, at fini and when a name or a thread is added; the events, their
+ * kinds and the topdown object do not change between init and fini, so the
+ * read path reads them without a lock. A thread's state is written only by
+ * its thread, except its accumulators being read by pk_region_results
+ * (relaxed atomics: a result taken while threads run may mix one call's
+ * fields) and its counters being closed by fini. Names are published with
+ * a release store of the count after the name is written. */
+#ifndef PK_REGION_INTERNAL_H
+#define PK_REGION_INTERNAL_H
+
+#include <pthread.h>
+#include <pmukit/counting.h>
+#include <pmukit/events.h>
+#include <pmukit/region.h>
+#include <pmukit/topdown.h>
+#include "region/reader.h"
+
+typedef enum pki_rg_kind {
+	PKI_RG_COUNT,                /* a lone counter: RDPMC or read(2) */
+	PKI_RG_SLOTS,                /* a slots leader: read with its metric events */
+	PKI_RG_METRIC,               /* a PERF_METRICS byte of the slots before it */
+} pki_rg_kind;
+
+typedef struct pki_rg_event {
+	pk_evsel *evsel;
+	pki_rg_kind kind;
+	int byte;                    /* PKI_RG_METRIC: the register's byte */
+	int slots;                   /* PKI_RG_METRIC: the index of its slots event */
+	int block;                   /* its topdown block (0 or 1) */
+} pki_rg_event;
+
+/* One region's totals in one thread. */
+typedef struct pki_rg_acc {
+	uint64_t calls, lost;
+	uint64_t time_ns;
+	uint64_t run[2];
+	int64_t v[PK_REGION_MAX_EVENTS];
+} pki_rg_acc;
+
+typedef struct pki_rg_open {
+	int id;
+	pk_region_snap snap;
+} pki_rg_open;
+
+typedef struct pki_rg_thread {
+	struct pki_rg_thread *next;  /* the process's list */
+	pid_t tid;                   /* the kernel's (the scenario's on the model) */
+	uint32_t epoch;
+	bool open, group_read;       /* counters open; the TopDown group via read(2) */
+	pk_counting *c;
+	void *page[PK_REGION_MAX_EVENTS];
+	int fd[PK_REGION_MAX_EVENTS];
+	int64_t carry[PK_REGION_MAX_EVENTS];
+	uint64_t last_reset_ns;
+	int depth;
+	pki_rg_open stack[PK_REGION_MAX_DEPTH];
+	const char *cached_name;     /* the last name looked up, and its id */
+	int cached_id;
+	pki_rg_acc acc[PK_REGION_MAX_REGIONS];
+} pki_rg_thread;
+
+typedef struct pki_rg_state {
+	bool ready;
+	int failed;                  /* the set-up's error: not retried until fini */
+	uint32_t generation;         /* init count: a thread's state of an older init is gone */
+	int level;
+	const pk_kernel *k;
+	pk_model *model;
+	bool own_model;              /* loaded from a scenario: wall-clock virtual time */
+	uint64_t start_ns;           /* the wall clock at init */
+	pk_pmus *pmus;
+	pk_topdown *td;
+	pk_evlist *evlist;
+	size_t nr_ev;
+	pki_rg_event ev[PK_REGION_MAX_EVENTS];
+	size_t nr_blocks;
+	char why[600];               /* why no TopDown */
+	char fallback[64];
+	char method[64], pmu[64];
+	char report[4096];           /* the report's file, "" none */
+	char scenario[4096];
+	char first_error[700];
+	uint64_t reset_ns;
+	/* scenario threads not yet taken (model) */
+	pid_t model_tids[64];
+	size_t nr_model_tids, next_model_tid;
+	/* names */
+	char names[PK_REGION_MAX_REGIONS][PK_REGION_NAME_MAX];
+	int nr_names;
+	/* threads */
+	pki_rg_thread *threads;
+	uint32_t epochs;
+	bool syscall_reads;
+} pki_rg_state;
+
+extern pki_rg_state pki_rg;
+
+/* An empty pk_error without zeroing its 2 KB: the read path's errors are
+ * on the stack of every begin/end. */
+#define PKI_RG_ERR_INIT(e)                                                                  \
+	((e).code = 0, (e).msg[0] = (e).subject[0] = (e).where[0] = (e).hint[0] = 0,       \
+	 (e).pos = -1, (e).pos_is_offset = 0)
+extern pthread_mutex_t pki_rg_lock;
+extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
+
+/* setup.c */
+int pki_rg_init_default(void);
+void pki_rg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint64_t pki_rg_wall_ns(void);
+
+/* rthread.c: the calling thread's state, opened on first use (NULL on
+ * failure, with err). */
+pki_rg_thread *pki_rg_self(pk_error *err);
+int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err);
+void pki_rg_thread_close(pki_rg_thread *t);
+
+/* named.c: a name's id, added when new (-EINVAL, -ENOSPC). */
+int pki_rg_name_id(pki_rg_thread *t, const char *name);
+/* named.c: a breakdown from event deltas. */
+void pki_rg_compute(const double *d, const double *run, double time_ns,
+		    pk_region_breakdown *out);
+
+#endif
