@@ -277,7 +277,7 @@ static void desc_addr(out *o, const pk_spe_packet *p)
 		put(o, "PA 0x%llx ns=%u ch=%u pat=%x", (unsigned long long)a, (unsigned)(v >> 63),
 		    (unsigned)((v >> 62) & 1), (unsigned)((v >> 56) & 15));
 		break;
-	default: put(o, "ADDRESS 0x%llx (%u)", (unsigned long long)v, p->index); break;
+	default: put(o, "ADDR 0x%llx (%u)", (unsigned long long)v, p->index); break;
 	}
 }
 

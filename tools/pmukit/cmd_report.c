@@ -402,6 +402,7 @@ int cmd_report(int argc, char **argv)
 		{"header", no_argument, NULL, 'H'},
 		{"header-only", no_argument, NULL, 'O'},
 		{"stdio", no_argument, NULL, 'S'},
+		{"dump-raw-trace", no_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	report *rp = calloc(1, sizeof(*rp));
@@ -412,11 +413,11 @@ int cmd_report(int argc, char **argv)
 	rp->keys[2] = K_SYM;
 	rp->nr_keys = 3;
 	const char *input = NULL;
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, dump = false;
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:n", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:nD", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
@@ -426,6 +427,7 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'n': rp->show_nr = true; break;
+		case 'D': dump = true; break;
 		case 'H': header = true; break;
 		case 'O': header_only = true; break;
 		case 'S': break;
@@ -444,8 +446,10 @@ int cmd_report(int argc, char **argv)
 	else
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!header_only) {
+		s.spe.dump = dump;
 		status = pd_session_run(&s, on_sample, rp);
-		print_table(rp, &s);
+		if (!dump) /* -D: the dump instead of the report (perf's way) */
+			print_table(rp, &s);
 		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
 		if (st->nr_lost_events)
 			fprintf(stderr, "warning: %" PRIu64 " events were lost while recording\n",

@@ -512,18 +512,20 @@ int cmd_script(int argc, char **argv)
 		{"ns", no_argument, NULL, 'n'},
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"no-order", no_argument, NULL, 'O'},
+		{"dump-raw-trace", no_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
 	const char *input = NULL;
-	bool no_order = false;
+	bool no_order = false, dump = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:G", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GD", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
+		case 'D': dump = true; break;
 		case 'F':
 			if (parse_fields(&sc, optarg) < 0)
 				return 129;
@@ -540,6 +542,7 @@ int cmd_script(int argc, char **argv)
 	pd_session s;
 	if (pd_session_open(&s, "script", input, no_order))
 		return 1;
+	s.spe.dump = dump;
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
 	sc.lines = aligned_alloc(64, LINE_CACHE * sizeof(line_slot));

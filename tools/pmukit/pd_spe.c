@@ -1,0 +1,186 @@
+/* pmukit CLI: Arm SPE data in perf.data (see pd_spe.h). The metadata gives
+ * the CPUs' MIDRs (v2 per CPU; v1 files fall back to the CPUID header
+ * feature, as perf does); every AUXTRACE buffer is decoded with lib/spe,
+ * printed with -D in perf's layout, and counted, so that the end of the
+ * run can say how much SPE data there was and what became of it. */
+#include "pd_spe.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/spe.h>
+
+#include "pd_session.h"
+
+#define AUXTRACE_ARM_SPE 4
+#define SPE_MAGIC 0x1010101010101010ull
+
+/* v2: header (version, header size, PMU type, CPUs), then per CPU magic,
+ * cpu, nr params, MIDR, ... */
+static int parse_v2(pd_spe *sp, const pk_pd_event *ev, size_t nr_priv)
+{
+	uint64_t hdr = pk_pd_rec_u64(ev, 2), nr_cpu = pk_pd_rec_u64(ev, 4);
+	sp->pmu_type = pk_pd_rec_u64(ev, 3);
+	if (hdr < 4 || hdr > nr_priv || nr_cpu > 4096) {
+		snprintf(sp->info_error, sizeof sp->info_error,
+			 "header size %" PRIu64 " or %" PRIu64 " CPUs impossible in %zu words", hdr,
+			 nr_cpu, nr_priv);
+		return 0;
+	}
+	size_t i = (size_t)hdr;
+	for (uint64_t c = 0; c < nr_cpu; c++) {
+		if (i + 4 > nr_priv || pk_pd_rec_u64(ev, 1 + i) != SPE_MAGIC) {
+			snprintf(sp->info_error, sizeof sp->info_error,
+				 "CPU entry %" PRIu64 " at word %zu has no magic", c, i);
+			return 0;
+		}
+		uint64_t cpu = pk_pd_rec_u64(ev, 1 + i + 1), nr = pk_pd_rec_u64(ev, 1 + i + 2);
+		uint32_t midr = (uint32_t)pk_pd_rec_u64(ev, 1 + i + 3);
+		if (cpu < 4096) {
+			if (cpu >= sp->nr_midr) {
+				uint32_t *m = realloc(sp->midr, (cpu + 1) * sizeof(*m));
+				if (!m)
+					return -ENOMEM;
+				memset(m + sp->nr_midr, 0, (cpu + 1 - sp->nr_midr) * sizeof(*m));
+				sp->midr = m;
+				sp->nr_midr = (uint32_t)cpu + 1;
+			}
+			sp->midr[cpu] = midr;
+		}
+		if (nr > nr_priv)
+			break;
+		i += 3 + (size_t)nr;
+	}
+	return 0;
+}
+
+static int parse_info(pd_spe *sp, const pk_pd_event *ev)
+{
+	sp->info_type = (uint32_t)pk_pd_rec_u64(ev, 0);
+	if (sp->info_type != AUXTRACE_ARM_SPE)
+		return 0;
+	sp->have_info = true;
+	size_t nr_priv = ev->size >= 16 ? (ev->size - 16) / 8 : 0;
+	if (nr_priv == 2) {
+		sp->version = 1;
+		sp->pmu_type = pk_pd_rec_u64(ev, 1);
+		return 0;
+	}
+	sp->version = (int)pk_pd_rec_u64(ev, 1);
+	if (sp->version != 2 || nr_priv < 4) {
+		snprintf(sp->info_error, sizeof sp->info_error,
+			 "metadata version %d with %zu words is unknown", sp->version, nr_priv);
+		return 0;
+	}
+	return parse_v2(sp, ev, nr_priv);
+}
+
+/* v1 files: the MIDR of the CPUID header feature (hex), perf's fallback. */
+static void read_header_midr(pd_spe *sp, pd_session *s)
+{
+	sp->header_read = true;
+	pk_pd_header h;
+	if (pk_pd_header_read(s->reader, &h, NULL) < 0)
+		return;
+	if (h.cpuid)
+		sp->midr_all = (uint32_t)strtoull(h.cpuid, NULL, 16);
+	pk_pd_header_release(&h);
+}
+
+static uint32_t midr_of(pd_spe *sp, pd_session *s, uint32_t cpu)
+{
+	if (sp->midr && cpu < sp->nr_midr)
+		return sp->midr[cpu];
+	if (!sp->header_read)
+		read_header_midr(sp, s);
+	return sp->midr_all;
+}
+
+static void dump(const pk_pd_event *ev, const pk_pd_rec_auxtrace *a, uint32_t midr)
+{
+	printf("\n%#" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64
+	       "  ref: %#" PRIx64 "  idx: %" PRIu32 "  tid: %" PRId32 "  cpu: %" PRId32 "\n.\n",
+	       ev->offset, ev->size, a->size, a->offset, a->reference, a->idx, (int32_t)a->tid,
+	       (int32_t)a->cpu);
+	printf(". ... ARM SPE data: size %#" PRIx64 " bytes\n", ev->aux_size);
+	char line[320];
+	size_t pos = 0;
+	int n;
+	while ((n = pk_spe_dump_line(ev->aux, ev->aux_size, pos, midr, line, sizeof line)) > 0) {
+		puts(line);
+		pos += (size_t)n;
+	}
+}
+
+static void decode(pd_spe *sp, const pk_pd_event *ev)
+{
+	pk_spe_decoder d;
+	pk_spe_decoder_init(&d, ev->aux, ev->aux_size, ev->offset + ev->size);
+	pk_spe_record r;
+	int rc;
+	while ((rc = pk_spe_next(&d, &r)) != PK_SPE_DONE) {
+		if (rc == PK_SPE_WARN) {
+			if (!sp->nr_bad++)
+				sp->first_bad = d.warn_offset;
+			continue;
+		}
+		sp->nr_records++;
+		sp->nr_unclosed += !r.closed;
+	}
+}
+
+int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
+{
+	if (ev->type == PK_RECORD_AUXTRACE_INFO)
+		return parse_info(sp, ev);
+	pk_pd_rec_auxtrace a;
+	if (ev->type != PK_RECORD_AUXTRACE || pk_pd_rec_auxtrace_parse(ev, &a, NULL) < 0)
+		return 0;
+	sp->nr_aux++;
+	sp->aux_bytes += ev->aux_size;
+	if (!sp->have_info) {
+		if (!sp->nr_foreign++)
+			sp->foreign_offset = ev->offset;
+		sp->foreign_bytes += ev->aux_size;
+		return 0;
+	}
+	if (sp->dump)
+		dump(ev, &a, midr_of(sp, s, a.cpu));
+	decode(sp, ev);
+	return 0;
+}
+
+int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
+{
+	const char *cmd = s->cmd;
+	if (sp->info_error[0])
+		fprintf(stderr, "pmukit %s: warning: Arm SPE AUXTRACE_INFO damaged: %s\n", cmd,
+			sp->info_error);
+	if (sp->nr_foreign)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE buffers (%" PRIu64
+				" bytes, first at file offset %#" PRIx64 ") not decoded: %s\n",
+			cmd, sp->nr_foreign, sp->foreign_bytes, sp->foreign_offset,
+			sp->info_type ? "their trace type is not Arm SPE (the only one pmukit decodes)"
+				      : "no AUXTRACE_INFO says what trace they hold");
+	if (sp->nr_bad)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " undecodable bytes skipped in the Arm "
+				"SPE data, first at file offset %#" PRIx64 "\n",
+			cmd, sp->nr_bad, sp->first_bad);
+	if (!sp->have_info || !sp->nr_aux || sp->dump)
+		return status;
+	fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records (%" PRIu64
+			" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: synthetic SPE "
+			"samples are not implemented yet (use -D to dump the packets)\n",
+		cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux);
+	return !status && !s->nr_samples ? 1 : status;
+}
+
+void pd_spe_release(pd_spe *sp)
+{
+	free(sp->midr);
+	sp->midr = NULL;
+	sp->nr_midr = 0;
+}
