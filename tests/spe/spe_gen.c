@@ -98,8 +98,10 @@ static void ldst(gen *g, bool kernel)
 		addr(g, 3, (rnd(g) & 0xffffffffff8ull) | (uint64_t)pick(g, 2) << 63 |
 				    (uint64_t)pick(g, 2) << 62 | (uint64_t)pick(g, 16) << 56);
 	static const uint8_t src[] = {0x0, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe};
-	if (pick(g, 5))
-		pkt(g, pick(g, 3) || g->o->perf61 ? 0x43 : 0x53, src[pick(g, 8)], pick(g, 3) || g->o->perf61 ? 1 : 2);
+	if (pick(g, 5)) {
+		bool wide = !g->o->perf61 && pick(g, 3) == 0; /* a 2-byte payload */
+		pkt(g, wide ? 0x53 : 0x43, src[pick(g, 8)], wide ? 2 : 1);
+	}
 }
 
 static void branch(gen *g, bool kernel)
