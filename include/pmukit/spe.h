@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/error.h>
+
 typedef enum pk_spe_pkt_type {
 	PK_SPE_BAD = 0,          /* undecodable header byte, or a payload past the end */
 	PK_SPE_PAD,
@@ -134,5 +136,33 @@ int pk_spe_next(pk_spe_decoder *d, pk_spe_record *rec);
  * "L2D", "DRAM", ...); NULL when the MIDR's encoding is unknown or the
  * value has no name. */
 const char *pk_spe_source_name(uint32_t midr, uint64_t source);
+
+/* ---- perf.data: PERF_RECORD_AUXTRACE_INFO of type Arm SPE ---- */
+
+struct pk_pd_event;
+
+typedef struct pk_spe_cpu_info {
+	uint32_t cpu;
+	uint32_t midr;
+	uint64_t pmu_type;           /* UINT64_MAX: this CPU has no SPE */
+	uint64_t min_interval;
+} pk_spe_cpu_info;
+
+typedef struct pk_spe_info {
+	int version;                 /* 1 (<= perf 6.12) or 2 (per-CPU metadata) */
+	uint64_t pmu_type;
+	bool per_cpu_mmaps;          /* v1 only */
+	pk_spe_cpu_info *cpus;       /* v2 only */
+	size_t nr_cpus;
+} pk_spe_info;
+
+#define PK_AUXTRACE_ARM_SPE 4
+
+/* Parses an AUXTRACE_INFO record: 0, -ENOENT when its type is not Arm SPE,
+ * -EINVAL when damaged (err says where), -ENOMEM. */
+int pk_spe_info_parse(const struct pk_pd_event *ev, pk_spe_info *out, pk_error *err);
+/* The MIDR of a CPU (v2), else fallback (v1 files: the CPUID feature). */
+uint32_t pk_spe_info_midr(const pk_spe_info *info, uint32_t cpu, uint32_t fallback);
+void pk_spe_info_release(pk_spe_info *info);
 
 #endif

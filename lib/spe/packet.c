@@ -8,12 +8,13 @@
  * (docs/spe.md lists where perf 6.1 differs). No allocation, no I/O. */
 #include <pmukit/spe.h>
 
+#include "spe/spe_internal.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define T_EXT 15 /* extended header prefix: the table's marker, never returned */
 
 /* entry: type in bits 0-3, payload bytes in bits 4-7, index in bits 8-10 */
 #define E(t, n, i) ((uint16_t)((t) | ((n) << 4) | ((i) << 8)))
@@ -34,7 +35,8 @@
 #define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
 #define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
 
-static const uint16_t hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
+const uint16_t pki_spe_hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
+#define hdr_table pki_spe_hdr_table
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n)
 {

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "spe/spe_internal.h"
+
 void pk_spe_decoder_init(pk_spe_decoder *d, const uint8_t *buf, size_t len, uint64_t base)
 {
 	memset(d, 0, sizeof(*d));
@@ -94,19 +96,43 @@ static bool add_packet(pk_spe_record *r, const pk_spe_packet *p)
 	return false;
 }
 
+/* The first non-zero byte at or after pos (len if none), 8 bytes a step. */
+static inline size_t skip_zeros(const uint8_t *buf, size_t len, size_t pos)
+{
+	while (len - pos >= 8) {
+		uint64_t v;
+		memcpy(&v, buf + pos, 8);
+		if (v) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			return pos + (size_t)(__builtin_clzll(v) / 8);
+#else
+			return pos + (size_t)(__builtin_ctzll(v) / 8);
+#endif
+		}
+		pos += 8;
+	}
+	while (pos < len && buf[pos] == 0)
+		pos++;
+	return pos;
+}
+
 int pk_spe_next(pk_spe_decoder *d, pk_spe_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	/* leading padding belongs to no record */
-	while (d->pos < d->len && d->buf[d->pos] == 0)
-		d->pos++;
+	d->pos = skip_zeros(d->buf, d->len, d->pos);
 	if (d->pos >= d->len)
 		return PK_SPE_DONE;
 	rec->offset = d->base + d->pos;
 	pk_spe_packet p;
 	const char *why = NULL;
 	int n;
-	while ((n = pk_spe_packet_decode(d->buf, d->len, d->pos, &p, &why)) > 0) {
+	while (d->pos < d->len) {
+		if (d->buf[d->pos] == 0) { /* padding, any length */
+			d->pos = skip_zeros(d->buf, d->len, d->pos);
+			continue;
+		}
+		n = pki_spe_decode_fast(d->buf, d->len, d->pos, &p, &why);
 		if (p.type == PK_SPE_BAD) {
 			d->warn_offset = d->base + d->pos;
 			d->warn = why;

@@ -15,67 +15,19 @@
 
 #include "pd_session.h"
 
-#define AUXTRACE_ARM_SPE 4
-#define SPE_MAGIC 0x1010101010101010ull
-
-/* v2: header (version, header size, PMU type, CPUs), then per CPU magic,
- * cpu, nr params, MIDR, ... */
-static int parse_v2(pd_spe *sp, const pk_pd_event *ev, size_t nr_priv)
-{
-	uint64_t hdr = pk_pd_rec_u64(ev, 2), nr_cpu = pk_pd_rec_u64(ev, 4);
-	sp->pmu_type = pk_pd_rec_u64(ev, 3);
-	if (hdr < 4 || hdr > nr_priv || nr_cpu > 4096) {
-		snprintf(sp->info_error, sizeof sp->info_error,
-			 "header size %" PRIu64 " or %" PRIu64 " CPUs impossible in %zu words", hdr,
-			 nr_cpu, nr_priv);
-		return 0;
-	}
-	size_t i = (size_t)hdr;
-	for (uint64_t c = 0; c < nr_cpu; c++) {
-		if (i + 4 > nr_priv || pk_pd_rec_u64(ev, 1 + i) != SPE_MAGIC) {
-			snprintf(sp->info_error, sizeof sp->info_error,
-				 "CPU entry %" PRIu64 " at word %zu has no magic", c, i);
-			return 0;
-		}
-		uint64_t cpu = pk_pd_rec_u64(ev, 1 + i + 1), nr = pk_pd_rec_u64(ev, 1 + i + 2);
-		uint32_t midr = (uint32_t)pk_pd_rec_u64(ev, 1 + i + 3);
-		if (cpu < 4096) {
-			if (cpu >= sp->nr_midr) {
-				uint32_t *m = realloc(sp->midr, (cpu + 1) * sizeof(*m));
-				if (!m)
-					return -ENOMEM;
-				memset(m + sp->nr_midr, 0, (cpu + 1 - sp->nr_midr) * sizeof(*m));
-				sp->midr = m;
-				sp->nr_midr = (uint32_t)cpu + 1;
-			}
-			sp->midr[cpu] = midr;
-		}
-		if (nr > nr_priv)
-			break;
-		i += 3 + (size_t)nr;
-	}
-	return 0;
-}
-
 static int parse_info(pd_spe *sp, const pk_pd_event *ev)
 {
 	sp->info_type = (uint32_t)pk_pd_rec_u64(ev, 0);
-	if (sp->info_type != AUXTRACE_ARM_SPE)
-		return 0;
-	sp->have_info = true;
-	size_t nr_priv = ev->size >= 16 ? (ev->size - 16) / 8 : 0;
-	if (nr_priv == 2) {
-		sp->version = 1;
-		sp->pmu_type = pk_pd_rec_u64(ev, 1);
-		return 0;
-	}
-	sp->version = (int)pk_pd_rec_u64(ev, 1);
-	if (sp->version != 2 || nr_priv < 4) {
-		snprintf(sp->info_error, sizeof sp->info_error,
-			 "metadata version %d with %zu words is unknown", sp->version, nr_priv);
-		return 0;
-	}
-	return parse_v2(sp, ev, nr_priv);
+	pk_spe_info_release(&sp->info);
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_spe_info_parse(ev, &sp->info, &err);
+	if (rc == -ENOMEM)
+		return rc;
+	sp->have_info = rc == 0;
+	if (rc == -EINVAL)
+		snprintf(sp->info_error, sizeof sp->info_error, "%s", err.msg);
+	return 0;
 }
 
 /* v1 files: the MIDR of the CPUID header feature (hex), perf's fallback. */
@@ -92,8 +44,8 @@ static void read_header_midr(pd_spe *sp, pd_session *s)
 
 static uint32_t midr_of(pd_spe *sp, pd_session *s, uint32_t cpu)
 {
-	if (sp->midr && cpu < sp->nr_midr)
-		return sp->midr[cpu];
+	if (sp->info.nr_cpus)
+		return pk_spe_info_midr(&sp->info, cpu, 0);
 	if (!sp->header_read)
 		read_header_midr(sp, s);
 	return sp->midr_all;
@@ -157,8 +109,7 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 {
 	const char *cmd = s->cmd;
 	if (sp->info_error[0])
-		fprintf(stderr, "pmukit %s: warning: Arm SPE AUXTRACE_INFO damaged: %s\n", cmd,
-			sp->info_error);
+		fprintf(stderr, "pmukit %s: warning: %s\n", cmd, sp->info_error);
 	if (sp->nr_foreign)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE buffers (%" PRIu64
 				" bytes, first at file offset %#" PRIx64 ") not decoded: %s\n",
@@ -180,7 +131,5 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 
 void pd_spe_release(pd_spe *sp)
 {
-	free(sp->midr);
-	sp->midr = NULL;
-	sp->nr_midr = 0;
+	pk_spe_info_release(&sp->info);
 }

@@ -8,20 +8,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmukit/perfdata.h>
+#include <pmukit/spe.h>
 
 typedef struct pd_spe {
 	bool dump;                   /* -D: print the packets */
 	bool have_info;              /* an AUXTRACE_INFO of type Arm SPE */
 	uint32_t info_type;          /* the AUXTRACE_INFO's type (0: none seen) */
-	int version;                 /* metadata version 1 or 2 */
-	uint64_t pmu_type;
-	uint32_t *midr;              /* per CPU (v2); NULL: midr_all for all */
-	uint32_t nr_midr, midr_all;
+	pk_spe_info info;            /* its metadata */
+	uint32_t midr_all;           /* v1 files: the CPUID feature's MIDR */
 	bool header_read;
 	uint64_t nr_aux, aux_bytes;  /* AUXTRACE records and their data */
 	uint64_t nr_foreign, foreign_bytes, foreign_offset; /* AUX data not of SPE */
 	uint64_t nr_records, nr_unclosed, nr_bad, first_bad;
-	char info_error[160];        /* a damaged AUXTRACE_INFO */
+	char info_error[512];        /* a damaged AUXTRACE_INFO */
 } pd_spe;
 
 struct pd_session;
