@@ -298,6 +298,15 @@ int spe_gen_perfdata(const char *path, const spe_gen_opts *o)
 	if (!rc)
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_CPUID, cpuid.data, cpuid.len, NULL);
 	pk_pd_buf_release(&cpuid);
+	pk_pd_buf maps = {0}; /* perf names the SPE PMU type by it */
+	pk_pd_buf_u32(&maps, 2);
+	pk_pd_buf_u32(&maps, SPE_GEN_PMU_TYPE);
+	pk_pd_buf_string(&maps, "arm_spe_0");
+	pk_pd_buf_u32(&maps, PERF_TYPE_SOFTWARE);
+	pk_pd_buf_string(&maps, "software");
+	if (!rc)
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, maps.data, maps.len, NULL);
+	pk_pd_buf_release(&maps);
 	if (!rc)
 		rc = pk_pd_writer_begin(w, NULL);
 	uint8_t rec[16 + 8 * (4 + 64 * 6)];

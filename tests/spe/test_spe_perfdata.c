@@ -2,10 +2,12 @@
  * through our writer) read back by `pmukit report -D` / `pmukit script`,
  * and the dump compared with Linux perf 6.1's `perf report -D` on the same
  * files (skipped, with the reason printed, where perf is absent). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/perfdata.h>
 #include <pmukit/spe.h>
 
 #include "helpers.h"
@@ -109,6 +111,52 @@ static void test_metadata_v2(void **state)
 	free(path);
 }
 
+/* The metadata through the reader: v1 and v2 as the generator wrote them,
+ * and a damaged v2 named as such. */
+static void test_info_parse(void **state)
+{
+	(void)state;
+	for (int v = 1; v <= 2; v++) {
+		spe_gen_opts o = {.seed = 1, .nr_records = 4, .nr_cpus = 3,
+				  .midr = v == 2 ? 0x410fd0c1 : 0};
+		char *path = gen_file(v == 1 ? "i1.data" : "i2.data", &o);
+		pk_pd_reader *r;
+		assert_int_equal(pk_pd_reader_open(path, NULL, &r, NULL), 0);
+		pk_pd_event ev;
+		int seen = 0;
+		while (pk_pd_next(r, &ev, NULL) > 0) {
+			if (ev.type != PK_RECORD_AUXTRACE_INFO)
+				continue;
+			pk_spe_info in;
+			assert_int_equal(pk_spe_info_parse(&ev, &in, NULL), 0);
+			assert_int_equal(in.version, v);
+			assert_int_equal(in.pmu_type, SPE_GEN_PMU_TYPE);
+			assert_int_equal(in.nr_cpus, v == 2 ? 3 : 0);
+			assert_int_equal(pk_spe_info_midr(&in, 2, 7), v == 2 ? 0x410fd0c1 : 7);
+			assert_int_equal(pk_spe_info_midr(&in, 9, 7), 7);
+			if (v == 2) {
+				assert_int_equal(in.cpus[1].cpu, 1);
+				assert_int_equal(in.cpus[1].min_interval, 1024);
+				/* the second CPU's magic damaged: an error naming it */
+				uint8_t copy[512];
+				memcpy(copy, ev.data, ev.size);
+				copy[16 + 8 * (4 + 6)] ^= 1;
+				pk_pd_event bad = ev;
+				bad.data = copy;
+				pk_error err;
+				pk_error_clear(&err);
+				assert_int_equal(pk_spe_info_parse(&bad, &in, &err), -EINVAL);
+				assert_non_null(strstr(err.msg, "CPU entry 1"));
+			}
+			pk_spe_info_release(&in);
+			seen++;
+		}
+		assert_int_equal(seen, 1);
+		pk_pd_reader_close(r);
+		free(path);
+	}
+}
+
 /* Linux perf 6.1 prints the same dump for the same files. */
 static void test_dump_vs_perf(void **state)
 {
@@ -144,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_dump_covers_buffers),
 		cmocka_unit_test(test_script_not_silent),
 		cmocka_unit_test(test_metadata_v2),
+		cmocka_unit_test(test_info_parse),
 		cmocka_unit_test(test_dump_vs_perf),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
