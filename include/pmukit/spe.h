@@ -137,6 +137,47 @@ int pk_spe_next(pk_spe_decoder *d, pk_spe_record *rec);
  * value has no name. */
 const char *pk_spe_source_name(uint32_t midr, uint64_t source);
 
+/* ---- Synthetic samples (perf's, from records) ---- */
+
+/* Sample kinds, in the order perf makes them from one record. */
+enum {
+	PK_SPE_K_L1D_MISS, PK_SPE_K_L1D_ACCESS, PK_SPE_K_LLC_MISS, PK_SPE_K_LLC_ACCESS,
+	PK_SPE_K_TLB_MISS, PK_SPE_K_TLB_ACCESS, PK_SPE_K_BRANCH, PK_SPE_K_REMOTE_ACCESS,
+	PK_SPE_K_MEMORY, PK_SPE_K_INSTRUCTIONS, PK_SPE_NR_KINDS
+};
+/* "l1d-miss", ..., "instructions"; NULL out of range. */
+const char *pk_spe_kind_name(unsigned kind);
+/* The kinds (bit per PK_SPE_K_*) a record gives: events, op class, and
+ * instructions for every record. */
+uint32_t pk_spe_record_kinds(const pk_spe_record *r);
+
+/* --itrace for SPE: f (l1d) m (llc) t (tlb) b (branch) a (remote) M
+ * (memory) i (instructions) l (last branch), i<N>i: every Nth record. */
+typedef struct pk_spe_itrace {
+	uint32_t kinds;
+	uint64_t period;             /* instructions: every period-th record */
+	bool last_branch;
+} pk_spe_itrace;
+/* perf's default (no --itrace): every kind but instructions. */
+void pk_spe_itrace_default(pk_spe_itrace *it);
+/* Letters of other traces (x w p o e) are accepted and ignored; an unknown
+ * letter or a bad period is an error with its position. */
+int pk_spe_itrace_parse(const char *s, pk_spe_itrace *it, pk_error *err);
+
+typedef struct pk_spe_sample {
+	unsigned kind;
+	uint64_t ip, addr, phys_addr, weight, data_src, time;
+	uint32_t tid;                /* from CONTEXT, when has_tid */
+	bool has_tid, kernel;
+} pk_spe_sample;
+/* union perf_mem_data_src of a load/store record (0 otherwise): the
+ * common table of Arm's cores by MIDR, else perf's generic fallback from
+ * the events; the TLB part from TLB-ACCESS/TLB-REFILL. */
+uint64_t pk_spe_data_src(const pk_spe_record *r, uint32_t midr);
+/* One sample of a kind: ip = PC, addr = VA (memory kinds) or branch target,
+ * weight = total latency, phys_addr and data_src but for branch. */
+void pk_spe_sample_fill(const pk_spe_record *r, unsigned kind, uint32_t midr, pk_spe_sample *s);
+
 /* ---- perf.data: PERF_RECORD_AUXTRACE_INFO of type Arm SPE ---- */
 
 struct pk_pd_event;

@@ -172,7 +172,7 @@ static const char *const common_source_names[16] = {
 	[0xb] = "LL-CACHE", [0xc] = "PEER-CLUSTER", [0xd] = "REMOTE", [0xe] = "DRAM",
 };
 
-static bool common_source(uint32_t midr)
+bool pki_spe_common_source(uint32_t midr)
 {
 	for (size_t i = 0; i < sizeof(common_source_midrs) / sizeof(common_source_midrs[0]); i++)
 		if ((midr & PK_SPE_MIDR_MASK) == common_source_midrs[i])
@@ -182,7 +182,7 @@ static bool common_source(uint32_t midr)
 
 const char *pk_spe_source_name(uint32_t midr, uint64_t source)
 {
-	if (!common_source(midr) || source >= 16)
+	if (!pki_spe_common_source(midr) || source >= 16)
 		return NULL;
 	return common_source_names[source];
 }

@@ -14,6 +14,9 @@
 /* entry: type in bits 0-3, payload bytes in bits 4-7, index in bits 8-10 */
 extern const uint16_t pki_spe_hdr_table[256];
 
+/* Whether a MIDR uses the common data-source encoding (record.c). */
+bool pki_spe_common_source(uint32_t midr);
+
 static inline int pki_spe_decode_fast(const uint8_t *buf, size_t len, size_t pos,
 				      pk_spe_packet *pkt, const char **why)
 {

@@ -91,7 +91,15 @@ static void test_script_not_silent(void **state)
 	assert_int_not_equal(rc, 0);
 	assert_non_null(strstr(out, "50 Arm SPE records"));
 	assert_non_null(strstr(out, "undecodable bytes skipped in the Arm SPE data, first at file offset 0x"));
+	assert_non_null(strstr(out, " memory"));
+	assert_null(strstr(out, " instructions")); /* perf's default has none */
 	free(out);
+	/* i<N>i: every 10th record gives an instructions sample, nothing else */
+	assert_int_not_equal(pk_test_pmukit_run(&out, "script --itrace=i10i -i %s", path), 0);
+	assert_non_null(strstr(out, "they give 5 instructions synthetic samples"));
+	free(out);
+	assert_int_equal(pk_test_pmukit_run(&out, "script --itrace=q -i %s", path), 129);
+	assert_non_null(strstr(out, "unknown --itrace letter 'q'"));
 	free(path);
 }
 

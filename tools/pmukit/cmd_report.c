@@ -403,6 +403,7 @@ int cmd_report(int argc, char **argv)
 		{"header-only", no_argument, NULL, 'O'},
 		{"stdio", no_argument, NULL, 'S'},
 		{"dump-raw-trace", no_argument, NULL, 'D'},
+		{"itrace", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	report *rp = calloc(1, sizeof(*rp));
@@ -414,6 +415,7 @@ int cmd_report(int argc, char **argv)
 	rp->nr_keys = 3;
 	const char *input = NULL;
 	bool header = false, header_only = false, dump = false;
+	const char *itrace = NULL;
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
@@ -428,6 +430,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n': rp->show_nr = true; break;
 		case 'D': dump = true; break;
+		case 'T': itrace = optarg; break;
 		case 'H': header = true; break;
 		case 'O': header_only = true; break;
 		case 'S': break;
@@ -440,6 +443,11 @@ int cmd_report(int argc, char **argv)
 	if (pd_session_open(&s, "report", input, false)) {
 		free(rp);
 		return 1;
+	}
+	if (itrace && pd_spe_set_itrace(&s.spe, "report", itrace)) {
+		pd_session_close(&s);
+		free(rp);
+		return 129;
 	}
 	if (header || header_only)
 		print_header(s.reader, s.input);

@@ -513,12 +513,14 @@ int cmd_script(int argc, char **argv)
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"no-order", no_argument, NULL, 'O'},
 		{"dump-raw-trace", no_argument, NULL, 'D'},
+		{"itrace", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
 	const char *input = NULL;
 	bool no_order = false, dump = false;
+	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -526,6 +528,7 @@ int cmd_script(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'D': dump = true; break;
+		case 'T': itrace = optarg; break;
 		case 'F':
 			if (parse_fields(&sc, optarg) < 0)
 				return 129;
@@ -543,6 +546,10 @@ int cmd_script(int argc, char **argv)
 	if (pd_session_open(&s, "script", input, no_order))
 		return 1;
 	s.spe.dump = dump;
+	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
+		pd_session_close(&s);
+		return 129;
+	}
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
 	sc.lines = aligned_alloc(64, LINE_CACHE * sizeof(line_slot));

@@ -13,6 +13,7 @@
 
 #include <pmukit/spe.h>
 
+#include "builtin.h"
 #include "pd_session.h"
 
 static int parse_info(pd_spe *sp, const pk_pd_event *ev)
@@ -81,11 +82,23 @@ static void decode(pd_spe *sp, const pk_pd_event *ev)
 		}
 		sp->nr_records++;
 		sp->nr_unclosed += !r.closed;
+		if (!r.closed)
+			continue; /* perf drops a record the data ends inside */
+		uint32_t k = pk_spe_record_kinds(&r) & sp->itrace.kinds;
+		/* instructions: every period-th record (perf's i<N>i) */
+		if ((k >> PK_SPE_K_INSTRUCTIONS & 1) && (sp->nr_records - sp->nr_unclosed) % sp->itrace.period)
+			k &= ~(1u << PK_SPE_K_INSTRUCTIONS);
+		for (; k; k &= k - 1)
+			sp->kinds[__builtin_ctz(k)]++;
 	}
 }
 
 int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 {
+	if (!sp->itrace_set) {
+		pk_spe_itrace_default(&sp->itrace);
+		sp->itrace_set = true;
+	}
 	if (ev->type == PK_RECORD_AUXTRACE_INFO)
 		return parse_info(sp, ev);
 	pk_pd_rec_auxtrace a;
@@ -122,11 +135,33 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 			cmd, sp->nr_bad, sp->first_bad);
 	if (!sp->have_info || !sp->nr_aux || sp->dump)
 		return status;
+	char kinds[512] = "";
+	size_t used = 0;
+	for (unsigned k = 0; k < PK_SPE_NR_KINDS && used < sizeof kinds; k++)
+		if (sp->kinds[k])
+			used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%" PRIu64 " %s",
+						 used ? ", " : "", sp->kinds[k], pk_spe_kind_name(k));
 	fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records (%" PRIu64
-			" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: synthetic SPE "
-			"samples are not implemented yet (use -D to dump the packets)\n",
-		cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux);
+			" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: they give %s "
+			"synthetic samples, which pmukit does not print yet (use -D to dump the "
+			"packets)\n",
+		cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux, used ? kinds : "no");
+	if (sp->nr_unclosed)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records cut by the end of "
+				"their buffer (no TS or END) skipped\n", cmd, sp->nr_unclosed);
 	return !status && !s->nr_samples ? 1 : status;
+}
+
+int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_spe_itrace_parse(arg, &sp->itrace, &err) < 0) {
+		pk_cli_print_error(cmd, &err);
+		return 129;
+	}
+	sp->itrace_set = true;
+	return 0;
 }
 
 void pd_spe_release(pd_spe *sp)

@@ -20,6 +20,9 @@ typedef struct pd_spe {
 	uint64_t nr_aux, aux_bytes;  /* AUXTRACE records and their data */
 	uint64_t nr_foreign, foreign_bytes, foreign_offset; /* AUX data not of SPE */
 	uint64_t nr_records, nr_unclosed, nr_bad, first_bad;
+	pk_spe_itrace itrace;        /* the kinds to count (set: from --itrace) */
+	bool itrace_set;
+	uint64_t kinds[PK_SPE_NR_KINDS]; /* synthetic samples the records give */
 	char info_error[512];        /* a damaged AUXTRACE_INFO */
 } pd_spe;
 
@@ -30,5 +33,7 @@ int pd_spe_event(pd_spe *sp, struct pd_session *s, const pk_pd_event *ev);
  * the file's only data was SPE data that gave nothing. */
 int pd_spe_finish(pd_spe *sp, struct pd_session *s, int status);
 void pd_spe_release(pd_spe *sp);
+/* --itrace ARG for SPE; prints the error and returns 129 when bad. */
+int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg);
 
 #endif
