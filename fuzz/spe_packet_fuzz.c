@@ -1,6 +1,7 @@
 /* libFuzzer target: the Arm SPE packet decoder on arbitrary bytes: every
  * packet with its text and dump line, and the records (each record's
- * offsets inside the buffer, progress on every call). */
+ * offsets inside the buffer, progress on every call), their synthetic
+ * samples, and the first bytes as an --itrace string. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == PK_SPE_RECORD && (r.offset >= r.end || r.end > size))
 			abort();
 		pk_spe_source_name(midr, r.source);
+		if (rc != PK_SPE_RECORD)
+			continue;
+		pk_spe_sample smp;
+		for (uint32_t k = pk_spe_record_kinds(&r); k; k &= k - 1)
+			pk_spe_sample_fill(&r, (unsigned)__builtin_ctz(k), midr, &smp);
 	}
+	/* the first bytes as an --itrace string */
+	char it[16];
+	size_t n_it = size < sizeof it - 1 ? size : sizeof it - 1;
+	for (size_t i = 0; i < n_it; i++)
+		it[i] = data[i] ? (char)data[i] : 'i';
+	it[n_it] = 0;
+	pk_spe_itrace itr;
+	pk_spe_itrace_parse(it, &itr, NULL);
 	return 0;
 }

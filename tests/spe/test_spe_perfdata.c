@@ -100,6 +100,7 @@ static void test_script_not_silent(void **state)
 	free(out);
 	assert_int_equal(pk_test_pmukit_run(&out, "script --itrace=q -i %s", path), 129);
 	assert_non_null(strstr(out, "unknown --itrace letter 'q'"));
+	free(out);
 	free(path);
 }
 
@@ -149,6 +150,7 @@ static void test_info_parse(void **state)
 				uint8_t copy[512];
 				memcpy(copy, ev.data, ev.size);
 				copy[16 + 8 * (4 + 6)] ^= 1;
+				pk_spe_info_release(&in);
 				pk_pd_event bad = ev;
 				bad.data = copy;
 				pk_error err;
