@@ -402,6 +402,8 @@ int cmd_report(int argc, char **argv)
 		{"header", no_argument, NULL, 'H'},
 		{"header-only", no_argument, NULL, 'O'},
 		{"stdio", no_argument, NULL, 'S'},
+		{"dump-raw-trace", no_argument, NULL, 'D'},
+		{"itrace", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	report *rp = calloc(1, sizeof(*rp));
@@ -412,11 +414,12 @@ int cmd_report(int argc, char **argv)
 	rp->keys[2] = K_SYM;
 	rp->nr_keys = 3;
 	const char *input = NULL;
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, dump = false;
+	const char *itrace = NULL;
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:n", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:nD", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
@@ -426,6 +429,8 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'n': rp->show_nr = true; break;
+		case 'D': dump = true; break;
+		case 'T': itrace = optarg; break;
 		case 'H': header = true; break;
 		case 'O': header_only = true; break;
 		case 'S': break;
@@ -439,13 +444,20 @@ int cmd_report(int argc, char **argv)
 		free(rp);
 		return 1;
 	}
+	if (itrace && pd_spe_set_itrace(&s.spe, "report", itrace)) {
+		pd_session_close(&s);
+		free(rp);
+		return 129;
+	}
 	if (header || header_only)
 		print_header(s.reader, s.input);
 	else
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!header_only) {
+		s.spe.dump = dump;
 		status = pd_session_run(&s, on_sample, rp);
-		print_table(rp, &s);
+		if (!dump) /* -D: the dump instead of the report (perf's way) */
+			print_table(rp, &s);
 		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
 		if (st->nr_lost_events)
 			fprintf(stderr, "warning: %" PRIu64 " events were lost while recording\n",

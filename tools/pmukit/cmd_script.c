@@ -646,18 +646,23 @@ int cmd_script(int argc, char **argv)
 		{"ns", no_argument, NULL, 'n'},
 		{"hide-call-graph", no_argument, NULL, 'G'},
 		{"no-order", no_argument, NULL, 'O'},
+		{"dump-raw-trace", no_argument, NULL, 'D'},
+		{"itrace", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
 	const char *input = NULL;
-	bool no_order = false;
+	bool no_order = false, dump = false;
+	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:G", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GD", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
+		case 'D': dump = true; break;
+		case 'T': itrace = optarg; break;
 		case 'F':
 			if (parse_fields(&sc, optarg) < 0)
 				return 129;
@@ -674,6 +679,11 @@ int cmd_script(int argc, char **argv)
 	pd_session s;
 	if (pd_session_open(&s, "script", input, no_order))
 		return 1;
+	s.spe.dump = dump;
+	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
+		pd_session_close(&s);
+		return 129;
+	}
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
 	/* calloc: fresh zero pages, faulted in only where slots are used */

@@ -54,6 +54,11 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 	s->ran = true;
 	while ((rc = pk_pd_next(s->reader, &ev, &err)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE) {
+			if ((ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO) &&
+			    pd_spe_event(&s->spe, s, &ev) < 0) {
+				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+				return 1;
+			}
 			if (pk_machine_event(s->machine, &ev) < 0) {
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
@@ -64,6 +69,8 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		if (!ev.evsel || pk_pd_reader_parse_sample(s->reader, &ev, &sample, NULL) < 0)
 			continue; /* counted by the reader, reported by pd_session_finish */
 		s->nr_samples++;
+		if (s->spe.dump)
+			continue; /* -D: the dump only */
 		int r = fn(arg, s, &ev, &sample);
 		if (r)
 			return r;
@@ -103,6 +110,7 @@ int pd_session_finish(pd_session *s, int status)
 {
 	if (!s->reader)
 		return status;
+	status = pd_spe_finish(&s->spe, s, status);
 	pk_pd_reader *r = s->reader;
 	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
 		fprintf(stderr, "pmukit %s: warning: %s\n", s->cmd, pk_pd_warning(r, i));
@@ -125,6 +133,7 @@ int pd_session_finish(pd_session *s, int status)
 
 void pd_session_close(pd_session *s)
 {
+	pd_spe_release(&s->spe);
 	pk_machine_free(s->machine);
 	pk_pd_reader_close(s->reader);
 	s->machine = NULL;

@@ -8,6 +8,8 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/symbols.h>
 
+#include "pd_spe.h"
+
 typedef struct pd_session {
 	const char *cmd;
 	const char *input;
@@ -15,6 +17,7 @@ typedef struct pd_session {
 	pk_machine *machine;
 	uint64_t nr_samples;         /* samples handed to the callback */
 	bool ran;                    /* pd_session_run was called */
+	pd_spe spe;                  /* Arm SPE data; spe.dump (-D): dump, no samples */
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
