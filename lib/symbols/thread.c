@@ -38,6 +38,7 @@ static thread *thread_new(pk_machine *m, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 	t->next = m->threads[tid % THREAD_HASH];
 	m->threads[tid % THREAD_HASH] = t;
+	m->comm_version++; /* names of unseen threads may now come from it */
 	return t;
 }
 
@@ -94,6 +95,7 @@ int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev)
 		return -ENOMEM;
 	free(t->comm);
 	t->comm = s;
+	m->comm_version++;
 	return 0;
 }
 
@@ -117,6 +119,7 @@ int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
 	if (comm) {
 		free(t->comm);
 		t->comm = comm;
+		m->comm_version++;
 	}
 	if (f.pid != f.ppid && f.tid == f.pid) {
 		/* a new process starts with a copy of its parent's maps; not
@@ -151,5 +154,10 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 	}
 	snprintf(m->commbuf, sizeof(m->commbuf), ":%d", (int)tid);
 	return m->commbuf;
+}
+
+uint64_t pk_machine_comm_version(const pk_machine *m)
+{
+	return m->comm_version;
 }
 

@@ -110,9 +110,9 @@ _Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 typedef struct task_slot {
 	uint32_t pid, tid;
 	unsigned mode;               /* fields and layout it was made for */
-	uint8_t len, comm_len;       /* len 0: empty */
-	char comm[16];               /* the comm it was made of */
-	char text[34];
+	uint8_t len;                 /* 0: empty */
+	uint64_t comm_version;       /* pk_machine_comm_version when made */
+	char text[40];
 } task_slot;
 
 typedef struct script {
@@ -495,32 +495,31 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
 }
 
 /* The task fields, copied from the slot of the thread when they were
- * made of the same comm (compared byte for byte), pid, tid and layout. */
+ * made for the same pid, tid and layout while no thread's name changed
+ * (pk_machine_comm_version). */
 static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
 		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
-	size_t cl = strlen(comm);
+	uint64_t cv = pk_machine_comm_version(s->machine);
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
-	    t->comm_len == cl && !memcmp(t->comm, comm, cl) &&
-	    o->cap - o->len >= sizeof(t->text)) {
+	    t->comm_version == cv && o->cap - o->len >= sizeof(t->text)) {
 		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
 		o->len += t->len;
 		return;
 	}
-	bool keep = cl <= sizeof(t->comm) && pd_out_room(o, sizeof(t->text));
+	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	bool keep = pd_out_room(o, sizeof(t->text));
 	size_t start = o->len;
 	format_task(o, f, chain, comm, smp);
 	size_t len = o->len - start;
 	if (!keep || len > sizeof(t->text))
 		return;
 	memcpy(t->text, o->buf + start, len);
-	memcpy(t->comm, comm, cl);
 	t->len = (uint8_t)len;
-	t->comm_len = (uint8_t)cl;
+	t->comm_version = cv;
 	t->tid = smp->tid;
 	t->pid = smp->pid;
 	t->mode = mode;
