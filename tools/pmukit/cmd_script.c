@@ -138,10 +138,10 @@ typedef struct script {
 	task_slot tasks[TASK_CACHE];
 	uint64_t sec_val;            /* the seconds of sec_text */
 	int sec_len;                 /* 0: none yet */
-	char sec_text[24];           /* their text, padded to 5 (12 with ".usecs") */
+	char sec_text[PD_OUT_BLOCK]; /* their text, padded to 5 (12 with ".usecs") */
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
-	char period_text[24];
+	char period_text[PD_OUT_BLOCK];
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -451,7 +451,9 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 	struct evlabel *l = &sc->labels[e->idx];
 	if (!l->text || strcmp(l->name, name)) {
 		size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
-		char *copy = strdup(name), *text = malloc(pad + n + 2);
+		/* at least PD_OUT_BLOCK bytes: a short label is one block */
+		size_t size = pad + n + 2 < PD_OUT_BLOCK ? PD_OUT_BLOCK : pad + n + 2;
+		char *copy = strdup(name), *text = calloc(1, size);
 		if (!copy || !text) {
 			free(copy);
 			free(text);
@@ -468,7 +470,10 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 		l->text = text;
 		l->len = pad + n + 2;
 	}
-	pd_out_mem(&sc->out, l->text, l->len);
+	if (l->len <= PD_OUT_BLOCK)
+		pd_out_block(&sc->out, l->text, l->len);
+	else
+		pd_out_mem(&sc->out, l->text, l->len);
 }
 
 /* The task fields as perf prints them: the comm (padded to 16 unless a
@@ -543,7 +548,7 @@ static void print_period(script *sc, uint64_t period)
 		}
 		return;
 	}
-	pd_out_mem(o, sc->period_text, (size_t)sc->period_len);
+	pd_out_block(o, sc->period_text, (size_t)sc->period_len);
 }
 
 /* "%12s: " of "secs.usecs" (the usecs truncated), the seconds' text kept
@@ -565,7 +570,7 @@ static void print_time_us(script *sc, uint64_t t)
 	pd_dec_usecs(tail + 7, frac);
 	tail[7] = ':';
 	tail[8] = ' ';
-	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
+	pd_out_block(o, sc->sec_text, (size_t)sc->sec_len);
 	pd_out_mem(o, tail, 9);
 }
 
