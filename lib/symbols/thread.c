@@ -7,7 +7,10 @@
  * A new process starts with a copy of its parent's maps, except the FORK
  * records perf synthesizes for tasks already running (FORK_EXEC mark): their
  * own maps follow. Names follow perf: ":<tid>" unknown, "swapper" for tid 0,
- * ":-1" for samples without a task, a process's name for its unseen threads. */
+ * ":-1" for samples without a task, a process's name for its unseen threads.
+ * The machine's comm version changes with every name set and every thread
+ * made (which may change an unseen thread's name): callers keep text made of
+ * names while it stays the same. */
 #include "sy_internal.h"
 
 #include <errno.h>
