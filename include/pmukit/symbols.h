@@ -50,6 +50,10 @@ int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
+/* A counter that changes whenever any answer of pk_machine_comm may change
+ * (a thread's name set, a thread made): while it stays the same, a name
+ * pk_machine_comm gave for (pid, tid) is still its answer. */
+uint64_t pk_machine_comm_version(const pk_machine *m);
 
 typedef struct pk_addr_loc {
 	const char *dso;             /* "[kernel.kallsyms]", a path, "[unknown]" */

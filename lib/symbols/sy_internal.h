@@ -95,6 +95,7 @@ struct pk_machine {
 	loc_entry *cache;
 	loc_entry scratch;           /* lookups that cannot be cached */
 	uint64_t next_version;       /* versions are unique across map groups */
+	uint64_t comm_version;       /* changed with any thread's name or a new thread */
 	thread *threads[THREAD_HASH];
 	dso *dsos[DSO_HASH];
 	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */

@@ -7,7 +7,10 @@
  * A new process starts with a copy of its parent's maps, except the FORK
  * records perf synthesizes for tasks already running (FORK_EXEC mark): their
  * own maps follow. Names follow perf: ":<tid>" unknown, "swapper" for tid 0,
- * ":-1" for samples without a task, a process's name for its unseen threads. */
+ * ":-1" for samples without a task, a process's name for its unseen threads.
+ * The machine's comm version changes with every name set and every thread
+ * made (which may change an unseen thread's name): callers keep text made of
+ * names while it stays the same. */
 #include "sy_internal.h"
 
 #include <errno.h>
@@ -38,6 +41,7 @@ static thread *thread_new(pk_machine *m, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 	t->next = m->threads[tid % THREAD_HASH];
 	m->threads[tid % THREAD_HASH] = t;
+	m->comm_version++; /* names of unseen threads may now come from it */
 	return t;
 }
 
@@ -94,6 +98,7 @@ int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev)
 		return -ENOMEM;
 	free(t->comm);
 	t->comm = s;
+	m->comm_version++;
 	return 0;
 }
 
@@ -117,6 +122,7 @@ int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
 	if (comm) {
 		free(t->comm);
 		t->comm = comm;
+		m->comm_version++;
 	}
 	if (f.pid != f.ppid && f.tid == f.pid) {
 		/* a new process starts with a copy of its parent's maps; not
@@ -151,5 +157,10 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 	}
 	snprintf(m->commbuf, sizeof(m->commbuf), ":%d", (int)tid);
 	return m->commbuf;
+}
+
+uint64_t pk_machine_comm_version(const pk_machine *m)
+{
+	return m->comm_version;
 }
 

@@ -110,9 +110,9 @@ _Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 typedef struct task_slot {
 	uint32_t pid, tid;
 	unsigned mode;               /* fields and layout it was made for */
-	uint8_t len, comm_len;       /* len 0: empty */
-	char comm[16];               /* the comm it was made of */
-	char text[34];
+	uint8_t len;                 /* 0: empty */
+	uint64_t comm_version;       /* pk_machine_comm_version when made */
+	char text[40];
 } task_slot;
 
 typedef struct script {
@@ -138,10 +138,10 @@ typedef struct script {
 	task_slot tasks[TASK_CACHE];
 	uint64_t sec_val;            /* the seconds of sec_text */
 	int sec_len;                 /* 0: none yet */
-	char sec_text[24];           /* their text, padded to 5 (12 with ".usecs") */
+	char sec_text[PD_OUT_BLOCK]; /* their text, padded to 5 (12 with ".usecs") */
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
-	char period_text[24];
+	char period_text[PD_OUT_BLOCK];
 } script;
 
 static const char *event_type_name(uint32_t type)
@@ -451,7 +451,9 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 	struct evlabel *l = &sc->labels[e->idx];
 	if (!l->text || strcmp(l->name, name)) {
 		size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
-		char *copy = strdup(name), *text = malloc(pad + n + 2);
+		/* at least PD_OUT_BLOCK bytes: a short label is one block */
+		size_t size = pad + n + 2 < PD_OUT_BLOCK ? PD_OUT_BLOCK : pad + n + 2;
+		char *copy = strdup(name), *text = calloc(1, size);
 		if (!copy || !text) {
 			free(copy);
 			free(text);
@@ -468,7 +470,10 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 		l->text = text;
 		l->len = pad + n + 2;
 	}
-	pd_out_mem(&sc->out, l->text, l->len);
+	if (l->len <= PD_OUT_BLOCK)
+		pd_out_block(&sc->out, l->text, l->len);
+	else
+		pd_out_mem(&sc->out, l->text, l->len);
 }
 
 /* The task fields as perf prints them: the comm (padded to 16 unless a
@@ -495,32 +500,31 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
 }
 
 /* The task fields, copied from the slot of the thread when they were
- * made of the same comm (compared byte for byte), pid, tid and layout. */
+ * made for the same pid, tid and layout while no thread's name changed
+ * (pk_machine_comm_version). */
 static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
 		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
-	size_t cl = strlen(comm);
+	uint64_t cv = pk_machine_comm_version(s->machine);
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
-	    t->comm_len == cl && !memcmp(t->comm, comm, cl) &&
-	    o->cap - o->len >= sizeof(t->text)) {
+	    t->comm_version == cv && o->cap - o->len >= sizeof(t->text)) {
 		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
 		o->len += t->len;
 		return;
 	}
-	bool keep = cl <= sizeof(t->comm) && pd_out_room(o, sizeof(t->text));
+	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	bool keep = pd_out_room(o, sizeof(t->text));
 	size_t start = o->len;
 	format_task(o, f, chain, comm, smp);
 	size_t len = o->len - start;
 	if (!keep || len > sizeof(t->text))
 		return;
 	memcpy(t->text, o->buf + start, len);
-	memcpy(t->comm, comm, cl);
 	t->len = (uint8_t)len;
-	t->comm_len = (uint8_t)cl;
+	t->comm_version = cv;
 	t->tid = smp->tid;
 	t->pid = smp->pid;
 	t->mode = mode;
@@ -544,7 +548,7 @@ static void print_period(script *sc, uint64_t period)
 		}
 		return;
 	}
-	pd_out_mem(o, sc->period_text, (size_t)sc->period_len);
+	pd_out_block(o, sc->period_text, (size_t)sc->period_len);
 }
 
 /* "%12s: " of "secs.usecs" (the usecs truncated), the seconds' text kept
@@ -566,7 +570,7 @@ static void print_time_us(script *sc, uint64_t t)
 	pd_dec_usecs(tail + 7, frac);
 	tail[7] = ':';
 	tail[8] = ' ';
-	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
+	pd_out_block(o, sc->sec_text, (size_t)sc->sec_len);
 	pd_out_mem(o, tail, 9);
 }
 

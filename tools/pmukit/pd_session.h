@@ -61,6 +61,18 @@ static inline void pd_out_mem(pd_out *o, const char *s, size_t n)
 	}
 	pd_out_mem_slow(o, s, n);
 }
+/* n (<= PD_OUT_BLOCK) bytes of s, which has PD_OUT_BLOCK readable bytes:
+ * one fixed-size move (a few stores, no call) when the buffer has room. */
+#define PD_OUT_BLOCK 32
+static inline void pd_out_block(pd_out *o, const char *s, size_t n)
+{
+	if (o->cap - o->len >= PD_OUT_BLOCK) {
+		memcpy(o->buf + o->len, s, PD_OUT_BLOCK);
+		o->len += n;
+		return;
+	}
+	pd_out_mem(o, s, n);
+}
 static inline void pd_out_ch(pd_out *o, char c)
 {
 	if (o->len < o->cap) {
