@@ -555,6 +555,12 @@ static const struct fixed_name *find_fixed(const char *event)
 	return NULL;
 }
 
+bool pki_pfm_fixed_encode(const pk_pmu *pmu, const char *event, uint64_t config[PK_NR_CONFIGS])
+{
+	const struct fixed_name *f = pmu && event ? find_fixed(event) : NULL;
+	return f && fixed_encode(pmu, f, config);
+}
+
 /* Encodes `name` for one core PMU trying its libpfm4 tables in order.
  * Returns 1 with config and *used set, 0 when no table has the event. */
 static int encode_for_pmu(const char *const *cands, size_t nr_cands, const char *name,

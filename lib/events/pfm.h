@@ -3,6 +3,7 @@
 #ifndef PK_EVENTS_PFM_H
 #define PK_EVENTS_PFM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <pmukit/cpuid.h>
@@ -21,6 +22,16 @@ typedef struct pk_pfm_match {
  * number of matches written to out (0: unknown name), or a negative errno. */
 int pki_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event,
 		  const pk_pmu *only_pmu, pk_pfm_match *out, size_t max, pk_error *err);
+
+/* Intel's fixed-counter events (inst_retired.any, cpu_clk_unhalted.thread,
+ * .core, .thread_any, .ref) under the general-purpose encodings perf gives
+ * them (event=0xc0, event=0x3c, event=0x3c,any=1, umask=0x03), applied
+ * through `pmu`'s format fields: never Intel's fixed-counter pseudo codes
+ * (0x100, 0x200), which a general-purpose counter does not count as such.
+ * The one place of that fact (pfm.c's fixed_names); TopDown encodes its
+ * tables' fixed-counter events through it. Returns true and fills config
+ * when `event` (any case) is one of them and the PMU has the fields. */
+bool pki_pfm_fixed_encode(const pk_pmu *pmu, const char *event, uint64_t config[PK_NR_CONFIGS]);
 
 /* For `pmukit list`: every libpfm4 event of each core PMU of this machine. */
 typedef int (*pk_pfm_event_cb)(const pk_pmu *pmu, const char *name, const char *desc, void *arg);

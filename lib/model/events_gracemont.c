@@ -14,9 +14,9 @@
 #define R(ev, umask, name, rate) {PERF_TYPE_RAW, PKI_INTEL(ev, umask, 0, 0, 0), name, rate}
 
 static const pki_event_row rows[] = {
-	R(0x00, 0x01, "INST_RETIRED.ANY", "width * light_operations"),
+	/* INST_RETIRED.ANY and CPU_CLK_UNHALTED.CORE as perf encodes them; the
+	 * kernel's Gracemont constraints know no pseudo code 0x0100 or 0x0200 */
 	R(0xc0, 0x00, "INST_RETIRED.ANY_P", "width * light_operations"),
-	R(0x00, 0x02, "CPU_CLK_UNHALTED.CORE", "1"),
 	R(0x3c, 0x00, "CPU_CLK_UNHALTED.CORE_P", "1"),
 	R(0x71, 0x00, "TOPDOWN_FE_BOUND.ALL", "width * frontend_bound"),
 	R(0x71, 0x72, "TOPDOWN_FE_BOUND.FRONTEND_LATENCY", "width * fetch_latency"),

@@ -17,9 +17,11 @@
 	{PERF_TYPE_RAW, PKI_INTEL(ev, umask, cmask, edge, 0), name, rate}
 
 static const pki_event_row core[] = {
-	R(0x00, 0x01, 0, 0, "INST_RETIRED.ANY", "width * light_operations"),
+	/* INST_RETIRED.ANY and CPU_CLK_UNHALTED.THREAD are these codes (perf's
+	 * encodings); Intel's fixed-counter pseudo codes are no events of a
+	 * generic counter: 0x0200 counts no cycles anywhere, 0x0100 only where
+	 * the kernel's constraints map it to fixed counter 0 (below) */
 	R(0xc0, 0x00, 0, 0, "INST_RETIRED.ANY_P", "width * light_operations"),
-	R(0x00, 0x02, 0, 0, "CPU_CLK_UNHALTED.THREAD", "1"),
 	R(0x3c, 0x00, 0, 0, "CPU_CLK_UNHALTED.THREAD_P", "1"),
 	R(0x9c, 0x01, 0, 0, "IDQ_UOPS_NOT_DELIVERED.CORE", "width * frontend_bound"),
 	R(0xa3, 0x04, 4, 0, "CYCLE_ACTIVITY.STALLS_TOTAL", "memory_bound"),
@@ -31,8 +33,12 @@ static const pki_event_row core[] = {
 const pki_event_table pki_events_intel_core = PKI_EVENT_TABLE(core);
 
 /* Fixed counter 3 and the metric pseudo events of Level 1 (event 0x00,
- * umask 0x80-0x83), with their generic-counter forms. */
+ * umask 0x80-0x83), with their generic-counter forms; and 0x0100
+ * (INST_RETIRED.PREC_DIST), which the kernel's constraints put on fixed
+ * counter 0 from Ice Lake on (Sunny Cove, Golden Cove: the cores of this
+ * table), not on Skylake or Gracemont. */
 static const pki_event_row perf_metrics[] = {
+	R(0x00, 0x01, 0, 0, "INST_RETIRED.PREC_DIST", "width * light_operations"),
 	R(0x00, 0x04, 0, 0, "TOPDOWN.SLOTS", "width"),
 	R(0xa4, 0x01, 0, 0, "TOPDOWN.SLOTS_P", "width"),
 	R(0x00, 0x80, 0, 0, "topdown-retiring", "width * retiring"),

@@ -85,6 +85,7 @@ static int fixed_of(const pki_counters *row, const pki_event_key *k)
 		{PERF_TYPE_RAW, 0x003c, 1},
 		{PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 2},
 		{PERF_TYPE_RAW, 0x0300, 2},
+		{PERF_TYPE_RAW, 0x0100, 0}, /* counted only where a row has it (ICL on) */
 		{PERF_TYPE_RAW, 0x0400, 3},
 	};
 	if (row->vendor == PK_VENDOR_ARM)

@@ -18,6 +18,7 @@
 #include <pmukit/topdown.h>
 
 #include "core/util.h"
+#include "events/pfm.h"
 #include "topdown/td_internal.h"
 
 /* Room for the caller's literals plus #slots, #smt_on, #threads. */
@@ -26,6 +27,7 @@
 typedef struct td_block {
 	const pk_pmu *pmu;
 	const pki_td_method *method;
+	pk_vendor vendor;
 	pk_metric_table *table;
 	int width;                 /* #slots */
 	bool *need;                /* per table event: used at this level */
@@ -211,6 +213,7 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 		td_block *b = &td->b[td->nr++];
 		b->pmu = p;
 		b->method = m;
+		b->vendor = cpuid->vendor;
 		rc = block_init(td, b, err);
 		if (rc == 0 && td->level > m->max_level)
 			rc = pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max "
@@ -270,6 +273,19 @@ int pk_topdown_block_max_level(const pk_topdown *td, size_t b)
 	return b < td->nr ? BLOCK(td, b)->method->max_level : 0;
 }
 
+/* The config an event of the table is opened with: its own, except Intel's
+ * fixed-counter events, which the tables keep as Intel's files write them
+ * (pseudo codes 0x100, 0x200) and which take the general-purpose encodings
+ * perf gives them, from lib/events (the one place of that fact). */
+static uint64_t event_config(const td_block *b, const pki_td_event *e)
+{
+	uint64_t config[PK_NR_CONFIGS];
+	if (b->vendor == PK_VENDOR_INTEL && !e->grouped &&
+	    pki_pfm_fixed_encode(b->pmu, e->name, config))
+		return config[0];
+	return e->config;
+}
+
 /* Adds the block's needed events of one kind; grouped ones in the order of
  * their configs, so slots (0x0400) leads the metric events (0x80NN) and
  * those follow in PERF_METRICS byte order. *added: how many. */
@@ -290,7 +306,7 @@ static int add_kind(td_block *b, pk_evlist *l, bool grouped, size_t *added, pk_e
 			break;
 		done[pick] = true;
 		struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a),
-					    .config = t->events[pick].config};
+					    .config = event_config(b, &t->events[pick])};
 		pk_evsel *e = pk_evlist_add(l, &a, t->events[pick].name, b->pmu);
 		if (!e) {
 			free(done);

@@ -12,11 +12,15 @@
  * (<set>.counts: per event, perf's encoding and the count, derived from a
  * TopDown breakdown described in each file).
  *
- * pmukit's side is one function, td_pmukit_nodes(): counts in (scaled and
- * summed per encoding, as perf computed them from the log), node values out,
- * evaluated by lib/metrics over the Level 1 and 2 nodes of Intel's tables
- * (tests/data/perfmon: the TmaL1/TmaL2 nodes of the P-core metric files,
- * the Gracemont column of the E-core TMA table for Alder Lake's cpu_atom).
+ * pmukit's side is one function, nodes_for(): counts in (scaled and summed
+ * per encoding, as perf computed them from the log), node values out. By
+ * default it is the product's path, pk_topdown (td_lib_nodes(): the
+ * library chooses the method, adds and encodes the events, computes the
+ * nodes); PK_TD_PMUKIT=files takes td_pmukit_nodes() instead, which
+ * evaluates Intel's tables directly with lib/metrics (tests/data/perfmon:
+ * the TmaL1/TmaL2 nodes of the P-core metric files, the Gracemont column of
+ * the E-core TMA table for Alder Lake's cpu_atom), a cross-check of the
+ * library's tables; both give the same count.
  * Every node perf prints (its TopdownL1/L2
  * metrics and its older topdown shadow metrics of the topdown-* events) is
  * compared with pmukit's node of the same name. perf prints percentages with
@@ -596,8 +600,8 @@ static size_t add_counts(const td_machine *m, const pk_pmus *pmus, const td_rows
  * method table for the machine's core type (a perfmon metric file's
  * TmaL1/TmaL2 nodes, or a column of the E-core TMA table), named as perf
  * names them (tma_<name>), evaluated by lib/metrics with the counts matched
- * by encoding. Values in percent, NaN when not computable. The one place to
- * switch to pk_topdown. */
+ * by encoding. Values in percent, NaN when not computable.
+ * PK_TD_PMUKIT=files makes it the pmukit side (nodes_for()). */
 static size_t td_pmukit_nodes(const td_machine *m, const td_counts *in, bool smt_on,
 			      td_node *out, size_t max)
 {
@@ -643,13 +647,10 @@ static size_t td_pmukit_nodes(const td_machine *m, const td_counts *in, bool smt
 
 /* pmukit's TopDown nodes through the library (pmukit/topdown.h): the
  * methods pk_topdown chooses for the machine's core PMU, their events
- * matched to the counts by encoding, Level 1 and 2 in percent.
- * PK_TD_PMUKIT=lib makes it the pmukit side instead of td_pmukit_nodes();
- * it is not the default yet because lib/topdown encodes Intel's fixed-counter
- * pseudo-codes (CPU_CLK_UNHALTED.THREAD / .CORE as event 0x00 umask 0x02,
- * INST_RETIRED.ANY as umask 0x01) where the kernel and perf use event 0x3c
- * and 0xc0, so its Skylake and Gracemont nodes find no counts (see
- * docs/topdown-perf61.md). Switching is this one call in nodes_for(). */
+ * matched to the counts by encoding, Level 1 and 2 in percent. The default
+ * pmukit side (nodes_for()): an event the library opens with an encoding
+ * perf did not count (as Intel's fixed-counter pseudo codes once were) finds
+ * no count, is reported here and lowers the identical count. */
 static size_t td_lib_nodes(const td_machine *m, const td_counts *in, bool smt_on, td_node *out,
 			   size_t max)
 {
@@ -829,8 +830,8 @@ static size_t nodes_for(const td_run *run, const char *pmu, const td_counts *in,
 	if (!*m)
 		return 0;
 	const char *side = getenv("PK_TD_PMUKIT");
-	return side && !strcmp(side, "lib") ? td_lib_nodes(*m, in, run->smt, nodes, MAX_NODES)
-					    : td_pmukit_nodes(*m, in, run->smt, nodes, MAX_NODES);
+	return side && !strcmp(side, "files") ? td_pmukit_nodes(*m, in, run->smt, nodes, MAX_NODES)
+					      : td_lib_nodes(*m, in, run->smt, nodes, MAX_NODES);
 }
 
 /* Compares one run's perf output (csv) and stub log with pmukit: each node

@@ -28,6 +28,7 @@
 
 #include <pmukit/metrics.h>
 
+#include "events/pfm.h"
 #include "model/events.h"
 #include "model/model.h"
 
@@ -119,8 +120,28 @@ static uint64_t num(json_t *e, const char *key)
 	return s ? strtoull(s, NULL, 0) : 0;
 }
 
+/* An Intel core PMU (Skylake's cpu) for lib/events' encodings of the
+ * fixed-counter events (group setup). */
+static pk_pmus *intel_pmus;
+
+static int load_intel_pmu(void **state)
+{
+	(void)state;
+	pk_error err;
+	intel_pmus = pk_pmus_load(pk_test_sysfs("skylake"), &err);
+	return intel_pmus ? 0 : -1;
+}
+
+static int put_intel_pmu(void **state)
+{
+	(void)state;
+	pk_pmus_put(intel_pmus);
+	return 0;
+}
+
 /* The cpu PMU's sysfs format: event 0-7, umask 8-15, edge 18, any 21,
- * inv 23, cmask 24-31. */
+ * inv 23, cmask 24-31. The fixed-counter events as perf opens them (their
+ * general-purpose codes, lib/events), not Intel's pseudo codes. */
 static bool intel_config(json_t *events, const char *name, uint64_t *config)
 {
 	static const char *const pm[] = {"RETIRING", "BAD_SPECULATION", "FRONTEND_BOUND",
@@ -134,6 +155,9 @@ static bool intel_config(json_t *events, const char *name, uint64_t *config)
 	for (size_t i = 0; i < 8; i++)
 		if (!strncmp(base, "PERF_METRICS.", 13) && !strcmp(base + 13, pm[i]))
 			return *config = 0x8000 + (i << 8), true;
+	uint64_t fixed[PK_NR_CONFIGS];
+	if (pki_pfm_fixed_encode(pk_pmus_find(intel_pmus, "cpu"), base, fixed))
+		return *config = fixed[0], true;
 	size_t k;
 	json_t *e;
 	json_array_foreach(json_object_get(events, "Events"), k, e) {
@@ -653,11 +677,39 @@ static void test_any_thread(void **state)
 	for (int smt = 0; smt < 2; smt++) {
 		pki_core c = core_of("GenuineIntel-6-5E-3", "cpu", smt);
 		double threads = smt ? 2 : 1, scale = smt ? 2 : 4;
-		check("THREAD_ANY", rate_of(&c, PERF_TYPE_RAW, 0x200200, &ph), threads);
+		check("THREAD_ANY", rate_of(&c, PERF_TYPE_RAW, 0x20003c, &ph), threads);
 		check("topdown-total-slots x scale", scale * rate_of(&c, PERF_TYPE_RAW, 0x20003c, &ph),
 		      4);
 		check("topdown-recovery-bubbles x scale",
 		      scale * rate_of(&c, PERF_TYPE_RAW, 0x120030d, &ph), 4 * share(&ph, BAD) / 2);
+	}
+}
+
+/* Intel's fixed-counter pseudo codes count what the kernel's constraint
+ * tables give them: 0x0100 instructions on fixed counter 0 from Ice Lake on
+ * (not Skylake, not Gracemont); 0x0200 no cycles anywhere (no such event). */
+static void test_fixed_pseudo_codes(void **state)
+{
+	(void)state;
+	pki_phase ph = make_phase(0);
+	static const struct { const char *cpuid, *pmu; bool has_0x100; } cores[] = {
+		{"GenuineIntel-6-5E-3", "cpu", false},  {"GenuineIntel-6-7E-5", "cpu", true},
+		{"GenuineIntel-6-8F-8", "cpu", true},   {"GenuineIntel-6-97-2", "cpu_core", true},
+		{"GenuineIntel-6-97-2", "cpu_atom", false},
+	};
+	for (size_t i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
+		pki_core c = core_of(cores[i].cpuid, cores[i].pmu, false);
+		double rate;
+		pk_error err;
+		pki_event_key cyc = {PERF_TYPE_RAW, 0x0200}, ins = {PERF_TYPE_RAW, 0x0100};
+		assert_int_equal(pki_event_rate(&c, &cyc, &ph, &rate, &err), -ENOENT);
+		int rc = pki_event_rate(&c, &ins, &ph, &rate, &err);
+		if (!cores[i].has_0x100) {
+			assert_int_equal(rc, -ENOENT);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		check(cores[i].pmu, rate, rate_of(&c, PERF_TYPE_RAW, 0xc0, &ph));
 	}
 }
 
@@ -695,7 +747,8 @@ int main(void)
 		cmocka_unit_test(test_intel_rows_match_perfmon),
 		cmocka_unit_test(test_unknown_events),
 		cmocka_unit_test(test_any_thread),
+		cmocka_unit_test(test_fixed_pseudo_codes),
 		cmocka_unit_test(test_perf_metrics_register),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, load_intel_pmu, put_intel_pmu);
 }

@@ -284,6 +284,50 @@ static void test_series(void **state)
 	assert_null(s.v);
 }
 
+/* Intel's fixed-counter events are opened with the general-purpose codes
+ * perf gives them (inst_retired.any 0xc0, cpu_clk_unhalted.thread/.core
+ * 0x3c, thread_any 0x3c with any), never Intel's pseudo codes 0x100/0x200,
+ * which a generic counter does not count as such; on every Intel method. */
+static void test_fixed_counter_encodings(void **state)
+{
+	(void)state;
+	static const struct { const char *machine, *cpuid; } cases[] = {
+		{"skylake", "GenuineIntel-6-5E-3"},
+		{"icelake", "GenuineIntel-6-7E-5"},
+		{"sapphirerapids", "GenuineIntel-6-8F-8"},
+		{"alderlake", "GenuineIntel-6-97-2"},
+	};
+	static const struct { const char *name; uint64_t config; } want[] = {
+		{"INST_RETIRED.ANY", 0xc0}, {"CPU_CLK_UNHALTED.THREAD", 0x3c},
+		{"CPU_CLK_UNHALTED.CORE", 0x3c}, {"CPU_CLK_UNHALTED.THREAD_ANY", 0x20003c},
+	};
+	size_t seen = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pk_pmus *pmus;
+		pk_error err;
+		pk_topdown *td = load(cases[i].machine, cases[i].cpuid, 2, &pmus, &err);
+		assert_non_null(td);
+		pk_evlist *l = pk_evlist_new();
+		assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
+		for (size_t e = 0; e < pk_evlist_count(l); e++) {
+			const pk_evsel *ev = pk_evlist_at(l, e);
+			uint64_t c = pk_evsel_attr(ev)->config & ~(1ULL << 21);
+			if (c == 0x100 || c == 0x200)
+				fail_msg("%s: %s opened as pseudo code %#llx", cases[i].machine,
+					 pk_evsel_name(ev), (unsigned long long)c);
+			for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+				if (!strcmp(pk_evsel_name(ev), want[w].name)) {
+					assert_int_equal(pk_evsel_attr(ev)->config, want[w].config);
+					seen++;
+				}
+		}
+		pk_evlist_put(l);
+		pk_topdown_free(td);
+		pk_pmus_put(pmus);
+	}
+	assert_true(seen >= 4); /* Skylake's three, Gracemont's CORE at least */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_compute_skylake_smt),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_fixed_counter_encodings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

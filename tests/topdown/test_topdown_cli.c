@@ -313,6 +313,9 @@ static void test_refusals(void **state)
 	snprintf(args, sizeof(args), "stat --topdown --td-level 2 --model %s",
 		 example("neoverse-n1.json"));
 	expect_refusal("", args, "Invalid top-down metrics level 2. The max level is 1");
+	snprintf(args, sizeof(args), "stat --topdown --model %s --plot x.svg", example("zen4.json"));
+	expect_refusal("", args, "--plot draws the TopDown shares of each interval: it needs "
+				 "--topdown and -I");
 	snprintf(args, sizeof(args), "stat --topdown -e cycles --model %s", example("zen4.json"));
 	expect_refusal("", args, "--topdown chooses its own events");
 	expect_refusal("", "stat --td-level 2 true", "--td-level and --tree need --topdown");
@@ -333,6 +336,90 @@ static void test_slots_note(void **state)
 	free(out);
 }
 
+/* The colour of series `name` in band `band`'s legend (the rect before
+ * its text); "" when not there. */
+static void legend_color(const char *svg, const char *band, const char *name, char color[8])
+{
+	char key[96];
+	color[0] = '\0';
+	snprintf(key, sizeof(key), "id=\"%s\"", band);
+	const char *b = strstr(svg, key), *end = b ? strstr(b + 1, "<g class=\"band\"") : NULL;
+	snprintf(key, sizeof(key), ">%s</text>", name);
+	const char *t = b ? strstr(b, key) : NULL;
+	if (!t || (end && t > end))
+		return;
+	const char *r = t;
+	while (r > b && strncmp(r, "<rect", 5))
+		r--;
+	const char *f = strstr(r, "fill=\"#");
+	if (f && f < t)
+		snprintf(color, 8, "%.7s", f + 6);
+}
+
+/* stat --topdown --plot on the hybrid scenario: the SVG has a panel per
+ * core type with both bands, the "modeled" badge and the scenario; in
+ * headless Chromium each Level 1 series' colour covers the time-weighted
+ * share the run printed (equal -I intervals, "not computable" drawn as 0). */
+static void test_plot(void **state)
+{
+	(void)state;
+	char *tmp = pk_test_tmpdir(), path[1200], cmd[8192], *out;
+	snprintf(path, sizeof(path), "%s/td.svg", tmp);
+	assert_int_equal(run(&out, "stat --topdown --td-level 2 -x, -I 250 --model %s --plot %s",
+			     example("alderlake-hybrid.json"), path), 0);
+	static node_row v[512];
+	size_t n = parse_csv(out, true, v, 512);
+	free(out);
+	char *svg = NULL;
+	snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+	assert_int_equal(pk_test_run(cmd, &svg, 0), 0);
+	for (int p = 0; p < 2; p++)
+		for (int l = 1; l <= 2; l++) {
+			char id[32];
+			snprintf(id, sizeof(id), "id=\"panel%d-level%d\"", p, l);
+			assert_non_null(strstr(svg, id));
+		}
+	assert_non_null(strstr(svg, "modeled"));
+	assert_non_null(strstr(svg, "alderlake-hybrid.json"));
+	assert_non_null(strstr(svg, ">cpu_core<"));
+	assert_non_null(strstr(svg, ">cpu_atom<"));
+	const char *src = getenv("PK_SRCDIR");
+	int o = snprintf(cmd, sizeof(cmd), "python3 '%s/tests/cli/svg_check.py' '%s' '%s'",
+			 src ? src : ".", path, tmp);
+	const char *pmus[] = {"cpu_core", "cpu_atom"};
+	size_t checked = 0;
+	for (int p = 0; p < 2; p++) {
+		char band[32];
+		snprintf(band, sizeof(band), "panel%d-level1", p);
+		o += snprintf(cmd + o, sizeof(cmd) - (size_t)o, " --band %s", band);
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(v[i].pmu, pmus[p]) || v[i].level != 1 || v[i].t != v[0].t)
+				continue;
+			double sum = 0, nt = 0;
+			for (size_t j = 0; j < n; j++)
+				if (!strcmp(v[j].pmu, pmus[p]) && !strcmp(v[j].node, v[i].node)) {
+					sum += v[j].computable ? v[j].value / 100 : 0;
+					nt++;
+				}
+			char color[8];
+			legend_color(svg, band, v[i].node + 4, color);
+			assert_int_equal(strlen(color), 7);
+			o += snprintf(cmd + o, sizeof(cmd) - (size_t)o, " '%s=%.4f'", color, sum / nt);
+			checked++;
+		}
+	}
+	assert_int_equal(checked, 8);
+	free(svg);
+	snprintf(cmd + o, sizeof(cmd) - (size_t)o, " 2>&1");
+	int rc = pk_test_run(cmd, &out, 0);
+	printf("%s", out ? out : "");
+	free(out);
+	free(tmp);
+	if (rc == 77)
+		skip();
+	assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_slots_note),
+		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

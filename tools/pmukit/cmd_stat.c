@@ -29,7 +29,7 @@ const char stat_usage[] =
 	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 	"       pmukit stat --model <scenario> [options]\n"
 	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
-	"                   [-I <ms>] [-x <sep>|-j] [--model <scenario>]\n"
+	"                   [-I <ms> [--plot <file.svg>]] [-x <sep>|-j] [--model <scenario>]\n"
 	"\n"
 	"Counts events while a command runs, or for processes, threads or CPUs until\n"
 	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
@@ -64,6 +64,9 @@ const char stat_usage[] =
 	"        --td-level <1|2>  TopDown level (default 1)\n"
 	"        --tree            TopDown as a tree: each node's share, its threshold\n"
 	"                          (crossed or below) and the dominant path (<==)\n"
+	"        --plot <file.svg> with --topdown and -I: the shares of every interval as\n"
+	"                          an SVG timeline (one panel per core type; Level 1 and,\n"
+	"                          with --td-level 2, Level 2 bands; \"modeled\" on --model)\n"
 	"        --model <scenario>\n"
 	"                          count on the PMU model (docs/model.md): the scenario's\n"
 	"                          threads are the workload (default target: all of them;\n"
@@ -97,6 +100,7 @@ struct stat_opts {
 	bool topdown;              /* --topdown */
 	long td_level;             /* --td-level */
 	bool tree;                 /* --tree */
+	const char *plot;          /* --plot: an SVG file of the -I intervals */
 	char **cmd;
 };
 
@@ -110,6 +114,7 @@ enum {
 	OPT_TOPDOWN,
 	OPT_TD_LEVEL,
 	OPT_TREE,
+	OPT_PLOT,
 };
 
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
@@ -147,6 +152,9 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
 	if ((o->td_level || o->tree) && !o->topdown)
 		return pk_cli_usage_error("stat", "--td-level and --tree need --topdown");
+	if (o->plot && (!o->topdown || !o->interval_ms))
+		return pk_cli_usage_error("stat", "--plot draws the TopDown shares of each interval: "
+						  "it needs --topdown and -I <ms>");
 	if (o->topdown && o->nr_events)
 		return pk_cli_usage_error("stat", "--topdown chooses its own events: no -e");
 	if (o->topdown && (o->no_aggr || o->per_thread))
@@ -190,6 +198,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		{"topdown", no_argument, NULL, OPT_TOPDOWN},
 		{"td-level", required_argument, NULL, OPT_TD_LEVEL},
 		{"tree", no_argument, NULL, OPT_TREE},
+		{"plot", required_argument, NULL, OPT_PLOT},
 		{NULL, 0, NULL, 0},
 	};
 	o->big_num = true;
@@ -229,6 +238,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_TOPDOWN: o->topdown = true; break;
 		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
 		case OPT_TREE: o->tree = true; break;
+		case OPT_PLOT: o->plot = optarg; break;
 		case ':':
 			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -318,6 +328,15 @@ struct run_result {
 	struct rusage ru;
 	int status;                /* wait status of the command, -1 without one */
 };
+
+/* --plot: the kept intervals' TopDown shares to the SVG file. */
+static int plot_intervals(struct stat_session *s, pk_error *err)
+{
+	char *target = target_name(s->o);
+	int r = stat_td_plot(&s->td, s->o->plot, target, s->model != NULL, err);
+	free(target);
+	return r;
+}
 
 /* Prints one interval's deltas. */
 static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
@@ -771,6 +790,8 @@ int cmd_stat(int argc, char **argv)
 		goto fail;
 	}
 	r = print_totals(&s, out, &acc, &elapsed, &res, runs, r, &err);
+	if (r >= 0 && o.plot)
+		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
 	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output) : (fflush(out), 0);
 	if (r < 0)

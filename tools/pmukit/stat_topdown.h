@@ -37,5 +37,11 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double int
  * output; CSV/JSON: to stderr). */
 void stat_td_advice(const stat_printer *p);
 void stat_td_free(stat_td *t);
+/* --plot: the kept -I readings as an SVG timeline at path (stat_td_plot.c):
+ * one panel per block, Level 1 and (when measured) Level 2 bands; target in
+ * the subtitle, the "modeled" badge when modeled. < 0 with err naming the
+ * file or why nothing can be drawn. */
+int stat_td_plot(const stat_td *t, const char *path, const char *target, bool modeled,
+		 pk_error *err);
 
 #endif
