@@ -35,19 +35,57 @@ static const pki_event_row hardware[] = {
 	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", "width * light_operations"},
 	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses",
 	 "width * branch_mispredicts / clear_cost"},
+	/* the scenario's optional per-instruction rates */
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches",
+	 "width * light_operations * branches"},
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, "cache-references",
+	 "width * light_operations * cache_references"},
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "cache-misses",
+	 "width * light_operations * cache_misses"},
 };
 const pki_event_table pki_events_hardware = PKI_EVENT_TABLE(hardware);
 
+/* Intel's reference clocks (every Intel family; the kernel's
+ * intel_perfmon_event_map, sysfs.md 1.2): ref-cycles is fixed counter 2
+ * (CPU_CLK_UNHALTED.REF_TSC, pseudo code 0x0300), counting at the nominal
+ * (TSC) frequency while the thread runs. AMD (perf 6.1's Zen map) and Arm
+ * have no ref-cycles: no row, so -ENOENT. */
+static const pki_event_row intel_ref[] = {
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles", "ref_ghz / ghz"},
+	{PERF_TYPE_RAW, PKI_INTEL(0x00, 0x03, 0, 0, 0), "CPU_CLK_UNHALTED.REF_TSC",
+	 "ref_ghz / ghz"},
+};
+const pki_event_table pki_events_intel_ref = PKI_EVENT_TABLE(intel_ref);
+
+/* bus-cycles is 0x013c: on Skylake and Sunny Cove CPU_CLK_UNHALTED.REF_XCLK
+ * (the bus/crystal clock: the scenario's bus_cycles per core cycle), on
+ * Golden Cove and Gracemont CPU_CLK_UNHALTED.REF_TSC_P (perfmon: the TSC
+ * rate, so the same count as ref-cycles). */
+static const pki_event_row intel_xclk[] = {
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, "bus-cycles", "bus_cycles"},
+	{PERF_TYPE_RAW, PKI_INTEL(0x3c, 0x01, 0, 0, 0), "CPU_CLK_UNHALTED.REF_XCLK",
+	 "bus_cycles"},
+};
+static const pki_event_table intel_xclk_table = PKI_EVENT_TABLE(intel_xclk);
+static const pki_event_row intel_tsc_p[] = {
+	{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, "bus-cycles", "ref_ghz / ghz"},
+	{PERF_TYPE_RAW, PKI_INTEL(0x3c, 0x01, 0, 0, 0), "CPU_CLK_UNHALTED.REF_TSC_P",
+	 "ref_ghz / ghz"},
+};
+static const pki_event_table intel_tsc_p_table = PKI_EVENT_TABLE(intel_tsc_p);
+
 static const pki_event_family families[] = {
 	{"Skylake", PKI_INTEL_ANY,
-	 {&pki_events_skylake, &pki_events_intel_core, &pki_events_hardware}},
+	 {&pki_events_skylake, &pki_events_intel_core, &pki_events_intel_ref,
+	  &intel_xclk_table, &pki_events_hardware}},
 	{"Sunny Cove", 0,
 	 {&pki_events_sunny_cove, &pki_events_perf_metrics_l1, &pki_events_intel_core,
-	  &pki_events_hardware}},
+	  &pki_events_intel_ref, &intel_xclk_table, &pki_events_hardware}},
 	{"Golden Cove", 0,
 	 {&pki_events_golden_cove, &pki_events_perf_metrics_l1, &pki_events_intel_core,
-	  &pki_events_hardware}},
-	{"Gracemont", 0, {&pki_events_gracemont, &pki_events_hardware}},
+	  &pki_events_intel_ref, &intel_tsc_p_table, &pki_events_hardware}},
+	{"Gracemont", 0,
+	 {&pki_events_gracemont, &pki_events_intel_ref, &intel_tsc_p_table, &pki_events_hardware}},
 	{"Zen 4", 0, {&pki_events_zen4, &pki_events_hardware}},
 	{"Zen 5", 0, {&pki_events_zen5, &pki_events_zen4, &pki_events_hardware}},
 	{"Neoverse N1", 0, {&pki_events_neoverse_hw, &pki_events_neoverse, &pki_events_hardware}},
@@ -77,14 +115,28 @@ const pki_event_family *pki_event_family_find(const pki_counters *row)
 	return NULL;
 }
 
-/* The variables of a rate expression, in this order. */
-enum { V_WIDTH, V_SMT, V_CLEAR_COST, V_SHARES, V_NR = V_SHARES + 12 };
+/* The variables of a rate expression, in this order: the scenario's
+ * optional values (ref_ghz, then the phase's rates, pki_rate order) come
+ * last, and a row naming one the scenario does not give is refused. */
+enum { V_WIDTH, V_SMT, V_CLEAR_COST, V_GHZ, V_SHARES, V_REF_GHZ = V_SHARES + 12, V_RATES,
+       V_NR = V_RATES + PKI_RATE_NR };
 static const char *const var_names[V_NR] = {
-	"width", "smt", "clear_cost",
+	"width", "smt", "clear_cost", "ghz",
 	/* PKI_TMA_* order, then the Level 2 siblings of nodes 4-7 */
 	"retiring", "bad_speculation", "frontend_bound", "backend_bound",
 	"heavy_operations", "branch_mispredicts", "fetch_latency", "memory_bound",
 	"light_operations", "machine_clears", "fetch_bandwidth", "core_bound",
+	"ref_ghz", "branches", "cache_references", "cache_misses", "bus_cycles",
+};
+const char *const pki_rate_names[PKI_RATE_NR] = {"branches", "cache_references", "cache_misses",
+						 "bus_cycles"};
+/* What to add to the scenario for an optional variable v >= V_REF_GHZ. */
+static const char *const var_hints[V_NR - V_REF_GHZ] = {
+	"add \"ref_ghz\" (the CPU's nominal, TSC frequency in GHz) at the scenario's top level",
+	"add \"rates\": {\"branches\": N} (per instruction) to the phase",
+	"add \"rates\": {\"cache_references\": N} (per instruction) to the phase",
+	"add \"rates\": {\"cache_misses\": N} (per instruction) to the phase",
+	"add \"rates\": {\"bus_cycles\": N} (per core cycle) to the phase",
 };
 
 /* The phase's shares, Level 1 normalized to sum 1, Level 2 alike, and the
@@ -118,6 +170,14 @@ static int row_error(pk_error *err, const pki_event_row *row, const char *why, c
 			 why, what);
 }
 
+/* A row needs an optional value the scenario does not give: -ENOENT. */
+static int not_given(pk_error *err, const pki_event_row *row, size_t v)
+{
+	return pk_err_at(err, -ENOENT, "model", row->name, -1,
+			 "the PMU model has no count for %s: the scenario gives no %s; %s",
+			 row->name, var_names[v], var_hints[v - V_REF_GHZ]);
+}
+
 int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki_phase *ph,
 		       double *rate, pk_error *err)
 {
@@ -125,7 +185,11 @@ int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki
 	vars[V_WIDTH] = core->row->width;
 	vars[V_SMT] = core->smt ? 1 : 0;
 	vars[V_CLEAR_COST] = PKI_CLEAR_COST;
+	vars[V_GHZ] = ph->ghz;
 	phase_shares(ph, vars + V_SHARES);
+	vars[V_REF_GHZ] = core->ref_ghz > 0 ? core->ref_ghz : NAN;
+	for (int i = 0; i < PKI_RATE_NR; i++)
+		vars[V_RATES + i] = ph->rates_given & (1u << i) ? ph->rate[i] : NAN;
 	pk_error perr;
 	pk_expr *e = pk_expr_parse(row->rate, &perr);
 	if (!e)
@@ -138,6 +202,8 @@ int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki
 			v++;
 		if (v == V_NR || i >= V_NR)
 			rc = row_error(err, row, "unknown name ", pk_expr_ref(e, i));
+		else if (isnan(vars[v]))
+			rc = not_given(err, row, v);
 		else
 			vals[i] = vars[v];
 	}

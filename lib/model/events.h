@@ -6,12 +6,17 @@
  * phase's variables:
  *   width              the core's TopDown slots per cycle (pki_counters.width)
  *   smt                1 when SMT is on, else 0
+ *   ghz                the phase's core frequency
  *   clear_cost         slots lost per branch mispredict or machine clear
  *                      (PKI_CLEAR_COST, a model constant)
  *   retiring, bad_speculation, frontend_bound, backend_bound,
  *   heavy_operations, light_operations, branch_mispredicts, machine_clears,
  *   fetch_latency, fetch_bandwidth, memory_bound, core_bound
  *                      the phase's shares of all slots (scenario names)
+ *   ref_ghz            the scenario's nominal (TSC) frequency      optional:
+ *   branches, cache_references, cache_misses (per instruction),    a row naming
+ *   bus_cycles (per core cycle)  the phase's "rates"               one not given
+ *                                                                  is -ENOENT
  * Invariants: a row's expression names only those variables and is >= 0 for
  * every valid phase (tests/model/test_events.c walks every row); the first
  * matching row of a family's tables wins; rows are data, never code. */
@@ -55,7 +60,7 @@ typedef struct pki_event_table {
 
 /* A method family: the core (pki_counters.core) it serves, the AnyThread
  * bit its events honour (0: none), and its tables in search order. */
-#define PKI_FAMILY_TABLES 6
+#define PKI_FAMILY_TABLES 7
 typedef struct pki_event_family {
 	const char *core;
 	uint64_t any_bit;
@@ -65,6 +70,7 @@ typedef struct pki_event_family {
 /* The tables (events_<family>.c). */
 extern const pki_event_table pki_events_hardware;   /* symbolic events, all */
 extern const pki_event_table pki_events_intel_core;     /* big cores */
+extern const pki_event_table pki_events_intel_ref;      /* ref-cycles (bus-cycles: events.c) */
 extern const pki_event_table pki_events_perf_metrics_l1; /* ICL and later */
 extern const pki_event_table pki_events_skylake;
 extern const pki_event_table pki_events_sunny_cove;
@@ -81,8 +87,10 @@ extern const pki_event_table pki_events_neoverse_n2;     /* N2's erratum */
 const pki_event_family *pki_event_family_find(const pki_counters *row);
 /* Families, for tests and docs. */
 const pki_event_family *pki_event_families(size_t *nr);
-/* A row's rate for a phase (no AnyThread factor): 0, or -EINVAL naming the
- * row when its expression is bad (a bug in the table). */
+/* A row's rate for a phase (no AnyThread factor): 0; -ENOENT naming the
+ * scenario key to add when the row needs an optional value the scenario
+ * does not give; -EINVAL naming the row when its expression is bad (a bug
+ * in the table). */
 int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki_phase *ph,
 		       double *rate, pk_error *err);
 

@@ -163,6 +163,7 @@ static int resolve_event(pk_model *m, mk_event *e)
 	if (!e->core.row)
 		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
 	e->core.smt = m->sc.smt;
+	e->core.ref_ghz = m->sc.ref_ghz;
 	e->key.kind = kind;
 	e->key.config = kind == PERF_TYPE_HARDWARE ? e->attr.config & 0xffffffffu : e->attr.config;
 	e->fixed = fixed_of(e->core.row, &e->key);
@@ -176,17 +177,22 @@ static int resolve_event(pk_model *m, mk_event *e)
 	return 0;
 }
 
-/* The model must have a count for the event (checked on an empty phase). */
+/* The model must have a count for the event in every phase of the
+ * scenario (a row over a rate the scenario gives only in some phases is
+ * refused, naming the first phase without it: never a silent 0). */
 static int check_known(pk_model *m, const mk_event *e)
 {
 	pk_error err;
 	double rate;
-	pki_phase ph = {.ms = 1, .ghz = 1};
 	if (e->kind != MK_RATE)
 		return 0;
-	pk_error_clear(&err);
-	if (pki_event_rate(&e->core, &e->key, &ph, &rate, &err) < 0)
-		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	for (size_t t = 0; t < m->sc.nr_threads; t++)
+		for (size_t p = 0; p < m->sc.threads[t].nr_phases; p++) {
+			pk_error_clear(&err);
+			if (pki_event_rate(&e->core, &e->key, &m->sc.threads[t].phases[p], &rate,
+					   &err) < 0)
+				return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+		}
 	return 0;
 }
 

@@ -45,9 +45,24 @@ enum pki_tma_node {
 
 typedef enum pki_core_type { PKI_CORE_BIG, PKI_CORE_ATOM } pki_core_type;
 
+/* A phase's optional event rates ("rates" in the scenario): branches,
+ * cache references and cache misses per instruction, bus cycles per core
+ * cycle; each in [0, 1]. */
+enum pki_rate {
+	PKI_RATE_BRANCHES,
+	PKI_RATE_CACHE_REFS,
+	PKI_RATE_CACHE_MISSES,
+	PKI_RATE_BUS_CYCLES,
+	PKI_RATE_NR,
+};
+/* Their scenario keys, which are also the rate variables of events.h. */
+extern const char *const pki_rate_names[PKI_RATE_NR];
+
 typedef struct pki_phase {
 	double ms;            /* virtual time, > 0 */
 	double ghz;           /* cycles = ms x ghz x 1e6 */
+	double rate[PKI_RATE_NR]; /* meaningful where rates_given has bit i */
+	unsigned rates_given;
 	pki_core_type core_type;
 	uint64_t ip;          /* for samples; 0 when not given */
 	double tma[PKI_TMA_NR]; /* shares of all slots; Level 2 filled in */
@@ -66,6 +81,7 @@ typedef struct pki_scenario {
 	bool machine_is_path; /* holds a '/' */
 	pk_cpuid cpuid;       /* given, or the bundled machine's */
 	bool smt;
+	double ref_ghz;       /* the nominal (TSC) frequency; 0: not given */
 	pki_thread *threads;
 	size_t nr_threads;
 } pki_scenario;
@@ -176,6 +192,7 @@ int pki_counters_generic(const pki_counters *c, bool smt);
 typedef struct pki_core {
 	const pki_counters *row;   /* the CPU model's core PMU row */
 	bool smt;                  /* SMT on (the _ANY forms count both threads) */
+	double ref_ghz;            /* the scenario's ref_ghz; 0: not given */
 } pki_core;
 
 /* How an event reaches the table: PERF_TYPE_HARDWARE with config a

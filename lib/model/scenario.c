@@ -9,9 +9,11 @@
  * errors naming the key by its JSON path and the value. Required: machine,
  * threads (not empty), each thread's tid, comm, cpu and phases (not empty),
  * each phase's ms, ghz and tma. Optional: cpuid (the bundled machine's;
- * required when machine is a path), smt (false), core_type ("core"; "atom"
- * only on a hybrid bundled machine or a path), ip (0). The tma object is
- * scenario_tma.c. */
+ * required when machine is a path), smt (false), ref_ghz (the nominal, TSC
+ * frequency: ref-cycles), core_type ("core"; "atom" only on a hybrid
+ * bundled machine or a path), ip (0), rates (branches, cache_references,
+ * cache_misses per instruction, bus_cycles per core cycle; each in [0, 1]).
+ * The tma object is scenario_tma.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <jansson.h>
 
 #include "core/util.h"
+#include "model/events.h"
 #include "model/model.h"
 
 /* The bundled machines: the sysfs trees in tests/data/sysfs and their CPUIDs
@@ -150,10 +153,52 @@ static int get_string(const json_t *obj, const char *key, bool required, const c
 	return 0;
 }
 
+/* A phase's optional "rates" (after its tma): each in [0, 1]; cache misses
+ * no more than cache references; branch mispredicts per cycle (width x
+ * branch_mispredicts / PKI_CLEAR_COST, events.c) no more than branches per
+ * cycle (width x light_operations x branches), i.e. branch_mispredicts /
+ * PKI_CLEAR_COST <= light_operations x branches (width cancels). */
+static int parse_rates(const json_t *o, const char *path, const char *where, pki_phase *p,
+		       pk_error *err)
+{
+	if (!json_is_object(o))
+		return pki_scenario_bad(err, where, path, o, "expected an object");
+	const char *known[PKI_RATE_NR + 1] = {NULL};
+	for (int i = 0; i < PKI_RATE_NR; i++)
+		known[i] = pki_rate_names[i];
+	int rc = check_keys(o, known, path, where, err);
+	for (int i = 0; i < PKI_RATE_NR && !rc; i++)
+		if (json_object_get(o, pki_rate_names[i])) {
+			rc = get_number(o, pki_rate_names[i], 0, 1, false, path, where, &p->rate[i],
+					err);
+			p->rates_given |= 1u << i;
+		}
+	char sub[PKI_PATH_MAX];
+	unsigned both = 1u << PKI_RATE_CACHE_REFS | 1u << PKI_RATE_CACHE_MISSES;
+	pki_json_path(sub, sizeof(sub), path, "cache_misses", -1);
+	if (!rc && (p->rates_given & both) == both &&
+	    p->rate[PKI_RATE_CACHE_MISSES] > p->rate[PKI_RATE_CACHE_REFS])
+		rc = pki_scenario_bad(err, where, sub, json_object_get(o, "cache_misses"),
+				      "more cache misses than cache_references");
+	double light = p->tma[PKI_TMA_RETIRING] - p->tma[PKI_TMA_HEAVY_OPS];
+	double misp = p->tma[PKI_TMA_BR_MISPREDICT] / PKI_CLEAR_COST;
+	pki_json_path(sub, sizeof(sub), path, "branches", -1);
+	if (!rc && (p->rates_given & 1u << PKI_RATE_BRANCHES) &&
+	    misp > light * p->rate[PKI_RATE_BRANCHES] + PKI_TMA_TOLERANCE) {
+		char why[160];
+		snprintf(why, sizeof(why),
+			 "fewer branches than branch mispredicts (tma.branch_mispredicts / %d = "
+			 "%g > light_operations x branches = %g)",
+			 PKI_CLEAR_COST, misp, light * p->rate[PKI_RATE_BRANCHES]);
+		rc = pki_scenario_bad(err, where, sub, json_object_get(o, "branches"), why);
+	}
+	return rc;
+}
+
 static int parse_phase(const json_t *o, const char *path, const pki_machine *m, const char *where,
 		       pki_phase *p, pk_error *err)
 {
-	static const char *const known[] = {"ms", "ghz", "core_type", "ip", "tma", NULL};
+	static const char *const known[] = {"ms", "ghz", "core_type", "ip", "tma", "rates", NULL};
 	if (!json_is_object(o))
 		return pki_scenario_bad(err, where, path, o, "expected an object");
 	int rc = check_keys(o, known, path, where, err);
@@ -184,6 +229,11 @@ static int parse_phase(const json_t *o, const char *path, const pki_machine *m, 
 		rc = member(o, "tma", true, path, where, sub, &tma, err);
 	if (!rc)
 		rc = pki_scenario_tma(tma, sub, where, p->tma, err);
+	json_t *rates = NULL;
+	if (!rc)
+		rc = member(o, "rates", false, path, where, sub, &rates, err);
+	if (!rc && rates)
+		rc = parse_rates(rates, sub, where, p, err);
 	return rc;
 }
 
@@ -264,6 +314,8 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	if (v && !json_is_boolean(v))
 		return pki_scenario_bad(err, where, "smt", v, "expected true or false");
 	s->smt = v && json_is_true(v);
+	if (json_object_get(root, "ref_ghz"))
+		return get_number(root, "ref_ghz", 0, 10, true, "", where, &s->ref_ghz, err);
 	return 0;
 }
 
@@ -300,7 +352,7 @@ static int parse_threads(const json_t *root, const pki_machine *m, const char *w
 int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scenario *out,
 		       pk_error *err)
 {
-	static const char *const known[] = {"machine", "cpuid", "smt", "threads", NULL};
+	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "threads", NULL};
 	memset(out, 0, sizeof(*out));
 	where = where ? where : "(scenario)";
 	json_error_t jerr;

@@ -48,10 +48,16 @@ static const double phases[][PKI_TMA_NR] = {
 };
 #define NR_PHASES (sizeof(phases) / sizeof(phases[0]))
 
+/* The scenario's optional rates (pki_rate order) and ref_ghz. */
+static const double rates[PKI_RATE_NR] = {0.2, 0.03, 0.01, 0.04};
+#define REF_GHZ 2.1
+
 static pki_phase make_phase(size_t i)
 {
 	pki_phase p = {.ms = 100, .ghz = 2.5};
 	memcpy(p.tma, phases[i], sizeof(p.tma));
+	memcpy(p.rate, rates, sizeof(p.rate));
+	p.rates_given = (1u << PKI_RATE_NR) - 1;
 	return p;
 }
 
@@ -67,7 +73,7 @@ static pki_core core_of(const char *cpuid, const char *pmu, bool smt)
 	pk_cpuid id;
 	assert_int_equal(pk_cpuid_parse(cpuid, &id, NULL), 0);
 	pk_error err;
-	pki_core c = {pki_counters_find(&id, pmu, &err), smt};
+	pki_core c = {pki_counters_find(&id, pmu, &err), smt, REF_GHZ};
 	if (!c.row)
 		fail_msg("%s %s: %s", cpuid, pmu, err.msg);
 	return c;
@@ -654,10 +660,6 @@ static void test_unknown_events(void **state)
 	pki_core skl = core_of("GenuineIntel-6-5E-3", "cpu", true);
 	pki_core icl = core_of("GenuineIntel-6-7E-5", "cpu", false);
 	pki_core n1 = core_of(N1, ARM_PMU, false);
-	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "'cache-misses'");
-	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
-		      "'branch-instructions'");
-	expect_enoent(&skl, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "'ref-cycles'");
 	expect_enoent(&skl, PERF_TYPE_HARDWARE, 99, "hardware event 0x63");
 	expect_enoent(&skl, PERF_TYPE_RAW, 0x412e, "raw event 0x412e"); /* LLC misses */
 	expect_enoent(&skl, PERF_TYPE_RAW, 0x0400, "raw event 0x400"); /* no slots */
@@ -665,6 +667,86 @@ static void test_unknown_events(void **state)
 	expect_enoent(&icl, PERF_TYPE_RAW, 0x20003c, "raw event 0x20003c"); /* no AnyThread */
 	expect_enoent(&n1, PERF_TYPE_RAW, 0x3a, "raw event 0x3a"); /* no slot events */
 	expect_enoent(&n1, PERF_TYPE_HW_CACHE, 0x10000, "event type 3 config 0x10000");
+}
+
+/* ref-cycles at the nominal frequency whatever the phase's ghz (Intel
+ * only: AMD and Arm have none, nor bus-cycles); bus-cycles per cycle;
+ * branches and cache events per instruction, on every core. */
+static void test_scenario_rates(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NR(all_cores); c++) {
+		pki_core core = core_of(all_cores[c][0], all_cores[c][1], c % 2);
+		bool is_intel = core.row->vendor == PK_VENDOR_INTEL;
+		for (size_t p = 0; p < NR_PHASES; p++) {
+			pki_phase ph = make_phase(p);
+			ph.ghz = 1.0 + (double)p / 2;
+			double cycles = (double)pki_phase_cycles(&ph);
+			double insns = rate_of(&core, PERF_TYPE_HARDWARE, 1, &ph);
+			check("branches", rate_of(&core, PERF_TYPE_HARDWARE, 4, &ph), insns * 0.2);
+			check("cache-references", rate_of(&core, PERF_TYPE_HARDWARE, 2, &ph),
+			      insns * 0.03);
+			check("cache-misses", rate_of(&core, PERF_TYPE_HARDWARE, 3, &ph),
+			      insns * 0.01);
+			/* misses <= branches where the scenario would accept the
+			 * rate (scenario.c's check) */
+			if (share(&ph, BRM) / PKI_CLEAR_COST <= share(&ph, LIGHT) * 0.2)
+				assert_true(count_of(&core, PERF_TYPE_HARDWARE, 5, &ph) <=
+					    count_of(&core, PERF_TYPE_HARDWARE, 4, &ph));
+			if (!is_intel) {
+				expect_enoent(&core, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES,
+					      "'ref-cycles'");
+				expect_enoent(&core, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES,
+					      "'bus-cycles'");
+				continue;
+			}
+			/* exact: ms x ref_ghz x 1e6 */
+			assert_true(fabs(count_of(&core, PERF_TYPE_HARDWARE,
+						  PERF_COUNT_HW_REF_CPU_CYCLES, &ph) -
+					 ph.ms * REF_GHZ * 1e6) < 1e-3);
+			check("REF_TSC", rate_of(&core, PERF_TYPE_RAW, 0x0300, &ph), REF_GHZ / ph.ghz);
+			/* 0x013c: REF_XCLK before Golden Cove, REF_TSC_P from it */
+			bool xclk = !strcmp(core.row->core, "Skylake") ||
+				    !strcmp(core.row->core, "Sunny Cove");
+			double bus = xclk ? cycles * 0.04 : ph.ms * REF_GHZ * 1e6;
+			assert_true(fabs(count_of(&core, PERF_TYPE_HARDWARE, 6, &ph) - bus) < 1e-3);
+			assert_true(fabs(count_of(&core, PERF_TYPE_RAW, 0x013c, &ph) - bus) < 1e-3);
+		}
+	}
+}
+
+/* Without the scenario's value the event is -ENOENT naming the key to add. */
+static void expect_not_given(const pki_core *c, const pki_phase *ph, uint64_t hw,
+			     const char *key)
+{
+	pki_event_key ev = {PERF_TYPE_HARDWARE, hw};
+	double rate = -1;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pki_event_rate(c, &ev, ph, &rate, &err), -ENOENT);
+	assert_true(rate == -1);
+	if (!strstr(err.msg, key) || !strstr(err.msg, "add "))
+		fail_msg("'%s' does not say to add %s", err.msg, key);
+}
+
+static void test_rates_not_given(void **state)
+{
+	(void)state;
+	pki_core spr = core_of("GenuineIntel-6-8F-8", "cpu", false);
+	pki_phase ph = make_phase(0);
+	spr.ref_ghz = 0;
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_REF_CPU_CYCLES, "\"ref_ghz\"");
+	ph.rates_given = 0;
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "\"branches\"");
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_CACHE_REFERENCES, "\"cache_references\"");
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_CACHE_MISSES, "\"cache_misses\"");
+	pki_core skl = core_of("GenuineIntel-6-5E-3", "cpu", false);
+	expect_not_given(&skl, &ph, PERF_COUNT_HW_BUS_CYCLES, "\"bus_cycles\"");
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_BUS_CYCLES, "\"ref_ghz\""); /* REF_TSC_P */
+	/* one rate given: that one counts, the others stay refused */
+	ph.rates_given = 1u << PKI_RATE_CACHE_MISSES;
+	assert_true(count_of(&spr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, &ph) > 0);
+	expect_not_given(&spr, &ph, PERF_COUNT_HW_CACHE_REFERENCES, "\"cache_references\"");
 }
 
 /* AnyThread on Skylake: both threads of the core, the sibling identical;
@@ -746,6 +828,8 @@ int main(void)
 		cmocka_unit_test(test_rows_and_node_rates),
 		cmocka_unit_test(test_intel_rows_match_perfmon),
 		cmocka_unit_test(test_unknown_events),
+		cmocka_unit_test(test_scenario_rates),
+		cmocka_unit_test(test_rates_not_given),
 		cmocka_unit_test(test_any_thread),
 		cmocka_unit_test(test_fixed_pseudo_codes),
 		cmocka_unit_test(test_perf_metrics_register),

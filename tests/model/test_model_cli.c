@@ -281,6 +281,78 @@ static void expect_accepted(const char *scenario, const char *events)
 	free(out);
 }
 
+/* ref-cycles, bus-cycles (Golden Cove: REF_TSC_P) and the per-instruction
+ * rates counted from the scenario as parsed: ref-cycles = ms x ref_ghz x 1e6
+ * whatever the phases' ghz; branches etc. = each phase's instructions x its
+ * rate (instructions = width x light_operations x cycles). */
+static void test_scenario_rates(void **state)
+{
+	(void)state;
+	pki_scenario s;
+	load(SPR, &s);
+	pk_error err;
+	const pki_counters *c = pki_counters_find(&s.cpuid, "cpu", &err);
+	assert_non_null(c);
+	double want[PKI_RATE_NR] = {0}, ref = total_ms(&s.threads[0]) * s.ref_ghz * 1e6;
+	const pki_thread *t = &s.threads[0];
+	for (size_t p = 0; p < t->nr_phases; p++) {
+		const pki_phase *ph = &t->phases[p];
+		double insns = c->width * (ph->tma[PKI_TMA_RETIRING] - ph->tma[PKI_TMA_HEAVY_OPS]) *
+			       (double)pki_phase_cycles(ph);
+		for (int i = 0; i < PKI_RATE_BUS_CYCLES; i++)
+			want[i] += insns * ph->rate[i];
+	}
+	char *out;
+	row rows[16];
+	assert_int_equal(run(&out, "stat --model %s -x, -e ref-cycles,branches,cache-references,"
+				   "cache-misses,bus-cycles", example(SPR)), 0);
+	size_t n = csv_rows(out, false, rows, 16);
+	free(out);
+	assert_true(ref > 0);
+	assert_true(fabs(value_of(rows, n, "ref-cycles") - ref) <= 1);
+	assert_true(fabs(value_of(rows, n, "bus-cycles") - ref) <= 1);
+	static const char *const names[] = {"branches", "cache-references", "cache-misses"};
+	for (int i = 0; i < 3; i++)
+		if (!(want[i] > 0) || fabs(value_of(rows, n, names[i]) - want[i]) > 1)
+			fail_msg("%s: %f, want %f", names[i], value_of(rows, n, names[i]), want[i]);
+	pki_scenario_release(&s);
+}
+
+/* No ref_ghz (Ice Lake's example), no rate in one phase, or a core without
+ * ref-cycles (Zen 4): not supported, and the note says what to add or why. */
+static void expect_not_counted(const char *path, const char *events, const char *why)
+{
+	char *out;
+	assert_int_equal(run(&out, "stat -v --model %s -e %s", path, events), 0);
+	if (!strstr(out, "<not supported>") || !strstr(out, why))
+		fail_msg("%s: want '%s' in:\n%s", events, why, out);
+	free(out);
+}
+
+static void test_rates_refused(void **state)
+{
+	(void)state;
+	expect_not_counted(example(ICL), "ref-cycles", "add \"ref_ghz\"");
+	expect_not_counted(example(ICL), "branches", "add \"rates\": {\"branches\"");
+	expect_not_counted(example("zen4.json"), "ref-cycles",
+			   "no count for hardware event 'ref-cycles' on Zen 4");
+	/* a rate in one phase only: refused, never a silent 0 for the other */
+	char *dir = pk_test_tmpdir(), path[1200];
+	assert_non_null(dir);
+	pk_test_put_file(dir, "s.json",
+			 "{\"machine\": \"sapphirerapids\", \"threads\": [{\"tid\": 7, "
+			 "\"comm\": \"a\", \"cpu\": 0, \"phases\": [{\"ms\": 5, \"ghz\": 2, "
+			 "\"tma\": {\"retiring\": 1, \"bad_speculation\": 0, \"frontend_bound\": 0, "
+			 "\"backend_bound\": 0}, \"rates\": {\"branches\": 0.2}}, {\"ms\": 5, "
+			 "\"ghz\": 2, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
+			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}");
+	snprintf(path, sizeof(path), "%s/s.json", dir);
+	expect_not_counted(path, "branches", "add \"rates\": {\"branches\"");
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
 static void test_rules(void **state)
 {
 	(void)state;
@@ -386,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_multiplexing),
 		cmocka_unit_test(test_hybrid_running),
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_scenario_rates),
+		cmocka_unit_test(test_rates_refused),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_labeled),
 	};

@@ -174,6 +174,48 @@ static void test_bad_values(void **state)
 		"threads[0].phases: []: expected a non-empty array", NULL);
 }
 
+#define RPHASE(rates) "{\"ms\": 10, \"ghz\": 2, \"tma\": {" L1 "}, \"rates\": " rates "}"
+
+/* ref_ghz and a phase's rates: kept as given, refused out of range, with
+ * unknown keys, misses above references or branches below mispredicts. */
+static void test_rates(void **state)
+{
+	(void)state;
+	pki_scenario s;
+	load_example("sapphirerapids.json", &s);
+	assert_true(s.ref_ghz == 2.0);
+	assert_int_equal(s.threads[0].phases[0].rates_given, (1u << PKI_RATE_NR) - 1);
+	assert_true(s.threads[0].phases[0].rate[PKI_RATE_BRANCHES] == 0.18);
+	assert_true(s.threads[0].phases[1].rate[PKI_RATE_CACHE_MISSES] == 0.0005);
+	pki_scenario_release(&s);
+	const char *text = SCEN("", "", RPHASE("{\"cache_misses\": 0.25}"));
+	assert_int_equal(pki_scenario_parse(text, strlen(text), NULL, &s, NULL), 0);
+	assert_true(s.ref_ghz == 0);
+	assert_int_equal(s.threads[0].phases[0].rates_given, 0);
+	assert_int_equal(s.threads[0].phases[1].rates_given, 1u << PKI_RATE_CACHE_MISSES);
+	pki_scenario_release(&s);
+	refused(SCEN(", \"ref_ghz\": 0", "", PHASE(L1)), "ref_ghz: 0: expected a number in (0, 10]",
+		NULL);
+	refused(SCEN(", \"ref_ghz\": \"fast\"", "", PHASE(L1)), "ref_ghz: \"fast\"", NULL);
+	refused(SCEN("", "", RPHASE("[0.1]")), "threads[0].phases[1].rates: [0.1]: expected an object",
+		NULL);
+	refused(SCEN("", "", RPHASE("{\"loads\": 0.1}")),
+		"threads[0].phases[1].rates.loads: 0.1: unknown key", NULL);
+	refused(SCEN("", "", RPHASE("{\"branches\": 1.5}")),
+		"threads[0].phases[1].rates.branches: 1.5: expected a number in [0, 1]", NULL);
+	refused(SCEN("", "", RPHASE("{\"bus_cycles\": -0.1}")), "rates.bus_cycles: -0.1", NULL);
+	refused(SCEN("", "", RPHASE("{\"cache_references\": 0.01, \"cache_misses\": 0.02}")),
+		"threads[0].phases[1].rates.cache_misses: 0.02",
+		"more cache misses than cache_references");
+	/* L1: retiring 0.3, light 0.15 (half), branch_mispredicts 0.05: 0.05 / 20 =
+	 * 0.0025 > 0.15 x 0.01 */
+	refused(SCEN("", "", RPHASE("{\"branches\": 0.01}")),
+		"threads[0].phases[1].rates.branches: 0.01", "fewer branches than branch mispredicts");
+	text = SCEN("", "", RPHASE("{\"branches\": 0.017}"));
+	assert_int_equal(pki_scenario_parse(text, strlen(text), NULL, &s, NULL), 0);
+	pki_scenario_release(&s);
+}
+
 static void test_bad_top(void **state)
 {
 	(void)state;
@@ -207,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_bad_keys),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_bad_top),
+		cmocka_unit_test(test_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
