@@ -116,14 +116,38 @@ int pki_rg_name_id(pki_rg_thread *t, const char *name)
 	return id;
 }
 
+/* The calling thread's state and the id of name (negative when it has
+ * none); NULL with *rc set when the thread cannot count. */
+static pki_rg_thread *named_self(const char *name, pk_error *err, int *id, int *rc)
+{
+	PKI_RG_ERR_INIT(*err);
+	pki_rg_thread *t = pki_rg_self(err);
+	if (!t) {
+		*rc = err->code ? err->code : -ENODEV;
+		return NULL;
+	}
+	*id = pki_rg_name_id(t, name);
+	return t;
+}
+
+/* A snapshot for the begin or end (what) of region name; a failure is
+ * kept for the report. */
+static int named_snapshot(pki_rg_thread *t, pk_region_snap *s, const char *what,
+			  const char *name, pk_error *err)
+{
+	int r = pki_rg_snapshot(t, s, err);
+	if (r < 0)
+		pki_rg_error("%s of region '%s': %s", what, name, err->msg);
+	return r;
+}
+
 int pk_region_begin(const char *name)
 {
 	pk_error err;
-	PKI_RG_ERR_INIT(err);
-	pki_rg_thread *t = pki_rg_self(&err);
+	int id, rc;
+	pki_rg_thread *t = named_self(name, &err, &id, &rc);
 	if (!t)
-		return err.code ? err.code : -ENODEV;
-	int id = pki_rg_name_id(t, name);
+		return rc;
 	if (id < 0 || t->depth >= PK_REGION_MAX_DEPTH) {
 		pki_rg_error("begin of region '%s': %s", name ? name : "(null)",
 			     id == -EINVAL ? "a name is 1 to 63 bytes"
@@ -132,11 +156,9 @@ int pk_region_begin(const char *name)
 		return id < 0 ? id : -ENOSPC;
 	}
 	pki_rg_open *o = &t->stack[t->depth];
-	int r = pki_rg_snapshot(t, &o->snap, &err);
-	if (r < 0) {
-		pki_rg_error("begin of region '%s': %s", name, err.msg);
+	int r = named_snapshot(t, &o->snap, "begin", name, &err);
+	if (r < 0)
 		return r;
-	}
 	o->id = id;
 	t->depth++;
 	return 0;
@@ -160,11 +182,10 @@ static void accumulate(pki_rg_acc *a, const pk_region_snap *s, const pk_region_s
 int pk_region_end(const char *name)
 {
 	pk_error err;
-	PKI_RG_ERR_INIT(err);
-	pki_rg_thread *t = pki_rg_self(&err);
+	int id, rc;
+	pki_rg_thread *t = named_self(name, &err, &id, &rc);
 	if (!t)
-		return err.code ? err.code : -ENODEV;
-	int id = pki_rg_name_id(t, name);
+		return rc;
 	if (id < 0 || t->depth == 0 || t->stack[t->depth - 1].id != id) {
 		pki_rg_error("end of region '%s': %s", name ? name : "(null)",
 			     t->depth == 0 ? "no region is open"
@@ -172,11 +193,9 @@ int pk_region_end(const char *name)
 		return -EINVAL;
 	}
 	pk_region_snap e;
-	int r = pki_rg_snapshot(t, &e, &err);
-	if (r < 0) {
-		pki_rg_error("end of region '%s': %s", name, err.msg);
+	int r = named_snapshot(t, &e, "end", name, &err);
+	if (r < 0)
 		return r;
-	}
 	t->depth--;
 	accumulate(&t->acc[id], &t->stack[t->depth].snap, &e);
 	return 0;
