@@ -1,0 +1,287 @@
+/* The tracepoint payload decoder: a tracing data blob loaded into
+ * libtraceevent (formats, header page, printk formats, kallsyms, saved
+ * cmdlines; no plugins, as perf 6.1 prints), payloads printed through it.
+ *
+ * Invariants: libtraceevent reads fields at the offsets the formats give
+ * and dynamic arrays at offsets the payload gives (u16 offset + u16 length,
+ * absolute or relative), without checking them against the payload size.
+ * So a payload is copied into a scratch buffer whose bytes past it are
+ * zero up to the farthest any format field or dynamic array can reach
+ * (PAD_REACH past the payload and the widest fixed layout); reads of a
+ * damaged payload see zeros, never memory beyond. The library's log level
+ * is set to none: it never prints. */
+#include <pmukit/tracedata.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "core/util.h"
+
+/* A dynamic array's u32 descriptor: offset and length of up to 64 KiB each,
+ * relative ones (__rel_loc) from the end of the field, itself inside the
+ * payload. 4 more bytes for the field. */
+#define PAD_REACH ((size_t)3 * 65536 + 64)
+/* A payload lies in one record (u16 size). */
+#define MAX_PAYLOAD ((size_t)65536)
+
+typedef struct tevent {
+	uint64_t id;
+	char *name;                  /* "sys:name" */
+} tevent;
+
+struct pk_trace {
+	struct tep_handle *tep;
+	char *blob;                  /* the copy the texts point into */
+	tevent *events;              /* sorted by id */
+	size_t nr_events;
+	size_t last;                 /* index of the last lookup */
+	uint8_t *scratch;            /* payload copy + zeros */
+	size_t scratch_len;          /* MAX_PAYLOAD + fixed reach + PAD_REACH */
+	size_t dirty;                /* bytes of scratch that may be non-zero */
+	size_t fixed_end;            /* the farthest end of any fixed field */
+	struct trace_seq seq;
+	pki_warnings warnings;
+	pk_trace_resolver resolve;
+	void *resolve_arg;
+};
+
+static char *dup_text(pk_trace_text t)
+{
+	char *s = malloc(t.len + 1);
+	if (s) {
+		memcpy(s, t.data, t.len);
+		s[t.len] = '\0';
+	}
+	return s;
+}
+
+/* Calls parse on a NUL-terminated copy of t (libtraceevent's text parsers
+ * want strings); -ENOMEM or 0. */
+static int with_string(struct tep_handle *tep, pk_trace_text t,
+		       int (*parse)(struct tep_handle *, const char *))
+{
+	if (!t.len)
+		return 0;
+	char *s = dup_text(t);
+	if (!s)
+		return -ENOMEM;
+	parse(tep, s);
+	free(s);
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const tevent *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void field_reach(const struct tep_format_field *f, size_t *end)
+{
+	for (; f; f = f->next) {
+		size_t e = (size_t)(f->offset > 0 ? f->offset : 0) + (size_t)(f->size > 0 ? f->size : 0);
+		if (e > *end)
+			*end = e;
+	}
+}
+
+/* The events libtraceevent made, by id, and the widest fixed layout. */
+static int index_events(pk_trace *t)
+{
+	int n = tep_get_events_count(t->tep);
+	t->events = calloc(n > 0 ? (size_t)n : 1, sizeof(*t->events));
+	if (!t->events)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(t->tep, i);
+		if (!ev || ev->id < 0)
+			continue;
+		tevent *te = &t->events[t->nr_events];
+		if (asprintf(&te->name, "%s:%s", ev->system ? ev->system : "?",
+			     ev->name ? ev->name : "?") < 0)
+			return -ENOMEM;
+		te->id = (uint64_t)ev->id;
+		t->nr_events++;
+		field_reach(ev->format.common_fields, &t->fixed_end);
+		field_reach(ev->format.fields, &t->fixed_end);
+	}
+	qsort(t->events, t->nr_events, sizeof(*t->events), cmp_id);
+	return 0;
+}
+
+static int load_formats(pk_trace *t, const pk_trace_data *td)
+{
+	for (size_t i = 0; i < td->nr_formats; i++) {
+		const pk_trace_format *f = &td->formats[i];
+		enum tep_errno rc = tep_parse_event(t->tep, f->text.data, f->text.len, f->sys);
+		if (rc == TEP_ERRNO__MEM_ALLOC_FAILED)
+			return -ENOMEM;
+		if (rc != 0) {
+			char msg[128];
+			tep_strerror(t->tep, rc, msg, sizeof(msg));
+			const char *nl = memchr(f->text.data, '\n', f->text.len);
+			int nlen = nl ? (int)(nl - f->text.data) : (int)(f->text.len < 60 ? f->text.len : 60);
+			pki_warnings_add(&t->warnings, "tracing data: format %zu of '%s' (%.*s): %s", i,
+					 f->sys, nlen, f->text.data, msg);
+		}
+	}
+	return 0;
+}
+
+static int load(pk_trace *t, const pk_trace_data *td, pk_error *err)
+{
+	struct tep_handle *tep = t->tep;
+	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	tep_set_file_bigendian(tep, td->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	if (td->long_size != 4 && td->long_size != 8)
+		return pk_err(err, -EINVAL, "tracing data: long size %u (4 or 8 expected)",
+			      td->long_size);
+	tep_set_long_size(tep, td->long_size);
+	tep_set_page_size(tep, (int)(td->page_size & 0x7fffffff));
+	if (td->header_page.len) {
+		char *hp = dup_text(td->header_page);
+		if (!hp)
+			return pk_err(err, -ENOMEM, "out of memory");
+		if (tep_parse_header_page(tep, hp, td->header_page.len, td->long_size) < 0)
+			pki_warnings_add(&t->warnings, "tracing data: header_page not understood");
+		free(hp);
+	}
+	int rc = load_formats(t, td);
+	if (rc == 0)
+		rc = with_string(tep, td->printk, tep_parse_printk_formats);
+	if (rc == 0)
+		rc = with_string(tep, td->kallsyms, tep_parse_kallsyms);
+	if (rc == 0)
+		rc = with_string(tep, td->cmdlines, tep_parse_saved_cmdlines);
+	if (rc == 0)
+		rc = index_events(t);
+	return rc < 0 ? pk_err(err, rc, "out of memory") : 0;
+}
+
+int pk_trace_new(const void *blob, size_t len, pk_trace **out, pk_error *err)
+{
+	*out = NULL;
+	tep_set_loglevel(TEP_LOG_NONE);
+	pk_trace *t = calloc(1, sizeof(*t));
+	if (!t || !(t->blob = malloc(len ? len : 1)) || !(t->tep = tep_alloc())) {
+		pk_trace_free(t);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	memcpy(t->blob, blob, len);
+	trace_seq_init(&t->seq);
+	pk_trace_data td;
+	int rc = pk_trace_data_parse(t->blob, len, &td, err);
+	if (rc == 0) {
+		rc = load(t, &td, err);
+		pk_trace_data_release(&td);
+	}
+	if (rc == 0) {
+		t->scratch_len = MAX_PAYLOAD + t->fixed_end + PAD_REACH;
+		t->scratch = calloc(1, t->scratch_len);
+		if (!t->scratch)
+			rc = pk_err(err, -ENOMEM, "out of memory");
+	}
+	if (rc < 0) {
+		pk_trace_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void pk_trace_free(pk_trace *t)
+{
+	if (!t)
+		return;
+	if (t->tep)
+		tep_free(t->tep);
+	if (t->seq.buffer)
+		trace_seq_destroy(&t->seq);
+	for (size_t i = 0; i < t->nr_events; i++)
+		free(t->events[i].name);
+	free(t->events);
+	free(t->scratch);
+	free(t->blob);
+	pki_warnings_free(&t->warnings);
+	free(t);
+}
+
+const char *pk_trace_warning(const pk_trace *t, size_t idx)
+{
+	return pki_warnings_at(&t->warnings, idx);
+}
+
+static const tevent *find(const pk_trace *t, uint64_t id)
+{
+	size_t lo = 0, hi = t->nr_events;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->events[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nr_events && t->events[lo].id == id ? &t->events[lo] : NULL;
+}
+
+const char *pk_trace_event_name(const pk_trace *t, uint64_t id)
+{
+	const tevent *e = find(t, id);
+	return e ? e->name : NULL;
+}
+
+static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
+{
+	pk_trace *t = priv;
+	uint64_t start = *addrp;
+	const char *name = t->resolve(t->resolve_arg, *addrp, &start);
+	if (modp)
+		*modp = NULL;
+	if (name)
+		*addrp = start;
+	return (char *)(uintptr_t)name; /* libtraceevent neither writes nor frees it */
+}
+
+void pk_trace_set_resolver(pk_trace *t, pk_trace_resolver fn, void *arg)
+{
+	t->resolve = fn;
+	t->resolve_arg = arg;
+	if (fn)
+		tep_set_function_resolver(t->tep, resolve_fn, t);
+	else
+		tep_reset_function_resolver(t->tep);
+}
+
+const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t size, int cpu,
+			   pk_trace_mode mode, size_t *len)
+{
+	const tevent *e = t->nr_events && t->events[t->last].id == id ? &t->events[t->last]
+								       : find(t, id);
+	if (!e)
+		return NULL;
+	t->last = (size_t)(e - t->events);
+	struct tep_event *ev = tep_find_event(t->tep, (int)id);
+	if (!ev || size > MAX_PAYLOAD)
+		return NULL;
+	/* the copy, and zeros over what the last payload left past it */
+	memcpy(t->scratch, raw, size);
+	if (t->dirty > size)
+		memset(t->scratch + size, 0, t->dirty - size);
+	t->dirty = size;
+	struct tep_record rec = {.cpu = cpu, .data = t->scratch, .size = (int)size};
+	trace_seq_reset(&t->seq);
+	if (mode == PK_TRACE_RAW)
+		tep_print_fields(&t->seq, t->scratch, (int)size, ev);
+	else
+		tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&t->seq);
+	if (t->seq.state != TRACE_SEQ__GOOD)
+		return NULL;
+	*len = t->seq.len;
+	return t->seq.buffer;
+}
