@@ -12,6 +12,7 @@
  * is set to none: it never prints. */
 #include <pmukit/tracedata.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,77 @@ void pk_trace_set_resolver(pk_trace *t, pk_trace_resolver fn, void *arg)
 		tep_reset_function_resolver(t->tep);
 }
 
+/* An array field as a string: every byte before the first NUL (within
+ * len) printable or white space. */
+static bool printable(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+/* An array field: its text when it is a printable string, else its bytes
+ * as "ARRAY[0a, 0b]" (and from then on the field is no string: perf 6.1's
+ * libtraceevent drops the mark on the field). */
+static void raw_array(pk_trace *t, struct tep_format_field *f, const uint8_t *data)
+{
+	size_t off = (size_t)f->offset, len = (size_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint64_t v = tep_read_number(t->tep, data + off, f->size);
+		size_t where = off + (size_t)f->size;
+		off = (size_t)(v & 0xffff);
+		len = (size_t)(v >> 16 & 0xffff);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += where;
+	}
+	const uint8_t *p = data + off;
+	if ((f->flags & TEP_FIELD_IS_STRING) && printable(p, len)) {
+		/* to the NUL, as %s does; the scratch's zeros end it */
+		trace_seq_puts(&t->seq, (const char *)p);
+		return;
+	}
+	trace_seq_puts(&t->seq, "ARRAY[");
+	for (size_t i = 0; i < len; i++)
+		trace_seq_printf(&t->seq, i ? ", %02x" : "%02x", p[i]);
+	trace_seq_putc(&t->seq, ']');
+	f->flags &= ~(unsigned long)TEP_FIELD_IS_STRING;
+}
+
+/* A number: pointers and unsigned longs in hex, signed ints as C types of
+ * their size (a signed 4-byte long in hex), others decimal. */
+static void raw_number(pk_trace *t, const struct tep_format_field *f, const uint8_t *data)
+{
+	unsigned long long v = tep_read_number(t->tep, data + f->offset, f->size);
+	struct trace_seq *q = &t->seq;
+	if (f->flags & TEP_FIELD_IS_POINTER)
+		trace_seq_printf(q, "0x%llx", v);
+	else if (!(f->flags & TEP_FIELD_IS_SIGNED))
+		trace_seq_printf(q, (f->flags & TEP_FIELD_IS_LONG) ? "0x%llx" : "%llu", v);
+	else if (f->size == 4)
+		trace_seq_printf(q, (f->flags & TEP_FIELD_IS_LONG) ? "0x%x" : "%d", (int)v);
+	else if (f->size == 2)
+		trace_seq_printf(q, "%2d", (short)v);
+	else if (f->size == 1)
+		trace_seq_printf(q, "%1d", (char)v);
+	else
+		trace_seq_printf(q, "%lld", (long long)v);
+}
+
+/* " name=value" for every field (not the common ones), the way perf 6.1
+ * prints report --raw-trace (newer libtraceevent prints some fields by
+ * their print format's conversion instead, e.g. target_cpu=000). */
+static void print_raw(pk_trace *t, struct tep_event *ev, const uint8_t *data)
+{
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		trace_seq_printf(&t->seq, " %s=", f->name);
+		if (f->flags & TEP_FIELD_IS_ARRAY)
+			raw_array(t, f, data);
+		else
+			raw_number(t, f, data);
+	}
+}
+
 const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t size, int cpu,
 			   pk_trace_mode mode, size_t *len)
 {
@@ -276,7 +348,7 @@ const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t s
 	struct tep_record rec = {.cpu = cpu, .data = t->scratch, .size = (int)size};
 	trace_seq_reset(&t->seq);
 	if (mode == PK_TRACE_RAW)
-		tep_print_fields(&t->seq, t->scratch, (int)size, ev);
+		print_raw(t, ev, t->scratch);
 	else
 		tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&t->seq);
