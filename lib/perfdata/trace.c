@@ -32,7 +32,26 @@
 typedef struct tevent {
 	uint64_t id;
 	char *name;                  /* "sys:name" */
+	bool cacheable;              /* its text is a function of the payload alone */
 } tevent;
+
+/* Texts of recent payloads (PK_TRACE_PRETTY), direct mapped by a hash of
+ * the event and the payload's bytes. A payload's text depends on nothing
+ * else when its print format names no kernel address (%p: resolved through
+ * the symbols, which may still grow); so a hit, checked byte for byte, is
+ * the text libtraceevent would print again (most payloads repeat: the same
+ * tasks switch, the same buffer is read), and costs a hash and a compare
+ * instead of libtraceevent's format walk (~10x the rest of a script line). */
+#define CACHE_SLOTS 4096
+#define CACHE_KEY 96
+#define CACHE_TEXT 224
+typedef struct text_slot {
+	uint64_t id;
+	uint32_t size;               /* payload bytes; 0: empty */
+	uint32_t len;                /* text bytes */
+	uint8_t key[CACHE_KEY];
+	char text[CACHE_TEXT];
+} text_slot;
 
 struct pk_trace {
 	struct tep_handle *tep;
@@ -48,6 +67,7 @@ struct pk_trace {
 	pki_warnings warnings;
 	pk_trace_resolver resolve;
 	void *resolve_arg;
+	text_slot *cache;            /* CACHE_SLOTS, allocated on first use */
 };
 
 static char *dup_text(pk_trace_text t)
@@ -106,6 +126,7 @@ static int index_events(pk_trace *t)
 			     ev->name ? ev->name : "?") < 0)
 			return -ENOMEM;
 		te->id = (uint64_t)ev->id;
+		te->cacheable = ev->print_fmt.format && !strstr(ev->print_fmt.format, "%p");
 		t->nr_events++;
 		field_reach(ev->format.common_fields, &t->fixed_end);
 		field_reach(ev->format.fields, &t->fixed_end);
@@ -207,6 +228,7 @@ void pk_trace_free(pk_trace *t)
 		free(t->events[i].name);
 	free(t->events);
 	free(t->scratch);
+	free(t->cache);
 	free(t->blob);
 	pki_warnings_free(&t->warnings);
 	free(t);
@@ -329,18 +351,21 @@ static void print_raw(pk_trace *t, struct tep_event *ev, const uint8_t *data)
 	}
 }
 
-const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t size, int cpu,
-			   pk_trace_mode mode, size_t *len)
+/* The slot a payload's text is kept in (FNV-1a of id and bytes). */
+static text_slot *cache_slot(pk_trace *t, uint64_t id, const uint8_t *raw, uint32_t size)
 {
-	const tevent *e = t->nr_events && t->events[t->last].id == id ? &t->events[t->last]
-								       : find(t, id);
-	if (!e)
+	if (!t->cache && !(t->cache = calloc(CACHE_SLOTS, sizeof(*t->cache))))
 		return NULL;
-	t->last = (size_t)(e - t->events);
-	struct tep_event *ev = tep_find_event(t->tep, (int)id);
-	if (!ev || size > MAX_PAYLOAD)
-		return NULL;
-	/* the copy, and zeros over what the last payload left past it */
+	uint64_t h = 1469598103934665603ULL ^ id;
+	for (uint32_t i = 0; i < size; i++)
+		h = (h ^ raw[i]) * 1099511628211ULL;
+	return &t->cache[(h ^ h >> 29) % CACHE_SLOTS];
+}
+
+/* libtraceevent's text of the payload, from the zero-padded copy. */
+static const char *format(pk_trace *t, struct tep_event *ev, const void *raw, uint32_t size,
+			  int cpu, pk_trace_mode mode, size_t *len)
+{
 	memcpy(t->scratch, raw, size);
 	if (t->dirty > size)
 		memset(t->scratch + size, 0, t->dirty - size);
@@ -356,4 +381,33 @@ const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t s
 		return NULL;
 	*len = t->seq.len;
 	return t->seq.buffer;
+}
+
+const char *pk_trace_print(pk_trace *t, uint64_t id, const void *raw, uint32_t size, int cpu,
+			   pk_trace_mode mode, size_t *len)
+{
+	const tevent *e = t->nr_events && t->events[t->last].id == id ? &t->events[t->last]
+								       : find(t, id);
+	if (!e)
+		return NULL;
+	t->last = (size_t)(e - t->events);
+	struct tep_event *ev = tep_find_event(t->tep, (int)id);
+	if (!ev || size > MAX_PAYLOAD)
+		return NULL;
+	text_slot *c = mode == PK_TRACE_PRETTY && e->cacheable && size && size <= CACHE_KEY
+			       ? cache_slot(t, id, raw, size)
+			       : NULL;
+	if (c && c->size == size && c->id == id && !memcmp(c->key, raw, size)) {
+		*len = c->len;
+		return c->text;
+	}
+	const char *text = format(t, ev, raw, size, cpu, mode, len);
+	if (c && text && *len < CACHE_TEXT) {
+		c->id = id;
+		c->size = size;
+		c->len = (uint32_t)*len;
+		memcpy(c->key, raw, size);
+		memcpy(c->text, text, *len + 1);
+	}
+	return text;
 }
