@@ -80,18 +80,74 @@ static char *dup_text(pk_trace_text t)
 	return s;
 }
 
-/* Calls parse on a NUL-terminated copy of t (libtraceevent's text parsers
- * want strings); -ENOMEM or 0. */
-static int with_string(struct tep_handle *tep, pk_trace_text t,
+/* Line checks for the three text parts, in the kernel's own forms. Only
+ * such lines reach libtraceevent's text parsers, which trust their input
+ * (a printk line ending at its colon made tep_parse_printk_formats read
+ * past its buffer: found by fuzz/trace_fuzz.c). */
+static const char *hex_addr(const char *p, const char *end)
+{
+	if (end - p < 3 || p[0] != '0' || p[1] != 'x' || !isxdigit((unsigned char)p[2]))
+		return NULL;
+	for (p += 2; p < end && isxdigit((unsigned char)*p); p++)
+		;
+	return p;
+}
+
+/* printk_formats: 0x<hex> : "<at least 2 bytes>" */
+static bool printk_line(const char *p, const char *end)
+{
+	p = hex_addr(p, end);
+	return p && end - p >= 7 && !memcmp(p, " : \"", 4) && end[-1] == '"';
+}
+
+/* kallsyms: <hex> <type> <name>[\t[module]] */
+static bool kallsyms_line(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && isxdigit((unsigned char)*q))
+		q++;
+	return q > p && end - q >= 4 && q[0] == ' ' && isalpha((unsigned char)q[1]) && q[2] == ' ' &&
+	       !isspace((unsigned char)q[3]);
+}
+
+/* saved_cmdlines: <pid> <comm> */
+static bool cmdline_line(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && isdigit((unsigned char)*q))
+		q++;
+	return q > p && q - p < 10 && end - q >= 2 && q[0] == ' ' && !isspace((unsigned char)q[1]);
+}
+
+/* Hands parse the lines of t that pass ok (NUL-terminated, one per line);
+ * says how many were left out. -ENOMEM or 0. */
+static int parse_lines(pk_trace *t, pk_trace_text text, const char *what,
+		       bool (*ok)(const char *, const char *),
 		       int (*parse)(struct tep_handle *, const char *))
 {
-	if (!t.len)
+	if (!text.len)
 		return 0;
-	char *s = dup_text(t);
+	char *s = malloc(text.len + 2), *o = s;
 	if (!s)
 		return -ENOMEM;
-	parse(tep, s);
+	size_t bad = 0;
+	for (const char *p = text.data, *end = p + text.len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
+		if (le > p && memchr(p, '\0', (size_t)(le - p)) == NULL && ok(p, le)) {
+			memcpy(o, p, (size_t)(le - p));
+			o += le - p;
+			*o++ = '\n';
+		} else if (le > p) {
+			bad++;
+		}
+		p = le + 1;
+	}
+	*o = '\0';
+	if (o > s)
+		parse(t->tep, s);
 	free(s);
+	if (bad)
+		pki_warnings_add(&t->warnings, "tracing data: %zu malformed %s lines skipped", bad, what);
 	return 0;
 }
 
@@ -175,11 +231,12 @@ static int load(pk_trace *t, const pk_trace_data *td, pk_error *err)
 	}
 	int rc = load_formats(t, td);
 	if (rc == 0)
-		rc = with_string(tep, td->printk, tep_parse_printk_formats);
+		rc = parse_lines(t, td->printk, "printk_formats", printk_line, tep_parse_printk_formats);
 	if (rc == 0)
-		rc = with_string(tep, td->kallsyms, tep_parse_kallsyms);
+		rc = parse_lines(t, td->kallsyms, "kallsyms", kallsyms_line, tep_parse_kallsyms);
 	if (rc == 0)
-		rc = with_string(tep, td->cmdlines, tep_parse_saved_cmdlines);
+		rc = parse_lines(t, td->cmdlines, "saved_cmdlines", cmdline_line,
+				 tep_parse_saved_cmdlines);
 	if (rc == 0)
 		rc = index_events(t);
 	return rc < 0 ? pk_err(err, rc, "out of memory") : 0;
