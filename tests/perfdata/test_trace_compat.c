@@ -3,17 +3,21 @@
  * script output with the payload, -F trace, report --sort trace and
  * --raw-trace rows), and pmukit's recordings read by perf (perf script
  * prints the same as pmukit script; perf report's trace rows the same as
- * ours), in file and pipe mode. Skipped with the reason when perf, root or
+ * ours), in file and pipe mode; the tracing data both write for one event,
+ * part for part. Skipped with the reason when perf, root or
  * a readable tracefs is absent. */
 #include "helpers.h"
 #include "pd_test.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <pmukit/perfdata.h>
+#include <pmukit/tracedata.h>
 #include <pmukit/tracepoint.h>
 
 static void need_tracing(void)
@@ -115,6 +119,61 @@ static void test_pmukit_recordings(void **state)
 	same_script("pk.pipe", "", 10);
 }
 
+/* The layout parts of a file's TRACING_DATA (malloc'd blob in *blob). */
+static void tracing_parts(const char *file, uint8_t **blob, pk_trace_data *td)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", pd_test_dir, file);
+	pk_pd_reader *r;
+	pk_error err;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	const uint8_t *data;
+	size_t len;
+	assert_int_equal(pk_pd_feature_raw(r, PK_FEAT_TRACING_DATA, &data, &len, &err), 0);
+	*blob = malloc(len);
+	memcpy(*blob, data, len);
+	pk_pd_reader_close(r);
+	assert_int_equal(pk_trace_data_parse(*blob, len, td, &err), 0);
+}
+
+static void same_text(pk_trace_text a, pk_trace_text b)
+{
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+}
+
+/* perf's and pmukit's tracing data for one event: the same parts, byte
+ * for byte (saved_cmdlines aside: the kernel's list changes as tasks run). */
+static void test_same_tracing_data(void **state)
+{
+	(void)state;
+	need_tracing();
+	record("perf", "one-perf.data", "-e sched:sched_switch");
+	record(pk_test_pmukit(), "one-pk.data", "-e sched:sched_switch");
+	uint8_t *ba, *bb;
+	pk_trace_data a, b;
+	tracing_parts("one-perf.data", &ba, &a);
+	tracing_parts("one-pk.data", &bb, &b);
+	assert_string_equal(a.version, b.version);
+	assert_int_equal(a.big_endian, b.big_endian);
+	assert_int_equal(a.long_size, b.long_size);
+	assert_int_equal(a.page_size, b.page_size);
+	same_text(a.header_page, b.header_page);
+	same_text(a.header_event, b.header_event);
+	assert_int_equal(a.nr_ftrace, b.nr_ftrace);
+	assert_int_equal(a.nr_formats, b.nr_formats);
+	for (size_t i = 0; i < a.nr_formats; i++) {
+		assert_string_equal(a.formats[i].sys, b.formats[i].sys);
+		same_text(a.formats[i].text, b.formats[i].text);
+	}
+	same_text(a.kallsyms, b.kallsyms);
+	same_text(a.printk, b.printk);
+	pk_trace_data_release(&a);
+	pk_trace_data_release(&b);
+	free(ba);
+	free(bb);
+}
+
 /* Without tracing data: numeric fields and one warning, never silence. */
 static void test_no_tracing_data(void **state)
 {
@@ -149,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_recordings),
 		cmocka_unit_test(test_pmukit_recordings),
+		cmocka_unit_test(test_same_tracing_data),
 		cmocka_unit_test(test_no_tracing_data),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
