@@ -82,6 +82,11 @@ const char *pk_trace_warning(const pk_trace *t, size_t idx);
 /* "sys:name" of the format with this id (attr.config), NULL when none. */
 const char *pk_trace_event_name(const pk_trace *t, uint64_t id);
 
+/* Names the tracepoint events of r that have no stored name (no
+ * EVENT_DESC, no EVENT_UPDATE) "sys:name" from t, as perf names them;
+ * returns how many were named. */
+size_t pk_trace_name_evsels(const pk_trace *t, pk_pd_reader *r);
+
 /* Kernel function names for addresses the print formats show (%pS, %ps,
  * ksym()): *start is the function's first address. NULL when unknown. */
 typedef const char *(*pk_trace_resolver)(void *arg, uint64_t addr, uint64_t *start);

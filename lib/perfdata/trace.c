@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "core/util.h"
+#include "perfdata/pd_internal.h"
 
 /* A dynamic array's u32 descriptor: offset and length of up to 64 KiB each,
  * relative ones (__rel_loc) from the end of the field, itself inside the
@@ -313,6 +315,22 @@ const char *pk_trace_event_name(const pk_trace *t, uint64_t id)
 {
 	const tevent *e = find(t, id);
 	return e ? e->name : NULL;
+}
+
+size_t pk_trace_name_evsels(const pk_trace *t, pk_pd_reader *r)
+{
+	size_t named = 0;
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		pk_pd_evsel *e = r->evsels[i];
+		const char *name = e->attr.type == PERF_TYPE_TRACEPOINT && !e->name
+					   ? pk_trace_event_name(t, e->attr.config)
+					   : NULL;
+		if (name) {
+			snprintf(e->attr_name, sizeof(e->attr_name), "%s", name);
+			named++;
+		}
+	}
+	return named;
 }
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)

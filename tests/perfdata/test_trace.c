@@ -453,6 +453,42 @@ static void test_pipe_record(void **state)
 	free(blob);
 }
 
+/* A file without EVENT_DESC: the tracepoint event takes its name from the
+ * tracing data, "sys:name" as perf shows it. */
+static void test_name_evsels(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *blob = fixture_blob(&len);
+	pk_error err;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/n.data", pk_test_tmpdir());
+	pk_pd_writer *w;
+	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
+	struct perf_event_attr a = {.type = PERF_TYPE_TRACEPOINT, .size = sizeof(a),
+				    .config = fixture_id("sched", "sched_switch"),
+				    .sample_type = PERF_SAMPLE_RAW};
+	uint64_t id = 1;
+	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, NULL, &id, 1, &err), 0);
+	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_TRACING_DATA, blob, len, &err), 0);
+	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	static const uint8_t round[8] = {PK_RECORD_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
+	assert_int_equal(pk_pd_writer_write(w, round, sizeof(round), &err), 0);
+	assert_int_equal(pk_pd_writer_close(w, &err), 0);
+	pk_pd_reader *r;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	const pk_pd_evsel *e = pk_pd_evsel_at(r, 0);
+	assert_null(strstr(pk_pd_evsel_name(e), "sched_switch"));
+	pk_trace *t;
+	assert_int_equal(pk_trace_new(blob, len, &t, &err), 0);
+	assert_int_equal(pk_trace_name_evsels(t, r), 1);
+	assert_string_equal(pk_pd_evsel_name(e), "sched:sched_switch");
+	pk_trace_free(t);
+	pk_pd_reader_close(r);
+	unlink(path);
+	free(blob);
+}
+
 int main(void)
 {
 	setenv("PMUKIT_TRACEFS", pk_test_fixture("tracefs"), 1);
@@ -465,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_pipe_record),
+		cmocka_unit_test(test_name_evsels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

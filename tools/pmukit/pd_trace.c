@@ -32,6 +32,7 @@ static void load(pd_trace *t, pd_session *s, const void *data, size_t len)
 	t->trace = tr;
 	t->machine = s->machine;
 	pk_trace_set_resolver(tr, resolve_kernel, s->machine);
+	pk_trace_name_evsels(tr, s->reader);
 }
 
 void pd_trace_open(pd_trace *t, pd_session *s)
