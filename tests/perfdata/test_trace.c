@@ -43,6 +43,20 @@ static uint64_t fixture_id(const char *sys, const char *name)
 	return id;
 }
 
+/* Begins w's data, writes one record (so that the data size is not 0: a
+ * file cut short), closes it and opens the file. */
+static pk_pd_reader *finish_and_open(pk_pd_writer *w, const char *path)
+{
+	pk_error err;
+	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	static const uint8_t round[8] = {PK_RECORD_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
+	assert_int_equal(pk_pd_writer_write(w, round, sizeof(round), &err), 0);
+	assert_int_equal(pk_pd_writer_close(w, &err), 0);
+	pk_pd_reader *r;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	return r;
+}
+
 /* The TRACING_DATA feature of a file recorded with events, written in
  * file mode (pipe: the HEADER_TRACING_DATA record's data instead). */
 static uint8_t *build_blob(const char *events, const pk_kernel *k, size_t *len, int *rc_out)
@@ -61,13 +75,7 @@ static uint8_t *build_blob(const char *events, const pk_kernel *k, size_t *len, 
 	*rc_out = rc;
 	if (rc < 0)
 		assert_true(strlen(err.msg) > 10);
-	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
-	/* a record, so that the data size is not 0 (a file cut short) */
-	static const uint8_t round[8] = {PK_RECORD_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
-	assert_int_equal(pk_pd_writer_write(w, round, sizeof(round), &err), 0);
-	assert_int_equal(pk_pd_writer_close(w, &err), 0);
-	pk_pd_reader *r;
-	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	pk_pd_reader *r = finish_and_open(w, path);
 	uint8_t *copy = NULL;
 	*len = 0;
 	const uint8_t *data;
@@ -471,12 +479,7 @@ static void test_name_evsels(void **state)
 	uint64_t id = 1;
 	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, NULL, &id, 1, &err), 0);
 	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_TRACING_DATA, blob, len, &err), 0);
-	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
-	static const uint8_t round[8] = {PK_RECORD_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
-	assert_int_equal(pk_pd_writer_write(w, round, sizeof(round), &err), 0);
-	assert_int_equal(pk_pd_writer_close(w, &err), 0);
-	pk_pd_reader *r;
-	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	pk_pd_reader *r = finish_and_open(w, path);
 	const pk_pd_evsel *e = pk_pd_evsel_at(r, 0);
 	assert_null(strstr(pk_pd_evsel_name(e), "sched_switch"));
 	pk_trace *t;
