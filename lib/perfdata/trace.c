@@ -197,12 +197,17 @@ static int load_formats(pk_trace *t, const pk_trace_data *td)
 {
 	for (size_t i = 0; i < td->nr_formats; i++) {
 		const pk_trace_format *f = &td->formats[i];
-		enum tep_errno rc = tep_parse_event(t->tep, f->text.data, f->text.len, f->sys);
+		const char *why = pki_trace_format_check(f->text.data, f->text.len);
+		enum tep_errno rc = why ? TEP_ERRNO__READ_FORMAT_FAILED
+					: tep_parse_event(t->tep, f->text.data, f->text.len, f->sys);
 		if (rc == TEP_ERRNO__MEM_ALLOC_FAILED)
 			return -ENOMEM;
 		if (rc != 0) {
 			char msg[128];
-			tep_strerror(t->tep, rc, msg, sizeof(msg));
+			if (why)
+				snprintf(msg, sizeof(msg), "%s", why);
+			else
+				tep_strerror(t->tep, rc, msg, sizeof(msg));
 			const char *nl = memchr(f->text.data, '\n', f->text.len);
 			int nlen = nl ? (int)(nl - f->text.data) : (int)(f->text.len < 60 ? f->text.len : 60);
 			pki_warnings_add(&t->warnings, "tracing data: format %zu of '%s' (%.*s): %s", i,
