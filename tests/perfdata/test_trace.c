@@ -254,19 +254,29 @@ static const char dyn_format[] =
 	"\tfield:unsigned char raw[4];\toffset:12;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"name=%s\", __get_str(name)\n";
 
-static pk_trace *dyn_trace(bool big)
+/* A decoder over td with one format text (version, sizes filled in). */
+static pk_trace *trace_of(pk_trace_data *td, const char *text)
 {
-	pk_trace_format f = {"test", {dyn_format, sizeof(dyn_format) - 1}};
-	pk_trace_data td = {.long_size = 8, .page_size = 4096, .formats = &f, .nr_formats = 1};
-	strcpy(td.version, "0.6");
-	(void)big;
+	pk_trace_format f = {"test", {text, strlen(text)}};
+	td->formats = &f;
+	td->nr_formats = 1;
+	td->long_size = 8;
+	td->page_size = 4096;
+	strcpy(td->version, "0.6");
 	pk_pd_buf b = {0};
-	assert_int_equal(pk_trace_data_write(&td, &b, NULL), 0);
+	assert_int_equal(pk_trace_data_write(td, &b, NULL), 0);
+	td->formats = NULL;
 	pk_trace *t;
 	pk_error err;
 	assert_int_equal(pk_trace_new(b.data, b.len, &t, &err), 0);
 	pk_pd_buf_release(&b);
 	return t;
+}
+
+static pk_trace *dyn_trace(void)
+{
+	pk_trace_data td = {0};
+	return trace_of(&td, dyn_format);
 }
 
 /* The text parts reach libtraceevent only as lines of their kernel form;
@@ -278,18 +288,10 @@ static void test_text_parts(void **state)
 	static const char printk[] = "0xffffffff81000000 :\n0x1 : \"ok text\"\n0x2 : \"\n";
 	static const char cmdlines[] = "junk\n1 init\n";
 	static const char kallsyms[] = "ffffffff81000000 T _text\nbad\n";
-	pk_trace_format f = {"test", {dyn_format, sizeof(dyn_format) - 1}};
-	pk_trace_data td = {.long_size = 8, .page_size = 4096, .formats = &f, .nr_formats = 1,
-			    .printk = {printk, sizeof(printk) - 1},
+	pk_trace_data td = {.printk = {printk, sizeof(printk) - 1},
 			    .cmdlines = {cmdlines, sizeof(cmdlines) - 1},
 			    .kallsyms = {kallsyms, sizeof(kallsyms) - 1}};
-	strcpy(td.version, "0.6");
-	pk_pd_buf b = {0};
-	assert_int_equal(pk_trace_data_write(&td, &b, NULL), 0);
-	pk_trace *t;
-	pk_error err;
-	assert_int_equal(pk_trace_new(b.data, b.len, &t, &err), 0);
-	pk_pd_buf_release(&b);
+	pk_trace *t = trace_of(&td, dyn_format);
 	assert_string_equal(pk_trace_warning(t, 0),
 			    "tracing data: 2 malformed printk_formats lines skipped");
 	assert_string_equal(pk_trace_warning(t, 1), "tracing data: 1 malformed kallsyms lines skipped");
@@ -327,15 +329,8 @@ static void test_format_shape(void **state)
 		assert_non_null(strstr(why, bad[i][1]));
 	}
 	/* a blob with the first: loaded, the event left out with a warning */
-	pk_trace_format f = {"test", {bad[0][0], strlen(bad[0][0])}};
-	pk_trace_data td = {.long_size = 8, .page_size = 4096, .formats = &f, .nr_formats = 1};
-	strcpy(td.version, "0.6");
-	pk_pd_buf b = {0};
-	assert_int_equal(pk_trace_data_write(&td, &b, NULL), 0);
-	pk_trace *t;
-	pk_error err;
-	assert_int_equal(pk_trace_new(b.data, b.len, &t, &err), 0);
-	pk_pd_buf_release(&b);
+	pk_trace_data td = {0};
+	pk_trace *t = trace_of(&td, bad[0][0]);
 	assert_null(pk_trace_event_name(t, 9));
 	assert_non_null(strstr(pk_trace_warning(t, 0), "not balanced"));
 	pk_trace_free(t);
@@ -344,7 +339,7 @@ static void test_format_shape(void **state)
 static void test_dynamic_bounds(void **state)
 {
 	(void)state;
-	pk_trace *t = dyn_trace(false);
+	pk_trace *t = dyn_trace();
 	uint8_t p[24] = {0};
 	put(p, 0, 7, 2);
 	put(p, 8, (5u << 16) | 16u, 4); /* "hello" at 16 */
