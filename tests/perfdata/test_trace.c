@@ -302,7 +302,8 @@ static void test_text_parts(void **state)
 }
 
 /* Formats reach libtraceevent only in the kernel's shape (a brace never
- * opened made its parser follow a NULL pointer: found by fuzz/trace_fuzz.c);
+ * opened, or an undeclared field in __print_symbolic, made its parser
+ * follow a NULL pointer: found by fuzz/trace_fuzz.c);
  * the kernel's own formats, multi-line print formats included, pass. */
 static void test_format_shape(void **state)
 {
@@ -317,6 +318,9 @@ static void test_format_shape(void **state)
 		 "print fmt: \"%s\", __print_symbolic(REC->x 0, \"HI\" }, { 1, \"T\" })\n",
 		 "not balanced"},
 		{"name: b\nID: x\nformat:\n", "'ID:'"},
+		{"name: b\nID: 9\nformat:\n\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+		 "print fmt: \"%s\", __print_symbolic(REC->y >> 1, { 0, \"HI\" })\n",
+		 "undeclared field"},
 		{"name: b\nID: 9\nformat:\n\tfield:int x;\toffset:;\tsize:4;\tsigned:1;\n",
 		 "field line"},
 		{"name: b\nID: 9\nformat:\n\n", "no 'print fmt:'"},
