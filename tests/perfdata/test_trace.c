@@ -45,6 +45,23 @@ static uint64_t fixture_id(const char *sys, const char *name)
 	return id;
 }
 
+/* A path for name in a fresh temporary directory (drop_path removes both). */
+static void tmp_path(char *path, size_t size, const char *name)
+{
+	char *dir = pk_test_tmpdir();
+	assert_non_null(dir);
+	snprintf(path, size, "%s/%s", dir, name);
+	free(dir);
+}
+
+static void drop_path(char *path)
+{
+	unlink(path);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	rmdir(path);
+}
+
 /* Begins w's data, writes one record (so that the data size is not 0: a
  * file cut short), closes it and opens the file. */
 static pk_pd_reader *finish_and_open(pk_pd_writer *w, const char *path)
@@ -70,7 +87,7 @@ static uint8_t *build_blob(const char *events, const pk_kernel *k, size_t *len, 
 	pk_evlist *l = pk_evlist_new();
 	assert_int_equal(pk_evlist_parse(l, pmus, events, NULL, &err), 0);
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/t.data", pk_test_tmpdir());
+	tmp_path(path, sizeof(path), "t.data");
 	pk_pd_writer *w;
 	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
 	int rc = pk_pd_writer_tracing_data(w, k, l, &err);
@@ -89,7 +106,7 @@ static uint8_t *build_blob(const char *events, const pk_kernel *k, size_t *len, 
 	pk_pd_reader_close(r);
 	pk_evlist_put(l);
 	pk_pmus_put(pmus);
-	unlink(path);
+	drop_path(path);
 	return copy;
 }
 
@@ -475,7 +492,7 @@ static void test_pipe_record(void **state)
 	assert_int_equal(pk_evlist_parse(l, pmus, "sched:sched_switch,sched:sched_wakeup,"
 						  "syscalls:sys_enter_openat", NULL, &err), 0);
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/p.pipe", pk_test_tmpdir());
+	tmp_path(path, sizeof(path), "p.pipe");
 	pk_pd_writer *w;
 	assert_int_equal(pk_pd_writer_open(path, true, &w, &err), 0);
 	assert_int_equal(pk_pd_writer_tracing_data(w, NULL, l, &err), 0);
@@ -500,7 +517,7 @@ static void test_pipe_record(void **state)
 	pk_pd_reader_close(r);
 	pk_evlist_put(l);
 	pk_pmus_put(pmus);
-	unlink(path);
+	drop_path(path);
 	free(blob);
 }
 
@@ -513,7 +530,7 @@ static void test_name_evsels(void **state)
 	uint8_t *blob = fixture_blob(&len);
 	pk_error err;
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/n.data", pk_test_tmpdir());
+	tmp_path(path, sizeof(path), "n.data");
 	pk_pd_writer *w;
 	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
 	struct perf_event_attr a = {.type = PERF_TYPE_TRACEPOINT, .size = sizeof(a),
@@ -531,7 +548,7 @@ static void test_name_evsels(void **state)
 	assert_string_equal(pk_pd_evsel_name(e), "sched:sched_switch");
 	pk_trace_free(t);
 	pk_pd_reader_close(r);
-	unlink(path);
+	drop_path(path);
 	free(blob);
 }
 
