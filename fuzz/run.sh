@@ -26,6 +26,7 @@ case $target in
   scenario_fuzz) max_len=4096 ;;
   sampling_fuzz) max_len=4096 ;;
   kcache_fuzz) max_len=8192 ;;
+  trace_fuzz) max_len=131072 ;;
   *) max_len=512 ;;
 esac
 dict=()

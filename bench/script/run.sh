@@ -14,15 +14,18 @@
 #                     until 48 MB
 #   read              syscalls:sys_enter_read on `dd bs=1` (one read per byte),
 #                     until 48 MB
-# Tracepoint kinds print -F comm,tid,cpu,time,event,ip,sym,dso: pmukit does
-# not print the tracepoint's payload (perf's "trace" field). Output goes to a
-# file once per kind and is compared with perf's (cmp), then to /dev/null.
+#   sched-trace, read-trace  the sched and read recordings with the default
+#                     fields: each tracepoint's payload in its print format
+# sched and read print -F comm,tid,cpu,time,event,ip,sym,dso (the fields
+# before pmukit printed payloads); the -trace kinds print perf's default
+# tracepoint line. Output goes to a file once per kind and is compared with
+# perf's (cmp), then to /dev/null.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 pmukit=${1:-$here/../../build/tools/pmukit/pmukit}
 shift || true
 kinds=("$@")
-[ ${#kinds[@]} -gt 0 ] || kinds=(sys-200 sys-400 proc-48 proc-96 sched read)
+[ ${#kinds[@]} -gt 0 ] || kinds=(sys-200 sys-400 proc-48 proc-96 sched read sched-trace read-trace)
 runs=${RUNS:-3}
 dir=${PK_BENCH_DIR:-/tmp/pmukit-bench-script}
 mkdir -p "$dir"
@@ -79,6 +82,9 @@ record_kind() { # kind file -> records it; sets fields
 	sched)
 		fields=(-F comm,tid,cpu,time,event,ip,sym,dso)
 		record_until 48 "$f" 'perf bench sched pipe -l 100000000' -- -a -e sched:sched_switch -m 1024 ;;
+	*-trace) # the recording of the kind without -trace, default fields
+		record_kind "${kind%-trace}" "$f"
+		fields=() ;;
 	read)
 		fields=(-F comm,tid,cpu,time,event,ip,sym,dso)
 		record_until 48 "$f" true -- -e syscalls:sys_enter_read -m 1024 -- \
@@ -99,7 +105,7 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 
 printf "%-8s %-7s %-22s %7s %-22s %7s %8s %8s\n" kind tool "wall s (runs)" median "cpu s (runs)" median rss_MB lines
 for kind in "${kinds[@]}"; do
-	f=$dir/$kind.data
+	f=$dir/${kind%-trace}.data
 	record_kind "$kind" "$f"
 	real=$(($(stat -c %s "$f") / 1000000))
 	out=$(mktemp)

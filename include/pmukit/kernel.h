@@ -108,6 +108,12 @@ typedef struct pk_host_ops {
 	/* The kernel text [_text, _etext); *end is 0 when _etext is not
 	 * known; -ENOENT when the addresses are hidden (kptr_restrict). */
 	int (*kernel_text)(const pk_kernel *k, uint64_t *start, uint64_t *end);
+	/* Optional (NULL: the kernel has no tracefs): a tracefs file read
+	 * whole, name relative to its root ("events/header_page",
+	 * "events/<sys>/<name>/format", "printk_formats", "saved_cmdlines");
+	 * *data is NUL-terminated and the caller's (free). -ENOENT when there
+	 * is no such file or no tracefs, -EINVAL for a name leaving the root. */
+	int (*tracefs_file)(const pk_kernel *k, const char *name, char **data, size_t *len);
 } pk_host_ops;
 
 /* ---- the table ---- */

@@ -131,7 +131,8 @@ typedef struct pk_pd_event {
 	const pk_pd_evsel *evsel;    /* the event it belongs to; NULL when unknown */
 	pk_pd_sample_id id;          /* trailer (or sample) identification */
 	bool has_time;
-	/* PERF_RECORD_AUXTRACE: the data that follows the record. */
+	/* PERF_RECORD_AUXTRACE, HEADER_TRACING_DATA: the data that follows
+	 * the record (the latter's padded to 8). */
 	const uint8_t *aux;
 	uint64_t aux_size;
 } pk_pd_event;

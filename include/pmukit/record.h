@@ -114,6 +114,14 @@ int pk_synth_finished_init(const pk_synth *s, pk_error *err);
 int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmus *pmus,
 			       int argc, char *const *argv, pk_error *err);
 
+/* Sets TRACING_DATA (file mode; a HEADER_TRACING_DATA record in a pipe)
+ * when evlist has tracepoint events: the tracefs files of kernel k (NULL:
+ * the real kernel) perf puts there, read through host.tracefs_file (see
+ * pmukit/tracedata.h). 0 without tracepoint events; -ENOENT when k has no
+ * tracefs, -ESTALE when a format's id is not the event's; before begin(). */
+int pk_pd_writer_tracing_data(pk_pd_writer *w, const pk_kernel *k, const pk_evlist *evlist,
+			      pk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -303,7 +303,10 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 				a->sample_period = 0;
 				a->freq = 0;
 			} else if (!e->period_set && !e->freq_set) {
-				if (o->period) {
+				if (a->type == PERF_TYPE_TRACEPOINT && !o->period && !o->freq) {
+					a->sample_period = 1; /* perf: every hit */
+					a->freq = 0;
+				} else if (o->period) {
 					a->sample_period = o->period;
 					a->freq = 0;
 				} else {
@@ -313,6 +316,9 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 			}
 			if (a->freq || !e->period_set)
 				a->sample_type |= PERF_SAMPLE_PERIOD;
+			/* tracepoints carry their payload and CPU, as perf records them */
+			if (a->type == PERF_TYPE_TRACEPOINT)
+				a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		}
 	}
 	return 0;

@@ -89,6 +89,7 @@ static const pk_kernel_ops linux_ops = {
 			.task = pki_linux_task,
 			.maps = pki_linux_maps,
 			.kernel_text = pki_linux_kernel_text,
+			.tracefs_file = pki_linux_tracefs_file,
 		},
 };
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <pmukit/pmu.h>
+#include <pmukit/tracepoint.h>
 
 #include "core/util.h"
 
@@ -371,4 +372,22 @@ int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end)
 	*start = text;
 	*end = etext;
 	return 0;
+}
+
+/* A tracefs file under the root pk_tracefs_dir finds ($PMUKIT_TRACEFS,
+ * /sys/kernel/tracing, /sys/kernel/debug/tracing). */
+int pki_linux_tracefs_file(const pk_kernel *k, const char *name, char **data, size_t *len)
+{
+	(void)k;
+	if (!name || !*name || name[0] == '/' || strstr(name, ".."))
+		return -EINVAL;
+	const char *root = pk_tracefs_dir(NULL);
+	if (!root)
+		return -ENOENT;
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/%s", root, name);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	int rc = pki_read_file(path, data, len);
+	return rc == -ENOTDIR ? -ENOENT : rc;
 }

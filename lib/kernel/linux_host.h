@@ -14,5 +14,6 @@ int pki_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
 int pki_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out);
 int pki_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg);
 int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end);
+int pki_linux_tracefs_file(const pk_kernel *k, const char *name, char **data, size_t *len);
 
 #endif

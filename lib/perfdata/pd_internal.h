@@ -356,4 +356,8 @@ void pki_pd_apply_event_desc(pk_pd_reader *r);
 /* Parses the strings of a feature payload (features.c). */
 char *pki_pd_feat_string(const uint8_t *p, size_t len, bool swap, size_t *used);
 
+/* NULL when an event format text has the kernel's shape (what
+ * libtraceevent may be given), else why not (trace_check.c). */
+const char *pki_trace_format_check(const char *text, size_t len);
+
 #endif

@@ -1030,7 +1030,8 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		if (event_from_raw(r, p, size, ev) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
 		ev->offset = off;
-		if (extra && ev->type == PK_RECORD_AUXTRACE) {
+		if (extra && (ev->type == PK_RECORD_AUXTRACE ||
+			      ev->type == PK_RECORD_HEADER_TRACING_DATA)) {
 			ev->aux = p + size;
 			ev->aux_size = extra;
 		}

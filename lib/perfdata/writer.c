@@ -338,6 +338,27 @@ int pk_pd_writer_set_feature(pk_pd_writer *w, int feat, const void *data, size_t
 	return 0;
 }
 
+/* The tracing data in a pipe: a HEADER_TRACING_DATA record (header, u32
+ * size, 4 bytes of padding; size 16) followed by the data padded to 8,
+ * the size counting the padding, as perf writes it. */
+static int pipe_tracing_data(pk_pd_writer *w, pk_error *err)
+{
+	size_t n = w->feats[PK_FEAT_TRACING_DATA].len, padded = (n + 7) & ~(size_t)7;
+	if (padded > UINT32_MAX)
+		return pk_err(err, -EINVAL, "tracing data of %zu bytes too large for a pipe", n);
+	pk_pd_buf b = {0};
+	pk_pd_buf_u32(&b, PK_RECORD_HEADER_TRACING_DATA);
+	pk_pd_buf_u16(&b, 0);
+	pk_pd_buf_u16(&b, 16);
+	pk_pd_buf_u32(&b, (uint32_t)padded);
+	pk_pd_buf_u32(&b, 0);
+	pk_pd_buf_bytes(&b, w->feats[PK_FEAT_TRACING_DATA].data, n);
+	pk_pd_buf_pad8(&b);
+	int rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
+	pk_pd_buf_release(&b);
+	return rc;
+}
+
 static int begin_pipe(pk_pd_writer *w, pk_error *err)
 {
 	uint64_t hdr[2] = {PD_MAGIC, PD_PIPE_HEADER_SIZE};
@@ -375,6 +396,8 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory") : wput(w, b.data, b.len, err);
 		pk_pd_buf_release(&b);
 	}
+	if (rc == 0 && w->has_feat[PK_FEAT_TRACING_DATA])
+		rc = pipe_tracing_data(w, err);
 	return rc;
 }
 

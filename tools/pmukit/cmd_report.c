@@ -16,14 +16,15 @@ const char report_usage[] =
 	"Summarizes the samples of a perf.data file as perf report --stdio does.\n"
 	"\n"
 	"  -i, --input FILE        input file (default perf.data; '-' standard input)\n"
-	"  -s, --sort KEYS         comma-separated keys: comm, dso, sym, pid (default\n"
-	"                          comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated keys: comm, dso, sym, pid, trace\n"
+	"                          (a tracepoint's payload; default comm,dso,sym)\n"
+	"      --raw-trace         trace as raw fields, not the event's print format\n"
 	"  -n, --show-nr-samples   add a Samples column\n"
 	"      --header            show the header features before the table\n"
 	"      --header-only       show only the header features\n"
 	"      --stdio             text output (the only one there is)\n";
 
-enum key { K_COMM, K_DSO, K_SYM, K_PID };
+enum key { K_COMM, K_DSO, K_SYM, K_PID, K_TRACE };
 
 typedef struct entry {
 	char *key;                   /* the row's key, for the hash */
@@ -39,14 +40,18 @@ typedef struct report {
 	enum key keys[4];
 	int nr_keys;
 	bool show_nr;
+	bool raw_trace;              /* --raw-trace */
 	entry *buckets[NBUCKETS];
 	size_t nr_entries;
 	uint64_t *ev_period, *ev_count;
 	size_t nr_ev;
 } report;
 
-static const char *const key_names[] = {"comm", "dso", "sym", "pid"};
-static const char *const key_titles[] = {"Command", "Shared Object", "Symbol", "Pid:Command"};
+static const char *const key_names[] = {"comm", "dso", "sym", "pid", "trace"};
+static const char *const key_titles[] = {"Command", "Shared Object", "Symbol", "Pid:Command",
+					 "Trace output"};
+#define NR_KEY_NAMES (sizeof(key_names) / sizeof(key_names[0]))
+#define COL_MAX 4096
 
 static size_t hash_str(const char *s)
 {
@@ -60,6 +65,22 @@ static const char *basename_of(const char *p)
 {
 	const char *s = strrchr(p, '/');
 	return s ? s + 1 : p;
+}
+
+/* The trace key: the payload's text, "N/A" for samples without one. */
+static void trace_col(char *col, size_t size, const report *rp, pd_session *s,
+		      const pk_pd_evsel *e, const pk_pd_sample *smp)
+{
+	size_t n = 0;
+	const char *text = pd_trace_usable(&s->trace, s, e)
+				   ? pd_trace_text(&s->trace, e, smp,
+						   rp->raw_trace ? PK_TRACE_RAW : PK_TRACE_PRETTY, &n)
+				   : NULL;
+	if (!text)
+		text = "N/A", n = 3;
+	n = n < size - 1 ? n : size - 1;
+	memcpy(col, text, n);
+	col[n] = '\0';
 }
 
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -86,7 +107,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	pk_addr_loc loc;
 	pk_machine_resolve(s->machine, smp->pid, cpumode, smp->ip, &loc);
-	char cols[4][512];
+	char cols[4][COL_MAX];
 	for (int k = 0; k < rp->nr_keys; k++) {
 		switch (rp->keys[k]) {
 		case K_COMM:
@@ -106,9 +127,12 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 				snprintf(cols[k], sizeof(cols[k]), "[%c] 0x%016" PRIx64, loc.kernel ? 'k' : '.',
 					 loc.has_map ? loc.dso_addr : smp->ip);
 			break;
+		case K_TRACE:
+			trace_col(cols[k], sizeof(cols[k]), rp, s, ev->evsel, smp);
+			break;
 		}
 	}
-	char key[2100];
+	char key[4 * (COL_MAX + 1) + 16];
 	int n = snprintf(key, sizeof(key), "%d", ei);
 	for (int k = 0; k < rp->nr_keys && n > 0 && (size_t)n < sizeof(key); k++)
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "\x01%s", cols[k]);
@@ -378,11 +402,11 @@ static int parse_sort(report *rp, const char *arg)
 	rp->nr_keys = 0;
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
 		int k = -1;
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < (int)NR_KEY_NAMES; i++)
 			if (!strcmp(t, key_names[i]))
 				k = i;
 		if (k < 0 || rp->nr_keys == 4) {
-			fprintf(stderr, "pmukit report: unknown --sort key '%s' (comm, dso, sym, pid)\n", t);
+			fprintf(stderr, "pmukit report: unknown --sort key '%s' (comm, dso, sym, pid, trace)\n", t);
 			free(copy);
 			return -EINVAL;
 		}
@@ -404,6 +428,7 @@ int cmd_report(int argc, char **argv)
 		{"stdio", no_argument, NULL, 'S'},
 		{"dump-raw-trace", no_argument, NULL, 'D'},
 		{"itrace", required_argument, NULL, 'T'},
+		{"raw-trace", no_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	report *rp = calloc(1, sizeof(*rp));
@@ -434,6 +459,7 @@ int cmd_report(int argc, char **argv)
 		case 'H': header = true; break;
 		case 'O': header_only = true; break;
 		case 'S': break;
+		case 'R': rp->raw_trace = true; break;
 		default:
 			free(rp);
 			return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);

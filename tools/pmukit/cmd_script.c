@@ -20,8 +20,9 @@ const char script_usage[] =
 	"  -i, --input FILE        input file ('-' for standard input)\n"
 	"  -F, --fields LIST       fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
 	"                          symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
-	"                          data_src,data_page_size,code_page_size,cgroup; an\n"
-	"                          optional type prefix (hw:, sw:, trace:, raw:) as perf;\n"
+	"                          data_src,data_page_size,code_page_size,cgroup,\n"
+	"                          trace (a tracepoint's payload); an optional type\n"
+	"                          prefix (hw:, sw:, trace:, raw:) as perf;\n"
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
@@ -47,6 +48,7 @@ enum {
 	F_CODE_PAGE_SIZE = 1 << 16,
 	F_CGROUP = 1 << 17,
 	F_INS_LAT = 1 << 18,
+	F_TRACE = 1 << 19,
 };
 
 static const struct field_def {
@@ -74,6 +76,7 @@ static const struct field_def {
 	{"data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
 	{"code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
 	{"cgroup", F_CGROUP, PERF_SAMPLE_CGROUP, "CGROUP"},
+	{"trace", F_TRACE, PERF_SAMPLE_RAW, "RAW"},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -85,9 +88,14 @@ static const struct field_def {
 	(DEFAULT_FIELDS | F_ADDR | F_DATA_SRC | F_WEIGHT | F_INS_LAT | F_PHYS_ADDR |              \
 	 F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE)
 
+/* Tracepoints print their payload instead of the period and address. */
+#define TRACE_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE)
+
 static unsigned default_fields(uint32_t type)
 {
-	return type == PERF_TYPE_RAW ? RAW_FIELDS : DEFAULT_FIELDS;
+	return type == PERF_TYPE_RAW ? RAW_FIELDS
+	       : type == PERF_TYPE_TRACEPOINT ? TRACE_FIELDS
+					      : DEFAULT_FIELDS;
 }
 
 /* Formatted address lines (print_addr), direct mapped. A slot is two
@@ -229,8 +237,9 @@ static int parse_fields(script *sc, const char *arg)
 
 /* Checks the fields against each event's sample_type, as perf does:
  * asked-for fields the samples lack are an error, defaults are dropped. */
-static int check_fields(script *sc, pk_pd_reader *r)
+static int check_fields(script *sc, pd_session *s)
 {
+	pk_pd_reader *r = s->reader;
 	size_t n = pk_pd_nr_evsels(r);
 	sc->evsel_fields = calloc(n ? n : 1, sizeof(unsigned));
 	sc->labels = calloc(n ? n : 1, sizeof(*sc->labels));
@@ -243,7 +252,12 @@ static int check_fields(script *sc, pk_pd_reader *r)
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
 		unsigned base = default_fields(e->attr.type);
+		bool payload = pd_trace_usable(&s->trace, s, e);
+		if (e->attr.type == PERF_TYPE_TRACEPOINT && !payload)
+			base = DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
 		unsigned f = user ? sc->fields : applies ? (base | sc->add) & ~sc->del : base;
+		if (!payload)
+			f &= ~F_TRACE; /* perf: "'trace' not valid for ... events. Ignoring." */
 		if (!user && e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY)
 			continue;
 		for (size_t k = 0; k < sizeof(field_defs) / sizeof(field_defs[0]); k++) {
@@ -574,13 +588,22 @@ static void print_time_us(script *sc, uint64_t t)
 	pd_out_mem(o, tail, 9);
 }
 
+/* The tracepoint's payload in its print format (perf's "trace" field). */
+static void print_trace(script *sc, pd_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
+{
+	size_t n;
+	const char *text = pd_trace_text(&s->trace, e, smp, PK_TRACE_PRETTY, &n);
+	if (text)
+		pd_out_mem(&sc->out, text, n);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
 	pd_out *o = &sc->out;
 	if (!sc->checked) {
 		sc->checked = true;
-		if (check_fields(sc, s->reader) < 0)
+		if (check_fields(sc, s) < 0)
 			return 1;
 	}
 	const pk_pd_evsel *e = ev->evsel;
@@ -614,6 +637,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
 		print_evname(sc, e);
+	if (f & F_TRACE)
+		print_trace(sc, s, e, smp);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)

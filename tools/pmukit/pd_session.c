@@ -42,6 +42,7 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 		fprintf(stderr, "pmukit %s: warning: build ids not used: %s\n", cmd, err.msg);
 		pk_error_clear(&err);
 	}
+	pd_trace_open(&s->trace, s);
 	return 0;
 }
 
@@ -59,6 +60,8 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
 			}
+			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
+				pd_trace_record(&s->trace, s, &ev);
 			if (pk_machine_event(s->machine, &ev) < 0) {
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
@@ -134,6 +137,7 @@ int pd_session_finish(pd_session *s, int status)
 void pd_session_close(pd_session *s)
 {
 	pd_spe_release(&s->spe);
+	pd_trace_release(&s->trace);
 	pk_machine_free(s->machine);
 	pk_pd_reader_close(s->reader);
 	s->machine = NULL;

@@ -9,6 +9,7 @@
 #include <pmukit/symbols.h>
 
 #include "pd_spe.h"
+#include "pd_trace.h"
 
 typedef struct pd_session {
 	const char *cmd;
@@ -18,6 +19,7 @@ typedef struct pd_session {
 	uint64_t nr_samples;         /* samples handed to the callback */
 	bool ran;                    /* pd_session_run was called */
 	pd_spe spe;                  /* Arm SPE data; spe.dump (-D): dump, no samples */
+	pd_trace trace;              /* tracepoint payloads (tracing data) */
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
