@@ -113,6 +113,7 @@ typedef struct pki_scenario {
 	pk_cpuid cpuid;       /* given, or the bundled machine's */
 	bool smt;
 	double ref_ghz;       /* the nominal (TSC) frequency; 0: not given */
+	bool unprivileged;    /* "privileged": false: the recorder is not root */
 	pki_thread *threads;
 	size_t nr_threads;
 } pki_scenario;

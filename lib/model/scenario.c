@@ -320,6 +320,10 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	if (v && !json_is_boolean(v))
 		return pki_scenario_bad(err, where, "smt", v, "expected true or false");
 	s->smt = v && json_is_true(v);
+	v = json_object_get(root, "privileged");
+	if (v && !json_is_boolean(v))
+		return pki_scenario_bad(err, where, "privileged", v, "expected true or false");
+	s->unprivileged = v && json_is_false(v);
 	if (json_object_get(root, "ref_ghz"))
 		return get_number(root, "ref_ghz", 0, 10, true, "", where, &s->ref_ghz, err);
 	return 0;
@@ -358,7 +362,8 @@ static int parse_threads(const json_t *root, const pki_machine *m, const char *w
 int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scenario *out,
 		       pk_error *err)
 {
-	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "threads", NULL};
+	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "privileged",
+					    "threads", NULL};
 	memset(out, 0, sizeof(*out));
 	where = where ? where : "(scenario)";
 	json_error_t jerr;
