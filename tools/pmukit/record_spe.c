@@ -93,6 +93,8 @@ static int add_dummy(pk_evlist *l, bool system_wide)
 	struct perf_event_attr a;
 	record_dummy_attr(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				      PERF_SAMPLE_IDENTIFIER | (system_wide ? PERF_SAMPLE_CPU : 0));
+	/* one read_format for every evsel (perf refuses mixed ones) */
+	a.read_format = pk_evsel_attr(pk_evlist_at(l, 0))->read_format;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.disabled = 1;
@@ -167,8 +169,10 @@ int record_spe_info(const record_spe *sp, pk_pd_writer *w, const pk_kernel *k, p
 	if (!sp->on || sp->discard)
 		return 0;
 	pk_cpumap *online = NULL;
-	bool per_cpu = cpus && pk_cpumap_nr(cpus) && pk_cpumap_cpu(cpus, 0) >= 0;
-	if (!per_cpu && !(cpus = online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, &err))) {
+	bool target_cpus = cpus && pk_cpumap_nr(cpus) && pk_cpumap_cpu(cpus, 0) >= 0;
+	/* an SPE PMU with a cpumask is opened per CPU even for a task, as perf */
+	bool per_cpu = target_cpus || sp->pmu->cpus;
+	if (!target_cpus && !(cpus = online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, &err))) {
 		pk_cli_print_error("record", &err);
 		return 1;
 	}
