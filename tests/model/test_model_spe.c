@@ -439,6 +439,51 @@ static void test_same_bytes(void **state)
 	free(copy[1]);
 }
 
+/* A recording of the SPE scenario on the model through lib/record: an
+ * AUX area of 2 pages, enabled, writing to tmp/name. */
+typedef struct recording {
+	pk_model *m;
+	pk_pmus *pmus;
+	pk_evlist *l;
+	pk_threadmap *threads;
+	pk_recorder *rec;
+	pk_pd_writer *w;
+	char path[4096];
+} recording;
+
+static void rec_start(recording *r, const char *name)
+{
+	pk_error err;
+	int tid = TID;
+	pk_error_clear(&err);
+	r->m = load(scenario("spe.json", "neoverse-n1-spe", spe_obj, NULL));
+	r->pmus = pk_pmus_load(pk_model_sysfs_root(r->m), &err);
+	r->l = pk_evlist_new();
+	r->threads = pk_threadmap_new(&tid, 1);
+	assert_int_equal(pk_evlist_parse(r->l, r->pmus, "arm_spe/period=1024/", NULL, &err), 0);
+	pk_record_opts ro = {.kernel = pk_model_kernel(r->m), .threads = r->threads,
+			     .aux_pages = 2};
+	snprintf(r->path, sizeof(r->path), "%s/%s", tmp, name);
+	if (pk_recorder_open(r->l, &ro, &r->rec, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(pk_pd_writer_open(r->path, false, &r->w, &err), 0);
+	assert_int_equal(pk_recorder_add_evsels(r->rec, r->w, &err), 0);
+	assert_int_equal(pk_pd_writer_begin(r->w, &err), 0);
+	assert_int_equal(pk_recorder_enable(r->rec, &err), 0);
+}
+
+static void rec_end(recording *r)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_pd_writer_close(r->w, &err), 0);
+	pk_recorder_close(r->rec);
+	pk_threadmap_put(r->threads);
+	pk_evlist_put(r->l);
+	pk_pmus_put(r->pmus);
+	pk_model_free(r->m);
+}
+
 /* The recorder's AUX path over the model: drains at moments that do not
  * fall on the buffer's halves, so the data read wraps around the 8 KiB AUX
  * area; the AUXTRACE records carry every byte written, in order (offsets
@@ -446,25 +491,14 @@ static void test_same_bytes(void **state)
 static void test_recorder_wrap(void **state)
 {
 	(void)state;
-	pk_model *m = load(scenario("spe.json", "neoverse-n1-spe", spe_obj, NULL));
+	recording rc;
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	pk_evlist *l = pk_evlist_new();
-	int tid = TID;
-	pk_threadmap *threads = pk_threadmap_new(&tid, 1);
-	assert_int_equal(pk_evlist_parse(l, pmus, "arm_spe/period=1024/", NULL, &err), 0);
-	pk_record_opts ro = {.kernel = pk_model_kernel(m), .threads = threads, .aux_pages = 2};
-	pk_recorder *rec;
-	pk_pd_writer *w;
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/wrap.data", tmp);
-	if (pk_recorder_open(l, &ro, &rec, &err) < 0)
-		fail_msg("%s", err.msg);
-	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
-	assert_int_equal(pk_recorder_add_evsels(rec, w, &err), 0);
-	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
-	assert_int_equal(pk_recorder_enable(rec, &err), 0);
+	rec_start(&rc, "wrap.data");
+	pk_model *m = rc.m;
+	pk_recorder *rec = rc.rec;
+	pk_pd_writer *w = rc.w;
+	const char *path = rc.path;
 	for (int i = 0; i < 60; i++) {
 		pk_model_advance(m, 13000); /* ~25 records: not a divisor of 128 */
 		assert_true(pk_recorder_drain(rec, w, &err) >= 0);
@@ -475,8 +509,7 @@ static void test_recorder_wrap(void **state)
 	assert_int_equal(st->nr_aux_truncated, 0);
 	assert_true(st->aux_bytes > 4 * 8192); /* wrapped several times */
 	uint64_t bytes = st->aux_bytes;
-	assert_int_equal(pk_pd_writer_close(w, &err), 0);
-	pk_recorder_close(rec);
+	rec_end(&rc);
 	pk_pd_reader *r;
 	pk_pd_event ev;
 	uint64_t next = 0;
@@ -499,10 +532,30 @@ static void test_recorder_wrap(void **state)
 	assert_true(n >= 60);
 	assert_true(across > 0);
 	pk_pd_reader_close(r);
-	pk_threadmap_put(threads);
-	pk_evlist_put(l);
-	pk_pmus_put(pmus);
-	pk_model_free(m);
+}
+
+/* A reader that does not keep up: the recorder counts the TRUNCATED AUX
+ * record the model's driver wrote, and what was in the buffer still
+ * arrives. */
+static void test_recorder_truncated(void **state)
+{
+	(void)state;
+	recording rc;
+	pk_error err;
+	pk_error_clear(&err);
+	rec_start(&rc, "trunc.data");
+	pk_model *m = rc.m;
+	pk_recorder *rec = rc.rec;
+	pk_pd_writer *w = rc.w;
+	pk_model_advance(m, 2 * MS); /* ~3900 records into 128 places */
+	assert_true(pk_recorder_drain(rec, w, &err) > 0);
+	const pk_record_stats *st = pk_recorder_stats(rec);
+	assert_int_equal(st->nr_aux, 3);
+	assert_int_equal(st->nr_aux_truncated, 1);
+	assert_int_equal(st->nr_aux_partial + st->nr_aux_collision, 0);
+	assert_int_equal(st->aux_bytes, 8192);
+	assert_int_equal(st->nr_auxtrace, 1);
+	rec_end(&rc);
 }
 
 static int setup(void **state)
@@ -530,7 +583,7 @@ int main(void)
 		cmocka_unit_test(test_aux_mmap_rules),  cmocka_unit_test(test_records),
 		cmocka_unit_test(test_filters),         cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_discard_and_caps), cmocka_unit_test(test_same_bytes),
-		cmocka_unit_test(test_recorder_wrap),
+		cmocka_unit_test(test_recorder_wrap),   cmocka_unit_test(test_recorder_truncated),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
