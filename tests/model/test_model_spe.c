@@ -495,17 +495,13 @@ static void test_recorder_wrap(void **state)
 	pk_error err;
 	pk_error_clear(&err);
 	rec_start(&rc, "wrap.data");
-	pk_model *m = rc.m;
-	pk_recorder *rec = rc.rec;
-	pk_pd_writer *w = rc.w;
-	const char *path = rc.path;
 	for (int i = 0; i < 60; i++) {
-		pk_model_advance(m, 13000); /* ~25 records: not a divisor of 128 */
-		assert_true(pk_recorder_drain(rec, w, &err) >= 0);
+		pk_model_advance(rc.m, 13000); /* ~25 records: not a divisor of 128 */
+		assert_true(pk_recorder_drain(rc.rec, rc.w, &err) >= 0);
 	}
-	assert_int_equal(pk_recorder_disable(rec, &err), 0);
-	assert_true(pk_recorder_drain(rec, w, &err) >= 0);
-	const pk_record_stats *st = pk_recorder_stats(rec);
+	assert_int_equal(pk_recorder_disable(rc.rec, &err), 0);
+	assert_true(pk_recorder_drain(rc.rec, rc.w, &err) >= 0);
+	const pk_record_stats *st = pk_recorder_stats(rc.rec);
 	assert_int_equal(st->nr_aux_truncated, 0);
 	assert_true(st->aux_bytes > 4 * 8192); /* wrapped several times */
 	uint64_t bytes = st->aux_bytes;
@@ -515,7 +511,7 @@ static void test_recorder_wrap(void **state)
 	uint64_t next = 0;
 	size_t n = 0, across = 0;
 	tally t = {.ts_sorted = true};
-	assert_int_equal(pk_pd_reader_open(path, NULL, &r, &err), 0);
+	assert_int_equal(pk_pd_reader_open(rc.path, NULL, &r, &err), 0);
 	while (pk_pd_next(r, &ev, &err) > 0) {
 		if (ev.type != PK_RECORD_AUXTRACE)
 			continue;
@@ -544,12 +540,9 @@ static void test_recorder_truncated(void **state)
 	pk_error err;
 	pk_error_clear(&err);
 	rec_start(&rc, "trunc.data");
-	pk_model *m = rc.m;
-	pk_recorder *rec = rc.rec;
-	pk_pd_writer *w = rc.w;
-	pk_model_advance(m, 2 * MS); /* ~3900 records into 128 places */
-	assert_true(pk_recorder_drain(rec, w, &err) > 0);
-	const pk_record_stats *st = pk_recorder_stats(rec);
+	pk_model_advance(rc.m, 2 * MS); /* ~3900 records into 128 places */
+	assert_true(pk_recorder_drain(rc.rec, rc.w, &err) > 0);
+	const pk_record_stats *st = pk_recorder_stats(rc.rec);
 	assert_int_equal(st->nr_aux, 3);
 	assert_int_equal(st->nr_aux_truncated, 1);
 	assert_int_equal(st->nr_aux_partial + st->nr_aux_collision, 0);
