@@ -32,6 +32,10 @@ typedef struct pk_record_opts {
 	pk_threadmap *threads;       /* NULL: every task (-1, needs cpus) */
 	size_t mmap_pages;           /* data pages per buffer, a power of 2; 0: 128 (512 KiB) */
 	uint32_t wakeup_watermark;   /* bytes; 0: a quarter of the buffer */
+	/* AUX area pages (a power of 2, >= 2) mapped beside each ring the first
+	 * evsel owns (an AUX PMU such as arm_spe, put first); 0: none. Drained
+	 * into PERF_RECORD_AUXTRACE records with the aux_head/aux_tail protocol. */
+	size_t aux_pages;
 } pk_record_opts;
 
 typedef struct pk_record_stats {
@@ -41,6 +45,11 @@ typedef struct pk_record_stats {
 	uint64_t nr_lost_samples;    /* from the counters' PERF_FORMAT_LOST at the end */
 	uint64_t nr_rounds;
 	uint64_t bytes;
+	/* the AUX path */
+	uint64_t nr_auxtrace;        /* AUXTRACE records written */
+	uint64_t aux_bytes;          /* AUX data they carry */
+	uint64_t nr_aux;             /* PERF_RECORD_AUX records seen */
+	uint64_t nr_aux_truncated, nr_aux_partial, nr_aux_collision; /* by flag */
 } pk_record_stats;
 
 typedef struct pk_recorder pk_recorder;

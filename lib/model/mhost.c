@@ -1,6 +1,7 @@
 /* The host facts of the modeled machine (issue 8), ops->host of the model's
  * kernel: the perf sysctls as a default Linux has them (paranoid -1 and
- * CAP_PERFMON: the model refuses nothing for privilege), page size 4096,
+ * CAP_PERFMON, unless the scenario says "privileged": false: paranoid 2,
+ * Linux's default, and no CAP_PERFMON), page size 4096,
  * no MemTotal; the machine's CPUs (online = present), topology with SMT
  * siblings (2k, 2k+1) when the scenario says smt; the scenario's CPUID;
  * uname marked as the model; the scenario's threads as tasks, each its own
@@ -13,13 +14,13 @@
 
 static int host_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 {
-	(void)k;
+	bool priv = !MK(k)->sc.unprivileged;
 	switch (what) {
-	case PK_HOST_PARANOID: *out = -1; return 0;
+	case PK_HOST_PARANOID: *out = priv ? -1 : 2; return 0;
 	case PK_HOST_MAX_SAMPLE_RATE: *out = MK_MAX_SAMPLE_RATE; return 0;
 	case PK_HOST_MLOCK_KB: *out = MK_MLOCK_KB; return 0;
 	case PK_HOST_PAGE_SIZE: *out = 4096; return 0;
-	case PK_HOST_PERFMON_CAPABLE: *out = 1; return 0;
+	case PK_HOST_PERFMON_CAPABLE: *out = priv; return 0;
 	default: return -ENOENT; /* MemTotal: memory is not modeled */
 	}
 }

@@ -16,6 +16,8 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "model/mspe.h"
+#include <pmukit/spe_record.h>
 #include "perfdata/sample_write.h"
 
 int pki_mk_refuse(pk_model *m, int code, const char *fmt, ...)
@@ -149,6 +151,9 @@ static int resolve_event(pk_model *m, mk_event *e)
 	e->field = -1;
 	if (e->attr.type == PERF_TYPE_SOFTWARE)
 		return resolve_software(m, e);
+	const pk_pmu *spe = pk_pmus_find_type(m->pmus, e->attr.type);
+	if (pk_spe_pmu_is(spe))
+		return pki_mk_spe_open(m, e, spe);
 	e->pmu = core_pmu_of(m, e, &kind);
 	if (!e->pmu) {
 		const pk_pmu *p = pk_pmus_find_type(m->pmus, e->attr.type);
@@ -245,10 +250,14 @@ static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t
 	e.output = -1;
 	if (r == 0)
 		r = pki_mk_sampling_open(m, &e);
-	if (r < 0)
+	if (r < 0) {
+		pki_mk_spe_free(&e);
 		return r;
-	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0)
+	}
+	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0) {
+		pki_mk_spe_free(&e);
 		return pki_mk_refuse(m, -ENOMEM, "out of memory");
+	}
 	e.open = true;
 	e.enabled = !e.attr.disabled;
 	m->ev[m->nr_ev] = e;
@@ -357,8 +366,10 @@ static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long
 		else
 			o->enabled = req == PERF_EVENT_IOC_ENABLE;
 	}
-	if (req != PERF_EVENT_IOC_RESET)
+	if (req != PERF_EVENT_IOC_RESET) {
 		pki_mk_schedule(m); /* in or out of the PMU at once */
+		pki_mk_spe_sync(m); /* a stopped SPE event ends its AUX handle */
+	}
 	for (size_t i = 0; i < m->nr_ev; i++)
 		if (m->ev[i].open && m->ev[i].leader == e->leader)
 			pki_mk_publish(m, &m->ev[i]);

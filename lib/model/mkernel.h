@@ -43,6 +43,7 @@ typedef enum mk_kind {
 	MK_RATE,         /* counts rate x core cycles (pki_event_rate) */
 	MK_PM_SLOTS,     /* fixed counter 3 on a PERF_METRICS CPU */
 	MK_PM_METRIC,    /* a metric pseudo event: field of the leader's register */
+	MK_SPE,          /* an arm_spe event: the SPE unit (mspe.c), counts nothing */
 } mk_kind;
 
 typedef struct mk_event {
@@ -83,6 +84,7 @@ typedef struct mk_event {
 	pki_overflow ovf;
 	uint64_t ovf_count;     /* whole counts the overflow state has seen */
 	double *credit;         /* a CPU event's: counts per thread not yet sampled */
+	struct mk_spe *spe;     /* MK_SPE: the unit's state and AUX area (mspe.c) */
 } mk_event;
 
 struct pk_model {
@@ -103,6 +105,7 @@ struct pk_model {
 	uint64_t tick_ns;       /* the modeled kernel's tick (HZ 250) */
 	uint64_t wakeups;       /* ring wakeups so far (poll in virtual time) */
 	uint8_t *rec;           /* a record being built (PKI_PD_RECORD_MAX + 1) */
+	uint64_t spe_handles;   /* AUX handles ended so far (mspe.c) */
 };
 
 #define MK(k) ((pk_model *)(k)->ctx)

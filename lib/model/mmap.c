@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 
 #include "model/mkernel.h"
+#include "model/mspe.h"
 
 /* Counter bits on x86 (Intel and AMD: 48); Arm does not give user access
  * (perf_user_access is 0 by default), so its pages say read(2). */
@@ -89,8 +90,7 @@ int pki_mk_mmap(pk_model *m, mk_event *e, size_t len, int prot, uint64_t offset,
 	pk_error err;
 	const size_t page = 4096; /* the model's page size (mhost.c) */
 	if (offset)
-		return pki_mk_refuse(m, -EINVAL, "the model maps no AUX area (offset %llu)",
-				     (unsigned long long)offset);
+		return pki_mk_spe_mmap(m, e, len, prot, offset, addr);
 	if (e->map || e->output >= 0)
 		return pki_mk_refuse(m, -EINVAL, "the event has a mapping or writes into another "
 						 "event's ring already");
@@ -119,6 +119,8 @@ int pki_mk_mmap(pk_model *m, mk_event *e, size_t len, int prot, uint64_t offset,
 
 int pki_mk_munmap(pk_model *m, void *addr, size_t len)
 {
+	if (pki_mk_spe_munmap(m, addr, len))
+		return 0;
 	for (size_t i = 0; addr && i < m->nr_ev; i++) {
 		mk_event *e = &m->ev[i];
 		if (e->map != addr)

@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "model/mspe.h"
 #include "perfdata/sample_write.h"
 
 static uint64_t phase_ns(const pki_phase *p)
@@ -190,7 +191,7 @@ void pk_model_free(pk_model *m)
 	free(m->want_rot);
 	free(m->rec);
 	for (size_t i = 0; i < m->nr_ev; i++)
-		free(m->ev[i].map), free(m->ev[i].credit); /* mappings never unmapped */
+		free(m->ev[i].map), free(m->ev[i].credit), pki_mk_spe_free(&m->ev[i]);
 	free(m->ev);
 	free(m);
 }

@@ -58,6 +58,36 @@ enum pki_rate {
 /* Their scenario keys, which are also the rate variables of events.h. */
 extern const char *const pki_rate_names[PKI_RATE_NR];
 
+/* A phase's optional Arm SPE description ("spe" in the scenario,
+ * scenario_spe.c): what the operations the SPE unit samples are. Shares
+ * are fractions of the sampled operations (loads + stores + branches <= 1,
+ * the rest "other" operations); load sources are fractions of the loads by
+ * the common data-source encoding of Neoverse N1/N2/V1/V2; latencies are
+ * total latencies in cycles per load source and per other kind.
+ * Addresses: the data address of the loads and stores, its physical address
+ * (only needed for pa_enable), the branches' target. */
+enum pki_spe_kind { PKI_SPE_LOAD, PKI_SPE_STORE, PKI_SPE_BRANCH, PKI_SPE_OTHER, PKI_SPE_OP_NR };
+enum pki_spe_src {
+	PKI_SPE_L1D, PKI_SPE_L2D, PKI_SPE_PEER_CPU, PKI_SPE_LOCAL_CLUSTER, PKI_SPE_LL_CACHE,
+	PKI_SPE_PEER_CLUSTER, PKI_SPE_REMOTE, PKI_SPE_DRAM, PKI_SPE_SRC_NR
+};
+/* The source names (scenario keys, spe-parser's names) and their DATA
+ * SOURCE payloads (the common encoding). */
+extern const char *const pki_spe_src_names[PKI_SPE_SRC_NR];
+extern const uint8_t pki_spe_src_codes[PKI_SPE_SRC_NR];
+extern const char *const pki_spe_op_names[PKI_SPE_OP_NR];
+
+typedef struct pki_spe_phase {
+	bool given;
+	double share[PKI_SPE_OP_NR];        /* other = 1 - the rest */
+	double source[PKI_SPE_SRC_NR];      /* of the loads; sums to 1 when loads > 0 */
+	unsigned src_latency[PKI_SPE_SRC_NR]; /* cycles, for sources with a share */
+	unsigned op_latency[PKI_SPE_OP_NR]; /* store, branch, other (load: by source) */
+	double mispredicts;                 /* of the branches; 0 when not given */
+	uint64_t data_addr, data_phys_addr, branch_target;
+	bool data_phys_given;
+} pki_spe_phase;
+
 typedef struct pki_phase {
 	double ms;            /* virtual time, > 0 */
 	double ghz;           /* cycles = ms x ghz x 1e6 */
@@ -66,6 +96,7 @@ typedef struct pki_phase {
 	pki_core_type core_type;
 	uint64_t ip;          /* for samples; 0 when not given */
 	double tma[PKI_TMA_NR]; /* shares of all slots; Level 2 filled in */
+	pki_spe_phase spe;    /* the optional "spe" object */
 } pki_phase;
 
 typedef struct pki_thread {
@@ -82,6 +113,7 @@ typedef struct pki_scenario {
 	pk_cpuid cpuid;       /* given, or the bundled machine's */
 	bool smt;
 	double ref_ghz;       /* the nominal (TSC) frequency; 0: not given */
+	bool unprivileged;    /* "privileged": false: the recorder is not root */
 	pki_thread *threads;
 	size_t nr_threads;
 } pki_scenario;
@@ -109,6 +141,13 @@ const pki_machine *pki_machine_find(const char *name);
 struct json_t;
 int pki_scenario_tma(const struct json_t *obj, const char *path, const char *where,
 		     double tma[PKI_TMA_NR], pk_error *err);
+/* Every key of obj is one of known[] (NULL-terminated); else the error
+ * names the first other key by its path. */
+int pki_scenario_keys(const struct json_t *obj, const char *const known[], const char *path,
+		      const char *where, pk_error *err);
+/* A phase's "spe" object into p->spe (scenario_spe.c). */
+int pki_scenario_spe(const struct json_t *obj, const char *path, const char *where,
+		     pki_spe_phase *p, pk_error *err);
 /* A JSON path for errors: path.key, or path[idx] when idx >= 0; cut to
  * len - 1 bytes. */
 #define PKI_PATH_MAX 160

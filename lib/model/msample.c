@@ -33,7 +33,7 @@ int pki_mk_sampling_open(pk_model *m, mk_event *e)
 	pk_error err;
 	const struct perf_event_attr *a = &e->attr;
 	uint64_t extra = a->sample_type & ~(uint64_t)MK_SAMPLE_TYPES;
-	if (!a->sample_period || e->kind == MK_DUMMY)
+	if (!a->sample_period || e->kind == MK_DUMMY || e->kind == MK_SPE)
 		return 0; /* counting only (sample_freq shares the field) */
 	if (extra)
 		return pki_mk_refuse(m, -EOPNOTSUPP, "the model writes no sample_type bits %#llx "

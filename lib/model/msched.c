@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/mkernel.h"
+#include "model/mspe.h"
 
 /* Groups one context schedules; more are never scheduled (a limit of the
  * model, docs/model.md). */
@@ -324,6 +325,7 @@ bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup)
 			run_event(m, &m->ev[i], t0, cut - t0, true);
 		m->now = cut;
 		woke |= pki_mk_sample_step(m, t0, cut);
+		woke |= pki_mk_spe_step(m, t0, cut);
 	}
 	return woke;
 }

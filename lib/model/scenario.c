@@ -69,7 +69,7 @@ void pki_json_path(char *buf, size_t len, const char *path, const char *key, lon
 }
 
 /* Every key of obj is one of known[] (NULL-terminated). */
-static int check_keys(const json_t *obj, const char *const known[], const char *path,
+int pki_scenario_keys(const json_t *obj, const char *const known[], const char *path,
 		      const char *where, pk_error *err)
 {
 	const char *k;
@@ -166,7 +166,7 @@ static int parse_rates(const json_t *o, const char *path, const char *where, pki
 	const char *known[PKI_RATE_NR + 1] = {NULL};
 	for (int i = 0; i < PKI_RATE_NR; i++)
 		known[i] = pki_rate_names[i];
-	int rc = check_keys(o, known, path, where, err);
+	int rc = pki_scenario_keys(o, known, path, where, err);
 	for (int i = 0; i < PKI_RATE_NR && !rc; i++)
 		if (json_object_get(o, pki_rate_names[i])) {
 			rc = get_number(o, pki_rate_names[i], 0, 1, false, path, where, &p->rate[i],
@@ -198,10 +198,11 @@ static int parse_rates(const json_t *o, const char *path, const char *where, pki
 static int parse_phase(const json_t *o, const char *path, const pki_machine *m, const char *where,
 		       pki_phase *p, pk_error *err)
 {
-	static const char *const known[] = {"ms", "ghz", "core_type", "ip", "tma", "rates", NULL};
+	static const char *const known[] = {"ms", "ghz", "core_type", "ip", "tma", "rates", "spe",
+					    NULL};
 	if (!json_is_object(o))
 		return pki_scenario_bad(err, where, path, o, "expected an object");
-	int rc = check_keys(o, known, path, where, err);
+	int rc = pki_scenario_keys(o, known, path, where, err);
 	if (!rc)
 		rc = get_number(o, "ms", 0, 1e7, true, path, where, &p->ms, err);
 	if (!rc)
@@ -234,6 +235,11 @@ static int parse_phase(const json_t *o, const char *path, const pki_machine *m, 
 		rc = member(o, "rates", false, path, where, sub, &rates, err);
 	if (!rc && rates)
 		rc = parse_rates(rates, sub, where, p, err);
+	json_t *spe = NULL;
+	if (!rc)
+		rc = member(o, "spe", false, path, where, sub, &spe, err);
+	if (!rc && spe)
+		rc = pki_scenario_spe(spe, sub, where, &p->spe, err);
 	return rc;
 }
 
@@ -263,7 +269,7 @@ static int parse_thread(const json_t *o, const char *path, const pki_machine *m,
 		return pki_scenario_bad(err, where, path, o, "expected an object");
 	const char *comm = NULL;
 	char sub[PKI_PATH_MAX];
-	int rc = check_keys(o, known, path, where, err);
+	int rc = pki_scenario_keys(o, known, path, where, err);
 	if (!rc)
 		rc = get_int(o, "tid", 1, 0x7fffffff, path, where, &t->tid, err);
 	if (!rc)
@@ -314,6 +320,10 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	if (v && !json_is_boolean(v))
 		return pki_scenario_bad(err, where, "smt", v, "expected true or false");
 	s->smt = v && json_is_true(v);
+	v = json_object_get(root, "privileged");
+	if (v && !json_is_boolean(v))
+		return pki_scenario_bad(err, where, "privileged", v, "expected true or false");
+	s->unprivileged = v && json_is_false(v);
 	if (json_object_get(root, "ref_ghz"))
 		return get_number(root, "ref_ghz", 0, 10, true, "", where, &s->ref_ghz, err);
 	return 0;
@@ -352,7 +362,8 @@ static int parse_threads(const json_t *root, const pki_machine *m, const char *w
 int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scenario *out,
 		       pk_error *err)
 {
-	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "threads", NULL};
+	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "privileged",
+					    "threads", NULL};
 	memset(out, 0, sizeof(*out));
 	where = where ? where : "(scenario)";
 	json_error_t jerr;
@@ -370,7 +381,7 @@ int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scen
 				      : pki_scenario_bad(err, where, "(top level)", root,
 							 "expected an object");
 	if (!rc)
-		rc = check_keys(root, known, "", where, err);
+		rc = pki_scenario_keys(root, known, "", where, err);
 	if (!rc)
 		rc = parse_machine(root, where, out, &m, err);
 	if (!rc)

@@ -23,6 +23,10 @@ typedef struct ring {
 	size_t len;                  /* user page + data */
 	uint8_t *data;
 	uint64_t size;               /* data area size (power of 2) */
+	void *aux;                   /* the AUX area (opts.aux_pages), NULL: none */
+	size_t aux_len;
+	int cpu;                     /* -1 in per-thread mode */
+	pid_t tid;                   /* -1 in per-CPU mode */
 } ring;
 
 struct pk_recorder {
@@ -42,6 +46,9 @@ struct pk_recorder {
 	size_t page;
 	pk_cpumap *cpus;             /* the rings' CPUs: every evsel's together */
 	uint32_t watermark;          /* wakeup_watermark set on every attr we open */
+	size_t aux_pages;
+	uint8_t *aux_copy;           /* AUX data that wraps, made contiguous */
+	uint64_t aux_ref;            /* AUXTRACE reference: a sequence number */
 };
 
 /* The largest record the kernel writes: header.size is 16 bits. */
@@ -69,9 +76,13 @@ void pk_recorder_close(pk_recorder *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nr_rings; i++)
+	for (size_t i = 0; i < r->nr_rings; i++) {
+		if (r->rings[i].aux)
+			r->k->ops->munmap(r->k, r->rings[i].aux, r->rings[i].aux_len);
 		if (r->rings[i].base)
 			r->k->ops->munmap(r->k, r->rings[i].base, r->rings[i].len);
+	}
+	free(r->aux_copy);
 	free(r->rings);
 	free(r->pfds);
 	for (size_t i = 0; i < r->nr_evsels; i++)
@@ -105,6 +116,38 @@ static pk_cpumap *ring_cpus(pk_counting *c, size_t nev)
 	return u;
 }
 
+/* mmap through the seam, with an error naming what and the mlock limit. */
+static int map_area(pk_recorder *r, int fd, size_t len, uint64_t off, size_t evsel,
+		    const char *what, void **addr, pk_error *err)
+{
+	int rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, off, addr);
+	if (rc < 0) {
+		const char *name = pk_evsel_name(pk_evlist_at(r->evlist, evsel));
+		pk_err(err, rc, "cannot map the %s of '%s' (%zu KiB): %s", what,
+		       name ? name : "event", len >> 10, strerror(-rc));
+		if (rc == -EPERM || rc == -ENOMEM)
+			mlock_hint(r->k, err);
+	}
+	return rc;
+}
+
+/* The AUX area beside a ring: its place and size go into the user page
+ * (aux_offset past the ring, aux_size), then mmap at that offset. */
+static int map_aux(pk_recorder *r, ring *rg, size_t evsel, pk_error *err)
+{
+	struct perf_event_mmap_page *pg = rg->base;
+	size_t len = r->aux_pages * r->page;
+	void *aux;
+	pg->aux_offset = rg->len;
+	pg->aux_size = len;
+	int rc = map_area(r, rg->fd, len, pg->aux_offset, evsel, "AUX area", &aux, err);
+	if (rc < 0)
+		return rc;
+	rg->aux = aux;
+	rg->aux_len = len;
+	return 0;
+}
+
 /* Maps the ring of the first fd on a CPU (or thread); the others follow it
  * with SET_OUTPUT. Every fd is polled: a HUP says its task is gone. */
 static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t pages, pk_error *err)
@@ -113,15 +156,8 @@ static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t page
 	if (rg->fd < 0) {
 		size_t len = (pages + 1) * r->page;
 		void *base;
-		rc = r->k->ops->mmap(r->k, fd, len, PROT_READ | PROT_WRITE, 0, &base);
-		if (rc < 0) {
-			const char *name = pk_evsel_name(pk_evlist_at(r->evlist, evsel));
-			pk_err(err, rc, "cannot map the ring buffer of '%s' (%zu KiB): %s",
-			       name ? name : "event", len >> 10, strerror(-rc));
-			if (rc == -EPERM || rc == -ENOMEM)
-				mlock_hint(r->k, err);
+		if ((rc = map_area(r, fd, len, 0, evsel, "ring buffer", &base, err)) < 0)
 			return rc;
-		}
 		rg->fd = fd;
 		rg->base = base;
 		rg->len = len;
@@ -130,6 +166,8 @@ static int attach_fd(pk_recorder *r, ring *rg, int fd, size_t evsel, size_t page
 		rg->size = pg->data_size ? pg->data_size : pages * r->page;
 		rg->data = (uint8_t *)base + doff;
 		r->pfds[r->nr_pfds].events = POLLIN;
+		if (evsel == 0 && r->aux_pages && (rc = map_aux(r, rg, evsel, err)) < 0)
+			return rc;
 	} else {
 		rc = r->k->ops->ioctl(r->k, fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)rg->fd);
 		if (rc < 0)
@@ -174,6 +212,9 @@ static int map_rings(pk_recorder *r, size_t pages, pk_error *err)
 					continue;
 				r->ids[e][r->nr_ids[e]++] = pk_counting_id(r->counting, e, ci, ti);
 				ring *rg = &r->rings[per_thread ? ti : ring_cpu];
+				rg->cpu = per_thread ? -1 : pk_cpumap_cpu(r->cpus, ring_cpu);
+				rg->tid = per_thread ? pk_threadmap_tid(pk_counting_threads(r->counting), ti)
+						     : -1;
 				int rc = attach_fd(r, rg, fd, e, pages, err);
 				if (rc < 0)
 					return rc;
@@ -211,9 +252,14 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 	r->evlist = evlist;
 	r->page = page_size(r->k);
 	size_t pages = o->mmap_pages ? o->mmap_pages : 128;
-	if (pages & (pages - 1)) {
+	if ((pages & (pages - 1)) || (o->aux_pages & (o->aux_pages - 1)) || o->aux_pages == 1) {
 		pk_recorder_close(r);
-		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
+		return pk_err(err, -EINVAL, "mmap pages must be a power of 2 (AUX: at least 2)");
+	}
+	r->aux_pages = o->aux_pages;
+	if (r->aux_pages && !(r->aux_copy = malloc(r->aux_pages * r->page))) {
+		pk_recorder_close(r);
+		return pk_err(err, -ENOMEM, "out of memory");
 	}
 	/* wake up when a quarter of the buffer is full, not per sample */
 	r->watermark = o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(pages * r->page / 4);
@@ -320,6 +366,53 @@ static void note_sample_time(pk_recorder *r, const uint8_t *rec, size_t size)
 		r->last_time = t;
 }
 
+static void note_aux_flags(pk_recorder *r, uint64_t flags)
+{
+	r->stats.nr_aux++;
+	r->stats.nr_aux_truncated += (flags & PERF_AUX_FLAG_TRUNCATED) != 0;
+	r->stats.nr_aux_partial += (flags & PERF_AUX_FLAG_PARTIAL) != 0;
+	r->stats.nr_aux_collision += (flags & PERF_AUX_FLAG_COLLISION) != 0;
+}
+
+/* What the kernel wrote into a ring's AUX area since the last pass, as one
+ * AUXTRACE record (offset: the position in the AUX stream; reference: a
+ * sequence number, so the same run gives the same bytes; idx: the ring;
+ * tid and cpu: the ring's, -1 where it has none), then aux_tail moved past
+ * it. Returns the records written (0 or 1) or a negative errno. */
+static int drain_aux(pk_recorder *r, ring *rg, size_t idx, pk_pd_writer *w, pk_error *err)
+{
+	struct perf_event_mmap_page *pg = rg->base;
+	uint64_t head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->aux_tail;
+	uint64_t n = head - tail, mask = rg->aux_len - 1;
+	if (head <= tail)
+		return 0;
+	if (n > rg->aux_len) /* cannot happen with a sane kernel: keep the newest */
+		tail = head - (n = rg->aux_len);
+	const uint8_t *src = (const uint8_t *)rg->aux + (tail & mask);
+	size_t first = (size_t)(rg->aux_len - (tail & mask));
+	if (first < n) {
+		memcpy(r->aux_copy, src, first);
+		memcpy(r->aux_copy + first, rg->aux, (size_t)n - first);
+		src = r->aux_copy;
+	}
+	uint8_t rec[48] = {0};
+	pd_st32(rec, PK_RECORD_AUXTRACE);
+	pd_st16(rec + 6, sizeof(rec));
+	pd_st64(rec + 16, tail);
+	pd_st64(rec + 24, ++r->aux_ref);
+	pd_st32(rec + 32, (uint32_t)idx);
+	pd_st32(rec + 36, (uint32_t)rg->tid);
+	pd_st32(rec + 40, (uint32_t)rg->cpu);
+	int rc = pk_pd_writer_write_auxtrace(w, rec, sizeof(rec), src, (size_t)n, err);
+	if (rc < 0)
+		return rc;
+	r->stats.nr_auxtrace++;
+	r->stats.aux_bytes += n;
+	__atomic_store_n(&pg->aux_tail, head, __ATOMIC_RELEASE);
+	return 1;
+}
+
 int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 {
 	int total = 0;
@@ -357,6 +450,8 @@ int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 			} else if (type == PERF_RECORD_LOST && size >= 24) {
 				r->stats.nr_lost_records++;
 				r->stats.nr_lost += pd_ld64(p + 16);
+			} else if (type == PERF_RECORD_AUX && size >= 32) {
+				note_aux_flags(r, pd_ld64(p + 24));
 			}
 			rc = pk_pd_writer_write(w, p, size, err);
 			if (rc < 0)
@@ -367,8 +462,11 @@ int pk_recorder_drain(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 			total++;
 		}
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+		if (rc == 0 && rg->aux)
+			rc = drain_aux(r, rg, i, w, err);
 		if (rc < 0)
 			return rc;
+		total += rc;
 	}
 	if (total) {
 		uint8_t fr[8] = {0};

@@ -28,12 +28,13 @@
 #include <pmukit/record.h>
 
 #include "builtin.h"
+#include "record_spe.h"
 #include "stat_model.h"
 #include "workload.h"
 
 const char record_usage[] =
 	"usage: pmukit record [-e EVENTS] [-F FREQ | -c PERIOD] [-g] [-a] [-C CPUS]\n"
-	"                     [-p PID | -t TID] [-o FILE] [-m PAGES] [-- COMMAND [ARGS]]\n"
+	"                     [-p PID | -t TID] [-o FILE] [-m PAGES[,AUX]] [-- COMMAND [ARGS]]\n"
 	"       pmukit record --model SCENARIO [options]\n"
 	"\n"
 	"Samples events into a perf.data file that perf and pmukit read.\n"
@@ -50,7 +51,11 @@ const char record_usage[] =
 	"  -t, --tid TIDS          existing threads\n"
 	"  -o, --output FILE       output file (default perf.data; '-' writes pipe mode\n"
 	"                          to standard output)\n"
-	"  -m, --mmap-pages PAGES  ring buffer data pages per CPU (power of 2, default 128)\n"
+	"  -m, --mmap-pages PAGES[,AUX]  ring buffer data pages per CPU (power of 2,\n"
+	"                          default 128); AUX: the AUX area's pages for arm_spe\n"
+	"                          (power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)\n"
+	"      --spe-meta 1|2      AUXTRACE_INFO version for arm_spe (default 2, per-CPU\n"
+	"                          MIDR; 1 is what perf <= 6.12 writes)\n"
 	"      --model SCENARIO    record on the PMU model (docs/model.md): the scenario's\n"
 	"                          threads run in virtual time, no command; default\n"
 	"                          target: every scenario thread (-p/-t: some, -a/-C:\n"
@@ -78,6 +83,8 @@ typedef struct ropts {
 	const char *cpu_list, *pids, *tids, *output;
 	const char *model;           /* --model: a scenario file */
 	size_t mmap_pages;
+	size_t aux_pages;            /* -m ,AUX */
+	int spe_meta;                /* --spe-meta */
 	char **cmd;
 	int cmd_argc;
 } ropts;
@@ -99,6 +106,7 @@ typedef struct rsession {
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
 	uint64_t wakeups;
+	record_spe spe;              /* an arm_spe event's setup (record_spe.c) */
 } rsession;
 
 /* kernel.perf_event_max_sample_rate, from the kernel seam; 0 when unknown. */
@@ -187,16 +195,10 @@ static int add_tracking(pk_evlist *l, bool system_wide)
 	pk_evsel *t;
 	if (system_wide) {
 		struct perf_event_attr a;
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_DUMMY;
-		a.size = sizeof(a);
-		a.sample_period = 1;
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-				PERF_SAMPLE_IDENTIFIER;
+		record_dummy_attr(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
 		a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		a.inherit = 1;
-		a.sample_id_all = 1;
 		t = pk_evlist_add(l, &a, "dummy:HG", NULL);
 		if (!t)
 			return -ENOMEM;
@@ -240,7 +242,12 @@ static int setup_events(rsession *s)
 		pk_cli_print_error("record", &s->err);
 		return 1;
 	}
-	if (add_tracking(s->evlist, s->system_wide) < 0) {
+	record_spe_opts so = {.kernel = s->kernel, .system_wide = s->system_wide,
+			      .period = o->period, .freq_given = o->freq || o->freq_max,
+			      .aux_pages = o->aux_pages, .meta_version = o->spe_meta};
+	if ((rc = record_spe_setup(s->evlist, &so, &s->spe)))
+		return rc;
+	if (!s->spe.on && add_tracking(s->evlist, s->system_wide) < 0) {
 		fprintf(stderr, "pmukit record: out of memory\n");
 		return 1;
 	}
@@ -388,6 +395,8 @@ static int synthesize(rsession *s)
 	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
 	pk_synth syn = {.w = s->w, .sample_type = pk_evsel_attr(first)->sample_type,
 			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = s->kernel};
+	if (record_spe_info(&s->spe, s->w, s->kernel, s->cpus))
+		return -1;
 	int rc = pk_synth_kernel_mmap(&syn, &s->err);
 	if (rc == 0 && s->system_wide)
 		rc = pk_synth_all_tasks(&syn, &s->err);
@@ -460,6 +469,7 @@ static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 			"[ pmukit record: lost %" PRIu64 " events in %" PRIu64
 			" LOST records and %" PRIu64 " samples (PERF_FORMAT_LOST) ]\n",
 			st->nr_lost, st->nr_lost_records, st->nr_lost_samples);
+	record_spe_summary(&s->spe, st);
 	if (samples < st->nr_samples)
 		fprintf(stderr, "[ pmukit record: %" PRIu64 " samples read did not reach the output ]\n",
 			st->nr_samples - samples);
@@ -540,7 +550,7 @@ static int run(const ropts *o, int argc, char **argv)
 		status = setup_targets(&s);
 	if (!status) {
 		pk_record_opts ro = {.kernel = s.kernel, .cpus = s.cpus, .threads = s.threads,
-				     .mmap_pages = o->mmap_pages};
+				     .mmap_pages = o->mmap_pages, .aux_pages = s.spe.aux_pages};
 		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
 			pk_cli_print_error("record", &s.err);
 			status = 1;
@@ -560,6 +570,34 @@ static int run(const ropts *o, int argc, char **argv)
 	return status;
 }
 
+/* -m PAGES[,AUX] (either may be empty, as perf's "-m ,64"). */
+static int parse_mmap_pages(const char *arg, ropts *o)
+{
+	char buf[64];
+	uint64_t v;
+	int r;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	char *aux = strchr(buf, ',');
+	if (aux)
+		*aux++ = '\0';
+	if (*buf) {
+		if ((r = pk_cli_parse_u64("record", "-m", buf, 1, (uint64_t)1 << 30, &v)))
+			return r;
+		if (v & (v - 1))
+			return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", buf);
+		o->mmap_pages = (size_t)v;
+	}
+	if (aux && *aux) {
+		if ((r = pk_cli_parse_u64("record", "-m ,AUX", aux, 2, (uint64_t)1 << 18, &v)))
+			return r;
+		if (v & (v - 1))
+			return pk_cli_usage_error("record", "the AUX pages of -m need a power of 2, "
+							    "not '%s'", aux);
+		o->aux_pages = (size_t)v;
+	}
+	return 0;
+}
+
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
@@ -575,13 +613,13 @@ static int parse_options(int argc, char **argv, ropts *o)
 		{"mmap-pages", required_argument, NULL, 'm'},
 		{"call-graph", required_argument, NULL, 'G'},
 		{"model", required_argument, NULL, 'M'},
+		{"spe-meta", required_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:", longopts, NULL)) != -1) {
-		uint64_t v;
 		switch (c) {
 		case 'e':
 			if (o->nr_events == RECORD_MAX_EVENT_OPTS)
@@ -612,11 +650,14 @@ static int parse_options(int argc, char **argv, ropts *o)
 		case 'o': o->output = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'm':
-			if ((r = pk_cli_parse_u64("record", "-m", optarg, 1, (uint64_t)1 << 30, &v)))
+			if ((r = parse_mmap_pages(optarg, o)))
 				return r;
-			if (v & (v - 1))
-				return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", optarg);
-			o->mmap_pages = (size_t)v;
+			break;
+		case 'S':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
+				return pk_cli_usage_error("record", "--spe-meta takes 1 or 2, not '%s'",
+							  optarg);
+			o->spe_meta = optarg[0] - '0';
 			break;
 		default:
 			return pk_cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
