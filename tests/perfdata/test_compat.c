@@ -140,11 +140,14 @@ static void test_ctrl_c(void **state)
 	PD_TEST_NEED("perf");
 	char cmd[4096];
 	snprintf(cmd, sizeof(cmd),
-		 /* SIGINT half a second after the file appears: a slow start (sanitizers,
-		  * a loaded machine) must not leave the run too short to test */
+		 /* SIGINT once samples reach the file (it has grown 8 KiB past its first
+		  * size, the header), at most 20 s: a slow start (sanitizers, a loaded
+		  * machine) must not leave the run too short to test */
 		 "cd %s && rm -f int.data && (%s record -a -e cpu-clock -o int.data & pid=$!; "
 		 "for i in $(seq 100); do [ -s int.data ] && break; sleep 0.1; done; "
-		 "sleep 0.5; kill -INT $pid; "
+		 "first=$(stat -c %%s int.data); "
+		 "for i in $(seq 200); do [ $(stat -c %%s int.data) -gt $((first + 8192)) ] && break; "
+		 "sleep 0.1; done; kill -INT $pid; "
 		 "wait $pid) >/dev/null 2>&1",
 		 pd_test_dir, pk_test_pmukit());
 	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
