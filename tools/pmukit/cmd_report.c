@@ -444,6 +444,21 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	return r;
 }
 
+/* A filter of one comm, dso or symbol hides that column (perf's elision;
+ * the key still makes the entries), unless no column would be left. */
+static void elide(report *rp)
+{
+	uint32_t hide = 0;
+	for (int k = 0; k < rp->nr_keys; k++) {
+		const char *n = rp->keys[k]->name;
+		if ((rp->comms.n == 1 && !strcmp(n, "comm")) || (rp->dsos.n == 1 && !strcmp(n, "dso")) ||
+		    (rp->syms.n == 1 && rp->keys[k]->order == RP_ORD_SYM))
+			hide |= 1u << k;
+	}
+	if (hide != (1u << rp->nr_keys) - 1)
+		rp->hidden_cols = hide;
+}
+
 /* What the file decides when the options did not: call chains shown with
  * Children when the samples have them, the group view when it has groups. */
 static void settle(report *rp, pd_session *s, const pk_pd_header *h)
@@ -465,6 +480,7 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->cg.min_percent = rp->percent_limit;
 	if (!rp->group_set)
 		rp->group = h->nr_groups > 0;
+	elide(rp);
 }
 
 static void report_free(report *rp)

@@ -92,6 +92,7 @@ typedef struct rp_list {             /* a comma-separated option */
 typedef struct report {
 	const struct rp_key *keys[RP_MAX_KEYS];
 	int nr_keys;
+	uint32_t hidden_cols;        /* keys not printed (a filter of one item) */
 	bool sort_given, show_nr, show_period, quiet, relative, ns, group, group_set;
 	bool children, children_set, use_cg, cg_set, inverted, sym_first;
 	rp_cg_opts cg;

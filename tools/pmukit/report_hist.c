@@ -325,6 +325,7 @@ static int cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y
 		break;
 	}
 	case RP_ORD_COUNT:
+	case RP_ORD_PERIOD:
 	case RP_ORD_NUM:
 		break;
 	}
@@ -509,13 +510,19 @@ static double pct(const report *rp, const rp_entry *e, int m, int which)
 	return t ? 100.0 * (double)e->v[m * RP_NV + which] / (double)t : 0.0;
 }
 
-static bool shown(const report *rp, const rp_entry *e)
+/* An entry of the table (the widths count it even under --percent-limit). */
+static bool listed(const report *rp, const rp_entry *e)
 {
 	if (e->filtered)
 		return false;
 	if (!e->v[RP_ACC] && !e->v[RP_SELF])
 		return false;
-	if (!rp->children && !e->v[RP_SELF])
+	return rp->children || e->v[RP_SELF];
+}
+
+static bool shown(const report *rp, const rp_entry *e)
+{
+	if (!listed(rp, e))
 		return false;
 	if (rp->percent_limit > 0 && pct(rp, e, 0, rp->children ? RP_ACC : RP_SELF) < rp->percent_limit)
 		return false;
@@ -524,8 +531,8 @@ static bool shown(const report *rp, const rp_entry *e)
 
 static void col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 {
-	if (rp->keys[k]->order == RP_ORD_COUNT) {
-		snprintf(b, n, "%12" PRIu64, e->v[RP_SELF_NR]);
+	if (rp->keys[k]->order == RP_ORD_COUNT || rp->keys[k]->order == RP_ORD_PERIOD) {
+		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
 		return;
 	}
 	if (rp->keys[k]->order == RP_ORD_SYM) {
@@ -540,7 +547,7 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
 	for (size_t i = 0; i < n; i++) {
-		if (all[i]->ev != ev || !shown(rp, all[i]))
+		if (all[i]->ev != ev || !listed(rp, all[i]))
 			continue;
 		int sw = 0;
 		if (rp->use_cg)
@@ -562,6 +569,9 @@ static void print_heads(const report *rp, int nm, const int *w)
 	for (int dots = 0; dots < 2; dots++) {
 		const char *titles[4 + RP_MAX_KEYS];
 		int tw[4 + RP_MAX_KEYS], nc = 0;
+		bool right[4 + RP_MAX_KEYS];
+		for (int c = 0; c < 4; c++)
+			right[c] = true;
 		if (rp->children) {
 			titles[nc] = "Children";
 			tw[nc++] = 8 * nm;
@@ -576,8 +586,10 @@ static void print_heads(const report *rp, int nm, const int *w)
 			titles[nc] = "Period";
 			tw[nc++] = 12 * nm;
 		}
-		int nfix = nc;
 		for (int k = 0; k < rp->nr_keys; k++) {
+			if (rp->hidden_cols & (1u << k))
+				continue;
+			right[nc] = rp->keys[k]->right;
 			titles[nc] = rp->keys[k]->title;
 			tw[nc++] = w[k];
 		}
@@ -588,7 +600,7 @@ static void print_heads(const report *rp, int nm, const int *w)
 				for (int j = 0; j < tw[c]; j++)
 					putchar('.');
 			else
-				printf(c < nfix ? "%*s" : "%-*s", tw[c], titles[c]);
+				printf(right[c] ? "%*s" : "%-*s", tw[c], titles[c]);
 		}
 		printf("\n");
 	}
@@ -615,10 +627,15 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 		for (int m = 0; m < nm; m++)
 			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF]);
 	}
-	for (int k = 0; k < rp->nr_keys; k++) {
+	int last = rp->nr_keys - 1;
+	while (last > 0 && (rp->hidden_cols & (1u << last)))
+		last--;
+	for (int k = 0; k <= last; k++) {
+		if (rp->hidden_cols & (1u << k))
+			continue;
 		char t[RP_NAME_MAX];
 		col_text(rp, e, k, t, sizeof(t));
-		bool pad = k + 1 < rp->nr_keys || rp->keys[k]->pad_last;
+		bool pad = k < last || rp->keys[k]->pad_last;
 		printf("  %-*s", pad ? w[k] : 0, t);
 	}
 	printf("\n");
@@ -642,8 +659,7 @@ static void print_event(const report *rp, rp_entry **all, size_t n, int ev)
 			rp_cnode_print(stdout, &e->chain, &rp->cg, total_of(rp, ev, false),
 				       rp->children ? e->v[RP_ACC] : e->v[RP_SELF], rp->sym_first);
 	}
-	if (!rp->quiet)
-		printf("\n\n");
+	printf("\n\n");
 }
 
 void rp_hist_print(report *rp)
@@ -653,6 +669,13 @@ void rp_hist_print(report *rp)
 	if (!all)
 		return;
 	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
+	/* a filter of one item names it above the table (its column elided) */
+	if (!rp->quiet && rp->comms.n == 1)
+		printf("# comm: %s\n", rp->comms.items[0]);
+	if (!rp->quiet && rp->dsos.n == 1)
+		printf("# dso: %s\n", rp->dsos.items[0]);
+	if (!rp->quiet && rp->syms.n == 1)
+		printf("# symbol: %s\n", rp->syms.items[0]);
 	if (!rp->quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
 	for (size_t ev = 0; ev < rp->nr_ev; ev++) {

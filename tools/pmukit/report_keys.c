@@ -19,7 +19,7 @@ static const char *basename_of(const char *p)
 
 static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = c->smp->tid;
+	*num = 0; /* by name: threads of one name share a row */
 	snprintf(b, n, "%s", pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
@@ -45,7 +45,8 @@ void rp_sym_text(const rp_loc *l, char *b, size_t n)
 
 static void k_sym(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = c->loc->sym ? c->loc->sym_start : c->loc->ip;
+	const rp_loc *l = c->loc;
+	*num = l->sym ? l->sym_start : l->has_map ? l->dso_addr : l->ip;
 	rp_sym_text(c->loc, b, n);
 }
 
@@ -67,7 +68,7 @@ static void k_socket(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_period(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->period;
-	snprintf(b, n, "%12" PRIu64, c->smp->period);
+	b[0] = n ? '\0' : b[0]; /* the entry's period, written when printed */
 }
 
 static void k_sample(const rp_ctx *c, char *b, size_t n, uint64_t *num)
@@ -133,23 +134,23 @@ static void k_dso_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 }
 
 const rp_key rp_keys[] = {
-	{"comm", "Command", RP_ORD_TEXT, true, k_comm},
-	{"pid", "Pid:Command", RP_ORD_NUM, true, k_pid},
-	{"dso", "Shared Object", RP_ORD_TEXT, true, k_dso},
-	{"sym", "Symbol", RP_ORD_SYM, false, k_sym},
-	{"symbol", "Symbol", RP_ORD_SYM, false, k_sym},
-	{"cpu", "CPU", RP_ORD_NUM, true, k_cpu},
-	{"socket", "Socket", RP_ORD_NUM, true, k_socket},
-	{"period", "Period", RP_ORD_NUM, true, k_period},
-	{"sample", "Samples", RP_ORD_COUNT, true, k_sample},
-	{"time", "Time", RP_ORD_NUM, true, k_time},
-	{"weight", "Weight", RP_ORD_NUM, true, k_weight},
-	{"local_weight", "Local Weight", RP_ORD_NUM, true, k_weight},
-	{"cgroup", "Cgroup", RP_ORD_NUM, true, k_cgroup},
-	{"parent", "Parent symbol", RP_ORD_TEXT, true, k_parent},
-	{"symbol_size", "Symbol size", RP_ORD_NUM, true, k_sym_size},
-	{"dso_size", "DSO size", RP_ORD_NUM, true, k_dso_size},
-	{NULL, NULL, 0, false, NULL},
+	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},
+	{"pid", "    Pid:Command", RP_ORD_NUM, true, false, k_pid},
+	{"dso", "Shared Object", RP_ORD_TEXT, true, false, k_dso},
+	{"sym", "Symbol", RP_ORD_SYM, false, false, k_sym},
+	{"symbol", "Symbol", RP_ORD_SYM, false, false, k_sym},
+	{"cpu", "CPU", RP_ORD_NUM, true, false, k_cpu},
+	{"socket", "Socket", RP_ORD_NUM, true, false, k_socket},
+	{"period", "Period", RP_ORD_PERIOD, true, true, k_period},
+	{"sample", "Samples", RP_ORD_COUNT, true, true, k_sample},
+	{"time", "Time", RP_ORD_NUM, true, false, k_time},
+	{"weight", "Weight", RP_ORD_NUM, true, false, k_weight},
+	{"local_weight", "Local Weight", RP_ORD_NUM, true, false, k_weight},
+	{"cgroup", "Cgroup", RP_ORD_NUM, false, false, k_cgroup},
+	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
+	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
+	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
+	{NULL, NULL, 0, false, false, NULL},
 };
 
 const rp_key *rp_key_find(const char *name)

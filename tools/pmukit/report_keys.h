@@ -17,12 +17,14 @@ typedef struct rp_ctx {
 	bool ns;
 } rp_ctx;
 
-enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT };
+/* COUNT and PERIOD columns show the entry's samples and period. */
+enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT, RP_ORD_PERIOD };
 
 typedef struct rp_key {
 	const char *name, *title;
 	enum rp_order order;         /* how equal rows are ordered */
 	bool pad_last;               /* padded to the width when the last column */
+	bool right;                  /* title right-aligned */
 	void (*fill)(const rp_ctx *c, char *buf, size_t n, uint64_t *num);
 } rp_key;
 
