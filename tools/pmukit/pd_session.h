@@ -18,6 +18,10 @@ typedef struct pd_session {
 	uint64_t nr_samples;         /* samples handed to the callback */
 	bool ran;                    /* pd_session_run was called */
 	pd_spe spe;                  /* Arm SPE data; spe.dump (-D): dump, no samples */
+	/* PERF_SAMPLE_READ: each counter's last value, by id, for the deltas
+	 * handed out as one sample per group member (perf's way) */
+	struct pd_read_prev { uint64_t id, value; bool used; } *read_prev;
+	size_t read_cap, read_used;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
