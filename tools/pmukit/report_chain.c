@@ -87,13 +87,15 @@ void rp_cnode_free(rp_cnode *root)
 	root->child = root->last = NULL;
 }
 
-void rp_cnode_widths(const rp_cnode *root, int *sym_w)
+void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w)
 {
 	for (const rp_cnode *c = root->child; c; c = c->next) {
+		if (c->cumul < min_hit)
+			continue;
 		int s = c->sym ? 4 + (int)strlen(c->sym) : 22;
 		if (s > *sym_w)
 			*sym_w = s;
-		rp_cnode_widths(c, sym_w);
+		rp_cnode_widths(c, min_hit, sym_w);
 	}
 }
 
@@ -124,8 +126,14 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 		fprintf(p->f, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-/* The children kept (cumul >= min_hit), by cumul, first seen first on ties. */
-static size_t kept_children(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***out)
+static uint64_t addr_of(const rp_cnode *n)
+{
+	return n->sym ? n->sym_start : n->ip;
+}
+
+/* n's children, highest address first: the order perf keeps children in
+ * (a tree by address), which decides among equal values. */
+static size_t children_by_addr(const rp_cnode *n, const rp_cnode ***out)
 {
 	size_t k = 0;
 	for (const rp_cnode *c = n->child; c; c = c->next)
@@ -135,9 +143,27 @@ static size_t kept_children(const rp_cnode *n, uint64_t min_hit, const rp_cnode 
 	if (!v)
 		return 0;
 	k = 0;
-	for (const rp_cnode *c = n->child; c; c = c->next)
-		if (c->cumul >= min_hit)
-			v[k++] = c;
+	for (const rp_cnode *c = n->child; c; c = c->next) {
+		size_t j = k++;
+		for (; j > 0 && addr_of(v[j - 1]) < addr_of(c); j--)
+			v[j] = v[j - 1];
+		v[j] = c;
+	}
+	return k;
+}
+
+/* The children kept (cumul >= the threshold), by cumul, stable. */
+static size_t kept_children(const cg_print *p, const rp_cnode *n, const rp_cnode ***out)
+{
+	uint64_t min_hit = p->min_hit;
+	if (p->o->mode == RP_CG_FRACTAL) /* of the parent's children, level by level */
+		min_hit = (uint64_t)((double)(n->cumul - n->hit) * p->o->min_percent / 100.0);
+	const rp_cnode **v;
+	size_t all = children_by_addr(n, &v), k = 0;
+	*out = v;
+	for (size_t i = 0; i < all; i++)
+		if (v[i]->cumul >= min_hit)
+			v[k++] = v[i];
 	for (size_t i = 1; i < k; i++) { /* insertion sort: stable */
 		const rp_cnode *x = v[i];
 		size_t j = i;
@@ -165,7 +191,7 @@ static void graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, in
 			unsigned mask)
 {
 	const rp_cnode **kids;
-	size_t k = kept_children(n, p->min_hit, &kids);
+	size_t k = kept_children(p, n, &kids);
 	uint64_t remaining = total;
 	bool rel = p->o->mode == RP_CG_FRACTAL;
 	for (size_t ci = 0; ci < k && depth < 32; ci++) {
@@ -217,7 +243,7 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 			bool skip_first)
 {
 	const rp_cnode **kids;
-	size_t k = kept_children(root, p->min_hit, &kids);
+	size_t k = kept_children(p, root, &kids);
 	free(kids);
 	if (!k)
 		return false;
@@ -255,8 +281,11 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 static void collect_ends(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***v, size_t *k,
 			 size_t *cap)
 {
-	for (const rp_cnode *c = n->child; c; c = c->next)
-		collect_ends(c, min_hit, v, k, cap);
+	const rp_cnode **kids;
+	size_t nk = children_by_addr(n, &kids);
+	for (size_t i = 0; i < nk; i++)
+		collect_ends(kids[i], min_hit, v, k, cap);
+	free(kids);
 	if (!n->hit || n->hit < min_hit)
 		return;
 	if (*k == *cap) {

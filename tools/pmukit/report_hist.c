@@ -121,10 +121,16 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 				return 0;
 			continue;
 		}
-		if (n < max && n < PK_MAX_STACK)
+		if (n < PK_MAX_STACK)
 			resolve(rp->s->machine, smp->pid, mode, ip, &out[n++]);
 	}
-	return n;
+	/* perf keeps --max-stack entries from the end it walks from: the
+	 * root in caller order */
+	if (n > max && rp->cg.caller) {
+		memmove(out, out + (n - max), max * sizeof(*out));
+		n = max;
+	}
+	return n < max ? n : max;
 }
 
 /* The entry of these keys, made when new. */
@@ -546,16 +552,19 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 {
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
+	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
 	for (size_t i = 0; i < n; i++) {
 		if (all[i]->ev != ev || !listed(rp, all[i]))
 			continue;
 		int sw = 0;
-		if (rp->use_cg)
-			rp_cnode_widths(&all[i]->chain, &sw);
+		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
+			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
 		for (int k = 0; k < rp->nr_keys; k++) {
 			char t[RP_NAME_MAX];
 			col_text(rp, all[i], k, t, sizeof(t));
 			int l = (int)strlen(t);
+			if (!strcmp(rp->keys[k]->name, "cpu"))
+				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
 				l = sw;
 			if (l > w[k])

@@ -52,8 +52,9 @@ static void k_sym(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 static void k_cpu(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = c->smp->cpu;
-	snprintf(b, n, "%03u", c->smp->cpu);
+	int cpu = c->smp->type & PERF_SAMPLE_CPU ? (int)c->smp->cpu : -1;
+	*num = (uint64_t)(int64_t)cpu;
+	snprintf(b, n, "%3.3d", cpu); /* "-001" without CPUs, as perf */
 }
 
 static void k_socket(const rp_ctx *c, char *b, size_t n, uint64_t *num)
