@@ -152,13 +152,15 @@ static void test_report_differential(void **state)
 	assert_non_null(p);
 	fputs(deep_c, p);
 	assert_int_equal(pclose(p), 0);
-	record("perf", "-e cpu-clock -o f.data ./deep 30000");
-	record("perf", "-g -e cpu-clock -o g.data ./deep 30000");
-	record("perf", "-g -e task-clock -c 200000 -o tc.data ./deep 20000");
+	/* small recordings (a few hundred samples): the suite also runs under
+	 * the sanitizers */
+	record("perf", "-e cpu-clock -o f.data ./deep 12000");
+	record("perf", "-g -e cpu-clock -o g.data ./deep 12000");
+	record("perf", "-g -e task-clock -c 200000 -o tc.data ./deep 8000");
 	record("perf", "-e page-faults -c 1 -o pf.data ./deep 2000");
-	record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 20000");
-	record("perf", "-a -e cpu-clock -o a.data ./deep 20000");
-	record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 30000");
+	record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 8000");
+	record("perf", "-a -e cpu-clock -o a.data ./deep 5000");
+	record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 12000");
 	const char *listed = listed_section();
 	size_t n = sizeof(cases) / sizeof(cases[0]), same = 0, allowed = 0, bad = 0;
 	for (size_t i = 0; i < n; i++) {

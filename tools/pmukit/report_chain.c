@@ -126,9 +126,13 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 		fprintf(p->f, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-static uint64_t addr_of(const rp_cnode *n)
+/* perf's order of two children: by symbol start when both have one, else
+ * by address; the higher first. */
+static bool before(const rp_cnode *a, const rp_cnode *b)
 {
-	return n->sym ? n->sym_start : n->ip;
+	if (a->sym && b->sym)
+		return a->sym_start > b->sym_start;
+	return a->ip > b->ip;
 }
 
 /* n's children, highest address first: the order perf keeps children in
@@ -145,7 +149,7 @@ static size_t children_by_addr(const rp_cnode *n, const rp_cnode ***out)
 	k = 0;
 	for (const rp_cnode *c = n->child; c; c = c->next) {
 		size_t j = k++;
-		for (; j > 0 && addr_of(v[j - 1]) < addr_of(c); j--)
+		for (; j > 0 && before(c, v[j - 1]); j--)
 			v[j] = v[j - 1];
 		v[j] = c;
 	}
@@ -343,7 +347,7 @@ static bool print_flat(cg_print *p, const rp_cnode *root, uint64_t total)
 			continue;
 		}
 		fputs("           ", p->f);
-		put_value(p, v[i]->hit, v[i]->nr, total);
+		put_value(p, v[i]->cumul, v[i]->cumul_nr, total); /* flat: with what lies below */
 		fputc('\n', p->f);
 		for (size_t j = 0; j < np; j++) {
 			fputs("                ", p->f);

@@ -221,6 +221,10 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	rp_entry *seen[PK_MAX_STACK + 1];
 	size_t nseen = 0;
 	seen[nseen++] = self;
+	/* an address without a map gets the sample's "[k]" in caller order and
+	 * "[.]" in callee order (perf 6.1, observed) */
+	if (!rp->cg.caller)
+		c->level = '.';
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->cg.caller ? n - 1 - step : step;
@@ -335,8 +339,8 @@ static int cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y
 	case RP_ORD_NUM:
 		break;
 	}
-	if (x->nums[k] != y->nums[k])
-		return x->nums[k] < y->nums[k] ? -1 : 1;
+	if (x->nums[k] != y->nums[k]) /* signed: tid and cpu -1 come first */
+		return (int64_t)x->nums[k] < (int64_t)y->nums[k] ? -1 : 1;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *basename_of(const char *p)
 {
@@ -25,14 +26,22 @@ static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = c->smp->tid; /* perf's pid key is the thread */
+	*num = (uint64_t)(int64_t)(int32_t)c->smp->tid; /* perf's pid key is the thread */
 	snprintf(b, n, "%7d:%s", (int)c->smp->tid, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
 static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
-	snprintf(b, n, "%s", basename_of(c->loc->dso));
+	const char *base = basename_of(c->loc->dso);
+	int tid;
+	char tail;
+	/* a JIT's map file that is not there: perf names the code "[JIT] tid N" */
+	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p' && access(c->loc->dso, F_OK)) {
+		snprintf(b, n, "[JIT] tid %d", tid);
+		return;
+	}
+	snprintf(b, n, "%s", base);
 }
 
 void rp_sym_text(const rp_loc *l, char *b, size_t n)
