@@ -480,6 +480,10 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->cg.min_percent = rp->percent_limit;
 	if (!rp->group_set)
 		rp->group = h->nr_groups > 0;
+	rp->need_chain = rp->use_cg || rp->children;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (!strcmp(rp->keys[k]->name, "parent"))
+			rp->need_chain = true;
 	elide(rp);
 }
 

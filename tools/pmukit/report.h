@@ -95,6 +95,7 @@ typedef struct report {
 	uint32_t hidden_cols;        /* keys not printed (a filter of one item) */
 	bool sort_given, show_nr, show_period, quiet, relative, ns, group, group_set;
 	bool children, children_set, use_cg, cg_set, inverted, sym_first;
+	bool need_chain;             /* chains resolved: tree, Children or parent key */
 	rp_cg_opts cg;
 	double percent_limit;
 	rp_list comms, dsos, syms, pids, tids;

@@ -114,13 +114,11 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 	unsigned max = rp->cg.max_stack ? rp->cg.max_stack : PK_MAX_STACK;
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
-		if (ip >= (uint64_t)-4095) {
-			int c = pk_callchain_context(ip, &mode);
-			if (c < 0 || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-			    mode == PERF_RECORD_MISC_GUEST_USER)
-				return 0;
+		int m = pd_chain_marker(ip, &mode);
+		if (m < 0)
+			return 0;
+		if (m)
 			continue;
-		}
 		if (n < PK_MAX_STACK)
 			resolve(rp->s->machine, smp->pid, mode, ip, &out[n++]);
 	}
@@ -139,11 +137,20 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
 	char cols[RP_MAX_KEYS][RP_NAME_MAX];
 	uint64_t nums[RP_MAX_KEYS];
 	char id[RP_MAX_KEYS * (RP_NAME_MAX + 24) + 16];
-	int n = snprintf(id, sizeof(id), "%d", ev);
+	/* the id: event, then per key its text and its number (hex digits) */
+	size_t n = (size_t)pd_dec_digits(id + 16, (unsigned long long)ev);
+	memmove(id, id + 16 - n, n);
 	for (int k = 0; k < rp->nr_keys; k++) {
 		rp->keys[k]->fill(c, cols[k], sizeof(cols[k]), &nums[k]);
-		n += snprintf(id + n, sizeof(id) - (size_t)n, "\x01%s\x02%" PRIx64, cols[k], nums[k]);
+		size_t l = strlen(cols[k]);
+		id[n++] = '\x01';
+		memcpy(id + n, cols[k], l);
+		n += l;
+		id[n++] = '\x02';
+		for (uint64_t v = nums[k]; v; v >>= 4)
+			id[n++] = "0123456789abcdef"[v & 15];
 	}
+	id[n] = '\0';
 	size_t h = hash_str(id) % NBUCKETS;
 	for (rp_entry *e = rp->buckets[h]; e; e = e->hnext)
 		if (!strcmp(e->id, id))
@@ -184,12 +191,16 @@ static bool hidden(report *rp, const rp_ctx *c)
 								       c->smp->tid)))
 		return true;
 	char num[16];
-	snprintf(num, sizeof(num), "%u", c->smp->pid);
-	if (rp->pids.n && !rp_list_has(&rp->pids, num))
-		return true;
-	snprintf(num, sizeof(num), "%u", c->smp->tid);
-	if (rp->tids.n && !rp_list_has(&rp->tids, num))
-		return true;
+	if (rp->pids.n) {
+		snprintf(num, sizeof(num), "%u", c->smp->pid);
+		if (!rp_list_has(&rp->pids, num))
+			return true;
+	}
+	if (rp->tids.n) {
+		snprintf(num, sizeof(num), "%u", c->smp->tid);
+		if (!rp_list_has(&rp->tids, num))
+			return true;
+	}
 	if (rp->dsos.n) {
 		const char *d = strrchr(c->loc->dso, '/');
 		if (!rp_list_has(&rp->dsos, c->loc->dso) && !rp_list_has(&rp->dsos, d ? d + 1 : c->loc->dso))
@@ -263,7 +274,8 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	rp_loc loc, chain[PK_MAX_STACK];
 	resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
-	size_t n = smp->callchain_nr ? resolve_chain(rp, smp, cpumode, chain) : 0;
+	/* the chain is looked at for the tree, Children and parent only */
+	size_t n = smp->callchain_nr && rp->need_chain ? resolve_chain(rp, smp, cpumode, chain) : 0;
 	rp_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
 		    .hdr = rp->hdr, .ns = rp->ns, .level = loc.level};
 	rp->tot_period[ei] += smp->period;

@@ -12,6 +12,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* s into b (n bytes), cut to fit: the hot keys' copy, without printf. */
+static void put(char *b, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+	if (l >= n)
+		l = n - 1;
+	memcpy(b, s, l);
+	b[l] = '\0';
+}
+
 static const char *basename_of(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -21,7 +31,7 @@ static const char *basename_of(const char *p)
 static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0; /* by name: threads of one name share a row */
-	snprintf(b, n, "%s", pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
+	put(b, n, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
 static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
@@ -41,13 +51,13 @@ static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}
-	snprintf(b, n, "%s", base);
+	put(b, n, base);
 }
 
 void rp_sym_text(const rp_loc *l, char *b, size_t n)
 {
 	if (l->sym)
-		snprintf(b, n, "%s", l->sym);
+		put(b, n, l->sym);
 	else /* '#' adds no 0x to 0, as in perf */
 		snprintf(b, n, "%#.16" PRIx64, l->has_map ? l->dso_addr : l->ip);
 }
@@ -108,7 +118,7 @@ static void k_weight(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_cgroup(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->cgroup;
-	snprintf(b, n, "%s", "N/A");
+	put(b, n, "N/A");
 }
 
 static regex_t parent_re;
@@ -124,11 +134,11 @@ static void k_parent(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	for (size_t i = 0; parent_re_state > 0 && i < c->nr_chain; i++) {
 		const char *s = c->chain[i].sym;
 		if (s && !regexec(&parent_re, s, 0, NULL, 0)) {
-			snprintf(b, n, "%s", s);
+			put(b, n, s);
 			return;
 		}
 	}
-	snprintf(b, n, "%s", "[other]");
+	put(b, n, "[other]");
 }
 
 static void k_sym_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
