@@ -191,13 +191,14 @@ static void graph_line(const cg_print *p, int depth, unsigned mask)
 	fputc('\n', p->f);
 }
 
-static void graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, int depth,
+/* Prints the children of n at depth; whether it printed anything. */
+static bool graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, int depth,
 			unsigned mask)
 {
 	const rp_cnode **kids;
 	size_t k = kept_children(p, n, &kids);
 	uint64_t remaining = total;
-	bool rel = p->o->mode == RP_CG_FRACTAL;
+	bool rel = p->o->mode == RP_CG_FRACTAL, printed = k > 0;
 	for (size_t ci = 0; ci < k && depth < 32; ci++) {
 		const rp_cnode *c = kids[ci];
 		remaining -= c->cumul;
@@ -239,8 +240,10 @@ static void graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, in
 			}
 		}
 		fputs("[...] (inlined)\n", p->f); /* perf 6.1's words */
+		printed = true;
 	}
 	free(kids);
+	return printed;
 }
 
 static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint64_t parent,
@@ -252,9 +255,9 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 	if (!k)
 		return false;
 	const rp_cnode *top = root;
+	bool first = true;
 	if (root->child && !root->child->next) { /* one root: no percentage, one level less */
 		const rp_cnode *e = root->child;
-		bool first = true;
 		for (int j = 0;; j++) {
 			if (!(j == 0 && skip_first)) {
 				margin(p);
@@ -276,8 +279,9 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 	}
 	if (p->o->mode == RP_CG_FRACTAL)
 		total = parent; /* of the entry, one root or not */
-	graph_level(p, top, total, 1, 1);
-	return true;
+	/* nothing at all (-s sym with a one-entry chain): no blank line */
+	bool below = graph_level(p, top, total, 1, 1);
+	return !first || below;
 }
 
 /* Nodes with chains ending there (hit >= min), after their children, then
