@@ -64,6 +64,8 @@ typedef struct pk_addr_loc {
 	bool kernel;
 	bool has_map;
 	size_t sym_len, dso_len;     /* strlen of sym (0 when NULL) and dso */
+	uint64_t sym_size;           /* end - start of the symbol (0 when NULL) */
+	uint64_t map_size;           /* end - start of the map (0 when none) */
 } pk_addr_loc;
 
 /* cpumode: PERF_RECORD_MISC_KERNEL / _USER / ... (header.misc & 7). */

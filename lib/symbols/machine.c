@@ -94,6 +94,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 		d = m->kernel;
 	loc->dso = d->name;
 	loc->has_map = true;
+	loc->map_size = mp->end - mp->start;
 	loc->dso_addr = addr;
 	if (!m->kernel->loaded)
 		pki_sy_kernel_load(m);
@@ -101,6 +102,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	if (s) {
 		loc->sym = s->name; /* kernel names are never demangled */
 		loc->sym_start = s->start;
+		loc->sym_size = s->end - s->start;
 		loc->symoff = addr - s->start;
 	}
 }
@@ -120,6 +122,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 		return;
 	dso *d = mp->dso;
 	loc->has_map = true;
+	loc->map_size = mp->end - mp->start;
 	loc->dso = d->name;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
@@ -130,6 +133,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	if (s) {
 		loc->sym = pki_sy_sym_name(d, s);
 		loc->sym_start = s->start;
+		loc->sym_size = s->end - s->start;
 		loc->symoff = vaddr - s->start;
 	}
 }

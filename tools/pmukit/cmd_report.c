@@ -9,169 +9,39 @@
 
 #include "builtin.h"
 #include "pd_session.h"
+#include "report.h"
+#include "report_keys.h"
 
 const char report_usage[] =
-	"usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-n] [--header | --header-only]\n"
+	"usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-g [MODE,...]] [OPTIONS]\n"
 	"\n"
 	"Summarizes the samples of a perf.data file as perf report --stdio does.\n"
 	"\n"
 	"  -i, --input FILE        input file (default perf.data; '-' standard input)\n"
-	"  -s, --sort KEYS         comma-separated keys: comm, dso, sym, pid, trace\n"
-	"                          (a tracepoint's payload; default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
+	"                          period, sample, time, weight, local_weight, cgroup,\n"
+	"                          parent, symbol_size, dso_size, trace (a tracepoint's\n"
+	"                          payload) (default comm,dso,sym)\n"
 	"      --raw-trace         trace as raw fields, not the event's print format\n"
 	"  -n, --show-nr-samples   add a Samples column\n"
+	"      --show-total-period add a Period column\n"
+	"      --children          Children and Self columns (default with call chains)\n"
+	"      --no-children       one Overhead column\n"
+	"  -g, --call-graph [ARGS] graph|fractal|flat|folded|none, a threshold (0.5),\n"
+	"                          caller|callee, function|address, percent|period|count\n"
+	"  -G, --inverted          call chains caller first\n"
+	"      --max-stack N       chain entries used (default 127)\n"
+	"      --group, --no-group group members side by side (default for groups)\n"
+	"      --comm, --pid, --tid, -d/--dsos, --symbols LIST   only these\n"
+	"  -C, --cpu LIST          only samples of these CPUs\n"
+	"      --time START,END    only samples in this time range (seconds)\n"
+	"      --percent-limit PCT hide entries (and chain branches) below PCT\n"
+	"      --percentage absolute|relative   of all samples, or of those shown\n"
+	"  -q, --quiet             the rows only\n"
+	"      --ns                time in nanoseconds\n"
 	"      --header            show the header features before the table\n"
 	"      --header-only       show only the header features\n"
 	"      --stdio             text output (the only one there is)\n";
-
-enum key { K_COMM, K_DSO, K_SYM, K_PID, K_TRACE };
-
-typedef struct entry {
-	char *key;                   /* the row's key, for the hash */
-	int evsel;
-	char *cols[4];               /* printed values, per sort key */
-	uint64_t period, count;
-	struct entry *next;
-} entry;
-
-#define NBUCKETS 65536
-
-typedef struct report {
-	enum key keys[4];
-	int nr_keys;
-	bool show_nr;
-	bool raw_trace;              /* --raw-trace */
-	entry *buckets[NBUCKETS];
-	size_t nr_entries;
-	uint64_t *ev_period, *ev_count;
-	size_t nr_ev;
-} report;
-
-static const char *const key_names[] = {"comm", "dso", "sym", "pid", "trace"};
-static const char *const key_titles[] = {"Command", "Shared Object", "Symbol", "Pid:Command",
-					 "Trace output"};
-#define NR_KEY_NAMES (sizeof(key_names) / sizeof(key_names[0]))
-#define COL_MAX 4096
-
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static const char *basename_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
-/* The trace key: the payload's text, "N/A" for samples without one. */
-static void trace_col(char *col, size_t size, const report *rp, pd_session *s,
-		      const pk_pd_evsel *e, const pk_pd_sample *smp)
-{
-	size_t n = 0;
-	const char *text = pd_trace_usable(&s->trace, s, e)
-				   ? pd_trace_text(&s->trace, e, smp,
-						   rp->raw_trace ? PK_TRACE_RAW : PK_TRACE_PRETTY, &n)
-				   : NULL;
-	if (!text)
-		text = "N/A", n = 3;
-	n = n < size - 1 ? n : size - 1;
-	memcpy(col, text, n);
-	col[n] = '\0';
-}
-
-static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
-{
-	report *rp = arg;
-	int ei = ev->evsel->idx;
-	if ((size_t)ei >= rp->nr_ev) {
-		size_t n = (size_t)ei + 1;
-		uint64_t *np = realloc(rp->ev_period, n * sizeof(uint64_t));
-		uint64_t *nc = np ? realloc(rp->ev_count, n * sizeof(uint64_t)) : NULL;
-		if (!np || !nc) {
-			if (np)
-				rp->ev_period = np;
-			return 1;
-		}
-		memset(np + rp->nr_ev, 0, (n - rp->nr_ev) * sizeof(uint64_t));
-		memset(nc + rp->nr_ev, 0, (n - rp->nr_ev) * sizeof(uint64_t));
-		rp->ev_period = np;
-		rp->ev_count = nc;
-		rp->nr_ev = n;
-	}
-	rp->ev_period[ei] += smp->period;
-	rp->ev_count[ei]++;
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	pk_addr_loc loc;
-	pk_machine_resolve(s->machine, smp->pid, cpumode, smp->ip, &loc);
-	char cols[4][COL_MAX];
-	for (int k = 0; k < rp->nr_keys; k++) {
-		switch (rp->keys[k]) {
-		case K_COMM:
-			snprintf(cols[k], sizeof(cols[k]), "%s", pk_machine_comm(s->machine, smp->pid, smp->tid));
-			break;
-		case K_PID:
-			snprintf(cols[k], sizeof(cols[k]), "%7d:%s", (int)smp->pid,
-				 pk_machine_comm(s->machine, smp->pid, smp->pid));
-			break;
-		case K_DSO:
-			snprintf(cols[k], sizeof(cols[k]), "%s", basename_of(loc.dso));
-			break;
-		case K_SYM:
-			if (loc.sym)
-				snprintf(cols[k], sizeof(cols[k]), "[%c] %s", loc.kernel ? 'k' : '.', loc.sym);
-			else
-				snprintf(cols[k], sizeof(cols[k]), "[%c] 0x%016" PRIx64, loc.kernel ? 'k' : '.',
-					 loc.has_map ? loc.dso_addr : smp->ip);
-			break;
-		case K_TRACE:
-			trace_col(cols[k], sizeof(cols[k]), rp, s, ev->evsel, smp);
-			break;
-		}
-	}
-	char key[4 * (COL_MAX + 1) + 16];
-	int n = snprintf(key, sizeof(key), "%d", ei);
-	for (int k = 0; k < rp->nr_keys && n > 0 && (size_t)n < sizeof(key); k++)
-		n += snprintf(key + n, sizeof(key) - (size_t)n, "\x01%s", cols[k]);
-	size_t h = hash_str(key) % NBUCKETS;
-	entry *e;
-	for (e = rp->buckets[h]; e; e = e->next)
-		if (!strcmp(e->key, key))
-			break;
-	if (!e) {
-		e = calloc(1, sizeof(*e));
-		if (!e || !(e->key = strdup(key)))
-			return 1;
-		e->evsel = ei;
-		for (int k = 0; k < rp->nr_keys; k++)
-			if (!(e->cols[k] = strdup(cols[k])))
-				return 1;
-		e->next = rp->buckets[h];
-		rp->buckets[h] = e;
-		rp->nr_entries++;
-	}
-	e->period += smp->period;
-	e->count++;
-	return 0;
-}
-
-static int cmp_entries(const void *a, const void *b)
-{
-	const entry *x = *(entry *const *)a, *y = *(entry *const *)b;
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
-	for (int k = 0; k < 4; k++) {
-		if (!x->cols[k] || !y->cols[k])
-			break;
-		int c = strcmp(x->cols[k], y->cols[k]);
-		if (c)
-			return c;
-	}
-	return 0;
-}
 
 /* ---- --header: perf's header listing, section by section ---- */
 
@@ -312,87 +182,8 @@ static void print_header(pk_pd_reader *r, const char *input)
 	pk_pd_header_release(&h);
 }
 
-static void print_table(report *rp, pd_session *s)
-{
-	entry **all = malloc((rp->nr_entries ? rp->nr_entries : 1) * sizeof(entry *));
-	if (!all)
-		return;
-	size_t n = 0;
-	for (size_t b = 0; b < NBUCKETS; b++)
-		for (entry *e = rp->buckets[b]; e; e = e->next)
-			all[n++] = e;
-	qsort(all, n, sizeof(*all), cmp_entries);
-	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
-	for (size_t ei = 0; ei < rp->nr_ev; ei++) {
-		if (!rp->ev_count[ei])
-			continue;
-		const pk_pd_evsel *ev = pk_pd_evsel_at(s->reader, ei);
-		printf("# Samples: %" PRIu64 "  of event '%s'\n", rp->ev_count[ei], pk_pd_evsel_name(ev));
-		printf("# Event count (approx.): %" PRIu64 "\n#\n", rp->ev_period[ei]);
-		int width[4];
-		for (int k = 0; k < rp->nr_keys; k++)
-			width[k] = (int)strlen(key_titles[rp->keys[k]]);
-		for (size_t i = 0; i < n; i++) {
-			if (all[i]->evsel != (int)ei)
-				continue;
-			for (int k = 0; k < rp->nr_keys; k++) {
-				int w = (int)strlen(all[i]->cols[k]);
-				if (w > width[k])
-					width[k] = w;
-			}
-		}
-		printf("# Overhead");
-		if (rp->show_nr)
-			printf("       Samples");
-		for (int k = 0; k < rp->nr_keys; k++)
-			printf("  %-*s", k + 1 < rp->nr_keys ? width[k] : 0, key_titles[rp->keys[k]]);
-		printf("\n# ........");
-		if (rp->show_nr)
-			printf("  ............");
-		for (int k = 0; k < rp->nr_keys; k++) {
-			printf("  ");
-			for (int j = 0; j < width[k]; j++)
-				putchar('.');
-		}
-		printf("\n#\n");
-		for (size_t i = 0; i < n; i++) {
-			entry *e = all[i];
-			if (e->evsel != (int)ei)
-				continue;
-			double pct = rp->ev_period[ei] ? 100.0 * (double)e->period / (double)rp->ev_period[ei] : 0;
-			printf("%9.2f%%", pct);
-			if (rp->show_nr)
-				printf("  %12" PRIu64, e->count);
-			for (int k = 0; k < rp->nr_keys; k++) {
-				if (k + 1 < rp->nr_keys)
-					printf("  %-*s", width[k], e->cols[k]);
-				else
-					printf("  %s", e->cols[k]);
-			}
-			printf("\n");
-		}
-		printf("\n\n");
-	}
-	free(all);
-}
 
-static void free_entries(report *rp)
-{
-	for (size_t b = 0; b < NBUCKETS; b++) {
-		entry *e = rp->buckets[b];
-		while (e) {
-			entry *nx = e->next;
-			free(e->key);
-			for (int k = 0; k < 4; k++)
-				free(e->cols[k]);
-			free(e);
-			e = nx;
-		}
-	}
-	free(rp->ev_period);
-	free(rp->ev_count);
-}
+/* ---- options ---- */
 
 static int parse_sort(report *rp, const char *arg)
 {
@@ -400,90 +191,348 @@ static int parse_sort(report *rp, const char *arg)
 	if (!copy)
 		return -ENOMEM;
 	rp->nr_keys = 0;
+	rp->sort_given = true;
+	rp->sym_first = !strncmp(arg, "sym", 3);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		int k = -1;
-		for (int i = 0; i < (int)NR_KEY_NAMES; i++)
-			if (!strcmp(t, key_names[i]))
-				k = i;
-		if (k < 0 || rp->nr_keys == 4) {
-			fprintf(stderr, "pmukit report: unknown --sort key '%s' (comm, dso, sym, pid, trace)\n", t);
+		const rp_key *k = rp_key_find(t);
+		if (!k || rp->nr_keys == RP_MAX_KEYS) {
+			fprintf(stderr, "pmukit report: unknown --sort key '%s' (", t);
+			for (const rp_key *x = rp_keys; x->name; x++)
+				fprintf(stderr, "%s%s", x == rp_keys ? "" : ", ", x->name);
+			fprintf(stderr, ")\n");
 			free(copy);
 			return -EINVAL;
 		}
-		rp->keys[rp->nr_keys++] = (enum key)k;
+		rp->keys[rp->nr_keys++] = k;
 	}
 	free(copy);
 	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+/* One word of -g: a mode, an order, a key, a value, or a number. */
+static bool cg_word(report *rp, const char *t, int *nums)
 {
-	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
-		{"sort", required_argument, NULL, 's'},
-		{"show-nr-samples", no_argument, NULL, 'n'},
-		{"header", no_argument, NULL, 'H'},
-		{"header-only", no_argument, NULL, 'O'},
-		{"stdio", no_argument, NULL, 'S'},
-		{"dump-raw-trace", no_argument, NULL, 'D'},
-		{"itrace", required_argument, NULL, 'T'},
-		{"raw-trace", no_argument, NULL, 'R'},
-		{NULL, 0, NULL, 0},
-	};
-	report *rp = calloc(1, sizeof(*rp));
-	if (!rp)
-		return 1;
-	rp->keys[0] = K_COMM;
-	rp->keys[1] = K_DSO;
-	rp->keys[2] = K_SYM;
-	rp->nr_keys = 3;
-	const char *input = NULL;
-	bool header = false, header_only = false, dump = false;
-	const char *itrace = NULL;
-	int c, status = 0;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:nD", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i': input = optarg; break;
-		case 's':
-			if (parse_sort(rp, optarg) < 0) {
-				free(rp);
-				return 129;
-			}
-			break;
-		case 'n': rp->show_nr = true; break;
-		case 'D': dump = true; break;
-		case 'T': itrace = optarg; break;
-		case 'H': header = true; break;
-		case 'O': header_only = true; break;
-		case 'S': break;
-		case 'R': rp->raw_trace = true; break;
-		default:
-			free(rp);
-			return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+	static const char *const modes[] = {"graph", "fractal", "flat", "folded", "none"};
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(t, modes[i])) {
+			rp->cg.mode = (enum rp_cg_mode)i;
+			return true;
 		}
+	if (!strcmp(t, "caller") || !strcmp(t, "callee")) {
+		rp->cg.caller = t[4] == 'e' && t[5] == 'r';
+		rp->cg.order_set = true;
+		return true;
 	}
+	if (!strcmp(t, "function") || !strcmp(t, "address"))
+		return true;
+	if (!strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count")) {
+		rp->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
+		rp->cg.show_count = t[0] == 'c';
+		return true;
+	}
+	char *end;
+	double v = strtod(t, &end);
+	if (end == t || *end)
+		return false;
+	if ((*nums)++ == 0)
+		rp->cg.min_percent = v;
+	else
+		rp->cg.print_limit = (unsigned)v;
+	return true;
+}
+
+/* -g's argument; false (nothing changed) when it is not one. */
+static bool parse_cg(report *rp, const char *arg)
+{
+	report save = *rp;
+	char *copy = strdup(arg);
+	if (!copy)
+		return false;
+	int nums = 0;
+	bool ok = true;
+	for (char *t = strtok(copy, ","); t && ok; t = strtok(NULL, ","))
+		ok = cg_word(rp, t, &nums);
+	free(copy);
+	if (!ok)
+		*rp = save;
+	return ok;
+}
+
+static int parse_list(rp_list *l, const char *arg)
+{
+	char *copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+		char **n = realloc(l->items, (l->n + 1) * sizeof(*n));
+		if (!n || !(n[l->n] = strdup(t))) {
+			if (n)
+				l->items = n;
+			free(copy);
+			return -ENOMEM;
+		}
+		l->items = n;
+		l->n++;
+	}
+	free(copy);
+	return 0;
+}
+
+static void free_list(rp_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+}
+
+static int parse_cpus(report *rp, const char *arg)
+{
+	rp->nr_cpus = 4096;
+	rp->cpus = calloc(rp->nr_cpus, sizeof(bool));
+	if (!rp->cpus)
+		return -ENOMEM;
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			return -EINVAL;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		for (unsigned long c = a; c <= b && c < rp->nr_cpus; c++)
+			rp->cpus[c] = true;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* --time START,END in seconds (either may be empty). */
+static int parse_time(report *rp, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	if (!comma)
+		return -EINVAL;
+	char *end;
+	if (comma != arg) {
+		double a = strtod(arg, &end);
+		if (end != comma)
+			return -EINVAL;
+		rp->time_start = (uint64_t)(a * 1e9 + 0.5);
+	}
+	if (comma[1]) {
+		double b = strtod(comma + 1, &end);
+		if (*end)
+			return -EINVAL;
+		rp->time_end = (uint64_t)(b * 1e9 + 0.5);
+	}
+	return 0;
+}
+
+enum {
+	O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_ITRACE, O_CHILDREN, O_NO_CHILDREN, O_MAX_STACK,
+	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
+	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_IGNORED, O_IGNORED_ARG,
+};
+
+static const struct option report_longopts[] = {
+	{"input", required_argument, NULL, 'i'},
+	{"sort", required_argument, NULL, 's'},
+	{"show-nr-samples", no_argument, NULL, 'n'},
+	{"header", no_argument, NULL, O_HEADER},
+	{"header-only", no_argument, NULL, O_HEADER_ONLY},
+	{"stdio", no_argument, NULL, O_STDIO},
+	{"dump-raw-trace", no_argument, NULL, 'D'},
+	{"itrace", required_argument, NULL, O_ITRACE},
+	{"children", no_argument, NULL, O_CHILDREN},
+	{"no-children", no_argument, NULL, O_NO_CHILDREN},
+	{"call-graph", optional_argument, NULL, 'g'},
+	{"inverted", no_argument, NULL, 'G'},
+	{"max-stack", required_argument, NULL, O_MAX_STACK},
+	{"group", no_argument, NULL, O_GROUP},
+	{"no-group", no_argument, NULL, O_NO_GROUP},
+	{"comm", required_argument, NULL, O_COMM},
+	{"pid", required_argument, NULL, O_PID},
+	{"tid", required_argument, NULL, O_TID},
+	{"dsos", required_argument, NULL, 'd'},
+	{"symbols", required_argument, NULL, O_SYMBOLS},
+	{"cpu", required_argument, NULL, 'C'},
+	{"time", required_argument, NULL, O_TIME},
+	{"percent-limit", required_argument, NULL, O_PERCENT_LIMIT},
+	{"percentage", required_argument, NULL, O_PERCENTAGE},
+	{"quiet", no_argument, NULL, 'q'},
+	{"show-total-period", no_argument, NULL, O_TOTAL_PERIOD},
+	{"ns", no_argument, NULL, O_NS},
+	{"raw-trace", no_argument, NULL, O_RAW_TRACE},
+	{"force", no_argument, NULL, 'f'},
+	{"no-demangle", no_argument, NULL, O_IGNORED},
+	{"inline", no_argument, NULL, O_IGNORED},
+	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
+	{NULL, 0, NULL, 0},
+};
+
+typedef struct report_args {
+	const char *input, *itrace;
+	bool header, header_only, dump;
+} report_args;
+
+/* One option; 0, or the exit code of a usage error. */
+static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
+{
+	int r = 0;
+	switch (c) {
+	case 'i': a->input = optarg; break;
+	case 's': r = parse_sort(rp, optarg) < 0 ? 129 : 0; break;
+	case 'n': rp->show_nr = true; break;
+	case O_RAW_TRACE: rp->raw_trace = true; break;
+	case 'D': a->dump = true; break;
+	case O_ITRACE: a->itrace = optarg; break;
+	case O_HEADER: a->header = true; break;
+	case O_HEADER_ONLY: a->header_only = true; break;
+	case O_CHILDREN: rp->children = rp->children_set = true; break;
+	case O_NO_CHILDREN: rp->children = false; rp->children_set = true; break;
+	case 'g':
+		rp->cg_set = true;
+		if (optarg && !parse_cg(rp, optarg))
+			return pk_cli_usage_error("report", "bad --call-graph '%s'", optarg);
+		/* perf takes "-g caller": a separate word that reads as -g's */
+		if (!optarg && optind < argc && argv[optind][0] != '-' && parse_cg(rp, argv[optind]))
+			optind++;
+		break;
+	case 'G': rp->inverted = true; break;
+	case O_MAX_STACK: {
+		uint64_t v;
+		r = pk_cli_parse_u64("report", "--max-stack", optarg, 0, PK_MAX_STACK, &v);
+		rp->cg.max_stack = v ? (unsigned)v : PK_MAX_STACK;
+		break;
+	}
+	case O_GROUP: rp->group = rp->group_set = true; break;
+	case O_NO_GROUP: rp->group = false; rp->group_set = true; break;
+	case O_COMM: r = parse_list(&rp->comms, optarg) ? 1 : 0; break;
+	case O_PID: r = parse_list(&rp->pids, optarg) ? 1 : 0; break;
+	case O_TID: r = parse_list(&rp->tids, optarg) ? 1 : 0; break;
+	case 'd': r = parse_list(&rp->dsos, optarg) ? 1 : 0; break;
+	case O_SYMBOLS: r = parse_list(&rp->syms, optarg) ? 1 : 0; break;
+	case 'C':
+		if (parse_cpus(rp, optarg))
+			return pk_cli_usage_error("report", "bad CPU list '%s'", optarg);
+		break;
+	case O_TIME:
+		if (parse_time(rp, optarg))
+			return pk_cli_usage_error("report", "bad --time '%s' (START,END in seconds)", optarg);
+		break;
+	case O_PERCENT_LIMIT: {
+		char *end;
+		rp->percent_limit = strtod(optarg, &end);
+		if (end == optarg || (*end && strcmp(end, "%")))
+			return pk_cli_usage_error("report", "bad --percent-limit '%s'", optarg);
+		break;
+	}
+	case O_PERCENTAGE:
+		if (strcmp(optarg, "absolute") && strcmp(optarg, "relative"))
+			return pk_cli_usage_error("report", "--percentage takes absolute or relative");
+		rp->relative = optarg[0] == 'r';
+		break;
+	case 'q': rp->quiet = true; break;
+	case O_TOTAL_PERIOD: rp->show_period = true; break;
+	case O_NS: rp->ns = true; break;
+	case 'f': case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
+	default: return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+	}
+	return r;
+}
+
+/* A filter of one comm, dso or symbol hides that column (perf's elision;
+ * the key still makes the entries), unless no column would be left. */
+static void elide(report *rp)
+{
+	uint32_t hide = 0;
+	for (int k = 0; k < rp->nr_keys; k++) {
+		const char *n = rp->keys[k]->name;
+		if ((rp->comms.n == 1 && !strcmp(n, "comm")) || (rp->dsos.n == 1 && !strcmp(n, "dso")) ||
+		    (rp->syms.n == 1 && rp->keys[k]->order == RP_ORD_SYM))
+			hide |= 1u << k;
+	}
+	if (hide != (1u << rp->nr_keys) - 1)
+		rp->hidden_cols = hide;
+}
+
+/* What the file decides when the options did not: call chains shown with
+ * Children when the samples have them, the group view when it has groups. */
+static void settle(report *rp, pd_session *s, const pk_pd_header *h)
+{
+	bool chains = false;
+	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			chains = true;
+	rp->use_cg = chains && rp->cg.mode != RP_CG_NONE;
+	if (!rp->children_set)
+		rp->children = chains;
+	if (!chains)
+		rp->children = false;
+	if (!rp->cg.order_set)
+		rp->cg.caller = rp->children;
+	if (rp->inverted)
+		rp->cg.caller = true;
+	if (rp->percent_limit > 0)
+		rp->cg.min_percent = rp->percent_limit;
+	if (!rp->group_set)
+		rp->group = h->nr_groups > 0;
+	rp->need_chain = rp->use_cg || rp->children;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (!strcmp(rp->keys[k]->name, "parent"))
+			rp->need_chain = true;
+	elide(rp);
+}
+
+static void report_free(report *rp)
+{
+	rp_hist_free(rp);
+	free_list(&rp->comms);
+	free_list(&rp->dsos);
+	free_list(&rp->syms);
+	free_list(&rp->pids);
+	free_list(&rp->tids);
+	free(rp->cpus);
+	free(rp);
+}
+
+static int report_run(report *rp, report_args *a)
+{
 	pd_session s;
-	if (pd_session_open(&s, "report", input, false)) {
-		free(rp);
+	if (pd_session_open(&s, "report", a->input, false))
 		return 1;
-	}
-	if (itrace && pd_spe_set_itrace(&s.spe, "report", itrace)) {
+	if (a->itrace && pd_spe_set_itrace(&s.spe, "report", a->itrace)) {
 		pd_session_close(&s);
-		free(rp);
 		return 129;
 	}
-	if (header || header_only)
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	memset(&h, 0, sizeof(h));
+	pk_pd_header_read(s.reader, &h, &err);
+	settle(rp, &s, &h);
+	if (a->header || a->header_only)
 		print_header(s.reader, s.input);
-	else
+	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	if (!header_only) {
-		s.spe.dump = dump;
-		status = pd_session_run(&s, on_sample, rp);
-		if (!dump) /* -D: the dump instead of the report (perf's way) */
-			print_table(rp, &s);
+	int status = 0;
+	if (!a->header_only) {
+		s.spe.dump = a->dump;
+		if (rp_hist_setup(rp, &s, &h) < 0) {
+			fprintf(stderr, "pmukit report: out of memory\n");
+			status = 1;
+		} else {
+			status = pd_session_run(&s, rp_hist_sample, rp);
+			if (!a->dump) /* -D: the dump instead of the report (perf's way) */
+				rp_hist_print(rp);
+		}
 		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
 		if (st->nr_lost_events)
 			fprintf(stderr, "warning: %" PRIu64 " events were lost while recording\n",
@@ -491,7 +540,29 @@ int cmd_report(int argc, char **argv)
 	}
 	status = pd_session_finish(&s, status);
 	pd_session_close(&s);
-	free_entries(rp);
-	free(rp);
+	pk_pd_header_release(&h);
+	return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	report *rp = calloc(1, sizeof(*rp));
+	if (!rp)
+		return 1;
+	rp->keys[0] = rp_key_find("comm");
+	rp->keys[1] = rp_key_find("dso");
+	rp->keys[2] = rp_key_find("sym");
+	rp->nr_keys = 3;
+	rp->cg.min_percent = 0.5;
+	rp->cg.max_stack = PK_MAX_STACK;
+	report_args a = {0};
+	int c, status = 0;
+	optind = 1;
+	opterr = 0;
+	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:", report_longopts, NULL)) != -1)
+		status = report_opt(rp, &a, c, argc, argv);
+	if (!status)
+		status = report_run(rp, &a);
+	report_free(rp);
 	return status;
 }

@@ -399,14 +399,10 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
-		if (ip >= (uint64_t)-4095) {
-			int c = pk_callchain_context(ip, &mode);
-			/* perf 6.1 follows only the host's markers (HV, KERNEL,
-			 * USER): any other one, guest markers too, makes it drop
-			 * the chain as corrupt */
-			if (c < 0 || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-			    mode == PERF_RECORD_MISC_GUEST_USER)
-				return;
+		int m = pd_chain_marker(ip, &mode);
+		if (m < 0)
+			return; /* perf 6.1 drops the chain as corrupt */
+		if (m) {
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}

@@ -46,6 +46,78 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 	return 0;
 }
 
+/* The slot of a counter id in the read-value table (grown as needed);
+ * NULL when out of memory. */
+static struct pd_read_prev *read_slot(pd_session *s, uint64_t id)
+{
+	if (2 * (s->read_used + 1) > s->read_cap) {
+		size_t ncap = s->read_cap ? 2 * s->read_cap : 64;
+		struct pd_read_prev *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < s->read_cap; i++) {
+			if (!s->read_prev[i].used)
+				continue;
+			size_t h = (s->read_prev[i].id * 0x9e3779b97f4a7c15ULL) & (ncap - 1);
+			while (n[h].used)
+				h = (h + 1) & (ncap - 1);
+			n[h] = s->read_prev[i];
+		}
+		free(s->read_prev);
+		s->read_prev = n;
+		s->read_cap = ncap;
+	}
+	size_t h = (id * 0x9e3779b97f4a7c15ULL) & (s->read_cap - 1);
+	while (s->read_prev[h].used && s->read_prev[h].id != id)
+		h = (h + 1) & (s->read_cap - 1);
+	if (!s->read_prev[h].used) {
+		s->read_prev[h].used = true;
+		s->read_prev[h].id = id;
+		s->read_used++;
+	}
+	return &s->read_prev[h];
+}
+
+/* A sample with PERF_SAMPLE_READ: one sample per value read, to the value's
+ * event, whose period is how much the counter grew since its last sample
+ * (perf report and script do the same). */
+static int deliver_read(pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp,
+			pd_sample_fn fn, void *arg)
+{
+	uint64_t rf = ev->evsel->attr.read_format;
+	size_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	size_t head = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t nr = 1, at = head;
+	if (rf & PERF_FORMAT_GROUP) {
+		nr = smp->read[0];
+		at = 1 + head;
+	} else {
+		at = 0; /* value, then the times, then id */
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t vi = (rf & PERF_FORMAT_GROUP) ? at + i * per : 0;
+		size_t ii = (rf & PERF_FORMAT_GROUP) ? vi + 1 : 1 + head;
+		if (ii >= smp->read_nr + !(rf & PERF_FORMAT_ID) || vi >= smp->read_nr)
+			break;
+		uint64_t id = (rf & PERF_FORMAT_ID) ? smp->read[ii] : smp->id;
+		pk_pd_event e = *ev;
+		e.evsel = (rf & PERF_FORMAT_ID) ? pk_pd_evsel_by_id(s->reader, id) : ev->evsel;
+		if (!e.evsel)
+			continue;
+		struct pd_read_prev *p = read_slot(s, id);
+		if (!p)
+			return 1;
+		pk_pd_sample one = *smp;
+		one.period = smp->read[vi] - p->value;
+		one.id = id;
+		p->value = smp->read[vi];
+		int r = fn(arg, s, &e, &one);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -74,7 +146,9 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */
-		int r = fn(arg, s, &ev, &sample);
+		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
+				? deliver_read(s, &ev, &sample, fn, arg)
+				: fn(arg, s, &ev, &sample);
 		if (r)
 			return r;
 	}
@@ -138,6 +212,8 @@ void pd_session_close(pd_session *s)
 {
 	pd_spe_release(&s->spe);
 	pd_trace_release(&s->trace);
+	free(s->read_prev);
+	s->read_prev = NULL;
 	pk_machine_free(s->machine);
 	pk_pd_reader_close(s->reader);
 	s->machine = NULL;

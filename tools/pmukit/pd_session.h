@@ -20,6 +20,10 @@ typedef struct pd_session {
 	bool ran;                    /* pd_session_run was called */
 	pd_spe spe;                  /* Arm SPE data; spe.dump (-D): dump, no samples */
 	pd_trace trace;              /* tracepoint payloads (tracing data) */
+	/* PERF_SAMPLE_READ: each counter's last value, by id, for the deltas
+	 * handed out as one sample per group member (perf's way) */
+	struct pd_read_prev { uint64_t id, value; bool used; } *read_prev;
+	size_t read_cap, read_used;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
@@ -35,6 +39,19 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);
  * status, or 1 when samples were there and none could be decoded. */
 int pd_session_finish(pd_session *s, int status);
 void pd_session_close(pd_session *s);
+
+/* A call chain entry seen as perf 6.1 follows chains: 0 an address, 1 a
+ * context marker (*mode set), -1 a marker for which perf drops the whole
+ * chain (corrupt, or a guest context). */
+static inline int pd_chain_marker(uint64_t ip, unsigned *mode)
+{
+	if (ip < (uint64_t)-4095)
+		return 0;
+	int c = pk_callchain_context(ip, mode);
+	if (c < 0 || *mode == PERF_RECORD_MISC_GUEST_KERNEL || *mode == PERF_RECORD_MISC_GUEST_USER)
+		return -1;
+	return 1;
+}
 
 /* Output buffer for fast printing. */
 typedef struct pd_out {

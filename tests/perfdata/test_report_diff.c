@@ -1,0 +1,185 @@
+/* Differential test of `pmukit report --stdio` against Linux perf report:
+ * real recordings (software events with and without -g, system-wide, a
+ * {cpu-clock,task-clock}:S group, a program with deep call stacks compiled
+ * here) read by both tools with many option sets; prints "N/M identical"
+ * and fails on any case that differs unless docs/perfdata-differences.md
+ * lists it (as `file options`) with its reason in its "report" section.
+ * perf's closing tip ("# (Tip: ...)", chosen at random) is left out of the
+ * comparison. Skipped with the reason when perf or a C compiler is absent. */
+#include "helpers.h"
+#include "pd_test.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char deep_c[] =
+	"#include <stdlib.h>\n"
+	"volatile unsigned long sink;\n"
+	"__attribute__((noinline)) static unsigned long leaf(unsigned long x)\n"
+	"{ for (int i = 0; i < 2000; i++) x = x * 6364136223846793005UL + 1; return x; }\n"
+	"__attribute__((noinline)) static unsigned long mid(int d, unsigned long x)\n"
+	"{ if (d == 0) return leaf(x); return mid(d - 1, x) + (d & 1 ? leaf(x + d) : 0); }\n"
+	"__attribute__((noinline)) static unsigned long alpha(unsigned long x) { return mid(6, x); }\n"
+	"__attribute__((noinline)) static unsigned long beta(unsigned long x)\n"
+	"{ return mid(3, x) + leaf(x); }\n"
+	"int main(int argc, char **argv)\n"
+	"{ long n = argc > 1 ? atol(argv[1]) : 20000;\n"
+	"  for (long i = 0; i < n; i++) { sink += alpha(i); if (i % 3 == 0) sink += beta(i); }\n"
+	"  return 0; }\n";
+
+typedef struct rcase {
+	const char *file, *opts;
+} rcase;
+
+static const rcase cases[] = {
+	{"f.data", ""}, {"f.data", "-n"}, {"f.data", "--show-total-period"}, {"f.data", "-q"},
+	{"f.data", "-s sym"}, {"f.data", "-s dso,sym"}, {"f.data", "-s pid"}, {"f.data", "-s cpu"},
+	{"f.data", "-s socket"}, {"f.data", "-s period"}, {"f.data", "-s sample"},
+	{"f.data", "-s weight"}, {"f.data", "-s local_weight"}, {"f.data", "-s cgroup"},
+	{"f.data", "-s sym,dso"}, {"f.data", "-s dso,comm"}, {"f.data", "--percent-limit 1"},
+	{"f.data", "--symbols leaf"}, {"f.data", "--dsos deep"}, {"f.data", "--comm deep"},
+	{"f.data", "--comm deep --percentage relative"}, {"f.data", "-C 0"}, {"f.data", "-s ''"},
+	{"g.data", ""}, {"g.data", "--no-children"}, {"g.data", "-g fractal"},
+	{"g.data", "-g flat"}, {"g.data", "-g folded"}, {"g.data", "-g none"},
+	{"g.data", "-g caller"}, {"g.data", "-g callee"}, {"g.data", "--no-children -g caller"},
+	{"g.data", "--no-children -g fractal"}, {"g.data", "--no-children -g flat"},
+	{"g.data", "--no-children -g folded"}, {"g.data", "-G"}, {"g.data", "--no-children -G"},
+	{"g.data", "--max-stack 3"}, {"g.data", "--no-children --max-stack 4"},
+	{"g.data", "-g graph,2"}, {"g.data", "-g fractal,5,caller"}, {"g.data", "-g graph,0.5,count"},
+	{"g.data", "-g graph,0.5,period"}, {"g.data", "--percent-limit 10"}, {"g.data", "-n"},
+	{"g.data", "-s sym"}, {"g.data", "-s dso"}, {"g.data", "-s parent"},
+	{"g.data", "--children -s pid"}, {"tc.data", ""}, {"tc.data", "--no-children"},
+	{"pf.data", ""}, {"pf.data", "-n -s sym"}, {"pg.data", ""}, {"pg.data", "--no-children"},
+	{"pg.data", "-g folded"}, {"grp.data", ""}, {"grp.data", "--no-group"}, {"grp.data", "-n"},
+	{"grp.data", "--show-total-period"}, {"grp.data", "-s sym"}, {"a.data", ""},
+	{"a.data", "-s pid"}, {"a.data", "-s cpu"}, {"a.data", "-s dso"}, {"a.data", "-s comm"},
+};
+
+static void record(const char *tool, const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd %s && %s record %s >/dev/null 2>&1", pd_test_dir, tool, args);
+	int rc = pk_test_run(cmd, NULL, 0);
+	if (rc)
+		fprintf(stderr, "failed: %s\n", cmd);
+	assert_int_equal(rc, 0);
+}
+
+/* perf's closing "#\n# (Tip: ...)\n#\n" cut off. */
+static void drop_tip(char *s)
+{
+	size_t n = strlen(s);
+	if (n < 6 || strcmp(s + n - 3, "\n#\n"))
+		return;
+	char *p = s + n - 3;
+	while (p > s && p[-1] != '\n')
+		p--; /* start of the "# (...)" line */
+	if (strncmp(p, "# (", 3) || p - s < 2 || strncmp(p - 2, "#\n", 2))
+		return;
+	p[-2] = '\0';
+}
+
+/* The "report" section of the differences file. */
+static char *listed_section(void)
+{
+	char path[2048];
+	snprintf(path, sizeof(path), "%s/docs/perfdata-differences.md", getenv("PK_SRCDIR"));
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *sec = strstr(buf, "\n## report");
+	assert_non_null(sec);
+	char *end = strstr(sec + 1, "\n## ");
+	if (end)
+		*end = '\0';
+	return sec;
+}
+
+/* 1 identical, 2 a listed difference, 0 an unlisted one. */
+static int run_case(const rcase *c, const char *listed)
+{
+	char cmd[4096], key[256];
+	char *theirs = NULL, *ours = NULL;
+	snprintf(cmd, sizeof(cmd), "cd %s && perf report --stdio %s -i %s 2>/dev/null", pd_test_dir,
+		 c->opts, c->file);
+	pk_test_run(cmd, &theirs, 0);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s report --stdio %s -i %s 2>/dev/null", pd_test_dir,
+		 pk_test_pmukit(), c->opts, c->file);
+	pk_test_run(cmd, &ours, 0);
+	assert_non_null(theirs);
+	assert_non_null(ours);
+	drop_tip(theirs);
+	bool same = !strcmp(theirs, ours);
+	snprintf(key, sizeof(key), "`%s%s%s`", c->file, c->opts[0] ? " " : "", c->opts);
+	if (!same) {
+		bool ok = strstr(listed, key) != NULL;
+		fprintf(stderr, "%s: %s %s\n", ok ? "listed difference" : "UNLISTED DIFFERENCE", key,
+			ok ? "" : "(add it to docs/perfdata-differences.md with its reason, or fix it)");
+		if (!ok) {
+			const char *a = theirs, *b = ours;
+			size_t line = 1;
+			while (*a && *a == *b) {
+				line += *a == '\n';
+				a++;
+				b++;
+			}
+			fprintf(stderr, "  first difference at line %zu:\n  perf:   %.120s\n  pmukit: %.120s\n",
+				line, a, b);
+		}
+		free(theirs);
+		free(ours);
+		return ok ? 2 : 0;
+	}
+	free(theirs);
+	free(ours);
+	return 1;
+}
+
+static void test_report_differential(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	PD_TEST_NEED("cc");
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd %s && cat > deep.c && cc -O1 -fno-omit-frame-pointer -o deep deep.c",
+		 pd_test_dir);
+	FILE *p = popen(cmd, "w");
+	assert_non_null(p);
+	fputs(deep_c, p);
+	assert_int_equal(pclose(p), 0);
+	/* small recordings (a few hundred samples): the suite also runs under
+	 * the sanitizers */
+	record("perf", "-e cpu-clock -o f.data ./deep 12000");
+	record("perf", "-g -e cpu-clock -o g.data ./deep 12000");
+	record("perf", "-g -e task-clock -c 200000 -o tc.data ./deep 8000");
+	record("perf", "-e page-faults -c 1 -o pf.data ./deep 2000");
+	record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 8000");
+	record("perf", "-a -e cpu-clock -o a.data ./deep 5000");
+	record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 12000");
+	const char *listed = listed_section();
+	size_t n = sizeof(cases) / sizeof(cases[0]), same = 0, allowed = 0, bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		int r = run_case(&cases[i], listed);
+		same += r == 1;
+		allowed += r == 2;
+		bad += r == 0;
+	}
+	fprintf(stderr, "report differential: %zu/%zu identical (%zu listed differences, %zu unlisted)\n",
+		same, n, allowed, bad);
+	printf("report differential: %zu/%zu identical\n", same, n);
+	assert_int_equal(bad, 0);
+	assert_true(same > n / 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_differential),
+	};
+	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
+}

@@ -1,0 +1,123 @@
+/* pmukit report: the histogram of a perf.data file as perf report builds it.
+ *
+ * Samples go into entries keyed by the sort keys (report_keys.c: one table
+ * row per key with its title, its column text, how ties are ordered); with
+ * call chains each entry holds the tree of its chains (report_chain.c), and
+ * in Children mode every function on a chain gets an entry of its own whose
+ * Children value counts the samples it was on (once per sample, recursion
+ * or not). Group members share their leader's entries, one value per
+ * member. Invariants: an entry's Children value is at least its Self value;
+ * a chain node's cumulative hits are its own hits plus its children's. */
+#ifndef PMUKIT_REPORT_H
+#define PMUKIT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <pmukit/perfdata.h>
+#include <pmukit/symbols.h>
+
+#define RP_MAX_KEYS 8
+#define RP_NAME_MAX 4096 /* a tracepoint payload's text fits */
+
+/* One address of a chain, resolved. */
+typedef struct rp_loc {
+	const char *sym;             /* NULL when unresolved */
+	const char *dso;
+	uint64_t ip, sym_start, dso_addr, sym_size, map_size;
+	char level;                  /* 'k', '.', 'H', 'g', 'u' */
+	bool has_map;
+} rp_loc;
+
+/* A node of a chain tree: one function (or address) on a path. */
+typedef struct rp_cnode {
+	const char *sym;             /* NULL: an address, printed as ip */
+	const char *dso;
+	uint64_t ip, sym_start;
+	uint64_t hit, cumul;         /* periods: chains ending here; with the children */
+	uint64_t nr, cumul_nr;       /* the same in samples */
+	struct rp_cnode *child, *last, *next;
+} rp_cnode;
+
+enum rp_cg_mode { RP_CG_GRAPH, RP_CG_FRACTAL, RP_CG_FLAT, RP_CG_FOLDED, RP_CG_NONE };
+
+typedef struct rp_cg_opts {
+	enum rp_cg_mode mode;
+	double min_percent;          /* 0.5 */
+	bool caller;                 /* root first (caller order) */
+	bool order_set;              /* caller/callee given */
+	unsigned max_stack;          /* entries of a chain used */
+	bool show_count;             /* value "count" instead of "percent" */
+	bool show_period;            /* value "period" */
+	unsigned print_limit;        /* 0: no limit */
+} rp_cg_opts;
+
+void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uint64_t period);
+void rp_cnode_merge(rp_cnode *into, rp_cnode *from);
+void rp_cnode_free(rp_cnode *root);
+/* The longest symbol column text ("[.] name") on the chain branches of at
+ * least min_hit: perf widens the Symbol column to it. */
+void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w);
+/* Prints the tree of one entry; total is what percentages are of in graph
+ * mode, parent the entry's own value (fractal). */
+void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,
+		    uint64_t parent, bool skip_first);
+
+
+/* ---- the histogram (report_hist.c) ---- */
+
+/* Values per group member: self period and samples, children period and samples. */
+enum { RP_SELF, RP_SELF_NR, RP_ACC, RP_ACC_NR, RP_NV };
+
+typedef struct rp_entry {
+	struct rp_entry *hnext;
+	char *id;                    /* the keys' texts and numbers: what makes the entry */
+	int ev;                      /* evsel index (group view: the leader's) */
+	char *cols[RP_MAX_KEYS];
+	uint64_t nums[RP_MAX_KEYS];
+	uint32_t pid, tid;           /* texts made at the end: pid, a relabeled comm */
+	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
+	char level;                  /* "[k]": the cpumode of the sample that made it */
+	uint8_t unresolved;          /* per key: a symbol key without a symbol */
+	uint64_t *v;                 /* RP_NV values per member */
+	size_t max_depth;            /* the longest chain added */
+	rp_cnode chain;
+} rp_entry;
+
+typedef struct rp_list {             /* a comma-separated option */
+	char **items;
+	size_t n;
+} rp_list;
+
+typedef struct report {
+	const struct rp_key *keys[RP_MAX_KEYS];
+	int nr_keys;
+	uint32_t hidden_cols;        /* keys not printed (a filter of one item) */
+	bool sort_given, show_nr, show_period, quiet, relative, ns, group, group_set;
+	bool children, children_set, use_cg, cg_set, inverted, sym_first;
+	bool raw_trace;              /* --raw-trace: the trace key's raw fields */
+	bool need_chain;             /* chains resolved: tree, Children or parent key */
+	rp_cg_opts cg;
+	double percent_limit;
+	rp_list comms, dsos, syms, pids, tids;
+	bool *cpus;                  /* -C: NULL for all */
+	size_t nr_cpus;
+	uint64_t time_start, time_end;  /* --time; 0: open */
+	/* what was seen */
+	rp_entry **buckets;
+	size_t nr_entries;
+	size_t nr_ev;
+	int *leader, *member, *nr_members;  /* per evsel (group view) */
+	uint64_t *tot_period, *tot_nr, *nf_period, *nf_nr;  /* per evsel: all, not filtered */
+	const pk_pd_header *hdr;
+	struct pd_session *s;
+} report;
+
+int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
+int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+		   const pk_pd_sample *smp);
+void rp_hist_print(report *rp);
+void rp_hist_free(report *rp);
+bool rp_list_has(const rp_list *l, const char *s);
+
+#endif

@@ -1,0 +1,388 @@
+/* pmukit report: the call-chain tree of an entry and its printing, as perf
+ * report --stdio shows it (-g graph, fractal, flat, folded).
+ *
+ * The tree is a trie: one node per function on a path (an address when no
+ * symbol is known), children in the order they were first seen, which is
+ * the order perf keeps for equal values. perf stores runs of nodes without
+ * a branch as one node; here a run is walked when printing: a node with one
+ * child and no chain ending at it goes on the same run. A node's cumul is
+ * its hit plus its children's cumul. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_fn(const rp_cnode *n, const rp_loc *l)
+{
+	if (n->sym && l->sym)
+		return n->sym_start == l->sym_start && n->dso == l->dso;
+	if (n->sym || l->sym)
+		return false;
+	return n->ip == l->ip;
+}
+
+static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
+{
+	for (rp_cnode *c = parent->child; c; c = c->next)
+		if (same_fn(c, l))
+			return c;
+	rp_cnode *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->sym = l->sym;
+	c->dso = l->dso;
+	c->ip = l->ip;
+	c->sym_start = l->sym_start;
+	if (parent->last)
+		parent->last->next = c;
+	else
+		parent->child = c;
+	parent->last = c;
+	return c;
+}
+
+void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uint64_t period)
+{
+	rp_cnode *cur = root;
+	root->cumul += period;
+	root->cumul_nr++;
+	for (size_t i = 0; i < n; i++) {
+		rp_cnode *c = child_for(cur, &locs[caller ? n - 1 - i : i]);
+		if (!c)
+			return; /* out of memory: the chain stops here */
+		c->cumul += period;
+		c->cumul_nr++;
+		cur = c;
+	}
+	if (cur != root) {
+		cur->hit += period;
+		cur->nr++;
+	}
+}
+
+void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
+{
+	into->hit += from->hit;
+	into->nr += from->nr;
+	into->cumul += from->cumul;
+	into->cumul_nr += from->cumul_nr;
+	for (rp_cnode *c = from->child; c; c = c->next) {
+		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start};
+		rp_cnode *t = child_for(into, &l);
+		if (t)
+			rp_cnode_merge(t, c);
+	}
+}
+
+void rp_cnode_free(rp_cnode *root)
+{
+	rp_cnode *c = root->child;
+	while (c) {
+		rp_cnode *nx = c->next;
+		rp_cnode_free(c);
+		free(c);
+		c = nx;
+	}
+	root->child = root->last = NULL;
+}
+
+void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w)
+{
+	for (const rp_cnode *c = root->child; c; c = c->next) {
+		if (c->cumul < min_hit)
+			continue;
+		int s = c->sym ? 4 + (int)strlen(c->sym) : 22;
+		if (s > *sym_w)
+			*sym_w = s;
+		rp_cnode_widths(c, min_hit, sym_w);
+	}
+}
+
+/* ---- printing ---- */
+
+typedef struct cg_print {
+	FILE *f;
+	const rp_cg_opts *o;
+	uint64_t min_hit;
+	int margin;
+} cg_print;
+
+static void put_name(FILE *f, const rp_cnode *n)
+{
+	if (n->sym)
+		fputs(n->sym, f);
+	else
+		fprintf(f, "%#" PRIx64, n->ip);
+}
+
+static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total)
+{
+	if (p->o->show_count)
+		fprintf(p->f, "%" PRIu64, nr);
+	else if (p->o->show_period)
+		fprintf(p->f, "%" PRIu64, v);
+	else
+		fprintf(p->f, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+/* perf's order of two children: by symbol start when both have one, else
+ * by address; the higher first. */
+static bool before(const rp_cnode *a, const rp_cnode *b)
+{
+	if (a->sym && b->sym)
+		return a->sym_start > b->sym_start;
+	return a->ip > b->ip;
+}
+
+/* n's children, highest address first: the order perf keeps children in
+ * (a tree by address), which decides among equal values. */
+static size_t children_by_addr(const rp_cnode *n, const rp_cnode ***out)
+{
+	size_t k = 0;
+	for (const rp_cnode *c = n->child; c; c = c->next)
+		k++;
+	const rp_cnode **v = malloc((k ? k : 1) * sizeof(*v));
+	*out = v;
+	if (!v)
+		return 0;
+	k = 0;
+	for (const rp_cnode *c = n->child; c; c = c->next) {
+		size_t j = k++;
+		for (; j > 0 && before(c, v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = c;
+	}
+	return k;
+}
+
+/* The children kept (cumul >= the threshold), by cumul, stable. */
+static size_t kept_children(const cg_print *p, const rp_cnode *n, const rp_cnode ***out)
+{
+	uint64_t min_hit = p->min_hit;
+	if (p->o->mode == RP_CG_FRACTAL) /* of the parent's children, level by level */
+		min_hit = (uint64_t)((double)(n->cumul - n->hit) * p->o->min_percent / 100.0);
+	const rp_cnode **v;
+	size_t all = children_by_addr(n, &v), k = 0;
+	*out = v;
+	for (size_t i = 0; i < all; i++)
+		if (v[i]->cumul >= min_hit)
+			v[k++] = v[i];
+	for (size_t i = 1; i < k; i++) { /* insertion sort: stable */
+		const rp_cnode *x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return k;
+}
+
+static void margin(const cg_print *p)
+{
+	fprintf(p->f, "%*s", 12 + p->margin, "");
+}
+
+static void graph_line(const cg_print *p, int depth, unsigned mask)
+{
+	margin(p);
+	for (int i = 0; i < depth; i++)
+		fputs(mask & (1u << i) ? "|          " : "           ", p->f);
+	fputc('\n', p->f);
+}
+
+/* Prints the children of n at depth; whether it printed anything. */
+static bool graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, int depth,
+			unsigned mask)
+{
+	const rp_cnode **kids;
+	size_t k = kept_children(p, n, &kids);
+	uint64_t remaining = total;
+	bool rel = p->o->mode == RP_CG_FRACTAL, printed = k > 0;
+	for (size_t ci = 0; ci < k && depth < 32; ci++) {
+		const rp_cnode *c = kids[ci];
+		remaining -= c->cumul;
+		unsigned nmask = mask;
+		if (ci + 1 == k && (!rel || !remaining))
+			nmask &= ~(1u << (depth - 1));
+		graph_line(p, depth, mask);
+		const rp_cnode *e = c;
+		for (int j = 0;; j++) {
+			margin(p);
+			for (int i = 0; i < depth; i++) {
+				fputc(nmask & (1u << i) ? '|' : ' ', p->f);
+				if (!j && i == depth - 1) {
+					fputs("--", p->f);
+					put_value(p, c->cumul, c->cumul_nr, total);
+					fputs("--", p->f);
+				} else {
+					fputs("          ", p->f);
+				}
+			}
+			put_name(p->f, e);
+			fputc('\n', p->f);
+			if (e->hit || !e->child || e->child->next)
+				break;
+			e = e->child;
+		}
+		graph_level(p, e, rel ? e->cumul - e->hit : total, depth + 1, nmask | (1u << depth));
+	}
+	if (rel && remaining && remaining != total) {
+		margin(p);
+		for (int i = 0; i < depth; i++) {
+			fputc(i < depth - 1 && (mask & (1u << i)) ? '|' : ' ', p->f);
+			if (i == depth - 1) {
+				fputs("--", p->f);
+				put_value(p, remaining, 0, total);
+				fputs("--", p->f);
+			} else {
+				fputs("          ", p->f);
+			}
+		}
+		fputs("[...] (inlined)\n", p->f); /* perf 6.1's words */
+		printed = true;
+	}
+	free(kids);
+	return printed;
+}
+
+static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint64_t parent,
+			bool skip_first)
+{
+	const rp_cnode **kids;
+	size_t k = kept_children(p, root, &kids);
+	free(kids);
+	if (!k)
+		return false;
+	const rp_cnode *top = root;
+	bool first = true;
+	if (root->child && !root->child->next) { /* one root: no percentage, one level less */
+		const rp_cnode *e = root->child;
+		for (int j = 0;; j++) {
+			if (!(j == 0 && skip_first)) {
+				margin(p);
+				if (first) {
+					fputs("|\n", p->f);
+					margin(p);
+					fputs("---", p->f);
+					p->margin += 3;
+					first = false;
+				}
+				put_name(p->f, e);
+				fputc('\n', p->f);
+			}
+			if (e->hit || !e->child || e->child->next)
+				break;
+			e = e->child;
+		}
+		top = e;
+	}
+	if (p->o->mode == RP_CG_FRACTAL)
+		total = parent; /* of the entry, one root or not */
+	/* nothing at all (-s sym with a one-entry chain): no blank line */
+	bool below = graph_level(p, top, total, 1, 1);
+	return !first || below;
+}
+
+/* Nodes with chains ending there (hit >= min), after their children, then
+ * by hit: the order perf lists flat and folded chains in. */
+static void collect_ends(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***v, size_t *k,
+			 size_t *cap)
+{
+	const rp_cnode **kids;
+	size_t nk = children_by_addr(n, &kids);
+	for (size_t i = 0; i < nk; i++)
+		collect_ends(kids[i], min_hit, v, k, cap);
+	free(kids);
+	if (!n->hit || n->hit < min_hit)
+		return;
+	if (*k == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		const rp_cnode **nv = realloc(*v, nc * sizeof(**v));
+		if (!nv)
+			return;
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*k)++] = n;
+}
+
+/* The path from the root to n, root first. */
+static size_t path_to(const rp_cnode *root, const rp_cnode *n, const rp_cnode **out, size_t max,
+		      size_t depth)
+{
+	for (const rp_cnode *c = root->child; c; c = c->next) {
+		if (depth >= max)
+			return 0;
+		out[depth] = c;
+		if (c == n)
+			return depth + 1;
+		size_t r = path_to(c, n, out, max, depth + 1);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static bool print_flat(cg_print *p, const rp_cnode *root, uint64_t total)
+{
+	const rp_cnode **v = NULL;
+	size_t k = 0, cap = 0;
+	collect_ends(root, p->min_hit, &v, &k, &cap);
+	for (size_t i = 1; i < k; i++) {
+		const rp_cnode *x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1]->hit < x->hit; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	const rp_cnode *path[PK_MAX_STACK + 2];
+	for (size_t i = 0; i < k; i++) {
+		size_t np = path_to(root, v[i], path, PK_MAX_STACK + 2, 0);
+		if (p->o->mode == RP_CG_FOLDED) {
+			put_value(p, v[i]->hit, v[i]->nr, total);
+			fputc(' ', p->f);
+			for (size_t j = 0; j < np; j++) {
+				if (j)
+					fputc(';', p->f);
+				put_name(p->f, path[j]);
+			}
+			fputc('\n', p->f);
+			continue;
+		}
+		fputs("           ", p->f);
+		put_value(p, v[i]->cumul, v[i]->cumul_nr, total); /* flat: with what lies below */
+		fputc('\n', p->f);
+		for (size_t j = 0; j < np; j++) {
+			fputs("                ", p->f);
+			put_name(p->f, path[j]);
+			fputc('\n', p->f);
+		}
+		fputc('\n', p->f);
+	}
+	free(v);
+	return false; /* flat ends each chain with its blank line; folded has none */
+}
+
+void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,
+		    uint64_t parent, bool skip_first)
+{
+	cg_print p = {.f = f, .o = o};
+	double base = o->mode == RP_CG_FRACTAL ? (double)parent : (double)total;
+	p.min_hit = (uint64_t)(base * o->min_percent / 100.0);
+	bool printed = false;
+	switch (o->mode) {
+	case RP_CG_GRAPH:
+	case RP_CG_FRACTAL:
+		printed = print_graph(&p, root, total, parent, skip_first);
+		break;
+	case RP_CG_FLAT:
+	case RP_CG_FOLDED:
+		printed = print_flat(&p, root, total);
+		break;
+	case RP_CG_NONE:
+		break;
+	}
+	if (printed)
+		fputc('\n', f);
+}

@@ -1,0 +1,717 @@
+/* pmukit report: samples into entries, and the table perf report --stdio
+ * prints of them.
+ *
+ * Each sample adds its period to the entry of its address (Self); with
+ * Children, also to the entry of every other function on its chain, once
+ * per sample however often the function recurs. Group members (GROUP_DESC)
+ * share their leader's entries in the group view, one value each. Texts
+ * that perf makes when printing (pid's last comm, a comm that was ":tid"
+ * before the task's first COMM) are made at the end, and entries that then
+ * agree are merged, as perf's collapse does. Totals count every sample;
+ * --comm, --dsos, ... only hide entries, so percentages stay of all unless
+ * --percentage relative. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_session.h"
+#include "report_keys.h"
+
+#define NBUCKETS 65536
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+bool rp_list_has(const rp_list *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i], s))
+			return true;
+	return false;
+}
+
+static bool grow_u64(uint64_t **p, size_t old, size_t n)
+{
+	uint64_t *np = realloc(*p, n * sizeof(uint64_t));
+	if (!np)
+		return false;
+	memset(np + old, 0, (n - old) * sizeof(uint64_t));
+	*p = np;
+	return true;
+}
+
+/* Group view: each evsel's leader and place from GROUP_DESC. */
+int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+{
+	size_t n = pk_pd_nr_evsels(s->reader);
+	rp->s = s;
+	rp->hdr = hdr;
+	rp->nr_ev = n;
+	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
+	rp->leader = calloc(n + 1, sizeof(int));
+	rp->member = calloc(n + 1, sizeof(int));
+	rp->nr_members = calloc(n + 1, sizeof(int));
+	if (!rp->buckets || !rp->leader || !rp->member || !rp->nr_members ||
+	    !grow_u64(&rp->tot_period, 0, n + 1) || !grow_u64(&rp->tot_nr, 0, n + 1) ||
+	    !grow_u64(&rp->nf_period, 0, n + 1) || !grow_u64(&rp->nf_nr, 0, n + 1))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		rp->leader[i] = (int)i;
+		rp->nr_members[i] = 1;
+	}
+	if (!rp->group || !hdr)
+		return 0;
+	for (uint32_t g = 0; g < hdr->nr_groups; g++) {
+		uint32_t l = hdr->groups[g].leader_idx, m = hdr->groups[g].nr_members;
+		if (l >= n || m > n - l || m < 1)
+			continue;
+		for (uint32_t k = 0; k < m; k++) {
+			rp->leader[l + k] = (int)l;
+			rp->member[l + k] = (int)k;
+		}
+		rp->nr_members[l] = (int)m;
+	}
+	return 0;
+}
+
+static char level_of(unsigned cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_HYPERVISOR: return 'H';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return '.';
+	}
+}
+
+static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l)
+{
+	const pk_addr_loc *a = pk_machine_lookup(m, pid, cpumode, ip);
+	l->sym = a->sym;
+	l->dso = a->dso;
+	l->ip = ip;
+	l->sym_start = a->sym_start;
+	l->dso_addr = a->dso_addr;
+	l->sym_size = a->sym_size;
+	l->map_size = a->map_size;
+	l->has_map = a->has_map;
+	l->level = level_of(cpumode);
+}
+
+/* The chain's addresses, callee first, markers followed; 0 entries when a
+ * marker is corrupt (perf drops such a chain). */
+static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, rp_loc *out)
+{
+	size_t n = 0;
+	unsigned max = rp->cg.max_stack ? rp->cg.max_stack : PK_MAX_STACK;
+	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+		uint64_t ip = smp->callchain[i];
+		int m = pd_chain_marker(ip, &mode);
+		if (m < 0)
+			return 0;
+		if (m)
+			continue;
+		if (n < PK_MAX_STACK)
+			resolve(rp->s->machine, smp->pid, mode, ip, &out[n++]);
+	}
+	/* perf keeps --max-stack entries from the end it walks from: the
+	 * root in caller order */
+	if (n > max && rp->cg.caller) {
+		memmove(out, out + (n - max), max * sizeof(*out));
+		n = max;
+	}
+	return n < max ? n : max;
+}
+
+/* The entry of these keys, made when new. */
+static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
+{
+	char cols[RP_MAX_KEYS][RP_NAME_MAX];
+	uint64_t nums[RP_MAX_KEYS];
+	char id[RP_MAX_KEYS * (RP_NAME_MAX + 24) + 16];
+	/* the id: event, then per key its text and its number (hex digits) */
+	size_t n = (size_t)pd_dec_digits(id + 16, (unsigned long long)ev);
+	memmove(id, id + 16 - n, n);
+	for (int k = 0; k < rp->nr_keys; k++) {
+		rp->keys[k]->fill(c, cols[k], sizeof(cols[k]), &nums[k]);
+		size_t l = strlen(cols[k]);
+		id[n++] = '\x01';
+		memcpy(id + n, cols[k], l);
+		n += l;
+		id[n++] = '\x02';
+		for (uint64_t v = nums[k]; v; v >>= 4)
+			id[n++] = "0123456789abcdef"[v & 15];
+	}
+	id[n] = '\0';
+	size_t h = hash_str(id) % NBUCKETS;
+	for (rp_entry *e = rp->buckets[h]; e; e = e->hnext)
+		if (!strcmp(e->id, id))
+			return e;
+	rp_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->v = calloc((size_t)rp->nr_members[ev] * RP_NV, sizeof(uint64_t));
+	e->id = strdup(id);
+	if (!e->v || !e->id) {
+		free(e->v);
+		free(e->id);
+		free(e);
+		return NULL;
+	}
+	e->ev = ev;
+	/* perf: the map's kind; without a map, the sample's mode */
+	e->level = c->loc->has_map ? c->loc->level : c->level;
+	e->pid = c->smp->pid;
+	e->tid = c->smp->tid;
+	for (int k = 0; k < rp->nr_keys; k++) {
+		e->nums[k] = nums[k];
+		e->cols[k] = strdup(cols[k]);
+		if ((rp->keys[k]->order == RP_ORD_SYM && !c->loc->sym) ||
+		    (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill && !c->loc->has_map))
+			e->unresolved |= (uint8_t)(1u << k);
+	}
+	e->hnext = rp->buckets[h];
+	rp->buckets[h] = e;
+	rp->nr_entries++;
+	return e;
+}
+
+/* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
+static bool hidden(report *rp, const rp_ctx *c)
+{
+	if (rp->comms.n && !rp_list_has(&rp->comms, pk_machine_comm(rp->s->machine, c->smp->pid,
+								       c->smp->tid)))
+		return true;
+	char num[16];
+	if (rp->pids.n) {
+		snprintf(num, sizeof(num), "%u", c->smp->pid);
+		if (!rp_list_has(&rp->pids, num))
+			return true;
+	}
+	if (rp->tids.n) {
+		snprintf(num, sizeof(num), "%u", c->smp->tid);
+		if (!rp_list_has(&rp->tids, num))
+			return true;
+	}
+	if (rp->dsos.n) {
+		const char *d = strrchr(c->loc->dso, '/');
+		if (!rp_list_has(&rp->dsos, c->loc->dso) && !rp_list_has(&rp->dsos, d ? d + 1 : c->loc->dso))
+			return true;
+	}
+	if (rp->syms.n && (!c->loc->sym || !rp_list_has(&rp->syms, c->loc->sym)))
+		return true;
+	return false;
+}
+
+static void add_chain(report *rp, rp_entry *e, const rp_loc *chain, size_t n, size_t at,
+		      uint64_t period)
+{
+	if (!rp->use_cg || !n)
+		return;
+	size_t depth = rp->cg.caller ? at + 1 : n - at;
+	if (depth > e->max_depth)
+		e->max_depth = depth;
+	if (rp->cg.caller)
+		rp_cnode_add(&e->chain, chain, at + 1, true, period);
+	else
+		rp_cnode_add(&e->chain, chain + at, n - at, false, period);
+}
+
+/* Children: every other function of the chain, once per sample. */
+static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chain, size_t n,
+		       int ev, int mi, uint64_t period)
+{
+	rp_entry *seen[PK_MAX_STACK + 1];
+	size_t nseen = 0;
+	seen[nseen++] = self;
+	/* an address without a map gets the sample's "[k]" in caller order and
+	 * "[.]" in callee order (perf 6.1, observed) */
+	if (!rp->cg.caller)
+		c->level = '.';
+	for (size_t step = 0; step < n; step++) {
+		/* perf walks the chain in its print order: root first for caller */
+		size_t i = rp->cg.caller ? n - 1 - step : step;
+		c->loc = &chain[i];
+		rp_entry *e = entry_for(rp, c, ev);
+		if (!e)
+			return 1;
+		bool dup = false;
+		for (size_t k = 0; k < nseen && !dup; k++)
+			dup = seen[k] == e;
+		if (dup)
+			continue;
+		seen[nseen++] = e;
+		if (hidden(rp, c))
+			e->filtered = true;
+		e->v[mi * RP_NV + RP_ACC] += period;
+		e->v[mi * RP_NV + RP_ACC_NR]++;
+		add_chain(rp, e, chain, n, i, period);
+	}
+	return 0;
+}
+
+int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+		   const pk_pd_sample *smp)
+{
+	report *rp = arg;
+	(void)s;
+	int ei = ev->evsel->idx;
+	if ((size_t)ei >= rp->nr_ev)
+		return 0;
+	if (rp->cpus && (smp->cpu >= rp->nr_cpus || !rp->cpus[smp->cpu]))
+		return 0;
+	if ((rp->time_start && smp->time < rp->time_start) || (rp->time_end && smp->time > rp->time_end))
+		return 0;
+	int lead = rp->leader[ei], mi = rp->member[ei];
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	rp_loc loc, chain[PK_MAX_STACK];
+	resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
+	/* the chain is looked at for the tree, Children and parent only */
+	size_t n = smp->callchain_nr && rp->need_chain ? resolve_chain(rp, smp, cpumode, chain) : 0;
+	rp_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
+		    .hdr = rp->hdr, .ns = rp->ns, .level = loc.level,
+		    .raw_trace = rp->raw_trace, .s = rp->s, .evsel = ev->evsel};
+	rp->tot_period[ei] += smp->period;
+	rp->tot_nr[ei]++;
+	rp_entry *e = entry_for(rp, &c, lead);
+	if (!e)
+		return 1;
+	if (hidden(rp, &c)) {
+		e->filtered = true;
+	} else {
+		rp->nf_period[ei] += smp->period;
+		rp->nf_nr[ei]++;
+	}
+	e->v[mi * RP_NV + RP_SELF] += smp->period;
+	e->v[mi * RP_NV + RP_SELF_NR]++;
+	e->v[mi * RP_NV + RP_ACC] += smp->period;
+	e->v[mi * RP_NV + RP_ACC_NR]++;
+	if (rp->children) {
+		add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, smp->period);
+		return add_callers(rp, &c, e, chain, n, lead, mi, smp->period);
+	}
+	add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, smp->period);
+	return 0;
+}
+
+/* ---- the end: texts made late, merged entries, order ---- */
+
+static bool late_text(const report *rp, int k, const rp_entry *e, char *b, size_t n)
+{
+	const char *name = rp->keys[k]->name;
+	pk_machine *m = rp->s->machine;
+	if (!strcmp(name, "pid")) {
+		snprintf(b, n, "%7d:%s", (int)e->tid, pk_machine_comm(m, e->pid, e->tid));
+		return true;
+	}
+	char dflt[16];
+	snprintf(dflt, sizeof(dflt), ":%u", e->tid);
+	if (!strcmp(name, "comm") && !strcmp(e->cols[k], dflt)) {
+		/* perf names a task's earlier samples after its first COMM */
+		snprintf(b, n, "%s", pk_machine_comm(m, e->pid, e->tid));
+		return true;
+	}
+	return false;
+}
+
+static const report *sort_rp;
+
+static int cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y)
+{
+	switch (rp->keys[k]->order) {
+	case RP_ORD_SYM: {
+		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+		if (ux != uy)
+			return ux ? 1 : -1;
+		if (ux)
+			break; /* addresses: by number */
+		int c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+		break;
+	}
+	case RP_ORD_TEXT: {
+		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+		if (ux != uy) /* no dso: after those with one */
+			return ux ? 1 : -1;
+		int c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+		break;
+	}
+	case RP_ORD_COUNT:
+	case RP_ORD_PERIOD:
+	case RP_ORD_NUM:
+		break;
+	}
+	if (x->nums[k] != y->nums[k]) /* signed: tid and cpu -1 come first */
+		return (int64_t)x->nums[k] < (int64_t)y->nums[k] ? -1 : 1;
+	return 0;
+}
+
+/* Output order: Children, then Self (each member in the group view), then
+ * the keys. */
+static int cmp_out(const void *a, const void *b)
+{
+	const rp_entry *x = *(rp_entry *const *)a, *y = *(rp_entry *const *)b;
+	const report *rp = sort_rp;
+	int nm = rp->nr_members[x->ev];
+	if (rp->children && x->v[RP_ACC] != y->v[RP_ACC])
+		return x->v[RP_ACC] > y->v[RP_ACC] ? -1 : 1;
+	/* perf: equal Children of one thread, the longer chains first in
+	 * caller order, the shorter first in callee order */
+	if (rp->children && rp->use_cg && x->tid == y->tid && x->pid == y->pid &&
+	    x->max_depth && y->max_depth && x->max_depth != y->max_depth)
+		return (x->max_depth > y->max_depth) == rp->cg.caller ? -1 : 1;
+	for (int m = 0; m < nm; m++)
+		if (x->v[m * RP_NV + RP_SELF] != y->v[m * RP_NV + RP_SELF])
+			return x->v[m * RP_NV + RP_SELF] > y->v[m * RP_NV + RP_SELF] ? -1 : 1;
+	for (int k = 0; k < rp->nr_keys; k++) {
+		int c = cmp_key(rp, k, x, y);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int cmp_identity(const void *a, const void *b)
+{
+	const rp_entry *x = *(rp_entry *const *)a, *y = *(rp_entry *const *)b;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	for (int k = 0; k < sort_rp->nr_keys; k++) {
+		int c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+		if (x->nums[k] != y->nums[k] && strcmp(sort_rp->keys[k]->name, "pid") &&
+		    strcmp(sort_rp->keys[k]->name, "comm"))
+			return x->nums[k] < y->nums[k] ? -1 : 1;
+	}
+	return 0;
+}
+
+static void free_entry(rp_entry *e, int nr_keys)
+{
+	free(e->id);
+	for (int k = 0; k < nr_keys; k++)
+		free(e->cols[k]);
+	free(e->v);
+	rp_cnode_free(&e->chain);
+	free(e);
+}
+
+/* All entries in an array, late texts made, equal ones merged. */
+static rp_entry **collect(report *rp, size_t *nout)
+{
+	rp_entry **all = malloc((rp->nr_entries ? rp->nr_entries : 1) * sizeof(*all));
+	if (!all)
+		return NULL;
+	size_t n = 0;
+	bool changed = false;
+	for (size_t b = 0; b < NBUCKETS; b++)
+		for (rp_entry *e = rp->buckets[b]; e; e = e->hnext) {
+			all[n++] = e;
+			for (int k = 0; k < rp->nr_keys; k++) {
+				char t[RP_NAME_MAX];
+				if (late_text(rp, k, e, t, sizeof(t)) && strcmp(t, e->cols[k])) {
+					char *d = strdup(t);
+					if (d) {
+						free(e->cols[k]);
+						e->cols[k] = d;
+						changed = true;
+					}
+				}
+			}
+		}
+	sort_rp = rp;
+	if (changed && n > 1) {
+		qsort(all, n, sizeof(*all), cmp_identity);
+		size_t w = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (w && !cmp_identity(&all[w - 1], &all[i])) {
+				rp_entry *d = all[w - 1], *e = all[i];
+				for (int v = 0; v < rp->nr_members[d->ev] * RP_NV; v++)
+					d->v[v] += e->v[v];
+				d->filtered = d->filtered && e->filtered;
+				rp_cnode_merge(&d->chain, &e->chain);
+				e->id[0] = '\0'; /* freed with the buckets, never found again */
+				continue;
+			}
+			all[w++] = all[i];
+		}
+		n = w;
+	}
+	qsort(all, n, sizeof(*all), cmp_out);
+	*nout = n;
+	return all;
+}
+
+void rp_hist_free(report *rp)
+{
+	for (size_t b = 0; rp->buckets && b < NBUCKETS; b++) {
+		rp_entry *e = rp->buckets[b];
+		while (e) {
+			rp_entry *nx = e->hnext;
+			free_entry(e, rp->nr_keys);
+			e = nx;
+		}
+	}
+	free(rp->buckets);
+	free(rp->leader);
+	free(rp->member);
+	free(rp->nr_members);
+	free(rp->tot_period);
+	free(rp->tot_nr);
+	free(rp->nf_period);
+	free(rp->nf_nr);
+}
+
+/* ---- printing ---- */
+
+/* perf's sample count: "2K" past a thousand, "M", "G"; else the number
+ * and a space. */
+static void print_count(uint64_t n)
+{
+	char unit = ' ';
+	if (n > 1000000000) {
+		n /= 1000000000;
+		unit = 'G';
+	} else if (n > 1000000) {
+		n /= 1000000;
+		unit = 'M';
+	} else if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	printf("%" PRIu64 "%c", n, unit);
+}
+
+static uint64_t total_of(const report *rp, int ev, bool nr)
+{
+	if (rp->relative)
+		return nr ? rp->nf_nr[ev] : rp->nf_period[ev];
+	return nr ? rp->tot_nr[ev] : rp->tot_period[ev];
+}
+
+static void print_title(const report *rp, int ev)
+{
+	int nm = rp->nr_members[ev];
+	uint64_t nr = 0, period = 0;
+	for (int m = 0; m < nm; m++) {
+		nr += total_of(rp, ev + m, true);
+		period += total_of(rp, ev + m, false);
+	}
+	bool plural = nm > 1;
+	for (uint32_t g = 0; rp->hdr && g < rp->hdr->nr_groups; g++)
+		if ((int)rp->hdr->groups[g].leader_idx == ev && rp->hdr->groups[g].nr_members > 1)
+			plural = true;
+	printf("# Samples: ");
+	print_count(nr);
+	printf(" of event%s '", plural ? "s" : "");
+	if (nm > 1) {
+		printf("%s { ", "anon group");
+		for (int m = 0; m < nm; m++)
+			printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pk_pd_evsel_at(rp->s->reader, (size_t)(ev + m))));
+		printf(" }");
+	} else {
+		printf("%s", pk_pd_evsel_name(pk_pd_evsel_at(rp->s->reader, (size_t)ev)));
+	}
+	printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+static double pct(const report *rp, const rp_entry *e, int m, int which)
+{
+	uint64_t t = total_of(rp, e->ev + m, false);
+	return t ? 100.0 * (double)e->v[m * RP_NV + which] / (double)t : 0.0;
+}
+
+/* An entry of the table (the widths count it even under --percent-limit). */
+static bool listed(const report *rp, const rp_entry *e)
+{
+	if (e->filtered)
+		return false;
+	if (!e->v[RP_ACC] && !e->v[RP_SELF])
+		return false;
+	return rp->children || e->v[RP_SELF];
+}
+
+static bool shown(const report *rp, const rp_entry *e)
+{
+	if (!listed(rp, e))
+		return false;
+	if (rp->percent_limit > 0 && pct(rp, e, 0, rp->children ? RP_ACC : RP_SELF) < rp->percent_limit)
+		return false;
+	return true;
+}
+
+static void col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
+{
+	if (rp->keys[k]->order == RP_ORD_COUNT || rp->keys[k]->order == RP_ORD_PERIOD) {
+		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
+		return;
+	}
+	if (rp->keys[k]->order == RP_ORD_SYM) {
+		snprintf(b, n, "[%c] %s", e->level, e->cols[k]);
+		return;
+	}
+	snprintf(b, n, "%s", e->cols[k]);
+}
+
+static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
+{
+	for (int k = 0; k < rp->nr_keys; k++)
+		w[k] = rp_key_width_min(rp->keys[k]);
+	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
+	for (size_t i = 0; i < n; i++) {
+		if (all[i]->ev != ev || !listed(rp, all[i]))
+			continue;
+		int sw = 0;
+		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
+			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
+		for (int k = 0; k < rp->nr_keys; k++) {
+			char t[RP_NAME_MAX];
+			col_text(rp, all[i], k, t, sizeof(t));
+			int l = (int)strlen(t);
+			if (!strcmp(rp->keys[k]->name, "cpu"))
+				l = 3; /* perf's fixed width, "-001" too */
+			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
+				l = sw;
+			if (l > w[k])
+				w[k] = l;
+		}
+	}
+}
+
+static void print_heads(const report *rp, int nm, const int *w)
+{
+	for (int dots = 0; dots < 2; dots++) {
+		const char *titles[4 + RP_MAX_KEYS];
+		int tw[4 + RP_MAX_KEYS], nc = 0;
+		bool right[4 + RP_MAX_KEYS];
+		for (int c = 0; c < 4; c++)
+			right[c] = true;
+		if (rp->children) {
+			titles[nc] = "Children";
+			tw[nc++] = 8 * nm;
+		}
+		titles[nc] = rp->children ? "Self" : "Overhead";
+		tw[nc++] = 8 * nm;
+		if (rp->show_nr) {
+			titles[nc] = "Samples";
+			tw[nc++] = 12 * nm;
+		}
+		if (rp->show_period) {
+			titles[nc] = "Period";
+			tw[nc++] = 12 * nm;
+		}
+		for (int k = 0; k < rp->nr_keys; k++) {
+			if (rp->hidden_cols & (1u << k))
+				continue;
+			right[nc] = rp->keys[k]->right;
+			titles[nc] = rp->keys[k]->title;
+			tw[nc++] = w[k];
+		}
+		printf("#");
+		for (int c = 0; c < nc; c++) {
+			printf(c ? "  " : " ");
+			if (dots)
+				for (int j = 0; j < tw[c]; j++)
+					putchar('.');
+			else
+				printf(right[c] ? "%*s" : "%-*s", tw[c], titles[c]);
+		}
+		printf("\n");
+	}
+	printf("#\n");
+}
+
+static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
+{
+	printf("  ");
+	if (rp->children) {
+		for (int m = 0; m < nm; m++)
+			printf("%7.2f%%", pct(rp, e, m, RP_ACC));
+		printf("  ");
+	}
+	for (int m = 0; m < nm; m++)
+		printf("%7.2f%%", pct(rp, e, m, RP_SELF));
+	if (rp->show_nr) {
+		printf("  ");
+		for (int m = 0; m < nm; m++)
+			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF_NR]);
+	}
+	if (rp->show_period) {
+		printf("  ");
+		for (int m = 0; m < nm; m++)
+			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF]);
+	}
+	int last = rp->nr_keys - 1;
+	while (last > 0 && (rp->hidden_cols & (1u << last)))
+		last--;
+	for (int k = 0; k <= last; k++) {
+		if (rp->hidden_cols & (1u << k))
+			continue;
+		char t[RP_NAME_MAX];
+		col_text(rp, e, k, t, sizeof(t));
+		bool pad = k < last || rp->keys[k]->pad_last;
+		printf("  %-*s", pad ? w[k] : 0, t);
+	}
+	printf("\n");
+}
+
+static void print_event(const report *rp, rp_entry **all, size_t n, int ev)
+{
+	int nm = rp->nr_members[ev];
+	int w[RP_MAX_KEYS];
+	widths(rp, all, n, ev, w);
+	if (!rp->quiet) {
+		print_title(rp, ev);
+		print_heads(rp, nm, w);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const rp_entry *e = all[i];
+		if (e->ev != ev || !shown(rp, e))
+			continue;
+		print_row(rp, e, nm, w);
+		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
+			rp_cnode_print(stdout, &e->chain, &rp->cg, total_of(rp, ev, false),
+				       rp->children ? e->v[RP_ACC] : e->v[RP_SELF], rp->sym_first);
+	}
+	printf("\n\n");
+}
+
+void rp_hist_print(report *rp)
+{
+	size_t n;
+	rp_entry **all = collect(rp, &n);
+	if (!all)
+		return;
+	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
+	/* a filter of one item names it above the table (its column elided) */
+	if (!rp->quiet && rp->comms.n == 1)
+		printf("# comm: %s\n", rp->comms.items[0]);
+	if (!rp->quiet && rp->dsos.n == 1)
+		printf("# dso: %s\n", rp->dsos.items[0]);
+	if (!rp->quiet && rp->syms.n == 1)
+		printf("# symbol: %s\n", rp->syms.items[0]);
+	if (!rp->quiet)
+		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
+	for (size_t ev = 0; ev < rp->nr_ev; ev++) {
+		if (rp->leader[ev] != (int)ev)
+			continue;
+		uint64_t nr = 0;
+		for (int m = 0; m < rp->nr_members[ev]; m++)
+			nr += rp->tot_nr[ev + (size_t)m];
+		if (nr)
+			print_event(rp, all, n, (int)ev);
+	}
+	free(all);
+}

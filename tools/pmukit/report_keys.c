@@ -1,0 +1,210 @@
+/* pmukit report: the sort keys as data (perf report -s), one row each:
+ * the name, the column title and width rule, how the value is made from a
+ * sample and an address, and how equal rows are ordered (perf's rule per
+ * key: names by strcmp, numbers ascending, symbols named before unknown).
+ * A key's text is what identifies an entry, with its number where two
+ * texts may be equal for different things (two symbols with one name). */
+#include "report_keys.h"
+#include "pd_session.h"
+
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* s into b (n bytes), cut to fit: the hot keys' copy, without printf. */
+static void put(char *b, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+	if (l >= n)
+		l = n - 1;
+	memcpy(b, s, l);
+	b[l] = '\0';
+}
+
+static const char *basename_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = 0; /* by name: threads of one name share a row */
+	put(b, n, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
+}
+
+static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = (uint64_t)(int64_t)(int32_t)c->smp->tid; /* perf's pid key is the thread */
+	snprintf(b, n, "%7d:%s", (int)c->smp->tid, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
+}
+
+static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = 0;
+	const char *base = basename_of(c->loc->dso);
+	int tid;
+	char tail;
+	/* a JIT's map file that is not there: perf names the code "[JIT] tid N" */
+	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p' && access(c->loc->dso, F_OK)) {
+		snprintf(b, n, "[JIT] tid %d", tid);
+		return;
+	}
+	put(b, n, base);
+}
+
+void rp_sym_text(const rp_loc *l, char *b, size_t n)
+{
+	if (l->sym)
+		put(b, n, l->sym);
+	else /* '#' adds no 0x to 0, as in perf */
+		snprintf(b, n, "%#.16" PRIx64, l->has_map ? l->dso_addr : l->ip);
+}
+
+static void k_sym(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	const rp_loc *l = c->loc;
+	*num = l->sym ? l->sym_start : l->has_map ? l->dso_addr : l->ip;
+	rp_sym_text(c->loc, b, n);
+}
+
+static void k_cpu(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	int cpu = c->smp->type & PERF_SAMPLE_CPU ? (int)c->smp->cpu : -1;
+	*num = (uint64_t)(int64_t)cpu;
+	snprintf(b, n, "%3.3d", cpu); /* "-001" without CPUs, as perf */
+}
+
+static void k_socket(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	int s = -1;
+	if (c->hdr && c->smp->cpu < c->hdr->nr_cpu_topo)
+		s = (int)c->hdr->cpu_topo[c->smp->cpu].socket_id;
+	*num = (uint64_t)(int64_t)s;
+	snprintf(b, n, "%6.3d", s);
+}
+
+static void k_period(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->smp->period;
+	b[0] = n ? '\0' : b[0]; /* the entry's period, written when printed */
+}
+
+static void k_sample(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	(void)c;
+	*num = 0;
+	b[0] = n ? '\0' : b[0]; /* the entry's sample count, written when printed */
+}
+
+static void k_time(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	uint64_t q = c->time_quantum ? c->time_quantum : 100000000;
+	uint64_t t = c->smp->time / q * q;
+	*num = t;
+	if (c->ns)
+		snprintf(b, n, "%" PRIu64 ".%09" PRIu64, t / 1000000000, t % 1000000000);
+	else
+		snprintf(b, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+}
+
+static void k_weight(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->smp->weight;
+	snprintf(b, n, "%" PRIu64, c->smp->weight);
+}
+
+static void k_cgroup(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->smp->cgroup;
+	put(b, n, "N/A");
+}
+
+static regex_t parent_re;
+static int parent_re_state; /* 0 not compiled, 1 compiled, -1 failed */
+
+static void k_parent(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = 0;
+	if (!parent_re_state)
+		parent_re_state = regcomp(&parent_re, "^sys_|^do_page_fault", REG_EXTENDED | REG_NOSUB)
+					  ? -1
+					  : 1;
+	for (size_t i = 0; parent_re_state > 0 && i < c->nr_chain; i++) {
+		const char *s = c->chain[i].sym;
+		if (s && !regexec(&parent_re, s, 0, NULL, 0)) {
+			put(b, n, s);
+			return;
+		}
+	}
+	put(b, n, "[other]");
+}
+
+static void k_sym_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->loc->sym ? c->loc->sym_size : 0;
+	snprintf(b, n, "%11" PRIu64, *num);
+}
+
+static void k_dso_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->loc->map_size;
+	snprintf(b, n, "%8" PRIu64, *num);
+}
+
+/* A tracepoint's payload as its print format (or raw fields) shows it;
+ * "N/A" for samples without one. */
+static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = 0;
+	size_t l = 0;
+	const char *text = c->s && pd_trace_usable(&c->s->trace, c->s, c->evsel)
+				   ? pd_trace_text(&c->s->trace, c->evsel, c->smp,
+						   c->raw_trace ? PK_TRACE_RAW : PK_TRACE_PRETTY, &l)
+				   : NULL;
+	if (!text)
+		text = "N/A", l = 3;
+	l = l < n - 1 ? l : n - 1;
+	memcpy(b, text, l);
+	b[l] = '\0';
+}
+
+const rp_key rp_keys[] = {
+	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},
+	{"pid", "    Pid:Command", RP_ORD_NUM, true, false, k_pid},
+	{"dso", "Shared Object", RP_ORD_TEXT, true, false, k_dso},
+	{"sym", "Symbol", RP_ORD_SYM, false, false, k_sym},
+	{"symbol", "Symbol", RP_ORD_SYM, false, false, k_sym},
+	{"cpu", "CPU", RP_ORD_NUM, true, false, k_cpu},
+	{"socket", "Socket", RP_ORD_NUM, true, false, k_socket},
+	{"period", "Period", RP_ORD_PERIOD, true, true, k_period},
+	{"sample", "Samples", RP_ORD_COUNT, true, true, k_sample},
+	{"time", "Time", RP_ORD_NUM, true, false, k_time},
+	{"weight", "Weight", RP_ORD_NUM, true, false, k_weight},
+	{"local_weight", "Local Weight", RP_ORD_NUM, true, false, k_weight},
+	{"cgroup", "Cgroup", RP_ORD_NUM, false, false, k_cgroup},
+	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
+	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
+	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
+	{"trace", "Trace output", RP_ORD_TEXT, true, false, k_trace},
+	{NULL, NULL, 0, false, false, NULL},
+};
+
+const rp_key *rp_key_find(const char *name)
+{
+	for (const rp_key *k = rp_keys; k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+int rp_key_width_min(const rp_key *k)
+{
+	if (!strcmp(k->name, "period") || !strcmp(k->name, "sample") ||
+	    !strcmp(k->name, "time") || !strcmp(k->name, "weight") ||
+	    !strcmp(k->name, "local_weight"))
+		return 12;
+	return (int)strlen(k->title);
+}

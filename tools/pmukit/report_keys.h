@@ -1,0 +1,43 @@
+/* pmukit report: the sort keys (perf report -s) as a table; see report_keys.c. */
+#ifndef PMUKIT_REPORT_KEYS_H
+#define PMUKIT_REPORT_KEYS_H
+
+#include "report.h"
+
+/* What a key looks at for one entry. */
+typedef struct rp_ctx {
+	pk_machine *m;
+	const pk_pd_sample *smp;
+	const rp_loc *loc;           /* the entry's address: the sample's or a caller's */
+	const rp_loc *chain;         /* the sample's chain, callee first */
+	size_t nr_chain;
+	const pk_pd_header *hdr;     /* CPU topology for socket; may be NULL */
+	uint64_t time_quantum;       /* ns; 0: 100 ms */
+	char level;                  /* the sample's "[k]" letter */
+	bool ns;
+	bool raw_trace;               /* the trace key: raw fields */
+	struct pd_session *s;         /* the trace key: the session's tracing data */
+	const pk_pd_evsel *evsel;     /* the sample's event */
+} rp_ctx;
+
+/* COUNT and PERIOD columns show the entry's samples and period. */
+enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT, RP_ORD_PERIOD };
+
+typedef struct rp_key {
+	const char *name, *title;
+	enum rp_order order;         /* how equal rows are ordered */
+	bool pad_last;               /* padded to the width when the last column */
+	bool right;                  /* title right-aligned */
+	void (*fill)(const rp_ctx *c, char *buf, size_t n, uint64_t *num);
+} rp_key;
+
+extern const rp_key rp_keys[];
+#define RP_KEY_DSO 2 /* rp_keys[RP_KEY_DSO] is dso */
+const rp_key *rp_key_find(const char *name);
+/* The column's least width (the title's, or perf's fixed width). */
+int rp_key_width_min(const rp_key *k);
+/* "name", "0x00000000000012ab": the symbol column's text after its "[k] "
+ * (the level is the entry's: the cpumode of the sample that made it). */
+void rp_sym_text(const rp_loc *l, char *b, size_t n);
+
+#endif
