@@ -186,7 +186,7 @@ static int map_rings(pk_recorder *r, size_t pages, pk_error *err)
 /* What the rings need of every attr opened (and written to perf.data). */
 static void ring_attr(const pk_recorder *r, struct perf_event_attr *a)
 {
-	if (!a->watermark && !a->wakeup_events) {
+	if (r->watermark && !a->watermark && !a->wakeup_events) {
 		a->watermark = 1;
 		a->wakeup_watermark = r->watermark;
 	}
@@ -215,8 +215,9 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		pk_recorder_close(r);
 		return pk_err(err, -EINVAL, "mmap pages must be a power of 2");
 	}
-	/* wake up when a quarter of the buffer is full, not per sample */
-	r->watermark = o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(pages * r->page / 4);
+	/* a watermark asked for; else the kernel wakes us when half of the
+	 * buffer is full (no watermark bit: the attrs perf 6.1 writes) */
+	r->watermark = o->wakeup_watermark;
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
 	co.kernel = r->k;
