@@ -9,7 +9,9 @@
 #include <pmukit/datasrc.h>
 
 #include "builtin.h"
+#include "pd_header.h"
 #include "pd_session.h"
+#include "script_filter.h"
 
 const char script_usage[] =
 	"usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
@@ -25,7 +27,15 @@ const char script_usage[] =
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
-	"      --no-order          print in file order, not time order\n";
+	"      --no-order          print in file order, not time order\n"
+	"      --comms, --pid, --tid LIST   only these threads' samples\n"
+	"      --time START,END    only samples in this range (seconds; a side may be empty)\n"
+	"  -C, --cpu CPUS          only samples on these CPUs\n"
+	"  -S, --symbols LIST      only samples in these functions\n"
+	"      --dsos LIST         only samples in these binaries (path or file name)\n"
+	"      --header, --header-only   the file's header first / only\n"
+	"      --reltime, --deltatime    times from the first / the previous sample\n"
+	"      --max-stack N       call chain lines printed per sample\n";
 
 enum {
 	F_COMM = 1 << 0,
@@ -142,7 +152,24 @@ typedef struct script {
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
 	char period_text[PD_OUT_BLOCK];
+	script_filter filter;        /* --comms, --pid, --time ...: filter.active */
+	int time_shift;              /* 0, or --reltime / --deltatime */
+	uint64_t time_base;          /* what times are shifted by */
+	int max_stack;               /* --max-stack: call chain lines printed */
 } script;
+
+enum { SHIFT_REL = 1, SHIFT_DELTA };
+
+/* --reltime: from the first sample; --deltatime: from the one before. */
+static uint64_t shift_time(script *sc, uint64_t t)
+{
+	if (!sc->time_base)
+		sc->time_base = t;
+	uint64_t d = t >= sc->time_base ? t - sc->time_base : 0;
+	if (sc->time_shift == SHIFT_DELTA)
+		sc->time_base = t;
+	return d;
+}
 
 static const char *event_type_name(uint32_t type)
 {
@@ -396,7 +423,7 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}
-		if (n == PK_MAX_STACK)
+		if (n == sc->max_stack)
 			continue; /* past what is printed, but still checked */
 		e[n].ip = ip;
 		e[n].version = version;
@@ -585,7 +612,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f)
+	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
 	if (f & (F_COMM | F_PID | F_TID))
@@ -604,7 +631,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		}
 	}
 	if (f & F_TIME) {
-		uint64_t t = smp->time;
+		uint64_t t = sc->time_shift ? shift_time(sc, smp->time) : smp->time;
 		if (sc->ns)
 			pd_out_printf(o, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
 		else
@@ -652,18 +679,53 @@ int cmd_script(int argc, char **argv)
 		{"no-order", no_argument, NULL, 'O'},
 		{"dump-raw-trace", no_argument, NULL, 'D'},
 		{"itrace", required_argument, NULL, 'T'},
+		{"comms", required_argument, NULL, SF_COMMS},
+		{"pid", required_argument, NULL, SF_PID},
+		{"tid", required_argument, NULL, SF_TID},
+		{"time", required_argument, NULL, SF_TIME},
+		{"cpu", required_argument, NULL, SF_CPU},
+		{"symbols", required_argument, NULL, SF_SYMS},
+		{"dsos", required_argument, NULL, SF_DSOS},
+		{"header", no_argument, NULL, 'H'},
+		{"header-only", no_argument, NULL, 'h'},
+		{"reltime", no_argument, NULL, 'r'},
+		{"deltatime", no_argument, NULL, 'd'},
+		{"max-stack", required_argument, NULL, 'm'},
+		{"no-demangle", no_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
+	sc.max_stack = PK_MAX_STACK;
+	bool header = false, header_only = false;
+	uint64_t v;
 	const char *input = NULL;
 	bool no_order = false, dump = false;
 	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:GD", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:", longopts, NULL)) != -1) {
+		if (c == 'C' || c == 'S')
+			c = c == 'C' ? SF_CPU : SF_SYMS;
+		if (c >= SF_COMMS && c <= SF_DSOS) {
+			if (script_filter_option(&sc.filter, c, optarg) < 0) {
+				script_filter_release(&sc.filter);
+				return 129;
+			}
+			continue;
+		}
 		switch (c) {
+		case 'H': header = true; break;
+		case 'h': header_only = true; break;
+		case 'r': sc.time_shift = SHIFT_REL; break;
+		case 'N': break; /* C++ names are demangled when shown: see docs/perfdata-differences.md */
+		case 'd': sc.time_shift = SHIFT_DELTA; break;
+		case 'm':
+			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
+				return 129;
+			sc.max_stack = (int)v;
+			break;
 		case 'i': input = optarg; break;
 		case 'D': dump = true; break;
 		case 'T': itrace = optarg; break;
@@ -688,6 +750,15 @@ int cmd_script(int argc, char **argv)
 		pd_session_close(&s);
 		return 129;
 	}
+	if (header || header_only) {
+		pd_header_print(s.reader, s.input, stdout);
+		fflush(stdout);
+	}
+	if (header_only) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return 0;
+	}
 	pd_out_init(&sc.out, stdout);
 	/* slots on cache line boundaries: one slot, two lines */
 	/* calloc: fresh zero pages, faulted in only where slots are used */
@@ -705,6 +776,7 @@ int cmd_script(int argc, char **argv)
 		free(sc.labels[i].text);
 	}
 	free(sc.labels);
+	script_filter_release(&sc.filter);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;
