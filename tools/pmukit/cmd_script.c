@@ -12,6 +12,7 @@
 #include "pd_header.h"
 #include "pd_session.h"
 #include "script_filter.h"
+#include "script_side_events.h"
 
 const char script_usage[] =
 	"usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
@@ -156,6 +157,7 @@ typedef struct script {
 	int time_shift;              /* 0, or --reltime / --deltatime */
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
+	side_events side;            /* --show-*-events */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -669,6 +671,48 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	return 0;
 }
 
+/* The start of a side record's line, as a sample's (script_side_events.c):
+ * the fields of the record's event, or of the first one that prints. */
+static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const char *comm,
+			uint32_t pid, uint32_t tid)
+{
+	script *sc = arg;
+	(void)pid, (void)tid;
+	if (!sc->checked) {
+		sc->checked = true;
+		if (check_fields(sc, s->reader) < 0)
+			sc->nr_evsel_fields = 0;
+	}
+	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(s->reader, 0);
+	unsigned f = e && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
+		f = sc->evsel_fields[i];
+	pk_pd_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.pid = ev->id.pid;
+	smp.tid = ev->id.tid;
+	bool chain = e && (f & F_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		     !sc->hide_callchain;
+	format_task(&sc->out, f, chain, comm ? comm : ":-1", &smp);
+	if (f & F_CPU)
+		pd_out_printf(&sc->out, "[%03u] ", ev->id.cpu);
+	if (f & F_TIME) {
+		uint64_t t = sc->time_shift ? shift_time(sc, ev->id.time) : ev->id.time;
+		if (sc->ns)
+			pd_out_printf(&sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000,
+				      t % 1000000000);
+		else
+			print_time_us(sc, t);
+	}
+}
+
+static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+{
+	script *sc = arg;
+	if (side_events_wants(&sc->side, ev, before))
+		side_events_print(&sc->side, s, ev);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -692,6 +736,13 @@ int cmd_script(int argc, char **argv)
 		{"deltatime", no_argument, NULL, 'd'},
 		{"max-stack", required_argument, NULL, 'm'},
 		{"no-demangle", no_argument, NULL, 'N'},
+		{"show-task-events", no_argument, NULL, 0x100 | SIDE_TASK},
+		{"show-mmap-events", no_argument, NULL, 0x100 | SIDE_MMAP},
+		{"show-switch-events", no_argument, NULL, 0x100 | SIDE_SWITCH},
+		{"show-lost-events", no_argument, NULL, 0x100 | SIDE_LOST},
+		{"show-namespace-events", no_argument, NULL, 0x100 | SIDE_NAMESPACES},
+		{"show-cgroup-events", no_argument, NULL, 0x100 | SIDE_CGROUP},
+		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
@@ -713,6 +764,10 @@ int cmd_script(int argc, char **argv)
 				script_filter_release(&sc.filter);
 				return 129;
 			}
+			continue;
+		}
+		if (c > 0x100 && c < 0x200) {
+			sc.side.kinds |= (unsigned)c & 0xff;
 			continue;
 		}
 		switch (c) {
@@ -743,7 +798,8 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
-	if (pd_session_open(&s, "script", input, no_order))
+	/* perf script reads in file order to show where the rounds end */
+	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
 		return 1;
 	s.spe.dump = dump;
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
@@ -760,6 +816,11 @@ int cmd_script(int argc, char **argv)
 		return 0;
 	}
 	pd_out_init(&sc.out, stdout);
+	if (sc.side.kinds) {
+		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
+		s.on_event = on_side_event;
+		s.event_arg = &sc;
+	}
 	/* slots on cache line boundaries: one slot, two lines */
 	/* calloc: fresh zero pages, faulted in only where slots are used */
 	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);

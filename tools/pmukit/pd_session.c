@@ -59,10 +59,14 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
 			}
+			if (s->on_event)
+				s->on_event(s->event_arg, s, &ev, true);
 			if (pk_machine_event(s->machine, &ev) < 0) {
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
 			}
+			if (s->on_event)
+				s->on_event(s->event_arg, s, &ev, false);
 			continue;
 		}
 		pk_pd_sample sample;

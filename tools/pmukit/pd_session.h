@@ -18,6 +18,11 @@ typedef struct pd_session {
 	uint64_t nr_samples;         /* samples handed to the callback */
 	bool ran;                    /* pd_session_run was called */
 	pd_spe spe;                  /* Arm SPE data; spe.dump (-D): dump, no samples */
+	/* Non-sample records for a command that shows them (script's
+	 * --show-*-events), called before and after the task state takes
+	 * each one; NULL: none, at no cost. */
+	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
+	void *event_arg;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
