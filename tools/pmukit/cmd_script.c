@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "pd_header.h"
 #include "pd_session.h"
+#include "script_fields.h"
 #include "script_filter.h"
 #include "script_side_events.h"
 
@@ -58,7 +59,15 @@ enum {
 	F_CODE_PAGE_SIZE = 1 << 16,
 	F_CGROUP = 1 << 17,
 	F_INS_LAT = 1 << 18,
+	F_IREGS = 1 << 19,
+	F_UREGS = 1 << 20,
+	F_FLAGS = 1 << 21,
+	F_MISC = 1 << 22,
+	F_TOD = 1 << 23,
+	F_CALLINDENT = 1 << 24,      /* branch tracing's call depth: nothing elsewhere */
 };
+/* the fields printed by script_fields.c, out of the common path */
+#define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
 
 static const struct field_def {
 	const char *name;
@@ -85,6 +94,12 @@ static const struct field_def {
 	{"data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
 	{"code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
 	{"cgroup", F_CGROUP, PERF_SAMPLE_CGROUP, "CGROUP"},
+	{"iregs", F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
+	{"uregs", F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
+	{"flags", F_FLAGS, 0, NULL},
+	{"misc", F_MISC, 0, NULL},
+	{"tod", F_TOD, 0, NULL},
+	{"callindent", F_CALLINDENT, 0, NULL},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -158,6 +173,8 @@ typedef struct script {
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
 	side_events side;            /* --show-*-events */
+	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
+	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -632,6 +649,12 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 			pd_out_printf(o, "[%03d] ", cpu);
 		}
 	}
+	if (f & (F_MISC | F_TOD)) {
+		if (f & F_MISC)
+			script_print_misc(o, ev->misc);
+		if (f & F_TOD)
+			script_print_tod(o, smp->time, sc->clock_wall_ns, sc->clock_ns);
+	}
 	if (f & F_TIME) {
 		uint64_t t = sc->time_shift ? shift_time(sc, smp->time) : smp->time;
 		if (sc->ns)
@@ -643,6 +666,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
 		print_evname(sc, e);
+	if (f & F_FLAGS)
+		script_print_flags(o);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)
@@ -658,6 +683,14 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	} else if (f & (F_IP | F_SYM | F_DSO)) {
 		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
 		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
+	}
+	if (f & (F_IREGS | F_UREGS)) {
+		if (f & F_IREGS)
+			script_print_regs(o, sc->regs_arch, smp->intr_abi, e->attr.sample_regs_intr,
+					  smp->intr_regs, smp->intr_regs_nr);
+		if (f & F_UREGS)
+			script_print_regs(o, sc->regs_arch, smp->user_abi, e->attr.sample_regs_user,
+					  smp->user_regs, smp->user_regs_nr);
 	}
 	if (f & F_PHYS_ADDR)
 		pd_out_hex(o, smp->phys_addr, 16);
@@ -711,6 +744,32 @@ static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool 
 	script *sc = arg;
 	if (side_events_wants(&sc->side, ev, before))
 		side_events_print(&sc->side, s, ev);
+}
+
+/* What tod and the registers need from the header: the clock pair (perf
+ * refuses tod without it, status 255) and the architecture. */
+static int rare_fields_setup(script *sc, pd_session *s)
+{
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_pd_header_read(s->reader, &h, &err) < 0) {
+		pk_cli_print_error("script", &err);
+		return 1;
+	}
+	sc->regs_arch = perf_regs_for(h.arch);
+	if (!sc->regs_arch)
+		sc->regs_arch = perf_regs_host();
+	sc->clock_wall_ns = h.clock_wall_ns;
+	sc->clock_ns = h.clock_clockid_ns;
+	bool clock = h.has_clock_data;
+	pk_pd_header_release(&h);
+	if ((sc->fields | sc->add) & F_TOD && !clock) {
+		fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid "
+		       "option.\n");
+		return 255;
+	}
+	return 0;
 }
 
 int cmd_script(int argc, char **argv)
@@ -805,6 +864,12 @@ int cmd_script(int argc, char **argv)
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
 		pd_session_close(&s);
 		return 129;
+	}
+	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	if (setup_rc) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return setup_rc;
 	}
 	if (header || header_only) {
 		pd_header_print(s.reader, s.input, stdout);
