@@ -53,6 +53,16 @@ const char record_usage[] =
 	"  -o, --output FILE       output file (default perf.data; '-' writes pipe mode\n"
 	"                          to standard output)\n"
 	"  -m, --mmap-pages PAGES  ring buffer data pages per CPU (power of 2, default 128)\n"
+	"  -z[LEVEL]               zstd-compress the samples (level 1-22, default 1)\n"
+	"  perf's attr options:    -d -T -s -P -W -R -i -I[REGS] --user-regs[=REGS]\n"
+	"                          --sample-cpu --namespaces --all-cgroups --switch-events\n"
+	"                          --all-user --all-kernel --phys-data --data-page-size\n"
+	"                          --code-page-size --sample-identifier --per-thread\n"
+	"  -D, --delay MS          enable the events MS ms after the command starts\n"
+	"  -q, --quiet             no closing lines\n"
+	"      --max-size SIZE     stop when the file reaches SIZE (4096, 512K, 10M, 1G)\n"
+	"      --filter FILTER     refused: tracepoint and address filters are not set\n"
+	"  -B, -N                  accepted: pmukit writes no build ids nor build-id cache\n"
 	"      --model SCENARIO    record on the PMU model (docs/model.md): the scenario's\n"
 	"                          threads run in virtual time, no command; default\n"
 	"                          target: every scenario thread (-p/-t: some, -a/-C:\n"
@@ -92,6 +102,7 @@ typedef struct ropts {
 	bool quiet;                  /* -q: no closing lines */
 	uint64_t max_size;           /* --max-size: stop at this many bytes (0: none) */
 	const char *filter;          /* --filter, for the event before it */
+	int compress;                /* -z: zstd level, 0: none */
 } ropts;
 
 /* One recording: what run() sets up and tears down. */
@@ -453,6 +464,12 @@ static int synthesize(rsession *s)
 		rc = pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err);
 	if (rc == 0)
 		rc = pk_synth_finished_init(&syn, &s->err);
+	/* -z: the records from the rings compressed, the state before plain (perf's) */
+	size_t pages = s->o->mmap_pages ? s->o->mmap_pages : 128;
+	int64_t page = pk_host_number(s->kernel, PK_HOST_PAGE_SIZE, 4096);
+	if (rc == 0 && s->o->compress)
+		rc = pk_pd_writer_compress(s->w, s->o->compress, (uint32_t)((pages + 1) * (size_t)page),
+					   &s->err);
 	if (rc < 0)
 		pk_cli_print_error("record", &s->err);
 	return rc;
@@ -734,10 +751,12 @@ static int parse_attr_option(int c, ropts *o)
 							 "tracepoint or HW tracer option");
 		o->filter = optarg;
 		break;
-	case 'z':
-		r = pk_cli_usage_error("record", "-z: pmukit does not write compressed perf.data yet "
-						 "(it reads it); record without -z");
+	case 'z': {
+		uint64_t v = 1; /* perf's default level */
+		r = optarg ? pk_cli_parse_u64("record", "-z", optarg, 1, 22, &v) : 0;
+		o->compress = (int)v;
 		break;
+	}
 	default: return 1;
 	}
 	return r ? -r : 0;
@@ -844,6 +863,8 @@ static int parse_options(int argc, char **argv, ropts *o)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o->cmd = argv + optind;
 	o->cmd_argc = argc - optind;
+	if (o->compress && o->output && !strcmp(o->output, "-"))
+		return pk_cli_usage_error("record", "-z writes a file: pipe mode (-o -) is not compressed");
 	if (o->model && o->cmd_argc)
 		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
 	if (o->model) /* the model's default target is the scenario's threads */
