@@ -97,6 +97,8 @@ SCRIPT_OPTS = [
     ("deltatime", "default", "--deltatime"),
     ("max-stack", "g", "--max-stack 2"),
     ("no-demangle", "default", "--no-demangle"),
+    ("kallsyms", "default", "--kallsyms /proc/kallsyms"),
+    ("kallsyms-none", "default", "--kallsyms /dev/null"),
     ("f-iregs", "iregs", "-F ip,iregs"),
     ("f-uregs", "uregs", "-F ip,uregs"),
     ("f-flags", "default", "-F comm,flags"),

@@ -37,7 +37,8 @@ const char script_usage[] =
 	"      --dsos LIST         only samples in these binaries (path or file name)\n"
 	"      --header, --header-only   the file's header first / only\n"
 	"      --reltime, --deltatime    times from the first / the previous sample\n"
-	"      --max-stack N       call chain lines printed per sample\n";
+	"      --max-stack N       call chain lines printed per sample\n"
+	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n";
 
 enum {
 	F_COMM = 1 << 0,
@@ -795,6 +796,7 @@ int cmd_script(int argc, char **argv)
 		{"deltatime", no_argument, NULL, 'd'},
 		{"max-stack", required_argument, NULL, 'm'},
 		{"no-demangle", no_argument, NULL, 'N'},
+		{"kallsyms", required_argument, NULL, 'k'},
 		{"show-task-events", no_argument, NULL, 0x100 | SIDE_TASK},
 		{"show-mmap-events", no_argument, NULL, 0x100 | SIDE_MMAP},
 		{"show-switch-events", no_argument, NULL, 0x100 | SIDE_SWITCH},
@@ -808,6 +810,7 @@ int cmd_script(int argc, char **argv)
 	memset(&sc, 0, sizeof(sc));
 	sc.max_stack = PK_MAX_STACK;
 	bool header = false, header_only = false;
+	const char *kallsyms = NULL;
 	uint64_t v;
 	const char *input = NULL;
 	bool no_order = false, dump = false;
@@ -833,6 +836,7 @@ int cmd_script(int argc, char **argv)
 		case 'H': header = true; break;
 		case 'h': header_only = true; break;
 		case 'r': sc.time_shift = SHIFT_REL; break;
+		case 'k': kallsyms = optarg; break;
 		case 'N': break; /* C++ names are demangled when shown: see docs/perfdata-differences.md */
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
@@ -861,6 +865,11 @@ int cmd_script(int argc, char **argv)
 	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
 		return 1;
 	s.spe.dump = dump;
+	if (kallsyms && pd_session_kallsyms(&s, kallsyms)) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return 1;
+	}
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
 		pd_session_close(&s);
 		return 129;

@@ -45,6 +45,23 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 	return 0;
 }
 
+int pd_session_kallsyms(pd_session *s, const char *path)
+{
+	pk_machine_opts o = {.kallsyms = path};
+	pk_machine *m = pk_machine_new(&o);
+	if (!m) {
+		fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+		return 1;
+	}
+	pk_machine_free(s->machine);
+	s->machine = m;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_machine_read_build_ids(s->machine, s->reader, &err) < 0)
+		fprintf(stderr, "pmukit %s: warning: build ids not used: %s\n", s->cmd, err.msg);
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
