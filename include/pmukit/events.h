@@ -81,6 +81,13 @@ uint64_t pk_evsel_config3(const pk_evsel *evsel);
 void pk_evsel_set_attr(pk_evsel *evsel, const struct perf_event_attr *attr);
 /* The name as perf prints it ("cycles", "cpu_core/cycles/"), or NULL. */
 const char *pk_evsel_name(const pk_evsel *evsel);
+/* Renames the evsel (a command's own naming, e.g. record's stored names);
+ * 0 or -ENOMEM. */
+int pk_evsel_set_name(pk_evsel *evsel, const char *name);
+/* The modifiers perf derives from an attr's exclude bits and precise_ip
+ * (":u", ":ppp", ":HG", "" when none), as perf 6.1 names events in files
+ * and listings; returns snprintf's count. */
+int pk_attr_modifiers(const struct perf_event_attr *attr, char *buf, size_t len);
 /* The PMU it counts on ("cpu_core", "software", "tracepoint"), or NULL. */
 const char *pk_evsel_pmu_name(const pk_evsel *evsel);
 /* That PMU's sysfs data, NULL when sysfs has none; valid while the evsel is. */
@@ -118,10 +125,22 @@ typedef struct pk_config_opts {
 	uint64_t period;           /* record -c; 0: use freq */
 	uint64_t freq;             /* record -F; 0: 4000 */
 	uint64_t sample_type;      /* extra sample_type bits (-g: PERF_SAMPLE_CALLCHAIN, ...) */
+	/* record only, as perf 6.1's evsel__config / evlist__config: */
+	bool inherit_stat;         /* -s: inherit_stat, times and ids in read_format */
+	bool no_sample_time;       /* --per-thread: samples without TIME */
+	bool sample_identifier;    /* --sample-identifier: IDENTIFIER on every event */
+	bool all_user, all_kernel; /* --all-user / --all-kernel: exclude the other side */
+	uint64_t sample_regs_user; /* --user-regs mask (REGS_USER in sample_type) */
+	uint64_t sample_regs_intr; /* -I mask (REGS_INTR in sample_type) */
 } pk_config_opts;
 
 /* Applies the defaults a command sets on every attr (read_format,
- * sample_type, disabled, inherit, ...), as perf stat / perf record do. */
+ * sample_type, disabled, inherit, ...), as perf stat / perf record do.
+ * Record: an attr whose sample_period the parser preset (breakpoints: 1; a
+ * command's dummy event) keeps it unless -c or -F was given; PERIOD is
+ * sampled with a frequency (or -P: PERIOD in opts->sample_type, not with a
+ * period= term); several events share ID, or IDENTIFIER when their
+ * sample_types differ or sample_identifier is asked for. */
 int pk_evlist_config(pk_evlist *evlist, const pk_config_opts *opts, pk_error *err);
 
 /* Writes the attr as the kernel wants it into buf (at least

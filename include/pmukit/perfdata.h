@@ -409,6 +409,10 @@ int pk_pd_writer_write_auxtrace(pk_pd_writer *w, const void *rec, size_t len, co
 int pk_pd_writer_flush(pk_pd_writer *w, pk_error *err);
 /* Flushes, writes the features (file mode) and the final header. Frees w. */
 int pk_pd_writer_close(pk_pd_writer *w, pk_error *err);
+/* From now on (after begin, file mode) records are written zstd-compressed
+ * at level 1..22 as perf record -z writes them (COMPRESSED records and
+ * feature; mmap_len: the ring size recorded in it). */
+int pk_pd_writer_compress(pk_pd_writer *w, int level, uint32_t mmap_len, pk_error *err);
 /* Frees w without finishing the file. */
 void pk_pd_writer_abort(pk_pd_writer *w);
 /* Bytes of the data section so far (written or buffered). */

@@ -31,7 +31,7 @@ typedef struct pk_record_opts {
 	pk_cpumap *cpus;             /* CPUs for -a/-C and workloads; NULL: per-thread (cpu -1) */
 	pk_threadmap *threads;       /* NULL: every task (-1, needs cpus) */
 	size_t mmap_pages;           /* data pages per buffer, a power of 2; 0: 128 (512 KiB) */
-	uint32_t wakeup_watermark;   /* bytes; 0: a quarter of the buffer */
+	uint32_t wakeup_watermark;   /* bytes; 0: none, the kernel wakes at half the buffer */
 	/* AUX area pages (a power of 2, >= 2) mapped beside each ring the first
 	 * evsel owns (an AUX PMU such as arm_spe, put first); 0: none. Drained
 	 * into PERF_RECORD_AUXTRACE records with the aux_head/aux_tail protocol. */

@@ -539,12 +539,65 @@ static void spe_hints(pk_error *err)
 			 "  - this is a virtual machine: hypervisors rarely expose SPE to guests");
 }
 
+/* An evsel on the named PMU, named by the event's text as typed (without
+ * its modifiers), as perf names breakpoints and terms on symbolic events. */
+static pk_evsel *new_typed_evsel(struct build *b, const pk_ev_ast *ev, const char *pmu)
+{
+	char *name = strndup(b->str + ev->pos, (size_t)(ev->mods ? ev->mods_pos - 1 - ev->pos : ev->len));
+	pk_evsel *e = name ? new_evsel(pk_pmus_find(b->pmus, pmu), pmu, name, ev) : NULL;
+	free(name);
+	return e;
+}
+
+/* A software event with config terms ("cpu-clock/period=50000/", perf's
+ * PE_VALUE_SYM_SW '/' terms '/'): only perf's config terms apply; the
+ * name is the text as typed, as perf stores it. 1 when ev is not one. */
+static int expand_sw_terms(struct build *b, const pk_ev_ast *ev, pk_error *err)
+{
+	uint32_t type;
+	uint64_t config;
+	if (!pki_symbolic_lookup(ev->name, &type, &config) || type != PERF_TYPE_SOFTWARE)
+		return 1;
+	pk_evsel *e = new_typed_evsel(b, ev, "software");
+	if (!e)
+		return oom(err);
+	e->attr.type = type;
+	e->attr.config = config;
+	struct term_state ts = {0};
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < ev->nr_terms; i++) {
+		bool handled;
+		const pk_term *t = &ev->terms[i];
+		r = apply_config_term(b, e, &ts, t, &handled, err);
+		/* config words are the event's own: perf takes none here */
+		bool words = ts.set_mask[0] | ts.set_mask[1] | ts.set_mask[2] | ts.set_mask[3];
+		if (r == 0 && (!handled || words))
+			r = pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
+				      "unknown term '%s' for the software event '%s'", t->name,
+				      ev->name);
+	}
+	if (r == 0 && ts.name) {
+		free(e->name);
+		e->name = ts.name;
+		ts.name = NULL;
+	}
+	free(ts.name);
+	if (r < 0) {
+		pki_evsel_free(e);
+		return r;
+	}
+	return build_push(b, e, err);
+}
+
 /* pmu/terms/ */
 static int expand_pmu_event(struct build *b, const pk_ev_ast *ev, pk_error *err)
 {
 	const pk_pmu *matched[MAX_MATCH];
 	size_t n = pk_pmus_match(b->pmus, ev->name, matched, MAX_MATCH);
 	if (n == 0) {
+		int sw = expand_sw_terms(b, ev, err);
+		if (sw <= 0)
+			return sw;
 		pk_err_at(err, -ENOENT, PK_EVENT_SYNTAX, b->str, ev->name_pos,
 			  "Cannot find PMU '%s'. Missing kernel support?", ev->name);
 		if (!strncmp(ev->name, "arm_spe", 7))
@@ -826,10 +879,7 @@ static int expand_tracepoint(struct build *b, const pk_ev_ast *ev, pk_error *err
 
 static int expand_breakpoint(struct build *b, const pk_ev_ast *ev, pk_error *err)
 {
-	char *name = strndup(b->str + ev->pos, (size_t)(ev->mods ? ev->mods_pos - 1 - ev->pos : ev->len));
-	pk_evsel *e = name ? new_evsel(pk_pmus_find(b->pmus, "breakpoint"), "breakpoint", name, ev)
-			   : NULL;
-	free(name);
+	pk_evsel *e = new_typed_evsel(b, ev, "breakpoint");
 	if (!e)
 		return oom(err);
 	e->attr.type = PERF_TYPE_BREAKPOINT;
@@ -933,6 +983,20 @@ static int apply_mods(struct build *b, pk_evsel *e, const char *mods, int pos, b
 	a->exclude_idle = eI;
 	a->precise_ip = precise;
 	e->exclude_GH = exclude_GH;
+	return 0;
+}
+
+/* A symbolic event keeps its modifiers in its name ("cpu-clock:u"), as
+ * perf names it (and stores it in perf.data). */
+static int name_with_mods(pk_evsel *e, const pk_ev_ast *ev, pk_error *err)
+{
+	if (ev->kind != PK_EV_NAME || !e->name || strcmp(e->name, ev->name))
+		return 0;
+	char *n = NULL;
+	if (asprintf(&n, "%s:%s", ev->name, ev->mods) < 0)
+		return oom(err);
+	free(e->name);
+	e->name = n;
 	return 0;
 }
 
@@ -1317,6 +1381,8 @@ int pk_evlist_parse(pk_evlist *evlist, const pk_pmus *pmus, const char *str,
 			r = expand_event(&b, ev, err);
 			for (size_t i = before; i < b.nr && r == 0 && ev->mods; i++)
 				r = apply_mods(&b, b.evsels[i], ev->mods, ev->mods_pos, false, err);
+			for (size_t i = before; i < b.nr && r == 0 && ev->mods; i++)
+				r = name_with_mods(b.evsels[i], ev, err);
 		}
 		if (r < 0 || !grp->is_group)
 			continue;

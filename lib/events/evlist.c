@@ -156,6 +156,16 @@ void pk_evsel_set_attr(pk_evsel *e, const struct perf_event_attr *attr)
 		e->attr.size = PK_ATTR_SIZE;
 }
 
+int pk_evsel_set_name(pk_evsel *e, const char *name)
+{
+	char *copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(e->name);
+	e->name = copy;
+	return 0;
+}
+
 const char *pk_evsel_name(const pk_evsel *e)
 {
 	return e->name;
@@ -252,13 +262,110 @@ static const pk_evsel *read_sampler(const pk_evlist *l, const pk_evsel *lead)
 	return lead;
 }
 
+/* The sampling rate: a term's, the command's (-c/-F), a period the
+ * parser preset (breakpoints, dummy events), or perf's 4000 Hz. */
+static void config_rate(pk_evsel *e, const pk_config_opts *o)
+{
+	struct perf_event_attr *a = &e->attr;
+	if (e->period_set || e->freq_set)
+		return;
+	bool user = o->period || o->freq;
+	if (!user && a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_period = 1, a->freq = 0; /* perf: every hit */
+	if (!user && a->sample_period && !a->freq)
+		return;
+	if (o->period) {
+		a->sample_period = o->period;
+		a->freq = 0;
+	} else {
+		a->sample_freq = o->freq ? o->freq : 4000;
+		a->freq = 1;
+	}
+}
+
+/* perf record's attr for one evsel (perf 6.1's evsel__config). */
+static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
+{
+	struct perf_event_attr *a = &e->attr;
+	bool leader = pk_evsel_is_leader(e);
+	pk_evsel *lead = l->evsels[e->leader];
+	bool sample_read = lead->sample_read && lead->nr_members > 1;
+	uint64_t extra = o->sample_type;
+	if (e->period_set) /* a period= term drops -P's PERIOD, as perf */
+		extra &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | extra;
+	if (!o->no_sample_time)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (o->inherit_stat) {
+		a->inherit_stat = 1;
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	a->sample_id_all = 1;
+	/* the kernel samples group reads only without inherit */
+	a->inherit = !o->no_inherit && !sample_read;
+	/* members follow their leader (perf record: disabled on leaders only) */
+	a->disabled = leader;
+	a->enable_on_exec = leader && o->forked_workload && !o->system_wide;
+	config_rate(e, o);
+	if (a->freq)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	/* tracepoints carry their payload and CPU, as perf records them */
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (sample_read) {
+		a->sample_type |= PERF_SAMPLE_READ;
+		a->read_format |= PERF_FORMAT_GROUP;
+		if (e != read_sampler(l, lead)) {
+			/* the others of a :S group are read through the sampler's
+			 * samples; in TopDown's {slots,$sampling_event,metrics}:S the
+			 * sampling event samples and reads the group */
+			a->sample_period = 0;
+			a->freq = 0;
+		}
+	}
+	if (o->all_user || o->all_kernel) {
+		a->exclude_kernel = o->all_user;
+		a->exclude_user = o->all_kernel;
+	}
+	if (o->sample_regs_user) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = o->sample_regs_user;
+	}
+	if (o->sample_regs_intr) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->sample_regs_intr;
+	}
+}
+
+/* perf 6.1's evlist__config: with several events each sample says whose
+ * it is, by ID while all sample_types are the same, else by IDENTIFIER
+ * (the one place every layout has it). */
+static void config_sample_id(pk_evlist *l, const pk_config_opts *o)
+{
+	if (l->nr < 2 && !o->sample_identifier)
+		return;
+	bool identifier = o->sample_identifier;
+	for (size_t i = 1; i < l->nr; i++)
+		identifier |= l->evsels[i]->attr.sample_type != l->evsels[0]->attr.sample_type;
+	for (size_t i = 0; i < l->nr; i++) {
+		struct perf_event_attr *a = &l->evsels[i]->attr;
+		if (identifier) {
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+		} else {
+			a->sample_type |= PERF_SAMPLE_ID;
+		}
+		a->read_format |= PERF_FORMAT_ID;
+	}
+}
+
 /* The defaults perf stat and perf record put on every attr (perf 6.1's
  * evsel__config and stat's create_perf_stat_counter), so that what we open
  * is what perf would open. */
 int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 {
 	(void)err;
-	bool many = l->nr > 1;
 	for (size_t i = 0; i < l->nr; i++) {
 		pk_evsel *e = l->evsels[i];
 		struct perf_event_attr *a = &e->attr;
@@ -281,45 +388,10 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 				a->freq = 0;
 			}
 		} else {
-			a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					  o->sample_type;
-			if (many)
-				a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-			a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-			a->sample_id_all = 1;
-			a->inherit = !o->no_inherit;
-			/* members follow their leader (perf record: disabled on leaders only) */
-			a->disabled = leader;
-			a->enable_on_exec = leader && o->forked_workload && !o->system_wide;
-			bool sample_read = lead->sample_read && grouped;
-			if (sample_read) {
-				a->sample_type |= PERF_SAMPLE_READ;
-				a->read_format |= PERF_FORMAT_GROUP;
-			}
-			if (sample_read && e != read_sampler(l, lead)) {
-				/* the others of a :S group are read through the sampler's
-				 * samples; in TopDown's {slots,$sampling_event,metrics}:S the
-				 * sampling event samples and reads the group */
-				a->sample_period = 0;
-				a->freq = 0;
-			} else if (!e->period_set && !e->freq_set) {
-				if (a->type == PERF_TYPE_TRACEPOINT && !o->period && !o->freq) {
-					a->sample_period = 1; /* perf: every hit */
-					a->freq = 0;
-				} else if (o->period) {
-					a->sample_period = o->period;
-					a->freq = 0;
-				} else {
-					a->sample_freq = o->freq ? o->freq : 4000;
-					a->freq = 1;
-				}
-			}
-			if (a->freq || !e->period_set)
-				a->sample_type |= PERF_SAMPLE_PERIOD;
-			/* tracepoints carry their payload and CPU, as perf records them */
-			if (a->type == PERF_TYPE_TRACEPOINT)
-				a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+			config_record(l, e, o);
 		}
 	}
+	if (o->mode == PK_CONFIG_RECORD)
+		config_sample_id(l, o);
 	return 0;
 }

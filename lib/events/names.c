@@ -311,3 +311,34 @@ const char *pki_symbolic_evsel_name(uint32_t type, uint64_t config)
 			return tab[i].names[tab[i].evsel_name];
 	return NULL;
 }
+
+/* ":kuhpppHG", as perf 6.1 appends them to names: the contexts counted,
+ * shown only when some are excluded; the host/guest pair shows when it
+ * differs from what the others imply. */
+int pk_attr_modifiers(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
+		m[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	m[n] = '\0';
+	return snprintf(buf, size, "%s%s", n ? ":" : "", m);
+}

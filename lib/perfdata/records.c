@@ -3,6 +3,7 @@
 
 #include "core/util.h"
 #include "events/names.h"
+#include <pmukit/events.h>
 
 #include <linux/hw_breakpoint.h>
 
@@ -230,42 +231,12 @@ uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i)
 	return pd_ld64(ev->data + off);
 }
 
-/* ":kuhpppHG": the contexts counted, shown only when some are excluded;
- * the host/guest pair shows when it differs from what the others imply. */
-static void modifiers(const struct perf_event_attr *a, char *buf, size_t size)
-{
-	char m[16];
-	size_t n = 0;
-	bool guest_default = false;
-	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		if (!a->exclude_kernel)
-			m[n++] = 'k';
-		if (!a->exclude_user)
-			m[n++] = 'u';
-		if (!a->exclude_hv)
-			m[n++] = 'h';
-		guest_default = true;
-	}
-	for (unsigned i = 0; i < a->precise_ip && i < 3; i++)
-		m[n++] = 'p';
-	if (a->precise_ip)
-		guest_default = true;
-	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
-		if (!a->exclude_host)
-			m[n++] = 'H';
-		if (!a->exclude_guest)
-			m[n++] = 'G';
-	}
-	m[n] = '\0';
-	snprintf(buf, size, "%s%s", n ? ":" : "", m);
-}
-
 /* Fills evsel->attr_name the way perf names an attr without a stored name. */
 void pki_pd_make_attr_name(pk_pd_evsel *e)
 {
 	const struct perf_event_attr *a = &e->attr;
 	char base[48], mod[24];
-	modifiers(a, mod, sizeof(mod));
+	pk_attr_modifiers(a, mod, sizeof(mod));
 	switch (a->type) {
 	case PERF_TYPE_HARDWARE: {
 		const char *n = pki_symbolic_evsel_name(a->type, a->config & 0xffffffff);

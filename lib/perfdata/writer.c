@@ -11,7 +11,14 @@
  * rewritten too: a file whose writer died reads as a file without features.
  * Invariants: pos is the file offset of wbuf[0]; after begin() the buffer
  * holds whole records only; nr_samples counts SAMPLE records known to be in
- * the output, pend_samples those still in the buffer. */
+ * the output, pend_samples those still in the buffer.
+ *
+ * Compression (pk_pd_writer_compress, perf record -z): from then on each
+ * flush turns the buffer into COMPRESSED records, one zstd stream over the
+ * whole file cut into records of at most 64 KiB (sizes not padded, as
+ * perf writes them), each flushed so that a reader can expand everything
+ * written so far; close() adds the COMPRESSED feature. A full disk with
+ * compression on stops the writer (whole records cannot be kept apart). */
 #include "pd_internal.h"
 
 #include <errno.h>
@@ -19,8 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define WBUF_SIZE ((size_t)1 << 20)
+/* a COMPRESSED record's payload: its size is a u16 with the header */
+#define ZREC_PAYLOAD ((size_t)UINT16_MAX - 8)
 /* attr.size: perf 6.1 accepts VER7; config3 needs VER8, which 6.1 rejects. */
 
 typedef struct wevsel {
@@ -44,6 +54,10 @@ struct pk_pd_writer {
 	uint8_t *wbuf;
 	size_t wlen;
 	uint64_t nr_samples, pend_samples;
+	ZSTD_CCtx *z;                /* compressing: the stream */
+	uint32_t zlevel, zmmap_len;
+	uint8_t *zbuf;               /* one COMPRESSED record being made */
+	uint64_t zin, zout;          /* bytes given to and made by zstd */
 };
 
 /* ---- buffer builder ---- */
@@ -163,10 +177,48 @@ static size_t whole_records(const pk_pd_writer *w, size_t done, uint64_t *sample
 	return keep;
 }
 
+/* The buffer as COMPRESSED records, written through. */
+static int zflush(pk_pd_writer *w, pk_error *err)
+{
+	ZSTD_inBuffer in = {w->wbuf, w->wlen, 0};
+	size_t left;
+	do {
+		ZSTD_outBuffer out = {w->zbuf + 8, ZREC_PAYLOAD, 0};
+		left = ZSTD_compressStream2(w->z, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left)) {
+			w->failed = true;
+			return pk_err(err, -EIO, "zstd: %s", ZSTD_getErrorName(left));
+		}
+		if (!out.pos)
+			continue;
+		pd_st32(w->zbuf, PK_RECORD_COMPRESSED);
+		pd_st16(w->zbuf + 4, 0);
+		pd_st16(w->zbuf + 6, (uint16_t)(out.pos + 8));
+		size_t done;
+		int rc = write_all(w->fd, w->zbuf, out.pos + 8, &done);
+		w->pos += done;
+		if (rc < 0) {
+			w->failed = true;
+			w->wlen = 0;
+			return pk_err_at(err, rc, "perf.data", w->path, -1,
+					 "write failed (compressed output: the file ends at the "
+					 "last whole record): %s", strerror(-rc));
+		}
+		w->zout += out.pos + 8;
+	} while (left || in.pos < in.size);
+	w->zin += w->wlen;
+	w->wlen = 0;
+	w->nr_samples += w->pend_samples;
+	w->pend_samples = 0;
+	return 0;
+}
+
 static int wflush(pk_pd_writer *w, pk_error *err)
 {
 	if (!w->wlen)
 		return 0;
+	if (w->z)
+		return zflush(w, err);
 	size_t done;
 	int rc = write_all(w->fd, w->wbuf, w->wlen, &done);
 	if (rc == 0) {
@@ -558,8 +610,44 @@ static int write_features(pk_pd_writer *w, uint64_t start, uint64_t bits[PD_HDR_
 	return rc;
 }
 
+int pk_pd_writer_compress(pk_pd_writer *w, int level, uint32_t mmap_len, pk_error *err)
+{
+	if (!w->begun || w->pipe)
+		return pk_err(err, -EINVAL, "compression starts after the header, in file mode");
+	if (level < 1 || level > ZSTD_maxCLevel())
+		return pk_err(err, -EINVAL, "compression level %d: zstd takes 1 to %d", level,
+			      ZSTD_maxCLevel());
+	int rc = wflush(w, err); /* what came before stays plain, as perf's synthesized records */
+	if (rc < 0)
+		return rc;
+	w->z = ZSTD_createCCtx();
+	w->zbuf = malloc(ZREC_PAYLOAD + 8);
+	if (!w->z || !w->zbuf ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->z, ZSTD_c_compressionLevel, level))) {
+		ZSTD_freeCCtx(w->z);
+		w->z = NULL;
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	w->zlevel = (uint32_t)level;
+	w->zmmap_len = mmap_len;
+	return 0;
+}
+
+/* perf's COMPRESSED feature: version 0, type 1 (zstd), level, ratio,
+ * mmap_len. */
+static void compressed_feature(pk_pd_writer *w)
+{
+	if (!w->z)
+		return;
+	uint32_t v[5] = {0, 1, w->zlevel, w->zout ? (uint32_t)((w->zin + w->zout / 2) / w->zout) : 0,
+			 w->zmmap_len};
+	pk_pd_writer_set_feature(w, PK_FEAT_COMPRESSED, v, sizeof(v), NULL);
+}
+
 static void writer_free(pk_pd_writer *w)
 {
+	ZSTD_freeCCtx(w->z);
+	free(w->zbuf);
 	for (size_t i = 0; i < w->nr_evsels; i++) {
 		free(w->evsels[i].name);
 		free(w->evsels[i].ids);
@@ -588,6 +676,7 @@ int pk_pd_writer_close(pk_pd_writer *w, pk_error *err)
 	if (rc == 0 && !w->full && !w->failed)
 		rc = wflush(w, err);
 	int ret = rc == -ENOSPC ? 0 : rc;
+	compressed_feature(w);
 	if (!w->pipe && !w->failed && w->pos >= w->data_offset) {
 		uint64_t data_end = w->pos;
 		uint64_t bits[PD_HDR_FEAT_WORDS] = {0, 0, 0, 0};

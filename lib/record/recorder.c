@@ -227,7 +227,7 @@ static int map_rings(pk_recorder *r, size_t pages, pk_error *err)
 /* What the rings need of every attr opened (and written to perf.data). */
 static void ring_attr(const pk_recorder *r, struct perf_event_attr *a)
 {
-	if (!a->watermark && !a->wakeup_events) {
+	if (r->watermark && !a->watermark && !a->wakeup_events) {
 		a->watermark = 1;
 		a->wakeup_watermark = r->watermark;
 	}
@@ -261,8 +261,9 @@ int pk_recorder_open(pk_evlist *evlist, const pk_record_opts *o, pk_recorder **o
 		pk_recorder_close(r);
 		return pk_err(err, -ENOMEM, "out of memory");
 	}
-	/* wake up when a quarter of the buffer is full, not per sample */
-	r->watermark = o->wakeup_watermark ? o->wakeup_watermark : (uint32_t)(pages * r->page / 4);
+	/* a watermark asked for; else the kernel wakes us when half of the
+	 * buffer is full (no watermark bit: the attrs perf 6.1 writes) */
+	r->watermark = o->wakeup_watermark;
 	pk_counting_opts co;
 	pk_counting_opts_init(&co);
 	co.kernel = r->k;
@@ -303,6 +304,33 @@ size_t pk_recorder_ids(const pk_recorder *r, size_t evsel_idx, const uint64_t **
 	return r->nr_ids[evsel_idx];
 }
 
+/* GROUP_DESC: each group of more than one event, as perf 6.1 writes it
+ * (name, "{anon_group}" when it has none; leader index; member count). */
+static int add_group_desc(pk_recorder *r, pk_pd_writer *w, pk_error *err)
+{
+	pk_pd_buf b = {0};
+	uint32_t nr = 0;
+	pk_pd_buf_u32(&b, 0);
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		const pk_evsel *e = pk_evlist_at(r->evlist, i);
+		if (!pk_evsel_is_leader(e) || pk_evsel_nr_members(e) < 2)
+			continue;
+		pk_pd_buf_string(&b, "{anon_group}");
+		pk_pd_buf_u32(&b, (uint32_t)i);
+		pk_pd_buf_u32(&b, (uint32_t)pk_evsel_nr_members(e));
+		nr++;
+	}
+	int rc = 0;
+	if (b.oom)
+		rc = pk_err(err, -ENOMEM, "out of memory");
+	else if (nr) {
+		memcpy(b.data, &nr, sizeof(nr));
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_GROUP_DESC, b.data, b.len, err);
+	}
+	pk_pd_buf_release(&b);
+	return rc;
+}
+
 int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 {
 	for (size_t i = 0; i < r->nr_evsels; i++) {
@@ -320,7 +348,7 @@ int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
+	return add_group_desc(r, w, err);
 }
 
 int pk_recorder_enable(pk_recorder *r, pk_error *err)

@@ -607,6 +607,77 @@ static void test_config_defaults(void **state)
 	pk_evlist_put(l);
 }
 
+/* perf record 6.1's attrs for the same options (perf evlist -v of perf's
+ * own recordings, tests/perfdata/pd_diff.py compares them live). */
+static void test_record_like_perf(void **state)
+{
+	(void)state;
+	const uint64_t base = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* -c: a period, no PERIOD in the samples; -P asks for it */
+	pk_evlist *l = must_parse("icelake", "cpu-clock");
+	pk_config_opts c = {.mode = PK_CONFIG_RECORD, .period = 100000};
+	pk_evlist_config(l, &c, NULL);
+	assert_int_equal(EV(l, 0)->attr.sample_type, base);
+	pk_evlist_put(l);
+	l = must_parse("icelake", "cpu-clock");
+	c.sample_type = PERF_SAMPLE_PERIOD;
+	pk_evlist_config(l, &c, NULL);
+	assert_int_equal(EV(l, 0)->attr.sample_type, base | PERF_SAMPLE_PERIOD);
+	pk_evlist_put(l);
+	/* two events of one sample_type: ID; different ones: IDENTIFIER */
+	l = must_parse("icelake", "{cpu-clock,task-clock}");
+	pk_config_opts f = {.mode = PK_CONFIG_RECORD};
+	pk_evlist_config(l, &f, NULL);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(EV(l, i)->attr.sample_type, base | PERF_SAMPLE_PERIOD | PERF_SAMPLE_ID);
+	/* group enable flags on the leader only */
+	assert_true(EV(l, 0)->attr.disabled && !EV(l, 1)->attr.disabled);
+	pk_evlist_put(l);
+	l = must_parse("icelake", "cpu-clock,page-faults/period=7/");
+	pk_evlist_config(l, &f, NULL);
+	assert_int_equal(EV(l, 1)->attr.sample_type, base | PERF_SAMPLE_IDENTIFIER);
+	assert_int_equal(EV(l, 1)->attr.sample_period, 7);
+	assert_string_equal(pk_evsel_name(EV(l, 1)), "page-faults/period=7/");
+	pk_evlist_put(l);
+	/* breakpoints keep their period of 1 unless -c/-F is given */
+	l = must_parse("icelake", "mem:0x1000:rw");
+	pk_evlist_config(l, &f, NULL);
+	assert_int_equal(EV(l, 0)->attr.sample_period, 1);
+	assert_false(EV(l, 0)->attr.freq);
+	assert_int_equal(EV(l, 0)->attr.sample_type, base);
+	pk_evlist_put(l);
+	l = must_parse("icelake", "mem:0x1000:rw");
+	pk_config_opts fr = {.mode = PK_CONFIG_RECORD, .freq = 99};
+	pk_evlist_config(l, &fr, NULL);
+	assert_true(EV(l, 0)->attr.freq);
+	assert_int_equal(EV(l, 0)->attr.sample_freq, 99);
+	pk_evlist_put(l);
+	/* modifiers stay in the name; sample_identifier, -s, --all-user, regs */
+	l = must_parse("icelake", "cpu-clock:u");
+	assert_string_equal(pk_evsel_name(EV(l, 0)), "cpu-clock:u");
+	pk_config_opts o = {.mode = PK_CONFIG_RECORD, .sample_identifier = true, .inherit_stat = true,
+			    .all_kernel = true, .sample_regs_intr = 0xff0fff, .no_sample_time = true};
+	pk_evlist_config(l, &o, NULL);
+	const struct perf_event_attr *a = &EV(l, 0)->attr;
+	assert_int_equal(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+						 PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_INTR);
+	assert_int_equal(a->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED |
+						 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+						 PERF_FORMAT_LOST);
+	assert_true(a->inherit_stat && a->exclude_user && !a->exclude_kernel);
+	assert_int_equal(a->sample_regs_intr, 0xff0fff);
+	pk_evlist_put(l);
+	/* a :S group samples without inherit */
+	l = must_parse("icelake", "{cpu-clock,task-clock}:S");
+	pk_evlist_config(l, &f, NULL);
+	assert_false(EV(l, 0)->attr.inherit || EV(l, 1)->attr.inherit);
+	pk_evlist_put(l);
+	/* software events take config terms, no format terms */
+	pk_error err;
+	assert_null(parse_on("icelake", "cpu-clock/config=1/", NULL, &err));
+	assert_non_null(strstr(err.msg, "unknown term 'config'"));
+}
+
 static void test_pfm_named(void **state)
 {
 	(void)state;
@@ -637,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_no_core_pmu),     cmocka_unit_test(test_breakpoint),
 		cmocka_unit_test(test_tracepoint),      cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_pfm_named),       cmocka_unit_test(test_refused_like_perf),
+		cmocka_unit_test(test_record_like_perf),
 		cmocka_unit_test(test_malformed_cpuid_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,16 +140,15 @@ static void test_ctrl_c(void **state)
 	PD_TEST_NEED("perf");
 	char cmd[4096];
 	snprintf(cmd, sizeof(cmd),
-		 /* SIGINT once samples reach the file (it has grown 8 KiB past its first
-		  * size, the header), at most 20 s: a slow start (sanitizers, a loaded
-		  * machine) must not leave the run too short to test */
+		 /* SIGINT once the file holds samples (each pass is written through):
+		  * a slow start (sanitizers, a loaded machine synthesizing every
+		  * task for seconds) must not leave the run too short to test */
 		 "cd %s && rm -f int.data && (%s record -a -e cpu-clock -o int.data & pid=$!; "
-		 "for i in $(seq 100); do [ -s int.data ] && break; sleep 0.1; done; "
-		 "first=$(stat -c %%s int.data); "
-		 "for i in $(seq 200); do [ $(stat -c %%s int.data) -gt $((first + 8192)) ] && break; "
-		 "sleep 0.1; done; kill -INT $pid; "
+		 "for i in $(seq 300); do [ $(%s script -F ip -i int.data 2>/dev/null | wc -l) -gt 20 ] "
+		 "&& break; sleep 0.1; done; "
+		 "kill -INT $pid; "
 		 "wait $pid) >/dev/null 2>&1",
-		 pd_test_dir, pk_test_pmukit());
+		 pd_test_dir, pk_test_pmukit(), pk_test_pmukit());
 	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
 	char file[1024];
 	snprintf(file, sizeof(file), "%s/int.data", pd_test_dir);

@@ -327,8 +327,10 @@ static void test_writer_roundtrip(void **state)
 	char *dir = pk_test_tmpdir();
 	assert_non_null(dir);
 	char path[512];
-	for (int pipe_mode = 0; pipe_mode < 2; pipe_mode++) {
-		snprintf(path, sizeof(path), "%s/w%d.data", dir, pipe_mode);
+	/* file, pipe, and file compressed (-z: one zstd stream over two flushes) */
+	for (int mode = 0; mode < 3; mode++) {
+		bool pipe_mode = mode == 1, zstd = mode == 2;
+		snprintf(path, sizeof(path), "%s/w%d.data", dir, mode);
 		pk_pd_writer *w;
 		pk_error err;
 		pk_error_clear(&err);
@@ -344,13 +346,19 @@ static void test_writer_roundtrip(void **state)
 		assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "task-clock", ids, 2, &err), 0);
 		assert_int_equal(pk_pd_writer_host_features(w, NULL, NULL, 0, NULL, &err), 0);
 		assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+		if (zstd)
+			assert_int_equal(pk_pd_writer_compress(w, 3, 528384, &err), 0);
+		else /* compression is for files, after the header */
+			assert_int_equal(pk_pd_writer_compress(w, 0, 0, &err), -EINVAL);
 		bb d = {.be = false};
 		layout l;
 		put_data(&d, &l);
 		size_t off = 0;
-		while (off < d.len) {
+		for (int nrec = 0; off < d.len; nrec++) {
 			size_t sz = (size_t)d.p[off + 6] | (size_t)d.p[off + 7] << 8;
 			assert_int_equal(pk_pd_writer_write(w, d.p + off, sz, &err), 0);
+			if (nrec == 2)
+				assert_int_equal(pk_pd_writer_flush(w, &err), 0);
 			off += sz;
 		}
 		free(d.p);
@@ -374,6 +382,9 @@ static void test_writer_roundtrip(void **state)
 		assert_non_null(h.osrelease);
 		assert_true(h.has_nrcpus);
 		assert_true(h.nr_event_desc == 1);
+		assert_int_equal(h.has_compressed, zstd);
+		if (zstd)
+			assert_true(h.comp_type == 1 && h.comp_level == 3 && h.comp_mmap_len == 528384);
 		pk_pd_header_release(&h);
 		pk_pd_reader_close(r);
 		unlink(path);

@@ -55,8 +55,9 @@ static void test_hybrid_rings(void **state)
 	pk_evlist *l = pk_evlist_new();
 	assert_int_equal(pk_evlist_parse(l, pmus, "cycles", NULL, &err), 0);
 	assert_int_equal(pk_evlist_count(l), 2); /* cpu_core and cpu_atom */
+	/* two events of one sample_type share ID as perf's; IDENTIFIER asked for */
 	pk_config_opts co = {.mode = PK_CONFIG_RECORD, .system_wide = true,
-			     .sample_type = PERF_SAMPLE_CPU};
+			     .sample_type = PERF_SAMPLE_CPU, .sample_identifier = true};
 	assert_int_equal(pk_evlist_config(l, &co, &err), 0);
 	for (size_t i = 0; i < 2; i++)
 		assert_int_equal(pk_evsel_attr(pk_evlist_at(l, i))->sample_type, SAMPLE_LAYOUT);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmukit/counting.h>
@@ -28,6 +29,7 @@
 #include <pmukit/record.h>
 
 #include "builtin.h"
+#include "perf_regs.h"
 #include "record_spe.h"
 #include "stat_model.h"
 #include "workload.h"
@@ -56,6 +58,16 @@ const char record_usage[] =
 	"                          (power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)\n"
 	"      --spe-meta 1|2      AUXTRACE_INFO version for arm_spe (default 2, per-CPU\n"
 	"                          MIDR; 1 is what perf <= 6.12 writes)\n"
+	"  -z[LEVEL]               zstd-compress the samples (level 1-22, default 1)\n"
+	"  perf's attr options:    -d -T -s -P -W -R -i -I[REGS] --user-regs[=REGS]\n"
+	"                          --sample-cpu --namespaces --all-cgroups --switch-events\n"
+	"                          --all-user --all-kernel --phys-data --data-page-size\n"
+	"                          --code-page-size --sample-identifier --per-thread\n"
+	"  -D, --delay MS          enable the events MS ms after the command starts\n"
+	"  -q, --quiet             no closing lines\n"
+	"      --max-size SIZE     stop when the file reaches SIZE (4096, 512K, 10M, 1G)\n"
+	"      --filter FILTER     refused: tracepoint and address filters are not set\n"
+	"  -B, -N                  accepted: pmukit writes no build ids nor build-id cache\n"
 	"      --model SCENARIO    record on the PMU model (docs/model.md): the scenario's\n"
 	"                          threads run in virtual time, no command; default\n"
 	"                          target: every scenario thread (-p/-t: some, -a/-C:\n"
@@ -87,6 +99,17 @@ typedef struct ropts {
 	int spe_meta;                /* --spe-meta */
 	char **cmd;
 	int cmd_argc;
+	/* what goes into the attrs (perf 6.1's record options) */
+	bool sample_addr, sample_cpu, inherit_stat, sample_period, weight, raw;
+	bool no_inherit, per_thread, sample_identifier, all_user, all_kernel;
+	bool namespaces, all_cgroups, switch_events;
+	uint64_t sample_extra;       /* --phys-data, --data/code-page-size */
+	uint64_t user_regs, intr_regs; /* --user-regs, -I: register masks */
+	int64_t delay_ms;            /* -D: events enabled this late (0: at once) */
+	bool quiet;                  /* -q: no closing lines */
+	uint64_t max_size;           /* --max-size: stop at this many bytes (0: none) */
+	const char *filter;          /* --filter, for the event before it */
+	int compress;                /* -z: zstd level, 0: none */
 } ropts;
 
 /* One recording: what run() sets up and tears down. */
@@ -187,39 +210,84 @@ static int build_evlist(const ropts *o, pk_model *model, pk_evlist **out, pk_pmu
 	return 0;
 }
 
-/* Tracking (mmap, comm, task) goes on the first event, or on a dummy event
- * in system-wide mode, where perf adds one so that the maps of processes
- * started during synthesis are seen. */
-static int add_tracking(pk_evlist *l, bool system_wide)
+/* perf's dummy event: tracking in system-wide mode (the maps of processes
+ * started during synthesis) and with -D (the maps before the delay). Its
+ * period of 1 is the parser's kind, kept unless -c/-F is given. */
+static int add_dummy(pk_evlist *l)
 {
-	pk_evsel *t;
-	if (system_wide) {
-		struct perf_event_attr a;
-		record_dummy_attr(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
-		a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		a.inherit = 1;
-		t = pk_evlist_add(l, &a, "dummy:HG", NULL);
-		if (!t)
-			return -ENOMEM;
-		/* with two events the samples need IDENTIFIER */
-		for (size_t i = 0; i < pk_evlist_count(l); i++) {
-			pk_evsel *e = pk_evlist_at(l, i);
-			struct perf_event_attr ea = *pk_evsel_attr(e);
-			ea.sample_type |= PERF_SAMPLE_IDENTIFIER;
-			pk_evsel_set_attr(e, &ea);
-		}
-	} else {
-		t = pk_evlist_at(l, 0);
-	}
+	struct perf_event_attr a;
+	record_dummy_attr(&a, 0); /* the sample bits: pk_evlist_config's */
+	return pk_evlist_add(l, &a, "dummy:HG", NULL) ? 0 : -ENOMEM;
+}
+
+/* Tracking (mmap, comm, task, ...) goes on the first event, or on the
+ * dummy; as perf 6.1 sets it, with what -d, --namespaces, --all-cgroups
+ * and --switch-events add. */
+static void set_tracking(rsession *s, bool dummy)
+{
+	const ropts *o = s->o;
+	size_t n = pk_evlist_count(s->evlist);
+	pk_evsel *t = pk_evlist_at(s->evlist, dummy ? n - 1 : 0);
 	struct perf_event_attr ta = *pk_evsel_attr(t);
-	ta.mmap = 1;
-	ta.comm = 1;
-	ta.mmap2 = 1;
-	ta.comm_exec = 1;
-	ta.task = 1;
+	ta.mmap = ta.comm = ta.mmap2 = ta.comm_exec = ta.task = 1;
+	ta.ksymbol = ta.bpf_event = 1;
+	ta.mmap_data = o->sample_addr;
+	ta.namespaces = o->namespaces;
+	ta.cgroup = o->all_cgroups;
+	ta.context_switch = o->switch_events;
+	if (dummy && s->system_wide) /* enabled at once (perf's "immediate") */
+		ta.disabled = 0;
+	if (dummy && o->delay_ms) { /* the maps from the exec on, the samples later */
+		ta.disabled = 1;
+		ta.enable_on_exec = s->traced;
+	}
 	pk_evsel_set_attr(t, &ta);
-	return 0;
+	for (size_t i = 0; o->delay_ms && i + 1 < n; i++) {
+		struct perf_event_attr a = *pk_evsel_attr(pk_evlist_at(s->evlist, i));
+		a.enable_on_exec = 0;
+		pk_evsel_set_attr(pk_evlist_at(s->evlist, i), &a);
+	}
+}
+
+/* The sample_type bits the options ask for (perf 6.1's evsel__config). */
+static uint64_t option_sample_type(const rsession *s)
+{
+	const ropts *o = s->o;
+	uint64_t st = o->sample_extra;
+	if (o->callchain)
+		st |= PERF_SAMPLE_CALLCHAIN;
+	if (s->system_wide || o->sample_cpu)
+		st |= PERF_SAMPLE_CPU;
+	if (o->sample_addr)
+		st |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (o->sample_period)
+		st |= PERF_SAMPLE_PERIOD;
+	if (o->weight) /* perf on x86 samples the weight struct, elsewhere the weight */
+		st |= perf_regs_host() == perf_regs_for("x86_64") ? PERF_SAMPLE_WEIGHT_STRUCT
+								   : PERF_SAMPLE_WEIGHT;
+	if (o->raw)
+		st |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_TIME;
+	if (o->all_cgroups)
+		st |= PERF_SAMPLE_CGROUP;
+	return st;
+}
+
+/* --filter applies to the event before it: a tracepoint's filter, which
+ * pmukit does not set yet, or a HW tracer's address filter, which needs a
+ * PMU this event is not on. Either way: refused with the reason. */
+static int check_filter(rsession *s)
+{
+	size_t n = pk_evlist_count(s->evlist);
+	const pk_evsel *e = n ? pk_evlist_at(s->evlist, n - 1) : NULL;
+	if (e && pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT) {
+		fprintf(stderr, "pmukit record: --filter '%s' on %s: tracepoint filters are not set by "
+				"pmukit yet; filter when reading (script --comms/--pid/--time)\n",
+			s->o->filter, pk_evsel_name(e));
+		return 1;
+	}
+	return pk_cli_usage_error("record", "--filter option should follow a -e tracepoint or HW "
+					    "tracer option ('%s' is neither)",
+				  e ? pk_evsel_name(e) : "?");
 }
 
 /* Events, configured for recording, with the tracking event. */
@@ -229,14 +297,33 @@ static int setup_events(rsession *s)
 	int rc = build_evlist(o, s->model, &s->evlist, &s->pmus);
 	if (rc)
 		return rc;
+	if (o->filter && (rc = check_filter(s)))
+		return rc;
+	/* perf 6.1 adds it on hybrid machines too */
+	/* an arm_spe recording adds its own tracking event (record_spe.c) */
+	bool spe = record_spe_wanted(s->evlist);
+	bool dummy = !spe &&
+		     (s->system_wide || o->delay_ms || (s->pmus && pk_pmus_nr_core(s->pmus) > 1));
+	if (dummy && add_dummy(s->evlist) < 0) {
+		fprintf(stderr, "pmukit record: out of memory\n");
+		return 1;
+	}
 	pk_config_opts co = {
 		.mode = PK_CONFIG_RECORD,
 		.system_wide = s->system_wide,
 		.forked_workload = s->traced,
+		/* perf 6.1: -t and --per-thread record without inherit */
+		.no_inherit = o->no_inherit || o->tids || o->per_thread,
 		.period = o->period,
 		.freq = sample_freq(o, s->kernel),
-		.sample_type = (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
-			       (s->system_wide ? PERF_SAMPLE_CPU : 0),
+		.sample_type = option_sample_type(s),
+		.inherit_stat = o->inherit_stat,
+		.no_sample_time = o->per_thread && !o->raw,
+		.sample_identifier = o->sample_identifier,
+		.all_user = o->all_user,
+		.all_kernel = o->all_kernel,
+		.sample_regs_user = o->user_regs,
+		.sample_regs_intr = o->intr_regs,
 	};
 	if (pk_evlist_config(s->evlist, &co, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
@@ -247,10 +334,8 @@ static int setup_events(rsession *s)
 			      .aux_pages = o->aux_pages, .meta_version = o->spe_meta};
 	if ((rc = record_spe_setup(s->evlist, &so, &s->spe)))
 		return rc;
-	if (!s->spe.on && add_tracking(s->evlist, s->system_wide) < 0) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		return 1;
-	}
+	if (!s->spe.on)
+		set_tracking(s, dummy);
 	return 0;
 }
 
@@ -278,7 +363,9 @@ static int setup_targets(rsession *s)
 	const ropts *o = s->o;
 	if (s->model)
 		return setup_model_targets(s);
-	s->cpus = pk_cli_target_cpus(NULL, o->cpu_list, &s->err);
+	/* --per-thread: events on any CPU, a ring per thread */
+	s->cpus = o->per_thread && !s->system_wide ? pk_cpumap_any()
+						   : pk_cli_target_cpus(NULL, o->cpu_list, &s->err);
 	if (!s->cpus)
 		goto fail;
 	if (o->pids)
@@ -332,23 +419,6 @@ static void discard_output(rsession *s)
 	}
 }
 
-/* TRACING_DATA for tracepoint events. Without tracefs the recording goes
- * on (pmukit reads it with numeric fields) and says that perf will not. */
-static int tracing_data(rsession *s)
-{
-	pk_error err;
-	pk_error_clear(&err);
-	int rc = pk_pd_writer_tracing_data(s->w, s->kernel, s->evlist, &err);
-	if (rc == -ENOENT) {
-		fprintf(stderr, "pmukit record: warning: no tracing data written (%s): perf will "
-				"refuse the file, pmukit shows numeric fields\n", err.msg);
-		return 0;
-	}
-	if (rc < 0)
-		s->err = err;
-	return rc;
-}
-
 static int open_output(rsession *s, int argc, char **argv)
 {
 	s->pipe_mode = !strcmp(s->o->output, "-");
@@ -357,7 +427,7 @@ static int open_output(rsession *s, int argc, char **argv)
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
 	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
-	    tracing_data(s) < 0 || pk_pd_writer_begin(s->w, &s->err) < 0) {
+	    pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
 	}
@@ -409,6 +479,12 @@ static int synthesize(rsession *s)
 		rc = pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err);
 	if (rc == 0)
 		rc = pk_synth_finished_init(&syn, &s->err);
+	/* -z: the records from the rings compressed, the state before plain (perf's) */
+	size_t pages = s->o->mmap_pages ? s->o->mmap_pages : 128;
+	int64_t page = pk_host_number(s->kernel, PK_HOST_PAGE_SIZE, 4096);
+	if (rc == 0 && s->o->compress)
+		rc = pk_pd_writer_compress(s->w, s->o->compress, (uint32_t)((pages + 1) * (size_t)page),
+					   &s->err);
 	if (rc < 0)
 		pk_cli_print_error("record", &s->err);
 	return rc;
@@ -418,7 +494,7 @@ static int synthesize(rsession *s)
  * command go. 0, or the exit code. */
 static int start(rsession *s)
 {
-	if (!s->traced && pk_recorder_enable(s->rec, &s->err) < 0) {
+	if (!s->traced && !s->o->delay_ms && pk_recorder_enable(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return 1;
 	}
@@ -431,11 +507,46 @@ static int start(rsession *s)
 
 /* Passes over the rings until the command ends, a signal, or the events'
  * tasks are gone; false when the output failed (said here). */
+/* -D: the events enabled once the delay has passed (perf's words). */
+static bool delay_passed(rsession *s, const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+	if (ms < s->o->delay_ms)
+		return false;
+	if (pk_recorder_enable(s->rec, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return false;
+	}
+	fprintf(stderr, "Events enabled\n");
+	return true;
+}
+
+/* --max-size: the file is big enough (said as perf says it). */
+static bool size_reached(const rsession *s)
+{
+	uint64_t size = pk_pd_writer_data_size(s->w);
+	if (!s->o->max_size || size < s->o->max_size)
+		return false;
+	fprintf(stderr, "[ pmukit record: perf size limit reached (%" PRIu64 " KB), stopping session ]\n",
+		size / 1024);
+	return true;
+}
+
 static bool record_loop(rsession *s)
 {
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	bool delayed = s->o->delay_ms > 0;
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
 	while (!stop_signal) {
+		if (delayed && delay_passed(s, &t0))
+			delayed = false;
 		bool all_hup = false;
-		if (pk_recorder_poll(s->rec, 100, &all_hup) > 0)
+		if (pk_recorder_poll(s->rec, delayed && s->o->delay_ms < 100 ? (int)s->o->delay_ms : 100,
+				     &all_hup) > 0)
 			s->wakeups++;
 		if (pk_recorder_drain(s->rec, s->w, &s->err) < 0) {
 			pk_cli_print_error("record", &s->err);
@@ -448,6 +559,8 @@ static bool record_loop(rsession *s)
 		}
 		if (all_hup && !s->o->cmd_argc)
 			return true;
+		if (size_reached(s))
+			return true;
 		if (s->model && pk_model_now(s->model) >= pk_model_end(s->model))
 			return true; /* the scenario's end (CPU events never hang up) */
 	}
@@ -457,6 +570,8 @@ static bool record_loop(rsession *s)
 static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 {
 	const pk_record_stats *st = pk_recorder_stats(s->rec);
+	if (s->o->quiet)
+		return;
 	if (s->model) {
 		char label[PATH_MAX + 300];
 		stat_model_label(s->model, label, sizeof(label));
@@ -598,6 +713,99 @@ static int parse_mmap_pages(const char *arg, ropts *o)
 	return 0;
 }
 
+enum {
+	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
+	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
+	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE,
+};
+
+/* --user-regs / -I: register names into a mask ('?' lists them). 0, or
+ * the exit code. */
+static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
+{
+	const perf_regs_arch *arch = perf_regs_host();
+	char bad[64] = "";
+	if (arg && !strcmp(arg, "?")) {
+		perf_regs_list(arch, stderr);
+		return 129;
+	}
+	if (perf_regs_parse(arch, arg, mask, bad, sizeof(bad)) < 0)
+		return pk_cli_usage_error("record", "%s: unknown register '%s' ('%s=?' lists them)",
+					  opt, bad, opt);
+	return 0;
+}
+
+/* "4096", "4K", "10M", "1G" (perf's --max-size units: B, K, M, G, T). */
+static int parse_size(const char *arg, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	static const char units[] = "BKMGT";
+	const char *u = *end ? strchr(units, *end & ~0x20) : units;
+	if (errno || end == arg || !u || (*end && end[1]) || *arg == '-')
+		return pk_cli_usage_error("record", "--max-size '%s': a size like 4096, 512K, 10M, 1G",
+					  arg);
+	unsigned shift = (unsigned)(u - units) * 10;
+	if (shift && v > UINT64_MAX >> shift)
+		return pk_cli_usage_error("record", "--max-size '%s' is too large", arg);
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* The options that only change attrs or the run's bookkeeping; 1 when c
+ * is not one of them, 0 when done, -code on a usage error. */
+static int parse_attr_option(int c, ropts *o)
+{
+	int r = 0;
+	switch (c) {
+	case 'd': o->sample_addr = true; break;
+	case 'T': break; /* samples have TIME already (perf 6.1 the same) */
+	case O_SAMPLE_CPU: o->sample_cpu = true; break;
+	case 's': o->inherit_stat = true; break;
+	case 'P': o->sample_period = true; break;
+	case 'W': o->weight = true; break;
+	case 'B': /* no BUILD_ID feature: pmukit writes none (docs/perfdata.md) */
+	case 'N': break; /* no build-id cache: pmukit fills none */
+	case O_NAMESPACES: o->namespaces = true; break;
+	case O_ALL_CGROUPS: o->all_cgroups = true; break;
+	case O_SWITCH_EVENTS: o->switch_events = true; break;
+	case O_ALL_USER: o->all_user = true; break;
+	case O_ALL_KERNEL: o->all_kernel = true; break;
+	case O_PHYS_DATA: o->sample_extra |= PERF_SAMPLE_PHYS_ADDR; break;
+	case O_DATA_PAGE_SIZE: o->sample_extra |= PERF_SAMPLE_DATA_PAGE_SIZE; break;
+	case O_CODE_PAGE_SIZE: o->sample_extra |= PERF_SAMPLE_CODE_PAGE_SIZE; break;
+	case 'R': o->raw = true; break;
+	case O_USER_REGS: r = parse_regs("--user-regs", optarg, &o->user_regs); break;
+	case 'I': r = parse_regs("-I", optarg, &o->intr_regs); break;
+	case 'D': {
+		uint64_t v;
+		r = pk_cli_parse_u64("record", "-D", optarg, 0, INT32_MAX, &v);
+		o->delay_ms = (int64_t)v;
+		break;
+	}
+	case 'q': o->quiet = true; break;
+	case O_PER_THREAD: o->per_thread = true; break;
+	case O_SAMPLE_ID: o->sample_identifier = true; break;
+	case 'i': o->no_inherit = true; break;
+	case O_MAX_SIZE: r = parse_size(optarg, &o->max_size); break;
+	case O_FILTER:
+		if (!o->nr_events) /* perf's words and status */
+			r = pk_cli_usage_error("record", "--filter option should follow a -e "
+							 "tracepoint or HW tracer option");
+		o->filter = optarg;
+		break;
+	case 'z': {
+		uint64_t v = 1; /* perf's default level */
+		r = optarg ? pk_cli_parse_u64("record", "-z", optarg, 1, 22, &v) : 0;
+		o->compress = (int)v;
+		break;
+	}
+	default: return 1;
+	}
+	return r ? -r : 0;
+}
+
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
@@ -614,12 +822,46 @@ static int parse_options(int argc, char **argv, ropts *o)
 		{"call-graph", required_argument, NULL, 'G'},
 		{"model", required_argument, NULL, 'M'},
 		{"spe-meta", required_argument, NULL, 'S'},
+		{"data", no_argument, NULL, 'd'},
+		{"timestamp", no_argument, NULL, 'T'},
+		{"sample-cpu", no_argument, NULL, O_SAMPLE_CPU},
+		{"stat", no_argument, NULL, 's'},
+		{"period", no_argument, NULL, 'P'},
+		{"weight", no_argument, NULL, 'W'},
+		{"no-buildid", no_argument, NULL, 'B'},
+		{"no-buildid-cache", no_argument, NULL, 'N'},
+		{"namespaces", no_argument, NULL, O_NAMESPACES},
+		{"all-cgroups", no_argument, NULL, O_ALL_CGROUPS},
+		{"switch-events", no_argument, NULL, O_SWITCH_EVENTS},
+		{"all-user", no_argument, NULL, O_ALL_USER},
+		{"all-kernel", no_argument, NULL, O_ALL_KERNEL},
+		{"phys-data", no_argument, NULL, O_PHYS_DATA},
+		{"data-page-size", no_argument, NULL, O_DATA_PAGE_SIZE},
+		{"code-page-size", no_argument, NULL, O_CODE_PAGE_SIZE},
+		{"raw-samples", no_argument, NULL, 'R'},
+		{"user-regs", optional_argument, NULL, O_USER_REGS},
+		{"intr-regs", optional_argument, NULL, 'I'},
+		{"delay", required_argument, NULL, 'D'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"per-thread", no_argument, NULL, O_PER_THREAD},
+		{"sample-identifier", no_argument, NULL, O_SAMPLE_ID},
+		{"filter", required_argument, NULL, O_FILTER},
+		{"max-size", required_argument, NULL, O_MAX_SIZE},
+		{"no-inherit", no_argument, NULL, 'i'},
+		{"compression-level", optional_argument, NULL, 'z'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:dTsPWBNRI::D:qiz::", longopts,
+				NULL)) != -1) {
+		uint64_t v;
+		if ((r = parse_attr_option(c, o)) <= 0) {
+			if (r < 0)
+				return -r;
+			continue;
+		}
 		switch (c) {
 		case 'e':
 			if (o->nr_events == RECORD_MAX_EVENT_OPTS)
@@ -669,6 +911,8 @@ static int parse_options(int argc, char **argv, ropts *o)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o->cmd = argv + optind;
 	o->cmd_argc = argc - optind;
+	if (o->compress && o->output && !strcmp(o->output, "-"))
+		return pk_cli_usage_error("record", "-z writes a file: pipe mode (-o -) is not compressed");
 	if (o->model && o->cmd_argc)
 		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
 	if (o->model) /* the model's default target is the scenario's threads */

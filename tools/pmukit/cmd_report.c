@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "builtin.h"
+#include "pd_header.h"
 #include "pd_session.h"
 #include "report.h"
 #include "report_keys.h"
@@ -42,146 +43,6 @@ const char report_usage[] =
 	"      --header            show the header features before the table\n"
 	"      --header-only       show only the header features\n"
 	"      --stdio             text output (the only one there is)\n";
-
-/* ---- --header: perf's header listing, section by section ---- */
-
-static void print_file_info(pk_pd_reader *r, const char *input)
-{
-	pk_pd_layout l;
-	pk_pd_get_layout(r, &l);
-	struct stat st;
-	if (strcmp(input, "-") && stat(input, &st) == 0) {
-		char tb[64];
-		struct tm tm;
-		localtime_r(&st.st_mtime, &tm);
-		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", &tm);
-		printf("# captured on    : %s\n", tb);
-	}
-	if (!pk_pd_is_pipe(r)) {
-		printf("# header version : 1\n");
-		printf("# data offset    : %" PRIu64 "\n", l.data_offset);
-		printf("# data size      : %" PRIu64 "\n", l.data_size);
-		printf("# feat offset    : %" PRIu64 "\n", l.feat_offset);
-	}
-}
-
-static void print_host(pk_pd_reader *r, const pk_pd_header *h)
-{
-	if (h->hostname)
-		printf("# hostname : %s\n", h->hostname);
-	if (h->osrelease)
-		printf("# os release : %s\n", h->osrelease);
-	if (h->version)
-		printf("# perf version : %s\n", h->version);
-	if (h->arch)
-		printf("# arch : %s\n", h->arch);
-	if (h->has_nrcpus) {
-		printf("# nrcpus online : %u\n", h->nr_cpus_online);
-		printf("# nrcpus avail : %u\n", h->nr_cpus_avail);
-	}
-	if (h->cpudesc)
-		printf("# cpudesc : %s\n", h->cpudesc);
-	if (h->cpuid)
-		printf("# cpuid : %s\n", h->cpuid);
-	if (pk_pd_has_feature(r, PK_FEAT_TOTAL_MEM))
-		printf("# total memory : %" PRIu64 " kB\n", h->total_mem);
-	if (h->cmdline) {
-		printf("# cmdline :");
-		for (uint32_t i = 0; i < h->nr_cmdline; i++)
-			printf(" %s", h->cmdline[i] ? h->cmdline[i] : "");
-		printf(" \n");
-	}
-}
-
-static void print_events(pk_pd_reader *r)
-{
-	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++) {
-		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
-		printf("# event : name = %s, , id = {", pk_pd_evsel_name(e));
-		for (size_t k = 0; k < e->nr_ids; k++)
-			printf("%s %" PRIu64, k ? "," : "", e->ids[k]);
-		printf(" }, type = %u, size = %u, config = %#" PRIx64 ", { sample_period, sample_freq } = %" PRIu64
-		       ", sample_type = %#" PRIx64 ", read_format = %#" PRIx64 "\n",
-		       e->attr.type, e->file_attr_size, (uint64_t)e->attr.config,
-		       (uint64_t)e->attr.sample_period, (uint64_t)e->attr.sample_type,
-		       (uint64_t)e->attr.read_format);
-	}
-}
-
-static void print_topology(const pk_pd_header *h)
-{
-	if (h->nr_core_siblings) {
-		printf("# CPU_TOPOLOGY:\n");
-		for (uint32_t i = 0; i < h->nr_core_siblings; i++)
-			printf("# sibling sockets : %s\n", h->core_siblings[i] ? h->core_siblings[i] : "");
-		for (uint32_t i = 0; i < h->nr_die_siblings; i++)
-			printf("# sibling dies    : %s\n", h->die_siblings[i] ? h->die_siblings[i] : "");
-		for (uint32_t i = 0; i < h->nr_thread_siblings; i++)
-			printf("# sibling threads : %s\n", h->thread_siblings[i] ? h->thread_siblings[i] : "");
-		for (uint32_t i = 0; i < h->nr_cpu_topo; i++) {
-			if (h->has_die_ids)
-				printf("# CPU %u: Core ID %u, Die ID %u, Socket ID %u\n", i, h->cpu_topo[i].core_id,
-				       h->cpu_topo[i].die_id, h->cpu_topo[i].socket_id);
-			else
-				printf("# CPU %u: Core ID %u, Socket ID %u\n", i, h->cpu_topo[i].core_id,
-				       h->cpu_topo[i].socket_id);
-		}
-	}
-}
-
-static void print_extras(const pk_pd_header *h)
-{
-	if (h->nr_pmu_mappings) {
-		printf("# pmu mappings:");
-		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
-			printf("%s %s = %u", i ? "," : "",
-			       h->pmu_mappings[i].name ? h->pmu_mappings[i].name : "?", h->pmu_mappings[i].type);
-		printf("\n");
-	}
-	for (uint32_t i = 0; i < h->nr_groups; i++)
-		printf("# group: %s{leader %u, %u members}\n",
-		       h->groups[i].name ? h->groups[i].name : "", h->groups[i].leader_idx,
-		       h->groups[i].nr_members);
-	if (h->nr_auxtrace)
-		printf("# contains AUX area data (e.g. instruction trace): %" PRIu64 " buffers\n",
-		       h->nr_auxtrace);
-	if (h->has_clockid)
-		printf("# clockid frequency: %" PRIu64 " MHz\n",
-		       h->clockid_res_ns ? 1000 / h->clockid_res_ns : 0);
-	for (uint32_t i = 0; i < h->nr_hybrid; i++)
-		printf("# %s cpu list : %s\n", h->hybrid[i].pmu_name ? h->hybrid[i].pmu_name : "",
-		       h->hybrid[i].cpus ? h->hybrid[i].cpus : "");
-	if (h->has_sample_time) {
-		printf("# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
-		       h->sample_time_first / 1000000000, h->sample_time_first % 1000000000 / 1000);
-		printf("# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
-		       h->sample_time_last / 1000000000, h->sample_time_last % 1000000000 / 1000);
-	}
-	if (h->has_compressed)
-		printf("# compressed : %s, level = %u, ratio = %u\n", h->comp_type == 1 ? "Zstd" : "Unknown",
-		       h->comp_level, h->comp_ratio);
-}
-
-static void print_header(pk_pd_reader *r, const char *input)
-{
-	pk_pd_header h;
-	pk_error err;
-	pk_error_clear(&err);
-	pk_pd_header_read(r, &h, &err);
-	printf("# ========\n");
-	print_file_info(r, input);
-	print_host(r, &h);
-	print_events(r);
-	print_topology(&h);
-	print_extras(&h);
-	printf("# missing features:");
-	for (int f = 1; f < PK_FEAT_LAST_6_1; f++)
-		if (!pk_pd_has_feature(r, f) && pk_pd_feature_name(f))
-			printf(" %s", pk_pd_feature_name(f));
-	printf(" \n# ========\n#\n");
-	pk_pd_header_release(&h);
-}
-
 
 /* ---- options ---- */
 
@@ -519,7 +380,7 @@ static int report_run(report *rp, report_args *a)
 	pk_pd_header_read(s.reader, &h, &err);
 	settle(rp, &s, &h);
 	if (a->header || a->header_only)
-		print_header(s.reader, s.input);
+		pd_header_print(s.reader, s.input, stdout);
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	int status = 0;

@@ -9,7 +9,11 @@
 #include <pmukit/datasrc.h>
 
 #include "builtin.h"
+#include "pd_header.h"
 #include "pd_session.h"
+#include "script_fields.h"
+#include "script_filter.h"
+#include "script_side_events.h"
 
 const char script_usage[] =
 	"usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
@@ -26,7 +30,16 @@ const char script_usage[] =
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
-	"      --no-order          print in file order, not time order\n";
+	"      --no-order          print in file order, not time order\n"
+	"      --comms, --pid, --tid LIST   only these threads' samples\n"
+	"      --time START,END    only samples in this range (seconds; a side may be empty)\n"
+	"  -C, --cpu CPUS          only samples on these CPUs\n"
+	"  -S, --symbols LIST      only samples in these functions\n"
+	"      --dsos LIST         only samples in these binaries (path or file name)\n"
+	"      --header, --header-only   the file's header first / only\n"
+	"      --reltime, --deltatime    times from the first / the previous sample\n"
+	"      --max-stack N       call chain lines printed per sample\n"
+	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n";
 
 enum {
 	F_COMM = 1 << 0,
@@ -49,7 +62,15 @@ enum {
 	F_CGROUP = 1 << 17,
 	F_INS_LAT = 1 << 18,
 	F_TRACE = 1 << 19,
+	F_IREGS = 1 << 20,
+	F_UREGS = 1 << 21,
+	F_FLAGS = 1 << 22,
+	F_MISC = 1 << 23,
+	F_TOD = 1 << 24,
+	F_CALLINDENT = 1 << 25,      /* branch tracing's call depth: nothing elsewhere */
 };
+/* the fields printed by script_fields.c, out of the common path */
+#define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
 
 static const struct field_def {
 	const char *name;
@@ -77,6 +98,12 @@ static const struct field_def {
 	{"code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
 	{"cgroup", F_CGROUP, PERF_SAMPLE_CGROUP, "CGROUP"},
 	{"trace", F_TRACE, PERF_SAMPLE_RAW, "RAW"},
+	{"iregs", F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
+	{"uregs", F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
+	{"flags", F_FLAGS, 0, NULL},
+	{"misc", F_MISC, 0, NULL},
+	{"tod", F_TOD, 0, NULL},
+	{"callindent", F_CALLINDENT, 0, NULL},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -150,7 +177,27 @@ typedef struct script {
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
 	char period_text[PD_OUT_BLOCK];
+	script_filter filter;        /* --comms, --pid, --time ...: filter.active */
+	int time_shift;              /* 0, or --reltime / --deltatime */
+	uint64_t time_base;          /* what times are shifted by */
+	int max_stack;               /* --max-stack: call chain lines printed */
+	side_events side;            /* --show-*-events */
+	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
+	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 } script;
+
+enum { SHIFT_REL = 1, SHIFT_DELTA };
+
+/* --reltime: from the first sample; --deltatime: from the one before. */
+static uint64_t shift_time(script *sc, uint64_t t)
+{
+	if (!sc->time_base)
+		sc->time_base = t;
+	uint64_t d = t >= sc->time_base ? t - sc->time_base : 0;
+	if (sc->time_shift == SHIFT_DELTA)
+		sc->time_base = t;
+	return d;
+}
 
 static const char *event_type_name(uint32_t type)
 {
@@ -406,7 +453,7 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}
-		if (n == PK_MAX_STACK)
+		if (n == sc->max_stack)
 			continue; /* past what is printed, but still checked */
 		e[n].ip = ip;
 		e[n].version = version;
@@ -604,7 +651,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f)
+	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
 	if (f & (F_COMM | F_PID | F_TID))
@@ -622,8 +669,14 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 			pd_out_printf(o, "[%03d] ", cpu);
 		}
 	}
+	if (f & (F_MISC | F_TOD)) {
+		if (f & F_MISC)
+			script_print_misc(o, ev->misc);
+		if (f & F_TOD)
+			script_print_tod(o, smp->time, sc->clock_wall_ns, sc->clock_ns);
+	}
 	if (f & F_TIME) {
-		uint64_t t = smp->time;
+		uint64_t t = sc->time_shift ? shift_time(sc, smp->time) : smp->time;
 		if (sc->ns)
 			pd_out_printf(o, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
 		else
@@ -635,6 +688,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		print_evname(sc, e);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
+	if (f & F_FLAGS)
+		script_print_flags(o);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)
@@ -651,6 +706,14 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
 		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
 	}
+	if (f & (F_IREGS | F_UREGS)) {
+		if (f & F_IREGS)
+			script_print_regs(o, sc->regs_arch, smp->intr_abi, e->attr.sample_regs_intr,
+					  smp->intr_regs, smp->intr_regs_nr);
+		if (f & F_UREGS)
+			script_print_regs(o, sc->regs_arch, smp->user_abi, e->attr.sample_regs_user,
+					  smp->user_regs, smp->user_regs_nr);
+	}
 	if (f & F_PHYS_ADDR)
 		pd_out_hex(o, smp->phys_addr, 16);
 	if (f & F_DATA_PAGE_SIZE)
@@ -660,6 +723,74 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (f & F_CGROUP)
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
+	return 0;
+}
+
+/* The start of a side record's line, as a sample's (script_side_events.c):
+ * the fields of the record's event, or of the first one that prints. */
+static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const char *comm,
+			uint32_t pid, uint32_t tid)
+{
+	script *sc = arg;
+	(void)pid, (void)tid;
+	if (!sc->checked) {
+		sc->checked = true;
+		if (check_fields(sc, s->reader) < 0)
+			sc->nr_evsel_fields = 0;
+	}
+	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(s->reader, 0);
+	unsigned f = e && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
+		f = sc->evsel_fields[i];
+	pk_pd_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.pid = ev->id.pid;
+	smp.tid = ev->id.tid;
+	bool chain = e && (f & F_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		     !sc->hide_callchain;
+	format_task(&sc->out, f, chain, comm ? comm : ":-1", &smp);
+	if (f & F_CPU)
+		pd_out_printf(&sc->out, "[%03u] ", ev->id.cpu);
+	if (f & F_TIME) {
+		uint64_t t = sc->time_shift ? shift_time(sc, ev->id.time) : ev->id.time;
+		if (sc->ns)
+			pd_out_printf(&sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000,
+				      t % 1000000000);
+		else
+			print_time_us(sc, t);
+	}
+}
+
+static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+{
+	script *sc = arg;
+	if (side_events_wants(&sc->side, ev, before))
+		side_events_print(&sc->side, s, ev);
+}
+
+/* What tod and the registers need from the header: the clock pair (perf
+ * refuses tod without it, status 255) and the architecture. */
+static int rare_fields_setup(script *sc, pd_session *s)
+{
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_pd_header_read(s->reader, &h, &err) < 0) {
+		pk_cli_print_error("script", &err);
+		return 1;
+	}
+	sc->regs_arch = perf_regs_for(h.arch);
+	if (!sc->regs_arch)
+		sc->regs_arch = perf_regs_host();
+	sc->clock_wall_ns = h.clock_wall_ns;
+	sc->clock_ns = h.clock_clockid_ns;
+	bool clock = h.has_clock_data;
+	pk_pd_header_release(&h);
+	if ((sc->fields | sc->add) & F_TOD && !clock) {
+		fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid "
+		       "option.\n");
+		return 255;
+	}
 	return 0;
 }
 
@@ -673,18 +804,67 @@ int cmd_script(int argc, char **argv)
 		{"no-order", no_argument, NULL, 'O'},
 		{"dump-raw-trace", no_argument, NULL, 'D'},
 		{"itrace", required_argument, NULL, 'T'},
+		{"comms", required_argument, NULL, SF_COMMS},
+		{"pid", required_argument, NULL, SF_PID},
+		{"tid", required_argument, NULL, SF_TID},
+		{"time", required_argument, NULL, SF_TIME},
+		{"cpu", required_argument, NULL, SF_CPU},
+		{"symbols", required_argument, NULL, SF_SYMS},
+		{"dsos", required_argument, NULL, SF_DSOS},
+		{"header", no_argument, NULL, 'H'},
+		{"header-only", no_argument, NULL, 'h'},
+		{"reltime", no_argument, NULL, 'r'},
+		{"deltatime", no_argument, NULL, 'd'},
+		{"max-stack", required_argument, NULL, 'm'},
+		{"no-demangle", no_argument, NULL, 'N'},
+		{"kallsyms", required_argument, NULL, 'k'},
+		{"show-task-events", no_argument, NULL, 0x100 | SIDE_TASK},
+		{"show-mmap-events", no_argument, NULL, 0x100 | SIDE_MMAP},
+		{"show-switch-events", no_argument, NULL, 0x100 | SIDE_SWITCH},
+		{"show-lost-events", no_argument, NULL, 0x100 | SIDE_LOST},
+		{"show-namespace-events", no_argument, NULL, 0x100 | SIDE_NAMESPACES},
+		{"show-cgroup-events", no_argument, NULL, 0x100 | SIDE_CGROUP},
+		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
+	sc.max_stack = PK_MAX_STACK;
+	bool header = false, header_only = false;
+	const char *kallsyms = NULL;
+	uint64_t v;
 	const char *input = NULL;
 	bool no_order = false, dump = false;
 	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:GD", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:", longopts, NULL)) != -1) {
+		if (c == 'C' || c == 'S')
+			c = c == 'C' ? SF_CPU : SF_SYMS;
+		if (c >= SF_COMMS && c <= SF_DSOS) {
+			if (script_filter_option(&sc.filter, c, optarg) < 0) {
+				script_filter_release(&sc.filter);
+				return 129;
+			}
+			continue;
+		}
+		if (c > 0x100 && c < 0x200) {
+			sc.side.kinds |= (unsigned)c & 0xff;
+			continue;
+		}
 		switch (c) {
+		case 'H': header = true; break;
+		case 'h': header_only = true; break;
+		case 'r': sc.time_shift = SHIFT_REL; break;
+		case 'k': kallsyms = optarg; break;
+		case 'N': break; /* C++ names are demangled when shown: see docs/perfdata-differences.md */
+		case 'd': sc.time_shift = SHIFT_DELTA; break;
+		case 'm':
+			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
+				return 129;
+			sc.max_stack = (int)v;
+			break;
 		case 'i': input = optarg; break;
 		case 'D': dump = true; break;
 		case 'T': itrace = optarg; break;
@@ -702,14 +882,40 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
-	if (pd_session_open(&s, "script", input, no_order))
+	/* perf script reads in file order to show where the rounds end */
+	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
 		return 1;
 	s.spe.dump = dump;
+	if (kallsyms && pd_session_kallsyms(&s, kallsyms)) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return 1;
+	}
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
 		pd_session_close(&s);
 		return 129;
 	}
+	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	if (setup_rc) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return setup_rc;
+	}
+	if (header || header_only) {
+		pd_header_print(s.reader, s.input, stdout);
+		fflush(stdout);
+	}
+	if (header_only) {
+		pd_session_close(&s);
+		script_filter_release(&sc.filter);
+		return 0;
+	}
 	pd_out_init(&sc.out, stdout);
+	if (sc.side.kinds) {
+		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
+		s.on_event = on_side_event;
+		s.event_arg = &sc;
+	}
 	/* slots on cache line boundaries: one slot, two lines */
 	/* calloc: fresh zero pages, faulted in only where slots are used */
 	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);
@@ -726,6 +932,7 @@ int cmd_script(int argc, char **argv)
 		free(sc.labels[i].text);
 	}
 	free(sc.labels);
+	script_filter_release(&sc.filter);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;

@@ -118,6 +118,23 @@ static int deliver_read(pd_session *s, const pk_pd_event *ev, const pk_pd_sample
 	return 0;
 }
 
+int pd_session_kallsyms(pd_session *s, const char *path)
+{
+	pk_machine_opts o = {.kallsyms = path};
+	pk_machine *m = pk_machine_new(&o);
+	if (!m) {
+		fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+		return 1;
+	}
+	pk_machine_free(s->machine);
+	s->machine = m;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_machine_read_build_ids(s->machine, s->reader, &err) < 0)
+		fprintf(stderr, "pmukit %s: warning: build ids not used: %s\n", s->cmd, err.msg);
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -134,10 +151,14 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			}
 			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
 				pd_trace_record(&s->trace, s, &ev);
+			if (s->on_event)
+				s->on_event(s->event_arg, s, &ev, true);
 			if (pk_machine_event(s->machine, &ev) < 0) {
 				fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 				return 1;
 			}
+			if (s->on_event)
+				s->on_event(s->event_arg, s, &ev, false);
 			continue;
 		}
 		pk_pd_sample sample;

@@ -24,6 +24,11 @@ typedef struct pd_session {
 	 * handed out as one sample per group member (perf's way) */
 	struct pd_read_prev { uint64_t id, value; bool used; } *read_prev;
 	size_t read_cap, read_used;
+	/* Non-sample records for a command that shows them (script's
+	 * --show-*-events), called before and after the task state takes
+	 * each one; NULL: none, at no cost. */
+	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
+	void *event_arg;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
@@ -32,6 +37,9 @@ typedef int (*pd_sample_fn)(void *arg, pd_session *s, const pk_pd_event *ev,
 
 /* input NULL: stdin when it is a pipe, else "perf.data" (perf's rule). */
 int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order);
+/* --kallsyms FILE: kernel symbols from FILE instead of /proc/kallsyms
+ * (before the run); 0, or 1 after printing an error. */
+int pd_session_kallsyms(pd_session *s, const char *path);
 /* Runs to the end; returns 0, or 1 after printing an error (the samples
  * before the damage have been handed out). */
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);

@@ -27,7 +27,7 @@
 #define SPE_AUX_PAGES_PRIV 1024
 #define SPE_AUX_PAGES_UNPRIV 32
 
-static int find_spe(pk_evlist *l, size_t *at)
+static int find_spe(const pk_evlist *l, size_t *at)
 {
 	for (size_t i = 0; i < pk_evlist_count(l); i++)
 		if (pk_spe_pmu_is(pk_evsel_pmu(pk_evlist_at(l, i)))) {
@@ -74,6 +74,12 @@ static int set_attr(pk_evsel *e, const record_spe_opts *o, record_spe *sp)
 	pk_evsel_set_attr(e, &a);
 	sp->discard = c.discard;
 	return 0;
+}
+
+bool record_spe_wanted(const pk_evlist *l)
+{
+	size_t at;
+	return find_spe(l, &at);
 }
 
 void record_dummy_attr(struct perf_event_attr *a, uint64_t sample_type)

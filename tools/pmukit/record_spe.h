@@ -37,6 +37,9 @@ typedef struct record_spe_opts {
  * sample_id_all, these sample_type bits. */
 void record_dummy_attr(struct perf_event_attr *a, uint64_t sample_type);
 
+/* Whether the list has an arm_spe event (then record_spe_setup adds the
+ * tracking event). */
+bool record_spe_wanted(const pk_evlist *l);
 /* After pk_evlist_config: finds the arm_spe event, checks it (first in
  * the list, the driver's rules with the document's messages), sets its
  * period, timestamps in per-CPU mode, the sample bits perf sets, and adds

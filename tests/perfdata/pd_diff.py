@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""The perf.data differential test (test `perfdata_diff`): every variant of
+the table below is recorded by perf 6.1 and by pmukit with the same options;
+each file is then read by both tools and their outputs are compared:
+
+  attrs         `perf evlist -v` of perf's file against that of pmukit's file
+                (the attrs perf would write for the same options)
+  script-perf   `perf script` / `pmukit script` on perf's file
+  script-pk     the same on pmukit's file
+  report-perf   `report --stdio` by both tools on perf's file
+  report-pk     the same on pmukit's file
+  header-perf   `report --header-only` by both tools on perf's file
+  header-pk     the same on pmukit's file
+
+Script options are checked on perf's recordings too (check `script`, one id
+per option set). A check is named `VARIANT:CHECK`; every difference must be
+listed with its reason in docs/perfdata-differences.md as a line
+"- `VARIANT:CHECK`, `OTHER:CHECK`: reason" (shell-style wildcards allowed). The test prints each
+difference, then `N/M identical`, and fails on any difference not listed.
+A listed difference that no longer occurs is reported (to prune the list)
+but does not fail. Without perf the test is skipped with the reason.
+
+usage: pd_diff.py [--only ID_GLOB] [--show] [--keep DIR]
+  env PK_PMUKIT (the pmukit binary), PK_SRCDIR (the source tree),
+  PK_WORKLOAD (the examples' workload program)
+"""
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# name -> record options (both tools), and optionally a workload
+# override. The workload is the examples' deterministic program.
+VARIANTS = [
+    ("default", "-e cpu-clock"),
+    ("c", "-e cpu-clock -c 100000"),
+    ("F", "-e cpu-clock -F 999"),
+    ("g", "-e cpu-clock -g"),
+    ("group", "-e {cpu-clock,task-clock}"),
+    ("two", "-e cpu-clock -e page-faults"),
+    ("mod", "-e cpu-clock:u"),
+    ("pf", "-e page-faults -c 1"),
+    ("bp", "-e mem:0x1000:rw"),
+    ("term", "-e cpu-clock/period=50000/"),
+    ("a", "-a -e cpu-clock"),
+    ("ag", "-a -g -e cpu-clock"),
+    ("C", "-C 0 -e cpu-clock"),
+    ("d", "-e cpu-clock -d"),
+    ("T", "-e cpu-clock -T"),
+    ("sample-cpu", "-e cpu-clock --sample-cpu"),
+    ("s", "-e cpu-clock -s"),
+    ("P", "-e cpu-clock -P"),
+    ("W", "-e cpu-clock -W"),
+    ("B", "-e cpu-clock -B"),
+    ("N", "-e cpu-clock -N"),
+    ("R", "-e cpu-clock -R"),
+    ("i", "-e cpu-clock -i"),
+    ("namespaces", "-e cpu-clock --namespaces"),
+    ("all-cgroups", "-e cpu-clock --all-cgroups"),
+    ("switch", "-e cpu-clock --switch-events"),
+    ("all-user", "-e cpu-clock --all-user"),
+    ("all-kernel", "-e cpu-clock --all-kernel"),
+    ("phys", "-e cpu-clock --phys-data"),
+    ("dpage", "-e cpu-clock --data-page-size"),
+    ("cpage", "-e cpu-clock --code-page-size"),
+    ("uregs", "-e cpu-clock --user-regs=ip,sp"),
+    ("iregs", "-e cpu-clock -I"),
+    ("D", "-e cpu-clock -D 1"),
+    ("sid", "-e cpu-clock --sample-identifier"),
+    ("per-thread", "-e cpu-clock --per-thread"),
+    ("z", "-e cpu-clock -z"),
+]
+
+# id -> script options, run on perf's recording of a variant
+SCRIPT_OPTS = [
+    ("comms", "g", "--comms workload"),
+    ("comms-none", "default", "--comms nosuchcomm"),
+    ("pid", "default", "--pid {pid}"),
+    ("tid", "default", "--tid {pid}"),
+    ("time", "default", "--time {mid},"),
+    ("cpu", "a", "-C 0"),
+    ("S", "default", "-S main"),
+    ("dsos", "default", "--dsos workload"),
+    ("show-task", "default", "--show-task-events"),
+    ("show-mmap", "default", "--show-mmap-events"),
+    ("show-switch", "switch", "--show-switch-events"),
+    ("show-namespace", "namespaces", "--show-namespace-events"),
+    ("show-cgroup", "all-cgroups", "--show-cgroup-events"),
+    ("show-lost", "default", "--show-lost-events"),
+    ("show-round", "default", "--show-round-events"),
+    ("header", "default", "--header"),
+    ("header-only", "default", "--header-only"),
+    ("reltime", "default", "--reltime"),
+    ("deltatime", "default", "--deltatime"),
+    ("max-stack", "g", "--max-stack 2"),
+    ("no-demangle", "default", "--no-demangle"),
+    ("kallsyms", "default", "--kallsyms /proc/kallsyms"),
+    ("kallsyms-none", "default", "--kallsyms /dev/null"),
+    ("f-iregs", "iregs", "-F ip,iregs"),
+    ("f-uregs", "uregs", "-F ip,uregs"),
+    ("f-flags", "default", "-F comm,flags"),
+    ("f-misc", "default", "-F comm,misc"),
+    ("f-callindent", "g", "-F comm,ip,callindent"),
+    ("f-tod", "default", "-F comm,tod"),
+]
+
+
+def run(cmd, cwd, env=None):
+    p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True, text=True,
+                       errors="replace", timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def allowed_list(srcdir):
+    """The ids listed in docs/perfdata-differences.md."""
+    path = os.path.join(srcdir, "docs", "perfdata-differences.md")
+    pats = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            # "- `a`, `b`: reason": the ids before the reason
+            m = re.match(r"^- ((?:`[^`]+`(?:, )?)+):", line)
+            if m:
+                pats.extend(re.findall(r"`([^`]+)`", m.group(1)))
+    return pats
+
+
+def first_difference(a, b):
+    al, bl = a.splitlines(), b.splitlines()
+    for i in range(max(len(al), len(bl))):
+        x = al[i] if i < len(al) else "<end>"
+        y = bl[i] if i < len(bl) else "<end>"
+        if x != y:
+            return i + 1, x, y
+    return 0, "", ""
+
+
+class Harness:
+    def __init__(self, pmukit, workload, tmp, only, show):
+        self.pk, self.wl, self.tmp, self.only, self.show = pmukit, workload, tmp, only, show
+        self.results = []   # (id, same, detail)
+        self.pids = {}
+
+    def wanted(self, cid):
+        return not self.only or fnmatch.fnmatch(cid, self.only)
+
+    def compare(self, cid, ours, theirs):
+        """ours and theirs: (rc, out) of the two tools."""
+        same = ours == theirs
+        detail = ""
+        if not same:
+            if ours[0] != theirs[0]:
+                detail = "exit %d (pmukit) vs %d (perf)" % (ours[0], theirs[0])
+            line, x, y = first_difference(ours[1], theirs[1])
+            if line:
+                detail += "%sline %d\n    pmukit: %.200s\n    perf:   %.200s" % (
+                    "; " if detail else "", line, x, y)
+            if self.show:
+                detail += "\n" + "".join(difflib_lines(theirs[1], ours[1]))
+        self.results.append((cid, same, detail))
+
+    def record(self, tool, name, opts):
+        out = "%s.%s.data" % (name, "perf" if tool == "perf" else "pk")
+        exe = "perf" if tool == "perf" else self.pk
+        rc, _, err = run("%s record -o %s %s -- %s 300 3000000" % (exe, out, opts, self.wl),
+                         self.tmp)
+        return out if rc == 0 and os.path.exists(os.path.join(self.tmp, out)) else None, err
+
+    def both(self, args, data):
+        a = run("%s %s -i %s" % (self.pk, args, data), self.tmp)
+        b = run("perf %s -i %s" % (args, data), self.tmp)
+        return (a[0], a[1]), (b[0], b[1])
+
+    def variant(self, name, opts):
+        checks = ["attrs", "script-perf", "script-pk", "report-perf", "report-pk",
+                  "header-perf", "header-pk"]
+        if not any(self.wanted("%s:%s" % (name, c)) for c in checks) and \
+           not any(v == name for _, v, _ in SCRIPT_OPTS):
+            return
+        pf, perr = self.record("perf", name, opts)
+        kf, kerr = self.record("pk", name, opts)
+        if pf:
+            self.pids[name] = pf
+        if not pf or not kf:
+            cid = "%s:record" % name
+            if self.wanted(cid):
+                self.results.append((cid, False, "record failed: perf %s, pmukit %s\n%s%s" % (
+                    "ok" if pf else "failed", "ok" if kf else "failed",
+                    "" if pf else "    perf: " + perr.strip()[-300:] + "\n",
+                    "" if kf else "    pmukit: " + kerr.strip()[-300:])))
+            return
+        if self.wanted(name + ":attrs"):
+            a = run("perf evlist -v -i %s" % kf, self.tmp)
+            b = run("perf evlist -v -i %s" % pf, self.tmp)
+            self.compare(name + ":attrs", (a[0], a[1]), (b[0], b[1]))
+        for file, tag in ((pf, "perf"), (kf, "pk")):
+            for check, args in (("script", "script"), ("report", "report --stdio"),
+                                ("header", "report --header-only")):
+                cid = "%s:%s-%s" % (name, check, tag)
+                if self.wanted(cid):
+                    self.compare(cid, *self.both(args, file))
+
+    def script_opts(self):
+        for sid, var, opts in SCRIPT_OPTS:
+            cid = "script:" + sid
+            if not self.wanted(cid):
+                continue
+            data = self.pids.get(var)
+            if not data:
+                self.results.append((cid, False, "no perf recording of variant " + var))
+                continue
+            opts = opts.format(**self.file_facts(data))
+            self.compare(cid, *self.both("script " + opts, data))
+
+    def file_facts(self, data):
+        """The workload's pid and the middle of the samples' time span."""
+        rc, out, _ = run("perf script -F pid,time -i %s" % data, self.tmp)
+        pid, times = "0", []
+        for line in out.splitlines():
+            f = line.replace(":", " ").split()
+            if len(f) >= 2:
+                pid = f[0]
+                try:
+                    times.append(float(f[1]))
+                except ValueError:
+                    pass
+        mid = "%.6f" % ((times[0] + times[-1]) / 2) if times else "0"
+        return {"pid": pid, "mid": mid}
+
+
+def difflib_lines(a, b):
+    import difflib
+    return list(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "perf", "pmukit",
+                                     n=1))[:60]
+
+
+def main():
+    args = sys.argv[1:]
+    only = show = keep = None
+    while args:
+        a = args.pop(0)
+        if a == "--only":
+            only = args.pop(0)
+        elif a == "--show":
+            show = True
+        elif a == "--keep":
+            keep = args.pop(0)
+        else:
+            print(__doc__)
+            return 2
+    srcdir = os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    pmukit = os.environ.get("PK_PMUKIT")
+    workload = os.environ.get("PK_WORKLOAD")
+    if not pmukit or not workload:
+        print("PK_PMUKIT and PK_WORKLOAD must name the built pmukit and workload")
+        return 2
+    if not shutil.which("perf"):
+        print("SKIP: perf is not installed: nothing to compare with")
+        return 77
+    rc, out, _ = run("perf version", ".")
+    if rc or not re.search(r"perf version 6\.1\b", out):
+        print("SKIP: the reference is perf 6.1, found: %s" % out.strip())
+        return 77
+    rc, _, err = run("perf record -o /dev/null -e cpu-clock -- true", ".")
+    if rc:
+        print("SKIP: perf cannot record here: %s" % err.strip()[-200:])
+        return 77
+    allowed = allowed_list(srcdir)
+    tmp = keep or tempfile.mkdtemp(prefix="pd_diff.")
+    os.makedirs(tmp, exist_ok=True)
+    h = Harness(pmukit, workload, tmp, only, show)
+    try:
+        for name, opts in VARIANTS:
+            h.variant(name, opts)
+        h.script_opts()
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    same = sum(1 for _, s, _ in h.results if s)
+    unlisted, listed_same = [], []
+    for cid, s, detail in h.results:
+        listed = any(fnmatch.fnmatch(cid, p) for p in allowed)
+        if not s:
+            print("%s %s: %s" % ("listed  " if listed else "UNLISTED", cid, detail))
+            if not listed:
+                unlisted.append(cid)
+        elif any(p == cid for p in allowed):
+            listed_same.append(cid)
+    for cid in listed_same:
+        print("note: %s is identical now; remove it from docs/perfdata-differences.md" % cid)
+    print("%d/%d identical" % (same, len(h.results)))
+    if unlisted:
+        print("%d differences not listed in docs/perfdata-differences.md: %s" % (
+            len(unlisted), " ".join(unlisted)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+/* perf.data's header printed as perf 6.1 prints it (`--header`,
+ * `--header-only`). The attr fields are one list in perf's order (the
+ * fields perf_event_attr__fprintf prints, zero ones skipped, flags and
+ * sample_type/read_format by name); the features print in feature order,
+ * the ones perf shows only with -I as "<NAME> info available". */
+#include "pd_header.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+
+#include <pmukit/events.h>
+
+enum style { S_U, S_HEX, S_SIGNED, S_SAMPLE_TYPE, S_READ_FORMAT };
+
+typedef struct attr_out {
+	FILE *f;
+	const char *sep, *eq;
+} attr_out;
+
+static void field(const attr_out *o, const char *name, uint64_t v, enum style st)
+{
+	if (!v)
+		return;
+	char buf[512];
+	switch (st) {
+	case S_U: snprintf(buf, sizeof(buf), "%" PRIu64, v); break;
+	case S_HEX: snprintf(buf, sizeof(buf), "%#" PRIx64, v); break;
+	case S_SIGNED: snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v); break;
+	case S_SAMPLE_TYPE: pk_sample_type_str(v, buf, sizeof(buf)); break;
+	case S_READ_FORMAT: pk_read_format_str(v, buf, sizeof(buf)); break;
+	}
+	fprintf(o->f, "%s%s%s%s", o->sep, name, o->eq, buf);
+}
+
+void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, const char *eq)
+{
+	const attr_out o = {f, sep, eq};
+#define U(x) field(&o, #x, (uint64_t)a->x, S_U)
+	field(&o, "type", a->type, S_U);
+	field(&o, "size", a->size, S_U);
+	field(&o, "config", a->config, S_HEX);
+	field(&o, "{ sample_period, sample_freq }", a->sample_period, S_U);
+	field(&o, "sample_type", a->sample_type, S_SAMPLE_TYPE);
+	field(&o, "read_format", a->read_format, S_READ_FORMAT);
+	U(disabled); U(inherit); U(pinned); U(exclusive); U(exclude_user); U(exclude_kernel);
+	U(exclude_hv); U(exclude_idle); U(mmap); U(comm); U(freq); U(inherit_stat);
+	U(enable_on_exec); U(task); U(watermark); U(precise_ip); U(mmap_data); U(sample_id_all);
+	U(exclude_host); U(exclude_guest); U(exclude_callchain_kernel);
+	U(exclude_callchain_user); U(mmap2); U(comm_exec); U(use_clockid); U(context_switch);
+	U(write_backward); U(namespaces); U(ksymbol); U(bpf_event); U(aux_output); U(cgroup);
+	U(text_poke); U(build_id); U(inherit_thread); U(remove_on_exec); U(sigtrap);
+	field(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events, S_U);
+	U(bp_type);
+	field(&o, "{ bp_addr, config1 }", a->bp_addr, S_HEX);
+	field(&o, "{ bp_len, config2 }", a->bp_len, S_HEX);
+	field(&o, "branch_sample_type", a->branch_sample_type, S_HEX);
+	field(&o, "sample_regs_user", a->sample_regs_user, S_HEX);
+	U(sample_stack_user);
+	field(&o, "clockid", (uint64_t)(int64_t)a->clockid, S_SIGNED);
+	field(&o, "sample_regs_intr", a->sample_regs_intr, S_HEX);
+	U(aux_watermark); U(sample_max_stack); U(aux_sample_size); U(sig_data);
+#undef U
+}
+
+static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
+{
+	pk_pd_layout l;
+	pk_pd_get_layout(r, &l);
+	struct stat st;
+	if (strcmp(input, "-") && stat(input, &st) == 0) {
+		char tb[64];
+		struct tm tm;
+		localtime_r(&st.st_mtime, &tm);
+		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(f, "# captured on    : %s\n", tb);
+	}
+	if (!pk_pd_is_pipe(r)) {
+		fprintf(f, "# header version : 1\n");
+		fprintf(f, "# data offset    : %" PRIu64 "\n", l.data_offset);
+		fprintf(f, "# data size      : %" PRIu64 "\n", l.data_size);
+		fprintf(f, "# feat offset    : %" PRIu64 "\n", l.feat_offset);
+	}
+}
+
+static void print_host(pk_pd_reader *r, const pk_pd_header *h, FILE *f)
+{
+	const struct {
+		const char *label, *value;
+	} strings[] = {{"hostname", h->hostname}, {"os release", h->osrelease},
+		       {"perf version", h->version}, {"arch", h->arch}};
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		if (strings[i].value)
+			fprintf(f, "# %s : %s\n", strings[i].label, strings[i].value);
+	if (h->has_nrcpus) {
+		fprintf(f, "# nrcpus online : %u\n", h->nr_cpus_online);
+		fprintf(f, "# nrcpus avail : %u\n", h->nr_cpus_avail);
+	}
+	if (h->cpudesc)
+		fprintf(f, "# cpudesc : %s\n", h->cpudesc);
+	if (h->cpuid)
+		fprintf(f, "# cpuid : %s\n", h->cpuid);
+	if (pk_pd_has_feature(r, PK_FEAT_TOTAL_MEM))
+		fprintf(f, "# total memory : %" PRIu64 " kB\n", h->total_mem);
+	if (h->cmdline) {
+		fprintf(f, "# cmdline :");
+		for (uint32_t i = 0; i < h->nr_cmdline; i++)
+			fprintf(f, " %s", h->cmdline[i] ? h->cmdline[i] : "");
+		fprintf(f, " \n");
+	}
+}
+
+static void print_events(pk_pd_reader *r, FILE *f)
+{
+	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++) {
+		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
+		fprintf(f, "# event : name = %s, , id = {", pk_pd_evsel_name(e));
+		for (size_t k = 0; k < e->nr_ids; k++)
+			fprintf(f, "%s %" PRIu64, k ? "," : "", e->ids[k]);
+		fprintf(f, " }");
+		struct perf_event_attr a = e->attr;
+		a.size = e->file_attr_size;
+		pd_attr_print(f, &a, ", ", " = ");
+		fprintf(f, "\n");
+	}
+}
+
+/* perf prints a group by its members' names: "# group: {a,b}". */
+static void print_groups(pk_pd_reader *r, const pk_pd_header *h, FILE *f)
+{
+	size_t n = pk_pd_nr_evsels(r);
+	for (uint32_t i = 0; i < h->nr_groups; i++) {
+		uint32_t lead = h->groups[i].leader_idx, nr = h->groups[i].nr_members;
+		const char *name = h->groups[i].name; /* perf writes unnamed ones so */
+		fprintf(f, "# group: %s{", name && strcmp(name, "{anon_group}") ? name : "");
+		for (uint32_t k = 0; k < nr && lead + k < n; k++)
+			fprintf(f, "%s%s", k ? "," : "", pk_pd_evsel_name(pk_pd_evsel_at(r, lead + k)));
+		fprintf(f, "}\n");
+	}
+}
+
+static void print_sample_time(const pk_pd_header *h, FILE *f)
+{
+	uint64_t a = h->sample_time_first, b = h->sample_time_last;
+	fprintf(f, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000,
+		a % 1000000000 / 1000);
+	fprintf(f, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000,
+		b % 1000000000 / 1000);
+	fprintf(f, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
+}
+
+static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
+{
+	switch (feat) {
+	case PK_FEAT_PMU_MAPPINGS:
+		fprintf(f, "# pmu mappings:");
+		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
+			fprintf(f, "%s %s = %u", i ? "," : "",
+				h->pmu_mappings[i].name ? h->pmu_mappings[i].name : "?",
+				h->pmu_mappings[i].type);
+		fprintf(f, "\n");
+		break;
+	case PK_FEAT_GROUP_DESC: print_groups(r, h, f); break;
+	case PK_FEAT_AUXTRACE:
+		fprintf(f, "# contains AUX area data (e.g. instruction trace)\n");
+		break;
+	case PK_FEAT_SAMPLE_TIME:
+		if (h->has_sample_time)
+			print_sample_time(h, f);
+		break;
+	case PK_FEAT_CLOCKID:
+		if (h->has_clockid)
+			fprintf(f, "# clockid frequency: %" PRIu64 " MHz\n",
+				h->clockid_res_ns ? 1000 / h->clockid_res_ns : 0);
+		break;
+	case PK_FEAT_COMPRESSED:
+		if (h->has_compressed)
+			fprintf(f, "# compressed : %s, level = %u, ratio = %u\n",
+				h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
+		break;
+	case PK_FEAT_HYBRID_TOPOLOGY:
+		for (uint32_t i = 0; i < h->nr_hybrid; i++)
+			fprintf(f, "# %s cpu list : %s\n", h->hybrid[i].pmu_name ? h->hybrid[i].pmu_name : "",
+				h->hybrid[i].cpus ? h->hybrid[i].cpus : "");
+		break;
+	case PK_FEAT_CPU_TOPOLOGY:
+	case PK_FEAT_NUMA_TOPOLOGY:
+	case PK_FEAT_CACHE:
+	case PK_FEAT_MEM_TOPOLOGY:
+		/* perf shows these only with -I (its BPF ones not at all) */
+		fprintf(f, "# %s info available, use -I to display\n", pk_pd_feature_name(feat));
+		break;
+	default:
+		break;
+	}
+}
+
+void pd_header_print(pk_pd_reader *r, const char *input, FILE *f)
+{
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pd_header_read(r, &h, &err);
+	fprintf(f, "# ========\n");
+	print_file_info(r, input, f);
+	print_host(r, &h, f);
+	print_events(r, f);
+	for (int feat = PK_FEAT_CPU_TOPOLOGY; feat < PK_FEAT_LAST_6_1; feat++)
+		if (pk_pd_has_feature(r, feat))
+			print_feature(r, &h, feat, f);
+	fprintf(f, "# missing features:");
+	for (int feat = 1; feat < PK_FEAT_LAST_6_1; feat++)
+		if (!pk_pd_has_feature(r, feat) && pk_pd_feature_name(feat))
+			fprintf(f, " %s", pk_pd_feature_name(feat));
+	fprintf(f, " \n# ========\n#\n");
+	pk_pd_header_release(&h);
+}

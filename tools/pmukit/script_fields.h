@@ -1,0 +1,26 @@
+/* pmukit CLI: the rarer `script -F` fields, printed as perf script 6.1
+ * prints them: iregs/uregs (" ABI:2    AX:0x1 ..."), misc (the cpumode
+ * letters padded to 6), flags (branch flags, none outside branch
+ * tracing: blank), tod (wall-clock time from the CLOCK_DATA feature). */
+#ifndef PMUKIT_SCRIPT_FIELDS_H
+#define PMUKIT_SCRIPT_FIELDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pd_session.h"
+#include "perf_regs.h"
+
+/* " ABI:<abi> " and "%5s:0x%x " per register of mask (nothing without
+ * registers). */
+void script_print_regs(pd_out *o, const perf_regs_arch *arch, uint64_t abi, uint64_t mask,
+		       const uint64_t *regs, size_t nr);
+/* "K", "U", "H", "G", "g" and "x" (exact IP) padded to 6, then a space. */
+void script_print_misc(pd_out *o, uint16_t misc);
+/* perf's flags column: "  %-21s " of no flags. */
+void script_print_flags(pd_out *o);
+/* "YYYY-MM-DD HH:MM:SS.uuuuuu " for time (perf clock) with the file's
+ * CLOCK_DATA (wall and clock ns at one instant). */
+void script_print_tod(pd_out *o, uint64_t time, uint64_t wall_ns, uint64_t clock_ns);
+
+#endif

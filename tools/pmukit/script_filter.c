@@ -1,0 +1,208 @@
+/* The sample filters of `pmukit script` as perf script 6.1 applies them:
+ * lists are comma-separated; --comms matches the thread's name, --pid and
+ * --tid the sample's ids, --time a "start,end" range in seconds (either
+ * side may be empty), -C the sample's CPU, -S the symbol name of the
+ * sample's address, --dsos its dso as a path or a file name. Every list is
+ * parsed once, here; script_filter_keep only compares. */
+#include "script_filter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/cpumap.h>
+
+/* "a,b,c" into a NULL-free array of copies. */
+static int split(const char *arg, char ***out, size_t *nr)
+{
+	char *copy = strdup(arg), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char **grown = realloc(*out, (*nr + 1) * sizeof(char *));
+		char *dup = strdup(t);
+		if (!grown || !dup) {
+			free(grown ? NULL : dup);
+			if (grown)
+				*out = grown;
+			free(copy);
+			return -ENOMEM;
+		}
+		*out = grown;
+		(*out)[(*nr)++] = dup;
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_ids(const char *opt, const char *arg, long **out, size_t *nr)
+{
+	char **words = NULL;
+	size_t n = 0;
+	int rc = split(arg, &words, &n);
+	*out = rc == 0 ? calloc(n ? n : 1, sizeof(long)) : NULL;
+	if (rc == 0 && !*out)
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		char *end;
+		errno = 0;
+		(*out)[i] = strtol(words[i], &end, 10);
+		if (errno || *end || end == words[i]) {
+			fprintf(stderr, "pmukit script: %s: '%s' is not a number\n", opt, words[i]);
+			rc = -EINVAL;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+	*nr = rc == 0 ? n : 0;
+	return rc;
+}
+
+/* "secs[.frac]" into ns; an empty text is 0 (no bound). */
+static int parse_time(const char *s, size_t len, uint64_t *ns)
+{
+	char buf[64];
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*ns = 0;
+	if (!len)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long secs = strtoull(buf, &end, 10);
+	uint64_t frac = 0, scale = 100000000;
+	if (*end == '.')
+		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
+			frac += (uint64_t)(*end - '0') * scale;
+	if (errno || *end || buf[0] == '-')
+		return -EINVAL;
+	*ns = (uint64_t)secs * 1000000000ULL + frac;
+	return 0;
+}
+
+static int parse_range(script_filter *f, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
+	if (parse_time(arg, first, &f->t_start) < 0 ||
+	    (comma && parse_time(comma + 1, strlen(comma + 1), &f->t_end) < 0)) {
+		fprintf(stderr, "pmukit script: --time '%s': expected start,end in seconds "
+				"(e.g. 13622.85,13622.86; either side may be empty)\n", arg);
+		return -EINVAL;
+	}
+	f->has_time = true;
+	return 0;
+}
+
+static int parse_cpus(script_filter *f, const char *arg)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_cpumap *m = pk_cpumap_parse(arg, &err);
+	if (!m) {
+		fprintf(stderr, "pmukit script: -C '%s': %s\n", arg, err.msg);
+		return -EINVAL;
+	}
+	f->nr_cpus = (size_t)pk_cpumap_nr(m);
+	f->cpus = calloc(f->nr_cpus ? f->nr_cpus : 1, sizeof(int));
+	for (size_t i = 0; f->cpus && i < f->nr_cpus; i++)
+		f->cpus[i] = pk_cpumap_cpu(m, (int)i);
+	pk_cpumap_put(m);
+	return f->cpus ? 0 : -ENOMEM;
+}
+
+int script_filter_option(script_filter *f, int opt, const char *arg)
+{
+	int rc;
+	switch (opt) {
+	case SF_COMMS: rc = split(arg, &f->comms, &f->nr_comms); break;
+	case SF_SYMS: rc = split(arg, &f->syms, &f->nr_syms); break;
+	case SF_DSOS: rc = split(arg, &f->dsos, &f->nr_dsos); break;
+	case SF_PID: rc = parse_ids("--pid", arg, &f->pids, &f->nr_pids); break;
+	case SF_TID: rc = parse_ids("--tid", arg, &f->tids, &f->nr_tids); break;
+	case SF_TIME: rc = parse_range(f, arg); break;
+	case SF_CPU: rc = parse_cpus(f, arg); break;
+	default: return -EINVAL;
+	}
+	if (rc == -ENOMEM)
+		fprintf(stderr, "pmukit script: out of memory\n");
+	f->active = true;
+	return rc;
+}
+
+static bool has_word(char *const *list, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && !memcmp(list[i], s, len))
+			return true;
+	return false;
+}
+
+static bool has_id(const long *ids, size_t n, long id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* The sample's symbol and dso against -S and --dsos. */
+static bool keep_location(const script_filter *f, pd_session *s, const pk_pd_event *ev,
+			  const pk_pd_sample *smp)
+{
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	if (f->nr_syms && (!loc->sym || !has_word(f->syms, f->nr_syms, loc->sym, loc->sym_len)))
+		return false;
+	if (f->nr_dsos) {
+		const char *base = strrchr(loc->dso, '/');
+		base = base ? base + 1 : loc->dso;
+		if (!has_word(f->dsos, f->nr_dsos, loc->dso, loc->dso_len) &&
+		    !has_word(f->dsos, f->nr_dsos, base, strlen(base)))
+			return false;
+	}
+	return true;
+}
+
+bool script_filter_keep(const script_filter *f, pd_session *s, const pk_pd_event *ev,
+			const pk_pd_sample *smp)
+{
+	if (f->nr_pids && !has_id(f->pids, f->nr_pids, (long)smp->pid))
+		return false;
+	if (f->nr_tids && !has_id(f->tids, f->nr_tids, (long)smp->tid))
+		return false;
+	if (f->has_time && (smp->time < f->t_start || (f->t_end && smp->time > f->t_end)))
+		return false;
+	if (f->nr_cpus) {
+		size_t i = 0;
+		while (i < f->nr_cpus && f->cpus[i] != (int)smp->cpu)
+			i++;
+		if (i == f->nr_cpus)
+			return false;
+	}
+	if (f->nr_comms) {
+		const char *comm = pk_machine_comm(s->machine, smp->pid, smp->tid);
+		if (!comm || !has_word(f->comms, f->nr_comms, comm, strlen(comm)))
+			return false;
+	}
+	return (!f->nr_syms && !f->nr_dsos) || keep_location(f, s, ev, smp);
+}
+
+void script_filter_release(script_filter *f)
+{
+	char **lists[3] = {f->comms, f->syms, f->dsos};
+	size_t nrs[3] = {f->nr_comms, f->nr_syms, f->nr_dsos};
+	for (int l = 0; l < 3; l++) {
+		for (size_t i = 0; i < nrs[l]; i++)
+			free(lists[l][i]);
+		free(lists[l]);
+	}
+	free(f->pids);
+	free(f->tids);
+	free(f->cpus);
+	memset(f, 0, sizeof(*f));
+}
