@@ -16,26 +16,29 @@
 #include <string.h>
 
 
-/* entry: type in bits 0-3, payload bytes in bits 4-7, index in bits 8-10 */
-#define E(t, n, i) ((uint16_t)((t) | ((n) << 4) | ((i) << 8)))
+/* The header encodings: F(type, payload bytes, index) of header byte h. */
 #define SZ(h) (1 << (((h) >> 4) & 3))
-#define CLASS(h)                                                                      \
-	((h) == 0x00                ? E(PK_SPE_PAD, 0, 0)                             \
-	 : (h) == 0x01              ? E(PK_SPE_END, 0, 0)                             \
-	 : (h) == 0x71              ? E(PK_SPE_TIMESTAMP, 8, 0)                       \
-	 : ((h) & 0xCF) == 0x42     ? E(PK_SPE_EVENTS, SZ(h), 0)                      \
-	 : ((h) & 0xCF) == 0x43     ? E(PK_SPE_DATA_SOURCE, SZ(h), 0)                 \
-	 : ((h) & 0xFC) == 0x64     ? E(PK_SPE_CONTEXT, 4, (h) & 3)                   \
-	 : ((h) & 0xFC) == 0x48     ? E(PK_SPE_OP_TYPE, 1, (h) & 3)                   \
-	 : ((h) & 0xFC) == 0x20     ? E(T_EXT, 0, (h) & 3)                            \
-	 : ((h) & 0xF8) == 0xB0     ? E(PK_SPE_ADDRESS, 8, (h) & 7)                   \
-	 : ((h) & 0xF8) == 0x98     ? E(PK_SPE_COUNTER, 2, (h) & 7)                   \
-				    : E(PK_SPE_BAD, 0, 0))
-#define R4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
+#define CLASS(h, F)                                                                   \
+	((h) == 0x00                ? F(PK_SPE_PAD, 0, 0)                             \
+	 : (h) == 0x01              ? F(PK_SPE_END, 0, 0)                             \
+	 : (h) == 0x71              ? F(PK_SPE_TIMESTAMP, 8, 0)                       \
+	 : ((h) & 0xCF) == 0x42     ? F(PK_SPE_EVENTS, SZ(h), 0)                      \
+	 : ((h) & 0xCF) == 0x43     ? F(PK_SPE_DATA_SOURCE, SZ(h), 0)                 \
+	 : ((h) & 0xFC) == 0x64     ? F(PK_SPE_CONTEXT, 4, (h) & 3)                   \
+	 : ((h) & 0xFC) == 0x48     ? F(PK_SPE_OP_TYPE, 1, (h) & 3)                   \
+	 : ((h) & 0xFC) == 0x20     ? F(T_EXT, 0, (h) & 3)                            \
+	 : ((h) & 0xF8) == 0xB0     ? F(PK_SPE_ADDRESS, 8, (h) & 7)                   \
+	 : ((h) & 0xF8) == 0x98     ? F(PK_SPE_COUNTER, 2, (h) & 7)                   \
+				    : F(PK_SPE_BAD, 0, 0))
+#define HDR(h)                                                                        \
+	{CLASS(h, SPE_F_KEEP), CLASS(h, SPE_F_TAG), CLASS(h, SPE_F_TYPE),             \
+	 CLASS(h, SPE_F_SIZE), CLASS(h, SPE_F_INDEX), CLASS(h, SPE_F_SLOT),           \
+	 CLASS(h, SPE_F_FLOW), CLASS(h, SPE_F_STEP), CLASS(h, SPE_F_BIT)}
+#define R4(b) HDR(b), HDR((b) + 1), HDR((b) + 2), HDR((b) + 3)
 #define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
 #define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
 
-const uint16_t pki_spe_hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
+const pki_spe_hdr pki_spe_hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
 #define hdr_table pki_spe_hdr_table
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n)
@@ -83,11 +86,11 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t pos, pk_spe_packet 
 		pkt->len = (uint8_t)n;
 		return (int)n;
 	}
-	uint16_t e = hdr_table[h1];
-	unsigned t = e & 15;
+	const pki_spe_hdr *e = &hdr_table[h1];
+	unsigned t = e->type;
 	if (t != PK_SPE_ADDRESS && t != PK_SPE_COUNTER)
 		return bad(pkt, h0, why, "extended header not followed by an address or counter header");
-	unsigned n = (e >> 4) & 15;
+	unsigned n = e->size;
 	if (len - pos < 2 + (size_t)n)
 		return bad(pkt, h0, why, "payload cut by the end of the data");
 	pkt->type = (uint8_t)t;
@@ -105,8 +108,8 @@ int pk_spe_packet_decode(const uint8_t *buf, size_t len, size_t pos, pk_spe_pack
 	if (pos >= len)
 		return 0;
 	uint8_t h = buf[pos];
-	uint16_t e = hdr_table[h];
-	unsigned t = e & 15, n = (e >> 4) & 15;
+	const pki_spe_hdr *e = &hdr_table[h];
+	unsigned t = e->type, n = e->size;
 	if (t == T_EXT)
 		return decode_ext(buf, len, pos, pkt, why);
 	if (t == PK_SPE_BAD)
@@ -125,7 +128,7 @@ int pk_spe_packet_decode(const uint8_t *buf, size_t len, size_t pos, pk_spe_pack
 		return bad(pkt, h, why, "payload cut by the end of the data");
 	pkt->type = (uint8_t)t;
 	pkt->hdr = h;
-	pkt->index = (uint8_t)(e >> 8);
+	pkt->index = e->index;
 	pkt->payload_len = (uint8_t)n;
 	pkt->len = (uint8_t)(1 + n);
 	pkt->payload = n ? load_le(buf + pos + 1, n) : 0;
