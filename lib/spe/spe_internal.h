@@ -51,7 +51,7 @@ typedef struct pki_spe_hdr {
 } pki_spe_hdr;
 
 /* Field makers of (type t, payload bytes n, index i) */
-#define SPE_F_KEEP(t, n, i) ((n) == 8 ? ~0ull : (1ull << (8 * (n))) - 1)
+#define SPE_F_KEEP(t, n, i) ((n) != 0 ? ~0ull >> ((64 - 8 * (n)) & 63) : 0)
 #define SPE_F_TAG(t, n, i) ((uint64_t)SPE_TAG(t, i) << 32)
 #define SPE_F_TYPE(t, n, i) (t)
 #define SPE_F_SIZE(t, n, i) (n)
