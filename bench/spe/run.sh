@@ -46,14 +46,8 @@ itrace=()
 [ -n "${ITRACE:-}" ] && itrace=("--itrace=$ITRACE")
 echo "file: $f, $mb MB, $records SPE records; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-measure() { # cmd... -> "wall cpu peak_rss_kB"
-	local t
-	t=$(mktemp)
-	/usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>/dev/null || true
-	tail -1 "$t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
-	rm -f "$t"
-}
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# measure, median
+. "$here/../timing.sh"
 
 # compare NAME RUNS PMUKIT-ARGS -- PERF-ARGS: interleaved timed runs, medians, ratios
 compare() {
