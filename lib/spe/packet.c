@@ -1,11 +1,13 @@
 /* Arm SPE packets: the header-byte table, the packet decoder and perf's
  * `-D` text of each packet.
  *
- * Invariants: one lookup in a 256-entry constant table gives a header's
- * packet type, payload size and index (no per-bit branching on the hot
- * path); a packet never reads past the buffer (a payload that does not fit
- * is BAD, one byte long); the text follows modern perf's strings
- * (docs/spe.md lists where perf 6.1 differs). No allocation, no I/O. */
+ * Invariants: one lookup in a 256-entry constant table (spe_internal.h)
+ * gives a header's packet type, payload size, index and what the record
+ * loop does with it (no per-bit branching on the hot path); a packet never
+ * reads past the buffer (a payload that does not fit is BAD, one byte
+ * long); the text follows modern perf's strings (docs/spe.md lists where
+ * perf 6.1 differs) and is built without printf, truncated safely to the
+ * caller's buffer. No allocation, no I/O. */
 #include <pmukit/spe.h>
 
 #include "spe/spe_internal.h"
@@ -31,12 +33,15 @@
 #define HDR(h)                                                                        \
 	{CLASS(h, SPE_F_KEEP), CLASS(h, SPE_F_TAG), CLASS(h, SPE_F_TYPE),             \
 	 CLASS(h, SPE_F_SIZE), CLASS(h, SPE_F_INDEX), CLASS(h, SPE_F_SLOT),           \
-	 CLASS(h, SPE_F_FLOW), CLASS(h, SPE_F_STEP), CLASS(h, SPE_F_BIT)}
-#define R4(b) HDR(b), HDR((b) + 1), HDR((b) + 2), HDR((b) + 3)
-#define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
-#define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
+	 CLASS(h, SPE_F_FLOW), CLASS(h, SPE_F_BIT)}
+#define STEP(h) CLASS(h, SPE_F_STEP)
+#define R4(b, X) X(b), X((b) + 1), X((b) + 2), X((b) + 3)
+#define R16(b, X) R4(b, X), R4((b) + 4, X), R4((b) + 8, X), R4((b) + 12, X)
+#define R64(b, X) R16(b, X), R16((b) + 16, X), R16((b) + 32, X), R16((b) + 48, X)
+#define R256(X) R64(0, X), R64(64, X), R64(128, X), R64(192, X)
 
-const pki_spe_hdr pki_spe_hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
+const pki_spe_hdr pki_spe_hdr_table[256] = {R256(HDR)};
+const uint8_t pki_spe_step_table[256] = {R256(STEP)};
 #define hdr_table pki_spe_hdr_table
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n)

@@ -14,7 +14,6 @@
  *          (S_NONE: none: END, indices no field takes)
  *   flow   F_DATA, F_CLOSE (TIMESTAMP and END end the record) or F_SLOW
  *          (PAD, the extended prefix, bad headers: pk_spe_packet_decode)
- *   step   bytes the record loop steps over (0 for F_SLOW)
  *   bit    1 << slot (0 for S_NONE)
  * Every field is derived from (type, payload bytes, index) by the macros
  * below, which packet.c applies to its one list of header encodings. */
@@ -46,7 +45,7 @@ enum { F_DATA = 0, F_CLOSE = 1, F_SLOW = 2 };
 typedef struct pki_spe_hdr {
 	_Alignas(32) uint64_t keep;
 	uint64_t tag;
-	uint8_t type, size, index, slot, flow, step;
+	uint8_t type, size, index, slot, flow;
 	uint16_t bit;
 } pki_spe_hdr;
 
@@ -62,6 +61,10 @@ typedef struct pki_spe_hdr {
 #define SPE_F_BIT(t, n, i) (SPE_SLOT(t, i) == S_NONE ? 0 : 1u << SPE_SLOT(t, i))
 
 extern const pki_spe_hdr pki_spe_hdr_table[256] __attribute__((visibility("hidden")));
+/* Bytes the record loop steps over (0 for F_SLOW), a table of its own: the
+ * step is on the loop's critical path (header byte -> step -> next header),
+ * and a byte table is one load indexed by the header, no address arithmetic. */
+extern const uint8_t pki_spe_step_table[256] __attribute__((visibility("hidden")));
 
 /* Whether a MIDR uses the common data-source encoding (record.c). */
 bool pki_spe_common_source(uint32_t midr);
