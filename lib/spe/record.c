@@ -27,15 +27,15 @@ void pk_spe_decoder_init(pk_spe_decoder *d, const uint8_t *buf, size_t len, uint
 	d->base = base;
 }
 
-/* PC/TGT/PBT: bits [55:0], top byte 0xff for NS=1 at EL1 or EL2. */
+/* PC/TGT/PBT: bits [55:0], top byte 0xff for NS=1 at EL1 or EL2; without
+ * branches (the bits are data: a branch on them mispredicts). */
 static inline uint64_t code_addr(uint64_t v, uint8_t *el, bool *ns)
 {
-	uint64_t a = v & 0x00ffffffffffffffull;
-	*el = (uint8_t)((v >> 61) & 3);
-	*ns = v >> 63;
-	if (*ns && (*el == 1 || *el == 2))
-		a |= 0xff00000000000000ull;
-	return a;
+	unsigned e = (unsigned)(v >> 61) & 3, n = (unsigned)(v >> 63);
+	*el = (uint8_t)e;
+	*ns = n;
+	uint64_t top = (uint64_t)0 - (n & (e - 1u <= 1u)); /* all ones when kernel-half */
+	return (v & 0x00ffffffffffffffull) | (top & 0xff00000000000000ull);
 }
 
 /* The slots are the PK_SPE_HAS_* bits: a packet sets bit `slot` of present. */
@@ -56,9 +56,8 @@ static void finish(pk_spe_record *r, const uint64_t *v, uint32_t present)
 	r->pbt = code_addr(v[PK_SPE_ADDR_PBT], &r->pbt_el, &r->pbt_ns);
 	uint64_t va = v[PK_SPE_ADDR_VA], pa = v[PK_SPE_ADDR_PA];
 	r->va_tag = (uint8_t)(va >> 56);
-	r->va = va & 0x00ffffffffffffffull;
-	if (((r->va >> 52) & 0xf) == 0xf)
-		r->va |= 0xff00000000000000ull;
+	uint64_t va_top = (uint64_t)0 - (((va >> 52) & 0xf) == 0xf);
+	r->va = (va & 0x00ffffffffffffffull) | (va_top & 0xff00000000000000ull);
 	r->pa = pa & 0x00ffffffffffffffull;
 	r->pa_ns = pa >> 63;
 	r->pa_ch = (pa >> 62) & 1;
