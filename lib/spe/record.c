@@ -46,15 +46,17 @@ _Static_assert(PK_SPE_HAS_PBT == 1u << PK_SPE_ADDR_PBT && PK_SPE_HAS_PA == 1u <<
 		       PK_SPE_HAS_XLAT == 1u << (S_TOT + PK_SPE_CNT_XLAT),
 	       "record slots follow the PK_SPE_HAS_* bits");
 
-/* The record's fields from the raw payloads by slot (zero when absent),
- * addresses normalized as perf stores them. */
+/* The record's fields from the raw payloads by slot (zero when absent:
+ * only the slots present were written; no zeroing per record), addresses
+ * normalized as perf stores them. */
 static void finish(pk_spe_record *r, const uint64_t *v, uint32_t present)
 {
+#define S(k) (present >> (k) & 1 ? v[k] : 0) /* slots not seen are never written */
 	r->present = present;
-	r->pc = code_addr(v[PK_SPE_ADDR_PC], &r->pc_el, &r->pc_ns);
-	r->tgt = code_addr(v[PK_SPE_ADDR_TGT], &r->tgt_el, &r->tgt_ns);
-	r->pbt = code_addr(v[PK_SPE_ADDR_PBT], &r->pbt_el, &r->pbt_ns);
-	uint64_t va = v[PK_SPE_ADDR_VA], pa = v[PK_SPE_ADDR_PA];
+	r->pc = code_addr(S(PK_SPE_ADDR_PC), &r->pc_el, &r->pc_ns);
+	r->tgt = code_addr(S(PK_SPE_ADDR_TGT), &r->tgt_el, &r->tgt_ns);
+	r->pbt = code_addr(S(PK_SPE_ADDR_PBT), &r->pbt_el, &r->pbt_ns);
+	uint64_t va = S(PK_SPE_ADDR_VA), pa = S(PK_SPE_ADDR_PA);
 	r->va_tag = (uint8_t)(va >> 56);
 	uint64_t va_top = (uint64_t)0 - (((va >> 52) & 0xf) == 0xf);
 	r->va = (va & 0x00ffffffffffffffull) | (va_top & 0xff00000000000000ull);
@@ -62,17 +64,18 @@ static void finish(pk_spe_record *r, const uint64_t *v, uint32_t present)
 	r->pa_ns = pa >> 63;
 	r->pa_ch = (pa >> 62) & 1;
 	r->pa_pat = (uint8_t)((pa >> 56) & 15);
-	r->timestamp = v[S_TS];
-	r->context = (uint32_t)v[S_CONTEXT];
-	r->context_idx = (uint8_t)(v[S_CONTEXT] >> 32);
-	r->op = (uint8_t)v[S_OP];
-	r->op_class = (uint8_t)(v[S_OP] >> 32);
-	r->events = v[S_EVENTS];
-	r->source = v[S_SOURCE];
-	r->lat_total = (uint16_t)v[S_TOT + PK_SPE_CNT_TOTAL];
-	r->lat_issue = (uint16_t)v[S_TOT + PK_SPE_CNT_ISSUE];
-	r->lat_xlat = (uint16_t)v[S_TOT + PK_SPE_CNT_XLAT];
+	r->timestamp = S(S_TS);
+	r->context = (uint32_t)S(S_CONTEXT);
+	r->context_idx = (uint8_t)(S(S_CONTEXT) >> 32);
+	r->op = (uint8_t)S(S_OP);
+	r->op_class = (uint8_t)(S(S_OP) >> 32);
+	r->events = S(S_EVENTS);
+	r->source = S(S_SOURCE);
+	r->lat_total = (uint16_t)S(S_TOT + PK_SPE_CNT_TOTAL);
+	r->lat_issue = (uint16_t)S(S_TOT + PK_SPE_CNT_ISSUE);
+	r->lat_xlat = (uint16_t)S(S_TOT + PK_SPE_CNT_XLAT);
 	r->nr_bad = 0;
+#undef S
 }
 
 /* The first non-zero byte at or after pos (len if none), 8 bytes a step. */
@@ -106,7 +109,8 @@ static inline uint64_t load64(const uint8_t *p)
 }
 
 /* The record being gathered: raw payloads by slot (v[S_NONE] takes what
- * no field keeps), the slots seen, packets, position. */
+ * no field keeps; a slot is valid only when its bit is in present), the
+ * slots seen, packets, position. */
 typedef struct gather {
 	uint64_t v[S_COUNT];
 	uint32_t present, nr_packets;
@@ -169,7 +173,9 @@ int pk_spe_next(pk_spe_decoder *d, pk_spe_record *rec)
 	const uint8_t *buf = d->buf;
 	size_t len = d->len, lim = len > 8 ? len - 8 : 0;
 	/* leading padding belongs to no record */
-	gather g = {.pos = skip_zeros(buf, len, d->pos)};
+	gather g;
+	g.pos = skip_zeros(buf, len, d->pos);
+	g.present = g.nr_packets = 0;
 	if (g.pos >= len) {
 		d->pos = g.pos;
 		memset(rec, 0, sizeof(*rec));
