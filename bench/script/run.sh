@@ -93,15 +93,8 @@ record_kind() { # kind file -> records it; sets fields
 	esac
 }
 
-measure() { # cmd... -> "wall cpu peak_rss_kB"
-	local t
-	t=$(mktemp)
-	/usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>/dev/null || true
-	tail -1 "$t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
-	rm -f "$t"
-}
-
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# measure, median
+. "$here/../timing.sh"
 
 printf "%-8s %-7s %-22s %7s %-22s %7s %8s %8s\n" kind tool "wall s (runs)" median "cpu s (runs)" median rss_MB lines
 for kind in "${kinds[@]}"; do

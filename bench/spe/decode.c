@@ -1,7 +1,9 @@
 /* bench/spe: raw SPE decode throughput of lib/spe on one core. Reads a raw
  * packet stream (tests/spe/spe_gen OUT SEED N raw), or a perf.data's
  * AUXTRACE data, into memory and decodes it REPEAT times into records;
- * prints MB/s and records/s (best pass). The issue's target: >= 1 GB/s.
+ * prints MB/s and records/s of the best pass by wall time and by the
+ * thread's CPU time (the one-core rate when the machine is shared). The
+ * issue's target: >= 1 GB/s.
  * Usage: spe-decode FILE [REPEAT] [--perfdata] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +13,10 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/spe.h>
 
-static double now(void)
+static double now(clockid_t clock)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -70,10 +72,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "spe-decode: no data in %s\n", argv[1]);
 		return 1;
 	}
-	double best = 1e30;
+	double best = 1e30, best_cpu = 1e30;
 	unsigned long long records = 0, sum = 0;
 	for (int i = 0; i < repeat; i++) {
-		double t0 = now();
+		double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_THREAD_CPUTIME_ID);
 		pk_spe_decoder d;
 		pk_spe_decoder_init(&d, buf, len, 0);
 		pk_spe_record r;
@@ -83,13 +85,16 @@ int main(int argc, char **argv)
 			records += rc == PK_SPE_RECORD;
 			sum += r.pc ^ r.lat_total; /* keep the fields live */
 		}
-		double t = now() - t0;
+		double t = now(CLOCK_MONOTONIC) - t0, c = now(CLOCK_THREAD_CPUTIME_ID) - c0;
 		if (t < best)
 			best = t;
+		if (c < best_cpu)
+			best_cpu = c;
 	}
-	printf("%zu bytes, %llu records: best of %d %.4f s: %.0f MB/s, %.1f M records/s (%llx)\n",
+	printf("%zu bytes, %llu records: best of %d: wall %.4f s: %.0f MB/s, %.1f M records/s; "
+	       "CPU %.4f s: %.0f MB/s, %.1f M records/s (%llx)\n",
 	       len, records, repeat, best, (double)len / best / 1e6, (double)records / best / 1e6,
-	       sum & 0xf);
+	       best_cpu, (double)len / best_cpu / 1e6, (double)records / best_cpu / 1e6, sum & 0xf);
 	free(buf);
 	return 0;
 }

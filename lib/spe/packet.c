@@ -1,41 +1,47 @@
 /* Arm SPE packets: the header-byte table, the packet decoder and perf's
  * `-D` text of each packet.
  *
- * Invariants: one lookup in a 256-entry constant table gives a header's
- * packet type, payload size and index (no per-bit branching on the hot
- * path); a packet never reads past the buffer (a payload that does not fit
- * is BAD, one byte long); the text follows modern perf's strings
- * (docs/spe.md lists where perf 6.1 differs). No allocation, no I/O. */
+ * Invariants: one lookup in a 256-entry constant table (spe_internal.h)
+ * gives a header's packet type, payload size, index and what the record
+ * loop does with it (no per-bit branching on the hot path); a packet never
+ * reads past the buffer (a payload that does not fit is BAD, one byte
+ * long); the text follows modern perf's strings (docs/spe.md lists where
+ * perf 6.1 differs) and is built without printf, truncated safely to the
+ * caller's buffer. No allocation, no I/O. */
 #include <pmukit/spe.h>
 
 #include "spe/spe_internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 
-/* entry: type in bits 0-3, payload bytes in bits 4-7, index in bits 8-10 */
-#define E(t, n, i) ((uint16_t)((t) | ((n) << 4) | ((i) << 8)))
+/* The header encodings: F(type, payload bytes, index) of header byte h. */
 #define SZ(h) (1 << (((h) >> 4) & 3))
-#define CLASS(h)                                                                      \
-	((h) == 0x00                ? E(PK_SPE_PAD, 0, 0)                             \
-	 : (h) == 0x01              ? E(PK_SPE_END, 0, 0)                             \
-	 : (h) == 0x71              ? E(PK_SPE_TIMESTAMP, 8, 0)                       \
-	 : ((h) & 0xCF) == 0x42     ? E(PK_SPE_EVENTS, SZ(h), 0)                      \
-	 : ((h) & 0xCF) == 0x43     ? E(PK_SPE_DATA_SOURCE, SZ(h), 0)                 \
-	 : ((h) & 0xFC) == 0x64     ? E(PK_SPE_CONTEXT, 4, (h) & 3)                   \
-	 : ((h) & 0xFC) == 0x48     ? E(PK_SPE_OP_TYPE, 1, (h) & 3)                   \
-	 : ((h) & 0xFC) == 0x20     ? E(T_EXT, 0, (h) & 3)                            \
-	 : ((h) & 0xF8) == 0xB0     ? E(PK_SPE_ADDRESS, 8, (h) & 7)                   \
-	 : ((h) & 0xF8) == 0x98     ? E(PK_SPE_COUNTER, 2, (h) & 7)                   \
-				    : E(PK_SPE_BAD, 0, 0))
-#define R4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
-#define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
-#define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
+#define CLASS(h, F)                                                                   \
+	((h) == 0x00                ? F(PK_SPE_PAD, 0, 0)                             \
+	 : (h) == 0x01              ? F(PK_SPE_END, 0, 0)                             \
+	 : (h) == 0x71              ? F(PK_SPE_TIMESTAMP, 8, 0)                       \
+	 : ((h) & 0xCF) == 0x42     ? F(PK_SPE_EVENTS, SZ(h), 0)                      \
+	 : ((h) & 0xCF) == 0x43     ? F(PK_SPE_DATA_SOURCE, SZ(h), 0)                 \
+	 : ((h) & 0xFC) == 0x64     ? F(PK_SPE_CONTEXT, 4, (h) & 3)                   \
+	 : ((h) & 0xFC) == 0x48     ? F(PK_SPE_OP_TYPE, 1, (h) & 3)                   \
+	 : ((h) & 0xFC) == 0x20     ? F(T_EXT, 0, (h) & 3)                            \
+	 : ((h) & 0xF8) == 0xB0     ? F(PK_SPE_ADDRESS, 8, (h) & 7)                   \
+	 : ((h) & 0xF8) == 0x98     ? F(PK_SPE_COUNTER, 2, (h) & 7)                   \
+				    : F(PK_SPE_BAD, 0, 0))
+#define HDR(h)                                                                        \
+	{CLASS(h, SPE_F_KEEP), CLASS(h, SPE_F_TAG), CLASS(h, SPE_F_TYPE),             \
+	 CLASS(h, SPE_F_SIZE), CLASS(h, SPE_F_INDEX), CLASS(h, SPE_F_SLOT),           \
+	 CLASS(h, SPE_F_FLOW), CLASS(h, SPE_F_BIT)}
+#define STEP(h) CLASS(h, SPE_F_STEP)
+#define R4(b, X) X(b), X((b) + 1), X((b) + 2), X((b) + 3)
+#define R16(b, X) R4(b, X), R4((b) + 4, X), R4((b) + 8, X), R4((b) + 12, X)
+#define R64(b, X) R16(b, X), R16((b) + 16, X), R16((b) + 32, X), R16((b) + 48, X)
+#define R256(X) R64(0, X), R64(64, X), R64(128, X), R64(192, X)
 
-const uint16_t pki_spe_hdr_table[256] = {R64(0), R64(64), R64(128), R64(192)};
+const pki_spe_hdr pki_spe_hdr_table[256] = {R256(HDR)};
+const uint8_t pki_spe_step_table[256] = {R256(STEP)};
 #define hdr_table pki_spe_hdr_table
 
 static inline uint64_t load_le(const uint8_t *p, unsigned n)
@@ -83,11 +89,11 @@ static int decode_ext(const uint8_t *buf, size_t len, size_t pos, pk_spe_packet 
 		pkt->len = (uint8_t)n;
 		return (int)n;
 	}
-	uint16_t e = hdr_table[h1];
-	unsigned t = e & 15;
+	const pki_spe_hdr *e = &hdr_table[h1];
+	unsigned t = e->type;
 	if (t != PK_SPE_ADDRESS && t != PK_SPE_COUNTER)
 		return bad(pkt, h0, why, "extended header not followed by an address or counter header");
-	unsigned n = (e >> 4) & 15;
+	unsigned n = e->size;
 	if (len - pos < 2 + (size_t)n)
 		return bad(pkt, h0, why, "payload cut by the end of the data");
 	pkt->type = (uint8_t)t;
@@ -105,8 +111,8 @@ int pk_spe_packet_decode(const uint8_t *buf, size_t len, size_t pos, pk_spe_pack
 	if (pos >= len)
 		return 0;
 	uint8_t h = buf[pos];
-	uint16_t e = hdr_table[h];
-	unsigned t = e & 15, n = (e >> 4) & 15;
+	const pki_spe_hdr *e = &hdr_table[h];
+	unsigned t = e->type, n = e->size;
 	if (t == T_EXT)
 		return decode_ext(buf, len, pos, pkt, why);
 	if (t == PK_SPE_BAD)
@@ -125,7 +131,7 @@ int pk_spe_packet_decode(const uint8_t *buf, size_t len, size_t pos, pk_spe_pack
 		return bad(pkt, h, why, "payload cut by the end of the data");
 	pkt->type = (uint8_t)t;
 	pkt->hdr = h;
-	pkt->index = (uint8_t)(e >> 8);
+	pkt->index = e->index;
 	pkt->payload_len = (uint8_t)n;
 	pkt->len = (uint8_t)(1 + n);
 	pkt->payload = n ? load_le(buf + pos + 1, n) : 0;
@@ -134,20 +140,54 @@ int pk_spe_packet_decode(const uint8_t *buf, size_t len, size_t pos, pk_spe_pack
 
 /* ---- text ---- */
 
+/* The text is built without printf: each piece is copied or converted
+ * in place (the dump prints tens of millions of lines). Writes stop at
+ * size - 1; len counts what the whole text needs; o_end terminates it. */
 typedef struct out {
 	char *p;
 	size_t size, len;
 } out;
 
-__attribute__((format(printf, 2, 3))) static void put(out *o, const char *fmt, ...)
+static inline void put_mem(out *o, const char *s, size_t n)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	size_t room = o->len < o->size ? o->size - o->len : 0;
-	int n = vsnprintf(o->p + (o->len < o->size ? o->len : 0), room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
+	if (o->len + n < o->size)
+		memcpy(o->p + o->len, s, n);
+	else if (o->len + 1 < o->size)
+		memcpy(o->p + o->len, s, o->size - 1 - o->len);
+	o->len += n;
+}
+
+static inline void put_s(out *o, const char *s) { put_mem(o, s, strlen(s)); }
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* v in hex, at least `width` digits (zero-padded), as printf's %0*llx */
+static void put_hex(out *o, uint64_t v, int width)
+{
+	char t[16];
+	int i = 16;
+	do {
+		t[--i] = hex_digits[v & 15];
+		v >>= 4;
+	} while (v || 16 - i < width);
+	put_mem(o, t + i, (size_t)(16 - i));
+}
+
+static void put_dec(out *o, uint64_t v)
+{
+	char t[20];
+	int i = 20;
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_mem(o, t + i, (size_t)(20 - i));
+}
+
+static void o_end(out *o)
+{
+	if (o->size)
+		o->p[o->len < o->size ? o->len : o->size - 1] = 0;
 }
 
 static const char *const ev_names[64] = {
@@ -185,19 +225,22 @@ static const char *event_name(uint32_t midr, unsigned bit)
 
 static void desc_events(out *o, uint64_t v, uint32_t midr)
 {
-	put(o, "EV");
+	put_s(o, "EV");
 	uint64_t unknown = 0;
 	for (uint64_t rest = v; rest; rest &= rest - 1) {
 		unsigned bit = (unsigned)__builtin_ctzll(rest);
 		const char *name = event_name(midr, bit);
-		if (name)
-			put(o, " %s", name);
-		else
+		if (name) {
+			put_s(o, " ");
+			put_s(o, name);
+		} else {
 			unknown |= (uint64_t)1 << bit;
+		}
 	}
 	const char *sep = " IMPDEF:";
 	for (; unknown; unknown &= unknown - 1) {
-		put(o, "%s%d", sep, __builtin_ctzll(unknown));
+		put_s(o, sep);
+		put_dec(o, (unsigned)__builtin_ctzll(unknown));
 		sep = ",";
 	}
 }
@@ -205,18 +248,19 @@ static void desc_events(out *o, uint64_t v, uint32_t midr)
 static void desc_op_other(out *o, unsigned v)
 {
 	if ((v & 0x89) == 0x08) {
-		put(o, "SVE-OTHER EVLEN %d", 32 << ((v >> 4) & 7));
-		if (v & 2)
-			put(o, " FP");
-		if (v & 4)
-			put(o, " PRED");
+		put_s(o, "SVE-OTHER EVLEN ");
+		put_dec(o, 32u << ((v >> 4) & 7));
+		put_s(o, v & 2 ? " FP" : "");
+		put_s(o, v & 4 ? " PRED" : "");
 	} else if ((v & 0x89) == 0x88) {
-		put(o, "SME-OTHER ETS %d", 128 << ((((v >> 4) & 7) << 1) | ((v >> 2) & 1)));
-		if (v & 2)
-			put(o, " FP");
+		put_s(o, "SME-OTHER ETS ");
+		put_dec(o, 128u << ((((v >> 4) & 7) << 1) | ((v >> 2) & 1)));
+		put_s(o, v & 2 ? " FP" : "");
 	} else {
-		put(o, "OTHER%s%s %s", v & 4 ? " ASE" : "", v & 2 ? " FP" : "",
-		    v & 1 ? "COND-SELECT" : "INSN-OTHER");
+		put_s(o, "OTHER");
+		put_s(o, v & 4 ? " ASE" : "");
+		put_s(o, v & 2 ? " FP" : "");
+		put_s(o, v & 1 ? " COND-SELECT" : " INSN-OTHER");
 	}
 }
 
@@ -231,21 +275,25 @@ static const struct {
 
 static void desc_op_ldst(out *o, unsigned v)
 {
-	put(o, "%s", v & 1 ? "ST" : "LD");
+	put_s(o, v & 1 ? "ST" : "LD");
 	if ((v & 0xE2) == 0x02) {
-		put(o, "%s%s%s", v & 4 ? " AT" : "", v & 8 ? " EXCL" : "", v & 16 ? " AR" : "");
+		put_s(o, v & 4 ? " AT" : "");
+		put_s(o, v & 8 ? " EXCL" : "");
+		put_s(o, v & 16 ? " AR" : "");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(ldst_sub) / sizeof(ldst_sub[0]); i++)
 		if ((v & 0xFE) == ldst_sub[i].value && (ldst_sub[i].value != 0x24 || v == 0x25)) {
-			put(o, "%s", ldst_sub[i].name);
+			put_s(o, ldst_sub[i].name);
 			return;
 		}
 	if ((v & 0x0A) == 0x08) {
-		put(o, " SVE EVLEN %d%s%s", 32 << ((v >> 4) & 7), v & 4 ? " PRED" : "",
-		    v & 0x80 ? " SG" : "");
+		put_s(o, " SVE EVLEN ");
+		put_dec(o, 32u << ((v >> 4) & 7));
+		put_s(o, v & 4 ? " PRED" : "");
+		put_s(o, v & 0x80 ? " SG" : "");
 	} else if ((v & 0xFA) == 0x40) {
-		put(o, " GCS%s", v & 4 ? " COMM" : "");
+		put_s(o, v & 4 ? " GCS COMM" : " GCS");
 	}
 }
 
@@ -256,10 +304,19 @@ static void desc_op(out *o, unsigned cls, unsigned v)
 	case PK_SPE_OP_OTHER: desc_op_other(o, v); break;
 	case PK_SPE_OP_LDST: desc_op_ldst(o, v); break;
 	case PK_SPE_OP_BRANCH:
-		put(o, "B%s%s%s%s", v & 1 ? " COND" : "", v & 2 ? " IND" : "", v & 4 ? " GCS" : "",
-		    cr[(v >> 3) & 3]);
+		put_s(o, "B");
+		put_s(o, v & 1 ? " COND" : "");
+		put_s(o, v & 2 ? " IND" : "");
+		put_s(o, v & 4 ? " GCS" : "");
+		put_s(o, cr[(v >> 3) & 3]);
 		break;
-	default: put(o, "OP-TYPE 0x%x (%u)", v, cls); break;
+	default:
+		put_s(o, "OP-TYPE 0x");
+		put_hex(o, v, 1);
+		put_s(o, " (");
+		put_dec(o, cls);
+		put_s(o, ")");
+		break;
 	}
 }
 
@@ -271,40 +328,71 @@ static void desc_addr(out *o, const pk_spe_packet *p)
 	case PK_SPE_ADDR_PC:
 	case PK_SPE_ADDR_TGT:
 	case PK_SPE_ADDR_PBT:
-		put(o, "%s 0x%llx el%u ns=%u", names[p->index], (unsigned long long)a,
-		    (unsigned)((v >> 61) & 3), (unsigned)(v >> 63));
+		put_s(o, names[p->index]);
+		put_s(o, " 0x");
+		put_hex(o, a, 1);
+		put_s(o, " el");
+		put_dec(o, (v >> 61) & 3);
+		put_s(o, v >> 63 ? " ns=1" : " ns=0");
 		break;
-	case PK_SPE_ADDR_VA: put(o, "VA 0x%llx", (unsigned long long)v); break;
+	case PK_SPE_ADDR_VA:
+		put_s(o, "VA 0x");
+		put_hex(o, v, 1);
+		break;
 	case PK_SPE_ADDR_PA:
-		put(o, "PA 0x%llx ns=%u ch=%u pat=%x", (unsigned long long)a, (unsigned)(v >> 63),
-		    (unsigned)((v >> 62) & 1), (unsigned)((v >> 56) & 15));
+		put_s(o, "PA 0x");
+		put_hex(o, a, 1);
+		put_s(o, v >> 63 ? " ns=1" : " ns=0");
+		put_s(o, (v >> 62) & 1 ? " ch=1 pat=" : " ch=0 pat=");
+		put_hex(o, (v >> 56) & 15, 1);
 		break;
-	default: put(o, "ADDR 0x%llx (%u)", (unsigned long long)v, p->index); break;
+	default:
+		put_s(o, "ADDR 0x");
+		put_hex(o, v, 1);
+		put_s(o, " (");
+		put_dec(o, p->index);
+		put_s(o, ")");
+		break;
+	}
+}
+
+static void desc(out *o, const pk_spe_packet *p, uint32_t midr)
+{
+	static const char *const lat[3] = {" TOT", " ISSUE", " XLAT"};
+	switch (p->type) {
+	case PK_SPE_PAD: put_s(o, "PAD"); break;
+	case PK_SPE_END: put_s(o, "END"); break;
+	case PK_SPE_TIMESTAMP:
+		put_s(o, "TS ");
+		put_dec(o, p->payload);
+		break;
+	case PK_SPE_EVENTS: desc_events(o, p->payload, midr); break;
+	case PK_SPE_DATA_SOURCE:
+		put_s(o, "DATA-SOURCE ");
+		put_dec(o, p->payload);
+		break;
+	case PK_SPE_CONTEXT:
+		put_s(o, "CONTEXT 0x");
+		put_hex(o, p->payload, 1);
+		put_s(o, " el");
+		put_dec(o, p->index + 1u);
+		break;
+	case PK_SPE_OP_TYPE: desc_op(o, p->index, (unsigned)p->payload); break;
+	case PK_SPE_ADDRESS: desc_addr(o, p); break;
+	case PK_SPE_COUNTER:
+		put_s(o, "LAT ");
+		put_dec(o, p->payload);
+		put_s(o, p->index < 3 ? lat[p->index] : "");
+		break;
+	default: put_s(o, "Bad packet!"); break;
 	}
 }
 
 int pk_spe_packet_desc(const pk_spe_packet *p, uint32_t midr, char *buf, size_t size)
 {
-	static const char *const lat[3] = {" TOT", " ISSUE", " XLAT"};
 	out o = {buf, size, 0};
-	if (size)
-		buf[0] = 0;
-	switch (p->type) {
-	case PK_SPE_PAD: put(&o, "PAD"); break;
-	case PK_SPE_END: put(&o, "END"); break;
-	case PK_SPE_TIMESTAMP: put(&o, "TS %llu", (unsigned long long)p->payload); break;
-	case PK_SPE_EVENTS: desc_events(&o, p->payload, midr); break;
-	case PK_SPE_DATA_SOURCE: put(&o, "DATA-SOURCE %llu", (unsigned long long)p->payload); break;
-	case PK_SPE_CONTEXT:
-		put(&o, "CONTEXT 0x%lx el%u", (unsigned long)p->payload, p->index + 1u);
-		break;
-	case PK_SPE_OP_TYPE: desc_op(&o, p->index, (unsigned)p->payload); break;
-	case PK_SPE_ADDRESS: desc_addr(&o, p); break;
-	case PK_SPE_COUNTER:
-		put(&o, "LAT %u%s", (unsigned)p->payload, p->index < 3 ? lat[p->index] : "");
-		break;
-	default: put(&o, "Bad packet!"); break;
-	}
+	desc(&o, p, midr);
+	o_end(&o);
 	return (int)(o.len < size ? o.len : size ? size - 1 : 0);
 }
 
@@ -315,20 +403,24 @@ int pk_spe_dump_line(const uint8_t *buf, size_t len, size_t pos, uint32_t midr, 
 	int n = pk_spe_packet_decode(buf, len, pos, &p, NULL);
 	if (n <= 0 || size < 96)
 		return n > 0 ? -ENOSPC : 0;
+	/* the fixed part, 61 characters, fits the 96 checked above */
 	out o = {line, size, 0};
-	put(&o, ".  %08zx: ", pos);
-	for (int i = 0; i < 16; i++) {
-		if (i < n)
-			put(&o, " %02x", buf[pos + (size_t)i]);
-		else
-			put(&o, "   ");
+	put_mem(&o, ".  ", 3);
+	put_hex(&o, pos, 8);
+	put_mem(&o, ": ", 2);
+	char *q = line + o.len;
+	memset(q, ' ', 48);
+	for (int i = 0; i < n; i++, q += 3) {
+		uint8_t b = buf[pos + (size_t)i];
+		q[1] = hex_digits[b >> 4];
+		q[2] = hex_digits[b & 15];
 	}
-	if (p.type == PK_SPE_BAD) {
-		put(&o, " Bad packet!");
-	} else {
-		put(&o, " ");
-		size_t at = o.len < size ? o.len : size - 1;
-		o.len = at + (size_t)pk_spe_packet_desc(&p, midr, line + at, size - at);
-	}
+	o.len += 48;
+	put_mem(&o, " ", 1);
+	if (p.type == PK_SPE_BAD)
+		put_s(&o, "Bad packet!");
+	else
+		desc(&o, &p, midr);
+	o_end(&o);
 	return n;
 }

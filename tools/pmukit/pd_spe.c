@@ -59,13 +59,25 @@ static void dump(const pk_pd_event *ev, const pk_pd_rec_auxtrace *a, uint32_t mi
 	       ev->offset, ev->size, a->size, a->offset, a->reference, a->idx, (int32_t)a->tid,
 	       (int32_t)a->cpu);
 	printf(". ... ARM SPE data: size %#" PRIx64 " bytes\n", ev->aux_size);
-	char line[320];
-	size_t pos = 0;
+	/* the packet lines go out in 64 KiB blocks (one write each, not one
+	 * per 4 KiB stdio buffer: a dump has tens of millions of lines) */
+	enum { LINE = 320 };
+	char block[1 << 16];
+	size_t used = 0, pos = 0;
 	int n;
-	while ((n = pk_spe_dump_line(ev->aux, ev->aux_size, pos, midr, line, sizeof line)) > 0) {
-		puts(line);
+	for (;;) {
+		if (sizeof block - used <= LINE) {
+			fwrite(block, 1, used, stdout);
+			used = 0;
+		}
+		n = pk_spe_dump_line(ev->aux, ev->aux_size, pos, midr, block + used, LINE);
+		if (n <= 0)
+			break;
+		used += strlen(block + used);
+		block[used++] = '\n';
 		pos += (size_t)n;
 	}
+	fwrite(block, 1, used, stdout);
 }
 
 static void decode(pd_spe *sp, const pk_pd_event *ev)
