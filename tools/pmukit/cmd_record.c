@@ -856,7 +856,6 @@ static int parse_options(int argc, char **argv, ropts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:dTsPWBNRI::D:qiz::", longopts,
 				NULL)) != -1) {
-		uint64_t v;
 		if ((r = parse_attr_option(c, o)) <= 0) {
 			if (r < 0)
 				return -r;

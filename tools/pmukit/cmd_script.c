@@ -735,7 +735,7 @@ static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const c
 	(void)pid, (void)tid;
 	if (!sc->checked) {
 		sc->checked = true;
-		if (check_fields(sc, s->reader) < 0)
+		if (check_fields(sc, s) < 0)
 			sc->nr_evsel_fields = 0;
 	}
 	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(s->reader, 0);
