@@ -298,6 +298,12 @@ typedef struct pk_pd_rec_time_conv {
 	bool cap_user_time_zero, cap_user_time_short;
 	bool extended;
 } pk_pd_rec_time_conv;
+/* The perf time of a hardware timestamp (counter ticks) through TIME_CONV,
+ * and back (perf's tsc_to_perf_time and perf_time_to_tsc, with their
+ * rounding and wrap-around); the way back is the identity when time_mult
+ * is 0 (no TIME_CONV). */
+uint64_t pk_pd_tsc_to_time(const pk_pd_rec_time_conv *tc, uint64_t cyc);
+uint64_t pk_pd_time_to_tsc(const pk_pd_rec_time_conv *tc, uint64_t ns);
 
 /* A build id entry: a HEADER_BUILD_ID record (pipe mode) or one entry of
  * the BUILD_ID feature (file mode), which share the layout. */

@@ -142,16 +142,17 @@ const char *pk_spe_source_name(uint32_t midr, uint64_t source);
 /* Sample kinds, in the order perf makes them from one record. */
 enum {
 	PK_SPE_K_L1D_MISS, PK_SPE_K_L1D_ACCESS, PK_SPE_K_LLC_MISS, PK_SPE_K_LLC_ACCESS,
-	PK_SPE_K_TLB_MISS, PK_SPE_K_TLB_ACCESS, PK_SPE_K_BRANCH, PK_SPE_K_REMOTE_ACCESS,
+	PK_SPE_K_TLB_MISS, PK_SPE_K_TLB_ACCESS, PK_SPE_K_BRANCH_MISS, PK_SPE_K_REMOTE_ACCESS,
 	PK_SPE_K_MEMORY, PK_SPE_K_INSTRUCTIONS, PK_SPE_NR_KINDS
 };
 /* "l1d-miss", ..., "instructions"; NULL out of range. */
 const char *pk_spe_kind_name(unsigned kind);
-/* The kinds (bit per PK_SPE_K_*) a record gives: events, op class, and
+/* The kinds (bit per PK_SPE_K_*) a record gives, by perf 6.1's rules:
+ * the events (branch-miss: MISPRED), memory for a load/store, and
  * instructions for every record. */
 uint32_t pk_spe_record_kinds(const pk_spe_record *r);
 
-/* --itrace for SPE: f (l1d) m (llc) t (tlb) b (branch) a (remote) M
+/* --itrace for SPE: f (l1d) m (llc) t (tlb) b (branch-miss) a (remote) M
  * (memory) i (instructions) l (last branch), i<N>i: every Nth record. */
 typedef struct pk_spe_itrace {
 	uint32_t kinds;
@@ -175,8 +176,28 @@ typedef struct pk_spe_sample {
  * the events; the TLB part from TLB-ACCESS/TLB-REFILL. */
 uint64_t pk_spe_data_src(const pk_spe_record *r, uint32_t midr);
 /* One sample of a kind: ip = PC, addr = VA (memory kinds) or branch target,
- * weight = total latency, phys_addr and data_src but for branch. */
+ * weight = total latency, phys_addr and data_src but for branch-miss. */
 void pk_spe_sample_fill(const pk_spe_record *r, unsigned kind, uint32_t midr, pk_spe_sample *s);
+
+/* ---- Records as table rows (CSV, JSON Lines exports) ---- */
+
+/* Columns, named as Arm's spe-parser names them. */
+enum {
+	PK_SPE_COL_OP, PK_SPE_COL_PC, PK_SPE_COL_EL, PK_SPE_COL_CONDITION, PK_SPE_COL_INDIRECT,
+	PK_SPE_COL_EVENT, PK_SPE_COL_ISSUE_LAT, PK_SPE_COL_TOTAL_LAT, PK_SPE_COL_XLAT_LAT,
+	PK_SPE_COL_BR_TGT, PK_SPE_COL_BR_TGT_LVL, PK_SPE_COL_PBT, PK_SPE_COL_PBT_LVL,
+	PK_SPE_COL_VADDR, PK_SPE_COL_PADDR, PK_SPE_COL_DATA_SOURCE, PK_SPE_COL_CONTEXT,
+	PK_SPE_COL_TS, PK_SPE_NR_COLUMNS
+};
+/* "op", "pc", ... "ts"; NULL out of range. */
+const char *pk_spe_column_name(unsigned col);
+/* Whether the column's values are numbers (JSON numbers, not strings). */
+bool pk_spe_column_numeric(unsigned col);
+/* A record's value in a column as spe-parser prints it ("LD", "0x...",
+ * "RETIRED:L1D-ACCESS", "DRAM"); the empty text when the record lacks the
+ * field. Returns snprintf's count. */
+int pk_spe_record_column(const pk_spe_record *r, unsigned col, uint32_t midr, char *out,
+			 size_t size);
 
 /* ---- perf.data: PERF_RECORD_AUXTRACE_INFO of type Arm SPE ---- */
 

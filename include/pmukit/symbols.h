@@ -50,6 +50,9 @@ int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
+/* The process of a thread seen in COMM or FORK records; -1 when unknown
+ * (perf's machine__find_thread(-1, tid)). */
+int64_t pk_machine_pid_of(pk_machine *m, uint32_t tid);
 /* A counter that changes whenever any answer of pk_machine_comm may change
  * (a thread's name set, a thread made): while it stays the same, a name
  * pk_machine_comm gave for (pid, tid) is still its answer. */

@@ -223,6 +223,24 @@ int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *t, pk_
 	return 0;
 }
 
+uint64_t pk_pd_tsc_to_time(const pk_pd_rec_time_conv *tc, uint64_t cyc)
+{
+	if (tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	uint64_t shift = tc->time_shift & 63;
+	uint64_t quot = cyc >> shift, rem = cyc & ((1ull << shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+}
+
+uint64_t pk_pd_time_to_tsc(const pk_pd_rec_time_conv *tc, uint64_t ns)
+{
+	if (!tc->time_mult)
+		return ns;
+	uint64_t shift = tc->time_shift & 63, t = ns - tc->time_zero;
+	uint64_t quot = t / tc->time_mult, rem = t % tc->time_mult;
+	return (quot << shift) + (rem << shift) / tc->time_mult;
+}
+
 uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i)
 {
 	size_t off = 8 + i * 8;

@@ -15,7 +15,7 @@
 
 static const char *const kind_names[PK_SPE_NR_KINDS] = {
 	"l1d-miss", "l1d-access", "llc-miss", "llc-access", "tlb-miss", "tlb-access",
-	"branch", "remote-access", "memory", "instructions",
+	"branch-miss", "remote-access", "memory", "instructions",
 };
 
 const char *pk_spe_kind_name(unsigned kind)
@@ -26,7 +26,7 @@ const char *pk_spe_kind_name(unsigned kind)
 /* The EVENTS bit behind each event-driven kind (-1: decided by the op). */
 static const int kind_event[PK_SPE_NR_KINDS] = {
 	PK_SPE_EV_L1D_REFILL, PK_SPE_EV_L1D_ACCESS, PK_SPE_EV_LLC_MISS, PK_SPE_EV_LLC_ACCESS,
-	PK_SPE_EV_TLB_WALK,   PK_SPE_EV_TLB_ACCESS, -1, PK_SPE_EV_REMOTE_ACCESS, -1, -1,
+	PK_SPE_EV_TLB_WALK,   PK_SPE_EV_TLB_ACCESS, PK_SPE_EV_MISPRED, PK_SPE_EV_REMOTE_ACCESS, -1, -1,
 };
 
 uint32_t pk_spe_record_kinds(const pk_spe_record *r)
@@ -35,8 +35,6 @@ uint32_t pk_spe_record_kinds(const pk_spe_record *r)
 	for (unsigned i = 0; i < PK_SPE_NR_KINDS; i++)
 		if (kind_event[i] >= 0 && (r->events >> kind_event[i]) & 1)
 			k |= 1u << i;
-	if ((r->present & PK_SPE_HAS_OP) && r->op_class == PK_SPE_OP_BRANCH)
-		k |= 1u << PK_SPE_K_BRANCH;
 	if ((r->present & PK_SPE_HAS_OP) && r->op_class == PK_SPE_OP_LDST)
 		k |= 1u << PK_SPE_K_MEMORY;
 	return k;
@@ -50,7 +48,7 @@ static const struct {
 	{'f', 1u << PK_SPE_K_L1D_MISS | 1u << PK_SPE_K_L1D_ACCESS},
 	{'m', 1u << PK_SPE_K_LLC_MISS | 1u << PK_SPE_K_LLC_ACCESS},
 	{'t', 1u << PK_SPE_K_TLB_MISS | 1u << PK_SPE_K_TLB_ACCESS},
-	{'b', 1u << PK_SPE_K_BRANCH},
+	{'b', 1u << PK_SPE_K_BRANCH_MISS},
 	{'a', 1u << PK_SPE_K_REMOTE_ACCESS},
 	{'M', 1u << PK_SPE_K_MEMORY},
 	{'i', 1u << PK_SPE_K_INSTRUCTIONS},
@@ -108,7 +106,8 @@ static void common_source(union perf_mem_data_src *d, uint64_t src)
 	case SRC_LOCAL_CLUSTER:
 	case SRC_PEER_CLUSTER: d->mem_lvl = PERF_MEM_LVL_L3 | PERF_MEM_LVL_HIT; d->mem_lvl_num = PERF_MEM_LVLNUM_L3; d->mem_snoopx = PERF_MEM_SNOOPX_PEER; break;
 	case SRC_SYS_CACHE: d->mem_lvl = PERF_MEM_LVL_L3 | PERF_MEM_LVL_HIT; d->mem_lvl_num = PERF_MEM_LVLNUM_L3; d->mem_snoop = PERF_MEM_SNOOP_HIT; break;
-	case SRC_REMOTE: d->mem_lvl = PERF_MEM_LVL_REM_CCE1; d->mem_lvl_num = PERF_MEM_LVLNUM_ANY_CACHE; d->mem_remote = PERF_MEM_REMOTE_REMOTE; d->mem_snoopx = PERF_MEM_SNOOPX_PEER; break;
+	/* perf 6.1 (observed): level and level number N/A, remote, peer snoop */
+	case SRC_REMOTE: d->mem_lvl = PERF_MEM_LVL_NA; d->mem_lvl_num = PERF_MEM_LVLNUM_NA; d->mem_remote = PERF_MEM_REMOTE_REMOTE; d->mem_snoopx = PERF_MEM_SNOOPX_PEER; break;
 	case SRC_DRAM: d->mem_lvl = PERF_MEM_LVL_LOC_RAM | PERF_MEM_LVL_HIT; d->mem_lvl_num = PERF_MEM_LVLNUM_RAM; d->mem_snoop = PERF_MEM_SNOOP_NONE; break;
 	default: break;
 	}
@@ -139,8 +138,9 @@ uint64_t pk_spe_data_src(const pk_spe_record *r, uint32_t midr)
 			d.mem_lvl = PERF_MEM_LVL_NA;
 			d.mem_lvl_num = PERF_MEM_LVLNUM_NA;
 			d.mem_snoop = PERF_MEM_SNOOP_NA;
-		} else if (r->present & PK_SPE_HAS_SOURCE) {
-			common_source(&d, r->source);
+		} else {
+			/* no DATA SOURCE packet: perf's zeroed record says 0, L1D */
+			common_source(&d, r->present & PK_SPE_HAS_SOURCE ? r->source : 0);
 		}
 	} else {
 		generic_source(&d, r->events);
@@ -161,9 +161,9 @@ void pk_spe_sample_fill(const pk_spe_record *r, unsigned kind, uint32_t midr, pk
 	s->weight = r->lat_total;
 	s->has_tid = r->present & PK_SPE_HAS_CONTEXT;
 	s->tid = r->context;
-	bool mem = kind != PK_SPE_K_BRANCH && kind != PK_SPE_K_INSTRUCTIONS;
-	s->addr = mem ? r->va : r->tgt;
-	if (kind != PK_SPE_K_BRANCH) {
+	/* perf 6.1: the data address but for branch-miss (the target) */
+	s->addr = kind != PK_SPE_K_BRANCH_MISS ? r->va : r->tgt;
+	if (kind != PK_SPE_K_BRANCH_MISS) {
 		s->phys_addr = r->pa;
 		s->data_src = pk_spe_data_src(r, midr);
 	}

@@ -159,6 +159,12 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 	return m->commbuf;
 }
 
+int64_t pk_machine_pid_of(pk_machine *m, uint32_t tid)
+{
+	thread *t = pki_sy_thread_find(m, tid);
+	return t ? (int64_t)t->pid : -1;
+}
+
 uint64_t pk_machine_comm_version(const pk_machine *m)
 {
 	return m->comm_version;

@@ -44,6 +44,9 @@ static uint64_t code_addr(gen *g, bool kernel)
 {
 	uint64_t va = kernel ? 0xffff800010000000ull + (rnd(g) & 0xfffffc)
 			     : 0x0000aaaae0000000ull + (rnd(g) & 0xffffc);
+	if (g->o->hot_pcs) /* a few hot instructions, for per-symbol views */
+		va = (kernel ? 0xffff800010000000ull : 0x0000aaaae0000000ull) +
+		     0x1000 * (1 + pick(g, g->o->hot_pcs));
 	uint64_t el = kernel ? 1 + pick(g, 2) : 0;
 	return (va & 0x00ffffffffffffffull) | el << 61 | 1ull << 63;
 }
@@ -151,7 +154,7 @@ static void record(gen *g, uint64_t *ts)
 	if (g->o->end_packets) {
 		pkt(g, 0x01, 0, 0);
 	} else {
-		*ts += 1 + pick(g, 1000);
+		*ts += 8 * (1 + pick(g, 125)); /* = cpu mod 8: no two CPUs' records at one time */
 		pkt(g, 0x71, *ts, 8);
 	}
 	while ((g->len - start) % 64 && g->len < g->cap) /* the driver's 64-byte records */
@@ -217,10 +220,10 @@ static int add_events(pk_pd_writer *w, int nr_cpus)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = SPE_GEN_PMU_TYPE;
-	a.config = 1; /* ts_enable */
+	a.config = 3; /* ts_enable, pa_enable */
 	a.sample_period = 1024;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_DATA_SRC;
+			PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
 	a.sample_id_all = 1;
 	a.disabled = 1;
 	a.enable_on_exec = 1;
@@ -243,7 +246,26 @@ static int add_events(pk_pd_writer *w, int nr_cpus)
 	return pk_pd_writer_add_evsel(w, &a, 0, "dummy:u", dids, (size_t)nr_cpus, NULL);
 }
 
-/* COMM of the workload's threads (the TIDs of CONTEXT packets). */
+/* The sample_id trailer of the dummy event (TID, TIME, CPU, IDENTIFIER). */
+static void trailer(uint8_t *t, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
+{
+	st32(t, pid);
+	st32(t + 4, tid);
+	st64(t + 8, time);
+	st32(t + 16, cpu);
+	st32(t + 20, 0);
+	st64(t + 24, 200 + (uint64_t)cpu);
+}
+
+/* perf time of a timestamp through the generator's TIME_CONV. */
+static uint64_t perf_time(uint64_t ts)
+{
+	uint64_t q = ts >> SPE_GEN_TIME_SHIFT, r = ts & ((1ull << SPE_GEN_TIME_SHIFT) - 1);
+	return SPE_GEN_TIME_ZERO + q * SPE_GEN_TIME_MULT + ((r * SPE_GEN_TIME_MULT) >> SPE_GEN_TIME_SHIFT);
+}
+
+/* COMM of the workload's threads (the TIDs of CONTEXT packets) and the
+ * MMAP2 of its code, before the first record. */
 static int comms(pk_pd_writer *w, const spe_gen_opts *o)
 {
 	for (uint32_t i = 0; i < 5; i++) {
@@ -255,14 +277,40 @@ static int comms(pk_pd_writer *w, const spe_gen_opts *o)
 		st32(r + 8, SPE_GEN_PID);
 		st32(r + 12, tid);
 		memcpy(r + 16, "spework", 8);
-		/* sample_id: pid/tid, time, cpu, identifier */
-		st32(r + 32, SPE_GEN_PID);
-		st32(r + 36, tid);
-		st64(r + 40, 1000);
-		st64(r + 56, 200);
+		trailer(r + 32, SPE_GEN_PID, tid, perf_time(100 + i), 0);
 		if (pk_pd_writer_write(w, r, sizeof r, NULL) < 0)
 			return -1;
 	}
+	uint8_t m[72 + 24 + 32];
+	hdr(m, PERF_RECORD_MMAP2, sizeof m);
+	st32(m + 8, SPE_GEN_PID);
+	st32(m + 12, SPE_GEN_PID);
+	st64(m + 16, 0x0000aaaae0000000ull);
+	st64(m + 24, 0x100000);
+	st32(m + 64, 5); /* PROT_READ | PROT_EXEC */
+	st32(m + 68, 2); /* MAP_PRIVATE */
+	memcpy(m + 72, "/usr/bin/spework", 17);
+	trailer(m + 96, SPE_GEN_PID, SPE_GEN_PID, perf_time(200), 0);
+	return pk_pd_writer_write(w, m, sizeof m, NULL) < 0 ? -1 : 0;
+}
+
+/* Without CONTEXT packets: context switches on every CPU (perf's TIDs
+ * then come from them), one every 20000 timestamp ticks. */
+static int switches(pk_pd_writer *w, const spe_gen_opts *o, int nr_cpus)
+{
+	uint64_t span = (uint64_t)o->nr_records * 1000 + 2000000;
+	for (uint64_t ts = 1000000 - 17; ts < span; ts += 20000)
+		for (int c = 0; c < nr_cpus; c++) {
+			uint32_t tid = 1000 + (uint32_t)((ts / 20000 + (uint64_t)c) % 4);
+			uint8_t r[16 + 32];
+			hdr(r, PERF_RECORD_SWITCH_CPU_WIDE, sizeof r);
+			r[5] = 0x20; /* misc: PERF_RECORD_MISC_SWITCH_OUT */
+			st32(r + 8, SPE_GEN_PID);
+			st32(r + 12, tid);
+			trailer(r + 16, SPE_GEN_PID, tid, perf_time(ts + (uint64_t)c * 3), (uint32_t)c);
+			if (pk_pd_writer_write(w, r, sizeof r, NULL) < 0)
+				return -1;
+		}
 	return 0;
 }
 
@@ -308,18 +356,29 @@ int spe_gen_perfdata(const char *path, const spe_gen_opts *o)
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_PMU_MAPPINGS, maps.data, maps.len, NULL);
 	pk_pd_buf_release(&maps);
 	if (!rc)
+		rc = pk_pd_writer_event_desc(w, NULL);
+	if (!rc)
 		rc = pk_pd_writer_begin(w, NULL);
-	uint8_t rec[16 + 8 * (4 + 64 * 6)];
+	uint8_t rec[16 + 8 * (4 + 64 * 6)], tc[56];
+	/* TIME_CONV first, as perf record writes it: perf copies it when it
+	 * reads AUXTRACE_INFO (old_order: the other way, perf then has none) */
+	hdr(tc, PK_RECORD_TIME_CONV, 56);
+	st64(tc + 8, SPE_GEN_TIME_SHIFT);
+	st64(tc + 16, SPE_GEN_TIME_MULT);
+	st64(tc + 24, SPE_GEN_TIME_ZERO);
+	st64(tc + 40, UINT64_MAX);
+	tc[48] = 1; /* cap_user_time_zero */
+	if (!rc && !o->old_order)
+		rc = pk_pd_writer_write(w, tc, 56, NULL);
 	size_t n = auxtrace_info(rec, o, nr_cpus);
 	if (!rc)
 		rc = pk_pd_writer_write(w, rec, n, NULL);
-	hdr(rec, PK_RECORD_TIME_CONV, 56); /* perf time = timestamp */
-	st64(rec + 16, 1);
-	st64(rec + 40, UINT64_MAX);
-	if (!rc)
-		rc = pk_pd_writer_write(w, rec, 56, NULL);
+	if (!rc && o->old_order)
+		rc = pk_pd_writer_write(w, tc, 56, NULL);
 	if (!rc)
 		rc = comms(w, o);
+	if (!rc && o->no_context)
+		rc = switches(w, o, nr_cpus);
 	for (int c = 0; c < nr_cpus && !rc; c++)
 		rc = auxtrace(w, o, c);
 	if (rc) {

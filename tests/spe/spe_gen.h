@@ -18,11 +18,17 @@ typedef struct spe_gen_opts {
 	int nr_cpus;                 /* perf.data: AUXTRACE buffers, one per CPU (0: 1) */
 	uint32_t midr;               /* perf.data: metadata v2 with this MIDR; 0: v1 */
 	uint32_t context_tid;        /* CONTEXT packets carry this TID (0: random ones) */
-	bool no_context;             /* no CONTEXT packets */
+	bool no_context;             /* no CONTEXT packets; context switches instead */
+	unsigned hot_pcs;            /* code addresses from this many (0: spread) */
+	bool old_order;              /* AUXTRACE_INFO before TIME_CONV (files perf cannot time) */
 } spe_gen_opts;
 
 #define SPE_GEN_PMU_TYPE 11u
 #define SPE_GEN_PID 4242u
+/* TIME_CONV: perf time = zero + (ts >> shift) * mult + ((ts & mask) * mult >> shift) */
+#define SPE_GEN_TIME_SHIFT 10u
+#define SPE_GEN_TIME_MULT 1600u
+#define SPE_GEN_TIME_ZERO 5000000000ull
 
 /* Writes records into buf (cap bytes); returns the bytes written (a
  * multiple of 8, zero-padded). */

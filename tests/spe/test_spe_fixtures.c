@@ -302,47 +302,20 @@ static void test_spe_parser_vectors(void **state)
 	assert_int_equal(sources, 8);
 }
 
-/* A record's field by spe-parser's CSV column name, as spe-parser prints it. */
+/* A record's field by spe-parser's CSV column name: lib/spe's export
+ * columns (the CPU is the reader's, 0 for these raw buffers). */
 static void record_field(const pk_spe_record *r, const char *col, char *out, size_t size)
 {
-	if (!strcmp(col, "cpu"))
+	if (!strcmp(col, "cpu")) {
 		snprintf(out, size, "0");
-	else if (!strcmp(col, "op"))
-		snprintf(out, size, "%s", r->op_class == PK_SPE_OP_BRANCH ? "B" : r->op & 1 ? "ST" : "LD");
-	else if (!strcmp(col, "pc"))
-		snprintf(out, size, "0x%llx", (unsigned long long)r->pc);
-	else if (!strcmp(col, "el"))
-		snprintf(out, size, "%u", r->pc_el);
-	else if (!strcmp(col, "condition"))
-		snprintf(out, size, "%s", r->op & 1 ? "true" : "false");
-	else if (!strcmp(col, "indirect"))
-		snprintf(out, size, "%s", r->op & 2 ? "true" : "false");
-	else if (!strcmp(col, "event")) {
-		pk_spe_packet p = {.type = PK_SPE_EVENTS, .payload = r->events};
-		char t[256];
-		pk_spe_packet_desc(&p, N1, t, sizeof t);
-		snprintf(out, size, "%s", t + 3); /* spe-parser joins with ':' */
-		for (char *c = out; *c; c++)
-			if (*c == ' ')
-				*c = ':';
-	} else if (!strcmp(col, "issue_lat"))
-		snprintf(out, size, "%u", r->lat_issue);
-	else if (!strcmp(col, "total_lat"))
-		snprintf(out, size, "%u", r->lat_total);
-	else if (!strcmp(col, "br_tgt"))
-		snprintf(out, size, "0x%llx", (unsigned long long)r->tgt);
-	else if (!strcmp(col, "br_tgt_lvl"))
-		snprintf(out, size, "%u", r->tgt_el);
-	else if (!strcmp(col, "pbt"))
-		snprintf(out, size, "%s", r->present & PK_SPE_HAS_PBT ? "?" : "");
-	else if (!strcmp(col, "pbt_lvl"))
-		snprintf(out, size, "%u", r->pbt_el);
-	else if (!strcmp(col, "context"))
-		snprintf(out, size, "%s", r->present & PK_SPE_HAS_CONTEXT ? "?" : "");
-	else if (!strcmp(col, "ts"))
-		snprintf(out, size, "%llu", (unsigned long long)r->timestamp);
-	else
-		fail_msg("unknown column %s", col);
+		return;
+	}
+	for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++)
+		if (!strcmp(col, pk_spe_column_name(c))) {
+			pk_spe_record_column(r, c, N1, out, size);
+			return;
+		}
+	fail_msg("unknown column %s", col);
 }
 
 static void check_csv(const char *data, const char *csv)

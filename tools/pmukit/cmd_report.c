@@ -12,6 +12,7 @@
 #include "pd_session.h"
 #include "report.h"
 #include "report_keys.h"
+#include "report_spe.h"
 
 const char report_usage[] =
 	"usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-g [MODE,...]] [OPTIONS]\n"
@@ -24,6 +25,10 @@ const char report_usage[] =
 	"                          parent, symbol_size, dso_size, trace (a tracepoint's\n"
 	"                          payload) (default comm,dso,sym)\n"
 	"      --raw-trace         trace as raw fields, not the event's print format\n"
+	"                          memory keys: local_weight, mem, symbol_daddr,\n"
+	"                          dso_daddr, snoop, tlb, locked, blocked,\n"
+	"                          local_ins_lat\n"
+	"      --mem-mode          weights as periods, perf's memory sort order\n"
 	"  -n, --show-nr-samples   add a Samples column\n"
 	"      --show-total-period add a Period column\n"
 	"      --children          Children and Self columns (default with call chains)\n"
@@ -42,7 +47,13 @@ const char report_usage[] =
 	"      --ns                time in nanoseconds\n"
 	"      --header            show the header features before the table\n"
 	"      --header-only       show only the header features\n"
-	"      --stdio             text output (the only one there is)\n";
+	"      --stdio             text output (the only one there is)\n"
+	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
+	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
+	"      --spe-latency       Arm SPE: per symbol the records, total, issue and\n"
+	"                          translation latency p50/p90/p99, data sources, and\n"
+	"                          the total latency histogram, instead of the table\n"
+	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n";
 
 /* ---- options ---- */
 
@@ -199,7 +210,8 @@ static int parse_time(report *rp, const char *arg)
 enum {
 	O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_ITRACE, O_CHILDREN, O_NO_CHILDREN, O_MAX_STACK,
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
-	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_IGNORED, O_IGNORED_ARG,
+	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_IGNORED,
+	O_IGNORED_ARG,
 };
 
 static const struct option report_longopts[] = {
@@ -231,6 +243,9 @@ static const struct option report_longopts[] = {
 	{"show-total-period", no_argument, NULL, O_TOTAL_PERIOD},
 	{"ns", no_argument, NULL, O_NS},
 	{"raw-trace", no_argument, NULL, O_RAW_TRACE},
+	{"mem-mode", no_argument, NULL, O_MEM_MODE},
+	{"spe-latency", no_argument, NULL, O_SPE_LATENCY},
+	{"plot", required_argument, NULL, O_PLOT},
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, O_IGNORED},
 	{"inline", no_argument, NULL, O_IGNORED},
@@ -239,8 +254,8 @@ static const struct option report_longopts[] = {
 };
 
 typedef struct report_args {
-	const char *input, *itrace;
-	bool header, header_only, dump;
+	const char *input, *itrace, *plot;
+	bool header, header_only, dump, spe_latency;
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
@@ -252,6 +267,9 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case 's': r = parse_sort(rp, optarg) < 0 ? 129 : 0; break;
 	case 'n': rp->show_nr = true; break;
 	case O_RAW_TRACE: rp->raw_trace = true; break;
+	case O_MEM_MODE: rp->mem_mode = true; break;
+	case O_SPE_LATENCY: a->spe_latency = true; break;
+	case O_PLOT: a->plot = optarg; break;
 	case 'D': a->dump = true; break;
 	case O_ITRACE: a->itrace = optarg; break;
 	case O_HEADER: a->header = true; break;
@@ -345,6 +363,16 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->cg.min_percent = rp->percent_limit;
 	if (!rp->group_set)
 		rp->group = h->nr_groups > 0;
+	if (rp->mem_mode && !rp->sort_given) {
+		/* perf 6.1's --mem-mode order (its local_p_stage_cyc has no column) */
+		static const char *const mem_keys[] = {"local_weight", "mem", "sym", "dso",
+						       "symbol_daddr", "dso_daddr", "snoop", "tlb",
+						       "locked", "blocked", "local_ins_lat"};
+		rp->mem_mode_default = true;
+		rp->nr_keys = 0;
+		for (size_t i = 0; i < sizeof(mem_keys) / sizeof(mem_keys[0]); i++)
+			rp->keys[rp->nr_keys++] = rp_key_find(mem_keys[i]);
+	}
 	rp->need_chain = rp->use_cg || rp->children;
 	for (int k = 0; k < rp->nr_keys; k++)
 		if (!strcmp(rp->keys[k]->name, "parent"))
@@ -362,6 +390,63 @@ static void report_free(report *rp)
 	free_list(&rp->tids);
 	free(rp->cpus);
 	free(rp);
+}
+
+/* Arm SPE files: the events and their samples, perf's "Available
+ * samples" (its TUI's event menu). */
+static void print_available(const report *rp, pd_session *s)
+{
+	if (!s->spe.nr_synth)
+		return;
+	printf("# Available samples\n");
+	for (size_t i = 0; i < pd_session_nr_evsels(s); i++)
+		printf("# %" PRIu64 " %s\n", i < rp->nr_ev ? rp->tot_nr[i] : 0,
+		       pk_pd_evsel_name(pd_session_evsel_at(s, i)));
+	printf("#\n");
+}
+
+/* The histogram of the records' latency as an SVG file (--plot). */
+static int plot_latency(report_spe *rs, pd_session *s, const char *plot)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	if (!s->spe.nr_records) {
+		fprintf(stderr, "pmukit report: --plot draws the latency of Arm SPE records: %s has "
+				"none\n", s->input);
+		return 1;
+	}
+	if (report_spe_plot(rs, plot, &err) < 0) {
+		pk_cli_print_error("report", &err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Reads the samples, then perf's table or the SPE latency view (-D: the
+ * dump instead, perf's way); the histogram's SVG. */
+static int run_views(report *rp, const report_args *a, pd_session *s)
+{
+	bool spe = a->spe_latency || a->plot;
+	report_spe *rs = spe ? report_spe_new() : NULL;
+	if (spe && !rs) {
+		fprintf(stderr, "pmukit report: out of memory\n");
+		return 1;
+	}
+	s->spe.record_fn = rs ? report_spe_record : NULL;
+	s->spe.record_arg = rs;
+	int status = pd_session_run(s, rp_hist_sample, rp);
+	if (!status && !a->dump) {
+		if (a->spe_latency) {
+			report_spe_print(rs, stdout);
+		} else {
+			print_available(rp, s);
+			rp_hist_print(rp);
+		}
+		if (a->plot)
+			status = plot_latency(rs, s, a->plot);
+	}
+	report_spe_free(rs);
+	return status;
 }
 
 static int report_run(report *rp, report_args *a)
@@ -390,9 +475,7 @@ static int report_run(report *rp, report_args *a)
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;
 		} else {
-			status = pd_session_run(&s, rp_hist_sample, rp);
-			if (!a->dump) /* -D: the dump instead of the report (perf's way) */
-				rp_hist_print(rp);
+			status = run_views(rp, a, &s);
 		}
 		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
 		if (st->nr_lost_events)

@@ -25,8 +25,8 @@ const char script_usage[] =
 	"  -F, --fields LIST       fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
 	"                          symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
 	"                          data_src,data_page_size,code_page_size,cgroup,\n"
-	"                          trace (a tracepoint's payload); an optional type\n"
-	"                          prefix (hw:, sw:, trace:, raw:) as perf;\n"
+	"                          trace (a tracepoint's payload), flags; an optional\n"
+	"                          type prefix (hw:, sw:, trace:, raw:) as perf;\n"
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
@@ -39,7 +39,11 @@ const char script_usage[] =
 	"      --header, --header-only   the file's header first / only\n"
 	"      --reltime, --deltatime    times from the first / the previous sample\n"
 	"      --max-stack N       call chain lines printed per sample\n"
-	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n";
+	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
+	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
+	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
+	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
+	"                          (spe-parser's columns), instead of samples\n";
 
 enum {
 	F_COMM = 1 << 0,
@@ -100,7 +104,7 @@ static const struct field_def {
 	{"trace", F_TRACE, PERF_SAMPLE_RAW, "RAW"},
 	{"iregs", F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
 	{"uregs", F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
-	{"flags", F_FLAGS, 0, NULL},
+	{"flags", F_FLAGS, 0, NULL}, /* synthesized samples' branch flags: none yet */
 	{"misc", F_MISC, 0, NULL},
 	{"tod", F_TOD, 0, NULL},
 	{"callindent", F_CALLINDENT, 0, NULL},
@@ -286,15 +290,14 @@ static int parse_fields(script *sc, const char *arg)
  * asked-for fields the samples lack are an error, defaults are dropped. */
 static int check_fields(script *sc, pd_session *s)
 {
-	pk_pd_reader *r = s->reader;
-	size_t n = pk_pd_nr_evsels(r);
+	size_t n = pd_session_nr_evsels(s);
 	sc->evsel_fields = calloc(n ? n : 1, sizeof(unsigned));
 	sc->labels = calloc(n ? n : 1, sizeof(*sc->labels));
 	if (!sc->evsel_fields || !sc->labels)
 		return -ENOMEM;
 	sc->nr_evsel_fields = n;
 	for (size_t i = 0; i < n; i++) {
-		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
+		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
 		uint64_t st = e->attr.sample_type;
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
@@ -686,10 +689,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
 		print_evname(sc, e);
+	if (f & F_FLAGS) /* perf's "  %-21s " of the flags' text, empty for none */
+		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
-	if (f & F_FLAGS)
-		script_print_flags(o);
 	if (f & F_ADDR)
 		pd_out_hex(o, smp->addr, 16);
 	if (f & F_DATA_SRC)
@@ -794,6 +797,15 @@ static int rare_fields_setup(script *sc, pd_session *s)
 	return 0;
 }
 
+static int skip_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	(void)arg, (void)s, (void)ev, (void)smp;
+	return 0;
+}
+
+/* long options without a letter (past the filters' SF_* and side kinds) */
+enum { O_CSV = 0x300, O_JSONL };
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -825,6 +837,8 @@ int cmd_script(int argc, char **argv)
 		{"show-namespace-events", no_argument, NULL, 0x100 | SIDE_NAMESPACES},
 		{"show-cgroup-events", no_argument, NULL, 0x100 | SIDE_CGROUP},
 		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
+		{"csv", no_argument, NULL, O_CSV},
+		{"jsonl", no_argument, NULL, O_JSONL},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
@@ -835,6 +849,7 @@ int cmd_script(int argc, char **argv)
 	uint64_t v;
 	const char *input = NULL;
 	bool no_order = false, dump = false;
+	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
 	int c;
 	optind = 1;
@@ -875,6 +890,8 @@ int cmd_script(int argc, char **argv)
 		case 'n': sc.ns = true; break;
 		case 'G': sc.hide_callchain = true; break;
 		case 'O': no_order = true; break;
+		case O_CSV: export_fmt = PD_SPE_EXPORT_CSV; break;
+		case O_JSONL: export_fmt = PD_SPE_EXPORT_JSONL; break;
 		default:
 			return pk_cli_usage_error("script", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -891,6 +908,7 @@ int cmd_script(int argc, char **argv)
 		script_filter_release(&sc.filter);
 		return 1;
 	}
+	s.spe.export_fmt = export_fmt;
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
 		pd_session_close(&s);
 		return 129;
@@ -921,7 +939,8 @@ int cmd_script(int argc, char **argv)
 	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);
 	if (lines_mem)
 		sc.lines = (line_slot *)(void *)(lines_mem + (64 - (uintptr_t)lines_mem % 64));
-	int rc = pd_session_run(&s, on_sample, &sc);
+	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
+	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE; i++)
 		free(sc.lines[i].long_text);

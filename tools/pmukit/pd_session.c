@@ -135,6 +135,15 @@ int pd_session_kallsyms(pd_session *s, const char *path)
 	return 0;
 }
 
+/* The callback's nonzero result, or a failure of the SPE path (-ENOMEM). */
+static int spe_failed(const pd_session *s, int r)
+{
+	if (r > 0)
+		return r;
+	fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+	return 1;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -143,6 +152,12 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 	int rc;
 	s->ran = true;
 	while ((rc = pk_pd_next(s->reader, &ev, &err)) > 0) {
+		if (s->spe.have_info && ev.has_time) {
+			/* the Arm SPE samples older than this record come first */
+			int r = pd_spe_before(&s->spe, s, &ev, ev.id.time, fn, arg);
+			if (r)
+				return spe_failed(s, r);
+		}
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			if ((ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO) &&
 			    pd_spe_event(&s->spe, s, &ev) < 0) {
@@ -177,7 +192,20 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		pk_cli_print_error(s->cmd, &err);
 		return 1;
 	}
-	return 0;
+	rc = s->spe.have_info ? pd_spe_before(&s->spe, s, NULL, UINT64_MAX, fn, arg) : 0;
+	return rc ? spe_failed(s, rc) : 0;
+}
+
+size_t pd_session_nr_evsels(const pd_session *s)
+{
+	return pk_pd_nr_evsels(s->reader) + s->spe.nr_synth;
+}
+
+const pk_pd_evsel *pd_session_evsel_at(const pd_session *s, size_t idx)
+{
+	size_t n = pk_pd_nr_evsels(s->reader);
+	return idx < n ? pk_pd_evsel_at(s->reader, idx)
+	       : idx - n < s->spe.nr_synth ? &s->spe.synth[idx - n] : NULL;
 }
 
 /* One line about one kind of dropped record. */

@@ -43,6 +43,11 @@ int pd_session_kallsyms(pd_session *s, const char *path);
 /* Runs to the end; returns 0, or 1 after printing an error (the samples
  * before the damage have been handed out). */
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);
+/* The file's events, then the synthetic ones of its AUX data (Arm SPE's
+ * l1d-miss, ...; made when the AUXTRACE_INFO is read): evsel->idx is the
+ * index here. */
+size_t pd_session_nr_evsels(const pd_session *s);
+const pk_pd_evsel *pd_session_evsel_at(const pd_session *s, size_t idx);
 /* Prints the reader's warnings and what it dropped (stderr); returns
  * status, or 1 when samples were there and none could be decoded. */
 int pd_session_finish(pd_session *s, int status);

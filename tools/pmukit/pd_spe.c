@@ -1,8 +1,11 @@
 /* pmukit CLI: Arm SPE data in perf.data (see pd_spe.h). The metadata gives
  * the CPUs' MIDRs (v2 per CPU; v1 files fall back to the CPUID header
- * feature, as perf does); every AUXTRACE buffer is decoded with lib/spe,
- * printed with -D in perf's layout, and counted, so that the end of the
- * run can say how much SPE data there was and what became of it. */
+ * feature, as perf does); every AUXTRACE buffer is queued (a copy: the
+ * reader's record is gone at its next call), printed with -D in perf's
+ * layout, and decoded lazily: records come out as perf 6.1's synthetic
+ * samples, in time order with the file's records, on synthetic evsels
+ * the commands' field logic treats as the file's own. The end of the run
+ * says how much SPE data there was and what became of it. */
 #include "pd_spe.h"
 
 #include <errno.h>
@@ -16,7 +19,24 @@
 #include "builtin.h"
 #include "pd_session.h"
 
-static int parse_info(pd_spe *sp, const pk_pd_event *ev)
+struct pd_spe_queue {
+	uint32_t idx, cpu;
+	int64_t aux_tid;             /* the AUXTRACE record's tid (-1: per CPU) */
+	struct qbuf {
+		uint8_t *data;
+		size_t len;
+		uint64_t base;       /* file offset of the data */
+	} *bufs;
+	size_t nr_bufs, cur;         /* cur: the buffer being decoded */
+	pk_spe_decoder dec;
+	pk_spe_record rec;           /* the pending record (has_rec) */
+	bool has_rec;
+	uint64_t ts;                 /* the latest timestamp so far: its place in time */
+	int64_t pid, tid;
+	uint64_t nr_instr;           /* records since the last instructions sample */
+};
+
+static int parse_info(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 {
 	sp->info_type = (uint32_t)pk_pd_rec_u64(ev, 0);
 	pk_spe_info_release(&sp->info);
@@ -28,6 +48,41 @@ static int parse_info(pd_spe *sp, const pk_pd_event *ev)
 	sp->have_info = rc == 0;
 	if (rc == -EINVAL)
 		snprintf(sp->info_error, sizeof sp->info_error, "%s", err.msg);
+	if (!sp->have_info || sp->nr_synth)
+		return 0;
+	/* perf's synthetic events: one per kind asked for, after the file's,
+	 * sampling what the SPE event samples (its ids + 1000000000) */
+	const pk_pd_evsel *spe = NULL;
+	size_t n = pk_pd_nr_evsels(s->reader);
+	for (size_t i = 0; i < n && !spe; i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.type == sp->info.pmu_type)
+			spe = pk_pd_evsel_at(s->reader, i);
+	sp->no_spe_evsel = !spe;
+	for (unsigned k = 0; k < PK_SPE_NR_KINDS; k++) {
+		sp->synth_of[k] = -1;
+		if (!spe || !(sp->itrace.kinds >> k & 1))
+			continue;
+		pk_pd_evsel *e = &sp->synth[sp->nr_synth];
+		memset(e, 0, sizeof(*e));
+		e->attr.size = sizeof(e->attr);
+		e->attr.type = PERF_TYPE_HARDWARE;
+		e->attr.config = k == PK_SPE_K_INSTRUCTIONS ? PERF_COUNT_HW_INSTRUCTIONS : 0;
+		e->attr.sample_type =
+			(spe->attr.sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						  PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+						  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+						  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_PHYS_ADDR)) |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+			PERF_SAMPLE_WEIGHT | PERF_SAMPLE_ADDR | PERF_SAMPLE_TIME;
+		e->attr.sample_period = 1;
+		e->attr.sample_id_all = spe->attr.sample_id_all;
+		e->attr.exclude_user = spe->attr.exclude_user;
+		e->attr.exclude_kernel = spe->attr.exclude_kernel;
+		e->attr.exclude_hv = spe->attr.exclude_hv;
+		e->name = (char *)(uintptr_t)pk_spe_kind_name(k);
+		e->idx = (int)(n + sp->nr_synth);
+		sp->synth_of[k] = (int)sp->nr_synth++;
+	}
 	return 0;
 }
 
@@ -80,29 +135,83 @@ static void dump(const pk_pd_event *ev, const pk_pd_rec_auxtrace *a, uint32_t mi
 	fwrite(block, 1, used, stdout);
 }
 
-static void decode(pd_spe *sp, const pk_pd_event *ev)
+/* The queue's next closed record into q->rec (has_rec false at the end),
+ * counting what is skipped: undecodable bytes, records cut by the end of
+ * their buffer (perf drops them). A buffer done is freed. */
+static void queue_next(pd_spe *sp, pd_spe_queue *q)
 {
-	pk_spe_decoder d;
-	pk_spe_decoder_init(&d, ev->aux, ev->aux_size, ev->offset + ev->size);
-	pk_spe_record r;
-	int rc;
-	while ((rc = pk_spe_next(&d, &r)) != PK_SPE_DONE) {
-		if (rc == PK_SPE_WARN) {
-			if (!sp->nr_bad++)
-				sp->first_bad = d.warn_offset;
+	q->has_rec = false;
+	while (q->cur < q->nr_bufs) {
+		int rc = pk_spe_next(&q->dec, &q->rec);
+		if (rc == PK_SPE_DONE) {
+			free(q->bufs[q->cur].data);
+			q->bufs[q->cur].data = NULL;
+			if (++q->cur < q->nr_bufs)
+				pk_spe_decoder_init(&q->dec, q->bufs[q->cur].data, q->bufs[q->cur].len,
+						    q->bufs[q->cur].base);
 			continue;
 		}
+		if (rc == PK_SPE_WARN) {
+			if (!sp->nr_bad++)
+				sp->first_bad = q->dec.warn_offset;
+			/* perf 6.1 samples what the bad byte cut (nothing, between
+			 * records: an instructions sample at ip 0, time 0) */
+			sp->nr_cut++;
+			q->has_rec = true;
+			return;
+		}
 		sp->nr_records++;
-		sp->nr_unclosed += !r.closed;
-		if (!r.closed)
-			continue; /* perf drops a record the data ends inside */
-		uint32_t k = pk_spe_record_kinds(&r) & sp->itrace.kinds;
-		/* instructions: every period-th record (perf's i<N>i) */
-		if ((k >> PK_SPE_K_INSTRUCTIONS & 1) && (sp->nr_records - sp->nr_unclosed) % sp->itrace.period)
-			k &= ~(1u << PK_SPE_K_INSTRUCTIONS);
-		for (; k; k &= k - 1)
-			sp->kinds[__builtin_ctz(k)]++;
+		if (!q->rec.closed) {
+			sp->nr_unclosed++;
+			continue;
+		}
+		if (q->rec.timestamp > q->ts)
+			q->ts = q->rec.timestamp;
+		q->has_rec = true;
+		return;
 	}
+}
+
+static pd_spe_queue *queue_of(pd_spe *sp, const pk_pd_rec_auxtrace *a)
+{
+	for (size_t i = 0; i < sp->nr_queues; i++)
+		if (sp->queues[i]->idx == a->idx)
+			return sp->queues[i];
+	pd_spe_queue **nq = realloc(sp->queues, (sp->nr_queues + 1) * sizeof(*nq));
+	if (!nq)
+		return NULL;
+	sp->queues = nq;
+	pd_spe_queue *q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	q->idx = a->idx;
+	q->cpu = a->cpu;
+	q->aux_tid = (int32_t)a->tid;
+	q->pid = q->tid = -1;
+	sp->queues[sp->nr_queues++] = q;
+	return q;
+}
+
+/* Queues a copy of an AUXTRACE buffer; its queue's first record is
+ * decoded now when it had none. */
+static int queue_add(pd_spe *sp, const pk_pd_event *ev, const pk_pd_rec_auxtrace *a)
+{
+	pd_spe_queue *q = queue_of(sp, a);
+	struct qbuf *nb = q ? realloc(q->bufs, (q->nr_bufs + 1) * sizeof(*nb)) : NULL;
+	if (!nb)
+		return -ENOMEM;
+	q->bufs = nb;
+	uint8_t *copy = malloc(ev->aux_size ? ev->aux_size : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, ev->aux, ev->aux_size);
+	q->bufs[q->nr_bufs++] = (struct qbuf){copy, ev->aux_size, ev->offset + ev->size};
+	if (q->has_rec)
+		return 0;
+	if (q->cur == q->nr_bufs - 1)
+		pk_spe_decoder_init(&q->dec, copy, ev->aux_size, ev->offset + ev->size);
+	queue_next(sp, q);
+	return 0;
 }
 
 int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
@@ -112,7 +221,7 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 		sp->itrace_set = true;
 	}
 	if (ev->type == PK_RECORD_AUXTRACE_INFO)
-		return parse_info(sp, ev);
+		return parse_info(sp, s, ev);
 	pk_pd_rec_auxtrace a;
 	if (ev->type != PK_RECORD_AUXTRACE || pk_pd_rec_auxtrace_parse(ev, &a, NULL) < 0)
 		return 0;
@@ -126,7 +235,235 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 	}
 	if (sp->dump)
 		dump(ev, &a, midr_of(sp, s, a.cpu));
-	decode(sp, ev);
+	return queue_add(sp, ev, &a);
+}
+
+static int64_t cpu_task(const pd_spe *sp, uint32_t cpu)
+{
+	return cpu < sp->nr_cpu_tid ? sp->cpu_tid[cpu] : -1;
+}
+
+/* The queue's task when it is picked (perf's arm_spe_set_pid_tid_cpu):
+ * the task its CPU runs (a CONTEXT packet's, else the last switch's),
+ * else the AUXTRACE record's; the pid from the thread table. */
+static void queue_task(pd_spe *sp, pd_session *s, pd_spe_queue *q)
+{
+	if (q->aux_tid == -1)
+		q->tid = cpu_task(sp, q->cpu);
+	if (q->tid == -1)
+		q->tid = q->aux_tid;
+	if (q->tid != -1)
+		q->pid = pk_machine_pid_of(s->machine, (uint32_t)q->tid);
+}
+
+static int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
+{
+	if (cpu >= 4096)
+		return 0;
+	if (cpu >= sp->nr_cpu_tid) {
+		int64_t *n = realloc(sp->cpu_tid, (cpu + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		for (size_t i = sp->nr_cpu_tid; i <= cpu; i++)
+			n[i] = -1;
+		sp->cpu_tid = n;
+		sp->nr_cpu_tid = cpu + 1;
+	}
+	sp->cpu_tid[cpu] = tid;
+	return 0;
+}
+
+static uint64_t perf_time(pd_spe *sp, pd_session *s, uint64_t ts)
+{
+	pk_pd_rec_time_conv tc;
+	if (!pk_pd_time_conv(s->reader, &tc) || !tc.time_mult) {
+		sp->no_time_conv = true;
+		return ts;
+	}
+	return pk_pd_tsc_to_time(&tc, ts);
+}
+
+/* One record as a CSV or JSON line: cpu, time, pid, tid, then the columns
+ * of lib/spe. */
+static void export_record(pd_spe *sp, pd_session *s, const pd_spe_queue *q, uint64_t time)
+{
+	uint32_t midr = midr_of(sp, s, q->cpu);
+	bool json = sp->export_fmt == PD_SPE_EXPORT_JSONL;
+	if (!json && !sp->export_header) {
+		sp->export_header = true;
+		fputs("cpu,time,pid,tid", stdout);
+		for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++)
+			printf(",%s", pk_spe_column_name(c));
+		putchar('\n');
+	}
+	if (json)
+		printf("{\"cpu\":%" PRIu32 ",\"time\":%" PRIu64 ",\"pid\":%" PRId64 ",\"tid\":%" PRId64,
+		       q->cpu, time, q->pid, q->tid);
+	else
+		printf("%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64, q->cpu, time, q->pid, q->tid);
+	for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++) {
+		char v[512];
+		pk_spe_record_column(&q->rec, c, midr, v, sizeof v);
+		if (!json)
+			printf(",%s", v);
+		else if (!*v)
+			printf(",\"%s\":null", pk_spe_column_name(c));
+		else if (pk_spe_column_numeric(c))
+			printf(",\"%s\":%s", pk_spe_column_name(c), v);
+		else
+			printf(",\"%s\":\"%s\"", pk_spe_column_name(c), v);
+	}
+	fputs(json ? "}\n" : "\n", stdout);
+}
+
+/* The samples of the queue's pending record, in perf's order of kinds. */
+static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample_fn fn,
+		       void *arg)
+{
+	const pk_spe_record *r = &q->rec;
+	if (r->present & PK_SPE_HAS_CONTEXT) {
+		sp->ctx_seen = true;
+		if (set_cpu_task(sp, q->cpu, r->context) < 0)
+			return -ENOMEM;
+		queue_task(sp, s, q);
+	}
+	uint64_t time = perf_time(sp, s, r->timestamp);
+	if (sp->record_fn && r->nr_packets) {
+		int rc = sp->record_fn(sp->record_arg, s, r, q->pid, midr_of(sp, s, q->cpu));
+		if (rc)
+			return rc;
+	}
+	if (sp->export_fmt) {
+		if (r->nr_packets) /* not the nothing a bad byte cut between records */
+			export_record(sp, s, q, time);
+		return 0;
+	}
+	uint32_t k = pk_spe_record_kinds(r) & sp->itrace.kinds;
+	if (k >> PK_SPE_K_INSTRUCTIONS & 1) {
+		/* every period-th record of the queue (perf's i<N>i) */
+		if (++q->nr_instr < sp->itrace.period)
+			k &= ~(1u << PK_SPE_K_INSTRUCTIONS);
+		else
+			q->nr_instr = 0;
+	}
+	uint32_t midr = midr_of(sp, s, q->cpu);
+	for (; k; k &= k - 1) {
+		unsigned kind = (unsigned)__builtin_ctz(k);
+		sp->kinds[kind]++;
+		if (sp->synth_of[kind] < 0 || sp->dump || !fn)
+			continue;
+		const pk_pd_evsel *e = &sp->synth[sp->synth_of[kind]];
+		pk_spe_sample ss;
+		pk_spe_sample_fill(r, kind, midr, &ss);
+		pk_pd_sample smp;
+		memset(&smp, 0, sizeof(smp));
+		smp.type = e->attr.sample_type;
+		smp.misc = ss.ip >= 1ull << 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		smp.ip = ss.ip;
+		smp.pid = (uint32_t)q->pid;
+		smp.tid = (uint32_t)q->tid;
+		smp.time = time;
+		smp.addr = ss.addr;
+		smp.cpu = q->cpu;
+		smp.period = kind == PK_SPE_K_INSTRUCTIONS ? sp->itrace.period : 1;
+		smp.weight = ss.weight;
+		smp.data_src = ss.data_src;
+		smp.phys_addr = ss.phys_addr;
+		pk_pd_event ev = {.type = PERF_RECORD_SAMPLE, .misc = smp.misc, .evsel = e,
+				  .offset = r->offset, .has_time = true};
+		ev.id.time = time;
+		ev.id.cpu = q->cpu;
+		s->nr_samples++;
+		int rc = fn(arg, s, &ev, &smp);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- the queues' heap: perf's order, ties included (a binary heap keyed
+ * on each queue's time; adding stops below a parent of equal time; taking
+ * the top moves the hole down to the smaller child, the right one on ties,
+ * the last entry among them, then fills it with the last entry) ---- */
+
+static int heap_add(pd_spe *sp, pd_spe_queue *q)
+{
+	if (sp->nr_heap == sp->cap_heap) {
+		size_t cap = sp->cap_heap ? 2 * sp->cap_heap : 8;
+		pd_spe_queue **n = realloc(sp->heap, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		sp->heap = n;
+		sp->cap_heap = cap;
+	}
+	size_t pos = sp->nr_heap++;
+	while (pos && sp->heap[(pos - 1) / 2]->ts > q->ts) {
+		sp->heap[pos] = sp->heap[(pos - 1) / 2];
+		pos = (pos - 1) / 2;
+	}
+	sp->heap[pos] = q;
+	return 0;
+}
+
+static void heap_pop(pd_spe *sp)
+{
+	size_t n = sp->nr_heap--, pos = 0;
+	for (;;) {
+		size_t l = 2 * pos + 1, r = l + 1;
+		if (l >= n)
+			break;
+		size_t c = r >= n || sp->heap[l]->ts < sp->heap[r]->ts ? l : r;
+		sp->heap[pos] = sp->heap[c];
+		pos = c;
+		if (r >= n)
+			break;
+	}
+	sp->heap[pos] = sp->heap[n - 1];
+}
+
+/* One queue's records from the top of the heap until its time reaches
+ * limit (the next queue's time + 1, or the file record's): back on the
+ * heap then, dropped when it has no more. */
+static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn fn, void *arg)
+{
+	pd_spe_queue *q = sp->heap[0];
+	heap_pop(sp);
+	if (sp->nr_heap && sp->heap[0]->ts + 1 < limit)
+		limit = sp->heap[0]->ts + 1;
+	queue_task(sp, s, q);
+	for (;;) {
+		int rc = emit_record(sp, s, q, fn, arg);
+		if (rc)
+			return rc;
+		queue_next(sp, q);
+		if (!q->has_rec)
+			return 0;
+		if (q->ts >= limit)
+			return heap_add(sp, q);
+	}
+}
+
+int pd_spe_before(pd_spe *sp, pd_session *s, const pk_pd_event *ev, uint64_t t,
+		  pd_spe_sample_fn fn, void *arg)
+{
+	uint64_t limit = t;
+	pk_pd_rec_time_conv tc;
+	if (t != UINT64_MAX && pk_pd_time_conv(s->reader, &tc))
+		limit = pk_pd_time_to_tsc(&tc, t);
+	for (size_t i = sp->nr_set_up; i < sp->nr_queues; i++, sp->nr_set_up++)
+		if (sp->queues[i]->has_rec && heap_add(sp, sp->queues[i]) < 0)
+			return -ENOMEM;
+	while (sp->nr_heap && sp->heap[0]->ts < limit) {
+		int rc = run_queue(sp, s, limit, fn, arg);
+		if (rc)
+			return rc;
+	}
+	/* a switch out names the task coming in: the CPU's task until the
+	 * next, while no CONTEXT packet gave one (perf's rule) */
+	if (ev && ev->type == PERF_RECORD_SWITCH_CPU_WIDE && (ev->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
+	    !sp->ctx_seen && ev->size >= 16 &&
+	    set_cpu_task(sp, ev->id.cpu, (int32_t)(uint32_t)(pk_pd_rec_u64(ev, 0) >> 32)) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -143,25 +480,29 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 				      : "no AUXTRACE_INFO says what trace they hold");
 	if (sp->nr_bad)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " undecodable bytes skipped in the Arm "
-				"SPE data, first at file offset %#" PRIx64 "\n",
-			cmd, sp->nr_bad, sp->first_bad);
-	if (!sp->have_info || !sp->nr_aux || sp->dump)
-		return status;
-	char kinds[512] = "";
-	size_t used = 0;
-	for (unsigned k = 0; k < PK_SPE_NR_KINDS && used < sizeof kinds; k++)
-		if (sp->kinds[k])
-			used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%" PRIu64 " %s",
-						 used ? ", " : "", sp->kinds[k], pk_spe_kind_name(k));
-	fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records (%" PRIu64
-			" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: they give %s "
-			"synthetic samples, which pmukit does not print yet (use -D to dump the "
-			"packets)\n",
-		cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux, used ? kinds : "no");
+				"SPE data, first at file offset %#" PRIx64 "; the %" PRIu64 " records "
+				"they cut were sampled as they stood (as perf 6.1 does)\n",
+			cmd, sp->nr_bad, sp->first_bad, sp->nr_cut);
 	if (sp->nr_unclosed)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records cut by the end of "
 				"their buffer (no TS or END) skipped\n", cmd, sp->nr_unclosed);
-	return !status && !s->nr_samples ? 1 : status;
+	if (!sp->have_info || !sp->nr_aux || sp->dump)
+		return status;
+	if (sp->nr_records && !sp->ctx_seen && !sp->export_fmt)
+		fprintf(stderr, "pmukit %s: warning: Arm SPE CONTEXT packets not found in the traces.\n"
+				"Matching of TIDs to SPE events could be inaccurate.\n", cmd);
+	if (sp->no_time_conv && sp->nr_records)
+		fprintf(stderr, "pmukit %s: warning: no TIME_CONV record: Arm SPE timestamps shown "
+				"as perf times\n", cmd);
+	if (sp->no_spe_evsel)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records (%" PRIu64
+				" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: no "
+				"event of the file has the SPE PMU's type %" PRIu64 "\n",
+			cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux, sp->info.pmu_type);
+	else if (!sp->export_fmt && !s->nr_samples && sp->nr_records)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records gave no sample of "
+				"the kinds --itrace asks for\n", cmd, sp->nr_records);
+	return !status && !s->nr_samples && !sp->export_fmt ? 1 : status;
 }
 
 int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg)
@@ -179,4 +520,15 @@ int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg)
 void pd_spe_release(pd_spe *sp)
 {
 	pk_spe_info_release(&sp->info);
+	for (size_t i = 0; i < sp->nr_queues; i++) {
+		for (size_t b = 0; b < sp->queues[i]->nr_bufs; b++)
+			free(sp->queues[i]->bufs[b].data);
+		free(sp->queues[i]->bufs);
+		free(sp->queues[i]);
+	}
+	free(sp->queues);
+	free(sp->heap);
+	free(sp->cpu_tid);
+	sp->queues = NULL;
+	sp->nr_queues = 0;
 }

@@ -17,7 +17,7 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/symbols.h>
 
-#define RP_MAX_KEYS 8
+#define RP_MAX_KEYS 12 /* --mem-mode sorts by 11 */
 #define RP_NAME_MAX 4096 /* a tracepoint payload's text fits */
 
 /* One address of a chain, resolved. */
@@ -96,6 +96,7 @@ typedef struct report {
 	bool sort_given, show_nr, show_period, quiet, relative, ns, group, group_set;
 	bool children, children_set, use_cg, cg_set, inverted, sym_first;
 	bool raw_trace;              /* --raw-trace: the trace key's raw fields */
+	bool mem_mode, mem_mode_default; /* --mem-mode: weights as periods; its key order */
 	bool need_chain;             /* chains resolved: tree, Children or parent key */
 	rp_cg_opts cg;
 	double percent_limit;

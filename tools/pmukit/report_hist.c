@@ -47,10 +47,12 @@ static bool grow_u64(uint64_t **p, size_t old, size_t n)
 	return true;
 }
 
-/* Group view: each evsel's leader and place from GROUP_DESC. */
+/* Group view: each evsel's leader and place from GROUP_DESC. The file's
+ * evsels, then room for the synthetic ones an Arm SPE file adds while it
+ * is read (pd_session_evsel_at). */
 int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 {
-	size_t n = pk_pd_nr_evsels(s->reader);
+	size_t n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
 	rp->s = s;
 	rp->hdr = hdr;
 	rp->nr_ev = n;
@@ -279,7 +281,9 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	rp_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
 		    .hdr = rp->hdr, .ns = rp->ns, .level = loc.level,
 		    .raw_trace = rp->raw_trace, .s = rp->s, .evsel = ev->evsel};
-	rp->tot_period[ei] += smp->period;
+	/* --mem-mode: the weight, 1 for none (perf's cost) */
+	uint64_t period = !rp->mem_mode ? smp->period : smp->weight ? smp->weight : 1;
+	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
 	rp_entry *e = entry_for(rp, &c, lead);
 	if (!e)
@@ -287,18 +291,18 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	if (hidden(rp, &c)) {
 		e->filtered = true;
 	} else {
-		rp->nf_period[ei] += smp->period;
+		rp->nf_period[ei] += period;
 		rp->nf_nr[ei]++;
 	}
-	e->v[mi * RP_NV + RP_SELF] += smp->period;
+	e->v[mi * RP_NV + RP_SELF] += period;
 	e->v[mi * RP_NV + RP_SELF_NR]++;
-	e->v[mi * RP_NV + RP_ACC] += smp->period;
+	e->v[mi * RP_NV + RP_ACC] += period;
 	e->v[mi * RP_NV + RP_ACC_NR]++;
 	if (rp->children) {
-		add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, smp->period);
-		return add_callers(rp, &c, e, chain, n, lead, mi, smp->period);
+		add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, period);
+		return add_callers(rp, &c, e, chain, n, lead, mi, period);
 	}
-	add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, smp->period);
+	add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, period);
 	return 0;
 }
 
@@ -519,12 +523,20 @@ static void print_title(const report *rp, int ev)
 	if (nm > 1) {
 		printf("%s { ", "anon group");
 		for (int m = 0; m < nm; m++)
-			printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pk_pd_evsel_at(rp->s->reader, (size_t)(ev + m))));
+			printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)(ev + m))));
 		printf(" }");
 	} else {
-		printf("%s", pk_pd_evsel_name(pk_pd_evsel_at(rp->s->reader, (size_t)ev)));
+		printf("%s", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)ev)));
 	}
-	printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	if (!rp->mem_mode) {
+		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+		return;
+	}
+	printf("'\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
+	for (int k = 0; k < rp->nr_keys; k++)
+		printf("%c%s", k ? ',' : ' ', rp->keys[k]->name);
+	/* perf's default order ends in local_p_stage_cyc, which has no column */
+	printf("%s\n#\n", rp->mem_mode_default ? ",local_p_stage_cyc" : "");
 }
 
 static double pct(const report *rp, const rp_entry *e, int m, int which)

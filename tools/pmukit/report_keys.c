@@ -7,6 +7,8 @@
 #include "report_keys.h"
 #include "pd_session.h"
 
+#include <pmukit/datasrc.h>
+
 #include <inttypes.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -171,6 +173,70 @@ static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	b[l] = '\0';
 }
 
+/* The memory keys (perf's --mem-mode): parts of the sample's data source,
+ * its data address resolved as a symbol or object, the instruction latency. */
+static void data_src_key(const rp_ctx *c, pk_data_src_part part, char *b, size_t n,
+			 uint64_t *num)
+{
+	*num = 0;
+	pk_data_src_part_format(c->smp->data_src, part, b, n);
+}
+
+static void k_mem(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	data_src_key(c, PK_DATA_SRC_LVL, b, n, num);
+}
+
+static void k_snoop(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	data_src_key(c, PK_DATA_SRC_SNOOP, b, n, num);
+}
+
+static void k_tlb(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	data_src_key(c, PK_DATA_SRC_TLB, b, n, num);
+}
+
+static void k_locked(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	data_src_key(c, PK_DATA_SRC_LOCK, b, n, num);
+}
+
+static void k_blocked(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	data_src_key(c, PK_DATA_SRC_BLK, b, n, num);
+}
+
+/* The data address's symbol as "[k] sym", or the address itself (perf's
+ * "%#.16llx", no 0x for 0); the level is the sample's mode. */
+static void k_symbol_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	pk_addr_loc d;
+	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	pk_machine_resolve(c->m, c->smp->pid, mode, c->smp->addr, &d);
+	char level = d.kernel || c->level == 'k' ? 'k' : '.';
+	*num = c->smp->addr;
+	if (d.sym)
+		snprintf(b, n, "[%c] %s", level, d.sym);
+	else
+		snprintf(b, n, "[%c] %#.16" PRIx64, level, c->smp->addr);
+}
+
+static void k_dso_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	pk_addr_loc d;
+	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	pk_machine_resolve(c->m, c->smp->pid, mode, c->smp->addr, &d);
+	*num = 0;
+	put(b, n, basename_of(d.dso));
+}
+
+static void k_ins_lat(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = (uint32_t)c->smp->weight_var2;
+	snprintf(b, n, "%u", (unsigned)c->smp->weight_var2);
+}
+
 const rp_key rp_keys[] = {
 	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},
 	{"pid", "    Pid:Command", RP_ORD_NUM, true, false, k_pid},
@@ -189,6 +255,14 @@ const rp_key rp_keys[] = {
 	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
 	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
 	{"trace", "Trace output", RP_ORD_TEXT, true, false, k_trace},
+	{"mem", "Memory access", RP_ORD_TEXT, true, false, k_mem},
+	{"symbol_daddr", "Data Symbol", RP_ORD_TEXT, true, false, k_symbol_daddr},
+	{"dso_daddr", "Data Object", RP_ORD_TEXT, true, false, k_dso_daddr},
+	{"snoop", "Snoop", RP_ORD_TEXT, true, false, k_snoop},
+	{"tlb", "TLB access", RP_ORD_TEXT, true, false, k_tlb},
+	{"locked", "Locked", RP_ORD_TEXT, true, false, k_locked},
+	{"blocked", "Blocked", RP_ORD_TEXT, true, false, k_blocked},
+	{"local_ins_lat", "Local INSTR Latency", RP_ORD_NUM, true, false, k_ins_lat},
 	{NULL, NULL, 0, false, false, NULL},
 };
 

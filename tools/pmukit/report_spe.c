@@ -1,0 +1,265 @@
+/* pmukit report: Arm SPE latency views (see report_spe.h). Records are
+ * grouped per symbol in a hash table; each group keeps its records'
+ * three latencies (to sort for percentiles at the end) and a count per
+ * data source. The histogram's bins are 1, 2 or 5 times a power of ten
+ * wide, at most 40 of them from 0 past the largest total latency. */
+#include "report_spe.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+#include <pmukit/symbols.h>
+
+#include "pd_session.h"
+#include "plot_svg.h"
+
+#define RS_BUCKETS 4096
+#define RS_SOURCES 17            /* data source values 0..15, 16: others */
+#define RS_MAX_BINS 40
+
+typedef struct lat3 {
+	uint16_t total, issue, xlat;
+} lat3;
+
+typedef struct rs_entry {
+	char *key;                   /* "sym\x01dso" */
+	lat3 *lats;
+	size_t nr, cap;
+	uint64_t sources[RS_SOURCES];
+	uint32_t midr;               /* for the sources' names */
+	struct rs_entry *next;
+} rs_entry;
+
+struct report_spe {
+	rs_entry *buckets[RS_BUCKETS];
+	size_t nr_entries;
+	uint64_t nr_records;
+	uint16_t max_total;
+	uint64_t *hist;              /* per total latency value 0..65535 */
+};
+
+report_spe *report_spe_new(void)
+{
+	report_spe *rs = calloc(1, sizeof(*rs));
+	if (rs && !(rs->hist = calloc(65536, sizeof(uint64_t)))) {
+		free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+void report_spe_free(report_spe *rs)
+{
+	if (!rs)
+		return;
+	for (size_t b = 0; b < RS_BUCKETS; b++)
+		for (rs_entry *e = rs->buckets[b], *n; e; e = n) {
+			n = e->next;
+			free(e->key);
+			free(e->lats);
+			free(e);
+		}
+	free(rs->hist);
+	free(rs);
+}
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h % RS_BUCKETS;
+}
+
+static rs_entry *entry_of(report_spe *rs, const char *key)
+{
+	size_t h = hash(key);
+	for (rs_entry *e = rs->buckets[h]; e; e = e->next)
+		if (!strcmp(e->key, key))
+			return e;
+	rs_entry *e = calloc(1, sizeof(*e));
+	if (!e || !(e->key = strdup(key))) {
+		free(e);
+		return NULL;
+	}
+	e->next = rs->buckets[h];
+	rs->buckets[h] = e;
+	rs->nr_entries++;
+	return e;
+}
+
+int report_spe_record(void *arg, pd_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
+{
+	report_spe *rs = arg;
+	char key[1100];
+	if (r->present & PK_SPE_HAS_PC) {
+		unsigned mode = r->pc >= 1ull << 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		pk_addr_loc loc;
+		pk_machine_resolve(s->machine, (uint32_t)pid, mode, r->pc, &loc);
+		char k = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+		if (loc.sym)
+			snprintf(key, sizeof key, "[%c] %.500s\x01%.500s", k, loc.sym, loc.dso);
+		else
+			snprintf(key, sizeof key, "[%c] %#.16" PRIx64 "\x01%.500s", k,
+				 loc.has_map ? loc.dso_addr : r->pc, loc.dso);
+	} else {
+		snprintf(key, sizeof key, "[unknown]\x01[unknown]");
+	}
+	rs_entry *e = entry_of(rs, key);
+	if (!e)
+		return -ENOMEM;
+	if (e->nr == e->cap) {
+		size_t cap = e->cap ? 2 * e->cap : 16;
+		lat3 *n = realloc(e->lats, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		e->lats = n;
+		e->cap = cap;
+	}
+	e->lats[e->nr++] = (lat3){r->lat_total, r->lat_issue, r->lat_xlat};
+	if ((r->present & PK_SPE_HAS_SOURCE) && (r->present & PK_SPE_HAS_OP) &&
+	    r->op_class == PK_SPE_OP_LDST)
+		e->sources[r->source < 16 ? r->source : 16]++;
+	e->midr = midr;
+	rs->nr_records++;
+	rs->hist[r->lat_total]++;
+	if (r->lat_total > rs->max_total)
+		rs->max_total = r->lat_total;
+	return 0;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* p50, p90, p99 (nearest rank) of one latency of an entry. */
+static void percentiles(const rs_entry *e, size_t field, unsigned out[3])
+{
+	uint16_t *v = malloc(e->nr * sizeof(*v));
+	if (!v) {
+		out[0] = out[1] = out[2] = 0;
+		return;
+	}
+	for (size_t i = 0; i < e->nr; i++)
+		v[i] = field == 0 ? e->lats[i].total : field == 1 ? e->lats[i].issue : e->lats[i].xlat;
+	qsort(v, e->nr, sizeof(*v), cmp_u16);
+	static const unsigned pct[3] = {50, 90, 99};
+	for (int k = 0; k < 3; k++) {
+		size_t rank = (pct[k] * e->nr + 99) / 100; /* ceil(p * n), >= 1 */
+		out[k] = v[rank ? rank - 1 : 0];
+	}
+	free(v);
+}
+
+/* "L1D 60%, DRAM 25%, ..." of the entry's loads and stores. */
+static void sources_text(const rs_entry *e, char *out, size_t size)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < RS_SOURCES; i++)
+		total += e->sources[i];
+	size_t o = 0;
+	out[0] = 0;
+	for (int i = 0; i < RS_SOURCES && total && o < size; i++) {
+		if (!e->sources[i])
+			continue;
+		const char *name = i < 16 ? pk_spe_source_name(e->midr, (uint64_t)i) : NULL;
+		char num[16];
+		snprintf(num, sizeof num, i < 16 ? "source %d" : "other", i);
+		o += (size_t)snprintf(out + o, size - o, "%s%s %.0f%%", o ? ", " : "", name ? name : num,
+				      100.0 * (double)e->sources[i] / (double)total);
+	}
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+	const rs_entry *x = *(rs_entry *const *)a, *y = *(rs_entry *const *)b;
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* The histogram's bins: width 1, 2 or 5 times a power of ten. */
+static size_t bins_of(const report_spe *rs, unsigned *width)
+{
+	unsigned span = (unsigned)rs->max_total + 1, w = 1;
+	for (unsigned m = 1;; m *= 10) {
+		if (span <= RS_MAX_BINS * m) { w = m; break; }
+		if (span <= RS_MAX_BINS * 2 * m) { w = 2 * m; break; }
+		if (span <= RS_MAX_BINS * 5 * m) { w = 5 * m; break; }
+	}
+	*width = w;
+	return (span + w - 1) / w;
+}
+
+static void print_histogram(const report_spe *rs, FILE *out)
+{
+	unsigned w;
+	size_t nb = bins_of(rs, &w);
+	fprintf(out, "\n# Total latency histogram (cycles): bin, records\n");
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t n = 0;
+		for (unsigned v = (unsigned)b * w; v < (unsigned)(b + 1) * w && v < 65536; v++)
+			n += rs->hist[v];
+		fprintf(out, "%6u-%-6u %10" PRIu64 "\n", (unsigned)b * w, (unsigned)(b + 1) * w - 1, n);
+	}
+}
+
+void report_spe_print(report_spe *rs, FILE *out)
+{
+	rs_entry **all = malloc((rs->nr_entries ? rs->nr_entries : 1) * sizeof(*all));
+	if (!all)
+		return;
+	size_t n = 0;
+	for (size_t b = 0; b < RS_BUCKETS; b++)
+		for (rs_entry *e = rs->buckets[b]; e; e = e->next)
+			all[n++] = e;
+	qsort(all, n, sizeof(*all), cmp_entries);
+	fprintf(out, "# Arm SPE records by symbol: %" PRIu64 " records; latencies in cycles, "
+		     "p50/p90/p99\n#\n", rs->nr_records);
+	fprintf(out, "#  Records   Total latency   Issue latency    Xlat latency  Symbol  "
+		     "Shared Object  Data sources (loads, stores)\n");
+	for (size_t i = 0; i < n; i++) {
+		unsigned p[3][3];
+		for (size_t f = 0; f < 3; f++)
+			percentiles(all[i], f, p[f]);
+		char src[512];
+		sources_text(all[i], src, sizeof src);
+		const char *sep = strchr(all[i]->key, '\x01');
+		fprintf(out, "%10zu", all[i]->nr);
+		for (int f = 0; f < 3; f++)
+			fprintf(out, "  %4u/%4u/%4u", p[f][0], p[f][1], p[f][2]);
+		fprintf(out, "  %.*s  %s%s%s\n", (int)(sep - all[i]->key), all[i]->key, sep + 1,
+			*src ? "  " : "", src);
+	}
+	print_histogram(rs, out);
+	free(all);
+}
+
+int report_spe_plot(report_spe *rs, const char *path, pk_error *err)
+{
+	unsigned w;
+	size_t nb = bins_of(rs, &w);
+	double *edges = calloc(nb + 1, sizeof(double)), *counts = calloc(nb, sizeof(double));
+	if (!edges || !counts) {
+		free(edges);
+		free(counts);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	for (size_t b = 0; b <= nb; b++)
+		edges[b] = (double)(b * w);
+	for (unsigned v = 0; v <= rs->max_total; v++)
+		counts[v / w] += (double)rs->hist[v];
+	plot_histogram h = {"Arm SPE total latency", "total latency (cycles)", "records",
+			    "all records", "#4e79a7", edges, counts, nb, true, false};
+	FILE *f = fopen(path, "w");
+	int rc = f ? plot_histogram_svg(f, &h, err) : pk_err(err, -errno, "cannot write %s", path);
+	if (f && fclose(f) && !rc)
+		rc = pk_err(err, -EIO, "cannot write %s", path);
+	free(edges);
+	free(counts);
+	return rc;
+}

@@ -1,0 +1,33 @@
+/* pmukit report: views of Arm SPE records beyond perf's (`--spe-latency`,
+ * `--plot FILE.svg`): per symbol the records, the total, issue and
+ * translation latencies' percentiles (p50/p90/p99, nearest rank) and the
+ * data sources of its loads and stores; the histogram of total latency,
+ * as text and as an SVG chart (plot_svg.c).
+ *
+ * Invariants: every record pd_spe hands over is counted once, under the
+ * symbol of its PC as the task's maps resolve it at that time; records
+ * without a PC go under "[unknown]"; the output depends only on the
+ * records (rows sorted by count, then by text). */
+#ifndef PMUKIT_REPORT_SPE_H
+#define PMUKIT_REPORT_SPE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <pmukit/error.h>
+#include <pmukit/spe.h>
+
+struct pd_session;
+typedef struct report_spe report_spe;
+
+report_spe *report_spe_new(void);
+void report_spe_free(report_spe *rs);
+/* pd_spe's record hook (arg: the report_spe); 0 or -ENOMEM. */
+int report_spe_record(void *arg, struct pd_session *s, const pk_spe_record *r, int64_t pid,
+		      uint32_t midr);
+/* The table and the histogram's text. */
+void report_spe_print(report_spe *rs, FILE *out);
+/* The histogram of total latency as an SVG file; 0 or a negative errno
+ * with err set. */
+int report_spe_plot(report_spe *rs, const char *path, pk_error *err);
+
+#endif
