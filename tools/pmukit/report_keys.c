@@ -188,7 +188,7 @@ const rp_key rp_keys[] = {
 	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
 	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
 	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
-	{"trace", "Trace output", RP_ORD_TEXT, true, false, k_trace},
+	{"trace", "Trace output", RP_ORD_TEXT, false, false, k_trace},
 	{NULL, NULL, 0, false, false, NULL},
 };
 
