@@ -419,6 +419,23 @@ static void discard_output(rsession *s)
 	}
 }
 
+/* TRACING_DATA for tracepoint events. Without tracefs the recording goes
+ * on (pmukit reads it with numeric fields) and says that perf will not. */
+static int tracing_data(rsession *s)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_pd_writer_tracing_data(s->w, s->kernel, s->evlist, &err);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "pmukit record: warning: no tracing data written (%s): perf will "
+				"refuse the file, pmukit shows numeric fields\n", err.msg);
+		return 0;
+	}
+	if (rc < 0)
+		s->err = err;
+	return rc;
+}
+
 static int open_output(rsession *s, int argc, char **argv)
 {
 	s->pipe_mode = !strcmp(s->o->output, "-");
@@ -427,7 +444,7 @@ static int open_output(rsession *s, int argc, char **argv)
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
 	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
-	    pk_pd_writer_begin(s->w, &s->err) < 0) {
+	    tracing_data(s) < 0 || pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
 	}

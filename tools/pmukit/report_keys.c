@@ -254,7 +254,7 @@ const rp_key rp_keys[] = {
 	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
 	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
 	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
-	{"trace", "Trace output", RP_ORD_TEXT, true, false, k_trace},
+	{"trace", "Trace output", RP_ORD_TEXT, false, false, k_trace},
 	{"mem", "Memory access", RP_ORD_TEXT, true, false, k_mem},
 	{"symbol_daddr", "Data Symbol", RP_ORD_TEXT, true, false, k_symbol_daddr},
 	{"dso_daddr", "Data Object", RP_ORD_TEXT, true, false, k_dso_daddr},
