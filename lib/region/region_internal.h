@@ -72,6 +72,8 @@ typedef struct pki_rg_state {
 	pk_model *model;
 	bool own_model;              /* loaded from a scenario: wall-clock virtual time */
 	uint64_t start_ns;           /* the wall clock at init */
+	double ns_per_tick;          /* TSC clock (pki_rg_now_ns): 0 = CLOCK_MONOTONIC */
+	uint64_t tick0, ns0;         /* its origin: a TSC value and its CLOCK_MONOTONIC ns */
 	pk_pmus *pmus;
 	pk_topdown *td;
 	pk_evlist *evlist;
@@ -111,6 +113,9 @@ extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
 int pki_rg_init_default(void);
 void pki_rg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t pki_rg_wall_ns(void);
+/* A reading's time (ns, monotonic): the calibrated TSC where invariant, else
+ * pki_rg_wall_ns(); only differences of it mean anything. */
+uint64_t pki_rg_now_ns(void);
 
 /* rthread.c: the calling thread's state, opened on first use (NULL on
  * failure, with err). */

@@ -309,7 +309,7 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 		if (want > now)
 			pk_model_advance(pki_rg.model, want - now);
 	}
-	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_wall_ns();
+	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_now_ns();
 	int r = t->group_read ? read_all(t, s, err) : read_user(t, s, err);
 	if (r == 0)
 		maybe_reset(t, s);
