@@ -167,6 +167,7 @@ static const struct {
 	{"icelake.json", 1, 0.79},        {"icelake.json", 2, 1.0},
 	{"sapphirerapids.json", 1, 0.79}, {"sapphirerapids.json", 2, 0.79},
 	{"alderlake-hybrid.json", 1, 0.79}, {"alderlake-hybrid.json", 2, 1.0},
+	{"lunarlake-hybrid.json", 1, 0.79}, {"lunarlake-hybrid.json", 2, 0.79},
 	{"skylake.json", 1, 0.01},        {"skylake.json", 2, 1.0},
 	{"zen4.json", 1, 0.01},           {"zen4.json", 2, 1.0},
 	{"zen5.json", 1, 0.01},           {"zen5.json", 2, 1.0},
