@@ -125,6 +125,11 @@ void pki_rg_thread_close(pki_rg_thread *t);
 
 /* named.c: a name's id, added when new (-EINVAL, -ENOSPC). */
 int pki_rg_name_id(pki_rg_thread *t, const char *name);
+/* named.c: the calling thread's result of a known name; zeroing the calling
+ * thread's totals of it (likwid's GET and RESET). 0, -ENOENT (a name never
+ * begun nor registered), -ENODEV (the thread cannot count). */
+int pki_rg_thread_result(const char *name, pk_region_result *r);
+int pki_rg_thread_reset(const char *name);
 /* named.c: a breakdown from event deltas. */
 void pki_rg_compute(const double *d, const double *run, double time_ns,
 		    pk_region_breakdown *out);
