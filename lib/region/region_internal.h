@@ -53,6 +53,7 @@ typedef struct pki_rg_thread {
 	bool open, group_read;       /* counters open; the TopDown group via read(2) */
 	pk_counting *c;
 	void *page[PK_REGION_MAX_EVENTS];
+	size_t nr_pages;             /* pages mapped (0: every reading is read(2)) */
 	int fd[PK_REGION_MAX_EVENTS];
 	int64_t carry[PK_REGION_MAX_EVENTS];
 	uint64_t last_reset_ns;
