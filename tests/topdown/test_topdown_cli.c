@@ -385,6 +385,13 @@ static void test_per_cpu(void **state)
 	assert_non_null(j16);
 	assert_float_equal(json_num(j16, "\"tma_retiring\" : "),
 			   truth(&s, PKI_CORE_ATOM, PKI_TMA_RETIRING, 0, 1000), 0.01);
+	/* -I: each block's column header once, with its nodes, a cpu column */
+	char *iv;
+	assert_int_equal(run(&iv, "stat --topdown -A -C 0,16 -I 500 --model %s", sc), 0);
+	assert_non_null(strstr(iv, "#           time cpu       %  tma_frontend_bound"));
+	assert_null(strstr(iv, "#           time cpu       \n"));
+	assert_non_null(strstr(iv, "     0.500000000 CPU16     "));
+	free(iv);
 	pki_scenario_release(&s);
 	free(csv);
 	free(human);

@@ -313,11 +313,13 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 			r = pk_topdown_series_add(&t->series, interval_ns, b, v + b * TD_MAX_NODES,
 						  n[b]);
 	}
-	/* -I: every block's column header once, before the first rows */
-	for (size_t b = 0; b < nb && r == 0 && interval_ns >= 0 && !t->header_done; b++)
-		if (p->fmt == STAT_HUMAN && !t->tree)
+	/* -I: each block's column header once, before its first rows (with
+	 * -A, at the first CPU that has the block) */
+	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
+		if (p->fmt == STAT_HUMAN && !t->tree && n[b] && !(t->headers_done >> b & 1)) {
 			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
-	t->header_done |= interval_ns >= 0;
+			t->headers_done |= 1u << b;
+		}
 	size_t last = nb;
 	for (size_t b = 0; b < nb && b < 8; b++)
 		if (k->key < 0 || n[b])

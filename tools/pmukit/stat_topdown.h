@@ -22,7 +22,7 @@ typedef struct stat_td {
 	const pk_evlist *evlist;   /* its first nr_events are TopDown's; -e's follow */
 	size_t nr_events;
 	pk_topdown_series series;  /* every printed reading, per block */
-	bool header_done;          /* -I: the column headers were printed */
+	unsigned headers_done;     /* -I: bit b: block b's column header was printed */
 } stat_td;
 
 /* The blocks for this machine (cpuid: the model's, or NULL for the host's
