@@ -385,6 +385,13 @@ static void test_per_cpu(void **state)
 	assert_non_null(j16);
 	assert_float_equal(json_num(j16, "\"tma_retiring\" : "),
 			   truth(&s, PKI_CORE_ATOM, PKI_TMA_RETIRING, 0, 1000), 0.01);
+	/* -C 0 on hybrid: only CPU 0's core type; the E-core events open on
+	 * no CPU, which is no refusal */
+	char *c0;
+	assert_int_equal(run(&c0, "stat --topdown -A -C 0 -x, --model %s", sc), 0);
+	assert_non_null(strstr(c0, "CPU0,"));
+	assert_null(strstr(c0, "cpu_atom"));
+	free(c0);
 	/* -I: each block's column header once, with its nodes, a cpu column */
 	char *iv;
 	assert_int_equal(run(&iv, "stat --topdown -A -C 0,16 -I 500 --model %s", sc), 0);

@@ -51,7 +51,10 @@ int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_erro
 {
 	pk_evlist *l = pk_counting_evlist(c);
 	for (size_t i = 0; i < pk_evlist_count(l); i++) {
-		if (pk_counting_status(c, i) == PK_OPEN_OK || !is_td(t, pk_evlist_at(l, i)))
+		/* a core type none of the chosen CPUs has (-C on hybrid): its block
+		 * counts nothing, the others print */
+		pk_open_status st = pk_counting_status(c, i);
+		if (st == PK_OPEN_OK || st == PK_OPEN_NO_CPUS || !is_td(t, pk_evlist_at(l, i)))
 			continue;
 		pk_error why;
 		pk_error_clear(&why);
