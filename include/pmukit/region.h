@@ -171,13 +171,17 @@ int pk_region_report(FILE *f, bool json, pk_error *err);
 
 /* likwid-marker.h's calls (pmukit/likwid/likwid-marker.h): init from the
  * environment; a name made known ahead (0 or -ENOSPC/-EINVAL); close
- * (report, then fini); a tag's nodes in percent (at most *nevents, *nevents
- * set to how many), time in seconds and calls (-ENOENT for an unknown tag). */
+ * (report, then fini); GET: the calling thread's results of a tag, as
+ * likwid's likwid_markerGetRegion: its nodes in percent (at most *nevents,
+ * *nevents set to how many), time in seconds and calls; RESET: zero the
+ * calling thread's results of a tag (likwid_markerResetRegion). Both
+ * -ENOENT for a tag never begun nor registered. */
 void pk_region_likwid_init(void);
 int pk_region_likwid_register(const char *tag);
 void pk_region_likwid_close(void);
 int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,
 			 int *count);
+int pk_region_likwid_reset(const char *tag);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,11 @@ static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xB
 static const int goldencove[] = {0x8F, 0x8F, 0xCF, 0xCF, 0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7,
 				 0xBA, 0xBA, 0xBF, 0xBF, 0};
 static const int gracemont[] = {0xBE, 0xBE, 0};
+/* Lunar Lake (BD) and Arrow Lake (C6): Lion Cove P-cores (10 generic
+ * counters, perfmon's Counter "0-9"; PERF_METRICS 8 bytes; width 8) and
+ * Skymont E-cores (8 generic, "0-7"; fixed counters 0-2 and the perfmon v6
+ * TopDown counters 4-6, the kernel's intel_skt_event_constraints; width 8) */
+static const int lunar_arrow[] = {0xBD, 0xBD, 0xC6, 0xC6, 0};
 static const int zen4[] = {0x10, 0x1F, 0x60, 0x7F, 0xA0, 0xAF, 0};
 /* Zen 5: family 1Ah, every model from 1 (perf's mapfile takes the whole
  * family; model 0 cannot open a range in this list) */
@@ -39,6 +44,8 @@ static const pki_counters table[] = {
 	{PK_VENDOR_INTEL, 6, hybrid, "cpu_atom", "Gracemont", 6, 6, 0x7, 0, 5},
 	{PK_VENDOR_INTEL, 6, goldencove, "cpu", "Golden Cove", 8, 8, 0xf, 8, 6},
 	{PK_VENDOR_INTEL, 6, gracemont, "cpu", "Gracemont", 6, 6, 0x7, 0, 5},
+	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_core", "Lion Cove", 10, 10, 0xf, 8, 8},
+	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_atom", "Skymont", 8, 8, 0x77, 0, 8},
 	{PK_VENDOR_AMD, 25, zen4, "cpu", "Zen 4", 6, 6, 0, 0, 6},
 	{PK_VENDOR_AMD, 26, zen5, "cpu", "Zen 5", 6, 6, 0, 0, 8},
 	/* N1 has no slot events (its TopDown is cycle accounting); the width
@@ -59,7 +66,8 @@ const pki_counters *pki_counters_find(const pk_cpuid *id, const char *pmu, pk_er
 	}
 	pk_err_at(err, -ENOENT, "cpuid", id->str, -1,
 		  "no counter table for core PMU '%s' of CPU '%s'", pmu, id->str);
-	pk_err_hint(err, "the model knows Skylake, Ice Lake, Golden Cove, Gracemont, Zen 4, Zen 5 "
+	pk_err_hint(err, "the model knows Skylake, Ice Lake, Golden Cove, Gracemont, Lion Cove, "
+			 "Skymont, Zen 4, Zen 5 "
 			 "and Neoverse N1, V1, N2 and V2 cores (docs/model.md)");
 	return NULL;
 }

@@ -75,7 +75,7 @@ extern const pki_event_table pki_events_perf_metrics_l1; /* ICL and later */
 extern const pki_event_table pki_events_skylake;
 extern const pki_event_table pki_events_sunny_cove;
 extern const pki_event_table pki_events_golden_cove;
-extern const pki_event_table pki_events_gracemont;
+extern const pki_event_table pki_events_gracemont, pki_events_skymont;
 extern const pki_event_table pki_events_zen4;
 extern const pki_event_table pki_events_zen5;           /* its own rows; then Zen 4's */
 extern const pki_event_table pki_events_neoverse;        /* all parts */

@@ -77,7 +77,8 @@ static int resolve_target(pk_model *m, pid_t pid, int cpu, mk_event *e)
 }
 
 /* The fixed counter an event takes when free (-1: generic only). Intel:
- * instructions 0, cycles 1, ref-cycles 2, slots 3; Arm: the cycle counter. */
+ * instructions 0, cycles 1, ref-cycles 2, slots 3, Skymont's TopDown 4-6;
+ * Arm: the cycle counter. */
 static int fixed_of(const pki_counters *row, const pki_event_key *k)
 {
 	static const struct { uint32_t kind; uint64_t config; int fixed; } intel[] = {
@@ -89,6 +90,10 @@ static int fixed_of(const pki_counters *row, const pki_event_key *k)
 		{PERF_TYPE_RAW, 0x0300, 2},
 		{PERF_TYPE_RAW, 0x0100, 0}, /* counted only where a row has it (ICL on) */
 		{PERF_TYPE_RAW, 0x0400, 3},
+		/* Skymont's perfmon v6 TopDown counters (intel_skt_event_constraints) */
+		{PERF_TYPE_RAW, 0x0073, 4},
+		{PERF_TYPE_RAW, 0x019c, 5},
+		{PERF_TYPE_RAW, 0x02c2, 6},
 	};
 	if (row->vendor == PK_VENDOR_ARM)
 		return k->kind == PERF_TYPE_HARDWARE && k->config == PERF_COUNT_HW_CPU_CYCLES &&

@@ -40,6 +40,7 @@ static const pki_machine machines[] = {
 	{"neoverse-n1-spe-k6.12", "0x00000000413fd0c1", false},
 	{"neoverse-n2", "0x00000000410fd490", false},
 	{"neoverse-v2", "0x00000000410fd4f0", false},
+	{"lunarlake", "GenuineIntel-6-BD-1", true},
 };
 
 const pki_machine *pki_machine_find(const char *name)

@@ -8,7 +8,8 @@
  * thread's totals for that id (single writer, relaxed atomic stores); a
  * pair whose snapshots are stale is counted as lost, never as zero;
  * several core-PMU blocks (hybrid) are combined weighted by each block's
- * running time in the region. */
+ * running time in the region. likwid's RESET zeroes one thread's totals of
+ * a name (its own: single writer), GET reads them. */
 #include "region/region_internal.h"
 
 #include <errno.h>
@@ -201,29 +202,84 @@ int pk_region_end(const char *name)
 	return 0;
 }
 
+/* Adds a thread's totals of one region to a result's sums. */
+static void add_acc(pki_rg_acc *a, pk_region_result *r, double *d, double *run, double *time)
+{
+	uint64_t calls = LOAD(a->calls);
+	r->calls += calls;
+	r->threads += calls > 0;
+	r->lost += LOAD(a->lost);
+	for (size_t i = 0; i < pki_rg.nr_ev; i++)
+		d[i] += (double)LOAD(a->v[i]);
+	for (int i = 0; i < 2; i++)
+		run[i] += (double)LOAD(a->run[i]);
+	*time += (double)LOAD(a->time_ns);
+}
+
+/* Region id's result over one thread (t) or every thread (NULL); under
+ * pki_rg_lock. */
+static void result_of(int id, pki_rg_thread *only, pk_region_result *r)
+{
+	double d[PK_REGION_MAX_EVENTS] = {0}, run[2] = {0}, time = 0;
+	memset(r, 0, sizeof(*r));
+	r->name = pki_rg.names[id];
+	for (pki_rg_thread *t = only ? only : pki_rg.threads; t; t = only ? NULL : t->next)
+		add_acc(&t->acc[id], r, d, run, &time);
+	pki_rg_compute(d, run, time, &r->bd);
+}
+
 size_t pk_region_results(pk_region_result *out, size_t cap)
 {
 	pthread_mutex_lock(&pki_rg_lock);
 	size_t n = (size_t)pki_rg.nr_names;
-	for (size_t id = 0; id < n && id < cap; id++) {
-		double d[PK_REGION_MAX_EVENTS] = {0}, run[2] = {0}, time = 0;
-		pk_region_result *r = &out[id];
-		memset(r, 0, sizeof(*r));
-		r->name = pki_rg.names[id];
-		for (pki_rg_thread *t = pki_rg.threads; t; t = t->next) {
-			pki_rg_acc *a = &t->acc[id];
-			uint64_t calls = LOAD(a->calls);
-			r->calls += calls;
-			r->threads += calls > 0;
-			r->lost += LOAD(a->lost);
-			for (size_t i = 0; i < pki_rg.nr_ev; i++)
-				d[i] += (double)LOAD(a->v[i]);
-			for (int i = 0; i < 2; i++)
-				run[i] += (double)LOAD(a->run[i]);
-			time += (double)LOAD(a->time_ns);
-		}
-		pki_rg_compute(d, run, time, &r->bd);
-	}
+	for (size_t id = 0; id < n && id < cap; id++)
+		result_of((int)id, NULL, &out[id]);
 	pthread_mutex_unlock(&pki_rg_lock);
 	return n;
+}
+
+/* The calling thread and the id of a known name: -ENOENT for a name never
+ * begun nor registered, -ENODEV when the thread cannot count. */
+static pki_rg_thread *known(const char *name, int *id)
+{
+	pki_rg_thread *t = pki_rg_self(NULL);
+	if (!t) {
+		*id = -ENODEV;
+		return NULL;
+	}
+	int n = __atomic_load_n(&pki_rg.nr_names, __ATOMIC_ACQUIRE);
+	*id = -ENOENT;
+	for (int i = 0; name && i < n && *id < 0; i++)
+		if (!strcmp(pki_rg.names[i], name))
+			*id = i;
+	return *id < 0 ? NULL : t;
+}
+
+int pki_rg_thread_result(const char *name, pk_region_result *r)
+{
+	int id;
+	pki_rg_thread *t = known(name, &id);
+	if (!t)
+		return id;
+	pthread_mutex_lock(&pki_rg_lock);
+	result_of(id, t, r);
+	pthread_mutex_unlock(&pki_rg_lock);
+	return 0;
+}
+
+int pki_rg_thread_reset(const char *name)
+{
+	int id;
+	pki_rg_thread *t = known(name, &id);
+	if (!t)
+		return id;
+	pki_rg_acc *a = &t->acc[id];
+	STORE(a->calls, 0);
+	STORE(a->lost, 0);
+	STORE(a->time_ns, 0);
+	for (int i = 0; i < 2; i++)
+		STORE(a->run[i], 0);
+	for (size_t i = 0; i < pki_rg.nr_ev; i++)
+		STORE(a->v[i], 0);
+	return 0;
 }

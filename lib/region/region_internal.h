@@ -53,6 +53,7 @@ typedef struct pki_rg_thread {
 	bool open, group_read;       /* counters open; the TopDown group via read(2) */
 	pk_counting *c;
 	void *page[PK_REGION_MAX_EVENTS];
+	size_t nr_pages;             /* pages mapped (0: every reading is read(2)) */
 	int fd[PK_REGION_MAX_EVENTS];
 	int64_t carry[PK_REGION_MAX_EVENTS];
 	uint64_t last_reset_ns;
@@ -72,6 +73,8 @@ typedef struct pki_rg_state {
 	pk_model *model;
 	bool own_model;              /* loaded from a scenario: wall-clock virtual time */
 	uint64_t start_ns;           /* the wall clock at init */
+	double ns_per_tick;          /* TSC clock (pki_rg_now_ns): 0 = CLOCK_MONOTONIC */
+	uint64_t tick0, ns0;         /* its origin: a TSC value and its CLOCK_MONOTONIC ns */
 	pk_pmus *pmus;
 	pk_topdown *td;
 	pk_evlist *evlist;
@@ -111,6 +114,9 @@ extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
 int pki_rg_init_default(void);
 void pki_rg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t pki_rg_wall_ns(void);
+/* A reading's time (ns, monotonic): the calibrated TSC where invariant, else
+ * pki_rg_wall_ns(); only differences of it mean anything. */
+uint64_t pki_rg_now_ns(void);
 
 /* rthread.c: the calling thread's state, opened on first use (NULL on
  * failure, with err). */
@@ -120,6 +126,11 @@ void pki_rg_thread_close(pki_rg_thread *t);
 
 /* named.c: a name's id, added when new (-EINVAL, -ENOSPC). */
 int pki_rg_name_id(pki_rg_thread *t, const char *name);
+/* named.c: the calling thread's result of a known name; zeroing the calling
+ * thread's totals of it (likwid's GET and RESET). 0, -ENOENT (a name never
+ * begun nor registered), -ENODEV (the thread cannot count). */
+int pki_rg_thread_result(const char *name, pk_region_result *r);
+int pki_rg_thread_reset(const char *name);
 /* named.c: a breakdown from event deltas. */
 void pki_rg_compute(const double *d, const double *run, double time_ns,
 		    pk_region_breakdown *out);

@@ -175,24 +175,26 @@ int pk_region_likwid_register(const char *tag)
 int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,
 			 int *count)
 {
-	pk_region_result *r = calloc(PK_REGION_MAX_REGIONS, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	size_t n = pk_region_results(r, PK_REGION_MAX_REGIONS), i = 0;
-	while (i < n && (!tag || strcmp(r[i].name, tag)))
-		i++;
-	int ret = i < n ? 0 : -ENOENT;
-	if (i < n) {
-		int k = 0;
-		for (size_t j = 0; j < r[i].bd.nr && nevents && k < *nevents; j++)
-			events[k++] = r[i].bd.node[j].value;
+	pk_region_result r;
+	int ret = pki_rg_thread_result(tag, &r);
+	if (ret < 0) {
 		if (nevents)
-			*nevents = k;
-		if (time)
-			*time = r[i].bd.time_ns / 1e9;
-		if (count)
-			*count = (int)r[i].calls;
+			*nevents = 0;
+		return ret;
 	}
-	free(r);
-	return ret;
+	int k = 0;
+	for (size_t j = 0; j < r.bd.nr && nevents && events && k < *nevents; j++)
+		events[k++] = r.bd.node[j].value;
+	if (nevents)
+		*nevents = k;
+	if (time)
+		*time = r.bd.time_ns / 1e9;
+	if (count)
+		*count = (int)r.calls;
+	return 0;
+}
+
+int pk_region_likwid_reset(const char *tag)
+{
+	return pki_rg_thread_reset(tag);
 }

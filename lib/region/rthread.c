@@ -19,10 +19,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static _Thread_local pki_rg_thread *self;
-static _Thread_local uint32_t self_gen;
-static _Thread_local uint32_t failed_gen; /* this thread's open failed in that set-up */
-static _Thread_local int failed_code;
+/* initial-exec: the read path finds its thread without a __tls_get_addr
+ * call (a few bytes of the static TLS surplus, as allocators do) */
+#define PKI_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+static PKI_TLS pki_rg_thread *self;
+static PKI_TLS uint32_t self_gen;
+static PKI_TLS uint32_t failed_gen; /* this thread's open failed in that set-up */
+static PKI_TLS int failed_code;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
@@ -77,7 +80,7 @@ static void map_pages(pki_rg_thread *t)
 		bool user = hw && (pki_rg.model || pki_rd_hw_available());
 		if (user && t->fd[i] >= 0 &&
 		    pki_rg.k->ops->mmap(pki_rg.k, t->fd[i], 4096, PROT_READ, 0, &p) == 0)
-			t->page[i] = p;
+			t->page[i] = p, t->nr_pages++;
 	}
 	for (size_t i = 0; i < pki_rg.nr_ev; i++)
 		if (pki_rg.ev[i].kind == PKI_RG_SLOTS && !rdpmc_page(t->page[i]))
@@ -119,6 +122,7 @@ void pki_rg_thread_close(pki_rg_thread *t)
 		if (t->page[i]) {
 			pki_rg.k->ops->munmap(pki_rg.k, t->page[i], 4096);
 			t->page[i] = NULL;
+			t->nr_pages--;
 		}
 	pk_counting_free(t->c);
 	t->c = NULL;
@@ -248,7 +252,9 @@ static int read_all(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 /* Every event from user space, lone counters falling back one by one. */
 static int read_user(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 {
-	pki_rd_ops ops = ops_of(t);
+	pki_rd_ops ops = {.k = pki_rg.k};
+	if (t->nr_pages) /* the user-page readers only where a page is mapped */
+		ops = ops_of(t);
 	uint64_t raw[PK_REGION_MAX_EVENTS], m[PK_REGION_MAX_EVENTS];
 	for (size_t i = 0; i < pki_rg.nr_ev; i++) {
 		const pki_rg_event *e = &pki_rg.ev[i];
@@ -309,7 +315,7 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 		if (want > now)
 			pk_model_advance(pki_rg.model, want - now);
 	}
-	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_wall_ns();
+	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_now_ns();
 	int r = t->group_read ? read_all(t, s, err) : read_user(t, s, err);
 	if (r == 0)
 		maybe_reset(t, s);

@@ -38,9 +38,19 @@ static const pki_td_method grt = {
 	NULL, &pki_td_gracemont, 2, 5, false};
 static const pki_td_method cmt = {
 	"intel-ecore",
-	"Intel E-core (Crestmont), TOPDOWN_*.ALL_P events, width 6, Level 1 "
-	"(sierraforest_metrics.json)",
-	NULL, &pki_td_crestmont, 1, 6, false};
+	"Intel E-core (Crestmont), TOPDOWN_*.ALL_P events, width 6 "
+	"(perf srf-metrics.json TopdownL1/L2)",
+	NULL, &pki_td_crestmont, 2, 6, false};
+static const pki_td_method skt = {
+	"intel-ecore-fixed",
+	"Intel E-core (Skymont), TopDown on fixed counters 4-6 (perfmon v6), width 8 "
+	"(perf lnl-metrics.json cpu_atom TopdownL1/L2)",
+	NULL, &pki_td_skymont, 2, 8, false};
+static const pki_td_method lnc = {
+	"intel-perf-metrics-l2",
+	"Intel PERF_METRICS (Lion Cove P-core), Levels 1 and 2 from the register, no "
+	"UOP_DROPPING term (perf lnl-metrics.json cpu_core TopdownL1/L2)",
+	NULL, &pki_td_lion_cove, 2, 8, true};
 static const pki_td_method zen4 = {
 	"amd-pipeline",
 	"AMD Zen 4 pipeline utilization, width 6 (perf amdzen4 PipelineL1/L2); "
@@ -74,6 +84,9 @@ static const int sapphire[] = {0x8F, 0x8F, 0xCF, 0xCF, 0};
 static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xBF, 0xBF, 0};
 static const int adl_n[] = {0xBE, 0xBE, 0};
 static const int sierra[] = {0xAF, 0xAF, 0};
+/* Lunar Lake (BD), Arrow Lake (C6): the kernel's INTEL_LUNARLAKE_M and
+ * INTEL_ARROWLAKE rows (lunarlake_hybrid: Lion Cove + Skymont) */
+static const int lunar_arrow[] = {0xBD, 0xBD, 0xC6, 0xC6, 0};
 static const int zen4_models[] = {0x10, 0x1F, 0x60, 0x7F, 0xA0, 0xAF, 0};
 static const int part_n1[] = {0xd0c, 0xd0c, 0};
 static const int part_n2_v2[] = {0xd49, 0xd49, 0xd4f, 0xd4f, 0};
@@ -87,6 +100,8 @@ static const pki_td_match matches[] = {
 	{PK_VENDOR_INTEL, 6, hybrid, "cpu", &adl_glc}, /* E-cores off */
 	{PK_VENDOR_INTEL, 6, adl_n, "cpu", &grt},
 	{PK_VENDOR_INTEL, 6, sierra, "cpu", &cmt},
+	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_core", &lnc},
+	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_atom", &skt},
 	{PK_VENDOR_AMD, 25, zen4_models, "cpu", &zen4},
 	{PK_VENDOR_AMD, 26, NULL, "cpu", &zen5},
 	{PK_VENDOR_ARM, 0x41, part_n1, "armv8_*", &n1},

@@ -20,6 +20,44 @@
 	 (uint64_t)(umask) << 8 | (uint64_t)(cmask) << 24)
 #define INTEL(ev, umask) ((uint64_t)(ev) | (uint64_t)(umask) << 8)
 
+/* ---- Intel E-core Level 2 (Gracemont's events, also Crestmont's and
+ * Skymont's: 0x71/0x72, 0x71/0x8d, 0x73/0x04, 0x73/0x03, 0x74/0x01) ------- */
+
+/* The Level 2 rows of an E-core of width slots S (perf's srf-metrics.json
+ * and lnl-metrics.json cpu_atom rows; E-core_TMA_Metrics.csv). */
+#define ECORE_L2_FE(S)                                                                     \
+	ROW("tma_ifetch_latency", "100 * TOPDOWN_FE_BOUND.FRONTEND_LATENCY / " S,          \
+	    "tma_ifetch_latency > 15 & tma_frontend_bound > 20",                            \
+	    "Slots not delivered because of frontend latency (icache, itlb, branch detection, resteers).", \
+	    "tma_frontend_bound"),                                                          \
+	ROW("tma_ifetch_bandwidth", "100 * TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / " S,      \
+	    "tma_ifetch_bandwidth > 10 & tma_frontend_bound > 20",                          \
+	    "Slots not delivered because of frontend bandwidth (decode, predecode, cisc).", \
+	    "tma_frontend_bound")
+#define ECORE_L2_BAD(S)                                                                    \
+	ROW("tma_branch_mispredicts", "100 * TOPDOWN_BAD_SPECULATION.MISPREDICT / " S,      \
+	    "tma_branch_mispredicts > 5 & tma_bad_speculation > 15",                        \
+	    "Slots not consumed by the backend because of branch mispredicts.",             \
+	    "tma_bad_speculation"),                                                         \
+	ROW("tma_machine_clears", "100 * TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS / " S,      \
+	    "tma_machine_clears > 5 & tma_bad_speculation > 15",                            \
+	    "Slots not consumed by the backend because of machine clears (nukes).",         \
+	    "tma_bad_speculation")
+#define ECORE_L2_BE(S)                                                                     \
+	ROW("tma_core_bound", "100 * TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / " S,              \
+	    "tma_core_bound > 10 & tma_backend_bound > 10",                                 \
+	    "Backend stalls bounded by core restrictions (allocation restrictions).",       \
+	    "tma_backend_bound"),                                                           \
+	ROW("tma_resource_bound", "tma_backend_bound - tma_core_bound",                    \
+	    "tma_resource_bound > 20 & tma_backend_bound > 10",                             \
+	    "Backend stalls because of a resource limitation.", "tma_backend_bound")
+#define ECORE_L2_EVENTS                                                                     \
+	{"TOPDOWN_FE_BOUND.FRONTEND_LATENCY", INTEL(0x71, 0x72), false},                     \
+	{"TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", INTEL(0x71, 0x8d), false},                   \
+	{"TOPDOWN_BAD_SPECULATION.MISPREDICT", INTEL(0x73, 0x04), false},                    \
+	{"TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", INTEL(0x73, 0x03), false},                \
+	{"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", INTEL(0x74, 0x01), false}
+
 /* ---- Intel Gracemont (ADL/RPL E-cores, ADL-N): width 5 ------------------- */
 
 #define GRT_SLOTS "( 5 * CPU_CLK_UNHALTED.CORE )"
@@ -27,63 +65,42 @@ static const pk_metric_def grt_rows[] = {
 	ROW("tma_frontend_bound", "100 * TOPDOWN_FE_BOUND.ALL / " GRT_SLOTS,
 	    "tma_frontend_bound > 20",
 	    "Issue slots not delivered by the frontend.", NULL),
-	ROW("tma_ifetch_latency", "100 * TOPDOWN_FE_BOUND.FRONTEND_LATENCY / " GRT_SLOTS,
-	    "tma_ifetch_latency > 15 & tma_frontend_bound > 20",
-	    "Slots not delivered because of frontend latency (icache, itlb, branch detection, resteers).",
-	    "tma_frontend_bound"),
-	ROW("tma_ifetch_bandwidth", "100 * TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH / " GRT_SLOTS,
-	    "tma_ifetch_bandwidth > 10 & tma_frontend_bound > 20",
-	    "Slots not delivered because of frontend bandwidth (decode, predecode, cisc).",
-	    "tma_frontend_bound"),
+	ECORE_L2_FE(GRT_SLOTS),
 	ROW("tma_bad_speculation",
 	    "100 * ( " GRT_SLOTS " - ( TOPDOWN_FE_BOUND.ALL + TOPDOWN_BE_BOUND.ALL + "
 	    "TOPDOWN_RETIRING.ALL ) ) / " GRT_SLOTS,
 	    "tma_bad_speculation > 15",
 	    "Issue slots wasted by incorrect speculation.", NULL),
-	ROW("tma_branch_mispredicts", "100 * TOPDOWN_BAD_SPECULATION.MISPREDICT / " GRT_SLOTS,
-	    "tma_branch_mispredicts > 5 & tma_bad_speculation > 15",
-	    "Slots not consumed by the backend because of branch mispredicts.",
-	    "tma_bad_speculation"),
-	ROW("tma_machine_clears", "100 * TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS / " GRT_SLOTS,
-	    "tma_machine_clears > 5 & tma_bad_speculation > 15",
-	    "Slots not consumed by the backend because of machine clears (nukes).",
-	    "tma_bad_speculation"),
+	ECORE_L2_BAD(GRT_SLOTS),
 	ROW("tma_backend_bound", "100 * TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS,
 	    "tma_backend_bound > 10",
 	    "Issue slots not consumed because of backend stalls.", NULL),
-	ROW("tma_core_bound", "100 * TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS / " GRT_SLOTS,
-	    "tma_core_bound > 10 & tma_backend_bound > 10",
-	    "Backend stalls bounded by core restrictions (allocation restrictions).",
-	    "tma_backend_bound"),
-	ROW("tma_resource_bound", "100 * TOPDOWN_BE_BOUND.ALL / " GRT_SLOTS " - tma_core_bound",
-	    "tma_resource_bound > 20 & tma_backend_bound > 10",
-	    "Backend stalls because of a resource limitation.", "tma_backend_bound"),
+	ECORE_L2_BE(GRT_SLOTS),
 	ROW("tma_retiring", "100 * TOPDOWN_RETIRING.ALL / " GRT_SLOTS, "tma_retiring > 75",
 	    "Issue slots used by uops that retired.", NULL),
 };
 static const pki_td_event grt_events[] = {
 	{"CPU_CLK_UNHALTED.CORE", INTEL(0x00, 0x02), false},
 	{"TOPDOWN_FE_BOUND.ALL", INTEL(0x71, 0x00), false},
-	{"TOPDOWN_FE_BOUND.FRONTEND_LATENCY", INTEL(0x71, 0x72), false},
-	{"TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH", INTEL(0x71, 0x8d), false},
 	{"TOPDOWN_BE_BOUND.ALL", INTEL(0x74, 0x00), false},
-	{"TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS", INTEL(0x74, 0x01), false},
 	{"TOPDOWN_RETIRING.ALL", INTEL(0xc2, 0x00), false},
-	{"TOPDOWN_BAD_SPECULATION.MISPREDICT", INTEL(0x73, 0x04), false},
-	{"TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS", INTEL(0x73, 0x03), false},
+	ECORE_L2_EVENTS,
 };
 const pki_td_table pki_td_gracemont = PKI_TD_TABLE(grt_rows, grt_events);
 
-/* ---- Intel Crestmont (Sierra Forest): width 6, Level 1 ------------------- */
+/* ---- Intel Crestmont (Sierra Forest): width 6 ---------------------------- */
 
 #define CMT_SLOTS "( 6 * CPU_CLK_UNHALTED.CORE )"
 static const pk_metric_def cmt_rows[] = {
 	ROW("tma_frontend_bound", "100 * TOPDOWN_FE_BOUND.ALL_P / " CMT_SLOTS,
 	    "tma_frontend_bound > 20", "Issue slots not delivered by the frontend.", NULL),
+	ECORE_L2_FE(CMT_SLOTS),
 	ROW("tma_bad_speculation", "100 * TOPDOWN_BAD_SPECULATION.ALL_P / " CMT_SLOTS,
 	    "tma_bad_speculation > 15", "Issue slots wasted by incorrect speculation.", NULL),
+	ECORE_L2_BAD(CMT_SLOTS),
 	ROW("tma_backend_bound", "100 * TOPDOWN_BE_BOUND.ALL_P / " CMT_SLOTS,
 	    "tma_backend_bound > 10", "Issue slots not consumed because of backend stalls.", NULL),
+	ECORE_L2_BE(CMT_SLOTS),
 	ROW("tma_retiring", "100 * TOPDOWN_RETIRING.ALL_P / " CMT_SLOTS, "tma_retiring > 75",
 	    "Issue slots used by uops that retired.", NULL),
 };
@@ -93,8 +110,104 @@ static const pki_td_event cmt_events[] = {
 	{"TOPDOWN_BAD_SPECULATION.ALL_P", INTEL(0x73, 0x00), false},
 	{"TOPDOWN_BE_BOUND.ALL_P", INTEL(0x74, 0x00), false},
 	{"TOPDOWN_RETIRING.ALL_P", INTEL(0x72, 0x00), false},
+	ECORE_L2_EVENTS,
 };
 const pki_td_table pki_td_crestmont = PKI_TD_TABLE(cmt_rows, cmt_events);
+
+/* ---- Intel Skymont (Lunar Lake / Arrow Lake cpu_atom): width 8 ----------- */
+
+/* Level 1 as perf's lnl-metrics.json cpu_atom rows: frontend and retiring
+ * from TOPDOWN_FE_BOUND.ALL and TOPDOWN_RETIRING.ALL, bad speculation and
+ * backend from the _P forms. The kernel (intel_skt_event_constraints, "perf/
+ * x86: Add Lunar Lake and Arrow Lake support") places 0x0073 (TOPDOWN_BAD_
+ * SPECULATION.ALL) on fixed counter 4, 0x019c (TOPDOWN_FE_BOUND.ALL) on 5 and
+ * 0x02c2 (TOPDOWN_RETIRING.ALL) on 6, the architectural perfmon v6 TopDown
+ * counters; perfmon's files write those three as pseudo umasks 0x05-0x07 of
+ * event 0, which no counter counts, so the table keeps the kernel's codes.
+ * TOPDOWN_BE_BOUND.ALL_P is 0xa4/0x02 (generic counters). */
+#define SKT_SLOTS "( 8 * CPU_CLK_UNHALTED.CORE )"
+static const pk_metric_def skt_rows[] = {
+	ROW("tma_frontend_bound", "100 * TOPDOWN_FE_BOUND.ALL / " SKT_SLOTS,
+	    "tma_frontend_bound > 20", "Issue slots not delivered by the frontend.", NULL),
+	ECORE_L2_FE(SKT_SLOTS),
+	ROW("tma_bad_speculation", "100 * TOPDOWN_BAD_SPECULATION.ALL_P / " SKT_SLOTS,
+	    "tma_bad_speculation > 15", "Issue slots wasted by incorrect speculation.", NULL),
+	ECORE_L2_BAD(SKT_SLOTS),
+	ROW("tma_backend_bound", "100 * TOPDOWN_BE_BOUND.ALL_P / " SKT_SLOTS,
+	    "tma_backend_bound > 10", "Issue slots not consumed because of backend stalls.", NULL),
+	ECORE_L2_BE(SKT_SLOTS),
+	ROW("tma_retiring", "100 * TOPDOWN_RETIRING.ALL / " SKT_SLOTS, "tma_retiring > 75",
+	    "Issue slots used by uops that retired.", NULL),
+};
+static const pki_td_event skt_events[] = {
+	{"CPU_CLK_UNHALTED.CORE", INTEL(0x00, 0x02), false},
+	{"TOPDOWN_FE_BOUND.ALL", INTEL(0x9c, 0x01), false},         /* fixed counter 5 */
+	{"TOPDOWN_BAD_SPECULATION.ALL_P", INTEL(0x73, 0x00), false}, /* fixed counter 4 */
+	{"TOPDOWN_BE_BOUND.ALL_P", INTEL(0xa4, 0x02), false},
+	{"TOPDOWN_RETIRING.ALL", INTEL(0xc2, 0x02), false},         /* fixed counter 6 */
+	ECORE_L2_EVENTS,
+};
+const pki_td_table pki_td_skymont = PKI_TD_TABLE(skt_rows, skt_events);
+
+/* ---- Intel Lion Cove (Lunar Lake / Arrow Lake cpu_core): width 8 --------- */
+
+/* Golden Cove's PERF_METRICS form without the INT_MISC.UOP_DROPPING terms
+ * (perf's lnl-metrics.json cpu_core rows: `topdown-X / (sum) + 0 * slots`);
+ * slots joins the group as the metric events' leader (topdown.c). */
+#define PM_SUM                                                                              \
+	"( PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + "                  \
+	"PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND )"
+#define PM(x) "( PERF_METRICS." x " / " PM_SUM " )"
+static const pk_metric_def lnc_rows[] = {
+	ROW("tma_frontend_bound", "100 * " PM("FRONTEND_BOUND"), "tma_frontend_bound > 15",
+	    "Slots where the Frontend undersupplies the Backend.", NULL),
+	ROW("tma_fetch_latency", "100 * " PM("FETCH_LATENCY"),
+	    "tma_fetch_latency > 10 & tma_frontend_bound > 15",
+	    "Slots the CPU was stalled by Frontend latency.", "tma_frontend_bound"),
+	ROW("tma_fetch_bandwidth",
+	    "100 * max( 0 , " PM("FRONTEND_BOUND") " - " PM("FETCH_LATENCY") " )",
+	    "tma_fetch_bandwidth > 20", "Slots the CPU was stalled by Frontend bandwidth.",
+	    "tma_frontend_bound"),
+	ROW("tma_bad_speculation",
+	    "100 * max( 1 - ( " PM("FRONTEND_BOUND") " + " PM("BACKEND_BOUND") " + "
+	    PM("RETIRING") " ) , 0 )", "tma_bad_speculation > 15",
+	    "Slots wasted by incorrect speculation.", NULL),
+	ROW("tma_branch_mispredicts", "100 * " PM("BRANCH_MISPREDICTS"),
+	    "tma_branch_mispredicts > 10 & tma_bad_speculation > 15",
+	    "Slots wasted by branch mispredictions.", "tma_bad_speculation"),
+	ROW("tma_machine_clears", "max( 0 , tma_bad_speculation - tma_branch_mispredicts )",
+	    "tma_machine_clears > 10 & tma_bad_speculation > 15",
+	    "Slots wasted by machine clears.", "tma_bad_speculation"),
+	ROW("tma_backend_bound", "100 * " PM("BACKEND_BOUND"), "tma_backend_bound > 20",
+	    "Slots where the Backend could not accept new uops.", NULL),
+	ROW("tma_memory_bound", "100 * " PM("MEMORY_BOUND"),
+	    "tma_memory_bound > 20 & tma_backend_bound > 20",
+	    "Slots where the memory subsystem was a bottleneck.", "tma_backend_bound"),
+	ROW("tma_core_bound", "max( 0 , tma_backend_bound - tma_memory_bound )",
+	    "tma_core_bound > 10 & tma_backend_bound > 20",
+	    "Slots where core non-memory issues were a bottleneck.", "tma_backend_bound"),
+	ROW("tma_retiring", "100 * " PM("RETIRING"),
+	    "tma_retiring > 70 | tma_heavy_operations > 10",
+	    "Slots used by uops that eventually retired.", NULL),
+	ROW("tma_light_operations", "max( 0 , tma_retiring - tma_heavy_operations )",
+	    "tma_light_operations > 60",
+	    "Slots retiring light-weight operations (one uop).", "tma_retiring"),
+	ROW("tma_heavy_operations", "100 * " PM("HEAVY_OPERATIONS"), "tma_heavy_operations > 10",
+	    "Slots retiring heavy-weight operations (two or more uops, microcode).",
+	    "tma_retiring"),
+};
+static const pki_td_event lnc_events[] = {
+	{"TOPDOWN.SLOTS:perf_metrics", 0x0400, true},
+	{"PERF_METRICS.RETIRING", 0x8000, true},
+	{"PERF_METRICS.BAD_SPECULATION", 0x8100, true},
+	{"PERF_METRICS.FRONTEND_BOUND", 0x8200, true},
+	{"PERF_METRICS.BACKEND_BOUND", 0x8300, true},
+	{"PERF_METRICS.HEAVY_OPERATIONS", 0x8400, true},
+	{"PERF_METRICS.BRANCH_MISPREDICTS", 0x8500, true},
+	{"PERF_METRICS.FETCH_LATENCY", 0x8600, true},
+	{"PERF_METRICS.MEMORY_BOUND", 0x8700, true},
+};
+const pki_td_table pki_td_lion_cove = PKI_TD_TABLE(lnc_rows, lnc_events);
 
 /* ---- AMD Zen 4 (width 6) and Zen 5 (width 8): PipelineL1/L2 -------------- */
 

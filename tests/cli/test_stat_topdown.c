@@ -85,7 +85,7 @@ static void test_refused_event(void **state)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	stat_printer p = {.out = out, .fmt = STAT_CSV, .sep = ",", .runs = 1};
-	assert_int_equal(stat_td_print(&t, &p, &rows, -1), 0);
+	assert_int_equal(stat_td_print(&t, &p, &rows, -1, -1), 0);
 	fclose(out);
 	/* four Level 1 nodes, each on a line, whatever the fake counts */
 	int lines = 0;

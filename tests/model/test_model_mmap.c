@@ -7,7 +7,8 @@
  * scenario says (count, IPs, TIDs, times, periods); a
  * {slots,cycles,topdown-retiring} group samples its read; a full ring
  * loses samples, counts them and reports them with a LOST record; poll
- * waits in virtual time. Truths come from the scenario's numbers. */
+ * waits in virtual time; Skymont's TopDown events on fixed counters 4-6.
+ * Truths come from the scenario's numbers. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -124,6 +125,41 @@ static void test_userpage_index(void **state)
 	assert_int_equal(pk_model_rdpmc(m, 4242, 0, &v, NULL), -ESRCH);
 	pk_model_advance(m, pk_model_end(m));
 	assert_int_equal(pk_model_rdpmc(m, TID, 0, &v, NULL), -ESRCH); /* the thread ended */
+	pk_model_free(m);
+}
+
+/* Skymont (lunarlake-hybrid.json, thread 5002 on an E-core the whole run):
+ * the kernel's codes 0x0073, 0x019c, 0x02c2 take the perfmon v6 TopDown
+ * fixed counters 4, 5, 6 (RDPMC index n | 1 << 30), the backend 0xa4/0x02 a
+ * generic one; RDPMC gives read(2)'s count, width x share x cycles. */
+static void test_skymont_fixed_counters(void **state)
+{
+	(void)state;
+	pk_model *m = model("lunarlake-hybrid.json");
+	const pk_kernel *k = pk_model_kernel(m);
+	static const struct { uint64_t config; uint32_t index; double share; } ev[] = {
+		{0x0073, 4u | 1u << 30, 0.05}, {0x019c, 5u | 1u << 30, 0.40},
+		{0x02c2, 6u | 1u << 30, 0.25}, {0x02a4, 0, 0.30},
+	};
+	int fd[4];
+	struct perf_event_mmap_page *pg[4];
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a = {.type = 8 /* cpu_atom */, .size = sizeof(a),
+					    .config = ev[i].config, .read_format = TIMES};
+		fd[i] = k->ops->open(k, &a, 5002, -1, -1, 0);
+		assert_true(fd[i] >= 0);
+		pg[i] = map(m, fd[i], 0);
+	}
+	pk_model_advance(m, 100 * MS);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pg[i]->index, ev[i].index + 1);
+		uint64_t v;
+		assert_int_equal(pk_model_rdpmc(m, 5002, ev[i].index, &v, NULL), 0);
+		pk_counts r = read_fd(m, fd[i]);
+		assert_int_equal(v, r.val);
+		/* 100 ms at 3.5 GHz, 8 slots per cycle */
+		assert_float_equal((double)r.val, 8 * ev[i].share * 3.5e8, 1);
+	}
 	pk_model_free(m);
 }
 
@@ -479,6 +515,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_userpage_index),       cmocka_unit_test(test_selfread_multiplexed),
+		cmocka_unit_test(test_skymont_fixed_counters),
 		cmocka_unit_test(test_reset_through_rdpmc),  cmocka_unit_test(test_slots_save_restore),
 		cmocka_unit_test(test_sampling_fixed_period), cmocka_unit_test(test_sampling_lost),
 		cmocka_unit_test(test_poll_wakeup),          cmocka_unit_test(test_group_sample_read),

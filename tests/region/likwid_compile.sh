@@ -56,6 +56,28 @@ $cc -DLIKWID_PERFMON "$prog" -I"$src/include" -I"$src/include/pmukit/likwid" \
 PMUKIT_MODEL=$scenario PMUKIT_REGION_REPORT=$tmp/un.json "$tmp/uninstalled" >/dev/null
 check_report "$tmp/un.json" 5
 
+# GET, RESET and SWITCH with likwid's meanings (the calling thread's
+# results; RESET zeroes them; SWITCH with one group changes nothing): a
+# likwid-style program reading its own results, unchanged, on the model
+# shellcheck disable=SC2086
+$cc -DLIKWID_PERFMON "$src/tests/region/likwid_markers.c" -I"$src/include" \
+	-I"$src/include/pmukit/likwid" -L"$build" -Wl,-rpath,"$build" -lpmukit -o "$tmp/markers"
+PMUKIT_MODEL=$scenario PMUKIT_REGION_REPORT= "$tmp/markers" >"$tmp/markers.out"
+python3 - "$tmp/markers.out" <<'PY'
+import re, sys
+got = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"get (\w+) count=(-?\d+) nevents=(\d+) time=(\S+) sum=(\S+)", line)
+    if m:
+        got[m[1]] = (int(m[2]), int(m[3]), float(m[4]), float(m[5]))
+assert got["first"][0] == 3 and got["first"][1] == 4 and got["first"][2] > 0, got
+assert abs(got["first"][3] - 100) < 0.5, got          # Level 1 sums to 100%
+assert got["reset"][0] == 0 and got["reset"][2] == 0, got
+assert got["again"][0] == 2 and got["again"][2] > 0, got
+assert abs(got["again"][3] - 100) < 0.5, got
+assert got["unknown"][1] == 0 and got["unknown"][0] == -1, got
+PY
+
 # without LIKWID_PERFMON: no calls, no report
 # shellcheck disable=SC2086
 $cc "$prog" -I"$src/include/pmukit/likwid" -o "$tmp/plain"

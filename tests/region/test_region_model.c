@@ -3,7 +3,8 @@
  * (Level 1 and 2, PERF_METRICS through RDPMC); nested regions; two
  * threads; a PERF_EVENT_IOC_RESET in the middle of a region keeps its
  * totals; begin/end errors; a method without the metrics register
- * (generic events, Skylake); the report says modeled.
+ * (generic events, Skylake); the report says modeled; on this kernel, the
+ * snapshots' clock agrees with CLOCK_MONOTONIC.
  *
  * The tests own the model (opts.model) and run its virtual time
  * themselves, so a region covers exactly the virtual time advanced inside
@@ -16,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <pmukit/region.h>
 #include "helpers.h"
@@ -302,6 +304,42 @@ static void test_generic_method(void **state)
 	pk_model_free(m);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* On this kernel (no model): a snapshot's time, the calibrated TSC where
+ * it is invariant, else CLOCK_MONOTONIC, measures the time between two
+ * snapshots as CLOCK_MONOTONIC does (within 0.1% plus the brackets). */
+static void test_kernel_clock(void **state)
+{
+	(void)state;
+	pk_region_opts o;
+	pk_region_opts_init(&o);
+	o.report = "";
+	pk_error err = {0};
+	if (pk_region_init(&o, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (int round = 0; round < 3; round++) {
+		pk_region_snap a, b;
+		uint64_t w0 = mono_ns();
+		assert_int_equal(pk_region_snapshot(&a, &err), 0);
+		uint64_t w1 = mono_ns();
+		struct timespec ms20 = {0, 20 * 1000000};
+		nanosleep(&ms20, NULL);
+		uint64_t w2 = mono_ns();
+		assert_int_equal(pk_region_snapshot(&b, &err), 0);
+		uint64_t w3 = mono_ns();
+		double d = (double)(b.time_ns - a.time_ns);
+		double lo = (double)(w2 - w1) * 0.999, hi = (double)(w3 - w0) * 1.001;
+		if (d < lo || d > hi)
+			fail_msg("snapshots %.0f ns apart, CLOCK_MONOTONIC says %.0f..%.0f", d, lo, hi);
+	}
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -318,6 +356,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_hybrid_migration, teardown),
 		cmocka_unit_test_teardown(test_threads_exhausted, teardown),
 		cmocka_unit_test_teardown(test_generic_method, teardown),
+		cmocka_unit_test_teardown(test_kernel_clock, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

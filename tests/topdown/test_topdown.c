@@ -43,6 +43,8 @@ static void test_methods(void **state)
 		{"sapphirerapids", "GenuineIntel-6-8F-8", "cpu:intel-perf-metrics-l2"},
 		{"alderlake", "GenuineIntel-6-97-2",
 		 "cpu_core:intel-perf-metrics-l2 cpu_atom:intel-ecore"},
+		{"lunarlake", "GenuineIntel-6-BD-1",
+		 "cpu_core:intel-perf-metrics-l2 cpu_atom:intel-ecore-fixed"},
 		{"zen4", "AuthenticAMD-25-11-1", "cpu:amd-pipeline"},
 		{"zen5", "AuthenticAMD-26-2-0", "cpu:amd-pipeline"},
 		{"neoverse-n1-spe", "0x00000000413fd0c1", "armv8_pmuv3_0:arm-cycle-accounting"},
@@ -328,6 +330,42 @@ static void test_fixed_counter_encodings(void **state)
 	assert_true(seen >= 4); /* Skylake's three, Gracemont's CORE at least */
 }
 
+/* Skymont (Lunar Lake cpu_atom) counts Level 1 with the codes the kernel
+ * places on the perfmon v6 TopDown fixed counters (0x0073 on 4, 0x019c on
+ * 5, 0x02c2 on 6) and the backend on 0xa4/0x02; Lion Cove's slots lead its
+ * metric events although no formula names slots. */
+static void test_skymont_lion_cove(void **state)
+{
+	(void)state;
+	static const struct { const char *name; uint64_t config; } want[] = {
+		{"TOPDOWN_BAD_SPECULATION.ALL_P", 0x0073}, {"TOPDOWN_FE_BOUND.ALL", 0x019c},
+		{"TOPDOWN_RETIRING.ALL", 0x02c2},          {"TOPDOWN_BE_BOUND.ALL_P", 0x02a4},
+		{"CPU_CLK_UNHALTED.CORE", 0x3c},           {"TOPDOWN.SLOTS:perf_metrics", 0x0400},
+	};
+	pk_pmus *pmus;
+	pk_error err;
+	pk_topdown *td = load("lunarlake", "GenuineIntel-6-BD-1", 1, &pmus, &err);
+	if (!td)
+		fail_msg("%s", err.msg);
+	pk_evlist *l = pk_evlist_new();
+	assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
+	size_t seen = 0;
+	for (size_t e = 0; e < pk_evlist_count(l); e++) {
+		const pk_evsel *ev = pk_evlist_at(l, e);
+		for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+			if (!strcmp(pk_evsel_name(ev), want[w].name)) {
+				assert_int_equal(pk_evsel_attr(ev)->config, want[w].config);
+				seen |= 1u << w;
+			}
+		if (!strcmp(pk_evsel_name(ev), "TOPDOWN.SLOTS:perf_metrics"))
+			assert_true(pk_evsel_is_leader(ev) && pk_evsel_nr_members(ev) == 5);
+	}
+	assert_int_equal(seen, (1u << 6) - 1);
+	pk_evlist_put(l);
+	pk_topdown_free(td);
+	pk_pmus_put(pmus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_fixed_counter_encodings),
+		cmocka_unit_test(test_skymont_lion_cove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

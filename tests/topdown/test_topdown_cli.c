@@ -167,6 +167,7 @@ static const struct {
 	{"icelake.json", 1, 0.79},        {"icelake.json", 2, 1.0},
 	{"sapphirerapids.json", 1, 0.79}, {"sapphirerapids.json", 2, 0.79},
 	{"alderlake-hybrid.json", 1, 0.79}, {"alderlake-hybrid.json", 2, 1.0},
+	{"lunarlake-hybrid.json", 1, 0.79}, {"lunarlake-hybrid.json", 2, 0.79},
 	{"skylake.json", 1, 0.01},        {"skylake.json", 2, 1.0},
 	{"zen4.json", 1, 0.01},           {"zen4.json", 2, 1.0},
 	{"zen5.json", 1, 0.01},           {"zen5.json", 2, 1.0},
@@ -316,11 +317,158 @@ static void test_refusals(void **state)
 	snprintf(args, sizeof(args), "stat --topdown --model %s --plot x.svg", example("zen4.json"));
 	expect_refusal("", args, "--plot draws the TopDown shares of each interval: it needs "
 				 "--topdown and -I");
-	snprintf(args, sizeof(args), "stat --topdown -e cycles --model %s", example("zen4.json"));
-	expect_refusal("", args, "--topdown chooses its own events");
+	snprintf(args, sizeof(args), "stat --topdown -A -a -I 100 --plot x.svg --model %s",
+		 example("zen4.json"));
+	expect_refusal("", args, "--plot draws the aggregated shares: no -A or --per-thread");
 	expect_refusal("", "stat --td-level 2 true", "--td-level and --tree need --topdown");
 	free(bare);
 	free(vm);
+}
+
+/* The value after `key` in s (a JSON object's field), NAN when null. */
+static double json_num(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+	assert_non_null(p);
+	p += strlen(key);
+	return strncmp(p, "null", 4) ? atof(p) : NAN;
+}
+
+/* The line of out holding both a and b (NULL: none), copied to line. */
+static const char *line_with(const char *out, const char *a, const char *b, char *line,
+			     size_t len)
+{
+	for (const char *l = out; pk_test_next_line(&l, line, len);)
+		if (strstr(line, a) && strstr(line, b))
+			return line;
+	return NULL;
+}
+
+/* -A: one TopDown block per CPU (-a or -C), only the core types that CPU
+ * has; each CPU's shares are those of what ran on it (CPU 0: thread 4001's
+ * P-core phase; CPU 16: the E-core phases of both threads), in human, CSV
+ * (the CPU first) and JSON ("cpu"). */
+static void test_per_cpu(void **state)
+{
+	(void)state;
+	const char *sc = example("alderlake-hybrid.json");
+	pki_scenario s;
+	pk_error err;
+	assert_int_equal(pki_scenario_load(sc, &s, &err), 0);
+	char *csv, *human, *json;
+	assert_int_equal(run(&csv, "stat --topdown -A -C 0,16 -x, --model %s", sc), 0);
+	assert_int_equal(run(&human, "stat --topdown -A -C 0,16 --model %s", sc), 0);
+	assert_int_equal(run(&json, "stat --topdown -A -C 0,16 -j --model %s", sc), 0);
+	static const char *const l1[] = {"tma_retiring", "tma_bad_speculation",
+					 "tma_frontend_bound", "tma_backend_bound"};
+	char line[512], key[64];
+	for (int k = 0; k < 4; k++) {
+		/* CPU 0 ran only thread 4001's P-core phase: its share is the truth */
+		snprintf(key, sizeof(key), ",%%,%s,cpu_core,", l1[k]);
+		assert_non_null(line_with(csv, "CPU0,", key, line, sizeof(line)));
+		double want = truth(&s, PKI_CORE_BIG, k, 0, 1000);
+		if (fabs(atof(line + 5) - want) > 0.79)
+			fail_msg("CPU0 %s: %s, want %.2f", l1[k], line, want);
+		snprintf(key, sizeof(key), ",%%,%s,cpu_atom,", l1[k]);
+		assert_non_null(line_with(csv, "CPU16,", key, line, sizeof(line)));
+		want = truth(&s, PKI_CORE_ATOM, k, 0, 1000);
+		if (fabs(atof(line + 6) - want) > 0.01)
+			fail_msg("CPU16 %s: %s, want %.2f", l1[k], line, want);
+	}
+	/* no block of the other core type on either CPU */
+	assert_null(line_with(csv, "CPU0,", "cpu_atom", line, sizeof(line)));
+	assert_null(line_with(csv, "CPU16,", "cpu_core", line, sizeof(line)));
+	assert_non_null(strstr(human, "\n CPU0:\n cpu_core: "));
+	assert_non_null(strstr(human, "\n CPU16:\n cpu_atom: "));
+	assert_non_null(strstr(json, "{\"cpu\" : \"0\", \"core\" : \"cpu_core\""));
+	const char *j16 = strstr(json, "{\"cpu\" : \"16\", \"core\" : \"cpu_atom\"");
+	assert_non_null(j16);
+	assert_float_equal(json_num(j16, "\"tma_retiring\" : "),
+			   truth(&s, PKI_CORE_ATOM, PKI_TMA_RETIRING, 0, 1000), 0.01);
+	/* -C 0 on hybrid: only CPU 0's core type; the E-core events open on
+	 * no CPU, which is no refusal */
+	char *c0;
+	assert_int_equal(run(&c0, "stat --topdown -A -C 0 -x, --model %s", sc), 0);
+	assert_non_null(strstr(c0, "CPU0,"));
+	assert_null(strstr(c0, "cpu_atom"));
+	free(c0);
+	/* -I: each block's column header once, with its nodes, a cpu column */
+	char *iv;
+	assert_int_equal(run(&iv, "stat --topdown -A -C 0,16 -I 500 --model %s", sc), 0);
+	assert_non_null(strstr(iv, "#           time cpu       %  tma_frontend_bound"));
+	assert_null(strstr(iv, "#           time cpu       \n"));
+	assert_non_null(strstr(iv, "     0.500000000 CPU16     "));
+	free(iv);
+	pki_scenario_release(&s);
+	free(csv);
+	free(human);
+	free(json);
+}
+
+/* --per-thread: one block per thread and core type; a thread's block of a
+ * core type it never ran on is not computable ("-", null); the -I rows
+ * name the thread and core. */
+static void test_per_thread(void **state)
+{
+	(void)state;
+	const char *sc = example("alderlake-hybrid.json");
+	char *json, *iv;
+	assert_int_equal(run(&json, "stat --topdown --per-thread -j --model %s", sc), 0);
+	assert_int_equal(run(&iv, "stat --topdown --per-thread -I 500 -x, --model %s", sc), 0);
+	char line[2048];
+	/* ecore-only (4002) ran 1 s on an E-core: 40/5/30/25 (generic counters) */
+	assert_non_null(line_with(json, "\"thread\" : \"ecore-only-4002\"", "cpu_atom", line,
+				  sizeof(line)));
+	assert_float_equal(json_num(line, "\"tma_frontend_bound\" : "), 40, 0.01);
+	assert_float_equal(json_num(line, "\"tma_retiring\" : "), 25, 0.01);
+	assert_non_null(line_with(json, "\"thread\" : \"ecore-only-4002\"", "cpu_core", line,
+				  sizeof(line)));
+	assert_true(isnan(json_num(line, "\"tma_retiring\" : ")));
+	/* migrating (4001): the P-core phase within 8-bit units, the E-core exact */
+	assert_non_null(line_with(json, "\"thread\" : \"migrating-4001\"", "cpu_core", line,
+				  sizeof(line)));
+	assert_float_equal(json_num(line, "\"tma_retiring\" : "), 50, 0.79);
+	assert_non_null(line_with(json, "\"thread\" : \"migrating-4001\"", "cpu_atom", line,
+				  sizeof(line)));
+	assert_float_equal(json_num(line, "\"tma_retiring\" : "), 35, 0.01);
+	/* -I CSV: time, thread, value...; the second interval's E-core rows */
+	assert_non_null(line_with(iv, "1.000000000,migrating-4001,", ",tma_retiring,cpu_atom,",
+				  line, sizeof(line)));
+	assert_float_equal(atof(strchr(line + 12, ',') + 1), 35, 0.01);
+	free(json);
+	free(iv);
+}
+
+/* -e: the extra events count beside the TopDown group and print after the
+ * blocks as plain stat prints them (the same count as without --topdown),
+ * in human, CSV and JSON. */
+static void test_extra_events(void **state)
+{
+	(void)state;
+	const char *sc = example("sapphirerapids.json");
+	char *plain, *human, *csv, *json;
+	assert_int_equal(run(&plain, "stat -e instructions -x, --model %s", sc), 0);
+	assert_int_equal(run(&human, "stat --topdown -e instructions --model %s", sc), 0);
+	assert_int_equal(run(&csv, "stat --topdown -e instructions -x, --model %s", sc), 0);
+	assert_int_equal(run(&json, "stat --topdown -e instructions -j --model %s", sc), 0);
+	char line[1024];
+	assert_non_null(line_with(plain, ",instructions,", "", line, sizeof(line)));
+	double want = atof(line);
+	assert_true(want > 0);
+	const char *td = strstr(csv, ",%,tma_retiring,cpu,1,");
+	const char *ev = strstr(csv, ",instructions,");
+	assert_true(td && ev && ev > td); /* after the TopDown block */
+	assert_non_null(line_with(csv, ",instructions,", "", line, sizeof(line)));
+	assert_float_equal(atof(line), want, 0.5);
+	const char *h_td = strstr(human, "%  tma_retiring");
+	const char *h_ev = strstr(human, "      instructions");
+	assert_true(h_td && h_ev && h_ev > h_td);
+	const char *j = strstr(json, "\"event\" : \"instructions\"");
+	assert_true(j && j > strstr(json, "\"method\""));
+	free(plain);
+	free(human);
+	free(csv);
+	free(json);
 }
 
 /* The auto-added slots leader's note, through stat. */
@@ -428,6 +576,9 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_slots_note),
+		cmocka_unit_test(test_per_cpu),
+		cmocka_unit_test(test_per_thread),
+		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,8 @@ const char stat_usage[] =
 	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 	"       pmukit stat --model <scenario> [options]\n"
 	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
-	"                   [-I <ms> [--plot <file.svg>]] [-x <sep>|-j] [--model <scenario>]\n"
+	"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
+	"                   [-x <sep>|-j] [--model <scenario>]\n"
 	"\n"
 	"Counts events while a command runs, or for processes, threads or CPUs until\n"
 	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
@@ -60,7 +61,9 @@ const char stat_usage[] =
 	"        --topdown         TopDown (docs/topdown.md): where the pipeline slots go,\n"
 	"                          tma_* shares in percent, one block per core type; the\n"
 	"                          method (Intel PERF_METRICS or generic counters, Intel\n"
-	"                          E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU\n"
+	"                          E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
+	"                          with -A a block per CPU, --per-thread per thread, -e\n"
+	"                          events counted beside it and printed after it\n"
 	"        --td-level <1|2>  TopDown level (default 1)\n"
 	"        --tree            TopDown as a tree: each node's share, its threshold\n"
 	"                          (crossed or below) and the dominant path (<==)\n"
@@ -155,10 +158,8 @@ static int check_options(struct stat_opts *o)
 	if (o->plot && (!o->topdown || !o->interval_ms))
 		return pk_cli_usage_error("stat", "--plot draws the TopDown shares of each interval: "
 						  "it needs --topdown and -I <ms>");
-	if (o->topdown && o->nr_events)
-		return pk_cli_usage_error("stat", "--topdown chooses its own events: no -e");
-	if (o->topdown && (o->no_aggr || o->per_thread))
-		return pk_cli_usage_error("stat", "--topdown prints aggregated shares: no -A or "
+	if (o->plot && (o->no_aggr || o->per_thread))
+		return pk_cli_usage_error("stat", "--plot draws the aggregated shares: no -A or "
 						  "--per-thread");
 	/* perf: no command and no target means the whole system until Ctrl-C;
 	 * the model's default target is the scenario's threads */
@@ -346,7 +347,7 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	if (r == 0)
 		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
 	if (r == 0 && s->o->topdown)
-		r = stat_td_print(&s->td, &s->printer, &rows, t_ns);
+		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
 		r = stat_print_rows(&s->printer, &rows, len_ns, t_ns);
 	if (r == 0)
@@ -575,6 +576,7 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		return pk_err(err, -ENOMEM, "out of memory");
 	if (o->topdown) {
 		s->td.tree = o->tree;
+		s->td.aggr = s->aggr;
 		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
 				      o->cputype, s->evlist, err);
 		if (r < 0)
@@ -717,7 +719,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 		s->printer.runs = runs;
 		stat_print_header(&s->printer, target ? target : "?", runs);
 		free(target);
-		int pr = o->topdown ? stat_td_print(&s->td, &s->printer, acc, -1)
+		int pr = o->topdown ? stat_td_print(&s->td, &s->printer, acc, elapsed->mean * 1e9, -1)
 				    : stat_print_rows(&s->printer, acc, elapsed->mean * 1e9, -1);
 		if (pr < 0)
 			r = pk_err(err, -ENOMEM, "out of memory");

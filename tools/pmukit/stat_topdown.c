@@ -31,15 +31,30 @@ int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const cha
 	t->td = pk_topdown_new(pmus, &id, &o, err);
 	if (!t->td)
 		return err->code ? err->code : -ENOMEM;
-	return pk_topdown_add_events(t->td, evlist, err);
+	size_t first = pk_evlist_count(evlist);
+	r = pk_topdown_add_events(t->td, evlist, err);
+	t->evlist = evlist;
+	t->nr_events = pk_evlist_count(evlist) - first;
+	return first ? pk_err(err, -EINVAL, "TopDown's events must come first") : r;
+}
+
+/* Is evsel one of TopDown's events (not one of -e's)? */
+static bool is_td(const stat_td *t, const pk_evsel *evsel)
+{
+	for (size_t i = 0; i < t->nr_events; i++)
+		if (pk_evlist_at(t->evlist, i) == evsel)
+			return true;
+	return false;
 }
 
 int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err)
 {
-	(void)t;
 	pk_evlist *l = pk_counting_evlist(c);
 	for (size_t i = 0; i < pk_evlist_count(l); i++) {
-		if (pk_counting_status(c, i) == PK_OPEN_OK)
+		/* a core type none of the chosen CPUs has (-C on hybrid): its block
+		 * counts nothing, the others print */
+		pk_open_status st = pk_counting_status(c, i);
+		if (st == PK_OPEN_OK || st == PK_OPEN_NO_CPUS || !is_td(t, pk_evlist_at(l, i)))
 			continue;
 		pk_error why;
 		pk_error_clear(&why);
@@ -70,11 +85,41 @@ static int col_width(const pk_topdown_node *n)
 	return (int)strlen(n->name) + 3;
 }
 
-/* Hybrid -I rows name their core PMU in a column. */
-static const char *row_label(const stat_td *t, size_t b, double interval_ns)
+/* -A / --per-thread: one bucket's blocks, named "CPU3" or "comm-tid". */
+typedef struct td_key {
+	int key;                   /* -1: aggregated */
+	char label[64];
+} td_key;
+
+/* The -I rows' label column: the bucket (-A, --per-thread; with the core
+ * PMU on hybrid threads), else the core PMU on hybrid; its title. */
+static const char *label_column(const stat_td *t)
 {
-	return interval_ns >= 0 && pk_topdown_nr_blocks(t->td) > 1 ? pk_topdown_block_pmu(t->td, b)
-								    : NULL;
+	if (t->aggr == PK_AGGR_CPU)
+		return "cpu";
+	if (t->aggr == PK_AGGR_THREAD)
+		return "thread";
+	return pk_topdown_nr_blocks(t->td) > 1 ? "core" : NULL;
+}
+
+static const char *row_label(const stat_td *t, size_t b, const td_key *k, char *buf,
+			     size_t len, double interval_ns)
+{
+	bool hybrid = pk_topdown_nr_blocks(t->td) > 1;
+	if (interval_ns < 0 || !label_column(t))
+		return NULL;
+	if (k->key < 0)
+		return pk_topdown_block_pmu(t->td, b);
+	if (t->aggr == PK_AGGR_THREAD && hybrid)
+		snprintf(buf, len, "%s/%s", k->label, pk_topdown_block_pmu(t->td, b));
+	else
+		snprintf(buf, len, "%s", k->label);
+	return buf;
+}
+
+static int label_width(const stat_td *t)
+{
+	return t->aggr == PK_AGGR_THREAD ? 24 : 9;
 }
 
 static void human_header(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v,
@@ -84,14 +129,14 @@ static void human_header(FILE *o, const stat_td *t, size_t b, const pk_topdown_n
 	if (pk_topdown_block_note(t->td, b))
 		fprintf(o, " note: %s\n", pk_topdown_block_note(t->td, b));
 	fprintf(o, "%s", interval ? "#           time " : " ");
-	if (interval && pk_topdown_nr_blocks(t->td) > 1)
-		fprintf(o, "%-9s ", "core");
+	if (interval && label_column(t))
+		fprintf(o, "%-*s ", label_width(t), label_column(t));
 	for (size_t i = 0; i < n; i++)
 		fprintf(o, "%s%%  %s", i ? " " : "", v[i].name);
 	fputc('\n', o);
 }
 
-static void human_row(FILE *o, const char *label, const pk_topdown_node *v, size_t n,
+static void human_row(FILE *o, const char *label, int lw, const pk_topdown_node *v, size_t n,
 		      double interval_ns)
 {
 	if (interval_ns >= 0)
@@ -99,19 +144,21 @@ static void human_row(FILE *o, const char *label, const pk_topdown_node *v, size
 	else
 		fputc(' ', o);
 	if (label)
-		fprintf(o, "%-9s ", label);
+		fprintf(o, "%-*s ", lw, label);
 	for (size_t i = 0; i < n; i++)
 		print_value(o, &v[i], col_width(&v[i]) + (i ? 1 : 0));
 	fputc('\n', o);
 }
 
-static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const pk_topdown_node *v,
-		    size_t n, double interval_ns)
+static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_key *k,
+		    const pk_topdown_node *v, size_t n, double interval_ns)
 {
 	FILE *o = p->out;
 	for (size_t i = 0; i < n; i++) {
 		if (interval_ns >= 0)
 			fprintf(o, "%.9f%s", interval_ns / 1e9, p->sep);
+		if (k->key >= 0)
+			fprintf(o, "%s%s", k->label, p->sep);
 		if (v[i].computable)
 			fprintf(o, "%.2f", v[i].value);
 		fprintf(o, "%s%%%s%s%s%s%s%d%s%s\n", p->sep, p->sep, v[i].name, p->sep,
@@ -120,13 +167,28 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const pk_
 	}
 }
 
-static void json_row(const stat_printer *p, const stat_td *t, size_t b, const pk_topdown_node *v,
-		     size_t n, double interval_ns)
+static void json_str(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++)
+		fprintf(o, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+	fputc('"', o);
+}
+
+static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td_key *k,
+		     const pk_topdown_node *v, size_t n, double interval_ns)
 {
 	FILE *o = p->out;
 	fputc('{', o);
 	if (interval_ns >= 0)
 		fprintf(o, "\"interval\" : %.9f, ", interval_ns / 1e9);
+	if (k->key >= 0 && t->aggr == PK_AGGR_CPU)
+		fprintf(o, "\"cpu\" : \"%d\", ", k->key);
+	if (k->key >= 0 && t->aggr == PK_AGGR_THREAD) {
+		fprintf(o, "\"thread\" : ");
+		json_str(o, k->label);
+		fprintf(o, ", ");
+	}
 	fprintf(o, "\"core\" : \"%s\", \"method\" : \"%s\"", pk_topdown_block_pmu(t->td, b),
 		pk_topdown_block_method(t->td, b));
 	for (size_t i = 0; i < n; i++) {
@@ -137,10 +199,8 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const pk
 			fprintf(o, "null");
 	}
 	if (p->modeled) {
-		fprintf(o, ", \"modeled\" : \"");
-		for (const char *s = p->modeled; *s; s++)
-			fprintf(o, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-		fputc('"', o);
+		fprintf(o, ", \"modeled\" : ");
+		json_str(o, p->modeled);
 	}
 	fprintf(o, "}\n");
 }
@@ -180,20 +240,22 @@ static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_nod
 	}
 }
 
-/* One block's nodes. */
-static size_t block_nodes(stat_td *t, size_t b, const pk_metric_counts *in, pk_topdown_node *v)
+static bool any_computable(const pk_topdown_node *v, size_t n)
 {
-	size_t n = pk_topdown_compute(t->td, b, in, -1, v, TD_MAX_NODES);
-	return n > TD_MAX_NODES ? TD_MAX_NODES : n;
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any |= v[i].computable;
+	return any;
 }
 
-static void print_block(stat_td *t, const stat_printer *p, size_t b, const pk_topdown_node *v,
-			size_t n, double interval_ns)
+static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_key *k,
+			const pk_topdown_node *v, size_t n, bool last, double interval_ns)
 {
+	char buf[128];
 	if (p->fmt == STAT_JSON) {
-		json_row(p, t, b, v, n, interval_ns);
+		json_row(p, t, b, k, v, n, interval_ns);
 	} else if (p->fmt == STAT_CSV) {
-		csv_row(p, t, b, v, n, interval_ns);
+		csv_row(p, t, b, k, v, n, interval_ns);
 	} else if (t->tree) {
 		if (interval_ns >= 0 && b == 0)
 			fprintf(p->out, "\n# time %.9f\n", interval_ns / 1e9);
@@ -201,43 +263,115 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const pk_to
 	} else {
 		if (interval_ns < 0)
 			human_header(p->out, t, b, v, n, false);
-		human_row(p->out, row_label(t, b, interval_ns), v, n, interval_ns);
-		bool any = false;
-		for (size_t i = 0; i < n; i++)
-			any |= v[i].computable;
-		if (interval_ns < 0 && !any)
+		human_row(p->out, row_label(t, b, k, buf, sizeof(buf), interval_ns), label_width(t),
+			  v, n, interval_ns);
+		if (interval_ns < 0 && !any_computable(v, n))
 			fprintf(p->out, " (nothing counted on %s: no measured task ran there)\n",
 				pk_topdown_block_pmu(t->td, b));
-		if (interval_ns < 0 && b + 1 < pk_topdown_nr_blocks(t->td))
+		if (interval_ns < 0 && !last)
 			fputc('\n', p->out);
 	}
 }
 
-int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double interval_ns)
+/* The buckets of TopDown's rows in order of appearance: -1 alone when
+ * aggregated. *out to free. */
+static size_t td_keys(const stat_td *t, const stat_rows *rows, td_key **out)
+{
+	td_key *k = calloc(rows->nr + 1, sizeof(*k));
+	size_t n = 0;
+	if (!k)
+		return 0;
+	if (t->aggr == PK_AGGR_GLOBAL)
+		k[n++].key = -1;
+	for (size_t i = 0; t->aggr != PK_AGGR_GLOBAL && i < rows->nr; i++) {
+		const stat_row *r = &rows->v[i];
+		size_t j = 0;
+		while (j < n && k[j].key != r->key)
+			j++;
+		if (j < n || r->key < 0 || !is_td(t, r->evsel))
+			continue;
+		k[n].key = r->key;
+		if (t->aggr == PK_AGGR_CPU)
+			snprintf(k[n].label, sizeof(k[n].label), "CPU%d", r->key);
+		else
+			snprintf(k[n].label, sizeof(k[n].label), "%s-%d", r->comm, r->key);
+		n++;
+	}
+	*out = k;
+	return n;
+}
+
+/* One bucket's blocks: computed, kept for --plot (aggregated only),
+ * printed; a bucket's block without counts (a CPU of the other core type)
+ * is left out, and a bucket without any block too. */
+static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *in,
+		     const td_key *k, bool first, pk_topdown_node *v, double interval_ns)
+{
+	size_t nb = pk_topdown_nr_blocks(t->td), n[8] = {0};
+	int r = 0;
+	for (size_t b = 0; b < nb && b < 8 && r == 0; b++) {
+		n[b] = pk_topdown_compute(t->td, b, in, k->key, v + b * TD_MAX_NODES, TD_MAX_NODES);
+		n[b] = n[b] > TD_MAX_NODES ? TD_MAX_NODES : n[b];
+		if (k->key < 0)
+			r = pk_topdown_series_add(&t->series, interval_ns, b, v + b * TD_MAX_NODES,
+						  n[b]);
+	}
+	/* -I: each block's column header once, before its first rows (with
+	 * -A, at the first CPU that has the block) */
+	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
+		if (p->fmt == STAT_HUMAN && !t->tree && n[b] && !(t->headers_done >> b & 1)) {
+			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
+			t->headers_done |= 1u << b;
+		}
+	size_t last = nb;
+	for (size_t b = 0; b < nb && b < 8; b++)
+		if (k->key < 0 || n[b])
+			last = b;
+	if (last == nb || r < 0)
+		return r;
+	if (k->key >= 0 && p->fmt == STAT_HUMAN && (interval_ns < 0 || t->tree))
+		fprintf(p->out, "%s %s:\n", first ? "" : "\n", k->label);
+	for (size_t b = 0; b < nb && b < 8; b++)
+		if (k->key < 0 || n[b])
+			print_block(t, p, b, k, v + b * TD_MAX_NODES, n[b], b == last, interval_ns);
+	return r;
+}
+
+/* -e's events after the TopDown blocks, as plain stat prints them. */
+static int print_extra(const stat_td *t, stat_printer *p, const stat_rows *rows, double wall_ns,
+		       double interval_ns)
+{
+	stat_rows extra = {.v = calloc(rows->nr + 1, sizeof(stat_row)), .runs = rows->runs};
+	if (!extra.v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rows->nr; i++)
+		if (!is_td(t, rows->v[i].evsel))
+			extra.v[extra.nr++] = rows->v[i];
+	if (extra.nr && p->fmt == STAT_HUMAN && interval_ns < 0)
+		fputc('\n', p->out);
+	int r = extra.nr ? stat_print_rows(p, &extra, wall_ns, interval_ns) : 0;
+	free(extra.v);
+	return r;
+}
+
+int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wall_ns,
+		  double interval_ns)
 {
 	pk_metric_count *counts;
 	pk_metric_literal lit;
 	pk_metric_counts in;
 	if (stat_rows_metric_counts(rows, -1, &counts, &lit, &in) < 0)
 		return -ENOMEM;
-	size_t nb = pk_topdown_nr_blocks(t->td);
-	pk_topdown_node *v = calloc(nb * TD_MAX_NODES, sizeof(*v));
-	size_t *n = calloc(nb, sizeof(*n));
-	int r = v && n ? 0 : -ENOMEM;
-	for (size_t b = 0; b < nb && r == 0; b++) {
-		n[b] = block_nodes(t, b, &in, v + b * TD_MAX_NODES);
-		r = pk_topdown_series_add(&t->series, interval_ns, b, v + b * TD_MAX_NODES, n[b]);
-	}
-	/* -I: every block's column header once, before the first rows */
-	for (size_t b = 0; b < nb && r == 0 && interval_ns >= 0 && !t->header_done; b++)
-		if (p->fmt == STAT_HUMAN && !t->tree)
-			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
-	for (size_t b = 0; b < nb && r == 0; b++)
-		print_block(t, p, b, v + b * TD_MAX_NODES, n[b], interval_ns);
-	if (interval_ns >= 0)
-		t->header_done = true;
+	td_key *keys = NULL;
+	size_t nk = td_keys(t, rows, &keys);
+	pk_topdown_node *v = calloc(8 * TD_MAX_NODES, sizeof(*v));
+	int r = v && keys ? 0 : -ENOMEM;
+	for (size_t i = 0; i < nk && r == 0; i++)
+		r = print_key(t, p, &in, &keys[i], i == 0, v, interval_ns);
+	if (r == 0 && t->nr_events < rows->nr)
+		r = print_extra(t, p, rows, wall_ns, interval_ns);
 	free(v);
-	free(n);
+	free(keys);
 	free(counts);
 	return r;
 }

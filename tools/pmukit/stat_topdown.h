@@ -18,21 +18,30 @@
 typedef struct stat_td {
 	pk_topdown *td;
 	bool tree;                 /* --tree */
+	pk_aggr_mode aggr;         /* -A: a block per CPU; --per-thread: per thread */
+	const pk_evlist *evlist;   /* its first nr_events are TopDown's; -e's follow */
+	size_t nr_events;
 	pk_topdown_series series;  /* every printed reading, per block */
-	bool header_done;          /* -I: the column headers were printed */
+	unsigned headers_done;     /* -I: bit b: block b's column header was printed */
 } stat_td;
 
 /* The blocks for this machine (cpuid: the model's, or NULL for the host's
- * or PMUKIT_CPUID) and their events appended to evlist. < 0 with err
- * saying why TopDown cannot run here and what can. */
+ * or PMUKIT_CPUID) and their events appended to evlist (first: -e's events
+ * come after them). < 0 with err saying why TopDown cannot run here and
+ * what can. */
 int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
 		  int level, const char *cputype, pk_evlist *evlist, pk_error *err);
 /* Every TopDown event counted? Else < 0 with err naming the first that was
- * not and why (its explanation from counting): no table is printed. */
+ * not and why (its explanation from counting): no table is printed. (-e's
+ * events are not TopDown's: they print "<not counted>" as in plain stat.) */
 int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err);
-/* Prints one reading: totals (interval_ns < 0) or one -I row per block.
- * Returns 0 or -ENOMEM. */
-int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double interval_ns);
+/* Prints one reading: totals (interval_ns < 0) or one -I row per block;
+ * with -A / --per-thread the blocks of each CPU / thread (a block whose
+ * core PMU counted nothing there is left out), labeled; then -e's events as
+ * plain stat prints them (wall_ns: the time they cover). Returns 0 or
+ * -ENOMEM. */
+int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wall_ns,
+		  double interval_ns);
 /* Without -I: newer perf's advice on long periods (human output: to the
  * output; CSV/JSON: to stderr). */
 void stat_td_advice(const stat_printer *p);

@@ -13,9 +13,11 @@
  * Mapping: INIT sets the library up from the environment; THREADINIT
  * opens the calling thread's counters; REGISTER names a region ahead (no
  * counting); START/STOP are pk_region_begin/end; CLOSE writes the report
- * (when asked) and closes; GET gives a tag's TopDown nodes (percent, in
- * the method's order), its time in seconds and its call count; SWITCH
- * (event sets) and RESET have nothing to do here and are no-ops. */
+ * (when asked) and closes; GET gives the calling thread's TopDown nodes of
+ * a tag (percent, in the method's order), its time in seconds and its call
+ * count, RESET zeroes them (likwid's per-thread meaning); SWITCH is likwid's
+ * "next event group" and, with TopDown's one group, switches to the same
+ * group: a no-op, as in likwid with one group. */
 #ifndef PMUKIT_LIKWID_MARKER_H
 #define PMUKIT_LIKWID_MARKER_H
 
@@ -29,7 +31,7 @@
 #define LIKWID_MARKER_START(regionTag) pk_region_begin(regionTag)
 #define LIKWID_MARKER_STOP(regionTag) pk_region_end(regionTag)
 #define LIKWID_MARKER_CLOSE pk_region_likwid_close()
-#define LIKWID_MARKER_RESET(regionTag) ((void)(regionTag))
+#define LIKWID_MARKER_RESET(regionTag) pk_region_likwid_reset(regionTag)
 #define LIKWID_MARKER_GET(regionTag, nevents, events, time, count)                          \
 	pk_region_likwid_get(regionTag, nevents, events, time, count)
 #else
