@@ -270,18 +270,21 @@ void pki_pd_queue_flush_half(pd_queue *q)
 	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
-/* The event of a record held in place, but its id fields. */
+/* The event of a record held in place, every field but its id fields
+ * (the reader's part: pki_pd_queue_pop returns 2). */
 static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
 {
 	const uint8_t *d = e->data;
-	memset(ev, 0, sizeof(*ev));
 	ev->type = pd_ld32(d);
 	ev->misc = pd_ld16(d + 4);
 	ev->size = pd_ld16(d + 6);
 	ev->data = d;
 	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->in_compressed = false;
 	ev->evsel = e->evsel;
 	ev->has_time = true;
+	ev->aux = NULL;
+	ev->aux_size = 0;
 }
 
 int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)

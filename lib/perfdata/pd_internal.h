@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "perfdata/pd_fast.h"
 
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
@@ -155,9 +156,35 @@ static inline bool pki_pd_src_stable(const pd_src *s, const uint8_t *p)
 {
 	return s->mem && p >= s->mem && p < s->mem + s->mem_len;
 }
-void pki_pd_src_hold(pd_src *s, const uint8_t *p);
-void pki_pd_src_release(pd_src *s, const uint8_t *p);
-void pki_pd_src_trim(pd_src *s, uint64_t off);
+/* Mapped files are given back in segments of this many bytes. */
+#define PD_SEG_SHIFT 22
+/* The slow halves of release and trim (source.c): segment i holds nothing
+ * any more; the reader crossed into the segment of off. */
+void pki_pd_src_seg_empty(pd_src *s, size_t i);
+void pki_pd_src_trim_segs(pd_src *s, uint64_t off);
+/* Inline: hold and release come once per queued record, trim once per record. */
+static inline void pki_pd_src_hold(pd_src *s, const uint8_t *p)
+{
+	if (s->seg_refs)
+		s->seg_refs[(size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT)]++;
+}
+static inline void pki_pd_src_release(pd_src *s, const uint8_t *p)
+{
+	if (!s->seg_refs)
+		return;
+	size_t i = (size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT);
+	if (!--s->seg_refs[i])
+		pki_pd_src_seg_empty(s, i);
+}
+static inline void pki_pd_src_trim(pd_src *s, uint64_t off)
+{
+	if (!s->seg_refs || off <= s->hi)
+		return;
+	if (off >> PD_SEG_SHIFT != s->hi >> PD_SEG_SHIFT)
+		pki_pd_src_trim_segs(s, off);
+	else
+		s->hi = off;
+}
 
 /* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
 #define PD_RECORD_AUX_OUTPUT_HW_ID 21
@@ -218,6 +245,8 @@ bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uin
 /* Parses the id fields at the start of a sample body; false when too short. */
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
 			      uint64_t sample_type, pk_pd_sample_id *id);
+/* The id fields of a parsed sample: what pki_pd_parse_sample_head reads. */
+void pki_pd_sample_id_of(const pk_pd_sample *s, pk_pd_sample_id *id);
 /* Swaps the trailer at the end of a record in place. */
 void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
 /* Writes a trailer for id at p (native order); returns its size. */

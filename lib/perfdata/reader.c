@@ -1049,14 +1049,14 @@ static bool queued_type(const pk_pd_event *ev)
 	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time;
 }
 
-int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+/* The next event: 1, or 2 when it was held in place in the queue and its
+ * id fields are still to be read; 0 at the end, or an error. */
+static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
 		int popped = pki_pd_queue_pop(&r->q, ev);
-		if (popped == 2)
-			record_id(ev); /* held in place: read again */
 		if (popped)
-			return 1;
+			return popped;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
 			r->has_deferred = false;
@@ -1104,5 +1104,43 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			r->stats.nr_forced_flush++;
 			pki_pd_queue_flush_half(&r->q);
 		}
+	}
+}
+
+int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+{
+	int rc = next_event(r, ev, err);
+	if (rc == 2) {
+		record_id(ev); /* held in place: read again */
+		rc = 1;
+	}
+	return rc;
+}
+
+int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
+{
+	for (;;) {
+		int rc = next_event(r, ev, err);
+		if (rc <= 0)
+			return rc;
+		if (ev->type != PERF_RECORD_SAMPLE) {
+			if (rc == 2)
+				record_id(ev);
+			return 1;
+		}
+		if (!ev->evsel)
+			continue; /* counted when read */
+		if (rc == 2) {
+			/* held in place: queued with its head whole, read once here */
+			if (pki_pd_sample_parse_fast((const pd_evsel *)(const void *)ev->evsel,
+						     ev->data + 8, (size_t)ev->size - 8, s, NULL) == 0) {
+				s->misc = ev->misc;
+				pki_pd_sample_id_of(s, &ev->id);
+				return 1;
+			}
+			record_id(ev); /* the public parse below names the bad field */
+		}
+		if (pk_pd_reader_parse_sample(r, ev, s, NULL) == 0)
+			return 1;
 	}
 }

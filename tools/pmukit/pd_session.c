@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "perfdata/pd_fast.h"
 
 int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order)
 {
@@ -50,9 +51,12 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 	pk_error err;
 	pk_error_clear(&err);
 	pk_pd_event ev;
+	pk_pd_sample sample;
 	int rc;
 	s->ran = true;
-	while ((rc = pk_pd_next(s->reader, &ev, &err)) > 0) {
+	/* the internal path: each sample parsed once, those that do not parse
+	 * counted by the reader and reported by pd_session_finish */
+	while ((rc = pki_pd_next_parsed(s->reader, &ev, &sample, &err)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE) {
 			if ((ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO) &&
 			    pd_spe_event(&s->spe, s, &ev) < 0) {
@@ -65,9 +69,6 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			}
 			continue;
 		}
-		pk_pd_sample sample;
-		if (!ev.evsel || pk_pd_reader_parse_sample(s->reader, &ev, &sample, NULL) < 0)
-			continue; /* counted by the reader, reported by pd_session_finish */
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */

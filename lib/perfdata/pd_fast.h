@@ -1,0 +1,19 @@
+/* perf.data: the internal read path of the pmukit CLI's sample loop (script
+ * and report), not exported. It gives what pk_pd_next and
+ * pk_pd_reader_parse_sample give, with less work per sample: the id fields
+ * of a sample held in place are read once, by the parse, and the checks
+ * that the public parse makes on an event from anywhere are left out (the
+ * event is the reader's own). tests/perfdata/test_fast_path.c holds it
+ * equal to the public path, field by field. */
+#ifndef PK_PERFDATA_FAST_H
+#define PK_PERFDATA_FAST_H
+
+#include <pmukit/perfdata.h>
+
+/* pk_pd_next, but each sample comes parsed into *s; samples of no known
+ * event or that do not parse are counted (pk_pd_get_stats) and skipped, as
+ * pk_pd_reader_parse_sample counts them. For other records *s is not
+ * touched. */
+int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+
+#endif
