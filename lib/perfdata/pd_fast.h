@@ -1,5 +1,5 @@
 /* perf.data: the internal read path of the pmukit CLI's sample loop (script
- * and report), not exported. It gives what pk_pd_next and
+ * and report), not exported. pki_pd_next_parsed gives what pk_pd_next and
  * pk_pd_reader_parse_sample give, with less work per sample: the id fields
  * of a sample held in place are read once, by the parse, and the checks
  * that the public parse makes on an event from anywhere are left out (the
@@ -15,5 +15,9 @@
  * pk_pd_reader_parse_sample counts them. For other records *s is not
  * touched. */
 int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* A number that changes whenever pk_pd_evsel_name of one of the reader's
+ * evsels may have (an evsel added, EVENT_UPDATE, EVENT_DESC): a name kept
+ * with the number it was read under needs no check while it is the same. */
+uint64_t pki_pd_names_version(const pk_pd_reader *r);
 
 #endif

@@ -366,6 +366,11 @@ struct pk_pd_reader {
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;
+	/* the evsel of the last sample id looked up (most samples repeat it);
+	 * forgotten when an evsel is added */
+	uint64_t last_id;
+	const pk_pd_evsel *last_evsel;
+	uint64_t names_version;      /* changes when an evsel's name may have */
 };
 
 void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -196,6 +196,8 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 		e->nr_ids = nr_ids;
 	}
 	r->evsels[r->nr_evsels++] = e;
+	r->last_evsel = NULL;
+	r->names_version++;
 	update_id_pos(r);
 	return 0;
 }
@@ -476,6 +478,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		if (rc < 0)
 			return rc;
 		pki_pd_apply_event_desc(r);
+		r->names_version++;
 	}
 	return 0;
 }
@@ -640,6 +643,8 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 		if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
 			return r->evsels[0];
 		id = pd_get64(rec + 8 + r->sample_id_pos * 8, r->swap);
+		if (r->last_evsel && id == r->last_id)
+			return r->last_evsel;
 	} else {
 		if (!r->sample_id_all || r->trailer_id_pos < 0 ||
 		    size < 8 + (size_t)r->trailer_id_pos * 8)
@@ -649,6 +654,10 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 			return r->evsels[0];
 	}
 	int i = pki_pd_idmap_get(&r->ids, id);
+	if (i >= 0 && sample) {
+		r->last_id = id;
+		r->last_evsel = r->evsels[i];
+	}
 	if (i >= 0)
 		return r->evsels[i];
 	if (!sample)
@@ -675,6 +684,7 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 		char **dst = kind == PD_EVENT_UPDATE_UNIT ? &e->unit : &e->name;
 		free(*dst);
 		*dst = str;
+		r->names_version++;
 	} else if (kind == PD_EVENT_UPDATE_SCALE && n >= sizeof(double)) {
 		memcpy(&e->scale, s, sizeof(double));
 	}
@@ -699,8 +709,10 @@ static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
 	ft->size = n;
 	ft->present = ft->loaded = true;
 	ft->bad = false;
-	if (f == PK_FEAT_EVENT_DESC)
+	if (f == PK_FEAT_EVENT_DESC) {
 		pki_pd_apply_event_desc(r);
+		r->names_version++;
+	}
 	return 0;
 }
 
@@ -1105,6 +1117,11 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			pki_pd_queue_flush_half(&r->q);
 		}
 	}
+}
+
+uint64_t pki_pd_names_version(const pk_pd_reader *r)
+{
+	return r->names_version;
 }
 
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)

@@ -4,7 +4,7 @@
  * per-CPU streams, out of order, at equal times, over rounds, with a
  * sample of an unknown id and a damaged one, both give the same events in
  * the same order, every event and sample field equal, and the same
- * counters. The order itself is checked too: by time, ties in file order,
+ * counters; the names version moves when a name changes. The order itself is checked too: by time, ties in file order,
  * a round's records not before the previous round's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +99,18 @@ static void put_bad_samples(pk_pd_writer *w, uint64_t time)
 	put(w, rec, 8 + 10 * 8);
 }
 
+/* EVENT_UPDATE: event B's name becomes "renamed". */
+static void put_rename(pk_pd_writer *w)
+{
+	uint8_t rec[40] = {0};
+	pd_st32(rec, PK_RECORD_EVENT_UPDATE);
+	pd_st16(rec + 6, sizeof(rec));
+	pd_st64(rec + 8, PD_EVENT_UPDATE_NAME);
+	pd_st64(rec + 16, ID_B);
+	memcpy(rec + 24, "renamed", 7);
+	put(w, rec, sizeof(rec));
+}
+
 static const uint8_t round_rec[8] = {PK_RECORD_FINISHED_ROUND, 0, 0, 0, 0, 0, 8, 0};
 
 /* Each round: two CPU streams, each in time order, written interleaved,
@@ -127,6 +139,8 @@ static void write_file(const char *path)
 			put_sample(w, seq++, LATE_TIME, 1); /* out of order */
 		if (r == 3)
 			put_bad_samples(w, base + 3);
+		if (r == 4)
+			put_rename(w);
 		put(w, round_rec, sizeof(round_rec));
 	}
 	assert_int_equal(pk_pd_writer_close(w, NULL), 0);
@@ -204,8 +218,22 @@ static void check_order(const pk_pd_event *ev, const pk_pd_sample *s, uint64_t *
 	*last_seq = s->ip;
 }
 
+/* The names version moves at the EVENT_UPDATE, and only there. */
+static void check_names_version(const pk_pd_reader *r, const pk_pd_event *ev, uint64_t *version)
+{
+	uint64_t now = pki_pd_names_version(r);
+	if (ev->type != PK_RECORD_EVENT_UPDATE) {
+		assert_int_equal(now, *version);
+		return;
+	}
+	assert_int_not_equal(now, *version);
+	assert_string_equal(pk_pd_evsel_name(pk_pd_evsel_at(r, 1)), "renamed");
+	*version = now;
+}
+
 static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffer)
 {
+	uint64_t version = pki_pd_names_version(fast), start_version = version;
 	pk_pd_event e1, e2;
 	pk_pd_sample s1, s2;
 	uint64_t last_time = 0, last_seq = 0, samples = 0;
@@ -221,6 +249,7 @@ static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffe
 			assert_same_event(&e1, &e2);
 		else
 			assert_int_equal(e1.offset, e2.offset);
+		check_names_version(fast, &e2, &version);
 		if (e1.type != PERF_RECORD_SAMPLE)
 			continue;
 		samples++;
@@ -231,6 +260,7 @@ static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffe
 		check_order(&e2, &s2, &last_time, &last_seq);
 	} while (rc1 > 0);
 	assert_int_equal(samples, ROUNDS * (2 * PER_CPU + (PER_CPU + 6) / 7) + 1);
+	assert_int_not_equal(version, start_version); /* the EVENT_UPDATE came */
 	const pk_pd_stats *a = pk_pd_get_stats(pub), *b = pk_pd_get_stats(fast);
 	for (int k = 0; k < PK_PD_DROP_MAX; k++) {
 		assert_int_equal(a->drops[k].count, b->drops[k].count);
