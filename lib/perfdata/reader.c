@@ -1026,7 +1026,13 @@ static int user_record(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		memset(ev, 0, sizeof(*ev));
+		/* what the steps below do not always set (not a whole clear:
+		 * this runs once per record) */
+		ev->evsel = NULL;
+		ev->has_time = false;
+		memset(&ev->id, 0, sizeof(ev->id));
+		ev->aux = NULL;
+		ev->aux_size = 0;
 		const uint8_t *p = NULL;
 		size_t size = 0;
 		uint64_t extra = 0, off = r->doff;
