@@ -245,8 +245,6 @@ bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uin
 /* Parses the id fields at the start of a sample body; false when too short. */
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
 			      uint64_t sample_type, pk_pd_sample_id *id);
-/* The id fields of a parsed sample: what pki_pd_parse_sample_head reads. */
-void pki_pd_sample_id_of(const pk_pd_sample *s, pk_pd_sample_id *id);
 /* Swaps the trailer at the end of a record in place. */
 void pki_pd_swap_trailer(uint8_t *rec, size_t size, uint64_t sample_type);
 /* Writes a trailer for id at p (native order); returns its size. */

@@ -1158,7 +1158,7 @@ int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_err
 			if (pki_pd_sample_parse_fast((const pd_evsel *)(const void *)ev->evsel,
 						     ev->data + 8, (size_t)ev->size - 8, s, NULL) == 0) {
 				s->misc = ev->misc;
-				pki_pd_sample_id_of(s, &ev->id);
+				ev->id.fields = 0; /* not read: *s has them */
 				return 1;
 			}
 			record_id(ev); /* the public parse below names the bad field */

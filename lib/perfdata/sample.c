@@ -166,20 +166,6 @@ bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t le
 	return true;
 }
 
-void pki_pd_sample_id_of(const pk_pd_sample *s, pk_pd_sample_id *id)
-{
-	uint64_t st = s->type;
-	bool tid = st & PERF_SAMPLE_TID;
-	id->fields = st & PD_SAMPLE_HEAD_FIELDS;
-	id->pid = tid ? s->pid : 0;
-	id->tid = tid ? s->tid : 0;
-	id->time = st & PERF_SAMPLE_TIME ? s->time : 0;
-	/* ID after IDENTIFIER wins */
-	id->id = st & PERF_SAMPLE_ID ? s->id : st & PERF_SAMPLE_IDENTIFIER ? s->identifier : 0;
-	id->stream_id = st & PERF_SAMPLE_STREAM_ID ? s->stream_id : 0;
-	id->cpu = st & PERF_SAMPLE_CPU ? s->cpu : (uint32_t)-1;
-}
-
 static void swap_field(uint8_t *p, bool pair)
 {
 	if (pair) {
