@@ -287,7 +287,7 @@ static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
 	ev->aux_size = 0;
 }
 
-int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);

@@ -312,8 +312,16 @@ void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 bool pki_pd_queue_over(const pd_queue *q);
 void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event: 0 when none, 1, or 2 when it was held in
- * place and its id fields are still to be read (the reader's part). */
-int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+ * place and its id fields are still to be read (the reader's part). The
+ * call is skipped when nothing is ready and nothing handed out is still to
+ * be given back (once per record read while a round fills). */
+int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev);
+static inline int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+{
+	if (q->pos >= q->ready && !q->release && !q->held)
+		return 0;
+	return pki_pd_queue_pop_next(q, ev);
+}
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {
