@@ -120,7 +120,7 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
-int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare)
 {
 	if (q->nr == q->cap) {
 		if (q->pos > 0 && q->pos == q->ready)
@@ -135,9 +135,7 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 		}
 	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
-	/* the record and its aux data lie together in the source */
-	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
-	if (pki_pd_queue_in_place(q, ev)) {
+	if (bare) {
 		/* the entry alone: the event is rebuilt from the record */
 		pki_pd_src_hold(q->src, ev->data);
 		pd_qent *e = &q->ents[q->nr++];
@@ -150,6 +148,8 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 			q->max_time = time;
 		return 0;
 	}
+	/* the record and its aux data lie together in the source */
+	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
 	pd_qchunk *chunk;
 	uint8_t *mem = queue_alloc(q, evsz + (in_place ? 0 : total), &chunk);

@@ -305,7 +305,9 @@ static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *e
 	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
 	       !ev->in_compressed && ev->has_time;
 }
-int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
+/* Queues ev at time; bare is pki_pd_queue_in_place(q, ev), as the caller
+ * found it. */
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare);
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */

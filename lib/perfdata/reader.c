@@ -1088,9 +1088,10 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		r->deferred.code = 0; /* only errors write the rest */
 		r->id_partial = false;
 		int rc = read_raw(r, ev, &r->deferred);
+		bool queued = rc > 0 && !r->opts.no_order && queued_type(ev);
+		bool bare = queued && pki_pd_queue_in_place(&r->q, ev);
 		/* all of the id unless it waits in place in the queue */
-		if (rc > 0 && r->id_partial &&
-		    (r->opts.no_order || !queued_type(ev) || !pki_pd_queue_in_place(&r->q, ev)))
+		if (rc > 0 && r->id_partial && !bare)
 			record_id(ev);
 		if (rc < 0) {
 			if (!r->deferred.code)
@@ -1111,11 +1112,11 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			r->q.next_flush = r->q.max_time;
 			continue;
 		}
-		if (!queued_type(ev))
+		if (!queued)
 			return 1;
 		if (r->q.last_delivered && ev->id.time < r->q.last_delivered)
 			r->stats.nr_out_of_order++;
-		rc = pki_pd_queue_add(&r->q, ev, ev->id.time);
+		rc = pki_pd_queue_add(&r->q, ev, ev->id.time, bare);
 		if (rc < 0)
 			return pk_err(err, rc, "out of memory");
 		if (pki_pd_queue_over(&r->q)) {
