@@ -947,22 +947,24 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	uint8_t *rec = (uint8_t *)(uintptr_t)ev->data; /* scratch when swapping */
 	size_t size = ev->size;
 	ev->evsel = e;
-	if (r->swap && ev->type == PERF_RECORD_SAMPLE && e) {
-		pk_pd_sample tmp;
-		/* a sample too short for its fields stays partly unswapped:
-		 * parsing it fails the same way, and counts it */
-		(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
-	} else if (r->swap && ev->type != PERF_RECORD_SAMPLE) {
-		pki_pd_swap_record(rec, size, e);
-	}
-	if (ev->type == PERF_RECORD_SAMPLE && e) {
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (!e)
+			return; /* counted by record_evsel */
+		if (r->swap) {
+			pk_pd_sample tmp;
+			/* a sample too short for its fields stays partly
+			 * unswapped: parsing it fails the same way, and counts it */
+			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+		}
 		/* the time for the queue; the rest when needed (pk_pd_next) */
 		ev->has_time = pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout,
 						  rec + 8, size - 8, &ev->id.time);
 		r->id_partial = true;
-	} else {
-		record_id(ev);
+		return;
 	}
+	if (r->swap)
+		pki_pd_swap_record(rec, size, e);
+	record_id(ev);
 	if (ev->type == PERF_RECORD_LOST && size >= 24)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
