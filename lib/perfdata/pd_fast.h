@@ -14,7 +14,10 @@
  * event or that do not parse are counted (pk_pd_get_stats) and skipped, as
  * pk_pd_reader_parse_sample counts them. A sample's ev->id may be left
  * unread (id.fields 0): its fields are in *s. For other records *s is not
- * touched and ev is all pk_pd_next gives. */
+ * touched and ev is all pk_pd_next gives. The caller leaves *s as the call
+ * filled it until the next call: a sample of the same event as the one
+ * before, with a simple layout (the head, PERIOD, CALLCHAIN, RAW), then
+ * only has those fields written again, not all 336 bytes cleared. */
 int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
 /* A number that changes whenever pk_pd_evsel_name of one of the reader's
  * evsels may have (an evsel added, EVENT_UPDATE, EVENT_DESC): a name kept

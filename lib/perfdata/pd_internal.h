@@ -254,9 +254,12 @@ size_t pki_pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample
 /* Walks a sample body; with swap, swaps each field in place first. */
 int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
-/* The same without swapping, the head read through the evsel's layout. */
+/* The same without swapping, the head read through the evsel's layout.
+ * With again, s holds the whole parse of another sample of this evsel,
+ * whose layout is simple: only the fields such a layout has are written
+ * (the others hold their defaults already), not the whole structure. */
 int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
-			     pk_pd_sample *s, const char **bad_field);
+			     pk_pd_sample *s, bool again, const char **bad_field);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
@@ -379,6 +382,10 @@ struct pk_pd_reader {
 	uint64_t last_id;
 	const pk_pd_evsel *last_evsel;
 	uint64_t names_version;      /* changes when an evsel's name may have */
+	/* pki_pd_next_parsed: the sample it parsed last with a simple layout,
+	 * and its evsel (NULL: none, or the sample may hold other fields) */
+	const pk_pd_sample *parsed;
+	const pk_pd_evsel *parsed_evsel;
 };
 
 void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1143,6 +1143,23 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 	return rc;
 }
 
+/* A sample held in place, parsed once; false when it does not parse. */
+static bool parse_held(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s)
+{
+	const pd_evsel *e = (const pd_evsel *)(const void *)ev->evsel;
+	bool again = r->parsed == s && r->parsed_evsel == ev->evsel;
+	r->parsed = NULL;
+	if (pki_pd_sample_parse_fast(e, ev->data + 8, (size_t)ev->size - 8, s, again, NULL) < 0)
+		return false;
+	s->misc = ev->misc;
+	ev->id.fields = 0; /* not read: *s has them */
+	if (e->layout.simple) {
+		r->parsed = s;
+		r->parsed_evsel = ev->evsel;
+	}
+	return true;
+}
+
 int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 {
 	for (;;) {
@@ -1158,14 +1175,11 @@ int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_err
 			continue; /* counted when read */
 		if (rc == 2) {
 			/* held in place: queued with its head whole, read once here */
-			if (pki_pd_sample_parse_fast((const pd_evsel *)(const void *)ev->evsel,
-						     ev->data + 8, (size_t)ev->size - 8, s, NULL) == 0) {
-				s->misc = ev->misc;
-				ev->id.fields = 0; /* not read: *s has them */
+			if (parse_held(r, ev, s))
 				return 1;
-			}
 			record_id(ev); /* the public parse below names the bad field */
 		}
+		r->parsed = NULL;
 		if (pk_pd_reader_parse_sample(r, ev, s, NULL) == 0)
 			return 1;
 	}
