@@ -1,5 +1,7 @@
 /* The perf.data reader: file header, attrs, feature table, then the record
- * stream with COMPRESSED records expanded and time ordering on top.
+ * stream with COMPRESSED records expanded and time ordering on top; both
+ * pk_pd_next and the CLI's internal pki_pd_next_parsed (pd_fast.h) come
+ * out of next_event.
  *
  * Invariants: damage that stops reading is an error naming the file offset,
  * delivered after every good event before it; damage that only loses some
