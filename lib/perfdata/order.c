@@ -120,7 +120,7 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
-int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare)
 {
 	if (q->nr == q->cap) {
 		if (q->pos > 0 && q->pos == q->ready)
@@ -135,9 +135,7 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 		}
 	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
-	/* the record and its aux data lie together in the source */
-	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
-	if (pki_pd_queue_in_place(q, ev)) {
+	if (bare) {
 		/* the entry alone: the event is rebuilt from the record */
 		pki_pd_src_hold(q->src, ev->data);
 		pd_qent *e = &q->ents[q->nr++];
@@ -150,6 +148,8 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time)
 			q->max_time = time;
 		return 0;
 	}
+	/* the record and its aux data lie together in the source */
+	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
 	pd_qchunk *chunk;
 	uint8_t *mem = queue_alloc(q, evsz + (in_place ? 0 : total), &chunk);
@@ -270,21 +270,24 @@ void pki_pd_queue_flush_half(pd_queue *q)
 	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
-/* The event of a record held in place, but its id fields. */
+/* The event of a record held in place, every field but its id fields
+ * (the reader's part: pki_pd_queue_pop returns 2). */
 static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
 {
 	const uint8_t *d = e->data;
-	memset(ev, 0, sizeof(*ev));
 	ev->type = pd_ld32(d);
 	ev->misc = pd_ld16(d + 4);
 	ev->size = pd_ld16(d + 6);
 	ev->data = d;
 	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->in_compressed = false;
 	ev->evsel = e->evsel;
 	ev->has_time = true;
+	ev->aux = NULL;
+	ev->aux_size = 0;
 }
 
-int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "perfdata/pd_fast.h"
 
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
@@ -155,9 +156,35 @@ static inline bool pki_pd_src_stable(const pd_src *s, const uint8_t *p)
 {
 	return s->mem && p >= s->mem && p < s->mem + s->mem_len;
 }
-void pki_pd_src_hold(pd_src *s, const uint8_t *p);
-void pki_pd_src_release(pd_src *s, const uint8_t *p);
-void pki_pd_src_trim(pd_src *s, uint64_t off);
+/* Mapped files are given back in segments of this many bytes. */
+#define PD_SEG_SHIFT 22
+/* The slow halves of release and trim (source.c): segment i holds nothing
+ * any more; the reader crossed into the segment of off. */
+void pki_pd_src_seg_empty(pd_src *s, size_t i);
+void pki_pd_src_trim_segs(pd_src *s, uint64_t off);
+/* Inline: hold and release come once per queued record, trim once per record. */
+static inline void pki_pd_src_hold(pd_src *s, const uint8_t *p)
+{
+	if (s->seg_refs)
+		s->seg_refs[(size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT)]++;
+}
+static inline void pki_pd_src_release(pd_src *s, const uint8_t *p)
+{
+	if (!s->seg_refs)
+		return;
+	size_t i = (size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT);
+	if (!--s->seg_refs[i])
+		pki_pd_src_seg_empty(s, i);
+}
+static inline void pki_pd_src_trim(pd_src *s, uint64_t off)
+{
+	if (!s->seg_refs || off <= s->hi)
+		return;
+	if (off >> PD_SEG_SHIFT != s->hi >> PD_SEG_SHIFT)
+		pki_pd_src_trim_segs(s, off);
+	else
+		s->hi = off;
+}
 
 /* The newest kernel record type perf 6.1 knows (not in every UAPI header). */
 #define PD_RECORD_AUX_OUTPUT_HW_ID 21
@@ -227,9 +254,12 @@ size_t pki_pd_write_trailer(uint8_t *p, uint64_t sample_type, const pk_pd_sample
 /* Walks a sample body; with swap, swaps each field in place first. */
 int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool swap,
 		   pk_pd_sample *s, const char **bad_field);
-/* The same without swapping, the head read through the evsel's layout. */
+/* The same without swapping, the head read through the evsel's layout.
+ * With again, s holds the whole parse of another sample of this evsel,
+ * whose layout is simple: only the fields such a layout has are written
+ * (the others hold their defaults already), not the whole structure. */
 int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
-			     pk_pd_sample *s, const char **bad_field);
+			     pk_pd_sample *s, bool again, const char **bad_field);
 
 /* ---- ordering queue (order.c) ---- */
 typedef struct pd_qchunk pd_qchunk;
@@ -278,15 +308,25 @@ static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *e
 	return q->src && pki_pd_src_stable(q->src, ev->data) && !ev->aux_size &&
 	       !ev->in_compressed && ev->has_time;
 }
-int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time);
+/* Queues ev at time; bare is pki_pd_queue_in_place(q, ev), as the caller
+ * found it. */
+int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare);
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
 bool pki_pd_queue_over(const pd_queue *q);
 void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event: 0 when none, 1, or 2 when it was held in
- * place and its id fields are still to be read (the reader's part). */
-int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev);
+ * place and its id fields are still to be read (the reader's part). The
+ * call is skipped when nothing is ready and nothing handed out is still to
+ * be given back (once per record read while a round fills). */
+int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev);
+static inline int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
+{
+	if (q->pos >= q->ready && !q->release && !q->held)
+		return 0;
+	return pki_pd_queue_pop_next(q, ev);
+}
 
 /* ---- the reader ---- */
 typedef struct pd_idmap {
@@ -337,6 +377,15 @@ struct pk_pd_reader {
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;
+	/* the evsel of the last sample id looked up (most samples repeat it);
+	 * forgotten when an evsel is added */
+	uint64_t last_id;
+	const pk_pd_evsel *last_evsel;
+	uint64_t names_version;      /* changes when an evsel's name may have */
+	/* pki_pd_next_parsed: the sample it parsed last with a simple layout,
+	 * and its evsel (NULL: none, or the sample may hold other fields) */
+	const pk_pd_sample *parsed;
+	const pk_pd_evsel *parsed_evsel;
 };
 
 void pki_pd_warn(pk_pd_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,5 +1,7 @@
 /* The perf.data reader: file header, attrs, feature table, then the record
- * stream with COMPRESSED records expanded and time ordering on top.
+ * stream with COMPRESSED records expanded and time ordering on top; both
+ * pk_pd_next and the CLI's internal pki_pd_next_parsed (pd_fast.h) come
+ * out of next_event.
  *
  * Invariants: damage that stops reading is an error naming the file offset,
  * delivered after every good event before it; damage that only loses some
@@ -196,6 +198,8 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 		e->nr_ids = nr_ids;
 	}
 	r->evsels[r->nr_evsels++] = e;
+	r->last_evsel = NULL;
+	r->names_version++;
 	update_id_pos(r);
 	return 0;
 }
@@ -476,6 +480,7 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		if (rc < 0)
 			return rc;
 		pki_pd_apply_event_desc(r);
+		r->names_version++;
 	}
 	return 0;
 }
@@ -640,6 +645,8 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 		if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
 			return r->evsels[0];
 		id = pd_get64(rec + 8 + r->sample_id_pos * 8, r->swap);
+		if (r->last_evsel && id == r->last_id)
+			return r->last_evsel;
 	} else {
 		if (!r->sample_id_all || r->trailer_id_pos < 0 ||
 		    size < 8 + (size_t)r->trailer_id_pos * 8)
@@ -649,6 +656,10 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 			return r->evsels[0];
 	}
 	int i = pki_pd_idmap_get(&r->ids, id);
+	if (i >= 0 && sample) {
+		r->last_id = id;
+		r->last_evsel = r->evsels[i];
+	}
 	if (i >= 0)
 		return r->evsels[i];
 	if (!sample)
@@ -675,6 +686,7 @@ static int handle_event_update(pk_pd_reader *r, const pk_pd_event *ev)
 		char **dst = kind == PD_EVENT_UPDATE_UNIT ? &e->unit : &e->name;
 		free(*dst);
 		*dst = str;
+		r->names_version++;
 	} else if (kind == PD_EVENT_UPDATE_SCALE && n >= sizeof(double)) {
 		memcpy(&e->scale, s, sizeof(double));
 	}
@@ -699,8 +711,10 @@ static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
 	ft->size = n;
 	ft->present = ft->loaded = true;
 	ft->bad = false;
-	if (f == PK_FEAT_EVENT_DESC)
+	if (f == PK_FEAT_EVENT_DESC) {
 		pki_pd_apply_event_desc(r);
+		r->names_version++;
+	}
 	return 0;
 }
 
@@ -935,22 +949,24 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 	uint8_t *rec = (uint8_t *)(uintptr_t)ev->data; /* scratch when swapping */
 	size_t size = ev->size;
 	ev->evsel = e;
-	if (r->swap && ev->type == PERF_RECORD_SAMPLE && e) {
-		pk_pd_sample tmp;
-		/* a sample too short for its fields stays partly unswapped:
-		 * parsing it fails the same way, and counts it */
-		(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
-	} else if (r->swap && ev->type != PERF_RECORD_SAMPLE) {
-		pki_pd_swap_record(rec, size, e);
-	}
-	if (ev->type == PERF_RECORD_SAMPLE && e) {
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (!e)
+			return; /* counted by record_evsel */
+		if (r->swap) {
+			pk_pd_sample tmp;
+			/* a sample too short for its fields stays partly
+			 * unswapped: parsing it fails the same way, and counts it */
+			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
+		}
 		/* the time for the queue; the rest when needed (pk_pd_next) */
 		ev->has_time = pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout,
 						  rec + 8, size - 8, &ev->id.time);
 		r->id_partial = true;
-	} else {
-		record_id(ev);
+		return;
 	}
+	if (r->swap)
+		pki_pd_swap_record(rec, size, e);
+	record_id(ev);
 	if (ev->type == PERF_RECORD_LOST && size >= 24)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
@@ -1014,7 +1030,13 @@ static int user_record(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
-		memset(ev, 0, sizeof(*ev));
+		/* what the steps below do not always set (not a whole clear:
+		 * this runs once per record) */
+		ev->evsel = NULL;
+		ev->has_time = false;
+		memset(&ev->id, 0, sizeof(ev->id));
+		ev->aux = NULL;
+		ev->aux_size = 0;
 		const uint8_t *p = NULL;
 		size_t size = 0;
 		uint64_t extra = 0, off = r->doff;
@@ -1050,14 +1072,14 @@ static bool queued_type(const pk_pd_event *ev)
 	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time;
 }
 
-int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+/* The next event: 1, or 2 when it was held in place in the queue and its
+ * id fields are still to be read; 0 at the end, or an error. */
+static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 {
 	for (;;) {
 		int popped = pki_pd_queue_pop(&r->q, ev);
-		if (popped == 2)
-			record_id(ev); /* held in place: read again */
 		if (popped)
-			return 1;
+			return popped;
 		if (r->has_deferred) {
 			/* the error that stopped reading, after the good events */
 			r->has_deferred = false;
@@ -1071,9 +1093,10 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		r->deferred.code = 0; /* only errors write the rest */
 		r->id_partial = false;
 		int rc = read_raw(r, ev, &r->deferred);
+		bool queued = rc > 0 && !r->opts.no_order && queued_type(ev);
+		bool bare = queued && pki_pd_queue_in_place(&r->q, ev);
 		/* all of the id unless it waits in place in the queue */
-		if (rc > 0 && r->id_partial &&
-		    (r->opts.no_order || !queued_type(ev) || !pki_pd_queue_in_place(&r->q, ev)))
+		if (rc > 0 && r->id_partial && !bare)
 			record_id(ev);
 		if (rc < 0) {
 			if (!r->deferred.code)
@@ -1094,16 +1117,73 @@ int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 			r->q.next_flush = r->q.max_time;
 			continue;
 		}
-		if (!queued_type(ev))
+		if (!queued)
 			return 1;
 		if (r->q.last_delivered && ev->id.time < r->q.last_delivered)
 			r->stats.nr_out_of_order++;
-		rc = pki_pd_queue_add(&r->q, ev, ev->id.time);
+		rc = pki_pd_queue_add(&r->q, ev, ev->id.time, bare);
 		if (rc < 0)
 			return pk_err(err, rc, "out of memory");
 		if (pki_pd_queue_over(&r->q)) {
 			r->stats.nr_forced_flush++;
 			pki_pd_queue_flush_half(&r->q);
 		}
+	}
+}
+
+uint64_t pki_pd_names_version(const pk_pd_reader *r)
+{
+	return r->names_version;
+}
+
+int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
+{
+	int rc = next_event(r, ev, err);
+	if (rc == 2) {
+		record_id(ev); /* held in place: read again */
+		rc = 1;
+	}
+	return rc;
+}
+
+/* A sample held in place, parsed once; false when it does not parse. */
+static bool parse_held(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s)
+{
+	const pd_evsel *e = (const pd_evsel *)(const void *)ev->evsel;
+	bool again = r->parsed == s && r->parsed_evsel == ev->evsel;
+	r->parsed = NULL;
+	if (pki_pd_sample_parse_fast(e, ev->data + 8, (size_t)ev->size - 8, s, again, NULL) < 0)
+		return false;
+	s->misc = ev->misc;
+	ev->id.fields = 0; /* not read: *s has them */
+	if (e->layout.simple) {
+		r->parsed = s;
+		r->parsed_evsel = ev->evsel;
+	}
+	return true;
+}
+
+int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
+{
+	for (;;) {
+		int rc = next_event(r, ev, err);
+		if (rc <= 0)
+			return rc;
+		if (ev->type != PERF_RECORD_SAMPLE) {
+			if (rc == 2)
+				record_id(ev);
+			return 1;
+		}
+		if (!ev->evsel)
+			continue; /* counted when read */
+		if (rc == 2) {
+			/* held in place: queued with its head whole, read once here */
+			if (parse_held(r, ev, s))
+				return 1;
+			record_id(ev); /* the public parse below names the bad field */
+		}
+		r->parsed = NULL;
+		if (pk_pd_reader_parse_sample(r, ev, s, NULL) == 0)
+			return 1;
 	}
 }

@@ -521,14 +521,15 @@ static void head_fast(const pd_layout *l, const uint8_t *b, pk_pd_sample *s)
 }
 
 int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
-			     pk_pd_sample *s, const char **bad_field)
+			     pk_pd_sample *s, bool again, const char **bad_field)
 {
 	const pd_layout *l = &evsel->layout;
 	const struct perf_event_attr *a = &evsel->pub.attr;
 	if (len < (size_t)l->words * 8) /* the walk names the field cut short */
 		return pki_pd_sample_walk(&evsel->pub, (uint8_t *)(uintptr_t)body, len, false, s,
 					  bad_field);
-	sample_init(s, a);
+	if (!again || !l->simple)
+		sample_init(s, a);
 	head_fast(l, body, s);
 	/* without swap the walk only reads; the cast keeps one routine */
 	uint8_t *b = (uint8_t *)(uintptr_t)body;
@@ -599,7 +600,7 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 	if (ev->type == PERF_RECORD_SAMPLE && e && e->idx >= 0 && (size_t)e->idx < r->nr_evsels &&
 	    r->evsels[e->idx] == e &&
 	    pki_pd_sample_parse_fast((const pd_evsel *)(const void *)e, ev->data + 8,
-				     (size_t)ev->size - 8, s, &field) == 0) {
+				     (size_t)ev->size - 8, s, false, &field) == 0) {
 		s->misc = ev->misc;
 		return 0;
 	}

@@ -14,9 +14,6 @@
 
 /* The largest window one record may need (AUXTRACE data included). */
 #define PD_SRC_MAX ((size_t)1 << 30)
-/* Mapped files are given back in segments of this many bytes. */
-#define PD_SEG_SHIFT 22
-
 /* Maps a regular file whole; false (and the pread window) when it cannot. */
 static bool src_map(pd_src *s)
 {
@@ -86,17 +83,6 @@ void pki_pd_src_free(pd_src *s)
 	s->mapped = false;
 }
 
-static size_t seg_of(const pd_src *s, const uint8_t *p)
-{
-	return (size_t)((uint64_t)(p - s->mem) >> PD_SEG_SHIFT);
-}
-
-void pki_pd_src_hold(pd_src *s, const uint8_t *p)
-{
-	if (s->seg_refs)
-		s->seg_refs[seg_of(s, p)]++;
-}
-
 /* Gives back segment i of the mapping (its pages stay in the page cache;
  * a later read faults them in again). */
 static void seg_drop(pd_src *s, size_t i)
@@ -108,24 +94,16 @@ static void seg_drop(pd_src *s, size_t i)
 	s->seg_gone[i] = 1;
 }
 
-void pki_pd_src_release(pd_src *s, const uint8_t *p)
+void pki_pd_src_seg_empty(pd_src *s, size_t i)
 {
-	if (!s->seg_refs)
-		return;
-	size_t i = seg_of(s, p);
 	/* a segment the reader has left, now holding nothing */
-	if (!--s->seg_refs[i] && i < (size_t)(s->hi >> PD_SEG_SHIFT) && !s->seg_gone[i])
+	if (i < (size_t)(s->hi >> PD_SEG_SHIFT) && !s->seg_gone[i])
 		seg_drop(s, i);
 }
 
-void pki_pd_src_trim(pd_src *s, uint64_t off)
+void pki_pd_src_trim_segs(pd_src *s, uint64_t off)
 {
-	if (!s->seg_refs || off <= s->hi)
-		return;
-	bool crossed = off >> PD_SEG_SHIFT != s->hi >> PD_SEG_SHIFT;
 	s->hi = off;
-	if (!crossed)
-		return;
 	size_t end = (size_t)(s->hi >> PD_SEG_SHIFT);
 	for (size_t i = end; i > 0 && !s->seg_gone[i - 1]; i--)
 		if (!s->seg_refs[i - 1])

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "pd_header.h"
 #include "pd_session.h"
+#include "perfdata/pd_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
 #include "script_side_events.h"
@@ -169,6 +170,7 @@ typedef struct script {
 	struct evlabel {             /* per evsel: "<name, padded>: ", made once */
 		char *name, *text;   /* the name it was made of; the text */
 		size_t len;
+		uint64_t version;    /* pki_pd_names_version when name was checked */
 	} *labels;
 	bool checked;
 	int status;
@@ -503,32 +505,45 @@ static void print_data_src(script *sc, uint64_t data_src)
 	pd_out_pad(&sc->out, sc->data_src_width - n);
 }
 
-/* The event's name right-aligned in the widest name, and ": ", made once
- * per evsel and again only when its name changed (EVENT_UPDATE). */
-static void print_evname(script *sc, const pk_pd_evsel *e)
+/* Makes l the label of name: right-aligned in the widest name, and ": ";
+ * false when out of memory. */
+static bool make_label(const script *sc, struct evlabel *l, const char *name)
 {
-	const char *name = pk_pd_evsel_name(e);
+	size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
+	/* at least PD_OUT_BLOCK bytes: a short label is one block */
+	size_t size = pad + n + 2 < PD_OUT_BLOCK ? PD_OUT_BLOCK : pad + n + 2;
+	char *copy = strdup(name), *text = calloc(1, size);
+	if (!copy || !text) {
+		free(copy);
+		free(text);
+		return false;
+	}
+	memset(text, ' ', pad);
+	memcpy(text + pad, name, n);
+	memcpy(text + pad + n, ": ", 2);
+	free(l->name);
+	free(l->text);
+	l->name = copy;
+	l->text = text;
+	l->len = pad + n + 2;
+	return true;
+}
+
+/* The event's label, made once per evsel and again only when its name
+ * changed (EVENT_UPDATE): the name is looked at only when the reader's
+ * names version moved. */
+static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+{
 	struct evlabel *l = &sc->labels[e->idx];
-	if (!l->text || strcmp(l->name, name)) {
-		size_t n = strlen(name), pad = sc->name_width > (int)n ? (size_t)sc->name_width - n : 0;
-		/* at least PD_OUT_BLOCK bytes: a short label is one block */
-		size_t size = pad + n + 2 < PD_OUT_BLOCK ? PD_OUT_BLOCK : pad + n + 2;
-		char *copy = strdup(name), *text = calloc(1, size);
-		if (!copy || !text) {
-			free(copy);
-			free(text);
+	uint64_t version = pki_pd_names_version(s->reader);
+	if (!l->text || l->version != version) {
+		const char *name = pk_pd_evsel_name(e);
+		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name)) {
 			pd_out_pad_str(&sc->out, name, sc->name_width);
 			pd_out_lit(&sc->out, ": ");
 			return;
 		}
-		memset(text, ' ', pad);
-		memcpy(text + pad, name, n);
-		memcpy(text + pad + n, ": ", 2);
-		free(l->name);
-		free(l->text);
-		l->name = copy;
-		l->text = text;
-		l->len = pad + n + 2;
+		l->version = version;
 	}
 	if (l->len <= PD_OUT_BLOCK)
 		pd_out_block(&sc->out, l->text, l->len);
@@ -688,7 +703,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (f & F_PERIOD)
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
-		print_evname(sc, e);
+		print_evname(sc, s, e);
 	if (f & F_FLAGS) /* perf's "  %-21s " of the flags' text, empty for none */
 		script_print_flags(o);
 	if (f & F_TRACE)

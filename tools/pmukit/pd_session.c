@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "perfdata/pd_fast.h"
 
 int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order)
 {
@@ -144,17 +145,33 @@ static int spe_failed(const pd_session *s, int r)
 	return 1;
 }
 
+/* A record's time: a sample's own (the internal path leaves ev->id unread
+ * for samples), else its sample_id's. */
+static bool record_time(const pk_pd_event *ev, const pk_pd_sample *smp, uint64_t *t)
+{
+	if (ev->type == PERF_RECORD_SAMPLE && (smp->type & PERF_SAMPLE_TIME)) {
+		*t = smp->time;
+		return true;
+	}
+	*t = ev->id.time;
+	return ev->type != PERF_RECORD_SAMPLE && ev->has_time;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	pk_pd_event ev;
+	pk_pd_sample sample;
 	int rc;
 	s->ran = true;
-	while ((rc = pk_pd_next(s->reader, &ev, &err)) > 0) {
-		if (s->spe.have_info && ev.has_time) {
+	/* the internal path: each sample parsed once, those that do not parse
+	 * counted by the reader and reported by pd_session_finish */
+	while ((rc = pki_pd_next_parsed(s->reader, &ev, &sample, &err)) > 0) {
+		uint64_t t;
+		if (s->spe.have_info && record_time(&ev, &sample, &t)) {
 			/* the Arm SPE samples older than this record come first */
-			int r = pd_spe_before(&s->spe, s, &ev, ev.id.time, fn, arg);
+			int r = pd_spe_before(&s->spe, s, &ev, t, fn, arg);
 			if (r)
 				return spe_failed(s, r);
 		}
@@ -176,9 +193,6 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 				s->on_event(s->event_arg, s, &ev, false);
 			continue;
 		}
-		pk_pd_sample sample;
-		if (!ev.evsel || pk_pd_reader_parse_sample(s->reader, &ev, &sample, NULL) < 0)
-			continue; /* counted by the reader, reported by pd_session_finish */
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */
