@@ -74,3 +74,53 @@ size_t pd_test_same_script(const char *env, const char *file, const char *args)
 	free(theirs);
 	return n;
 }
+
+/* The next word of *p within its line (NULL at the line's end). */
+static const char *next_word(const char **p, size_t *len)
+{
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	if (!**p || **p == '\n')
+		return NULL;
+	const char *w = *p;
+	while (**p && **p != ' ' && **p != '\t' && **p != '\n')
+		(*p)++;
+	*len = (size_t)(*p - w);
+	return w;
+}
+
+static bool rule_word(const char *w, size_t n)
+{
+	return n && strspn(w, ".") == n;
+}
+
+/* One line of each: perf's words equal to ours or cut. */
+static bool line_cut_agrees(const char **o, const char **t)
+{
+	size_t lo, lt;
+	const char *wo, *wt;
+	while ((wt = next_word(t, &lt))) {
+		if (!(wo = next_word(o, &lo)))
+			return false;
+		bool same = lo == lt && !memcmp(wo, wt, lt);
+		bool cut = lt < lo && !memcmp(wo, wt, lt);
+		if (!same && !cut && !(rule_word(wo, lo) && rule_word(wt, lt)))
+			return false;
+		if (cut && !next_word(&(const char *){*t}, &lt)) {
+			*o += strcspn(*o, "\n"); /* perf cut its last column */
+			break;
+		}
+	}
+	return !next_word(o, &lo);
+}
+
+bool pd_test_report_cut_agrees(const char *ours, const char *theirs)
+{
+	while (*ours || *theirs) {
+		if (!*ours || !*theirs || !line_cut_agrees(&ours, &theirs))
+			return false;
+		ours += *ours == '\n';
+		theirs += *theirs == '\n';
+	}
+	return true;
+}

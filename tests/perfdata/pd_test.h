@@ -26,6 +26,12 @@ bool pd_test_have(const char *tool);
 /* The standard output of a shell command that must succeed. */
 char *pd_test_output(const char *cmd);
 size_t pd_test_lines(const char *s);
+/* Whether two report outputs agree once perf 6.1's column cut is allowed:
+ * line by line the same words (blank runs and the widths of "# ...." rule
+ * lines aside), except that a word of perf's may be a prefix of ours and,
+ * when it is its line's last, ours may go on (perf 6.1 sometimes sizes a
+ * column before its final text: "perf-ex" for perf-exec, a cut trace). */
+bool pd_test_report_cut_agrees(const char *ours, const char *theirs);
 
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the

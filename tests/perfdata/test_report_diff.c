@@ -116,6 +116,13 @@ static int run_case(const rcase *c, const char *listed)
 	drop_tip(theirs);
 	bool same = !strcmp(theirs, ours);
 	snprintf(key, sizeof(key), "`%s%s%s`", c->file, c->opts[0] ? " " : "", c->opts);
+	if (!same && pd_test_report_cut_agrees(ours, theirs)) {
+		fprintf(stderr, "listed difference: %s (perf 6.1 cut a column: docs/perfdata-differences.md)\n",
+			key);
+		free(theirs);
+		free(ours);
+		return 2;
+	}
 	if (!same) {
 		bool ok = strstr(listed, key) != NULL;
 		fprintf(stderr, "%s: %s %s\n", ok ? "listed difference" : "UNLISTED DIFFERENCE", key,
