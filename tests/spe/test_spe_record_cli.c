@@ -6,7 +6,8 @@
  *  - record --model: one SPE record per `period` of the instructions that
  *    `stat --model` counts, the same count in `report -D` and `script -D`,
  *    the AUX summary; two runs give the same bytes; Linux perf 6.1's
- *    `perf report -D` prints the same SPE lines (skipped without perf);
+ *    `perf report -D` prints the same SPE lines and `perf script` the same
+ *    synthetic samples (skipped without perf);
  *  - hostile options: every bad term, value and option refused with a
  *    message naming it (and nothing written);
  *  - the document's common errors: no arm_spe PMU (kpti, firmware, VM),
@@ -215,6 +216,29 @@ static void test_dump_vs_perf(void **state)
 	}
 }
 
+/* perf 6.1 makes the synthetic samples of a recorded file (v1 metadata,
+ * the form it reads; TIME_CONV before AUXTRACE_INFO, or it divides by
+ * zero) and prints what pmukit script prints. */
+static void test_samples_vs_perf(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	char *log, cmd[8192];
+	assert_int_equal(record("-e arm_spe/ts_enable=1,load_filter=1/ -c 8192 --spe-meta 1",
+				"ps.data", &log),
+			 0);
+	free(log);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s/ps.data 2>/dev/null", pd_test_dir);
+	char *perf = pd_test_output(cmd);
+	snprintf(cmd, sizeof(cmd), "%s script -i %s/ps.data 2>/dev/null", pk_test_pmukit(),
+		 pd_test_dir);
+	char *ours = pd_test_output(cmd);
+	assert_true(pd_test_lines(perf) > 100);
+	assert_string_equal(ours, perf);
+	free(perf);
+	free(ours);
+}
+
 /* A refused command line: exit status non-zero, the message, no file. */
 static void expect_refused(const char *args, const char *want)
 {
@@ -347,7 +371,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),           cmocka_unit_test(test_info_roundtrip),
 		cmocka_unit_test(test_record_and_dump), cmocka_unit_test(test_same_bytes),
-		cmocka_unit_test(test_dump_vs_perf),    cmocka_unit_test(test_hostile_options),
+		cmocka_unit_test(test_dump_vs_perf),    cmocka_unit_test(test_samples_vs_perf),
+		cmocka_unit_test(test_hostile_options),
 		cmocka_unit_test(test_no_spe_pmu),      cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_discard),
 	};

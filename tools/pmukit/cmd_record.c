@@ -482,6 +482,15 @@ static int synthesize(rsession *s)
 	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
 	pk_synth syn = {.w = s->w, .sample_type = pk_evsel_attr(first)->sample_type,
 			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = s->kernel};
+	uint8_t tc[56];
+	bool tc_ok = pk_recorder_time_conv(s->rec, tc);
+	/* with AUX data, TIME_CONV before AUXTRACE_INFO, as perf writes it:
+	 * perf 6.1 takes the conversion when it reads AUXTRACE_INFO (after
+	 * it, it divides by a zero multiplier) */
+	if (s->spe.on && tc_ok && pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return -1;
+	}
 	if (record_spe_info(&s->spe, s->w, s->kernel, s->cpus))
 		return -1;
 	int rc = pk_synth_kernel_mmap(&syn, &s->err);
@@ -491,8 +500,7 @@ static int synthesize(rsession *s)
 		rc = synth_targets(s, &syn);
 	if (rc == 0 && s->traced)
 		rc = pk_synth_comm(&syn, s->wl.pid, s->wl.pid, "pmukit-exec", &s->err);
-	uint8_t tc[56];
-	if (rc == 0 && pk_recorder_time_conv(s->rec, tc))
+	if (rc == 0 && tc_ok && !s->spe.on)
 		rc = pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err);
 	if (rc == 0)
 		rc = pk_synth_finished_init(&syn, &s->err);
