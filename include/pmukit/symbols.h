@@ -20,6 +20,7 @@ typedef struct pk_machine pk_machine;
 typedef struct pk_machine_opts {
 	const char *kallsyms;        /* NULL: /proc/kallsyms; "" : no kernel symbols */
 	bool no_symbols;             /* maps only: no ELF reading */
+	bool no_demangle;            /* C++ names as in the symbol table */
 	const char *buildid_dir;     /* perf's build-id cache; NULL: $PERF_BUILDID_DIR,
 					else $HOME/.debug; "": none */
 	/* The file caching the kallsyms lines kept, per boot (see

@@ -32,6 +32,7 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 		free(d);
 		return NULL;
 	}
+	d->keep_mangled = m->opts.no_demangle;
 	d->next = m->dsos[h];
 	m->dsos[h] = d;
 	return d;

@@ -43,6 +43,7 @@ typedef struct seg {
 typedef struct dso {
 	char *name;
 	bool loaded, is_kernel;
+	bool keep_mangled;           /* the machine's no_demangle */
 	sym *syms;
 	size_t nr_syms;
 	char *strs;                  /* names, one block */

@@ -106,8 +106,9 @@ void pki_sy_syms_finish(dso *d)
 	for (size_t i = 0; i < d->nr_syms; i++) {
 		sym *s = &d->syms[i];
 		s->name = d->strs + (uintptr_t)s->name;
-		/* perf demangles ELF symbols, never the kernel's */
-		s->mangled = !d->is_kernel && pk_is_mangled(s->name);
+		/* perf demangles ELF symbols, never the kernel's; with
+		 * --no-demangle, aliases are compared by their raw names too */
+		s->mangled = !d->is_kernel && !d->keep_mangled && pk_is_mangled(s->name);
 	}
 	if (!d->nr_syms)
 		return;

@@ -469,6 +469,35 @@ static void test_cxx_every_symbol(void **state)
 	free(lib);
 }
 
+/* --no-demangle: the symbol table's own names, in script and in report, as
+ * perf prints them (the comparison needs perf; the names only g++) */
+static void test_no_demangle(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("g++");
+	const char *bin = build_cxx_as("prog-nd", "-O2");
+	const char *data = path_in("prog-nd.data");
+	assert_true(write_symbol_file(data, bin, SHT_SYMTAB) > 30);
+	char cmd[3000];
+	const char *count = "%s %s -i '%s' %s | grep -c '%s' || true";
+	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F sym", data, "--no-demangle",
+		 "_ZN2ns");
+	char *raw = pd_test_output(cmd);
+	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F sym", data, "", "_ZN2ns");
+	char *dem = pd_test_output(cmd);
+	assert_true(atoi(raw) > 5);
+	assert_int_equal(atoi(dem), 0);
+	free(raw);
+	free(dem);
+	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "report --stdio", data,
+		 "--no-demangle", "_ZN2ns");
+	raw = pd_test_output(cmd);
+	assert_true(atoi(raw) > 5);
+	free(raw);
+	if (pd_test_have("perf"))
+		assert_true(same_script(data, "-F ip,sym --no-demangle") > 30);
+}
+
 /* ---- data_src ---- */
 
 static void test_data_src_format(void **state)
@@ -864,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_data_src_format),
 		cmocka_unit_test(test_cxx_recorded),
 		cmocka_unit_test(test_cxx_every_symbol),
+		cmocka_unit_test(test_no_demangle),
 		cmocka_unit_test(test_data_src_perf),
 		cmocka_unit_test(test_attr_names_perf),
 		cmocka_unit_test(test_maps_perf),

@@ -210,7 +210,7 @@ static int parse_time(report *rp, const char *arg)
 enum {
 	O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_ITRACE, O_CHILDREN, O_NO_CHILDREN, O_MAX_STACK,
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
-	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_IGNORED,
+	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_NO_DEMANGLE, O_IGNORED,
 	O_IGNORED_ARG,
 };
 
@@ -247,7 +247,7 @@ static const struct option report_longopts[] = {
 	{"spe-latency", no_argument, NULL, O_SPE_LATENCY},
 	{"plot", required_argument, NULL, O_PLOT},
 	{"force", no_argument, NULL, 'f'},
-	{"no-demangle", no_argument, NULL, O_IGNORED},
+	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"inline", no_argument, NULL, O_IGNORED},
 	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
 	{NULL, 0, NULL, 0},
@@ -255,7 +255,7 @@ static const struct option report_longopts[] = {
 
 typedef struct report_args {
 	const char *input, *itrace, *plot;
-	bool header, header_only, dump, spe_latency;
+	bool header, header_only, dump, spe_latency, no_demangle;
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
@@ -321,6 +321,7 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case 'q': rp->quiet = true; break;
 	case O_TOTAL_PERIOD: rp->show_period = true; break;
 	case O_NS: rp->ns = true; break;
+	case O_NO_DEMANGLE: a->no_demangle = true; break;
 	case 'f': case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
 	default: return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
 	}
@@ -454,6 +455,11 @@ static int report_run(report *rp, report_args *a)
 	pd_session s;
 	if (pd_session_open(&s, "report", a->input, false))
 		return 1;
+	pk_machine_opts mo = {.no_demangle = a->no_demangle};
+	if (a->no_demangle && pd_session_machine(&s, &mo)) {
+		pd_session_close(&s);
+		return 1;
+	}
 	if (a->itrace && pd_spe_set_itrace(&s.spe, "report", a->itrace)) {
 		pd_session_close(&s);
 		return 129;

@@ -41,6 +41,7 @@ const char script_usage[] =
 	"      --reltime, --deltatime    times from the first / the previous sample\n"
 	"      --max-stack N       call chain lines printed per sample\n"
 	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
+	"      --no-demangle       C++ names as the symbol table holds them\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
 	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
@@ -860,7 +861,7 @@ int cmd_script(int argc, char **argv)
 	memset(&sc, 0, sizeof(sc));
 	sc.max_stack = PK_MAX_STACK;
 	bool header = false, header_only = false;
-	const char *kallsyms = NULL;
+	pk_machine_opts mopts = {0};
 	uint64_t v;
 	const char *input = NULL;
 	bool no_order = false, dump = false;
@@ -887,8 +888,8 @@ int cmd_script(int argc, char **argv)
 		case 'H': header = true; break;
 		case 'h': header_only = true; break;
 		case 'r': sc.time_shift = SHIFT_REL; break;
-		case 'k': kallsyms = optarg; break;
-		case 'N': break; /* C++ names are demangled when shown: see docs/perfdata-differences.md */
+		case 'k': mopts.kallsyms = optarg; break;
+		case 'N': mopts.no_demangle = true; break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
@@ -918,7 +919,7 @@ int cmd_script(int argc, char **argv)
 	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
 		return 1;
 	s.spe.dump = dump;
-	if (kallsyms && pd_session_kallsyms(&s, kallsyms)) {
+	if ((mopts.kallsyms || mopts.no_demangle) && pd_session_machine(&s, &mopts)) {
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 1;

@@ -119,10 +119,9 @@ static int deliver_read(pd_session *s, const pk_pd_event *ev, const pk_pd_sample
 	return 0;
 }
 
-int pd_session_kallsyms(pd_session *s, const char *path)
+int pd_session_machine(pd_session *s, const pk_machine_opts *o)
 {
-	pk_machine_opts o = {.kallsyms = path};
-	pk_machine *m = pk_machine_new(&o);
+	pk_machine *m = pk_machine_new(o);
 	if (!m) {
 		fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 		return 1;

@@ -37,9 +37,9 @@ typedef int (*pd_sample_fn)(void *arg, pd_session *s, const pk_pd_event *ev,
 
 /* input NULL: stdin when it is a pipe, else "perf.data" (perf's rule). */
 int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order);
-/* --kallsyms FILE: kernel symbols from FILE instead of /proc/kallsyms
- * (before the run); 0, or 1 after printing an error. */
-int pd_session_kallsyms(pd_session *s, const char *path);
+/* A machine with options (--kallsyms FILE, --no-demangle) in place of the
+ * default one (before the run); 0, or 1 after printing an error. */
+int pd_session_machine(pd_session *s, const pk_machine_opts *o);
 /* Runs to the end; returns 0, or 1 after printing an error (the samples
  * before the damage have been handed out). */
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg);
