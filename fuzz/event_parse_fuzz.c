@@ -1,5 +1,6 @@
 /* Fuzz target: the perf event parser, then what every caller does next
- * (config, pack the attrs, render the error). The PMUs of one fixture tree
+ * (config, pack the attrs, render the error); the same input as a branch
+ * filter list (record -j). The PMUs of one fixture tree
  * are loaded once: $PK_FUZZ_SYSFS, default the Alder Lake tree (hybrid, so
  * the expansion and regrouping paths run). $PK_FUZZ_CPUID sets the CPU for
  * named events. A small fake tracefs makes tracepoint lookups real. */
@@ -112,6 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (err.code == 0 || err.msg[0] == '\0') {
 		abort(); /* a failure must say why */
 	}
+	pk_error_render(&err, render, sizeof(render));
+	/* the same text as record -j's branch filter list */
+	uint64_t bst = 0;
+	pk_error_clear(&err);
+	if (pk_branch_filter_parse(str, &bst, &err) == 0 ? bst == 0 : err.msg[0] == '\0')
+		abort(); /* a filter means some branches; a failure says why */
 	pk_error_render(&err, render, sizeof(render));
 	pk_evlist_put(evlist);
 	free(str);

@@ -132,6 +132,9 @@ typedef struct pk_config_opts {
 	bool all_user, all_kernel; /* --all-user / --all-kernel: exclude the other side */
 	uint64_t sample_regs_user; /* --user-regs mask (REGS_USER in sample_type) */
 	uint64_t sample_regs_intr; /* -I mask (REGS_INTR in sample_type) */
+	/* -b / -j: branch_sample_type, with BRANCH_STACK in sample_type, on
+	 * every event but the tracking dummy; 0: none */
+	uint64_t branch_sample_type;
 } pk_config_opts;
 
 /* Applies the defaults a command sets on every attr (read_format,
@@ -146,6 +149,13 @@ int pk_evlist_config(pk_evlist *evlist, const pk_config_opts *opts, pk_error *er
 /* Writes the attr as the kernel wants it into buf (at least
  * PK_ATTR_SIZE_CONFIG3 bytes): size 128, or 136 when config3 is used. */
 size_t pk_evsel_pack_attr(const pk_evsel *evsel, void *buf);
+
+/* record -j's comma-separated filter words (any, any_call, any_ret,
+ * ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx, abort_tx,
+ * save_type, stack, priv) into branch_sample_type bits, as perf 6.1
+ * combines them (privilege words alone mean "any"). -EINVAL with the word
+ * and the known ones on an unknown word. */
+int pk_branch_filter_parse(const char *s, uint64_t *mask, pk_error *err);
 
 /* Flag names as perf -vv prints them ("IP|TID|TIME"); return snprintf's count. */
 int pk_sample_type_str(uint64_t sample_type, char *buf, size_t len);

@@ -67,6 +67,8 @@ typedef struct pk_addr_loc {
 	uint64_t dso_addr;           /* the address inside the dso (perf's map_ip) */
 	bool kernel;
 	bool has_map;
+	bool dso_read;               /* the dso's file was read (an ELF): perf then keeps
+					file addresses as they are (adjust_symbols) */
 	size_t sym_len, dso_len;     /* strlen of sym (0 when NULL) and dso */
 	uint64_t sym_size;           /* end - start of the symbol (0 when NULL) */
 	uint64_t map_size;           /* end - start of the map (0 when none) */

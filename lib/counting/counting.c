@@ -906,10 +906,17 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 					     "without PMU virtualization",
 			       pk_pmus_root(pmus));
 			pk_err_hint(err, "  software events (task-clock, page-faults, ...) still count");
+		} else if (s->err == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+			pk_err(err, -s->err, "'%s': %s%s%s does not support branch stack sampling "
+					     "(-b/-j)",
+			       name_or(c, i, "event"), pmu ? "PMU '" : "the event type", pmu ? pmu : "",
+			       pmu ? "'" : "");
+			pk_err_hint(err, "  branch stacks need a core PMU that records them: Intel "
+					 "LBR, Arm BRBE, AMD BRS or LbrExtV2 (none in a VM without "
+					 "PMU virtualization)");
 		} else if (s->err == EOPNOTSUPP) {
 			pk_err(err, -s->err, "'%s' is not supported by %s%s%s: the PMU cannot do what "
-					     "the attr asks (privilege filters :u/:k, sampling, "
-					     "branch stacks)",
+					     "the attr asks (privilege filters :u/:k, sampling)",
 			       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
 			       pmu ? "'" : "");
 		} else {

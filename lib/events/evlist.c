@@ -336,6 +336,12 @@ static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = o->sample_regs_intr;
 	}
+	/* perf's tracking dummy takes no branch stacks (no_aux_samples) */
+	bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+	if (o->branch_sample_type && !dummy) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_sample_type;
+	}
 }
 
 /* perf 6.1's evlist__config: with several events each sample says whose

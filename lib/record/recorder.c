@@ -347,6 +347,11 @@ int pk_recorder_add_evsels(pk_recorder *r, pk_pd_writer *w, pk_error *err)
 						r->nr_ids[i], err);
 		if (rc < 0)
 			return rc;
+		/* BRANCH_STACK (no payload) says samples carry branch stacks:
+		 * perf report then sorts by branch */
+		if ((a.attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (rc = pk_pd_writer_set_feature(w, PK_FEAT_BRANCH_STACK, "", 0, err)) < 0)
+			return rc;
 	}
 	return add_group_desc(r, w, err);
 }

@@ -79,8 +79,10 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	int fd = pki_sy_open_recorded(m, d, &e);
 	if (fd < 0)
 		return;
-	if (e && elf_kind(e) == ELF_K_ELF)
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		d->elf = true;
 		pki_sy_elf_load(d, e);
+	}
 	if (e)
 		elf_end(e);
 	close(fd);

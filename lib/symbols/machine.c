@@ -126,6 +126,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	loc->dso = d->name;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
+	loc->dso_read = d->elf;
 	uint64_t off = addr - mp->start + mp->pgoff;
 	uint64_t vaddr = pki_sy_seg_vaddr(d, off);
 	loc->dso_addr = off;

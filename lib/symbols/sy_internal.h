@@ -44,6 +44,7 @@ typedef struct dso {
 	char *name;
 	bool loaded, is_kernel;
 	bool keep_mangled;           /* the machine's no_demangle */
+	bool elf;                    /* its file was read as an ELF */
 	sym *syms;
 	size_t nr_syms;
 	char *strs;                  /* names, one block */

@@ -20,7 +20,10 @@ int pd_test_teardown(void **state)
 	(void)state;
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", pd_test_dir);
-	pk_test_run(cmd, NULL, 0);
+	if (getenv("PK_TEST_KEEP")) /* for a look at the files made */
+		fprintf(stderr, "kept %s\n", pd_test_dir);
+	else
+		pk_test_run(cmd, NULL, 0);
 	free(pd_test_dir);
 	return 0;
 }

@@ -47,6 +47,11 @@ const char record_usage[] =
 	"                          kernel's perf_event_max_sample_rate)\n"
 	"  -c, --count PERIOD      one sample every PERIOD events\n"
 	"  -g                      record call chains\n"
+	"  -b, --branch-any        sample taken-branch stacks (-j any)\n"
+	"  -j, --branch-filter F   branch stacks of these kinds: any, any_call, any_ret,\n"
+	"                          ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
+	"                          abort_tx, save_type, stack, priv (needs a PMU with\n"
+	"                          LBR, BRBE or AMD's branch sampling)\n"
 	"  -a, --all-cpus          system-wide, on every CPU\n"
 	"  -C, --cpu CPUS          system-wide on these CPUs (\"0-3,8\")\n"
 	"  -p, --pid PIDS          existing processes (all their threads)\n"
@@ -110,6 +115,7 @@ typedef struct ropts {
 	uint64_t max_size;           /* --max-size: stop at this many bytes (0: none) */
 	const char *filter;          /* --filter, for the event before it */
 	int compress;                /* -z: zstd level, 0: none */
+	uint64_t branch;             /* -b / -j: branch_sample_type, 0: none */
 } ropts;
 
 /* One recording: what run() sets up and tears down. */
@@ -324,6 +330,7 @@ static int setup_events(rsession *s)
 		.all_kernel = o->all_kernel,
 		.sample_regs_user = o->user_regs,
 		.sample_regs_intr = o->intr_regs,
+		.branch_sample_type = o->branch,
 	};
 	if (pk_evlist_config(s->evlist, &co, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
@@ -778,6 +785,20 @@ static int parse_size(const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* -b (any) / -j FILTERS: once, as perf takes them. 0, or the exit code. */
+static int parse_branch(const char *arg, ropts *o)
+{
+	if (o->branch)
+		return pk_cli_usage_error("record", "-b and -j exclude each other and come once");
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_branch_filter_parse(arg, &o->branch, &err) < 0) {
+		pk_cli_print_error("record", &err);
+		return 129;
+	}
+	return 0;
+}
+
 /* The options that only change attrs or the run's bookkeeping; 1 when c
  * is not one of them, 0 when done, -code on a usage error. */
 static int parse_attr_option(int c, ropts *o)
@@ -814,6 +835,8 @@ static int parse_attr_option(int c, ropts *o)
 	case O_SAMPLE_ID: o->sample_identifier = true; break;
 	case 'i': o->no_inherit = true; break;
 	case O_MAX_SIZE: r = parse_size(optarg, &o->max_size); break;
+	case 'b':
+	case 'j': r = parse_branch(c == 'b' ? "any" : optarg, o); break;
 	case O_FILTER:
 		if (!o->nr_events) /* perf's words and status */
 			r = pk_cli_usage_error("record", "--filter option should follow a -e "
@@ -874,12 +897,14 @@ static int parse_options(int argc, char **argv, ropts *o)
 		{"max-size", required_argument, NULL, O_MAX_SIZE},
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"compression-level", optional_argument, NULL, 'z'},
+		{"branch-any", no_argument, NULL, 'b'},
+		{"branch-filter", required_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, r;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:dTsPWBNRI::D:qiz::", longopts,
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:dTsPWBNRI::D:qiz::bj:", longopts,
 				NULL)) != -1) {
 		if ((r = parse_attr_option(c, o)) <= 0) {
 			if (r < 0)

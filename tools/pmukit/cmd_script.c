@@ -74,7 +74,11 @@ enum {
 	F_MISC = 1 << 23,
 	F_TOD = 1 << 24,
 	F_CALLINDENT = 1 << 25,      /* branch tracing's call depth: nothing elsewhere */
+	F_BRSTACK = 1 << 26,
+	F_BRSTACKSYM = 1 << 27,
+	F_BRSTACKOFF = 1 << 28,
 };
+#define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 /* the fields printed by script_fields.c, out of the common path */
 #define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
 
@@ -110,6 +114,9 @@ static const struct field_def {
 	{"misc", F_MISC, 0, NULL},
 	{"tod", F_TOD, 0, NULL},
 	{"callindent", F_CALLINDENT, 0, NULL},
+	{"brstack", F_BRSTACK, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
+	{"brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
+	{"brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -659,6 +666,16 @@ static void print_trace(script *sc, pd_session *s, const pk_pd_evsel *e, const p
 		pd_out_mem(&sc->out, text, n);
 }
 
+static void print_brstack(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			  unsigned cpumode)
+{
+	script_brstack b = {.kind = f & F_BRSTACK      ? SCRIPT_BR_ADDR
+				    : f & F_BRSTACKSYM ? SCRIPT_BR_SYM
+						       : SCRIPT_BR_OFF,
+			    .dso = f & F_DSO, .pid = smp->pid, .cpumode = cpumode};
+	script_print_brstack(&sc->out, s->machine, &b, smp);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -733,6 +750,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 			script_print_regs(o, sc->regs_arch, smp->user_abi, e->attr.sample_regs_user,
 					  smp->user_regs, smp->user_regs_nr);
 	}
+	if (f & F_BRANCHES) /* one of them, in perf's order of preference */
+		print_brstack(sc, s, f, smp, cpumode);
 	if (f & F_PHYS_ADDR)
 		pd_out_hex(o, smp->phys_addr, 16);
 	if (f & F_DATA_PAGE_SIZE)

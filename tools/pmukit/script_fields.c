@@ -52,3 +52,65 @@ void script_print_tod(pd_out *o, uint64_t time, uint64_t wall_ns, uint64_t clock
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
 	pd_out_printf(o, "%s.%06" PRIu64 " ", buf, ns % 1000000000 / 1000);
 }
+
+/* A branch entry's flags as perf 6.1 prints them: "/M|P|-/X|-/A|-/cycles/type "
+ * (perf_branch_entry's bitfields, linux/perf_event.h). The type is the
+ * PERF_BR_* name, "" for UNKNOWN; EXTEND_ABI gives the new_type name, and
+ * perf 6.1 prints "(null)" for a new_type it has no name for. */
+static void print_branch_flags(pd_out *o, uint64_t flags)
+{
+	static const char *const types[15] = {
+		"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX"};
+	static const char *const new_types[8] = {"FAULT_ALGN", "FAULT_DATA", "FAULT_INST",
+						 "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5"};
+	unsigned type = (unsigned)(flags >> 20) & 0xf, new_type = (unsigned)(flags >> 26) & 0xf;
+	const char *name = type < 15 ? types[type] : new_type < 8 ? new_types[new_type] : "(null)";
+	char pred = flags & 2 ? 'P' : flags & 1 ? 'M' : '-'; /* perf's order */
+	pd_out_printf(o, "/%c/%c/%c/%u/%s ", pred, flags & 4 ? 'X' : '-', flags & 8 ? 'A' : '-',
+		      (unsigned)(flags >> 4) & 0xffff, name);
+}
+
+/* One end of a branch: its address (or offset in its file), or its symbol. */
+static void print_branch_end(pd_out *o, pk_machine *m, const script_brstack *b, uint64_t addr)
+{
+	unsigned mode = b->cpumode;
+	const pk_addr_loc *loc = pk_machine_lookup(m, b->pid, mode, addr);
+	if (!loc->has_map) { /* perf's fallback: the cpumode the address implies */
+		mode = addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		if (mode != b->cpumode)
+			loc = pk_machine_lookup(m, b->pid, mode, addr);
+	}
+	if (b->kind == SCRIPT_BR_SYM) {
+		if (loc->sym) {
+			pd_out_mem(o, loc->sym, loc->sym_len);
+			pd_out_printf(o, "+0x%" PRIx64, loc->symoff);
+		} else {
+			pd_out_lit(o, "[unknown]");
+		}
+	} else {
+		/* brstackoff: the offset in the file, where perf did not read the
+		 * file (it keeps the addresses of a file it read) */
+		bool off = b->kind == SCRIPT_BR_OFF && loc->has_map && !loc->kernel && !loc->dso_read;
+		pd_out_printf(o, "0x%" PRIx64, off ? loc->dso_addr : addr);
+	}
+	if (b->dso) {
+		pd_out_ch(o, '(');
+		pd_out_mem(o, loc->dso, loc->dso_len);
+		pd_out_ch(o, ')');
+	}
+}
+
+void script_print_brstack(pd_out *o, pk_machine *m, const script_brstack *b,
+			  const pk_pd_sample *smp)
+{
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		const pk_pd_branch_entry *e = &smp->branch[i];
+		if (b->kind != SCRIPT_BR_SYM)
+			pd_out_ch(o, ' ');
+		print_branch_end(o, m, b, e->from);
+		pd_out_ch(o, '/');
+		print_branch_end(o, m, b, e->to);
+		print_branch_flags(o, e->flags);
+	}
+}
