@@ -81,7 +81,8 @@ static struct pd_read_prev *read_slot(pd_session *s, uint64_t id)
 
 /* A sample with PERF_SAMPLE_READ: one sample per value read, to the value's
  * event, whose period is how much the counter grew since its last sample
- * (perf report and script do the same). */
+ * (perf report and script do the same); a counter that did not grow gives
+ * no sample, as in perf. */
 static int deliver_read(pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp,
 			pd_sample_fn fn, void *arg)
 {
@@ -112,6 +113,8 @@ static int deliver_read(pd_session *s, const pk_pd_event *ev, const pk_pd_sample
 		one.period = smp->read[vi] - p->value;
 		one.id = id;
 		p->value = smp->read[vi];
+		if (!one.period)
+			continue;
 		int r = fn(arg, s, &e, &one);
 		if (r)
 			return r;

@@ -582,9 +582,11 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
 	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
+	bool unresolved = false;
 	for (size_t i = 0; i < n; i++) {
 		if (all[i]->ev != ev || !listed(rp, all[i]))
 			continue;
+		unresolved |= all[i]->unresolved != 0;
 		int sw = 0;
 		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
 			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
@@ -600,6 +602,11 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				w[k] = l;
 		}
 	}
+	/* perf: a row without a symbol widens the dso column to an address's
+	 * 16 digits (not under --dsos) */
+	for (int k = 0; k < rp->nr_keys && unresolved && !rp->dsos.n; k++)
+		if (!strcmp(rp->keys[k]->name, "dso") && w[k] < 16)
+			w[k] = 16;
 }
 
 static void print_heads(const report *rp, int nm, const int *w)
