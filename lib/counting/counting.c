@@ -869,6 +869,42 @@ static void explain_breakpoint_slots(const pk_counting *c, size_t i,
 			 "may hold slots too");
 }
 
+/* ENOENT, EOPNOTSUPP, ENODEV, ENXIO: no such event here, or the PMU cannot
+ * do what the attr asks (branch stacks named apart). */
+static void explain_unsupported(const pk_counting *c, size_t i, const pk_pmus *pmus,
+				const char *pmu, pk_error *err)
+{
+	const evsel_state *s = state(c, i);
+	const pk_evsel *e = pk_evlist_at(c->evlist, i);
+	const struct perf_event_attr *a = &s->open.attr;
+	if (is_hw_type(a->type) && !e->pmu && pmus && pk_pmus_nr_core(pmus) == 0) {
+		pk_err(err, -s->err, "hardware events are not supported here: no core PMU "
+				     "('cpu') in %s/bus/event_source/devices, as in a VM "
+				     "without PMU virtualization",
+		       pk_pmus_root(pmus));
+		pk_err_hint(err, "  software events (task-clock, page-faults, ...) still count");
+	} else if (s->err == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+		pk_err(err, -s->err, "'%s': %s%s%s does not support branch stack sampling "
+				     "(-b/-j)",
+		       name_or(c, i, "event"), pmu ? "PMU '" : "the event type", pmu ? pmu : "",
+		       pmu ? "'" : "");
+		pk_err_hint(err, "  branch stacks need a core PMU that records them: Intel "
+				 "LBR, Arm BRBE, AMD BRS or LbrExtV2 (none in a VM without "
+				 "PMU virtualization)");
+	} else if (s->err == EOPNOTSUPP) {
+		pk_err(err, -s->err, "'%s' is not supported by %s%s%s: the PMU cannot do what "
+				     "the attr asks (privilege filters :u/:k, sampling)",
+		       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
+		       pmu ? "'" : "");
+	} else {
+		pk_err(err, -s->err, "'%s' is not supported by %s%s%s (%s): the kernel has no "
+				     "such event (type %u, config %#llx)",
+		       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
+		       pmu ? "'" : "", strerror(s->err), a->type,
+		       (unsigned long long)a->config);
+	}
+}
+
 int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_error *err)
 {
 	const evsel_state *s = state(c, i);
@@ -900,32 +936,7 @@ int pk_counting_explain(const pk_counting *c, size_t i, const pk_pmus *pmus, pk_
 	case EOPNOTSUPP:
 	case ENODEV:
 	case ENXIO:
-		if (is_hw_type(a->type) && !e->pmu && pmus && pk_pmus_nr_core(pmus) == 0) {
-			pk_err(err, -s->err, "hardware events are not supported here: no core PMU "
-					     "('cpu') in %s/bus/event_source/devices, as in a VM "
-					     "without PMU virtualization",
-			       pk_pmus_root(pmus));
-			pk_err_hint(err, "  software events (task-clock, page-faults, ...) still count");
-		} else if (s->err == EOPNOTSUPP && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
-			pk_err(err, -s->err, "'%s': %s%s%s does not support branch stack sampling "
-					     "(-b/-j)",
-			       name_or(c, i, "event"), pmu ? "PMU '" : "the event type", pmu ? pmu : "",
-			       pmu ? "'" : "");
-			pk_err_hint(err, "  branch stacks need a core PMU that records them: Intel "
-					 "LBR, Arm BRBE, AMD BRS or LbrExtV2 (none in a VM without "
-					 "PMU virtualization)");
-		} else if (s->err == EOPNOTSUPP) {
-			pk_err(err, -s->err, "'%s' is not supported by %s%s%s: the PMU cannot do what "
-					     "the attr asks (privilege filters :u/:k, sampling)",
-			       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
-			       pmu ? "'" : "");
-		} else {
-			pk_err(err, -s->err, "'%s' is not supported by %s%s%s (%s): the kernel has no "
-					     "such event (type %u, config %#llx)",
-			       name_or(c, i, "event"), pmu ? "PMU '" : "the kernel", pmu ? pmu : "",
-			       pmu ? "'" : "", strerror(s->err), a->type,
-			       (unsigned long long)a->config);
-		}
+		explain_unsupported(c, i, pmus, pmu, err);
 		break;
 	case EINVAL:
 		explain_einval(c, i, e, err);
