@@ -234,6 +234,9 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	rp_entry *seen[PK_MAX_STACK + 1];
 	size_t nseen = 0;
 	seen[nseen++] = self;
+	bool repeat = false; /* perf's quirk: see rp_key_children_repeat */
+	for (int k = 0; k < rp->nr_keys; k++)
+		repeat |= rp_key_children_repeat(rp->keys[k]);
 	/* an address without a map gets the sample's "[k]" in caller order and
 	 * "[.]" in callee order (perf 6.1, observed) */
 	if (!rp->cg.caller)
@@ -246,7 +249,7 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 		if (!e)
 			return 1;
 		bool dup = false;
-		for (size_t k = 0; k < nseen && !dup; k++)
+		for (size_t k = 0; k < nseen && !dup && !repeat; k++)
 			dup = seen[k] == e;
 		if (dup)
 			continue;

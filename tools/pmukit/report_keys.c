@@ -274,6 +274,11 @@ const rp_key *rp_key_find(const char *name)
 	return NULL;
 }
 
+bool rp_key_children_repeat(const rp_key *k)
+{
+	return !strcmp(k->name, "socket") || !strcmp(k->name, "time");
+}
+
 int rp_key_width_min(const rp_key *k)
 {
 	if (!strcmp(k->name, "period") || !strcmp(k->name, "sample") ||

@@ -34,6 +34,11 @@ typedef struct rp_key {
 extern const rp_key rp_keys[];
 #define RP_KEY_DSO 2 /* rp_keys[RP_KEY_DSO] is dso */
 const rp_key *rp_key_find(const char *name);
+/* Whether perf 6.1's Children pass never finds a chain function's entry
+ * equal to one made earlier for the same sample: its temporary entry lacks
+ * the key's value (socket, time), so the sample's period is added once per
+ * chain function even when they all fall into one row. */
+bool rp_key_children_repeat(const rp_key *k);
 /* The column's least width (the title's, or perf's fixed width). */
 int rp_key_width_min(const rp_key *k);
 /* "name", "0x00000000000012ab": the symbol column's text after its "[k] "
