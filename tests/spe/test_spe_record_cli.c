@@ -196,7 +196,7 @@ static void test_dump_vs_perf(void **state)
 	PD_TEST_NEED("perf");
 	static const char *const variants[][2] = {
 		{"-e arm_spe/ts_enable=1,pa_enable=1/ -c 32768", "p1.data"},
-		{"-e arm_spe/load_filter=1,min_latency=20/ -c 4096 --spe-meta 1", "p2.data"},
+		{"-e arm_spe/load_filter=1,min_latency=20/ -c 4096 --spe-meta 2", "p2.data"},
 		{"-a -e arm_spe// -c 65536 -m ,16", "p3.data"},
 	};
 	for (size_t i = 0; i < 3; i++) {
@@ -216,15 +216,16 @@ static void test_dump_vs_perf(void **state)
 	}
 }
 
-/* perf 6.1 makes the synthetic samples of a recorded file (v1 metadata,
- * the form it reads; TIME_CONV before AUXTRACE_INFO, or it divides by
- * zero) and prints what pmukit script prints. */
+/* perf 6.1 makes the synthetic samples of a file recorded with record's
+ * defaults (v1 metadata, the form it reads; TIME_CONV before
+ * AUXTRACE_INFO, or it divides by zero) and prints what pmukit script
+ * prints. */
 static void test_samples_vs_perf(void **state)
 {
 	(void)state;
 	PD_TEST_NEED("perf");
 	char *log, cmd[8192];
-	assert_int_equal(record("-e arm_spe/ts_enable=1,load_filter=1/ -c 8192 --spe-meta 1",
+	assert_int_equal(record("-e arm_spe/ts_enable=1,load_filter=1/ -c 8192",
 				"ps.data", &log),
 			 0);
 	free(log);
