@@ -81,12 +81,6 @@ static void test_dump_covers_buffers(void **state)
 	free(path);
 }
 
-/* script on SPE data says what it did not show, and fails. */
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Lines of out containing needle. */
 static size_t count_lines(const char *out, const char *needle)
 {
@@ -538,40 +532,6 @@ static void test_dump_vs_perf(void **state)
 	}
 }
 
-/* The report rows of a --stdio report, normalized for comparison: the
- * "# Samples", "# Total weight" and "# Sort order" lines and every row
- * with its blanks collapsed, sorted (the order of rows of equal overhead
- * and the column widths are not compared). */
-static char *report_rows(const char *rep)
-{
-	size_t n = strlen(rep), nr = 0;
-	char *copy = strdup(rep), **rows = calloc(n / 2 + 1, sizeof(char *));
-	assert_non_null(copy);
-	assert_non_null(rows);
-	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		bool row = strchr(l, '%') && l[0] == ' ';
-		if (!row && strncmp(l, "# Samples:", 10) && strncmp(l, "# Total weight", 14) &&
-		    strncmp(l, "# Sort order", 12))
-			continue;
-		char *w = l;
-		for (char *r = l; *r; r++)
-			if (*r != ' ' || (w > l && w[-1] != ' '))
-				*w++ = *r;
-		while (w > l && w[-1] == ' ')
-			w--;
-		*w = 0;
-		rows[nr++] = l;
-	}
-	qsort(rows, nr, sizeof(char *), cmp_str);
-	char *out = calloc(1, n + 1), *o = out;
-	assert_non_null(out);
-	for (size_t i = 0; i < nr; i++)
-		o += sprintf(o, "%s\n", rows[i]);
-	free(rows);
-	free(copy);
-	return out;
-}
-
 /* Linux perf 6.1 and pmukit on the same generated files: script's lines
  * (default fields and -F lists, --itrace kinds and periods) byte for
  * byte, report's rows (sorted, blanks collapsed). */
@@ -612,8 +572,8 @@ static void test_samples_vs_perf(void **state)
 					     path) > 0);
 			perf = pd_test_output(pcmd);
 			ours = pd_test_output(kcmd);
-			char *a = rep ? report_rows(perf) : strdup(perf);
-			char *b = rep ? report_rows(ours) : strdup(ours);
+			char *a = rep ? pd_test_report_rows(perf) : strdup(perf);
+			char *b = rep ? pd_test_report_rows(ours) : strdup(ours);
 			assert_true(pd_test_lines(a) > 20);
 			total++;
 			if (!strcmp(a, b))
