@@ -190,6 +190,27 @@ static void test_same_bytes(void **state)
 	free(out);
 }
 
+/* The AUXTRACE_INFO version of a recorded file (0: none). */
+static int info_version(const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", pd_test_dir, name);
+	pk_pd_reader *r;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, NULL), 0);
+	pk_pd_event ev;
+	int v = 0;
+	while (!v && pk_pd_next(r, &ev, NULL) > 0) {
+		pk_spe_info info;
+		if (ev.type == PK_RECORD_AUXTRACE_INFO && pk_spe_info_parse(&ev, &info, NULL) == 0) {
+			v = (int)info.version;
+			pk_spe_info_release(&info);
+		}
+	}
+	pk_pd_reader_close(r);
+	return v;
+}
+
+/* perf 6.1's -D on the default metadata (v1) and on --spe-meta 2. */
 static void test_dump_vs_perf(void **state)
 {
 	(void)state;
@@ -203,6 +224,7 @@ static void test_dump_vs_perf(void **state)
 		char *log, cmd[8192];
 		assert_int_equal(record(variants[i][0], variants[i][1], &log), 0);
 		free(log);
+		assert_int_equal(info_version(variants[i][1]), i == 1 ? 2 : 1);
 		snprintf(cmd, sizeof(cmd), "perf report -D -i %s/%s 2>/dev/null" SPE_LINES,
 			 pd_test_dir, variants[i][1]);
 		char *perf = pd_test_output(cmd);
