@@ -2,7 +2,7 @@
 # Benchmark: Arm SPE decode throughput of pmukit against Linux perf on the
 # same generated perf.data of at least 200 MB (issue 11's targets: `script`
 # 10x faster than perf's, a raw decode pass >= 1 GB/s on one core).
-#   bench/spe/run.sh [BUILD_DIR]      (RUNS=5 D_RUNS=1 ITRACE=fl bench/spe/run.sh)
+#   bench/spe/run.sh [BUILD_DIR]      (RUNS=5 D_RUNS=1 ITRACE=fl CALLGRIND=1 bench/spe/run.sh)
 # Makes $PK_BENCH_DIR/spe-4-720000.data (212 MB; default /tmp/pmukit-bench-spe, kept for
 # reruns; never in the repository) with build/tests/spe/spe_gen (4 CPUs,
 # 720000 records each, perf61: only what perf 6.1 decodes the same way), then:
@@ -16,10 +16,15 @@
 #      (cmp) only when both printed lines and exited 0, else the script says
 #      what each printed (perf 6.1 makes no samples from these files yet);
 #   3. `pmukit report -D` and `perf report -D`, D_RUNS interleaved runs each
-#      (default 1: perf takes minutes), then the SPE lines of both (packet
-#      lines and each buffer's "ARM SPE data" line; perf also dumps every
-#      other record) compared through pipes (cmp; no file written; CMP_D=0
-#      skips this: it runs both once more).
+#      (default 1: perf takes minutes; 0 skips this part), then the SPE lines
+#      of both (packet lines and each buffer's "ARM SPE data" line; perf also
+#      dumps every other record) compared through pipes (cmp; no file
+#      written; CMP_D=0 skips this: it runs both once more);
+#   4. with CALLGRIND=1: instructions (valgrind --tool=callgrind, the
+#      load-independent measure on a shared machine) of `pmukit script` and
+#      `perf script` on two smaller files of the same kind (4 CPUs x 20000
+#      and x 40000 records): totals, the ratio, and per record from the
+#      difference (start-up costs cancel). perf takes minutes under valgrind.
 # Records/s and MB/s of each tool are from the medians; MB is the file size.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,6 +111,7 @@ else
 fi
 rm -rf "$out"
 
+if [ "$d_runs" -gt 0 ]; then
 echo "== report -D (packet dump)"
 compare report-D "$d_runs" report -D -i "$f" -- report -D -i "$f"
 # the SPE lines: packets (".  OFFSET8: ...") and each buffer's header
@@ -117,3 +123,28 @@ elif cmp -s <("$pmukit" report -D -i "$f" 2>/dev/null | lines) <(perf report -D 
 else
 	echo "report -D packet lines: DIFFERENT"
 fi
+fi
+
+[ "${CALLGRIND:-0}" = 1 ] || exit 0
+command -v valgrind >/dev/null || { echo "valgrind not found: no instruction counts" >&2; exit 2; }
+echo "== instructions (callgrind): script ${itrace[*]:-(default --itrace)}"
+# instr FILE CMD...: the instructions callgrind counts for CMD
+instr() {
+	local log
+	log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "${@:2}" 2>&1 >/dev/null) || true
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' <<<"$log"
+}
+declare -A ins=()
+for n in 20000 40000; do
+	g=$dir/spe-$cpus-$n.data
+	[ -f "$g" ] || "$gen" "$g" 9 $n perf61 cpus=$cpus
+	ins[pmukit$n]=$(instr "$g" "$pmukit" script "${itrace[@]}" -i "$g")
+	ins[perf$n]=$(instr "$g" perf script "${itrace[@]}" -i "$g")
+	echo "$cpus x $n records: pmukit ${ins[pmukit$n]}, perf ${ins[perf$n]} instructions:" \
+		"perf/pmukit $(awk -v a="${ins[perf$n]}" -v b="${ins[pmukit$n]}" 'BEGIN {printf "%.1f", a / b}')x"
+done
+awk -v a="${ins[pmukit20000]}" -v b="${ins[pmukit40000]}" -v c="${ins[perf20000]}" \
+	-v d="${ins[perf40000]}" -v n=$((cpus * 20000)) 'BEGIN {
+	printf "per record (the difference / %d records): pmukit %.0f, perf %.0f: %.1fx\n",
+		n, (b - a) / n, (d - c) / n, (d - c) / (b - a) }'
+

@@ -159,6 +159,14 @@ void pk_pd_reader_close(pk_pd_reader *r);
  * naming the file offset. After an error, further calls return 0. */
 int pk_pd_next(pk_pd_reader *r, pk_pd_event *ev, pk_error *err);
 
+/* Whether ev's record and aux data (ev from pk_pd_next) stay valid until
+ * the reader is closed, so they may be kept without a copy: a regular file
+ * (mapped whole) or a memory buffer, outside COMPRESSED records. */
+bool pk_pd_event_stable(const pk_pd_reader *r, const pk_pd_event *ev);
+/* The caller is done with [p, p + n) of stable data: the pages wholly
+ * inside it are given back (memory stays bounded when large AUXTRACE data
+ * is used in place; reading them again faults them in from the file). */
+void pk_pd_reader_unneeded(pk_pd_reader *r, const void *p, size_t n);
 bool pk_pd_is_pipe(const pk_pd_reader *r);
 bool pk_pd_needs_swap(const pk_pd_reader *r);
 const char *pk_pd_path(const pk_pd_reader *r);

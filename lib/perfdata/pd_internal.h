@@ -156,6 +156,9 @@ static inline bool pki_pd_src_stable(const pd_src *s, const uint8_t *p)
 {
 	return s->mem && p >= s->mem && p < s->mem + s->mem_len;
 }
+/* The caller is done with [p, p + n) of a mapped file: its whole pages
+ * are given back (a later read faults them in from the file again). */
+void pki_pd_src_unneeded(pd_src *s, const uint8_t *p, size_t n);
 /* Mapped files are given back in segments of this many bytes. */
 #define PD_SEG_SHIFT 22
 /* The slow halves of release and trim (source.c): segment i holds nothing

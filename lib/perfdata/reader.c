@@ -579,6 +579,18 @@ bool pk_pd_needs_swap(const pk_pd_reader *r) { return r->swap; }
 const char *pk_pd_path(const pk_pd_reader *r) { return r->path; }
 size_t pk_pd_nr_evsels(const pk_pd_reader *r) { return r->nr_evsels; }
 
+bool pk_pd_event_stable(const pk_pd_reader *r, const pk_pd_event *ev)
+{
+	return pki_pd_src_stable(&r->src, ev->data) &&
+	       (!ev->aux_size || (pki_pd_src_stable(&r->src, ev->aux) &&
+				  pki_pd_src_stable(&r->src, ev->aux + ev->aux_size - 1)));
+}
+
+void pk_pd_reader_unneeded(pk_pd_reader *r, const void *p, size_t n)
+{
+	pki_pd_src_unneeded(&r->src, p, n);
+}
+
 const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx)
 {
 	return idx < r->nr_evsels ? r->evsels[idx] : NULL;

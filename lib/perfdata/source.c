@@ -94,6 +94,17 @@ static void seg_drop(pd_src *s, size_t i)
 	s->seg_gone[i] = 1;
 }
 
+void pki_pd_src_unneeded(pd_src *s, const uint8_t *p, size_t n)
+{
+	/* whole blocks of 64 KiB, a multiple of every page size Linux uses */
+	const uintptr_t blk = (uintptr_t)1 << 16;
+	if (!s->mapped || !pki_pd_src_stable(s, p) || n > s->mem_len - (uint64_t)(p - s->mem))
+		return;
+	uintptr_t lo = ((uintptr_t)p + blk - 1) & ~(blk - 1), hi = ((uintptr_t)p + n) & ~(blk - 1);
+	if (lo < hi)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 void pki_pd_src_seg_empty(pd_src *s, size_t i)
 {
 	/* a segment the reader has left, now holding nothing */

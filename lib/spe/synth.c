@@ -23,21 +23,26 @@ const char *pk_spe_kind_name(unsigned kind)
 	return kind < PK_SPE_NR_KINDS ? kind_names[kind] : NULL;
 }
 
-/* The EVENTS bit behind each event-driven kind (-1: decided by the op). */
-static const int kind_event[PK_SPE_NR_KINDS] = {
+/* The EVENTS bit behind each event-driven kind: kinds 0 to 7, in order
+ * (memory is decided by the op, instructions is every record). */
+static const uint8_t kind_event[PK_SPE_K_MEMORY] = {
 	PK_SPE_EV_L1D_REFILL, PK_SPE_EV_L1D_ACCESS, PK_SPE_EV_LLC_MISS, PK_SPE_EV_LLC_ACCESS,
-	PK_SPE_EV_TLB_WALK,   PK_SPE_EV_TLB_ACCESS, PK_SPE_EV_MISPRED, PK_SPE_EV_REMOTE_ACCESS, -1, -1,
+	PK_SPE_EV_TLB_WALK,   PK_SPE_EV_TLB_ACCESS, PK_SPE_EV_MISPRED, PK_SPE_EV_REMOTE_ACCESS,
 };
+_Static_assert(PK_SPE_K_MEMORY == 8 && PK_SPE_K_INSTRUCTIONS == 9,
+	       "the event-driven kinds come first");
 
 uint32_t pk_spe_record_kinds(const pk_spe_record *r)
 {
-	uint32_t k = 1u << PK_SPE_K_INSTRUCTIONS;
-	for (unsigned i = 0; i < PK_SPE_NR_KINDS; i++)
-		if (kind_event[i] >= 0 && (r->events >> kind_event[i]) & 1)
-			k |= 1u << i;
-	if ((r->present & PK_SPE_HAS_OP) && r->op_class == PK_SPE_OP_LDST)
-		k |= 1u << PK_SPE_K_MEMORY;
-	return k;
+	/* without branches: one shift and mask per kind (a record's events
+	 * are data; a branch on each mispredicts) */
+	uint64_t ev = r->events;
+#define K(i) ((uint32_t)(ev >> kind_event[i] & 1) << (i)) /* constants folded */
+	uint32_t k = K(0) | K(1) | K(2) | K(3) | K(4) | K(5) | K(6) | K(7) |
+		     1u << PK_SPE_K_INSTRUCTIONS;
+#undef K
+	bool mem = (r->present & PK_SPE_HAS_OP) && r->op_class == PK_SPE_OP_LDST;
+	return k | (uint32_t)mem << PK_SPE_K_MEMORY;
 }
 
 /* --itrace letters: the kinds each selects. */

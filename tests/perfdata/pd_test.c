@@ -127,3 +127,42 @@ bool pd_test_report_cut_agrees(const char *ours, const char *theirs)
 	}
 	return true;
 }
+
+static int cmp_row(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The report rows of a --stdio report, normalized for comparison: the
+ * "# Samples", "# Total weight" and "# Sort order" lines and every row
+ * with its blanks collapsed, sorted (the order of rows of equal overhead
+ * and the column widths are not compared). */
+char *pd_test_report_rows(const char *rep)
+{
+	size_t n = strlen(rep), nr = 0;
+	char *copy = strdup(rep), **rows = calloc(n / 2 + 1, sizeof(char *));
+	assert_non_null(copy);
+	assert_non_null(rows);
+	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		bool row = strchr(l, '%') && l[0] == ' ';
+		if (!row && strncmp(l, "# Samples:", 10) && strncmp(l, "# Total weight", 14) &&
+		    strncmp(l, "# Sort order", 12))
+			continue;
+		char *w = l;
+		for (char *r = l; *r; r++)
+			if (*r != ' ' || (w > l && w[-1] != ' '))
+				*w++ = *r;
+		while (w > l && w[-1] == ' ')
+			w--;
+		*w = 0;
+		rows[nr++] = l;
+	}
+	qsort(rows, nr, sizeof(char *), cmp_row);
+	char *out = calloc(1, n + 1), *o = out;
+	assert_non_null(out);
+	for (size_t i = 0; i < nr; i++)
+		o += sprintf(o, "%s\n", rows[i]);
+	free(rows);
+	free(copy);
+	return out;
+}

@@ -32,6 +32,11 @@ size_t pd_test_lines(const char *s);
  * when it is its line's last, ours may go on (perf 6.1 sometimes sizes a
  * column before its final text: "perf-ex" for perf-exec, a cut trace). */
 bool pd_test_report_cut_agrees(const char *ours, const char *theirs);
+/* The rows of a --stdio report, normalized for comparison: the "# Samples",
+ * "# Total weight" and "# Sort order" lines and every row with its blanks
+ * collapsed, sorted (the order of rows of equal overhead and the column
+ * widths are not compared). */
+char *pd_test_report_rows(const char *rep);
 
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the

@@ -338,7 +338,7 @@ int spe_gen_perfdata(const char *path, const spe_gen_opts *o)
 {
 	int nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 1;
 	pk_pd_writer *w;
-	if (nr_cpus > 64 || pk_pd_writer_open(path, false, &w, NULL) < 0)
+	if (nr_cpus > 64 || pk_pd_writer_open(path, o->pipe, &w, NULL) < 0)
 		return -1;
 	pk_pd_buf cpuid = {0};
 	pk_pd_buf_string(&cpuid, "0x00000000410fd0c1");

@@ -21,6 +21,7 @@ typedef struct spe_gen_opts {
 	bool no_context;             /* no CONTEXT packets; context switches instead */
 	unsigned hot_pcs;            /* code addresses from this many (0: spread) */
 	bool old_order;              /* AUXTRACE_INFO before TIME_CONV (files perf cannot time) */
+	bool pipe;                   /* a pipe-mode file (read from a pipe: copied buffers) */
 } spe_gen_opts;
 
 #define SPE_GEN_PMU_TYPE 11u

@@ -1,7 +1,8 @@
 /* spe_gen: writes a generated SPE perf.data (tests/spe/spe_gen.h) for the
  * differential test, the fuzz corpus and the bench.
  * Usage: spe_gen OUT SEED RECORDS [perf61] [end] [bad] [cpus=N] [midr=HEX]
- *        [tid=N] [hot=N] [noctx] [oldorder] [raw]   (raw: the bare packet stream of CPU 0) */
+ *        [tid=N] [hot=N] [noctx] [oldorder] [pipe] [raw]   (raw: the bare packet stream of
+ *        CPU 0; pipe: a pipe-mode file) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 4) {
 		fprintf(stderr, "usage: spe_gen OUT SEED RECORDS [perf61] [end] [bad] [cpus=N] "
-				"[midr=HEX] [tid=N] [hot=N] [noctx] [oldorder] [raw]\n");
+				"[midr=HEX] [tid=N] [hot=N] [noctx] [oldorder] [pipe] [raw]\n");
 		return 2;
 	}
 	spe_gen_opts o = {.seed = strtoull(argv[2], NULL, 0), .nr_records = atoi(argv[3])};
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "noctx")) o.no_context = true;
 		else if (!strcmp(a, "raw")) raw = true;
 		else if (!strcmp(a, "oldorder")) o.old_order = true;
+		else if (!strcmp(a, "pipe")) o.pipe = true;
 		else if (!strncmp(a, "cpus=", 5)) o.nr_cpus = atoi(a + 5);
 		else if (!strncmp(a, "midr=", 5)) o.midr = (uint32_t)strtoul(a + 5, NULL, 16);
 		else if (!strncmp(a, "tid=", 4)) o.context_tid = (uint32_t)atoi(a + 4);

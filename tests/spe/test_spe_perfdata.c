@@ -81,12 +81,6 @@ static void test_dump_covers_buffers(void **state)
 	free(path);
 }
 
-/* script on SPE data says what it did not show, and fails. */
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Lines of out containing needle. */
 static size_t count_lines(const char *out, const char *needle)
 {
@@ -365,9 +359,11 @@ static void test_report_plot(void **state)
 	assert_int_equal(rc, 0);
 }
 
-/* The same records in both metadata layouts (v1, v2 with the same MIDR)
- * and with TIME_CONV before or after AUXTRACE_INFO (perf 6.1 has no time
- * conversion, and fails, on the latter): the same samples. */
+/* The same records in both metadata layouts (v1, v2 with the same MIDR),
+ * with TIME_CONV before or after AUXTRACE_INFO (perf 6.1 has no time
+ * conversion, and fails, on the latter), and in a pipe-mode file read
+ * from a pipe (the AUXTRACE data copied; from a regular file it is
+ * decoded in place, in the mapped file): the same samples. */
 static void test_layouts(void **state)
 {
 	(void)state;
@@ -378,20 +374,70 @@ static void test_layouts(void **state)
 	o.old_order = false;
 	o.midr = 0x410fd0c1;
 	char *v2 = gen_file("v2same.data", &o);
-	char *a, *b, *c;
+	o.midr = 0;
+	o.pipe = true;
+	char *pipe = gen_file("pipe.data", &o);
+	char *a, *b, *c, *d;
 	const char *args = "script -F hw:tid,cpu,time,event,ip,addr,data_src,weight --itrace=fmtbaMi1i";
 	assert_int_equal(pk_test_pmukit_run(&a, "%s -i %s 2>/dev/null", args, v1), 0);
 	assert_int_equal(pk_test_pmukit_run(&b, "%s -i %s 2>/dev/null", args, old), 0);
 	assert_int_equal(pk_test_pmukit_run(&c, "%s -i %s 2>/dev/null", args, v2), 0);
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "cat %s | %s %s -i - 2>/dev/null", pipe, pk_test_pmukit(), args);
+	assert_int_equal(pk_test_run(cmd, &d, 1), 0);
 	assert_int_equal(count_lines(a, " instructions: "), 240);
 	assert_string_equal(b, a);
 	assert_string_equal(c, a);
+	assert_string_equal(d, a);
+	free(d);
+	free(pipe);
 	free(a);
 	free(b);
 	free(c);
 	free(v1);
 	free(old);
 	free(v2);
+}
+
+/* AUXTRACE data in place: stable in a mapped file (and still there, read
+ * again from the file, after its pages are given back), not in a read
+ * window (an asked-for chunk size). */
+static void test_aux_in_place(void **state)
+{
+	(void)state;
+	spe_gen_opts o = {.seed = 41, .nr_records = 30000, .nr_cpus = 2};
+	char *path = gen_file("inplace.data", &o);
+	for (int windowed = 0; windowed < 2; windowed++) {
+		pk_pd_open_opts oo = {.chunk_size = windowed ? 4096 : 0};
+		pk_pd_reader *r;
+		assert_int_equal(pk_pd_reader_open(path, &oo, &r, NULL), 0);
+		pk_pd_event ev;
+		const uint8_t *kept[2] = {NULL, NULL};
+		uint8_t *copy[2] = {NULL, NULL};
+		size_t n = 0, len[2] = {0, 0};
+		while (pk_pd_next(r, &ev, NULL) > 0) {
+			if (ev.type != PK_RECORD_AUXTRACE)
+				continue;
+			assert_int_equal(pk_pd_event_stable(r, &ev), !windowed);
+			assert_true(n < 2 && ev.aux_size > (1u << 20));
+			len[n] = ev.aux_size;
+			kept[n] = ev.aux;
+			copy[n] = malloc(len[n]);
+			assert_non_null(copy[n]);
+			memcpy(copy[n], ev.aux, len[n]);
+			n++;
+		}
+		assert_int_equal(n, 2);
+		for (size_t i = 0; i < n; i++) {
+			if (!windowed) { /* read after the reader moved on, given back */
+				pk_pd_reader_unneeded(r, kept[i], len[i]);
+				assert_memory_equal(kept[i], copy[i], len[i]);
+			}
+			free(copy[i]);
+		}
+		pk_pd_reader_close(r);
+	}
+	free(path);
 }
 
 /* Metadata v2: per-CPU MIDRs pick the IMPLEMENTATION DEFINED names. */
@@ -486,40 +532,6 @@ static void test_dump_vs_perf(void **state)
 	}
 }
 
-/* The report rows of a --stdio report, normalized for comparison: the
- * "# Samples", "# Total weight" and "# Sort order" lines and every row
- * with its blanks collapsed, sorted (the order of rows of equal overhead
- * and the column widths are not compared). */
-static char *report_rows(const char *rep)
-{
-	size_t n = strlen(rep), nr = 0;
-	char *copy = strdup(rep), **rows = calloc(n / 2 + 1, sizeof(char *));
-	assert_non_null(copy);
-	assert_non_null(rows);
-	for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		bool row = strchr(l, '%') && l[0] == ' ';
-		if (!row && strncmp(l, "# Samples:", 10) && strncmp(l, "# Total weight", 14) &&
-		    strncmp(l, "# Sort order", 12))
-			continue;
-		char *w = l;
-		for (char *r = l; *r; r++)
-			if (*r != ' ' || (w > l && w[-1] != ' '))
-				*w++ = *r;
-		while (w > l && w[-1] == ' ')
-			w--;
-		*w = 0;
-		rows[nr++] = l;
-	}
-	qsort(rows, nr, sizeof(char *), cmp_str);
-	char *out = calloc(1, n + 1), *o = out;
-	assert_non_null(out);
-	for (size_t i = 0; i < nr; i++)
-		o += sprintf(o, "%s\n", rows[i]);
-	free(rows);
-	free(copy);
-	return out;
-}
-
 /* Linux perf 6.1 and pmukit on the same generated files: script's lines
  * (default fields and -F lists, --itrace kinds and periods) byte for
  * byte, report's rows (sorted, blanks collapsed). */
@@ -560,8 +572,8 @@ static void test_samples_vs_perf(void **state)
 					     path) > 0);
 			perf = pd_test_output(pcmd);
 			ours = pd_test_output(kcmd);
-			char *a = rep ? report_rows(perf) : strdup(perf);
-			char *b = rep ? report_rows(ours) : strdup(ours);
+			char *a = rep ? pd_test_report_rows(perf) : strdup(perf);
+			char *b = rep ? pd_test_report_rows(ours) : strdup(ours);
 			assert_true(pd_test_lines(a) > 20);
 			total++;
 			if (!strcmp(a, b))
@@ -588,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_script_samples),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_aux_in_place),
 		cmocka_unit_test(test_report_latency),
 		cmocka_unit_test(test_report_plot),
 		cmocka_unit_test(test_metadata_v2),

@@ -190,19 +190,41 @@ static void test_same_bytes(void **state)
 	free(out);
 }
 
+/* The AUXTRACE_INFO version of a recorded file (0: none). */
+static int info_version(const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", pd_test_dir, name);
+	pk_pd_reader *r;
+	assert_int_equal(pk_pd_reader_open(path, NULL, &r, NULL), 0);
+	pk_pd_event ev;
+	int v = 0;
+	while (!v && pk_pd_next(r, &ev, NULL) > 0) {
+		pk_spe_info info;
+		if (ev.type == PK_RECORD_AUXTRACE_INFO && pk_spe_info_parse(&ev, &info, NULL) == 0) {
+			v = (int)info.version;
+			pk_spe_info_release(&info);
+		}
+	}
+	pk_pd_reader_close(r);
+	return v;
+}
+
+/* perf 6.1's -D on the default metadata (v1) and on --spe-meta 2. */
 static void test_dump_vs_perf(void **state)
 {
 	(void)state;
 	PD_TEST_NEED("perf");
 	static const char *const variants[][2] = {
 		{"-e arm_spe/ts_enable=1,pa_enable=1/ -c 32768", "p1.data"},
-		{"-e arm_spe/load_filter=1,min_latency=20/ -c 4096 --spe-meta 1", "p2.data"},
+		{"-e arm_spe/load_filter=1,min_latency=20/ -c 4096 --spe-meta 2", "p2.data"},
 		{"-a -e arm_spe// -c 65536 -m ,16", "p3.data"},
 	};
 	for (size_t i = 0; i < 3; i++) {
 		char *log, cmd[8192];
 		assert_int_equal(record(variants[i][0], variants[i][1], &log), 0);
 		free(log);
+		assert_int_equal(info_version(variants[i][1]), i == 1 ? 2 : 1);
 		snprintf(cmd, sizeof(cmd), "perf report -D -i %s/%s 2>/dev/null" SPE_LINES,
 			 pd_test_dir, variants[i][1]);
 		char *perf = pd_test_output(cmd);
@@ -216,27 +238,42 @@ static void test_dump_vs_perf(void **state)
 	}
 }
 
-/* perf 6.1 makes the synthetic samples of a recorded file (v1 metadata,
- * the form it reads; TIME_CONV before AUXTRACE_INFO, or it divides by
- * zero) and prints what pmukit script prints. */
+/* perf 6.1 makes the synthetic samples of a file recorded with record's
+ * defaults (v1 metadata, the form it reads; TIME_CONV before
+ * AUXTRACE_INFO, or it divides by zero): its script prints what pmukit
+ * script prints, its report (--mem-mode, --sort sym,dso, memory keys)
+ * the same rows. */
 static void test_samples_vs_perf(void **state)
 {
 	(void)state;
 	PD_TEST_NEED("perf");
 	char *log, cmd[8192];
-	assert_int_equal(record("-e arm_spe/ts_enable=1,load_filter=1/ -c 8192 --spe-meta 1",
+	assert_int_equal(record("-e arm_spe/ts_enable=1,load_filter=1/ -c 8192",
 				"ps.data", &log),
 			 0);
 	free(log);
-	snprintf(cmd, sizeof(cmd), "perf script -i %s/ps.data 2>/dev/null", pd_test_dir);
-	char *perf = pd_test_output(cmd);
-	snprintf(cmd, sizeof(cmd), "%s script -i %s/ps.data 2>/dev/null", pk_test_pmukit(),
-		 pd_test_dir);
-	char *ours = pd_test_output(cmd);
-	assert_true(pd_test_lines(perf) > 100);
-	assert_string_equal(ours, perf);
-	free(perf);
-	free(ours);
+	/* script byte for byte; report's rows (sorted, blanks collapsed) */
+	static const char *const opts[] = {
+		"script", "report --stdio --mem-mode", "report --stdio -n --sort sym,dso",
+		"report --stdio --mem-mode -n -s mem,snoop,tlb,sym --itrace=fMi5i",
+	};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		bool rep = !strncmp(opts[i], "report", 6);
+		snprintf(cmd, sizeof(cmd), "perf %s -i %s/ps.data 2>/dev/null", opts[i], pd_test_dir);
+		char *perf = pd_test_output(cmd);
+		snprintf(cmd, sizeof(cmd), "%s %s -i %s/ps.data 2>/dev/null", pk_test_pmukit(),
+			 opts[i], pd_test_dir);
+		char *ours = pd_test_output(cmd);
+		char *a = rep ? pd_test_report_rows(perf) : strdup(perf);
+		char *b = rep ? pd_test_report_rows(ours) : strdup(ours);
+		assert_true(pd_test_lines(a) > (rep ? 5 : 100));
+		if (strcmp(a, b))
+			fail_msg("perf %s differs on a record --model file", opts[i]);
+		free(a);
+		free(b);
+		free(perf);
+		free(ours);
+	}
 }
 
 /* A refused command line: exit status non-zero, the message, no file. */

@@ -1,11 +1,14 @@
 /* pmukit CLI: Arm SPE data in perf.data (see pd_spe.h). The metadata gives
  * the CPUs' MIDRs (v2 per CPU; v1 files fall back to the CPUID header
- * feature, as perf does); every AUXTRACE buffer is queued (a copy: the
- * reader's record is gone at its next call), printed with -D in perf's
- * layout, and decoded lazily: records come out as perf 6.1's synthetic
- * samples, in time order with the file's records, on synthetic evsels
- * the commands' field logic treats as the file's own. The end of the run
- * says how much SPE data there was and what became of it. */
+ * feature, as perf does); every AUXTRACE buffer is queued (in place when
+ * the reader keeps it, a mapped file: its pages given back as the decoder
+ * passes them; else a copy), printed with -D in perf's layout, and decoded
+ * lazily: records come out as perf 6.1's synthetic samples, in time order
+ * with the file's records, on synthetic evsels the commands' field logic
+ * treats as the file's own. Per record, what its samples share (time,
+ * task, the fields of sample_fill, the sample) is made once; per sample
+ * only what its kind changes. The end of the run says how much SPE data
+ * there was and what became of it. */
 #include "pd_spe.h"
 
 #include <errno.h>
@@ -23,11 +26,16 @@ struct pd_spe_queue {
 	uint32_t idx, cpu;
 	int64_t aux_tid;             /* the AUXTRACE record's tid (-1: per CPU) */
 	struct qbuf {
-		uint8_t *data;
+		const uint8_t *data;
 		size_t len;
 		uint64_t base;       /* file offset of the data */
+		bool owned;          /* a copy (else the reader's mapped file) */
 	} *bufs;
 	size_t nr_bufs, cur;         /* cur: the buffer being decoded */
+	size_t given;                /* of the current buffer: bytes given back */
+	uint32_t midr;               /* the CPU's MIDR */
+	int64_t pid_tid;             /* the tid pid was looked up for ... */
+	uint64_t pid_version;        /* ... at this pk_machine_comm_version */
 	pk_spe_decoder dec;
 	pk_spe_record rec;           /* the pending record (has_rec) */
 	bool has_rec;
@@ -50,6 +58,8 @@ static int parse_info(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 		snprintf(sp->info_error, sizeof sp->info_error, "%s", err.msg);
 	if (!sp->have_info || sp->nr_synth)
 		return 0;
+	memset(&sp->smp, 0, sizeof(sp->smp));
+	sp->sev = (pk_pd_event){.type = PERF_RECORD_SAMPLE, .has_time = true};
 	/* perf's synthetic events: one per kind asked for, after the file's,
 	 * sampling what the SPE event samples (its ids + 1000000000) */
 	const pk_pd_evsel *spe = NULL;
@@ -135,17 +145,35 @@ static void dump(const pk_pd_event *ev, const pk_pd_rec_auxtrace *a, uint32_t mi
 	fwrite(block, 1, used, stdout);
 }
 
+/* In-place data the decoder has passed goes back to the reader every
+ * GIVE_BACK bytes (memory bounded by the queues, not the file); a buffer
+ * done is freed or given back whole. */
+enum { GIVE_BACK = 4 << 20 };
+static void give_back(pd_spe *sp, pd_spe_queue *q, bool done)
+{
+	struct qbuf *b = &q->bufs[q->cur];
+	size_t to = done ? b->len : q->dec.pos;
+	if (b->owned && done)
+		free((void *)(uintptr_t)b->data);
+	else if (!b->owned)
+		pk_pd_reader_unneeded(sp->reader, b->data + q->given, to - q->given);
+	if (done)
+		b->data = NULL;
+	q->given = done ? 0 : to;
+}
+
 /* The queue's next closed record into q->rec (has_rec false at the end),
  * counting what is skipped: undecodable bytes, records cut by the end of
  * their buffer (perf drops them). A buffer done is freed. */
 static void queue_next(pd_spe *sp, pd_spe_queue *q)
 {
 	q->has_rec = false;
+	if (q->dec.pos - q->given >= GIVE_BACK)
+		give_back(sp, q, false);
 	while (q->cur < q->nr_bufs) {
 		int rc = pk_spe_next(&q->dec, &q->rec);
 		if (rc == PK_SPE_DONE) {
-			free(q->bufs[q->cur].data);
-			q->bufs[q->cur].data = NULL;
+			give_back(sp, q, true);
 			if (++q->cur < q->nr_bufs)
 				pk_spe_decoder_init(&q->dec, q->bufs[q->cur].data, q->bufs[q->cur].len,
 						    q->bufs[q->cur].base);
@@ -172,7 +200,7 @@ static void queue_next(pd_spe *sp, pd_spe_queue *q)
 	}
 }
 
-static pd_spe_queue *queue_of(pd_spe *sp, const pk_pd_rec_auxtrace *a)
+static pd_spe_queue *queue_of(pd_spe *sp, pd_session *s, const pk_pd_rec_auxtrace *a)
 {
 	for (size_t i = 0; i < sp->nr_queues; i++)
 		if (sp->queues[i]->idx == a->idx)
@@ -187,29 +215,36 @@ static pd_spe_queue *queue_of(pd_spe *sp, const pk_pd_rec_auxtrace *a)
 	q->idx = a->idx;
 	q->cpu = a->cpu;
 	q->aux_tid = (int32_t)a->tid;
-	q->pid = q->tid = -1;
+	q->pid = q->tid = q->pid_tid = -1;
+	q->midr = midr_of(sp, s, a->cpu);
 	sp->queues[sp->nr_queues++] = q;
 	return q;
 }
 
-/* Queues a copy of an AUXTRACE buffer; its queue's first record is
- * decoded now when it had none. */
-static int queue_add(pd_spe *sp, const pk_pd_event *ev, const pk_pd_rec_auxtrace *a)
+/* Queues an AUXTRACE buffer, in place when the reader keeps it (else a
+ * copy); its queue's first record is decoded now when it had none. */
+static int queue_add(pd_spe *sp, pd_session *s, const pk_pd_event *ev,
+		     const pk_pd_rec_auxtrace *a)
 {
-	pd_spe_queue *q = queue_of(sp, a);
+	pd_spe_queue *q = queue_of(sp, s, a);
 	struct qbuf *nb = q ? realloc(q->bufs, (q->nr_bufs + 1) * sizeof(*nb)) : NULL;
 	if (!nb)
 		return -ENOMEM;
 	q->bufs = nb;
-	uint8_t *copy = malloc(ev->aux_size ? ev->aux_size : 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, ev->aux, ev->aux_size);
-	q->bufs[q->nr_bufs++] = (struct qbuf){copy, ev->aux_size, ev->offset + ev->size};
+	bool in_place = pk_pd_event_stable(s->reader, ev);
+	const uint8_t *data = ev->aux;
+	if (!in_place) {
+		uint8_t *copy = malloc(ev->aux_size ? ev->aux_size : 1);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, ev->aux, ev->aux_size);
+		data = copy;
+	}
+	q->bufs[q->nr_bufs++] = (struct qbuf){data, ev->aux_size, ev->offset + ev->size, !in_place};
 	if (q->has_rec)
 		return 0;
 	if (q->cur == q->nr_bufs - 1)
-		pk_spe_decoder_init(&q->dec, copy, ev->aux_size, ev->offset + ev->size);
+		pk_spe_decoder_init(&q->dec, data, ev->aux_size, ev->offset + ev->size);
 	queue_next(sp, q);
 	return 0;
 }
@@ -220,6 +255,7 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 		pk_spe_itrace_default(&sp->itrace);
 		sp->itrace_set = true;
 	}
+	sp->reader = s->reader;
 	if (ev->type == PK_RECORD_AUXTRACE_INFO)
 		return parse_info(sp, s, ev);
 	pk_pd_rec_auxtrace a;
@@ -235,7 +271,7 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 	}
 	if (sp->dump)
 		dump(ev, &a, midr_of(sp, s, a.cpu));
-	return queue_add(sp, ev, &a);
+	return queue_add(sp, s, ev, &a);
 }
 
 static int64_t cpu_task(const pd_spe *sp, uint32_t cpu)
@@ -252,8 +288,16 @@ static void queue_task(pd_spe *sp, pd_session *s, pd_spe_queue *q)
 		q->tid = cpu_task(sp, q->cpu);
 	if (q->tid == -1)
 		q->tid = q->aux_tid;
-	if (q->tid != -1)
+	if (q->tid == -1)
+		return;
+	/* a thread's pid changes only with a COMM or a new thread, which
+	 * change the comm version: looked up again only then */
+	uint64_t v = pk_machine_comm_version(s->machine);
+	if (q->tid != q->pid_tid || v != q->pid_version) {
 		q->pid = pk_machine_pid_of(s->machine, (uint32_t)q->tid);
+		q->pid_tid = q->tid;
+		q->pid_version = v;
+	}
 }
 
 static int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
@@ -275,19 +319,20 @@ static int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
 
 static uint64_t perf_time(pd_spe *sp, pd_session *s, uint64_t ts)
 {
-	pk_pd_rec_time_conv tc;
-	if (!pk_pd_time_conv(s->reader, &tc) || !tc.time_mult) {
+	if (!sp->have_tc) /* kept once read: a file has one TIME_CONV */
+		sp->have_tc = pk_pd_time_conv(s->reader, &sp->tc) && sp->tc.time_mult;
+	if (!sp->have_tc) {
 		sp->no_time_conv = true;
 		return ts;
 	}
-	return pk_pd_tsc_to_time(&tc, ts);
+	return pk_pd_tsc_to_time(&sp->tc, ts);
 }
 
 /* One record as a CSV or JSON line: cpu, time, pid, tid, then the columns
  * of lib/spe. */
-static void export_record(pd_spe *sp, pd_session *s, const pd_spe_queue *q, uint64_t time)
+static void export_record(pd_spe *sp, const pd_spe_queue *q, uint64_t time)
 {
-	uint32_t midr = midr_of(sp, s, q->cpu);
+	uint32_t midr = q->midr;
 	bool json = sp->export_fmt == PD_SPE_EXPORT_JSONL;
 	if (!json && !sp->export_header) {
 		sp->export_header = true;
@@ -316,69 +361,96 @@ static void export_record(pd_spe *sp, pd_session *s, const pd_spe_queue *q, uint
 	fputs(json ? "}\n" : "\n", stdout);
 }
 
-/* The samples of the queue's pending record, in perf's order of kinds. */
+/* The kinds of the queue's pending record --itrace asks for, counting
+ * the instructions period (perf's i<N>i: every period-th record of the
+ * queue). */
+static uint32_t record_kinds(pd_spe *sp, pd_spe_queue *q)
+{
+	uint32_t k = pk_spe_record_kinds(&q->rec) & sp->itrace.kinds;
+	if (k >> PK_SPE_K_INSTRUCTIONS & 1) {
+		if (++q->nr_instr < sp->itrace.period)
+			k &= ~(1u << PK_SPE_K_INSTRUCTIONS);
+		else
+			q->nr_instr = 0;
+	}
+	return k;
+}
+
+/* The samples of kinds k of the queue's record at time `time`, in perf's
+ * order of kinds. What they share is set once: the sample (only addr,
+ * phys_addr, data_src and period depend on the kind) and sample_fill's
+ * fields, made at most twice: sample_fill's fields differ by kind only
+ * between branch-miss and the others. */
+static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, uint64_t time,
+			pd_spe_sample_fn fn, void *arg)
+{
+	const pk_spe_record *r = &q->rec;
+	pk_spe_sample ss[2];
+	bool filled[2] = {false, false};
+	/* the sample and its event are kept between records: every field a
+	 * synthetic sample has is set below, the others stay zero */
+	pk_pd_sample *smp = &sp->smp;
+	pk_pd_event *ev = &sp->sev;
+	ev->offset = r->offset;
+	ev->id.time = smp->time = time;
+	ev->id.cpu = smp->cpu = q->cpu;
+	smp->pid = (uint32_t)q->pid;
+	smp->tid = (uint32_t)q->tid;
+	for (; k; k &= k - 1) {
+		unsigned kind = (unsigned)__builtin_ctz(k);
+		sp->kinds[kind]++;
+		if (sp->synth_of[kind] < 0 || sp->dump || !fn)
+			continue;
+		unsigned br = kind == PK_SPE_K_BRANCH_MISS;
+		if (!filled[br]) {
+			pk_spe_sample_fill(r, kind, q->midr, &ss[br]);
+			filled[br] = true;
+		}
+		const pk_spe_sample *f = &ss[br];
+		const pk_pd_evsel *e = &sp->synth[sp->synth_of[kind]];
+		smp->type = e->attr.sample_type;
+		ev->misc = smp->misc = f->ip >= 1ull << 63 ? PERF_RECORD_MISC_KERNEL
+							    : PERF_RECORD_MISC_USER;
+		smp->ip = f->ip;
+		smp->addr = f->addr;
+		smp->period = kind == PK_SPE_K_INSTRUCTIONS ? sp->itrace.period : 1;
+		smp->weight = f->weight;
+		smp->data_src = f->data_src;
+		smp->phys_addr = f->phys_addr;
+		ev->evsel = e;
+		s->nr_samples++;
+		int rc = fn(arg, s, ev, smp);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The queue's pending record: its task, then its samples (or its export
+ * line, or report's record hook). */
 static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample_fn fn,
 		       void *arg)
 {
 	const pk_spe_record *r = &q->rec;
 	if (r->present & PK_SPE_HAS_CONTEXT) {
 		sp->ctx_seen = true;
-		if (set_cpu_task(sp, q->cpu, r->context) < 0)
+		if (cpu_task(sp, q->cpu) != (int64_t)r->context &&
+		    set_cpu_task(sp, q->cpu, r->context) < 0)
 			return -ENOMEM;
 		queue_task(sp, s, q);
 	}
 	uint64_t time = perf_time(sp, s, r->timestamp);
 	if (sp->record_fn && r->nr_packets) {
-		int rc = sp->record_fn(sp->record_arg, s, r, q->pid, midr_of(sp, s, q->cpu));
+		int rc = sp->record_fn(sp->record_arg, s, r, q->pid, q->midr);
 		if (rc)
 			return rc;
 	}
 	if (sp->export_fmt) {
 		if (r->nr_packets) /* not the nothing a bad byte cut between records */
-			export_record(sp, s, q, time);
+			export_record(sp, q, time);
 		return 0;
 	}
-	uint32_t k = pk_spe_record_kinds(r) & sp->itrace.kinds;
-	if (k >> PK_SPE_K_INSTRUCTIONS & 1) {
-		/* every period-th record of the queue (perf's i<N>i) */
-		if (++q->nr_instr < sp->itrace.period)
-			k &= ~(1u << PK_SPE_K_INSTRUCTIONS);
-		else
-			q->nr_instr = 0;
-	}
-	uint32_t midr = midr_of(sp, s, q->cpu);
-	for (; k; k &= k - 1) {
-		unsigned kind = (unsigned)__builtin_ctz(k);
-		sp->kinds[kind]++;
-		if (sp->synth_of[kind] < 0 || sp->dump || !fn)
-			continue;
-		const pk_pd_evsel *e = &sp->synth[sp->synth_of[kind]];
-		pk_spe_sample ss;
-		pk_spe_sample_fill(r, kind, midr, &ss);
-		pk_pd_sample smp;
-		memset(&smp, 0, sizeof(smp));
-		smp.type = e->attr.sample_type;
-		smp.misc = ss.ip >= 1ull << 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		smp.ip = ss.ip;
-		smp.pid = (uint32_t)q->pid;
-		smp.tid = (uint32_t)q->tid;
-		smp.time = time;
-		smp.addr = ss.addr;
-		smp.cpu = q->cpu;
-		smp.period = kind == PK_SPE_K_INSTRUCTIONS ? sp->itrace.period : 1;
-		smp.weight = ss.weight;
-		smp.data_src = ss.data_src;
-		smp.phys_addr = ss.phys_addr;
-		pk_pd_event ev = {.type = PERF_RECORD_SAMPLE, .misc = smp.misc, .evsel = e,
-				  .offset = r->offset, .has_time = true};
-		ev.id.time = time;
-		ev.id.cpu = q->cpu;
-		s->nr_samples++;
-		int rc = fn(arg, s, &ev, &smp);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return emit_samples(sp, s, q, record_kinds(sp, q), time, fn, arg);
 }
 
 /* ---- the queues' heap: perf's order, ties included (a binary heap keyed
@@ -522,7 +594,8 @@ void pd_spe_release(pd_spe *sp)
 	pk_spe_info_release(&sp->info);
 	for (size_t i = 0; i < sp->nr_queues; i++) {
 		for (size_t b = 0; b < sp->queues[i]->nr_bufs; b++)
-			free(sp->queues[i]->bufs[b].data);
+			if (sp->queues[i]->bufs[b].owned)
+				free((void *)(uintptr_t)sp->queues[i]->bufs[b].data);
 		free(sp->queues[i]->bufs);
 		free(sp->queues[i]);
 	}

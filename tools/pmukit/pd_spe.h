@@ -59,6 +59,11 @@ typedef struct pd_spe {
 			 uint32_t midr);
 	void *record_arg;
 	bool no_time_conv;           /* timestamps used as perf times */
+	bool have_tc;                /* tc: the file's TIME_CONV, once read */
+	pk_pd_rec_time_conv tc;
+	pk_pd_reader *reader;        /* where in-place buffers live */
+	pk_pd_sample smp;            /* the synthetic sample and its event, */
+	pk_pd_event sev;             /* kept between records (zeroed once) */
 } pd_spe;
 
 struct pd_session;

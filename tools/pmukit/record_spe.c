@@ -119,7 +119,7 @@ int record_spe_setup(pk_evlist *l, const record_spe_opts *o, record_spe *sp)
 	sp->on = true;
 	sp->pmu = pk_evsel_pmu(e);
 	sp->privileged = pk_host_number(o->kernel, PK_HOST_PERFMON_CAPABLE, 0) > 0;
-	sp->meta_version = o->meta_version ? o->meta_version : 2;
+	sp->meta_version = o->meta_version ? o->meta_version : 1;
 	if (at != 0) {
 		fprintf(stderr, "pmukit record: put the %s event first (-e %s,...): it owns each "
 				"CPU's buffer and AUX area\n",

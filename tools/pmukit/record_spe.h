@@ -30,7 +30,7 @@ typedef struct record_spe_opts {
 	uint64_t period;             /* -c; 0: caps/min_interval */
 	bool freq_given;             /* -F */
 	size_t aux_pages;            /* -m ,N; 0: perf's default */
-	int meta_version;            /* --spe-meta; 0: 2 */
+	int meta_version;            /* --spe-meta; 0: 1 (what perf 6.1 reads) */
 } record_spe_opts;
 
 /* A dummy software event's attr (record's tracking events): period 1,
