@@ -4,9 +4,11 @@
  *
  * Invariants: a thread reads its TopDown group one way for its whole life:
  * RDPMC (SLOTS + PERF_METRICS in one pass, reader.c) when the slots page
- * allows it at open, else read(2) of every event (pk_counting_read); the
+ * allows it at open, else read(2) of every event through the plan made at
+ * open (rplan.c; off the model, the fast path: no lock, no reset); the
  * metric events are never read both ways. Snapshots are cumulative since
- * the open: before each PERF_EVENT_IOC_RESET the values are carried, so a
+ * the open: on the user-page path, before each PERF_EVENT_IOC_RESET the
+ * values are carried, so a
  * region open across a reset keeps its totals (the few events between the
  * reading and the reset are the only loss). On the model every reading
  * holds the model's lock; a model loaded from PMUKIT_MODEL is first run
