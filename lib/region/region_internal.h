@@ -46,11 +46,33 @@ typedef struct pki_rg_open {
 	pk_region_snap snap;
 } pki_rg_open;
 
+/* rplan.c: a thread that reads every event with read(2): one read per
+ * group (PERF_FORMAT_GROUP) or lone counter into one buffer of words, and
+ * where each event's value and times sit in it. */
+enum { PKI_RG_PLAN_WORDS = 6 * PK_REGION_MAX_EVENTS };
+typedef struct pki_rg_plan_rd {
+	int fd;
+	uint16_t base, words;        /* where in the buffer, how many */
+} pki_rg_plan_rd;
+typedef struct pki_rg_plan_at {
+	uint16_t val, ena, run;      /* the event's words in the buffer */
+	uint16_t block;              /* its topdown block */
+} pki_rg_plan_at;
+typedef struct pki_rg_plan {
+	uint32_t nr_reads;           /* 0: the thread reads from user pages */
+	pki_rg_plan_rd rd[PK_REGION_MAX_EVENTS];
+	pki_rg_plan_at at[PK_REGION_MAX_EVENTS];
+} pki_rg_plan;
+
 typedef struct pki_rg_thread {
 	struct pki_rg_thread *next;  /* the process's list */
 	pid_t tid;                   /* the kernel's (the scenario's on the model) */
 	uint32_t epoch;
 	bool open, group_read;       /* counters open; the TopDown group via read(2) */
+	/* every event through the plan, off the model: a snapshot is the
+	 * plan's reads and the clock (rthread.c's fast path) */
+	bool fast;
+	pki_rg_plan plan;            /* nr_reads > 0: every event via read(2) */
 	pk_counting *c;
 	void *page[PK_REGION_MAX_EVENTS];
 	size_t nr_pages;             /* pages mapped (0: every reading is read(2)) */
@@ -73,7 +95,7 @@ typedef struct pki_rg_state {
 	pk_model *model;
 	bool own_model;              /* loaded from a scenario: wall-clock virtual time */
 	uint64_t start_ns;           /* the wall clock at init */
-	double ns_per_tick;          /* TSC clock (pki_rg_now_ns): 0 = CLOCK_MONOTONIC */
+	uint64_t ns_mult;            /* TSC clock (pki_rg_now_ns): ns per tick << 32; 0 = CLOCK_MONOTONIC */
 	uint64_t tick0, ns0;         /* its origin: a TSC value and its CLOCK_MONOTONIC ns */
 	pk_pmus *pmus;
 	pk_topdown *td;
@@ -114,9 +136,37 @@ extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
 int pki_rg_init_default(void);
 void pki_rg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t pki_rg_wall_ns(void);
-/* A reading's time (ns, monotonic): the calibrated TSC where invariant, else
- * pki_rg_wall_ns(); only differences of it mean anything. */
-uint64_t pki_rg_now_ns(void);
+/* A reading's time (ns, monotonic): the calibrated TSC where invariant
+ * (setup.c's calibrate_clock), else pki_rg_wall_ns(); only differences of
+ * it mean anything. Inline: the read path's clock is a few instructions. */
+static inline uint64_t pki_rg_now_ns(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_expect(pki_rg.ns_mult != 0, 1)) {
+		uint64_t t = __builtin_ia32_rdtsc();
+		if (t < pki_rg.tick0) /* another socket's TSC behind ours: never back */
+			return pki_rg.ns0;
+		__extension__ unsigned __int128 p = (unsigned __int128)(t - pki_rg.tick0) * pki_rg.ns_mult;
+		return pki_rg.ns0 + (uint64_t)(p >> 32);
+	}
+#endif
+	return pki_rg_wall_ns();
+}
+
+/* A count scaled for the time it was off the PMU (multiplexing): the
+ * value as read when it always ran. */
+static inline int64_t pki_rg_scaled(uint64_t val, uint64_t ena, uint64_t run)
+{
+	if (__builtin_expect(!run || run >= ena, 1))
+		return (int64_t)val;
+	return (int64_t)((double)val * (double)ena / (double)run);
+}
+
+/* rplan.c: the plan of a thread whose every event is read with read(2)
+ * (one trial read per group: its members' places by id); a snapshot's
+ * counts through it (the caller sets s->time_ns). */
+int pki_rg_plan_build(pki_rg_thread *t, pk_error *err);
+int pki_rg_plan_read(const pki_rg_thread *t, pk_region_snap *s, pk_error *err);
 
 /* rthread.c: the calling thread's state, opened on first use (NULL on
  * failure, with err). */

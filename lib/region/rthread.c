@@ -4,9 +4,11 @@
  *
  * Invariants: a thread reads its TopDown group one way for its whole life:
  * RDPMC (SLOTS + PERF_METRICS in one pass, reader.c) when the slots page
- * allows it at open, else read(2) of every event (pk_counting_read); the
+ * allows it at open, else read(2) of every event through the plan made at
+ * open (rplan.c; off the model, the fast path: no lock, no reset); the
  * metric events are never read both ways. Snapshots are cumulative since
- * the open: before each PERF_EVENT_IOC_RESET the values are carried, so a
+ * the open: on the user-page path, before each PERF_EVENT_IOC_RESET the
+ * values are carried, so a
  * region open across a reset keeps its totals (the few events between the
  * reading and the reset are the only loss). On the model every reading
  * holds the model's lock; a model loaded from PMUKIT_MODEL is first run
@@ -112,6 +114,13 @@ static int open_counters(pki_rg_thread *t, pk_error *err)
 	if (r < 0)
 		return r;
 	map_pages(t);
+	/* every event with read(2): the plan's reads (rplan.c) */
+	if (t->group_read || t->nr_pages == 0) {
+		r = pki_rg_plan_build(t, err);
+		if (r < 0)
+			return r;
+		t->fast = !pki_rg.model;
+	}
 	t->open = true;
 	return 0;
 }
@@ -126,7 +135,8 @@ void pki_rg_thread_close(pki_rg_thread *t)
 		}
 	pk_counting_free(t->c);
 	t->c = NULL;
-	t->open = false;
+	t->open = t->fast = false;
+	t->plan.nr_reads = 0;
 }
 
 /* At thread exit: close its counters if the state is still the process's. */
@@ -174,14 +184,24 @@ static int new_thread(pki_rg_thread **out, pk_error *err)
 	return 0;
 }
 
+/* The calling thread's open state of the current set-up, or NULL: the
+ * generation first (a state of an older set-up is freed), then open. */
+static inline pki_rg_thread *cached_self(void)
+{
+	pki_rg_thread *t = self;
+	if (t && self_gen == __atomic_load_n(&pki_rg.generation, __ATOMIC_ACQUIRE) && t->open)
+		return t;
+	return NULL;
+}
+
 pki_rg_thread *pki_rg_self(pk_error *err)
 {
+	pki_rg_thread *t = cached_self();
+	if (t)
+		return t;
 	pk_error local;
 	if (!err)
 		PKI_RG_ERR_INIT(local), err = &local;
-	if (self && self_gen == __atomic_load_n(&pki_rg.generation, __ATOMIC_ACQUIRE) &&
-	    self->open)
-		return self;
 	int r = pki_rg_init_default();
 	if (r < 0) {
 		pk_err(err, r, "%s", pki_rg.first_error);
@@ -193,7 +213,6 @@ pki_rg_thread *pki_rg_self(pk_error *err)
 	}
 	pthread_once(&key_once, make_key);
 	pthread_mutex_lock(&pki_rg_lock);
-	pki_rg_thread *t = NULL;
 	if (pki_rg.model)
 		pthread_mutex_lock(&pki_rg_model_lock);
 	r = pki_rg.ready ? new_thread(&t, err) : pk_err(err, -ENODEV, "not set up");
@@ -227,28 +246,6 @@ void pk_region_thread_fini(void)
 	self = NULL;
 }
 
-static int64_t scaled(const pk_counts *c)
-{
-	if (c->run && c->run < c->ena)
-		return (int64_t)((double)c->val * (double)c->ena / (double)c->run);
-	return (int64_t)c->val;
-}
-
-/* Every event with read(2) (pk_counting_read). */
-static int read_all(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
-{
-	int r = pk_counting_read(t->c, err);
-	if (r < 0)
-		return r;
-	s->flags |= PK_REGION_SNAP_SYSCALL;
-	for (size_t i = 0; i < pki_rg.nr_ev; i++) {
-		const pk_counts *c = pk_counting_counts(t->c, i, 0, 0);
-		s->v[i] = t->carry[i] + scaled(c);
-		s->run[pki_rg.ev[i].block] = c->run;
-	}
-	return 0;
-}
-
 /* Every event from user space, lone counters falling back one by one. */
 static int read_user(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 {
@@ -277,7 +274,7 @@ static int read_user(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 		} else if (r == 1) {
 			s->flags |= PK_REGION_SNAP_SYSCALL;
 		}
-		s->v[i] = t->carry[i] + scaled(&c);
+		s->v[i] = t->carry[i] + pki_rg_scaled(c.val, c.ena, c.run);
 		s->run[e->block] = c.run;
 	}
 	return 0;
@@ -316,7 +313,9 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 			pk_model_advance(pki_rg.model, want - now);
 	}
 	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_now_ns();
-	int r = t->group_read ? read_all(t, s, err) : read_user(t, s, err);
+	if (t->plan.nr_reads) /* read(2) never touches PERF_METRICS: no reset */
+		return pki_rg_plan_read(t, s, err);
+	int r = read_user(t, s, err);
 	if (r == 0)
 		maybe_reset(t, s);
 	return r;
@@ -324,6 +323,10 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 
 int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 {
+	if (t->fast) { /* the read(2) path: the clock and the plan's reads */
+		s->time_ns = pki_rg_now_ns();
+		return pki_rg_plan_read(t, s, err);
+	}
 	if (!pki_rg.model)
 		return snapshot(t, s, err);
 	pthread_mutex_lock(&pki_rg_model_lock);
@@ -334,9 +337,12 @@ int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 
 int pk_region_snapshot(pk_region_snap *s, pk_error *err)
 {
+	pki_rg_thread *t = cached_self();
+	if (t && t->fast) /* err may be NULL: the fast path only passes it on */
+		return pki_rg_snapshot(t, s, err);
 	pk_error local;
 	if (!err)
 		PKI_RG_ERR_INIT(local), err = &local;
-	pki_rg_thread *t = pki_rg_self(err);
+	t = pki_rg_self(err);
 	return t ? pki_rg_snapshot(t, s, err) : err->code ? err->code : -ENODEV;
 }

@@ -42,7 +42,7 @@ uint64_t pki_rg_wall_ns(void)
  * itself. Regions only take differences. */
 static void calibrate_clock(void)
 {
-	pki_rg.ns_per_tick = 0;
+	pki_rg.ns_mult = 0;
 	const char *ck = getenv("PMUKIT_REGION_CLOCK");
 	if (ck && !strcmp(ck, "monotonic"))
 		return; /* asked for: CLOCK_MONOTONIC at every reading */
@@ -57,20 +57,15 @@ static void calibrate_clock(void)
 	} while (n1 - n0 < 1000000 && n1 >= n0);
 	if (t1 <= t0 || n1 <= n0)
 		return;
-	pki_rg.ns_per_tick = (double)(n1 - n0) / (double)(t1 - t0);
+	/* ns per tick in 32.32 fixed point: a TSC of 1 GHz or more gives
+	 * a multiplier below 2^32, 1e-9 relative steps */
+	double mult = (double)(n1 - n0) / (double)(t1 - t0) * 4294967296.0;
+	if (mult < 1 || mult >= 18446744073709551615.0)
+		return;
+	pki_rg.ns_mult = (uint64_t)(mult + 0.5);
 	pki_rg.tick0 = t1;
 	pki_rg.ns0 = n1;
 #endif
-}
-
-uint64_t pki_rg_now_ns(void)
-{
-	if (pki_rg.ns_per_tick <= 0)
-		return pki_rg_wall_ns();
-	uint64_t t = pki_rd_hw_rdtsc(NULL);
-	if (t < pki_rg.tick0) /* another socket's TSC behind ours: never back */
-		return pki_rg.ns0;
-	return pki_rg.ns0 + (uint64_t)((double)(t - pki_rg.tick0) * pki_rg.ns_per_tick);
 }
 
 void pki_rg_error(const char *fmt, ...)
@@ -255,7 +250,8 @@ static void release_locked(void)
 	uint32_t epochs = pki_rg.epochs, gen = pki_rg.generation;
 	memset(&pki_rg, 0, sizeof(pki_rg));
 	pki_rg.epochs = epochs;
-	pki_rg.generation = gen;
+	/* a thread's cached state (rthread.c) is gone: never dereferenced again */
+	pki_rg.generation = gen + 1;
 }
 
 int pk_region_init(const pk_region_opts *opts, pk_error *err)
