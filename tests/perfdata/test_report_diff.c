@@ -1,7 +1,8 @@
 /* Differential test of `pmukit report --stdio` against Linux perf report:
  * real recordings (software events with and without -g, system-wide, a
  * {cpu-clock,task-clock}:S group, a program with deep call stacks compiled
- * here) read by both tools with many option sets; prints "N/M identical"
+ * here) read by both tools with many option sets (the table, and --stats,
+ * --tasks, --mmaps, -k, --symfs); prints "N/M identical"
  * and fails on any case that differs unless docs/perfdata-differences.md
  * lists it (as `file options`) with its reason in its "report" section.
  * perf's closing tip ("# (Tip: ...)", chosen at random) is left out of the
@@ -55,6 +56,13 @@ static const rcase cases[] = {
 	{"pg.data", "-g folded"}, {"grp.data", ""}, {"grp.data", "--no-group"}, {"grp.data", "-n"},
 	{"grp.data", "--show-total-period"}, {"grp.data", "-s sym"}, {"a.data", ""},
 	{"a.data", "-s pid"}, {"a.data", "-s cpu"}, {"a.data", "-s dso"}, {"a.data", "-s comm"},
+	/* views other than the table, and where symbols come from */
+	{"f.data", "--stats"}, {"g.data", "--stats"}, {"grp.data", "--stats"}, {"a.data", "--stats"},
+	{"pg.data", "--stats"}, {"f.data", "--tasks"}, {"a.data", "--tasks"}, {"pg.data", "--tasks"},
+	{"f.data", "--mmaps"}, {"a.data", "--mmaps"}, {"pg.data", "--mmaps"},
+	{"f.data", "-k /dev/null"}, {"g.data", "--kallsyms /dev/null"},
+	{"f.data", "--symfs /nonexist"}, {"g.data", "--symfs /"}, {"pf.data", "--symfs /tmp"},
+	{"f.data", "--time 1,2"}, {"f.data", "-C 7"},
 };
 
 static void record(const char *tool, const char *args)

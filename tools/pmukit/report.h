@@ -36,6 +36,7 @@ typedef struct rp_cnode {
 	uint64_t ip, sym_start;
 	uint64_t hit, cumul;         /* periods: chains ending here; with the children */
 	uint64_t nr, cumul_nr;       /* the same in samples */
+	bool has_map;                /* the address is in a map (its dso known) */
 	struct rp_cnode *child, *last, *next;
 } rp_cnode;
 
@@ -79,6 +80,7 @@ typedef struct rp_entry {
 	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */
+	bool nosym;                  /* made by an address without a symbol */
 	uint64_t *v;                 /* RP_NV values per member */
 	size_t max_depth;            /* the longest chain added */
 	rp_cnode chain;

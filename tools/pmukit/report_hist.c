@@ -173,6 +173,7 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
+	e->nosym = !c->loc->sym;
 	for (int k = 0; k < rp->nr_keys; k++) {
 		e->nums[k] = nums[k];
 		e->cols[k] = strdup(cols[k]);
@@ -241,7 +242,13 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->cg.caller ? n - 1 - step : step;
-		c->loc = &chain[i];
+		/* perf keys a chain's unresolved address by the address itself,
+		 * not by its offset in the map as the sample's own entry: one
+		 * entry per process and load address, apart from the Self one */
+		rp_loc at = chain[i];
+		if (!at.sym)
+			at.dso_addr = at.ip;
+		c->loc = &at;
 		rp_entry *e = entry_for(rp, c, ev);
 		if (!e)
 			return 1;
@@ -550,9 +557,15 @@ static bool listed(const report *rp, const rp_entry *e)
 {
 	if (e->filtered)
 		return false;
-	if (!e->v[RP_ACC] && !e->v[RP_SELF])
+	/* group view: shown when any member has a value */
+	uint64_t acc = 0, self = 0;
+	for (int m = 0; m < rp->nr_members[e->ev]; m++) {
+		acc |= e->v[m * RP_NV + RP_ACC];
+		self |= e->v[m * RP_NV + RP_SELF];
+	}
+	if (!acc && !self)
 		return false;
-	return rp->children || e->v[RP_SELF];
+	return rp->children || self;
 }
 
 static bool shown(const report *rp, const rp_entry *e)
@@ -582,6 +595,10 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
 	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
+	int dso_k = -1;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
+			dso_k = k;
 	for (size_t i = 0; i < n; i++) {
 		if (all[i]->ev != ev || !listed(rp, all[i]))
 			continue;
@@ -596,6 +613,10 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
 				l = sw;
+			/* perf: an entry without a symbol widens the dso column
+			 * to an address's 16 digits (not under --dsos) */
+			if (all[i]->nosym && k == dso_k && !rp->dsos.n && l < 16)
+				l = 16;
 			if (l > w[k])
 				w[k] = l;
 		}
@@ -706,6 +727,13 @@ void rp_hist_print(report *rp)
 	rp_entry **all = collect(rp, &n);
 	if (!all)
 		return;
+	if (!n) {
+		/* perf 6.1: no entry (filters only hide them) is an error it
+		 * prints on stderr, with status 0 */
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", rp->s->input);
+		free(all);
+		return;
+	}
 	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
 	/* a filter of one item names it above the table (its column elided) */
 	if (!rp->quiet && rp->comms.n == 1)
