@@ -130,10 +130,11 @@ def allowed_list(srcdir):
 
 
 def drop_tip(text):
-    """perf report's closing tip ("#", "# (Tip: ...)", "#", chosen at random)
-    cut off, as tests/perfdata/test_report_diff.c cuts it: pmukit prints none."""
-    m = re.search(r"(^|\n)#\n# \([^\n]*\n#\n$", text)
-    return text[:m.start()] + m.group(1) if m else text
+    """perf report's tip ("#", "# (Tip: ...)", "#", chosen at random) cut off,
+    at the end or before -T's "# PID  TID" table, as
+    tests/perfdata/test_report_diff.c cuts it: pmukit prints none."""
+    m = re.search(r"(^|\n)#\n# \([^\n]*\n#\n(?=(# [^\n]*PID.*)?\Z)", text, re.S)
+    return text[:m.start()] + m.group(1) + text[m.end():] if m else text
 
 
 def first_difference(a, b):

@@ -212,7 +212,7 @@ enum {
 	O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_ITRACE, O_CHILDREN, O_NO_CHILDREN, O_MAX_STACK,
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
 	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_NO_DEMANGLE, O_IGNORED,
-	O_IGNORED_ARG, O_STATS, O_TASKS, O_MMAPS, O_KALLSYMS, O_SYMFS,
+	O_IGNORED_ARG, O_STATS, O_TASKS, O_MMAPS, O_KALLSYMS, O_SYMFS, O_THREADS, O_FIELDS, O_HIERARCHY,
 };
 
 static const struct option report_longopts[] = {
@@ -251,6 +251,9 @@ static const struct option report_longopts[] = {
 	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"inline", no_argument, NULL, O_IGNORED},
 	{"stats", no_argument, NULL, O_STATS},
+	{"threads", no_argument, NULL, 'T'},
+	{"fields", required_argument, NULL, 'F'},
+	{"hierarchy", no_argument, NULL, O_HIERARCHY},
 	{"tasks", no_argument, NULL, O_TASKS},
 	{"mmaps", no_argument, NULL, O_MMAPS},
 	{"kallsyms", required_argument, NULL, 'k'},
@@ -260,8 +263,8 @@ static const struct option report_longopts[] = {
 };
 
 typedef struct report_args {
-	const char *input, *itrace, *plot, *kallsyms, *symfs;
-	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps;
+	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
+	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
@@ -325,10 +328,13 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 		rp->relative = optarg[0] == 'r';
 		break;
 	case 'q': rp->quiet = true; break;
+	case O_HIERARCHY: rp->hierarchy = true; break;
 	case O_TOTAL_PERIOD: rp->show_period = true; break;
 	case O_NS: rp->ns = true; break;
 	case O_NO_DEMANGLE: a->no_demangle = true; break;
 	case O_STATS: a->stats = true; break;
+	case 'T': a->threads = true; break;
+	case 'F': a->fields = optarg; break;
 	case O_TASKS: a->tasks = true; break;
 	case O_MMAPS: a->mmaps = a->tasks = true; break;
 	case 'k': a->kallsyms = optarg; break;
@@ -369,6 +375,8 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->children = false;
 	if (!rp->cg.order_set)
 		rp->cg.caller = rp->children;
+	if (rp->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
+		rp->children = false;
 	if (rp->inverted)
 		rp->cg.caller = true;
 	if (rp->percent_limit > 0)
@@ -470,6 +478,11 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 	}
 	s->spe.record_fn = rs ? report_spe_record : NULL;
 	s->spe.record_arg = rs;
+	report_threads *th = a->threads ? report_threads_new(s) : NULL;
+	if (th) {
+		s->on_event = report_threads_event;
+		s->event_arg = th;
+	}
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {
@@ -477,11 +490,15 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 		} else {
 			print_available(rp, s);
 			rp_hist_print(rp);
+			if (th)
+				report_threads_print(th, stdout);
 		}
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
 	report_spe_free(rs);
+	s->on_event = NULL;
+	report_threads_free(th);
 	return status;
 }
 
@@ -552,8 +569,10 @@ int cmd_report(int argc, char **argv)
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
-	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:", report_longopts, NULL)) != -1)
+	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:TF:", report_longopts, NULL)) != -1)
 		status = report_opt(rp, &a, c, argc, argv);
+	if (!status && a.fields && rp_fields_setup(rp, a.fields))
+		status = 129;
 	if (!status)
 		status = report_run(rp, &a);
 	report_free(rp);

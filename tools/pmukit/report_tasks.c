@@ -1,4 +1,4 @@
-/* pmukit report --stats, --tasks, --mmaps: the views of a perf.data file
+/* pmukit report --stats, --tasks, --mmaps, -T: the views of a perf.data file
  * other than the table, as perf report 6.1 prints them.
  *
  * --stats: the file's records by type (the reader's counts, TOTAL first,
@@ -13,7 +13,10 @@
  * the parts of the maps it overlaps. The idle task "swapper" (0/0) is
  * always there. The tree is printed from the tasks in perf's table order
  * (by tid modulo 256, then tid): each task not yet placed goes under its
- * parent, up to a task without one, which starts a tree of its own. */
+ * parent, up to a task without one, which starts a tree of its own.
+ * -T: the values of PERF_RECORD_READ records (written at a thread's exit
+ * under perf record -s) added up per thread and event, threads and events
+ * in the order first seen, after the table. */
 #include "report_tasks.h"
 
 #include <errno.h>
@@ -550,4 +553,125 @@ int report_stats_run(pd_session *s)
 	free(c.samples);
 	free(c.lost);
 	return status;
+}
+
+/* ---- -T/--threads: PERF_RECORD_READ values per thread ---- */
+
+struct report_threads {
+	struct rth_thread { int32_t pid, tid; } *th;
+	int *ctr;                    /* the columns' evsel indexes, first seen first */
+	uint64_t *val;               /* [thread * cap_ctr + column] */
+	size_t nth, cap_th, nctr, cap_ctr;
+	pd_session *s;
+	bool failed;
+};
+
+report_threads *report_threads_new(pd_session *s)
+{
+	report_threads *t = calloc(1, sizeof(*t));
+	if (t)
+		t->s = s;
+	return t;
+}
+
+void report_threads_free(report_threads *t)
+{
+	if (!t)
+		return;
+	free(t->th);
+	free(t->ctr);
+	free(t->val);
+	free(t);
+}
+
+/* The value table grown to nth x ncap (columns kept in place). */
+static int threads_grow(report_threads *t, size_t nth, size_t ncap)
+{
+	if (nth <= t->cap_th && ncap <= t->cap_ctr)
+		return 0;
+	size_t cth = nth > t->cap_th ? 2 * nth : t->cap_th, cc = ncap > t->cap_ctr ? 2 * ncap : t->cap_ctr;
+	uint64_t *v = calloc(cth * cc, sizeof(*v));
+	struct rth_thread *th = realloc(t->th, cth * sizeof(*th));
+	int *ctr = realloc(t->ctr, cc * sizeof(*ctr));
+	if (th)
+		t->th = th;
+	if (ctr)
+		t->ctr = ctr;
+	if (!v || !th || !ctr) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->nth; i++)
+		memcpy(v + i * cc, t->val + i * t->cap_ctr, t->nctr * sizeof(*v));
+	free(t->val);
+	t->val = v;
+	t->cap_th = cth;
+	t->cap_ctr = cc;
+	return 0;
+}
+
+/* pd_session's on_event: adds a READ record's value to its thread's
+ * column of its event (perf adds them up). */
+void report_threads_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before)
+{
+	report_threads *t = arg;
+	(void)s;
+	if (!before || t->failed || ev->type != PERF_RECORD_READ || !ev->evsel || ev->size < 24)
+		return;
+	int32_t pid, tid;
+	uint64_t value;
+	memcpy(&pid, ev->data + 8, 4);
+	memcpy(&tid, ev->data + 12, 4);
+	memcpy(&value, ev->data + 16, 8);
+	size_t i = 0, c = 0;
+	while (i < t->nth && (t->th[i].pid != pid || t->th[i].tid != tid))
+		i++;
+	while (c < t->nctr && t->ctr[c] != ev->evsel->idx)
+		c++;
+	if (threads_grow(t, i + 1, c + 1)) {
+		t->failed = true;
+		return;
+	}
+	if (i == t->nth)
+		t->th[t->nth++] = (struct rth_thread){pid, tid};
+	if (c == t->nctr)
+		t->ctr[t->nctr++] = ev->evsel->idx;
+	t->val[i * t->cap_ctr + c] += value;
+}
+
+static int width_of(uint64_t v)
+{
+	char b[24];
+	return snprintf(b, sizeof(b), "%" PRIu64, v);
+}
+
+void report_threads_print(const report_threads *t, FILE *f)
+{
+	if (t->failed) {
+		fprintf(stderr, "pmukit report: out of memory\n");
+		return;
+	}
+	int pw = 3, tw = 3, cw[64];
+	size_t nc = t->nctr < 64 ? t->nctr : 64;
+	for (size_t c = 0; c < nc; c++)
+		cw[c] = (int)strlen(pk_pd_evsel_name(pd_session_evsel_at(t->s, (size_t)t->ctr[c])));
+	for (size_t i = 0; i < t->nth; i++) {
+		if (width_of((uint64_t)(int64_t)t->th[i].pid) > pw)
+			pw = width_of((uint64_t)(int64_t)t->th[i].pid);
+		if (width_of((uint64_t)(int64_t)t->th[i].tid) > tw)
+			tw = width_of((uint64_t)(int64_t)t->th[i].tid);
+		for (size_t c = 0; c < nc; c++)
+			if (width_of(t->val[i * t->cap_ctr + c]) > cw[c])
+				cw[c] = width_of(t->val[i * t->cap_ctr + c]);
+	}
+	fprintf(f, "# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t c = 0; c < nc; c++)
+		fprintf(f, "  %*s", cw[c], pk_pd_evsel_name(pd_session_evsel_at(t->s, (size_t)t->ctr[c])));
+	fprintf(f, "\n");
+	for (size_t i = 0; i < t->nth; i++) {
+		fprintf(f, "  %*d  %*d", pw, (int)t->th[i].pid, tw, (int)t->th[i].tid);
+		for (size_t c = 0; c < nc; c++)
+			fprintf(f, "  %*" PRIu64, cw[c], t->val[i * t->cap_ctr + c]);
+		fprintf(f, "\n");
+	}
 }
