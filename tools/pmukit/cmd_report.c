@@ -54,7 +54,18 @@ const char report_usage[] =
 	"      --spe-latency       Arm SPE: per symbol the records, total, issue and\n"
 	"                          translation latency p50/p90/p99, data sources, and\n"
 	"                          the total latency histogram, instead of the table\n"
-	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n";
+	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n"
+	"  -F, --fields LIST       columns: overhead, overhead_sys, overhead_us,\n"
+	"                          overhead_guest_sys, overhead_guest_us, sample, period,\n"
+	"                          overhead_children and sort keys (+LIST: after the\n"
+	"                          default); the order follows -s, then these\n"
+	"      --hierarchy         entries as a tree, one level per sort key\n"
+	"  -T, --threads           after the table, PERF_RECORD_READ values per thread\n"
+	"      --stats             the records by type and each event's samples\n"
+	"      --tasks             the task tree (pid, tid, parent, comm)\n"
+	"      --mmaps             the task tree with each process's maps\n"
+	"  -k, --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
+	"      --symfs DIR         binaries (and proc/kallsyms, .debug) under DIR\n";
 
 /* ---- options ---- */
 
