@@ -47,6 +47,10 @@ enum pk_pd_user_type {
 	PK_RECORD_TYPE_MAX = 128, /* size of the per-type counters */
 };
 
+/* perf's internal mark on the FORK records it synthesizes for tasks that
+ * already ran (tools/perf/util/event.h): the maps are not the parent's. */
+#define PK_RECORD_MISC_FORK_EXEC (1 << 13)
+
 /* Header feature bits. */
 enum pk_pd_feature {
 	PK_FEAT_TRACING_DATA = 1,

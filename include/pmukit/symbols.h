@@ -28,6 +28,11 @@ typedef struct pk_machine_opts {
 	 * $XDG_CACHE_HOME/pmukit/kallsyms, else $HOME/.cache/pmukit/kallsyms;
 	 * "" (here or in the variable): no cache. */
 	const char *kallsyms_cache;
+	/* perf's --symfs: binaries are read under this directory (their
+	 * recorded path appended to it), kernel symbols from its
+	 * proc/kallsyms (unless kallsyms names a file), the build-id cache
+	 * is its .debug (unless buildid_dir is set). NULL or "": none. */
+	const char *symfs;
 } pk_machine_opts;
 
 pk_machine *pk_machine_new(const pk_machine_opts *opts);

@@ -21,6 +21,11 @@ static bool buildid_cache_path(const pk_machine *m, const char *hex, char *path,
 {
 	const char *dir = m->opts.buildid_dir;
 	char home[2048];
+	if (!dir && m->opts.symfs && m->opts.symfs[0]) {
+		/* perf's --symfs moves the cache too: <symfs>/.debug */
+		snprintf(home, sizeof(home), "%s/.debug", m->opts.symfs);
+		dir = home;
+	}
 	if (!dir) {
 		dir = getenv("PERF_BUILDID_DIR");
 		if (!dir || !*dir) {
@@ -42,7 +47,11 @@ static bool buildid_cache_path(const pk_machine *m, const char *hex, char *path,
  * differs from the recorded one; -1 when neither opens. */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
 {
-	int fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	char at[4096];
+	const char *symfs = m->opts.symfs;
+	/* --symfs DIR: the binary of /usr/bin/x is DIR/usr/bin/x (and only there) */
+	snprintf(at, sizeof(at), "%s%s", symfs ? symfs : "", d->name);
+	int fd = open(at, O_RDONLY | O_CLOEXEC);
 	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	char hex[128];
 	if (d->build_id[0] &&

@@ -136,6 +136,9 @@ void pki_sy_kernel_load(pk_machine *m)
 	m->kernel->loaded = true;
 	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]))
 		return;
-	load_cached(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms", &m->opts);
+	char path[4096];
+	/* perf's --symfs: <symfs>/proc/kallsyms unless a file was named */
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", m->opts.symfs ? m->opts.symfs : "");
+	load_cached(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : path, &m->opts);
 	kernel_map_extend(m);
 }

@@ -18,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perf's internal mark on the FORK records it synthesizes for tasks that
- * already ran (tools/perf/util/event.h): the maps are not the parent's. */
-#define PK_RECORD_MISC_FORK_EXEC (1 << 13)
-
 thread *pki_sy_thread_find(pk_machine *m, uint32_t tid)
 {
 	if (m->last_thread && m->last_thread->tid == tid)

@@ -99,6 +99,8 @@ SCRIPT_OPTS = [
     ("no-demangle", "default", "--no-demangle"),
     ("kallsyms", "default", "--kallsyms /proc/kallsyms"),
     ("kallsyms-none", "default", "--kallsyms /dev/null"),
+    ("symfs-none", "default", "--symfs /nonexist"),
+    ("symfs-root", "g", "--symfs /"),
     ("f-iregs", "iregs", "-F ip,iregs"),
     ("f-uregs", "uregs", "-F ip,uregs"),
     ("f-flags", "default", "-F comm,flags"),
@@ -127,6 +129,41 @@ def allowed_list(srcdir):
     return pats
 
 
+def drop_tip(text):
+    """perf report's tip ("#", "# (Tip: ...)", "#", chosen at random) cut off,
+    at the end or before -T's "# PID  TID" table, as
+    tests/perfdata/test_report_diff.c cuts it: pmukit prints none."""
+    m = re.search(r"(^|\n)#\n# \([^\n]*\n#\n(?=(# [^\n]*PID.*)?\Z)", text, re.S)
+    return text[:m.start()] + m.group(1) + text[m.end():] if m else text
+
+
+def cut_agrees(ours, theirs):
+    """Whether the outputs differ only where perf 6.1 cut a column: each
+    word of perf's equal to pmukit's, or a prefix of it (a column sized
+    before its final text), rules of dots aside; a cut last word ends the
+    line (pd_test_report_cut_agrees in tests/perfdata/pd_test.c)."""
+    ol, tl = ours.split("\n"), theirs.split("\n")
+    if len(ol) != len(tl):
+        return False
+    for o, t in zip(ol, tl):
+        ow, tw = o.split(), t.split()
+        i = 0
+        for j, w in enumerate(tw):
+            if i >= len(ow):
+                return False
+            x = ow[i]
+            i += 1
+            cut = len(w) < len(x) and x.startswith(w)
+            dots = set(w) == {"."} and set(x) == {"."}
+            if w != x and not cut and not dots:
+                return False
+            if cut and j == len(tw) - 1:
+                i = len(ow)  # perf cut its last column
+        if i < len(ow):
+            return False
+    return True
+
+
 def first_difference(a, b):
     al, bl = a.splitlines(), b.splitlines()
     for i in range(max(len(al), len(bl))):
@@ -141,6 +178,7 @@ class Harness:
     def __init__(self, pmukit, workload, tmp, only, show):
         self.pk, self.wl, self.tmp, self.only, self.show = pmukit, workload, tmp, only, show
         self.results = []   # (id, same, detail)
+        self.cut = []       # report checks where perf only cut a column
         self.pids = {}
 
     def wanted(self, cid):
@@ -150,6 +188,10 @@ class Harness:
         """ours and theirs: (rc, out) of the two tools."""
         same = ours == theirs
         detail = ""
+        if not same and ":report-" in cid and ours[0] == theirs[0] and \
+           cut_agrees(ours[1], theirs[1]):
+            self.cut.append(cid)  # counted as listed: perf 6.1 cut a column
+            detail = "perf 6.1 cut a column (docs/perfdata-differences.md, report)"
         if not same:
             if ours[0] != theirs[0]:
                 detail = "exit %d (pmukit) vs %d (perf)" % (ours[0], theirs[0])
@@ -171,7 +213,8 @@ class Harness:
     def both(self, args, data):
         a = run("%s %s -i %s" % (self.pk, args, data), self.tmp)
         b = run("perf %s -i %s" % (args, data), self.tmp)
-        return (a[0], a[1]), (b[0], b[1])
+        theirs = drop_tip(b[1]) if args.startswith("report --stdio") else b[1]
+        return (a[0], a[1]), (b[0], theirs)
 
     def variant(self, name, opts):
         checks = ["attrs", "script-perf", "script-pk", "report-perf", "report-pk",
@@ -281,7 +324,7 @@ def main():
     same = sum(1 for _, s, _ in h.results if s)
     unlisted, listed_same = [], []
     for cid, s, detail in h.results:
-        listed = any(fnmatch.fnmatch(cid, p) for p in allowed)
+        listed = cid in h.cut or any(fnmatch.fnmatch(cid, p) for p in allowed)
         if not s:
             print("%s %s: %s" % ("listed  " if listed else "UNLISTED", cid, detail))
             if not listed:

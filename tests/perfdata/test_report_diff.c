@@ -1,10 +1,11 @@
 /* Differential test of `pmukit report --stdio` against Linux perf report:
  * real recordings (software events with and without -g, system-wide, a
  * {cpu-clock,task-clock}:S group, a program with deep call stacks compiled
- * here) read by both tools with many option sets; prints "N/M identical"
+ * here) read by both tools with many option sets (the table, and --stats,
+ * --tasks, --mmaps, -T, -F, --hierarchy, -k, --symfs); prints "N/M identical"
  * and fails on any case that differs unless docs/perfdata-differences.md
  * lists it (as `file options`) with its reason in its "report" section.
- * perf's closing tip ("# (Tip: ...)", chosen at random) is left out of the
+ * perf's tip ("# (Tip: ...)", chosen at random) is left out of the
  * comparison. Skipped with the reason when perf or a C compiler is absent. */
 #include "helpers.h"
 #include "pd_test.h"
@@ -55,6 +56,23 @@ static const rcase cases[] = {
 	{"pg.data", "-g folded"}, {"grp.data", ""}, {"grp.data", "--no-group"}, {"grp.data", "-n"},
 	{"grp.data", "--show-total-period"}, {"grp.data", "-s sym"}, {"a.data", ""},
 	{"a.data", "-s pid"}, {"a.data", "-s cpu"}, {"a.data", "-s dso"}, {"a.data", "-s comm"},
+	/* views other than the table, and where symbols come from */
+	{"f.data", "--stats"}, {"g.data", "--stats"}, {"grp.data", "--stats"}, {"a.data", "--stats"},
+	{"pg.data", "--stats"}, {"f.data", "--tasks"}, {"a.data", "--tasks"}, {"pg.data", "--tasks"},
+	{"f.data", "--mmaps"}, {"a.data", "--mmaps"}, {"pg.data", "--mmaps"},
+	{"f.data", "-k /dev/null"}, {"g.data", "--kallsyms /dev/null"},
+	{"f.data", "--symfs /nonexist"}, {"g.data", "--symfs /"}, {"pf.data", "--symfs /tmp"},
+	{"f.data", "--time 1,2"}, {"f.data", "-C 7"}, {"rd.data", "-T"}, {"rd.data", "-T -n"},
+	{"f.data", "-T"},
+	/* -F: columns and the order they make, with and without -s */
+	{"f.data", "-F overhead,sym"}, {"f.data", "-F sym"}, {"f.data", "-F overhead,sample,period,comm"},
+	{"f.data", "-F overhead_sys,overhead_us,dso"}, {"f.data", "-F +period"},
+	{"f.data", "-F dso -s sym"}, {"f.data", "-F overhead,sym -s dso"}, {"f.data", "-F dso,overhead"},
+	{"pf.data", "-F overhead_children,overhead_guest_sys,comm"}, {"grp.data", "-F overhead,sample,sym"},
+	{"g.data", "-F overhead,sym"}, {"f.data", "-F nosuchfield"}, {"f.data", "-s sym,comm --comm deep"},
+	/* --hierarchy: a level per key, chains at the leaves */
+	{"f.data", "--hierarchy"}, {"f.data", "--hierarchy -n -s dso,sym"}, {"pf.data", "--hierarchy -s sym,dso"},
+	{"grp.data", "--hierarchy"}, {"g.data", "--hierarchy"}, {"g.data", "--hierarchy --show-total-period -s comm"},
 };
 
 static void record(const char *tool, const char *args)
@@ -67,18 +85,23 @@ static void record(const char *tool, const char *args)
 	assert_int_equal(rc, 0);
 }
 
-/* perf's closing "#\n# (Tip: ...)\n#\n" cut off. */
+/* perf's tip ("#\n# (Tip: ...)\n#\n") cut off: at the end, or before -T's
+ * "# PID  TID" table. */
 static void drop_tip(char *s)
 {
-	size_t n = strlen(s);
-	if (n < 6 || strcmp(s + n - 3, "\n#\n"))
+	char *p = NULL;
+	for (char *q = strstr(s, "#\n# ("); q; q = strstr(q + 1, "#\n# ("))
+		if (q == s || q[-1] == '\n')
+			p = q;
+	if (!p)
 		return;
-	char *p = s + n - 3;
-	while (p > s && p[-1] != '\n')
-		p--; /* start of the "# (...)" line */
-	if (strncmp(p, "# (", 3) || p - s < 2 || strncmp(p - 2, "#\n", 2))
+	char *end = strchr(p + 2, '\n');
+	if (!end || strncmp(end + 1, "#\n", 2))
 		return;
-	p[-2] = '\0';
+	end += 3; /* past the closing "#\n" */
+	if (*end && strncmp(end, "# ", 2))
+		return;
+	memmove(p, end, strlen(end) + 1);
 }
 
 /* The "report" section of the differences file. */
@@ -168,6 +191,8 @@ static void test_report_differential(void **state)
 	record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 8000");
 	record("perf", "-a -e cpu-clock -o a.data ./deep 5000");
 	record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 12000");
+	/* -s: a READ record per thread and event at exit (-T), children forked */
+	record("perf", "-s -e cpu-clock -e page-faults -o rd.data sh -c './deep 2000; ./deep 1000'");
 	const char *listed = listed_section();
 	size_t n = sizeof(cases) / sizeof(cases[0]), same = 0, allowed = 0, bad = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "report_keys.h"
 #include "report_spe.h"
+#include "report_tasks.h"
 
 const char report_usage[] =
 	"usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-g [MODE,...]] [OPTIONS]\n"
@@ -53,7 +54,18 @@ const char report_usage[] =
 	"      --spe-latency       Arm SPE: per symbol the records, total, issue and\n"
 	"                          translation latency p50/p90/p99, data sources, and\n"
 	"                          the total latency histogram, instead of the table\n"
-	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n";
+	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n"
+	"  -F, --fields LIST       columns: overhead, overhead_sys, overhead_us,\n"
+	"                          overhead_guest_sys, overhead_guest_us, sample, period,\n"
+	"                          overhead_children and sort keys (+LIST: after the\n"
+	"                          default); the order follows -s, then these\n"
+	"      --hierarchy         entries as a tree, one level per sort key\n"
+	"  -T, --threads           after the table, PERF_RECORD_READ values per thread\n"
+	"      --stats             the records by type and each event's samples\n"
+	"      --tasks             the task tree (pid, tid, parent, comm)\n"
+	"      --mmaps             the task tree with each process's maps\n"
+	"  -k, --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
+	"      --symfs DIR         binaries (and proc/kallsyms, .debug) under DIR\n";
 
 /* ---- options ---- */
 
@@ -211,7 +223,7 @@ enum {
 	O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_ITRACE, O_CHILDREN, O_NO_CHILDREN, O_MAX_STACK,
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
 	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_NO_DEMANGLE, O_IGNORED,
-	O_IGNORED_ARG,
+	O_IGNORED_ARG, O_STATS, O_TASKS, O_MMAPS, O_KALLSYMS, O_SYMFS, O_THREADS, O_FIELDS, O_HIERARCHY,
 };
 
 static const struct option report_longopts[] = {
@@ -249,13 +261,21 @@ static const struct option report_longopts[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"inline", no_argument, NULL, O_IGNORED},
+	{"stats", no_argument, NULL, O_STATS},
+	{"threads", no_argument, NULL, 'T'},
+	{"fields", required_argument, NULL, 'F'},
+	{"hierarchy", no_argument, NULL, O_HIERARCHY},
+	{"tasks", no_argument, NULL, O_TASKS},
+	{"mmaps", no_argument, NULL, O_MMAPS},
+	{"kallsyms", required_argument, NULL, 'k'},
+	{"symfs", required_argument, NULL, O_SYMFS},
 	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
 	{NULL, 0, NULL, 0},
 };
 
 typedef struct report_args {
-	const char *input, *itrace, *plot;
-	bool header, header_only, dump, spe_latency, no_demangle;
+	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
+	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
@@ -319,9 +339,17 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 		rp->relative = optarg[0] == 'r';
 		break;
 	case 'q': rp->quiet = true; break;
+	case O_HIERARCHY: rp->hierarchy = true; break;
 	case O_TOTAL_PERIOD: rp->show_period = true; break;
 	case O_NS: rp->ns = true; break;
 	case O_NO_DEMANGLE: a->no_demangle = true; break;
+	case O_STATS: a->stats = true; break;
+	case 'T': a->threads = true; break;
+	case 'F': a->fields = optarg; break;
+	case O_TASKS: a->tasks = true; break;
+	case O_MMAPS: a->mmaps = a->tasks = true; break;
+	case 'k': a->kallsyms = optarg; break;
+	case O_SYMFS: a->symfs = optarg; break;
 	case 'f': case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
 	default: return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
 	}
@@ -358,6 +386,8 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->children = false;
 	if (!rp->cg.order_set)
 		rp->cg.caller = rp->children;
+	if (rp->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
+		rp->children = false;
 	if (rp->inverted)
 		rp->cg.caller = true;
 	if (rp->percent_limit > 0)
@@ -379,6 +409,30 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		if (!strcmp(rp->keys[k]->name, "parent"))
 			rp->need_chain = true;
 	elide(rp);
+}
+
+/* perf 6.1 refuses -C on a file whose samples carry no CPU or for a CPU
+ * past the file's: on stderr, with no table and status 0. */
+static bool cpus_refused(const report *rp, pd_session *s, const pk_pd_header *h)
+{
+	if (!rp->cpus)
+		return false;
+	bool has_cpu = false;
+	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CPU)
+			has_cpu = true;
+	if (!has_cpu) {
+		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+	} else {
+		size_t c = h->nr_cpus_avail;
+		while (c && c < rp->nr_cpus && !rp->cpus[c])
+			c++;
+		if (!c || c >= rp->nr_cpus)
+			return false;
+		fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", c);
+	}
+	fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+	return true;
 }
 
 static void report_free(report *rp)
@@ -435,6 +489,11 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 	}
 	s->spe.record_fn = rs ? report_spe_record : NULL;
 	s->spe.record_arg = rs;
+	report_threads *th = a->threads ? report_threads_new(s) : NULL;
+	if (th) {
+		s->on_event = report_threads_event;
+		s->event_arg = th;
+	}
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {
@@ -442,11 +501,15 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 		} else {
 			print_available(rp, s);
 			rp_hist_print(rp);
+			if (th)
+				report_threads_print(th, stdout);
 		}
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
 	report_spe_free(rs);
+	s->on_event = NULL;
+	report_threads_free(th);
 	return status;
 }
 
@@ -455,10 +518,18 @@ static int report_run(report *rp, report_args *a)
 	pd_session s;
 	if (pd_session_open(&s, "report", a->input, false))
 		return 1;
-	pk_machine_opts mo = {.no_demangle = a->no_demangle};
-	if (a->no_demangle && pd_session_machine(&s, &mo)) {
+	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
+			      .symfs = a->symfs};
+	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(&s, &mo)) {
 		pd_session_close(&s);
 		return 1;
+	}
+	if (a->stats || a->tasks) {
+		/* perf 6.1: --stats wins over --tasks; neither prints a header */
+		int status = a->stats ? report_stats_run(&s) : report_tasks_run(&s, a->mmaps);
+		status = pd_session_finish(&s, status);
+		pd_session_close(&s);
+		return status;
 	}
 	if (a->itrace && pd_spe_set_itrace(&s.spe, "report", a->itrace)) {
 		pd_session_close(&s);
@@ -475,7 +546,7 @@ static int report_run(report *rp, report_args *a)
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	int status = 0;
-	if (!a->header_only) {
+	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
 		s.spe.dump = a->dump;
 		if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
@@ -509,8 +580,10 @@ int cmd_report(int argc, char **argv)
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
-	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:", report_longopts, NULL)) != -1)
+	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:TF:", report_longopts, NULL)) != -1)
 		status = report_opt(rp, &a, c, argc, argv);
+	if (!status && a.fields && rp_fields_setup(rp, a.fields))
+		status = 129;
 	if (!status)
 		status = report_run(rp, &a);
 	report_free(rp);

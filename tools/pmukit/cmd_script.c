@@ -41,6 +41,8 @@ const char script_usage[] =
 	"      --reltime, --deltatime    times from the first / the previous sample\n"
 	"      --max-stack N       call chain lines printed per sample\n"
 	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
+	"      --symfs DIR         binaries looked up under DIR (kernel symbols then\n"
+	"                          only with --kallsyms)\n"
 	"      --no-demangle       C++ names as the symbol table holds them\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
@@ -865,6 +867,7 @@ int cmd_script(int argc, char **argv)
 		{"max-stack", required_argument, NULL, 'm'},
 		{"no-demangle", no_argument, NULL, 'N'},
 		{"kallsyms", required_argument, NULL, 'k'},
+		{"symfs", required_argument, NULL, 'Y'},
 		{"show-task-events", no_argument, NULL, 0x100 | SIDE_TASK},
 		{"show-mmap-events", no_argument, NULL, 0x100 | SIDE_MMAP},
 		{"show-switch-events", no_argument, NULL, 0x100 | SIDE_SWITCH},
@@ -908,6 +911,7 @@ int cmd_script(int argc, char **argv)
 		case 'h': header_only = true; break;
 		case 'r': sc.time_shift = SHIFT_REL; break;
 		case 'k': mopts.kallsyms = optarg; break;
+		case 'Y': mopts.symfs = optarg; break;
 		case 'N': mopts.no_demangle = true; break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
@@ -938,7 +942,7 @@ int cmd_script(int argc, char **argv)
 	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
 		return 1;
 	s.spe.dump = dump;
-	if ((mopts.kallsyms || mopts.no_demangle) && pd_session_machine(&s, &mopts)) {
+	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 1;

@@ -36,6 +36,7 @@ typedef struct rp_cnode {
 	uint64_t ip, sym_start;
 	uint64_t hit, cumul;         /* periods: chains ending here; with the children */
 	uint64_t nr, cumul_nr;       /* the same in samples */
+	bool has_map;                /* the address is in a map (its dso known) */
 	struct rp_cnode *child, *last, *next;
 } rp_cnode;
 
@@ -66,8 +67,19 @@ void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t
 
 /* ---- the histogram (report_hist.c) ---- */
 
-/* Values per group member: self period and samples, children period and samples. */
-enum { RP_SELF, RP_SELF_NR, RP_ACC, RP_ACC_NR, RP_NV };
+/* Values per group member: self period and samples, children period and
+ * samples, the self period by the samples' mode (kernel, user, guest
+ * kernel, guest user: -F overhead_sys, ...). */
+enum { RP_SELF, RP_SELF_NR, RP_ACC, RP_ACC_NR, RP_SYS, RP_US, RP_GSYS, RP_GUS, RP_NV };
+
+/* -F/--fields: a column or sort item, a value or a sort key. */
+enum rp_val { RP_V_OVERHEAD, RP_V_SYS, RP_V_US, RP_V_GSYS, RP_V_GUS, RP_V_SAMPLE, RP_V_PERIOD,
+	      RP_V_CHILDREN, RP_V_KEY };
+typedef struct rp_field {
+	enum rp_val val;
+	int key;                     /* RP_V_KEY: the index in report.keys */
+} rp_field;
+#define RP_MAX_FIELDS (2 * RP_MAX_KEYS + 8)
 
 typedef struct rp_entry {
 	struct rp_entry *hnext;
@@ -79,6 +91,8 @@ typedef struct rp_entry {
 	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */
+	bool nosym;                  /* made by an address without a symbol */
+	const char *dso;             /* the dso of the address that made it */
 	uint64_t *v;                 /* RP_NV values per member */
 	size_t max_depth;            /* the longest chain added */
 	rp_cnode chain;
@@ -99,6 +113,11 @@ typedef struct report {
 	bool mem_mode, mem_mode_default; /* --mem-mode: weights as periods; its key order */
 	bool need_chain;             /* chains resolved: tree, Children or parent key */
 	rp_cg_opts cg;
+	/* -F: the columns, and the order (the -s keys, then the columns) */
+	bool fields;
+	bool hierarchy;              /* --hierarchy: a tree, a level per key */
+	rp_field out[RP_MAX_FIELDS], sort[RP_MAX_FIELDS];
+	int nr_out, nr_sort;
 	double percent_limit;
 	rp_list comms, dsos, syms, pids, tids;
 	bool *cpus;                  /* -C: NULL for all */
@@ -119,6 +138,33 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp);
 void rp_hist_print(report *rp);
 void rp_hist_free(report *rp);
+/* An entry's share in percent of member m's total (which: RP_SELF, ...). */
+double rp_pct(const report *rp, const rp_entry *e, int m, int which);
+/* The total period (or of those shown, --percentage relative) of evsel ev. */
+uint64_t rp_total(const report *rp, int ev);
+/* Whether an entry has a row (not filtered, a value to show). */
+bool rp_listed(const report *rp, const rp_entry *e);
+/* The order of two entries by key k (perf's rule for that key). */
+int rp_cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y);
+/* The text of key column k of an entry ("[k] name" for symbols). */
+void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n);
+
+/* ---- --hierarchy (report_hier.c) ---- */
+
+void rp_hier_heads(const report *rp, int nm, const int *w);
+/* The tree of evsel ev's entries (all: every entry, any order). */
+void rp_hier_print(const report *rp, rp_entry **all, size_t n, int ev, const int *w);
+
+/* ---- -F/--fields (report_fields.c) ---- */
+
+/* Sets the columns and order from -F's list (after the other options);
+ * 0, or -EINVAL after printing perf's error for an unknown field. */
+int rp_fields_setup(report *rp, const char *list);
+/* The output order of two entries under -F. */
+int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y);
+/* The titles and the row of an entry (nm: the group's members). */
+void rp_fields_heads(const report *rp, int nm, const int *w);
+void rp_fields_row(const report *rp, const rp_entry *e, int nm, const int *w);
 bool rp_list_has(const rp_list *l, const char *s);
 
 #endif

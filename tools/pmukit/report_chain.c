@@ -34,6 +34,7 @@ static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
 	c->dso = l->dso;
 	c->ip = l->ip;
 	c->sym_start = l->sym_start;
+	c->has_map = l->has_map;
 	if (parent->last)
 		parent->last->next = c;
 	else
@@ -68,7 +69,8 @@ void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
 	into->cumul += from->cumul;
 	into->cumul_nr += from->cumul_nr;
 	for (rp_cnode *c = from->child; c; c = c->next) {
-		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start};
+		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
+			    .has_map = c->has_map};
 		rp_cnode *t = child_for(into, &l);
 		if (t)
 			rp_cnode_merge(t, c);
@@ -126,10 +128,16 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 		fprintf(p->f, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-/* perf's order of two children: by symbol start when both have one, else
- * by address; the higher first. */
+/* perf's order of two children, the higher first: by dso (none lowest;
+ * two dsos as perf's, by where each was allocated: here by their names'
+ * allocations, also made in the order the dsos were met), then by symbol
+ * start when both have one, else by address. */
 static bool before(const rp_cnode *a, const rp_cnode *b)
 {
+	if (a->has_map != b->has_map)
+		return a->has_map;
+	if (a->has_map && a->dso != b->dso)
+		return (uintptr_t)a->dso > (uintptr_t)b->dso;
 	if (a->sym && b->sym)
 		return a->sym_start > b->sym_start;
 	return a->ip > b->ip;

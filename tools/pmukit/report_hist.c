@@ -173,6 +173,8 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
+	e->nosym = !c->loc->sym;
+	e->dso = c->loc->dso;
 	for (int k = 0; k < rp->nr_keys; k++) {
 		e->nums[k] = nums[k];
 		e->cols[k] = strdup(cols[k]);
@@ -244,7 +246,13 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->cg.caller ? n - 1 - step : step;
-		c->loc = &chain[i];
+		/* perf keys a chain's unresolved address by the address itself,
+		 * not by its offset in the map as the sample's own entry: one
+		 * entry per process and load address, apart from the Self one */
+		rp_loc at = chain[i];
+		if (!at.sym)
+			at.dso_addr = at.ip;
+		c->loc = &at;
 		rp_entry *e = entry_for(rp, c, ev);
 		if (!e)
 			return 1;
@@ -301,6 +309,13 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	e->v[mi * RP_NV + RP_SELF_NR]++;
 	e->v[mi * RP_NV + RP_ACC] += period;
 	e->v[mi * RP_NV + RP_ACC_NR]++;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: e->v[mi * RP_NV + RP_SYS] += period; break;
+	case PERF_RECORD_MISC_USER: e->v[mi * RP_NV + RP_US] += period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->v[mi * RP_NV + RP_GSYS] += period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->v[mi * RP_NV + RP_GUS] += period; break;
+	default: break;
+	}
 	if (rp->children) {
 		add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, period);
 		return add_callers(rp, &c, e, chain, n, lead, mi, period);
@@ -331,7 +346,7 @@ static bool late_text(const report *rp, int k, const rp_entry *e, char *b, size_
 
 static const report *sort_rp;
 
-static int cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y)
+int rp_cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y)
 {
 	switch (rp->keys[k]->order) {
 	case RP_ORD_SYM: {
@@ -371,6 +386,8 @@ static int cmp_out(const void *a, const void *b)
 	const rp_entry *x = *(rp_entry *const *)a, *y = *(rp_entry *const *)b;
 	const report *rp = sort_rp;
 	int nm = rp->nr_members[x->ev];
+	if (rp->fields)
+		return rp_fields_cmp(rp, x, y);
 	if (rp->children && x->v[RP_ACC] != y->v[RP_ACC])
 		return x->v[RP_ACC] > y->v[RP_ACC] ? -1 : 1;
 	/* perf: equal Children of one thread, the longer chains first in
@@ -382,7 +399,7 @@ static int cmp_out(const void *a, const void *b)
 		if (x->v[m * RP_NV + RP_SELF] != y->v[m * RP_NV + RP_SELF])
 			return x->v[m * RP_NV + RP_SELF] > y->v[m * RP_NV + RP_SELF] ? -1 : 1;
 	for (int k = 0; k < rp->nr_keys; k++) {
-		int c = cmp_key(rp, k, x, y);
+		int c = rp_cmp_key(rp, k, x, y);
 		if (c)
 			return c;
 	}
@@ -501,6 +518,11 @@ static void print_count(uint64_t n)
 	printf("%" PRIu64 "%c", n, unit);
 }
 
+uint64_t rp_total(const report *rp, int ev)
+{
+	return rp->relative ? rp->nf_period[ev] : rp->tot_period[ev];
+}
+
 static uint64_t total_of(const report *rp, int ev, bool nr)
 {
 	if (rp->relative)
@@ -542,32 +564,38 @@ static void print_title(const report *rp, int ev)
 	printf("%s\n#\n", rp->mem_mode_default ? ",local_p_stage_cyc" : "");
 }
 
-static double pct(const report *rp, const rp_entry *e, int m, int which)
+double rp_pct(const report *rp, const rp_entry *e, int m, int which)
 {
 	uint64_t t = total_of(rp, e->ev + m, false);
 	return t ? 100.0 * (double)e->v[m * RP_NV + which] / (double)t : 0.0;
 }
 
 /* An entry of the table (the widths count it even under --percent-limit). */
-static bool listed(const report *rp, const rp_entry *e)
+bool rp_listed(const report *rp, const rp_entry *e)
 {
 	if (e->filtered)
 		return false;
-	if (!e->v[RP_ACC] && !e->v[RP_SELF])
+	/* group view: shown when any member has a value */
+	uint64_t acc = 0, self = 0;
+	for (int m = 0; m < rp->nr_members[e->ev]; m++) {
+		acc |= e->v[m * RP_NV + RP_ACC];
+		self |= e->v[m * RP_NV + RP_SELF];
+	}
+	if (!acc && !self)
 		return false;
-	return rp->children || e->v[RP_SELF];
+	return rp->children || self;
 }
 
 static bool shown(const report *rp, const rp_entry *e)
 {
-	if (!listed(rp, e))
+	if (!rp_listed(rp, e))
 		return false;
-	if (rp->percent_limit > 0 && pct(rp, e, 0, rp->children ? RP_ACC : RP_SELF) < rp->percent_limit)
+	if (rp->percent_limit > 0 && rp_pct(rp, e, 0, rp->children ? RP_ACC : RP_SELF) < rp->percent_limit)
 		return false;
 	return true;
 }
 
-static void col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
+void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 {
 	if (rp->keys[k]->order == RP_ORD_COUNT || rp->keys[k]->order == RP_ORD_PERIOD) {
 		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
@@ -585,31 +613,32 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
 	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
-	bool unresolved = false;
+	int dso_k = -1;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
+			dso_k = k;
 	for (size_t i = 0; i < n; i++) {
-		if (all[i]->ev != ev || !listed(rp, all[i]))
+		if (all[i]->ev != ev || !rp_listed(rp, all[i]))
 			continue;
-		unresolved |= all[i]->unresolved != 0;
 		int sw = 0;
 		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
 			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
 		for (int k = 0; k < rp->nr_keys; k++) {
 			char t[RP_NAME_MAX];
-			col_text(rp, all[i], k, t, sizeof(t));
+			rp_col_text(rp, all[i], k, t, sizeof(t));
 			int l = (int)strlen(t);
 			if (!strcmp(rp->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
 				l = sw;
+			/* perf: an entry without a symbol widens the dso column
+			 * to an address's 16 digits (not under --dsos) */
+			if (all[i]->nosym && k == dso_k && !rp->dsos.n && l < 16)
+				l = 16;
 			if (l > w[k])
 				w[k] = l;
 		}
 	}
-	/* perf: a row without a symbol widens the dso column to an address's
-	 * 16 digits (not under --dsos) */
-	for (int k = 0; k < rp->nr_keys && unresolved && !rp->dsos.n; k++)
-		if (!strcmp(rp->keys[k]->name, "dso") && w[k] < 16)
-			w[k] = 16;
 }
 
 static void print_heads(const report *rp, int nm, const int *w)
@@ -660,11 +689,11 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 	printf("  ");
 	if (rp->children) {
 		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", pct(rp, e, m, RP_ACC));
+			printf("%7.2f%%", rp_pct(rp, e, m, RP_ACC));
 		printf("  ");
 	}
 	for (int m = 0; m < nm; m++)
-		printf("%7.2f%%", pct(rp, e, m, RP_SELF));
+		printf("%7.2f%%", rp_pct(rp, e, m, RP_SELF));
 	if (rp->show_nr) {
 		printf("  ");
 		for (int m = 0; m < nm; m++)
@@ -675,14 +704,12 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 		for (int m = 0; m < nm; m++)
 			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF]);
 	}
-	int last = rp->nr_keys - 1;
-	while (last > 0 && (rp->hidden_cols & (1u << last)))
-		last--;
+	int last = rp->nr_keys - 1; /* perf pads a column before an elided last one */
 	for (int k = 0; k <= last; k++) {
 		if (rp->hidden_cols & (1u << k))
 			continue;
 		char t[RP_NAME_MAX];
-		col_text(rp, e, k, t, sizeof(t));
+		rp_col_text(rp, e, k, t, sizeof(t));
 		bool pad = k < last || rp->keys[k]->pad_last;
 		printf("  %-*s", pad ? w[k] : 0, t);
 	}
@@ -696,13 +723,26 @@ static void print_event(const report *rp, rp_entry **all, size_t n, int ev)
 	widths(rp, all, n, ev, w);
 	if (!rp->quiet) {
 		print_title(rp, ev);
-		print_heads(rp, nm, w);
+		if (rp->hierarchy)
+			rp_hier_heads(rp, nm, w);
+		else if (rp->fields)
+			rp_fields_heads(rp, nm, w);
+		else
+			print_heads(rp, nm, w);
+	}
+	if (rp->hierarchy) {
+		rp_hier_print(rp, all, n, ev, w);
+		printf("\n\n");
+		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const rp_entry *e = all[i];
 		if (e->ev != ev || !shown(rp, e))
 			continue;
-		print_row(rp, e, nm, w);
+		if (rp->fields)
+			rp_fields_row(rp, e, nm, w);
+		else
+			print_row(rp, e, nm, w);
 		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
 			rp_cnode_print(stdout, &e->chain, &rp->cg, total_of(rp, ev, false),
 				       rp->children ? e->v[RP_ACC] : e->v[RP_SELF], rp->sym_first);
@@ -716,14 +756,29 @@ void rp_hist_print(report *rp)
 	rp_entry **all = collect(rp, &n);
 	if (!all)
 		return;
+	if (!n) {
+		/* perf 6.1: no entry (filters only hide them) is an error it
+		 * prints on stderr, with status 0 */
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", rp->s->input);
+		free(all);
+		return;
+	}
 	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
-	/* a filter of one item names it above the table (its column elided) */
-	if (!rp->quiet && rp->comms.n == 1)
-		printf("# comm: %s\n", rp->comms.items[0]);
-	if (!rp->quiet && rp->dsos.n == 1)
-		printf("# dso: %s\n", rp->dsos.items[0]);
-	if (!rp->quiet && rp->syms.n == 1)
-		printf("# symbol: %s\n", rp->syms.items[0]);
+	/* a filter of one item names it above the table, in column order,
+	 * when it has a column (elided) */
+	for (int i = 0; !rp->quiet && i < (rp->fields ? rp->nr_out : rp->nr_keys); i++) {
+		int k = !rp->fields ? i : rp->out[i].val == RP_V_KEY ? rp->out[i].key : -1;
+		const rp_list *l = NULL;
+		const char *what = NULL;
+		if (k >= 0 && !strcmp(rp->keys[k]->name, "comm"))
+			l = &rp->comms, what = "comm";
+		else if (k >= 0 && rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
+			l = &rp->dsos, what = "dso";
+		else if (k >= 0 && rp->keys[k]->order == RP_ORD_SYM)
+			l = &rp->syms, what = "symbol";
+		if (l && l->n == 1)
+			printf("# %s: %s\n", what, l->items[0]);
+	}
 	if (!rp->quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
 	for (size_t ev = 0; ev < rp->nr_ev; ev++) {
