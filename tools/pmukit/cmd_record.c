@@ -110,6 +110,7 @@ typedef struct ropts {
 	uint64_t max_size;           /* --max-size: stop at this many bytes (0: none) */
 	const char *filter;          /* --filter, for the event before it */
 	int compress;                /* -z: zstd level, 0: none */
+	bool no_buildid;             /* -B: no BUILD_ID feature */
 } ropts;
 
 /* One recording: what run() sets up and tears down. */
@@ -629,6 +630,9 @@ static int finish_output(rsession *s, bool ok)
 			rc = pk_recorder_write_lost(s->rec, s->w, &s->err);
 		if (rc >= 0)
 			rc = pk_pd_writer_flush(s->w, &s->err);
+		/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
+		if (rc >= 0 && !s->pipe_mode && !s->o->no_buildid && !s->o->compress)
+			rc = pk_record_build_ids(s->w, s->o->output, s->kernel, &s->err);
 		if (rc < 0)
 			pk_cli_print_error("record", &s->err);
 	}
@@ -790,8 +794,8 @@ static int parse_attr_option(int c, ropts *o)
 	case 's': o->inherit_stat = true; break;
 	case 'P': o->sample_period = true; break;
 	case 'W': o->weight = true; break;
-	case 'B': /* no BUILD_ID feature: pmukit writes none (docs/perfdata.md) */
-	case 'N': break; /* no build-id cache: pmukit fills none */
+	case 'B': o->no_buildid = true; break;
+	case 'N': break; /* no build-id cache: pmukit fills none (docs/perfdata.md) */
 	case O_NAMESPACES: o->namespaces = true; break;
 	case O_ALL_CGROUPS: o->all_cgroups = true; break;
 	case O_SWITCH_EVENTS: o->switch_events = true; break;
