@@ -11,7 +11,10 @@
  * chains), as in perf without --buildid-all. The kernel's and the vDSO's
  * ids come from the kernel seam (host.build_id), files' from their ELF
  * notes. Objects without an id ("[heap]", anonymous maps, a file that is
- * gone or not ELF) are left out. */
+ * gone or not ELF) are left out; the vDSO is written hit or not, as perf
+ * does. The same pass gives SAMPLE_TIME as perf's does: the first and the
+ * last sample's time in time order (all ones for samples without TIME;
+ * 0 and 0 without samples). */
 #include "record/rec_internal.h"
 
 #include <errno.h>
@@ -37,6 +40,8 @@ typedef struct object {
 typedef struct objects {
 	object *v;
 	size_t nr, cap;
+	uint64_t first, last;        /* the first and last sample's times (perf's) */
+	bool any;
 } objects;
 
 static object *find(objects *o, const char *name)
@@ -72,7 +77,15 @@ static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event 
 			rc = add(o, mm.filename, false);
 	} else if (rc == 0 && type == PERF_RECORD_SAMPLE) {
 		pk_pd_sample s;
-		if (pk_pd_reader_parse_sample(r, ev, &s, NULL) < 0 || !(s.type & PERF_SAMPLE_IP))
+		if (pk_pd_reader_parse_sample(r, ev, &s, NULL) < 0)
+			return 0;
+		/* perf's sample time without TIME is all ones */
+		uint64_t t = s.type & PERF_SAMPLE_TIME ? s.time : UINT64_MAX;
+		if (!o->any)
+			o->first = t;
+		o->last = t;
+		o->any = true;
+		if (!(s.type & PERF_SAMPLE_IP))
 			return 0;
 		const pk_addr_loc *loc = pk_machine_lookup(m, s.pid, s.misc & 7, s.ip);
 		object *ob = loc->has_map ? find(o, loc->kernel ? KERNEL_DSO : loc->dso) : NULL;
@@ -160,13 +173,18 @@ int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, p
 	for (size_t i = 0; rc == 0 && i < o.nr; i++) {
 		uint8_t id[20];
 		size_t len = 0;
-		if (o.v[i].hit && object_build_id(k, &o.v[i], id, &len) == 0 && len)
+		/* perf writes the vDSO's id hit or not */
+		bool want = o.v[i].hit || !strcmp(o.v[i].name, "[vdso]");
+		if (want && object_build_id(k, &o.v[i], id, &len) == 0 && len)
 			put_entry(&b, &o.v[i], id, len);
 	}
 	if (rc == 0 && b.oom)
 		rc = pk_err(err, -ENOMEM, "out of memory");
 	if (rc == 0 && b.len)
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_BUILD_ID, b.data, b.len, err);
+	uint64_t times[2] = {o.first, o.last};
+	if (rc == 0)
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_SAMPLE_TIME, times, sizeof(times), err);
 	pk_pd_buf_release(&b);
 	for (size_t i = 0; i < o.nr; i++)
 		free(o.v[i].name);

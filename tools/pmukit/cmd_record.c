@@ -619,11 +619,13 @@ static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 }
 
 /* The last records (unless the output failed: ok false), the lost counts,
- * SAMPLE_TIME, then the file closed. Returns the exit status. */
+ * BUILD_ID and SAMPLE_TIME (perf's pass over the file), then the file
+ * closed. Returns the exit status. */
 static int finish_output(rsession *s, bool ok)
 {
 	pk_recorder_disable(s->rec, NULL);
 	int rc = 0;
+	bool ran_pass = false;
 	if (ok) {
 		rc = pk_recorder_drain(s->rec, s->w, &s->err);
 		if (rc >= 0)
@@ -631,13 +633,14 @@ static int finish_output(rsession *s, bool ok)
 		if (rc >= 0)
 			rc = pk_pd_writer_flush(s->w, &s->err);
 		/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
-		if (rc >= 0 && !s->pipe_mode && !s->o->no_buildid && !s->o->compress)
+		ran_pass = rc >= 0 && !s->pipe_mode && !s->o->no_buildid && !s->o->compress;
+		if (ran_pass)
 			rc = pk_record_build_ids(s->w, s->o->output, s->kernel, &s->err);
 		if (rc < 0)
 			pk_cli_print_error("record", &s->err);
 	}
-	if (!s->pipe_mode && pk_recorder_first_time(s->rec)) {
-		uint64_t t[2] = {pk_recorder_first_time(s->rec), pk_recorder_last_time(s->rec)};
+	if (!s->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
+		uint64_t t[2] = {0, 0};
 		pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
 	}
 	uint64_t bytes = pk_pd_writer_data_size(s->w);

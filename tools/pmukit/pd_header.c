@@ -69,6 +69,12 @@ static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
 	pk_pd_layout l;
 	pk_pd_get_layout(r, &l);
 	struct stat st;
+	char data[4096];
+	if (strcmp(input, "-") && stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* perf record --threads' directory: its header file's time */
+		snprintf(data, sizeof(data), "%s/data", input);
+		input = data;
+	}
 	if (strcmp(input, "-") && stat(input, &st) == 0) {
 		char tb[64];
 		struct tm tm;
@@ -207,6 +213,20 @@ static void print_pmu_caps(pk_pd_reader *r, int feat, FILE *f)
 		;
 }
 
+/* DIR_FORMAT: u64 version (perf record --threads' directory). */
+static void print_dir_format(pk_pd_reader *r, FILE *f)
+{
+	const uint8_t *p;
+	size_t len;
+	uint64_t v;
+	if (pk_pd_feature_raw(r, PK_FEAT_DIR_FORMAT, &p, &len, NULL) < 0 || len < 8)
+		return;
+	memcpy(&v, p, 8);
+	if (pk_pd_needs_swap(r))
+		v = __builtin_bswap64(v);
+	fprintf(f, "# directory data version : %" PRIu64 "\n", v);
+}
+
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	switch (feat) {
@@ -243,6 +263,7 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 		break;
 	case PK_FEAT_CPU_PMU_CAPS:
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
+	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:
