@@ -442,9 +442,12 @@ static int open_output(rsession *s, int argc, char **argv)
 	s->pipe_mode = !strcmp(s->o->output, "-");
 	if (!s->pipe_mode)
 		keep_old_output(s);
+	uint64_t no_times[2] = {0, 0}; /* a pipe's SAMPLE_TIME: sent before any sample */
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
 	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
+	    (s->pipe_mode && pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, no_times,
+						      sizeof(no_times), &s->err) < 0) ||
 	    tracing_data(s) < 0 || pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
