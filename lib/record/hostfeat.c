@@ -40,8 +40,9 @@ static int cpus_avail(const pk_kernel *k)
 	return avail;
 }
 
-/* A cpulist as the kernel writes it ("0-3,8"), as a header string. */
-static void buf_cpulist(pk_pd_buf *b, const pk_cpumap *m)
+/* A cpulist as the kernel writes it ("0-3,8"), as a header string
+ * (rec_internal.h). */
+void pki_rec_buf_cpulist(pk_pd_buf *b, const pk_cpumap *m)
 {
 	int n = pk_cpumap_format(m, NULL, 0);
 	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
@@ -74,7 +75,7 @@ static void sibling_write(pk_pd_buf *b, const sibling_set *set)
 {
 	pk_pd_buf_u32(b, (uint32_t)set->nr);
 	for (int i = 0; i < set->nr; i++)
-		buf_cpulist(b, set->maps[i]);
+		pki_rec_buf_cpulist(b, set->maps[i]);
 }
 
 static uint32_t topo_id(int id)

@@ -27,31 +27,22 @@ static int set_buf(pk_pd_writer *w, int feat, pk_pd_buf *b, pk_error *err)
 	return rc;
 }
 
-/* A CPU list as the kernel writes it, as a header string. */
-static void buf_cpus(pk_pd_buf *b, const pk_cpumap *m)
-{
-	char s[4096];
-	if (pk_cpumap_format(m, s, sizeof(s)) < 0 || strlen(s) >= sizeof(s) - 1)
-		b->oom = true; /* 4 KiB of CPU ranges is no machine's */
-	else
-		pk_pd_buf_string(b, s);
-}
-
 static int add_numa(pk_pd_writer *w, const pk_kernel *k, const pk_cpumap *nodes, pk_error *err)
 {
 	pk_pd_buf b = {0};
 	pk_pd_buf_u32(&b, (uint32_t)pk_cpumap_nr(nodes));
 	for (int i = 0; i < pk_cpumap_nr(nodes); i++) {
-		pk_host_node n;
+		pk_host_node n = {0};
 		int node = pk_cpumap_cpu(nodes, i);
-		if (k->ops->host.node(k, node, &n) < 0) {
+		if (k->ops->host.node(k, node, &n) < 0 || !n.cpus) {
+			pk_cpumap_put(n.cpus);
 			pk_pd_buf_release(&b);
 			return 0; /* a node without its facts: no feature, as perf */
 		}
 		pk_pd_buf_u32(&b, (uint32_t)node);
 		pk_pd_buf_u64(&b, n.mem_total_kb);
 		pk_pd_buf_u64(&b, n.mem_free_kb);
-		buf_cpus(&b, n.cpus);
+		pki_rec_buf_cpulist(&b, n.cpus);
 		pk_cpumap_put(n.cpus);
 	}
 	return set_buf(w, PK_FEAT_NUMA_TOPOLOGY, &b, err);
@@ -150,10 +141,10 @@ static int add_cache(pk_pd_writer *w, const pk_kernel *k, int nr_avail, pk_error
 	int rc = 0;
 	for (int cpu = 0; cpu < nr_avail && rc == 0; cpu++)
 		for (int idx = 0; idx < CACHE_INDEXES && rc == 0; idx++) {
-			pk_host_cache c;
+			pk_host_cache c = {0};
 			if (k->ops->host.cache(k, cpu, idx, &c) < 0)
 				break;
-			if (c.level > 16) { /* no machine has such a level: not a cache */
+			if (c.level > 16 || !c.cpus) { /* no such level, no CPUs: not a cache */
 				pk_cpumap_put(c.cpus);
 				continue;
 			}
@@ -176,7 +167,7 @@ static int add_cache(pk_pd_writer *w, const pk_kernel *k, int nr_avail, pk_error
 				pk_pd_buf_u32(&b, c->ways);
 				pk_pd_buf_string(&b, c->type);
 				pk_pd_buf_string(&b, c->size);
-				buf_cpus(&b, c->cpus);
+				pki_rec_buf_cpulist(&b, c->cpus);
 			}
 	}
 	for (size_t i = 0; i < cs.nr; i++)
