@@ -4,7 +4,8 @@
  * machine goes through one table of functions: the perf calls (open, read,
  * ioctl, mmap, munmap, close, poll) and the host facts (the perf sysctls,
  * page size, memory, CPUs and their topology, the CPU's identification,
- * uname, tasks, their comm and maps, the kernel text range). The real table
+ * uname, tasks, their comm and maps, the kernel text range, NUMA nodes,
+ * caches, memory blocks, build ids of the kernel and the vDSO). The real table
  * calls the syscalls and reads /proc and sysfs; the PMU model and the tests'
  * fake kernels implement the same table in user space, so counting,
  * recording and topdown run unchanged on either.
@@ -83,9 +84,26 @@ typedef struct pk_host_map {
 	const char *name;
 } pk_host_map;
 
+/* A NUMA node (devices/system/node/node<N>): its memory in kB (MemTotal
+ * and MemFree of its meminfo) and its CPUs (the caller's: pk_cpumap_put). */
+typedef struct pk_host_node {
+	uint64_t mem_total_kb, mem_free_kb;
+	pk_cpumap *cpus;
+} pk_host_node;
+
+/* One cache of a CPU (devices/system/cpu/cpu<N>/cache/index<I>) as the
+ * kernel spells it: type "Data", "Instruction" or "Unified", size "32K";
+ * cpus: the CPUs sharing it (the caller's: pk_cpumap_put). */
+typedef struct pk_host_cache {
+	uint32_t level, line_size, sets, ways;
+	char type[32], size[32];
+	pk_cpumap *cpus;
+} pk_host_cache;
+
 /* Visitors: a non-zero return stops the walk and is returned. */
 typedef int (*pk_host_tid_fn)(void *arg, pid_t tid);
 typedef int (*pk_host_map_fn)(void *arg, const pk_host_map *m);
+typedef int (*pk_host_block_fn)(void *arg, uint64_t index);
 
 typedef struct pk_host_ops {
 	/* A published number; -ENOENT when the kernel has none. */
@@ -114,6 +132,23 @@ typedef struct pk_host_ops {
 	 * *data is NUL-terminated and the caller's (free). -ENOENT when there
 	 * is no such file or no tracefs, -EINVAL for a name leaving the root. */
 	int (*tracefs_file)(const pk_kernel *k, const char *name, char **data, size_t *len);
+	/* Optional (NULL: the kernel publishes no NUMA, cache or memory
+	 * facts; each also -ENOENT for a fact it lacks). The online NUMA
+	 * nodes as a set of node numbers (*out the caller's). */
+	int (*nodes)(const pk_kernel *k, pk_cpumap **out);
+	/* One node's memory and CPUs. */
+	int (*node)(const pk_kernel *k, int node, pk_host_node *out);
+	/* The memory block size in bytes (devices/system/memory/
+	 * block_size_bytes), then fn for each memory block of the node
+	 * (node<N>/memory<I>: I), in no particular order. */
+	int (*mem_blocks)(const pk_kernel *k, int node, uint64_t *block_size,
+			  pk_host_block_fn fn, void *arg);
+	/* Cache index of cpu; -ENOENT past the last one. */
+	int (*cache)(const pk_kernel *k, int cpu, int index, pk_host_cache *out);
+	/* The GNU build id of the running kernel (object NULL), of the vDSO
+	 * ("[vdso]") or of a loaded module (its name): up to 20 bytes into
+	 * id, their number in *len; -ENOENT when not published. */
+	int (*build_id)(const pk_kernel *k, const char *object, uint8_t id[20], size_t *len);
 } pk_host_ops;
 
 /* ---- the table ---- */

@@ -123,6 +123,15 @@ int pk_synth_finished_init(const pk_synth *s, pk_error *err);
 int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmus *pmus,
 			       int argc, char *const *argv, pk_error *err);
 
+/* Sets BUILD_ID and SAMPLE_TIME as perf record's pass at the end does:
+ * reads the file at path (flushed by pk_pd_writer_flush, still open in w),
+ * follows its maps and gives an entry to every object a sample's address
+ * fell in that has a build id, and to the vDSO: the kernel and the vDSO
+ * through kernel k's host.build_id (NULL: the real kernel), files from
+ * their ELF notes (no entry, no BUILD_ID); SAMPLE_TIME is the first and
+ * last sample's time (perf writes 0 and 0 when it skips the pass: -B, -z). */
+int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, pk_error *err);
+
 /* Sets TRACING_DATA (file mode; a HEADER_TRACING_DATA record in a pipe)
  * when evlist has tracepoint events: the tracefs files of kernel k (NULL:
  * the real kernel) perf puts there, read through host.tracefs_file (see

@@ -90,6 +90,11 @@ static const pk_kernel_ops linux_ops = {
 			.maps = pki_linux_maps,
 			.kernel_text = pki_linux_kernel_text,
 			.tracefs_file = pki_linux_tracefs_file,
+			.nodes = pki_linux_nodes,
+			.node = pki_linux_node,
+			.mem_blocks = pki_linux_mem_blocks,
+			.cache = pki_linux_cache,
+			.build_id = pki_linux_build_id,
 		},
 };
 

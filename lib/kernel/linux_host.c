@@ -111,12 +111,10 @@ int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 	}
 }
 
-/* <sysfs root>/devices/system/cpu/<fmt...> into buf. */
-static int cpu_path(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int cpu_path(char *buf, size_t len, const char *fmt, ...)
+/* <sysfs root>/<fmt...> into buf (linux_host.h). */
+int pki_linux_sys_path(char *buf, size_t len, const char *fmt, ...)
 {
-	int n = snprintf(buf, len, "%s/devices/system/cpu/", pk_sysfs_root());
+	int n = snprintf(buf, len, "%s/", pk_sysfs_root());
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	va_list ap;
@@ -143,7 +141,8 @@ int pki_linux_cpus(const pk_kernel *k, pk_host_cpuset which, pk_cpumap **out)
 {
 	(void)k;
 	char path[4096];
-	int r = cpu_path(path, sizeof(path), "%s", which == PK_HOST_CPUS_ONLINE ? "online" : "present");
+	int r = pki_linux_sys_path(path, sizeof(path), "devices/system/cpu/%s",
+				   which == PK_HOST_CPUS_ONLINE ? "online" : "present");
 	if (r == 0)
 		r = read_cpulist(path, out);
 	if (r != -ENOENT)
@@ -175,10 +174,12 @@ int pki_linux_topology(const pk_kernel *k, int cpu, pk_cpu_topology *t)
 	*t = (pk_cpu_topology){.core_id = -1, .package_id = -1, .die_id = -1};
 	for (int i = 0; i < 3; i++) {
 		int64_t v;
-		if (cpu_path(path, sizeof(path), "cpu%d/topology/%s", cpu, lists[i]) == 0 &&
+		if (pki_linux_sys_path(path, sizeof(path), "devices/system/cpu/cpu%d/topology/%s", cpu,
+				       lists[i]) == 0 &&
 		    read_cpulist(path, maps[i]) == 0)
 			found++;
-		if (cpu_path(path, sizeof(path), "cpu%d/topology/%s", cpu, ids[i]) == 0 &&
+		if (pki_linux_sys_path(path, sizeof(path), "devices/system/cpu/cpu%d/topology/%s", cpu,
+				       ids[i]) == 0 &&
 		    read_number(path, &v) == 0 && v >= -1 && v <= INT32_MAX) {
 			*idv[i] = (int)v;
 			found++;
@@ -212,7 +213,8 @@ static int cpu_ident(pk_cpuid *out)
 	return pk_cpuid_parse(str, out, NULL);
 #else
 	char path[4096], *text = NULL;
-	int r = cpu_path(path, sizeof(path), "cpu0/regs/identification/midr_el1");
+	int r = pki_linux_sys_path(path, sizeof(path),
+				   "devices/system/cpu/cpu0/regs/identification/midr_el1");
 	if (r == 0)
 		r = pki_read_file(path, &text, NULL);
 	if (r < 0)

@@ -5,7 +5,10 @@
  * no MemTotal; the machine's CPUs (online = present), topology with SMT
  * siblings (2k, 2k+1) when the scenario says smt; the scenario's CPUID;
  * uname marked as the model; the scenario's threads as tasks, each its own
- * process; no mappings and no kernel text. */
+ * process; no mappings and no kernel text; no NUMA nodes, caches, memory
+ * blocks or build ids (memory and caches are not modeled: the optional
+ * facts stay NULL, so a model recording has no NUMA_TOPOLOGY, CACHE,
+ * MEM_TOPOLOGY or BUILD_ID, as perf leaves out a feature it cannot read). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

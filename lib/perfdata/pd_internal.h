@@ -349,6 +349,7 @@ struct pk_pd_reader {
 	char *path;
 	int fd;
 	bool own_fd;
+	uint8_t *own_mem;            /* the image src reads, freed at close (a directory) */
 	pd_src src;
 	bool pipe, swap;
 	pk_pd_open_opts opts;
@@ -401,6 +402,11 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 int pki_pd_idmap_put(pd_idmap *m, uint64_t key, int val);
 int pki_pd_idmap_get(const pd_idmap *m, uint64_t key);
 void pki_pd_idmap_free(pd_idmap *m);
+/* perf record --threads' directory as one file image in memory (dirfmt.c):
+ * `data` with each data.N inserted at its data section's end; *orig: the
+ * header file's own data size, feature offset and size. */
+int pki_pd_dir_image(const char *dir, uint8_t **out, size_t *len, pk_pd_layout *orig,
+		     pk_error *err);
 /* Fills evsel->attr_name (records.c). */
 void pki_pd_make_attr_name(pk_pd_evsel *e);
 /* Applies EVENT_DESC names (features.c). */

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -514,12 +515,47 @@ int pk_pd_reader_open_fd(int fd, const char *name, const pk_pd_open_opts *opts,
 	return open_common(r, opts, out, err);
 }
 
+/* perf record --threads' directory (dirfmt.c): one image in memory, read
+ * as a file; the layout shown is the header file's. */
+static int open_dir(const char *path, const pk_pd_open_opts *opts, pk_pd_reader **out,
+		    pk_error *err)
+{
+	uint8_t *img;
+	size_t len;
+	pk_pd_layout orig;
+	int rc = pki_pd_dir_image(path, &img, &len, &orig, err);
+	if (rc < 0)
+		return rc;
+	rc = pk_pd_reader_open_mem(img, len, opts, out, err);
+	if (rc < 0) {
+		free(img);
+		return rc;
+	}
+	pk_pd_reader *r = *out;
+	r->own_mem = img;
+	char *name = strdup(path);
+	if (!name) {
+		pk_pd_reader_close(r);
+		*out = NULL;
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	free(r->path);
+	r->path = name;
+	r->layout.data_size = orig.data_size;
+	r->layout.feat_offset = orig.feat_offset;
+	r->layout.file_size = orig.file_size;
+	return 0;
+}
+
 int pk_pd_reader_open(const char *path, const pk_pd_open_opts *opts, pk_pd_reader **out,
 		      pk_error *err)
 {
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return pk_pd_reader_open_fd(0, "-", opts, out, err);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return open_dir(path, opts, out, err);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -568,6 +604,7 @@ void pk_pd_reader_close(pk_pd_reader *r)
 	pki_pd_src_free(&r->src);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
+	free(r->own_mem);
 	free(r->path);
 	free(r);
 }

@@ -431,7 +431,9 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 	for (int f = 1; rc == 0 && f <= PK_FEAT_LAST_6_1; f++) {
 		if (f != PK_FEAT_LAST_6_1 && !w->has_feat[f])
 			continue;
-		if (f == PK_FEAT_BUILD_ID || f == PK_FEAT_AUXTRACE || f == PK_FEAT_TRACING_DATA)
+		/* nor those perf 6.1 does not synthesize into a pipe */
+		if (f == PK_FEAT_BUILD_ID || f == PK_FEAT_AUXTRACE || f == PK_FEAT_TRACING_DATA ||
+		    f == PK_FEAT_CACHE)
 			continue;
 		pk_pd_buf b = {0};
 		size_t plen = f == PK_FEAT_LAST_6_1 ? 0 : w->feats[f].len;

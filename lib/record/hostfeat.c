@@ -2,7 +2,7 @@
  * fact comes from the kernel seam (pk_kernel host facts), so a recording on
  * the PMU model describes the modelled machine; the PMU list comes from the
  * pk_pmus snapshot the events were resolved with, not a second scan. */
-#include "perfdata/pd_internal.h"
+#include "record/rec_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,8 +40,9 @@ static int cpus_avail(const pk_kernel *k)
 	return avail;
 }
 
-/* A cpulist as the kernel writes it ("0-3,8"), as a header string. */
-static void buf_cpulist(pk_pd_buf *b, const pk_cpumap *m)
+/* A cpulist as the kernel writes it ("0-3,8"), as a header string
+ * (rec_internal.h). */
+void pki_rec_buf_cpulist(pk_pd_buf *b, const pk_cpumap *m)
 {
 	int n = pk_cpumap_format(m, NULL, 0);
 	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
@@ -74,7 +75,7 @@ static void sibling_write(pk_pd_buf *b, const sibling_set *set)
 {
 	pk_pd_buf_u32(b, (uint32_t)set->nr);
 	for (int i = 0; i < set->nr; i++)
-		buf_cpulist(b, set->maps[i]);
+		pki_rec_buf_cpulist(b, set->maps[i]);
 }
 
 static uint32_t topo_id(int id)
@@ -153,6 +154,59 @@ static int add_pmu_mappings(pk_pd_writer *w, const pk_pmus *pmus, pk_error *err)
 	return rc;
 }
 
+/* A PMU's caps as perf writes them: u32 nr; {string name; string value}. */
+static void buf_caps(pk_pd_buf *b, const pk_pmu *pmu)
+{
+	pk_pd_buf_u32(b, (uint32_t)pmu->nr_caps);
+	for (size_t i = 0; i < pmu->nr_caps; i++) {
+		pk_pd_buf_string(b, pmu->caps[i].name);
+		pk_pd_buf_string(b, pmu->caps[i].value ? pmu->caps[i].value : "");
+	}
+}
+
+/* CPU_PMU_CAPS: the caps of the PMU named "cpu" (when there is one);
+ * PMU_CAPS: {caps; string name} of every other PMU with caps, hybrid core
+ * PMUs first, as perf 6.1 writes them (u32 0 when none has any). */
+static int add_pmu_caps(pk_pd_writer *w, const pk_pmus *pmus, pk_error *err)
+{
+	size_t n = pk_pmus_count(pmus);
+	pk_pd_buf b = {0};
+	int rc = 0;
+	const pk_pmu *cpu = pk_pmus_find(pmus, "cpu");
+	if (cpu) {
+		buf_caps(&b, cpu);
+		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
+			   : pk_pd_writer_set_feature(w, PK_FEAT_CPU_PMU_CAPS, b.data, b.len, err);
+		pk_pd_buf_release(&b);
+	}
+	uint32_t nr = 0;
+	for (size_t i = 0; i < n; i++)
+		nr += pk_pmus_at(pmus, i)->nr_caps && pk_pmus_at(pmus, i) != cpu;
+	pk_pd_buf_u32(&b, nr);
+	for (int hybrid = 1; hybrid >= 0; hybrid--)
+		for (size_t i = 0; i < n; i++) {
+			const pk_pmu *pmu = pk_pmus_at(pmus, i);
+			if (!pmu->nr_caps || pmu == cpu || pmu->hybrid != hybrid)
+				continue;
+			buf_caps(&b, pmu);
+			pk_pd_buf_string(&b, pmu->name);
+		}
+	if (rc == 0)
+		rc = b.oom ? pk_err(err, -ENOMEM, "out of memory")
+			   : pk_pd_writer_set_feature(w, PK_FEAT_PMU_CAPS, b.data, b.len, err);
+	pk_pd_buf_release(&b);
+	return rc;
+}
+
+/* perf 6.1 writes BPF_PROG_INFO and BPF_BTF as empty lists (u32 0) when
+ * it records no BPF programs; pmukit records none. */
+static int add_bpf(pk_pd_writer *w, pk_error *err)
+{
+	uint32_t zero = 0;
+	int rc = pk_pd_writer_set_feature(w, PK_FEAT_BPF_PROG_INFO, &zero, sizeof(zero), err);
+	return rc < 0 ? rc : pk_pd_writer_set_feature(w, PK_FEAT_BPF_BTF, &zero, sizeof(zero), err);
+}
+
 /* perf's CPUID feature: "GenuineIntel,6,151,2" on x86 (decimal), the MIDR
  * ("0x00000000410fd0c0") on Arm. */
 static void header_cpuid(const pk_cpuid *id, char *buf, size_t len)
@@ -227,6 +281,12 @@ int pk_pd_writer_host_features(pk_pd_writer *w, const pk_kernel *k, const pk_pmu
 		rc = add_topology(w, k, avail, err);
 	if (rc == 0 && pmus)
 		rc = add_pmu_mappings(w, pmus, err);
+	if (rc == 0 && pmus)
+		rc = add_pmu_caps(w, pmus, err);
+	if (rc == 0)
+		rc = pki_rec_mem_features(w, k, avail, err);
+	if (rc == 0)
+		rc = add_bpf(w, err);
 	if (rc == 0)
 		rc = pk_pd_writer_event_desc(w, err);
 	return rc;

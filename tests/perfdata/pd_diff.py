@@ -11,6 +11,19 @@ each file is then read by both tools and their outputs are compared:
   report-pk     the same on pmukit's file
   header-perf   `report --header-only` by both tools on perf's file
   header-pk     the same on pmukit's file
+  features      `perf report --header-only -I` of perf's file against that of
+                pmukit's file: the header features each tool writes, with
+                what differs between any two recordings masked (times, sizes,
+                ids, free memory, the command line) and PMU mappings compared
+                as a set (perf writes them in directory order, pmukit by name)
+  buildid       every BUILD_ID entry of pmukit's file against perf's own
+                reading of that object (`perf buildid-list -k` for the
+                kernel, `-i FILE` for an ELF file; the vDSO against perf's
+                file's entry when it has one)
+
+perf record --threads' directory format is read by both tools (variants
+in THREADS, recorded by perf only: `script-perf`, `report-perf`,
+`header-perf` on the directory perf wrote).
 
 Script options are checked on perf's recordings too (check `script`, one id
 per option set). A check is named `VARIANT:CHECK`; every difference must be
@@ -72,6 +85,13 @@ VARIANTS = [
     ("sid", "-e cpu-clock --sample-identifier"),
     ("per-thread", "-e cpu-clock --per-thread"),
     ("z", "-e cpu-clock -z"),
+]
+
+# perf record --threads recordings (a directory: data + data.N), read by both
+THREADS = [
+    ("threads", "--threads -e cpu-clock"),
+    ("threads-a", "--threads -a -e cpu-clock"),
+    ("threads-g", "--threads -g -e cpu-clock"),
 ]
 
 # id -> script options, run on perf's recording of a variant
@@ -164,6 +184,33 @@ def cut_agrees(ours, theirs):
     return True
 
 
+# header lines that differ between any two recordings, masked in `features`
+VOLATILE = re.compile(r"^# (captured on|data offset|data size|feat offset|perf version|cmdline|"
+                      r"event|time of first sample|time of last sample|sample duration) *:")
+
+
+def normalize_header(text):
+    out = []
+    for line in text.splitlines():
+        if VOLATILE.match(line):
+            continue
+        line = re.sub(r"(meminfo  : total = \d+ kB, free = )\d+", r"\1N", line)
+        if line.startswith("# pmu mappings:"):
+            line = "# pmu mappings: " + ", ".join(sorted(line[15:].strip().split(", ")))
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def build_ids(text):
+    """`perf buildid-list` lines: name -> id."""
+    ids = {}
+    for line in text.splitlines():
+        f = line.split(None, 1)
+        if len(f) == 2 and re.match(r"^[0-9a-f]{2,}$", f[0]):
+            ids[f[1].strip()] = f[0]
+    return ids
+
+
 def first_difference(a, b):
     al, bl = a.splitlines(), b.splitlines()
     for i in range(max(len(al), len(bl))):
@@ -218,7 +265,7 @@ class Harness:
 
     def variant(self, name, opts):
         checks = ["attrs", "script-perf", "script-pk", "report-perf", "report-pk",
-                  "header-perf", "header-pk"]
+                  "header-perf", "header-pk", "features", "buildid"]
         if not any(self.wanted("%s:%s" % (name, c)) for c in checks) and \
            not any(v == name for _, v, _ in SCRIPT_OPTS):
             return
@@ -238,12 +285,54 @@ class Harness:
             a = run("perf evlist -v -i %s" % kf, self.tmp)
             b = run("perf evlist -v -i %s" % pf, self.tmp)
             self.compare(name + ":attrs", (a[0], a[1]), (b[0], b[1]))
+        if self.wanted(name + ":features"):
+            a = run("perf report --header-only -I -i %s" % kf, self.tmp)
+            b = run("perf report --header-only -I -i %s" % pf, self.tmp)
+            self.compare(name + ":features", (a[0], normalize_header(a[1])),
+                         (b[0], normalize_header(b[1])))
+        if self.wanted(name + ":buildid"):
+            self.compare(name + ":buildid", *self.buildid_check(kf, pf))
         for file, tag in ((pf, "perf"), (kf, "pk")):
             for check, args in (("script", "script"), ("report", "report --stdio"),
                                 ("header", "report --header-only")):
                 cid = "%s:%s-%s" % (name, check, tag)
                 if self.wanted(cid):
                     self.compare(cid, *self.both(args, file))
+
+    def threads(self, name, opts):
+        """perf's --threads directory read by both tools."""
+        checks = ["script-perf", "report-perf", "header-perf"]
+        if not any(self.wanted("%s:%s" % (name, c)) for c in checks):
+            return
+        out = "%s.perf.dir" % name
+        rc, _, err = run("perf record -o %s %s -- %s 300 3000000" % (out, opts, self.wl),
+                         self.tmp)
+        if rc or not os.path.isdir(os.path.join(self.tmp, out)):
+            self.results.append(("%s:record" % name, False,
+                                 "perf record failed: " + err.strip()[-300:]))
+            return
+        for check, args in (("script", "script"), ("report", "report --stdio"),
+                            ("header", "report --header-only")):
+            cid = "%s:%s-perf" % (name, check)
+            if self.wanted(cid):
+                self.compare(cid, *self.both(args, out))
+
+    def buildid_check(self, kf, pf):
+        """(pmukit's entries, the ids perf reads for the same objects)."""
+        ours = build_ids(run("perf buildid-list -i %s" % kf, self.tmp)[1])
+        theirs_file = build_ids(run("perf buildid-list -i %s" % pf, self.tmp)[1])
+        theirs = {}
+        for obj in ours:
+            if obj == "[kernel.kallsyms]":
+                rc, out, _ = run("perf buildid-list -k", self.tmp)
+                theirs[obj] = out.strip() if rc == 0 else "?"
+            elif obj.startswith("/"):
+                rc, out, _ = run("perf buildid-list -i '%s'" % obj, self.tmp)
+                theirs[obj] = out.strip() if rc == 0 else "?"
+            else:
+                theirs[obj] = theirs_file.get(obj, ours[obj])
+        fmt = lambda d: "".join("%s %s\n" % (v, k) for k, v in d.items())
+        return (0, fmt(ours)), (0, fmt(theirs))
 
     def script_opts(self):
         for sid, var, opts in SCRIPT_OPTS:
@@ -318,6 +407,8 @@ def main():
         for name, opts in VARIANTS:
             h.variant(name, opts)
         h.script_opts()
+        for name, opts in THREADS:
+            h.threads(name, opts)
     finally:
         if not keep:
             shutil.rmtree(tmp, ignore_errors=True)

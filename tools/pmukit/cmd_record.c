@@ -117,6 +117,7 @@ typedef struct ropts {
 	const char *filter;          /* --filter, for the event before it */
 	int compress;                /* -z: zstd level, 0: none */
 	uint64_t branch;             /* -b / -j: branch_sample_type, 0: none */
+	bool no_buildid;             /* -B: no BUILD_ID feature */
 } ropts;
 
 /* One recording: what run() sets up and tears down. */
@@ -449,9 +450,12 @@ static int open_output(rsession *s, int argc, char **argv)
 	s->pipe_mode = !strcmp(s->o->output, "-");
 	if (!s->pipe_mode)
 		keep_old_output(s);
+	uint64_t no_times[2] = {0, 0}; /* a pipe's SAMPLE_TIME: sent before any sample */
 	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
 	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
 	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
+	    (s->pipe_mode && pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, no_times,
+						      sizeof(no_times), &s->err) < 0) ||
 	    tracing_data(s) < 0 || pk_pd_writer_begin(s->w, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return -1;
@@ -626,22 +630,28 @@ static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 }
 
 /* The last records (unless the output failed: ok false), the lost counts,
- * SAMPLE_TIME, then the file closed. Returns the exit status. */
+ * BUILD_ID and SAMPLE_TIME (perf's pass over the file), then the file
+ * closed. Returns the exit status. */
 static int finish_output(rsession *s, bool ok)
 {
 	pk_recorder_disable(s->rec, NULL);
 	int rc = 0;
+	bool ran_pass = false;
 	if (ok) {
 		rc = pk_recorder_drain(s->rec, s->w, &s->err);
 		if (rc >= 0)
 			rc = pk_recorder_write_lost(s->rec, s->w, &s->err);
 		if (rc >= 0)
 			rc = pk_pd_writer_flush(s->w, &s->err);
+		/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
+		ran_pass = rc >= 0 && !s->pipe_mode && !s->o->no_buildid && !s->o->compress;
+		if (ran_pass)
+			rc = pk_record_build_ids(s->w, s->o->output, s->kernel, &s->err);
 		if (rc < 0)
 			pk_cli_print_error("record", &s->err);
 	}
-	if (!s->pipe_mode && pk_recorder_first_time(s->rec)) {
-		uint64_t t[2] = {pk_recorder_first_time(s->rec), pk_recorder_last_time(s->rec)};
+	if (!s->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
+		uint64_t t[2] = {0, 0};
 		pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
 	}
 	uint64_t bytes = pk_pd_writer_data_size(s->w);
@@ -812,8 +822,8 @@ static int parse_attr_option(int c, ropts *o)
 	case 's': o->inherit_stat = true; break;
 	case 'P': o->sample_period = true; break;
 	case 'W': o->weight = true; break;
-	case 'B': /* no BUILD_ID feature: pmukit writes none (docs/perfdata.md) */
-	case 'N': break; /* no build-id cache: pmukit fills none */
+	case 'B': o->no_buildid = true; break;
+	case 'N': break; /* no build-id cache: pmukit fills none (docs/perfdata.md) */
 	case O_NAMESPACES: o->namespaces = true; break;
 	case O_ALL_CGROUPS: o->all_cgroups = true; break;
 	case O_SWITCH_EVENTS: o->switch_events = true; break;

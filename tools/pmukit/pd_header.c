@@ -69,6 +69,12 @@ static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
 	pk_pd_layout l;
 	pk_pd_get_layout(r, &l);
 	struct stat st;
+	char data[4096];
+	if (strcmp(input, "-") && stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* perf record --threads' directory: its header file's time */
+		snprintf(data, sizeof(data), "%s/data", input);
+		input = data;
+	}
 	if (strcmp(input, "-") && stat(input, &st) == 0) {
 		char tb[64];
 		struct tm tm;
@@ -150,6 +156,77 @@ static void print_sample_time(const pk_pd_header *h, FILE *f)
 	fprintf(f, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
 }
 
+/* One PMU's caps ({u32 nr; {string name; string value}}) at *p as perf
+ * prints them: "# <pmu> pmu capabilities: a=1, b=2"; false when damaged. */
+static bool print_caps(const uint8_t **p, const uint8_t *end, const char *pmu, FILE *f,
+		       bool named)
+{
+	uint32_t nr;
+	if (end - *p < 4)
+		return false;
+	memcpy(&nr, *p, 4);
+	*p += 4;
+	const char *caps[2 * 64];
+	if (nr > 64)
+		return false;
+	for (uint32_t i = 0; i < 2 * nr + named; i++) {
+		uint32_t len;
+		if (end - *p < 4 || (memcpy(&len, *p, 4), (size_t)(end - *p - 4) < len) || !len ||
+		    (*p)[4 + len - 1])
+			return false;
+		if (i < 2 * nr)
+			caps[i] = (const char *)*p + 4;
+		else
+			pmu = (const char *)*p + 4;
+		*p += 4 + len;
+	}
+	if (!nr) {
+		fprintf(f, "# %s pmu capabilities: not available\n", pmu);
+		return true;
+	}
+	fprintf(f, "# %s pmu capabilities: ", pmu);
+	for (uint32_t i = 0; i < nr; i++)
+		fprintf(f, "%s%s=%s", i ? ", " : "", caps[2 * i], caps[2 * i + 1]);
+	fprintf(f, "\n");
+	return true;
+}
+
+/* CPU_PMU_CAPS (the "cpu" PMU's caps) and PMU_CAPS (u32 nr; {caps;
+ * string pmu}), native byte order only (perf swaps neither either). */
+static void print_pmu_caps(pk_pd_reader *r, int feat, FILE *f)
+{
+	const uint8_t *p, *end;
+	size_t len;
+	if (pk_pd_needs_swap(r) || pk_pd_feature_raw(r, feat, &p, &len, NULL) < 0)
+		return;
+	end = p + len;
+	if (feat == PK_FEAT_CPU_PMU_CAPS) {
+		print_caps(&p, end, "cpu", f, false);
+		return;
+	}
+	uint32_t nr;
+	if (len < 4)
+		return;
+	memcpy(&nr, p, 4);
+	p += 4;
+	for (uint32_t i = 0; i < nr && print_caps(&p, end, "", f, true); i++)
+		;
+}
+
+/* DIR_FORMAT: u64 version (perf record --threads' directory). */
+static void print_dir_format(pk_pd_reader *r, FILE *f)
+{
+	const uint8_t *p;
+	size_t len;
+	uint64_t v;
+	if (pk_pd_feature_raw(r, PK_FEAT_DIR_FORMAT, &p, &len, NULL) < 0 || len < 8)
+		return;
+	memcpy(&v, p, 8);
+	if (pk_pd_needs_swap(r))
+		v = __builtin_bswap64(v);
+	fprintf(f, "# directory data version : %" PRIu64 "\n", v);
+}
+
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	switch (feat) {
@@ -184,6 +261,9 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 			fprintf(f, "# %s cpu list : %s\n", h->hybrid[i].pmu_name ? h->hybrid[i].pmu_name : "",
 				h->hybrid[i].cpus ? h->hybrid[i].cpus : "");
 		break;
+	case PK_FEAT_CPU_PMU_CAPS:
+	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
+	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:

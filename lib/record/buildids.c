@@ -1,0 +1,193 @@
+/* The BUILD_ID feature as perf record writes it at the end of a recording:
+ * the file written so far is read back, its task and map records followed
+ * (lib/symbols' pk_machine, maps only), and each sample's address marks
+ * the object it fell in; every marked object with a build id gets an entry.
+ *
+ * Order and form follow perf 6.1: the kernel first ("[kernel.kallsyms]",
+ * misc KERNEL), then user objects in the order their first map appeared;
+ * pid -1 (the host) for all; misc | MISC_BUILD_ID_SIZE with the id's length
+ * in byte 20 of its 24; the name NUL-padded to a multiple of 64 (entry
+ * layout in docs/perfdata.md). Only sampled addresses count (not call
+ * chains), as in perf without --buildid-all. The kernel's and the vDSO's
+ * ids come from the kernel seam (host.build_id), files' from their ELF
+ * notes. Objects without an id ("[heap]", anonymous maps, a file that is
+ * gone or not ELF) are left out; the vDSO is written hit or not, as perf
+ * does. The same pass gives SAMPLE_TIME as perf's does: the first and the
+ * last sample's time in time order (all ones for samples without TIME;
+ * 0 and 0 without samples). */
+#include "record/rec_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pmukit/record.h>
+#include <pmukit/symbols.h>
+
+#include "core/util.h"
+#include "symbols/sy_internal.h"
+
+#define KERNEL_DSO "[kernel.kallsyms]"
+#define MISC_BUILD_ID_SIZE 0x8000
+
+typedef struct object {
+	char *name;
+	bool kernel, hit;
+} object;
+
+typedef struct objects {
+	object *v;
+	size_t nr, cap;
+	uint64_t first, last;        /* the first and last sample's times (perf's) */
+	bool any;
+} objects;
+
+static object *find(objects *o, const char *name)
+{
+	for (size_t i = 0; i < o->nr; i++)
+		if (!strcmp(o->v[i].name, name))
+			return &o->v[i];
+	return NULL;
+}
+
+static int add(objects *o, const char *name, bool kernel)
+{
+	if (find(o, name))
+		return 0;
+	char *copy = strdup(name);
+	if (!copy || pki_grow(&o->v, &o->cap, o->nr + 1, sizeof(*o->v)) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	o->v[o->nr++] = (object){.name = copy, .kernel = kernel};
+	return 0;
+}
+
+/* One record: maps noted in order, samples mark their object. */
+static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event *ev)
+{
+	int rc = pk_machine_event(m, ev);
+	uint32_t type = ev->type;
+	if (rc == 0 && (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)) {
+		pk_pd_rec_mmap mm;
+		if (pk_pd_rec_mmap_parse(ev, &mm, NULL) == 0 && mm.filename[0] &&
+		    strncmp(mm.filename, KERNEL_DSO, strlen(KERNEL_DSO)))
+			rc = add(o, mm.filename, false);
+	} else if (rc == 0 && type == PERF_RECORD_SAMPLE) {
+		pk_pd_sample s;
+		if (pk_pd_reader_parse_sample(r, ev, &s, NULL) < 0)
+			return 0;
+		/* perf's sample time without TIME is all ones */
+		uint64_t t = s.type & PERF_SAMPLE_TIME ? s.time : UINT64_MAX;
+		if (!o->any)
+			o->first = t;
+		o->last = t;
+		o->any = true;
+		if (!(s.type & PERF_SAMPLE_IP))
+			return 0;
+		const pk_addr_loc *loc = pk_machine_lookup(m, s.pid, s.misc & 7, s.ip);
+		object *ob = loc->has_map ? find(o, loc->kernel ? KERNEL_DSO : loc->dso) : NULL;
+		if (ob)
+			ob->hit = true;
+	}
+	return rc;
+}
+
+/* The GNU build id of an ELF file, as bytes. */
+static int file_build_id(const char *path, uint8_t id[20], size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	char hex[2 * 20 + 1];
+	bool ok = e && pki_sy_elf_build_id(e, hex, sizeof(hex));
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (!ok)
+		return -ENOENT;
+	*len = strlen(hex) / 2;
+	for (size_t i = 0; i < *len; i++) {
+		char two[3] = {hex[2 * i], hex[2 * i + 1], 0};
+		id[i] = (uint8_t)strtoul(two, NULL, 16);
+	}
+	return 0;
+}
+
+static int object_build_id(const pk_kernel *k, const object *ob, uint8_t id[20], size_t *len)
+{
+	if (ob->kernel || !strcmp(ob->name, "[vdso]"))
+		return k->ops->host.build_id ? k->ops->host.build_id(k, ob->kernel ? NULL : ob->name,
+								     id, len)
+					     : -ENOENT;
+	return ob->name[0] == '/' ? file_build_id(ob->name, id, len) : -ENOENT;
+}
+
+/* One entry: header, pid, id[24] (length in byte 20), name padded to 64. */
+static void put_entry(pk_pd_buf *b, const object *ob, const uint8_t *id, size_t len)
+{
+	size_t name = (strlen(ob->name) + 1 + 63) / 64 * 64;
+	uint8_t pad[24] = {0};
+	memcpy(pad, id, len);
+	pad[20] = (uint8_t)len;
+	pk_pd_buf_u32(b, 0);
+	pk_pd_buf_u16(b, (uint16_t)((ob->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
+				    MISC_BUILD_ID_SIZE));
+	pk_pd_buf_u16(b, (uint16_t)(8 + 4 + 24 + name));
+	pk_pd_buf_u32(b, UINT32_MAX); /* pid -1: the host */
+	pk_pd_buf_bytes(b, pad, sizeof(pad));
+	size_t at = b->len;
+	pk_pd_buf_bytes(b, ob->name, strlen(ob->name));
+	while (b->len < at + name && !b->oom)
+		pk_pd_buf_bytes(b, "", 1);
+}
+
+static int read_objects(const char *path, objects *o, pk_error *err)
+{
+	pk_pd_reader *r = NULL;
+	int rc = pk_pd_reader_open(path, NULL, &r, err);
+	if (rc < 0)
+		return rc;
+	pk_machine_opts mo = {.kallsyms = "", .no_symbols = true, .buildid_dir = "",
+			      .kallsyms_cache = ""};
+	pk_machine *m = pk_machine_new(&mo);
+	rc = m ? add(o, KERNEL_DSO, true) : pk_err(err, -ENOMEM, "out of memory");
+	pk_pd_event ev;
+	while (rc == 0 && (rc = pk_pd_next(r, &ev, err)) == 1)
+		rc = follow(r, m, o, &ev) < 0 ? pk_err(err, -ENOMEM, "out of memory") : 0;
+	pk_machine_free(m);
+	pk_pd_reader_close(r);
+	return rc;
+}
+
+int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, pk_error *err)
+{
+	objects o = {0};
+	k = k ? k : pk_kernel_linux();
+	int rc = read_objects(path, &o, err);
+	pk_pd_buf b = {0};
+	for (size_t i = 0; rc == 0 && i < o.nr; i++) {
+		uint8_t id[20];
+		size_t len = 0;
+		/* perf writes the vDSO's id hit or not */
+		bool want = o.v[i].hit || !strcmp(o.v[i].name, "[vdso]");
+		if (want && object_build_id(k, &o.v[i], id, &len) == 0 && len)
+			put_entry(&b, &o.v[i], id, len);
+	}
+	if (rc == 0 && b.oom)
+		rc = pk_err(err, -ENOMEM, "out of memory");
+	if (rc == 0 && b.len)
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_BUILD_ID, b.data, b.len, err);
+	uint64_t times[2] = {o.first, o.last};
+	if (rc == 0)
+		rc = pk_pd_writer_set_feature(w, PK_FEAT_SAMPLE_TIME, times, sizeof(times), err);
+	pk_pd_buf_release(&b);
+	for (size_t i = 0; i < o.nr; i++)
+		free(o.v[i].name);
+	free(o.v);
+	return rc;
+}
