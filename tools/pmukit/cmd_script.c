@@ -677,11 +677,19 @@ static void print_time_us(script *sc, uint64_t t)
 		sc->sec_len = pad + n;
 		sc->sec_val = secs;
 	}
+	if (o->cap - o->len >= PD_OUT_BLOCK + 16) { /* straight into the buffer */
+		char *d = o->buf + o->len;
+		memcpy(d, sc->sec_text, PD_OUT_BLOCK);
+		d += sc->sec_len;
+		pd_dec_usecs(d + 7, frac);
+		memcpy(d + 7, ": ", 2);
+		o->len += (size_t)sc->sec_len + 9;
+		return;
+	}
 	char tail[16];
 	pd_dec_usecs(tail + 7, frac);
-	tail[7] = ':';
-	tail[8] = ' ';
-	pd_out_block(o, sc->sec_text, (size_t)sc->sec_len);
+	memcpy(tail + 7, ": ", 2);
+	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
 	pd_out_mem(o, tail, 9);
 }
 
