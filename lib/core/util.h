@@ -65,4 +65,36 @@ void pki_warnings_free(pki_warnings *w);
 bool pki_in_ranges(const int *ranges, int v);
 bool pki_name_matches(const char *pattern, const char *name);
 
+/* Defines `static size_t NAME(const T *a, T *b, size_t n)`: one pass of a
+ * natural merge sort, the sorted runs of a[0, n) merged two by two into
+ * b[0, n) (stable: of equal elements the left run's first), returning the
+ * number of runs written (1: b is sorted). LESS(x, y) compares two
+ * `const T *`; the compare stays inline, as qsort's call would not. */
+#define PKI_DEFINE_MERGE_PASS(NAME, T, LESS)                                                     \
+	static size_t NAME(const T *a, T *b, size_t n)                                            \
+	{                                                                                         \
+		size_t runs = 0, i = 0, o = 0;                                                    \
+		while (i < n) {                                                                   \
+			size_t m = i + 1;                                                         \
+			while (m < n && !LESS(&a[m], &a[m - 1]))                                  \
+				m++;                                                              \
+			size_t e = m;                                                             \
+			if (m < n) {                                                              \
+				e = m + 1;                                                        \
+				while (e < n && !LESS(&a[e], &a[e - 1]))                          \
+					e++;                                                      \
+			}                                                                         \
+			size_t x = i, y = m;                                                      \
+			while (x < m && y < e)                                                    \
+				b[o++] = LESS(&a[y], &a[x]) ? a[y++] : a[x++];                    \
+			while (x < m)                                                             \
+				b[o++] = a[x++];                                                  \
+			while (y < e)                                                             \
+				b[o++] = a[y++];                                                  \
+			i = e;                                                                    \
+			runs++;                                                                   \
+		}                                                                                 \
+		return runs;                                                                      \
+	}
+
 #endif

@@ -184,6 +184,8 @@ static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
+PKI_DEFINE_MERGE_PASS(merge_pass, pd_qent, ent_less)
+
 /* Natural merge sort of the entries not yet delivered, ents[pos, nr):
  * a round holds one sorted run per ring buffer, and what stayed queued is
  * one more, so merging the runs is close to O(n). The first pass reads
@@ -203,27 +205,7 @@ static void sort_queue(pd_queue *q)
 	}
 	pd_qent *a = q->ents + q->pos, *b = q->tmp;
 	for (;;) {
-		size_t runs = 0, i = 0, o = 0;
-		while (i < n) {
-			size_t m = i + 1;
-			while (m < n && !ent_less(&a[m], &a[m - 1]))
-				m++;
-			size_t e = m;
-			if (m < n) {
-				e = m + 1;
-				while (e < n && !ent_less(&a[e], &a[e - 1]))
-					e++;
-			}
-			size_t x = i, y = m;
-			while (x < m && y < e)
-				b[o++] = ent_less(&a[y], &a[x]) ? a[y++] : a[x++];
-			while (x < m)
-				b[o++] = a[x++];
-			while (y < e)
-				b[o++] = a[y++];
-			i = e;
-			runs++;
-		}
+		size_t runs = merge_pass(a, b, n);
 		/* the next pass reads what this one wrote, from 0 */
 		a = b;
 		b = b == q->tmp ? q->ents : q->tmp;

@@ -8,6 +8,7 @@
  * answers valid, and an answer is never served for a changed group. A
  * lookup that has no map group goes through a scratch entry, never a hit. */
 #include "sy_internal.h"
+#include "symbols/sy_fast.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,16 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	}
 }
 
+/* The map of process pid that holds addr, *off the address in its dso. */
+static const map *user_map(pk_machine *m, uint32_t pid, uint64_t addr, uint64_t *off)
+{
+	thread *leader = pki_sy_thread_find(m, pid);
+	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	if (mp)
+		*off = addr - mp->start + mp->pgoff;
+	return mp;
+}
+
 static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 		    pk_addr_loc *loc)
 {
@@ -116,8 +127,8 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 		resolve_kernel(m, addr, loc);
 		return;
 	}
-	thread *leader = pki_sy_thread_find(m, pid);
-	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	uint64_t off;
+	const map *mp = user_map(m, pid, addr, &off);
 	if (!mp)
 		return;
 	dso *d = mp->dso;
@@ -127,7 +138,6 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
 	loc->dso_read = d->elf;
-	uint64_t off = addr - mp->start + mp->pgoff;
 	uint64_t vaddr = pki_sy_seg_vaddr(d, off);
 	loc->dso_addr = off;
 	sym *s = pki_sy_sym_find(d, vaddr);
@@ -179,6 +189,15 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 	if (c == &m->scratch)
 		c->mg = NULL; /* never a hit */
 	return loc;
+}
+
+const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			      uint64_t *off)
+{
+	if (kernel_mode(cpumode))
+		return NULL;
+	const map *mp = user_map(m, pid, addr, off);
+	return mp ? mp->dso : NULL;
 }
 
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,

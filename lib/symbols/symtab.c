@@ -8,6 +8,7 @@
  * address has one symbol: the one perf 6.1 would show. C++ names are
  * demangled lazily, on first use (pki_sy_sym_name), never the kernel's. */
 #include "sy_internal.h"
+#include "core/util.h"
 
 #include <gelf.h>
 #include <stdlib.h>
@@ -19,6 +20,37 @@ static int sym_cmp(const void *a, const void *b)
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static inline bool start_less(const sym *x, const sym *y)
+{
+	return x->start < y->start;
+}
+
+PKI_DEFINE_MERGE_PASS(merge_runs, sym, start_less)
+
+/* Sorts d's symbols by start, in load order (idx) among equal starts, with
+ * the compare inline (qsort's call per compare was most of a big ELF
+ * table's load). False when out of memory. */
+static bool sort_syms(dso *d)
+{
+	size_t n = d->nr_syms;
+	sym *tmp = malloc(n * sizeof(sym));
+	if (!tmp)
+		return false;
+	sym *a = d->syms, *b = tmp;
+	for (;;) {
+		size_t runs = merge_runs(a, b, n);
+		sym *t = a;
+		a = b;
+		b = t;
+		if (runs <= 1)
+			break;
+	}
+	if (a != d->syms)
+		memcpy(d->syms, a, n * sizeof(sym));
+	free(tmp);
+	return true;
 }
 
 static size_t leading_underscores(const char *s)
@@ -116,8 +148,8 @@ void pki_sy_syms_finish(dso *d)
 	bool sorted = true;
 	for (size_t i = 1; i < d->nr_syms && sorted; i++)
 		sorted = d->syms[i - 1].start <= d->syms[i].start;
-	if (!sorted)
-		qsort(d->syms, d->nr_syms, sizeof(sym), sym_cmp);
+	if (!sorted && !sort_syms(d))
+		qsort(d->syms, d->nr_syms, sizeof(sym), sym_cmp); /* no memory for the merge */
 	/* Sizes first, then aliases, in perf's order: of unsized aliases at
 	 * one address only the last one reaches the next symbol and so counts
 	 * as sized when the aliases are compared. */

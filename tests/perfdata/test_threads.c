@@ -2,7 +2,11 @@
  * and FORK records set, perf's names for unknown tasks, and the comm
  * version, which must change whenever any answer of pk_machine_comm may
  * (a name set, a thread made) and stay put otherwise: pmukit script keeps
- * formatted task fields while it stays the same. */
+ * formatted task fields while it stays the same. And the frames of
+ * user-space addresses (pki_machine_frame, lib/symbols/sy_fast.h): one
+ * dso and offset for the same place of a file in two processes, and the
+ * same lookup answer for the same frame, which script keeps its chain
+ * lines under. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +17,8 @@
 
 #include <linux/perf_event.h>
 #include <pmukit/symbols.h>
+
+#include "symbols/sy_fast.h"
 
 /* A record's bytes, 8-byte aligned, as pk_pd_next hands them out. */
 typedef union rec {
@@ -43,6 +49,22 @@ static void fork_rec(pk_machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, u
 	uint32_t f[4] = {pid, ppid, tid, ptid};
 	memcpy(r.b + 8, f, sizeof(f));
 	feed(m, &r, PERF_RECORD_FORK, 8 + 16 + 8);
+}
+
+/* A user-space MMAP of file (at most 23 characters) in process pid. */
+static void mmap_rec(pk_machine *m, uint32_t pid, uint64_t addr, uint64_t len, uint64_t pgoff,
+		     const char *file)
+{
+	rec r = {{0}};
+	uint64_t f[3] = {addr, len, pgoff};
+	memcpy(r.b + 8, &pid, 4);
+	memcpy(r.b + 12, &pid, 4);
+	memcpy(r.b + 16, f, sizeof(f));
+	strncpy((char *)r.b + 40, file, 23);
+	struct perf_event_header h = {PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, 64};
+	memcpy(r.b, &h, sizeof(h));
+	pk_pd_event ev = {.type = PERF_RECORD_MMAP, .misc = h.misc, .size = 64, .data = r.b};
+	assert_int_equal(pk_machine_event(m, &ev), 0);
 }
 
 static pk_machine *machine(void)
@@ -96,11 +118,44 @@ static void test_version(void **state)
 	pk_machine_free(m);
 }
 
+static void test_frame(void **state)
+{
+	(void)state;
+	pk_machine *m = machine();
+	const unsigned user = PERF_RECORD_MISC_USER;
+	/* one file at two places, from two file offsets; another file */
+	mmap_rec(m, 10, 0x400000, 0x10000, 0x1000, "/nonexistent/a.so");
+	mmap_rec(m, 11, 0x7f0000, 0x10000, 0x3000, "/nonexistent/a.so");
+	mmap_rec(m, 11, 0x900000, 0x10000, 0x1000, "/nonexistent/b.so");
+	uint64_t o1 = 0, o2 = 0, o3 = 0;
+	const void *d1 = pki_machine_frame(m, 10, user, 0x402345, &o1);
+	const void *d2 = pki_machine_frame(m, 11, user, 0x7f0345, &o2);
+	const void *d3 = pki_machine_frame(m, 11, user, 0x901345, &o3);
+	assert_non_null(d1);
+	assert_ptr_equal(d1, d2);
+	assert_true(o1 == 0x3345 && o2 == 0x3345 && o3 == 0x2345);
+	assert_non_null(d3);
+	assert_ptr_not_equal(d1, d3);
+	/* the same frame: the same answer, in either process */
+	pk_addr_loc a, b;
+	pk_machine_resolve(m, 10, user, 0x402345, &a);
+	pk_machine_resolve(m, 11, user, 0x7f0345, &b);
+	assert_string_equal(a.dso, "/nonexistent/a.so");
+	assert_string_equal(b.dso, a.dso);
+	assert_true(a.dso_addr == o1 && b.dso_addr == o1 && a.has_map && b.has_map);
+	/* no map, no process, a kernel mode: no frame */
+	assert_null(pki_machine_frame(m, 10, user, 0x500000, &o1));
+	assert_null(pki_machine_frame(m, 99, user, 0x402345, &o1));
+	assert_null(pki_machine_frame(m, 10, PERF_RECORD_MISC_KERNEL, 0x402345, &o1));
+	pk_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_frame),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

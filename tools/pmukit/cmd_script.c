@@ -12,6 +12,7 @@
 #include "pd_header.h"
 #include "pd_session.h"
 #include "perfdata/pd_fast.h"
+#include "symbols/sy_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
 #include "script_side_events.h"
@@ -146,6 +147,10 @@ static unsigned default_fields(uint32_t type)
 #define LINE_CACHE_BITS 14
 #define LINE_CACHE (1u << LINE_CACHE_BITS)
 #define LINE_CHAIN (1u << 31)
+/* User-space chain lines under (dso, offset), shared by the processes
+ * (print_addr_miss): the line cache's misses, mostly short-lived processes. */
+#define FRAME_CACHE_BITS 16
+#define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -185,6 +190,7 @@ typedef struct script {
 	bool checked;
 	int status;
 	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
+	line_slot *frames;           /* FRAME_CACHE slots, after lines */
 	size_t nr_long;              /* slots with a long_text to free */
 	task_slot tasks[TASK_CACHE];
 	uint64_t sec_val;            /* the seconds of sec_text */
@@ -402,15 +408,59 @@ static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pi
 	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
 }
 
+/* Keeps the len bytes of text in ls under (addr, version, key). */
+static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, uint64_t addr,
+		      uint64_t version, unsigned key)
+{
+	char *dst = ls->text;
+	if (len > sizeof(ls->text)) {
+		if (len > ls->long_cap) {
+			char *t = realloc(ls->long_text, len);
+			if (!t)
+				return;
+			sc->nr_long += !ls->long_text;
+			ls->long_text = t;
+			ls->long_cap = (uint32_t)len;
+		}
+		dst = ls->long_text;
+	}
+	memcpy(dst, text, len);
+	ls->len = (uint32_t)len;
+	ls->addr = addr;
+	ls->version = version;
+	ls->key = key;
+}
+
+static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
+{
+	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
+}
+
 /* A line not in the cache: looked up, formatted, kept in ls (when not
- * NULL) under its key. */
+ * NULL) under its key. A user-space chain line is the same text in every
+ * process that maps the dso (pki_machine_frame): it is also kept, and
+ * found first, under (dso, offset) in the frame cache. */
 static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
 			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
 {
 	pd_out *o = &sc->out;
 	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	line_slot *fs = NULL;
+	uint64_t off = 0, dso_key = 0;
+	if (chain && ls) {
+		const void *d = pki_machine_frame(s->machine, pid, mode, ip, &off);
+		fs = d ? frame_slot_of(sc, d, off) : NULL;
+		dso_key = (uint64_t)(uintptr_t)d;
+	}
+	if (fs && fs->addr == off && fs->version == dso_key && fs->key == key) {
+		const char *text = fs->len <= sizeof(fs->text) ? fs->text : fs->long_text;
+		pd_out_mem(o, text, fs->len);
+		slot_keep(sc, ls, text, fs->len, ip, version, key);
+		return;
+	}
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
-	/* formatted in place, then copied into the slot */
+	/* formatted in place, then copied into the slots */
 	size_t need = loc->sym_len + loc->dso_len + 64;
 	bool keep = ls && pd_out_room(o, need);
 	size_t start = o->len;
@@ -428,24 +478,9 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		pd_out_ch(o, '\n');
 	if (!keep)
 		return;
-	size_t len = o->len - start;
-	char *dst = ls->text;
-	if (len > sizeof(ls->text)) {
-		if (len > ls->long_cap) {
-			char *t = realloc(ls->long_text, len);
-			if (!t)
-				return;
-			sc->nr_long += !ls->long_text;
-			ls->long_text = t;
-			ls->long_cap = (uint32_t)len;
-		}
-		dst = ls->long_text;
-	}
-	memcpy(dst, o->buf + start, len);
-	ls->len = (uint32_t)len;
-	ls->addr = ip;
-	ls->version = version;
-	ls->key = key;
+	slot_keep(sc, ls, o->buf + start, o->len - start, ip, version, key);
+	if (fs)
+		slot_keep(sc, fs, o->buf + start, o->len - start, off, dso_key, key);
 }
 
 /* The call chain, one line per address (at most perf's --max-stack). */
@@ -651,11 +686,19 @@ static void print_time_us(script *sc, uint64_t t)
 		sc->sec_len = pad + n;
 		sc->sec_val = secs;
 	}
+	if (o->cap - o->len >= PD_OUT_BLOCK + 16) { /* straight into the buffer */
+		char *d = o->buf + o->len;
+		memcpy(d, sc->sec_text, PD_OUT_BLOCK);
+		d += sc->sec_len;
+		pd_dec_usecs(d + 7, frac);
+		memcpy(d + 7, ": ", 2);
+		o->len += (size_t)sc->sec_len + 9;
+		return;
+	}
 	char tail[16];
 	pd_dec_usecs(tail + 7, frac);
-	tail[7] = ':';
-	tail[8] = ' ';
-	pd_out_block(o, sc->sec_text, (size_t)sc->sec_len);
+	memcpy(tail + 7, ": ", 2);
+	pd_out_mem(o, sc->sec_text, (size_t)sc->sec_len);
 	pd_out_mem(o, tail, 9);
 }
 
@@ -975,13 +1018,15 @@ int cmd_script(int argc, char **argv)
 	}
 	/* slots on cache line boundaries: one slot, two lines */
 	/* calloc: fresh zero pages, faulted in only where slots are used */
-	char *lines_mem = calloc(1, LINE_CACHE * sizeof(line_slot) + 64);
-	if (lines_mem)
+	char *lines_mem = calloc(1, (LINE_CACHE + FRAME_CACHE) * sizeof(line_slot) + 64);
+	if (lines_mem) {
 		sc.lines = (line_slot *)(void *)(lines_mem + (64 - (uintptr_t)lines_mem % 64));
+		sc.frames = sc.lines + LINE_CACHE;
+	}
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
 	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
-	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE; i++)
+	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
 	free(lines_mem);
 	free(sc.evsel_fields);

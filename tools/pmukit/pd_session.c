@@ -375,14 +375,6 @@ int pd_dec_digits(char *end, unsigned long long v)
 	return (int)(end - p);
 }
 
-void pd_dec_usecs(char *end, uint32_t f)
-{
-	memcpy(end - 2, pd_dec_pairs + f % 100 * 2, 2);
-	memcpy(end - 4, pd_dec_pairs + f / 100 % 100 * 2, 2);
-	memcpy(end - 6, pd_dec_pairs + f / 10000 % 100 * 2, 2);
-	end[-7] = '.';
-}
-
 /* n <= 16 bytes from s to d as two fixed-size, possibly overlapping copies
  * (inlined moves, no libc call). */
 static inline void copy_small(char *d, const char *s, size_t n)

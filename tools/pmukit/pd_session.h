@@ -76,8 +76,16 @@ typedef struct pd_out {
 extern const char pd_dec_pairs[201];
 /* The decimal digits of v, written backwards ending at end; their count. */
 int pd_dec_digits(char *end, unsigned long long v);
-/* ".uuuuuu" of f microseconds (< 1000000): the 7 bytes ending at end. */
-void pd_dec_usecs(char *end, uint32_t f);
+/* ".uuuuuu" of f microseconds (< 1000000): the 7 bytes ending at end
+ * (inline: once per sample). */
+static inline void pd_dec_usecs(char *end, uint32_t f)
+{
+	uint32_t hi = f / 10000, lo = f % 10000;
+	memcpy(end - 2, pd_dec_pairs + lo % 100 * 2, 2);
+	memcpy(end - 4, pd_dec_pairs + lo / 100 * 2, 2);
+	memcpy(end - 6, pd_dec_pairs + hi * 2, 2);
+	end[-7] = '.';
+}
 void pd_out_init(pd_out *o, FILE *f);
 void pd_out_flush(pd_out *o);
 void pd_out_free(pd_out *o);

@@ -1,0 +1,21 @@
+/* Symbols: an internal call of the pmukit CLI's call chain printing, not
+ * exported. pki_machine_frame names where a user-space address lies (its
+ * dso and the offset in it) without the symbol lookup: what
+ * pk_machine_lookup answers for such an address depends on nothing else,
+ * so a text made of that answer can be kept under (dso, offset) and
+ * shared by every process that maps the same file (short-lived processes
+ * each have their own maps version, pk_machine_maps_version). */
+#ifndef PK_SYMBOLS_FAST_H
+#define PK_SYMBOLS_FAST_H
+
+#include <pmukit/symbols.h>
+
+/* The dso (an identity, valid while m lives) of the map of pid that holds
+ * addr, with *off the address inside it (pk_addr_loc.dso_addr), for a
+ * user-space cpumode; NULL for kernel modes and addresses in no map. Two
+ * equal answers mean equal pk_machine_lookup answers (but for has_map's
+ * map_size, which no text uses). */
+const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			      uint64_t *off);
+
+#endif
