@@ -4,6 +4,7 @@
  * is lost without a word; a file of which nothing could be decoded fails. */
 #include "pd_session.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -156,6 +157,58 @@ static bool record_time(const pk_pd_event *ev, const pk_pd_sample *smp, uint64_t
 	return ev->type != PERF_RECORD_SAMPLE && ev->has_time;
 }
 
+#define UW_BOTH (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_CALLCHAIN)
+
+/* The file's ARCH feature, read once (NULL: the unwinder takes the host's). */
+static const char *file_arch(pd_session *s)
+{
+	if (s->uw_arch_read)
+		return s->uw_arch;
+	s->uw_arch_read = true;
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_pd_header_read(s->reader, &h, &err) == 0) {
+		s->uw_arch = h.arch ? strdup(h.arch) : NULL;
+		pk_pd_header_release(&h);
+	}
+	return s->uw_arch;
+}
+
+/* A --call-graph dwarf sample's chain as perf 6.1 builds it: the kernel's
+ * part of the recorded chain (its user part cut: the unwinder gives it),
+ * a PERF_CONTEXT_USER marker and the unwound user frames. A sample that
+ * cannot be unwound keeps what it has; 0, or -ENOMEM. */
+static int unwind_sample(pd_session *s, const pk_pd_event *ev, pk_pd_sample *smp)
+{
+	const uint64_t ctx_user = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	size_t k = 0;
+	while (k < smp->callchain_nr && smp->callchain[k] != ctx_user)
+		k++;
+	size_t need = k + 1 + PK_MAX_STACK;
+	if (need > s->uw_cap) {
+		uint64_t *n = realloc(s->uw_chain, need * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->uw_chain = n;
+		s->uw_cap = need;
+	}
+	pk_error err;
+	pk_error_clear(&err);
+	int nr = pk_machine_unwind(s->machine, smp, ev->evsel->attr.sample_regs_user, file_arch(s),
+				   s->uw_chain + k + 1, PK_MAX_STACK, &err);
+	if (nr <= 0) {
+		if (nr < 0 && !s->uw_failed++)
+			s->uw_err = err;
+		return 0;
+	}
+	memcpy(s->uw_chain, smp->callchain, k * sizeof(*s->uw_chain));
+	s->uw_chain[k] = ctx_user;
+	smp->callchain = s->uw_chain;
+	smp->callchain_nr = k + 1 + (size_t)nr;
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -195,6 +248,10 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */
+		if ((sample.type & UW_BOTH) == UW_BOTH && unwind_sample(s, &ev, &sample) < 0) {
+			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+			return 1;
+		}
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
 				? deliver_read(s, &ev, &sample, fn, arg)
 				: fn(arg, s, &ev, &sample);
@@ -253,6 +310,10 @@ int pd_session_finish(pd_session *s, int status)
 	pk_pd_reader *r = s->reader;
 	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
 		fprintf(stderr, "pmukit %s: warning: %s\n", s->cmd, pk_pd_warning(r, i));
+	if (s->uw_failed)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " --call-graph dwarf samples not "
+				"unwound (their chains have the kernel's part only); the first: %s\n",
+			s->cmd, s->uw_failed, s->uw_err.msg);
 	const pk_pd_stats *st = pk_pd_get_stats(r);
 	uint64_t dropped = 0;
 	for (int k = 0; k < PK_PD_DROP_MAX; k++) {
@@ -272,6 +333,8 @@ int pd_session_finish(pd_session *s, int status)
 
 void pd_session_close(pd_session *s)
 {
+	free(s->uw_chain);
+	free(s->uw_arch);
 	pd_spe_release(&s->spe);
 	pd_trace_release(&s->trace);
 	free(s->read_prev);

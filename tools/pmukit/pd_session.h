@@ -29,6 +29,15 @@ typedef struct pd_session {
 	 * each one; NULL: none, at no cost. */
 	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
 	void *event_arg;
+	/* --call-graph dwarf samples: the chain handed out (the kernel's part,
+	 * then the user stack unwound, pd_session.c), the file's ARCH, how many
+	 * samples gave the IP alone and why the first did */
+	uint64_t *uw_chain;
+	size_t uw_cap;
+	char *uw_arch;
+	bool uw_arch_read;
+	uint64_t uw_failed;
+	pk_error uw_err;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
