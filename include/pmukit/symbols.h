@@ -116,6 +116,14 @@ bool pk_demangle_available(void);
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err);
 
+/* The functions at addr of process pid from the DWARF of its file
+ * (libdw), as perf 6.1 lists them for the frames of --call-graph dwarf
+ * chains: the inlined ones innermost first, then the function they are
+ * inlined into; at most max names into names, valid until the next call
+ * into m. Returns the count; 0 when the file has no debug info there. */
+int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **names,
+		       size_t max);
+
 /* perf script's default --max-stack: entries printed per chain. */
 #define PK_MAX_STACK 127
 

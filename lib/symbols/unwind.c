@@ -80,6 +80,8 @@ typedef struct uw_proc {
 struct pki_sy_unwind {
 	uw_proc procs[UW_CACHE];
 	size_t next;                 /* the entry replaced next */
+	char names[4096];            /* pk_machine_inlines' answer */
+	size_t names_len;
 };
 
 /* The value of perf register bit; false when the sample lacks it. */
@@ -289,6 +291,86 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 		ips[p->nr++] = ip;
 	p->smp = NULL;
 	return (int)p->nr;
+}
+
+/* A function DIE's name as addr2line gives it: the linkage name when
+ * there is one (demangled as the symbols are), else DW_AT_name, each
+ * through the abstract origin of an inlined or out-of-line instance. */
+static const char *die_name(Dwarf_Die *d, char **demangled, bool keep_mangled)
+{
+	Dwarf_Attribute at;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_linkage_name, &at));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &at));
+	if (!n)
+		return dwarf_diename(d);
+	if (!keep_mangled && pk_is_mangled(n) && (*demangled = pk_demangle(n)))
+		return *demangled;
+	return n;
+}
+
+/* Appends name to the name block; false when it is full. */
+static bool keep_name(struct pki_sy_unwind *u, const char *name, const char **out)
+{
+	size_t l = strlen(name) + 1;
+	if (l > sizeof(u->names) - u->names_len)
+		return false;
+	*out = memcpy(u->names + u->names_len, name, l);
+	u->names_len += l;
+	return true;
+}
+
+static bool is_function(Dwarf_Die *d)
+{
+	int tag = dwarf_tag(d);
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+}
+
+/* The first function DIE of scopes[from..nr) into *out. */
+static bool first_function(Dwarf_Die *scopes, int from, int nr, Dwarf_Die *out)
+{
+	for (int i = from; i < nr; i++)
+		if (is_function(&scopes[i])) {
+			*out = scopes[i];
+			return true;
+		}
+	return false;
+}
+
+int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **names,
+		       size_t max)
+{
+	mapgroup *g = pki_sy_process_maps(m, pid);
+	uw_proc *p = g ? proc_for(m, g, pid) : NULL;
+	if (!p)
+		return 0;
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	Dwarf_Die *scopes = NULL, fn;
+	int nr = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	bool more = nr > 0 && first_function(scopes, 0, nr, &fn);
+	size_t n = 0;
+	m->unwind->names_len = 0;
+	/* an inlined instance's scopes are those of its abstract origin: the
+	 * concrete tree around it gives the function it sits in */
+	while (more && n < max) {
+		char *dm = NULL;
+		const char *name = die_name(&fn, &dm, m->opts.no_demangle);
+		bool ok = name && keep_name(m->unwind, name, &names[n]);
+		free(dm);
+		if (!ok)
+			break;
+		n++;
+		if (dwarf_tag(&fn) == DW_TAG_subprogram)
+			break; /* the function the others are inlined into */
+		free(scopes);
+		scopes = NULL;
+		nr = dwarf_getscopes_die(&fn, &scopes);
+		more = nr > 1 && first_function(scopes, 1, nr, &fn);
+	}
+	free(scopes);
+	return (int)n;
 }
 
 void pki_sy_unwind_free(pk_machine *m)
