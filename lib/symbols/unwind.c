@@ -337,6 +337,20 @@ static bool first_function(Dwarf_Die *scopes, int from, int nr, Dwarf_Die *out)
 	return false;
 }
 
+/* Of functions that follow each other over the same code (the aliases of
+ * an assembler function: __munmap, __GI___munmap, munmap, __GI_munmap),
+ * addr2line names the last: so does this. */
+static void last_alias(Dwarf_Die *fn, Dwarf_Addr pc)
+{
+	Dwarf_Die cur = *fn, sib;
+	Dwarf_Addr lo, l2;
+	if (dwarf_lowpc(fn, &lo))
+		return;
+	while (dwarf_siblingof(&cur, &sib) == 0 && is_function(&sib) && dwarf_haspc(&sib, pc) == 1 &&
+	       !dwarf_lowpc(&sib, &l2) && l2 == lo)
+		*fn = cur = sib;
+}
+
 int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **names,
 		       size_t max)
 {
@@ -350,6 +364,8 @@ int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **
 	Dwarf_Die *scopes = NULL, fn;
 	int nr = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	bool more = nr > 0 && first_function(scopes, 0, nr, &fn);
+	if (more)
+		last_alias(&fn, addr - bias);
 	size_t n = 0;
 	m->unwind->names_len = 0;
 	/* an inlined instance's scopes are those of its abstract origin: the

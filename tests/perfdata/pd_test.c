@@ -124,3 +124,17 @@ bool pd_test_report_cut_agrees(const char *ours, const char *theirs)
 	}
 	return true;
 }
+
+/* perf's closing "#\n# (Tip: ...)\n#\n" cut off. */
+void pd_test_drop_tip(char *s)
+{
+	size_t n = strlen(s);
+	if (n < 6 || strcmp(s + n - 3, "\n#\n"))
+		return;
+	char *p = s + n - 3;
+	while (p > s && p[-1] != '\n')
+		p--; /* start of the "# (...)" line */
+	if (strncmp(p, "# (", 3) || p - s < 2 || strncmp(p - 2, "#\n", 2))
+		return;
+	p[-2] = '\0';
+}

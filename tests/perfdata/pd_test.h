@@ -33,6 +33,9 @@ size_t pd_test_lines(const char *s);
  * column before its final text: "perf-ex" for perf-exec, a cut trace). */
 bool pd_test_report_cut_agrees(const char *ours, const char *theirs);
 
+/* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
+void pd_test_drop_tip(char *s);
+
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the
  * number of lines. */

@@ -67,20 +67,6 @@ static void record(const char *tool, const char *args)
 	assert_int_equal(rc, 0);
 }
 
-/* perf's closing "#\n# (Tip: ...)\n#\n" cut off. */
-static void drop_tip(char *s)
-{
-	size_t n = strlen(s);
-	if (n < 6 || strcmp(s + n - 3, "\n#\n"))
-		return;
-	char *p = s + n - 3;
-	while (p > s && p[-1] != '\n')
-		p--; /* start of the "# (...)" line */
-	if (strncmp(p, "# (", 3) || p - s < 2 || strncmp(p - 2, "#\n", 2))
-		return;
-	p[-2] = '\0';
-}
-
 /* The "report" section of the differences file. */
 static char *listed_section(void)
 {
@@ -113,7 +99,7 @@ static int run_case(const rcase *c, const char *listed)
 	pk_test_run(cmd, &ours, 0);
 	assert_non_null(theirs);
 	assert_non_null(ours);
-	drop_tip(theirs);
+	pd_test_drop_tip(theirs);
 	bool same = !strcmp(theirs, ours);
 	snprintf(key, sizeof(key), "`%s%s%s`", c->file, c->opts[0] ? " " : "", c->opts);
 	if (!same && pd_test_report_cut_agrees(ours, theirs)) {
