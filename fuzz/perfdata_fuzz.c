@@ -32,6 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				unsigned mode = 0;
 				for (uint64_t i = 0; i < s.callchain_nr; i++)
 					pk_callchain_context(s.callchain[i], &mode);
+				/* --call-graph dwarf: the unwinder on the sample's
+				 * registers and stack bytes (fuzz/unwind_fuzz.c goes
+				 * deeper, over real CFI) */
+				uint64_t ips[16];
+				if (s.type & PERF_SAMPLE_REGS_USER)
+					pk_machine_unwind(m, &s, ev.evsel->attr.sample_regs_user, NULL,
+							  ips, 16, NULL);
 			}
 			continue;
 		}

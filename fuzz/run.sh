@@ -27,6 +27,7 @@ case $target in
   sampling_fuzz) max_len=4096 ;;
   kcache_fuzz) max_len=8192 ;;
   trace_fuzz) max_len=131072 ;;
+  unwind_fuzz) max_len=16384 ;;
   *) max_len=512 ;;
 esac
 dict=()

@@ -135,7 +135,21 @@ typedef struct pk_config_opts {
 	/* -b / -j: branch_sample_type, with BRANCH_STACK in sample_type, on
 	 * every event but the tracking dummy; 0: none */
 	uint64_t branch_sample_type;
+	/* -g / --call-graph: PK_CALL_GRAPH_FP, _DWARF or _LBR (0: none).
+	 * An event's call-graph= (and stack-size=) term replaces it for that
+	 * event, as perf 6.1's evsel__apply_config_terms. */
+	int call_graph;
+	uint32_t stack_dump_size;  /* dwarf: sample_stack_user (a multiple of 8) */
+	uint64_t dwarf_regs_user;  /* dwarf: the registers the unwinder needs */
+	uint16_t max_stack;        /* sample_max_stack (fp,N); 0: the kernel's */
 } pk_config_opts;
+
+#define PK_CALL_GRAPH_FP 1
+#define PK_CALL_GRAPH_DWARF 2
+#define PK_CALL_GRAPH_LBR 3
+/* perf's default stack dump of --call-graph dwarf, and its largest */
+#define PK_STACK_DUMP_DEFAULT 8192u
+#define PK_STACK_DUMP_MAX 65528u
 
 /* Applies the defaults a command sets on every attr (read_format,
  * sample_type, disabled, inherit, ...), as perf stat / perf record do.

@@ -110,6 +110,27 @@ bool pk_is_mangled(const char *name);
 /* Whether the demangler could be loaded (loads it). */
 bool pk_demangle_available(void);
 
+/* The user stack of a sample recorded with --call-graph dwarf (REGS_USER
+ * and STACK_USER), unwound with the DWARF CFI of the files the process
+ * had mapped (libdw): at most max addresses into ips, innermost first,
+ * the sample's IP first and each caller at its call (return address - 1),
+ * as perf shows them. regs_mask: the evsel's sample_regs_user; arch:
+ * perf's ARCH feature ("x86_64", "aarch64"), NULL for this host's. Bad
+ * input ends the walk: a stack copy that does not reach, a register
+ * missing, a file gone give fewer frames, at least the IP. Returns the
+ * number of addresses, or -ENODATA (no user IP in the sample) /
+ * -ENOTSUP (an architecture without a register table) with err set. */
+int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
+		      const char *arch, uint64_t *ips, size_t max, pk_error *err);
+
+/* The functions at addr of process pid from the DWARF of its file
+ * (libdw), as perf 6.1 lists them for the frames of --call-graph dwarf
+ * chains: the inlined ones innermost first, then the function they are
+ * inlined into; at most max names into names, valid until the next call
+ * into m. Returns the count; 0 when the file has no debug info there. */
+int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **names,
+		       size_t max);
+
 /* perf script's default --max-stack: entries printed per chain. */
 #define PK_MAX_STACK 127
 

@@ -208,7 +208,6 @@ static const struct config_term config_terms[] = {
 	{"aux-sample-size", CT_AUX_SAMPLE_SIZE, CTV_NUMBER},
 };
 
-#define STACK_SIZE_MAX 65528u /* perf's limit for stack-size (a multiple of 8) */
 #define MAX_STACK_MAX 65535u  /* max-stack fits 16 bits */
 
 static const struct config_term *find_config_term(const char *name)
@@ -284,10 +283,11 @@ static int apply_sampling_term(struct build *b, pk_evsel *e, const struct config
 			return oom(err);
 		break;
 	case CT_STACK_SIZE:
-		if (v > STACK_SIZE_MAX || (v & 7))
+		/* perf rounds the size up to whole u64 words */
+		if (v > PK_STACK_DUMP_MAX)
 			return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->value_pos,
-					 "stack-size must be a multiple of 8 up to %u", STACK_SIZE_MAX);
-		e->stack_size = (uint32_t)v;
+					 "stack-size must be at most %u", PK_STACK_DUMP_MAX);
+		e->stack_size = (uint32_t)((v + 7) & ~(uint64_t)7);
 		break;
 	case CT_MAX_STACK:
 		if (v > MAX_STACK_MAX)

@@ -283,6 +283,60 @@ static void config_rate(pk_evsel *e, const pk_config_opts *o)
 	}
 }
 
+/* One call-graph mode on an attr (perf 6.1's evsel__config_callchain):
+ * fp samples the kernel's frame-pointer chain; dwarf samples the user
+ * registers and a copy of the user stack for a later unwinder, the kernel
+ * chain without its user part. */
+static void set_call_graph(struct perf_event_attr *a, int mode, uint32_t dump,
+			   const pk_config_opts *o)
+{
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_max_stack = o->max_stack;
+	if (mode == PK_CALL_GRAPH_LBR && !a->exclude_user) { /* else fp */
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+	if (mode != PK_CALL_GRAPH_DWARF)
+		return;
+	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user |= o->dwarf_regs_user;
+	a->sample_stack_user = dump ? dump : PK_STACK_DUMP_DEFAULT;
+	a->exclude_callchain_user = 1;
+}
+
+/* The command's call graph, or the event's call-graph= term in its place:
+ * the command's sample bits are taken back first (perf 6.1 leaves the
+ * register mask, stack size and exclude_callchain_user of a dwarf default
+ * behind); a dwarf term samples ADDR and DATA_SRC too, as perf's does. */
+static void config_call_graph(pk_evsel *e, const pk_config_opts *o)
+{
+	struct perf_event_attr *a = &e->attr;
+	if (o->call_graph)
+		set_call_graph(a, o->call_graph, o->stack_dump_size, o);
+	if (!e->call_graph && !e->stack_size)
+		return;
+	if (o->call_graph) {
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
+		if (o->call_graph == PK_CALL_GRAPH_DWARF)
+			a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+		if (o->call_graph == PK_CALL_GRAPH_LBR) {
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = 0;
+		}
+	}
+	/* a stack-size= term alone turns the command's call graph off (perf 6.1) */
+	if (!e->call_graph || !strcmp(e->call_graph, "no"))
+		return;
+	int mode = !strcmp(e->call_graph, "dwarf") ? PK_CALL_GRAPH_DWARF
+		   : !strcmp(e->call_graph, "lbr") ? PK_CALL_GRAPH_LBR
+						   : PK_CALL_GRAPH_FP;
+	if (mode == PK_CALL_GRAPH_DWARF)
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	set_call_graph(a, mode, e->stack_size, o);
+}
+
 /* perf record's attr for one evsel (perf 6.1's evsel__config). */
 static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
 {
@@ -342,6 +396,7 @@ static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = o->branch_sample_type;
 	}
+	config_call_graph(e, o);
 }
 
 /* perf 6.1's evlist__config: with several events each sample says whose

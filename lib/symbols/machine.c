@@ -46,6 +46,7 @@ void pk_machine_free(pk_machine *m)
 {
 	if (!m)
 		return;
+	pki_sy_unwind_free(m);
 	pki_sy_threads_free(m);
 	pki_sy_dsos_free(m);
 	free(m->kmaps.maps);

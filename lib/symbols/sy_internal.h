@@ -11,6 +11,8 @@
  *   maps.c      address maps of a process (or the kernel), MMAP records
  *   thread.c    threads and their names, COMM and FORK records
  *   machine.c   pk_machine: records in, address lookups (cached) out
+ *   unwind.c    user stacks of --call-graph dwarf samples (libdw), a Dwfl
+ *               per process map version
  *
  * Ownership: the machine owns every thread and dso (hash tables, freed with
  * it); threads of one process share one refcounted map group; maps point at
@@ -104,6 +106,7 @@ struct pk_machine {
 	mapgroup kmaps;
 	char commbuf[32];
 	thread *last_thread;
+	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */
 };
 
 /* symtab.c */
@@ -155,6 +158,9 @@ mapgroup *pki_sy_mg_clone(const mapgroup *src);
 int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
+
+/* unwind.c */
+void pki_sy_unwind_free(pk_machine *m);
 
 /* thread.c */
 thread *pki_sy_thread_find(pk_machine *m, uint32_t tid);

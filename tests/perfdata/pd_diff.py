@@ -52,6 +52,7 @@ VARIANTS = [
     ("c", "-e cpu-clock -c 100000"),
     ("F", "-e cpu-clock -F 999"),
     ("g", "-e cpu-clock -g"),
+    ("dwarf", "-e cpu-clock --call-graph dwarf"),
     ("group", "-e {cpu-clock,task-clock}"),
     ("two", "-e cpu-clock -e page-faults"),
     ("mod", "-e cpu-clock:u"),

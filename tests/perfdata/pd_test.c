@@ -166,3 +166,22 @@ char *pd_test_report_rows(const char *rep)
 	free(copy);
 	return out;
 }
+
+/* perf's closing "#\n# (Tip: ...)\n#\n" cut off. */
+void pd_test_drop_tip(char *s)
+{
+	/* at the end, or before -T's "# PID  TID" table */
+	char *p = NULL;
+	for (char *q = strstr(s, "#\n# ("); q; q = strstr(q + 1, "#\n# ("))
+		if (q == s || q[-1] == '\n')
+			p = q;
+	if (!p)
+		return;
+	char *end = strchr(p + 2, '\n');
+	if (!end || strncmp(end + 1, "#\n", 2))
+		return;
+	end += 3; /* past the closing "#\n" */
+	if (*end && strncmp(end, "# ", 2))
+		return;
+	memmove(p, end, strlen(end) + 1);
+}

@@ -38,6 +38,9 @@ bool pd_test_report_cut_agrees(const char *ours, const char *theirs);
  * widths are not compared). */
 char *pd_test_report_rows(const char *rep);
 
+/* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
+void pd_test_drop_tip(char *s);
+
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the
  * number of lines. */

@@ -85,25 +85,6 @@ static void record(const char *tool, const char *args)
 	assert_int_equal(rc, 0);
 }
 
-/* perf's tip ("#\n# (Tip: ...)\n#\n") cut off: at the end, or before -T's
- * "# PID  TID" table. */
-static void drop_tip(char *s)
-{
-	char *p = NULL;
-	for (char *q = strstr(s, "#\n# ("); q; q = strstr(q + 1, "#\n# ("))
-		if (q == s || q[-1] == '\n')
-			p = q;
-	if (!p)
-		return;
-	char *end = strchr(p + 2, '\n');
-	if (!end || strncmp(end + 1, "#\n", 2))
-		return;
-	end += 3; /* past the closing "#\n" */
-	if (*end && strncmp(end, "# ", 2))
-		return;
-	memmove(p, end, strlen(end) + 1);
-}
-
 /* The "report" section of the differences file. */
 static char *listed_section(void)
 {
@@ -136,7 +117,7 @@ static int run_case(const rcase *c, const char *listed)
 	pk_test_run(cmd, &ours, 0);
 	assert_non_null(theirs);
 	assert_non_null(ours);
-	drop_tip(theirs);
+	pd_test_drop_tip(theirs);
 	bool same = !strcmp(theirs, ours);
 	snprintf(key, sizeof(key), "`%s%s%s`", c->file, c->opts[0] ? " " : "", c->opts);
 	if (!same && pd_test_report_cut_agrees(ours, theirs)) {

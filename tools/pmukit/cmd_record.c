@@ -46,7 +46,9 @@ const char record_usage[] =
 	"  -F, --freq FREQ         samples per second (default 4000; 'max': the\n"
 	"                          kernel's perf_event_max_sample_rate)\n"
 	"  -c, --count PERIOD      one sample every PERIOD events\n"
-	"  -g                      record call chains\n"
+	"  -g                      record call chains (frame pointers)\n"
+	"      --call-graph MODE   fp, dwarf[,SIZE] (the user stack, SIZE bytes, default\n"
+	"                          8192, unwound by script and report) or lbr\n"
 	"  -b, --branch-any        sample taken-branch stacks (-j any)\n"
 	"  -j, --branch-filter F   branch stacks of these kinds: any, any_call, any_ret,\n"
 	"                          ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
@@ -97,7 +99,10 @@ typedef struct ropts {
 	int nr_events;
 	uint64_t freq, period;
 	bool freq_max;               /* -F max */
-	bool callchain, all_cpus;
+	bool all_cpus;
+	int call_graph;              /* -g, --call-graph: PK_CALL_GRAPH_*, 0: none */
+	uint32_t stack_dump;         /* --call-graph dwarf,SIZE (0: perf's 8192) */
+	uint16_t max_stack;          /* --call-graph fp,N: sample_max_stack */
 	const char *cpu_list, *pids, *tids, *output;
 	const char *model;           /* --model: a scenario file */
 	size_t mmap_pages;
@@ -239,7 +244,8 @@ static void set_tracking(rsession *s, bool dummy)
 	struct perf_event_attr ta = *pk_evsel_attr(t);
 	ta.mmap = ta.comm = ta.mmap2 = ta.comm_exec = ta.task = 1;
 	ta.ksymbol = ta.bpf_event = 1;
-	ta.mmap_data = o->sample_addr;
+	/* a call-graph=dwarf term samples addresses too (perf's sample_address) */
+	ta.mmap_data = o->sample_addr || (ta.sample_type & PERF_SAMPLE_STACK_USER);
 	ta.namespaces = o->namespaces;
 	ta.cgroup = o->all_cgroups;
 	ta.context_switch = o->switch_events;
@@ -262,8 +268,6 @@ static uint64_t option_sample_type(const rsession *s)
 {
 	const ropts *o = s->o;
 	uint64_t st = o->sample_extra;
-	if (o->callchain)
-		st |= PERF_SAMPLE_CALLCHAIN;
 	if (s->system_wide || o->sample_cpu)
 		st |= PERF_SAMPLE_CPU;
 	if (o->sample_addr)
@@ -333,7 +337,16 @@ static int setup_events(rsession *s)
 		.sample_regs_user = o->user_regs,
 		.sample_regs_intr = o->intr_regs,
 		.branch_sample_type = o->branch,
+		.call_graph = o->call_graph,
+		.stack_dump_size = o->stack_dump,
+		.max_stack = o->max_stack,
+		.dwarf_regs_user = perf_regs_dwarf_mask(perf_regs_host(), o->user_regs != 0),
 	};
+	if (o->call_graph == PK_CALL_GRAPH_DWARF && o->user_regs)
+		fprintf(stderr, "WARNING: The use of --call-graph=dwarf may require all the user "
+				"registers, specifying a subset with --user-regs may render DWARF "
+				"unwinding unreliable, so the minimal registers set (IP, SP) is "
+				"explicitly forced.\n");
 	if (pk_evlist_config(s->evlist, &co, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return 1;
@@ -865,6 +878,44 @@ static int parse_attr_option(int c, ropts *o)
 	return r ? -r : 0;
 }
 
+/* --call-graph MODE[,SIZE] as perf 6.1 takes it: fp (SIZE: at most that
+ * many entries, sample_max_stack), dwarf (SIZE: the user stack dump, rounded
+ * up to 8 bytes, 8..65528), lbr; 0 or the exit code of a usage error. */
+static int parse_call_graph(const char *arg, ropts *o)
+{
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+	if (n == 5 && !strncmp(arg, "dwarf", 5)) {
+		o->call_graph = PK_CALL_GRAPH_DWARF;
+		o->sample_addr = true; /* perf's record does, for the data maps */
+		if (!comma)
+			return 0;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(comma + 1, &end, 0);
+		v = (v + 7) & ~7ULL;
+		if (errno || end == comma + 1 || *end || !v || v > PK_STACK_DUMP_MAX)
+			return pk_cli_usage_error("record", "callchain: Incorrect stack dump size "
+							    "(max %u): %s",
+						  PK_STACK_DUMP_MAX, comma + 1);
+		o->stack_dump = (uint32_t)v;
+		return 0;
+	}
+	if (n == 2 && !strncmp(arg, "fp", 2)) {
+		o->call_graph = PK_CALL_GRAPH_FP;
+		/* perf keeps N below the kernel's default perf_event_max_stack (127) */
+		unsigned long v = comma ? strtoul(comma + 1, NULL, 0) : 0;
+		o->max_stack = v < 127 ? (uint16_t)v : 0;
+		return 0;
+	}
+	if (n == 3 && !strncmp(arg, "lbr", 3) && !comma) {
+		o->call_graph = PK_CALL_GRAPH_LBR;
+		return 0;
+	}
+	return pk_cli_usage_error("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'",
+				  arg);
+}
+
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
@@ -939,11 +990,13 @@ static int parse_options(int argc, char **argv, ropts *o)
 			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o->period)))
 				return r;
 			break;
-		case 'g': o->callchain = true; break;
+		case 'g':
+			if (!o->call_graph)
+				o->call_graph = PK_CALL_GRAPH_FP;
+			break;
 		case 'G':
-			if (strcmp(optarg, "fp"))
-				return pk_cli_usage_error("record", "only --call-graph fp is supported");
-			o->callchain = true;
+			if ((r = parse_call_graph(optarg, o)))
+				return r;
 			break;
 		case 'a': o->all_cpus = true; break;
 		case 'C': o->cpu_list = optarg; break;

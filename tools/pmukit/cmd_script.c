@@ -483,6 +483,29 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		slot_keep(sc, fs, o->buf + start, o->len - start, off, dso_key, key);
 }
 
+/* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
+ * the name with the offset from the address's symbol, "(inlined)" in
+ * place of the dso. */
+static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, uint64_t ip,
+			  const char *name)
+{
+	pd_out *o = &sc->out;
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, PERF_RECORD_MISC_USER, ip);
+	pd_out_ch(o, '\t');
+	pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
+	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pd_chain_inlined's text */
+	if (f & F_SYM) {
+		pd_out_ch(o, ' ');
+		pd_out_mem(o, name, len);
+		if (f & F_SYMOFF) {
+			pd_out_lit(o, "+0x");
+			pd_out_hex(o, loc->symoff, 0);
+		}
+	}
+	pd_out_str(o, name + len);
+	pd_out_ch(o, '\n');
+}
+
 /* The call chain, one line per address (at most perf's --max-stack). */
 static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
 			unsigned cpumode)
@@ -490,6 +513,7 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 	struct {
 		uint64_t ip, version;
 		unsigned mode;
+		const char *inl;
 	} e[PK_MAX_STACK];
 	int n = 0;
 	unsigned mode = cpumode;
@@ -508,10 +532,15 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 		e[n].ip = ip;
 		e[n].version = version;
 		e[n].mode = mode;
+		e[n].inl = pd_chain_inlined(s, smp, i);
 		n++;
 	}
-	for (int i = 0; i < n; i++)
-		print_addr(sc, s, f, smp->pid, e[i].mode, e[i].version, e[i].ip, true);
+	for (int i = 0; i < n; i++) {
+		if (e[i].inl)
+			print_inlined(sc, s, f, smp->pid, e[i].ip, e[i].inl);
+		else
+			print_addr(sc, s, f, smp->pid, e[i].mode, e[i].version, e[i].ip, true);
+	}
 }
 
 /* " 4K", " 2M", " 1536B", " N/A" for 0: whole units while more than one

@@ -4,6 +4,7 @@
  * is lost without a word; a file of which nothing could be decoded fails. */
 #include "pd_session.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -159,6 +160,150 @@ static bool record_time(const pk_pd_event *ev, const pk_pd_sample *smp, uint64_t
 	return ev->type != PERF_RECORD_SAMPLE && ev->has_time;
 }
 
+#define UW_BOTH (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_CALLCHAIN)
+
+/* The file's ARCH feature, read once (NULL: the unwinder takes the host's). */
+static const char *file_arch(pd_session *s)
+{
+	if (s->uw_arch_read)
+		return s->uw_arch;
+	s->uw_arch_read = true;
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_pd_header_read(s->reader, &h, &err) == 0) {
+		s->uw_arch = h.arch ? strdup(h.arch) : NULL;
+		pk_pd_header_release(&h);
+	}
+	return s->uw_arch;
+}
+
+static size_t pd_str_hash(const char *str)
+{
+	size_t h = 5381;
+	while (*str)
+		h = h * 33 + (unsigned char)*str++;
+	return h;
+}
+
+/* Room for n chain entries; false when out of memory. */
+static bool uw_reserve(pd_session *s, size_t n)
+{
+	if (n <= s->uw_cap)
+		return true;
+	size_t cap = n < 2 * s->uw_cap ? 2 * s->uw_cap : n;
+	uint64_t *c = realloc(s->uw_chain, cap * sizeof(*c));
+	if (c)
+		s->uw_chain = c;
+	const char **in = c ? realloc(s->uw_inl, cap * sizeof(*in)) : NULL;
+	if (in)
+		s->uw_inl = in;
+	if (!c || !in)
+		return false;
+	s->uw_cap = cap;
+	return true;
+}
+
+/* "name (inlined)", kept once for the session; NULL when out of memory. */
+static const char *uw_intern(pd_session *s, const char *name)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%s (inlined)", name);
+	if (2 * (s->uw_names_nr + 1) > s->uw_names_cap) {
+		size_t cap = s->uw_names_cap ? 2 * s->uw_names_cap : 64;
+		char **t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < s->uw_names_cap; i++) {
+			size_t h = s->uw_names[i] ? pd_str_hash(s->uw_names[i]) & (cap - 1) : 0;
+			while (s->uw_names[i] && t[h])
+				h = (h + 1) & (cap - 1);
+			if (s->uw_names[i])
+				t[h] = s->uw_names[i];
+		}
+		free(s->uw_names);
+		s->uw_names = t;
+		s->uw_names_cap = cap;
+	}
+	size_t h = pd_str_hash(text) & (s->uw_names_cap - 1);
+	while (s->uw_names[h] && strcmp(s->uw_names[h], text))
+		h = (h + 1) & (s->uw_names_cap - 1);
+	if (!s->uw_names[h]) {
+		if (!(s->uw_names[h] = strdup(text)))
+			return NULL;
+		s->uw_names_nr++;
+	}
+	return s->uw_names[h];
+}
+
+/* Entry n of the chain: ip, shown as the inlined function name (NULL: as
+ * usual). false when out of memory. */
+static bool uw_put(pd_session *s, size_t n, uint64_t ip, const char *name)
+{
+	if (!uw_reserve(s, n + 1))
+		return false;
+	s->uw_chain[n] = ip;
+	s->uw_inl[n] = name ? uw_intern(s, name) : NULL;
+	return !name || s->uw_inl[n];
+}
+
+/* The frames of a user address as perf 6.1 appends an unwound one: each
+ * function the debug info has there (inlined ones first); one named as
+ * the address's symbol is shown as usual. Returns the next entry, 0 when
+ * out of memory. */
+static size_t uw_frame(pd_session *s, size_t n, uint32_t pid, uint64_t ip)
+{
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, PERF_RECORD_MISC_USER, ip);
+	char base[512];
+	bool has_sym = loc->sym != NULL;
+	snprintf(base, sizeof(base), "%s", has_sym ? loc->sym : "");
+	const char *names[16];
+	int k = pk_machine_inlines(s->machine, pid, ip, names, 16);
+	if (k <= 0)
+		return uw_put(s, n, ip, NULL) ? n + 1 : 0;
+	for (int j = 0; j < k; j++) {
+		bool same = has_sym && !strcmp(names[j], base);
+		if (!uw_put(s, n++, ip, same ? NULL : names[j]))
+			return 0;
+	}
+	return n;
+}
+
+/* A --call-graph dwarf sample's chain as perf 6.1 builds it: the kernel's
+ * part of the recorded chain (its user part cut: the unwinder gives it),
+ * a PERF_CONTEXT_USER marker and the unwound user frames with their
+ * inlined functions. A sample that cannot be unwound keeps what it has;
+ * 0, or -ENOMEM. */
+static int unwind_sample(pd_session *s, const pk_pd_event *ev, pk_pd_sample *smp)
+{
+	const uint64_t ctx_user = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	uint64_t ips[PK_MAX_STACK];
+	size_t k = 0;
+	while (k < smp->callchain_nr && smp->callchain[k] != ctx_user)
+		k++;
+	pk_error err;
+	pk_error_clear(&err);
+	int nr = pk_machine_unwind(s->machine, smp, ev->evsel->attr.sample_regs_user, file_arch(s),
+				   ips, PK_MAX_STACK, &err);
+	if (nr <= 0) {
+		if (nr < 0 && !s->uw_failed++)
+			s->uw_err = err;
+		return 0;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!uw_put(s, n++, smp->callchain[i], NULL))
+			return -ENOMEM;
+	if (!uw_put(s, n++, ctx_user, NULL))
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		if (!(n = uw_frame(s, n, smp->pid, ips[i])))
+			return -ENOMEM;
+	smp->callchain = s->uw_chain;
+	smp->callchain_nr = n;
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -198,6 +343,10 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */
+		if ((sample.type & UW_BOTH) == UW_BOTH && unwind_sample(s, &ev, &sample) < 0) {
+			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+			return 1;
+		}
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
 				? deliver_read(s, &ev, &sample, fn, arg)
 				: fn(arg, s, &ev, &sample);
@@ -256,6 +405,10 @@ int pd_session_finish(pd_session *s, int status)
 	pk_pd_reader *r = s->reader;
 	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
 		fprintf(stderr, "pmukit %s: warning: %s\n", s->cmd, pk_pd_warning(r, i));
+	if (s->uw_failed)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " --call-graph dwarf samples not "
+				"unwound (their chains have the kernel's part only); the first: %s\n",
+			s->cmd, s->uw_failed, s->uw_err.msg);
 	const pk_pd_stats *st = pk_pd_get_stats(r);
 	uint64_t dropped = 0;
 	for (int k = 0; k < PK_PD_DROP_MAX; k++) {
@@ -275,6 +428,12 @@ int pd_session_finish(pd_session *s, int status)
 
 void pd_session_close(pd_session *s)
 {
+	free(s->uw_chain);
+	free(s->uw_inl);
+	for (size_t i = 0; i < s->uw_names_cap; i++)
+		free(s->uw_names[i]);
+	free(s->uw_names);
+	free(s->uw_arch);
 	pd_spe_release(&s->spe);
 	pd_trace_release(&s->trace);
 	free(s->read_prev);

@@ -29,6 +29,19 @@ typedef struct pd_session {
 	 * each one; NULL: none, at no cost. */
 	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
 	void *event_arg;
+	/* --call-graph dwarf samples: the chain handed out (the kernel's part,
+	 * then the user stack unwound, pd_session.c), the file's ARCH, how many
+	 * samples gave the IP alone and why the first did */
+	uint64_t *uw_chain;
+	const char **uw_inl;         /* per entry: "name (inlined)", or NULL */
+	size_t uw_cap;
+	char **uw_names;             /* the texts uw_inl points at, kept to the end
+					(report's trees keep them): a hash set */
+	size_t uw_names_nr, uw_names_cap;
+	char *uw_arch;
+	bool uw_arch_read;
+	uint64_t uw_failed;
+	pk_error uw_err;
 } pd_session;
 
 /* Called for each sample, in time order, after the task state is updated. */
@@ -64,6 +77,16 @@ static inline int pd_chain_marker(uint64_t ip, unsigned *mode)
 	if (c < 0 || *mode == PERF_RECORD_MISC_GUEST_KERNEL || *mode == PERF_RECORD_MISC_GUEST_USER)
 		return -1;
 	return 1;
+}
+
+/* The inlined function perf 6.1 shows at entry i of a --call-graph dwarf
+ * chain, as "name (inlined)" (script prints "name+off (inlined)", off from
+ * the symbol the address is in), or NULL for an address shown as usual.
+ * The text lives as long as the session. */
+static inline const char *pd_chain_inlined(const pd_session *s, const pk_pd_sample *smp,
+					   uint64_t i)
+{
+	return smp->callchain == s->uw_chain && s->uw_chain ? s->uw_inl[i] : NULL;
 }
 
 /* Output buffer for fast printing. */

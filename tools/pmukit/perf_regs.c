@@ -18,6 +18,7 @@ struct perf_regs_arch {
 	const reg *regs;
 	size_t nr;
 	uint64_t default_mask;
+	uint64_t dwarf_min;          /* what a DWARF unwinder cannot start without: IP, SP */
 };
 
 static const reg x86_64_regs[] = {
@@ -41,8 +42,10 @@ static const char *const arm64_names[] = {"aarch64", "arm64", NULL};
 /* x86: every general register but the segment ones perf leaves out (DS,
  * ES, FS, GS); arm64: x0..pc */
 static const perf_regs_arch arches[] = {
-	{x86_64_names, x86_64_regs, sizeof(x86_64_regs) / sizeof(reg), 0xff0fffULL},
-	{arm64_names, arm64_regs, sizeof(arm64_regs) / sizeof(reg), (1ULL << 33) - 1},
+	{x86_64_names, x86_64_regs, sizeof(x86_64_regs) / sizeof(reg), 0xff0fffULL,
+	 (1ULL << 7) | (1ULL << 8)},
+	{arm64_names, arm64_regs, sizeof(arm64_regs) / sizeof(reg), (1ULL << 33) - 1,
+	 (1ULL << 31) | (1ULL << 32)},
 };
 
 const perf_regs_arch *perf_regs_for(const char *machine)
@@ -66,6 +69,11 @@ const perf_regs_arch *perf_regs_host(void)
 uint64_t perf_regs_default_mask(const perf_regs_arch *arch)
 {
 	return arch->default_mask;
+}
+
+uint64_t perf_regs_dwarf_mask(const perf_regs_arch *arch, bool user_regs_given)
+{
+	return user_regs_given ? arch->dwarf_min : arch->default_mask;
 }
 
 const char *perf_regs_name(const perf_regs_arch *arch, int bit)

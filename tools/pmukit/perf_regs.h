@@ -6,6 +6,7 @@
 #ifndef PMUKIT_PERF_REGS_H
 #define PMUKIT_PERF_REGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +20,9 @@ const perf_regs_arch *perf_regs_for(const char *machine);
 const perf_regs_arch *perf_regs_host(void);
 /* perf's default mask (every register perf samples by default). */
 uint64_t perf_regs_default_mask(const perf_regs_arch *arch);
+/* The registers --call-graph dwarf samples (perf 6.1): every register,
+ * or with --user-regs only IP and SP, added to the user's set. */
+uint64_t perf_regs_dwarf_mask(const perf_regs_arch *arch, bool user_regs_given);
 /* "ip,sp" (case-insensitive) into a mask; NULL or "" gives the default.
  * -EINVAL with the unknown name in bad (when not NULL). */
 int perf_regs_parse(const perf_regs_arch *arch, const char *list, uint64_t *mask,

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <pmukit/perfdata.h>
 #include <pmukit/symbols.h>
 
@@ -28,6 +29,15 @@ typedef struct rp_loc {
 	char level;                  /* 'k', '.', 'H', 'g', 'u' */
 	bool has_map;
 } rp_loc;
+
+/* The width perf 6.1 gives a symbol's text: an inlined function's
+ * " (inlined)" (--call-graph dwarf chains) is not counted. */
+static inline int rp_sym_width(const char *text)
+{
+	static const char tail[] = " (inlined)";
+	size_t l = strlen(text), t = sizeof(tail) - 1;
+	return (int)(l > t && !strcmp(text + l - t, tail) ? l - t : l);
+}
 
 /* A node of a chain tree: one function (or address) on a path. */
 typedef struct rp_cnode {

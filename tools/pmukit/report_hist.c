@@ -121,8 +121,13 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 			return 0;
 		if (m)
 			continue;
-		if (n < PK_MAX_STACK)
-			resolve(rp->s->machine, smp->pid, mode, ip, &out[n++]);
+		if (n == PK_MAX_STACK)
+			continue;
+		resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
+		const char *inl = pd_chain_inlined(rp->s, smp, i);
+		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
+			out[n].sym = inl;
+		n++;
 	}
 	/* perf keeps --max-stack entries from the end it walks from: the
 	 * root in caller order */
@@ -626,7 +631,7 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 		for (int k = 0; k < rp->nr_keys; k++) {
 			char t[RP_NAME_MAX];
 			rp_col_text(rp, all[i], k, t, sizeof(t));
-			int l = (int)strlen(t);
+			int l = rp->keys[k]->order == RP_ORD_SYM ? rp_sym_width(t) : (int)strlen(t);
 			if (!strcmp(rp->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
