@@ -75,6 +75,10 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	}
 	if (d->name[0] != '/')
 		return;
+	if (pki_sy_is_perfmap(d->name)) {
+		pki_sy_perfmap_load(d);
+		return;
+	}
 	Elf *e;
 	int fd = pki_sy_open_recorded(m, d, &e);
 	if (fd < 0)

@@ -9,6 +9,7 @@
  *   buildid.c   recorded build ids and perf's build-id cache
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
+ *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
  *   thread.c    threads and their names, COMM and FORK records
  *   machine.c   pk_machine: records in, address lookups (cached) out
  *
@@ -146,6 +147,11 @@ int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
 dso *pki_sy_dso_get(pk_machine *m, const char *name);
 void pki_sy_dso_load(pk_machine *m, dso *d);
 void pki_sy_dsos_free(pk_machine *m);
+
+/* perfmap.c: d's symbols from the JIT map file d names; one line's */
+bool pki_sy_is_perfmap(const char *name);
+void pki_sy_perfmap_load(dso *d);
+bool pki_sy_perfmap_line(dso *d, const char *line, size_t len);
 
 /* maps.c */
 mapgroup *pki_sy_mg_new(void);

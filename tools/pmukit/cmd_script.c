@@ -326,6 +326,11 @@ static int check_fields(script *sc, pd_session *s)
 			}
 			f &= ~d->bit;
 		}
+		if (user && (f & F_SYMOFF) && !(f & F_SYM)) {
+			/* perf 6.1's words, its typo too */
+			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+			return -EINVAL;
+		}
 		sc->evsel_fields[i] = f;
 		int w = (int)strlen(pk_pd_evsel_name(e));
 		if (w > sc->name_width)
@@ -659,6 +664,34 @@ static void print_trace(script *sc, pd_session *s, const pk_pd_evsel *e, const p
 		pd_out_mem(&sc->out, text, n);
 }
 
+/* Whether a sample's addr names a place in the process's maps that perf
+ * symbolizes (page faults' addresses), not a data address it leaves
+ * bare. */
+static bool addr_has_symbol(const pk_pd_evsel *e)
+{
+	uint64_t c = e->attr.config;
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/* The addr field: the address, then (page faults) its symbol and dso as
+ * the sym, symoff and dso fields ask. The address is looked up in the
+ * sample's mode first, then in the mode its value belongs to (a fault in
+ * the kernel on a user address), as perf does. */
+static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, unsigned f,
+			      const pk_pd_sample *smp, unsigned cpumode)
+{
+	pd_out_hex(&sc->out, smp->addr, 16);
+	if (!(f & (F_SYM | F_DSO)) || !addr_has_symbol(e))
+		return;
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, cpumode, smp->addr);
+	unsigned mode = smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (!loc->has_map && mode != cpumode)
+		loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->addr);
+	print_loc(&sc->out, f, loc);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -709,19 +742,19 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (f & F_ADDR)
-		pd_out_hex(o, smp->addr, 16);
+		print_sample_addr(sc, s, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
 		print_data_src(sc, smp->data_src);
 	if (f & F_WEIGHT)
 		pd_out_u64(o, smp->weight, 16);
 	if (f & F_INS_LAT)
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, s, f, smp, cpumode);
-	} else if (f & (F_IP | F_SYM | F_DSO)) {
+	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
 		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
 	}

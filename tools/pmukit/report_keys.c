@@ -49,8 +49,8 @@ static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	const char *base = basename_of(c->loc->dso);
 	int tid;
 	char tail;
-	/* a JIT's map file that is not there: perf names the code "[JIT] tid N" */
-	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p' && access(c->loc->dso, F_OK)) {
+	/* a JIT's map file, there or not: perf names the code "[JIT] tid N" */
+	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p') {
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}
