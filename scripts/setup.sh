@@ -2,7 +2,7 @@
 # Installs what pmukit needs to build and test on Debian (12 or later).
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config clang libclang-rt-dev
-      libpfm4-dev libjansson-dev libelf-dev libzstd-dev libtraceevent-dev libcmocka-dev
+      libpfm4-dev libjansson-dev libelf-dev libdw-dev libzstd-dev libtraceevent-dev libcmocka-dev
       linux-perf python3 hyperfine chromium)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -40,6 +40,7 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 
 static void dso_free(dso *d)
 {
+	pki_sy_dso_srcline_free(d);
 	free(d->name);
 	free(d->syms);
 	free(d->strs);

@@ -10,6 +10,7 @@
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
  *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
+ *   srcline.c   source lines from DWARF line tables (libdw's Dwfl, per dso)
  *   thread.c    threads and their names, COMM and FORK records
  *   machine.c   pk_machine: records in, address lookups (cached) out
  *
@@ -54,6 +55,9 @@ typedef struct dso {
 	char **dnames;               /* demangled names, owned */
 	size_t nr_dnames, cap_dnames;
 	char build_id[41];           /* as recorded, hex; "" when unknown */
+	struct Dwfl *dwfl;           /* srcline.c: the line tables, opened on first use */
+	struct Dwfl_Module *dwfl_mod;
+	bool dwfl_tried;
 	void *kmap;                  /* the kallsyms cache the names lie in, or NULL */
 	size_t kmap_len;
 	struct dso *next;            /* hash chain */
@@ -152,6 +156,11 @@ void pki_sy_dsos_free(pk_machine *m);
 bool pki_sy_is_perfmap(const char *name);
 void pki_sy_perfmap_load(dso *d);
 bool pki_sy_perfmap_line(dso *d, const char *line, size_t len);
+
+/* srcline.c: pk_machine_srcline's answer for vaddr in d; the Dwfl freed */
+int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
+		       unsigned *line);
+void pki_sy_dso_srcline_free(dso *d);
 
 /* maps.c */
 mapgroup *pki_sy_mg_new(void);

@@ -74,6 +74,7 @@ enum {
 	F_MISC = 1 << 23,
 	F_TOD = 1 << 24,
 	F_CALLINDENT = 1 << 25,      /* branch tracing's call depth: nothing elsewhere */
+	F_SRCLINE = 1 << 26,
 };
 /* the fields printed by script_fields.c, out of the common path */
 #define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
@@ -110,6 +111,7 @@ static const struct field_def {
 	{"misc", F_MISC, 0, NULL},
 	{"tod", F_TOD, 0, NULL},
 	{"callindent", F_CALLINDENT, 0, NULL},
+	{"srcline", F_SRCLINE, PERF_SAMPLE_IP, "IP"},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -137,6 +139,7 @@ static unsigned default_fields(uint32_t type)
 #define LINE_CACHE_BITS 14
 #define LINE_CACHE (1u << LINE_CACHE_BITS)
 #define LINE_CHAIN (1u << 31)
+#define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -360,6 +363,23 @@ static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 	}
 }
 
+/* The srcline field under an address, as perf 6.1: "\n  file:line"; in
+ * no ELF file (the kernel, JIT code) "\n  <dso>[<addr>]"; nothing where
+ * the file knows no line or no map holds the address. */
+static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode, uint64_t ip,
+			  const pk_addr_loc *loc)
+{
+	const char *file;
+	unsigned line;
+	int rc = pk_machine_srcline(m, pid, mode, ip, &file, &line);
+	if (rc > 0)
+		pd_out_printf(o, "\n  %s:%u", file, line);
+	else if (rc < 0 && loc->has_map) {
+		const char *base = strrchr(loc->dso, '/');
+		pd_out_printf(o, "\n  %s[%" PRIx64 "]", base ? base + 1 : loc->dso, loc->dso_addr);
+	}
+}
+
 static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
 {
 	uint64_t h = (ip ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
@@ -378,7 +398,7 @@ static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pi
 			      uint64_t version, uint64_t ip, bool chain)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
 	line_slot *ls = NULL;
 	if (sc->lines && version) {
 		ls = line_slot_of(sc, version, ip);
@@ -404,7 +424,7 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot */
 	size_t need = loc->sym_len + loc->dso_len + 64;
@@ -420,6 +440,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 			pd_out_hex(o, ip, 16);
 	}
 	print_loc(o, f, loc);
+	if (f & F_SRCLINE)
+		print_srcline(o, s->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (!keep)

@@ -1,0 +1,142 @@
+/* Source lines of addresses: the DWARF line table of a dso, through
+ * libdw's Dwfl, as perf 6.1 shows them (its addr2line run on the file the
+ * dso's symbols came from).
+ *
+ * Each dso opens its Dwfl once, on the first question (the file as the
+ * symbols were read: the path recorded, else perf's build-id cache copy;
+ * its debug file found by libdw as perf finds it, by build id under
+ * /usr/lib/debug or by debuglink), and keeps it until the machine is freed;
+ * the names handed out point into it. An address is looked up at its
+ * link-time address. The answer, as addr2line gives it:
+ *   - the line table's row for the address (the innermost inlined line):
+ *     its file's base name and line;
+ *   - else, when the function holding the address is a local symbol listed
+ *     after a FILE symbol, that file with line 0 (addr2line's answer from
+ *     the symbol table: "src.c:0");
+ *   - else, when a compilation unit's ranges hold the address but its line
+ *     table has no row for it (assembly in glibc), an empty name, line 0
+ *     (addr2line prints ":?", perf ":0");
+ *   - else, when a function of the symbol table (.symtab, else .dynsym)
+ *     holds it, nothing known ("??:0" in perf's words);
+ *   - else no answer, as for dsos that are no ELF file.
+ * Dsos that are no ELF file (the kernel, the vdso, anonymous or JIT
+ * memory, a file gone) have no answer at all: callers print perf's
+ * fallback forms for them. */
+#include "sy_internal.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* d's Dwfl module, opened on first use; NULL when d is no readable ELF
+ * file (then never tried again). */
+static Dwfl_Module *dso_module(pk_machine *m, dso *d)
+{
+	if (d->dwfl_tried)
+		return d->dwfl_mod;
+	d->dwfl_tried = true;
+	if (d->name[0] != '/' || d->is_kernel || pki_sy_is_perfmap(d->name))
+		return NULL;
+	Elf *e;
+	int fd = pki_sy_open_recorded(m, d, &e);
+	if (fd < 0)
+		return NULL;
+	bool elf = e && elf_kind(e) == ELF_K_ELF;
+	if (e)
+		elf_end(e);
+	Dwfl *dw = elf ? dwfl_begin(&offline_callbacks) : NULL;
+	if (!dw) {
+		close(fd);
+		return NULL;
+	}
+	/* at link-time addresses (base 0); the Dwfl takes fd */
+	Dwfl_Module *mod = dwfl_report_elf(dw, d->name, d->name, fd, 0, true);
+	dwfl_report_end(dw, NULL, NULL);
+	if (!mod) {
+		dwfl_end(dw);
+		return NULL;
+	}
+	d->dwfl = dw;
+	d->dwfl_mod = mod;
+	return mod;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* The FILE symbol listed before the local function holding addr; *func:
+ * whether a function of the symbol table holds addr at all. */
+static const char *symtab_file(Dwfl_Module *mod, uint64_t addr, bool *func)
+{
+	int n = dwfl_module_getsymtab(mod);
+	const char *file = NULL, *best_file = NULL;
+	uint64_t best = 0;
+	bool found = false;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Addr val;
+		const char *name = dwfl_module_getsym_info(mod, i, &s, &val, NULL, NULL, NULL);
+		if (!name)
+			continue;
+		int type = GELF_ST_TYPE(s.st_info);
+		if (type == STT_FILE) {
+			file = *name ? name : NULL;
+			continue;
+		}
+		/* the nearest function at or below addr, whatever its size,
+		 * as addr2line picks it */
+		if (type != STT_FUNC || s.st_shndx == SHN_UNDEF || val > addr ||
+		    (found && val <= best))
+			continue;
+		found = true;
+		best = val;
+		best_file = GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL;
+	}
+	*func = found;
+	return best_file;
+}
+
+int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
+		       unsigned *line)
+{
+	*file = NULL;
+	*line = 0;
+	Dwfl_Module *mod = dso_module(m, d);
+	if (!mod)
+		return -1;
+	Dwfl_Line *l = dwfl_module_getsrc(mod, vaddr);
+	int lineno = 0;
+	const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	if (src) {
+		*file = base_name(src);
+		*line = lineno > 0 ? (unsigned)lineno : 0;
+		return 1;
+	}
+	bool func;
+	src = symtab_file(mod, vaddr, &func);
+	Dwarf_Addr bias;
+	if (!src && dwfl_module_addrdie(mod, vaddr, &bias))
+		src = ""; /* a unit holds it, its table has no row: addr2line's ":?" */
+	if (!src)
+		return func ? 0 : -1; /* addr2line's "??:?" and "??:0" */
+	*file = base_name(src);
+	return 1;
+}
+
+void pki_sy_dso_srcline_free(dso *d)
+{
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	d->dwfl = NULL;
+	d->dwfl_mod = NULL;
+}
