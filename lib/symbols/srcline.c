@@ -74,36 +74,51 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* The FILE symbol listed before the local function holding addr; *func:
- * whether a function of the symbol table holds addr at all. */
-static const char *symtab_file(Dwfl_Module *mod, uint64_t addr, bool *func)
+static int func_cmp(const void *a, const void *b)
 {
-	int n = dwfl_module_getsymtab(mod);
-	const char *file = NULL, *best_file = NULL;
-	uint64_t best = 0;
-	bool found = false;
+	const src_func *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx; /* the first listed wins */
+}
+
+/* d's functions of the symbol table (.symtab, else .dynsym), sorted by
+ * start, each with the FILE symbol listed before it when it is local
+ * (globals come after the last FILE, an empty one, as linkers lay them
+ * out). Built on the first address without a line. */
+static void load_funcs(dso *d)
+{
+	d->funcs_tried = true;
+	int n = dwfl_module_getsymtab(d->dwfl_mod);
+	if (n <= 1 || !(d->funcs = calloc((size_t)n, sizeof(src_func))))
+		return;
+	const char *file = NULL;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym s;
 		GElf_Addr val;
-		const char *name = dwfl_module_getsym_info(mod, i, &s, &val, NULL, NULL, NULL);
+		const char *name = dwfl_module_getsym_info(d->dwfl_mod, i, &s, &val, NULL, NULL, NULL);
 		if (!name)
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
-		if (type == STT_FILE) {
+		if (type == STT_FILE)
 			file = *name ? name : NULL;
-			continue;
-		}
-		/* the nearest function at or below addr, whatever its size,
-		 * as addr2line picks it */
-		if (type != STT_FUNC || s.st_shndx == SHN_UNDEF || val > addr ||
-		    (found && val <= best))
-			continue;
-		found = true;
-		best = val;
-		best_file = GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL;
+		else if (type == STT_FUNC && s.st_shndx != SHN_UNDEF)
+			d->funcs[d->nr_funcs++] = (src_func){val, (uint32_t)i,
+				GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL};
 	}
-	*func = found;
-	return best_file;
+	qsort(d->funcs, d->nr_funcs, sizeof(src_func), func_cmp);
+}
+
+/* The file of the function nearest at or below addr, whatever its size,
+ * as addr2line picks it; *func: whether there is one. Of functions at
+ * one address the last listed answers. */
+static const char *symtab_file(dso *d, uint64_t addr, bool *func)
+{
+	if (!d->funcs_tried)
+		load_funcs(d);
+	size_t k = pki_sy_count_le(d->funcs, d->nr_funcs, sizeof(src_func), addr);
+	*func = k > 0;
+	return k ? d->funcs[k - 1].file : NULL;
 }
 
 int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
@@ -123,7 +138,7 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 		return 1;
 	}
 	bool func;
-	src = symtab_file(mod, vaddr, &func);
+	src = symtab_file(d, vaddr, &func);
 	Dwarf_Addr bias;
 	if (!src && dwfl_module_addrdie(mod, vaddr, &bias))
 		src = ""; /* a unit holds it, its table has no row: addr2line's ":?" */
@@ -135,6 +150,8 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 
 void pki_sy_dso_srcline_free(dso *d)
 {
+	free(d->funcs);
+	d->funcs = NULL;
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	d->dwfl = NULL;

@@ -42,6 +42,13 @@ typedef struct seg {
 	uint64_t offset, vaddr;
 } seg;
 
+/* srcline.c: a function of the symbol table and the file it is listed under */
+typedef struct src_func {
+	uint64_t start;              /* first: pki_sy_count_le searches it */
+	uint32_t idx;                /* symbol table order */
+	const char *file;            /* NULL: none (a global, or no FILE before) */
+} src_func;
+
 typedef struct dso {
 	char *name;
 	bool loaded, is_kernel;
@@ -57,7 +64,9 @@ typedef struct dso {
 	char build_id[41];           /* as recorded, hex; "" when unknown */
 	struct Dwfl *dwfl;           /* srcline.c: the line tables, opened on first use */
 	struct Dwfl_Module *dwfl_mod;
-	bool dwfl_tried;
+	bool dwfl_tried, funcs_tried;
+	src_func *funcs;             /* sorted by start; built on first need */
+	size_t nr_funcs;
 	void *kmap;                  /* the kallsyms cache the names lie in, or NULL */
 	size_t kmap_len;
 	struct dso *next;            /* hash chain */

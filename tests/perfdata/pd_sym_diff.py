@@ -9,6 +9,10 @@ standard outputs and whether they succeeded must be the same.
   globals   page faults with their data addresses (-e page-faults -d):
             `-F addr,sym` names the objects the addresses lie in; the `-F`
             rules (sym and dso without ip, symoff without sym)
+  lines     a loop inlined into a function, built with -g: `-F srcline`,
+            `report -s srcline,srcfile` from the DWARF line tables
+  nolines   the same built without -g: addr2line's answers from the
+            symbol table (`lines.c:0`, `??:0`, the kernel's `sym+off`)
 
 The test prints each difference, then `N/M identical`, and fails on any.
 Skipped (77) without perf 6.1, a C compiler, or permission to record.
@@ -31,6 +35,8 @@ from pd_diff import first_difference, run  # noqa: E402 (one copy of each)
 PROGRAMS = {
     "jit": ("jit.c", "-O1", "-e cpu-clock", "100000"),
     "globals": ("globals.c", "-O1", "-e page-faults -d -c 1", ""),
+    "lines": ("lines.c", "-g -O2", "-e cpu-clock -g", "200000"),
+    "nolines": ("lines.c", "-O2", "-e cpu-clock", "200000"),
 }
 
 # (recording, command and options) compared on perf's recording
@@ -47,6 +53,16 @@ CHECKS = [
     ("globals", "script -F comm,sym,dso"),
     ("globals", "script -F comm,symoff"),
     ("globals", "script"),
+    # the program's own rows (--dsos): glibc's dynamic loader differs (listed
+    # in docs/perfdata-differences.md, binutils' file of one DWARF 5 row)
+    ("lines", "script -F ip,sym,srcline --dsos lines"),
+    ("lines", "script -F comm,ip,sym,dso,srcline,period -G --dsos lines"),
+    ("lines", "report --stdio -q --no-children -s srcline --dsos lines"),
+    ("lines", "report --stdio -q --no-children -s srcfile --dsos lines"),
+    ("lines", "report --stdio -q --no-children -s srcfile,srcline,sym --dsos lines"),
+    ("nolines", "script -F ip,sym,dso,srcline"),
+    ("nolines", "report --stdio -q -s srcline"),
+    ("nolines", "report --stdio -q -s srcfile,srcline"),
 ]
 
 
