@@ -96,29 +96,66 @@ static void load_funcs(dso *d)
 	for (int i = 1; i < n; i++) {
 		GElf_Sym s;
 		GElf_Addr val;
-		const char *name = dwfl_module_getsym_info(d->dwfl_mod, i, &s, &val, NULL, NULL, NULL);
+		GElf_Word shndx;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(d->dwfl_mod, i, &s, &val, &shndx, &elf, NULL);
 		if (!name)
 			continue;
 		int type = GELF_ST_TYPE(s.st_info);
+		GElf_Shdr sh;
+		Elf_Scn *scn = type == STT_FUNC && shndx != SHN_UNDEF ? elf_getscn(elf, shndx) : NULL;
 		if (type == STT_FILE)
 			file = *name ? name : NULL;
-		else if (type == STT_FUNC && s.st_shndx != SHN_UNDEF)
+		else if (scn && gelf_getshdr(scn, &sh) && sh.sh_flags & SHF_ALLOC)
 			d->funcs[d->nr_funcs++] = (src_func){val, (uint32_t)i,
-				GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL};
+				GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL,
+				sh.sh_addr + sh.sh_size};
 	}
 	qsort(d->funcs, d->nr_funcs, sizeof(src_func), func_cmp);
 }
 
-/* The file of the function nearest at or below addr, whatever its size,
- * as addr2line picks it; *func: whether there is one. Of functions at
+/* The file of the function nearest at or below addr in its section,
+ * whatever its size, as addr2line picks it; *func: whether there is one. Of functions at
  * one address the last listed answers. */
 static const char *symtab_file(dso *d, uint64_t addr, bool *func)
 {
 	if (!d->funcs_tried)
 		load_funcs(d);
 	size_t k = pki_sy_count_le(d->funcs, d->nr_funcs, sizeof(src_func), addr);
-	*func = k > 0;
-	return k ? d->funcs[k - 1].file : NULL;
+	/* in the address's section only (none below it there: a PLT slot) */
+	*func = k > 0 && addr < d->funcs[k - 1].sec_end;
+	return *func ? d->funcs[k - 1].file : NULL;
+}
+
+/* The file addr2line (binutils 2.40, which perf 6.1 runs) names for a row:
+ * the row's file, except that in a DWARF 5 table whose primary file
+ * (entry 0) is not listed again (gcc lists it again in ordinary units),
+ * it takes file 1 for that primary file. Seen: glibc's handle_amd, defined
+ * in dl-cacheinfo.h, shown in dl-get-cpu-features.c, and
+ * __libc_start_call_main of libc_start_call_main.h in libc-start.c; and
+ * not for Python's thread.c, which lists itself again, whose
+ * thread_pthread.h rows keep their file. */
+static const char *addr2line_file(Dwfl_Line *l, const char *src)
+{
+	Dwarf_Addr bias;
+	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
+	Dwarf_Die *cu = dwfl_linecu(l);
+	Dwarf_Files *files;
+	size_t idx, n;
+	Dwarf_Half version;
+	if (!dl || !cu || dwarf_line_file(dl, &files, &idx) || idx != 1 ||
+	    dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
+	    dwarf_getsrcfiles(cu, &files, &n))
+		return src;
+	const char *primary = dwarf_filesrc(files, 0, NULL, NULL);
+	if (!primary)
+		return src;
+	for (size_t i = 2; i < n; i++) {
+		const char *f = dwarf_filesrc(files, i, NULL, NULL);
+		if (f && !strcmp(f, primary))
+			return src;
+	}
+	return primary;
 }
 
 int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
@@ -133,6 +170,7 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 	int lineno = 0;
 	const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
 	if (src) {
+		src = addr2line_file(l, src);
 		*file = base_name(src);
 		*line = lineno > 0 ? (unsigned)lineno : 0;
 		return 1;

@@ -47,6 +47,7 @@ typedef struct src_func {
 	uint64_t start;              /* first: pki_sy_count_le searches it */
 	uint32_t idx;                /* symbol table order */
 	const char *file;            /* NULL: none (a global, or no FILE before) */
+	uint64_t sec_end;            /* the end of its section */
 } src_func;
 
 typedef struct dso {

@@ -249,6 +249,7 @@ static const struct option report_longopts[] = {
 	{"force", no_argument, NULL, 'f'},
 	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"inline", no_argument, NULL, O_IGNORED},
+	{"no-inline", no_argument, NULL, O_IGNORED},
 	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
 	{NULL, 0, NULL, 0},
 };

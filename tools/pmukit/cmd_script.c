@@ -43,6 +43,7 @@ const char script_usage[] =
 	"      --max-stack N       call chain lines printed per sample\n"
 	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
 	"      --no-demangle       C++ names as the symbol table holds them\n"
+	"      --inline, --no-inline  accepted: perf 6.1 shows no inlined frames\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
 	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
@@ -911,6 +912,10 @@ int cmd_script(int argc, char **argv)
 		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
 		{"csv", no_argument, NULL, O_CSV},
 		{"jsonl", no_argument, NULL, O_JSONL},
+		/* perf 6.1 (as built for Debian, its addr2line run as a
+		 * program) shows no inlined frames: accepted, nothing changes */
+		{"inline", no_argument, NULL, 'I'},
+		{"no-inline", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
@@ -946,6 +951,7 @@ int cmd_script(int argc, char **argv)
 		case 'r': sc.time_shift = SHIFT_REL; break;
 		case 'k': mopts.kallsyms = optarg; break;
 		case 'N': mopts.no_demangle = true; break;
+		case 'I': break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
