@@ -10,7 +10,7 @@ standard outputs and whether they succeeded must be the same.
             `-F addr,sym` names the objects the addresses lie in; the `-F`
             rules (sym and dso without ip, symoff without sym)
   lines     a loop inlined into a function, built with -g: `-F srcline`,
-            `report -s srcline,srcfile` from the DWARF line tables
+            `report -s srcline,srcfile` from the DWARF line tables; --inline
   nolines   the same built without -g: addr2line's answers from the
             symbol table (`lines.c:0`, `??:0`, the kernel's `sym+off`)
 
@@ -60,6 +60,10 @@ CHECKS = [
     ("lines", "report --stdio -q --no-children -s srcline --dsos lines"),
     ("lines", "report --stdio -q --no-children -s srcfile --dsos lines"),
     ("lines", "report --stdio -q --no-children -s srcfile,srcline,sym --dsos lines"),
+    # perf 6.1 (its addr2line a program) shows no inlined frames: --inline
+    # changes nothing in either tool
+    ("lines", "script --inline -F ip,sym,srcline --dsos lines"),
+    ("lines", "report --stdio -q --inline --no-children -g caller --dsos lines"),
     ("nolines", "script -F ip,sym,dso,srcline"),
     ("nolines", "report --stdio -q -s srcline"),
     ("nolines", "report --stdio -q -s srcfile,srcline"),

@@ -699,6 +699,19 @@ static void print_event(const report *rp, rp_entry **all, size_t n, int ev)
 	}
 	printf("\n\n");
 }
+/* Whether the column of the key name (NULL: the symbol's) is elided by a
+ * filter of one item (cmd_report.c's elide). */
+static bool elided(const report *rp, const char *name)
+{
+	for (int k = 0; k < rp->nr_keys; k++) {
+		const rp_key *key = rp->keys[k];
+		bool match = name ? !strcmp(key->name, name) : key->order == RP_ORD_SYM;
+		if (match && rp->hidden_cols & (1u << k))
+			return true;
+	}
+	return false;
+}
+
 
 void rp_hist_print(report *rp)
 {
@@ -707,12 +720,13 @@ void rp_hist_print(report *rp)
 	if (!all)
 		return;
 	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
-	/* a filter of one item names it above the table (its column elided) */
-	if (!rp->quiet && rp->comms.n == 1)
+	/* a filter of one item whose column is elided names it above the
+	 * table, with -q too (perf 6.1) */
+	if (elided(rp, "comm"))
 		printf("# comm: %s\n", rp->comms.items[0]);
-	if (!rp->quiet && rp->dsos.n == 1)
+	if (elided(rp, "dso"))
 		printf("# dso: %s\n", rp->dsos.items[0]);
-	if (!rp->quiet && rp->syms.n == 1)
+	if (elided(rp, NULL))
 		printf("# symbol: %s\n", rp->syms.items[0]);
 	if (!rp->quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
