@@ -88,6 +88,17 @@ void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t 
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
 				     uint64_t addr);
 
+/* The source line of addr from the DWARF line table of its dso (or of the
+ * dso's debug file), as perf's addr2line finds it: 1 with *file (the base
+ * name, valid while m lives) and *line (0 when only the symbol table names
+ * the file of the function, as addr2line answers without line tables);
+ * 0 when the dso is an ELF file with nothing for addr but a function of its
+ * symbol table holding it (perf's "??:0"); -1 when addr lies in no map, in
+ * no ELF file (the kernel, the vdso, anonymous or JIT memory) or in no
+ * function known, where perf prints its fallback forms. */
+int pk_machine_srcline(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+		       const char **file, unsigned *line);
+
 /* The version of the maps pk_machine_lookup(m, pid, cpumode, ...) looks
  * addresses up in: unique across processes and changed by every change to
  * those maps, so (version, addr) keys a lookup's answer. 0: no maps known

@@ -40,6 +40,7 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 
 static void dso_free(dso *d)
 {
+	pki_sy_dso_srcline_free(d);
 	free(d->name);
 	free(d->syms);
 	free(d->strs);
@@ -75,6 +76,10 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	}
 	if (d->name[0] != '/')
 		return;
+	if (pki_sy_is_perfmap(d->name)) {
+		pki_sy_perfmap_load(d);
+		return;
+	}
 	Elf *e;
 	int fd = pki_sy_open_recorded(m, d, &e);
 	if (fd < 0)

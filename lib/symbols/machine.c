@@ -159,6 +159,24 @@ static const mapgroup *lookup_maps(pk_machine *m, uint32_t pid, unsigned cpumode
 	return leader ? leader->mg : NULL;
 }
 
+int pk_machine_srcline(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+		       const char **file, unsigned *line)
+{
+	*file = NULL;
+	*line = 0;
+	if (kernel_mode(cpumode))
+		return -1; /* kallsyms has no line tables */
+	thread *leader = pki_sy_thread_find(m, pid);
+	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	if (!mp || m->opts.no_symbols)
+		return -1;
+	dso *d = mp->dso;
+	if (!d->loaded)
+		pki_sy_dso_load(m, d);
+	uint64_t vaddr = pki_sy_seg_vaddr(d, addr - mp->start + mp->pgoff);
+	return pki_sy_dso_srcline(m, d, vaddr, file, line);
+}
+
 uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
 {
 	const mapgroup *g = lookup_maps(m, pid, cpumode);

@@ -9,6 +9,8 @@
  *   buildid.c   recorded build ids and perf's build-id cache
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
+ *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
+ *   srcline.c   source lines from DWARF line tables (libdw's Dwfl, per dso)
  *   thread.c    threads and their names, COMM and FORK records
  *   machine.c   pk_machine: records in, address lookups (cached) out
  *   unwind.c    user stacks of --call-graph dwarf samples (libdw), a Dwfl
@@ -42,6 +44,14 @@ typedef struct seg {
 	uint64_t offset, vaddr;
 } seg;
 
+/* srcline.c: a function of the symbol table and the file it is listed under */
+typedef struct src_func {
+	uint64_t start;              /* first: pki_sy_count_le searches it */
+	uint32_t idx;                /* symbol table order */
+	const char *file;            /* NULL: none (a global, or no FILE before) */
+	uint64_t sec_end;            /* the end of its section */
+} src_func;
+
 typedef struct dso {
 	char *name;
 	bool loaded, is_kernel;
@@ -56,6 +66,11 @@ typedef struct dso {
 	char **dnames;               /* demangled names, owned */
 	size_t nr_dnames, cap_dnames;
 	char build_id[41];           /* as recorded, hex; "" when unknown */
+	struct Dwfl *dwfl;           /* srcline.c: the line tables, opened on first use */
+	struct Dwfl_Module *dwfl_mod;
+	bool dwfl_tried, funcs_tried;
+	src_func *funcs;             /* sorted by start; built on first need */
+	size_t nr_funcs;
 	void *kmap;                  /* the kallsyms cache the names lie in, or NULL */
 	size_t kmap_len;
 	struct dso *next;            /* hash chain */
@@ -150,6 +165,16 @@ int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
 dso *pki_sy_dso_get(pk_machine *m, const char *name);
 void pki_sy_dso_load(pk_machine *m, dso *d);
 void pki_sy_dsos_free(pk_machine *m);
+
+/* perfmap.c: d's symbols from the JIT map file d names; one line's */
+bool pki_sy_is_perfmap(const char *name);
+void pki_sy_perfmap_load(dso *d);
+bool pki_sy_perfmap_line(dso *d, const char *line, size_t len);
+
+/* srcline.c: pk_machine_srcline's answer for vaddr in d; the Dwfl freed */
+int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
+		       unsigned *line);
+void pki_sy_dso_srcline_free(dso *d);
 
 /* maps.c */
 mapgroup *pki_sy_mg_new(void);

@@ -480,10 +480,10 @@ static void test_no_demangle(void **state)
 	assert_true(write_symbol_file(data, bin, SHT_SYMTAB) > 30);
 	char cmd[3000];
 	const char *count = "%s %s -i '%s' %s | grep -c '%s' || true";
-	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F sym", data, "--no-demangle",
+	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F ip,sym", data, "--no-demangle",
 		 "_ZN2ns");
 	char *raw = pd_test_output(cmd);
-	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F sym", data, "", "_ZN2ns");
+	snprintf(cmd, sizeof(cmd), count, pk_test_pmukit(), "script -F ip,sym", data, "", "_ZN2ns");
 	char *dem = pd_test_output(cmd);
 	assert_true(atoi(raw) > 5);
 	assert_int_equal(atoi(dem), 0);

@@ -269,6 +269,7 @@ static const struct option report_longopts[] = {
 	{"mmaps", no_argument, NULL, O_MMAPS},
 	{"kallsyms", required_argument, NULL, 'k'},
 	{"symfs", required_argument, NULL, O_SYMFS},
+	{"no-inline", no_argument, NULL, O_IGNORED},
 	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
 	{NULL, 0, NULL, 0},
 };

@@ -27,8 +27,9 @@ const char script_usage[] =
 	"  -F, --fields LIST       fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
 	"                          symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
 	"                          data_src,data_page_size,code_page_size,cgroup,\n"
-	"                          trace (a tracepoint's payload), flags; an optional\n"
-	"                          type prefix (hw:, sw:, trace:, raw:) as perf;\n"
+	"                          trace (a tracepoint's payload), flags, srcline;\n"
+	"                          an optional type prefix (hw:, sw:, trace:, raw:)\n"
+	"                          as perf;\n"
 	"                          +field / -field change the default set\n"
 	"      --ns                times in nanoseconds\n"
 	"  -G, --hide-call-graph   do not print call chains\n"
@@ -45,6 +46,7 @@ const char script_usage[] =
 	"      --symfs DIR         binaries looked up under DIR (kernel symbols then\n"
 	"                          only with --kallsyms)\n"
 	"      --no-demangle       C++ names as the symbol table holds them\n"
+	"      --inline, --no-inline  accepted: perf 6.1 shows no inlined frames\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
 	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
@@ -80,6 +82,7 @@ enum {
 	F_BRSTACK = 1 << 26,
 	F_BRSTACKSYM = 1 << 27,
 	F_BRSTACKOFF = 1 << 28,
+	F_SRCLINE = 1 << 29,
 };
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 /* the fields printed by script_fields.c, out of the common path */
@@ -120,6 +123,7 @@ static const struct field_def {
 	{"brstack", F_BRSTACK, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
+	{"srcline", F_SRCLINE, PERF_SAMPLE_IP, "IP"},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -151,6 +155,7 @@ static unsigned default_fields(uint32_t type)
  * (print_addr_miss): the line cache's misses, mostly short-lived processes. */
 #define FRAME_CACHE_BITS 16
 #define FRAME_CACHE (1u << FRAME_CACHE_BITS)
+#define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -341,6 +346,11 @@ static int check_fields(script *sc, pd_session *s)
 			}
 			f &= ~d->bit;
 		}
+		if (user && (f & F_SYMOFF) && !(f & F_SYM)) {
+			/* perf 6.1's words, its typo too */
+			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+			return -EINVAL;
+		}
 		sc->evsel_fields[i] = f;
 		int w = (int)strlen(pk_pd_evsel_name(e));
 		if (w > sc->name_width)
@@ -370,6 +380,23 @@ static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 	}
 }
 
+/* The srcline field under an address, as perf 6.1: "\n  file:line"; in
+ * no ELF file (the kernel, JIT code) "\n  <dso>[<addr>]"; nothing where
+ * the file knows no line or no map holds the address. */
+static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode, uint64_t ip,
+			  const pk_addr_loc *loc)
+{
+	const char *file;
+	unsigned line;
+	int rc = pk_machine_srcline(m, pid, mode, ip, &file, &line);
+	if (rc > 0)
+		pd_out_printf(o, "\n  %s:%u", file, line);
+	else if (rc < 0 && loc->has_map) {
+		const char *base = strrchr(loc->dso, '/');
+		pd_out_printf(o, "\n  %s[%" PRIx64 "]", base ? base + 1 : loc->dso, loc->dso_addr);
+	}
+}
+
 static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
 {
 	uint64_t h = (ip ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
@@ -388,7 +415,7 @@ static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pi
 			      uint64_t version, uint64_t ip, bool chain)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
 	line_slot *ls = NULL;
 	if (sc->lines && version) {
 		ls = line_slot_of(sc, version, ip);
@@ -445,7 +472,7 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? LINE_CHAIN : 0);
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
 	line_slot *fs = NULL;
 	uint64_t off = 0, dso_key = 0;
 	if (chain && ls) {
@@ -474,6 +501,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 			pd_out_hex(o, ip, 16);
 	}
 	print_loc(o, f, loc);
+	if (f & F_SRCLINE)
+		print_srcline(o, s->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (!keep)
@@ -750,6 +779,34 @@ static void print_brstack(script *sc, pd_session *s, unsigned f, const pk_pd_sam
 	script_print_brstack(&sc->out, s->machine, &b, smp);
 }
 
+/* Whether a sample's addr names a place in the process's maps that perf
+ * symbolizes (page faults' addresses), not a data address it leaves
+ * bare. */
+static bool addr_has_symbol(const pk_pd_evsel *e)
+{
+	uint64_t c = e->attr.config;
+	return e->attr.type == PERF_TYPE_SOFTWARE &&
+	       (c == PERF_COUNT_SW_PAGE_FAULTS || c == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
+/* The addr field: the address, then (page faults) its symbol and dso as
+ * the sym, symoff and dso fields ask. The address is looked up in the
+ * sample's mode first, then in the mode its value belongs to (a fault in
+ * the kernel on a user address), as perf does. */
+static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, unsigned f,
+			      const pk_pd_sample *smp, unsigned cpumode)
+{
+	pd_out_hex(&sc->out, smp->addr, 16);
+	if (!(f & (F_SYM | F_DSO)) || !addr_has_symbol(e))
+		return;
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, cpumode, smp->addr);
+	unsigned mode = smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (!loc->has_map && mode != cpumode)
+		loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->addr);
+	print_loc(&sc->out, f, loc);
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -800,19 +857,19 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (f & F_ADDR)
-		pd_out_hex(o, smp->addr, 16);
+		print_sample_addr(sc, s, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
 		print_data_src(sc, smp->data_src);
 	if (f & F_WEIGHT)
 		pd_out_u64(o, smp->weight, 16);
 	if (f & F_INS_LAT)
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, s, f, smp, cpumode);
-	} else if (f & (F_IP | F_SYM | F_DSO)) {
+	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
 		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
 	}
@@ -949,6 +1006,10 @@ int cmd_script(int argc, char **argv)
 		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
 		{"csv", no_argument, NULL, O_CSV},
 		{"jsonl", no_argument, NULL, O_JSONL},
+		/* perf 6.1 (as built for Debian, its addr2line run as a
+		 * program) shows no inlined frames: accepted, nothing changes */
+		{"inline", no_argument, NULL, 'I'},
+		{"no-inline", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
 	script sc;
@@ -985,6 +1046,7 @@ int cmd_script(int argc, char **argv)
 		case 'k': mopts.kallsyms = optarg; break;
 		case 'Y': mopts.symfs = optarg; break;
 		case 'N': mopts.no_demangle = true; break;
+		case 'I': break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))

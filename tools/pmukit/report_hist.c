@@ -770,8 +770,8 @@ void rp_hist_print(report *rp)
 	}
 	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
 	/* a filter of one item names it above the table, in column order,
-	 * when it has a column (elided) */
-	for (int i = 0; !rp->quiet && i < (rp->fields ? rp->nr_out : rp->nr_keys); i++) {
+	 * when it has a column (elided), with -q too (perf 6.1) */
+	for (int i = 0; i < (rp->fields ? rp->nr_out : rp->nr_keys); i++) {
 		int k = !rp->fields ? i : rp->out[i].val == RP_V_KEY ? rp->out[i].key : -1;
 		const rp_list *l = NULL;
 		const char *what = NULL;

@@ -49,8 +49,8 @@ static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	const char *base = basename_of(c->loc->dso);
 	int tid;
 	char tail;
-	/* a JIT's map file that is not there: perf names the code "[JIT] tid N" */
-	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p' && access(c->loc->dso, F_OK)) {
+	/* a JIT's map file, there or not: perf names the code "[JIT] tid N" */
+	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p') {
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}
@@ -231,6 +231,42 @@ static void k_dso_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	put(b, n, basename_of(d.dso));
 }
 
+/* srcline and srcfile: the file and line of the entry's address as perf
+ * 6.1 shows them: "file:line"; "??:0" where the dso knows no line or no
+ * map holds the address; in no ELF file (the kernel) "sym+offset" (in
+ * decimal) or "dso[addr]". srcfile: the file, else empty. */
+static int srcline_of(const rp_ctx *c, const char **file, unsigned *line)
+{
+	const rp_loc *l = c->loc;
+	unsigned mode = l->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	return pk_machine_srcline(c->m, c->smp->pid, mode, l->ip, file, line);
+}
+
+static void k_srcline(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	const rp_loc *l = c->loc;
+	const char *file;
+	unsigned line;
+	int rc = srcline_of(c, &file, &line);
+	*num = 0;
+	if (rc > 0)
+		snprintf(b, n, "%s:%u", file, line);
+	else if (rc == 0 || !l->has_map)
+		put(b, n, "??:0");
+	else if (l->sym)
+		snprintf(b, n, "%s+%" PRIu64, l->sym, l->dso_addr - l->sym_start);
+	else
+		snprintf(b, n, "%s[%" PRIx64 "]", basename_of(l->dso), l->dso_addr);
+}
+
+static void k_srcfile(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	const char *file;
+	unsigned line;
+	*num = 0;
+	put(b, n, srcline_of(c, &file, &line) > 0 ? file : "");
+}
+
 static void k_ins_lat(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = (uint32_t)c->smp->weight_var2;
@@ -263,6 +299,8 @@ const rp_key rp_keys[] = {
 	{"locked", "Locked", RP_ORD_TEXT, true, false, k_locked},
 	{"blocked", "Blocked", RP_ORD_TEXT, true, false, k_blocked},
 	{"local_ins_lat", "Local INSTR Latency", RP_ORD_NUM, true, false, k_ins_lat},
+	{"srcline", "Source:Line", RP_ORD_TEXT, false, false, k_srcline},
+	{"srcfile", "Source File", RP_ORD_TEXT, false, false, k_srcfile},
 	{NULL, NULL, 0, false, false, NULL},
 };
 
