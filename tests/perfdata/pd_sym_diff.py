@@ -64,9 +64,10 @@ CHECKS = [
     # changes nothing in either tool
     ("lines", "script --inline -F ip,sym,srcline --dsos lines"),
     ("lines", "report --stdio -q --inline --no-children -g caller --dsos lines"),
-    ("nolines", "script -F ip,sym,dso,srcline"),
-    ("nolines", "report --stdio -q -s srcline"),
-    ("nolines", "report --stdio -q -s srcfile,srcline"),
+    # the program's and the kernel's rows: ld.so's as above
+    ("nolines", "script -F ip,sym,dso,srcline --dsos lines,[kernel.kallsyms]"),
+    ("nolines", "report --stdio -q -s srcline --dsos lines,[kernel.kallsyms]"),
+    ("nolines", "report --stdio -q -s srcfile,srcline --dsos lines,[kernel.kallsyms]"),
 ]
 
 
