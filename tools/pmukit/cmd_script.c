@@ -547,7 +547,9 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 	int n = 0;
 	unsigned mode = cpumode;
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
-	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+	/* perf reads no further than max_stack entries: a bad marker past
+	 * them is not seen */
+	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
 		int m = pd_chain_marker(ip, &mode);
 		if (m < 0)
@@ -556,8 +558,6 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}
-		if (n == sc->max_stack)
-			continue; /* past what is printed, but still checked */
 		e[n].ip = ip;
 		e[n].version = version;
 		e[n].mode = mode;
