@@ -229,12 +229,13 @@ static void test_filter_parse(void **state)
 }
 
 /* The attr each tool asks the kernel for (strace's decoding of the first
- * perf_event_open with a branch stack), for record's -b/-j options. */
+ * perf_event_open with a branch stack), for record's -b/-j options. The
+ * parent only (no -f): a child's lines would cut the call in two. */
 static char *traced_attr(const char *tool, const char *opts)
 {
 	char cmd[2048];
 	snprintf(cmd, sizeof(cmd),
-		 "strace -f -v -e trace=perf_event_open %s record %s -e cpu-clock -o %s/x.data "
+		 "strace -v -e trace=perf_event_open %s record %s -e cpu-clock -o %s/x.data "
 		 "true 2>&1 | grep -m1 -o 'perf_event_open({type=PERF_TYPE_SOFTWARE.*"
 		 "PERF_SAMPLE_BRANCH_STACK.*}' || true",
 		 tool, opts, pd_test_dir);
