@@ -9,9 +9,11 @@ run_suite() { # name, builddir, meson setup args...
   local name=$1 dir=$2; shift 2
   echo "== $name build ($dir)"
   if [ ! -f "$dir/build.ninja" ]; then
-    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; rc=1; return; }
+    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; rc=1; logs+=("build-failed:$name"); return; }
   fi
-  if ! ninja -C "$dir" >"$dir.ninja.log" 2>&1; then cat "$dir.ninja.log"; rc=1; return; fi
+  if ! ninja -C "$dir" >"$dir.ninja.log" 2>&1; then
+    cat "$dir.ninja.log"; rc=1; logs+=("build-failed:$name"); return
+  fi
   echo "== $name tests"
   meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=1
   logs+=("$dir/meson-logs/testlog.json")

@@ -253,7 +253,9 @@ static void test_record_attrs_vs_perf(void **state)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		char *theirs = traced_attr("perf", opts[i]);
 		char *ours = traced_attr(pk_test_pmukit(), opts[i]);
-		if (strcmp(ours, theirs))
+		if (!ours || !theirs)
+			fail_msg("no strace output for record %s", opts[i]);
+		else if (strcmp(ours, theirs))
 			fprintf(stderr, "record %s:\n pmukit: %s\n perf:   %s\n", opts[i], ours, theirs);
 		assert_true(strstr(theirs, "branch_sample_type=") != NULL);
 		assert_string_equal(ours, theirs);
