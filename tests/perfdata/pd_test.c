@@ -35,6 +35,16 @@ bool pd_test_have(const char *tool)
 	return pk_test_run(cmd, NULL, 0) == 0;
 }
 
+void pd_test_record(const char *tool, const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd %s && %s record %s >/dev/null 2>&1", pd_test_dir, tool, args);
+	int rc = pk_test_run(cmd, NULL, 0);
+	if (rc)
+		fprintf(stderr, "failed: %s\n", cmd);
+	assert_int_equal(rc, 0);
+}
+
 char *pd_test_output(const char *cmd)
 {
 	char *out = NULL;

@@ -23,6 +23,10 @@ bool pd_test_have(const char *tool);
 		}                                                                                 \
 	} while (0)
 
+/* `tool record args` run in the group's directory, output discarded; the
+ * test fails (the command printed) when it does not succeed. */
+void pd_test_record(const char *tool, const char *args);
+
 /* The standard output of a shell command that must succeed. */
 char *pd_test_output(const char *cmd);
 size_t pd_test_lines(const char *s);

@@ -27,31 +27,21 @@ static void same_script(const char *f, const char *fields, size_t min_lines)
 	assert_true(pd_test_same_script("", file, opt) >= min_lines);
 }
 
-static void record(const char *tool, const char *args)
-{
-	char cmd[4096];
-	snprintf(cmd, sizeof(cmd), "cd %s && %s record %s >/dev/null 2>&1", pd_test_dir, tool, args);
-	int rc = pk_test_run(cmd, NULL, 0);
-	if (rc)
-		fprintf(stderr, "failed: %s\n", cmd);
-	assert_int_equal(rc, 0);
-}
-
 #define LOOP "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'"
 
 static void test_perf_files(void **state)
 {
 	(void)state;
 	PD_TEST_NEED("perf");
-	record("perf", "-e cpu-clock -o cc.data -- " LOOP);
+	pd_test_record("perf", "-e cpu-clock -o cc.data -- " LOOP);
 	same_script("cc.data", "", 5);
-	record("perf", "-g -e cpu-clock -o g.data -- " LOOP);
+	pd_test_record("perf", "-g -e cpu-clock -o g.data -- " LOOP);
 	same_script("g.data", "", 5);
-	record("perf", "-z -g -e cpu-clock -o z.data -- " LOOP);
+	pd_test_record("perf", "-z -g -e cpu-clock -o z.data -- " LOOP);
 	same_script("z.data", "", 5);
-	record("perf", "-e task-clock -c 100000 -o tc.data -- " LOOP);
+	pd_test_record("perf", "-e task-clock -c 100000 -o tc.data -- " LOOP);
 	same_script("tc.data", "", 5);
-	record("perf", "-e page-faults -c 1 -d -o pf.data -- " LOOP);
+	pd_test_record("perf", "-e page-faults -c 1 -d -o pf.data -- " LOOP);
 	same_script("pf.data", "comm,tid,time,period,event,ip,sym,dso", 5);
 	/* pipe mode */
 	char cmd[2048];
@@ -72,16 +62,16 @@ static void test_pmukit_files(void **state)
 	(void)state;
 	PD_TEST_NEED("perf");
 	const char *p = pk_test_pmukit();
-	record(p, "-e cpu-clock -o pc.data -- " LOOP);
+	pd_test_record(p, "-e cpu-clock -o pc.data -- " LOOP);
 	same_script("pc.data", "", 5);
-	record(p, "-g -e cpu-clock -o pg.data -- " LOOP);
+	pd_test_record(p, "-g -e cpu-clock -o pg.data -- " LOOP);
 	same_script("pg.data", "", 5);
-	record(p, "-e page-faults -c 1 -o pf.data -- " LOOP);
+	pd_test_record(p, "-e page-faults -c 1 -o pf.data -- " LOOP);
 	same_script("pf.data", "", 5);
-	record(p, "-e task-clock -c 200000 -o pp.data -- " LOOP);
+	pd_test_record(p, "-e task-clock -c 200000 -o pp.data -- " LOOP);
 	same_script("pp.data", "", 5);
 	/* system-wide: whatever runs, C++ programs included */
-	record(p, "-a -e cpu-clock -o pa.data -- sleep 0.3");
+	pd_test_record(p, "-a -e cpu-clock -o pa.data -- sleep 0.3");
 	same_script("pa.data", "", 10);
 	/* pipe mode written by us */
 	char cmd[2048];

@@ -75,16 +75,6 @@ static const rcase cases[] = {
 	{"grp.data", "--hierarchy"}, {"g.data", "--hierarchy"}, {"g.data", "--hierarchy --show-total-period -s comm"},
 };
 
-static void record(const char *tool, const char *args)
-{
-	char cmd[4096];
-	snprintf(cmd, sizeof(cmd), "cd %s && %s record %s >/dev/null 2>&1", pd_test_dir, tool, args);
-	int rc = pk_test_run(cmd, NULL, 0);
-	if (rc)
-		fprintf(stderr, "failed: %s\n", cmd);
-	assert_int_equal(rc, 0);
-}
-
 /* The "report" section of the differences file. */
 static char *listed_section(void)
 {
@@ -165,15 +155,15 @@ static void test_report_differential(void **state)
 	assert_int_equal(pclose(p), 0);
 	/* small recordings (a few hundred samples): the suite also runs under
 	 * the sanitizers */
-	record("perf", "-e cpu-clock -o f.data ./deep 12000");
-	record("perf", "-g -e cpu-clock -o g.data ./deep 12000");
-	record("perf", "-g -e task-clock -c 200000 -o tc.data ./deep 8000");
-	record("perf", "-e page-faults -c 1 -o pf.data ./deep 2000");
-	record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 8000");
-	record("perf", "-a -e cpu-clock -o a.data ./deep 5000");
-	record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 12000");
+	pd_test_record("perf", "-e cpu-clock -o f.data ./deep 12000");
+	pd_test_record("perf", "-g -e cpu-clock -o g.data ./deep 12000");
+	pd_test_record("perf", "-g -e task-clock -c 200000 -o tc.data ./deep 8000");
+	pd_test_record("perf", "-e page-faults -c 1 -o pf.data ./deep 2000");
+	pd_test_record("perf", "-e '{cpu-clock,task-clock}:S' -o grp.data ./deep 8000");
+	pd_test_record("perf", "-a -e cpu-clock -o a.data ./deep 5000");
+	pd_test_record(pk_test_pmukit(), "-g -e cpu-clock -o pg.data ./deep 12000");
 	/* -s: a READ record per thread and event at exit (-T), children forked */
-	record("perf", "-s -e cpu-clock -e page-faults -o rd.data sh -c './deep 2000; ./deep 1000'");
+	pd_test_record("perf", "-s -e cpu-clock -e page-faults -o rd.data sh -c './deep 2000; ./deep 1000'");
 	const char *listed = listed_section();
 	size_t n = sizeof(cases) / sizeof(cases[0]), same = 0, allowed = 0, bad = 0;
 	for (size_t i = 0; i < n; i++) {
