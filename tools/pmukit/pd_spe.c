@@ -463,18 +463,18 @@ static int heap_add(pd_spe *sp, pd_spe_queue *q)
 {
 	if (sp->nr_heap == sp->cap_heap) {
 		size_t cap = sp->cap_heap ? 2 * sp->cap_heap : 8;
-		pd_spe_queue **n = realloc(sp->heap, cap * sizeof(*n));
+		struct pd_spe_heap *n = realloc(sp->heap, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		sp->heap = n;
 		sp->cap_heap = cap;
 	}
 	size_t pos = sp->nr_heap++;
-	while (pos && sp->heap[(pos - 1) / 2]->ts > q->ts) {
+	while (pos && sp->heap[(pos - 1) / 2].ts > q->ts) {
 		sp->heap[pos] = sp->heap[(pos - 1) / 2];
 		pos = (pos - 1) / 2;
 	}
-	sp->heap[pos] = q;
+	sp->heap[pos] = (struct pd_spe_heap){q->ts, q};
 	return 0;
 }
 
@@ -485,7 +485,7 @@ static void heap_pop(pd_spe *sp)
 		size_t l = 2 * pos + 1, r = l + 1;
 		if (l >= n)
 			break;
-		size_t c = r >= n || sp->heap[l]->ts < sp->heap[r]->ts ? l : r;
+		size_t c = r >= n || sp->heap[l].ts < sp->heap[r].ts ? l : r;
 		sp->heap[pos] = sp->heap[c];
 		pos = c;
 		if (r >= n)
@@ -499,10 +499,10 @@ static void heap_pop(pd_spe *sp)
  * heap then, dropped when it has no more. */
 static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn fn, void *arg)
 {
-	pd_spe_queue *q = sp->heap[0];
+	pd_spe_queue *q = sp->heap[0].q;
 	heap_pop(sp);
-	if (sp->nr_heap && sp->heap[0]->ts + 1 < limit)
-		limit = sp->heap[0]->ts + 1;
+	if (sp->nr_heap && sp->heap[0].ts + 1 < limit)
+		limit = sp->heap[0].ts + 1;
 	if (!(q->rec.present & PK_SPE_HAS_CONTEXT)) /* else emit_record sets it */
 		queue_task(sp, s, q);
 	for (;;) {
@@ -527,7 +527,7 @@ int pd_spe_before(pd_spe *sp, pd_session *s, const pk_pd_event *ev, uint64_t t,
 	for (size_t i = sp->nr_set_up; i < sp->nr_queues; i++, sp->nr_set_up++)
 		if (sp->queues[i]->has_rec && heap_add(sp, sp->queues[i]) < 0)
 			return -ENOMEM;
-	while (sp->nr_heap && sp->heap[0]->ts < limit) {
+	while (sp->nr_heap && sp->heap[0].ts < limit) {
 		int rc = run_queue(sp, s, limit, fn, arg);
 		if (rc)
 			return rc;

@@ -50,7 +50,10 @@ typedef struct pd_spe {
 	pd_spe_queue **queues;
 	size_t nr_queues;
 	size_t nr_set_up;            /* queues put on the heap once (their first record) */
-	pd_spe_queue **heap;         /* queues with a pending record, by time */
+	struct pd_spe_heap {         /* queues with a pending record, by time */
+		uint64_t ts;         /* the queue's time (fixed while it is here) */
+		pd_spe_queue *q;
+	} *heap;
 	size_t nr_heap, cap_heap;
 	int64_t *cpu_tid;            /* per CPU: the task switched in (-1: none) */
 	size_t nr_cpu_tid;
