@@ -23,24 +23,43 @@ const char *pk_spe_kind_name(unsigned kind)
 	return kind < PK_SPE_NR_KINDS ? kind_names[kind] : NULL;
 }
 
-/* The EVENTS bit behind each event-driven kind: kinds 0 to 7, in order
+/* The kind an EVENTS bit gives (0: none): kinds 0 to 7 are event-driven
  * (memory is decided by the op, instructions is every record). */
-static const uint8_t kind_event[PK_SPE_K_MEMORY] = {
-	PK_SPE_EV_L1D_REFILL, PK_SPE_EV_L1D_ACCESS, PK_SPE_EV_LLC_MISS, PK_SPE_EV_LLC_ACCESS,
-	PK_SPE_EV_TLB_WALK,   PK_SPE_EV_TLB_ACCESS, PK_SPE_EV_MISPRED, PK_SPE_EV_REMOTE_ACCESS,
-};
-_Static_assert(PK_SPE_K_MEMORY == 8 && PK_SPE_K_INSTRUCTIONS == 9,
-	       "the event-driven kinds come first");
+#define KIND_OF_EVENT(b)                                                                       \
+	((b) == PK_SPE_EV_L1D_REFILL      ? 1u << PK_SPE_K_L1D_MISS                          \
+	 : (b) == PK_SPE_EV_L1D_ACCESS    ? 1u << PK_SPE_K_L1D_ACCESS                        \
+	 : (b) == PK_SPE_EV_LLC_MISS      ? 1u << PK_SPE_K_LLC_MISS                          \
+	 : (b) == PK_SPE_EV_LLC_ACCESS    ? 1u << PK_SPE_K_LLC_ACCESS                        \
+	 : (b) == PK_SPE_EV_TLB_WALK      ? 1u << PK_SPE_K_TLB_MISS                          \
+	 : (b) == PK_SPE_EV_TLB_ACCESS    ? 1u << PK_SPE_K_TLB_ACCESS                        \
+	 : (b) == PK_SPE_EV_MISPRED       ? 1u << PK_SPE_K_BRANCH_MISS                       \
+	 : (b) == PK_SPE_EV_REMOTE_ACCESS ? 1u << PK_SPE_K_REMOTE_ACCESS                     \
+					  : 0u)
+_Static_assert(PK_SPE_K_MEMORY == 8 && PK_SPE_K_INSTRUCTIONS == 9 && PK_SPE_EV_L1D_ACCESS < 16 &&
+		       PK_SPE_EV_LLC_MISS < 16 && PK_SPE_EV_REMOTE_ACCESS < 16 &&
+		       PK_SPE_EV_LLC_ACCESS < 16 && PK_SPE_EV_TLB_WALK < 16 &&
+		       PK_SPE_EV_MISPRED < 16 && PK_SPE_EV_L1D_REFILL < 16 &&
+		       PK_SPE_EV_TLB_ACCESS < 16,
+	       "the event-driven kinds come first, from the low 16 EVENTS bits");
+
+/* The kinds of byte v of the EVENTS payload at bit lo (0 or 8): one table
+ * lookup per byte, no branch per kind (a record's events are data). */
+#define KB(v, lo, i) ((v) >> (i) & 1 ? KIND_OF_EVENT((lo) + (i)) : 0u)
+#define KBYTE(v, lo)                                                                           \
+	(uint16_t)(KB(v, lo, 0) | KB(v, lo, 1) | KB(v, lo, 2) | KB(v, lo, 3) | KB(v, lo, 4) |      \
+		   KB(v, lo, 5) | KB(v, lo, 6) | KB(v, lo, 7))
+#define KLO(v) KBYTE(v, 0)
+#define KHI(v) KBYTE(v, 8)
+#define R4(b, X) X(b), X((b) + 1), X((b) + 2), X((b) + 3)
+#define R16(b, X) R4(b, X), R4((b) + 4, X), R4((b) + 8, X), R4((b) + 12, X)
+#define R64(b, X) R16(b, X), R16((b) + 16, X), R16((b) + 32, X), R16((b) + 48, X)
+#define R256(X) R64(0, X), R64(64, X), R64(128, X), R64(192, X)
+static const uint16_t kinds_lo[256] = {R256(KLO)}, kinds_hi[256] = {R256(KHI)};
 
 uint32_t pk_spe_record_kinds(const pk_spe_record *r)
 {
-	/* without branches: one shift and mask per kind (a record's events
-	 * are data; a branch on each mispredicts) */
 	uint64_t ev = r->events;
-#define K(i) ((uint32_t)(ev >> kind_event[i] & 1) << (i)) /* constants folded */
-	uint32_t k = K(0) | K(1) | K(2) | K(3) | K(4) | K(5) | K(6) | K(7) |
-		     1u << PK_SPE_K_INSTRUCTIONS;
-#undef K
+	uint32_t k = kinds_lo[ev & 0xff] | kinds_hi[ev >> 8 & 0xff] | 1u << PK_SPE_K_INSTRUCTIONS;
 	bool mem = (r->present & PK_SPE_HAS_OP) && r->op_class == PK_SPE_OP_LDST;
 	return k | (uint32_t)mem << PK_SPE_K_MEMORY;
 }

@@ -86,6 +86,34 @@ static void test_quipper_samples(void **state)
 	assert_int_equal(s.tid, 0xe);
 }
 
+/* Each EVENTS bit alone gives its kind (perf 6.1's arm_spe_sample_type
+ * mapping, by name), the others none; all of them give all eight. */
+static void test_event_kinds(void **state)
+{
+	(void)state;
+	static const char *const of_bit[16] = {
+		[PK_SPE_EV_L1D_ACCESS] = "l1d-access", [PK_SPE_EV_L1D_REFILL] = "l1d-miss",
+		[PK_SPE_EV_TLB_ACCESS] = "tlb-access", [PK_SPE_EV_TLB_WALK] = "tlb-miss",
+		[PK_SPE_EV_MISPRED] = "branch-miss",   [PK_SPE_EV_LLC_ACCESS] = "llc-access",
+		[PK_SPE_EV_LLC_MISS] = "llc-miss",     [PK_SPE_EV_REMOTE_ACCESS] = "remote-access",
+	};
+	pk_spe_record r;
+	memset(&r, 0, sizeof r);
+	r.present = PK_SPE_HAS_EVENTS;
+	char k[256], want[64];
+	for (unsigned b = 0; b < 64; b++) {
+		r.events = 1ull << b;
+		kinds_text(pk_spe_record_kinds(&r), k, sizeof k);
+		snprintf(want, sizeof want, "%s%sinstructions", b < 16 && of_bit[b] ? of_bit[b] : "",
+			 b < 16 && of_bit[b] ? "," : "");
+		assert_string_equal(k, want);
+	}
+	r.events = ~0ull;
+	kinds_text(pk_spe_record_kinds(&r), k, sizeof k);
+	assert_string_equal(k, "l1d-miss,l1d-access,llc-miss,llc-access,tlb-miss,tlb-access,"
+			       "branch-miss,remote-access,instructions");
+}
+
 /* The table by MIDR against the generic fallback on the same record. */
 static void test_data_sources(void **state)
 {
@@ -139,6 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quipper_samples),
+		cmocka_unit_test(test_event_kinds),
 		cmocka_unit_test(test_data_sources),
 		cmocka_unit_test(test_itrace),
 	};

@@ -34,8 +34,6 @@ struct pd_spe_queue {
 	size_t nr_bufs, cur;         /* cur: the buffer being decoded */
 	size_t given;                /* of the current buffer: bytes given back */
 	uint32_t midr;               /* the CPU's MIDR */
-	int64_t pid_tid;             /* the tid pid was looked up for ... */
-	uint64_t pid_version;        /* ... at this pk_machine_comm_version */
 	pk_spe_decoder dec;
 	pk_spe_record rec;           /* the pending record (has_rec) */
 	bool has_rec;
@@ -215,7 +213,7 @@ static pd_spe_queue *queue_of(pd_spe *sp, pd_session *s, const pk_pd_rec_auxtrac
 	q->idx = a->idx;
 	q->cpu = a->cpu;
 	q->aux_tid = (int32_t)a->tid;
-	q->pid = q->tid = q->pid_tid = -1;
+	q->pid = q->tid = -1;
 	q->midr = midr_of(sp, s, a->cpu);
 	sp->queues[sp->nr_queues++] = q;
 	return q;
@@ -291,28 +289,31 @@ static void queue_task(pd_spe *sp, pd_session *s, pd_spe_queue *q)
 	if (q->tid == -1)
 		return;
 	/* a thread's pid changes only with a COMM or a new thread, which
-	 * change the comm version: looked up again only then */
-	uint64_t v = pk_machine_comm_version(s->machine);
-	if (q->tid != q->pid_tid || v != q->pid_version) {
-		q->pid = pk_machine_pid_of(s->machine, (uint32_t)q->tid);
-		q->pid_tid = q->tid;
-		q->pid_version = v;
-	}
+	 * change the comm version: looked up again only then (a CPU's tasks
+	 * alternate: a small table of the tids seen, by tid) */
+	uint64_t v = pk_machine_comm_version(s->machine) + 1; /* 0: a free slot */
+	struct pd_spe_pid *c = &sp->pids[(uint64_t)q->tid % PD_SPE_PIDS];
+	if (c->tid != q->tid || c->version != v)
+		*c = (struct pd_spe_pid){q->tid, pk_machine_pid_of(s->machine, (uint32_t)q->tid), v};
+	q->pid = c->pid;
 }
 
-static int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
+static int grow_cpu_tid(pd_spe *sp, uint32_t cpu)
 {
-	if (cpu >= 4096)
-		return 0;
-	if (cpu >= sp->nr_cpu_tid) {
-		int64_t *n = realloc(sp->cpu_tid, (cpu + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = sp->nr_cpu_tid; i <= cpu; i++)
-			n[i] = -1;
-		sp->cpu_tid = n;
-		sp->nr_cpu_tid = cpu + 1;
-	}
+	int64_t *n = realloc(sp->cpu_tid, (cpu + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = sp->nr_cpu_tid; i <= cpu; i++)
+		n[i] = -1;
+	sp->cpu_tid = n;
+	sp->nr_cpu_tid = cpu + 1;
+	return 0;
+}
+
+static inline int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
+{
+	if (cpu >= sp->nr_cpu_tid && (cpu >= 4096 || grow_cpu_tid(sp, cpu) < 0))
+		return cpu >= 4096 ? 0 : -ENOMEM;
 	sp->cpu_tid[cpu] = tid;
 	return 0;
 }
@@ -462,18 +463,18 @@ static int heap_add(pd_spe *sp, pd_spe_queue *q)
 {
 	if (sp->nr_heap == sp->cap_heap) {
 		size_t cap = sp->cap_heap ? 2 * sp->cap_heap : 8;
-		pd_spe_queue **n = realloc(sp->heap, cap * sizeof(*n));
+		struct pd_spe_heap *n = realloc(sp->heap, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		sp->heap = n;
 		sp->cap_heap = cap;
 	}
 	size_t pos = sp->nr_heap++;
-	while (pos && sp->heap[(pos - 1) / 2]->ts > q->ts) {
+	while (pos && sp->heap[(pos - 1) / 2].ts > q->ts) {
 		sp->heap[pos] = sp->heap[(pos - 1) / 2];
 		pos = (pos - 1) / 2;
 	}
-	sp->heap[pos] = q;
+	sp->heap[pos] = (struct pd_spe_heap){q->ts, q};
 	return 0;
 }
 
@@ -484,7 +485,7 @@ static void heap_pop(pd_spe *sp)
 		size_t l = 2 * pos + 1, r = l + 1;
 		if (l >= n)
 			break;
-		size_t c = r >= n || sp->heap[l]->ts < sp->heap[r]->ts ? l : r;
+		size_t c = r >= n || sp->heap[l].ts < sp->heap[r].ts ? l : r;
 		sp->heap[pos] = sp->heap[c];
 		pos = c;
 		if (r >= n)
@@ -498,11 +499,12 @@ static void heap_pop(pd_spe *sp)
  * heap then, dropped when it has no more. */
 static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn fn, void *arg)
 {
-	pd_spe_queue *q = sp->heap[0];
+	pd_spe_queue *q = sp->heap[0].q;
 	heap_pop(sp);
-	if (sp->nr_heap && sp->heap[0]->ts + 1 < limit)
-		limit = sp->heap[0]->ts + 1;
-	queue_task(sp, s, q);
+	if (sp->nr_heap && sp->heap[0].ts + 1 < limit)
+		limit = sp->heap[0].ts + 1;
+	if (!(q->rec.present & PK_SPE_HAS_CONTEXT)) /* else emit_record sets it */
+		queue_task(sp, s, q);
 	for (;;) {
 		int rc = emit_record(sp, s, q, fn, arg);
 		if (rc)
@@ -525,7 +527,7 @@ int pd_spe_before(pd_spe *sp, pd_session *s, const pk_pd_event *ev, uint64_t t,
 	for (size_t i = sp->nr_set_up; i < sp->nr_queues; i++, sp->nr_set_up++)
 		if (sp->queues[i]->has_rec && heap_add(sp, sp->queues[i]) < 0)
 			return -ENOMEM;
-	while (sp->nr_heap && sp->heap[0]->ts < limit) {
+	while (sp->nr_heap && sp->heap[0].ts < limit) {
 		int rc = run_queue(sp, s, limit, fn, arg);
 		if (rc)
 			return rc;

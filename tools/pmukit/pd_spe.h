@@ -20,6 +20,7 @@
 #include <pmukit/spe.h>
 
 typedef struct pd_spe_queue pd_spe_queue;
+enum { PD_SPE_PIDS = 64 };
 struct pd_session;
 
 enum pd_spe_export { PD_SPE_EXPORT_NONE, PD_SPE_EXPORT_CSV, PD_SPE_EXPORT_JSONL };
@@ -49,11 +50,19 @@ typedef struct pd_spe {
 	pd_spe_queue **queues;
 	size_t nr_queues;
 	size_t nr_set_up;            /* queues put on the heap once (their first record) */
-	pd_spe_queue **heap;         /* queues with a pending record, by time */
+	struct pd_spe_heap {         /* queues with a pending record, by time */
+		uint64_t ts;         /* the queue's time (fixed while it is here) */
+		pd_spe_queue *q;
+	} *heap;
 	size_t nr_heap, cap_heap;
 	int64_t *cpu_tid;            /* per CPU: the task switched in (-1: none) */
 	size_t nr_cpu_tid;
 	bool ctx_seen;               /* a record had a CONTEXT packet */
+	/* the pids of tids, valid at comm version + 1 (0: free), by tid */
+	struct pd_spe_pid {
+		int64_t tid, pid;
+		uint64_t version;
+	} pids[PD_SPE_PIDS];
 	/* every record with packets, as it comes out (report's SPE views) */
 	int (*record_fn)(void *arg, struct pd_session *s, const pk_spe_record *r, int64_t pid,
 			 uint32_t midr);
