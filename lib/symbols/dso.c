@@ -45,6 +45,7 @@ static void dso_free(dso *d)
 	free(d->syms);
 	free(d->strs);
 	free(d->segs);
+	free(d->shadows);
 	for (size_t i = 0; i < d->nr_dnames; i++)
 		free(d->dnames[i]);
 	free(d->dnames);

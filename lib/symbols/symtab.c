@@ -101,7 +101,7 @@ const char *pki_sy_sym_name(dso *d, sym *s)
 /* Of two ELF symbols at one address, the one perf shows: sized over unsized,
  * non-weak over weak, global over local, fewer leading underscores, longer
  * name (the names as shown, demangled). */
-static bool sym_better(dso *d, sym *a, sym *b)
+bool pki_sy_sym_better(dso *d, sym *a, sym *b)
 {
 	/* kallsyms has no sizes: the last alias, the only one that reaches
 	 * the next symbol, wins (seen: __pi_memcpy over memcpy) */
@@ -125,7 +125,7 @@ static bool sym_better(dso *d, sym *a, sym *b)
 }
 
 /* The end given to a last unsized symbol: the end of its page + 4 KiB. */
-static uint64_t page_after(uint64_t addr)
+uint64_t pki_sy_page_after(uint64_t addr)
 {
 	return ((addr + 4095) & ~4095ULL) + 4096;
 }
@@ -157,15 +157,15 @@ void pki_sy_syms_finish(dso *d)
 	for (size_t i = 0; i + 1 < n; i++) {
 		sym *s = &d->syms[i];
 		if (s->end == s->start)
-			s->end = s->module == s[1].module ? s[1].start : page_after(s->start);
+			s->end = s->module == s[1].module ? s[1].start : pki_sy_page_after(s->start);
 	}
 	sym *last = &d->syms[n - 1];
 	if (last->end == last->start)
-		last->end = page_after(last->start);
+		last->end = pki_sy_page_after(last->start);
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (out && d->syms[out - 1].start == d->syms[i].start) {
-			if (!sym_better(d, &d->syms[out - 1], &d->syms[i]))
+			if (!pki_sy_sym_better(d, &d->syms[out - 1], &d->syms[i]))
 				d->syms[out - 1] = d->syms[i];
 			continue;
 		}
@@ -194,10 +194,15 @@ size_t pki_sy_count_le(const void *base, size_t n, size_t stride, uint64_t addr)
 sym *pki_sy_sym_find(const dso *d, uint64_t addr)
 {
 	size_t lo = pki_sy_count_le(d->syms, d->nr_syms, sizeof(sym), addr);
-	if (!lo)
+	sym *s = lo ? &d->syms[lo - 1] : NULL;
+	if (s && addr < s->end)
+		return s;
+	/* a PLT slot perf answers with the symbol grown over it */
+	const plt_shadow *sh = d->nr_shadows ? pki_sy_plt_shadow_find(d, addr) : NULL;
+	if (!sh || !(lo = pki_sy_count_le(d->syms, d->nr_syms, sizeof(sym), sh->owner)))
 		return NULL;
-	sym *s = &d->syms[lo - 1];
-	return addr < s->end ? s : NULL;
+	s = &d->syms[lo - 1];
+	return s->start == sh->owner ? s : NULL;
 }
 
 /* Room for nsyms more symbols with nstr more bytes of names: one
