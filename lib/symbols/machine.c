@@ -183,6 +183,14 @@ uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
 	return g ? g->version : 0;
 }
 
+void pki_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			pk_addr_loc *loc)
+{
+	resolve(m, pid, cpumode, addr, loc);
+	loc->sym_len = loc->sym ? strlen(loc->sym) : 0;
+	loc->dso_len = strlen(loc->dso);
+}
+
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
 				     uint64_t addr)
 {
@@ -198,9 +206,7 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 			return &c->loc;
 	}
 	pk_addr_loc *loc = &c->loc;
-	resolve(m, pid, cpumode, addr, loc);
-	loc->sym_len = loc->sym ? strlen(loc->sym) : 0;
-	loc->dso_len = strlen(loc->dso);
+	pki_machine_locate(m, pid, cpumode, addr, loc);
 	c->mg = g;
 	c->version = g ? g->version : 0;
 	c->addr = addr;

@@ -4,7 +4,8 @@
  * pk_machine_lookup answers for such an address depends on nothing else,
  * so a text made of that answer can be kept under (dso, offset) and
  * shared by every process that maps the same file (short-lived processes
- * each have their own maps version, pk_machine_maps_version). */
+ * each have their own maps version, pk_machine_maps_version).
+ * pki_machine_locate is pk_machine_lookup without its cache. */
 #ifndef PK_SYMBOLS_FAST_H
 #define PK_SYMBOLS_FAST_H
 
@@ -17,5 +18,12 @@
  * map_size, which no text uses). */
 const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			      uint64_t *off);
+
+/* pk_machine_lookup's answer for addr, into *loc, without its cache: for a
+ * caller that keeps what it makes of the answer itself (script's line
+ * cache), where the lookup cache would mostly miss and only take room in
+ * the CPU caches. */
+void pki_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			pk_addr_loc *loc);
 
 #endif

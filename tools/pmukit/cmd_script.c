@@ -175,6 +175,19 @@ typedef struct task_slot {
 	char text[40];
 } task_slot;
 
+/* A sample's call chain, gathered before its line is printed: each entry's
+ * line slot is prefetched then, so that the slots' cache misses overlap
+ * with each other and with the formatting of the sample's fields. */
+typedef struct chain_plan {
+	int n;                       /* entries; 0 also for a chain perf drops */
+	struct chain_ent {
+		uint64_t ip, version;
+		unsigned mode;
+		const char *inl;
+		struct line_slot *ls; /* its line slot, or NULL */
+	} e[PK_MAX_STACK];
+} chain_plan;
+
 typedef struct script {
 	pd_out out;
 	unsigned fields;             /* as asked (-F list) */
@@ -211,6 +224,7 @@ typedef struct script {
 	side_events side;            /* --show-*-events */
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
+	chain_plan chain;            /* the sample's chain (on_sample) */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -411,28 +425,37 @@ static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
 static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
 			    uint64_t version, uint64_t ip, bool chain, line_slot *ls);
 
-static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			      uint64_t version, uint64_t ip, bool chain)
+/* print_addr with the line's slot (NULL: not cached) already known. */
+static inline void print_addr_in(script *sc, pd_session *s, unsigned f, uint32_t pid,
+				 unsigned mode, uint64_t version, uint64_t ip, bool chain,
+				 line_slot *ls)
 {
 	pd_out *o = &sc->out;
 	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
-	line_slot *ls = NULL;
-	if (sc->lines && version) {
-		ls = line_slot_of(sc, version, ip);
-		if (ls->addr == ip && ls->version == version && ls->key == key) {
-			if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
-				/* a fixed-size copy compiles to a few moves; the
-				 * bytes past len are overwritten next */
-				memcpy(o->buf + o->len, ls->text, sizeof(ls->text));
-				o->len += ls->len;
-			} else {
-				pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text,
-					   ls->len);
-			}
-			return;
+	if (ls && ls->addr == ip && ls->version == version && ls->key == key) {
+		if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
+			/* a fixed-size copy: the bytes past len are overwritten next */
+			pd_copy_fixed(o->buf + o->len, ls->text, sizeof(ls->text));
+			o->len += ls->len;
+		} else {
+			pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text,
+				   ls->len);
 		}
+		return;
 	}
 	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
+}
+
+/* The slot of (version, ip) in the line cache, or NULL: no caching. */
+static inline line_slot *line_slot_or_null(script *sc, uint64_t version, uint64_t ip)
+{
+	return sc->lines && version ? line_slot_of(sc, version, ip) : NULL;
+}
+
+static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			      uint64_t version, uint64_t ip, bool chain)
+{
+	print_addr_in(sc, s, f, pid, mode, version, ip, chain, line_slot_or_null(sc, version, ip));
 }
 
 /* Keeps the len bytes of text in ls under (addr, version, key). */
@@ -486,7 +509,14 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		slot_keep(sc, ls, text, fs->len, ip, version, key);
 		return;
 	}
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
+	/* a line kept in ls comes back from there: not through the lookup's
+	 * own cache, which would keep the same answer once more */
+	pk_addr_loc fresh;
+	const pk_addr_loc *loc = &fresh;
+	if (ls)
+		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
+	else
+		loc = pk_machine_lookup(s->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slots */
 	size_t need = loc->sym_len + loc->dso_len + 64;
 	bool keep = ls && pd_out_room(o, need);
@@ -535,18 +565,14 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 	pd_out_ch(o, '\n');
 }
 
-/* The call chain, one line per address (at most perf's --max-stack). */
-static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
-			unsigned cpumode)
+/* The entries of smp's chain (at most perf's --max-stack), slots prefetched. */
+static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, unsigned cpumode,
+			 chain_plan *cp)
 {
-	struct {
-		uint64_t ip, version;
-		unsigned mode;
-		const char *inl;
-	} e[PK_MAX_STACK];
 	int n = 0;
 	unsigned mode = cpumode;
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
+	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
 	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
@@ -558,17 +584,28 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}
-		e[n].ip = ip;
-		e[n].version = version;
-		e[n].mode = mode;
-		e[n].inl = pd_chain_inlined(s, smp, i);
-		n++;
+		struct chain_ent *ce = &cp->e[n++];
+		ce->ip = ip;
+		ce->version = version;
+		ce->mode = mode;
+		ce->inl = pd_chain_inlined(s, smp, i);
+		ce->ls = line_slot_or_null(sc, version, ip);
+		if (ce->ls)
+			__builtin_prefetch(ce->ls);
 	}
-	for (int i = 0; i < n; i++) {
-		if (e[i].inl)
-			print_inlined(sc, s, f, smp->pid, e[i].ip, e[i].inl);
+	cp->n = n;
+}
+
+/* The call chain gathered, one line per address. */
+static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			const chain_plan *cp)
+{
+	for (int i = 0; i < cp->n; i++) {
+		const struct chain_ent *ce = &cp->e[i];
+		if (ce->inl)
+			print_inlined(sc, s, f, smp->pid, ce->ip, ce->inl);
 		else
-			print_addr(sc, s, f, smp->pid, e[i].mode, e[i].version, e[i].ip, true);
+			print_addr_in(sc, s, f, smp->pid, ce->mode, ce->version, ce->ip, true, ce->ls);
 	}
 }
 
@@ -689,7 +726,7 @@ static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
 	    t->comm_version == cv && o->cap - o->len >= sizeof(t->text)) {
-		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
+		pd_copy_fixed(o->buf + o->len, t->text, sizeof(t->text)); /* a few moves */
 		o->len += t->len;
 		return;
 	}
@@ -821,6 +858,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
+	if (chain)
+		chain_gather(sc, s, smp, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, &sc->chain);
 	if (f & (F_COMM | F_PID | F_TID))
 		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
@@ -868,7 +907,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
 	if (chain) {
 		pd_out_ch(o, '\n');
-		print_chain(sc, s, f, smp, cpumode);
+		print_chain(sc, s, f, smp, &sc->chain);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
 		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);

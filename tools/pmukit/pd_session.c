@@ -446,7 +446,7 @@ void pd_session_close(pd_session *s)
 
 /* ---- output buffer ---- */
 
-#define OUT_CAP ((size_t)1 << 20)
+#define OUT_CAP ((size_t)1 << 16)
 
 void pd_out_init(pd_out *o, FILE *f)
 {
