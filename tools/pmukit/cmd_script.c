@@ -152,7 +152,8 @@ static unsigned default_fields(uint32_t type)
 #define LINE_CACHE (1u << LINE_CACHE_BITS)
 #define LINE_CHAIN (1u << 31)
 /* User-space chain lines under (dso, offset), shared by the processes
- * (print_addr_miss): the line cache's misses, mostly short-lived processes. */
+ * (chain_gather): the text depends on nothing else, and short-lived
+ * processes each have their own maps version. */
 #define FRAME_CACHE_BITS 16
 #define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 #define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
@@ -175,16 +176,19 @@ typedef struct task_slot {
 	char text[40];
 } task_slot;
 
-/* A sample's call chain, gathered before its line is printed: each entry's
- * line slot is prefetched then, so that the slots' cache misses overlap
- * with each other and with the formatting of the sample's fields. */
+/* A sample's call chain, gathered before its line is printed: each
+ * entry's slot is found and prefetched then, so that the slots' cache
+ * misses overlap with each other and with the formatting of the sample's
+ * fields. A slot holds a line under a tag: (address, maps version) in the
+ * line cache, (offset, dso) in the frame cache (print_addr_tagged). */
 typedef struct chain_plan {
 	int n;                       /* entries; 0 also for a chain perf drops */
 	struct chain_ent {
 		uint64_t ip, version;
 		unsigned mode;
 		const char *inl;
-		struct line_slot *ls; /* its line slot, or NULL */
+		struct line_slot *ls; /* its slot, or NULL: not cached */
+		uint64_t tag_addr, tag_version;
 	} e[PK_MAX_STACK];
 } chain_plan;
 
@@ -417,45 +421,22 @@ static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
 	return &sc->lines[h >> (64 - LINE_CACHE_BITS)];
 }
 
-/* An address with its symbol and dso: a call chain line ("\t<addr in
- * the dso> sym+0xoff (dso)\n") or the sample's (" <ip> sym+0xoff (dso)").
- * Call chains repeat the same addresses over and over: the text is kept
- * under (maps version, address) and copied when it comes again, without
- * even a symbol lookup. */
-static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			    uint64_t version, uint64_t ip, bool chain, line_slot *ls);
-
-/* print_addr with the line's slot (NULL: not cached) already known. */
-static inline void print_addr_in(script *sc, pd_session *s, unsigned f, uint32_t pid,
-				 unsigned mode, uint64_t version, uint64_t ip, bool chain,
-				 line_slot *ls)
+static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
 {
-	pd_out *o = &sc->out;
-	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
-	if (ls && ls->addr == ip && ls->version == version && ls->key == key) {
-		if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
-			/* a fixed-size copy: the bytes past len are overwritten next */
-			pd_copy_fixed(o->buf + o->len, ls->text, sizeof(ls->text));
-			o->len += ls->len;
-		} else {
-			pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text,
-				   ls->len);
-		}
-		return;
+	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
+}
+
+/* The text of a slot into the output. */
+static inline void slot_out(pd_out *o, const line_slot *ls)
+{
+	if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
+		/* a fixed-size copy: the bytes past len are overwritten next */
+		pd_copy_fixed(o->buf + o->len, ls->text, sizeof(ls->text));
+		o->len += ls->len;
+	} else {
+		pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text, ls->len);
 	}
-	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
-}
-
-/* The slot of (version, ip) in the line cache, or NULL: no caching. */
-static inline line_slot *line_slot_or_null(script *sc, uint64_t version, uint64_t ip)
-{
-	return sc->lines && version ? line_slot_of(sc, version, ip) : NULL;
-}
-
-static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			      uint64_t version, uint64_t ip, bool chain)
-{
-	print_addr_in(sc, s, f, pid, mode, version, ip, chain, line_slot_or_null(sc, version, ip));
 }
 
 /* Keeps the len bytes of text in ls under (addr, version, key). */
@@ -481,34 +462,13 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, u
 	ls->key = key;
 }
 
-static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
-{
-	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
-}
-
-/* A line not in the cache: looked up, formatted, kept in ls (when not
- * NULL) under its key. A user-space chain line is the same text in every
- * process that maps the dso (pki_machine_frame): it is also kept, and
- * found first, under (dso, offset) in the frame cache. */
+/* A line not in its slot: looked up, formatted, kept in ls (when not
+ * NULL) under its tag. */
 static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
+			    uint64_t ip, bool chain, line_slot *ls, uint64_t tag_addr,
+			    uint64_t tag_version)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
-	line_slot *fs = NULL;
-	uint64_t off = 0, dso_key = 0;
-	if (chain && ls) {
-		const void *d = pki_machine_frame(s->machine, pid, mode, ip, &off);
-		fs = d ? frame_slot_of(sc, d, off) : NULL;
-		dso_key = (uint64_t)(uintptr_t)d;
-	}
-	if (fs && fs->addr == off && fs->version == dso_key && fs->key == key) {
-		const char *text = fs->len <= sizeof(fs->text) ? fs->text : fs->long_text;
-		pd_out_mem(o, text, fs->len);
-		slot_keep(sc, ls, text, fs->len, ip, version, key);
-		return;
-	}
 	/* a line kept in ls comes back from there: not through the lookup's
 	 * own cache, which would keep the same answer once more */
 	pk_addr_loc fresh;
@@ -517,7 +477,7 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
 	else
 		loc = pk_machine_lookup(s->machine, pid, mode, ip);
-	/* formatted in place, then copied into the slots */
+	/* formatted in place, then copied into the slot */
 	size_t need = loc->sym_len + loc->dso_len + 64;
 	bool keep = ls && pd_out_room(o, need);
 	size_t start = o->len;
@@ -535,11 +495,33 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		print_srcline(o, s->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
-	if (!keep)
-		return;
-	slot_keep(sc, ls, o->buf + start, o->len - start, ip, version, key);
-	if (fs)
-		slot_keep(sc, fs, o->buf + start, o->len - start, off, dso_key, key);
+	if (keep)
+		slot_keep(sc, ls, o->buf + start, o->len - start, tag_addr, tag_version,
+			  (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
+}
+
+/* An address with its symbol and dso: a call chain line ("\t<addr in
+ * the dso> sym+0xoff (dso)\n") or the sample's (" <ip> sym+0xoff (dso)").
+ * Call chains repeat the same addresses over and over: the text is kept
+ * in slot ls (NULL: none) under its tag and copied when it comes again,
+ * without even a symbol lookup. */
+static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint32_t pid,
+				     unsigned mode, uint64_t ip, bool chain, line_slot *ls,
+				     uint64_t tag_addr, uint64_t tag_version)
+{
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
+	if (ls && ls->addr == tag_addr && ls->version == tag_version && ls->key == key)
+		slot_out(&sc->out, ls);
+	else
+		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
+}
+
+/* The line of an address under (address, maps version) in the line cache. */
+static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+			      uint64_t version, uint64_t ip, bool chain)
+{
+	line_slot *ls = sc->lines && version ? line_slot_of(sc, version, ip) : NULL;
+	print_addr_tagged(sc, s, f, pid, mode, ip, chain, ls, ip, version);
 }
 
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
@@ -565,7 +547,10 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 	pd_out_ch(o, '\n');
 }
 
-/* The entries of smp's chain (at most perf's --max-stack), slots prefetched. */
+/* The entries of smp's chain (at most perf's --max-stack), each with its
+ * slot prefetched: a user-space line is the same text in every process
+ * that maps the dso (pki_machine_frame), kept in the frame cache under
+ * (offset, dso); others in the line cache under (address, maps version). */
 static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, unsigned cpumode,
 			 chain_plan *cp)
 {
@@ -585,13 +570,23 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 			continue;
 		}
 		struct chain_ent *ce = &cp->e[n++];
-		ce->ip = ip;
-		ce->version = version;
+		ce->ip = ce->tag_addr = ip;
+		ce->version = ce->tag_version = version;
 		ce->mode = mode;
 		ce->inl = pd_chain_inlined(s, smp, i);
-		ce->ls = line_slot_or_null(sc, version, ip);
-		if (ce->ls)
-			__builtin_prefetch(ce->ls);
+		ce->ls = NULL;
+		if (!sc->lines || !version || ce->inl)
+			continue;
+		uint64_t off;
+		const void *d = pki_machine_frame(s->machine, smp->pid, mode, ip, &off);
+		if (d) {
+			ce->tag_addr = off;
+			ce->tag_version = (uint64_t)(uintptr_t)d;
+			ce->ls = frame_slot_of(sc, d, off);
+		} else {
+			ce->ls = line_slot_of(sc, version, ip);
+		}
+		__builtin_prefetch(ce->ls);
 	}
 	cp->n = n;
 }
@@ -605,7 +600,8 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 		if (ce->inl)
 			print_inlined(sc, s, f, smp->pid, ce->ip, ce->inl);
 		else
-			print_addr_in(sc, s, f, smp->pid, ce->mode, ce->version, ce->ip, true, ce->ls);
+			print_addr_tagged(sc, s, f, smp->pid, ce->mode, ce->ip, true, ce->ls,
+					  ce->tag_addr, ce->tag_version);
 	}
 }
 
