@@ -69,6 +69,14 @@ typedef struct dso {
 	size_t slen, scap, cap_syms; /* while loading, sym.name is an offset into strs */
 	seg *segs;
 	size_t nr_segs;
+	struct sym_index {           /* symtab.c: buckets over a big table */
+		const sym *syms;     /* the table it was made for (NULL: none) */
+		size_t nr_syms;
+		uint64_t base;       /* the first symbol's start */
+		unsigned shift;      /* a bucket is 1 << shift bytes */
+		size_t nr;           /* buckets */
+		uint32_t *first;     /* per bucket, the first symbol starting in or after it */
+	} index;
 	plt_shadow *shadows;         /* sorted, disjoint; usually none */
 	size_t nr_shadows;
 	char **dnames;               /* demangled names, owned */
@@ -138,7 +146,7 @@ bool pki_sy_add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size
 		uint8_t bind);
 void pki_sy_syms_finish(dso *d);
 size_t pki_sy_count_le(const void *base, size_t n, size_t stride, uint64_t addr);
-sym *pki_sy_sym_find(const dso *d, uint64_t addr);
+sym *pki_sy_sym_find(dso *d, uint64_t addr);
 const char *pki_sy_sym_name(dso *d, sym *s);
 bool pki_sy_sym_better(dso *d, sym *a, sym *b);
 uint64_t pki_sy_page_after(uint64_t addr);
