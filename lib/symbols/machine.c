@@ -216,13 +216,27 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 	return loc;
 }
 
-const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
-			      uint64_t *off)
+const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
+				  uint64_t addr, pki_frame_map *fm)
 {
 	if (kernel_mode(cpumode))
 		return NULL;
-	const map *mp = user_map(m, pid, addr, off);
-	return mp ? mp->dso : NULL;
+	uint64_t off;
+	const map *mp = user_map(m, pid, addr, &off);
+	if (!mp)
+		return NULL;
+	*fm = (pki_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
+	return mp->dso;
+}
+
+const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			      uint64_t *off)
+{
+	pki_frame_map fm;
+	if (!pki_machine_frame_map(m, pid, cpumode, addr, &fm))
+		return NULL;
+	*off = addr - fm.start + fm.pgoff;
+	return fm.dso;
 }
 
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,

@@ -19,6 +19,17 @@
 const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			      uint64_t *off);
 
+/* The same for a whole map: the dso, and the map's [start, end) and file
+ * offset (an address's offset is addr - start + pgoff). The answer stays
+ * true for every address of the map while the process's maps version
+ * (pk_machine_maps_version) stays the same: a caller may keep it. */
+typedef struct pki_frame_map {
+	const void *dso;
+	uint64_t start, end, pgoff;
+} pki_frame_map;
+const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
+				  uint64_t addr, pki_frame_map *fm);
+
 /* pk_machine_lookup's answer for addr, into *loc, without its cache: for a
  * caller that keeps what it makes of the answer itself (script's line
  * cache), where the lookup cache would mostly miss and only take room in

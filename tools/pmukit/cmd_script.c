@@ -157,6 +157,7 @@ static unsigned default_fields(uint32_t type)
 #define FRAME_CACHE_BITS 16
 #define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 #define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
+#define MAP_MEMO 4
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -229,6 +230,11 @@ typedef struct script {
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	chain_plan chain;            /* the sample's chain (on_sample) */
+	struct map_memo {            /* frame_map: recent maps, version 0: empty */
+		uint64_t version;
+		pki_frame_map fm;
+	} maps[MAP_MEMO];
+	unsigned maps_next;          /* the memo entry to replace next */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -547,6 +553,26 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 	pd_out_ch(o, '\n');
 }
 
+/* The map of a user-space address (NULL: none, or a kernel mode), from the
+ * few maps seen last while their process's maps version holds: a chain's
+ * frames lie in a few maps, the next sample's mostly in the same. */
+static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, unsigned mode,
+				      uint64_t version, uint64_t ip)
+{
+	for (int i = 0; i < MAP_MEMO; i++) {
+		struct map_memo *mm = &sc->maps[i];
+		if (mm->version == version && ip - mm->fm.start < mm->fm.end - mm->fm.start)
+			return &mm->fm;
+	}
+	struct map_memo *mm = &sc->maps[sc->maps_next++ % MAP_MEMO];
+	if (!pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm)) {
+		mm->version = 0; /* empty */
+		return NULL;
+	}
+	mm->version = version;
+	return &mm->fm;
+}
+
 /* The entries of smp's chain (at most perf's --max-stack), each with its
  * slot prefetched: a user-space line is the same text in every process
  * that maps the dso (pki_machine_frame), kept in the frame cache under
@@ -577,12 +603,12 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 		ce->ls = NULL;
 		if (!sc->lines || !version || ce->inl)
 			continue;
-		uint64_t off;
-		const void *d = pki_machine_frame(s->machine, smp->pid, mode, ip, &off);
-		if (d) {
+		const pki_frame_map *fm = frame_map(sc, s, smp->pid, mode, version, ip);
+		if (fm) {
+			uint64_t off = ip - fm->start + fm->pgoff;
 			ce->tag_addr = off;
-			ce->tag_version = (uint64_t)(uintptr_t)d;
-			ce->ls = frame_slot_of(sc, d, off);
+			ce->tag_version = (uint64_t)(uintptr_t)fm->dso;
+			ce->ls = frame_slot_of(sc, fm->dso, off);
 		} else {
 			ce->ls = line_slot_of(sc, version, ip);
 		}
