@@ -522,14 +522,6 @@ static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint
 		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
 }
 
-/* The line of an address under (address, maps version) in the line cache. */
-static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			      uint64_t version, uint64_t ip, bool chain)
-{
-	line_slot *ls = sc->lines && version ? line_slot_of(sc, version, ip) : NULL;
-	print_addr_tagged(sc, s, f, pid, mode, ip, chain, ls, ip, version);
-}
-
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
  * the name with the offset from the address's symbol, "(inlined)" in
  * place of the dso. */
@@ -880,8 +872,18 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
-	if (chain)
-		chain_gather(sc, s, smp, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, &sc->chain);
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* the lines' slots are found and prefetched first, used last */
+	uint64_t version = 0;
+	line_slot *ls = NULL;
+	if (chain) {
+		chain_gather(sc, s, smp, cpumode, &sc->chain);
+	} else if (f & F_IP) {
+		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
+		if (ls)
+			__builtin_prefetch(ls);
+	}
 	if (f & (F_COMM | F_PID | F_TID))
 		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
@@ -918,7 +920,6 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (f & F_ADDR)
 		print_sample_addr(sc, s, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
@@ -931,8 +932,7 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_ch(o, '\n');
 		print_chain(sc, s, f, smp, &sc->chain);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
-		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
-		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
+		print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
