@@ -219,12 +219,15 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
 				  uint64_t addr, pki_frame_map *fm)
 {
+	*fm = (pki_frame_map){NULL, 0, UINT64_MAX, 0};
 	if (kernel_mode(cpumode))
 		return NULL;
-	uint64_t off;
-	const map *mp = user_map(m, pid, addr, &off);
-	if (!mp)
+	thread *leader = pki_sy_thread_find(m, pid);
+	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	if (!mp) {
+		pki_sy_mg_gap(leader ? leader->mg : NULL, addr, &fm->start, &fm->end);
 		return NULL;
+	}
 	*fm = (pki_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
 	return mp->dso;
 }

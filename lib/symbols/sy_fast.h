@@ -20,9 +20,11 @@ const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uin
 			      uint64_t *off);
 
 /* The same for a whole map: the dso, and the map's [start, end) and file
- * offset (an address's offset is addr - start + pgoff). The answer stays
- * true for every address of the map while the process's maps version
- * (pk_machine_maps_version) stays the same: a caller may keep it. */
+ * offset (an address's offset is addr - start + pgoff); for an address in
+ * no map (NULL returned, fm->dso NULL), [start, end) is the room around it
+ * that no map holds. The answer stays true for every address of the range
+ * while the process's maps version (pk_machine_maps_version) stays the
+ * same: a caller may keep it (for a user-space cpumode). */
 typedef struct pki_frame_map {
 	const void *dso;
 	uint64_t start, end, pgoff;

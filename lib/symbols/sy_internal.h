@@ -206,6 +206,7 @@ void pki_sy_mg_put(mapgroup *g);
 mapgroup *pki_sy_mg_clone(const mapgroup *src);
 int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
+void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
 
 /* unwind.c */

@@ -157,7 +157,7 @@ static unsigned default_fields(uint32_t type)
 #define FRAME_CACHE_BITS 16
 #define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 #define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
-#define MAP_MEMO 4
+#define MAP_MEMO_BITS 8
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -233,8 +233,7 @@ typedef struct script {
 	struct map_memo {            /* frame_map: recent maps, version 0: empty */
 		uint64_t version;
 		pki_frame_map fm;
-	} maps[MAP_MEMO];
-	unsigned maps_next;          /* the memo entry to replace next */
+	} maps[1u << MAP_MEMO_BITS];
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -545,24 +544,21 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 	pd_out_ch(o, '\n');
 }
 
-/* The map of a user-space address (NULL: none, or a kernel mode), from the
- * few maps seen last while their process's maps version holds: a chain's
- * frames lie in a few maps, the next sample's mostly in the same. */
+/* The map of a user-space address (NULL: none), from a memo of maps (and
+ * of the room between them) by (maps version, 64 KiB block of the
+ * address), valid while the process's
+ * maps version holds: a chain's frames lie in a few maps, the next
+ * sample's mostly in the same. */
 static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, unsigned mode,
 				      uint64_t version, uint64_t ip)
 {
-	for (int i = 0; i < MAP_MEMO; i++) {
-		struct map_memo *mm = &sc->maps[i];
-		if (mm->version == version && ip - mm->fm.start < mm->fm.end - mm->fm.start)
-			return &mm->fm;
+	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
+	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
+		pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
+		mm->version = version;
 	}
-	struct map_memo *mm = &sc->maps[sc->maps_next++ % MAP_MEMO];
-	if (!pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm)) {
-		mm->version = 0; /* empty */
-		return NULL;
-	}
-	mm->version = version;
-	return &mm->fm;
+	return mm->fm.dso ? &mm->fm : NULL;
 }
 
 /* The entries of smp's chain (at most perf's --max-stack), each with its
@@ -595,7 +591,9 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 		ce->ls = NULL;
 		if (!sc->lines || !version || ce->inl)
 			continue;
-		const pki_frame_map *fm = frame_map(sc, s, smp->pid, mode, version, ip);
+		const pki_frame_map *fm = mode == PERF_RECORD_MISC_USER
+						  ? frame_map(sc, s, smp->pid, mode, version, ip)
+						  : NULL;
 		if (fm) {
 			uint64_t off = ip - fm->start + fm->pgoff;
 			ce->tag_addr = off;

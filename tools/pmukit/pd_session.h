@@ -109,17 +109,27 @@ static inline void pd_dec_usecs(char *end, uint32_t f)
 	memcpy(end - 6, pd_dec_pairs + hi * 2, 2);
 	end[-7] = '.';
 }
-/* Copies n bytes (n >= 16, a constant) as 16-byte vector moves, the last one
- * overlapping: compilers turn a plain fixed-size memcpy of 40 or 88 bytes
- * into `rep movs`, whose start-up costs more than the copy. */
+/* Copies n bytes (16 <= n <= 96, a constant) as 16-byte vector moves, the
+ * last one overlapping, each move written out (constant conditions fold
+ * away): compilers turn a fixed-size memcpy of 40 or 88 bytes into
+ * `rep movs`, whose start-up costs more than the copy, and keep a loop. */
 typedef char pd_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+#define PD_V16_AT(d, s, at) (*(pd_v16 *)(void *)((d) + (at)) = *(const pd_v16 *)(const void *)((s) + (at)))
 static inline __attribute__((always_inline)) void pd_copy_fixed(char *d, const char *s, size_t n)
 {
-	size_t i = 0;
-	for (; i + 16 <= n; i += 16)
-		*(pd_v16 *)(void *)(d + i) = *(const pd_v16 *)(const void *)(s + i);
-	if (i < n)
-		*(pd_v16 *)(void *)(d + n - 16) = *(const pd_v16 *)(const void *)(s + n - 16);
+	PD_V16_AT(d, s, 0);
+	if (n >= 32)
+		PD_V16_AT(d, s, 16);
+	if (n >= 48)
+		PD_V16_AT(d, s, 32);
+	if (n >= 64)
+		PD_V16_AT(d, s, 48);
+	if (n >= 80)
+		PD_V16_AT(d, s, 64);
+	if (n >= 96)
+		PD_V16_AT(d, s, 80);
+	if (n % 16)
+		PD_V16_AT(d, s, n - 16);
 }
 void pd_out_init(pd_out *o, FILE *f);
 void pd_out_flush(pd_out *o);
