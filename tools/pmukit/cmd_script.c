@@ -571,6 +571,7 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 	int n = 0;
 	unsigned mode = cpumode;
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
+	const char *const *inls = pd_chain_inlines(s, smp);
 	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
@@ -587,7 +588,7 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 		ce->ip = ce->tag_addr = ip;
 		ce->version = ce->tag_version = version;
 		ce->mode = mode;
-		ce->inl = pd_chain_inlined(s, smp, i);
+		ce->inl = inls ? inls[i] : NULL;
 		ce->ls = NULL;
 		if (!sc->lines || !version || ce->inl)
 			continue;

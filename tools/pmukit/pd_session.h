@@ -81,12 +81,18 @@ static inline int pd_chain_marker(uint64_t ip, unsigned *mode)
 
 /* The inlined function perf 6.1 shows at entry i of a --call-graph dwarf
  * chain, as "name (inlined)" (script prints "name+off (inlined)", off from
- * the symbol the address is in), or NULL for an address shown as usual.
+ * the symbol the address is in), or NULL for an address shown as usual;
+ * pd_chain_inlines: the array of them by entry, NULL when there are none.
  * The text lives as long as the session. */
+static inline const char *const *pd_chain_inlines(const pd_session *s, const pk_pd_sample *smp)
+{
+	return smp->callchain == s->uw_chain && s->uw_chain ? (const char *const *)s->uw_inl : NULL;
+}
 static inline const char *pd_chain_inlined(const pd_session *s, const pk_pd_sample *smp,
 					   uint64_t i)
 {
-	return smp->callchain == s->uw_chain && s->uw_chain ? s->uw_inl[i] : NULL;
+	const char *const *inl = pd_chain_inlines(s, smp);
+	return inl ? inl[i] : NULL;
 }
 
 /* Output buffer for fast printing. */
