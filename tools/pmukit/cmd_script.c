@@ -146,7 +146,7 @@ static unsigned default_fields(uint32_t type)
 					      : DEFAULT_FIELDS;
 }
 
-/* Formatted address lines (print_addr), direct mapped. A slot is two
+/* Formatted address lines (print_addr_tagged), direct mapped. A slot is two
  * cache lines; nearly all lines fit in it (kernel ones take 60-80
  * bytes), longer ones (C++ names, long paths) live on the heap. */
 #define LINE_CACHE_BITS 14
@@ -547,9 +547,8 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 
 /* The map of a user-space address (NULL: none), from a memo of maps (and
  * of the room between them) by (maps version, 64 KiB block of the
- * address), valid while the process's
- * maps version holds: a chain's frames lie in a few maps, the next
- * sample's mostly in the same. */
+ * address), valid while the process's maps version holds: a chain's
+ * frames lie in a few maps, the next sample's mostly in the same. */
 static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, unsigned mode,
 				      uint64_t version, uint64_t ip)
 {
@@ -564,7 +563,7 @@ static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, u
 
 /* The entries of smp's chain (at most perf's --max-stack), each with its
  * slot prefetched: a user-space line is the same text in every process
- * that maps the dso (pki_machine_frame), kept in the frame cache under
+ * that maps the dso (pki_machine_frame_map), kept in the frame cache under
  * (offset, dso); others in the line cache under (address, maps version). */
 static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, unsigned cpumode,
 			 chain_plan *cp)
@@ -1190,8 +1189,7 @@ int cmd_script(int argc, char **argv)
 		s.on_event = on_side_event;
 		s.event_arg = &sc;
 	}
-	/* slots on cache line boundaries: one slot, two lines */
-	/* calloc: fresh zero pages, faulted in only where slots are used */
+	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
 	size_t slots_len;
 	void *slots_map;
 	sc.lines = slots_alloc(&slots_map, &slots_len);
