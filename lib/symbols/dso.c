@@ -45,6 +45,8 @@ static void dso_free(dso *d)
 	free(d->syms);
 	free(d->strs);
 	free(d->segs);
+	free(d->shadows);
+	free(d->index.first);
 	for (size_t i = 0; i < d->nr_dnames; i++)
 		free(d->dnames[i]);
 	free(d->dnames);

@@ -78,27 +78,6 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 	}
 }
 
-/* Whether a symbol loaded so far covers addr once unsized symbols reach
- * to the next one (perf's sizing). */
-static bool covered(const dso *d, uint64_t addr)
-{
-	const sym *best = NULL;
-	uint64_t next = UINT64_MAX;
-	for (size_t i = 0; i < d->nr_syms; i++) {
-		const sym *s = &d->syms[i];
-		if (s->start <= addr && (!best || s->start > best->start || s->end > best->end))
-			best = s;
-	}
-	if (!best)
-		return false;
-	if (best->end > best->start)
-		return addr < best->end;
-	for (size_t i = 0; i < d->nr_syms; i++)
-		if (d->syms[i].start > best->start && d->syms[i].start < next)
-			next = d->syms[i].start;
-	return addr < next;
-}
-
 /* perf's synthesized "name@plt" symbols: one per .rela.plt entry, on the
  * PLT slots in order (after the 16-byte PLT header, or on .plt.sec). */
 static void load_plt_syms(dso *d, Elf *e)
@@ -136,12 +115,16 @@ static void load_plt_syms(dso *d, Elf *e)
 	uint64_t addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
 	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
 	/* perf adds the PLT symbols after sizing the others: a symbol grown
-	 * over the PLT (an unsized _init before it) still answers for the
-	 * first slot in perf's lookup (seen on every binary tried), the
-	 * later slots get their own names */
-	bool first_shadowed = covered(d, addr);
+	 * over the PLT (an unsized _init before it) answers for the slots
+	 * its tree node shadows (plt_shadow.c); those are kept aside */
+	int32_t *owner = malloc((n ? n : 1) * sizeof(*owner));
+	if (!owner || !pki_sy_plt_owners(d, addr, entsize, n, owner) ||
+	    !pki_sy_plt_shadows(d, addr, entsize, n, owner)) {
+		free(owner);
+		return;
+	}
 	for (size_t i = 0; i < n; i++, addr += entsize) {
-		if (i == 0 && first_shadowed)
+		if (owner[i] >= 0)
 			continue;
 		uint64_t info;
 		if (rela_sh.sh_type == SHT_RELA) {
@@ -164,6 +147,7 @@ static void load_plt_syms(dso *d, Elf *e)
 		if (!pki_sy_add_sym(d, addr, addr + entsize, buf, strlen(buf), STB_GLOBAL))
 			break;
 	}
+	free(owner);
 }
 
 /* The vdso is the same in every process of this kernel: read ours. */

@@ -183,6 +183,14 @@ uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
 	return g ? g->version : 0;
 }
 
+void pki_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			pk_addr_loc *loc)
+{
+	resolve(m, pid, cpumode, addr, loc);
+	loc->sym_len = loc->sym ? strlen(loc->sym) : 0;
+	loc->dso_len = strlen(loc->dso);
+}
+
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,
 				     uint64_t addr)
 {
@@ -198,9 +206,7 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 			return &c->loc;
 	}
 	pk_addr_loc *loc = &c->loc;
-	resolve(m, pid, cpumode, addr, loc);
-	loc->sym_len = loc->sym ? strlen(loc->sym) : 0;
-	loc->dso_len = strlen(loc->dso);
+	pki_machine_locate(m, pid, cpumode, addr, loc);
 	c->mg = g;
 	c->version = g ? g->version : 0;
 	c->addr = addr;
@@ -210,13 +216,30 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 	return loc;
 }
 
+const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
+				  uint64_t addr, pki_frame_map *fm)
+{
+	*fm = (pki_frame_map){NULL, 0, UINT64_MAX, 0};
+	if (kernel_mode(cpumode))
+		return NULL;
+	thread *leader = pki_sy_thread_find(m, pid);
+	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	if (!mp) {
+		pki_sy_mg_gap(leader ? leader->mg : NULL, addr, &fm->start, &fm->end);
+		return NULL;
+	}
+	*fm = (pki_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
+	return mp->dso;
+}
+
 const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			      uint64_t *off)
 {
-	if (kernel_mode(cpumode))
+	pki_frame_map fm;
+	if (!pki_machine_frame_map(m, pid, cpumode, addr, &fm))
 		return NULL;
-	const map *mp = user_map(m, pid, addr, off);
-	return mp ? mp->dso : NULL;
+	*off = addr - fm.start + fm.pgoff;
+	return fm.dso;
 }
 
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,

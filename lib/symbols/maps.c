@@ -112,6 +112,14 @@ const map *pki_sy_mg_find(mapgroup *g, uint64_t addr)
 	return &g->maps[lo - 1];
 }
 
+/* The room around addr that no map of g holds: [*lo, *hi). */
+void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	size_t n = g ? pki_sy_count_le(g->maps, g->nr, sizeof(map), addr) : 0;
+	*lo = n ? g->maps[n - 1].end : 0;
+	*hi = g && n < g->nr ? g->maps[n].start : UINT64_MAX;
+}
+
 /* Memory without a file (anonymous, heap, stack, SysV shared memory):
  * perf keeps its addresses as they are (no file offsets), and names it,
  * when executable, after the symbol map a JIT may write for the process,

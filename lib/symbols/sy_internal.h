@@ -40,6 +40,12 @@ typedef struct sym {
 	bool module;                 /* kallsyms: a module's symbol ("\t[name]") */
 } sym;
 
+/* plt_shadow.c: PLT slots whose lookup answers an earlier symbol (perf's
+ * tree shape), with that symbol's start */
+typedef struct plt_shadow {
+	uint64_t start, end, owner;
+} plt_shadow;
+
 typedef struct seg {
 	uint64_t offset, vaddr;
 } seg;
@@ -63,6 +69,16 @@ typedef struct dso {
 	size_t slen, scap, cap_syms; /* while loading, sym.name is an offset into strs */
 	seg *segs;
 	size_t nr_segs;
+	struct sym_index {           /* symtab.c: buckets over a big table */
+		const sym *syms;     /* the table it was made for (NULL: none) */
+		size_t nr_syms;
+		uint64_t base;       /* the first symbol's start */
+		unsigned shift;      /* a bucket is 1 << shift bytes */
+		size_t nr;           /* buckets */
+		uint32_t *first;     /* per bucket, the first symbol starting in or after it */
+	} index;
+	plt_shadow *shadows;         /* sorted, disjoint; usually none */
+	size_t nr_shadows;
 	char **dnames;               /* demangled names, owned */
 	size_t nr_dnames, cap_dnames;
 	char build_id[41];           /* as recorded, hex; "" when unknown */
@@ -130,8 +146,16 @@ bool pki_sy_add_sym(dso *d, uint64_t start, uint64_t end, const char *name, size
 		uint8_t bind);
 void pki_sy_syms_finish(dso *d);
 size_t pki_sy_count_le(const void *base, size_t n, size_t stride, uint64_t addr);
-sym *pki_sy_sym_find(const dso *d, uint64_t addr);
+sym *pki_sy_sym_find(dso *d, uint64_t addr);
 const char *pki_sy_sym_name(dso *d, sym *s);
+bool pki_sy_sym_better(dso *d, sym *a, sym *b);
+uint64_t pki_sy_page_after(uint64_t addr);
+
+/* plt_shadow.c */
+bool pki_sy_plt_owners(dso *d, uint64_t plt, uint64_t entsize, size_t nslots, int32_t *owner);
+bool pki_sy_plt_shadows(dso *d, uint64_t plt, uint64_t entsize, size_t nslots,
+		const int32_t *owner);
+const plt_shadow *pki_sy_plt_shadow_find(const dso *d, uint64_t addr);
 
 /* elf.c */
 void pki_sy_elf_load(dso *d, Elf *e);
@@ -182,6 +206,7 @@ void pki_sy_mg_put(mapgroup *g);
 mapgroup *pki_sy_mg_clone(const mapgroup *src);
 int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
+void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
 
 /* unwind.c */

@@ -101,7 +101,7 @@ const char *pki_sy_sym_name(dso *d, sym *s)
 /* Of two ELF symbols at one address, the one perf shows: sized over unsized,
  * non-weak over weak, global over local, fewer leading underscores, longer
  * name (the names as shown, demangled). */
-static bool sym_better(dso *d, sym *a, sym *b)
+bool pki_sy_sym_better(dso *d, sym *a, sym *b)
 {
 	/* kallsyms has no sizes: the last alias, the only one that reaches
 	 * the next symbol, wins (seen: __pi_memcpy over memcpy) */
@@ -125,7 +125,7 @@ static bool sym_better(dso *d, sym *a, sym *b)
 }
 
 /* The end given to a last unsized symbol: the end of its page + 4 KiB. */
-static uint64_t page_after(uint64_t addr)
+uint64_t pki_sy_page_after(uint64_t addr)
 {
 	return ((addr + 4095) & ~4095ULL) + 4096;
 }
@@ -157,15 +157,15 @@ void pki_sy_syms_finish(dso *d)
 	for (size_t i = 0; i + 1 < n; i++) {
 		sym *s = &d->syms[i];
 		if (s->end == s->start)
-			s->end = s->module == s[1].module ? s[1].start : page_after(s->start);
+			s->end = s->module == s[1].module ? s[1].start : pki_sy_page_after(s->start);
 	}
 	sym *last = &d->syms[n - 1];
 	if (last->end == last->start)
-		last->end = page_after(last->start);
+		last->end = pki_sy_page_after(last->start);
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (out && d->syms[out - 1].start == d->syms[i].start) {
-			if (!sym_better(d, &d->syms[out - 1], &d->syms[i]))
+			if (!pki_sy_sym_better(d, &d->syms[out - 1], &d->syms[i]))
 				d->syms[out - 1] = d->syms[i];
 			continue;
 		}
@@ -191,13 +191,67 @@ size_t pki_sy_count_le(const void *base, size_t n, size_t stride, uint64_t addr)
 	return lo;
 }
 
-sym *pki_sy_sym_find(const dso *d, uint64_t addr)
+/* Tables from this size on are searched through a bucket index. */
+#define INDEX_MIN_SYMS 256
+
+/* Buckets of 2^shift bytes from the first symbol's start, about one
+ * symbol per bucket: a search reads one bucket's entry and bisects the
+ * few symbols starting in it, instead of bisecting the whole table (whose
+ * steps each miss the CPU caches in a big one). False when out of memory. */
+static bool index_build(dso *d)
 {
-	size_t lo = pki_sy_count_le(d->syms, d->nr_syms, sizeof(sym), addr);
-	if (!lo)
+	struct sym_index *x = &d->index;
+	size_t n = d->nr_syms;
+	uint64_t base = d->syms[0].start, span = d->syms[n - 1].start - base;
+	unsigned shift = 0;
+	while (shift < 63 && (span >> shift) >= n)
+		shift++;
+	size_t nb = (size_t)(span >> shift) + 1;
+	uint32_t *first = realloc(x->first, nb * sizeof(*first));
+	if (!first || n > UINT32_MAX)
+		return false;
+	size_t i = 0;
+	for (size_t b = 0; b < nb; b++) {
+		uint64_t lo = base + ((uint64_t)b << shift);
+		while (i < n && d->syms[i].start < lo)
+			i++;
+		first[b] = (uint32_t)i;
+	}
+	*x = (struct sym_index){d->syms, n, base, shift, nb, first};
+	return true;
+}
+
+/* The number of d's symbols starting at or below addr. */
+static size_t syms_count_le(dso *d, uint64_t addr)
+{
+	struct sym_index *x = &d->index;
+	size_t n = d->nr_syms;
+	if (n < INDEX_MIN_SYMS ||
+	    ((x->syms != d->syms || x->nr_syms != n) && !index_build(d)))
+		return pki_sy_count_le(d->syms, n, sizeof(sym), addr);
+	if (addr < x->base)
+		return 0;
+	uint64_t b = (addr - x->base) >> x->shift;
+	if (b >= x->nr)
+		return n;
+	/* every symbol before first[b] starts below the bucket, every one from
+	 * first[b + 1] on after it */
+	size_t lo = x->first[b], hi = b + 1 < x->nr ? x->first[b + 1] : n;
+	return lo + pki_sy_count_le(d->syms + lo, hi - lo, sizeof(sym), addr);
+}
+
+sym *pki_sy_sym_find(dso *d, uint64_t addr)
+{
+	size_t lo = syms_count_le(d, addr);
+	sym *s = lo ? &d->syms[lo - 1] : NULL;
+	if (s && addr < s->end)
+		return s;
+	/* a PLT slot perf answers with the symbol grown over it */
+	const plt_shadow *sh = d->nr_shadows ? pki_sy_plt_shadow_find(d, addr) : NULL;
+	if (!sh || !(lo = pki_sy_count_le(d->syms, d->nr_syms, sizeof(sym), sh->owner)))
 		return NULL;
-	sym *s = &d->syms[lo - 1];
-	return addr < s->end ? s : NULL;
+	s = &d->syms[lo - 1];
+	return s->start == sh->owner ? s : NULL;
 }
 
 /* Room for nsyms more symbols with nstr more bytes of names: one

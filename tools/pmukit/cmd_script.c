@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <pmukit/datasrc.h>
 
@@ -145,17 +146,19 @@ static unsigned default_fields(uint32_t type)
 					      : DEFAULT_FIELDS;
 }
 
-/* Formatted address lines (print_addr), direct mapped. A slot is two
+/* Formatted address lines (print_addr_tagged), direct mapped. A slot is two
  * cache lines; nearly all lines fit in it (kernel ones take 60-80
  * bytes), longer ones (C++ names, long paths) live on the heap. */
 #define LINE_CACHE_BITS 14
 #define LINE_CACHE (1u << LINE_CACHE_BITS)
 #define LINE_CHAIN (1u << 31)
 /* User-space chain lines under (dso, offset), shared by the processes
- * (print_addr_miss): the line cache's misses, mostly short-lived processes. */
+ * (chain_gather): the text depends on nothing else, and short-lived
+ * processes each have their own maps version. */
 #define FRAME_CACHE_BITS 16
 #define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 #define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
+#define MAP_MEMO_BITS 8
 typedef struct line_slot {
 	uint64_t addr, version;      /* version 0: empty */
 	unsigned key;                /* the fields it was formatted with */
@@ -174,6 +177,22 @@ typedef struct task_slot {
 	uint64_t comm_version;       /* pk_machine_comm_version when made */
 	char text[40];
 } task_slot;
+
+/* A sample's call chain, gathered before its line is printed: each
+ * entry's slot is found and prefetched then, so that the slots' cache
+ * misses overlap with each other and with the formatting of the sample's
+ * fields. A slot holds a line under a tag: (address, maps version) in the
+ * line cache, (offset, dso) in the frame cache (print_addr_tagged). */
+typedef struct chain_plan {
+	int n;                       /* entries; 0 also for a chain perf drops */
+	struct chain_ent {
+		uint64_t ip, version;
+		unsigned mode;
+		const char *inl;
+		struct line_slot *ls; /* its slot, or NULL: not cached */
+		uint64_t tag_addr, tag_version;
+	} e[PK_MAX_STACK];
+} chain_plan;
 
 typedef struct script {
 	pd_out out;
@@ -211,6 +230,11 @@ typedef struct script {
 	side_events side;            /* --show-*-events */
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
+	chain_plan chain;            /* the sample's chain (on_sample) */
+	struct map_memo {            /* frame_map: recent maps, version 0: empty */
+		uint64_t version;
+		pki_frame_map fm;
+	} maps[1u << MAP_MEMO_BITS];
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -403,36 +427,22 @@ static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
 	return &sc->lines[h >> (64 - LINE_CACHE_BITS)];
 }
 
-/* An address with its symbol and dso: a call chain line ("\t<addr in
- * the dso> sym+0xoff (dso)\n") or the sample's (" <ip> sym+0xoff (dso)").
- * Call chains repeat the same addresses over and over: the text is kept
- * under (maps version, address) and copied when it comes again, without
- * even a symbol lookup. */
-static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			    uint64_t version, uint64_t ip, bool chain, line_slot *ls);
-
-static inline void print_addr(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			      uint64_t version, uint64_t ip, bool chain)
+static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
 {
-	pd_out *o = &sc->out;
-	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
-	line_slot *ls = NULL;
-	if (sc->lines && version) {
-		ls = line_slot_of(sc, version, ip);
-		if (ls->addr == ip && ls->version == version && ls->key == key) {
-			if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
-				/* a fixed-size copy compiles to a few moves; the
-				 * bytes past len are overwritten next */
-				memcpy(o->buf + o->len, ls->text, sizeof(ls->text));
-				o->len += ls->len;
-			} else {
-				pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text,
-					   ls->len);
-			}
-			return;
-		}
+	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
+}
+
+/* The text of a slot into the output. */
+static inline void slot_out(pd_out *o, const line_slot *ls)
+{
+	if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
+		/* a fixed-size copy: the bytes past len are overwritten next */
+		pd_copy_fixed(o->buf + o->len, ls->text, sizeof(ls->text));
+		o->len += ls->len;
+	} else {
+		pd_out_mem(o, ls->len <= sizeof(ls->text) ? ls->text : ls->long_text, ls->len);
 	}
-	print_addr_miss(sc, s, f, pid, mode, version, ip, chain, ls);
 }
 
 /* Keeps the len bytes of text in ls under (addr, version, key). */
@@ -458,36 +468,22 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, u
 	ls->key = key;
 }
 
-static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
-{
-	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
-}
-
-/* A line not in the cache: looked up, formatted, kept in ls (when not
- * NULL) under its key. A user-space chain line is the same text in every
- * process that maps the dso (pki_machine_frame): it is also kept, and
- * found first, under (dso, offset) in the frame cache. */
+/* A line not in its slot: looked up, formatted, kept in ls (when not
+ * NULL) under its tag. */
 static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
-			    uint64_t version, uint64_t ip, bool chain, line_slot *ls)
+			    uint64_t ip, bool chain, line_slot *ls, uint64_t tag_addr,
+			    uint64_t tag_version)
 {
 	pd_out *o = &sc->out;
-	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
-	line_slot *fs = NULL;
-	uint64_t off = 0, dso_key = 0;
-	if (chain && ls) {
-		const void *d = pki_machine_frame(s->machine, pid, mode, ip, &off);
-		fs = d ? frame_slot_of(sc, d, off) : NULL;
-		dso_key = (uint64_t)(uintptr_t)d;
-	}
-	if (fs && fs->addr == off && fs->version == dso_key && fs->key == key) {
-		const char *text = fs->len <= sizeof(fs->text) ? fs->text : fs->long_text;
-		pd_out_mem(o, text, fs->len);
-		slot_keep(sc, ls, text, fs->len, ip, version, key);
-		return;
-	}
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, mode, ip);
-	/* formatted in place, then copied into the slots */
+	/* a line kept in ls comes back from there: not through the lookup's
+	 * own cache, which would keep the same answer once more */
+	pk_addr_loc fresh;
+	const pk_addr_loc *loc = &fresh;
+	if (ls)
+		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
+	else
+		loc = pk_machine_lookup(s->machine, pid, mode, ip);
+	/* formatted in place, then copied into the slot */
 	size_t need = loc->sym_len + loc->dso_len + 64;
 	bool keep = ls && pd_out_room(o, need);
 	size_t start = o->len;
@@ -505,11 +501,25 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		print_srcline(o, s->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
-	if (!keep)
-		return;
-	slot_keep(sc, ls, o->buf + start, o->len - start, ip, version, key);
-	if (fs)
-		slot_keep(sc, fs, o->buf + start, o->len - start, off, dso_key, key);
+	if (keep)
+		slot_keep(sc, ls, o->buf + start, o->len - start, tag_addr, tag_version,
+			  (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
+}
+
+/* An address with its symbol and dso: a call chain line ("\t<addr in
+ * the dso> sym+0xoff (dso)\n") or the sample's (" <ip> sym+0xoff (dso)").
+ * Call chains repeat the same addresses over and over: the text is kept
+ * in slot ls (NULL: none) under its tag and copied when it comes again,
+ * without even a symbol lookup. */
+static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint32_t pid,
+				     unsigned mode, uint64_t ip, bool chain, line_slot *ls,
+				     uint64_t tag_addr, uint64_t tag_version)
+{
+	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
+	if (ls && ls->addr == tag_addr && ls->version == tag_version && ls->key == key)
+		slot_out(&sc->out, ls);
+	else
+		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
 }
 
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
@@ -535,18 +545,34 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
 	pd_out_ch(o, '\n');
 }
 
-/* The call chain, one line per address (at most perf's --max-stack). */
-static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
-			unsigned cpumode)
+/* The map of a user-space address (NULL: none), from a memo of maps (and
+ * of the room between them) by (maps version, 64 KiB block of the
+ * address), valid while the process's maps version holds: a chain's
+ * frames lie in a few maps, the next sample's mostly in the same. */
+static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, unsigned mode,
+				      uint64_t version, uint64_t ip)
 {
-	struct {
-		uint64_t ip, version;
-		unsigned mode;
-		const char *inl;
-	} e[PK_MAX_STACK];
+	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
+	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
+		pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
+		mm->version = version;
+	}
+	return mm->fm.dso ? &mm->fm : NULL;
+}
+
+/* The entries of smp's chain (at most perf's --max-stack), each with its
+ * slot prefetched: a user-space line is the same text in every process
+ * that maps the dso (pki_machine_frame_map), kept in the frame cache under
+ * (offset, dso); others in the line cache under (address, maps version). */
+static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, unsigned cpumode,
+			 chain_plan *cp)
+{
 	int n = 0;
 	unsigned mode = cpumode;
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
+	const char *const *inls = pd_chain_inlines(s, smp);
+	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
 	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
@@ -558,17 +584,41 @@ static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 			version = pk_machine_maps_version(s->machine, smp->pid, mode);
 			continue;
 		}
-		e[n].ip = ip;
-		e[n].version = version;
-		e[n].mode = mode;
-		e[n].inl = pd_chain_inlined(s, smp, i);
-		n++;
+		struct chain_ent *ce = &cp->e[n++];
+		ce->ip = ce->tag_addr = ip;
+		ce->version = ce->tag_version = version;
+		ce->mode = mode;
+		ce->inl = inls ? inls[i] : NULL;
+		ce->ls = NULL;
+		if (!sc->lines || !version || ce->inl)
+			continue;
+		const pki_frame_map *fm = mode == PERF_RECORD_MISC_USER
+						  ? frame_map(sc, s, smp->pid, mode, version, ip)
+						  : NULL;
+		if (fm) {
+			uint64_t off = ip - fm->start + fm->pgoff;
+			ce->tag_addr = off;
+			ce->tag_version = (uint64_t)(uintptr_t)fm->dso;
+			ce->ls = frame_slot_of(sc, fm->dso, off);
+		} else {
+			ce->ls = line_slot_of(sc, version, ip);
+		}
+		__builtin_prefetch(ce->ls);
 	}
-	for (int i = 0; i < n; i++) {
-		if (e[i].inl)
-			print_inlined(sc, s, f, smp->pid, e[i].ip, e[i].inl);
+	cp->n = n;
+}
+
+/* The call chain gathered, one line per address. */
+static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			const chain_plan *cp)
+{
+	for (int i = 0; i < cp->n; i++) {
+		const struct chain_ent *ce = &cp->e[i];
+		if (ce->inl)
+			print_inlined(sc, s, f, smp->pid, ce->ip, ce->inl);
 		else
-			print_addr(sc, s, f, smp->pid, e[i].mode, e[i].version, e[i].ip, true);
+			print_addr_tagged(sc, s, f, smp->pid, ce->mode, ce->ip, true, ce->ls,
+					  ce->tag_addr, ce->tag_version);
 	}
 }
 
@@ -689,7 +739,7 @@ static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
 	    t->comm_version == cv && o->cap - o->len >= sizeof(t->text)) {
-		memcpy(o->buf + o->len, t->text, sizeof(t->text)); /* fixed size: a few moves */
+		pd_copy_fixed(o->buf + o->len, t->text, sizeof(t->text)); /* a few moves */
 		o->len += t->len;
 		return;
 	}
@@ -821,6 +871,18 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* the lines' slots are found and prefetched first, used last */
+	uint64_t version = 0;
+	line_slot *ls = NULL;
+	if (chain) {
+		chain_gather(sc, s, smp, cpumode, &sc->chain);
+	} else if (f & F_IP) {
+		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
+		if (ls)
+			__builtin_prefetch(ls);
+	}
 	if (f & (F_COMM | F_PID | F_TID))
 		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
@@ -857,7 +919,6 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (f & F_ADDR)
 		print_sample_addr(sc, s, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
@@ -868,10 +929,9 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
 	if (chain) {
 		pd_out_ch(o, '\n');
-		print_chain(sc, s, f, smp, cpumode);
+		print_chain(sc, s, f, smp, &sc->chain);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
-		uint64_t version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
-		print_addr(sc, s, f, smp->pid, cpumode, version, smp->ip, false);
+		print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
@@ -971,6 +1031,28 @@ static int skip_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 
 /* long options without a letter (past the filters' SF_* and side kinds) */
 enum { O_CSV = 0x300, O_JSONL };
+
+/* The line and frame caches' slots, zeroed, on 2 MiB pages where the
+ * kernel gives them (MADV_HUGEPAGE): their 10 MiB are touched at random, and
+ * on 4 KiB pages nearly every first touch of a slot was a TLB miss as well
+ * as a cache miss. NULL when out of memory (no caching then). */
+static line_slot *slots_alloc(void **map, size_t *len)
+{
+	const size_t huge = (size_t)2 << 20;
+	size_t need = (LINE_CACHE + FRAME_CACHE) * sizeof(line_slot);
+	need = (need + huge - 1) / huge * huge;
+	*len = need + huge; /* room to start on a 2 MiB boundary */
+	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*map == MAP_FAILED) {
+		*map = NULL;
+		return NULL;
+	}
+	char *p = (char *)*map + (huge - (uintptr_t)*map % huge) % huge;
+#ifdef MADV_HUGEPAGE
+	madvise(p, need, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
+#endif
+	return (line_slot *)(void *)p;
+}
 
 int cmd_script(int argc, char **argv)
 {
@@ -1107,19 +1189,19 @@ int cmd_script(int argc, char **argv)
 		s.on_event = on_side_event;
 		s.event_arg = &sc;
 	}
-	/* slots on cache line boundaries: one slot, two lines */
-	/* calloc: fresh zero pages, faulted in only where slots are used */
-	char *lines_mem = calloc(1, (LINE_CACHE + FRAME_CACHE) * sizeof(line_slot) + 64);
-	if (lines_mem) {
-		sc.lines = (line_slot *)(void *)(lines_mem + (64 - (uintptr_t)lines_mem % 64));
+	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
+	size_t slots_len;
+	void *slots_map;
+	sc.lines = slots_alloc(&slots_map, &slots_len);
+	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
-	}
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
 	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
-	free(lines_mem);
+	if (slots_map)
+		munmap(slots_map, slots_len);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
 		free(sc.labels[i].name);

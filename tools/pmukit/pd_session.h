@@ -81,12 +81,18 @@ static inline int pd_chain_marker(uint64_t ip, unsigned *mode)
 
 /* The inlined function perf 6.1 shows at entry i of a --call-graph dwarf
  * chain, as "name (inlined)" (script prints "name+off (inlined)", off from
- * the symbol the address is in), or NULL for an address shown as usual.
+ * the symbol the address is in), or NULL for an address shown as usual;
+ * pd_chain_inlines: the array of them by entry, NULL when there are none.
  * The text lives as long as the session. */
+static inline const char *const *pd_chain_inlines(const pd_session *s, const pk_pd_sample *smp)
+{
+	return smp->callchain == s->uw_chain && s->uw_chain ? (const char *const *)s->uw_inl : NULL;
+}
 static inline const char *pd_chain_inlined(const pd_session *s, const pk_pd_sample *smp,
 					   uint64_t i)
 {
-	return smp->callchain == s->uw_chain && s->uw_chain ? s->uw_inl[i] : NULL;
+	const char *const *inl = pd_chain_inlines(s, smp);
+	return inl ? inl[i] : NULL;
 }
 
 /* Output buffer for fast printing. */
@@ -109,6 +115,28 @@ static inline void pd_dec_usecs(char *end, uint32_t f)
 	memcpy(end - 6, pd_dec_pairs + hi * 2, 2);
 	end[-7] = '.';
 }
+/* Copies n bytes (16 <= n <= 96, a constant) as 16-byte vector moves, the
+ * last one overlapping, each move written out (constant conditions fold
+ * away): compilers turn a fixed-size memcpy of 40 or 88 bytes into
+ * `rep movs`, whose start-up costs more than the copy, and keep a loop. */
+typedef char pd_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+#define PD_V16_AT(d, s, at) (*(pd_v16 *)(void *)((d) + (at)) = *(const pd_v16 *)(const void *)((s) + (at)))
+static inline __attribute__((always_inline)) void pd_copy_fixed(char *d, const char *s, size_t n)
+{
+	PD_V16_AT(d, s, 0);
+	if (n >= 32)
+		PD_V16_AT(d, s, 16);
+	if (n >= 48)
+		PD_V16_AT(d, s, 32);
+	if (n >= 64)
+		PD_V16_AT(d, s, 48);
+	if (n >= 80)
+		PD_V16_AT(d, s, 64);
+	if (n >= 96)
+		PD_V16_AT(d, s, 80);
+	if (n % 16)
+		PD_V16_AT(d, s, n - 16);
+}
 void pd_out_init(pd_out *o, FILE *f);
 void pd_out_flush(pd_out *o);
 void pd_out_free(pd_out *o);
@@ -130,7 +158,7 @@ static inline void pd_out_mem(pd_out *o, const char *s, size_t n)
 static inline void pd_out_block(pd_out *o, const char *s, size_t n)
 {
 	if (o->cap - o->len >= PD_OUT_BLOCK) {
-		memcpy(o->buf + o->len, s, PD_OUT_BLOCK);
+		pd_copy_fixed(o->buf + o->len, s, PD_OUT_BLOCK);
 		o->len += n;
 		return;
 	}
