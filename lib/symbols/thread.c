@@ -7,10 +7,10 @@
  * A new process starts with a copy of its parent's maps, except the FORK
  * records perf synthesizes for tasks already running (FORK_EXEC mark): their
  * own maps follow. Names follow perf: ":<tid>" unknown, "swapper" for tid 0,
- * ":-1" for samples without a task, a process's name for its unseen threads.
- * The machine's comm version changes with every name set and every thread
- * made (which may change an unseen thread's name): callers keep text made of
- * names while it stays the same. */
+ * ":-1" for samples without a task; a thread never named is ":<tid>" even
+ * when its process has a name (perf 6.1 names new threads by their tid).
+ * The machine's comm version changes with every name set: callers keep text
+ * made of names while it stays the same. */
 #include "sy_internal.h"
 
 #include <errno.h>
@@ -37,7 +37,6 @@ static thread *thread_new(pk_machine *m, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 	t->next = m->threads[tid % THREAD_HASH];
 	m->threads[tid % THREAD_HASH] = t;
-	m->comm_version++; /* names of unseen threads may now come from it */
 	return t;
 }
 
@@ -138,6 +137,7 @@ int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
 
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 {
+	(void)pid; /* kept in the API: a thread is found by its tid alone */
 	if (tid == (uint32_t)-1)
 		return ":-1"; /* samples without a task, as perf shows them */
 	thread *t = pki_sy_thread_find(m, tid);
@@ -145,12 +145,8 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)
 		return t->comm;
 	if (tid == 0)
 		return "swapper"; /* the idle task, as perf names it */
-	if (!t && tid != pid) {
-		/* a thread we never heard of: its process's name, as perf does */
-		thread *l = pki_sy_thread_find(m, pid);
-		if (l && l->comm)
-			return l->comm;
-	}
+	/* a thread never named, even of a named process: ":<tid>", as perf
+	 * 6.1 (its new threads take no name from their process) */
 	snprintf(m->commbuf, sizeof(m->commbuf), ":%d", (int)tid);
 	return m->commbuf;
 }
