@@ -49,17 +49,7 @@ static void make_file(const char *path)
 	uint64_t ida = 11, idb = 12;
 	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", &ida, 1, &err), 0);
 	assert_int_equal(pk_pd_writer_add_evsel(w, &b, 0, "task-clock", &idb, 1, &err), 0);
-	/* GROUP_DESC: one group, leader 0, two members */
-	pk_pd_buf g = {0};
-	uint32_t u = 1;
-	pk_pd_buf_bytes(&g, &u, 4);
-	pk_pd_buf_string(&g, "{anon_group}");
-	u = 0;
-	pk_pd_buf_bytes(&g, &u, 4);
-	u = 2;
-	pk_pd_buf_bytes(&g, &u, 4);
-	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_GROUP_DESC, g.data, g.len, &err), 0);
-	pk_pd_buf_release(&g);
+	pd_test_group_desc(w, 0, 2);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	for (int i = 0; i < 3; i++)
 		write_sample(w, &a, i);

@@ -15,6 +15,7 @@
 #include "symbols/sy_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
+#include "script_metric.h"
 #include "script_side_events.h"
 
 const char script_usage[] =
@@ -83,6 +84,7 @@ enum {
 	F_BRSTACKSYM = 1 << 27,
 	F_BRSTACKOFF = 1 << 28,
 	F_SRCLINE = 1 << 29,
+	F_METRIC = 1 << 30,          /* group samples' shadow metrics (script_metric.c) */
 };
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 /* the fields printed by script_fields.c, out of the common path */
@@ -124,6 +126,7 @@ static const struct field_def {
 	{"brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"srcline", F_SRCLINE, PERF_SAMPLE_IP, "IP"},
+	{"metric", F_METRIC, 0, NULL},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -211,6 +214,7 @@ typedef struct script {
 	side_events side;            /* --show-*-events */
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
+	script_metric metric;        /* -F metric's running state */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -807,20 +811,12 @@ static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, u
 	print_loc(&sc->out, f, loc);
 }
 
-static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+/* What starts a sample's line and each of its metric lines: the task,
+ * cpu, misc, tod and time fields. */
+static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f, bool chain,
+			const pk_pd_sample *smp)
 {
-	script *sc = arg;
 	pd_out *o = &sc->out;
-	if (!sc->checked) {
-		sc->checked = true;
-		if (check_fields(sc, s) < 0)
-			return 1;
-	}
-	const pk_pd_evsel *e = ev->evsel;
-	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
-		return 0;
-	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
 	if (f & (F_COMM | F_PID | F_TID))
 		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
@@ -849,6 +845,37 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		else
 			print_time_us(sc, t);
 	}
+}
+
+/* The metric lines a sample ends its group's round with, each started as
+ * the sample's line (perf script 6.1). */
+static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f,
+			  bool chain, const pk_pd_sample *smp)
+{
+	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
+	for (size_t i = 0; i < n; i++) {
+		print_start(sc, s, ev, f, chain, smp);
+		pd_out_lit(&sc->out, "\tmetric: ");
+		pd_out_str(&sc->out, script_metric_line(&sc->metric, i));
+		pd_out_ch(&sc->out, '\n');
+	}
+}
+
+static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	script *sc = arg;
+	pd_out *o = &sc->out;
+	if (!sc->checked) {
+		sc->checked = true;
+		if (check_fields(sc, s) < 0)
+			return 1;
+	}
+	const pk_pd_evsel *e = ev->evsel;
+	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
+		return 0;
+	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
+	print_start(sc, s, ev, f, chain, smp);
 	if (f & F_PERIOD)
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
@@ -892,6 +919,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (f & F_CGROUP)
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
+	if (f & F_METRIC)
+		print_metrics(sc, s, ev, f, chain, smp);
 	return 0;
 }
 
@@ -1087,7 +1116,10 @@ int cmd_script(int argc, char **argv)
 		return 129;
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
+		setup_rc = script_metric_open(&sc.metric, &s);
 	if (setup_rc) {
+		script_metric_close(&sc.metric);
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return setup_rc;
@@ -1097,6 +1129,7 @@ int cmd_script(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (header_only) {
+		script_metric_close(&sc.metric);
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 0;
@@ -1127,6 +1160,7 @@ int cmd_script(int argc, char **argv)
 	}
 	free(sc.labels);
 	script_filter_release(&sc.filter);
+	script_metric_close(&sc.metric);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;
