@@ -48,6 +48,7 @@ const char script_usage[] =
 	"                          only with --kallsyms)\n"
 	"      --no-demangle       C++ names as the symbol table holds them\n"
 	"      --inline, --no-inline  accepted: perf 6.1 shows no inlined frames\n"
+	"  -f, --force             read a file another user owns (perf's check)\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
 	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
@@ -1037,6 +1038,7 @@ int cmd_script(int argc, char **argv)
 		{"jsonl", no_argument, NULL, O_JSONL},
 		/* perf 6.1 (as built for Debian, its addr2line run as a
 		 * program) shows no inlined frames: accepted, nothing changes */
+		{"force", no_argument, NULL, 'f'},
 		{"inline", no_argument, NULL, 'I'},
 		{"no-inline", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
@@ -1048,13 +1050,13 @@ int cmd_script(int argc, char **argv)
 	pk_machine_opts mopts = {0};
 	uint64_t v;
 	const char *input = NULL;
-	bool no_order = false, dump = false;
+	bool no_order = false, dump = false, force = false;
 	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:f", longopts, NULL)) != -1) {
 		if (c == 'C' || c == 'S')
 			c = c == 'C' ? SF_CPU : SF_SYMS;
 		if (c >= SF_COMMS && c <= SF_DSOS) {
@@ -1076,6 +1078,7 @@ int cmd_script(int argc, char **argv)
 		case 'Y': mopts.symfs = optarg; break;
 		case 'N': mopts.no_demangle = true; break;
 		case 'I': break;
+		case 'f': force = true; break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
@@ -1102,7 +1105,7 @@ int cmd_script(int argc, char **argv)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
-	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
+	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force))
 		return 1;
 	s.spe.dump = dump;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
