@@ -1,7 +1,8 @@
 /* script -F metric against perf 6.1 on hand-made files: each scenario is a
  * group sampled through its leader ({a,b,...}:S, PERF_SAMPLE_READ with
  * PERF_FORMAT_GROUP) whose samples carry chosen running totals per member
- * (hardware and software events, zero deltas, two CPUs, two threads).
+ * (hardware and software events, zero deltas, two CPUs, two threads, an
+ * event outside the group).
  * pmukit script with `metric` among the fields must print what perf 6.1
  * prints: the shadow metric lines after the group's last member, from the
  * per-sample deltas (skipped without perf). The delta arithmetic itself is
@@ -35,6 +36,10 @@ typedef struct scenario {
 	uint32_t cpu[MAX_SAMPLES];
 	uint32_t tid[MAX_SAMPLES];
 	bool no_group_desc;          /* no GROUP_DESC: every event leads itself */
+	/* an event outside the group (type, config; 0: none), sampled after
+	 * each group sample with these running totals */
+	ev solo;
+	uint64_t solo_val[MAX_SAMPLES];
 } scenario;
 
 #define HW(n, c) {.name = n, .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_##c}
@@ -81,21 +86,30 @@ static const scenario scenarios[] = {
 	{.file = "no_desc", .ev = {HW("cycles", CPU_CYCLES), HW("instructions", INSTRUCTIONS)},
 	 .nr_ev = 2, .nr_samples = 3, .val = {{1000, 1500}, {3000, 2500}, {7000, 2600}},
 	 .no_group_desc = true},
+	{.file = "solo", .ev = {HW("cycles", CPU_CYCLES), HW("instructions", INSTRUCTIONS)},
+	 .nr_ev = 2, .nr_samples = 4,
+	 .val = {{1000, 700}, {3000, 2100}, {6000, 4200}, {10000, 7000}},
+	 .solo = HW("branches", BRANCH_INSTRUCTIONS), .solo_val = {333, 666, 999, 1332}},
 };
 
+/* Sample i of the group (solo false: read values of every member, ids
+ * 100...) or of the event outside it (id 100 + nr_ev, half a second later). */
 static void write_sample(pk_pd_writer *w, const struct perf_event_attr *a, const scenario *s,
-			 size_t i)
+			 size_t i, bool solo)
 {
 	pk_counts c[MAX_EV];
-	for (size_t e = 0; e < s->nr_ev; e++)
-		c[e] = (pk_counts){.val = s->val[i][e], .id = 100 + e};
+	size_t nc = solo ? 1 : s->nr_ev;
+	for (size_t e = 0; e < nc; e++)
+		c[e] = solo ? (pk_counts){.val = s->solo_val[i], .id = 100 + s->nr_ev}
+			    : (pk_counts){.val = s->val[i][e], .id = 100 + e};
 	uint64_t rv[2 + 2 * MAX_EV + 4];
-	int nr = pki_pd_read_values(a->read_format, c, s->nr_ev, rv, PK_ARRAY_SIZE(rv));
+	int nr = pki_pd_read_values(a->read_format, c, nc, rv, PK_ARRAY_SIZE(rv));
 	assert_true(nr > 0);
 	uint32_t tid = s->tid[i] ? s->tid[i] : 42;
 	pk_pd_sample smp = {.misc = PERF_RECORD_MISC_USER, .ip = 0x401000 + i, .pid = tid,
-			    .tid = tid, .time = 1000000000ULL * (i + 1), .id = 100,
-			    .cpu = s->cpu[i], .period = 1000, .read = rv, .read_nr = (size_t)nr};
+			    .tid = tid, .time = 1000000000ULL * (i + 1) + (solo ? 500000000 : 0),
+			    .id = c[0].id, .cpu = s->cpu[i], .period = 1000, .read = rv,
+			    .read_nr = (size_t)nr};
 	uint8_t buf[512];
 	pk_error err;
 	ssize_t n = pki_pd_sample_write(a, &smp, buf, sizeof(buf), &err);
@@ -103,32 +117,40 @@ static void write_sample(pk_pd_writer *w, const struct perf_event_attr *a, const
 	assert_int_equal(pk_pd_writer_write(w, buf, (size_t)n, &err), 0);
 }
 
-/* The scenario's file: its events as one group led by the first. */
+/* The scenario's file: its events as one group led by the first, then
+ * the event outside it when there is one. */
 static void make_file(const scenario *s, const char *path)
 {
 	pk_pd_writer *w;
 	pk_error err;
 	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
-	struct perf_event_attr lead = {0};
-	for (size_t e = 0; e < s->nr_ev; e++) {
+	struct perf_event_attr lead = {0}, solo = {0};
+	size_t nr = s->nr_ev + (s->solo.name != NULL);
+	for (size_t e = 0; e < nr; e++) {
+		const ev *d = e < s->nr_ev ? &s->ev[e] : &s->solo;
 		struct perf_event_attr a = {
-			.type = s->ev[e].type, .size = sizeof(a), .config = s->ev[e].config,
-			.sample_period = e ? 0 : 1000,
+			.type = d->type, .size = sizeof(a), .config = d->config,
+			.sample_period = e && e < s->nr_ev ? 0 : 1000,
 			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				       PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 				       PERF_SAMPLE_READ,
 			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
-			.exclude_kernel = s->ev[e].exclude_kernel, .sample_id_all = 1};
+			.exclude_kernel = d->exclude_kernel, .sample_id_all = 1};
 		if (!e)
 			lead = a;
+		if (e == s->nr_ev)
+			solo = a;
 		uint64_t id = 100 + e;
-		assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, s->ev[e].name, &id, 1, &err), 0);
+		assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, d->name, &id, 1, &err), 0);
 	}
 	if (!s->no_group_desc)
 		pd_test_group_desc(w, 0, (uint32_t)s->nr_ev);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
-	for (size_t i = 0; i < s->nr_samples; i++)
-		write_sample(w, &lead, s, i);
+	for (size_t i = 0; i < s->nr_samples; i++) {
+		write_sample(w, &lead, s, i, false);
+		if (s->solo.name)
+			write_sample(w, &solo, s, i, true);
+	}
 	assert_int_equal(pk_pd_writer_close(w, &err), 0);
 }
 

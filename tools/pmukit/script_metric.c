@@ -63,7 +63,7 @@ int script_metric_open(script_metric *m, pd_session *s)
 			return 1;
 		}
 		m->leader[i] = (uint32_t)i;
-		m->nr_members[i] = 1;
+		m->nr_members[i] = 0; /* perf: outside a group, no round ends */
 	}
 	pk_pd_header h;
 	if (pk_pd_header_read(s->reader, &h, &err) < 0) {

@@ -10,8 +10,10 @@
  * has members, every member but the leader gets the metric the stat table
  * (lib/metrics) gives it, evaluated with the latest period as its own
  * count and the store's means as the others (same CPU, same exclude
- * bits); then the round starts over. Events without a group lead a group
- * of one, whose rounds print nothing. */
+ * bits); then the round starts over. An event outside a group has no
+ * members (perf 6.1: nr_members 0): its samples count in the round but
+ * never end it, so once one comes into a round, no later round of any
+ * group prints (what perf does on such files). */
 #ifndef PMUKIT_SCRIPT_METRIC_H
 #define PMUKIT_SCRIPT_METRIC_H
 
