@@ -69,7 +69,12 @@ typedef enum pk_metric_style {
 	PK_METRIC_PLAIN = 0,       /* "%8.3f": CPUs utilized, GHz, rates */
 	PK_METRIC_RATIO,           /* "%7.2f ": insn per cycle */
 	PK_METRIC_PERCENT,         /* "%7.2f%%": miss ratios, stalled cycles */
+	PK_METRIC_PERCENT_WIDE,    /* "%8.3f %%": cache misses */
 } pk_metric_style;
+
+/* The value as perf prints it in style `style` (the eight human columns,
+ * no unit) into buf (len bytes); returns snprintf's count. */
+int pk_metric_format(pk_metric_style style, double value, char *buf, size_t len);
 
 enum {
 	/* The unit steps through perf's G/M/K prefixes by the value's size

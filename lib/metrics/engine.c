@@ -70,10 +70,10 @@ static const struct {
 	{"task-clock", "cpu-clock"},
 };
 
+/* The prefixes of PK_METRIC_SI_STEPS, largest first (one per 1000). */
 static const struct {
-	double div;
 	const char *prefix;
-} si_steps[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+} si_steps[] = {{"G"}, {"M"}, {"K"}, {""}};
 
 /* ---- Compiling --------------------------------------------------------- */
 
@@ -443,12 +443,15 @@ static void fill_value(const pk_metric_table *t, size_t ri, const pk_metric_coun
 	out->value = v;
 	out->unit = r->def.unit ? r->def.unit : "";
 	if (r->def.flags & PK_METRIC_SI_STEPS) {
-		for (size_t s = 0; s < PK_ARRAY_SIZE(si_steps); s++)
-			if (v >= si_steps[s].div || si_steps[s].div == 1) {
-				out->value = v / si_steps[s].div;
-				out->unit = r->si_units[s];
-				break;
-			}
+		/* perf's steps: divided by 1000 while over 1000 (so 1e9 is
+		 * "1000.000 M"), each step a division of the last value */
+		size_t s = PK_ARRAY_SIZE(si_steps) - 1;
+		while (s > 0 && v > 1000.0) {
+			v /= 1000.0;
+			s--;
+		}
+		out->value = v;
+		out->unit = r->si_units[s];
 	}
 	double th;
 	if (r->threshold && eval_expr(t, r->threshold, r->trefs, in, anchor, &th)) {
@@ -493,4 +496,19 @@ int pk_metric_shadow(const pk_metric_table *t, const pk_metric_counts *in, size_
 			return 0;
 	}
 	return 0;
+}
+
+/* perf's formats for its shadow metrics (stat-shadow's print calls). */
+int pk_metric_format(pk_metric_style style, double value, char *buf, size_t len)
+{
+	switch (style) {
+	case PK_METRIC_RATIO:
+		return snprintf(buf, len, "%7.2f ", value);
+	case PK_METRIC_PERCENT:
+		return snprintf(buf, len, "%7.2f%%", value);
+	case PK_METRIC_PERCENT_WIDE:
+		return snprintf(buf, len, "%8.3f %%", value);
+	default:
+		return snprintf(buf, len, "%8.3f", value);
+	}
 }

@@ -3,8 +3,10 @@
  * each printed count; the first whose trigger matches and whose value can
  * be computed is printed. A FINAL row ends the search for its trigger
  * events even when it has no value (a clock without wall time gets no
- * rate; cycles without a clock get no rate either). Every other counted
- * event falls through to its rate per second of task-clock.
+ * rate; cycles without a clock get no rate either; instructions without
+ * cycles, branch and cache misses without their totals get nothing, as in
+ * perf 6.1's stat and script). Every other counted event falls through to
+ * its rate per second of task-clock.
  *
  * As in perf's MetricExpr, a '-' inside an event name is escaped ("task\\-clock");
  * a bare '-' subtracts.
@@ -20,14 +22,15 @@ static const pk_metric_def stat_defs[] = {
 	 .unit = "CPUs utilized", .style = PK_METRIC_PLAIN, .flags = PK_METRIC_FINAL,
 	 .description = "CPUs busy on average: task time over wall-clock time (#wall_ns)"},
 	{.name = "insn_per_cycle", .trigger = "instructions", .formula = "instructions / cycles",
-	 .unit = "insn per cycle", .style = PK_METRIC_RATIO,
+	 .unit = "insn per cycle", .style = PK_METRIC_RATIO, .flags = PK_METRIC_FINAL,
 	 .description = "Instructions retired per core cycle (same PMU)"},
 	{.name = "branch_miss_ratio", .trigger = "branch-misses",
 	 .formula = "100 * branch\\-misses / branches", .unit = "of all branches",
-	 .style = PK_METRIC_PERCENT, .description = "Mispredicted branches, in percent of branches"},
+	 .style = PK_METRIC_PERCENT, .flags = PK_METRIC_FINAL,
+	 .description = "Mispredicted branches, in percent of branches"},
 	{.name = "cache_miss_ratio", .trigger = "cache-misses",
 	 .formula = "100 * cache\\-misses / cache\\-references", .unit = "of all cache refs",
-	 .style = PK_METRIC_PERCENT,
+	 .style = PK_METRIC_PERCENT_WIDE, .flags = PK_METRIC_FINAL,
 	 .description = "Cache misses, in percent of cache references"},
 	{.name = "frontend_cycles_idle", .trigger = "stalled-cycles-frontend",
 	 .formula = "100 * stalled\\-cycles\\-frontend / cycles", .unit = "frontend cycles idle",

@@ -516,11 +516,17 @@ static void test_stat_shadow(void **state)
 	assert_string_equal(mv.def->name, "insn_per_cycle");
 	assert_int_equal(mv.def->style, PK_METRIC_RATIO);
 	assert_true(mv.value == 3);
-	/* no branches: the miss ratio falls through to the rate, in K steps */
-	assert_int_equal(pk_metric_shadow(t, &in, 4, &mv), 1);
+	/* no branches: the miss ratio is final, no rate either (perf 6.1) */
+	assert_int_equal(pk_metric_shadow(t, &in, 4, &mv), 0);
+	/* a rate of exactly 1000/s stays in /sec (perf steps up past 1000) */
+	assert_int_equal(pk_metric_shadow(t, &in, 5, &mv), 1);
 	assert_string_equal(mv.def->name, "rate");
+	assert_string_equal(mv.unit, "/sec");
+	assert_true(mv.value == 1000);
+	b.c[5].value = 2002;
+	assert_int_equal(pk_metric_shadow(t, &in, 5, &mv), 1);
 	assert_string_equal(mv.unit, "K/sec");
-	assert_true(near(mv.value, 2.5));
+	assert_true(near(mv.value, 1.001));
 	/* another bucket (CPU 3) has no clock: no rate */
 	assert_int_equal(pk_metric_shadow(t, &in, 6, &mv), 0);
 	/* without the wall time the clock gets nothing (not a rate either) */

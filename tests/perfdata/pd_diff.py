@@ -28,14 +28,19 @@ in THREADS, recorded by perf only: `script-perf`, `report-perf`,
 Script options are checked on perf's recordings too (check `script`, one id
 per option set). A check is named `VARIANT:CHECK`; every difference must be
 listed with its reason in docs/perfdata-differences.md as a line
-"- `VARIANT:CHECK`, `OTHER:CHECK`: reason" (shell-style wildcards allowed). The test prints each
+"- `VARIANT:CHECK`, `OTHER:CHECK`: reason" (shell-style wildcards allowed). An
+id written `asan:VARIANT:CHECK` is listed for the AddressSanitizer build only
+(PK_SANITIZE, set by meson from b_sanitize, names "address"): the workload's
+chains then run through libasan, and a difference there must not hide one
+in the gcc and clang builds. The test prints each
 difference, then `N/M identical`, and fails on any difference not listed.
 A listed difference that no longer occurs is reported (to prune the list)
 but does not fail. Without perf the test is skipped with the reason.
 
 usage: pd_diff.py [--only ID_GLOB] [--show] [--keep DIR]
   env PK_PMUKIT (the pmukit binary), PK_SRCDIR (the source tree),
-  PK_WORKLOAD (the examples' workload program)
+  PK_WORKLOAD (the examples' workload program), PK_SANITIZE (meson's
+  b_sanitize: "address" in it for the ASan build)
 """
 import fnmatch
 import os
@@ -135,6 +140,18 @@ def run(cmd, cwd, env=None):
     p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True, text=True,
                        errors="replace", timeout=120)
     return p.returncode, p.stdout, p.stderr
+
+
+def is_listed(cid, allowed, asan):
+    """Whether check cid is listed: a pattern matches it, or in the ASan
+    build an `asan:` pattern matches `asan:` + cid (never elsewhere)."""
+    for p in allowed:
+        if p.startswith("asan:"):
+            if asan and fnmatch.fnmatch("asan:" + cid, p):
+                return True
+        elif fnmatch.fnmatch(cid, p):
+            return True
+    return False
 
 
 def allowed_list(srcdir):
@@ -403,6 +420,9 @@ def main():
         print("SKIP: perf cannot record here: %s" % err.strip()[-200:])
         return 77
     allowed = allowed_list(srcdir)
+    asan = "address" in os.environ.get("PK_SANITIZE", "")
+    if asan:
+        print("ASan build: the `asan:` listings apply")
     tmp = keep or tempfile.mkdtemp(prefix="pd_diff.")
     os.makedirs(tmp, exist_ok=True)
     h = Harness(pmukit, workload, tmp, only, show)
@@ -418,12 +438,12 @@ def main():
     same = sum(1 for _, s, _ in h.results if s)
     unlisted, listed_same = [], []
     for cid, s, detail in h.results:
-        listed = cid in h.cut or any(fnmatch.fnmatch(cid, p) for p in allowed)
+        listed = cid in h.cut or is_listed(cid, allowed, asan)
         if not s:
             print("%s %s: %s" % ("listed  " if listed else "UNLISTED", cid, detail))
             if not listed:
                 unlisted.append(cid)
-        elif any(p == cid for p in allowed):
+        elif any(p == cid or (asan and p == "asan:" + cid) for p in allowed):
             listed_same.append(cid)
     for cid in listed_same:
         print("note: %s is identical now; remove it from docs/perfdata-differences.md" % cid)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/perfdata.h>
+
 char *pd_test_dir;
 
 int pd_test_setup(void **state)
@@ -194,4 +196,17 @@ void pd_test_drop_tip(char *s)
 	if (*end && strncmp(end, "# ", 2))
 		return;
 	memmove(p, end, strlen(end) + 1);
+}
+
+void pd_test_group_desc(pk_pd_writer *w, uint32_t leader, uint32_t nr)
+{
+	pk_pd_buf g = {0};
+	uint32_t u = 1;
+	pk_pd_buf_bytes(&g, &u, 4);
+	pk_pd_buf_string(&g, "{anon_group}");
+	pk_pd_buf_bytes(&g, &leader, 4);
+	pk_pd_buf_bytes(&g, &nr, 4);
+	pk_error err;
+	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_GROUP_DESC, g.data, g.len, &err), 0);
+	pk_pd_buf_release(&g);
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The group's temporary directory (pd_test_setup / pd_test_teardown as
  * cmocka group fixtures). */
@@ -41,6 +42,11 @@ bool pd_test_report_cut_agrees(const char *ours, const char *theirs);
  * collapsed, sorted (the order of rows of equal overhead and the column
  * widths are not compared). */
 char *pd_test_report_rows(const char *rep);
+
+/* A GROUP_DESC feature of one unnamed group ("{anon_group}", as perf
+ * writes it): nr events led by evsel `leader`. */
+struct pk_pd_writer;
+void pd_test_group_desc(struct pk_pd_writer *w, uint32_t leader, uint32_t nr);
 
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);

@@ -42,6 +42,10 @@ static const rcase cases[] = {
 	{"f.data", "-s sym,dso"}, {"f.data", "-s dso,comm"}, {"f.data", "--percent-limit 1"},
 	{"f.data", "--symbols leaf"}, {"f.data", "--dsos deep"}, {"f.data", "--comm deep"},
 	{"f.data", "--comm deep --percentage relative"}, {"f.data", "-C 0"}, {"f.data", "-s ''"},
+	/* a filter whose key is not sorted on: an entry is hidden by its first sample */
+	{"f.data", "--symbols leaf -s dso"}, {"f.data", "--symbols leaf,mid -s comm -n"},
+	{"f.data", "--symbols leaf -s dso --percentage relative"}, {"f.data", "--dsos deep -s comm"},
+	{"g.data", "--symbols leaf -s dso"}, {"g.data", "--symbols leaf -s comm -g none"},
 	{"g.data", ""}, {"g.data", "--no-children"}, {"g.data", "-g fractal"},
 	{"g.data", "-g flat"}, {"g.data", "-g folded"}, {"g.data", "-g none"},
 	{"g.data", "-g caller"}, {"g.data", "-g callee"}, {"g.data", "--no-children -g caller"},

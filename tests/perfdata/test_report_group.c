@@ -2,7 +2,10 @@
  * samples carry PERF_SAMPLE_READ values of a two-member group ({a,b}:S).
  * `pmukit script` must print one line per member whose period is how much
  * that member's count grew since its previous sample, and `pmukit report`
- * must total those deltas per event (and side by side in the group view). */
+ * must total those deltas per event (and side by side in the group view).
+ * The same file owned by another user checks perf's owner rule: script and
+ * report refuse it unless -f/--force, as perf 6.1 does (skipped when the
+ * test cannot chown, i.e. not run as root). */
 #include "helpers.h"
 #include "pd_test.h"
 #include "perfdata/sample_write.h"
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* (no EVENT_DESC: the names are made from the attrs, "cpu-clock:HG") */
 /* Leader values and member values at each of the three samples. */
@@ -49,17 +53,7 @@ static void make_file(const char *path)
 	uint64_t ida = 11, idb = 12;
 	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", &ida, 1, &err), 0);
 	assert_int_equal(pk_pd_writer_add_evsel(w, &b, 0, "task-clock", &idb, 1, &err), 0);
-	/* GROUP_DESC: one group, leader 0, two members */
-	pk_pd_buf g = {0};
-	uint32_t u = 1;
-	pk_pd_buf_bytes(&g, &u, 4);
-	pk_pd_buf_string(&g, "{anon_group}");
-	u = 0;
-	pk_pd_buf_bytes(&g, &u, 4);
-	u = 2;
-	pk_pd_buf_bytes(&g, &u, 4);
-	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_GROUP_DESC, g.data, g.len, &err), 0);
-	pk_pd_buf_release(&g);
+	pd_test_group_desc(w, 0, 2);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	for (int i = 0; i < 3; i++)
 		write_sample(w, &a, i);
@@ -105,10 +99,58 @@ static void test_group_deltas(void **state)
 	free(out);
 }
 
+/* Runs cmd (stderr too); returns its status with the output in *out. */
+static int run(char **out, const char *fmt, const char *arg, const char *path)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), fmt, pk_test_pmukit(), arg, path);
+	return pk_test_run(cmd, out, 1);
+}
+
+static void test_owner(void **state)
+{
+	(void)state;
+	char path[1024], *out;
+	snprintf(path, sizeof(path), "%s/other.data", pd_test_dir);
+	make_file(path);
+	if (chown(path, 65534, 65534) < 0) {
+		fprintf(stderr, "cannot chown (not root): skipping\n");
+		skip();
+	}
+	/* refused without -f, with perf's words and hint */
+	static const char *const cmds[] = {"%s script %s -F period -i %s",
+					   "%s report --stdio %s -i %s"};
+	for (size_t c = 0; c < 2; c++) {
+		assert_int_not_equal(run(&out, cmds[c], "", path), 0);
+		assert_non_null(strstr(out, "not owned by current user or root (use -f to override)"));
+		assert_non_null(strstr(out, path));
+		free(out);
+		static const char *const force[] = {"-f", "--force"};
+		for (size_t f = 0; f < 2; f++) {
+			assert_int_equal(run(&out, cmds[c], force[f], path), 0);
+			assert_null(strstr(out, "not owned"));
+			assert_true(strlen(out) > 0);
+			free(out);
+		}
+	}
+	if (!pd_test_have("perf"))
+		return;
+	/* perf 6.1 refuses it too, and reads it with -f */
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "perf script -F period -i %s", path);
+	assert_int_not_equal(pk_test_run(cmd, &out, 1), 0);
+	assert_non_null(strstr(out, "not owned by current user or root (use -f to override)"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "perf script -f -F period -i %s", path);
+	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_deltas),
+		cmocka_unit_test(test_owner),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

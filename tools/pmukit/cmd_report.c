@@ -21,6 +21,7 @@ const char report_usage[] =
 	"Summarizes the samples of a perf.data file as perf report --stdio does.\n"
 	"\n"
 	"  -i, --input FILE        input file (default perf.data; '-' standard input)\n"
+	"  -f, --force             read a file another user owns (perf's check)\n"
 	"  -s, --sort KEYS         comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
 	"                          period, sample, time, weight, local_weight, cgroup,\n"
 	"                          parent, symbol_size, dso_size, trace (a tracepoint's\n"
@@ -277,6 +278,7 @@ static const struct option report_longopts[] = {
 typedef struct report_args {
 	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
 	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
+	bool force;                  /* -f: read a file another user owns */
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
@@ -351,7 +353,8 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case O_MMAPS: a->mmaps = a->tasks = true; break;
 	case 'k': a->kallsyms = optarg; break;
 	case O_SYMFS: a->symfs = optarg; break;
-	case 'f': case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
+	case 'f': a->force = true; break;
+	case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
 	default: return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
 	}
 	return r;
@@ -517,7 +520,7 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 static int report_run(report *rp, report_args *a)
 {
 	pd_session s;
-	if (pd_session_open(&s, "report", a->input, false))
+	if (pd_session_open(&s, "report", a->input, false, a->force))
 		return 1;
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
 			      .symfs = a->symfs};

@@ -16,6 +16,7 @@
 #include "symbols/sy_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
+#include "script_metric.h"
 #include "script_side_events.h"
 
 const char script_usage[] =
@@ -48,6 +49,7 @@ const char script_usage[] =
 	"                          only with --kallsyms)\n"
 	"      --no-demangle       C++ names as the symbol table holds them\n"
 	"      --inline, --no-inline  accepted: perf 6.1 shows no inlined frames\n"
+	"  -f, --force             read a file another user owns (perf's check)\n"
 	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
 	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
 	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
@@ -84,6 +86,7 @@ enum {
 	F_BRSTACKSYM = 1 << 27,
 	F_BRSTACKOFF = 1 << 28,
 	F_SRCLINE = 1 << 29,
+	F_METRIC = 1 << 30,          /* group samples' shadow metrics (script_metric.c) */
 };
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 /* the fields printed by script_fields.c, out of the common path */
@@ -125,6 +128,7 @@ static const struct field_def {
 	{"brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
 	{"srcline", F_SRCLINE, PERF_SAMPLE_IP, "IP"},
+	{"metric", F_METRIC, 0, NULL},
 };
 
 /* perf 6.1's default for hardware/software events (and other PMUs). */
@@ -235,6 +239,7 @@ typedef struct script {
 		uint64_t version;
 		pki_frame_map fm;
 	} maps[1u << MAP_MEMO_BITS];
+	script_metric metric;        /* -F metric's running state */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -857,32 +862,12 @@ static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, u
 	print_loc(&sc->out, f, loc);
 }
 
-static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+/* What starts a sample's line and each of its metric lines: the task,
+ * cpu, misc, tod and time fields. */
+static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f, bool chain,
+			const pk_pd_sample *smp)
 {
-	script *sc = arg;
 	pd_out *o = &sc->out;
-	if (!sc->checked) {
-		sc->checked = true;
-		if (check_fields(sc, s) < 0)
-			return 1;
-	}
-	const pk_pd_evsel *e = ev->evsel;
-	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
-		return 0;
-	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
-	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	/* the lines' slots are found and prefetched first, used last */
-	uint64_t version = 0;
-	line_slot *ls = NULL;
-	if (chain) {
-		chain_gather(sc, s, smp, cpumode, &sc->chain);
-	} else if (f & F_IP) {
-		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
-		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
-		if (ls)
-			__builtin_prefetch(ls);
-	}
 	if (f & (F_COMM | F_PID | F_TID))
 		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
@@ -911,6 +896,49 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 		else
 			print_time_us(sc, t);
 	}
+}
+
+/* The metric lines a sample ends its group's round with, each started as
+ * the sample's line (perf script 6.1). */
+static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f,
+			  bool chain, const pk_pd_sample *smp)
+{
+	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
+	for (size_t i = 0; i < n; i++) {
+		print_start(sc, s, ev, f, chain, smp);
+		pd_out_lit(&sc->out, "\tmetric: ");
+		pd_out_str(&sc->out, script_metric_line(&sc->metric, i));
+		pd_out_ch(&sc->out, '\n');
+	}
+}
+
+static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	script *sc = arg;
+	pd_out *o = &sc->out;
+	if (!sc->checked) {
+		sc->checked = true;
+		if (check_fields(sc, s) < 0)
+			return 1;
+	}
+	const pk_pd_evsel *e = ev->evsel;
+	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
+		return 0;
+	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
+	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* the lines' slots are found and prefetched first, used last */
+	uint64_t version = 0;
+	line_slot *ls = NULL;
+	if (chain) {
+		chain_gather(sc, s, smp, cpumode, &sc->chain);
+	} else if (f & F_IP) {
+		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
+		if (ls)
+			__builtin_prefetch(ls);
+	}
+	print_start(sc, s, ev, f, chain, smp);
 	if (f & F_PERIOD)
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
@@ -952,6 +980,8 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (f & F_CGROUP)
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
+	if (f & F_METRIC)
+		print_metrics(sc, s, ev, f, chain, smp);
 	return 0;
 }
 
@@ -1090,6 +1120,7 @@ int cmd_script(int argc, char **argv)
 		{"jsonl", no_argument, NULL, O_JSONL},
 		/* perf 6.1 (as built for Debian, its addr2line run as a
 		 * program) shows no inlined frames: accepted, nothing changes */
+		{"force", no_argument, NULL, 'f'},
 		{"inline", no_argument, NULL, 'I'},
 		{"no-inline", no_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
@@ -1101,13 +1132,13 @@ int cmd_script(int argc, char **argv)
 	pk_machine_opts mopts = {0};
 	uint64_t v;
 	const char *input = NULL;
-	bool no_order = false, dump = false;
+	bool no_order = false, dump = false, force = false;
 	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:f", longopts, NULL)) != -1) {
 		if (c == 'C' || c == 'S')
 			c = c == 'C' ? SF_CPU : SF_SYMS;
 		if (c >= SF_COMMS && c <= SF_DSOS) {
@@ -1129,6 +1160,7 @@ int cmd_script(int argc, char **argv)
 		case 'Y': mopts.symfs = optarg; break;
 		case 'N': mopts.no_demangle = true; break;
 		case 'I': break;
+		case 'f': force = true; break;
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
@@ -1155,7 +1187,7 @@ int cmd_script(int argc, char **argv)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
-	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND)))
+	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force))
 		return 1;
 	s.spe.dump = dump;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
@@ -1169,7 +1201,10 @@ int cmd_script(int argc, char **argv)
 		return 129;
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
+		setup_rc = script_metric_open(&sc.metric, &s);
 	if (setup_rc) {
+		script_metric_close(&sc.metric);
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return setup_rc;
@@ -1179,6 +1214,7 @@ int cmd_script(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (header_only) {
+		script_metric_close(&sc.metric);
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 0;
@@ -1209,6 +1245,7 @@ int cmd_script(int argc, char **argv)
 	}
 	free(sc.labels);
 	script_filter_release(&sc.filter);
+	script_metric_close(&sc.metric);
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;

@@ -16,7 +16,26 @@
 #include "builtin.h"
 #include "perfdata/pd_fast.h"
 
-int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order)
+/* perf's check of whose file it reads: the owner must be the effective
+ * user or root, unless forced (perf's "don't complain, do it"). Pipes and
+ * files that cannot be stat'ed are left to the reader. */
+static int check_owner(const char *cmd, const char *input)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if (!strcmp(input, "-") || stat(input, &st) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s%s", input, S_ISDIR(st.st_mode) ? "/data" : "");
+	if (S_ISDIR(st.st_mode) && stat(path, &st) < 0)
+		return 0;
+	if (!st.st_uid || st.st_uid == geteuid())
+		return 0;
+	fprintf(stderr, "pmukit %s: file %s not owned by current user or root (use -f to override)\n",
+		cmd, path);
+	return 1;
+}
+
+int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order, bool force)
 {
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
@@ -25,6 +44,8 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
 	s->input = input;
+	if (!force && check_owner(cmd, input))
+		return 1;
 	pk_error err;
 	pk_error_clear(&err);
 	pk_pd_open_opts o = {.no_order = no_order};

@@ -138,8 +138,12 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 	return n < max ? n : max;
 }
 
-/* The entry of these keys, made when new. */
-static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
+/* The entry of these keys, made when new. A new entry is hidden when the
+ * sample that makes it is (hid): perf 6.1 marks an entry filtered by its
+ * first sample only, and later samples of any kind add to it (so with
+ * --symbols X and no symbol key a row is its whole dso or comm, shown
+ * when its first sample was in X). */
+static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 {
 	char cols[RP_MAX_KEYS][RP_NAME_MAX];
 	uint64_t nums[RP_MAX_KEYS];
@@ -174,6 +178,7 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev)
 		return NULL;
 	}
 	e->ev = ev;
+	e->filtered = hid;
 	/* perf: the map's kind; without a map, the sample's mode */
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
@@ -236,7 +241,7 @@ static void add_chain(report *rp, rp_entry *e, const rp_loc *chain, size_t n, si
 
 /* Children: every other function of the chain, once per sample. */
 static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chain, size_t n,
-		       int ev, int mi, uint64_t period)
+		       int ev, int mi, uint64_t period, bool hid)
 {
 	rp_entry *seen[PK_MAX_STACK + 1];
 	size_t nseen = 0;
@@ -258,7 +263,7 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 		if (!at.sym)
 			at.dso_addr = at.ip;
 		c->loc = &at;
-		rp_entry *e = entry_for(rp, c, ev);
+		rp_entry *e = entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
 		if (!e)
 			return 1;
 		bool dup = false;
@@ -267,8 +272,6 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 		if (dup)
 			continue;
 		seen[nseen++] = e;
-		if (hidden(rp, c))
-			e->filtered = true;
 		e->v[mi * RP_NV + RP_ACC] += period;
 		e->v[mi * RP_NV + RP_ACC_NR]++;
 		add_chain(rp, e, chain, n, i, period);
@@ -301,12 +304,11 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	uint64_t period = !rp->mem_mode ? smp->period : smp->weight ? smp->weight : 1;
 	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
-	rp_entry *e = entry_for(rp, &c, lead);
+	bool hid = hidden(rp, &c);
+	rp_entry *e = entry_for(rp, &c, lead, hid);
 	if (!e)
 		return 1;
-	if (hidden(rp, &c)) {
-		e->filtered = true;
-	} else {
+	if (!e->filtered) { /* perf counts by the entry's mark, not the sample's */
 		rp->nf_period[ei] += period;
 		rp->nf_nr[ei]++;
 	}
@@ -323,7 +325,7 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	}
 	if (rp->children) {
 		add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, period);
-		return add_callers(rp, &c, e, chain, n, lead, mi, period);
+		return add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
 	}
 	add_chain(rp, e, chain, n, rp->cg.caller ? n - 1 : 0, period);
 	return 0;

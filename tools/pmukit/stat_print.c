@@ -116,7 +116,7 @@ static bool is_clock(const pk_evsel *e)
 						      pk_evsel_attr(e)->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-static const char *evsel_unit(const pk_evsel *e, double *scale)
+const char *stat_evsel_unit(const pk_evsel *e, double *scale)
 {
 	if (is_clock(e)) {
 		*scale = 1e-6; /* ns counted, msec shown */
@@ -145,14 +145,7 @@ typedef struct metric {
 /* The metric's value in perf's eight human columns. */
 static int format_metric(const metric *m, char *buf, size_t len)
 {
-	switch (m->style) {
-	case PK_METRIC_RATIO:
-		return snprintf(buf, len, "%7.2f ", m->value);
-	case PK_METRIC_PERCENT:
-		return snprintf(buf, len, "%7.2f%%", m->value);
-	default:
-		return snprintf(buf, len, "%8.3f", m->value);
-	}
+	return pk_metric_format(m->style, m->value, buf, len);
 }
 
 int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
@@ -245,7 +238,7 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, 
 {
 	FILE *o = p->out;
 	double scale;
-	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *unit = stat_evsel_unit(r->evsel, &scale);
 	const char *st = status_text(r);
 	fputc('{', o);
 	if (interval_ns >= 0) {
@@ -290,7 +283,7 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric *m, d
 	FILE *o = p->out;
 	const char *sep = p->sep;
 	double scale;
-	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *unit = stat_evsel_unit(r->evsel, &scale);
 	const char *st = status_text(r);
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, sep);
@@ -321,7 +314,7 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric *m,
 {
 	FILE *o = p->out;
 	double scale;
-	const char *unit = evsel_unit(r->evsel, &scale);
+	const char *unit = stat_evsel_unit(r->evsel, &scale);
 	const char *st = status_text(r);
 	char val[64];
 	if (interval_ns >= 0)
