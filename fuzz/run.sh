@@ -8,7 +8,8 @@
 # lists and format specs are short; perf.data files need room for real
 # recordings (the seeds in corpus/perfdata_fuzz are real files of up to
 # ~11 KiB; 1 MiB leaves room to grow them); scenarios (JSON, seeds from
-# examples/model, under 1.5 KiB) get 4 KiB. A -max_len among the extra
+# examples/model, under 1.5 KiB) get 4 KiB; ELF files (seeds: small programs and a
+# library, gcc's and lld's layouts, 7-16 KiB) 64 KiB. A -max_len among the extra
 # arguments overrides it (libFuzzer takes the last one given).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +29,7 @@ case $target in
   kcache_fuzz) max_len=8192 ;;
   trace_fuzz) max_len=131072 ;;
   unwind_fuzz) max_len=16384 ;;
+  elf_fuzz) max_len=65536 ;;
   *) max_len=512 ;;
 esac
 dict=()

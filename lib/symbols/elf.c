@@ -30,6 +30,16 @@ static void load_elf_segs(dso *d, Elf *e)
 	}
 }
 
+/* The entries of type t that a section's data holds: counted from the
+ * bytes libelf read, never from the header's sh_size, which a damaged
+ * file may make anything (a table of 2^40 symbols was asked for); a
+ * NOBITS section has a size but no bytes. */
+static size_t elf_entries(Elf *e, const Elf_Data *data, Elf_Type t)
+{
+	size_t one = gelf_fsize(e, t, 1, EV_CURRENT);
+	return one && data->d_buf ? data->d_size / one : 0;
+}
+
 /* .symtab, else .dynsym (allow_dynsym) */
 static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 {
@@ -49,10 +59,10 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data)
 		return;
-	size_t n = sh.sh_size / sh.sh_entsize;
-	GElf_Shdr str_sh;
+	size_t n = elf_entries(e, data, ELF_T_SYM);
 	Elf_Scn *str_scn = elf_getscn(e, sh.sh_link);
-	pki_sy_syms_reserve(d, n, str_scn && gelf_getshdr(str_scn, &str_sh) ? (size_t)str_sh.sh_size : 0);
+	Elf_Data *str = str_scn ? elf_getdata(str_scn, NULL) : NULL;
+	pki_sy_syms_reserve(d, n, str && str->d_buf ? str->d_size : 0); /* NOBITS: no bytes */
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		if (!gelf_getsym(data, (int)i, &s))
@@ -113,7 +123,7 @@ static void load_plt_syms(dso *d, Elf *e)
 		return;
 	uint64_t entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
 	uint64_t addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
-	size_t n = rela_sh.sh_size / rela_sh.sh_entsize;
+	size_t n = elf_entries(e, rdata, rela_sh.sh_type == SHT_REL ? ELF_T_REL : ELF_T_RELA);
 	/* perf adds the PLT symbols after sizing the others: a symbol grown
 	 * over the PLT (an unsized _init before it) answers for the slots
 	 * its tree node shadows (plt_shadow.c); those are kept aside */
