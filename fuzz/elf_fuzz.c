@@ -14,35 +14,14 @@
 
 #include <pmukit/symbols.h>
 
+#include "fuzz_mmap.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAP_LO 0x400000ULL
 #define PROBES 64
 
 static char path[64];
-
-/* The MMAP2 record of [MAP_LO, MAP_LO + len) from offset 0 of path. */
-static void feed_map(pk_machine *m, uint64_t len)
-{
-	union {
-		uint8_t b[8 + 64 + 64];
-		uint64_t align;
-	} rec;
-	memset(&rec, 0, sizeof(rec));
-	size_t plen = strlen(path) + 1, rsize = (8 + 64 + plen + 7) & ~(size_t)7;
-	uint32_t pid = 4242, prot = 5;
-	uint64_t lo = MAP_LO, off = 0;
-	memcpy(rec.b + 8, &pid, 4);
-	memcpy(rec.b + 12, &pid, 4);
-	memcpy(rec.b + 16, &lo, 8);
-	memcpy(rec.b + 24, &len, 8);
-	memcpy(rec.b + 32, &off, 8);
-	memcpy(rec.b + 64, &prot, 4);
-	memcpy(rec.b + 72, path, plen);
-	pk_pd_event ev = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER,
-			  .size = (uint16_t)rsize, .data = rec.b};
-	pk_machine_event(m, &ev);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -61,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t len = ((uint64_t)size + 0xfff) & ~0xfffULL;
 	if (!len)
 		len = 0x1000;
-	feed_map(m, len);
+	fuzz_feed_mmap2(m, 4242, MAP_LO, len, 0, path);
 	size_t sum = 0;
 	for (uint64_t i = 0; i <= PROBES + 1; i++) {
 		/* i = 0 .. PROBES: over the mapping; PROBES + 1: past it */

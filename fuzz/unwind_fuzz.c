@@ -12,35 +12,14 @@
 
 #include <pmukit/symbols.h>
 
+#include "fuzz_mmap.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define NREGS 20 /* x86_64: perf's mask 0xff0fff (AX..SS, R8..R15) */
 
 static pk_machine *machine;
 static uint64_t text_lo, text_hi;
-
-/* An MMAP2 record of one line of /proc/self/maps for pid 4242. */
-static void feed_map(uint64_t lo, uint64_t hi, uint64_t off, const char *path)
-{
-	union {
-		uint8_t b[8 + 64 + 4096];
-		uint64_t align;
-	} rec;
-	memset(&rec, 0, sizeof(rec));
-	size_t plen = strlen(path) + 1, size = (8 + 64 + plen + 7) & ~(size_t)7;
-	uint32_t pid = 4242, prot = 5;
-	uint64_t len = hi - lo;
-	memcpy(rec.b + 8, &pid, 4);
-	memcpy(rec.b + 12, &pid, 4);
-	memcpy(rec.b + 16, &lo, 8);
-	memcpy(rec.b + 24, &len, 8);
-	memcpy(rec.b + 32, &off, 8);
-	memcpy(rec.b + 64, &prot, 4);
-	memcpy(rec.b + 72, path, plen);
-	pk_pd_event ev = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER,
-			  .size = (uint16_t)size, .data = rec.b};
-	pk_machine_event(machine, &ev);
-}
 
 static void setup(void)
 {
@@ -54,7 +33,7 @@ static void setup(void)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perm, &off, path) < 4 ||
 		    path[0] != '/')
 			continue;
-		feed_map(lo, hi, off, path);
+		fuzz_feed_mmap2(machine, 4242, lo, hi - lo, off, path); /* a line of the maps */
 		if (perm[2] == 'x' && !text_lo) {
 			text_lo = lo;
 			text_hi = hi;
