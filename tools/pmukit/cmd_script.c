@@ -816,6 +816,19 @@ static void print_time_us(script *sc, uint64_t t)
 }
 
 /* The tracepoint's payload in its print format (perf's "trace" field). */
+/* The time field, as perf 6.1: shifted by --reltime/--deltatime, in
+ * microseconds, or nanoseconds with --ns. */
+static inline void print_time(script *sc, uint64_t t)
+{
+	if (sc->time_shift)
+		t = shift_time(sc, t);
+	if (sc->ns)
+		pd_out_printf(&sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000,
+			      t % 1000000000);
+	else
+		print_time_us(sc, t);
+}
+
 static void print_trace(script *sc, pd_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
 {
 	size_t n;
@@ -889,13 +902,8 @@ static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsign
 		if (f & F_TOD)
 			script_print_tod(o, smp->time, sc->clock_wall_ns, sc->clock_ns);
 	}
-	if (f & F_TIME) {
-		uint64_t t = sc->time_shift ? shift_time(sc, smp->time) : smp->time;
-		if (sc->ns)
-			pd_out_printf(o, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
-		else
-			print_time_us(sc, t);
-	}
+	if (f & F_TIME)
+		print_time(sc, smp->time);
 }
 
 /* The metric lines a sample ends its group's round with, each started as
@@ -1010,14 +1018,8 @@ static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const c
 	format_task(&sc->out, f, chain, comm ? comm : ":-1", &smp);
 	if (f & F_CPU)
 		pd_out_printf(&sc->out, "[%03u] ", ev->id.cpu);
-	if (f & F_TIME) {
-		uint64_t t = sc->time_shift ? shift_time(sc, ev->id.time) : ev->id.time;
-		if (sc->ns)
-			pd_out_printf(&sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000,
-				      t % 1000000000);
-		else
-			print_time_us(sc, t);
-	}
+	if (f & F_TIME)
+		print_time(sc, ev->id.time);
 }
 
 static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
