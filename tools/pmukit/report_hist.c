@@ -619,7 +619,7 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
 		return;
 	}
-	if (rp->keys[k]->order == RP_ORD_SYM) {
+	if (rp->keys[k]->order == RP_ORD_SYM || rp->keys[k]->level) {
 		snprintf(b, n, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}

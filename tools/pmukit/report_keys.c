@@ -298,18 +298,18 @@ static void sym_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "[%c] %s", l->level, t);
 }
 
-/* "[l] name+0xoff" with the name cut to the column (perf 6.1's fixed 22
- * less "[l] "), or the address in its map; l is the sample's level. */
+/* "name+0xoff" with the name cut to the column (perf 6.1's fixed 22 less
+ * the "[l] " the entry's level makes), or the address in its map. */
 static void addr_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
 	const rp_loc *l = side_of(c, to);
-	*num = l->has_map ? l->dso_addr : l->ip;
+	*num = l->ip;
 	if (l->sym && l->dso_addr != l->sym_start)
-		snprintf(b, n, "[%c] %.18s+0x%" PRIx64, c->level, l->sym, l->dso_addr - l->sym_start);
+		snprintf(b, n, "%.18s+0x%" PRIx64, l->sym, l->dso_addr - l->sym_start);
 	else if (l->sym)
-		snprintf(b, n, "[%c] %.18s", c->level, l->sym);
+		snprintf(b, n, "%.18s", l->sym);
 	else
-		snprintf(b, n, "[%c] 0x%016" PRIx64, c->level, l->has_map ? l->dso_addr : l->ip);
+		snprintf(b, n, "0x%016" PRIx64, l->has_map ? l->dso_addr : l->ip);
 }
 
 static void k_dso_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, false, b, n, num); }
@@ -351,7 +351,7 @@ static void k_cycles(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 #define BRANCH_KEY(n, t, o, f, s, u, w)                                                           \
 	{.name = n, .title = t, .order = o, .pad_last = !(w), .fill = f, .branch = true,          \
-	 .side = s, .unres = u, .fixed_w = w}
+	 .side = s, .unres = u, .fixed_w = w, .level = !!(w)}
 
 const rp_key rp_keys[] = {
 	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},

@@ -44,6 +44,7 @@ typedef struct rp_key {
 	enum rp_side side;
 	enum rp_unres unres;
 	int fixed_w;                 /* > 0: the column's width whatever its texts */
+	bool level;                  /* printed after the entry's "[l] " (not in its text) */
 } rp_key;
 
 extern const rp_key rp_keys[];
