@@ -234,6 +234,11 @@ typedef struct pk_pd_branch_entry {
 	uint64_t from, to, flags;
 } pk_pd_branch_entry;
 
+/* The PERF_BR_* name of a branch entry's type as perf 6.1 prints it ("" for
+ * UNKNOWN, "COND", ...; for EXTEND_ABI the new_type's, "FAULT_ALGN" ...);
+ * NULL for a new_type that has none. */
+const char *pk_pd_branch_type_name(uint64_t flags);
+
 /* A parsed PERF_RECORD_SAMPLE. Pointers point into the event's data. */
 typedef struct pk_pd_sample {
 	uint64_t type;               /* sample_type it was parsed with */

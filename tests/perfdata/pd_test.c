@@ -193,7 +193,9 @@ void pd_test_drop_tip(char *s)
 	if (!end || strncmp(end + 1, "#\n", 2))
 		return;
 	end += 3; /* past the closing "#\n" */
-	if (*end && strncmp(end, "# ", 2))
+	/* the table's end, -T's table, or the branch view's statistics */
+	static const char stats[] = "\n#\n# Branch Statistics:";
+	if (*end && strncmp(end, "# ", 2) && strncmp(end, stats, sizeof(stats) - 1))
 		return;
 	memmove(p, end, strlen(end) + 1);
 }

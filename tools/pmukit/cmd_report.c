@@ -30,6 +30,9 @@ const char report_usage[] =
 	"                          memory keys: local_weight, mem, symbol_daddr,\n"
 	"                          dso_daddr, snoop, tlb, locked, blocked,\n"
 	"                          local_ins_lat\n"
+	"  -b, --branch-stack      the branch view: an entry per branch of the samples'\n"
+	"                          stacks (default for files recorded with -b/-j)\n"
+	"      --no-branch-stack   samples by their IP in such files\n"
 	"      --mem-mode          weights as periods, perf's memory sort order\n"
 	"  -n, --show-nr-samples   add a Samples column\n"
 	"      --show-total-period add a Period column\n"
@@ -225,6 +228,7 @@ enum {
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
 	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_NO_DEMANGLE, O_IGNORED,
 	O_IGNORED_ARG, O_STATS, O_TASKS, O_MMAPS, O_KALLSYMS, O_SYMFS, O_THREADS, O_FIELDS, O_HIERARCHY,
+	O_NO_BRANCH,
 };
 
 static const struct option report_longopts[] = {
@@ -257,6 +261,8 @@ static const struct option report_longopts[] = {
 	{"ns", no_argument, NULL, O_NS},
 	{"raw-trace", no_argument, NULL, O_RAW_TRACE},
 	{"mem-mode", no_argument, NULL, O_MEM_MODE},
+	{"branch-stack", no_argument, NULL, 'b'},
+	{"no-branch-stack", no_argument, NULL, O_NO_BRANCH},
 	{"spe-latency", no_argument, NULL, O_SPE_LATENCY},
 	{"plot", required_argument, NULL, O_PLOT},
 	{"force", no_argument, NULL, 'f'},
@@ -291,6 +297,8 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case 'n': rp->show_nr = true; break;
 	case O_RAW_TRACE: rp->raw_trace = true; break;
 	case O_MEM_MODE: rp->mem_mode = true; break;
+	case 'b': rp->branch = 1; break;
+	case O_NO_BRANCH: rp->branch = 0; break;
 	case O_SPE_LATENCY: a->spe_latency = true; break;
 	case O_PLOT: a->plot = optarg; break;
 	case 'D': a->dump = true; break;
@@ -545,6 +553,11 @@ static int report_run(report *rp, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(s.reader, &h, &err);
 	settle(rp, &s, &h);
+	if (rp_branch_settle(rp, &s)) {
+		pd_session_close(&s);
+		pk_pd_header_release(&h);
+		return 129;
+	}
 	if (a->header || a->header_only)
 		pd_header_print(s.reader, s.input, stdout);
 	else if (!rp->quiet)
@@ -580,11 +593,12 @@ int cmd_report(int argc, char **argv)
 	rp->nr_keys = 3;
 	rp->cg.min_percent = 0.5;
 	rp->cg.max_stack = PK_MAX_STACK;
+	rp->branch = -1;
 	report_args a = {0};
 	int c, status = 0;
 	optind = 1;
 	opterr = 0;
-	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:TF:", report_longopts, NULL)) != -1)
+	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:TF:b", report_longopts, NULL)) != -1)
 		status = report_opt(rp, &a, c, argc, argv);
 	if (!status && a.fields && rp_fields_setup(rp, a.fields))
 		status = 129;

@@ -105,6 +105,7 @@ typedef struct rp_entry {
 	const char *dso;             /* the dso of the address that made it */
 	uint64_t *v;                 /* RP_NV values per member */
 	size_t max_depth;            /* the longest chain added */
+	pk_pd_branch_entry br;       /* branch view: the branch that made it */
 	rp_cnode chain;
 } rp_entry;
 
@@ -122,6 +123,8 @@ typedef struct report {
 	bool raw_trace;              /* --raw-trace: the trace key's raw fields */
 	bool mem_mode, mem_mode_default; /* --mem-mode: weights as periods; its key order */
 	bool need_chain;             /* chains resolved: tree, Children or parent key */
+	int branch;                  /* -b 1, --no-branch-stack 0, else -1: the file says */
+	bool branch_view;            /* entries are branches (period 1 each) */
 	rp_cg_opts cg;
 	/* -F: the columns, and the order (the -s keys, then the columns) */
 	bool fields;
@@ -144,6 +147,13 @@ typedef struct report {
 } report;
 
 int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
+/* An address of process pid resolved as the sample's cpumode says. */
+void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);
+/* The entry of c's keys (made when new; hid: the sample is filtered). */
+struct rp_ctx;
+rp_entry *rp_entry_for(report *rp, const struct rp_ctx *c, int ev, bool hid);
+/* Whether --comm, --pid, --tid, --dsos, --symbols hide c's address. */
+bool rp_hidden(report *rp, const struct rp_ctx *c);
 int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp);
 void rp_hist_print(report *rp);
@@ -158,6 +168,19 @@ bool rp_listed(const report *rp, const rp_entry *e);
 int rp_cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y);
 /* The text of key column k of an entry ("[k] name" for symbols). */
 void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n);
+
+/* ---- the branch view (report_branch.c) ---- */
+
+/* Whether the file's samples are shown as branches: -b, or perf's own
+ * choice for a file with the BRANCH_STACK feature (not under
+ * --no-branch-stack); sets the view's default keys. 0, or -EINVAL after
+ * printing perf's error for a branch key outside the view. */
+int rp_branch_settle(report *rp, struct pd_session *s);
+/* One entry per branch of the sample (ctx c has its sample fields). */
+int rp_branch_sample(report *rp, struct rp_ctx *c, int ei, int lead, int mi);
+/* perf 6.1's "Branch Statistics" after the table: each entry's branch by
+ * kind and type, weighted by the entry's samples. */
+void rp_branch_stats_print(const report *rp, rp_entry **all, size_t n);
 
 /* ---- --hierarchy (report_hier.c) ---- */
 

@@ -94,7 +94,7 @@ static char level_of(unsigned cpumode)
 	}
 }
 
-static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l)
+void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l)
 {
 	const pk_addr_loc *a = pk_machine_lookup(m, pid, cpumode, ip);
 	l->sym = a->sym;
@@ -123,7 +123,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 			continue;
 		if (n == PK_MAX_STACK)
 			continue;
-		resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
+		rp_resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
 		const char *inl = pd_chain_inlined(rp->s, smp, i);
 		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
 			out[n].sym = inl;
@@ -143,7 +143,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
  * first sample only, and later samples of any kind add to it (so with
  * --symbols X and no symbol key a row is its whole dso or comm, shown
  * when its first sample was in X). */
-static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
+rp_entry *rp_entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 {
 	char cols[RP_MAX_KEYS][RP_NAME_MAX];
 	uint64_t nums[RP_MAX_KEYS];
@@ -185,11 +185,17 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 	e->tid = c->smp->tid;
 	e->nosym = !c->loc->sym;
 	e->dso = c->loc->dso;
+	if (c->br)
+		e->br = *c->br;
 	for (int k = 0; k < rp->nr_keys; k++) {
+		const rp_key *key = rp->keys[k];
+		const rp_loc *l = key->side == RP_SIDE_FROM ? c->from : key->side == RP_SIDE_TO ? c->to
+											     : c->loc;
 		e->nums[k] = nums[k];
 		e->cols[k] = strdup(cols[k]);
-		if ((rp->keys[k]->order == RP_ORD_SYM && !c->loc->sym) ||
-		    (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill && !c->loc->has_map))
+		if ((key->order == RP_ORD_SYM && !c->loc->sym) ||
+		    (key->fill == rp_keys[RP_KEY_DSO].fill && !c->loc->has_map) ||
+		    (key->unres == RP_U_SYM && !l->sym) || (key->unres == RP_U_MAP && !l->has_map))
 			e->unresolved |= (uint8_t)(1u << k);
 	}
 	e->hnext = rp->buckets[h];
@@ -199,7 +205,7 @@ static rp_entry *entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 }
 
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
-static bool hidden(report *rp, const rp_ctx *c)
+bool rp_hidden(report *rp, const rp_ctx *c)
 {
 	if (rp->comms.n && !rp_list_has(&rp->comms, pk_machine_comm(rp->s->machine, c->smp->pid,
 								       c->smp->tid)))
@@ -263,7 +269,7 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 		if (!at.sym)
 			at.dso_addr = at.ip;
 		c->loc = &at;
-		rp_entry *e = entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
+		rp_entry *e = rp_entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
 		if (!e)
 			return 1;
 		bool dup = false;
@@ -294,7 +300,7 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	int lead = rp->leader[ei], mi = rp->member[ei];
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	rp_loc loc, chain[PK_MAX_STACK];
-	resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
+	rp_resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
 	/* the chain is looked at for the tree, Children and parent only */
 	size_t n = smp->callchain_nr && rp->need_chain ? resolve_chain(rp, smp, cpumode, chain) : 0;
 	rp_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
@@ -302,10 +308,12 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 		    .raw_trace = rp->raw_trace, .s = rp->s, .evsel = ev->evsel};
 	/* --mem-mode: the weight, 1 for none (perf's cost) */
 	uint64_t period = !rp->mem_mode ? smp->period : smp->weight ? smp->weight : 1;
+	if (rp->branch_view)
+		return rp_branch_sample(rp, &c, ei, lead, mi);
 	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
-	bool hid = hidden(rp, &c);
-	rp_entry *e = entry_for(rp, &c, lead, hid);
+	bool hid = rp_hidden(rp, &c);
+	rp_entry *e = rp_entry_for(rp, &c, lead, hid);
 	if (!e)
 		return 1;
 	if (!e->filtered) { /* perf counts by the entry's mark, not the sample's */
@@ -355,32 +363,35 @@ static const report *sort_rp;
 
 int rp_cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y)
 {
-	switch (rp->keys[k]->order) {
-	case RP_ORD_SYM: {
-		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+	enum rp_order o = rp->keys[k]->order;
+	bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+	int c = 0;
+	switch (o) {
+	case RP_ORD_SYM:
+	case RP_ORD_TEXT:
+	case RP_ORD_ADDR:
+		if (ux != uy) /* no symbol or dso: after those with one */
+			return ux ? 1 : -1;
+		/* unresolved symbols and the ADDR keys: by number */
+		if (o == RP_ORD_TEXT || (o == RP_ORD_SYM && !ux))
+			c = strcmp(x->cols[k], y->cols[k]);
+		break;
+	case RP_ORD_DESC_TEXT:
 		if (ux != uy)
-			return ux ? 1 : -1;
-		if (ux)
-			break; /* addresses: by number */
-		int c = strcmp(x->cols[k], y->cols[k]);
-		if (c)
-			return c;
+			return ux ? -1 : 1;
+		c = strcmp(y->cols[k], x->cols[k]);
 		break;
-	}
-	case RP_ORD_TEXT: {
-		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
-		if (ux != uy) /* no dso: after those with one */
-			return ux ? 1 : -1;
-		int c = strcmp(x->cols[k], y->cols[k]);
-		if (c)
-			return c;
+	case RP_ORD_DESC_NUM:
+		if (x->nums[k] != y->nums[k])
+			return x->nums[k] > y->nums[k] ? -1 : 1;
 		break;
-	}
 	case RP_ORD_COUNT:
 	case RP_ORD_PERIOD:
 	case RP_ORD_NUM:
 		break;
 	}
+	if (c)
+		return c;
 	if (x->nums[k] != y->nums[k]) /* signed: tid and cpu -1 come first */
 		return (int64_t)x->nums[k] < (int64_t)y->nums[k] ? -1 : 1;
 	return 0;
@@ -608,7 +619,7 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
 		return;
 	}
-	if (rp->keys[k]->order == RP_ORD_SYM) {
+	if (rp->keys[k]->order == RP_ORD_SYM || rp->keys[k]->level) {
 		snprintf(b, n, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}
@@ -632,6 +643,8 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
 		for (int k = 0; k < rp->nr_keys; k++) {
 			char t[RP_NAME_MAX];
+			if (rp->keys[k]->fixed_w)
+				continue;
 			rp_col_text(rp, all[i], k, t, sizeof(t));
 			int l = rp->keys[k]->order == RP_ORD_SYM ? rp_sym_width(t) : (int)strlen(t);
 			if (!strcmp(rp->keys[k]->name, "cpu"))
@@ -797,5 +810,7 @@ void rp_hist_print(report *rp)
 		if (nr)
 			print_event(rp, all, n, (int)ev);
 	}
+	if (rp->branch_view)
+		rp_branch_stats_print(rp, all, n);
 	free(all);
 }

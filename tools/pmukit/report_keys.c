@@ -273,6 +273,86 @@ static void k_ins_lat(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "%u", (unsigned)c->smp->weight_var2);
 }
 
+/* ---- the branch view's keys: a branch entry's two ends and flags ---- */
+
+static const rp_loc *side_of(const rp_ctx *c, bool to)
+{
+	return to ? c->to : c->from;
+}
+
+static void dso_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+{
+	const rp_loc *l = side_of(c, to);
+	*num = 0;
+	put(b, n, l->has_map ? basename_of(l->dso) : "[unknown]");
+}
+
+/* "[l] name" by the end's own level ('H' where no map holds it); numbers
+ * are the symbol's start or, unresolved, the address. */
+static void sym_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+{
+	const rp_loc *l = side_of(c, to);
+	char t[RP_NAME_MAX];
+	*num = l->sym ? l->sym_start : l->ip;
+	rp_sym_text(l, t, sizeof(t));
+	snprintf(b, n, "[%c] %s", l->level, t);
+}
+
+/* "name+0xoff" with the name cut to the column (perf 6.1's fixed 22 less
+ * the "[l] " the entry's level makes), or the address in its map. */
+static void addr_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+{
+	const rp_loc *l = side_of(c, to);
+	*num = l->ip;
+	if (l->sym && l->dso_addr != l->sym_start)
+		snprintf(b, n, "%.18s+0x%" PRIx64, l->sym, l->dso_addr - l->sym_start);
+	else if (l->sym)
+		snprintf(b, n, "%.18s", l->sym);
+	else
+		snprintf(b, n, "0x%016" PRIx64, l->has_map ? l->dso_addr : l->ip);
+}
+
+static void k_dso_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, false, b, n, num); }
+static void k_dso_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, true, b, n, num); }
+static void k_sym_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, false, b, n, num); }
+static void k_sym_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, true, b, n, num); }
+static void k_addr_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, false, b, n, num); }
+static void k_addr_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, true, b, n, num); }
+
+/* perf: "N" when predicted, "Y" when mispredicted, else "N/A". */
+static void k_mispredict(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	uint64_t f = c->br->flags;
+	*num = f & 3;
+	put(b, n, f & 2 ? "N" : f & 1 ? "Y" : "N/A");
+}
+
+static void k_in_tx(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->br->flags >> 2 & 1;
+	put(b, n, *num ? "T" : ".");
+}
+
+static void k_abort(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->br->flags >> 3 & 1;
+	put(b, n, *num ? "A" : ".");
+}
+
+/* The cycles field as perf 6.1 prints it: a signed short, "-" for none. */
+static void k_cycles(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = c->br->flags >> 4 & 0xffff;
+	if (*num)
+		snprintf(b, n, "%d", (int)(int16_t)(uint16_t)*num);
+	else
+		put(b, n, "-");
+}
+
+#define BRANCH_KEY(n, t, o, f, s, u, w)                                                           \
+	{.name = n, .title = t, .order = o, .pad_last = !(w), .fill = f, .branch = true,          \
+	 .side = s, .unres = u, .fixed_w = w, .level = !!(w)}
+
 const rp_key rp_keys[] = {
 	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},
 	{"pid", "    Pid:Command", RP_ORD_NUM, true, false, k_pid},
@@ -301,6 +381,24 @@ const rp_key rp_keys[] = {
 	{"local_ins_lat", "Local INSTR Latency", RP_ORD_NUM, true, false, k_ins_lat},
 	{"srcline", "Source:Line", RP_ORD_TEXT, false, false, k_srcline},
 	{"srcfile", "Source File", RP_ORD_TEXT, false, false, k_srcfile},
+	BRANCH_KEY("dso_from", "Source Shared Object", RP_ORD_DESC_TEXT, k_dso_from, RP_SIDE_FROM,
+		   RP_U_MAP, 0),
+	BRANCH_KEY("dso_to", "Target Shared Object", RP_ORD_DESC_TEXT, k_dso_to, RP_SIDE_TO,
+		   RP_U_MAP, 0),
+	BRANCH_KEY("symbol_from", "Source Symbol", RP_ORD_ADDR, k_sym_from, RP_SIDE_FROM, RP_U_SYM,
+		   0),
+	BRANCH_KEY("symbol_to", "Target Symbol", RP_ORD_ADDR, k_sym_to, RP_SIDE_TO, RP_U_SYM, 0),
+	BRANCH_KEY("addr_from", "Source Address", RP_ORD_NUM, k_addr_from, RP_SIDE_FROM, RP_U_NONE,
+		   22),
+	BRANCH_KEY("addr_to", "Target Address", RP_ORD_NUM, k_addr_to, RP_SIDE_TO, RP_U_NONE, 22),
+	BRANCH_KEY("mispredict", "Branch Mispredicted", RP_ORD_TEXT, k_mispredict, RP_SIDE_ENTRY,
+		   RP_U_NONE, 0),
+	BRANCH_KEY("in_tx", "Branch in transaction", RP_ORD_NUM, k_in_tx, RP_SIDE_ENTRY,
+		   RP_U_NONE, 0),
+	BRANCH_KEY("abort", "Transaction abort", RP_ORD_NUM, k_abort, RP_SIDE_ENTRY, RP_U_NONE,
+		   0),
+	BRANCH_KEY("cycles", "Basic Block Cycles", RP_ORD_DESC_NUM, k_cycles, RP_SIDE_ENTRY,
+		   RP_U_NONE, 0),
 	{NULL, NULL, 0, false, false, NULL},
 };
 
@@ -319,6 +417,8 @@ bool rp_key_children_repeat(const rp_key *k)
 
 int rp_key_width_min(const rp_key *k)
 {
+	if (k->fixed_w)
+		return k->fixed_w;
 	if (!strcmp(k->name, "period") || !strcmp(k->name, "sample") ||
 	    !strcmp(k->name, "time") || !strcmp(k->name, "weight") ||
 	    !strcmp(k->name, "local_weight"))

@@ -18,10 +18,21 @@ typedef struct rp_ctx {
 	bool raw_trace;               /* the trace key: raw fields */
 	struct pd_session *s;         /* the trace key: the session's tracing data */
 	const pk_pd_evsel *evsel;     /* the sample's event */
+	/* the branch view (-b): the branch entry and its two ends */
+	const pk_pd_branch_entry *br;
+	const rp_loc *from, *to;
 } rp_ctx;
 
-/* COUNT and PERIOD columns show the entry's samples and period. */
-enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT, RP_ORD_PERIOD };
+/* COUNT and PERIOD columns show the entry's samples and period. The
+ * branch keys' orders (perf 6.1's comparisons): DESC_TEXT names in reverse,
+ * unresolved first (dso_from/to); ADDR resolved first, then by number
+ * (symbol_from/to: symbol start or address); DESC_NUM numbers high first. */
+enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT, RP_ORD_PERIOD,
+		RP_ORD_DESC_TEXT, RP_ORD_ADDR, RP_ORD_DESC_NUM };
+
+/* The address a branch key looks at, and what makes it unresolved. */
+enum rp_side { RP_SIDE_ENTRY, RP_SIDE_FROM, RP_SIDE_TO };
+enum rp_unres { RP_U_NONE, RP_U_SYM, RP_U_MAP };
 
 typedef struct rp_key {
 	const char *name, *title;
@@ -29,6 +40,11 @@ typedef struct rp_key {
 	bool pad_last;               /* padded to the width when the last column */
 	bool right;                  /* title right-aligned */
 	void (*fill)(const rp_ctx *c, char *buf, size_t n, uint64_t *num);
+	bool branch;                 /* only in the branch view */
+	enum rp_side side;
+	enum rp_unres unres;
+	int fixed_w;                 /* > 0: the column's width whatever its texts */
+	bool level;                  /* printed after the entry's "[l] " (not in its text) */
 } rp_key;
 
 extern const rp_key rp_keys[];

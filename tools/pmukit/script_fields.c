@@ -59,13 +59,9 @@ void script_print_tod(pd_out *o, uint64_t time, uint64_t wall_ns, uint64_t clock
  * perf 6.1 prints "(null)" for a new_type it has no name for. */
 static void print_branch_flags(pd_out *o, uint64_t flags)
 {
-	static const char *const types[15] = {
-		"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX"};
-	static const char *const new_types[8] = {"FAULT_ALGN", "FAULT_DATA", "FAULT_INST",
-						 "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5"};
-	unsigned type = (unsigned)(flags >> 20) & 0xf, new_type = (unsigned)(flags >> 26) & 0xf;
-	const char *name = type < 15 ? types[type] : new_type < 8 ? new_types[new_type] : "(null)";
+	const char *name = pk_pd_branch_type_name(flags);
+	if (!name)
+		name = "(null)";
 	char pred = flags & 2 ? 'P' : flags & 1 ? 'M' : '-'; /* perf's order */
 	pd_out_printf(o, "/%c/%c/%c/%u/%s ", pred, flags & 4 ? 'X' : '-', flags & 8 ? 'A' : '-',
 		      (unsigned)(flags >> 4) & 0xffff, name);
