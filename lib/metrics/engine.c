@@ -467,6 +467,8 @@ int pk_metric_eval(const pk_metric_table *t, size_t ri, const pk_metric_counts *
 	if (ri >= t->nr || (anchor >= 0 && (size_t)anchor >= in->nr) ||
 	    !eval_row(t, ri, in, anchor, &v))
 		return 0;
+	if ((t->rows[ri].def.flags & PK_METRIC_NONZERO) && v == 0)
+		return 0;
 	fill_value(t, ri, in, anchor, v, out);
 	return 1;
 }
@@ -484,17 +486,42 @@ static bool triggered_by(const pk_metric_table *t, const row *r, const pk_evsel 
 int pk_metric_shadow(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
 		     pk_metric_value *out)
 {
+	memset(out, 0, sizeof(*out));
 	if (idx >= in->nr || !in->v[idx].counted || !in->v[idx].evsel)
 		return 0;
 	for (size_t ri = 0; ri < t->nr; ri++) {
 		const row *r = &t->rows[ri];
-		if (!r->def.trigger || !triggered_by(t, r, in->v[idx].evsel))
+		if (!r->def.trigger || (r->def.flags & PK_METRIC_NEW_LINE) ||
+		    !triggered_by(t, r, in->v[idx].evsel))
 			continue;
 		if (pk_metric_eval(t, ri, in, (long)idx, out))
 			return 1;
-		if (r->def.flags & PK_METRIC_FINAL)
+		if (r->def.flags & PK_METRIC_FINAL) {
+			/* the row that ended the search, without a value */
+			const char *u = r->def.blank_unit ? r->def.blank_unit : r->def.unit;
+			*out = (pk_metric_value){.def = &r->def, .value = NAN, .unit = u ? u : ""};
 			return 0;
+		}
 	}
+	return 0;
+}
+
+int pk_metric_shadow_line(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+			  size_t *pos, pk_metric_value *out)
+{
+	if (idx >= in->nr || !in->v[idx].counted || !in->v[idx].evsel)
+		return 0;
+	for (size_t ri = *pos; ri < t->nr; ri++) {
+		const row *r = &t->rows[ri];
+		if (!r->def.trigger || !(r->def.flags & PK_METRIC_NEW_LINE) ||
+		    !triggered_by(t, r, in->v[idx].evsel))
+			continue;
+		if (pk_metric_eval(t, ri, in, (long)idx, out)) {
+			*pos = ri + 1;
+			return 1;
+		}
+	}
+	*pos = t->nr;
 	return 0;
 }
 
