@@ -14,7 +14,7 @@
  *
  * Formulas are a small expression language (docs/metrics.md): numbers,
  * + - * / %, parentheses, comparisons, & and |, `a if cond else b`, min(),
- * max(), d_ratio(), event names (perf spellings, `\` escapes, `pmu@...@`),
+ * max(), d_ratio(), has_event(), event names (perf spellings, `\` escapes, `pmu@...@`),
  * other rows' names, and literals `#name` supplied by the caller (#slots,
  * #smt_on, #wall_ns, ...). Parse errors carry the byte position.
  *
