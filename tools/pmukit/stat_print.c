@@ -254,6 +254,22 @@ static void metric_plain(const metric *m, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
 
+/* What every form prints of a row: its unit and scale, its status text
+ * (NULL: counted). */
+typedef struct row_head {
+	double scale;
+	const char *unit;
+	const char *st;
+} row_head;
+
+static row_head row_head_of(const stat_row *r)
+{
+	row_head h;
+	h.unit = stat_evsel_unit(r->evsel, &h.scale);
+	h.st = status_text(r);
+	return h;
+}
+
 /* The start of a JSON line: the interval and the aggregation keys. */
 static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
@@ -284,27 +300,25 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 			   double interval_ns)
 {
 	FILE *o = p->out;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
+	row_head h = row_head_of(r);
 	json_line_start(p, r, interval_ns);
 	fprintf(o, "\"counter-value\" : ");
-	if (st) {
-		print_json_string(o, st);
+	if (h.st) {
+		print_json_string(o, h.st);
 	} else {
-		fprintf(o, "\"%f\"", row_value(r, p->runs) * scale);
+		fprintf(o, "\"%f\"", row_value(r, p->runs) * h.scale);
 	}
 	fprintf(o, ", \"unit\" : ");
-	print_json_string(o, unit);
+	print_json_string(o, h.unit);
 	fprintf(o, ", \"event\" : ");
 	print_json_string(o, row_name(r));
-	if (p->runs > 1 && !st)
+	if (p->runs > 1 && !h.st)
 		fprintf(o, ", \"variance\" : %.2f", pk_runstats_rel_pct(&r->noise));
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
-		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		(unsigned long long)(h.st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
 		running_pct(&r->counts));
 	/* an uncounted event names no unit (perf's pm(..., "", 0)) */
-	json_metric(o, st ? &(metric){.unit = ""} : &ml->v[0]);
+	json_metric(o, h.st ? &(metric){.unit = ""} : &ml->v[0]);
 	if (p->modeled) {
 		fprintf(o, ", \"modeled\" : ");
 		print_json_string(o, p->modeled);
@@ -334,20 +348,18 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 {
 	FILE *o = p->out;
 	const char *sep = p->sep;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
+	row_head h = row_head_of(r);
 	char mv[64];
 	csv_line_start(p, r, interval_ns);
-	if (st)
-		fputs(st, o);
+	if (h.st)
+		fputs(h.st, o);
 	else
-		fprintf(o, "%.*f", scale != 1.0 ? 2 : 0, row_value(r, p->runs) * scale);
-	fprintf(o, "%s%s%s%s", sep, unit, sep, row_name(r));
+		fprintf(o, "%.*f", h.scale != 1.0 ? 2 : 0, row_value(r, p->runs) * h.scale);
+	fprintf(o, "%s%s%s%s", sep, h.unit, sep, row_name(r));
 	if (p->runs > 1)
-		fprintf(o, "%s%.2f%%", sep, st ? 0.0 : pk_runstats_rel_pct(&r->noise));
+		fprintf(o, "%s%.2f%%", sep, h.st ? 0.0 : pk_runstats_rel_pct(&r->noise));
 	fprintf(o, "%s%llu%s%.2f", sep,
-		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		(unsigned long long)(h.st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
 		sep, running_pct(&r->counts));
 	if (ml->v[0].have) {
 		metric_plain(&ml->v[0], mv, sizeof(mv));
@@ -394,22 +406,20 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 			    double interval_ns)
 {
 	FILE *o = p->out;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
+	row_head h = row_head_of(r);
 	char val[64];
 	human_line_start(p, r, interval_ns);
-	if (st) {
+	if (h.st) {
 		/* perf's line of an event without a count: the name in 25 */
-		fprintf(o, "%18s %-4s %-25s%-35s", st, unit, row_name(r), "");
+		fprintf(o, "%18s %-4s %-25s%-35s", h.st, h.unit, row_name(r), "");
 		if (r->counts.run != r->counts.ena)
 			fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
 		fputc('\n', o);
 		return;
 	}
-	stat_format_num(val, sizeof(val), row_value(r, p->runs) * scale, scale != 1.0 ? 2 : 0,
+	stat_format_num(val, sizeof(val), row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
 			p->big_num);
-	fprintf(o, "%18s %-4s %-32s", val, unit, row_name(r));
+	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
 	human_metric(o, &ml->v[0]);
 	for (size_t k = 1; k < ml->nr; k++) {
 		/* a further line: perf's new line, blank up to the metric column */
