@@ -25,7 +25,9 @@
  * name matches an evsel called that (also "<pmu>/<name>/" or "<name>:<mod>").
  * Only counts of the anchor's bucket (same CPU for -A, same thread for
  * --per-thread) are used, and a non-software event must be on the anchor's
- * PMU (on hybrid machines cpu_core instructions pair with cpu_core cycles).
+ * PMU (on hybrid machines cpu_core instructions pair with cpu_core cycles)
+ * and have its exclude bits (perf 6.1: branch-misses with branches, not
+ * with branches:u).
  * The first matching count, in the order given, is used. */
 #ifndef PMUKIT_METRICS_H
 #define PMUKIT_METRICS_H

@@ -156,6 +156,11 @@ static const stat_run runs[] = {
 	 "task-clock,cycles,instructions,stalled-cycles-frontend,stalled-cycles-backend"},
 	{"uncounted-json", "uncounted", PER_PROCESS, STAT_JSON,
 	 "task-clock,cycles,instructions,stalled-cycles-frontend,stalled-cycles-backend"},
+	/* exclude bits: a ratio only over a total with the same ones, the clocks any */
+	{"modifiers", "rounding", PER_PROCESS, STAT_HUMAN,
+	 "task-clock:u,cycles:u,stalled-cycles-frontend,stalled-cycles-backend:u,branches:u,"
+	 "branch-misses,L1-icache-loads:k,L1-icache-load-misses:k,cache-references,"
+	 "cache-misses:k,LLC-loads"},
 	{"unsupported", "unsupported", PER_PROCESS, STAT_HUMAN, "task-clock,bus-cycles,cycles,ref-cycles"},
 	{"unsupported-csv", "unsupported", PER_PROCESS, STAT_CSV,
 	 "task-clock,bus-cycles,cycles,ref-cycles"},

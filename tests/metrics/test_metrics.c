@@ -624,6 +624,21 @@ static void test_stat_cache_stall_rows(void **state)
 	bench_add(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page-faults", NULL, -1, 5);
 	in.nr = b.n;
 	assert_string_equal(shadow_text(t, &in, b.n - 1), "none (no row)");
+	/* a total counts only with the anchor's exclude bits (perf 6.1's stat
+	 * context); the clocks pair with any */
+	struct perf_event_attr au = {.type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS, .exclude_kernel = 1};
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses", NULL, -1, 5);
+	const pk_evsel *bu = pk_evlist_add(b.l, &au, "branches:u", NULL);
+	b.c[b.n++] = (pk_metric_count){.evsel = bu, .key = -1, .value = 50, .counted = true};
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 2), "none (of all branches)");
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", NULL, -1, 20);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 3), "  25.00% of all branches");
+	bench_add(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", NULL, -1, 1e9);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 3), "  50.000 /sec"); /* branches:u */
 	pk_metric_table_free(t);
 	bench_free(&b);
 }
