@@ -89,6 +89,33 @@ char *pk_test_tmpdir(void)
 	return d ? strdup(d) : NULL;
 }
 
+char *pk_test_read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open", path);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, mem);
+	fclose(mem);
+	fclose(f);
+	return buf;
+}
+
+void pk_test_rmtree(char *dir)
+{
+	if (!dir)
+		return;
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	pk_test_run(cmd, NULL, 0);
+	free(dir);
+}
+
 void pk_test_put_file(const char *root, const char *rel, const char *text)
 {
 	char path[4096];

@@ -23,6 +23,11 @@ int pk_test_run(const char *cmd, char **out, int want_stderr);
 int pk_test_pmukit_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fresh temporary directory; caller frees the string. */
 char *pk_test_tmpdir(void);
+/* The whole of a file, malloc'd; fails the test when it cannot be read. */
+char *pk_test_read_text(const char *path);
+/* Removes dir and everything under it, and frees the string (a
+ * pk_test_tmpdir()); NULL does nothing. */
+void pk_test_rmtree(char *dir);
 /* A bundled model scenario: $PK_SRCDIR/examples/model/<name> (one of the
  * last four returned stays valid). */
 const char *pk_test_example(const char *name);

@@ -14,7 +14,7 @@
  *
  * Formulas are a small expression language (docs/metrics.md): numbers,
  * + - * / %, parentheses, comparisons, & and |, `a if cond else b`, min(),
- * max(), d_ratio(), event names (perf spellings, `\` escapes, `pmu@...@`),
+ * max(), d_ratio(), has_event(), event names (perf spellings, `\` escapes, `pmu@...@`),
  * other rows' names, and literals `#name` supplied by the caller (#slots,
  * #smt_on, #wall_ns, ...). Parse errors carry the byte position.
  *
@@ -25,7 +25,9 @@
  * name matches an evsel called that (also "<pmu>/<name>/" or "<name>:<mod>").
  * Only counts of the anchor's bucket (same CPU for -A, same thread for
  * --per-thread) are used, and a non-software event must be on the anchor's
- * PMU (on hybrid machines cpu_core instructions pair with cpu_core cycles).
+ * PMU (on hybrid machines cpu_core instructions pair with cpu_core cycles)
+ * and have its exclude bits (perf 6.1: branch-misses with branches, not
+ * with branches:u).
  * The first matching count, in the order given, is used. */
 #ifndef PMUKIT_METRICS_H
 #define PMUKIT_METRICS_H
@@ -83,6 +85,12 @@ enum {
 	/* As a shadow metric: when this row matches its trigger but cannot be
 	 * computed, the event gets no metric (later rows are not tried). */
 	PK_METRIC_FINAL = 1 << 1,
+	/* A zero value counts as not computable (perf prints nothing then). */
+	PK_METRIC_NONZERO = 1 << 2,
+	/* As a shadow metric: a line of its own under the count's metric
+	 * (perf's "stalled cycles per insn" under IPC), given by
+	 * pk_metric_shadow_line, never by pk_metric_shadow. */
+	PK_METRIC_NEW_LINE = 1 << 3,
 };
 
 typedef struct pk_metric_def {
@@ -102,10 +110,14 @@ typedef struct pk_metric_def {
 	const char *description;
 	const char *groups;        /* ';'-separated: "TopdownL1;Default" */
 	const char *parent;        /* the parent row's name in a tree, or NULL */
+	/* The unit perf names (JSON's metric-unit) when the row matched but
+	 * has no value; NULL: `unit` (perf 6.1 says "Ghz" for cycles then). */
+	const char *blank_unit;
 } pk_metric_def;
 
-/* perf stat's shadow metrics (CPUs utilized, GHz, IPC, miss ratios,
- * stalled cycles, rates), in the order they are tried. */
+/* perf stat's shadow metrics (CPUs utilized, GHz, IPC and stalled cycles
+ * per insn, miss ratios of branches, caches and TLBs, stalled cycles,
+ * rates), in the order they are tried. */
 const pk_metric_def *pk_metric_defs_stat(size_t *nr);
 
 /* ---- Tables --------------------------------------------------------------- */
@@ -158,12 +170,22 @@ typedef struct pk_metric_value {
 
 /* The metric perf stat prints after count `idx`: the first row whose
  * trigger matches it and whose value can be computed (every reference
- * found, the value not NaN). Returns 1 with *out filled, 0 when none. */
+ * found, the value not NaN). Returns 1 with *out filled, 0 when none; then
+ * out->def is the PK_METRIC_FINAL row that ended the search without a
+ * value (its blank_unit or unit in out->unit, the value NaN), or NULL when no row
+ * matched. */
 int pk_metric_shadow(const pk_metric_table *table, const pk_metric_counts *counts, size_t idx,
 		     pk_metric_value *out);
+/* The further lines perf stat prints under count `idx`'s metric: rows
+ * flagged PK_METRIC_NEW_LINE whose trigger matches it and whose value can be
+ * computed, in table order, starting at row *pos (0 at first). Returns 1
+ * with *out filled and *pos past that row, 0 when there is no more. */
+int pk_metric_shadow_line(const pk_metric_table *table, const pk_metric_counts *counts, size_t idx,
+			  size_t *pos, pk_metric_value *out);
 /* Row `row` with count `anchor` giving the bucket and PMU (anchor < 0: the
  * first count of any bucket and PMU). Returns 1 with *out filled, 0 when
- * an event or literal is missing or the value is NaN. */
+ * an event or literal is missing or the value is NaN (or 0 in a
+ * PK_METRIC_NONZERO row). */
 int pk_metric_eval(const pk_metric_table *table, size_t row, const pk_metric_counts *counts,
 		   long anchor, pk_metric_value *out);
 

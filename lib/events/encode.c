@@ -987,10 +987,12 @@ static int apply_mods(struct build *b, pk_evsel *e, const char *mods, int pos, b
 }
 
 /* A symbolic event keeps its modifiers in its name ("cpu-clock:u"), as
- * perf names it (and stores it in perf.data). */
+ * perf names it (and stores it in perf.data); perf 6.1 names a cache event
+ * as written without them ("L1-dcache-loads:u" is "L1-dcache-loads"). */
 static int name_with_mods(pk_evsel *e, const pk_ev_ast *ev, pk_error *err)
 {
-	if (ev->kind != PK_EV_NAME || !e->name || strcmp(e->name, ev->name))
+	if (ev->kind != PK_EV_NAME || !e->name || strcmp(e->name, ev->name) ||
+	    e->attr.type == PERF_TYPE_HW_CACHE)
 		return 0;
 	char *n = NULL;
 	if (asprintf(&n, "%s:%s", ev->name, ev->mods) < 0)

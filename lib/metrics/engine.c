@@ -12,8 +12,8 @@
  * so evaluation terminates.
  *
  * Evaluating row R for anchor count A: EVENT references take the first
- * counted count of A's bucket (key) matching the name, on A's PMU unless the
- * event is a software one. A missing count, literal or metric is NaN, which
+ * counted count of A's bucket (key) matching the name, on A's PMU and with
+ * A's exclude bits unless the event is a software one (the clocks). A missing count, literal or metric is NaN, which
  * propagates through the arithmetic: a NaN result makes the row "not
  * computable" (no value), never an error; a branch of `if` not taken does
  * not matter. */
@@ -350,6 +350,17 @@ static bool same_pmu(const pk_evsel *a, const pk_evsel *b)
 	return pk_evsel_pmu(a) == pk_evsel_pmu(b) && extended_type(a) == extended_type(b);
 }
 
+/* The exclude bits perf 6.1 keys its stat counts by (evsel_context): a
+ * metric pairs a count only with counts of the same bits (branch-misses
+ * with branches, not with branches:u). */
+static unsigned exclude_bits(const pk_evsel *e)
+{
+	const struct perf_event_attr *a = pk_evsel_attr(e);
+	return (unsigned)a->exclude_kernel | (unsigned)a->exclude_user << 1 |
+	       (unsigned)a->exclude_hv << 2 | (unsigned)a->exclude_host << 3 |
+	       (unsigned)a->exclude_idle << 4;
+}
+
 static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor,
 					 const event_ref *r)
 {
@@ -359,7 +370,8 @@ static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor
 		if (!c->counted || !c->evsel || (a && c->key != a->key) ||
 		    !event_matches(r, c->evsel))
 			continue;
-		if (!a || r->software || same_pmu(c->evsel, a->evsel))
+		if (!a || r->software ||
+		    (same_pmu(c->evsel, a->evsel) && exclude_bits(c->evsel) == exclude_bits(a->evsel)))
 			return c;
 	}
 	return NULL;
@@ -467,6 +479,8 @@ int pk_metric_eval(const pk_metric_table *t, size_t ri, const pk_metric_counts *
 	if (ri >= t->nr || (anchor >= 0 && (size_t)anchor >= in->nr) ||
 	    !eval_row(t, ri, in, anchor, &v))
 		return 0;
+	if ((t->rows[ri].def.flags & PK_METRIC_NONZERO) && v == 0)
+		return 0;
 	fill_value(t, ri, in, anchor, v, out);
 	return 1;
 }
@@ -484,17 +498,42 @@ static bool triggered_by(const pk_metric_table *t, const row *r, const pk_evsel 
 int pk_metric_shadow(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
 		     pk_metric_value *out)
 {
+	memset(out, 0, sizeof(*out));
 	if (idx >= in->nr || !in->v[idx].counted || !in->v[idx].evsel)
 		return 0;
 	for (size_t ri = 0; ri < t->nr; ri++) {
 		const row *r = &t->rows[ri];
-		if (!r->def.trigger || !triggered_by(t, r, in->v[idx].evsel))
+		if (!r->def.trigger || (r->def.flags & PK_METRIC_NEW_LINE) ||
+		    !triggered_by(t, r, in->v[idx].evsel))
 			continue;
 		if (pk_metric_eval(t, ri, in, (long)idx, out))
 			return 1;
-		if (r->def.flags & PK_METRIC_FINAL)
+		if (r->def.flags & PK_METRIC_FINAL) {
+			/* the row that ended the search, without a value */
+			const char *u = r->def.blank_unit ? r->def.blank_unit : r->def.unit;
+			*out = (pk_metric_value){.def = &r->def, .value = NAN, .unit = u ? u : ""};
 			return 0;
+		}
 	}
+	return 0;
+}
+
+int pk_metric_shadow_line(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+			  size_t *pos, pk_metric_value *out)
+{
+	if (idx >= in->nr || !in->v[idx].counted || !in->v[idx].evsel)
+		return 0;
+	for (size_t ri = *pos; ri < t->nr; ri++) {
+		const row *r = &t->rows[ri];
+		if (!r->def.trigger || !(r->def.flags & PK_METRIC_NEW_LINE) ||
+		    !triggered_by(t, r, in->v[idx].evsel))
+			continue;
+		if (pk_metric_eval(t, ri, in, (long)idx, out)) {
+			*pos = ri + 1;
+			return 1;
+		}
+	}
+	*pos = t->nr;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
  *   unary   := ('-' | '+' | '!') unary | primary
  *   primary := number | name | '(' expr ')' | func '(' expr { ',' expr } ')'
  *   func    := min | max (two or more arguments) | d_ratio (two)
+ *              | has_event (one: 1 when its argument has a value, else 0)
  * Names: a letter, '_' or '#' first, then letters, digits, '_', '.', ':';
  * '\' takes the next character literally (perf writes topdown\-fe\-bound);
  * '@' starts a verbatim part up to the next '@' (cpu_core@EVENT\,cmask\=1@).
@@ -45,6 +46,7 @@ typedef enum op {
 	OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
 	OP_IF,                     /* a if b else c */
 	OP_MIN, OP_MAX, OP_DRATIO,
+	OP_HAS,                    /* has_event(a): 1 when a is not NaN, else 0 */
 } op;
 
 typedef struct node {
@@ -236,7 +238,8 @@ static int parse_number(parser *p)
 	return n;
 }
 
-/* min(a, b, ...), max(a, b, ...), d_ratio(a, b): the cursor is on '('. */
+/* min(a, b, ...), max(a, b, ...), d_ratio(a, b), has_event(a): the cursor
+ * is on '('. */
 static int parse_call(parser *p, op o, size_t at)
 {
 	p->i++;
@@ -253,6 +256,9 @@ static int parse_call(parser *p, op o, size_t at)
 		return -1;
 	if (!take(p, ")"))
 		return fail(p, p->i, "expected ',' or ')' in the function's arguments");
+	if (o == OP_HAS)
+		return nargs == 1 ? add_node(p, OP_HAS, acc, -1, -1)
+				  : fail(p, at, "has_event takes one argument");
 	if (nargs < 2 || (o == OP_DRATIO && nargs != 2))
 		return fail(p, at, o == OP_DRATIO ? "d_ratio takes two arguments"
 						  : "min and max take two or more arguments");
@@ -284,7 +290,7 @@ static int parse_primary(parser *p)
 	}
 	skip_space(p);
 	static const struct { const char *name; op op; } funcs[] = {
-		{"min", OP_MIN}, {"max", OP_MAX}, {"d_ratio", OP_DRATIO}};
+		{"min", OP_MIN}, {"max", OP_MAX}, {"d_ratio", OP_DRATIO}, {"has_event", OP_HAS}};
 	for (size_t f = 0; f < PK_ARRAY_SIZE(funcs); f++)
 		if (p->s[p->i] == '(' && !strcmp(name, funcs[f].name)) {
 			free(name);
@@ -497,6 +503,7 @@ static double eval_node(const pk_expr *e, int i, const double *vals)
 	case OP_NUM: return n->num;
 	case OP_REF: return vals[n->ref];
 	case OP_NEG: return -eval_node(e, n->a, vals);
+	case OP_HAS: return isnan(eval_node(e, n->a, vals)) ? 0.0 : 1.0;
 	case OP_NOT: {
 		double v = truth(eval_node(e, n->a, vals));
 		return isnan(v) ? v : 1.0 - v;

@@ -24,6 +24,15 @@ uint64_t fake_value(const fake_event *e, uint64_t reads)
 	return per_read * reads;
 }
 
+/* The served count of an event, or NULL. */
+static const fake_count *served_of(const fake_kernel *f, const struct perf_event_attr *a)
+{
+	for (size_t i = 0; i < f->nr_served; i++)
+		if (f->served[i].type == a->type && f->served[i].config == a->config)
+			return &f->served[i];
+	return NULL;
+}
+
 static int fake_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		     int group_fd, unsigned long flags)
 {
@@ -44,6 +53,9 @@ static int fake_open(const pk_kernel *k, const struct perf_event_attr *attr, pid
 	}
 	if (f->fail_unless_exclude_kernel && !attr->exclude_kernel)
 		return -EACCES;
+	const fake_count *served = served_of(f, attr);
+	if (served && served->fail)
+		return -served->fail;
 	if (group_fd != -1 && !fake_event_of(f, group_fd))
 		return -EBADF;
 	fake_event *e = &f->ev[f->nr];
@@ -63,6 +75,28 @@ static uint64_t fake_id(int fd)
 	return 0x10000u + (uint64_t)fd;
 }
 
+/* e's value after its reads: the served one when counts are served. */
+static uint64_t read_value(const fake_kernel *f, const fake_event *e, uint64_t reads)
+{
+	if (!f->served)
+		return fake_value(e, reads);
+	const fake_count *c = served_of(f, &e->attr);
+	return c ? c->value : 0;
+}
+
+/* e's times: the served ones, else growing with each read (mux_num/den). */
+static void read_times(const fake_kernel *f, const fake_event *e, uint64_t *ena, uint64_t *run)
+{
+	const fake_count *c = f->served ? served_of(f, &e->attr) : NULL;
+	if (f->served) {
+		*ena = c && c->ena ? c->ena : 1000000;
+		*run = c && c->ena ? c->run : 1000000;
+		return;
+	}
+	*ena = e->reads * 1000000;
+	*run = f->mux_den ? *ena * f->mux_num / f->mux_den : *ena;
+}
+
 static ssize_t fake_read(const pk_kernel *k, int fd, void *buf, size_t len)
 {
 	fake_kernel *f = FAKE(k);
@@ -73,8 +107,8 @@ static ssize_t fake_read(const pk_kernel *k, int fd, void *buf, size_t len)
 		return -EBADF;
 	e->reads++;
 	uint64_t rf = e->attr.read_format;
-	uint64_t ena = e->reads * 1000000;
-	uint64_t run = f->mux_den ? ena * f->mux_num / f->mux_den : ena;
+	uint64_t ena, run;
+	read_times(f, e, &ena, &run);
 	if (rf & PERF_FORMAT_GROUP) {
 		size_t nr_at = i++;
 		uint64_t nr = 0;
@@ -86,7 +120,7 @@ static ssize_t fake_read(const pk_kernel *k, int fd, void *buf, size_t len)
 			fake_event *m = &f->ev[j];
 			if (!m->open || (FAKE_FD_BASE + j != fd && m->group_fd != fd))
 				continue;
-			w[i++] = fake_value(m, e->reads);
+			w[i++] = read_value(f, m, e->reads);
 			if (rf & PERF_FORMAT_ID)
 				w[i++] = fake_id(FAKE_FD_BASE + j);
 			if (rf & PERF_FORMAT_LOST)
@@ -95,7 +129,7 @@ static ssize_t fake_read(const pk_kernel *k, int fd, void *buf, size_t len)
 		}
 		w[nr_at] = nr;
 	} else {
-		w[i++] = fake_value(e, e->reads);
+		w[i++] = read_value(f, e, e->reads);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 			w[i++] = ena;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)

@@ -56,6 +56,17 @@ typedef struct fake_host {
 	uint64_t text, etext;          /* text 0: hidden */
 } fake_host;
 
+/* A chosen count (the stat differential test: the counts peo_stub.c
+ * serves perf): an event by attr type and config, read as value with
+ * these times (ena 0: the defaults, 1000000 both), or whose opens fail
+ * with errno `fail`. */
+typedef struct fake_count {
+	uint32_t type;
+	uint64_t config;
+	uint64_t value, ena, run;
+	int fail;
+} fake_count;
+
 typedef struct fake_kernel {
 	pk_kernel k;
 	fake_event ev[FAKE_MAX];
@@ -75,6 +86,11 @@ typedef struct fake_kernel {
 	uint64_t mux_num, mux_den;
 	fake_host host;
 	int polls;                 /* poll calls so far */
+	/* When set, every read answers these counts (an event without one
+	 * reads 0) instead of fake_value's growing ones; a group read takes
+	 * the leader's times. */
+	const fake_count *served;
+	size_t nr_served;
 	uint64_t last_mmap_offset;
 } fake_kernel;
 

@@ -85,6 +85,10 @@ static void test_expr_values(void **state)
 	/* a missing value propagates */
 	assert_true(isnan(eval_with("a + unknown", names, vals, n)));
 	assert_true(isnan(eval_with("max(unknown, 1)", names, vals, n)));
+	/* has_event: whether its argument has a value (perf's spelling) */
+	assert_true(eval_with("has_event(unknown)", names, vals, n) == 0);
+	assert_true(eval_with("has_event(a) + has_event(a / 0)", names, vals, n) == 1);
+	assert_true(eval_with("max(unknown if has_event(unknown) else 0, b)", names, vals, n) == 4);
 }
 
 static void test_expr_refs(void **state)
@@ -131,6 +135,7 @@ static void test_expr_errors(void **state)
 	expect_error("a b", 2, "unexpected text");
 	expect_error("min(1)", 0, "two or more");
 	expect_error("d_ratio(1, 2, 3)", 0, "two arguments");
+	expect_error("1 + has_event(a, b)", 4, "one argument");
 	expect_error("max(1, 2", 8, "expected ',' or ')'");
 	expect_error("a if b", 6, "expected 'else'");
 	expect_error("if a", 0, "before 'if'");
@@ -546,6 +551,136 @@ static void test_stat_shadow(void **state)
 	bench_free(&b);
 }
 
+/* The value pk_metric_format prints for a shadow metric, or "none" (with
+ * the unit of the final row that matched without a value, if any). */
+static const char *shadow_text(const pk_metric_table *t, const pk_metric_counts *in, size_t i)
+{
+	static char buf[128];
+	pk_metric_value mv;
+	if (!pk_metric_shadow(t, in, i, &mv)) {
+		snprintf(buf, sizeof(buf), "none (%s)", mv.def ? mv.unit : "no row");
+		return buf;
+	}
+	int n = pk_metric_format(mv.def->style, mv.value, buf, sizeof(buf));
+	snprintf(buf + n, sizeof(buf) - (size_t)n, " %s", mv.unit);
+	return buf;
+}
+
+/* The stat rows perf 6.1 prints for HW_CACHE misses and stalls, over
+ * counts (their printed lines are compared with perf's in tests/cli). */
+static void test_stat_cache_stall_rows(void **state)
+{
+	(void)state;
+	pk_metric_table *t = pk_metric_table_stat(NULL);
+	assert_non_null(t);
+	bench b;
+	bench_init(&b);
+	enum { L1D = PERF_COUNT_HW_CACHE_L1D, MISS = PERF_COUNT_HW_CACHE_RESULT_MISS << 16 };
+	bench_add(&b, PERF_TYPE_HW_CACHE, L1D | MISS, "L1-dcache-load-misses", NULL, -1, 23);
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", NULL, -1, 7e6);
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+		  "stalled-cycles-frontend", NULL, -1, 1e6);
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+		  "stalled-cycles-backend", NULL, -1, 1.5e6);
+	bench_add(&b, PERF_TYPE_HW_CACHE, L1D, "L1-dcache-loads", NULL, -1, 160);
+	pk_metric_counts in = {.v = b.c, .nr = 4};
+	/* without their totals: the miss ratio and the frontend stall are final
+	 * and print nothing, the backend stall prints 0 (perf 6.1) */
+	assert_string_equal(shadow_text(t, &in, 0), "none (of all L1-dcache accesses)");
+	assert_string_equal(shadow_text(t, &in, 1), "none (insn per cycle)");
+	assert_string_equal(shadow_text(t, &in, 2), "none (frontend cycles idle)");
+	assert_string_equal(shadow_text(t, &in, 3), "   0.00% backend cycles idle");
+	/* with the read accesses: x / y * 100, perf's order (14.37, not 14.38) */
+	in.nr = 5;
+	assert_string_equal(shadow_text(t, &in, 0), "  14.37% of all L1-dcache accesses");
+	b.c[4].value = 0;
+	assert_string_equal(shadow_text(t, &in, 0), "   0.00% of all L1-dcache accesses");
+	/* stalled cycles per insn: a further line, the larger stall */
+	pk_metric_value mv;
+	size_t pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 1, &pos, &mv), 1);
+	assert_string_equal(mv.def->name, "stalled_cycles_per_insn");
+	assert_true(mv.value == 1.5e6 / 7e6);
+	assert_int_equal(pk_metric_shadow_line(t, &in, 1, &pos, &mv), 0);
+	pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 2, &pos, &mv), 0); /* not its trigger */
+	b.c[3].counted = false; /* an uncounted stall is 0 */
+	pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 1, &pos, &mv), 1);
+	assert_true(mv.value == 1e6 / 7e6);
+	b.c[2].value = 0; /* no stall: no line */
+	pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 1, &pos, &mv), 0);
+	/* with cycles: a frontend stall of 0 prints nothing, others their share */
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", NULL, -1, 160);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, 2), "none (frontend cycles idle)");
+	b.c[2].value = 23;
+	assert_string_equal(shadow_text(t, &in, 2), "  14.37% frontend cycles idle");
+	b.c[3].counted = true;
+	b.c[3].value = 23;
+	assert_string_equal(shadow_text(t, &in, 3), "  14.37% backend cycles idle");
+	/* no row at all: a count without a clock to be a rate of */
+	bench_add(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page-faults", NULL, -1, 5);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 1), "none (no row)");
+	/* a total counts only with the anchor's exclude bits (perf 6.1's stat
+	 * context); the clocks pair with any */
+	struct perf_event_attr au = {.type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS, .exclude_kernel = 1};
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch-misses", NULL, -1, 5);
+	const pk_evsel *bu = pk_evlist_add(b.l, &au, "branches:u", NULL);
+	b.c[b.n++] = (pk_metric_count){.evsel = bu, .key = -1, .value = 50, .counted = true};
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 2), "none (of all branches)");
+	bench_add(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, "branches", NULL, -1, 20);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 3), "  25.00% of all branches");
+	bench_add(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", NULL, -1, 1e9);
+	in.nr = b.n;
+	assert_string_equal(shadow_text(t, &in, b.n - 3), "  50.000 /sec"); /* branches:u */
+	pk_metric_table_free(t);
+	bench_free(&b);
+}
+
+/* Row flags: a NEW_LINE row is never the count's metric, only a further
+ * line; a NONZERO row's 0 is no value. */
+static void test_row_flags(void **state)
+{
+	(void)state;
+	static const pk_metric_def rows[] = {
+		{.name = "second", .trigger = "*", .formula = "#this * 2", .unit = "twice",
+		 .flags = PK_METRIC_NEW_LINE},
+		{.name = "third", .trigger = "*", .formula = "#this * 3", .unit = "thrice",
+		 .flags = PK_METRIC_NEW_LINE | PK_METRIC_NONZERO},
+		{.name = "first", .trigger = "*", .formula = "#this - 1", .unit = "less",
+		 .flags = PK_METRIC_NONZERO},
+	};
+	pk_metric_table *t = pk_metric_table_new(rows, 3, NULL);
+	assert_non_null(t);
+	bench b;
+	bench_init(&b);
+	bench_add(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page-faults", NULL, -1, 5);
+	pk_metric_counts in = {.v = b.c, .nr = 1};
+	assert_string_equal(shadow_text(t, &in, 0), "   4.000 less");
+	pk_metric_value mv;
+	size_t pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 0, &pos, &mv), 1);
+	assert_true(mv.value == 10 && pos == 1);
+	assert_int_equal(pk_metric_shadow_line(t, &in, 0, &pos, &mv), 1);
+	assert_true(mv.value == 15 && pos == 2);
+	assert_int_equal(pk_metric_shadow_line(t, &in, 0, &pos, &mv), 0);
+	b.c[0].value = 1;
+	assert_string_equal(shadow_text(t, &in, 0), "none (no row)");
+	b.c[0].value = 0;
+	pos = 0;
+	assert_int_equal(pk_metric_shadow_line(t, &in, 0, &pos, &mv), 1);
+	assert_true(mv.value == 0 && !strcmp(mv.def->name, "second"));
+	assert_int_equal(pk_metric_shadow_line(t, &in, 0, &pos, &mv), 0);
+	pk_metric_table_free(t);
+	bench_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +692,8 @@ int main(void)
 		cmocka_unit_test(test_table_topdown),
 		cmocka_unit_test(test_table_errors),
 		cmocka_unit_test(test_stat_shadow),
+		cmocka_unit_test(test_stat_cache_stall_rows),
+		cmocka_unit_test(test_row_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,23 +137,6 @@ static const td_machine *machine_of(const char *name, const char *pmu)
 	return NULL;
 }
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: cannot open", path);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, mem);
-	fclose(mem);
-	fclose(f);
-	return buf;
-}
-
 /* ---- counts: the count sets and what perf read -------------------------------- */
 
 /* One event's count, by perf's encoding. */
@@ -518,7 +501,7 @@ static char *csv_formula(const char *text, char names[][64], size_t nr_names)
  * (E-core_TMA_Metrics.csv), the machine's column (GRT: Gracemont). */
 static void csv_rows(const td_machine *m, td_rows *r)
 {
-	char *text = read_text(pk_test_fixture(m->metrics)), *save = NULL;
+	char *text = pk_test_read_text(pk_test_fixture(m->metrics)), *save = NULL;
 	static char lines[256][2048], names[256][64];
 	static char *f[256][32];
 	size_t nf[256], nl = 0, nn = 0, col = 0;
@@ -901,7 +884,7 @@ static char *stored(const td_run *run, const char *ext)
 {
 	char rel[256];
 	snprintf(rel, sizeof(rel), TD_DIR "/%s.%s", run->id, ext);
-	return read_text(pk_test_fixture(rel));
+	return pk_test_read_text(pk_test_fixture(rel));
 }
 
 static void test_stored_transcripts(void **state)
@@ -973,8 +956,8 @@ static void run_live(const td_run *run, const char *stub, const char *tmp, char 
 	if (pk_test_run(cmd, &said, 0) != 0 || access(out, F_OK) != 0)
 		fail_msg("%s: perf failed:\n%s\n%s", run->id, cmd, said ? said : "");
 	free(said);
-	*csv = strip_header(read_text(out));
-	*log = read_text(logf);
+	*csv = strip_header(pk_test_read_text(out));
+	*log = pk_test_read_text(logf);
 }
 
 /* perf printed the same nodes with the same values as in the stored run. */
@@ -1028,11 +1011,8 @@ static void test_live_perf(void **state)
 		free(log);
 	}
 	finish(&t, "perf 6.1 (run live)");
-	char cmd[1200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	pk_test_run(cmd, NULL, 0);
 	free(stub);
-	free(tmp);
+	pk_test_rmtree(tmp);
 }
 
 /* The pieces catch what they must: a node off by more than perf's rounding

@@ -20,6 +20,7 @@
  *
  *   times enabled=E running=R          default times of every descriptor
  *   type=T config=C [config1=C1] value=V [enabled=E running=R]
+ *   type=T config=C [config1=C1] fail=E       its opens fail with errno E
  *
  * A descriptor whose (type, config, config1) has no line reads value 0 and
  * is logged as unserved. With $PK_PEO_LOG naming a file, one line is
@@ -77,6 +78,7 @@ struct fake {
 struct count {
 	uint32_t type;
 	uint64_t config, config1, value, enabled, running;
+	uint64_t fail;              /* the errno its opens fail with; 0: none */
 	int has_times;
 };
 
@@ -155,6 +157,7 @@ static void load_counts(void)
 		word(line, "config", &c->config);
 		word(line, "config1", &c->config1);
 		word(line, "value", &c->value);
+		word(line, "fail", &c->fail);
 		c->has_times = word(line, "enabled", &c->enabled) & word(line, "running", &c->running);
 	}
 	fclose(f);
@@ -165,11 +168,28 @@ static int is_fake(int fd)
 	return fakes && fd >= 0 && fd < MAX_FD && fakes[fd].used;
 }
 
+/* The errno a count line asks the open of attr to fail with, or 0. */
+static int open_fails(const struct perf_event_attr *attr)
+{
+	for (int i = 0; i < nr_counts; i++)
+		if (counts[i].type == attr->type && counts[i].config == attr->config &&
+		    counts[i].config1 == attr->config1)
+			return (int)counts[i].fail;
+	return 0;
+}
+
 static long fake_open(const struct perf_event_attr *attr, int pid, int cpu, int group_fd,
 		      unsigned long flags)
 {
-	int fd = open("/dev/null", O_RDWR | ((flags & PEO_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0));
 	load_counts();
+	int fail = open_fails(attr);
+	if (fail) {
+		log_line("open type=%u config=%#llx failed errno=%d", attr->type,
+			 (unsigned long long)attr->config, fail);
+		errno = fail;
+		return -1;
+	}
+	int fd = open("/dev/null", O_RDWR | ((flags & PEO_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0));
 	if (fd < 0 || nr_counts < 0)
 		return fd;
 	if (!fakes)

@@ -67,6 +67,8 @@ static const rcase cases[] = {
 	{"f.data", "-k /dev/null"}, {"g.data", "--kallsyms /dev/null"},
 	{"f.data", "--symfs /nonexist"}, {"g.data", "--symfs /"}, {"pf.data", "--symfs /tmp"},
 	{"f.data", "--time 1,2"}, {"f.data", "-C 7"}, {"rd.data", "-T"}, {"rd.data", "-T -n"},
+	/* --group / --no-group on two events outside a group: perf's forced leader */
+	{"rd.data", "--group"}, {"rd.data", "--no-group"}, {"rd.data", "--group -n -s comm"},
 	{"f.data", "-T"},
 	/* -F: columns and the order they make, with and without -s */
 	{"f.data", "-F overhead,sym"}, {"f.data", "-F sym"}, {"f.data", "-F overhead,sample,period,comm"},

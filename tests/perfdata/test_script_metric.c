@@ -44,6 +44,10 @@ typedef struct scenario {
 
 #define HW(n, c) {.name = n, .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_##c}
 #define SW(n, c) {.name = n, .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_##c}
+/* a HW_CACHE event: cache id, op read (0), result access (0) or miss (1) */
+#define HC(n, id, miss)                                                        \
+	{.name = n, .type = PERF_TYPE_HW_CACHE,                                  \
+	 .config = PERF_COUNT_HW_CACHE_##id | (uint64_t)(miss) << 16}
 
 static const scenario scenarios[] = {
 	{.file = "ipc", .ev = {HW("cycles", CPU_CYCLES), HW("instructions", INSTRUCTIONS)},
@@ -90,6 +94,35 @@ static const scenario scenarios[] = {
 	 .nr_ev = 2, .nr_samples = 4,
 	 .val = {{1000, 700}, {3000, 2100}, {6000, 4200}, {10000, 7000}},
 	 .solo = HW("branches", BRANCH_INSTRUCTIONS), .solo_val = {333, 666, 999, 1332}},
+	/* the second line under the IPC: the larger stall per instruction */
+	{.file = "stalled",
+	 .ev = {HW("cycles", CPU_CYCLES), HW("instructions", INSTRUCTIONS),
+		HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+		HW("stalled-cycles-backend", STALLED_CYCLES_BACKEND)},
+	 .nr_ev = 4, .nr_samples = 3,
+	 .val = {{1000, 2000, 300, 400}, {3000, 5000, 900, 500}, {4000, 9000, 1000, 1500}}},
+	{.file = "stalled_last",
+	 .ev = {HC("L1-icache-loads", L1I, 0), HC("L1-icache-load-misses", L1I, 1),
+		HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+		HW("instructions", INSTRUCTIONS)},
+	 .nr_ev = 4, .nr_samples = 3,
+	 .val = {{1000, 23, 300, 4000}, {1160, 46, 900, 5000}, {5000, 50, 901, 5003}}},
+	{.file = "caches",
+	 .ev = {HC("L1-dcache-loads", L1D, 0), HC("L1-dcache-load-misses", L1D, 1),
+		HC("LLC-loads", LL, 0), HC("LLC-load-misses", LL, 1)},
+	 .nr_ev = 4, .nr_samples = 3,
+	 .val = {{160, 23, 500, 7}, {320, 46, 900, 8}, {4000, 334, 901, 300}}},
+	{.file = "tlbs",
+	 .ev = {HC("dTLB-loads", DTLB, 0), HC("dTLB-load-misses", DTLB, 1),
+		HC("iTLB-loads", ITLB, 0), HC("iTLB-load-misses", ITLB, 1)},
+	 .nr_ev = 4, .nr_samples = 2, .val = {{1000, 33, 500, 7}, {1160, 56, 900, 70}}},
+	/* the misses and stalls without their totals */
+	{.file = "no_totals",
+	 .ev = {SW("cpu-clock", CPU_CLOCK), HC("L1-icache-load-misses", L1I, 1),
+		HW("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
+		HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND)},
+	 .nr_ev = 4, .nr_samples = 2,
+	 .val = {{3000000, 15, 10, 20}, {9000000, 25, 30, 40}}},
 };
 
 /* Sample i of the group (solo false: read values of every member, ids

@@ -913,9 +913,12 @@ static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsi
 {
 	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
 	for (size_t i = 0; i < n; i++) {
-		print_start(sc, s, ev, f, chain, smp);
-		pd_out_lit(&sc->out, "\tmetric: ");
-		pd_out_str(&sc->out, script_metric_line(&sc->metric, i));
+		const sm_line *l = script_metric_line(&sc->metric, i);
+		for (unsigned k = 0; k < l->starts; k++) {
+			print_start(sc, s, ev, f, chain, smp);
+			pd_out_lit(&sc->out, "\tmetric: ");
+		}
+		pd_out_str(&sc->out, l->text);
 		pd_out_ch(&sc->out, '\n');
 	}
 }

@@ -119,6 +119,11 @@ typedef struct report {
 	int nr_keys;
 	uint32_t hidden_cols;        /* keys not printed (a filter of one item) */
 	bool sort_given, show_nr, show_period, quiet, relative, ns, group, group_set;
+	/* --group or --no-group on a file without groups: its events are one
+	 * group led by the first (perf 6.1's forced leader): with --group
+	 * shown side by side, titled without "anon group { }"; with
+	 * --no-group the leader's title says "events" */
+	bool forced_group;
 	bool children, children_set, use_cg, cg_set, inverted, sym_first;
 	bool raw_trace;              /* --raw-trace: the trace key's raw fields */
 	bool mem_mode, mem_mode_default; /* --mem-mode: weights as periods; its key order */

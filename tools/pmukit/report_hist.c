@@ -68,8 +68,15 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 		rp->leader[i] = (int)i;
 		rp->nr_members[i] = 1;
 	}
+	size_t nf = pk_pd_nr_evsels(s->reader);
+	rp->forced_group = rp->group_set && hdr && !hdr->nr_groups && nf > 1;
 	if (!rp->group || !hdr)
 		return 0;
+	for (size_t k = 0; rp->forced_group && k < nf; k++) {
+		rp->leader[k] = 0;
+		rp->member[k] = (int)k;
+		rp->nr_members[0] = (int)nf;
+	}
 	for (uint32_t g = 0; g < hdr->nr_groups; g++) {
 		uint32_t l = hdr->groups[g].leader_idx, m = hdr->groups[g].nr_members;
 		if (l >= n || m > n - l || m < 1)
@@ -556,21 +563,22 @@ static void print_title(const report *rp, int ev)
 		nr += total_of(rp, ev + m, true);
 		period += total_of(rp, ev + m, false);
 	}
-	bool plural = nm > 1;
+	/* perf 6.1: a leader of more than one is "of events", in the view
+	 * of each event alone (--no-group) too */
+	bool plural = nm > 1 || (rp->forced_group && ev == 0);
 	for (uint32_t g = 0; rp->hdr && g < rp->hdr->nr_groups; g++)
 		if ((int)rp->hdr->groups[g].leader_idx == ev && rp->hdr->groups[g].nr_members > 1)
 			plural = true;
 	printf("# Samples: ");
 	print_count(nr);
 	printf(" of event%s '", plural ? "s" : "");
-	if (nm > 1) {
+	bool braces = nm > 1 && !rp->forced_group; /* perf: not around a forced group */
+	if (braces)
 		printf("%s { ", "anon group");
-		for (int m = 0; m < nm; m++)
-			printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)(ev + m))));
+	for (int m = 0; m < nm; m++)
+		printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)(ev + m))));
+	if (braces)
 		printf(" }");
-	} else {
-		printf("%s", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)ev)));
-	}
 	if (!rp->mem_mode) {
 		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 		return;

@@ -116,7 +116,19 @@ static int store(script_metric *m, const pk_evsel *ev, uint32_t cpu, double v)
 	return 0;
 }
 
-/* Member ev's metric into the next line: itself counted as the latest
+/* A metric line "value unit", started `starts` times. */
+static void add_line(script_metric *m, const pk_metric_value *mv, unsigned starts)
+{
+	if (m->nr_lines == SM_MAX_LINES)
+		return;
+	sm_line *l = &m->lines[m->nr_lines++];
+	l->starts = starts;
+	int len = pk_metric_format(mv->def->style, mv->value, l->text, sizeof(l->text));
+	if (len > 0 && (size_t)len < sizeof(l->text))
+		snprintf(l->text + len, sizeof(l->text) - (size_t)len, " %s", mv->unit);
+}
+
+/* Member ev's metric lines: itself counted as the latest
  * period, the store's slots of its CPU and exclude bits as the others. */
 static void member_line(script_metric *m, const pk_evsel *ev, uint32_t cpu)
 {
@@ -131,12 +143,10 @@ static void member_line(script_metric *m, const pk_evsel *ev, uint32_t cpu)
 						    .value = m->slots[i].mean, .counted = true};
 	pk_metric_counts in = {.v = v, .nr = nr};
 	pk_metric_value mv;
-	if (m->nr_lines == SM_MAX_LINES || !pk_metric_shadow(m->table, &in, 0, &mv))
-		return;
-	char *t = m->lines[m->nr_lines++];
-	int len = pk_metric_format(mv.def->style, mv.value, t, sizeof(*m->lines));
-	if (len > 0 && (size_t)len < sizeof(*m->lines))
-		snprintf(t + len, sizeof(*m->lines) - (size_t)len, " %s", mv.unit);
+	if (pk_metric_shadow(m->table, &in, 0, &mv))
+		add_line(m, &mv, 1);
+	for (size_t pos = 0; pk_metric_shadow_line(m->table, &in, 0, &pos, &mv);)
+		add_line(m, &mv, 2);
 }
 
 size_t script_metric_sample(script_metric *m, const pk_pd_evsel *e, const pk_pd_sample *smp)
@@ -163,7 +173,8 @@ size_t script_metric_sample(script_metric *m, const pk_pd_evsel *e, const pk_pd_
 	return m->nr_lines;
 }
 
-const char *script_metric_line(const script_metric *m, size_t i)
+const sm_line *script_metric_line(const script_metric *m, size_t i)
 {
-	return i < m->nr_lines ? m->lines[i] : "";
+	static const sm_line none = {.text = "", .starts = 1};
+	return i < m->nr_lines ? &m->lines[i] : &none;
 }

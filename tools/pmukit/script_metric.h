@@ -10,7 +10,9 @@
  * has members, every member but the leader gets the metric the stat table
  * (lib/metrics) gives it, evaluated with the latest period as its own
  * count and the store's means as the others (same CPU, same exclude
- * bits); then the round starts over. An event outside a group has no
+ * bits), then the further lines of the table's NEW_LINE rows ("stalled
+ * cycles per insn" under the IPC, started twice as perf starts them);
+ * then the round starts over. An event outside a group has no
  * members (perf 6.1: nr_members 0): its samples count in the round but
  * never end it, so once one comes into a round, no later round of any
  * group prints (what perf does on such files). */
@@ -26,6 +28,14 @@
 
 typedef struct sm_slot sm_slot;
 
+/* A metric line: its text ("value unit") and how many times the sample's
+ * start and "\tmetric: " come before it: 1, or 2 for a further line (a
+ * PK_METRIC_NEW_LINE row: perf script's new_line prints them once more). */
+typedef struct sm_line {
+	char text[96];
+	unsigned starts;
+} sm_line;
+
 typedef struct script_metric {
 	pk_metric_table *table;
 	pk_evlist *evlist;           /* one evsel per session evsel, for the engine */
@@ -36,7 +46,7 @@ typedef struct script_metric {
 	uint64_t val;                /* the latest sample's scaled period */
 	sm_slot *slots;
 	size_t nr_slots, cap_slots;
-	char (*lines)[96];           /* the metric texts of the last round */
+	sm_line *lines;              /* the metric lines of the last round */
 	size_t nr_lines;
 } script_metric;
 
@@ -49,6 +59,6 @@ void script_metric_close(script_metric *m);
  * ends with (0 while it goes on), each "value unit" as perf prints them
  * after "\tmetric: ", read with script_metric_line. */
 size_t script_metric_sample(script_metric *m, const pk_pd_evsel *e, const pk_pd_sample *smp);
-const char *script_metric_line(const script_metric *m, size_t i);
+const sm_line *script_metric_line(const script_metric *m, size_t i);
 
 #endif

@@ -139,8 +139,23 @@ typedef struct metric {
 	bool have;
 	double value;
 	pk_metric_style style;
-	const char *unit;
+	const char *unit;          /* without a value: what JSON names (perf's "(null)": none) */
 } metric;
+
+/* A count's metric lines: its metric, then the engine's further lines
+ * (PK_METRIC_NEW_LINE rows: "stalled cycles per insn" under the IPC). */
+enum { MAX_METRIC_LINES = 4 };
+typedef struct metric_lines {
+	metric v[MAX_METRIC_LINES];
+	size_t nr;                 /* 1 + the further lines */
+} metric_lines;
+
+/* The separators perf puts before a further line's value in CSV: its
+ * count, unit and event columns and one per aggregation column. */
+static int csv_line_fields(pk_aggr_mode aggr)
+{
+	return 3 + (aggr == PK_AGGR_CPU || aggr == PK_AGGR_THREAD);
+}
 
 /* The metric's value in perf's eight human columns. */
 static int format_metric(const metric *m, char *buf, size_t len)
@@ -166,17 +181,22 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 	return 0;
 }
 
-static void compute_metric(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
-			   metric *m)
+static void compute_metrics(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+			    metric_lines *ml)
 {
 	pk_metric_value mv;
-	memset(m, 0, sizeof(*m));
-	if (!t || !pk_metric_shadow(t, in, idx, &mv))
+	memset(ml, 0, sizeof(*ml));
+	ml->nr = 1;
+	ml->v[0].unit = "(null)"; /* perf 6.1's JSON when no row matched */
+	if (!t)
 		return;
-	m->have = true;
-	m->value = mv.value;
-	m->style = mv.def->style;
-	m->unit = mv.unit;
+	int have = pk_metric_shadow(t, in, idx, &mv);
+	if (mv.def)
+		ml->v[0] = (metric){.have = have, .value = mv.value, .style = mv.def->style,
+				    .unit = mv.unit};
+	for (size_t pos = 0; ml->nr < MAX_METRIC_LINES && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
+		ml->v[ml->nr++] = (metric){.have = true, .value = mv.value, .style = mv.def->style,
+					   .unit = mv.unit};
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -234,12 +254,26 @@ static void metric_plain(const metric *m, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
 
-static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
+/* What every form prints of a row: its unit and scale, its status text
+ * (NULL: counted). */
+typedef struct row_head {
+	double scale;
+	const char *unit;
+	const char *st;
+} row_head;
+
+static row_head row_head_of(const stat_row *r)
+{
+	row_head h;
+	h.unit = stat_evsel_unit(r->evsel, &h.scale);
+	h.st = status_text(r);
+	return h;
+}
+
+/* The start of a JSON line: the interval and the aggregation keys. */
+static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
 	FILE *o = p->out;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
 	fputc('{', o);
 	if (interval_ns >= 0) {
 		fprintf(o, "\"interval\" : ");
@@ -254,95 +288,149 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric *m, 
 		print_json_string(o, t);
 		fprintf(o, ", ");
 	}
+}
+
+static void json_metric(FILE *o, const metric *m)
+{
+	fprintf(o, "\"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
+	print_json_string(o, m->unit ? m->unit : "");
+}
+
+static void print_row_json(stat_printer *p, const stat_row *r, const metric_lines *ml,
+			   double interval_ns)
+{
+	FILE *o = p->out;
+	row_head h = row_head_of(r);
+	json_line_start(p, r, interval_ns);
 	fprintf(o, "\"counter-value\" : ");
-	if (st) {
-		print_json_string(o, st);
+	if (h.st) {
+		print_json_string(o, h.st);
 	} else {
-		fprintf(o, "\"%f\"", row_value(r, p->runs) * scale);
+		fprintf(o, "\"%f\"", row_value(r, p->runs) * h.scale);
 	}
 	fprintf(o, ", \"unit\" : ");
-	print_json_string(o, unit);
+	print_json_string(o, h.unit);
 	fprintf(o, ", \"event\" : ");
 	print_json_string(o, row_name(r));
-	if (p->runs > 1 && !st)
+	if (p->runs > 1 && !h.st)
 		fprintf(o, ", \"variance\" : %.2f", pk_runstats_rel_pct(&r->noise));
-	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
-		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
-		st ? 100.0 : running_pct(&r->counts));
-	fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
-	print_json_string(o, m->have ? m->unit : "");
+	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
+		(unsigned long long)(h.st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		running_pct(&r->counts));
+	/* an uncounted event names no unit (perf's pm(..., "", 0)) */
+	json_metric(o, h.st ? &(metric){.unit = ""} : &ml->v[0]);
 	if (p->modeled) {
 		fprintf(o, ", \"modeled\" : ");
 		print_json_string(o, p->modeled);
 	}
 	fprintf(o, "}\n");
-}
-
-static void print_row_csv(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
-{
-	FILE *o = p->out;
-	const char *sep = p->sep;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
-	if (interval_ns >= 0)
-		print_interval_prefix(o, interval_ns, true, sep);
-	if (p->aggr == PK_AGGR_CPU)
-		fprintf(o, "CPU%d%s", r->key, sep);
-	else if (p->aggr == PK_AGGR_THREAD)
-		fprintf(o, "%s-%d%s", r->comm, r->key, sep);
-	if (st)
-		fputs(st, o);
-	else
-		fprintf(o, "%.*f", scale != 1.0 ? 2 : 0, row_value(r, p->runs) * scale);
-	fprintf(o, "%s%s%s%s", sep, unit, sep, row_name(r));
-	if (p->runs > 1)
-		fprintf(o, "%s%.2f%%", sep, st ? 0.0 : pk_runstats_rel_pct(&r->noise));
-	fprintf(o, "%s%llu%s%.2f", sep,
-		(unsigned long long)(st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
-		sep, st ? 100.0 : running_pct(&r->counts));
-	if (m->have) {
-		char mv[64];
-		metric_plain(m, mv, sizeof(mv));
-		fprintf(o, "%s%s%s%s\n", sep, mv, sep, m->unit);
-	} else {
-		fprintf(o, "%s%s\n", sep, sep);
+	for (size_t k = 1; k < ml->nr; k++) {
+		json_line_start(p, r, interval_ns);
+		json_metric(o, &ml->v[k]);
+		fprintf(o, "}\n");
 	}
 }
 
-static void print_row_human(stat_printer *p, const stat_row *r, const metric *m, double interval_ns)
+/* The start of a CSV line: the interval and the aggregation column. */
+static void csv_line_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
 	FILE *o = p->out;
-	double scale;
-	const char *unit = stat_evsel_unit(r->evsel, &scale);
-	const char *st = status_text(r);
-	char val[64];
+	if (interval_ns >= 0)
+		print_interval_prefix(o, interval_ns, true, p->sep);
+	if (p->aggr == PK_AGGR_CPU)
+		fprintf(o, "CPU%d%s", r->key, p->sep);
+	else if (p->aggr == PK_AGGR_THREAD)
+		fprintf(o, "%s-%d%s", r->comm, r->key, p->sep);
+}
+
+static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines *ml,
+			  double interval_ns)
+{
+	FILE *o = p->out;
+	const char *sep = p->sep;
+	row_head h = row_head_of(r);
+	char mv[64];
+	csv_line_start(p, r, interval_ns);
+	if (h.st)
+		fputs(h.st, o);
+	else
+		fprintf(o, "%.*f", h.scale != 1.0 ? 2 : 0, row_value(r, p->runs) * h.scale);
+	fprintf(o, "%s%s%s%s", sep, h.unit, sep, row_name(r));
+	if (p->runs > 1)
+		fprintf(o, "%s%.2f%%", sep, h.st ? 0.0 : pk_runstats_rel_pct(&r->noise));
+	fprintf(o, "%s%llu%s%.2f", sep,
+		(unsigned long long)(h.st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
+		sep, running_pct(&r->counts));
+	if (ml->v[0].have) {
+		metric_plain(&ml->v[0], mv, sizeof(mv));
+		fprintf(o, "%s%s%s%s\n", sep, mv, sep, ml->v[0].unit);
+	} else {
+		fprintf(o, "%s%s\n", sep, sep);
+	}
+	for (size_t k = 1; k < ml->nr; k++) {
+		csv_line_start(p, r, interval_ns);
+		for (int f = 0; f < csv_line_fields(p->aggr); f++)
+			fputs(sep, o);
+		metric_plain(&ml->v[k], mv, sizeof(mv));
+		fprintf(o, "%s%s%s%s\n", sep, mv, sep, ml->v[k].unit);
+	}
+}
+
+/* The start of a human line: the interval and the aggregation column. */
+static void human_line_start(stat_printer *p, const stat_row *r, double interval_ns)
+{
+	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, " ");
 	if (p->aggr == PK_AGGR_CPU)
 		fprintf(o, "CPU%-7d ", r->key);
 	else if (p->aggr == PK_AGGR_THREAD)
 		fprintf(o, "%16s-%-8d ", r->comm, r->key);
-	if (st)
-		snprintf(val, sizeof(val), "%s", st);
-	else
-		stat_format_num(val, sizeof(val), row_value(r, p->runs) * scale, scale != 1.0 ? 2 : 0,
-				p->big_num);
-	bool noise = p->runs > 1 && !st;
-	bool running = !st && r->counts.run < r->counts.ena;
-	fprintf(o, "%18s %-4s %-32s", val, unit, row_name(r));
-	if (m->have) {
-		int n = fprintf(o, " # ");
-		char mv[64];
-		n += format_metric(m, mv, sizeof(mv));
-		fputs(mv, o);
-		fprintf(o, " %-*s", 35 - n - 1, m->unit);
-	} else if (noise || running) {
+}
+
+/* perf's metric column: " # <value> <unit>" in 35 characters, or 35 blanks. */
+static void human_metric(FILE *o, const metric *m)
+{
+	if (!m->have) {
 		fprintf(o, "%-35s", "");
+		return;
 	}
-	if (noise)
+	int n = fprintf(o, " # ");
+	char mv[64];
+	n += format_metric(m, mv, sizeof(mv));
+	fputs(mv, o);
+	fprintf(o, " %-*s", 35 - n - 1, m->unit);
+}
+
+static void print_row_human(stat_printer *p, const stat_row *r, const metric_lines *ml,
+			    double interval_ns)
+{
+	FILE *o = p->out;
+	row_head h = row_head_of(r);
+	char val[64];
+	human_line_start(p, r, interval_ns);
+	if (h.st) {
+		/* perf's line of an event without a count: the name in 25 */
+		fprintf(o, "%18s %-4s %-25s%-35s", h.st, h.unit, row_name(r), "");
+		if (r->counts.run != r->counts.ena)
+			fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
+		fputc('\n', o);
+		return;
+	}
+	stat_format_num(val, sizeof(val), row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
+			p->big_num);
+	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
+	human_metric(o, &ml->v[0]);
+	for (size_t k = 1; k < ml->nr; k++) {
+		/* a further line: perf's new line, blank up to the metric column */
+		fputc('\n', o);
+		human_line_start(p, r, interval_ns);
+		fprintf(o, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
+		human_metric(o, &ml->v[k]);
+	}
+	if (p->runs > 1)
 		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
-	if (running)
+	if (r->counts.run < r->counts.ena)
 		fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
 	fputc('\n', o);
 }
@@ -386,14 +474,14 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		print_interval_header(p);
 	for (size_t i = 0; i < rows->nr; i++) {
 		const stat_row *r = &rows->v[i];
-		metric m;
-		compute_metric(p->metrics, &in, i, &m);
+		metric_lines ml;
+		compute_metrics(p->metrics, &in, i, &ml);
 		if (p->fmt == STAT_JSON)
-			print_row_json(p, r, &m, interval_ns);
+			print_row_json(p, r, &ml, interval_ns);
 		else if (p->fmt == STAT_CSV)
-			print_row_csv(p, r, &m, interval_ns);
+			print_row_csv(p, r, &ml, interval_ns);
 		else
-			print_row_human(p, r, &m, interval_ns);
+			print_row_human(p, r, &ml, interval_ns);
 	}
 	free(counts);
 	return 0;
