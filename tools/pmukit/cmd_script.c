@@ -235,6 +235,20 @@ typedef struct script {
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	chain_plan chain;            /* the sample's chain (on_sample) */
+	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
+	line_slot own;               /* the sample lines' slot while the cache is bypassed */
+	struct prefix_memo {         /* the latest line's start (print_start) */
+		uint64_t time, comm_version;
+		uint32_t pid, tid, cpu;
+		unsigned mode;       /* the fields and layout it was made for; 0: none */
+		uint32_t len;
+		uint32_t misses;     /* starts not found here since the last one found */
+		char text[64];
+	} prefix;
+	struct line_stats {          /* the line cache's use by sample lines */
+		uint32_t probes, hits; /* in the current window */
+		uint32_t bypass;     /* sample lines left to format without it */
+	} lc;
 	struct map_memo {            /* frame_map: recent maps, version 0: empty */
 		uint64_t version;
 		pki_frame_map fm;
@@ -527,6 +541,62 @@ static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint
 		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
 }
 
+/* Sample lines (not chains) and the line cache: a slot costs a memory
+ * touch at a random place, and saves the lookup only when the address
+ * comes again before the slot is reused. Where addresses are spread (Arm
+ * SPE: a distinct pc in nearly every record) it misses almost always, so
+ * its hits are counted over windows of LC_WINDOW probes: under one in
+ * LC_MIN_HITS, the next LC_BYPASS lines are formatted into a slot of
+ * their own instead, then the cache is probed again. The slot of the
+ * latest line is tried first, untouched by the counts: the samples of one
+ * SPE record share their pc. */
+enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 18 };
+
+/* How a sample's line comes out of its slot (ip_slot). */
+enum { LS_NONE, LS_RECENT, LS_PROBE, LS_OWN };
+
+/* The slot for a sample's line at (version, ip), and how it is used:
+ * LS_RECENT the latest line's, holding it; LS_PROBE the cache's
+ * (prefetched, its hit to be counted by ip_line_out); LS_OWN bypassing
+ * the cache. */
+static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsigned key,
+				 int *how)
+{
+	line_slot *l = sc->recent;
+	if (l && l->addr == ip && l->version == version && l->key == key) {
+		*how = LS_RECENT;
+		return l;
+	}
+	if (sc->lc.bypass) {
+		sc->lc.bypass--;
+		*how = LS_OWN;
+		return &sc->own;
+	}
+	*how = LS_PROBE;
+	l = line_slot_of(sc, version, ip);
+	__builtin_prefetch(l);
+	return l;
+}
+
+/* The sample's address line through its slot ls (ip_slot, not
+ * LS_RECENT), counting the cache's hits when it was probed. */
+static void ip_line_out(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			unsigned cpumode, line_slot *ls, int how, uint64_t version)
+{
+	if (how == LS_PROBE) {
+		struct line_stats *lc = &sc->lc;
+		lc->hits += ls->addr == smp->ip && ls->version == version &&
+			    ls->key == (f & LINE_FIELDS);
+		if (++lc->probes == LC_WINDOW) {
+			if (lc->hits * LC_MIN_HITS < LC_WINDOW)
+				lc->bypass = LC_BYPASS;
+			lc->probes = lc->hits = 0;
+		}
+	}
+	sc->recent = ls;
+	print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
+}
+
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
  * the name with the offset from the address's symbol, "(inlined)" in
  * place of the dso. */
@@ -736,10 +806,9 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
  * made for the same pid, tid and layout while no thread's name changed
  * (pk_machine_comm_version). */
 static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
-		       const pk_pd_sample *smp)
+		       const pk_pd_sample *smp, uint64_t cv)
 {
 	pd_out *o = &sc->out;
-	uint64_t cv = pk_machine_comm_version(s->machine);
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
@@ -875,14 +944,35 @@ static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, u
 	print_loc(&sc->out, f, loc);
 }
 
+/* The fields print_start prints, those its memo keeps. */
+#define START_FIELDS (F_COMM | F_PID | F_TID | F_CPU | F_MISC | F_TOD | F_TIME)
+#define START_MEMO (F_COMM | F_PID | F_TID | F_CPU | F_TIME)
+
 /* What starts a sample's line and each of its metric lines: the task,
- * cpu, misc, tod and time fields. */
+ * cpu, misc, tod and time fields. The text is kept and copied while the
+ * task, cpu and time stay (the lines of one Arm SPE record, metric lines),
+ * as long as no misc or tod field and no time shift (--deltatime changes
+ * with every line) takes part; while it does not come again (one line per
+ * sample record), only one start in PM_PROBE is kept after PM_KEEP. */
+enum { PM_KEEP = 16, PM_PROBE = 64 };
 static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f, bool chain,
 			const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
+	struct prefix_memo *pm = &sc->prefix;
+	uint64_t cv = pk_machine_comm_version(s->machine);
+	unsigned mode = (f & START_FIELDS) | (chain ? LINE_CHAIN : 0);
+	if (pm->time == smp->time && pm->mode == mode && pm->tid == smp->tid &&
+	    pm->pid == smp->pid && pm->cpu == smp->cpu && pm->comm_version == cv &&
+	    o->cap - o->len >= sizeof(pm->text)) {
+		pd_copy_fixed(o->buf + o->len, pm->text, sizeof(pm->text));
+		o->len += pm->len;
+		pm->misses = 0;
+		return;
+	}
+	size_t start = o->len;
 	if (f & (F_COMM | F_PID | F_TID))
-		print_task(sc, s, f, chain, smp);
+		print_task(sc, s, f, chain, smp, cv);
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
@@ -904,6 +994,22 @@ static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsign
 	}
 	if (f & F_TIME)
 		print_time(sc, smp->time);
+	uint32_t m = pm->misses++;
+	if ((m >= PM_KEEP && m % PM_PROBE) || (f & ~START_MEMO & START_FIELDS) || sc->time_shift)
+		return;
+	/* a flush in between (o->len below start) keeps nothing; the copy
+	 * reads sizeof(pm->text) bytes of the buffer */
+	if (o->len < start || o->len - start > sizeof(pm->text) ||
+	    o->cap - start < sizeof(pm->text))
+		return;
+	pd_copy_fixed(pm->text, o->buf + start, sizeof(pm->text));
+	pm->len = (uint32_t)(o->len - start);
+	pm->time = smp->time;
+	pm->comm_version = cv;
+	pm->pid = smp->pid;
+	pm->tid = smp->tid;
+	pm->cpu = smp->cpu;
+	pm->mode = mode;
 }
 
 /* The metric lines a sample ends its group's round with, each started as
@@ -938,13 +1044,13 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	/* the lines' slots are found and prefetched first, used last */
 	uint64_t version = 0;
 	line_slot *ls = NULL;
+	int how = LS_NONE;
 	if (chain) {
 		chain_gather(sc, s, smp, cpumode, &sc->chain);
 	} else if (f & F_IP) {
 		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
-		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
-		if (ls)
-			__builtin_prefetch(ls);
+		if (sc->lines && version)
+			ls = ip_slot(sc, version, smp->ip, f & LINE_FIELDS, &how);
 	}
 	print_start(sc, s, ev, f, chain, smp);
 	if (f & F_PERIOD)
@@ -966,8 +1072,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, s, f, smp, &sc->chain);
+	} else if (how == LS_RECENT) {
+		slot_out(o, ls);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
-		print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
+		ip_line_out(sc, s, f, smp, cpumode, ls, how, version);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
@@ -1238,6 +1346,7 @@ int cmd_script(int argc, char **argv)
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
+	free(sc.own.long_text);
 	if (slots_map)
 		munmap(slots_map, slots_len);
 	free(sc.evsel_fields);
