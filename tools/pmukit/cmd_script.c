@@ -237,14 +237,16 @@ typedef struct script {
 	chain_plan chain;            /* the sample's chain (on_sample) */
 	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
 	line_slot own;               /* the sample lines' slot while the cache is bypassed */
-	struct prefix_memo {         /* the latest line's start (print_start) */
-		uint64_t time, comm_version;
+	size_t label_at[2];          /* where the latest label begins and ends in out */
+	struct replay {              /* a line the next sample may print again (replay_line) */
+		bool valid;
+		unsigned f;          /* its fields */
+		uint64_t flushes;    /* out.flushes when printed: its text is in out.buf */
+		size_t start, label, rest, end; /* its text, the label at [label, rest) */
+		uint64_t offset, time, ip, period, addr, data_src, phys_addr, weight, ins_lat;
 		uint32_t pid, tid, cpu;
-		unsigned mode;       /* the fields and layout it was made for; 0: none */
-		uint32_t len;
-		uint32_t misses;     /* starts not found here since the last one found */
-		char text[64];
-	} prefix;
+		uint16_t misc;
+	} replay;
 	struct line_stats {          /* the line cache's use by sample lines */
 		uint32_t probes, hits; /* in the current window */
 		uint32_t bypass;     /* sample lines left to format without it */
@@ -550,7 +552,7 @@ static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint
  * their own instead, then the cache is probed again. The slot of the
  * latest line is tried first, untouched by the counts: the samples of one
  * SPE record share their pc. */
-enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 18 };
+enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 16 };
 
 /* How a sample's line comes out of its slot (ip_slot). */
 enum { LS_NONE, LS_RECENT, LS_PROBE, LS_OWN };
@@ -757,26 +759,38 @@ static bool make_label(const script *sc, struct evlabel *l, const char *name)
 	return true;
 }
 
-/* The event's label, made once per evsel and again only when its name
- * changed (EVENT_UPDATE): the name is looked at only when the reader's
- * names version moved. */
-static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+/* The event's label (its length in *len), made once per evsel and again
+ * only when its name changed (EVENT_UPDATE): the name is looked at only
+ * when the reader's names version moved. NULL when out of memory. */
+static inline __attribute__((always_inline)) const char *label_of(script *sc, const pd_session *s,
+								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
 	uint64_t version = pki_pd_names_version(s->reader);
 	if (!l->text || l->version != version) {
 		const char *name = pk_pd_evsel_name(e);
-		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name)) {
-			pd_out_pad_str(&sc->out, name, sc->name_width);
-			pd_out_lit(&sc->out, ": ");
-			return;
-		}
+		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name))
+			return NULL;
 		l->version = version;
 	}
-	if (l->len <= PD_OUT_BLOCK)
-		pd_out_block(&sc->out, l->text, l->len);
-	else
-		pd_out_mem(&sc->out, l->text, l->len);
+	*len = l->len;
+	return l->text;
+}
+
+static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+{
+	size_t len;
+	const char *text = label_of(sc, s, e, &len);
+	sc->label_at[0] = sc->out.len;
+	if (!text) {
+		pd_out_pad_str(&sc->out, pk_pd_evsel_name(e), sc->name_width);
+		pd_out_lit(&sc->out, ": ");
+	} else if (len <= PD_OUT_BLOCK) {
+		pd_out_block(&sc->out, text, len);
+	} else {
+		pd_out_mem(&sc->out, text, len);
+	}
+	sc->label_at[1] = sc->out.len;
 }
 
 /* The task fields as perf prints them: the comm (padded to 16 unless a
@@ -806,9 +820,10 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
  * made for the same pid, tid and layout while no thread's name changed
  * (pk_machine_comm_version). */
 static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
-		       const pk_pd_sample *smp, uint64_t cv)
+		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
+	uint64_t cv = pk_machine_comm_version(s->machine);
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
@@ -944,35 +959,14 @@ static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, u
 	print_loc(&sc->out, f, loc);
 }
 
-/* The fields print_start prints, those its memo keeps. */
-#define START_FIELDS (F_COMM | F_PID | F_TID | F_CPU | F_MISC | F_TOD | F_TIME)
-#define START_MEMO (F_COMM | F_PID | F_TID | F_CPU | F_TIME)
-
 /* What starts a sample's line and each of its metric lines: the task,
- * cpu, misc, tod and time fields. The text is kept and copied while the
- * task, cpu and time stay (the lines of one Arm SPE record, metric lines),
- * as long as no misc or tod field and no time shift (--deltatime changes
- * with every line) takes part; while it does not come again (one line per
- * sample record), only one start in PM_PROBE is kept after PM_KEEP. */
-enum { PM_KEEP = 16, PM_PROBE = 64 };
+ * cpu, misc, tod and time fields. */
 static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f, bool chain,
 			const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	struct prefix_memo *pm = &sc->prefix;
-	uint64_t cv = pk_machine_comm_version(s->machine);
-	unsigned mode = (f & START_FIELDS) | (chain ? LINE_CHAIN : 0);
-	if (pm->time == smp->time && pm->mode == mode && pm->tid == smp->tid &&
-	    pm->pid == smp->pid && pm->cpu == smp->cpu && pm->comm_version == cv &&
-	    o->cap - o->len >= sizeof(pm->text)) {
-		pd_copy_fixed(o->buf + o->len, pm->text, sizeof(pm->text));
-		o->len += pm->len;
-		pm->misses = 0;
-		return;
-	}
-	size_t start = o->len;
 	if (f & (F_COMM | F_PID | F_TID))
-		print_task(sc, s, f, chain, smp, cv);
+		print_task(sc, s, f, chain, smp);
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
@@ -994,22 +988,6 @@ static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsign
 	}
 	if (f & F_TIME)
 		print_time(sc, smp->time);
-	uint32_t m = pm->misses++;
-	if ((m >= PM_KEEP && m % PM_PROBE) || (f & ~START_MEMO & START_FIELDS) || sc->time_shift)
-		return;
-	/* a flush in between (o->len below start) keeps nothing; the copy
-	 * reads sizeof(pm->text) bytes of the buffer */
-	if (o->len < start || o->len - start > sizeof(pm->text) ||
-	    o->cap - start < sizeof(pm->text))
-		return;
-	pd_copy_fixed(pm->text, o->buf + start, sizeof(pm->text));
-	pm->len = (uint32_t)(o->len - start);
-	pm->time = smp->time;
-	pm->comm_version = cv;
-	pm->pid = smp->pid;
-	pm->tid = smp->tid;
-	pm->cpu = smp->cpu;
-	pm->mode = mode;
 }
 
 /* The metric lines a sample ends its group's round with, each started as
@@ -1024,6 +1002,75 @@ static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsi
 		pd_out_str(&sc->out, script_metric_line(&sc->metric, i));
 		pd_out_ch(&sc->out, '\n');
 	}
+}
+
+/* Replaying a line: the samples of one Arm SPE record (pd_spe's
+ * same_before / same_after) differ mostly by their event only, so the
+ * next one's line is the previous line's text with its own label, when it
+ * prints the same fields of the same values. Only fields whose text is
+ * made of the values compared qualify (not a page fault's symbolized
+ * addr), without a call chain or --deltatime/--reltime. */
+#define REPLAY_FIELDS                                                                           \
+	(F_COMM | F_TID | F_PID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | F_SYMOFF | F_DSO |   \
+	 F_ADDR | F_PHYS_ADDR | F_PERIOD | F_WEIGHT | F_INS_LAT | F_DATA_SRC | F_SRCLINE)
+
+static bool replayable(const script *sc, const pk_pd_evsel *e, unsigned f, bool chain)
+{
+	return !(f & ~REPLAY_FIELDS) && !chain && !sc->time_shift &&
+	       !((f & F_ADDR) && addr_has_symbol(e));
+}
+
+/* Whether smp prints as the line kept in rp (of event ev's record). */
+static bool replay_same(const struct replay *rp, const pk_pd_event *ev, unsigned f,
+			const pk_pd_sample *smp)
+{
+	return rp->offset == ev->offset && rp->f == f && rp->time == smp->time &&
+	       rp->ip == smp->ip && rp->pid == smp->pid && rp->tid == smp->tid &&
+	       rp->cpu == smp->cpu && rp->misc == ev->misc && rp->period == smp->period &&
+	       rp->addr == smp->addr && rp->data_src == smp->data_src &&
+	       rp->phys_addr == smp->phys_addr && rp->weight == smp->weight &&
+	       rp->ins_lat == smp->weight_var2;
+}
+
+/* Keeps the line just printed at pos[0]..pos[3] of the buffer (its label
+ * at pos[1]..pos[2]) for the next sample of its record, unless the buffer
+ * was emptied since it began (flushes: out.flushes then). */
+static void replay_keep(script *sc, const pk_pd_event *ev, unsigned f, const pk_pd_sample *smp,
+			const size_t pos[4], uint64_t flushes)
+{
+	sc->replay = (struct replay){sc->out.flushes == flushes, f, flushes, pos[0], pos[1], pos[2],
+				     pos[3], ev->offset, smp->time, smp->ip, smp->period,
+				     smp->addr, smp->data_src, smp->phys_addr, smp->weight,
+				     smp->weight_var2, smp->pid, smp->tid, smp->cpu, ev->misc};
+}
+
+/* The kept line again with e's label, when smp prints as it did (then
+ * kept in its place for the next sample); false: print it afresh. */
+static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
+			const pk_pd_evsel *e, unsigned f, const pk_pd_sample *smp)
+{
+	struct replay *rp = &sc->replay;
+	pd_out *o = &sc->out;
+	size_t ll;
+	const char *label = f & F_EVNAME ? label_of(sc, s, e, &ll) : "";
+	if (!(f & F_EVNAME))
+		ll = 0;
+	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
+	if (!label || rp->flushes != o->flushes || o->cap - o->len < head + ll + tail ||
+	    !replay_same(rp, ev, f, smp))
+		return false;
+	/* (the kept text lies before o->len: no overlap) */
+	char *d = o->buf + o->len;
+	memcpy(d, o->buf + rp->start, head);
+	memcpy(d + head, label, ll);
+	memcpy(d + head + ll, o->buf + rp->rest, tail);
+	rp->start = o->len;
+	rp->label = rp->start + head;
+	rp->rest = rp->label + ll;
+	rp->end = rp->rest + tail;
+	o->len = rp->end;
+	rp->valid = s->spe.same_after;
+	return true;
 }
 
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -1098,6 +1145,37 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	pd_out_ch(o, '\n');
 	if (f & F_METRIC)
 		print_metrics(sc, s, ev, f, chain, smp);
+	return 0;
+}
+
+/* The samples of Arm SPE records (pd_spe's sample_fn): among the samples
+ * of one record (same_before, same_after), the line of the one before
+ * again when it was kept, or this one printed and kept for the next. */
+static int on_spe_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	script *sc = arg;
+	pd_out *o = &sc->out;
+	const pk_pd_evsel *e = ev->evsel;
+	unsigned f = sc->checked && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx]
+									     : 0;
+	/* the kept line is this record's when the sample before was */
+	if (s->spe.same_before && sc->replay.valid &&
+	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
+	    replay_line(sc, s, ev, e, f, smp))
+		return 0;
+	sc->replay.valid = false;
+	uint64_t flushes = o->flushes;
+	size_t start = o->len;
+	int rc = on_sample(arg, s, ev, smp);
+	f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	if (rc || !s->spe.same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
+		return rc;
+	size_t pos[4] = {start, o->len, o->len, o->len};
+	if (f & F_EVNAME) {
+		pos[1] = sc->label_at[0];
+		pos[2] = sc->label_at[1];
+	}
+	replay_keep(sc, ev, f, smp, pos, flushes);
 	return 0;
 }
 
@@ -1342,6 +1420,7 @@ int cmd_script(int argc, char **argv)
 	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
+	s.spe.sample_fn = on_spe_sample;
 	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)

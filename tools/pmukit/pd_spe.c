@@ -397,6 +397,9 @@ static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, 
 	ev->id.cpu = smp->cpu = q->cpu;
 	smp->pid = (uint32_t)q->pid;
 	smp->tid = (uint32_t)q->tid;
+	int rc = 0;
+	if (sp->sample_fn && fn)
+		fn = sp->sample_fn;
 	for (; k; k &= k - 1) {
 		unsigned kind = (unsigned)__builtin_ctz(k);
 		sp->kinds[kind]++;
@@ -420,11 +423,14 @@ static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, 
 		smp->phys_addr = f->phys_addr;
 		ev->evsel = e;
 		s->nr_samples++;
-		int rc = fn(arg, s, ev, smp);
+		sp->same_after = (k & (k - 1)) != 0;
+		rc = fn(arg, s, ev, smp);
+		sp->same_before = true;
 		if (rc)
-			return rc;
+			break;
 	}
-	return 0;
+	sp->same_before = sp->same_after = false;
+	return rc;
 }
 
 /* The queue's pending record: its task, then its samples (or its export
