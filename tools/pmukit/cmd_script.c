@@ -466,12 +466,16 @@ static inline void slot_out(pd_out *o, const line_slot *ls)
 	}
 }
 
-/* Keeps the len bytes of text in ls under (addr, version, key). */
-static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, uint64_t addr,
-		      uint64_t version, unsigned key)
+/* Keeps the len bytes of text in ls under (addr, version, key); text has
+ * `readable` bytes (a short text: one fixed-size move when they are a
+ * slot's worth). */
+static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, size_t readable,
+		      uint64_t addr, uint64_t version, unsigned key)
 {
 	char *dst = ls->text;
-	if (len > sizeof(ls->text)) {
+	if (len <= sizeof(ls->text) && readable >= sizeof(ls->text)) {
+		pd_copy_fixed(dst, text, sizeof(ls->text));
+	} else if (len > sizeof(ls->text)) {
 		if (len > ls->long_cap) {
 			char *t = realloc(ls->long_text, len);
 			if (!t)
@@ -481,8 +485,10 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, u
 			ls->long_cap = (uint32_t)len;
 		}
 		dst = ls->long_text;
+		memcpy(dst, text, len);
+	} else {
+		memcpy(dst, text, len);
 	}
-	memcpy(dst, text, len);
 	ls->len = (uint32_t)len;
 	ls->addr = addr;
 	ls->version = version;
@@ -523,8 +529,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (keep)
-		slot_keep(sc, ls, o->buf + start, o->len - start, tag_addr, tag_version,
-			  (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
+		slot_keep(sc, ls, o->buf + start, o->len - start, o->cap - start, tag_addr,
+			  tag_version, (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
 }
 
 /* An address with its symbol and dso: a call chain line ("\t<addr in
@@ -1044,6 +1050,9 @@ static void replay_keep(script *sc, const pk_pd_event *ev, unsigned f, const pk_
 				     smp->weight_var2, smp->pid, smp->tid, smp->cpu, ev->misc};
 }
 
+/* Room past a replayed line: its parts' fixed-size moves (replay_line). */
+enum { REPLAY_SLACK = 96 };
+
 /* The kept line again with e's label, when smp prints as it did (then
  * kept in its place for the next sample); false: print it afresh. */
 static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
@@ -1052,18 +1061,32 @@ static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
 	struct replay *rp = &sc->replay;
 	pd_out *o = &sc->out;
 	size_t ll;
-	const char *label = f & F_EVNAME ? label_of(sc, s, e, &ll) : "";
-	if (!(f & F_EVNAME))
-		ll = 0;
+	static const char no_label[PD_OUT_BLOCK];
+	const char *label = no_label;
+	ll = 0;
+	if (f & F_EVNAME)
+		label = label_of(sc, s, e, &ll);
 	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
-	if (!label || rp->flushes != o->flushes || o->cap - o->len < head + ll + tail ||
-	    !replay_same(rp, ev, f, smp))
+	if (!label || rp->flushes != o->flushes || !replay_same(rp, ev, f, smp) ||
+	    o->cap - o->len < head + ll + tail + REPLAY_SLACK)
 		return false;
-	/* (the kept text lies before o->len: no overlap) */
 	char *d = o->buf + o->len;
-	memcpy(d, o->buf + rp->start, head);
-	memcpy(d + head, label, ll);
-	memcpy(d + head + ll, o->buf + rp->rest, tail);
+	const char *h = o->buf + rp->start, *t = o->buf + rp->rest;
+	/* the parts as fixed-size moves when they fit (the bytes past each
+	 * part are overwritten next; a part's own bytes lie before where it
+	 * goes, at least its length back, so no move reads what one wrote) */
+	if (head <= 64)
+		pd_copy_fixed(d, h, 64);
+	else
+		memcpy(d, h, head);
+	if (ll <= PD_OUT_BLOCK) /* labels have PD_OUT_BLOCK bytes (make_label) */
+		pd_copy_fixed(d + head, label, PD_OUT_BLOCK);
+	else
+		memcpy(d + head, label, ll);
+	if (tail <= 96)
+		pd_copy_fixed(d + head + ll, t, 96);
+	else
+		memcpy(d + head + ll, t, tail);
 	rp->start = o->len;
 	rp->label = rp->start + head;
 	rp->rest = rp->label + ll;
