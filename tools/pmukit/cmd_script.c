@@ -1053,8 +1053,8 @@ static void replay_keep(script *sc, const pk_pd_event *ev, unsigned f, const pk_
 /* Room past a replayed line: its parts' fixed-size moves (replay_line). */
 enum { REPLAY_SLACK = 96 };
 
-/* The kept line again with e's label, when smp prints as it did (then
- * kept in its place for the next sample); false: print it afresh. */
+/* The kept line again with e's label, when smp prints as it did; false:
+ * print it afresh. */
 static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
 			const pk_pd_evsel *e, unsigned f, const pk_pd_sample *smp)
 {
@@ -1087,11 +1087,10 @@ static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
 		pd_copy_fixed(d + head + ll, t, 96);
 	else
 		memcpy(d + head + ll, t, tail);
-	rp->start = o->len;
-	rp->label = rp->start + head;
-	rp->rest = rp->label + ll;
-	rp->end = rp->rest + tail;
-	o->len = rp->end;
+	/* the next sample copies the same kept line: its bytes were written
+	 * longer ago (reading bytes just stored by moves of other offsets
+	 * stalls on store forwarding) */
+	o->len += head + ll + tail;
 	rp->valid = s->spe.same_after;
 	return true;
 }
