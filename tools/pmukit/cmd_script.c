@@ -236,7 +236,7 @@ typedef struct script {
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	chain_plan chain;            /* the sample's chain (on_sample) */
 	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
-	line_slot own;               /* the sample lines' slot while the cache is bypassed */
+	line_slot own;               /* stands for no slot while the cache is bypassed (empty) */
 	size_t label_at[2];          /* where the latest label begins and ends in out */
 	struct replay {              /* a line the next sample may print again (replay_line) */
 		bool valid;
@@ -510,9 +510,12 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
 	else
 		loc = pk_machine_lookup(s->machine, pid, mode, ip);
-	/* formatted in place, then copied into the slot */
+	/* formatted in place, then copied into the slot; not the slot of
+	 * lines bypassing the cache (ip_slot: an address seldom comes back
+	 * then, and the copy reads bytes just stored: a store-forwarding
+	 * stall), which stays empty */
 	size_t need = loc->sym_len + loc->dso_len + 64;
-	bool keep = ls && pd_out_room(o, need);
+	bool keep = ls && ls != &sc->own && pd_out_room(o, need);
 	size_t start = o->len;
 	if (chain) {
 		pd_out_ch(o, '\t');
@@ -554,10 +557,9 @@ static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint
  * comes again before the slot is reused. Where addresses are spread (Arm
  * SPE: a distinct pc in nearly every record) it misses almost always, so
  * its hits are counted over windows of LC_WINDOW probes: under one in
- * LC_MIN_HITS, the next LC_BYPASS lines are formatted into a slot of
- * their own instead, then the cache is probed again. The slot of the
- * latest line is tried first, untouched by the counts: the samples of one
- * SPE record share their pc. */
+ * LC_MIN_HITS, the next LC_BYPASS lines are formatted without a slot
+ * (their stand-in, sc->own, stays empty), then the cache is probed again.
+ * The slot of the latest line is tried first, untouched by the counts. */
 enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 16 };
 
 /* How a sample's line comes out of its slot (ip_slot). */
@@ -566,7 +568,7 @@ enum { LS_NONE, LS_RECENT, LS_PROBE, LS_OWN };
 /* The slot for a sample's line at (version, ip), and how it is used:
  * LS_RECENT the latest line's, holding it; LS_PROBE the cache's
  * (prefetched, its hit to be counted by ip_line_out); LS_OWN bypassing
- * the cache. */
+ * the cache (formatted, kept nowhere). */
 static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsigned key,
 				 int *how)
 {
@@ -1447,7 +1449,6 @@ int cmd_script(int argc, char **argv)
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
-	free(sc.own.long_text);
 	if (slots_map)
 		munmap(slots_map, slots_len);
 	free(sc.evsel_fields);
