@@ -1069,7 +1069,10 @@ static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
 	if (f & F_EVNAME)
 		label = label_of(sc, s, e, &ll);
 	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
+	/* (f is the kept line's, which was replayable: only the event may
+	 * differ, a page fault's addr being symbolized) */
 	if (!label || rp->flushes != o->flushes || !replay_same(rp, ev, f, smp) ||
+	    ((f & F_ADDR) && addr_has_symbol(e)) ||
 	    o->cap - o->len < head + ll + tail + REPLAY_SLACK)
 		return false;
 	char *d = o->buf + o->len;
