@@ -235,6 +235,22 @@ typedef struct script {
 	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	chain_plan chain;            /* the sample's chain (on_sample) */
+	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
+	line_slot own;               /* stands for no slot while the cache is bypassed (empty) */
+	size_t label_at[2];          /* where the latest label begins and ends in out */
+	struct replay {              /* a line the next sample may print again (replay_line) */
+		bool valid;
+		unsigned f;          /* its fields */
+		uint64_t flushes;    /* out.flushes when printed: its text is in out.buf */
+		size_t start, label, rest, end; /* its text, the label at [label, rest) */
+		uint64_t offset, time, ip, period, addr, data_src, phys_addr, weight, ins_lat;
+		uint32_t pid, tid, cpu;
+		uint16_t misc;
+	} replay;
+	struct line_stats {          /* the line cache's use by sample lines */
+		uint32_t probes, hits; /* in the current window */
+		uint32_t bypass;     /* sample lines left to format without it */
+	} lc;
 	struct map_memo {            /* frame_map: recent maps, version 0: empty */
 		uint64_t version;
 		pki_frame_map fm;
@@ -450,12 +466,16 @@ static inline void slot_out(pd_out *o, const line_slot *ls)
 	}
 }
 
-/* Keeps the len bytes of text in ls under (addr, version, key). */
-static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, uint64_t addr,
-		      uint64_t version, unsigned key)
+/* Keeps the len bytes of text in ls under (addr, version, key); text has
+ * `readable` bytes (a short text: one fixed-size move when they are a
+ * slot's worth). */
+static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, size_t readable,
+		      uint64_t addr, uint64_t version, unsigned key)
 {
 	char *dst = ls->text;
-	if (len > sizeof(ls->text)) {
+	if (len <= sizeof(ls->text) && readable >= sizeof(ls->text)) {
+		pd_copy_fixed(dst, text, sizeof(ls->text));
+	} else if (len > sizeof(ls->text)) {
 		if (len > ls->long_cap) {
 			char *t = realloc(ls->long_text, len);
 			if (!t)
@@ -465,8 +485,10 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, u
 			ls->long_cap = (uint32_t)len;
 		}
 		dst = ls->long_text;
+		memcpy(dst, text, len);
+	} else {
+		memcpy(dst, text, len);
 	}
-	memcpy(dst, text, len);
 	ls->len = (uint32_t)len;
 	ls->addr = addr;
 	ls->version = version;
@@ -488,9 +510,12 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
 	else
 		loc = pk_machine_lookup(s->machine, pid, mode, ip);
-	/* formatted in place, then copied into the slot */
+	/* formatted in place, then copied into the slot; not the slot of
+	 * lines bypassing the cache (ip_slot: an address seldom comes back
+	 * then, and the copy reads bytes just stored: a store-forwarding
+	 * stall), which stays empty */
 	size_t need = loc->sym_len + loc->dso_len + 64;
-	bool keep = ls && pd_out_room(o, need);
+	bool keep = ls && ls != &sc->own && pd_out_room(o, need);
 	size_t start = o->len;
 	if (chain) {
 		pd_out_ch(o, '\t');
@@ -507,8 +532,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (keep)
-		slot_keep(sc, ls, o->buf + start, o->len - start, tag_addr, tag_version,
-			  (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
+		slot_keep(sc, ls, o->buf + start, o->len - start, o->cap - start, tag_addr,
+			  tag_version, (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
 }
 
 /* An address with its symbol and dso: a call chain line ("\t<addr in
@@ -525,6 +550,61 @@ static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint
 		slot_out(&sc->out, ls);
 	else
 		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
+}
+
+/* Sample lines (not chains) and the line cache: a slot costs a memory
+ * touch at a random place, and saves the lookup only when the address
+ * comes again before the slot is reused. Where addresses are spread (Arm
+ * SPE: a distinct pc in nearly every record) it misses almost always, so
+ * its hits are counted over windows of LC_WINDOW probes: under one in
+ * LC_MIN_HITS, the next LC_BYPASS lines are formatted without a slot
+ * (their stand-in, sc->own, stays empty), then the cache is probed again.
+ * The slot of the latest line is tried first, untouched by the counts. */
+enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 16 };
+
+/* How a sample's line comes out of its slot (ip_slot). */
+enum { LS_NONE, LS_RECENT, LS_PROBE, LS_OWN };
+
+/* The slot for a sample's line at (version, ip), and how it is used:
+ * LS_RECENT the latest line's, holding it; LS_PROBE the cache's
+ * (prefetched, its hit to be counted by ip_line_out); LS_OWN bypassing
+ * the cache (formatted, kept nowhere). */
+static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsigned key,
+				 int *how)
+{
+	line_slot *l = sc->recent;
+	if (l && l->addr == ip && l->version == version && l->key == key) {
+		*how = LS_RECENT;
+		return l;
+	}
+	if (sc->lc.bypass) {
+		sc->lc.bypass--;
+		*how = LS_OWN;
+		return &sc->own;
+	}
+	*how = LS_PROBE;
+	l = line_slot_of(sc, version, ip);
+	__builtin_prefetch(l);
+	return l;
+}
+
+/* The sample's address line through its slot ls (ip_slot, not
+ * LS_RECENT), counting the cache's hits when it was probed. */
+static void ip_line_out(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+			unsigned cpumode, line_slot *ls, int how, uint64_t version)
+{
+	if (how == LS_PROBE) {
+		struct line_stats *lc = &sc->lc;
+		lc->hits += ls->addr == smp->ip && ls->version == version &&
+			    ls->key == (f & LINE_FIELDS);
+		if (++lc->probes == LC_WINDOW) {
+			if (lc->hits * LC_MIN_HITS < LC_WINDOW)
+				lc->bypass = LC_BYPASS;
+			lc->probes = lc->hits = 0;
+		}
+	}
+	sc->recent = ls;
+	print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
 }
 
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
@@ -687,26 +767,38 @@ static bool make_label(const script *sc, struct evlabel *l, const char *name)
 	return true;
 }
 
-/* The event's label, made once per evsel and again only when its name
- * changed (EVENT_UPDATE): the name is looked at only when the reader's
- * names version moved. */
-static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+/* The event's label (its length in *len), made once per evsel and again
+ * only when its name changed (EVENT_UPDATE): the name is looked at only
+ * when the reader's names version moved. NULL when out of memory. */
+static inline __attribute__((always_inline)) const char *label_of(script *sc, const pd_session *s,
+								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
 	uint64_t version = pki_pd_names_version(s->reader);
 	if (!l->text || l->version != version) {
 		const char *name = pk_pd_evsel_name(e);
-		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name)) {
-			pd_out_pad_str(&sc->out, name, sc->name_width);
-			pd_out_lit(&sc->out, ": ");
-			return;
-		}
+		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name))
+			return NULL;
 		l->version = version;
 	}
-	if (l->len <= PD_OUT_BLOCK)
-		pd_out_block(&sc->out, l->text, l->len);
-	else
-		pd_out_mem(&sc->out, l->text, l->len);
+	*len = l->len;
+	return l->text;
+}
+
+static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+{
+	size_t len;
+	const char *text = label_of(sc, s, e, &len);
+	sc->label_at[0] = sc->out.len;
+	if (!text) {
+		pd_out_pad_str(&sc->out, pk_pd_evsel_name(e), sc->name_width);
+		pd_out_lit(&sc->out, ": ");
+	} else if (len <= PD_OUT_BLOCK) {
+		pd_out_block(&sc->out, text, len);
+	} else {
+		pd_out_mem(&sc->out, text, len);
+	}
+	sc->label_at[1] = sc->out.len;
 }
 
 /* The task fields as perf prints them: the comm (padded to 16 unless a
@@ -923,6 +1015,94 @@ static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsi
 	}
 }
 
+/* Replaying a line: the samples of one Arm SPE record (pd_spe's
+ * same_before / same_after) differ mostly by their event only, so the
+ * next one's line is the previous line's text with its own label, when it
+ * prints the same fields of the same values. Only fields whose text is
+ * made of the values compared qualify (not a page fault's symbolized
+ * addr), without a call chain or --deltatime/--reltime. */
+#define REPLAY_FIELDS                                                                           \
+	(F_COMM | F_TID | F_PID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | F_SYMOFF | F_DSO |   \
+	 F_ADDR | F_PHYS_ADDR | F_PERIOD | F_WEIGHT | F_INS_LAT | F_DATA_SRC | F_SRCLINE)
+
+static bool replayable(const script *sc, const pk_pd_evsel *e, unsigned f, bool chain)
+{
+	return !(f & ~REPLAY_FIELDS) && !chain && !sc->time_shift &&
+	       !((f & F_ADDR) && addr_has_symbol(e));
+}
+
+/* Whether smp prints as the line kept in rp (of event ev's record). */
+static bool replay_same(const struct replay *rp, const pk_pd_event *ev, unsigned f,
+			const pk_pd_sample *smp)
+{
+	return rp->offset == ev->offset && rp->f == f && rp->time == smp->time &&
+	       rp->ip == smp->ip && rp->pid == smp->pid && rp->tid == smp->tid &&
+	       rp->cpu == smp->cpu && rp->misc == ev->misc && rp->period == smp->period &&
+	       rp->addr == smp->addr && rp->data_src == smp->data_src &&
+	       rp->phys_addr == smp->phys_addr && rp->weight == smp->weight &&
+	       rp->ins_lat == smp->weight_var2;
+}
+
+/* Keeps the line just printed at pos[0]..pos[3] of the buffer (its label
+ * at pos[1]..pos[2]) for the next sample of its record, unless the buffer
+ * was emptied since it began (flushes: out.flushes then). */
+static void replay_keep(script *sc, const pk_pd_event *ev, unsigned f, const pk_pd_sample *smp,
+			const size_t pos[4], uint64_t flushes)
+{
+	sc->replay = (struct replay){sc->out.flushes == flushes, f, flushes, pos[0], pos[1], pos[2],
+				     pos[3], ev->offset, smp->time, smp->ip, smp->period,
+				     smp->addr, smp->data_src, smp->phys_addr, smp->weight,
+				     smp->weight_var2, smp->pid, smp->tid, smp->cpu, ev->misc};
+}
+
+/* Room past a replayed line: its parts' fixed-size moves (replay_line). */
+enum { REPLAY_SLACK = 96 };
+
+/* The kept line again with e's label, when smp prints as it did; false:
+ * print it afresh. */
+static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
+			const pk_pd_evsel *e, unsigned f, const pk_pd_sample *smp)
+{
+	struct replay *rp = &sc->replay;
+	pd_out *o = &sc->out;
+	size_t ll;
+	static const char no_label[PD_OUT_BLOCK];
+	const char *label = no_label;
+	ll = 0;
+	if (f & F_EVNAME)
+		label = label_of(sc, s, e, &ll);
+	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
+	/* (f is the kept line's, which was replayable: only the event may
+	 * differ, a page fault's addr being symbolized) */
+	if (!label || rp->flushes != o->flushes || !replay_same(rp, ev, f, smp) ||
+	    ((f & F_ADDR) && addr_has_symbol(e)) ||
+	    o->cap - o->len < head + ll + tail + REPLAY_SLACK)
+		return false;
+	char *d = o->buf + o->len;
+	const char *h = o->buf + rp->start, *t = o->buf + rp->rest;
+	/* the parts as fixed-size moves when they fit (the bytes past each
+	 * part are overwritten next; a part's own bytes lie before where it
+	 * goes, at least its length back, so no move reads what one wrote) */
+	if (head <= 64)
+		pd_copy_fixed(d, h, 64);
+	else
+		memcpy(d, h, head);
+	if (ll <= PD_OUT_BLOCK) /* labels have PD_OUT_BLOCK bytes (make_label) */
+		pd_copy_fixed(d + head, label, PD_OUT_BLOCK);
+	else
+		memcpy(d + head, label, ll);
+	if (tail <= 96)
+		pd_copy_fixed(d + head + ll, t, 96);
+	else
+		memcpy(d + head + ll, t, tail);
+	/* the next sample copies the same kept line: its bytes were written
+	 * longer ago (reading bytes just stored by moves of other offsets
+	 * stalls on store forwarding) */
+	o->len += head + ll + tail;
+	rp->valid = s->spe.same_after;
+	return true;
+}
+
 static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
@@ -941,13 +1121,13 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	/* the lines' slots are found and prefetched first, used last */
 	uint64_t version = 0;
 	line_slot *ls = NULL;
+	int how = LS_NONE;
 	if (chain) {
 		chain_gather(sc, s, smp, cpumode, &sc->chain);
 	} else if (f & F_IP) {
 		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
-		ls = sc->lines && version ? line_slot_of(sc, version, smp->ip) : NULL;
-		if (ls)
-			__builtin_prefetch(ls);
+		if (sc->lines && version)
+			ls = ip_slot(sc, version, smp->ip, f & LINE_FIELDS, &how);
 	}
 	print_start(sc, s, ev, f, chain, smp);
 	if (f & F_PERIOD)
@@ -969,8 +1149,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, s, f, smp, &sc->chain);
+	} else if (how == LS_RECENT) {
+		slot_out(o, ls);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
-		print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
+		ip_line_out(sc, s, f, smp, cpumode, ls, how, version);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
@@ -993,6 +1175,37 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	pd_out_ch(o, '\n');
 	if (f & F_METRIC)
 		print_metrics(sc, s, ev, f, chain, smp);
+	return 0;
+}
+
+/* The samples of Arm SPE records (pd_spe's sample_fn): among the samples
+ * of one record (same_before, same_after), the line of the one before
+ * again when it was kept, or this one printed and kept for the next. */
+static int on_spe_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	script *sc = arg;
+	pd_out *o = &sc->out;
+	const pk_pd_evsel *e = ev->evsel;
+	unsigned f = sc->checked && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx]
+									     : 0;
+	/* the kept line is this record's when the sample before was */
+	if (s->spe.same_before && sc->replay.valid &&
+	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
+	    replay_line(sc, s, ev, e, f, smp))
+		return 0;
+	sc->replay.valid = false;
+	uint64_t flushes = o->flushes;
+	size_t start = o->len;
+	int rc = on_sample(arg, s, ev, smp);
+	f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
+	if (rc || !s->spe.same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
+		return rc;
+	size_t pos[4] = {start, o->len, o->len, o->len};
+	if (f & F_EVNAME) {
+		pos[1] = sc->label_at[0];
+		pos[2] = sc->label_at[1];
+	}
+	replay_keep(sc, ev, f, smp, pos, flushes);
 	return 0;
 }
 
@@ -1237,6 +1450,7 @@ int cmd_script(int argc, char **argv)
 	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
+	s.spe.sample_fn = on_spe_sample;
 	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)

@@ -476,6 +476,7 @@ void pd_out_init(pd_out *o, FILE *f)
 	o->f = f;
 	o->cap = OUT_CAP;
 	o->len = 0;
+	o->flushes = 0;
 	o->buf = malloc(o->cap);
 	if (!o->buf)
 		o->cap = 0;
@@ -486,6 +487,7 @@ void pd_out_flush(pd_out *o)
 	if (o->len)
 		fwrite(o->buf, 1, o->len, o->f);
 	o->len = 0;
+	o->flushes++;
 }
 
 void pd_out_free(pd_out *o)

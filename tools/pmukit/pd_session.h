@@ -102,6 +102,7 @@ typedef struct pd_out {
 	FILE *f;
 	char *buf;
 	size_t len, cap;
+	uint64_t flushes;            /* times the buffer was emptied: text in it stays while this does */
 } pd_out;
 /* "00" to "99": the two digits of n at pd_dec_pairs + 2 * n. */
 extern const char pd_dec_pairs[201];

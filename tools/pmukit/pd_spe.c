@@ -39,6 +39,7 @@ struct pd_spe_queue {
 	bool has_rec;
 	uint64_t ts;                 /* the latest timestamp so far: its place in time */
 	int64_t pid, tid;
+	bool task_due;               /* pid, tid to be set before the next use (queue_task) */
 	uint64_t nr_instr;           /* records since the last instructions sample */
 };
 
@@ -318,15 +319,20 @@ static inline int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
 	return 0;
 }
 
+/* Whether the file has a TIME_CONV (kept once read: a file has one);
+ * without it, timestamps are used as perf times (said at the end). */
+static bool have_time_conv(pd_spe *sp, pd_session *s)
+{
+	if (!sp->have_tc)
+		sp->have_tc = pk_pd_time_conv(s->reader, &sp->tc) && sp->tc.time_mult;
+	if (!sp->have_tc)
+		sp->no_time_conv = true;
+	return sp->have_tc;
+}
+
 static uint64_t perf_time(pd_spe *sp, pd_session *s, uint64_t ts)
 {
-	if (!sp->have_tc) /* kept once read: a file has one TIME_CONV */
-		sp->have_tc = pk_pd_time_conv(s->reader, &sp->tc) && sp->tc.time_mult;
-	if (!sp->have_tc) {
-		sp->no_time_conv = true;
-		return ts;
-	}
-	return pk_pd_tsc_to_time(&sp->tc, ts);
+	return have_time_conv(sp, s) ? pk_pd_tsc_to_time(&sp->tc, ts) : ts;
 }
 
 /* One record as a CSV or JSON line: cpu, time, pid, tid, then the columns
@@ -397,6 +403,9 @@ static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, 
 	ev->id.cpu = smp->cpu = q->cpu;
 	smp->pid = (uint32_t)q->pid;
 	smp->tid = (uint32_t)q->tid;
+	int rc = 0;
+	if (sp->sample_fn && fn)
+		fn = sp->sample_fn;
 	for (; k; k &= k - 1) {
 		unsigned kind = (unsigned)__builtin_ctz(k);
 		sp->kinds[kind]++;
@@ -420,15 +429,21 @@ static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, 
 		smp->phys_addr = f->phys_addr;
 		ev->evsel = e;
 		s->nr_samples++;
-		int rc = fn(arg, s, ev, smp);
+		sp->same_after = (k & (k - 1)) != 0;
+		rc = fn(arg, s, ev, smp);
+		sp->same_before = true;
 		if (rc)
-			return rc;
+			break;
 	}
-	return 0;
+	sp->same_before = sp->same_after = false;
+	return rc;
 }
 
 /* The queue's pending record: its task, then its samples (or its export
- * line, or report's record hook). */
+ * line, or report's record hook). A record that gives nothing (most, with
+ * perf's default kinds) needs neither its task nor its time: the task is
+ * set when first needed after the queue was picked or a CONTEXT packet
+ * changed it (nothing else changes it in between). */
 static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample_fn fn,
 		       void *arg)
 {
@@ -438,7 +453,17 @@ static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample
 		if (cpu_task(sp, q->cpu) != (int64_t)r->context &&
 		    set_cpu_task(sp, q->cpu, r->context) < 0)
 			return -ENOMEM;
+		q->task_due = true;
+	}
+	uint32_t k = sp->export_fmt ? 0 : record_kinds(sp, q);
+	if (!k && !sp->record_fn && !sp->export_fmt) {
+		if (!sp->have_tc)
+			have_time_conv(sp, s);
+		return 0;
+	}
+	if (q->task_due) {
 		queue_task(sp, s, q);
+		q->task_due = false;
 	}
 	uint64_t time = perf_time(sp, s, r->timestamp);
 	if (sp->record_fn && r->nr_packets) {
@@ -451,7 +476,7 @@ static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample
 			export_record(sp, q, time);
 		return 0;
 	}
-	return emit_samples(sp, s, q, record_kinds(sp, q), time, fn, arg);
+	return emit_samples(sp, s, q, k, time, fn, arg);
 }
 
 /* ---- the queues' heap: perf's order, ties included (a binary heap keyed
@@ -503,8 +528,7 @@ static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn
 	heap_pop(sp);
 	if (sp->nr_heap && sp->heap[0].ts + 1 < limit)
 		limit = sp->heap[0].ts + 1;
-	if (!(q->rec.present & PK_SPE_HAS_CONTEXT)) /* else emit_record sets it */
-		queue_task(sp, s, q);
+	q->task_due = true; /* perf sets the task when it picks the queue */
 	for (;;) {
 		int rc = emit_record(sp, s, q, fn, arg);
 		if (rc)

@@ -73,6 +73,14 @@ typedef struct pd_spe {
 	pk_pd_reader *reader;        /* where in-place buffers live */
 	pk_pd_sample smp;            /* the synthetic sample and its event, */
 	pk_pd_event sev;             /* kept between records (zeroed once) */
+	/* while one record's samples go to the callback: whether a sample of
+	 * the same record went before / follows. They share the task, cpu,
+	 * time, ip and event offset, and nothing happens between them: a
+	 * command may reuse the text it made of the previous one. */
+	bool same_before, same_after;
+	/* the synthetic samples' callback, when not the command's for all */
+	int (*sample_fn)(void *arg, struct pd_session *s, const pk_pd_event *ev,
+			 const pk_pd_sample *sample);
 } pd_spe;
 
 struct pd_session;
