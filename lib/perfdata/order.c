@@ -120,34 +120,28 @@ static void queue_compact(pd_queue *q)
 	q->pos = 0;
 }
 
+int pki_pd_queue_room(pd_queue *q)
+{
+	if (q->pos > 0 && q->pos == q->ready)
+		queue_compact(q); /* reuse the delivered front */
+	if (q->nr < q->cap)
+		return 0;
+	size_t cap = q->cap ? q->cap * 2 : 4096;
+	pd_qent *ne = realloc(q->ents, cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	q->ents = ne;
+	q->cap = cap;
+	return 0;
+}
+
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare)
 {
-	if (q->nr == q->cap) {
-		if (q->pos > 0 && q->pos == q->ready)
-			queue_compact(q); /* reuse the delivered front */
-		if (q->nr == q->cap) {
-			size_t cap = q->cap ? q->cap * 2 : 4096;
-			pd_qent *ne = realloc(q->ents, cap * sizeof(*ne));
-			if (!ne)
-				return -ENOMEM;
-			q->ents = ne;
-			q->cap = cap;
-		}
-	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
-	if (bare) {
-		/* the entry alone: the event is rebuilt from the record */
-		pki_pd_src_hold(q->src, ev->data);
-		pd_qent *e = &q->ents[q->nr++];
-		e->time = time;
-		e->seq = q->seq++ << 1 | 1;
-		e->data = ev->data;
-		e->evsel = ev->evsel;
-		q->bytes += total;
-		if (time > q->max_time)
-			q->max_time = time;
-		return 0;
-	}
+	if (bare) /* the entry alone: the event is rebuilt from the record */
+		return pki_pd_queue_add_bare(q, ev->data, total, ev->evsel, time);
+	if (q->nr == q->cap && pki_pd_queue_room(q) < 0)
+		return -ENOMEM;
 	/* the record and its aux data lie together in the source */
 	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
@@ -168,20 +162,18 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bar
 		if (ev->aux_size)
 			copy_ev->aux = copy + ev->size;
 	}
-	pd_qent *e = &q->ents[q->nr++];
+	pd_qent *e = &q->ents[q->nr];
 	e->time = time;
-	e->seq = q->seq++ << 1;
-	e->ev = copy_ev;
+	e->ref = (uintptr_t)copy_ev;
 	e->chunk = chunk;
-	q->bytes += total;
-	if (time > q->max_time)
-		q->max_time = time;
+	pki_pd_queue_note(q, time, total);
 	return 0;
 }
 
+/* Time alone: entries lie in arrival order and the merges are stable. */
 static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	return x->time < y->time;
 }
 
 PKI_DEFINE_MERGE_PASS(merge_pass, pd_qent, ent_less)
@@ -223,6 +215,7 @@ static void sort_queue(pd_queue *q)
 	q->ready = 0; /* flushes come when nothing is pending delivery */
 	q->pos = 0;
 	q->nr = q->sorted_end = n;
+	q->last_time = q->ents[n - 1].time;
 }
 
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
@@ -256,7 +249,7 @@ void pki_pd_queue_flush_half(pd_queue *q)
  * (the reader's part: pki_pd_queue_pop returns 2). */
 static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
 {
-	const uint8_t *d = e->data;
+	const uint8_t *d = (const uint8_t *)(e->ref & ~(uintptr_t)1);
 	ev->type = pd_ld32(d);
 	ev->misc = pd_ld16(d + 4);
 	ev->size = pd_ld16(d + 6);
@@ -283,12 +276,12 @@ int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 		return 0;
 	pd_qent *e = &q->ents[q->pos++];
 	int rc = 1;
-	if (e->seq & 1) {
+	if (e->ref & 1) {
 		rebuild(q, e, ev);
 		q->held = ev->data;
 		rc = 2;
 	} else {
-		*ev = *e->ev;
+		*ev = *(const pk_pd_event *)e->ref;
 		q->release = e->chunk;
 		if (q->src && pki_pd_src_stable(q->src, ev->data))
 			q->held = ev->data;

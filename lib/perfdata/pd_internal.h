@@ -4,6 +4,7 @@
 
 #include <pmukit/perfdata.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -268,17 +269,15 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 typedef struct pd_qchunk pd_qchunk;
 /* Small, so that sorting moves little: the event itself lives in the chunk
  * next to its copied bytes (or, for a stable source, its bytes stay where
- * the source has them, held until delivered). */
+ * the source has them, held until delivered). No arrival number: entries
+ * lie in the array in arrival order and the sort is stable, so equal times
+ * come out in arrival order. */
 typedef struct pd_qent {
 	uint64_t time;
-	uint64_t seq;                /* arrival << 1; low bit: a record held in place */
+	uintptr_t ref;               /* the record in place | 1, or the copied event */
 	union {
-		pk_pd_event *ev;     /* copied: the event, in chunk */
-		const uint8_t *data; /* in place: the record; the event is rebuilt */
-	};
-	union {
-		pd_qchunk *chunk;
-		const pk_pd_evsel *evsel;
+		pd_qchunk *chunk;    /* copied: the chunk holding the event */
+		const pk_pd_evsel *evsel; /* in place: the event is rebuilt */
 	};
 } pd_qent;
 
@@ -294,7 +293,7 @@ typedef struct pd_queue {
 	size_t nr_spare;
 	pd_qchunk *chunks;           /* chunks in use */
 	size_t bytes, limit;
-	uint64_t seq;
+	uint64_t last_time;          /* of the entry added last */
 	uint64_t max_time, next_flush;
 	uint64_t last_delivered;
 	pd_qchunk *release;          /* chunk of the event handed out last */
@@ -314,6 +313,38 @@ static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *e
 /* Queues ev at time; bare is pki_pd_queue_in_place(q, ev), as the caller
  * found it. */
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare);
+/* Counts the entry just written at ents[nr]: the bytes, the highest time,
+ * and whether the undelivered entries are still in order (every entry
+ * coming no earlier than the one before: a round read from one ring
+ * buffer needs no sort). */
+static inline void pki_pd_queue_note(pd_queue *q, uint64_t time, size_t size)
+{
+	if (q->sorted_end == q->nr && (q->nr == q->pos || time >= q->last_time))
+		q->sorted_end++;
+	q->nr++;
+	q->last_time = time;
+	q->bytes += size;
+	if (time > q->max_time)
+		q->max_time = time;
+}
+/* Room for one more entry (the array grown or its delivered front reused). */
+int pki_pd_queue_room(pd_queue *q);
+/* Queues the record at data (whole, 8-aligned, in the stable source, of
+ * evsel, size bytes) at time as a bare entry: the reader's fast path,
+ * which builds no event for it. */
+static inline int pki_pd_queue_add_bare(pd_queue *q, const uint8_t *data, size_t size,
+					const pk_pd_evsel *evsel, uint64_t time)
+{
+	if (q->nr == q->cap && pki_pd_queue_room(q) < 0)
+		return -ENOMEM;
+	pki_pd_src_hold(q->src, data);
+	pd_qent *e = &q->ents[q->nr];
+	e->time = time;
+	e->ref = (uintptr_t)data | 1;
+	e->evsel = evsel;
+	pki_pd_queue_note(q, time, size);
+	return 0;
+}
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
@@ -337,6 +368,8 @@ typedef struct pd_idmap {
 	int *vals;
 	size_t cap, nr;
 } pd_idmap;
+
+enum { PD_ID_MEMO = 16 };
 
 typedef struct pd_feat {
 	bool present;
@@ -364,6 +397,7 @@ struct pk_pd_reader {
 	bool sample_id_all;
 	/* stream */
 	uint64_t pos, end;
+	bool fast_ok;                /* mapped or in memory, native order, ordered */
 	bool done;
 	bool has_deferred;
 	pk_error deferred;           /* the error that stopped reading */
@@ -381,10 +415,13 @@ struct pk_pd_reader {
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;
-	/* the evsel of the last sample id looked up (most samples repeat it);
-	 * forgotten when an evsel is added */
-	uint64_t last_id;
-	const pk_pd_evsel *last_evsel;
+	/* the evsels of sample ids looked up, by the id's low bits (most
+	 * samples repeat one of a few ids: one per CPU); forgotten when an
+	 * evsel is added */
+	struct pd_id_memo {
+		uint64_t id;
+		const pk_pd_evsel *evsel;  /* NULL: empty */
+	} id_memo[PD_ID_MEMO];
 	uint64_t names_version;      /* changes when an evsel's name may have */
 	/* pki_pd_next_parsed: the sample it parsed last with a simple layout,
 	 * and its evsel (NULL: none, or the sample may hold other fields) */
