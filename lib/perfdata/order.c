@@ -116,7 +116,9 @@ static void queue_compact(pd_queue *q)
 	memmove(q->ents, q->ents + q->pos, (q->nr - q->pos) * sizeof(*q->ents));
 	q->nr -= q->pos;
 	q->ready = q->ready > q->pos ? q->ready - q->pos : 0;
-	q->sorted_end = q->sorted_end > q->pos ? q->sorted_end - q->pos : 0;
+	size_t k = q->nr_runs < PD_QRUNS ? q->nr_runs : PD_QRUNS;
+	for (size_t i = 0; i < k; i++)
+		q->run[i] = q->run[i] > q->pos ? q->run[i] - q->pos : 0;
 	q->pos = 0;
 }
 
@@ -178,31 +180,71 @@ static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 
 PKI_DEFINE_MERGE_PASS(merge_pass, pd_qent, ent_less)
 
-/* Natural merge sort of the entries not yet delivered, ents[pos, nr):
- * a round holds one sorted run per ring buffer, and what stayed queued is
- * one more, so merging the runs is close to O(n). The first pass reads
- * from pos and writes from 0, so the delivered front goes away without a
- * copy of its own; the buffers trade places instead of a copy back. */
+/* The undelivered runs (at most PD_QRUNS) merged in one pass into out:
+ * the earliest head each time, the first run's on a tie (runs lie in
+ * arrival order, so ties keep it). */
+static void merge_runs(const pd_queue *q, pd_qent *out)
+{
+	size_t k = q->nr_runs, at[PD_QRUNS], end[PD_QRUNS];
+	uint64_t head[PD_QRUNS];
+	for (size_t i = 0; i < k; i++) {
+		at[i] = i ? q->run[i] : q->pos;
+		end[i] = i + 1 < k ? q->run[i + 1] : q->nr;
+		head[i] = q->ents[at[i]].time;
+	}
+	const pd_qent *a = q->ents;
+	while (k > 1) {
+		size_t m = 0;
+		for (size_t i = 1; i < k; i++)
+			if (head[i] < head[m])
+				m = i;
+		*out++ = a[at[m]++];
+		if (at[m] < end[m]) {
+			head[m] = a[at[m]].time;
+			continue;
+		}
+		for (size_t i = m; i + 1 < k; i++) { /* run m is done */
+			at[i] = at[i + 1];
+			end[i] = end[i + 1];
+			head[i] = head[i + 1];
+		}
+		k--;
+	}
+	memcpy(out, a + at[0], (end[0] - at[0]) * sizeof(*out));
+}
+
+/* Sorts the entries not yet delivered, ents[pos, nr), into tmp, which then
+ * trades places with ents (the delivered front goes away without a copy
+ * of its own). A round holds one run per ring buffer and what stayed
+ * queued is one more: up to PD_QRUNS runs are merged in one pass; more
+ * by a natural merge sort, close to O(n) as well. */
 static void sort_queue(pd_queue *q)
 {
 	size_t n = q->nr - q->pos;
-	if (q->sorted_end >= q->nr)
+	if (q->nr_runs <= 1)
 		return;
 	if (q->tmp_cap < n) {
 		pd_qent *t = realloc(q->tmp, n * sizeof(pd_qent));
-		if (!t)
-			return; /* left unsorted: the order is off, nothing is lost */
+		if (!t) { /* left unsorted: the order is off, nothing is lost */
+			q->nr_runs = 1;
+			return;
+		}
 		q->tmp = t;
 		q->tmp_cap = n;
 	}
 	pd_qent *a = q->ents + q->pos, *b = q->tmp;
-	for (;;) {
-		size_t runs = merge_pass(a, b, n);
-		/* the next pass reads what this one wrote, from 0 */
+	if (q->nr_runs <= PD_QRUNS) {
+		merge_runs(q, b);
 		a = b;
-		b = b == q->tmp ? q->ents : q->tmp;
-		if (runs <= 1)
-			break;
+	} else {
+		for (;;) {
+			size_t runs = merge_pass(a, b, n);
+			/* the next pass reads what this one wrote, from 0 */
+			a = b;
+			b = b == q->tmp ? q->ents : q->tmp;
+			if (runs <= 1)
+				break;
+		}
 	}
 	if (a == q->tmp) {
 		pd_qent *t = q->ents;
@@ -214,7 +256,9 @@ static void sort_queue(pd_queue *q)
 	}
 	q->ready = 0; /* flushes come when nothing is pending delivery */
 	q->pos = 0;
-	q->nr = q->sorted_end = n;
+	q->nr = n;
+	q->run[0] = 0;
+	q->nr_runs = 1;
 	q->last_time = q->ents[n - 1].time;
 }
 
@@ -231,11 +275,6 @@ void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
 			hi = mid;
 	}
 	q->ready = lo;
-}
-
-bool pki_pd_queue_over(const pd_queue *q)
-{
-	return q->bytes > q->limit;
 }
 
 void pki_pd_queue_flush_half(pd_queue *q)
@@ -290,6 +329,6 @@ int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 	if (e->time > q->last_delivered)
 		q->last_delivered = e->time;
 	if (q->pos == q->ready && q->pos == q->nr)
-		q->pos = q->ready = q->nr = q->sorted_end = 0;
+		q->pos = q->ready = q->nr = q->nr_runs = 0;
 	return rc;
 }

@@ -232,6 +232,8 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type,
  * TID, TIME, ADDR, ID, STREAM_ID, CPU), -1 when absent, and the head's
  * size in u64s. */
 enum { PD_HEAD_FIELDS = 8 };
+/* Slots of pd_layout.pos, in the kernel's order (sample_head[] in sample.c). */
+enum { PD_H_IDENT, PD_H_IP, PD_H_TID, PD_H_TIME, PD_H_ADDR, PD_H_ID, PD_H_STREAM, PD_H_CPU };
 typedef struct pd_layout {
 	int8_t pos[PD_HEAD_FIELDS];
 	uint32_t words;
@@ -244,8 +246,16 @@ typedef struct pd_evsel {
 } pd_evsel;
 void pki_pd_layout_init(pd_layout *l, uint64_t sample_type);
 /* The sample's TIME (when present and the head is whole): what the queue
- * needs; the other id fields are read when the event is handed out. */
-bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time);
+ * needs; the other id fields are read when the event is handed out.
+ * Inline: once per sample read. */
+static inline bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len,
+				      uint64_t *time)
+{
+	if (len < (size_t)l->words * 8 || l->pos[PD_H_TIME] < 0)
+		return false;
+	*time = pd_ld64(body + 8 * (size_t)l->pos[PD_H_TIME]);
+	return true;
+}
 /* Parses the id fields at the start of a sample body; false when too short. */
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
 			      uint64_t sample_type, pk_pd_sample_id *id);
@@ -281,12 +291,20 @@ typedef struct pd_qent {
 	};
 } pd_qent;
 
+enum { PD_QRUNS = 8 };
+
 typedef struct pd_queue {
 	pd_qent *ents;
 	size_t nr, cap;
 	size_t ready;                /* ents[pos, ready) are sorted and ready */
 	size_t pos;
-	size_t sorted_end;           /* ents[pos, sorted_end) are sorted */
+	/* The undelivered entries as runs in time order, as they came: run i
+	 * is ents[run[i], run[i + 1]) (the first from pos, the last to nr);
+	 * past PD_QRUNS runs only their number is kept. A round read from
+	 * the ring buffers is one run per CPU: merged in one pass at flush,
+	 * and one run is not sorted at all. */
+	size_t run[PD_QRUNS];
+	size_t nr_runs;
 	pd_qent *tmp;                /* merge buffer */
 	size_t tmp_cap;
 	pd_qchunk *cur, *spare;      /* spare: freed chunks kept for reuse */
@@ -314,13 +332,17 @@ static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *e
  * found it. */
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare);
 /* Counts the entry just written at ents[nr]: the bytes, the highest time,
- * and whether the undelivered entries are still in order (every entry
- * coming no earlier than the one before: a round read from one ring
- * buffer needs no sort). */
+ * and the runs (an entry earlier than the one before starts one). */
 static inline void pki_pd_queue_note(pd_queue *q, uint64_t time, size_t size)
 {
-	if (q->sorted_end == q->nr && (q->nr == q->pos || time >= q->last_time))
-		q->sorted_end++;
+	if (q->nr == q->pos) { /* nothing undelivered: the first run */
+		q->run[0] = q->nr;
+		q->nr_runs = 1;
+	} else if (time < q->last_time) {
+		if (q->nr_runs < PD_QRUNS)
+			q->run[q->nr_runs] = q->nr;
+		q->nr_runs++;
+	}
 	q->nr++;
 	q->last_time = time;
 	q->bytes += size;
@@ -348,7 +370,10 @@ static inline int pki_pd_queue_add_bare(pd_queue *q, const uint8_t *data, size_t
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
-bool pki_pd_queue_over(const pd_queue *q);
+static inline bool pki_pd_queue_over(const pd_queue *q)
+{
+	return q->bytes > q->limit;
+}
 void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event: 0 when none, 1, or 2 when it was held in
  * place and its id fields are still to be read (the reader's part). The

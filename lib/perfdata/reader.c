@@ -1134,36 +1134,46 @@ static const pk_pd_evsel *known_evsel(const pk_pd_reader *r, const uint8_t *p, s
 	return m->id == id ? m->evsel : NULL;
 }
 
-/* The common record of a mapped or in-memory file in native order, read
- * without an event built: a whole sample, 8-aligned, outside COMPRESSED
- * data, of a known evsel (known_evsel) and with its TIME, queued where it
- * lies as read_raw, kernel_record and pki_pd_queue_add would. 1 when
- * queued, 0 when the record is another case (the general path reads it),
- * or -ENOMEM. */
-static int queue_sample_fast(pk_pd_reader *r)
+/* The common records of a mapped or in-memory file in native order, read
+ * without an event built: whole samples, 8-aligned, outside COMPRESSED
+ * data, of a known evsel (known_evsel) and with their TIME, queued where
+ * they lie as read_raw, kernel_record and pki_pd_queue_add would, one after
+ * the other until a record of another case (FINISHED_ROUND ends a round)
+ * or a forced flush. Returns how many were queued (0: the record at
+ * r->pos is for the general path), or -ENOMEM. */
+static int queue_samples_fast(pk_pd_reader *r)
 {
-	uint64_t off = r->pos;
-	if (r->dpos != r->dlen || off >= r->end || r->src.mem_len - off < 8)
+	if (r->dpos != r->dlen)
 		return 0;
-	const uint8_t *p = r->src.mem + off;
-	size_t size = pd_ld16(p + 6);
-	if (pd_ld32(p) != PERF_RECORD_SAMPLE || ((uintptr_t)p & 7) || size < 8 ||
-	    size > r->src.mem_len - off || size > r->end - off)
-		return 0;
-	const pk_pd_evsel *e = known_evsel(r, p, size);
-	uint64_t time;
-	if (!e || !pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout, p + 8, size - 8,
-				      &time))
-		return 0;
-	r->pos = off + size;
-	if (r->src.mapped && r->pos > r->src.bytes_read)
-		r->src.bytes_read = r->pos;
+	const uint8_t *mem = r->src.mem;
+	uint64_t off = r->pos, lim = r->end < r->src.mem_len ? r->end : r->src.mem_len;
+	int n = 0, rc = 0;
+	while (off < lim && lim - off >= 8) {
+		const uint8_t *p = mem + off;
+		size_t size = pd_ld16(p + 6);
+		if (pd_ld32(p) != PERF_RECORD_SAMPLE || ((uintptr_t)p & 7) || size < 8 ||
+		    size > lim - off)
+			break;
+		const pk_pd_evsel *e = known_evsel(r, p, size);
+		uint64_t time;
+		if (!e || !pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout, p + 8,
+					      size - 8, &time))
+			break;
+		pki_pd_src_trim(&r->src, off);
+		off += size;
+		n++;
+		if (r->q.last_delivered && time < r->q.last_delivered)
+			r->stats.nr_out_of_order++;
+		rc = pki_pd_queue_add_bare(&r->q, p, size, e, time);
+		if (rc < 0 || pki_pd_queue_over(&r->q))
+			break;
+	}
+	r->pos = off;
+	if (r->src.mapped && off > r->src.bytes_read)
+		r->src.bytes_read = off;
 	r->stats.bytes_read = r->src.bytes_read;
-	pki_pd_src_trim(&r->src, off);
-	r->stats.nr_records[PERF_RECORD_SAMPLE]++;
-	if (r->q.last_delivered && time < r->q.last_delivered)
-		r->stats.nr_out_of_order++;
-	return pki_pd_queue_add_bare(&r->q, p, size, e, time) < 0 ? -ENOMEM : 1;
+	r->stats.nr_records[PERF_RECORD_SAMPLE] += (uint64_t)n;
+	return rc < 0 ? rc : n;
 }
 
 static bool queued_type(const pk_pd_event *ev)
@@ -1189,7 +1199,7 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		}
 		if (r->done)
 			return 0;
-		int rc = r->fast_ok ? queue_sample_fast(r) : 0;
+		int rc = r->fast_ok ? queue_samples_fast(r) : 0;
 		if (rc > 0) {
 			if (pki_pd_queue_over(&r->q)) {
 				r->stats.nr_forced_flush++;
