@@ -284,51 +284,25 @@ void pki_pd_queue_flush_half(pd_queue *q)
 	q->ready = q->pos + (n / 2 ? n / 2 : n);
 }
 
-/* The event of a record held in place, every field but its id fields
- * (the reader's part: pki_pd_queue_pop returns 2). */
-static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
-{
-	const uint8_t *d = (const uint8_t *)(e->ref & ~(uintptr_t)1);
-	ev->type = pd_ld32(d);
-	ev->misc = pd_ld16(d + 4);
-	ev->size = pd_ld16(d + 6);
-	ev->data = d;
-	ev->offset = (uint64_t)(d - q->src->mem);
-	ev->in_compressed = false;
-	ev->evsel = e->evsel;
-	ev->has_time = true;
-	ev->aux = NULL;
-	ev->aux_size = 0;
-}
-
 int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 {
 	if (q->release) {
 		chunk_release(q, q->release);
 		q->release = NULL;
 	}
+	if (q->pos < q->ready && (q->ents[q->pos].ref & 1))
+		return pki_pd_queue_pop_bare(q, ev);
 	if (q->held) {
 		pki_pd_src_release(q->src, q->held);
 		q->held = NULL;
 	}
 	if (q->pos >= q->ready)
 		return 0;
-	pd_qent *e = &q->ents[q->pos++];
-	int rc = 1;
-	if (e->ref & 1) {
-		rebuild(q, e, ev);
+	const pd_qent *e = &q->ents[q->pos++];
+	*ev = *(const pk_pd_event *)e->ref;
+	q->release = e->chunk;
+	if (q->src && pki_pd_src_stable(q->src, ev->data))
 		q->held = ev->data;
-		rc = 2;
-	} else {
-		*ev = *(const pk_pd_event *)e->ref;
-		q->release = e->chunk;
-		if (q->src && pki_pd_src_stable(q->src, ev->data))
-			q->held = ev->data;
-	}
-	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
-	if (e->time > q->last_delivered)
-		q->last_delivered = e->time;
-	if (q->pos == q->ready && q->pos == q->nr)
-		q->pos = q->ready = q->nr = q->nr_runs = 0;
-	return rc;
+	pki_pd_queue_delivered(q, e->time, (size_t)ev->size + (size_t)ev->aux_size);
+	return 1;
 }

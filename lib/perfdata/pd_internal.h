@@ -238,6 +238,7 @@ typedef struct pd_layout {
 	int8_t pos[PD_HEAD_FIELDS];
 	uint32_t words;
 	bool simple;                 /* after the head at most PERIOD, CALLCHAIN, RAW */
+	bool flat;                   /* simple without CALLCHAIN: every place fixed */
 } pd_layout;
 /* The reader's evsels: the public record and its layout, made once. */
 typedef struct pd_evsel {
@@ -376,12 +377,47 @@ static inline bool pki_pd_queue_over(const pd_queue *q)
 }
 void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event: 0 when none, 1, or 2 when it was held in
- * place and its id fields are still to be read (the reader's part). The
- * call is skipped when nothing is ready and nothing handed out is still to
- * be given back (once per record read while a round fills). */
+ * place and its id fields are still to be read (the reader's part). */
 int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev);
+/* The entry at pos was handed out: its bytes, the time delivered, and an
+ * emptied queue starts again at 0. */
+static inline void pki_pd_queue_delivered(pd_queue *q, uint64_t time, size_t size)
+{
+	q->bytes -= size;
+	if (time > q->last_delivered)
+		q->last_delivered = time;
+	if (q->pos == q->ready && q->pos == q->nr)
+		q->pos = q->ready = q->nr = q->nr_runs = 0;
+}
+/* Pops ents[pos], ready and held in place (no chunk to give back): its
+ * event is rebuilt from the record, every field but the id fields; 2. */
+static inline int pki_pd_queue_pop_bare(pd_queue *q, pk_pd_event *ev)
+{
+	if (q->held)
+		pki_pd_src_release(q->src, q->held);
+	const pd_qent *e = &q->ents[q->pos++];
+	const uint8_t *d = (const uint8_t *)(e->ref & ~(uintptr_t)1);
+	ev->type = pd_ld32(d);
+	ev->misc = pd_ld16(d + 4);
+	ev->size = pd_ld16(d + 6);
+	ev->data = d;
+	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->in_compressed = false;
+	ev->evsel = e->evsel;
+	ev->has_time = true;
+	ev->aux = NULL;
+	ev->aux_size = 0;
+	q->held = d;
+	pki_pd_queue_delivered(q, e->time, ev->size);
+	return 2;
+}
+/* Inline for the common case, a record held in place; the call is
+ * skipped when nothing is ready and nothing handed out is still to be
+ * given back (once per record read while a round fills). */
 static inline int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 {
+	if (q->pos < q->ready && !q->release && (q->ents[q->pos].ref & 1))
+		return pki_pd_queue_pop_bare(q, ev);
 	if (q->pos >= q->ready && !q->release && !q->held)
 		return 0;
 	return pki_pd_queue_pop_next(q, ev);

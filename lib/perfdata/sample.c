@@ -126,6 +126,7 @@ void pki_pd_layout_init(pd_layout *l, uint64_t st)
 		l->pos[i] = (int8_t)((st & sample_head[i].bit) ? pos++ : -1);
 	l->words = (uint32_t)pos;
 	l->simple = !(st & ~(PD_SAMPLE_HEAD_FIELDS | SIMPLE_BODY));
+	l->flat = l->simple && !(st & PERF_SAMPLE_CALLCHAIN);
 }
 
 /* Field slot i of the head at b (present: pos >= 0). */
@@ -510,6 +511,26 @@ static void head_fast(const pd_layout *l, const uint8_t *b, pk_pd_sample *s)
 	}
 }
 
+/* The body of a flat layout (at most PERIOD and RAW after the head, at
+ * places the head fixes) read without the walk; false when a field runs
+ * past the end (the walk then names it). */
+static bool flat_body(uint64_t st, const uint8_t *body, size_t len, size_t at, pk_pd_sample *s)
+{
+	if (st & PERF_SAMPLE_PERIOD) {
+		if (len - at < 8)
+			return false;
+		s->period = pd_ld64(body + at);
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (len - at < 4 || len - at - 4 < pd_ld32(body + at))
+			return false;
+		s->raw_size = pd_ld32(body + at);
+		s->raw = body + at + 4;
+	}
+	return true;
+}
+
 int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
 			     pk_pd_sample *s, bool again, const char **bad_field)
 {
@@ -522,11 +543,13 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 		sample_init(s, a);
 	head_fast(l, body, s);
 	/* without swap the walk only reads; the cast keeps one routine */
+	uint64_t st = a->sample_type;
+	if (l->flat && flat_body(st, body, len, (size_t)l->words * 8, s))
+		return 0;
 	uint8_t *b = (uint8_t *)(uintptr_t)body;
 	walk w = {b + (size_t)l->words * 8, b + len, false, NULL};
 	if (l->simple) {
 		/* walk_body's order, for the fields a simple layout may have */
-		uint64_t st = a->sample_type;
 		if (opt64(&w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
 		    (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(&w, len, s)) &&
 		    (!(st & PERF_SAMPLE_RAW) || walk_raw(&w, s)))
