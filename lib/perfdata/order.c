@@ -1,8 +1,11 @@
-/* Time ordering. Records of a round are copied into chunks and queued; at
- * FINISHED_ROUND everything up to the previous round's highest timestamp is
- * sorted and handed out (perf's rule), and at the end all of it. A memory
- * limit forces out the older half, so memory stays bounded whatever the
- * file holds. */
+/* Time ordering. Records of a round are queued (held where a stable source
+ * has them, else copied into chunks); at FINISHED_ROUND everything up to the
+ * previous round's highest timestamp is sorted and handed out (perf's rule),
+ * and at the end all of it. A memory limit forces out the older half, so
+ * memory stays bounded whatever the file holds. Invariants: the entries lie
+ * in the array in arrival order until a sort, every sort is stable (equal
+ * times keep arrival order), and the runs noted at add (pd_queue.run)
+ * describe the undelivered entries exactly. */
 #include "pd_internal.h"
 
 #include <errno.h>
