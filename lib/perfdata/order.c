@@ -1,8 +1,11 @@
-/* Time ordering. Records of a round are copied into chunks and queued; at
- * FINISHED_ROUND everything up to the previous round's highest timestamp is
- * sorted and handed out (perf's rule), and at the end all of it. A memory
- * limit forces out the older half, so memory stays bounded whatever the
- * file holds. */
+/* Time ordering. Records of a round are queued (held where a stable source
+ * has them, else copied into chunks); at FINISHED_ROUND everything up to the
+ * previous round's highest timestamp is sorted and handed out (perf's rule),
+ * and at the end all of it. A memory limit forces out the older half, so
+ * memory stays bounded whatever the file holds. Invariants: the entries lie
+ * in the array in arrival order until a sort, every sort is stable (equal
+ * times keep arrival order), and the runs noted at add (pd_queue.run)
+ * describe the undelivered entries exactly. */
 #include "pd_internal.h"
 
 #include <errno.h>
@@ -116,38 +119,34 @@ static void queue_compact(pd_queue *q)
 	memmove(q->ents, q->ents + q->pos, (q->nr - q->pos) * sizeof(*q->ents));
 	q->nr -= q->pos;
 	q->ready = q->ready > q->pos ? q->ready - q->pos : 0;
-	q->sorted_end = q->sorted_end > q->pos ? q->sorted_end - q->pos : 0;
+	size_t k = q->nr_runs < PD_QRUNS ? q->nr_runs : PD_QRUNS;
+	for (size_t i = 0; i < k; i++)
+		q->run[i] = q->run[i] > q->pos ? q->run[i] - q->pos : 0;
 	q->pos = 0;
+}
+
+int pki_pd_queue_room(pd_queue *q)
+{
+	if (q->pos > 0 && q->pos == q->ready)
+		queue_compact(q); /* reuse the delivered front */
+	if (q->nr < q->cap)
+		return 0;
+	size_t cap = q->cap ? q->cap * 2 : 4096;
+	pd_qent *ne = realloc(q->ents, cap * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	q->ents = ne;
+	q->cap = cap;
+	return 0;
 }
 
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare)
 {
-	if (q->nr == q->cap) {
-		if (q->pos > 0 && q->pos == q->ready)
-			queue_compact(q); /* reuse the delivered front */
-		if (q->nr == q->cap) {
-			size_t cap = q->cap ? q->cap * 2 : 4096;
-			pd_qent *ne = realloc(q->ents, cap * sizeof(*ne));
-			if (!ne)
-				return -ENOMEM;
-			q->ents = ne;
-			q->cap = cap;
-		}
-	}
 	size_t total = (size_t)ev->size + (size_t)ev->aux_size;
-	if (bare) {
-		/* the entry alone: the event is rebuilt from the record */
-		pki_pd_src_hold(q->src, ev->data);
-		pd_qent *e = &q->ents[q->nr++];
-		e->time = time;
-		e->seq = q->seq++ << 1 | 1;
-		e->data = ev->data;
-		e->evsel = ev->evsel;
-		q->bytes += total;
-		if (time > q->max_time)
-			q->max_time = time;
-		return 0;
-	}
+	if (bare) /* the entry alone: the event is rebuilt from the record */
+		return pki_pd_queue_add_bare(q, ev->data, total, ev->evsel, time);
+	if (q->nr == q->cap && pki_pd_queue_room(q) < 0)
+		return -ENOMEM;
 	/* the record and its aux data lie together in the source */
 	bool in_place = q->src && pki_pd_src_stable(q->src, ev->data);
 	size_t evsz = (sizeof(pk_pd_event) + 7) & ~(size_t)7;
@@ -168,49 +167,87 @@ int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bar
 		if (ev->aux_size)
 			copy_ev->aux = copy + ev->size;
 	}
-	pd_qent *e = &q->ents[q->nr++];
+	pd_qent *e = &q->ents[q->nr];
 	e->time = time;
-	e->seq = q->seq++ << 1;
-	e->ev = copy_ev;
+	e->ref = (uintptr_t)copy_ev;
 	e->chunk = chunk;
-	q->bytes += total;
-	if (time > q->max_time)
-		q->max_time = time;
+	pki_pd_queue_note(q, time, total);
 	return 0;
 }
 
+/* Time alone: entries lie in arrival order and the merges are stable. */
 static inline bool ent_less(const pd_qent *x, const pd_qent *y)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	return x->time < y->time;
 }
 
 PKI_DEFINE_MERGE_PASS(merge_pass, pd_qent, ent_less)
 
-/* Natural merge sort of the entries not yet delivered, ents[pos, nr):
- * a round holds one sorted run per ring buffer, and what stayed queued is
- * one more, so merging the runs is close to O(n). The first pass reads
- * from pos and writes from 0, so the delivered front goes away without a
- * copy of its own; the buffers trade places instead of a copy back. */
+/* The undelivered runs (at most PD_QRUNS) merged in one pass into out:
+ * the earliest head each time, the first run's on a tie (runs lie in
+ * arrival order, so ties keep it). */
+static void merge_runs(const pd_queue *q, pd_qent *out)
+{
+	size_t k = q->nr_runs, at[PD_QRUNS], end[PD_QRUNS];
+	uint64_t head[PD_QRUNS];
+	for (size_t i = 0; i < k; i++) {
+		at[i] = i ? q->run[i] : q->pos;
+		end[i] = i + 1 < k ? q->run[i + 1] : q->nr;
+		head[i] = q->ents[at[i]].time;
+	}
+	const pd_qent *a = q->ents;
+	while (k > 1) {
+		size_t m = 0;
+		for (size_t i = 1; i < k; i++)
+			if (head[i] < head[m])
+				m = i;
+		*out++ = a[at[m]++];
+		if (at[m] < end[m]) {
+			head[m] = a[at[m]].time;
+			continue;
+		}
+		for (size_t i = m; i + 1 < k; i++) { /* run m is done */
+			at[i] = at[i + 1];
+			end[i] = end[i + 1];
+			head[i] = head[i + 1];
+		}
+		k--;
+	}
+	memcpy(out, a + at[0], (end[0] - at[0]) * sizeof(*out));
+}
+
+/* Sorts the entries not yet delivered, ents[pos, nr), into tmp, which then
+ * trades places with ents (the delivered front goes away without a copy
+ * of its own). A round holds one run per ring buffer and what stayed
+ * queued is one more: up to PD_QRUNS runs are merged in one pass; more
+ * by a natural merge sort, close to O(n) as well. */
 static void sort_queue(pd_queue *q)
 {
 	size_t n = q->nr - q->pos;
-	if (q->sorted_end >= q->nr)
+	if (q->nr_runs <= 1)
 		return;
 	if (q->tmp_cap < n) {
 		pd_qent *t = realloc(q->tmp, n * sizeof(pd_qent));
-		if (!t)
-			return; /* left unsorted: the order is off, nothing is lost */
+		if (!t) { /* left unsorted: the order is off, nothing is lost */
+			q->nr_runs = 1;
+			return;
+		}
 		q->tmp = t;
 		q->tmp_cap = n;
 	}
 	pd_qent *a = q->ents + q->pos, *b = q->tmp;
-	for (;;) {
-		size_t runs = merge_pass(a, b, n);
-		/* the next pass reads what this one wrote, from 0 */
+	if (q->nr_runs <= PD_QRUNS) {
+		merge_runs(q, b);
 		a = b;
-		b = b == q->tmp ? q->ents : q->tmp;
-		if (runs <= 1)
-			break;
+	} else {
+		for (;;) {
+			size_t runs = merge_pass(a, b, n);
+			/* the next pass reads what this one wrote, from 0 */
+			a = b;
+			b = b == q->tmp ? q->ents : q->tmp;
+			if (runs <= 1)
+				break;
+		}
 	}
 	if (a == q->tmp) {
 		pd_qent *t = q->ents;
@@ -222,7 +259,10 @@ static void sort_queue(pd_queue *q)
 	}
 	q->ready = 0; /* flushes come when nothing is pending delivery */
 	q->pos = 0;
-	q->nr = q->sorted_end = n;
+	q->nr = n;
+	q->run[0] = 0;
+	q->nr_runs = 1;
+	q->last_time = q->ents[n - 1].time;
 }
 
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
@@ -240,33 +280,11 @@ void pki_pd_queue_flush(pd_queue *q, uint64_t limit)
 	q->ready = lo;
 }
 
-bool pki_pd_queue_over(const pd_queue *q)
-{
-	return q->bytes > q->limit;
-}
-
 void pki_pd_queue_flush_half(pd_queue *q)
 {
 	pki_pd_queue_flush(q, 0);
 	size_t n = q->nr - q->pos;
 	q->ready = q->pos + (n / 2 ? n / 2 : n);
-}
-
-/* The event of a record held in place, every field but its id fields
- * (the reader's part: pki_pd_queue_pop returns 2). */
-static void rebuild(const pd_queue *q, const pd_qent *e, pk_pd_event *ev)
-{
-	const uint8_t *d = e->data;
-	ev->type = pd_ld32(d);
-	ev->misc = pd_ld16(d + 4);
-	ev->size = pd_ld16(d + 6);
-	ev->data = d;
-	ev->offset = (uint64_t)(d - q->src->mem);
-	ev->in_compressed = false;
-	ev->evsel = e->evsel;
-	ev->has_time = true;
-	ev->aux = NULL;
-	ev->aux_size = 0;
 }
 
 int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
@@ -275,28 +293,19 @@ int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev)
 		chunk_release(q, q->release);
 		q->release = NULL;
 	}
+	if (q->pos < q->ready && (q->ents[q->pos].ref & 1))
+		return pki_pd_queue_pop_bare(q, ev);
 	if (q->held) {
 		pki_pd_src_release(q->src, q->held);
 		q->held = NULL;
 	}
 	if (q->pos >= q->ready)
 		return 0;
-	pd_qent *e = &q->ents[q->pos++];
-	int rc = 1;
-	if (e->seq & 1) {
-		rebuild(q, e, ev);
+	const pd_qent *e = &q->ents[q->pos++];
+	*ev = *(const pk_pd_event *)e->ref;
+	q->release = e->chunk;
+	if (q->src && pki_pd_src_stable(q->src, ev->data))
 		q->held = ev->data;
-		rc = 2;
-	} else {
-		*ev = *e->ev;
-		q->release = e->chunk;
-		if (q->src && pki_pd_src_stable(q->src, ev->data))
-			q->held = ev->data;
-	}
-	q->bytes -= (size_t)ev->size + (size_t)ev->aux_size;
-	if (e->time > q->last_delivered)
-		q->last_delivered = e->time;
-	if (q->pos == q->ready && q->pos == q->nr)
-		q->pos = q->ready = q->nr = q->sorted_end = 0;
-	return rc;
+	pki_pd_queue_delivered(q, e->time, (size_t)ev->size + (size_t)ev->aux_size);
+	return 1;
 }

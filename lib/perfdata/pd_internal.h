@@ -4,6 +4,7 @@
 
 #include <pmukit/perfdata.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -231,10 +232,13 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t sample_type,
  * TID, TIME, ADDR, ID, STREAM_ID, CPU), -1 when absent, and the head's
  * size in u64s. */
 enum { PD_HEAD_FIELDS = 8 };
+/* Slots of pd_layout.pos, in the kernel's order (sample_head[] in sample.c). */
+enum { PD_H_IDENT, PD_H_IP, PD_H_TID, PD_H_TIME, PD_H_ADDR, PD_H_ID, PD_H_STREAM, PD_H_CPU };
 typedef struct pd_layout {
 	int8_t pos[PD_HEAD_FIELDS];
 	uint32_t words;
 	bool simple;                 /* after the head at most PERIOD, CALLCHAIN, RAW */
+	bool flat;                   /* simple without CALLCHAIN: every place fixed */
 } pd_layout;
 /* The reader's evsels: the public record and its layout, made once. */
 typedef struct pd_evsel {
@@ -243,8 +247,16 @@ typedef struct pd_evsel {
 } pd_evsel;
 void pki_pd_layout_init(pd_layout *l, uint64_t sample_type);
 /* The sample's TIME (when present and the head is whole): what the queue
- * needs; the other id fields are read when the event is handed out. */
-bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time);
+ * needs; the other id fields are read when the event is handed out.
+ * Inline: once per sample read. */
+static inline bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len,
+				      uint64_t *time)
+{
+	if (len < (size_t)l->words * 8 || l->pos[PD_H_TIME] < 0)
+		return false;
+	*time = pd_ld64(body + 8 * (size_t)l->pos[PD_H_TIME]);
+	return true;
+}
 /* Parses the id fields at the start of a sample body; false when too short. */
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len,
 			      uint64_t sample_type, pk_pd_sample_id *id);
@@ -268,33 +280,39 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 typedef struct pd_qchunk pd_qchunk;
 /* Small, so that sorting moves little: the event itself lives in the chunk
  * next to its copied bytes (or, for a stable source, its bytes stay where
- * the source has them, held until delivered). */
+ * the source has them, held until delivered). No arrival number: entries
+ * lie in the array in arrival order and the sort is stable, so equal times
+ * come out in arrival order. */
 typedef struct pd_qent {
 	uint64_t time;
-	uint64_t seq;                /* arrival << 1; low bit: a record held in place */
+	uintptr_t ref;               /* the record in place | 1, or the copied event */
 	union {
-		pk_pd_event *ev;     /* copied: the event, in chunk */
-		const uint8_t *data; /* in place: the record; the event is rebuilt */
-	};
-	union {
-		pd_qchunk *chunk;
-		const pk_pd_evsel *evsel;
+		pd_qchunk *chunk;    /* copied: the chunk holding the event */
+		const pk_pd_evsel *evsel; /* in place: the event is rebuilt */
 	};
 } pd_qent;
+
+enum { PD_QRUNS = 8 };
 
 typedef struct pd_queue {
 	pd_qent *ents;
 	size_t nr, cap;
 	size_t ready;                /* ents[pos, ready) are sorted and ready */
 	size_t pos;
-	size_t sorted_end;           /* ents[pos, sorted_end) are sorted */
+	/* The undelivered entries as runs in time order, as they came: run i
+	 * is ents[run[i], run[i + 1]) (the first from pos, the last to nr);
+	 * past PD_QRUNS runs only their number is kept. A round read from
+	 * the ring buffers is one run per CPU: merged in one pass at flush,
+	 * and one run is not sorted at all. */
+	size_t run[PD_QRUNS];
+	size_t nr_runs;
 	pd_qent *tmp;                /* merge buffer */
 	size_t tmp_cap;
 	pd_qchunk *cur, *spare;      /* spare: freed chunks kept for reuse */
 	size_t nr_spare;
 	pd_qchunk *chunks;           /* chunks in use */
 	size_t bytes, limit;
-	uint64_t seq;
+	uint64_t last_time;          /* of the entry added last */
 	uint64_t max_time, next_flush;
 	uint64_t last_delivered;
 	pd_qchunk *release;          /* chunk of the event handed out last */
@@ -314,18 +332,92 @@ static inline bool pki_pd_queue_in_place(const pd_queue *q, const pk_pd_event *e
 /* Queues ev at time; bare is pki_pd_queue_in_place(q, ev), as the caller
  * found it. */
 int pki_pd_queue_add(pd_queue *q, const pk_pd_event *ev, uint64_t time, bool bare);
+/* Counts the entry just written at ents[nr]: the bytes, the highest time,
+ * and the runs (an entry earlier than the one before starts one). */
+static inline void pki_pd_queue_note(pd_queue *q, uint64_t time, size_t size)
+{
+	if (q->nr == q->pos) { /* nothing undelivered: the first run */
+		q->run[0] = q->nr;
+		q->nr_runs = 1;
+	} else if (time < q->last_time) {
+		if (q->nr_runs < PD_QRUNS)
+			q->run[q->nr_runs] = q->nr;
+		q->nr_runs++;
+	}
+	q->nr++;
+	q->last_time = time;
+	q->bytes += size;
+	if (time > q->max_time)
+		q->max_time = time;
+}
+/* Room for one more entry (the array grown or its delivered front reused). */
+int pki_pd_queue_room(pd_queue *q);
+/* Queues the record at data (whole, 8-aligned, in the stable source, of
+ * evsel, size bytes) at time as a bare entry: the reader's fast path,
+ * which builds no event for it. */
+static inline int pki_pd_queue_add_bare(pd_queue *q, const uint8_t *data, size_t size,
+					const pk_pd_evsel *evsel, uint64_t time)
+{
+	if (q->nr == q->cap && pki_pd_queue_room(q) < 0)
+		return -ENOMEM;
+	pki_pd_src_hold(q->src, data);
+	pd_qent *e = &q->ents[q->nr];
+	e->time = time;
+	e->ref = (uintptr_t)data | 1;
+	e->evsel = evsel;
+	pki_pd_queue_note(q, time, size);
+	return 0;
+}
 /* Sorts and marks ready everything with time <= limit. */
 void pki_pd_queue_flush(pd_queue *q, uint64_t limit);
 /* Forced flush of the older half when over the memory limit. */
-bool pki_pd_queue_over(const pd_queue *q);
+static inline bool pki_pd_queue_over(const pd_queue *q)
+{
+	return q->bytes > q->limit;
+}
 void pki_pd_queue_flush_half(pd_queue *q);
 /* Pops the next ready event: 0 when none, 1, or 2 when it was held in
- * place and its id fields are still to be read (the reader's part). The
- * call is skipped when nothing is ready and nothing handed out is still to
- * be given back (once per record read while a round fills). */
+ * place and its id fields are still to be read (the reader's part). */
 int pki_pd_queue_pop_next(pd_queue *q, pk_pd_event *ev);
+/* The entry at pos was handed out: its bytes, the time delivered, and an
+ * emptied queue starts again at 0. */
+static inline void pki_pd_queue_delivered(pd_queue *q, uint64_t time, size_t size)
+{
+	q->bytes -= size;
+	if (time > q->last_delivered)
+		q->last_delivered = time;
+	if (q->pos == q->ready && q->pos == q->nr)
+		q->pos = q->ready = q->nr = q->nr_runs = 0;
+}
+/* Pops ents[pos], ready and held in place (no chunk to give back): its
+ * event is rebuilt from the record, every field but the id fields; 2. */
+static inline int pki_pd_queue_pop_bare(pd_queue *q, pk_pd_event *ev)
+{
+	if (q->held)
+		pki_pd_src_release(q->src, q->held);
+	const pd_qent *e = &q->ents[q->pos++];
+	const uint8_t *d = (const uint8_t *)(e->ref & ~(uintptr_t)1);
+	ev->type = pd_ld32(d);
+	ev->misc = pd_ld16(d + 4);
+	ev->size = pd_ld16(d + 6);
+	ev->data = d;
+	ev->offset = (uint64_t)(d - q->src->mem);
+	ev->in_compressed = false;
+	ev->evsel = e->evsel;
+	ev->has_time = true;
+	ev->aux = NULL;
+	ev->aux_size = 0;
+	q->held = d;
+	pki_pd_queue_delivered(q, e->time, ev->size);
+	return 2;
+}
+/* Inline for the common case, a record held in place; the call is
+ * skipped when nothing is ready and nothing handed out is still to be
+ * given back (once per record read while a round fills). */
 static inline int pki_pd_queue_pop(pd_queue *q, pk_pd_event *ev)
 {
+	if (q->pos < q->ready && !q->release && (q->ents[q->pos].ref & 1))
+		return pki_pd_queue_pop_bare(q, ev);
 	if (q->pos >= q->ready && !q->release && !q->held)
 		return 0;
 	return pki_pd_queue_pop_next(q, ev);
@@ -337,6 +429,8 @@ typedef struct pd_idmap {
 	int *vals;
 	size_t cap, nr;
 } pd_idmap;
+
+enum { PD_ID_MEMO = 16 };
 
 typedef struct pd_feat {
 	bool present;
@@ -364,6 +458,7 @@ struct pk_pd_reader {
 	bool sample_id_all;
 	/* stream */
 	uint64_t pos, end;
+	bool fast_ok;                /* mapped or in memory, native order, ordered */
 	bool done;
 	bool has_deferred;
 	pk_error deferred;           /* the error that stopped reading */
@@ -381,10 +476,13 @@ struct pk_pd_reader {
 	bool has_time_conv;
 	pk_pd_rec_time_conv time_conv;
 	bool desc_applied;
-	/* the evsel of the last sample id looked up (most samples repeat it);
-	 * forgotten when an evsel is added */
-	uint64_t last_id;
-	const pk_pd_evsel *last_evsel;
+	/* the evsels of sample ids looked up, by the id's low bits (most
+	 * samples repeat one of a few ids: one per CPU); forgotten when an
+	 * evsel is added */
+	struct pd_id_memo {
+		uint64_t id;
+		const pk_pd_evsel *evsel;  /* NULL: empty */
+	} id_memo[PD_ID_MEMO];
 	uint64_t names_version;      /* changes when an evsel's name may have */
 	/* pki_pd_next_parsed: the sample it parsed last with a simple layout,
 	 * and its evsel (NULL: none, or the sample may hold other fields) */

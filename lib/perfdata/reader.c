@@ -199,7 +199,7 @@ int pki_pd_add_evsel(pk_pd_reader *r, const uint8_t *attr_bytes, size_t attr_siz
 		e->nr_ids = nr_ids;
 	}
 	r->evsels[r->nr_evsels++] = e;
-	r->last_evsel = NULL;
+	memset(r->id_memo, 0, sizeof(r->id_memo));
 	r->names_version++;
 	update_id_pos(r);
 	return 0;
@@ -483,6 +483,8 @@ static int reader_init(pk_pd_reader *r, const pk_pd_open_opts *opts, pk_error *e
 		pki_pd_apply_event_desc(r);
 		r->names_version++;
 	}
+	/* what queue_sample_fast needs of the file, checked once */
+	r->fast_ok = r->src.mem && !r->swap && !r->opts.no_order;
 	return 0;
 }
 
@@ -694,8 +696,9 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 		if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
 			return r->evsels[0];
 		id = pd_get64(rec + 8 + r->sample_id_pos * 8, r->swap);
-		if (r->last_evsel && id == r->last_id)
-			return r->last_evsel;
+		const struct pd_id_memo *m = &r->id_memo[id % PD_ID_MEMO];
+		if (m->evsel && m->id == id)
+			return m->evsel;
 	} else {
 		if (!r->sample_id_all || r->trailer_id_pos < 0 ||
 		    size < 8 + (size_t)r->trailer_id_pos * 8)
@@ -706,8 +709,8 @@ static const pk_pd_evsel *record_evsel(pk_pd_reader *r, const pk_pd_event *ev, c
 	}
 	int i = pki_pd_idmap_get(&r->ids, id);
 	if (i >= 0 && sample) {
-		r->last_id = id;
-		r->last_evsel = r->evsels[i];
+		r->id_memo[id % PD_ID_MEMO].id = id;
+		r->id_memo[id % PD_ID_MEMO].evsel = r->evsels[i];
 	}
 	if (i >= 0)
 		return r->evsels[i];
@@ -764,6 +767,8 @@ static int handle_feature(pk_pd_reader *r, const pk_pd_event *ev)
 		pki_pd_apply_event_desc(r);
 		r->names_version++;
 	}
+	/* what queue_sample_fast needs of the file, checked once */
+	r->fast_ok = r->src.mem && !r->swap && !r->opts.no_order;
 	return 0;
 }
 
@@ -1116,6 +1121,61 @@ static int read_raw(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 	}
 }
 
+/* The evsel of a sample at p without the id map: the only one, or the one
+ * its id had when looked up before; NULL to leave it to record_evsel. */
+static const pk_pd_evsel *known_evsel(const pk_pd_reader *r, const uint8_t *p, size_t size)
+{
+	if (r->nr_evsels == 1)
+		return r->evsels[0];
+	if (r->sample_id_pos < 0 || size < 8 + (size_t)(r->sample_id_pos + 1) * 8)
+		return NULL;
+	uint64_t id = pd_ld64(p + 8 + (size_t)r->sample_id_pos * 8);
+	const struct pd_id_memo *m = &r->id_memo[id % PD_ID_MEMO];
+	return m->id == id ? m->evsel : NULL;
+}
+
+/* The common records of a mapped or in-memory file in native order, read
+ * without an event built: whole samples, 8-aligned, outside COMPRESSED
+ * data, of a known evsel (known_evsel) and with their TIME, queued where
+ * they lie as read_raw, kernel_record and pki_pd_queue_add would, one after
+ * the other until a record of another case (FINISHED_ROUND ends a round)
+ * or a forced flush. Returns how many were queued (0: the record at
+ * r->pos is for the general path), or -ENOMEM. */
+static int queue_samples_fast(pk_pd_reader *r)
+{
+	if (r->dpos != r->dlen)
+		return 0;
+	const uint8_t *mem = r->src.mem;
+	uint64_t off = r->pos, lim = r->end < r->src.mem_len ? r->end : r->src.mem_len;
+	int n = 0, rc = 0;
+	while (off < lim && lim - off >= 8) {
+		const uint8_t *p = mem + off;
+		size_t size = pd_ld16(p + 6);
+		if (pd_ld32(p) != PERF_RECORD_SAMPLE || ((uintptr_t)p & 7) || size < 8 ||
+		    size > lim - off)
+			break;
+		const pk_pd_evsel *e = known_evsel(r, p, size);
+		uint64_t time;
+		if (!e || !pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout, p + 8,
+					      size - 8, &time))
+			break;
+		pki_pd_src_trim(&r->src, off);
+		off += size;
+		n++;
+		if (r->q.last_delivered && time < r->q.last_delivered)
+			r->stats.nr_out_of_order++;
+		rc = pki_pd_queue_add_bare(&r->q, p, size, e, time);
+		if (rc < 0 || pki_pd_queue_over(&r->q))
+			break;
+	}
+	r->pos = off;
+	if (r->src.mapped && off > r->src.bytes_read)
+		r->src.bytes_read = off;
+	r->stats.bytes_read = r->src.bytes_read;
+	r->stats.nr_records[PERF_RECORD_SAMPLE] += (uint64_t)n;
+	return rc < 0 ? rc : n;
+}
+
 static bool queued_type(const pk_pd_event *ev)
 {
 	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time;
@@ -1139,9 +1199,19 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		}
 		if (r->done)
 			return 0;
+		int rc = r->fast_ok ? queue_samples_fast(r) : 0;
+		if (rc > 0) {
+			if (pki_pd_queue_over(&r->q)) {
+				r->stats.nr_forced_flush++;
+				pki_pd_queue_flush_half(&r->q);
+			}
+			continue;
+		}
+		if (rc < 0)
+			return pk_err(err, rc, "out of memory");
 		r->deferred.code = 0; /* only errors write the rest */
 		r->id_partial = false;
-		int rc = read_raw(r, ev, &r->deferred);
+		rc = read_raw(r, ev, &r->deferred);
 		bool queued = rc > 0 && !r->opts.no_order && queued_type(ev);
 		bool bare = queued && pki_pd_queue_in_place(&r->q, ev);
 		/* all of the id unless it waits in place in the queue */

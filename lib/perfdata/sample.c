@@ -118,8 +118,6 @@ void pki_pd_parse_trailer(const uint8_t *rec, size_t size, uint64_t st, pk_pd_sa
 _Static_assert(NR_HEAD == PD_HEAD_FIELDS, "one layout slot per head field");
 /* The body fields of most samples, read without walking the others. */
 #define SIMPLE_BODY (PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
-/* Slots of pd_layout.pos, in sample_head[] order. */
-enum { H_IDENT, H_IP, H_TID, H_TIME, H_ADDR, H_ID, H_STREAM, H_CPU };
 
 void pki_pd_layout_init(pd_layout *l, uint64_t st)
 {
@@ -128,18 +126,11 @@ void pki_pd_layout_init(pd_layout *l, uint64_t st)
 		l->pos[i] = (int8_t)((st & sample_head[i].bit) ? pos++ : -1);
 	l->words = (uint32_t)pos;
 	l->simple = !(st & ~(PD_SAMPLE_HEAD_FIELDS | SIMPLE_BODY));
+	l->flat = l->simple && !(st & PERF_SAMPLE_CALLCHAIN);
 }
 
 /* Field slot i of the head at b (present: pos >= 0). */
 #define HEAD_AT(l, b, i) ((b) + 8 * (size_t)(l)->pos[i])
-
-bool pki_pd_sample_time(const pd_layout *l, const uint8_t *body, size_t len, uint64_t *time)
-{
-	if (len < (size_t)l->words * 8 || l->pos[H_TIME] < 0)
-		return false;
-	*time = pd_ld64(HEAD_AT(l, body, H_TIME));
-	return true;
-}
 
 bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t len, uint64_t st,
 			      pk_pd_sample_id *id)
@@ -149,20 +140,20 @@ bool pki_pd_parse_sample_head(const pd_layout *l, const uint8_t *body, size_t le
 		return false;
 	id->fields = st & PD_SAMPLE_HEAD_FIELDS;
 	/* as id_read() over sample_head[]: ID after IDENTIFIER wins */
-	if (l->pos[H_IDENT] >= 0)
-		id->id = pd_ld64(HEAD_AT(l, body, H_IDENT));
-	if (l->pos[H_TID] >= 0) {
-		id->pid = pd_ld32(HEAD_AT(l, body, H_TID));
-		id->tid = pd_ld32(HEAD_AT(l, body, H_TID) + 4);
+	if (l->pos[PD_H_IDENT] >= 0)
+		id->id = pd_ld64(HEAD_AT(l, body, PD_H_IDENT));
+	if (l->pos[PD_H_TID] >= 0) {
+		id->pid = pd_ld32(HEAD_AT(l, body, PD_H_TID));
+		id->tid = pd_ld32(HEAD_AT(l, body, PD_H_TID) + 4);
 	}
-	if (l->pos[H_TIME] >= 0)
-		id->time = pd_ld64(HEAD_AT(l, body, H_TIME));
-	if (l->pos[H_ID] >= 0)
-		id->id = pd_ld64(HEAD_AT(l, body, H_ID));
-	if (l->pos[H_STREAM] >= 0)
-		id->stream_id = pd_ld64(HEAD_AT(l, body, H_STREAM));
-	if (l->pos[H_CPU] >= 0)
-		id->cpu = pd_ld32(HEAD_AT(l, body, H_CPU));
+	if (l->pos[PD_H_TIME] >= 0)
+		id->time = pd_ld64(HEAD_AT(l, body, PD_H_TIME));
+	if (l->pos[PD_H_ID] >= 0)
+		id->id = pd_ld64(HEAD_AT(l, body, PD_H_ID));
+	if (l->pos[PD_H_STREAM] >= 0)
+		id->stream_id = pd_ld64(HEAD_AT(l, body, PD_H_STREAM));
+	if (l->pos[PD_H_CPU] >= 0)
+		id->cpu = pd_ld32(HEAD_AT(l, body, PD_H_CPU));
 	return true;
 }
 
@@ -498,26 +489,46 @@ int pki_pd_sample_walk(const pk_pd_evsel *evsel, uint8_t *body, size_t len, bool
 /* The head's fields at their places from the layout (the body holds it). */
 static void head_fast(const pd_layout *l, const uint8_t *b, pk_pd_sample *s)
 {
-	if (l->pos[H_IDENT] >= 0)
-		s->identifier = pd_ld64(HEAD_AT(l, b, H_IDENT));
-	if (l->pos[H_IP] >= 0)
-		s->ip = pd_ld64(HEAD_AT(l, b, H_IP));
-	if (l->pos[H_TID] >= 0) {
-		s->pid = pd_ld32(HEAD_AT(l, b, H_TID));
-		s->tid = pd_ld32(HEAD_AT(l, b, H_TID) + 4);
+	if (l->pos[PD_H_IDENT] >= 0)
+		s->identifier = pd_ld64(HEAD_AT(l, b, PD_H_IDENT));
+	if (l->pos[PD_H_IP] >= 0)
+		s->ip = pd_ld64(HEAD_AT(l, b, PD_H_IP));
+	if (l->pos[PD_H_TID] >= 0) {
+		s->pid = pd_ld32(HEAD_AT(l, b, PD_H_TID));
+		s->tid = pd_ld32(HEAD_AT(l, b, PD_H_TID) + 4);
 	}
-	if (l->pos[H_TIME] >= 0)
-		s->time = pd_ld64(HEAD_AT(l, b, H_TIME));
-	if (l->pos[H_ADDR] >= 0)
-		s->addr = pd_ld64(HEAD_AT(l, b, H_ADDR));
-	if (l->pos[H_ID] >= 0)
-		s->id = pd_ld64(HEAD_AT(l, b, H_ID));
-	if (l->pos[H_STREAM] >= 0)
-		s->stream_id = pd_ld64(HEAD_AT(l, b, H_STREAM));
-	if (l->pos[H_CPU] >= 0) {
-		s->cpu = pd_ld32(HEAD_AT(l, b, H_CPU));
-		s->cpu_res = pd_ld32(HEAD_AT(l, b, H_CPU) + 4);
+	if (l->pos[PD_H_TIME] >= 0)
+		s->time = pd_ld64(HEAD_AT(l, b, PD_H_TIME));
+	if (l->pos[PD_H_ADDR] >= 0)
+		s->addr = pd_ld64(HEAD_AT(l, b, PD_H_ADDR));
+	if (l->pos[PD_H_ID] >= 0)
+		s->id = pd_ld64(HEAD_AT(l, b, PD_H_ID));
+	if (l->pos[PD_H_STREAM] >= 0)
+		s->stream_id = pd_ld64(HEAD_AT(l, b, PD_H_STREAM));
+	if (l->pos[PD_H_CPU] >= 0) {
+		s->cpu = pd_ld32(HEAD_AT(l, b, PD_H_CPU));
+		s->cpu_res = pd_ld32(HEAD_AT(l, b, PD_H_CPU) + 4);
 	}
+}
+
+/* The body of a flat layout (at most PERIOD and RAW after the head, at
+ * places the head fixes) read without the walk; false when a field runs
+ * past the end (the walk then names it). */
+static bool flat_body(uint64_t st, const uint8_t *body, size_t len, size_t at, pk_pd_sample *s)
+{
+	if (st & PERF_SAMPLE_PERIOD) {
+		if (len - at < 8)
+			return false;
+		s->period = pd_ld64(body + at);
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (len - at < 4 || len - at - 4 < pd_ld32(body + at))
+			return false;
+		s->raw_size = pd_ld32(body + at);
+		s->raw = body + at + 4;
+	}
+	return true;
 }
 
 int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t len,
@@ -532,11 +543,13 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 		sample_init(s, a);
 	head_fast(l, body, s);
 	/* without swap the walk only reads; the cast keeps one routine */
+	uint64_t st = a->sample_type;
+	if (l->flat && flat_body(st, body, len, (size_t)l->words * 8, s))
+		return 0;
 	uint8_t *b = (uint8_t *)(uintptr_t)body;
 	walk w = {b + (size_t)l->words * 8, b + len, false, NULL};
 	if (l->simple) {
 		/* walk_body's order, for the fields a simple layout may have */
-		uint64_t st = a->sample_type;
 		if (opt64(&w, st, PERF_SAMPLE_PERIOD, &s->period, "PERIOD") &&
 		    (!(st & PERF_SAMPLE_CALLCHAIN) || walk_callchain(&w, len, s)) &&
 		    (!(st & PERF_SAMPLE_RAW) || walk_raw(&w, s)))

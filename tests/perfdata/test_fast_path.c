@@ -2,7 +2,8 @@
  * one (pk_pd_next and pk_pd_reader_parse_sample): on a file of two events
  * with many head fields, call chains and raw data, samples in interleaved
  * per-CPU streams, out of order, at equal times, over rounds, with a
- * sample of an unknown id and a damaged one, both give the same events in
+ * sample of an unknown id and a damaged one, the two events' ids sharing a
+ * slot of the reader's id memo, both give the same events in
  * the same order, every event and sample field equal (a sample's id fields
  * are the public event's), and the same counters; the names version moves when a name changes. The order itself is checked too: by time, ties in file order,
  * a round's records not before the previous round's. */
@@ -23,7 +24,7 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
 #define ID_A 11
-#define ID_B 22
+#define ID_B (ID_A + PD_ID_MEMO) /* the reader's id memo slot of ID_A */
 #define ROUNDS 6
 #define PER_CPU 40              /* samples per CPU stream and round */
 #define LATE_TIME 1503          /* in round 2, older than round 0's last */
