@@ -55,5 +55,11 @@ void pd_test_drop_tip(char *s);
  * run with the environment assignments env, "" for none); returns the
  * number of lines. */
 size_t pd_test_same_script(const char *env, const char *file, const char *args);
+/* The same for a system-wide recording: lines where perf 6.1 prints
+ * "[unknown]" for the PLT entry of an lld-linked program pmukit names
+ * ("memcpy@plt", a listed perf bug) are accepted. */
+size_t pd_test_same_script_sys(const char *env, const char *file, const char *args);
+/* Whether ours and theirs differ only in such lines. */
+bool pd_test_plt_agrees(const char *ours, const char *theirs);
 
 #endif
