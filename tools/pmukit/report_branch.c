@@ -78,7 +78,6 @@ int rp_branch_sample(report *rp, rp_ctx *c, int ei, int lead, int mi)
 		/* sym and dso: the target, by address, at the sample's level */
 		target = to;
 		target.level = c->level;
-		target.has_map = to.has_map;
 		if (!target.sym)
 			target.dso_addr = target.ip;
 		c->br = &smp->branch[i];
