@@ -158,6 +158,18 @@ static const char *addr2line_file(Dwfl_Line *l, const char *src)
 	return primary;
 }
 
+/* Whether a compilation unit's ranges hold vaddr. libdw's lookup of the
+ * unit by address answers from the units' overall spans when the file has
+ * no .debug_aranges, so an address between two ranges of a unit (crt1's
+ * _start between main and the unit's other functions) gets that unit: its
+ * own ranges decide. */
+static bool unit_holds(Dwfl_Module *mod, uint64_t vaddr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias);
+	return cu && dwarf_haspc(cu, vaddr - bias) > 0;
+}
+
 int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 		       unsigned *line)
 {
@@ -177,8 +189,7 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 	}
 	bool func;
 	src = symtab_file(d, vaddr, &func);
-	Dwarf_Addr bias;
-	if (!src && dwfl_module_addrdie(mod, vaddr, &bias))
+	if (!src && unit_holds(mod, vaddr))
 		src = ""; /* a unit holds it, its table has no row: addr2line's ":?" */
 	if (!src)
 		return func ? 0 : -1; /* addr2line's "??:?" and "??:0" */

@@ -1,0 +1,139 @@
+/* Source lines of an ELF file's addresses (lib/symbols/srcline.c) against
+ * addr2line's answers, on tests/perfdata/sym_progs/lines.c built with -g
+ * -O2 by meson (PK_SYM_LINES): an address inside the compilation unit's
+ * ranges gets its line; the entry point _start (crt1's assembly, outside
+ * every range of the unit, which libdw's lookup of the unit by address
+ * still returns) gets perf's "??:0", never the unit's empty name (":0").
+ * Deterministic: the addresses are taken from the ELF file itself, where the
+ * differential test perfdata_sym_diff finds them only when a sample falls
+ * there. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <pmukit/symbols.h>
+
+#define BASE 0x555555554000ull
+
+/* The entry point and the address of symbol name in path. */
+static void elf_addrs(const char *path, uint64_t *entry, const char *name, uint64_t *addr)
+{
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(e);
+	GElf_Ehdr eh;
+	assert_non_null(gelf_getehdr(e, &eh));
+	*entry = eh.e_entry;
+	*addr = 0;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		gelf_getshdr(s, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(s, NULL);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			gelf_getsym(d, (int)i, &sym);
+			const char *n = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name))
+				*addr = sym.st_value;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	assert_true(*addr != 0);
+}
+
+/* An MMAP record of path's whole file at BASE for pid. */
+static void mmap_file(pk_machine *m, uint32_t pid, const char *path)
+{
+	union {
+		uint8_t b[4096 + 64];
+		uint64_t align;
+	} r = {{0}};
+	size_t n = strlen(path) + 1;
+	uint16_t size = (uint16_t)(40 + ((n + 7) & ~(size_t)7));
+	struct perf_event_header h = {PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, size};
+	uint64_t addr = BASE, len = 0x10000, pgoff = 0;
+	memcpy(r.b, &h, sizeof(h));
+	memcpy(r.b + 8, &pid, 4);
+	memcpy(r.b + 12, &pid, 4);
+	memcpy(r.b + 16, &addr, 8);
+	memcpy(r.b + 24, &len, 8);
+	memcpy(r.b + 32, &pgoff, 8);
+	memcpy(r.b + 40, path, n);
+	pk_pd_event ev = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_USER, .size = size,
+			  .data = r.b};
+	assert_int_equal(pk_machine_event(m, &ev), 0);
+}
+
+/* addr2line's file:line for addr in path ("??:?" when it knows nothing);
+ * NULL when addr2line is not there. */
+static char *addr2line(const char *path, uint64_t addr, char *buf, size_t size)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' %llx 2>/dev/null", path,
+		 (unsigned long long)addr);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	char *got = fgets(buf, (int)size, p);
+	int rc = pclose(p);
+	if (!got || rc)
+		return NULL;
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+static void test_entry_and_unit(void **state)
+{
+	(void)state;
+	const char *path = getenv("PK_SYM_LINES");
+	if (!path || access(path, R_OK))
+		skip();
+	uint64_t entry, outer;
+	elf_addrs(path, &entry, "outer", &outer);
+	uint32_t pid = 4242;
+	pk_machine *m = pk_machine_new(&(pk_machine_opts){.kallsyms = ""});
+	assert_non_null(m);
+	mmap_file(m, pid, path);
+	const char *file;
+	unsigned line;
+	/* a function of the unit: its line table's row */
+	assert_int_equal(pk_machine_srcline(m, pid, PERF_RECORD_MISC_USER, BASE + outer, &file,
+					    &line), 1);
+	assert_string_equal(file, "lines.c");
+	assert_true(line > 0);
+	/* _start: a symbol, no unit's range, no row: perf's "??:0" */
+	for (uint64_t off = 0; off < 8; off += 4) {
+		assert_int_equal(pk_machine_srcline(m, pid, PERF_RECORD_MISC_USER,
+						    BASE + entry + off, &file, &line),
+				 0);
+		assert_null(file);
+	}
+	char buf[4200];
+	const char *a2l = addr2line(path, entry, buf, sizeof(buf));
+	if (a2l) /* the oracle agrees that nothing is known there */
+		assert_string_equal(a2l, "??:?");
+	pk_machine_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entry_and_unit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
