@@ -57,6 +57,15 @@ void pki_warnings_add(pki_warnings *w, const char *fmt, ...) __attribute__((form
 const char *pki_warnings_at(const pki_warnings *w, size_t idx);
 void pki_warnings_free(pki_warnings *w);
 
+/* FNV-1a over n bytes, from h (PKI_FNV_INIT to start). */
+#define PKI_FNV_INIT 0xcbf29ce484222325ULL
+static inline uint64_t pki_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Per-CPU-model tables (the model's counters, TopDown's methods): whether v

@@ -169,7 +169,7 @@ void pk_region_likwid_close(void)
 int pk_region_likwid_register(const char *tag)
 {
 	pki_rg_thread *t = pki_rg_self(NULL);
-	return t ? pki_rg_name_id(t, tag) < 0 ? -EINVAL : 0 : -ENODEV;
+	return t ? pki_rg_name_id(tag, true) < 0 ? -EINVAL : 0 : -ENODEV;
 }
 
 int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,

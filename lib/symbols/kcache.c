@@ -32,6 +32,7 @@
  * BPF programs and ftrace trampolines added since the cache was written
  * (their symbols come and go without a module change). */
 #include "sy_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,20 +72,13 @@ typedef struct kc_sym {
 _Static_assert(sizeof(kc_head) == 64, "the cache header is 64 bytes");
 _Static_assert(sizeof(kc_sym) == 24, "a cached symbol is 24 bytes");
 
-static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)p[i]) * 0x100000001b3ULL;
-	return h;
-}
-#define FNV_INIT 0xcbf29ce484222325ULL
 
 /* The body's checksum: FNV-1a's multiply over 8-byte words (a byte at a
  * time costs 30 M instructions on 5 MB), rotated so that every bit counts;
  * the tail bytes by FNV-1a. */
 static uint64_t body_sum(const char *p, size_t n)
 {
-	uint64_t h = FNV_INIT;
+	uint64_t h = PKI_FNV_INIT;
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
@@ -92,7 +86,7 @@ static uint64_t body_sum(const char *p, size_t n)
 		h = (h ^ w) * 0x100000001b3ULL;
 		h = h << 23 | h >> 41;
 	}
-	return fnv1a(h, p + i, n - i);
+	return pki_fnv1a(h, p + i, n - i);
 }
 
 /* The whole of a file (up to max bytes) in *buf (malloc'd, NUL
@@ -153,7 +147,7 @@ char *pki_sy_kcache_path(const pk_machine_opts *o)
 static bool modules_hash(uint64_t *h)
 {
 	char *buf;
-	*h = FNV_INIT;
+	*h = PKI_FNV_INIT;
 	ssize_t n = slurp("/proc/modules", 16 << 20, &buf);
 	if (n < 0)
 		return errno == ENOENT;
@@ -163,8 +157,8 @@ static bool modules_hash(uint64_t *h)
 		size_t f = 0, i = 0;
 		while (i < len && f < 2)
 			f += line[i++] == ' ';
-		*h = fnv1a(*h, line, i);
-		*h = fnv1a(*h, "\n", 1);
+		*h = pki_fnv1a(*h, line, i);
+		*h = pki_fnv1a(*h, "\n", 1);
 		line += len + (nl != NULL);
 	}
 	free(buf);
