@@ -258,6 +258,9 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err)
 {
 	pk_region_opts dflt;
 	pk_region_opts_init(&dflt);
+	pk_error mine = {0};
+	if (!err) /* the report still names the error (likwid's INIT passes none) */
+		err = &mine;
 	pthread_mutex_lock(&pki_rg_lock);
 	int r = pki_rg.ready ? pk_err(err, -EALREADY, "the region library is already set up")
 			     : init_locked(opts ? opts : &dflt, err);
@@ -268,8 +271,7 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err)
 		release_locked();
 		snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep);
 		snprintf(pki_rg.first_error, sizeof(pki_rg.first_error), "setting up: %.300s%s%.300s",
-			 err && err->msg[0] ? err->msg : "failed", err && err->where[0] ? ": " : "",
-			 err ? err->where : "");
+			 err->msg[0] ? err->msg : "failed", err->where[0] ? ": " : "", err->where);
 		pki_rg.failed = r;
 		report_at_exit();
 	}
