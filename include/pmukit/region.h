@@ -80,6 +80,10 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err);
 /* Writes the report when one was asked, closes every thread's counters,
  * forgets the regions. Call it when no other thread uses the library. */
 void pk_region_fini(void);
+/* pk_region_fini that says whether the report asked for was written: 0 or
+ * -errno with err (the path named; a symbolic link owned by another user is
+ * never written through, docs/regions.md "Security"). */
+int pk_region_finish(pk_error *err);
 
 /* Opens the calling thread's counters now (else at its first use). */
 int pk_region_thread_init(pk_error *err);

@@ -184,6 +184,9 @@ int pki_rg_name_id(const char *name, bool add);
  * begun nor registered), -ENODEV (the thread cannot count). */
 int pki_rg_thread_result(const char *name, pk_region_result *r);
 int pki_rg_thread_reset(const char *name);
+/* report.c: the report written to path ("-": stderr; a name ending in
+ * .json: JSON), through pki_wfile (no link written through). */
+int pki_rg_write_report(const char *path, pk_error *err);
 /* named.c: a breakdown from event deltas. */
 void pki_rg_compute(const double *d, const double *run, double time_ns,
 		    pk_region_breakdown *out);

@@ -7,10 +7,11 @@
  * more than the rest of a small `script` run. The table goes to a cache
  * file (opts.kallsyms_cache; by default $XDG_CACHE_HOME/pmukit/kallsyms,
  * else $HOME/.cache/pmukit/kallsyms; $PMUKIT_KALLSYMS_CACHE names another
- * file, "" turns it off), written to a temporary file (mode 0600: the
- * addresses are privileged) and renamed into place, so a reader sees a
- * whole file or the old one. The file, in the machine's byte order, is
- * mapped and used in place, with no parsing:
+ * file, "" turns it off), written to a new file (mode 0600: the
+ * addresses are privileged) renamed into place (pki_wfile: no link
+ * written through), so a reader sees a whole file or the old one. The
+ * file, in the machine's byte order, is mapped and used in place, with no
+ * parsing:
  *
  *   kc_head (64 bytes): magic, byte-order mark, file size, symbol count,
  *                       names' size, key length, record size, checksum
@@ -131,10 +132,10 @@ char *pki_sy_kcache_path(const pk_machine_opts *o)
 {
 	const char *p = o->kallsyms_cache;
 	if (!p)
-		p = getenv("PMUKIT_KALLSYMS_CACHE");
+		p = pki_env("PMUKIT_KALLSYMS_CACHE");
 	if (p)
 		return p[0] ? strdup(p) : NULL;
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *xdg = pki_env("XDG_CACHE_HOME"), *home = pki_env("HOME");
 	char *out = NULL;
 	int n = xdg && xdg[0] ? asprintf(&out, "%s/pmukit/kallsyms", xdg)
 	      : home && home[0] ? asprintf(&out, "%s/.cache/pmukit/kallsyms", home) : -1;
@@ -334,28 +335,23 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d)
 {
 	size_t len;
 	uint8_t *f = build_file(d, key, &len);
-	char *tmp = NULL;
-	if (!f || asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0) {
-		free(f);
-		return;
-	}
+	pki_wfile w;
 	make_parent(path);
 	/* kernel addresses are privileged (kptr_restrict): the owner only */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0) {
+	if (f && pki_wfile_open(&w, path, 0600, NULL) == 0) {
 		size_t done = 0;
 		while (done < len) {
-			ssize_t n = write(fd, f + done, len - done);
+			ssize_t n = write(w.fd, f + done, len - done);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0)
 				break;
 			done += (size_t)n;
 		}
-		bool ok = close(fd) == 0 && done == len;
-		if (!ok || rename(tmp, path) < 0)
-			unlink(tmp);
+		if (done == len)
+			pki_wfile_commit(&w, NULL);
+		else
+			pki_wfile_abort(&w);
 	}
-	free(tmp);
 	free(f);
 }
