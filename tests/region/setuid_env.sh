@@ -68,9 +68,12 @@ if ! grep -qx 'secure 1' <<<"$out"; then
 	exit 77
 fi
 fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
-for v in "${vars[@]}"; do
-	grep -qx "env $v unset" <<<"$out" || fail "privileged: $v read"
-done
+every_var() { # set|unset WHO: each variable as the program saw it
+	for v in "${vars[@]}"; do
+		grep -qx "env $v $1" <<<"$out" || fail "$2: $v $1 for the library"
+	done
+}
+every_var unset privileged
 grep -qx 'modeled 0' <<<"$out" || fail "privileged: modeled counts (PMUKIT_MODEL read)"
 grep -qx 'sysfs /sys' <<<"$out" || fail "privileged: PMUKIT_SYSFS read"
 grep -qx 'cpuid_overridden 0' <<<"$out" || fail "privileged: PMUKIT_CPUID read"
@@ -82,9 +85,7 @@ after=$(cd "$u" && find . -printf '%p %s %T@\n' | sort)
 # the control: the same program unprivileged honours every variable
 out=$(run "$tmp/plain")
 grep -qx 'secure 0' <<<"$out" || fail "unprivileged: AT_SECURE set"
-for v in "${vars[@]}"; do
-	grep -qx "env $v set" <<<"$out" || fail "unprivileged: $v not read (is it set by run()?)"
-done
+every_var set "unprivileged (is it set by run()?)"
 grep -qx 'modeled 1' <<<"$out" || fail "unprivileged: PMUKIT_MODEL ignored"
 grep -qx "sysfs $u/machines/sapphirerapids" <<<"$out" || fail "unprivileged: PMUKIT_SYSFS ignored"
 grep -qx "kcache $u/cache/kallsyms" <<<"$out" || fail "unprivileged: the cache path"

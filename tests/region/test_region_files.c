@@ -17,38 +17,27 @@
 #include <pmukit/region.h>
 #include "helpers.h"
 
-static char dir[64];
+static char *dir;
 static pk_model *model;
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/pk-region-files-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return 0;
+	dir = pk_test_tmpdir();
+	return dir ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	pk_test_rmtree(dir);
+	return 0;
 }
 
 /* One region counted, the report asked for at path. */
 static void count_one(const char *path)
 {
-	pk_error err = {0};
-	model = pk_model_new(pk_test_example("sapphirerapids.json"), &err);
-	if (!model)
-		fail_msg("%s", err.msg);
-	pk_region_opts o;
-	pk_region_opts_init(&o);
-	o.model = model;
-	o.report = path;
-	if (pk_region_init(&o, &err) < 0)
-		fail_msg("%s", err.msg);
+	model = pk_test_region_model("sapphirerapids.json", path);
 	assert_int_equal(pk_region_begin("solve"), 0);
 	assert_int_equal(pk_region_end("solve"), 0);
 }
@@ -60,23 +49,12 @@ static int finish(pk_error *err)
 	return r;
 }
 
-static void put(const char *path, const char *text)
+/* The text of a file (freed at the next call). */
+static const char *get(const char *path)
 {
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *get(const char *path)
-{
-	static char buf[8192];
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	static char *text;
+	free(text);
+	return text = pk_test_read_text(path);
 }
 
 static void test_link_of_another_user(void **state)
@@ -84,10 +62,10 @@ static void test_link_of_another_user(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* giving a link away needs root */
-	char victim[128], link[128];
+	char victim[4200], link[4200];
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	snprintf(link, sizeof(link), "%s/report.txt", dir);
-	put(victim, "precious\n");
+	pk_test_put_file(dir, "victim", "precious\n");
 	assert_int_equal(symlink(victim, link), 0);
 	assert_int_equal(lchown(link, 65534, 65534), 0);
 	count_one(link);
@@ -108,12 +86,12 @@ static void test_link_of_another_user(void **state)
 static void test_own_link_file_fifo(void **state)
 {
 	(void)state;
-	char target[128], link[128], fifo[128];
+	char target[4200], link[4200], fifo[4200];
 	snprintf(target, sizeof(target), "%s/target.txt", dir);
 	snprintf(link, sizeof(link), "%s/mine.txt", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	/* a link of ours: followed, the target replaced by the report */
-	put(target, "old\n");
+	pk_test_put_file(dir, "target.txt", "old\n");
 	assert_int_equal(symlink("target.txt", link), 0);
 	count_one(link);
 	pk_error err = {0};
@@ -141,7 +119,7 @@ static void test_own_link_file_fifo(void **state)
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
 	/* nothing left beside them */
-	char cmd[160];
+	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | wc -l) = 3", dir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -19,16 +19,7 @@ static pk_model *model;
 static int setup(void **state)
 {
 	(void)state;
-	pk_error err = {0};
-	model = pk_model_new(pk_test_example("sapphirerapids.json"), &err);
-	if (!model)
-		fail_msg("%s", err.msg);
-	pk_region_opts o;
-	pk_region_opts_init(&o);
-	o.model = model;
-	o.report = "";
-	if (pk_region_init(&o, &err) < 0)
-		fail_msg("%s", err.msg);
+	model = pk_test_region_model("sapphirerapids.json", "");
 	return 0;
 }
 
