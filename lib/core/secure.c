@@ -7,10 +7,9 @@
  *   process runs privileged (AT_SECURE: setuid, setgid, file
  *   capabilities), so a local user cannot steer what it reads or writes.
  * - Files written at a path given by a setting or an option (the region
- *   report, the kallsyms cache): pki_wfile. A symbolic link on the way is
- *   followed only when it belongs to the process's user or to the owner of
- *   the directory that holds it (the kernel's protected_symlinks rule), at
- *   most 8 of them; a regular file (or none) is written as a new file
+ *   report, the kallsyms cache): pki_wfile. A symbolic link anywhere on
+ *   the way is followed only when it belongs to the process's (effective)
+ *   user or to root, at most 40 of them; a regular file (or none) is written as a new file
  *   created exclusively beside it (O_EXCL | O_NOFOLLOW, a name of the
  *   process id and the clock) and renamed onto it at commit, so a reader
  *   sees the old file or the whole new one and no link is ever written
@@ -35,46 +34,66 @@ const char *pki_env(const char *name)
 	return secure_getenv(name);
 }
 
-/* The directory part of path ("." for none) in dir. */
-static void dir_of(const char *path, char *dir, size_t size)
+/* Appends "/" (unless at the root) and n bytes of comp to the path in
+ * out: false when it does not fit. */
+static bool append(char *out, size_t size, const char *comp, size_t n)
 {
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+	size_t len = strlen(out);
+	bool slash = len > 0 && out[len - 1] != '/';
+	if (len + slash + n + 1 > size)
+		return false;
+	if (slash)
+		out[len++] = '/';
+	memcpy(out + len, comp, n);
+	out[len + n] = '\0';
+	return true;
 }
 
-/* Follows the links at path into out (rule above): 0, or -errno with err. */
+/* path with every link on the way followed into out, each one checked
+ * (the user's or root's), at most 40; st: the last component's lstat
+ * (st_mode 0: none yet, to be created). 0, or -errno with err. */
 static int resolve(const char *path, char *out, size_t size, struct stat *st, pk_error *err)
 {
-	snprintf(out, size, "%s", path);
-	for (int hops = 0;; hops++) {
+	char rest[PATH_MAX], link[PATH_MAX];
+	if (strlen(path) >= sizeof(rest))
+		return pk_err(err, -ENAMETOOLONG, "%.200s...: too long", path);
+	snprintf(rest, sizeof(rest), "%s", path);
+	snprintf(out, size, "%s", path[0] == '/' ? "/" : ".");
+	int links = 0;
+	while (rest[0]) {
+		size_t n = strcspn(rest, "/"), at = strlen(out);
+		bool last = rest[n + strspn(rest + n, "/")] == '\0';
+		if (n && !append(out, size, rest, n))
+			return pk_err(err, -ENAMETOOLONG, "%s: too long", path);
+		memmove(rest, rest + n + strspn(rest + n, "/"), strlen(rest + n) + 1 - strspn(rest + n, "/"));
+		if (!n)
+			continue;
 		if (lstat(out, st) < 0) {
-			st->st_mode = 0; /* none yet: created */
-			return errno == ENOENT ? 0 : pk_err(err, -errno, "%s: %s", out, strerror(errno));
+			st->st_mode = 0;
+			if (errno == ENOENT && last)
+				return 0;
+			return pk_err(err, -errno, "%s: %s", out, strerror(errno));
 		}
 		if (!S_ISLNK(st->st_mode))
-			return 0;
-		char dir[PATH_MAX], target[PATH_MAX];
-		struct stat ds;
-		dir_of(out, dir, sizeof(dir));
-		if (hops == 8)
-			return pk_err(err, -ELOOP, "%s: more than 8 symbolic links", path);
-		if (st->st_uid != geteuid() && (stat(dir, &ds) < 0 || ds.st_uid != st->st_uid))
+			continue;
+		if (st->st_uid != geteuid() && st->st_uid != 0)
 			return pk_err(err, -EPERM, "%s: a symbolic link owned by another user (uid %u) "
 						   "is not followed", out, (unsigned)st->st_uid);
-		ssize_t n = readlink(out, target, sizeof(target) - 1);
-		if (n < 0)
-			return pk_err(err, -errno, "%s: %s", out, strerror(errno));
-		target[n] = '\0';
-		if (target[0] == '/')
-			snprintf(out, size, "%s", target);
-		else if ((size_t)snprintf(out, size, "%s/%s", dir, target) >= size)
-			return pk_err(err, -ENAMETOOLONG, "%s: the link's target is too long", path);
+		ssize_t k = readlink(out, link, sizeof(link) - 1);
+		if (k < 0 || ++links > 40)
+			return pk_err(err, k < 0 ? -errno : -ELOOP, "%s: %s", out,
+				      k < 0 ? strerror(errno) : "too many symbolic links");
+		link[k] = '\0';
+		out[at] = '\0'; /* the link's directory */
+		if (link[0] == '/')
+			snprintf(out, size, "/");
+		if (strlen(link) + 1 + strlen(rest) >= sizeof(rest))
+			return pk_err(err, -ENAMETOOLONG, "%s: too long", path);
+		memmove(rest + k + 1, rest, strlen(rest) + 1);
+		memcpy(rest, link, (size_t)k);
+		rest[k] = '/';
 	}
+	return lstat(out, st) == 0 ? 0 : pk_err(err, -errno, "%s: %s", out, strerror(errno));
 }
 
 /* A new file beside path, created exclusively: its fd, or -errno. */

@@ -63,7 +63,7 @@ const char *pki_env(const char *name);
 
 /* secure.c: a file written at a path the library was given (a report, a
  * cache), whole or not at all: a link on the way followed only when it is
- * the user's or its directory owner's; a regular file (or none) replaced
+ * the (effective) user's or root's; a regular file (or none) replaced
  * at commit by a new file created exclusively beside it (mode, less the
  * umask); a device or FIFO written in place. open and commit return 0 or
  * -errno with err (NULL allowed); abort drops the new file. */

@@ -81,6 +81,19 @@ static void test_link_of_another_user(void **state)
 	struct stat st;
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
+	/* nor through a directory link of another user on the way */
+	char real[4200], via[4200];
+	snprintf(real, sizeof(real), "%s/real", dir);
+	snprintf(via, sizeof(via), "%s/via/report.txt", dir);
+	assert_int_equal(mkdir(real, 0755), 0);
+	snprintf(link, sizeof(link), "%s/via", dir);
+	assert_int_equal(symlink(real, link), 0);
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	count_one(via);
+	assert_int_equal(finish(&err), -EPERM);
+	assert_non_null(strstr(err.msg, "/via: a symbolic link owned by another user"));
+	snprintf(via, sizeof(via), "%s/real/report.txt", dir);
+	assert_int_equal(access(via, F_OK), -1);
 }
 
 static void test_own_link_file_fifo(void **state)
@@ -90,9 +103,13 @@ static void test_own_link_file_fifo(void **state)
 	snprintf(target, sizeof(target), "%s/target.txt", dir);
 	snprintf(link, sizeof(link), "%s/mine.txt", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
-	/* a link of ours: followed, the target replaced by the report */
+	/* a link of ours (relative, through a directory link of ours): followed,
+	 * the target replaced by the report */
 	pk_test_put_file(dir, "target.txt", "old\n");
-	assert_int_equal(symlink("target.txt", link), 0);
+	char up[4200];
+	snprintf(up, sizeof(up), "%s/up", dir);
+	assert_int_equal(symlink(".", up), 0);
+	assert_int_equal(symlink("up/target.txt", link), 0);
 	count_one(link);
 	pk_error err = {0};
 	assert_int_equal(finish(&err), 0);
@@ -120,7 +137,7 @@ static void test_own_link_file_fifo(void **state)
 	assert_true(S_ISFIFO(st.st_mode));
 	/* nothing left beside them */
 	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | wc -l) = 3", dir);
+	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | wc -l) = 4", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
