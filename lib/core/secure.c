@@ -62,10 +62,11 @@ static int resolve(const char *path, char *out, size_t size, struct stat *st, pk
 	int links = 0;
 	while (rest[0]) {
 		size_t n = strcspn(rest, "/"), at = strlen(out);
-		bool last = rest[n + strspn(rest + n, "/")] == '\0';
+		size_t next = n + strspn(rest + n, "/"); /* the component after */
+		bool last = rest[next] == '\0';
 		if (n && !append(out, size, rest, n))
 			return pk_err(err, -ENAMETOOLONG, "%s: too long", path);
-		memmove(rest, rest + n + strspn(rest + n, "/"), strlen(rest + n) + 1 - strspn(rest + n, "/"));
+		memmove(rest, rest + next, strlen(rest + next) + 1);
 		if (!n)
 			continue;
 		if (lstat(out, st) < 0) {
