@@ -23,7 +23,12 @@
  * .json, else a text table; "-" stderr) writes the report at exit;
  * PMUKIT_MODEL=SCENARIO counts on the PMU model (the numbers are modeled,
  * the report says so); PMUKIT_REGION_LEVEL=1|2; PMUKIT_REGION_RESET_S=SECONDS
- * (the reset period).
+ * (the reset period). None is read in a privileged process (setuid, file
+ * capabilities: secure_getenv); the report is never written through a
+ * symbolic link of another user (docs/regions.md "Security").
+ *
+ * A region is its name's text: names written into one buffer are as many
+ * regions as texts.
  *
  * Threads: every function may be called from any thread; each thread opens
  * its own counters at its first begin/snapshot (pk_region_thread_init does
