@@ -3,6 +3,8 @@
  * by tests/meson.build); $PK_FIXTURES overrides it. */
 #include "helpers.h"
 
+#include <pmukit/region.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,21 @@ const char *pk_test_example(const char *name)
 	char *p = path[n++ % 4];
 	snprintf(p, 4096, "%s/examples/model/%s", src ? src : ".", name);
 	return p;
+}
+
+pk_model *pk_test_region_model(const char *name, const char *report)
+{
+	pk_error err = {0};
+	pk_model *m = pk_model_new(pk_test_example(name), &err);
+	if (!m)
+		fail_msg("%s", err.msg);
+	pk_region_opts o;
+	pk_region_opts_init(&o);
+	o.model = m;
+	o.report = report;
+	if (pk_region_init(&o, &err) < 0)
+		fail_msg("%s", err.msg);
+	return m;
 }
 
 bool pk_test_next_line(const char **l, char *buf, size_t len)

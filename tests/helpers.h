@@ -31,6 +31,10 @@ void pk_test_rmtree(char *dir);
 /* A bundled model scenario: $PK_SRCDIR/examples/model/<name> (one of the
  * last four returned stays valid). */
 const char *pk_test_example(const char *name);
+/* The region library set up on a new model of the bundled scenario name
+ * (opts.model), the report asked for at report ("" none); the model, for
+ * pk_model_free after pk_region_fini; fails the test when it cannot. */
+struct pk_model *pk_test_region_model(const char *name, const char *report);
 /* Copies the line at *l (without its newline) into buf and moves *l past
  * it; false at the end. */
 bool pk_test_next_line(const char **l, char *buf, size_t len);

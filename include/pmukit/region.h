@@ -23,7 +23,12 @@
  * .json, else a text table; "-" stderr) writes the report at exit;
  * PMUKIT_MODEL=SCENARIO counts on the PMU model (the numbers are modeled,
  * the report says so); PMUKIT_REGION_LEVEL=1|2; PMUKIT_REGION_RESET_S=SECONDS
- * (the reset period).
+ * (the reset period). None is read in a privileged process (setuid, file
+ * capabilities: secure_getenv); the report is never written through a
+ * symbolic link of another user (docs/regions.md "Security").
+ *
+ * A region is its name's text: names written into one buffer are as many
+ * regions as texts.
  *
  * Threads: every function may be called from any thread; each thread opens
  * its own counters at its first begin/snapshot (pk_region_thread_init does
@@ -80,6 +85,10 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err);
 /* Writes the report when one was asked, closes every thread's counters,
  * forgets the regions. Call it when no other thread uses the library. */
 void pk_region_fini(void);
+/* pk_region_fini that says whether the report asked for was written: 0 or
+ * -errno with err (the path named; a symbolic link owned by another user is
+ * never written through, docs/regions.md "Security"). */
+int pk_region_finish(pk_error *err);
 
 /* Opens the calling thread's counters now (else at its first use). */
 int pk_region_thread_init(pk_error *err);

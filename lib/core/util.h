@@ -57,6 +57,35 @@ void pki_warnings_add(pki_warnings *w, const char *fmt, ...) __attribute__((form
 const char *pki_warnings_at(const pki_warnings *w, size_t idx);
 void pki_warnings_free(pki_warnings *w);
 
+/* secure.c: the library's settings from the environment, every one
+ * through here: secure_getenv (none when the process runs privileged). */
+const char *pki_env(const char *name);
+
+/* secure.c: a file written at a path the library was given (a report, a
+ * cache), whole or not at all: a link on the way followed only when it is
+ * the (effective) user's or root's; a regular file (or none) replaced
+ * at commit by a new file created exclusively beside it (mode, less the
+ * umask); a device or FIFO written in place. open and commit return 0 or
+ * -errno with err (NULL allowed); abort drops the new file. */
+struct pk_error;
+typedef struct pki_wfile {
+	int fd;                    /* write here */
+	char *tmp;                 /* renamed onto path at commit; NULL: fd is path */
+	char *path;                /* the path, its links followed */
+} pki_wfile;
+int pki_wfile_open(pki_wfile *w, const char *path, unsigned mode, struct pk_error *err);
+int pki_wfile_commit(pki_wfile *w, struct pk_error *err);
+void pki_wfile_abort(pki_wfile *w);
+
+/* FNV-1a over n bytes, from h (PKI_FNV_INIT to start). */
+#define PKI_FNV_INIT 0xcbf29ce484222325ULL
+static inline uint64_t pki_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Per-CPU-model tables (the model's counters, TopDown's methods): whether v

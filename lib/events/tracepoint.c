@@ -40,7 +40,7 @@ const char *pk_tracefs_dir(const char *override)
 {
 	if (override)
 		return override;
-	const char *env = getenv("PMUKIT_TRACEFS");
+	const char *env = pki_env("PMUKIT_TRACEFS");
 	if (env && *env)
 		return env;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(default_dirs); i++)

@@ -15,6 +15,7 @@
 
 #include "model/mkernel.h"
 #include "model/model_paths.h"
+#include "core/util.h"
 
 static bool is_tree(const char *dir)
 {
@@ -25,7 +26,7 @@ static bool is_tree(const char *dir)
 
 int pki_machine_root(const char *name, char *buf, size_t len, pk_error *err)
 {
-	const char *env = getenv("PMUKIT_MACHINES");
+	const char *env = pki_env("PMUKIT_MACHINES");
 	const char *dirs[] = {env && *env ? env : NULL, PK_MACHINES_SOURCE_DIR,
 			      PK_MACHINES_INSTALL_DIR};
 	char tried[1024] = "";

@@ -97,7 +97,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 
 int pki_cpuid_env(pk_cpuid *out, pk_error *err)
 {
-	const char *env = getenv(PK_CPUID_ENV);
+	const char *env = pki_env(PK_CPUID_ENV);
 	if (env && *env) {
 		pk_error perr;
 		pk_error_clear(&perr);
@@ -126,6 +126,6 @@ int pk_cpuid_host(pk_cpuid *out, pk_error *err)
 
 bool pk_cpuid_overridden(void)
 {
-	const char *env = getenv(PK_CPUID_ENV);
+	const char *env = pki_env(PK_CPUID_ENV);
 	return env && *env;
 }

@@ -498,7 +498,7 @@ static int cmp_pmu(const void *a, const void *b)
 
 const char *pk_sysfs_root(void)
 {
-	const char *env = getenv("PMUKIT_SYSFS");
+	const char *env = pki_env("PMUKIT_SYSFS");
 	return env && *env ? env : "/sys";
 }
 

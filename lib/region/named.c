@@ -2,15 +2,20 @@
  * and threads; a breakdown from event deltas through the TopDown method's
  * formulas (pk_topdown_compute), for one pair of snapshots or for totals.
  *
- * Invariants: a name gets an id once (under the lock; the count published
- * after the name), looked up without a lock; begin pushes a snapshot on
- * the thread's stack, end pops it and adds the differences to the
+ * Invariants: a region is its name's text, never its address: a name gets
+ * an id once (under the lock; its hash-table slot published after the
+ * name), looked up without a lock by its FNV-1a hash; a thread's caches
+ * (the innermost open id at an end, a few ids by the name's address) are
+ * always checked against the text; an end or a refused begin adds no
+ * name (no row in the report); begin pushes a snapshot on the thread's
+ * stack, end pops it and adds the differences to the
  * thread's totals for that id (single writer, relaxed atomic stores); a
  * pair whose snapshots are stale is counted as lost, never as zero;
  * several core-PMU blocks (hybrid) are combined weighted by each block's
  * running time in the region. likwid's RESET zeroes one thread's totals of
  * a name (its own: single writer), GET reads them. */
 #include "region/region_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -86,48 +91,79 @@ int pk_region_breakdown_of(const pk_region_snap *a, const pk_region_snap *b,
 	return 0;
 }
 
-/* The id of a name, added when new; -ENOSPC / -EINVAL. */
-int pki_rg_name_id(pki_rg_thread *t, const char *name)
+/* FNV-1a of a name; -EINVAL unless it is 1 to PK_REGION_NAME_MAX - 1 bytes. */
+static int name_hash(const char *name, uint64_t *h)
 {
-	if (name == t->cached_name && t->cached_id >= 0)
-		return t->cached_id;
-	if (!name || !*name || strlen(name) >= PK_REGION_NAME_MAX)
-		return -EINVAL;
-	int n = __atomic_load_n(&pki_rg.nr_names, __ATOMIC_ACQUIRE), id = -1;
-	for (int i = 0; i < n && id < 0; i++)
-		if (!strcmp(pki_rg.names[i], name))
-			id = i;
-	if (id < 0) {
-		pthread_mutex_lock(&pki_rg_lock);
-		n = pki_rg.nr_names;
-		for (int i = 0; i < n && id < 0; i++)
-			if (!strcmp(pki_rg.names[i], name))
-				id = i;
-		if (id < 0 && n < PK_REGION_MAX_REGIONS) {
-			strcpy(pki_rg.names[n], name);
-			id = n;
-			__atomic_store_n(&pki_rg.nr_names, n + 1, __ATOMIC_RELEASE);
-		}
-		pthread_mutex_unlock(&pki_rg_lock);
+	size_t n = 0;
+	while (n < PK_REGION_NAME_MAX && name[n])
+		n++;
+	*h = pki_fnv1a(PKI_FNV_INIT, name, n);
+	return n == 0 || n >= PK_REGION_NAME_MAX ? -EINVAL : 0;
+}
+
+/* The id of the name of hash h, or -1 - the free slot of the table where
+ * it goes (the table is never full: twice the names it can hold). */
+static int find(const char *name, uint64_t h)
+{
+	for (uint32_t i = (uint32_t)h % PKI_RG_NAME_SLOTS;; i = (i + 1) % PKI_RG_NAME_SLOTS) {
+		int s = __atomic_load_n(&pki_rg.name_slot[i], __ATOMIC_ACQUIRE);
+		if (!s)
+			return -1 - (int)i;
+		if (pki_rg.name_hash[s - 1] == h && !strcmp(pki_rg.names[s - 1], name))
+			return s - 1;
 	}
-	if (id < 0)
-		return -ENOSPC;
-	t->cached_name = name;
-	t->cached_id = id;
+}
+
+int pki_rg_name_id(const char *name, bool add)
+{
+	uint64_t h;
+	if (!name || name_hash(name, &h) < 0)
+		return -EINVAL;
+	int id = find(name, h);
+	if (id >= 0 || !add)
+		return id >= 0 ? id : -ENOENT;
+	pthread_mutex_lock(&pki_rg_lock);
+	id = find(name, h);
+	int n = pki_rg.nr_names;
+	if (id < 0 && n < PK_REGION_MAX_REGIONS) {
+		strcpy(pki_rg.names[n], name);
+		pki_rg.name_hash[n] = h;
+		__atomic_store_n(&pki_rg.nr_names, n + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&pki_rg.name_slot[-1 - id], (int16_t)(n + 1), __ATOMIC_RELEASE);
+		id = n;
+	} else if (id < 0) {
+		id = -ENOSPC;
+	}
+	pthread_mutex_unlock(&pki_rg_lock);
 	return id;
 }
 
-/* The calling thread's state and the id of name (negative when it has
- * none); NULL with *rc set when the thread cannot count. */
-static pki_rg_thread *named_self(const char *name, pk_error *err, int *id, int *rc)
+/* The id of name for thread t: the id expected (hint: the innermost open
+ * region at an end), then the thread's cache by the name's address, each
+ * checked against the name's text (a buffer rewritten in place is another
+ * name), then the table; added when new and add is set. */
+static int thread_name_id(pki_rg_thread *t, const char *name, int hint, bool add)
+{
+	if (!name)
+		return -EINVAL;
+	if (hint >= 0 && !strcmp(pki_rg.names[hint], name))
+		return hint;
+	int16_t *c = &t->name_cache[((uintptr_t)name * 0x9e3779b97f4a7c15u) >> 61];
+	if (*c > 0 && !strcmp(pki_rg.names[*c - 1], name))
+		return *c - 1;
+	int id = pki_rg_name_id(name, add);
+	if (id >= 0)
+		*c = (int16_t)(id + 1);
+	return id;
+}
+
+/* The calling thread's state; NULL with *rc set when it cannot count. */
+static pki_rg_thread *named_self(pk_error *err, int *rc)
 {
 	PKI_RG_ERR_INIT(*err);
 	pki_rg_thread *t = pki_rg_self(err);
-	if (!t) {
+	if (!t)
 		*rc = err->code ? err->code : -ENODEV;
-		return NULL;
-	}
-	*id = pki_rg_name_id(t, name);
 	return t;
 }
 
@@ -145,16 +181,18 @@ static int named_snapshot(pki_rg_thread *t, pk_region_snap *s, const char *what,
 int pk_region_begin(const char *name)
 {
 	pk_error err;
-	int id, rc;
-	pki_rg_thread *t = named_self(name, &err, &id, &rc);
+	int rc;
+	pki_rg_thread *t = named_self(&err, &rc);
 	if (!t)
 		return rc;
-	if (id < 0 || t->depth >= PK_REGION_MAX_DEPTH) {
-		pki_rg_error("begin of region '%s': %s", name ? name : "(null)",
+	/* a begin refused adds no name: no row in the report */
+	int id = t->depth < PK_REGION_MAX_DEPTH ? thread_name_id(t, name, -1, true) : -EMLINK;
+	if (id < 0) {
+		pki_rg_error("begin of region '%.63s': %s", name ? name : "(null)",
 			     id == -EINVAL ? "a name is 1 to 63 bytes"
-			     : id < 0      ? "too many region names"
-					   : "too many regions open");
-		return id < 0 ? id : -ENOSPC;
+			     : id == -EMLINK ? "too many regions open"
+					     : "too many region names");
+		return id == -EINVAL ? id : -ENOSPC;
 	}
 	pki_rg_open *o = &t->stack[t->depth];
 	int r = named_snapshot(t, &o->snap, "begin", name, &err);
@@ -183,12 +221,15 @@ static void accumulate(pki_rg_acc *a, const pk_region_snap *s, const pk_region_s
 int pk_region_end(const char *name)
 {
 	pk_error err;
-	int id, rc;
-	pki_rg_thread *t = named_self(name, &err, &id, &rc);
+	int rc;
+	pki_rg_thread *t = named_self(&err, &rc);
 	if (!t)
 		return rc;
-	if (id < 0 || t->depth == 0 || t->stack[t->depth - 1].id != id) {
-		pki_rg_error("end of region '%s': %s", name ? name : "(null)",
+	/* an end never adds a name: one never begun leaves no row */
+	int top = t->depth ? t->stack[t->depth - 1].id : -1;
+	int id = thread_name_id(t, name, top, false);
+	if (id < 0 || id != top) {
+		pki_rg_error("end of region '%.63s': %s", name ? name : "(null)",
 			     t->depth == 0 ? "no region is open"
 					   : "it is not the innermost open region");
 		return -EINVAL;
@@ -247,11 +288,9 @@ static pki_rg_thread *known(const char *name, int *id)
 		*id = -ENODEV;
 		return NULL;
 	}
-	int n = __atomic_load_n(&pki_rg.nr_names, __ATOMIC_ACQUIRE);
-	*id = -ENOENT;
-	for (int i = 0; name && i < n && *id < 0; i++)
-		if (!strcmp(pki_rg.names[i], name))
-			*id = i;
+	*id = pki_rg_name_id(name, false);
+	if (*id == -EINVAL)
+		*id = -ENOENT;
 	return *id < 0 ? NULL : t;
 }
 

@@ -81,11 +81,11 @@ typedef struct pki_rg_thread {
 	uint64_t last_reset_ns;
 	int depth;
 	pki_rg_open stack[PK_REGION_MAX_DEPTH];
-	const char *cached_name;     /* the last name looked up, and its id */
-	int cached_id;
+	int16_t name_cache[8];       /* id + 1 of a name by its address (named.c), 0 none */
 	pki_rg_acc acc[PK_REGION_MAX_REGIONS];
 } pki_rg_thread;
 
+enum { PKI_RG_NAME_SLOTS = 2 * PK_REGION_MAX_REGIONS };
 typedef struct pki_rg_state {
 	bool ready;
 	int failed;                  /* the set-up's error: not retried until fini */
@@ -115,6 +115,8 @@ typedef struct pki_rg_state {
 	size_t nr_model_tids, next_model_tid;
 	/* names */
 	char names[PK_REGION_MAX_REGIONS][PK_REGION_NAME_MAX];
+	uint64_t name_hash[PK_REGION_MAX_REGIONS];
+	int16_t name_slot[PKI_RG_NAME_SLOTS]; /* id + 1 by hash (open addressing), 0 free */
 	int nr_names;
 	/* threads */
 	pki_rg_thread *threads;
@@ -174,13 +176,17 @@ pki_rg_thread *pki_rg_self(pk_error *err);
 int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err);
 void pki_rg_thread_close(pki_rg_thread *t);
 
-/* named.c: a name's id, added when new (-EINVAL, -ENOSPC). */
-int pki_rg_name_id(pki_rg_thread *t, const char *name);
+/* named.c: a name's id by its text, added when new if add is set
+ * (-EINVAL: not 1 to 63 bytes; -ENOENT: unknown and !add; -ENOSPC). */
+int pki_rg_name_id(const char *name, bool add);
 /* named.c: the calling thread's result of a known name; zeroing the calling
  * thread's totals of it (likwid's GET and RESET). 0, -ENOENT (a name never
  * begun nor registered), -ENODEV (the thread cannot count). */
 int pki_rg_thread_result(const char *name, pk_region_result *r);
 int pki_rg_thread_reset(const char *name);
+/* report.c: the report written to path ("-": stderr; a name ending in
+ * .json: JSON), through pki_wfile (no link written through). */
+int pki_rg_write_report(const char *path, pk_error *err);
 /* named.c: a breakdown from event deltas. */
 void pki_rg_compute(const double *d, const double *run, double time_ns,
 		    pk_region_breakdown *out);

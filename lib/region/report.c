@@ -4,6 +4,7 @@
  * node not computable is "-", JSON null, never 0). Text or JSON; the
  * likwid-marker.h entry points. Writes only to the FILE it is given. */
 #include "region/region_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -150,11 +151,35 @@ int pk_region_report(FILE *f, bool json, pk_error *err)
 	return 0;
 }
 
+int pki_rg_write_report(const char *path, pk_error *err)
+{
+	size_t n = strlen(path);
+	bool json = n > 5 && !strcmp(path + n - 5, ".json");
+	if (!strcmp(path, "-"))
+		return pk_region_report(stderr, json, err);
+	pki_wfile w;
+	int r = pki_wfile_open(&w, path, 0666, err);
+	FILE *f = r < 0 ? NULL : fdopen(w.fd, "w");
+	if (r == 0 && !f)
+		r = pk_err(err, -errno, "%s: %s", path, strerror(errno));
+	if (f) {
+		r = pk_region_report(f, json, err);
+		w.fd = -1; /* fclose closes it */
+		if (fclose(f) != 0 && r == 0)
+			r = pk_err(err, -errno, "%s: %s", path, strerror(errno));
+	}
+	if (r == 0)
+		return pki_wfile_commit(&w, err);
+	if (f || w.path)
+		pki_wfile_abort(&w);
+	return r;
+}
+
 /* likwid's markers ask for the report: stderr unless PMUKIT_REGION_REPORT
  * names another place (empty: none). */
 void pk_region_likwid_init(void)
 {
-	const char *e = getenv("PMUKIT_REGION_REPORT");
+	const char *e = pki_env("PMUKIT_REGION_REPORT");
 	pk_region_opts o;
 	pk_region_opts_init(&o);
 	o.report = e ? e : "-";
@@ -169,7 +194,7 @@ void pk_region_likwid_close(void)
 int pk_region_likwid_register(const char *tag)
 {
 	pki_rg_thread *t = pki_rg_self(NULL);
-	return t ? pki_rg_name_id(t, tag) < 0 ? -EINVAL : 0 : -ENODEV;
+	return t ? pki_rg_name_id(tag, true) < 0 ? -EINVAL : 0 : -ENODEV;
 }
 
 int pk_region_likwid_get(const char *tag, int *nevents, double *events, double *time,

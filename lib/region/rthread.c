@@ -159,7 +159,6 @@ static int new_thread(pki_rg_thread **out, pk_error *err)
 	pki_rg_thread *t = calloc(1, sizeof(*t));
 	if (!t)
 		return pk_err(err, -ENOMEM, "out of memory");
-	t->cached_id = -1;
 	if (pki_rg.model) {
 		if (pki_rg.next_model_tid >= pki_rg.nr_model_tids) {
 			free(t);

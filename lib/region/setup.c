@@ -9,6 +9,7 @@
  * clock since init, docs/regions.md); the report at exit is written only
  * when asked (opts.report or PMUKIT_REGION_REPORT). */
 #include "region/region_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,7 +44,7 @@ uint64_t pki_rg_wall_ns(void)
 static void calibrate_clock(void)
 {
 	pki_rg.ns_mult = 0;
-	const char *ck = getenv("PMUKIT_REGION_CLOCK");
+	const char *ck = pki_env("PMUKIT_REGION_CLOCK");
 	if (ck && !strcmp(ck, "monotonic"))
 		return; /* asked for: CLOCK_MONOTONIC at every reading */
 #if defined(__x86_64__)
@@ -163,7 +164,7 @@ static int add_tid(void *arg, pid_t tid)
 
 static int load_model(const pk_region_opts *o, pk_error *err)
 {
-	const char *sc = o->model_scenario ? o->model_scenario : getenv("PMUKIT_MODEL");
+	const char *sc = o->model_scenario ? o->model_scenario : pki_env("PMUKIT_MODEL");
 	pki_rg.model = o->model;
 	if (!pki_rg.model && sc && *sc) {
 		pki_rg.model = pk_model_new(sc, err);
@@ -182,7 +183,7 @@ static int load_model(const pk_region_opts *o, pk_error *err)
 
 static void at_exit(void)
 {
-	pk_region_fini();
+	pk_region_finish(NULL);
 }
 
 static void report_at_exit(void)
@@ -194,13 +195,13 @@ static void report_at_exit(void)
 
 static int init_locked(const pk_region_opts *o, pk_error *err)
 {
-	const char *rep = o->report ? o->report : getenv("PMUKIT_REGION_REPORT");
+	const char *rep = o->report ? o->report : pki_env("PMUKIT_REGION_REPORT");
 	snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep ? rep : "");
-	const char *lv = getenv("PMUKIT_REGION_LEVEL");
+	const char *lv = pki_env("PMUKIT_REGION_LEVEL");
 	pki_rg.level = o->level ? o->level : lv && *lv ? atoi(lv) : 1;
 	if (pki_rg.level != 1 && pki_rg.level != 2)
 		return pk_err(err, -EINVAL, "TopDown level %d (opts.level or PMUKIT_REGION_LEVEL): 1 or 2", pki_rg.level);
-	const char *re = getenv("PMUKIT_REGION_RESET_S");
+	const char *re = pki_env("PMUKIT_REGION_RESET_S");
 	double rs = o->reset_s ? o->reset_s : re && *re ? strtod(re, NULL) : 2.0;
 	if (isnan(rs) || rs == 0)
 		return pk_err(err, -EINVAL, "PMUKIT_REGION_RESET_S=%s: seconds, > 0 (< 0: never)", re);
@@ -258,6 +259,9 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err)
 {
 	pk_region_opts dflt;
 	pk_region_opts_init(&dflt);
+	pk_error mine = {0};
+	if (!err) /* the report still names the error (likwid's INIT passes none) */
+		err = &mine;
 	pthread_mutex_lock(&pki_rg_lock);
 	int r = pki_rg.ready ? pk_err(err, -EALREADY, "the region library is already set up")
 			     : init_locked(opts ? opts : &dflt, err);
@@ -268,8 +272,7 @@ int pk_region_init(const pk_region_opts *opts, pk_error *err)
 		release_locked();
 		snprintf(pki_rg.report, sizeof(pki_rg.report), "%s", rep);
 		snprintf(pki_rg.first_error, sizeof(pki_rg.first_error), "setting up: %.300s%s%.300s",
-			 err && err->msg[0] ? err->msg : "failed", err && err->where[0] ? ": " : "",
-			 err ? err->where : "");
+			 err->msg[0] ? err->msg : "failed", err->where[0] ? ": " : "", err->where);
 		pki_rg.failed = r;
 		report_at_exit();
 	}
@@ -293,7 +296,7 @@ int pki_rg_init_default(void)
 	return r;
 }
 
-void pk_region_fini(void)
+int pk_region_finish(pk_error *err)
 {
 	pthread_mutex_lock(&pki_rg_lock);
 	bool ready = pki_rg.ready;
@@ -301,18 +304,15 @@ void pk_region_fini(void)
 	snprintf(rep, sizeof(rep), "%s", pki_rg.report);
 	bool failed = pki_rg.failed;
 	pthread_mutex_unlock(&pki_rg_lock);
-	if ((ready || failed) && rep[0]) {
-		size_t n = strlen(rep);
-		bool json = n > 5 && !strcmp(rep + n - 5, ".json");
-		FILE *f = !strcmp(rep, "-") ? stderr : fopen(rep, "w");
-		if (f) {
-			pk_region_report(f, json, NULL);
-			if (f != stderr)
-				fclose(f);
-		}
-	}
+	int r = (ready || failed) && rep[0] ? pki_rg_write_report(rep, err) : 0;
 	pthread_mutex_lock(&pki_rg_lock);
 	if (pki_rg.ready || pki_rg.failed)
 		release_locked();
 	pthread_mutex_unlock(&pki_rg_lock);
+	return r;
+}
+
+void pk_region_fini(void)
+{
+	pk_region_finish(NULL);
 }

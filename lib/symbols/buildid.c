@@ -8,6 +8,7 @@
  * Only host user-space entries count: kernel and vdso symbols come from the
  * running system. */
 #include "sy_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +28,9 @@ static bool buildid_cache_path(const pk_machine *m, const char *hex, char *path,
 		dir = home;
 	}
 	if (!dir) {
-		dir = getenv("PERF_BUILDID_DIR");
+		dir = pki_env("PERF_BUILDID_DIR");
 		if (!dir || !*dir) {
-			const char *h = getenv("HOME");
+			const char *h = pki_env("HOME");
 			if (!h || !*h)
 				return false;
 			snprintf(home, sizeof(home), "%s/.debug", h);

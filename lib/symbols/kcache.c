@@ -7,10 +7,11 @@
  * more than the rest of a small `script` run. The table goes to a cache
  * file (opts.kallsyms_cache; by default $XDG_CACHE_HOME/pmukit/kallsyms,
  * else $HOME/.cache/pmukit/kallsyms; $PMUKIT_KALLSYMS_CACHE names another
- * file, "" turns it off), written to a temporary file (mode 0600: the
- * addresses are privileged) and renamed into place, so a reader sees a
- * whole file or the old one. The file, in the machine's byte order, is
- * mapped and used in place, with no parsing:
+ * file, "" turns it off), written to a new file (mode 0600: the
+ * addresses are privileged) renamed into place (pki_wfile: no link
+ * written through), so a reader sees a whole file or the old one. The
+ * file, in the machine's byte order, is mapped and used in place, with no
+ * parsing:
  *
  *   kc_head (64 bytes): magic, byte-order mark, file size, symbol count,
  *                       names' size, key length, record size, checksum
@@ -32,6 +33,7 @@
  * BPF programs and ftrace trampolines added since the cache was written
  * (their symbols come and go without a module change). */
 #include "sy_internal.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,20 +73,13 @@ typedef struct kc_sym {
 _Static_assert(sizeof(kc_head) == 64, "the cache header is 64 bytes");
 _Static_assert(sizeof(kc_sym) == 24, "a cached symbol is 24 bytes");
 
-static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)p[i]) * 0x100000001b3ULL;
-	return h;
-}
-#define FNV_INIT 0xcbf29ce484222325ULL
 
 /* The body's checksum: FNV-1a's multiply over 8-byte words (a byte at a
  * time costs 30 M instructions on 5 MB), rotated so that every bit counts;
  * the tail bytes by FNV-1a. */
 static uint64_t body_sum(const char *p, size_t n)
 {
-	uint64_t h = FNV_INIT;
+	uint64_t h = PKI_FNV_INIT;
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
@@ -92,7 +87,7 @@ static uint64_t body_sum(const char *p, size_t n)
 		h = (h ^ w) * 0x100000001b3ULL;
 		h = h << 23 | h >> 41;
 	}
-	return fnv1a(h, p + i, n - i);
+	return pki_fnv1a(h, p + i, n - i);
 }
 
 /* The whole of a file (up to max bytes) in *buf (malloc'd, NUL
@@ -137,10 +132,10 @@ char *pki_sy_kcache_path(const pk_machine_opts *o)
 {
 	const char *p = o->kallsyms_cache;
 	if (!p)
-		p = getenv("PMUKIT_KALLSYMS_CACHE");
+		p = pki_env("PMUKIT_KALLSYMS_CACHE");
 	if (p)
 		return p[0] ? strdup(p) : NULL;
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *xdg = pki_env("XDG_CACHE_HOME"), *home = pki_env("HOME");
 	char *out = NULL;
 	int n = xdg && xdg[0] ? asprintf(&out, "%s/pmukit/kallsyms", xdg)
 	      : home && home[0] ? asprintf(&out, "%s/.cache/pmukit/kallsyms", home) : -1;
@@ -153,7 +148,7 @@ char *pki_sy_kcache_path(const pk_machine_opts *o)
 static bool modules_hash(uint64_t *h)
 {
 	char *buf;
-	*h = FNV_INIT;
+	*h = PKI_FNV_INIT;
 	ssize_t n = slurp("/proc/modules", 16 << 20, &buf);
 	if (n < 0)
 		return errno == ENOENT;
@@ -163,8 +158,8 @@ static bool modules_hash(uint64_t *h)
 		size_t f = 0, i = 0;
 		while (i < len && f < 2)
 			f += line[i++] == ' ';
-		*h = fnv1a(*h, line, i);
-		*h = fnv1a(*h, "\n", 1);
+		*h = pki_fnv1a(*h, line, i);
+		*h = pki_fnv1a(*h, "\n", 1);
 		line += len + (nl != NULL);
 	}
 	free(buf);
@@ -340,28 +335,23 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d)
 {
 	size_t len;
 	uint8_t *f = build_file(d, key, &len);
-	char *tmp = NULL;
-	if (!f || asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) < 0) {
-		free(f);
-		return;
-	}
+	pki_wfile w;
 	make_parent(path);
 	/* kernel addresses are privileged (kptr_restrict): the owner only */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd >= 0) {
+	if (f && pki_wfile_open(&w, path, 0600, NULL) == 0) {
 		size_t done = 0;
 		while (done < len) {
-			ssize_t n = write(fd, f + done, len - done);
+			ssize_t n = write(w.fd, f + done, len - done);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0)
 				break;
 			done += (size_t)n;
 		}
-		bool ok = close(fd) == 0 && done == len;
-		if (!ok || rename(tmp, path) < 0)
-			unlink(tmp);
+		if (done == len)
+			pki_wfile_commit(&w, NULL);
+		else
+			pki_wfile_abort(&w);
 	}
-	free(tmp);
 	free(f);
 }

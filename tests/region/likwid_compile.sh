@@ -55,6 +55,14 @@ $cc -DLIKWID_PERFMON "$prog" -I"$src/include" -I"$src/include/pmukit/likwid" \
 	-L"$build" -Wl,-rpath,"$build" -lpmukit -o "$tmp/uninstalled"
 PMUKIT_MODEL=$scenario PMUKIT_REGION_REPORT=$tmp/un.json "$tmp/uninstalled" >/dev/null
 check_report "$tmp/un.json" 5
+# a bad scenario: likwid's INIT names the JSON error, as the begin path does
+printf '{"machine": "sapphirerapids", "threads": [' >"$tmp/bad.json"
+PMUKIT_MODEL=$tmp/bad.json PMUKIT_REGION_REPORT=$tmp/bad-report.json "$tmp/uninstalled" >/dev/null
+python3 - "$tmp/bad-report.json" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["error"]
+assert "not valid JSON" in e and "bad.json" in e and "line 1" in e, e
+PY
 
 # GET, RESET and SWITCH with likwid's meanings (the calling thread's
 # results; RESET zeroes them; SWITCH with one group changes nothing): a
