@@ -1,6 +1,9 @@
 /* The kernel's symbols, from /proc/kallsyms (or opts.kallsyms), read once,
  * when the first kernel address is looked up (pki_sy_kernel_load), or from
  * the kallsyms cache (kcache.c) when it holds the same kernel's table.
+ * Only the recorded kernel's: this host's kallsyms when the file's kernel
+ * build id is this host's (or the file has none), else the copy perf record
+ * kept in the build-id cache, else none (pki_sy_kallsyms_source).
  *
  * perf loads code and data symbols (data symbols bound the code before
  * them); they arrive unsized, and a module's symbols carry "\t[module]".
@@ -134,11 +137,10 @@ static void load_cached(dso *d, const char *src, const pk_machine_opts *o)
 void pki_sy_kernel_load(pk_machine *m)
 {
 	m->kernel->loaded = true;
-	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]))
-		return;
 	char path[4096];
-	/* perf's --symfs: <symfs>/proc/kallsyms unless a file was named */
-	snprintf(path, sizeof(path), "%s/proc/kallsyms", m->opts.symfs ? m->opts.symfs : "");
-	load_cached(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : path, &m->opts);
+	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]) ||
+	    !pki_sy_kallsyms_source(m, path, sizeof(path)))
+		return;
+	load_cached(m->kernel, path, &m->opts);
 	kernel_map_extend(m);
 }

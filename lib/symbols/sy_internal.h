@@ -60,7 +60,10 @@ typedef struct src_func {
 
 typedef struct dso {
 	char *name;
+	char *short_name;            /* perf's short name: the base name of name,
+					"[i915]" for a kernel module */
 	bool loaded, is_kernel;
+	bool is_module;              /* a kernel module's map (kernel MMAP) */
 	bool keep_mangled;           /* the machine's no_demangle */
 	bool elf;                    /* its file was read as an ELF */
 	sym *syms;
@@ -134,6 +137,8 @@ struct pk_machine {
 	thread *threads[THREAD_HASH];
 	dso *dsos[DSO_HASH];
 	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */
+	char arch[32];               /* the recording's ARCH ("" unknown): binaries
+					of another machine type are not read */
 	mapgroup kmaps;
 	char commbuf[32];
 	thread *last_thread;
@@ -159,7 +164,7 @@ const plt_shadow *pki_sy_plt_shadow_find(const dso *d, uint64_t addr);
 
 /* elf.c */
 void pki_sy_elf_load(dso *d, Elf *e);
-void pki_sy_load_vdso(dso *d);
+void pki_sy_load_vdso(const pk_machine *m, dso *d);
 bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
 uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
 
@@ -183,10 +188,24 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
+/* The kallsyms file for the kernel dso: opts.kallsyms, this host's when
+ * the recorded kernel build id is this host's (or none was recorded), else
+ * the build-id cache's copy; false when none may be used. */
+bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size);
+/* Whether the ELF file e may be read for the recording's architecture. */
+bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e);
+/* m's architecture from the ARCH feature's payload (perf's string). */
+void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len);
+/* Whether d (the kernel, or "[vdso]") is this host's: no build id
+ * recorded, or the host's own. */
+bool pki_sy_host_object(const dso *d);
 int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
 
 /* dso.c */
 dso *pki_sy_dso_get(pk_machine *m, const char *name);
+/* Makes d a kernel module's dso with perf's short name; false when out
+ * of memory. */
+bool pki_sy_dso_set_module(dso *d);
 void pki_sy_dso_load(pk_machine *m, dso *d);
 void pki_sy_dsos_free(pk_machine *m);
 

@@ -437,8 +437,7 @@ static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode,
 	if (rc > 0)
 		pd_out_printf(o, "\n  %s:%u", file, line);
 	else if (rc < 0 && loc->has_map) {
-		const char *base = strrchr(loc->dso, '/');
-		pd_out_printf(o, "\n  %s[%" PRIx64 "]", base ? base + 1 : loc->dso, loc->dso_addr);
+		pd_out_printf(o, "\n  %s[%" PRIx64 "]", loc->dso_short, loc->dso_addr);
 	}
 }
 
