@@ -160,6 +160,7 @@ int pk_machine_set_build_id(pk_machine *m, const char *filename, const uint8_t *
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++)
 		snprintf(d->build_id + i * 2, 3, "%02x", id[i]);
+	d->listed = true;
 	return 0;
 }
 

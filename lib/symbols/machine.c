@@ -103,11 +103,14 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	dso *d = mp->dso;
 	if (!d->is_module) /* the kernel's, or another kernel map of it */
 		d = m->kernel;
-	loc->dso = d->name;
+	/* perf names a module by its path only when the file listed it
+	 * with a build id; else by "[name]" */
+	loc->dso = d->is_module && !d->listed ? d->short_name : d->name;
 	loc->dso_short = d->short_name;
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
-	loc->dso_addr = addr;
+	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
+	loc->dso_addr = addr - base;
 	if (!m->kernel->loaded)
 		pki_sy_kernel_load(m);
 	/* kallsyms lists the modules' symbols too: a module's map takes
@@ -115,7 +118,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	const sym *s = pki_sy_sym_find(m->kernel, addr);
 	if (s && s->module == d->is_module) {
 		loc->sym = s->name; /* kernel names are never demangled */
-		loc->sym_start = s->start;
+		loc->sym_start = s->start - base;
 		loc->sym_size = s->end - s->start;
 		loc->symoff = addr - s->start;
 	}

@@ -158,7 +158,9 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 		if (!d || (!kmap && (f[0] == '/' || f[0] == '[') && !d->is_module &&
 			   !pki_sy_dso_set_module(d)))
 			return -ENOMEM;
-		map nm = {r.addr, r.addr + r.len, r.addr, d};
+		/* the kernel's addresses are its own; a module's count from
+		 * its start, as perf's module maps do */
+		map nm = {r.addr, r.addr + r.len, d->is_module ? 0 : r.addr, d};
 		if (nm.end < nm.start)
 			nm.end = UINT64_MAX;
 		return pki_sy_mg_insert(m, &m->kmaps, nm);

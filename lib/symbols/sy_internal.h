@@ -64,6 +64,8 @@ typedef struct dso {
 					"[i915]" for a kernel module */
 	bool loaded, is_kernel;
 	bool is_module;              /* a kernel module's map (kernel MMAP) */
+	bool listed;                 /* named by a BUILD_ID entry: script shows
+					a module by its path, else by short name */
 	bool keep_mangled;           /* the machine's no_demangle */
 	bool elf;                    /* its file was read as an ELF */
 	sym *syms;

@@ -518,8 +518,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 	size_t start = o->len;
 	if (chain) {
 		pd_out_ch(o, '\t');
-		/* perf prints chain entries in a dso relative to the map */
-		pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
+		/* perf prints chain entries in a user dso relative to the map */
+		pd_out_hex(o, loc->has_map && !loc->kernel ? loc->dso_addr : ip, 16);
 	} else {
 		pd_out_ch(o, ' ');
 		if (f & F_IP)
