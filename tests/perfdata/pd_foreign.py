@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""perf.data files from other machines against perf 6.1 (test `perfdata_foreign`,
+issue 20 classes 1 and 2): hand-made files whose kernel maps, modules, build
+ids and ARCH are chosen here are read by `perf` and by `pmukit` with the same
+options (`report -s comm,dso`, `report --no-children`, `script`); their
+standard outputs (perf's random tip aside) and exit codes must be the same.
+
+  modules   a foreign kernel (build id not this host's) with module maps
+            ("/lib/modules/.../i915.ko" listed with a build id, "ext4.ko" and
+            "snd-hda-intel.ko" not, "[drm]"), kernel samples in each and a
+            call chain across them: one row per module, no kernel symbol
+            from this host
+  hostkern  this host's kernel (its build id from /sys/kernel/notes) at this
+            host's _text: kallsyms names; the same file with another build id:
+            none; without one: kallsyms names (perf's rule for old files)
+  binaries  one program (sym_progs/lines.c, built here) under four paths:
+            its build id recorded (names), another build id recorded (none),
+            the path gone and the binary in the build-id cache
+            (PERF_BUILDID_DIR/.build-id/xx/rest/elf: names), no build id
+            recorded (the local file, as perf); a [vdso] of another kernel
+  foreign   the same without build ids in a file whose ARCH is another
+            architecture: pmukit never reads an ELF of another machine type
+            (perf 6.1 does, a listed difference): every sample [unknown]
+
+HOME and PERF_BUILDID_DIR point into the test's directory for both tools.
+Skipped (77) without perf 6.1 or a C compiler.
+
+usage: pd_foreign.py [--show] [--keep DIR]
+  env PK_PMUKIT (the pmukit binary), PK_SRCDIR (the source tree)
+"""
+import os
+import platform
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pd_diff import drop_tip, first_difference  # noqa: E402 (one copy of each)
+
+PID_K = 0xFFFFFFFF          # the kernel's maps: pid -1
+MISC_KERNEL, MISC_USER = 1, 2
+CTX_KERNEL, CTX_USER = (1 << 64) - 128, (1 << 64) - 512
+# sample_type IP|TID|TIME|PERIOD|CALLCHAIN; the sample_id trailer TID|TIME
+SAMPLE_TYPE = 0x1 | 0x2 | 0x4 | 0x100 | 0x20
+FEAT_BUILD_ID, FEAT_ARCH = 2, 6
+VIEWS = ["report -s comm,dso --stdio", "report --stdio --no-children", "script"]
+
+
+def align(b, n=8):
+    return b + b"\0" * (-len(b) % n)
+
+
+class PerfData:
+    """A file-mode perf.data: one cpu-clock attr, records, BUILD_ID and ARCH."""
+
+    def __init__(self, arch):
+        self.recs, self.bids, self.arch, self.t = [], [], arch, 1000000000
+
+    def _rec(self, rtype, misc, body, trailer=True):
+        if trailer:
+            body += struct.pack("<IIQ", 0, 0, self.t)  # pid, tid, time
+        self.recs.append(struct.pack("<IHH", rtype, misc, 8 + len(body)) + body)
+
+    def comm(self, pid, name):
+        self._rec(3, 0, struct.pack("<II", pid, pid) + align(name.encode() + b"\0"))
+
+    def mmap(self, pid, addr, size, pgoff, name, misc):
+        self._rec(1, misc, struct.pack("<IIQQQ", pid, pid if pid != PID_K else 0, addr, size,
+                                       pgoff) + align(name.encode() + b"\0"))
+
+    def sample(self, pid, ip, misc, chain=None):
+        """A sample at ip; its call chain is the ip alone unless given."""
+        if chain is None:
+            chain = [CTX_KERNEL if misc == MISC_KERNEL else CTX_USER, ip]
+        self.t += 1000
+        body = struct.pack("<QIIQQQ", ip, pid, pid, self.t, 1000, len(chain))
+        body += b"".join(struct.pack("<Q", a) for a in chain)
+        self._rec(9, misc, body, trailer=False)
+
+    def build_id(self, name, hexid, misc):
+        raw = bytes.fromhex(hexid).ljust(24, b"\0")
+        body = struct.pack("<i", -1) + raw + align(name.encode() + b"\0", 64)
+        self.bids.append(struct.pack("<IHH", 0, misc, 8 + len(body)) + body)
+
+    def write(self, path):
+        attr = struct.pack("<IIQQQQQIIQ", 1, 112, 0, 1000, SAMPLE_TYPE, 0,
+                           1 << 18 | 1 << 0, 0, 0, 0)   # disabled, sample_id_all
+        attr = attr.ljust(112, b"\0")
+        ids = struct.pack("<Q", 7)
+        data = b"".join(self.recs)
+        arch = align(self.arch.encode() + b"\0", 64)
+        feats = [(FEAT_BUILD_ID, b"".join(self.bids)),
+                 (FEAT_ARCH, struct.pack("<I", len(arch)) + arch)]
+        off_ids = 104
+        off_attrs = off_ids + len(ids)
+        off_data = off_attrs + len(attr) + 16
+        off_feat = off_data + len(data)
+        bitmap = 0
+        for f, _ in feats:
+            bitmap |= 1 << f
+        out = b"PERFILE2" + struct.pack("<QQ", 104, len(attr) + 16)
+        out += struct.pack("<QQQQQQ", off_attrs, len(attr) + 16, off_data, len(data), 0, 0)
+        out += struct.pack("<QQQQ", bitmap, 0, 0, 0)
+        out += ids + attr + struct.pack("<QQ", off_ids, len(ids)) + data
+        at = off_feat + 16 * len(feats)
+        table, blobs = b"", b""
+        for _, blob in feats:
+            table += struct.pack("<QQ", at + len(blobs), len(blob))
+            blobs += blob
+        with open(path, "wb") as f:
+            f.write(out + table + blobs)
+
+
+def run(cmd, cwd, env):
+    p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True, text=True,
+                       errors="replace", timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- the files ----
+
+KBASE, MBASE = 0xFFFFFFFF81000000, 0xFFFFFFFFC0000000
+MODULES = [("/lib/modules/9.9.9/kernel/drivers/gpu/drm/i915/i915.ko", "ab" * 20),
+           ("/lib/modules/9.9.9/kernel/fs/ext4/ext4.ko", None),
+           ("/lib/modules/9.9.9/kernel/sound/pci/hda/snd-hda-intel.ko", None),
+           ("[drm]", None)]
+
+
+def kernel_maps(pd, kbase, ksize, kbid):
+    pd.mmap(PID_K, kbase, ksize, kbase, "[kernel.kallsyms]_text", MISC_KERNEL)
+    if kbid:
+        pd.build_id("[kernel.kallsyms]", kbid, MISC_KERNEL)
+
+
+def modules_file(path):
+    pd = PerfData(platform.machine())
+    kernel_maps(pd, KBASE, 0x1000000, "11" * 20)
+    for i, (name, bid) in enumerate(MODULES):
+        pd.mmap(PID_K, MBASE + i * 0x100000, 0x80000, 0, name, MISC_KERNEL)
+        if bid:
+            pd.build_id(name, bid, MISC_KERNEL)
+    pd.comm(100, "Xorg")
+    pd.comm(200, "kworker/0:1")
+    for k in range(12):
+        pd.sample(100, KBASE + 0x1234 + 0x100 * k, MISC_KERNEL)
+        mod = MBASE + (k % len(MODULES)) * 0x100000 + 0x500 + 0x40 * k
+        pd.sample(100 if k % 3 else 200, mod, MISC_KERNEL,
+                  [CTX_KERNEL, mod, MBASE + 0x100000 + 0x77, KBASE + 0x4321])
+    pd.write(path)
+
+
+def host_kernel():
+    """This host's _text, a few kernel functions after it, its build id."""
+    k = subprocess.run("grep -m1 ' _text$' /proc/kallsyms", shell=True, capture_output=True,
+                       text=True).stdout.split()
+    if not k or int(k[0], 16) == 0:
+        return None
+    text = int(k[0], 16)
+    funcs = []
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            a, t, name = line.split()[:3]
+            if t in "tT" and "\t" not in line and int(a, 16) > text + 0x10000:
+                funcs.append(int(a, 16))
+                if len(funcs) == 8:
+                    break
+    try:
+        notes = open("/sys/kernel/notes", "rb").read()
+    except OSError:
+        return None
+    off = 0
+    while off + 12 <= len(notes):
+        nsz, dsz, typ = struct.unpack_from("<III", notes, off)
+        name = notes[off + 12:off + 12 + nsz]
+        desc = off + 12 + ((nsz + 3) & ~3)
+        if typ == 3 and name[:3] == b"GNU":
+            return text, funcs, notes[desc:desc + dsz].hex()
+        off = desc + ((dsz + 3) & ~3)
+    return None
+
+
+def hostkern_file(path, hk, kbid):
+    text, funcs, _ = hk
+    pd = PerfData(platform.machine())
+    kernel_maps(pd, text, 0x2000000, kbid)
+    pd.comm(300, "swapper")
+    for a in funcs:
+        pd.sample(300, a + 4, MISC_KERNEL)
+    pd.write(path)
+
+
+def build_id_of(exe):
+    out = subprocess.run(["readelf", "-n", exe], capture_output=True, text=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    return m.group(1) if m else None
+
+
+def func_offsets(exe):
+    """(file offset, name) of the program's functions of at least 16 bytes."""
+    out = subprocess.run(["readelf", "-sW", exe], capture_output=True, text=True).stdout
+    return [int(m.group(1), 16) for m in re.finditer(
+        r"^\s*\d+: ([0-9a-f]+)\s+(\d+) FUNC\s+\w+\s+\w+\s+\d+ (\w+)", out, re.M)
+        if int(m.group(2)) >= 16]
+
+
+def binaries_file(path, tmp, exe, arch, with_bids):
+    bid = build_id_of(exe)
+    offs = func_offsets(exe)
+    progs = [("ok", bid), ("rebuilt", "22" * 20), ("gone", bid), ("nobid", None)]
+    pd = PerfData(arch)
+    base = 0x555555554000
+    for i, (tag, b) in enumerate(progs):
+        pid = 1000 + i
+        where = os.path.join(tmp, "bin", "prog_" + tag)
+        pd.comm(pid, "prog_" + tag)
+        # the whole file mapped at offset 0 (addresses = base + file offset
+        # within the first PT_LOAD segments, which start at offset 0)
+        pd.mmap(pid, base, 0x100000, 0, where, MISC_USER)
+        pd.mmap(pid, 0x7FFF00000000, 0x2000, 0, "[vdso]", MISC_USER)
+        if with_bids and b:
+            pd.build_id(where, b, MISC_USER)
+        for o in offs[:6]:
+            pd.sample(pid, base + o + 1, MISC_USER)
+        pd.sample(pid, 0x7FFF00000000 + 0x900, MISC_USER)
+    if with_bids:
+        pd.build_id("[vdso]", "33" * 20, MISC_USER)
+    pd.write(path)
+    return offs
+
+
+def setup_binaries(tmp, exe):
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    for tag in ("ok", "rebuilt", "nobid"):
+        shutil.copy(exe, os.path.join(bindir, "prog_" + tag))
+    # "gone": only perf's build-id cache has it (.build-id/xx/rest/elf)
+    bid = build_id_of(exe)
+    cache = os.path.join(tmp, "home", ".debug", ".build-id", bid[:2], bid[2:])
+    os.makedirs(cache, exist_ok=True)
+    shutil.copy(exe, os.path.join(cache, "elf"))
+
+
+# ---- the checks ----
+
+def compare(pmukit, data, tmp, env, results, show, label):
+    for v in VIEWS:
+        a = run("%s %s -i %s" % (pmukit, v, data), tmp, env)
+        b = run("perf %s -i %s" % (v, data), tmp, env)
+        ours, theirs = (a[0], a[1]), (b[0], drop_tip(b[1]))
+        detail = ""
+        if ours != theirs:
+            line, x, y = first_difference(ours[1], theirs[1])
+            detail = ("line %d\n    pmukit: %.200s\n    perf:   %.200s" % (line, x, y)
+                      if line else "exit %d (pmukit) vs %d (perf)" % (a[0], b[0]))
+            if show:
+                detail += "\n" + a[2] + b[2]
+        results.append(("%s: %s" % (label, v), ours == theirs, detail))
+    return run("%s script -i %s" % (pmukit, data), tmp, env)[1]
+
+
+def expect(results, label, ok, detail):
+    results.append((label, bool(ok), "" if ok else "\n" + detail[:1500]))
+
+
+def other_arch():
+    return "x86_64" if platform.machine() in ("aarch64", "arm64") else "aarch64"
+
+
+def skip_reason(cc):
+    if not shutil.which("perf"):
+        return "perf is not installed: nothing to compare with"
+    p = subprocess.run("perf version", shell=True, capture_output=True, text=True)
+    if not re.search(r"perf version 6\.1\b", p.stdout):
+        return "the reference is perf 6.1, found: %s" % p.stdout.strip()
+    if not cc:
+        return "no C compiler (cc, gcc) to build the program"
+    if not shutil.which("readelf"):
+        return "no readelf"
+    return None
+
+
+def checks(pmukit, cc, srcdir, tmp, show):
+    res = []
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"),
+               PERF_BUILDID_DIR=os.path.join(tmp, "home", ".debug"), PMUKIT_KALLSYMS_CACHE="")
+    os.makedirs(env["PERF_BUILDID_DIR"], exist_ok=True)
+    # modules of a foreign kernel
+    modules_file(os.path.join(tmp, "modules.data"))
+    out = compare(pmukit, "modules.data", tmp, env, res, show, "modules")
+    rows = run("%s report -s dso --stdio -i modules.data" % pmukit, tmp, env)[1]
+    for m in ("[i915]", "[ext4]", "[snd_hda_intel]", "[drm]"):
+        expect(res, "modules: a row for %s" % m, re.search(r"%%\s+%s\s*$" % re.escape(m), rows,
+               re.M) is not None, rows)
+    expect(res, "modules: no kernel symbol of this host", "+0x" not in out, out[:2000])
+    # this host's kernel, another one, none recorded
+    hk = host_kernel()
+    if hk:
+        for label, kbid in (("hostkern", hk[2]), ("otherkern", "44" * 20), ("nokbid", None)):
+            hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid)
+            out = compare(pmukit, label + ".data", tmp, env, res, show, label)
+            named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[kernel", out))
+            expect(res, "%s: kernel names %s" % (label, "none" if kbid == "44" * 20 else "all"),
+                   named == (0 if kbid == "44" * 20 else len(hk[1])), out)
+    else:
+        print("no readable kallsyms or kernel build id: host kernel checks skipped")
+    # binaries: the recorded one, a rebuilt one, one from the cache, no build id
+    exe = os.path.join(tmp, "lines")
+    p = subprocess.run("%s -O2 -Wl,--build-id -o %s %s" % (cc, exe, os.path.join(
+        srcdir, "tests", "perfdata", "sym_progs", "lines.c")), shell=True, capture_output=True,
+        text=True)
+    if p.returncode:
+        raise SystemExit("cannot build lines.c: " + p.stderr)
+    setup_binaries(tmp, exe)
+    binaries_file(os.path.join(tmp, "binaries.data"), tmp, exe, platform.machine(), True)
+    out = compare(pmukit, "binaries.data", tmp, env, res, show, "binaries")
+    for tag, named in (("ok", True), ("rebuilt", False), ("gone", True), ("nobid", True)):
+        lines = [x for x in out.splitlines() if x.endswith("/prog_%s)" % tag)]
+        unk = sum("[unknown]" in x for x in lines)
+        expect(res, "binaries: prog_%s %s" % (tag, "named" if named else "[unknown]"),
+               lines and unk == (0 if named else len(lines)), "\n".join(lines))
+    vdso = [x for x in out.splitlines() if "([vdso])" in x]
+    expect(res, "binaries: a foreign [vdso] is [unknown]",
+           vdso and all("[unknown]" in x for x in vdso), "\n".join(vdso))
+    # another architecture, no build ids: never this host's binaries (perf
+    # 6.1 reads them: a listed difference, so pmukit alone is checked)
+    binaries_file(os.path.join(tmp, "foreign.data"), tmp, exe, other_arch(), False)
+    out = run("%s script -i foreign.data" % pmukit, tmp, env)[1]
+    lines = [x for x in out.splitlines() if x.startswith("\t")]
+    expect(res, "foreign: no symbol from a binary of another architecture",
+           lines and all("[unknown]" in x for x in lines), "\n".join(lines[:20]))
+    theirs = run("perf script -i foreign.data", tmp, env)[1]
+    expect(res, "foreign: perf 6.1 names them (the listed difference still holds)",
+           "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs, theirs[:2000])
+    return res
+
+
+def main():
+    args = sys.argv[1:]
+    show = "--show" in args
+    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
+    if any(a not in ("--show", "--keep", keep) for a in args):
+        print(__doc__)
+        return 2
+    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(
+        os.path.dirname(__file__), "..", "..")))
+    pmukit = os.environ.get("PK_PMUKIT")
+    if not pmukit:
+        print("PK_PMUKIT must name the built pmukit")
+        return 2
+    pmukit = os.path.abspath(pmukit)
+    cc = shutil.which("cc") or shutil.which("gcc")
+    why = skip_reason(cc)
+    if why:
+        print("SKIP: " + why)
+        return 77
+    tmp = keep or tempfile.mkdtemp(prefix="pd_foreign.")
+    os.makedirs(tmp, exist_ok=True)
+    try:
+        results = checks(pmukit, cc, srcdir, tmp, show)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    bad = 0
+    for cid, same, detail in results:
+        print("%s %s%s" % ("same     " if same else "DIFFERENT", cid, "" if same else ": " + detail))
+        bad += not same
+    print("%d/%d as expected" % (len(results) - bad, len(results)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
