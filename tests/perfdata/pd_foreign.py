@@ -21,6 +21,10 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
   foreign   the same without build ids in a file whose ARCH is another
             architecture: pmukit never reads an ELF of another machine type
             (perf 6.1 does, a listed difference): every sample [unknown]
+  recorded  a file pmukit records here (the same program), read as on
+            another machine: the program rebuilt with another build id
+            (none), moved away with its copy in the build-id cache (named),
+            found under another root with --symfs (named)
 
 HOME and PERF_BUILDID_DIR point into the test's directory for both tools.
 Skipped (77) without perf 6.1 or a C compiler.
@@ -334,7 +338,56 @@ def checks(pmukit, cc, srcdir, tmp, show):
     theirs = run("perf script -i foreign.data", tmp, env)[1]
     expect(res, "foreign: perf 6.1 names them (the listed difference still holds)",
            "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs, theirs[:2000])
+    recorded(pmukit, cc, srcdir, tmp, env, res, show)
     return res
+
+
+def named_lines(out, prog):
+    """The script lines of samples in prog, and how many are [unknown]."""
+    lines = [x for x in out.splitlines() if x.rstrip().endswith("/%s)" % prog)]
+    return lines, sum("[unknown]" in x for x in lines)
+
+
+def recorded(pmukit, cc, srcdir, tmp, env, res, show):
+    """A file pmukit records here, read "on another machine": the program
+    moved away (the build-id cache has it, as `perf buildid-cache -a` left
+    it), rebuilt with another build id, or found under --symfs."""
+    rec = os.path.join(tmp, "rec")
+    os.makedirs(rec, exist_ok=True)
+    # the same program, built alike, is in the cache from the checks before
+    shutil.rmtree(os.path.join(env["PERF_BUILDID_DIR"], ".build-id"), ignore_errors=True)
+    src = os.path.join(srcdir, "tests", "perfdata", "sym_progs", "lines.c")
+    prog = os.path.join(rec, "prog")
+    if run("%s -O2 -o %s %s" % (cc, prog, src), tmp, env)[0]:
+        raise SystemExit("cannot build lines.c")
+    rc, _, err = run("%s record -e cpu-clock -o rec.data -- %s 300000" % (pmukit, prog), tmp, env)
+    if rc:
+        print("pmukit cannot record here (%s): recorded-file checks skipped" % err.strip()[-200:])
+        return
+    compare(pmukit, "rec.data", tmp, env, res, show, "recorded")
+    # the program rebuilt: another build id at the same path
+    os.rename(prog, prog + ".orig")
+    run("%s -O1 -DREBUILT -o %s %s" % (cc, prog, src), tmp, env)
+    out = compare(pmukit, "rec.data", tmp, env, res, show, "recorded, rebuilt")
+    lines, unk = named_lines(out, "prog")
+    expect(res, "recorded, rebuilt: [unknown]", lines and unk == len(lines), "\n".join(lines))
+    # moved away, its copy in the build-id cache
+    os.unlink(prog)
+    bid = build_id_of(prog + ".orig")
+    cache = os.path.join(env["PERF_BUILDID_DIR"], ".build-id", bid[:2], bid[2:])
+    os.makedirs(cache, exist_ok=True)
+    shutil.copy(prog + ".orig", os.path.join(cache, "elf"))
+    out = compare(pmukit, "rec.data", tmp, env, res, show, "recorded, moved")
+    lines, unk = named_lines(out, "prog")
+    expect(res, "recorded, moved: named from the cache", lines and unk == 0, "\n".join(lines))
+    shutil.rmtree(cache)
+    # another root (--symfs): the program there, nothing else
+    symfs = os.path.join(tmp, "symfs")
+    os.makedirs(symfs + rec, exist_ok=True)
+    shutil.copy(prog + ".orig", symfs + prog)
+    out = compare(pmukit, "rec.data --symfs " + symfs, tmp, env, res, show, "recorded, --symfs")
+    lines, unk = named_lines(out, "prog")
+    expect(res, "recorded, --symfs: named from there", lines and unk == 0, "\n".join(lines))
 
 
 def main():
