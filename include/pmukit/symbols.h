@@ -32,9 +32,9 @@ typedef struct pk_machine_opts {
 	 * "" (here or in the variable): no cache. */
 	const char *kallsyms_cache;
 	/* perf's --symfs: binaries are read under this directory (their
-	 * recorded path appended to it), kernel symbols from its
-	 * proc/kallsyms (unless kallsyms names a file), the build-id cache
-	 * is its .debug (unless buildid_dir is set). NULL or "": none. */
+	 * recorded path appended to it), no kallsyms (unless kallsyms names
+	 * a file; "/" is this root), the build-id cache is its .debug
+	 * (unless buildid_dir is set). NULL or "": none. */
 	const char *symfs;
 } pk_machine_opts;
 

@@ -123,11 +123,13 @@ bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
 {
 	const dso *k = m->kernel;
 	int n;
+	const char *symfs = m->opts.symfs;
 	if (m->opts.kallsyms) /* the user's file, as it is */
 		n = snprintf(path, size, "%s", m->opts.kallsyms);
+	else if (symfs && symfs[0] && strcmp(symfs, "/"))
+		return false; /* perf reads no kallsyms under another root (a vmlinux only) */
 	else if (pki_sy_host_object(k))
-		/* perf's --symfs: <symfs>/proc/kallsyms */
-		n = snprintf(path, size, "%s/proc/kallsyms", m->opts.symfs ? m->opts.symfs : "");
+		n = snprintf(path, size, "/proc/kallsyms");
 	else {
 		/* another kernel: only the copy perf record cached for it */
 		char dir[2048];

@@ -190,9 +190,10 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
-/* The kallsyms file for the kernel dso: opts.kallsyms, this host's when
- * the recorded kernel build id is this host's (or none was recorded), else
- * the build-id cache's copy; false when none may be used. */
+/* The kallsyms file for the kernel dso: opts.kallsyms; none under a
+ * --symfs other than "/"; this host's when the recorded kernel build id is
+ * this host's (or none was recorded), else the build-id cache's copy;
+ * false when none may be used. */
 bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size);
 /* Whether the ELF file e may be read for the recording's architecture. */
 bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e);

@@ -301,10 +301,16 @@ def checks(pmukit, cc, srcdir, tmp, show):
     expect(res, "modules: no kernel symbol of this host", "+0x" not in out, out[:2000])
     # this host's kernel, another one, none recorded
     hk = host_kernel()
+    symfs = os.path.join(tmp, "kroot")
+    os.makedirs(os.path.join(symfs, "proc"), exist_ok=True)
     if hk:
+        shutil.copy("/proc/kallsyms", os.path.join(symfs, "proc", "kallsyms"))
         for label, kbid in (("hostkern", hk[2]), ("otherkern", "44" * 20), ("nokbid", None)):
             hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid)
             out = compare(pmukit, label + ".data", tmp, env, res, show, label)
+            # another root: perf reads no kallsyms there, even a copy of this one
+            compare(pmukit, label + ".data --symfs " + symfs, tmp, env, res, show,
+                    label + " --symfs")
             named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[kernel", out))
             expect(res, "%s: kernel names %s" % (label, "none" if kbid == "44" * 20 else "all"),
                    named == (0 if kbid == "44" * 20 else len(hk[1])), out)
