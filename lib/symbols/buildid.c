@@ -1,12 +1,15 @@
 /* Recorded build ids and perf's build-id cache.
  *
  * The build ids of a recording (the BUILD_ID feature, or HEADER_BUILD_ID
- * records in pipe mode) name the exact binaries that ran. When the file at
- * a recorded path is gone or is no longer that binary, its symbols come
- * from the copy perf record kept in the cache
- * (<dir>/.build-id/<2 hex digits>/<the rest>/elf), as perf reads them.
- * Only host user-space entries count: kernel and vdso symbols come from the
- * running system. */
+ * records in pipe mode) name the exact binaries that ran, the kernel and
+ * its modules: the host's entries count (pid -1), not a guest's kernel.
+ * A binary is read only when it carries its recorded id: the copy perf
+ * record kept in the cache (<dir>/.build-id/<2 hex digits>/<the rest>/elf),
+ * else the file at its path; a mismatch gives no symbols, never another
+ * binary's. Without a recorded id, the file at its path, unless it is an
+ * ELF file of another machine type than the recording's ARCH. The kernel's
+ * kallsyms is this host's only when the recorded kernel is this host's (or
+ * none is recorded), else the cache's copy of the recorded one's. */
 #include "sy_internal.h"
 
 #include <errno.h>

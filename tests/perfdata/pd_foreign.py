@@ -20,7 +20,8 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
             recorded (the local file, as perf); a [vdso] of another kernel
   foreign   the same without build ids in a file whose ARCH is another
             architecture: pmukit never reads an ELF of another machine type
-            (perf 6.1 does, a listed difference): every sample [unknown]
+            (perf 6.1 does, a listed difference): every sample [unknown];
+            also in pipe mode (ARCH in a HEADER_FEATURE record)
   recorded  a file pmukit records here (the same program), read as on
             another machine: the program rebuilt with another build id
             (none), moved away with its copy in the build-id cache (named),
@@ -39,10 +40,9 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import drop_tip, first_difference  # noqa: E402 (one copy of each)
+from pd_diff import describe_difference, drop_tip, run, test_args  # noqa: E402
 
 PID_K = 0xFFFFFFFF          # the kernel's maps: pid -1
 MISC_KERNEL, MISC_USER = 1, 2
@@ -89,15 +89,29 @@ class PerfData:
         body = struct.pack("<i", -1) + raw + align(name.encode() + b"\0", 64)
         self.bids.append(struct.pack("<IHH", 0, misc, 8 + len(body)) + body)
 
+    ATTR = struct.pack("<IIQQQQQIIQ", 1, 112, 0, 1000, SAMPLE_TYPE, 0,
+                       1 << 18 | 1 << 0, 0, 0, 0).ljust(112, b"\0")  # disabled, sample_id_all
+
+    def arch_feature(self):
+        arch = align(self.arch.encode() + b"\0", 64)
+        return struct.pack("<I", len(arch)) + arch
+
+    def write_pipe(self, path):
+        """The same in pipe mode: HEADER_ATTR, HEADER_FEATURE (ARCH), the
+        records (no build ids: perf writes them at the end)."""
+        out = b"PERFILE2" + struct.pack("<Q", 16)
+        body = self.ATTR + struct.pack("<Q", 7)
+        out += struct.pack("<IHH", 64, 0, 8 + len(body)) + body
+        body = struct.pack("<Q", FEAT_ARCH) + self.arch_feature()
+        out += struct.pack("<IHH", 80, 0, 8 + len(body)) + body
+        with open(path, "wb") as f:
+            f.write(out + b"".join(self.recs))
+
     def write(self, path):
-        attr = struct.pack("<IIQQQQQIIQ", 1, 112, 0, 1000, SAMPLE_TYPE, 0,
-                           1 << 18 | 1 << 0, 0, 0, 0)   # disabled, sample_id_all
-        attr = attr.ljust(112, b"\0")
+        attr = self.ATTR
         ids = struct.pack("<Q", 7)
         data = b"".join(self.recs)
-        arch = align(self.arch.encode() + b"\0", 64)
-        feats = [(FEAT_BUILD_ID, b"".join(self.bids)),
-                 (FEAT_ARCH, struct.pack("<I", len(arch)) + arch)]
+        feats = [(FEAT_BUILD_ID, b"".join(self.bids)), (FEAT_ARCH, self.arch_feature())]
         off_ids = 104
         off_attrs = off_ids + len(ids)
         off_data = off_attrs + len(attr) + 16
@@ -116,12 +130,6 @@ class PerfData:
             blobs += blob
         with open(path, "wb") as f:
             f.write(out + table + blobs)
-
-
-def run(cmd, cwd, env):
-    p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True, text=True,
-                       errors="replace", timeout=120)
-    return p.returncode, p.stdout, p.stderr
 
 
 # ---- the files ----
@@ -210,7 +218,7 @@ def func_offsets(exe):
         if int(m.group(2)) >= 16]
 
 
-def binaries_file(path, tmp, exe, arch, with_bids):
+def binaries_file(path, tmp, exe, arch, with_bids, pipe=False):
     bid = build_id_of(exe)
     offs = func_offsets(exe)
     progs = [("ok", bid), ("rebuilt", "22" * 20), ("gone", bid), ("nobid", None)]
@@ -231,7 +239,10 @@ def binaries_file(path, tmp, exe, arch, with_bids):
         pd.sample(pid, 0x7FFF00000000 + 0x900, MISC_USER)
     if with_bids:
         pd.build_id("[vdso]", "33" * 20, MISC_USER)
-    pd.write(path)
+    if pipe:
+        pd.write_pipe(path)
+    else:
+        pd.write(path)
     return offs
 
 
@@ -254,13 +265,7 @@ def compare(pmukit, data, tmp, env, results, show, label):
         a = run("%s %s -i %s" % (pmukit, v, data), tmp, env)
         b = run("perf %s -i %s" % (v, data), tmp, env)
         ours, theirs = (a[0], a[1]), (b[0], drop_tip(b[1]))
-        detail = ""
-        if ours != theirs:
-            line, x, y = first_difference(ours[1], theirs[1])
-            detail = ("line %d\n    pmukit: %.200s\n    perf:   %.200s" % (line, x, y)
-                      if line else "exit %d (pmukit) vs %d (perf)" % (a[0], b[0]))
-            if show:
-                detail += "\n" + a[2] + b[2]
+        detail = describe_difference(a, b, show, ours[1], theirs[1]) if ours != theirs else ""
         results.append(("%s: %s" % (label, v), ours == theirs, detail))
     return run("%s script -i %s" % (pmukit, data), tmp, env)[1]
 
@@ -336,14 +341,16 @@ def checks(pmukit, cc, srcdir, tmp, show):
            vdso and all("[unknown]" in x for x in vdso), "\n".join(vdso))
     # another architecture, no build ids: never this host's binaries (perf
     # 6.1 reads them: a listed difference, so pmukit alone is checked)
-    binaries_file(os.path.join(tmp, "foreign.data"), tmp, exe, other_arch(), False)
-    out = run("%s script -i foreign.data" % pmukit, tmp, env)[1]
-    lines = [x for x in out.splitlines() if x.startswith("\t")]
-    expect(res, "foreign: no symbol from a binary of another architecture",
-           lines and all("[unknown]" in x for x in lines), "\n".join(lines[:20]))
-    theirs = run("perf script -i foreign.data", tmp, env)[1]
-    expect(res, "foreign: perf 6.1 names them (the listed difference still holds)",
-           "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs, theirs[:2000])
+    for name, pipe in (("foreign", False), ("foreign.pipe", True)):
+        binaries_file(os.path.join(tmp, name + ".data"), tmp, exe, other_arch(), False, pipe)
+        out = run("%s script -i %s.data" % (pmukit, name), tmp, env)[1]
+        lines = [x for x in out.splitlines() if x.startswith("\t")]
+        expect(res, "%s: no symbol from a binary of another architecture" % name,
+               lines and all("[unknown]" in x for x in lines), "\n".join(lines[:20]))
+        theirs = run("perf script -i %s.data" % name, tmp, env)[1]
+        expect(res, "%s: perf 6.1 names them (the listed difference still holds)" % name,
+               "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs,
+               theirs[:2000])
     recorded(pmukit, cc, srcdir, tmp, env, res, show)
     return res
 
@@ -397,26 +404,10 @@ def recorded(pmukit, cc, srcdir, tmp, env, res, show):
 
 
 def main():
-    args = sys.argv[1:]
-    show = "--show" in args
-    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
-    if any(a not in ("--show", "--keep", keep) for a in args):
-        print(__doc__)
-        return 2
-    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(
-        os.path.dirname(__file__), "..", "..")))
-    pmukit = os.environ.get("PK_PMUKIT")
-    if not pmukit:
-        print("PK_PMUKIT must name the built pmukit")
-        return 2
-    pmukit = os.path.abspath(pmukit)
-    cc = shutil.which("cc") or shutil.which("gcc")
-    why = skip_reason(cc)
-    if why:
-        print("SKIP: " + why)
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="pd_foreign.")
-    os.makedirs(tmp, exist_ok=True)
+    got = test_args(__doc__, skip_reason, "pd_foreign.")
+    if isinstance(got, int):
+        return got
+    show, keep, srcdir, pmukit, cc, tmp = got
     try:
         results = checks(pmukit, cc, srcdir, tmp, show)
     finally:
