@@ -114,13 +114,15 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	if (!m->kernel->loaded)
 		pki_sy_kernel_load(m);
 	/* kallsyms lists the modules' symbols too: a module's map takes
-	 * only those, the kernel's only the kernel's */
-	const sym *s = pki_sy_sym_find(m->kernel, addr);
+	 * only those, the kernel's only the kernel's, at this boot's
+	 * addresses (kdelta: KASLR's move since the recording) */
+	uint64_t delta = d->is_module ? 0 : (uint64_t)m->kdelta;
+	const sym *s = pki_sy_sym_find(m->kernel, addr + delta);
 	if (s && s->module == d->is_module) {
 		loc->sym = s->name; /* kernel names are never demangled */
-		loc->sym_start = s->start - base;
+		loc->sym_start = s->start - delta - base;
 		loc->sym_size = s->end - s->start;
-		loc->symoff = addr - s->start;
+		loc->symoff = addr + delta - s->start;
 	}
 }
 

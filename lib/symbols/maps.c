@@ -154,6 +154,12 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 		 * symbols come from the recorded kernel's kallsyms */
 		const char *f = r.filename;
 		bool kmap = !strncmp(f, "[kernel.kallsyms", 16);
+		/* the symbol the kernel's map starts at, for kallsyms of another
+		 * boot (a zero address: kptr_restrict at record time, none) */
+		if (kmap && r.pgoff && f[16] == ']' && f[17]) {
+			snprintf(m->kref, sizeof(m->kref), "%s", f + 17);
+			m->kref_addr = r.pgoff;
+		}
 		dso *d = kmap ? m->kernel : pki_sy_dso_get(m, f);
 		if (!d || (!kmap && (f[0] == '/' || f[0] == '[') && !d->is_module &&
 			   !pki_sy_dso_set_module(d)))

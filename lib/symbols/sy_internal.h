@@ -142,6 +142,12 @@ struct pk_machine {
 	char arch[32];               /* the recording's ARCH ("" unknown): binaries
 					of another machine type are not read */
 	mapgroup kmaps;
+	/* KASLR: the kernel MMAP names a symbol ("[kernel.kallsyms]_text")
+	 * and its address at record time (pgoff); kallsyms' addresses are
+	 * this boot's: kdelta = kallsyms' address of it - the recorded one */
+	char kref[64];
+	uint64_t kref_addr;
+	int64_t kdelta;
 	char commbuf[32];
 	thread *last_thread;
 	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */

@@ -12,7 +12,9 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
             from this host
   hostkern  this host's kernel (its build id from /sys/kernel/notes) at this
             host's _text: kallsyms names; the same file with another build id:
-            none; without one: kallsyms names (perf's rule for old files)
+            none; without one: kallsyms names (perf's rule for old files); at
+            another boot's KASLR slide: the same names (kallsyms moved back by
+            the distance of the map's "_text")
   binaries  one program (sym_progs/lines.c, built here) under four paths:
             its build id recorded (names), another build id recorded (none),
             the path gone and the binary in the build-id cache
@@ -194,13 +196,15 @@ def host_kernel():
     return None
 
 
-def hostkern_file(path, hk, kbid):
+def hostkern_file(path, hk, kbid, slide=0):
+    """This host's kernel recorded at another boot's KASLR slide (slide
+    bytes away): its map and samples there."""
     text, funcs, _ = hk
     pd = PerfData(platform.machine())
-    kernel_maps(pd, text, 0x2000000, kbid)
+    kernel_maps(pd, text + slide, 0x2000000, kbid)
     pd.comm(300, "swapper")
     for a in funcs:
-        pd.sample(300, a + 4, MISC_KERNEL)
+        pd.sample(300, a + slide + 4, MISC_KERNEL)
     pd.write(path)
 
 
@@ -310,8 +314,9 @@ def checks(pmukit, cc, srcdir, tmp, show):
     os.makedirs(os.path.join(symfs, "proc"), exist_ok=True)
     if hk:
         shutil.copy("/proc/kallsyms", os.path.join(symfs, "proc", "kallsyms"))
-        for label, kbid in (("hostkern", hk[2]), ("otherkern", "44" * 20), ("nokbid", None)):
-            hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid)
+        for label, kbid, slide in (("hostkern", hk[2], 0), ("otherkern", "44" * 20, 0),
+                                   ("nokbid", None, 0), ("kaslr", hk[2], 0x3400000)):
+            hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid, slide)
             out = compare(pmukit, label + ".data", tmp, env, res, show, label)
             # another root: perf reads no kallsyms there, even a copy of this one
             compare(pmukit, label + ".data --symfs " + symfs, tmp, env, res, show,
