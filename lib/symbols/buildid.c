@@ -114,12 +114,14 @@ static bool host_build_id(const char *object, char *hex, size_t size)
 	return true;
 }
 
-bool pki_sy_host_object(const dso *d)
+bool pki_sy_host_object(const pk_machine *m, const dso *d)
 {
 	char hex[64];
-	return !d->build_id[0] ||
-	       (host_build_id(d->is_kernel ? NULL : d->name, hex, sizeof(hex)) &&
-		!strcmp(hex, d->build_id));
+	/* without a build id, a kernel of another architecture is not this one */
+	if (!d->build_id[0])
+		return pki_sy_arch_is_host(m);
+	return host_build_id(d->is_kernel ? NULL : d->name, hex, sizeof(hex)) &&
+	       !strcmp(hex, d->build_id);
 }
 
 bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
@@ -131,7 +133,7 @@ bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
 		n = snprintf(path, size, "%s", m->opts.kallsyms);
 	else if (symfs && symfs[0] && strcmp(symfs, "/"))
 		return false; /* perf reads no kallsyms under another root (a vmlinux only) */
-	else if (pki_sy_host_object(k))
+	else if (pki_sy_host_object(m, k))
 		n = snprintf(path, size, "/proc/kallsyms");
 	else {
 		/* another kernel: only the copy perf record cached for it */

@@ -103,7 +103,7 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	if (m->opts.no_symbols)
 		return;
 	bool vdso = !strcmp(d->name, "[vdso]");
-	if (vdso && pki_sy_host_object(d)) {
+	if (vdso && pki_sy_host_object(m, d)) {
 		pki_sy_load_vdso(m, d);
 		return;
 	}

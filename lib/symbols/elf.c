@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static void load_elf_segs(dso *d, Elf *e)
@@ -326,6 +327,17 @@ bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e)
 	if (!em[0] || !gelf_getehdr(e, &eh))
 		return true; /* an architecture not known here: as perf, unchecked */
 	return eh.e_machine == em[0] || (em[1] && eh.e_machine == em[1]);
+}
+
+bool pki_sy_arch_is_host(const pk_machine *m)
+{
+	struct utsname u;
+	uint16_t file[3], host[3];
+	arch_machines(m->arch, file);
+	if (!file[0] || uname(&u) < 0)
+		return true; /* not known here: as perf, unchecked */
+	arch_machines(u.machine, host);
+	return file[0] == host[0];
 }
 
 void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len)

@@ -203,11 +203,14 @@ int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
 bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size);
 /* Whether the ELF file e may be read for the recording's architecture. */
 bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e);
+/* Whether the recording's architecture may be this host's (the same
+ * machine type, or not known). */
+bool pki_sy_arch_is_host(const pk_machine *m);
 /* m's architecture from the ARCH feature's payload (perf's string). */
 void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len);
-/* Whether d (the kernel, or "[vdso]") is this host's: no build id
- * recorded, or the host's own. */
-bool pki_sy_host_object(const dso *d);
+/* Whether d (the kernel, or "[vdso]") is this host's: the host's own
+ * build id recorded, or none and a recording of this architecture. */
+bool pki_sy_host_object(const pk_machine *m, const dso *d);
 int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
 
 /* dso.c */

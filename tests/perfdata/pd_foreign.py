@@ -14,7 +14,8 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
             host's _text: kallsyms names; the same file with another build id:
             none; without one: kallsyms names (perf's rule for old files); at
             another boot's KASLR slide: the same names (kallsyms moved back by
-            the distance of the map's "_text")
+            the distance of the map's "_text"); without one but recorded on
+            another architecture: none (perf 6.1 names them: listed)
   binaries  one program (sym_progs/lines.c, built here) under four paths:
             its build id recorded (names), another build id recorded (none),
             the path gone and the binary in the build-id cache
@@ -196,11 +197,11 @@ def host_kernel():
     return None
 
 
-def hostkern_file(path, hk, kbid, slide=0):
+def hostkern_file(path, hk, kbid, slide=0, arch=None):
     """This host's kernel recorded at another boot's KASLR slide (slide
     bytes away): its map and samples there."""
     text, funcs, _ = hk
-    pd = PerfData(platform.machine())
+    pd = PerfData(arch or platform.machine())
     kernel_maps(pd, text + slide, 0x2000000, kbid)
     pd.comm(300, "swapper")
     for a in funcs:
@@ -324,6 +325,12 @@ def checks(pmukit, cc, srcdir, tmp, show):
             named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[kernel", out))
             expect(res, "%s: kernel names %s" % (label, "none" if kbid == "44" * 20 else "all"),
                    named == (0 if kbid == "44" * 20 else len(hk[1])), out)
+        # no kernel build id, another architecture: not this host's kernel
+        # (perf 6.1 names it from this host's kallsyms: listed)
+        hostkern_file(os.path.join(tmp, "archkern.data"), hk, None, 0, other_arch())
+        out = run("%s script -i archkern.data" % pmukit, tmp, env)[1]
+        expect(res, "archkern: no kernel names from this host's kallsyms",
+               " [unknown] ([kernel" in out and "+0x" not in out, out)
     else:
         print("no readable kallsyms or kernel build id: host kernel checks skipped")
     # binaries: the recorded one, a rebuilt one, one from the cache, no build id
