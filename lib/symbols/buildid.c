@@ -73,8 +73,9 @@ static int open_checked(const char *path, const char *want, Elf **elf)
 
 /* An open descriptor on d's binary (and *elf on it, NULL when not ELF
  * readable), as perf finds it: with a recorded build id, the copy in
- * perf's build-id cache, else the file at its path, and only one that
- * carries that build id (a rebuilt or foreign binary gives no symbols);
+ * perf's build-id cache, else the file at its path, else a debuginfod
+ * server's (opt-in), and only one that carries that build id (a rebuilt
+ * or foreign binary gives no symbols);
  * without one, the file at its path, unless it is an ELF file of another
  * architecture than the recording's. -1 when none opens. */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
@@ -88,6 +89,10 @@ int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
 		fd = open_checked(path, d->build_id, elf);
 	if (fd < 0 && d->name[0] == '/')
 		fd = open_checked(at, d->build_id, elf);
+	char *fetched = fd < 0 && d->build_id[0] ? pki_sy_debuginfod_path(d->build_id) : NULL;
+	if (fetched) /* a debuginfod server's copy ($DEBUGINFOD_URLS) */
+		fd = open_checked(fetched, d->build_id, elf);
+	free(fetched);
 	/* a binary of another architecture (a file recorded elsewhere,
 	 * without build ids) is not the one that ran */
 	if (fd >= 0 && *elf && elf_kind(*elf) == ELF_K_ELF && !pki_sy_elf_arch_ok(m, *elf)) {

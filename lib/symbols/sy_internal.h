@@ -7,6 +7,7 @@
  *   kcache.c    the kallsyms cache: the finished table saved per boot, mapped
  *               and checked
  *   buildid.c   recorded build ids and perf's build-id cache
+ *   debuginfod.c  binaries by build id from debuginfod servers (opt-in)
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
  *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
@@ -212,6 +213,11 @@ void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len);
  * build id recorded, or none and a recording of this architecture. */
 bool pki_sy_host_object(const pk_machine *m, const dso *d);
 int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
+
+/* debuginfod.c: the path of the executable with build id hex (a
+ * malloc'd string) fetched by libdebuginfod when $DEBUGINFOD_URLS is set;
+ * NULL when not asked, not loaded, or not found. */
+char *pki_sy_debuginfod_path(const char *hex);
 
 /* dso.c */
 dso *pki_sy_dso_get(pk_machine *m, const char *name);

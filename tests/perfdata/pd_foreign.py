@@ -25,6 +25,9 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
             architecture: pmukit never reads an ELF of another machine type
             (perf 6.1 does, a listed difference): every sample [unknown];
             also in pipe mode (ARCH in a HEADER_FEATURE record)
+  debuginfod  the binaries file with the cache empty: "gone" named only from
+            a debuginfod server ($DEBUGINFOD_URLS, served by the test; perf 6.1
+            here is built without debuginfod: pmukit alone is checked)
   recorded  a file pmukit records here (the same program), read as on
             another machine: the program rebuilt with another build id
             (none), moved away with its copy in the build-id cache (named),
@@ -363,8 +366,52 @@ def checks(pmukit, cc, srcdir, tmp, show):
         expect(res, "%s: perf 6.1 names them (the listed difference still holds)" % name,
                "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs,
                theirs[:2000])
+    debuginfod(pmukit, exe, tmp, env, res)
     recorded(pmukit, cc, srcdir, tmp, env, res, show)
     return res
+
+
+def debuginfod(pmukit, exe, tmp, env, res):
+    """The binaries file with the build-id cache empty: "gone" is named
+    only from a debuginfod server ($DEBUGINFOD_URLS, served here); perf
+    6.1 built without debuginfod, pmukit alone is checked."""
+    import ctypes.util
+    import http.server
+    import threading
+    if not ctypes.util.find_library("debuginfod"):
+        print("no libdebuginfod: debuginfod checks skipped")
+        return
+    bid, body = build_id_of(exe), open(exe, "rb").read()
+
+    class Server(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            ok = self.path == "/buildid/%s/executable" % bid
+            self.send_response(200 if ok else 404)
+            self.send_header("Content-Length", str(len(body) if ok else 0))
+            self.end_headers()
+            if ok:
+                self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    shutil.rmtree(os.path.join(env["PERF_BUILDID_DIR"], ".build-id"), ignore_errors=True)
+    srv = http.server.HTTPServer(("127.0.0.1", 0), Server)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        for urls, named in (("", False), ("http://127.0.0.1:%d" % srv.server_port, True)):
+            e = dict(env, DEBUGINFOD_URLS=urls,
+                     DEBUGINFOD_CACHE_PATH=os.path.join(tmp, "dcache"))
+            out = run("%s script -i binaries.data" % pmukit, tmp, e)[1]
+            gone, unk = named_lines(out, "prog_gone")
+            expect(res, "debuginfod %s: prog_gone %s" % ("on" if urls else "off",
+                   "named" if named else "[unknown]"),
+                   gone and unk == (0 if named else len(gone)), "\n".join(gone))
+            bad, unk = named_lines(out, "prog_rebuilt")
+            expect(res, "debuginfod %s: prog_rebuilt [unknown]" % ("on" if urls else "off"),
+                   bad and unk == len(bad), "\n".join(bad))
+    finally:
+        srv.shutdown()
 
 
 def named_lines(out, prog):
