@@ -299,12 +299,8 @@ def skip_reason(cc):
     return None
 
 
-def checks(pmukit, cc, srcdir, tmp, show):
-    res = []
-    env = dict(os.environ, HOME=os.path.join(tmp, "home"),
-               PERF_BUILDID_DIR=os.path.join(tmp, "home", ".debug"), PMUKIT_KALLSYMS_CACHE="")
-    os.makedirs(env["PERF_BUILDID_DIR"], exist_ok=True)
-    # modules of a foreign kernel
+def check_modules(pmukit, tmp, env, res, show):
+    """Modules of a foreign kernel: a row each, no kernel name of this host."""
     modules_file(os.path.join(tmp, "modules.data"))
     out = compare(pmukit, "modules.data", tmp, env, res, show, "modules")
     rows = run("%s report -s dso --stdio -i modules.data" % pmukit, tmp, env)[1]
@@ -312,50 +308,50 @@ def checks(pmukit, cc, srcdir, tmp, show):
         expect(res, "modules: a row for %s" % m, re.search(r"%%\s+%s\s*$" % re.escape(m), rows,
                re.M) is not None, rows)
     expect(res, "modules: no kernel symbol of this host", "+0x" not in out, out[:2000])
-    # this host's kernel, another one, none recorded
+
+
+def check_kernels(pmukit, tmp, env, res, show):
+    """This host's kernel, another one, none recorded, another boot's slide;
+    each also under another root (--symfs: perf reads no kallsyms there,
+    even a copy of this one); none recorded by another architecture."""
     hk = host_kernel()
+    if not hk:
+        print("no readable kallsyms or kernel build id: host kernel checks skipped")
+        return
     symfs = os.path.join(tmp, "kroot")
     os.makedirs(os.path.join(symfs, "proc"), exist_ok=True)
-    if hk:
-        shutil.copy("/proc/kallsyms", os.path.join(symfs, "proc", "kallsyms"))
-        for label, kbid, slide in (("hostkern", hk[2], 0), ("otherkern", "44" * 20, 0),
-                                   ("nokbid", None, 0), ("kaslr", hk[2], 0x3400000)):
-            hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid, slide)
-            out = compare(pmukit, label + ".data", tmp, env, res, show, label)
-            # another root: perf reads no kallsyms there, even a copy of this one
-            compare(pmukit, label + ".data --symfs " + symfs, tmp, env, res, show,
-                    label + " --symfs")
-            named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[kernel", out))
-            expect(res, "%s: kernel names %s" % (label, "none" if kbid == "44" * 20 else "all"),
-                   named == (0 if kbid == "44" * 20 else len(hk[1])), out)
-        # no kernel build id, another architecture: not this host's kernel
-        # (perf 6.1 names it from this host's kallsyms: listed)
-        hostkern_file(os.path.join(tmp, "archkern.data"), hk, None, 0, other_arch())
-        out = run("%s script -i archkern.data" % pmukit, tmp, env)[1]
-        expect(res, "archkern: no kernel names from this host's kallsyms",
-               " [unknown] ([kernel" in out and "+0x" not in out, out)
-    else:
-        print("no readable kallsyms or kernel build id: host kernel checks skipped")
-    # binaries: the recorded one, a rebuilt one, one from the cache, no build id
-    exe = os.path.join(tmp, "lines")
-    p = subprocess.run("%s -O2 -Wl,--build-id -o %s %s" % (cc, exe, os.path.join(
-        srcdir, "tests", "perfdata", "sym_progs", "lines.c")), shell=True, capture_output=True,
-        text=True)
-    if p.returncode:
-        raise SystemExit("cannot build lines.c: " + p.stderr)
+    shutil.copy("/proc/kallsyms", os.path.join(symfs, "proc", "kallsyms"))
+    for label, kbid, slide in (("hostkern", hk[2], 0), ("otherkern", "44" * 20, 0),
+                               ("nokbid", None, 0), ("kaslr", hk[2], 0x3400000)):
+        hostkern_file(os.path.join(tmp, label + ".data"), hk, kbid, slide)
+        out = compare(pmukit, label + ".data", tmp, env, res, show, label)
+        compare(pmukit, label + ".data --symfs " + symfs, tmp, env, res, show,
+                label + " --symfs")
+        named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[kernel", out))
+        expect(res, "%s: kernel names %s" % (label, "none" if kbid == "44" * 20 else "all"),
+               named == (0 if kbid == "44" * 20 else len(hk[1])), out)
+    # (perf 6.1 names this one from this host's kallsyms: listed)
+    hostkern_file(os.path.join(tmp, "archkern.data"), hk, None, 0, other_arch())
+    out = run("%s script -i archkern.data" % pmukit, tmp, env)[1]
+    expect(res, "archkern: no kernel names from this host's kallsyms",
+           " [unknown] ([kernel" in out and "+0x" not in out, out)
+
+
+def check_binaries(pmukit, exe, tmp, env, res, show):
+    """The recorded program, a rebuilt one, one from the cache, one without a
+    build id, a foreign vdso; then another architecture without build ids:
+    never this host's binaries (perf 6.1 reads them: listed, so pmukit alone
+    is checked, and that perf still does)."""
     setup_binaries(tmp, exe)
     binaries_file(os.path.join(tmp, "binaries.data"), tmp, exe, platform.machine(), True)
     out = compare(pmukit, "binaries.data", tmp, env, res, show, "binaries")
     for tag, named in (("ok", True), ("rebuilt", False), ("gone", True), ("nobid", True)):
-        lines = [x for x in out.splitlines() if x.endswith("/prog_%s)" % tag)]
-        unk = sum("[unknown]" in x for x in lines)
+        lines, unk = named_lines(out, "prog_" + tag)
         expect(res, "binaries: prog_%s %s" % (tag, "named" if named else "[unknown]"),
                lines and unk == (0 if named else len(lines)), "\n".join(lines))
     vdso = [x for x in out.splitlines() if "([vdso])" in x]
     expect(res, "binaries: a foreign [vdso] is [unknown]",
            vdso and all("[unknown]" in x for x in vdso), "\n".join(vdso))
-    # another architecture, no build ids: never this host's binaries (perf
-    # 6.1 reads them: a listed difference, so pmukit alone is checked)
     for name, pipe in (("foreign", False), ("foreign.pipe", True)):
         binaries_file(os.path.join(tmp, name + ".data"), tmp, exe, other_arch(), False, pipe)
         out = run("%s script -i %s.data" % (pmukit, name), tmp, env)[1]
@@ -366,6 +362,22 @@ def checks(pmukit, cc, srcdir, tmp, show):
         expect(res, "%s: perf 6.1 names them (the listed difference still holds)" % name,
                "[unknown] (%s" % os.path.join(tmp, "bin", "prog_nobid") not in theirs,
                theirs[:2000])
+
+
+def checks(pmukit, cc, srcdir, tmp, show):
+    res = []
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"),
+               PERF_BUILDID_DIR=os.path.join(tmp, "home", ".debug"), PMUKIT_KALLSYMS_CACHE="")
+    os.makedirs(env["PERF_BUILDID_DIR"], exist_ok=True)
+    check_modules(pmukit, tmp, env, res, show)
+    check_kernels(pmukit, tmp, env, res, show)
+    exe = os.path.join(tmp, "lines")
+    p = subprocess.run("%s -O2 -Wl,--build-id -o %s %s" % (cc, exe, os.path.join(
+        srcdir, "tests", "perfdata", "sym_progs", "lines.c")), shell=True, capture_output=True,
+        text=True)
+    if p.returncode:
+        raise SystemExit("cannot build lines.c: " + p.stderr)
+    check_binaries(pmukit, exe, tmp, env, res, show)
     debuginfod(pmukit, exe, tmp, env, res)
     recorded(pmukit, cc, srcdir, tmp, env, res, show)
     return res
