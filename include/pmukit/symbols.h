@@ -3,7 +3,10 @@
  * A pk_machine follows the task records of a perf.data stream (COMM, FORK,
  * EXIT, MMAP, MMAP2), keeps each process's memory maps, and resolves an
  * address to dso and symbol: ELF .symtab (else .dynsym) through libelf,
- * cached per dso, and kernel addresses through /proc/kallsyms when readable. */
+ * cached per dso, and kernel addresses through /proc/kallsyms when readable.
+ * Only the recorded binaries are read, as perf finds them: a file whose
+ * build id differs from the recorded one, or (without one) of another
+ * architecture, gives no symbols; so does another kernel's kallsyms. */
 #ifndef PMUKIT_SYMBOLS_H
 #define PMUKIT_SYMBOLS_H
 
@@ -29,9 +32,9 @@ typedef struct pk_machine_opts {
 	 * "" (here or in the variable): no cache. */
 	const char *kallsyms_cache;
 	/* perf's --symfs: binaries are read under this directory (their
-	 * recorded path appended to it), kernel symbols from its
-	 * proc/kallsyms (unless kallsyms names a file), the build-id cache
-	 * is its .debug (unless buildid_dir is set). NULL or "": none. */
+	 * recorded path appended to it), no kallsyms (unless kallsyms names
+	 * a file; "/" is this root), the build-id cache is its .debug
+	 * (unless buildid_dir is set). NULL or "": none. */
 	const char *symfs;
 } pk_machine_opts;
 
@@ -66,6 +69,8 @@ uint64_t pk_machine_comm_version(const pk_machine *m);
 
 typedef struct pk_addr_loc {
 	const char *dso;             /* "[kernel.kallsyms]", a path, "[unknown]" */
+	const char *dso_short;       /* perf's short name (report's): a path's base
+					name, "[i915]" for a kernel module's path */
 	const char *sym;             /* NULL when not found */
 	uint64_t sym_start;          /* in the dso's address space */
 	uint64_t symoff;             /* address - symbol start */

@@ -1,12 +1,15 @@
 /* Recorded build ids and perf's build-id cache.
  *
  * The build ids of a recording (the BUILD_ID feature, or HEADER_BUILD_ID
- * records in pipe mode) name the exact binaries that ran. When the file at
- * a recorded path is gone or is no longer that binary, its symbols come
- * from the copy perf record kept in the cache
- * (<dir>/.build-id/<2 hex digits>/<the rest>/elf), as perf reads them.
- * Only host user-space entries count: kernel and vdso symbols come from the
- * running system. */
+ * records in pipe mode) name the exact binaries that ran, the kernel and
+ * its modules: the host's entries count (pid -1), not a guest's kernel.
+ * A binary is read only when it carries its recorded id: the copy perf
+ * record kept in the cache (<dir>/.build-id/<2 hex digits>/<the rest>/elf),
+ * else the file at its path; a mismatch gives no symbols, never another
+ * binary's. Without a recorded id, the file at its path, unless it is an
+ * ELF file of another machine type than the recording's ARCH. The kernel's
+ * kallsyms is this host's only when the recorded kernel is this host's (or
+ * none is recorded), else the cache's copy of the recorded one's. */
 #include "sy_internal.h"
 #include "core/util.h"
 
@@ -17,90 +20,170 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pmukit/kernel.h>
+
+/* perf's build-id cache directory: opts.buildid_dir, else <symfs>/.debug,
+ * else $PERF_BUILDID_DIR, else $HOME/.debug; false when there is none. */
+static bool buildid_dir(const pk_machine *m, char *dir, size_t size)
+{
+	const char *d = m->opts.buildid_dir, *h;
+	int n;
+	if (d)
+		n = snprintf(dir, size, "%s", d);
+	else if (m->opts.symfs && m->opts.symfs[0]) /* perf's --symfs moves the cache too */
+		n = snprintf(dir, size, "%s/.debug", m->opts.symfs);
+	else if ((d = pki_env("PERF_BUILDID_DIR")) && *d)
+		n = snprintf(dir, size, "%s", d);
+	else if ((h = pki_env("HOME")) && *h)
+		n = snprintf(dir, size, "%s/.debug", h);
+	else
+		return false;
+	return n > 0 && (size_t)n < size && dir[0];
+}
+
 /* <dir>/.build-id/<first two hex digits>/<the rest>/elf */
 static bool buildid_cache_path(const pk_machine *m, const char *hex, char *path, size_t size)
 {
-	const char *dir = m->opts.buildid_dir;
-	char home[2048];
-	if (!dir && m->opts.symfs && m->opts.symfs[0]) {
-		/* perf's --symfs moves the cache too: <symfs>/.debug */
-		snprintf(home, sizeof(home), "%s/.debug", m->opts.symfs);
-		dir = home;
-	}
-	if (!dir) {
-		dir = pki_env("PERF_BUILDID_DIR");
-		if (!dir || !*dir) {
-			const char *h = pki_env("HOME");
-			if (!h || !*h)
-				return false;
-			snprintf(home, sizeof(home), "%s/.debug", h);
-			dir = home;
-		}
-	}
-	if (!*dir || strlen(hex) < 3)
+	char dir[2048];
+	if (!buildid_dir(m, dir, sizeof(dir)) || strlen(hex) < 3)
 		return false;
 	int n = snprintf(path, size, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
 	return n > 0 && (size_t)n < size;
 }
 
+/* An open descriptor on path with *elf on it when it is an ELF file
+ * carrying build id want (any file when want is ""); else -1. */
+static int open_checked(const char *path, const char *want, Elf **elf)
+{
+	*elf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	char hex[128];
+	if (!want[0] ||
+	    (e && pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, want))) {
+		*elf = e;
+		return fd;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return -1;
+}
+
 /* An open descriptor on d's binary (and *elf on it, NULL when not ELF
- * readable), or on the cached copy when the binary is gone or its build id
- * differs from the recorded one; -1 when neither opens. */
+ * readable), as perf finds it: with a recorded build id, the copy in
+ * perf's build-id cache, else the file at its path, else a debuginfod
+ * server's (opt-in), and only one that carries that build id (a rebuilt
+ * or foreign binary gives no symbols);
+ * without one, the file at its path, unless it is an ELF file of another
+ * architecture than the recording's. -1 when none opens. */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
 {
-	char at[4096];
+	char at[4096], path[4096];
 	const char *symfs = m->opts.symfs;
 	/* --symfs DIR: the binary of /usr/bin/x is DIR/usr/bin/x (and only there) */
 	snprintf(at, sizeof(at), "%s%s", symfs ? symfs : "", d->name);
-	int fd = open(at, O_RDONLY | O_CLOEXEC);
-	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	char hex[128];
-	if (d->build_id[0] &&
-	    !(e && pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id))) {
-		/* gone, or rebuilt since: the copy perf record cached */
-		char path[4096];
-		if (buildid_cache_path(m, d->build_id, path, sizeof(path))) {
-			int cfd = open(path, O_RDONLY | O_CLOEXEC);
-			if (cfd >= 0) {
-				if (e)
-					elf_end(e);
-				if (fd >= 0)
-					close(fd);
-				fd = cfd;
-				e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-			}
-		}
+	int fd = -1;
+	if (d->build_id[0] && buildid_cache_path(m, d->build_id, path, sizeof(path)))
+		fd = open_checked(path, d->build_id, elf);
+	if (fd < 0 && d->name[0] == '/')
+		fd = open_checked(at, d->build_id, elf);
+	char *fetched = fd < 0 && d->build_id[0] ? pki_sy_debuginfod_path(d->build_id) : NULL;
+	if (fetched) /* a debuginfod server's copy ($DEBUGINFOD_URLS) */
+		fd = open_checked(fetched, d->build_id, elf);
+	free(fetched);
+	/* a binary of another architecture (a file recorded elsewhere,
+	 * without build ids) is not the one that ran */
+	if (fd >= 0 && *elf && elf_kind(*elf) == ELF_K_ELF && !pki_sy_elf_arch_ok(m, *elf)) {
+		elf_end(*elf);
+		*elf = NULL;
+		close(fd);
+		fd = -1;
 	}
-	*elf = e;
 	return fd;
 }
 
-/* An entry of the host's user space (pid -1: perf's id of the host
- * machine; other pids are guests). */
+/* This host's build id of the kernel (object NULL) or of its vDSO, as
+ * hex; false when it does not publish one. */
+static bool host_build_id(const char *object, char *hex, size_t size)
+{
+	const pk_kernel *k = pk_kernel_linux();
+	uint8_t id[20];
+	size_t len = 0;
+	if (!k->ops->host.build_id || k->ops->host.build_id(k, object, id, &len) < 0 || !len ||
+	    len * 2 + 1 > size)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + i * 2, 3, "%02x", id[i]);
+	return true;
+}
+
+bool pki_sy_host_object(const pk_machine *m, const dso *d)
+{
+	char hex[64];
+	/* without a build id, a kernel of another architecture is not this one */
+	if (!d->build_id[0])
+		return pki_sy_arch_is_host(m);
+	return host_build_id(d->is_kernel ? NULL : d->name, hex, sizeof(hex)) &&
+	       !strcmp(hex, d->build_id);
+}
+
+bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
+{
+	const dso *k = m->kernel;
+	int n;
+	const char *symfs = m->opts.symfs;
+	if (m->opts.kallsyms) /* the user's file, as it is */
+		n = snprintf(path, size, "%s", m->opts.kallsyms);
+	else if (symfs && symfs[0] && strcmp(symfs, "/"))
+		return false; /* perf reads no kallsyms under another root (a vmlinux only) */
+	else if (pki_sy_host_object(m, k))
+		n = snprintf(path, size, "/proc/kallsyms");
+	else {
+		/* another kernel: only the copy perf record cached for it */
+		char dir[2048];
+		if (!buildid_dir(m, dir, sizeof(dir)))
+			return false;
+		n = snprintf(path, size, "%s/[kernel.kallsyms]/%s/kallsyms", dir, k->build_id);
+		if (n > 0 && (size_t)n < size && access(path, R_OK) != 0)
+			return false;
+	}
+	return n > 0 && (size_t)n < size && path[0];
+}
+
+/* An entry of the host (pid -1: perf's id of the host machine; other
+ * pids are guests): its user space, its kernel and modules. */
 int pki_sy_add_build_id(void *arg, const pk_pd_rec_build_id *b)
 {
 	unsigned mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (b->pid != (uint32_t)-1 ||
-	    (mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_GUEST_USER))
+	if (b->pid != (uint32_t)-1 || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return 0;
 	return pk_machine_set_build_id(arg, b->filename, b->id, b->id_len);
 }
 
 int pk_machine_set_build_id(pk_machine *m, const char *filename, const uint8_t *id, size_t len)
 {
-	/* kernel and vdso symbols come from the running system */
-	if (filename[0] != '/' || !len || len > 20)
+	if (!len || len > 20 || !filename[0])
 		return 0;
-	dso *d = pki_sy_dso_get(m, filename);
+	dso *d = !strncmp(filename, "[kernel.kallsyms]", 17) ? m->kernel
+								: pki_sy_dso_get(m, filename);
 	if (!d)
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++)
 		snprintf(d->build_id + i * 2, 3, "%02x", id[i]);
+	d->listed = true;
 	return 0;
 }
 
 int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err)
 {
+	const uint8_t *raw;
+	size_t len;
+	if (pk_pd_has_feature(r, PK_FEAT_ARCH) &&
+	    pk_pd_feature_raw(r, PK_FEAT_ARCH, &raw, &len, NULL) == 0)
+		pki_sy_set_arch(m, raw, len);
 	if (!pk_pd_has_feature(r, PK_FEAT_BUILD_ID))
 		return 0;
 	int rc = pk_pd_build_ids(r, pki_sy_add_build_id, m, err);

@@ -5,6 +5,7 @@
  * "[name]" pseudo-files. The kernel's dso loads from kallsyms instead. */
 #include "sy_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,8 +28,12 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 	dso *d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
+	const char *base = strrchr(name, '/');
 	d->name = strdup(name);
-	if (!d->name) {
+	d->short_name = strdup(base && base[1] ? base + 1 : name);
+	if (!d->name || !d->short_name) {
+		free(d->name);
+		free(d->short_name);
 		free(d);
 		return NULL;
 	}
@@ -38,10 +43,35 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 	return d;
 }
 
+/* perf's name of a module: "[name]" as it is; for a path, its base name,
+ * "[stem]" when it is a .ko file (compressed or not), '-' read as '_' as
+ * the kernel spells module names. */
+bool pki_sy_dso_set_module(dso *d)
+{
+	d->is_module = true;
+	if (d->name[0] == '[')
+		return true;
+	const char *base = d->short_name;
+	const char *ko = strstr(base, ".ko");
+	bool kmod = ko && (!ko[3] || ko[3] == '.');
+	size_t len = kmod ? (size_t)(ko - base) : strlen(base);
+	char *n = malloc(len + 3);
+	if (!n)
+		return false;
+	snprintf(n, len + 3, kmod ? "[%.*s]" : "%.*s", (int)len, base);
+	for (char *c = n; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	free(d->short_name);
+	d->short_name = n;
+	return true;
+}
+
 static void dso_free(dso *d)
 {
 	pki_sy_dso_srcline_free(d);
 	free(d->name);
+	free(d->short_name);
 	free(d->syms);
 	free(d->strs);
 	free(d->segs);
@@ -72,11 +102,13 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	d->loaded = true;
 	if (m->opts.no_symbols)
 		return;
-	if (!strcmp(d->name, "[vdso]")) {
-		pki_sy_load_vdso(d);
+	bool vdso = !strcmp(d->name, "[vdso]");
+	if (vdso && pki_sy_host_object(m, d)) {
+		pki_sy_load_vdso(m, d);
 		return;
 	}
-	if (d->name[0] != '/')
+	/* another kernel's vdso: only the build-id cache's copy */
+	if (!vdso && d->name[0] != '/')
 		return;
 	if (pki_sy_is_perfmap(d->name)) {
 		pki_sy_perfmap_load(d);

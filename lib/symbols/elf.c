@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static void load_elf_segs(dso *d, Elf *e)
@@ -160,8 +161,9 @@ static void load_plt_syms(dso *d, Elf *e)
 	free(owner);
 }
 
-/* The vdso is the same in every process of this kernel: read ours. */
-void pki_sy_load_vdso(dso *d)
+/* The vdso is the same in every process of this kernel: read ours
+ * (unless the recording is of another architecture). */
+void pki_sy_load_vdso(const pk_machine *m, dso *d)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	if (!f)
@@ -183,7 +185,7 @@ void pki_sy_load_vdso(dso *d)
 		return;
 	memcpy(copy, (const void *)(uintptr_t)start, len);
 	Elf *e = elf_memory(copy, len);
-	if (e) {
+	if (e && pki_sy_elf_arch_ok(m, e)) {
 		load_elf_segs(d, e);
 		load_elf_syms(d, e, true);
 		pki_sy_syms_finish(d);
@@ -290,4 +292,61 @@ uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off)
 			best = sg;
 	}
 	return best ? off - best->offset + best->vaddr : off;
+}
+
+/* The ELF machine types a recording's ARCH runs (uname -m; a 64-bit
+ * kernel runs its 32-bit binaries too); 0 ends the list, an empty list
+ * is an architecture this table does not know. */
+static void arch_machines(const char *arch, uint16_t em[3])
+{
+	static const struct {
+		const char *prefix;
+		uint16_t em[2];
+	} table[] = {
+		{"x86_64", {EM_X86_64, EM_386}}, {"amd64", {EM_X86_64, EM_386}},
+		{"i386", {EM_386, 0}}, {"i486", {EM_386, 0}}, {"i586", {EM_386, 0}},
+		{"i686", {EM_386, 0}}, {"aarch64", {EM_AARCH64, EM_ARM}},
+		{"arm64", {EM_AARCH64, EM_ARM}}, {"arm", {EM_ARM, 0}},
+		{"ppc64", {EM_PPC64, EM_PPC}}, {"ppc", {EM_PPC, 0}}, {"s390", {EM_S390, 0}},
+		{"mips", {EM_MIPS, 0}}, {"riscv", {EM_RISCV, 0}}, {"sparc", {EM_SPARCV9, EM_SPARC}},
+	};
+	em[0] = em[1] = em[2] = 0;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strncmp(arch, table[i].prefix, strlen(table[i].prefix))) {
+			em[0] = table[i].em[0];
+			em[1] = table[i].em[1];
+			return;
+		}
+}
+
+bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e)
+{
+	uint16_t em[3];
+	arch_machines(m->arch, em);
+	GElf_Ehdr eh;
+	if (!em[0] || !gelf_getehdr(e, &eh))
+		return true; /* an architecture not known here: as perf, unchecked */
+	return eh.e_machine == em[0] || (em[1] && eh.e_machine == em[1]);
+}
+
+bool pki_sy_arch_is_host(const pk_machine *m)
+{
+	struct utsname u;
+	uint16_t file[3], host[3];
+	arch_machines(m->arch, file);
+	if (!file[0] || uname(&u) < 0)
+		return true; /* not known here: as perf, unchecked */
+	arch_machines(u.machine, host);
+	return file[0] == host[0];
+}
+
+void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len)
+{
+	/* perf's string: a u32 length, then the text, NUL padded */
+	size_t n = 0;
+	while (4 + n < len && n + 1 < sizeof(m->arch) && raw[4 + n])
+		n++;
+	if (n)
+		memcpy(m->arch, raw + 4, n);
+	m->arch[n] = '\0';
 }

@@ -1,6 +1,9 @@
 /* The kernel's symbols, from /proc/kallsyms (or opts.kallsyms), read once,
  * when the first kernel address is looked up (pki_sy_kernel_load), or from
  * the kallsyms cache (kcache.c) when it holds the same kernel's table.
+ * Only the recorded kernel's: this host's kallsyms when the file's kernel
+ * build id is this host's (or the file has none), else the copy perf record
+ * kept in the build-id cache, else none (pki_sy_kallsyms_source).
  *
  * perf loads code and data symbols (data symbols bound the code before
  * them); they arrive unsized, and a module's symbols carry "\t[module]".
@@ -27,24 +30,37 @@ static int hex_digit(char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* One line "<hex addr> <type> <name>[\t[module]]" (without its '\n'),
- * added when it is a code or data symbol; false only when out of memory. */
-static bool parse_line(dso *d, const char *p, size_t len)
+/* The fields of a line "<hex addr> <type> <name>[\t[module]]" (without
+ * its '\n'); false when it is not one. *name ends at e or its tab. */
+static bool split_line(const char *p, const char *e, uint64_t *addr, char *type,
+		       const char **name)
 {
-	const char *e = p + len;
-	uint64_t addr = 0;
 	const char *q = p;
+	*addr = 0;
 	for (int v; q < e && (v = hex_digit(*q)) >= 0; q++)
-		addr = addr << 4 | (uint64_t)v;
+		*addr = *addr << 4 | (uint64_t)v;
 	if (q == p || e - q < 3 || q[0] != ' ' || q[2] != ' ')
+		return false;
+	*type = q[1];
+	*name = q + 3;
+	return true;
+}
+
+/* One line, added when it is a code or data symbol; false only when out
+ * of memory (a line callback of for_each_line). */
+static bool parse_line(void *arg, const char *p, size_t len)
+{
+	dso *d = arg;
+	const char *e = p + len, *name;
+	uint64_t addr;
+	char type;
+	if (!split_line(p, e, &addr, &type, &name))
 		return true;
-	char type = q[1];
 	/* code and data, as perf loads them (data symbols bound the code
 	 * symbols before them) */
 	char T = (char)(type & ~0x20);
 	if (T != 'T' && T != 'W' && T != 'D' && T != 'B')
 		return true;
-	const char *name = q + 3;
 	const char *tab = memchr(name, '\t', (size_t)(e - name));
 	size_t nl = (size_t)((tab ? tab : e) - name);
 	/* kptr_restrict shows every address as 0: no usable symbols */
@@ -58,8 +74,10 @@ static bool parse_line(dso *d, const char *p, size_t len)
 }
 
 /* Reads the file in large blocks (/proc/kallsyms costs per read) and
- * parses whole lines in place: no stdio, no strtoull. */
-static int load_kallsyms(dso *d, const char *path)
+ * hands each whole line to fn in place (no stdio, no strtoull) until fn
+ * returns false. */
+static int for_each_line(const char *path, bool (*fn)(void *arg, const char *p, size_t len),
+			 void *arg)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -74,13 +92,13 @@ static int load_kallsyms(dso *d, const char *path)
 			continue;
 		if (n <= 0) {
 			if (have) /* a last line without '\n' */
-				ok = parse_line(d, buf, have);
+				ok = fn(arg, buf, have);
 			break;
 		}
 		have += (size_t)n;
 		char *p = buf, *end = buf + have, *nl;
 		while (ok && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-			ok = parse_line(d, p, (size_t)(nl - p));
+			ok = fn(arg, p, (size_t)(nl - p));
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -90,8 +108,36 @@ static int load_kallsyms(dso *d, const char *path)
 	}
 	free(buf);
 	close(fd);
-	pki_sy_syms_finish(d);
 	return 0;
+}
+
+static int load_kallsyms(dso *d, const char *path)
+{
+	int rc = for_each_line(path, parse_line, d);
+	pki_sy_syms_finish(d);
+	return rc;
+}
+
+/* A kernel symbol looked for by name (for_each_line stops at it). */
+typedef struct ref_find {
+	const char *name;
+	uint64_t addr;
+	bool found;
+} ref_find;
+
+static bool ref_line(void *arg, const char *p, size_t len)
+{
+	ref_find *f = arg;
+	const char *name;
+	uint64_t addr;
+	char type;
+	size_t nl = strlen(f->name);
+	if (split_line(p, p + len, &addr, &type, &name) && (size_t)(p + len - name) == nl &&
+	    !memcmp(name, f->name, nl)) {
+		f->addr = addr;
+		f->found = true;
+	}
+	return !f->found;
 }
 
 /* Once kallsyms is loaded, perf's kernel map reaches the end of the last
@@ -103,7 +149,7 @@ static void kernel_map_extend(pk_machine *m)
 	uint64_t end = 0;
 	for (size_t i = k->nr_syms; i > 0; i--)
 		if (!k->syms[i - 1].module) {
-			end = k->syms[i - 1].end;
+			end = k->syms[i - 1].end - (uint64_t)m->kdelta; /* the recording's address */
 			break;
 		}
 	mapgroup *g = &m->kmaps;
@@ -131,14 +177,34 @@ static void load_cached(dso *d, const char *src, const pk_machine_opts *o)
 	free(path);
 }
 
+/* The kernel's symbols are at the addresses of kallsyms' boot, the
+ * file's at the recording's (KASLR): the distance, from the symbol the
+ * kernel map names ("_text", among the first lines; the table keeps one
+ * name per address, so the file is read for it, as perf does). False when
+ * kallsyms lacks it: its table is not used, as perf. */
+static bool kernel_delta(pk_machine *m, const char *path)
+{
+	ref_find f = {m->kref, 0, false};
+	m->kdelta = 0;
+	if (!m->kref[0])
+		return true;
+	if (for_each_line(path, ref_line, &f) < 0 || !f.found)
+		return false;
+	m->kdelta = (int64_t)(f.addr - m->kref_addr);
+	return true;
+}
+
 void pki_sy_kernel_load(pk_machine *m)
 {
 	m->kernel->loaded = true;
-	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]))
-		return;
 	char path[4096];
-	/* perf's --symfs: <symfs>/proc/kallsyms unless a file was named */
-	snprintf(path, sizeof(path), "%s/proc/kallsyms", m->opts.symfs ? m->opts.symfs : "");
-	load_cached(m->kernel, m->opts.kallsyms ? m->opts.kallsyms : path, &m->opts);
+	if (m->opts.no_symbols || (m->opts.kallsyms && !m->opts.kallsyms[0]) ||
+	    !pki_sy_kallsyms_source(m, path, sizeof(path)))
+		return;
+	load_cached(m->kernel, path, &m->opts);
+	if (!kernel_delta(m, path)) {
+		m->kernel->nr_syms = 0; /* another kernel's table: no names */
+		return;
+	}
 	kernel_map_extend(m);
 }

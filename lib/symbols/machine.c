@@ -71,6 +71,15 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 			return 0;
 		return pki_sy_add_build_id(m, &b);
 	}
+	case PK_RECORD_HEADER_FEATURE: /* pipe mode: the recording's ARCH */
+	{
+		uint64_t feat = 0;
+		if (ev->size > 16)
+			memcpy(&feat, ev->data + 8, sizeof(feat));
+		if (feat == PK_FEAT_ARCH)
+			pki_sy_set_arch(m, ev->data + 16, ev->size - 16);
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -92,20 +101,28 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 		return;
 	loc->kernel = true;
 	dso *d = mp->dso;
-	if (!d->is_kernel)
+	if (!d->is_module) /* the kernel's, or another kernel map of it */
 		d = m->kernel;
-	loc->dso = d->name;
+	/* perf names a module by its path only when the file listed it
+	 * with a build id; else by "[name]" */
+	loc->dso = d->is_module && !d->listed ? d->short_name : d->name;
+	loc->dso_short = d->short_name;
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
-	loc->dso_addr = addr;
+	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
+	loc->dso_addr = addr - base;
 	if (!m->kernel->loaded)
 		pki_sy_kernel_load(m);
-	const sym *s = pki_sy_sym_find(m->kernel, addr);
-	if (s) {
+	/* kallsyms lists the modules' symbols too: a module's map takes
+	 * only those, the kernel's only the kernel's, at this boot's
+	 * addresses (kdelta: KASLR's move since the recording) */
+	uint64_t delta = d->is_module ? 0 : (uint64_t)m->kdelta;
+	const sym *s = pki_sy_sym_find(m->kernel, addr + delta);
+	if (s && s->module == d->is_module) {
 		loc->sym = s->name; /* kernel names are never demangled */
-		loc->sym_start = s->start;
+		loc->sym_start = s->start - delta - base;
 		loc->sym_size = s->end - s->start;
-		loc->symoff = addr - s->start;
+		loc->symoff = addr + delta - s->start;
 	}
 }
 
@@ -123,7 +140,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 		    pk_addr_loc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
-	loc->dso = "[unknown]";
+	loc->dso = loc->dso_short = "[unknown]";
 	if (kernel_mode(cpumode)) {
 		resolve_kernel(m, addr, loc);
 		return;
@@ -136,6 +153,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
 	loc->dso = d->name;
+	loc->dso_short = d->short_name;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
 	loc->dso_read = d->elf;

@@ -7,7 +7,8 @@
  * copied on fork. Every change gives the group a new version (unique across
  * groups, from the machine's counter): the lookup cache keys on it. Kernel
  * maps (kernel and modules, or pid -1) go to the machine's kmaps with their
- * addresses used as they are. */
+ * addresses used as they are; a module's map keeps its own dso, named as
+ * perf names it ("[i915]"). */
 #include "sy_internal.h"
 
 #include <errno.h>
@@ -148,14 +149,24 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || r.pid == (uint32_t)-1;
 	if (kernel) {
-		/* "[kernel.kallsyms]_text" and modules: symbols come from
-		 * kallsyms, addresses are used as they are */
-		dso *d = strncmp(r.filename, "[kernel.kallsyms]", 17) ? pki_sy_dso_get(m, r.filename) : m->kernel;
-		if (!d)
+		/* "[kernel.kallsyms]_text", and modules ("/.../i915.ko", or a
+		 * "[name]"): the recorded maps, addresses used as they are;
+		 * symbols come from the recorded kernel's kallsyms */
+		const char *f = r.filename;
+		bool kmap = !strncmp(f, "[kernel.kallsyms", 16);
+		/* the symbol the kernel's map starts at, for kallsyms of another
+		 * boot (a zero address: kptr_restrict at record time, none) */
+		if (kmap && r.pgoff && f[16] == ']' && f[17]) {
+			snprintf(m->kref, sizeof(m->kref), "%s", f + 17);
+			m->kref_addr = r.pgoff;
+		}
+		dso *d = kmap ? m->kernel : pki_sy_dso_get(m, f);
+		if (!d || (!kmap && (f[0] == '/' || f[0] == '[') && !d->is_module &&
+			   !pki_sy_dso_set_module(d)))
 			return -ENOMEM;
-		if (d == m->kernel || r.filename[0] == '[')
-			d->is_kernel = true;
-		map nm = {r.addr, r.addr + r.len, r.addr, d};
+		/* the kernel's addresses are its own; a module's count from
+		 * its start, as perf's module maps do */
+		map nm = {r.addr, r.addr + r.len, d->is_module ? 0 : r.addr, d};
 		if (nm.end < nm.start)
 			nm.end = UINT64_MAX;
 		return pki_sy_mg_insert(m, &m->kmaps, nm);

@@ -7,6 +7,7 @@
  *   kcache.c    the kallsyms cache: the finished table saved per boot, mapped
  *               and checked
  *   buildid.c   recorded build ids and perf's build-id cache
+ *   debuginfod.c  binaries by build id from debuginfod servers (opt-in)
  *   dso.c       the registry of dsos and loading each one's symbols once
  *   maps.c      address maps of a process (or the kernel), MMAP records
  *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
@@ -60,7 +61,12 @@ typedef struct src_func {
 
 typedef struct dso {
 	char *name;
+	char *short_name;            /* perf's short name: the base name of name,
+					"[i915]" for a kernel module */
 	bool loaded, is_kernel;
+	bool is_module;              /* a kernel module's map (kernel MMAP) */
+	bool listed;                 /* named by a BUILD_ID entry: script shows
+					a module by its path, else by short name */
 	bool keep_mangled;           /* the machine's no_demangle */
 	bool elf;                    /* its file was read as an ELF */
 	sym *syms;
@@ -134,7 +140,15 @@ struct pk_machine {
 	thread *threads[THREAD_HASH];
 	dso *dsos[DSO_HASH];
 	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */
+	char arch[32];               /* the recording's ARCH ("" unknown): binaries
+					of another machine type are not read */
 	mapgroup kmaps;
+	/* KASLR: the kernel MMAP names a symbol ("[kernel.kallsyms]_text")
+	 * and its address at record time (pgoff); kallsyms' addresses are
+	 * this boot's: kdelta = kallsyms' address of it - the recorded one */
+	char kref[64];
+	uint64_t kref_addr;
+	int64_t kdelta;
 	char commbuf[32];
 	thread *last_thread;
 	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */
@@ -159,7 +173,7 @@ const plt_shadow *pki_sy_plt_shadow_find(const dso *d, uint64_t addr);
 
 /* elf.c */
 void pki_sy_elf_load(dso *d, Elf *e);
-void pki_sy_load_vdso(dso *d);
+void pki_sy_load_vdso(const pk_machine *m, dso *d);
 bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
 uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
 
@@ -183,10 +197,33 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
+/* The kallsyms file for the kernel dso: opts.kallsyms; none under a
+ * --symfs other than "/"; this host's when the recorded kernel build id is
+ * this host's (or none was recorded), else the build-id cache's copy;
+ * false when none may be used. */
+bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size);
+/* Whether the ELF file e may be read for the recording's architecture. */
+bool pki_sy_elf_arch_ok(const pk_machine *m, Elf *e);
+/* Whether the recording's architecture may be this host's (the same
+ * machine type, or not known). */
+bool pki_sy_arch_is_host(const pk_machine *m);
+/* m's architecture from the ARCH feature's payload (perf's string). */
+void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len);
+/* Whether d (the kernel, or "[vdso]") is this host's: the host's own
+ * build id recorded, or none and a recording of this architecture. */
+bool pki_sy_host_object(const pk_machine *m, const dso *d);
 int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
+
+/* debuginfod.c: the path of the executable with build id hex (a
+ * malloc'd string) fetched by libdebuginfod when $DEBUGINFOD_URLS is set;
+ * NULL when not asked, not loaded, or not found. */
+char *pki_sy_debuginfod_path(const char *hex);
 
 /* dso.c */
 dso *pki_sy_dso_get(pk_machine *m, const char *name);
+/* Makes d a kernel module's dso with perf's short name; false when out
+ * of memory. */
+bool pki_sy_dso_set_module(dso *d);
 void pki_sy_dso_load(pk_machine *m, dso *d);
 void pki_sy_dsos_free(pk_machine *m);
 

@@ -246,6 +246,46 @@ def build_ids(text):
     return ids
 
 
+def test_args(doc, skip_reason, prefix):
+    """A symbol test's command line (--show, --keep DIR), environment
+    (PK_PMUKIT, made absolute; PK_SRCDIR, else this tree), C compiler and
+    directory (DIR, else a new temporary one named prefix...): (show, keep,
+    srcdir, pmukit, cc, tmp), or the exit status after printing what is
+    wrong (2) or why the test is skipped (77: skip_reason(cc) says)."""
+    args = sys.argv[1:]
+    show = "--show" in args
+    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
+    if any(a not in ("--show", "--keep", keep) for a in args):
+        print(doc)
+        return 2
+    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..")))
+    pmukit = os.environ.get("PK_PMUKIT")
+    if not pmukit:
+        print("PK_PMUKIT must name the built pmukit")
+        return 2
+    cc = shutil.which("cc") or shutil.which("gcc")
+    why = skip_reason(cc)
+    if why:
+        print("SKIP: " + why)
+        return 77
+    tmp = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(tmp, exist_ok=True)
+    return show, keep, srcdir, os.path.abspath(pmukit), cc, tmp
+
+
+def describe_difference(a, b, show, ours=None, theirs=None):
+    """Where two runs a, b ((status, stdout, stderr), pmukit's then perf's)
+    part: the first line where their outputs (ours and theirs when given,
+    else the stdouts) differ, else their exit statuses; with show, both
+    stderrs after it."""
+    line, x, y = first_difference(a[1] if ours is None else ours,
+                                  b[1] if theirs is None else theirs)
+    detail = ("line %d\n    pmukit: %.200s\n    perf:   %.200s" % (line, x, y)
+              if line else "exit %d (pmukit) vs %d (perf)" % (a[0], b[0]))
+    return detail + ("\n" + a[2] + b[2] if show else "")
+
+
 def first_difference(a, b):
     al, bl = a.splitlines(), b.splitlines()
     for i in range(max(len(al), len(bl))):

@@ -26,10 +26,9 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import first_difference, run  # noqa: E402 (one copy of each)
+from pd_diff import describe_difference, run, test_args  # noqa: E402 (one copy of each)
 
 # name -> (program, compiler flags, record options, program arguments)
 PROGRAMS = {
@@ -111,24 +110,10 @@ def jit_maps(tmp, data):
 
 
 def main():
-    args = sys.argv[1:]
-    show = "--show" in args
-    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
-    if any(a not in ("--show", "--keep", keep) for a in args):
-        print(__doc__)
-        return 2
-    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")))
-    pmukit = os.environ.get("PK_PMUKIT")
-    if not pmukit:
-        print("PK_PMUKIT must name the built pmukit")
-        return 2
-    cc = shutil.which("cc") or shutil.which("gcc")
-    why = skip_reason(cc)
-    if why:
-        print("SKIP: " + why)
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="pd_sym_diff.")
-    os.makedirs(tmp, exist_ok=True)
+    got = test_args(__doc__, skip_reason, "pd_sym_diff.")
+    if isinstance(got, int):
+        return got
+    show, keep, srcdir, pmukit, cc, tmp = got
     results, maps = [], []
     try:
         files = {n: record(n, cc, srcdir, tmp) for n in PROGRAMS}
@@ -142,13 +127,7 @@ def main():
             a = run("%s %s -i %s" % (pmukit, cmd, files[name]), tmp)
             b = run("perf %s -i %s" % (cmd, files[name]), tmp)
             ours, theirs = (a[0] == 0, a[1]), (b[0] == 0, b[1])
-            detail = ""
-            if ours != theirs:
-                line, x, y = first_difference(a[1], b[1])
-                detail = ("line %d\n    pmukit: %.200s\n    perf:   %.200s" % (line, x, y)
-                          if line else "exit %d (pmukit) vs %d (perf)" % (a[0], b[0]))
-                if show:
-                    detail += "\n" + a[2] + b[2]
+            detail = describe_difference(a, b, show) if ours != theirs else ""
             results.append(("%s: %s" % (name, cmd), ours == theirs, detail, len(b[1])))
     finally:
         for m in maps:

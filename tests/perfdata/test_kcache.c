@@ -49,7 +49,8 @@ static char *kernel_sym(const char *cache_opt)
 	pk_machine_opts o = {.kallsyms = src, .kallsyms_cache = cache_opt};
 	pk_machine *m = pk_machine_new(&o);
 	assert_non_null(m);
-	static const char fname[] = "[kernel.kallsyms]_text";
+	/* no reference symbol ("_text"): the table's addresses as they are */
+	static const char fname[] = "[kernel.kallsyms]";
 	union {
 		uint8_t b[8 + 32 + 32];
 		uint64_t align;

@@ -437,8 +437,7 @@ static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode,
 	if (rc > 0)
 		pd_out_printf(o, "\n  %s:%u", file, line);
 	else if (rc < 0 && loc->has_map) {
-		const char *base = strrchr(loc->dso, '/');
-		pd_out_printf(o, "\n  %s[%" PRIx64 "]", base ? base + 1 : loc->dso, loc->dso_addr);
+		pd_out_printf(o, "\n  %s[%" PRIx64 "]", loc->dso_short, loc->dso_addr);
 	}
 }
 
@@ -519,8 +518,8 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
 	size_t start = o->len;
 	if (chain) {
 		pd_out_ch(o, '\t');
-		/* perf prints chain entries in a dso relative to the map */
-		pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
+		/* perf prints chain entries in a user dso relative to the map */
+		pd_out_hex(o, loc->has_map && !loc->kernel ? loc->dso_addr : ip, 16);
 	} else {
 		pd_out_ch(o, ' ');
 		if (f & F_IP)

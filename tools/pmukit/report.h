@@ -25,10 +25,21 @@
 typedef struct rp_loc {
 	const char *sym;             /* NULL when unresolved */
 	const char *dso;
+	const char *dso_short;       /* perf's short name (pk_addr_loc's); NULL: dso's base name */
 	uint64_t ip, sym_start, dso_addr, sym_size, map_size;
 	char level;                  /* 'k', '.', 'H', 'g', 'u' */
 	bool has_map;
 } rp_loc;
+
+/* The dso's name as report shows it: perf's short name ("[i915]" for a
+ * kernel module), a hand-made location's base name. */
+static inline const char *rp_dso_short(const rp_loc *l)
+{
+	if (l->dso_short)
+		return l->dso_short;
+	const char *s = strrchr(l->dso, '/');
+	return s && s[1] ? s + 1 : l->dso;
+}
 
 /* The width perf 6.1 gives a symbol's text: an inlined function's
  * " (inlined)" (--call-graph dwarf chains) is not counted. */
@@ -102,7 +113,7 @@ typedef struct rp_entry {
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */
 	bool nosym;                  /* made by an address without a symbol */
-	const char *dso;             /* the dso of the address that made it */
+	const char *dso;             /* the dso of the address that made it (short name) */
 	uint64_t *v;                 /* RP_NV values per member */
 	size_t max_depth;            /* the longest chain added */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */

@@ -69,8 +69,7 @@ static int cmp_node(const void *a, const void *b)
 		return r;
 	/* one name (or two addresses) in two dsos: perf's order is by dso
 	 * name first */
-	const char *da = strrchr(x->e[0]->dso, '/'), *db = strrchr(y->e[0]->dso, '/');
-	int d = strcmp(da ? da + 1 : x->e[0]->dso, db ? db + 1 : y->e[0]->dso);
+	int d = strcmp(x->e[0]->dso, y->e[0]->dso);
 	return d ? d : r;
 }
 

@@ -106,6 +106,7 @@ void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_l
 	const pk_addr_loc *a = pk_machine_lookup(m, pid, cpumode, ip);
 	l->sym = a->sym;
 	l->dso = a->dso;
+	l->dso_short = a->dso_short;
 	l->ip = ip;
 	l->sym_start = a->sym_start;
 	l->dso_addr = a->dso_addr;
@@ -191,7 +192,7 @@ rp_entry *rp_entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
 	e->nosym = !c->loc->sym;
-	e->dso = c->loc->dso;
+	e->dso = rp_dso_short(c->loc);
 	if (c->br)
 		e->br = *c->br;
 	for (int k = 0; k < rp->nr_keys; k++) {
@@ -229,8 +230,8 @@ bool rp_hidden(report *rp, const rp_ctx *c)
 			return true;
 	}
 	if (rp->dsos.n) {
-		const char *d = strrchr(c->loc->dso, '/');
-		if (!rp_list_has(&rp->dsos, c->loc->dso) && !rp_list_has(&rp->dsos, d ? d + 1 : c->loc->dso))
+		if (!rp_list_has(&rp->dsos, c->loc->dso) &&
+		    !rp_list_has(&rp->dsos, rp_dso_short(c->loc)))
 			return true;
 	}
 	if (rp->syms.n && (!c->loc->sym || !rp_list_has(&rp->syms, c->loc->sym)))

@@ -25,11 +25,6 @@ static void put(char *b, size_t n, const char *s)
 	b[l] = '\0';
 }
 
-static const char *basename_of(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
-}
 
 static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
@@ -46,7 +41,7 @@ static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
-	const char *base = basename_of(c->loc->dso);
+	const char *base = rp_dso_short(c->loc);
 	int tid;
 	char tail;
 	/* a JIT's map file, there or not: perf names the code "[JIT] tid N" */
@@ -228,7 +223,7 @@ static void k_dso_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	pk_machine_resolve(c->m, c->smp->pid, mode, c->smp->addr, &d);
 	*num = 0;
-	put(b, n, basename_of(d.dso));
+	put(b, n, d.dso_short);
 }
 
 /* srcline and srcfile: the file and line of the entry's address as perf
@@ -256,7 +251,7 @@ static void k_srcline(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	else if (l->sym)
 		snprintf(b, n, "%s+%" PRIu64, l->sym, l->dso_addr - l->sym_start);
 	else
-		snprintf(b, n, "%s[%" PRIx64 "]", basename_of(l->dso), l->dso_addr);
+		snprintf(b, n, "%s[%" PRIx64 "]", rp_dso_short(l), l->dso_addr);
 }
 
 static void k_srcfile(const rp_ctx *c, char *b, size_t n, uint64_t *num)
@@ -284,7 +279,7 @@ static void dso_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
 	const rp_loc *l = side_of(c, to);
 	*num = 0;
-	put(b, n, l->has_map ? basename_of(l->dso) : "[unknown]");
+	put(b, n, l->has_map ? rp_dso_short(l) : "[unknown]");
 }
 
 /* "[l] name" by the end's own level ('H' where no map holds it); numbers

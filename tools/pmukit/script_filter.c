@@ -159,10 +159,8 @@ static bool keep_location(const script_filter *f, pd_session *s, const pk_pd_eve
 	if (f->nr_syms && (!loc->sym || !has_word(f->syms, f->nr_syms, loc->sym, loc->sym_len)))
 		return false;
 	if (f->nr_dsos) {
-		const char *base = strrchr(loc->dso, '/');
-		base = base ? base + 1 : loc->dso;
 		if (!has_word(f->dsos, f->nr_dsos, loc->dso, loc->dso_len) &&
-		    !has_word(f->dsos, f->nr_dsos, base, strlen(base)))
+		    !has_word(f->dsos, f->nr_dsos, loc->dso_short, strlen(loc->dso_short)))
 			return false;
 	}
 	return true;
