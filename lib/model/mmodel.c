@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/util.h"
 #include "model/mkernel.h"
@@ -113,6 +114,15 @@ static uint64_t mux_interval_ns(const pk_model *m)
 	return (uint64_t)(ms > 0 ? ms : MK_MUX_DEFAULT_MS) * 1000000u;
 }
 
+/* True when root holds the folder bus/event_source/devices. */
+static bool is_machine_tree(const char *root)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", root);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int load_machine(pk_model *m, pk_error *err)
 {
 	int r = 0;
@@ -126,6 +136,11 @@ static int load_machine(pk_model *m, pk_error *err)
 		r = pki_machine_root(m->sc.machine, m->root, sizeof(m->root), err);
 	if (r < 0)
 		return r;
+	if (m->sc.machine_is_path && !is_machine_tree(m->root))
+		return pk_err_at(err, -EINVAL, "scenario", m->scenario_path, -1,
+				 "machine: \"%s\": not a machine's sysfs tree (no folder "
+				 "bus/event_source/devices in %s)",
+				 m->sc.machine, m->root);
 	m->pmus = pk_pmus_load(m->root, err);
 	if (!m->pmus)
 		return err && err->code ? err->code : -ENOMEM;

@@ -63,7 +63,8 @@ int pki_scenario_bad(pk_error *err, const char *where, const char *path, const j
 
 void pki_json_path(char *buf, size_t len, const char *path, const char *key, long idx)
 {
-	int n = idx < 0 ? snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key)
+	/* an empty key is shown as "" (a path ending in '.' names nothing) */
+	int n = idx < 0 ? snprintf(buf, len, "%s%s%s", path, *path ? "." : "", *key ? key : "\"\"")
 			: snprintf(buf, len, "%s[%ld]", path, idx);
 	if (n < 0 || (size_t)n >= len)
 		buf[len - 1] = '\0'; /* cut: the path is still a prefix of the real one */

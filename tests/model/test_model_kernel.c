@@ -415,6 +415,38 @@ static void test_machine_path(void **state)
 	free(tmp);
 }
 
+/* A machine path that is not a sysfs tree (a file, an empty folder): the
+ * error names the scenario and the key, and gives no sysfs hint (issue 26). */
+static void test_machine_not_tree(void **state)
+{
+	(void)state;
+	char *tmp = pk_test_tmpdir(), path[4096], text[1024];
+	pk_test_put_file(tmp, "file", "not a tree\n");
+	const char *names[] = {"file", "."};
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text),
+			 "{\"machine\": \"./%s\", \"cpuid\": \"GenuineIntel-6-7E-5\", \"threads\": "
+			 "[{\"tid\": 7, \"comm\": \"t\", \"cpu\": 0, \"phases\": [{\"ms\": 10, "
+			 "\"ghz\": 1, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
+			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}", names[i]);
+		pk_test_put_file(tmp, "s.json", text);
+		snprintf(path, sizeof(path), "%s/s.json", tmp);
+		pk_error err;
+		pk_error_clear(&err);
+		assert_null(pk_model_new(path, &err));
+		assert_int_equal(err.code, -EINVAL);
+		assert_string_equal(err.subject, "scenario");
+		assert_string_equal(err.where, path);
+		assert_non_null(strstr(err.msg, "machine: \"./"));
+		assert_non_null(strstr(err.msg, "not a machine's sysfs tree"));
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/file", tmp);
+	unlink(path);
+	rmdir(tmp);
+	free(tmp);
+}
+
 /* A thread's event on one CPU runs only while the thread is there (the
  * hybrid thread's atom phase, on CPU 16); a member's group read reads the
  * whole group. */
@@ -472,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_enable_disable), cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_poll),          cmocka_unit_test(test_host),
 		cmocka_unit_test(test_machines),      cmocka_unit_test(test_machine_path),
+		cmocka_unit_test(test_machine_not_tree),
 		cmocka_unit_test(test_task_on_cpu),   cmocka_unit_test(test_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
