@@ -180,6 +180,7 @@ static int resolve_event(pk_model *m, mk_event *e)
 	e->kind = MK_RATE;
 	if (e->core.row->perf_metrics && pki_mk_is_slots(e)) {
 		e->kind = MK_PM_SLOTS;
+		e->regs.driver = m->sc.kernel; /* the scenario's driver arithmetic */
 	} else if (e->core.row->perf_metrics && pki_mk_metric_field(e) >= 0) {
 		e->kind = MK_PM_METRIC;
 		e->field = pki_mk_metric_field(e);

@@ -447,6 +447,56 @@ static void test_machine_not_tree(void **state)
 	free(tmp);
 }
 
+/* {slots,topdown-retiring} over an all-retiring phase on Ice Lake under the
+ * scenario's "kernel" (issue 26): retiring = slots with the current driver,
+ * slots x 65279 / 65536 (0.39 % less) with the 2019 patch's fixed point. */
+static uint64_t retiring_under(const char *kernel, uint64_t *slots)
+{
+	char *tmp = pk_test_tmpdir(), path[4096], text[1024];
+	snprintf(text, sizeof(text),
+		 "{\"machine\": \"icelake\"%s%s%s, \"threads\": [{\"tid\": 7, \"comm\": \"t\", "
+		 "\"cpu\": 0, \"phases\": [{\"ms\": 10, \"ghz\": 1, \"tma\": {\"retiring\": 1, "
+		 "\"bad_speculation\": 0, \"frontend_bound\": 0, \"backend_bound\": 0}}]}]}",
+		 kernel ? ", \"kernel\": \"" : "", kernel ? kernel : "", kernel ? "\"" : "");
+	pk_test_put_file(tmp, "s.json", text);
+	snprintf(path, sizeof(path), "%s/s.json", tmp);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_model *m = pk_model_new(path, &err);
+	if (!m)
+		fail_msg("%s", err.msg);
+	const pk_kernel *k = pk_model_kernel(m);
+	struct perf_event_attr a = raw(0x0400, GROUP_RF);
+	int l = k->ops->open(k, &a, 7, -1, -1, 0);
+	a = raw(0x8000, GROUP_RF);
+	assert_true(l >= 0 && k->ops->open(k, &a, 7, -1, l, 0) >= 0);
+	pk_model_advance(m, 10 * MS);
+	uint64_t buf[16];
+	assert_int_equal(k->ops->read(k, l, buf, sizeof(buf)), 7 * 8);
+	*slots = buf[3];
+	pk_model_free(m);
+	unlink(path);
+	rmdir(tmp);
+	free(tmp);
+	return buf[5];
+}
+
+static void test_kernel_arithmetic(void **state)
+{
+	(void)state;
+	uint64_t slots, ret = retiring_under(NULL, &slots);
+	assert_int_equal(slots, 10 * MS * 5); /* 1 GHz x width 5 */
+	assert_int_equal(ret, slots);
+	assert_int_equal(retiring_under("current", &slots), slots);
+	assert_int_equal(retiring_under("icl-patch-2019", &slots), slots * 65279 >> 16);
+	pk_error err;
+	pk_error_clear(&err);
+	const char *bad = "{\"machine\": \"icelake\", \"kernel\": \"5.4\", \"threads\": []}";
+	pki_scenario s;
+	assert_int_equal(pki_scenario_parse(bad, strlen(bad), NULL, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "kernel: \"5.4\": expected \"current\""));
+}
+
 /* A thread's event on one CPU runs only while the thread is there (the
  * hybrid thread's atom phase, on CPU 16); a member's group read reads the
  * whole group. */
@@ -505,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_poll),          cmocka_unit_test(test_host),
 		cmocka_unit_test(test_machines),      cmocka_unit_test(test_machine_path),
 		cmocka_unit_test(test_machine_not_tree),
+		cmocka_unit_test(test_kernel_arithmetic),
 		cmocka_unit_test(test_task_on_cpu),   cmocka_unit_test(test_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
