@@ -117,6 +117,7 @@ typedef struct pki_scenario {
 	bool smt;
 	double ref_ghz;       /* the nominal (TSC) frequency; 0: not given */
 	pki_pm_driver kernel; /* "kernel": whose PERF_METRICS arithmetic */
+	double quantum_ms;    /* "quantum_ms": threads sharing a CPU; 0: the default */
 	bool unprivileged;    /* "privileged": false: the recorder is not root */
 	pki_thread *threads;
 	size_t nr_threads;

@@ -86,33 +86,26 @@ uint64_t pki_mk_sample_bound(pk_model *m, uint64_t t0, uint64_t end)
 }
 
 /* The thread a sample of e is taken in (index, or -1 on an idle CPU), its
- * phase and CPU: a task event's thread; for a CPU event, of the threads
- * running on that CPU, the one with the most counts not yet sampled (the
- * model runs threads sharing a CPU side by side: each gets samples in
- * proportion to its counts), which is charged the period. */
+ * phase and CPU: a task event's thread; for a CPU event, the thread running
+ * on that CPU (a step never crosses a context switch), which is charged
+ * the period. */
 static int sample_thread(const pk_model *m, mk_event *e, uint64_t t0, uint64_t period,
 			 const pki_phase **ph, int *cpu)
 {
 	size_t nthr = m->sc.nr_threads;
-	int best = -1;
-	*ph = NULL;
+	size_t t = (size_t)e->ctx < nthr ? (size_t)e->ctx
+		   : (size_t)e->cpu < m->sched.nr_cpu ? m->sched.rq[e->cpu].cur : SIZE_MAX;
+	(void)t0;
+	*ph = t < nthr ? pki_mk_phase_now(m, t) : NULL;
 	*cpu = e->cpu;
-	for (size_t t = 0; t < nthr; t++) {
-		if ((size_t)e->ctx < nthr && t != (size_t)e->ctx)
-			continue;
-		const pki_phase *p = pki_mk_phase_at(m, t, t0, NULL);
-		int c = p ? pki_mk_cpu_of(m, t, p) : -1;
-		if (!p || (e->cpu >= 0 && c != e->cpu))
-			continue;
-		if (best >= 0 && !(e->credit && e->credit[t] > e->credit[best]))
-			continue;
-		best = (int)t;
-		*ph = p;
-		*cpu = c;
+	if (!*ph || !pki_mk_running(m, t)) {
+		*ph = NULL;
+		return -1;
 	}
-	if (best >= 0 && e->credit)
-		e->credit[best] -= (double)period;
-	return best;
+	*cpu = m->sched.th[t].cpu;
+	if (e->credit)
+		e->credit[t] -= (double)period;
+	return (int)t;
 }
 
 /* PERF_SAMPLE_READ: a group read (PERF_METRICS brought up to date as the

@@ -346,6 +346,11 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	rc = parse_kernel(root, where, s, err);
 	if (rc)
 		return rc;
+	if (json_object_get(root, "quantum_ms")) {
+		rc = get_number(root, "quantum_ms", 0.001, 1000, false, "", where, &s->quantum_ms, err);
+		if (rc)
+			return rc;
+	}
 	if (json_object_get(root, "ref_ghz"))
 		return get_number(root, "ref_ghz", 0, 10, true, "", where, &s->ref_ghz, err);
 	return 0;
@@ -385,7 +390,7 @@ int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scen
 		       pk_error *err)
 {
 	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "privileged",
-					    "kernel", "threads", NULL};
+					    "kernel", "quantum_ms", "threads", NULL};
 	memset(out, 0, sizeof(*out));
 	where = where ? where : "(scenario)";
 	json_error_t jerr;

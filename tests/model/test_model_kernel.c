@@ -498,7 +498,8 @@ static void test_kernel_arithmetic(void **state)
 }
 
 /* A thread's event on one CPU runs only while the thread is there (the
- * hybrid thread's atom phase, on CPU 16); a member's group read reads the
+ * hybrid thread's atom phase, on CPU 17: CPU 16 is 4002's, so it moves to
+ * an idle E-core, issue 26); a member's group read reads the
  * whole group. */
 static void test_task_on_cpu(void **state)
 {
@@ -508,17 +509,17 @@ static void test_task_on_cpu(void **state)
 	struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
 				    .config = PERF_COUNT_HW_CPU_CYCLES | (8ull << 32),
 				    .read_format = GROUP_RF};
-	int l = k->ops->open(k, &a, 4001, 16, -1, 0);
+	int l = k->ops->open(k, &a, 4001, 17, -1, 0);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	int mem = k->ops->open(k, &a, 4001, 16, l, 0);
+	int mem = k->ops->open(k, &a, 4001, 17, l, 0);
 	assert_true(l >= 0 && mem >= 0);
 	pk_model_advance(m, 1000 * MS);
 	uint64_t buf[16];
 	assert_int_equal(k->ops->read(k, mem, buf, sizeof(buf)), 7 * 8);
 	assert_int_equal(buf[0], 2);
-	assert_int_equal(buf[1], 1000 * MS); /* enabled while the thread lives */
-	assert_int_equal(buf[2], 700 * MS);  /* running while it is on CPU 16 */
+	assert_int_equal(buf[1], 1000 * MS); /* enabled while the thread runs */
+	assert_int_equal(buf[2], 700 * MS);  /* running while it is on CPU 17 */
 	assert_int_equal(buf[3], 700 * 3600000ull);
 	assert_int_equal(buf[5], 700 * MS);
 	pk_model_free(m);
