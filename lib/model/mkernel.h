@@ -85,7 +85,6 @@ typedef struct mk_event {
 	bool sampling;
 	pki_overflow ovf;
 	uint64_t ovf_count;     /* whole counts the overflow state has seen */
-	double *credit;         /* a CPU event's: counts per thread not yet sampled */
 	struct mk_spe *spe;     /* MK_SPE: the unit's state and AUX area (mspe.c) */
 } mk_event;
 

@@ -33,7 +33,8 @@ const pk_pmu *pki_mk_pmu_on_cpu(const pk_model *m, int cpu)
 }
 
 /* The thread's `cpu` while its phase's core type is that CPU's, else the
- * first CPU of the phase's core type. */
+ * first CPU of the phase's core type (the scheduler, mthreads.c, prefers
+ * an idle one of that type when the thread moves). */
 int pki_mk_cpu_of(const pk_model *m, size_t t, const pki_phase *ph)
 {
 	int cpu = m->sc.threads[t].cpu;
@@ -221,7 +222,7 @@ void pk_model_free(pk_model *m)
 	free(m->rec);
 	pki_sched_free(&m->sched);
 	for (size_t i = 0; i < m->nr_ev; i++)
-		free(m->ev[i].map), free(m->ev[i].credit), pki_mk_spe_free(&m->ev[i]);
+		free(m->ev[i].map), pki_mk_spe_free(&m->ev[i]);
 	free(m->ev);
 	free(m);
 }

@@ -301,10 +301,7 @@ static double run_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt, bool
 		return 0;
 	if (task && pki_mk_pmu_of(m, ph->core_type) != e->pmu)
 		return 0;
-	double n = count_phase(e, &m->ev[e->leader], ph, (double)dt * ph->ghz, apply);
-	if (apply && e->credit)
-		e->credit[t] += n; /* whose counts a CPU event's sample takes */
-	return n;
+	return count_phase(e, &m->ev[e->leader], ph, (double)dt * ph->ghz, apply);
 }
 
 double pki_mk_event_delta(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
