@@ -31,6 +31,9 @@ void pk_test_rmtree(char *dir);
 /* A bundled model scenario: $PK_SRCDIR/examples/model/<name> (one of the
  * last four returned stays valid). */
 const char *pk_test_example(const char *name);
+/* The PMU model of a scenario file; the test fails with the error if it
+ * does not load. */
+struct pk_model *pk_test_model(const char *scenario);
 /* Copies the line at *l (without its newline) into buf and moves *l past
  * it; false at the end. */
 bool pk_test_next_line(const char **l, char *buf, size_t len);

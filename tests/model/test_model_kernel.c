@@ -389,6 +389,13 @@ static void test_machines(void **state)
 	free(tmp);
 }
 
+/* The model of dir/s.json (its path into path[4096]). */
+static pk_model *model_in(const char *dir, char *path)
+{
+	snprintf(path, 4096, "%s/s.json", dir);
+	return pk_test_model(path);
+}
+
 /* A machine given as a relative path is found from the scenario's folder. */
 static void test_machine_path(void **state)
 {
@@ -401,12 +408,7 @@ static void test_machine_path(void **state)
 			 "[{\"tid\": 7, \"comm\": \"t\", \"cpu\": 0, \"phases\": [{\"ms\": 10, "
 			 "\"ghz\": 1, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
 			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}");
-	snprintf(path, sizeof(path), "%s/s.json", tmp);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s", err.msg);
+	pk_model *m = model_in(tmp, path);
 	assert_non_null(strstr(pk_model_sysfs_root(m), tmp));
 	pk_model_free(m);
 	unlink(link);
@@ -459,12 +461,7 @@ static uint64_t retiring_under(const char *kernel, uint64_t *slots)
 		 "\"bad_speculation\": 0, \"frontend_bound\": 0, \"backend_bound\": 0}}]}]}",
 		 kernel ? ", \"kernel\": \"" : "", kernel ? kernel : "", kernel ? "\"" : "");
 	pk_test_put_file(tmp, "s.json", text);
-	snprintf(path, sizeof(path), "%s/s.json", tmp);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s", err.msg);
+	pk_model *m = model_in(tmp, path);
 	const pk_kernel *k = pk_model_kernel(m);
 	struct perf_event_attr a = raw(0x0400, GROUP_RF);
 	int l = k->ops->open(k, &a, 7, -1, -1, 0);

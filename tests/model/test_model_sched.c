@@ -43,12 +43,7 @@ static pk_model *two_on_cpu0(double quantum_ms)
 		 share[1][1], share[1][2], share[1][3]);
 	pk_test_put_file(tmp, "two.json", text);
 	snprintf(path, sizeof(path), "%s/two.json", tmp);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s", err.msg);
-	return m;
+	return pk_test_model(path);
 }
 
 static const uint64_t RF = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
