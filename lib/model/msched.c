@@ -1,9 +1,9 @@
 /* The PMU model in virtual time (issue 8): runs the scenario forward in
- * steps that end at every mux tick and every phase boundary, so within a
- * step each thread runs one phase and each context's schedule is fixed.
+ * steps, so within a step each thread runs one phase, each CPU one thread
+ * and each context's schedule is fixed.
  *
  * Contexts: a scenario thread (events opened with its tid) or a CPU (pid
- * -1). At the start of a step each context schedules its groups on the
+ * -1). When it changes, a context schedules its groups on the
  * counters of the core PMU it is on (the thread's phase core type; the
  * CPU's PMU): pinned groups first, then flexible ones from the context's
  * rotation point; the first flexible group that does not fit stops the
@@ -20,7 +20,7 @@
  * thread changed, each walking its own events (m->cev), so the cost grows
  * with reads, phase changes and context switches, not with virtual time.
  *
- * Times: an enabled event of a live thread (or of a CPU) gains time_enabled;
+ * Times: an enabled event of a running thread (or of a CPU) gains time_enabled;
  * when scheduled it gains time_running and counts: rate x core cycles
  * (pki_event_rate) or, for PERF_METRICS, its slots leader's registers are
  * fed the phase's node slots (pki_pm_run), saved when the group leaves the
