@@ -27,12 +27,7 @@ static const char *example(const char *name)
 
 static pk_model *model(const char *name)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(example(name), &err);
-	if (!m)
-		fail_msg("%s: %s", name, err.msg);
-	return m;
+	return pk_test_model(example(name));
 }
 
 /* The model and, for the truths, the scenario as parsed. */
