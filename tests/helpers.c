@@ -4,6 +4,7 @@
 #include "helpers.h"
 
 #include <pmukit/region.h>
+#include <pmukit/model.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,4 +213,14 @@ int pk_test_csv_split(char *line, char **f, int max)
 	while (cur && nf < max)
 		f[nf++] = strsep(&cur, ",");
 	return nf;
+}
+
+struct pk_model *pk_test_model(const char *scenario)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_model *m = pk_model_new(scenario, &err);
+	if (!m)
+		fail_msg("%s: %s", scenario, err.msg);
+	return m;
 }

@@ -35,6 +35,9 @@ const char *pk_test_example(const char *name);
  * (opts.model), the report asked for at report ("" none); the model, for
  * pk_model_free after pk_region_fini; fails the test when it cannot. */
 struct pk_model *pk_test_region_model(const char *name, const char *report);
+/* The PMU model of a scenario file; the test fails with the error if it
+ * does not load. */
+struct pk_model *pk_test_model(const char *scenario);
 /* Copies the line at *l (without its newline) into buf and moves *l past
  * it; false at the end. */
 bool pk_test_next_line(const char **l, char *buf, size_t len);

@@ -37,6 +37,11 @@ typedef struct pk_model pk_model;
  * then <datadir>/pmukit/machines) or a path to a folder holding
  * bus/event_source/devices. NULL with err naming the file, the key or the
  * folders looked in. */
+/* The host a model recording names in HOSTNAME and OSRELEASE: how report
+ * and script tell a modeled perf.data from a measured one. */
+#define PK_MODEL_NODENAME "pmukit-model"
+#define PK_MODEL_RELEASE "model"
+
 pk_model *pk_model_new(const char *scenario_path, pk_error *err);
 void pk_model_free(pk_model *m);
 

@@ -73,8 +73,8 @@ static int host_uname(const pk_kernel *k, struct utsname *out)
 	const pk_model *m = MK(k);
 	memset(out, 0, sizeof(*out));
 	snprintf(out->sysname, sizeof(out->sysname), "Linux");
-	snprintf(out->nodename, sizeof(out->nodename), "pmukit-model");
-	snprintf(out->release, sizeof(out->release), "model");
+	snprintf(out->nodename, sizeof(out->nodename), "%s", PK_MODEL_NODENAME);
+	snprintf(out->release, sizeof(out->release), "%s", PK_MODEL_RELEASE);
 	snprintf(out->version, sizeof(out->version), "pmukit PMU model (no hardware)");
 	snprintf(out->machine, sizeof(out->machine), "%s",
 		 m->sc.cpuid.vendor == PK_VENDOR_ARM ? "aarch64" : "x86_64");

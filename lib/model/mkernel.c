@@ -180,6 +180,7 @@ static int resolve_event(pk_model *m, mk_event *e)
 	e->kind = MK_RATE;
 	if (e->core.row->perf_metrics && pki_mk_is_slots(e)) {
 		e->kind = MK_PM_SLOTS;
+		e->regs.driver = m->sc.kernel; /* the scenario's driver arithmetic */
 	} else if (e->core.row->perf_metrics && pki_mk_metric_field(e) >= 0) {
 		e->kind = MK_PM_METRIC;
 		e->field = pki_mk_metric_field(e);
@@ -189,20 +190,22 @@ static int resolve_event(pk_model *m, mk_event *e)
 
 /* The model must have a count for the event in every phase of the
  * scenario (a row over a rate the scenario gives only in some phases is
- * refused, naming the first phase without it: never a silent 0). */
+ * refused: never a silent 0). Which rates a phase gives is all that can
+ * make a row fail, so one phase per set of given rates is evaluated
+ * (m->rates_ph). */
 static int check_known(pk_model *m, const mk_event *e)
 {
 	pk_error err;
 	double rate;
 	if (e->kind != MK_RATE)
 		return 0;
-	for (size_t t = 0; t < m->sc.nr_threads; t++)
-		for (size_t p = 0; p < m->sc.threads[t].nr_phases; p++) {
-			pk_error_clear(&err);
-			if (pki_event_rate(&e->core, &e->key, &m->sc.threads[t].phases[p], &rate,
-					   &err) < 0)
-				return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
-		}
+	for (size_t i = 0; i < PK_ARRAY_SIZE(m->rates_ph); i++) {
+		if (!m->rates_ph[i])
+			continue;
+		pk_error_clear(&err);
+		if (pki_event_rate(&e->core, &e->key, m->rates_ph[i], &rate, &err) < 0)
+			return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	}
 	return 0;
 }
 
@@ -259,15 +262,18 @@ static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t
 		pki_mk_spe_free(&e);
 		return r;
 	}
-	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0) {
+	mk_ctx_ev *c = &m->cev[e.ctx];
+	if (pki_grow(&m->ev, &m->cap_ev, m->nr_ev + 1, sizeof(*m->ev)) < 0 ||
+	    pki_grow(&c->idx, &c->cap, c->n + 1, sizeof(*c->idx)) < 0) {
 		pki_mk_spe_free(&e);
 		return pki_mk_refuse(m, -ENOMEM, "out of memory");
 	}
 	e.open = true;
 	e.enabled = !e.attr.disabled;
+	c->idx[c->n++] = m->nr_ev;
 	m->ev[m->nr_ev] = e;
 	int fd = MK_FD_BASE + (int)m->nr_ev++;
-	pki_mk_schedule(m); /* an enabled event goes on the PMU at once */
+	pki_mk_schedule(m, e.ctx); /* an enabled event goes on the PMU at once */
 	return fd;
 }
 
@@ -372,7 +378,7 @@ static int mk_ioctl(const pk_kernel *k, int fd, unsigned long req, unsigned long
 			o->enabled = req == PERF_EVENT_IOC_ENABLE;
 	}
 	if (req != PERF_EVENT_IOC_RESET) {
-		pki_mk_schedule(m); /* in or out of the PMU at once */
+		pki_mk_schedule(m, e->ctx); /* in or out of the PMU at once */
 		pki_mk_spe_sync(m); /* a stopped SPE event ends its AUX handle */
 	}
 	for (size_t i = 0; i < m->nr_ev; i++)

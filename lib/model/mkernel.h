@@ -57,6 +57,8 @@ typedef struct mk_event {
 	const pk_pmu *pmu;      /* core PMU; NULL for software events */
 	pki_core core;
 	pki_event_key key;
+	const pki_phase *rate_ph; /* MK_RATE: the phase `rate` is of (a cache) */
+	double rate;
 	int field;              /* MK_PM_METRIC: 0-7 */
 	int fixed;              /* fixed counter it uses, -1: a generic one */
 	bool enabled;
@@ -83,9 +85,38 @@ typedef struct mk_event {
 	bool sampling;
 	pki_overflow ovf;
 	uint64_t ovf_count;     /* whole counts the overflow state has seen */
-	double *credit;         /* a CPU event's: counts per thread not yet sampled */
 	struct mk_spe *spe;     /* MK_SPE: the unit's state and AUX area (mspe.c) */
 } mk_event;
+
+/* The model's CPU scheduler (mthreads.c): one per thread, one per CPU. */
+typedef struct mk_thread {
+	size_t ph;              /* current phase (nr_phases: ended) */
+	uint64_t own;           /* ns it has run */
+	uint64_t ph_end;        /* own ns at the end of phase ph */
+	int cpu;                /* the CPU it runs or waits on; -1: ended */
+	bool running;           /* on its CPU now */
+	bool dirty;             /* listed in mk_sched.dirty */
+	size_t next;            /* next in its CPU's queue (SIZE_MAX: none) */
+	uint64_t end;           /* virtual ns it ended (UINT64_MAX: not yet) */
+} mk_thread;
+typedef struct mk_cpu_rq {
+	size_t cur;             /* the running thread (SIZE_MAX: idle) */
+	size_t head, tail;      /* the waiting threads, in order */
+	uint64_t slice_end;     /* when the running thread's quantum ends */
+} mk_cpu_rq;
+typedef struct mk_sched {
+	mk_thread *th;
+	size_t nr_th, nr_alive;
+	mk_cpu_rq *rq;          /* per CPU number, 0 .. the highest */
+	size_t nr_cpu;
+	uint64_t quantum;       /* ns */
+	size_t *dirty, nr_dirty; /* threads changed since the caller last looked */
+} mk_sched;
+/* The default quantum: one tick at HZ 250 (docs/model.md "Time and
+ * scheduling"). */
+#define MK_QUANTUM_MS 4
+
+typedef struct mk_ctx_ev mk_ctx_ev;
 
 struct pk_model {
 	pk_kernel k;
@@ -96,16 +127,22 @@ struct pk_model {
 	pk_pmus *pmus;
 	pk_cpumap *cpus;        /* the machine's CPUs */
 	uint64_t now, end, mux_ns;
-	uint64_t *thread_end;   /* per thread, ns */
+	uint64_t *thread_end;   /* per thread: when it ends, ns (mthreads.c, ahead) */
 	mk_event *ev;
 	size_t nr_ev, cap_ev;
 	unsigned *rot;          /* per context: rotations so far */
-	bool *want_rot;         /* per context: rotate at the end of this step */
+	bool *want_rot;         /* per context: rotate at the next mux tick */
+	struct mk_ctx_ev {      /* per context: its events' indices, in order */
+		size_t *idx, n, cap;
+	} *cev;
 	char reason[400];       /* the last refusal */
 	uint64_t tick_ns;       /* the modeled kernel's tick (HZ 250) */
 	uint64_t wakeups;       /* ring wakeups so far (poll in virtual time) */
 	uint8_t *rec;           /* a record being built (PKI_PD_RECORD_MAX + 1) */
 	uint64_t spe_handles;   /* AUX handles ended so far (mspe.c) */
+	mk_sched sched;         /* who runs where (mthreads.c) */
+	/* the first phase of the scenario with each set of given rates */
+	const pki_phase *rates_ph[1u << PKI_RATE_NR];
 };
 
 #define MK(k) ((pk_model *)(k)->ctx)
@@ -116,8 +153,6 @@ static inline uint64_t pki_mk_id(const pk_model *m, const mk_event *e)
 	return (uint64_t)(e - m->ev) + 1;
 }
 
-/* The phase thread t runs at time t_ns, NULL when it has ended. */
-const pki_phase *pki_mk_phase_at(const pk_model *m, size_t t, uint64_t t_ns, uint64_t *phase_end);
 /* The core PMU a phase's core type runs on. */
 const pk_pmu *pki_mk_pmu_of(const pk_model *m, pki_core_type ct);
 /* The CPU thread t runs on during phase ph (docs/model.md "Hybrid"). */
@@ -126,6 +161,28 @@ int pki_mk_cpu_of(const pk_model *m, size_t t, const pki_phase *ph);
 const pk_pmu *pki_mk_pmu_on_cpu(const pk_model *m, int cpu);
 /* Records the reason of a refusal and returns code. */
 int pki_mk_refuse(pk_model *m, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* mthreads.c: the scheduler. init: every thread on its first phase's CPU
+ * at time 0; -ENOMEM. */
+int pki_sched_init(const pk_model *m, mk_sched *s, uint64_t quantum);
+void pki_sched_free(mk_sched *s);
+/* The next time after now at which a running thread's phase or quantum
+ * ends (UINT64_MAX: every thread has ended). */
+uint64_t pki_sched_next(const mk_sched *s, uint64_t now);
+/* Runs the scheduler from now to t1 (at most pki_sched_next(now)): the
+ * running threads' own time moves, phases end, threads switch, move, end;
+ * each thread changed is listed in s->dirty. */
+void pki_sched_advance(const pk_model *m, mk_sched *s, uint64_t now, uint64_t t1);
+/* Thread t's current phase, NULL once it has ended; whether it runs now. */
+static inline const pki_phase *pki_mk_phase_now(const pk_model *m, size_t t)
+{
+	const mk_thread *th = &m->sched.th[t];
+	return th->ph < m->sc.threads[t].nr_phases ? &m->sc.threads[t].phases[th->ph] : NULL;
+}
+static inline bool pki_mk_running(const pk_model *m, size_t t)
+{
+	return m->sched.th[t].running;
+}
 
 /* mrules.c: the driver's TopDown checks for a new event; 0 or -EINVAL. */
 int pki_mk_check_topdown(pk_model *m, const mk_event *e, const mk_event *leader);
@@ -136,8 +193,8 @@ int pki_mk_metric_field(const mk_event *e); /* 0-7, or -1 */
 /* msched.c: runs the model to time `to`; with until_wakeup, stops early
  * after the step in which a ring woke its reader. True when one did. */
 bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup);
-/* Schedules every context at the current time (after ENABLE/DISABLE). */
-void pki_mk_schedule(pk_model *m);
+/* Schedules context ctx now (after an open, ENABLE or DISABLE). */
+void pki_mk_schedule(pk_model *m, int ctx);
 /* Contexts: the threads, then one per CPU number up to the highest. */
 size_t pki_mk_nr_ctx(const pk_model *m);
 /* True when e and its leader are open and enabled. */

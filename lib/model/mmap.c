@@ -80,9 +80,12 @@ void pki_mk_publish(pk_model *m, mk_event *e)
 
 void pki_mk_publish_group(pk_model *m, const mk_event *l)
 {
-	for (size_t i = 0; i < m->nr_ev; i++)
-		if (m->ev[i].open && &m->ev[m->ev[i].leader] == l)
-			pki_mk_publish(m, &m->ev[i]);
+	const mk_ctx_ev *c = &m->cev[l->ctx];
+	for (size_t j = 0; j < c->n; j++) {
+		mk_event *e = &m->ev[c->idx[j]];
+		if (e->open && &m->ev[e->leader] == l)
+			pki_mk_publish(m, e);
+	}
 }
 
 int pki_mk_mmap(pk_model *m, mk_event *e, size_t len, int prot, uint64_t offset, void **addr)
@@ -178,7 +181,7 @@ static int rdpmc_context(pk_model *m, pid_t tid, const pki_counters **row, pk_er
 	for (size_t t = 0; t < m->sc.nr_threads; t++) {
 		if (m->sc.threads[t].tid != tid)
 			continue;
-		const pki_phase *ph = pki_mk_phase_at(m, t, m->now, NULL);
+		const pki_phase *ph = pki_mk_phase_now(m, t);
 		if (!ph)
 			return pk_err(err, -ESRCH, "rdpmc: thread %d has ended at %llu ns", (int)tid,
 				      (unsigned long long)m->now);
@@ -204,9 +207,10 @@ int pk_model_rdpmc(pk_model *m, pid_t tid, uint32_t ecx, uint64_t *value, pk_err
 	if (r < 0)
 		return r;
 	*value = 0;
-	for (size_t i = 0; i < m->nr_ev; i++) {
-		const mk_event *e = &m->ev[i];
-		bool on = e->ctx == t && pki_mk_on_counter(m, e) && e->pmc_ecx == ecx;
+	const mk_ctx_ev *c = &m->cev[t];
+	for (size_t j = 0; j < c->n; j++) { /* the thread's events only */
+		const mk_event *e = &m->ev[c->idx[j]];
+		bool on = pki_mk_on_counter(m, e) && e->pmc_ecx == ecx;
 		if (on) {
 			*value = pki_mk_raw(m, e);
 			break;

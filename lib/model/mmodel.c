@@ -8,32 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/util.h"
 #include "model/mkernel.h"
 #include "model/mspe.h"
 #include "perfdata/sample_write.h"
-
-static uint64_t phase_ns(const pki_phase *p)
-{
-	return (uint64_t)llround(p->ms * 1e6);
-}
-
-const pki_phase *pki_mk_phase_at(const pk_model *m, size_t t, uint64_t t_ns, uint64_t *phase_end)
-{
-	const pki_thread *th = &m->sc.threads[t];
-	uint64_t start = 0;
-	for (size_t i = 0; i < th->nr_phases; i++) {
-		uint64_t end = start + phase_ns(&th->phases[i]);
-		if (t_ns < end) {
-			if (phase_end)
-				*phase_end = end;
-			return &th->phases[i];
-		}
-		start = end;
-	}
-	return NULL;
-}
 
 const pk_pmu *pki_mk_pmu_of(const pk_model *m, pki_core_type ct)
 {
@@ -53,7 +33,8 @@ const pk_pmu *pki_mk_pmu_on_cpu(const pk_model *m, int cpu)
 }
 
 /* The thread's `cpu` while its phase's core type is that CPU's, else the
- * first CPU of the phase's core type. */
+ * first CPU of the phase's core type (the scheduler, mthreads.c, prefers
+ * an idle one of that type when the thread moves). */
 int pki_mk_cpu_of(const pk_model *m, size_t t, const pki_phase *ph)
 {
 	int cpu = m->sc.threads[t].cpu;
@@ -113,6 +94,15 @@ static uint64_t mux_interval_ns(const pk_model *m)
 	return (uint64_t)(ms > 0 ? ms : MK_MUX_DEFAULT_MS) * 1000000u;
 }
 
+/* True when root holds the folder bus/event_source/devices. */
+static bool is_machine_tree(const char *root)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", root);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int load_machine(pk_model *m, pk_error *err)
 {
 	int r = 0;
@@ -126,6 +116,11 @@ static int load_machine(pk_model *m, pk_error *err)
 		r = pki_machine_root(m->sc.machine, m->root, sizeof(m->root), err);
 	if (r < 0)
 		return r;
+	if (m->sc.machine_is_path && !is_machine_tree(m->root))
+		return pk_err_at(err, -EINVAL, "scenario", m->scenario_path, -1,
+				 "machine: \"%s\": not a machine's sysfs tree (no folder "
+				 "bus/event_source/devices in %s)",
+				 m->sc.machine, m->root);
 	m->pmus = pk_pmus_load(m->root, err);
 	if (!m->pmus)
 		return err && err->code ? err->code : -ENOMEM;
@@ -135,21 +130,53 @@ static int load_machine(pk_model *m, pk_error *err)
 	return machine_cpus(m, err);
 }
 
+/* When each thread ends: the scheduler run ahead on its own (no events),
+ * change by change; the time it takes grows with phases and context
+ * switches. */
+static int thread_ends(pk_model *m, uint64_t quantum)
+{
+	mk_sched s;
+	uint64_t now = 0;
+	int r = pki_sched_init(m, &s, quantum);
+	while (r == 0 && s.nr_alive) {
+		uint64_t t = pki_sched_next(&s, now);
+		pki_sched_advance(m, &s, now, t);
+		s.nr_dirty = 0;
+		for (size_t i = 0; i < s.nr_th; i++)
+			s.th[i].dirty = false;
+		now = t;
+	}
+	for (size_t t = 0; r == 0 && t < m->sc.nr_threads; t++) {
+		m->thread_end[t] = s.th[t].end;
+		m->end = s.th[t].end > m->end ? s.th[t].end : m->end;
+	}
+	pki_sched_free(&s);
+	return r;
+}
+
 static int init_time(pk_model *m)
 {
-	size_t nctx = m->sc.nr_threads + (size_t)pk_cpumap_cpu(m->cpus, pk_cpumap_nr(m->cpus) - 1) + 1;
+	size_t nctx = pki_mk_nr_ctx(m);
+	uint64_t quantum = (uint64_t)llround((m->sc.quantum_ms > 0 ? m->sc.quantum_ms
+								    : MK_QUANTUM_MS) * 1e6);
 	m->thread_end = calloc(m->sc.nr_threads, sizeof(*m->thread_end));
 	m->rot = calloc(nctx, sizeof(*m->rot));
 	m->want_rot = calloc(nctx, sizeof(*m->want_rot));
+	m->cev = calloc(nctx, sizeof(*m->cev));
 	m->rec = malloc(PKI_PD_RECORD_MAX + 1);
-	if (!m->thread_end || !m->rot || !m->want_rot || !m->rec)
+	if (!m->thread_end || !m->rot || !m->want_rot || !m->cev || !m->rec)
 		return -ENOMEM;
-	for (size_t t = 0; t < m->sc.nr_threads; t++) {
-		for (size_t i = 0; i < m->sc.threads[t].nr_phases; i++)
-			m->thread_end[t] += phase_ns(&m->sc.threads[t].phases[i]);
-		if (m->thread_end[t] > m->end)
-			m->end = m->thread_end[t];
-	}
+	if (thread_ends(m, quantum) < 0 || pki_sched_init(m, &m->sched, quantum) < 0)
+		return -ENOMEM;
+	m->sched.nr_dirty = 0; /* nothing is open yet */
+	for (size_t t = 0; t < m->sc.nr_threads; t++)
+		m->sched.th[t].dirty = false;
+	for (size_t t = 0; t < m->sc.nr_threads; t++)
+		for (size_t i = 0; i < m->sc.threads[t].nr_phases; i++) {
+			const pki_phase *ph = &m->sc.threads[t].phases[i];
+			if (!m->rates_ph[ph->rates_given])
+				m->rates_ph[ph->rates_given] = ph;
+		}
 	m->mux_ns = mux_interval_ns(m);
 	m->tick_ns = 1000000000u / MK_HZ;
 	return 0;
@@ -183,6 +210,9 @@ void pk_model_free(pk_model *m)
 {
 	if (!m)
 		return;
+	for (size_t c = 0; m->cev && c < pki_mk_nr_ctx(m); c++)
+		free(m->cev[c].idx);
+	free(m->cev);
 	pki_scenario_release(&m->sc);
 	pk_pmus_put(m->pmus);
 	pk_cpumap_put(m->cpus);
@@ -190,8 +220,9 @@ void pk_model_free(pk_model *m)
 	free(m->rot);
 	free(m->want_rot);
 	free(m->rec);
+	pki_sched_free(&m->sched);
 	for (size_t i = 0; i < m->nr_ev; i++)
-		free(m->ev[i].map), free(m->ev[i].credit), pki_mk_spe_free(&m->ev[i]);
+		free(m->ev[i].map), pki_mk_spe_free(&m->ev[i]);
 	free(m->ev);
 	free(m);
 }
@@ -234,8 +265,5 @@ uint64_t pk_model_end(const pk_model *m)
 bool pk_model_advance(pk_model *m, uint64_t ns)
 {
 	pki_mk_run_to(m, m->now + ns, false);
-	for (size_t t = 0; t < m->sc.nr_threads; t++)
-		if (m->now < m->thread_end[t])
-			return true;
-	return false;
+	return m->sched.nr_alive > 0;
 }

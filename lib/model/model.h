@@ -107,12 +107,17 @@ typedef struct pki_thread {
 	size_t nr_phases;
 } pki_thread;
 
+/* Whose PERF_METRICS arithmetic (described with pki_pm_value_of, below). */
+typedef enum pki_pm_driver { PKI_PM_CURRENT, PKI_PM_PATCH_2019 } pki_pm_driver;
+
 typedef struct pki_scenario {
 	char machine[256];    /* a bundled machine name or a path */
 	bool machine_is_path; /* holds a '/' */
 	pk_cpuid cpuid;       /* given, or the bundled machine's */
 	bool smt;
 	double ref_ghz;       /* the nominal (TSC) frequency; 0: not given */
+	pki_pm_driver kernel; /* "kernel": whose PERF_METRICS arithmetic */
+	double quantum_ms;    /* "quantum_ms": threads sharing a CPU; 0: the default */
 	bool unprivileged;    /* "privileged": false: the recorder is not root */
 	pki_thread *threads;
 	size_t nr_threads;
@@ -169,6 +174,20 @@ unsigned pki_pm_field(uint64_t metrics, int field);
 /* The driver's value of a metric event: slots x field / 0xff, truncated
  * (mul_u64_u32_div). field -1 is the slots event itself. */
 uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field);
+/* Which driver's arithmetic the model runs (the scenario's "kernel"):
+ *  - PKI_PM_CURRENT: Linux 5.9 and later (icl_get_metrics_event_value,
+ *    pki_pm_value), a delta only when positive;
+ *  - PKI_PM_PATCH_2019: the first Ice Lake TopDown series (LKML, Kan Liang,
+ *    2019-05-21, "[PATCH 4/9] perf/x86/intel: Support hardware TopDown
+ *    metrics", icl_metric_update_event): 16-bit fixed point,
+ *    ((field x 0xffff) >> 8) x slots >> 16 in 64 bits (0.39 % under
+ *    slots x field / 0xff for field 0xff; wraps past 48-bit slots), and the
+ *    delta new - last taken as it comes (a u64 difference: a count can go
+ *    down). docs/model.md "PERF_METRICS". pki_pm_driver is above pki_scenario. */
+/* The scenario names of the drivers, by enum value. */
+extern const char *const pki_pm_driver_names[2];
+/* pki_pm_value of driver d. */
+uint64_t pki_pm_value_of(pki_pm_driver d, uint64_t slots, uint64_t metrics, int field);
 /* (a x b) / c in 128 bits, truncated: the kernel's mul_u64_u32_div. */
 uint64_t pki_mul_u64_u32_div(uint64_t a, uint32_t b, uint32_t c);
 
@@ -178,6 +197,7 @@ typedef struct pki_pm_regs {
 	uint64_t node[PKI_TMA_NR]; /* slots per node since the last reset */
 	uint64_t last_slots;       /* saved_slots */
 	uint64_t last_metrics;     /* saved_metric */
+	pki_pm_driver driver;      /* kept by pki_pm_reset */
 } pki_pm_regs;
 /* The hardware counts `slots` more slots split as node[] (Level 1 summing
  * to slots). */
@@ -186,7 +206,8 @@ void pki_pm_run(pki_pm_regs *r, const uint64_t node[PKI_TMA_NR]);
 uint64_t pki_pm_slots(const pki_pm_regs *r);
 uint64_t pki_pm_metrics(const pki_pm_regs *r);
 /* The driver's delta for one event (field -1: slots): new value minus the
- * value at the saved registers, 0 when not above it. */
+ * value at the saved registers; PKI_PM_CURRENT: 0 when not above it,
+ * PKI_PM_PATCH_2019: the u64 difference. */
 uint64_t pki_pm_delta(const pki_pm_regs *r, int field);
 /* A read through the kernel interface: adds each event's delta to
  * count[0] (slots) and count[1 + field], then clears both registers. */

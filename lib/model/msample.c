@@ -51,11 +51,6 @@ int pki_mk_sampling_open(pk_model *m, mk_event *e)
 	int r = pki_overflow_init(&e->ovf, a, m->tick_ns, &err);
 	if (r < 0)
 		return pki_mk_refuse(m, r, "%s", err.msg);
-	if ((size_t)e->ctx >= m->sc.nr_threads) {
-		e->credit = calloc(m->sc.nr_threads, sizeof(*e->credit));
-		if (!e->credit)
-			return pki_mk_refuse(m, -ENOMEM, "out of memory");
-	}
 	e->sampling = true;
 	return 0;
 }
@@ -86,33 +81,21 @@ uint64_t pki_mk_sample_bound(pk_model *m, uint64_t t0, uint64_t end)
 }
 
 /* The thread a sample of e is taken in (index, or -1 on an idle CPU), its
- * phase and CPU: a task event's thread; for a CPU event, of the threads
- * running on that CPU, the one with the most counts not yet sampled (the
- * model runs threads sharing a CPU side by side: each gets samples in
- * proportion to its counts), which is charged the period. */
-static int sample_thread(const pk_model *m, mk_event *e, uint64_t t0, uint64_t period,
-			 const pki_phase **ph, int *cpu)
+ * phase and CPU: a task event's thread; for a CPU event, the thread running
+ * on that CPU (a step never crosses a context switch). */
+static int sample_thread(const pk_model *m, const mk_event *e, const pki_phase **ph, int *cpu)
 {
 	size_t nthr = m->sc.nr_threads;
-	int best = -1;
-	*ph = NULL;
+	size_t t = (size_t)e->ctx < nthr ? (size_t)e->ctx
+		   : (size_t)e->cpu < m->sched.nr_cpu ? m->sched.rq[e->cpu].cur : SIZE_MAX;
+	*ph = t < nthr ? pki_mk_phase_now(m, t) : NULL;
 	*cpu = e->cpu;
-	for (size_t t = 0; t < nthr; t++) {
-		if ((size_t)e->ctx < nthr && t != (size_t)e->ctx)
-			continue;
-		const pki_phase *p = pki_mk_phase_at(m, t, t0, NULL);
-		int c = p ? pki_mk_cpu_of(m, t, p) : -1;
-		if (!p || (e->cpu >= 0 && c != e->cpu))
-			continue;
-		if (best >= 0 && !(e->credit && e->credit[t] > e->credit[best]))
-			continue;
-		best = (int)t;
-		*ph = p;
-		*cpu = c;
+	if (!*ph || !pki_mk_running(m, t)) {
+		*ph = NULL;
+		return -1;
 	}
-	if (best >= 0 && e->credit)
-		e->credit[best] -= (double)period;
-	return best;
+	*cpu = m->sched.th[t].cpu;
+	return (int)t;
 }
 
 /* PERF_SAMPLE_READ: a group read (PERF_METRICS brought up to date as the
@@ -128,11 +111,11 @@ static int sample_read(pk_model *m, mk_event *e, uint64_t *vals, size_t cap)
 }
 
 /* Writes one sample of e; true when its ring woke its reader. */
-static bool write_sample(pk_model *m, mk_event *e, const pki_overflow_hit *hit, uint64_t t0)
+static bool write_sample(pk_model *m, mk_event *e, const pki_overflow_hit *hit)
 {
 	pk_error err;
 	const pki_phase *ph;
-	int cpu, t = sample_thread(m, e, t0, hit->period, &ph, &cpu);
+	int cpu, t = sample_thread(m, e, &ph, &cpu);
 	uint32_t tid = t >= 0 ? (uint32_t)m->sc.threads[t].tid : 0;
 	uint64_t id = pki_mk_id(m, e), vals[MK_READ_MAX];
 	pk_pd_sample s = {.misc = PERF_RECORD_MISC_USER, .identifier = id, .ip = ph ? ph->ip : 0,
@@ -171,7 +154,7 @@ bool pki_mk_sample_step(pk_model *m, uint64_t t0, uint64_t t1)
 		pki_overflow_hit hit;
 		bool any = false;
 		while (pki_overflow_next(&e->ovf, &span, &hit)) {
-			woke |= write_sample(m, e, &hit, t0);
+			woke |= write_sample(m, e, &hit);
 			any = true;
 		}
 		e->ovf_count = c1;

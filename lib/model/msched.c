@@ -1,17 +1,26 @@
 /* The PMU model in virtual time (issue 8): runs the scenario forward in
- * steps that end at every mux tick and every phase boundary, so within a
- * step each thread runs one phase and each context's schedule is fixed.
+ * steps, so within a step each thread runs one phase, each CPU one thread
+ * and each context's schedule is fixed.
  *
  * Contexts: a scenario thread (events opened with its tid) or a CPU (pid
- * -1). At the start of a step each context schedules its groups on the
+ * -1). When it changes, a context schedules its groups on the
  * counters of the core PMU it is on (the thread's phase core type; the
  * CPU's PMU): pinned groups first, then flexible ones from the context's
  * rotation point; the first flexible group that does not fit stops the
  * others (Linux merge_sched_in: can_add_hw) and marks the context for
  * rotation, done at the next mux tick (perf_rotate_context). Contexts do not
- * compete for counters (docs/model.md "Multiplexing").
+ * compete for counters (docs/model.md "Multiplexing"). A thread's context
+ * is on the PMU only while the thread runs (mthreads.c time-slices threads
+ * that share a CPU): switched out, its groups leave the PMU, so PERF_METRICS
+ * is saved and restored as the driver does.
  *
- * Times: an enabled event of a live thread (or of a CPU) gains time_enabled;
+ * Cost: a step ends only where something changes (a phase, a quantum, a
+ * rotation that is due, a tick of a frequency-mode sampling event, an
+ * overflow, the caller's time); a step reschedules only the contexts whose
+ * thread changed, each walking its own events (m->cev), so the cost grows
+ * with reads, phase changes and context switches, not with virtual time.
+ *
+ * Times: an enabled event of a running thread (or of a CPU) gains time_enabled;
  * when scheduled it gains time_running and counts: rate x core cycles
  * (pki_event_rate) or, for PERF_METRICS, its slots leader's registers are
  * fed the phase's node slots (pki_pm_run), saved when the group leaves the
@@ -34,13 +43,13 @@ bool pki_mk_counts_now(const pk_model *m, const mk_event *e)
 	return e->open && e->enabled && l->open && l->enabled;
 }
 
-/* The PMU context ctx is on at time t; NULL when it is not running. */
-static const pk_pmu *ctx_pmu(const pk_model *m, int ctx, uint64_t t, const pki_phase **ph)
+/* The PMU context ctx is on now; NULL when its thread has ended. */
+static const pk_pmu *ctx_pmu(const pk_model *m, int ctx, const pki_phase **ph)
 {
 	*ph = NULL;
 	if ((size_t)ctx >= m->sc.nr_threads)
 		return pki_mk_pmu_on_cpu(m, ctx - (int)m->sc.nr_threads);
-	*ph = pki_mk_phase_at(m, (size_t)ctx, t, NULL);
+	*ph = pki_mk_phase_now(m, (size_t)ctx);
 	return *ph ? pki_mk_pmu_of(m, (*ph)->core_type) : NULL;
 }
 
@@ -50,10 +59,11 @@ static const pk_pmu *ctx_pmu(const pk_model *m, int ctx, uint64_t t, const pki_p
 static bool fit_group(pk_model *m, const mk_event *l, const pk_pmu *pmu, uint32_t *fixed,
 		      int *generic, int nr_generic)
 {
+	const mk_ctx_ev *c = &m->cev[l->ctx];
 	uint32_t f = *fixed;
 	int g = *generic;
-	for (size_t i = 0; i < m->nr_ev; i++) {
-		const mk_event *e = &m->ev[i];
+	for (size_t j = 0; j < c->n; j++) {
+		const mk_event *e = &m->ev[c->idx[j]];
 		if (!e->open || &m->ev[e->leader] != l || !e->pmu)
 			continue;
 		if (e->pmu != pmu)
@@ -67,8 +77,8 @@ static bool fit_group(pk_model *m, const mk_event *l, const pk_pmu *pmu, uint32_
 		else
 			g--;
 	}
-	for (size_t i = 0; i < m->nr_ev; i++) { /* it fits: the same walk, noting counters */
-		mk_event *e = &m->ev[i];
+	for (size_t j = 0; j < c->n; j++) { /* it fits: the same walk, noting counters */
+		mk_event *e = &m->ev[c->idx[j]];
 		if (!e->open || &m->ev[e->leader] != l || !e->pmu)
 			continue;
 		e->on_pmc = e->kind != MK_PM_METRIC;
@@ -90,10 +100,11 @@ static bool fit_group(pk_model *m, const mk_event *l, const pk_pmu *pmu, uint32_
  * the user pages say so. ecx_before: the members' counters before. */
 static void set_group_running(pk_model *m, mk_event *l, bool on, const uint32_t *ecx_before)
 {
+	const mk_ctx_ev *c = &m->cev[l->ctx];
 	if (l->kind == MK_PM_SLOTS && l->running && !on)
 		pki_pm_save(&l->regs, l->pmcount); /* scheduled out: the driver saves */
-	for (size_t i = 0, k = 0; i < m->nr_ev; i++) {
-		mk_event *e = &m->ev[i];
+	for (size_t j = 0, k = 0; j < c->n; j++) {
+		mk_event *e = &m->ev[c->idx[j]];
 		if (!e->open || &m->ev[e->leader] != l)
 			continue;
 		bool moved = on && k < MK_MAX_MEMBERS && ecx_before[k] != e->pmc_ecx;
@@ -111,28 +122,31 @@ static void set_group_running(pk_model *m, mk_event *l, bool on, const uint32_t 
  * a counter), into out[MK_MAX_MEMBERS]. */
 static void group_ecx(const pk_model *m, const mk_event *l, uint32_t *out)
 {
+	const mk_ctx_ev *c = &m->cev[l->ctx];
 	for (size_t i = 0; i < MK_MAX_MEMBERS; i++)
 		out[i] = UINT32_MAX;
-	for (size_t i = 0, k = 0; i < m->nr_ev && k < MK_MAX_MEMBERS; i++)
-		if (m->ev[i].open && &m->ev[m->ev[i].leader] == l)
-			out[k++] = m->ev[i].running ? m->ev[i].pmc_ecx : UINT32_MAX;
+	for (size_t j = 0, k = 0; j < c->n && k < MK_MAX_MEMBERS; j++) {
+		const mk_event *e = &m->ev[c->idx[j]];
+		if (e->open && &m->ev[e->leader] == l)
+			out[k++] = e->running ? e->pmc_ecx : UINT32_MAX;
+	}
 }
 
 /* The group leaders of ctx that count, pinned ones first, flexible ones
  * from the rotation point; returns how many (at most cap). */
 static size_t ctx_groups(const pk_model *m, int ctx, mk_event **out, size_t cap)
 {
+	const mk_ctx_ev *c = &m->cev[ctx];
 	size_t n = 0, nflex = 0, first_flex;
-	for (size_t i = 0; i < m->nr_ev && n < cap; i++) {
-		mk_event *e = &m->ev[i];
-		if (e->ctx == ctx && e->leader == (int)i && pki_mk_counts_now(m, e) && e->attr.pinned)
-			out[n++] = e;
-	}
-	first_flex = n;
-	for (size_t i = 0; i < m->nr_ev && n < cap; i++) {
-		mk_event *e = &m->ev[i];
-		if (e->ctx == ctx && e->leader == (int)i && pki_mk_counts_now(m, e) && !e->attr.pinned)
-			out[n++] = e, nflex++;
+	for (int pinned = 1; pinned >= 0; pinned--) {
+		if (!pinned)
+			first_flex = n;
+		for (size_t j = 0; j < c->n && n < cap; j++) {
+			mk_event *e = &m->ev[c->idx[j]];
+			if (e->leader == (int)c->idx[j] && pki_mk_counts_now(m, e) &&
+			    (bool)e->attr.pinned == (bool)pinned)
+				out[n++] = e, nflex += !pinned;
+		}
 	}
 	if (nflex > 1) {
 		size_t rot = m->rot[ctx] % nflex;
@@ -147,9 +161,12 @@ static size_t ctx_groups(const pk_model *m, int ctx, mk_event **out, size_t cap)
 /* The core PMU of a group: its first hardware event's; NULL for software. */
 static const pk_pmu *group_pmu(const pk_model *m, const mk_event *l)
 {
-	for (size_t j = 0; j < m->nr_ev; j++)
-		if (m->ev[j].open && &m->ev[m->ev[j].leader] == l && m->ev[j].pmu)
-			return m->ev[j].pmu;
+	const mk_ctx_ev *c = &m->cev[l->ctx];
+	for (size_t j = 0; j < c->n; j++) {
+		const mk_event *e = &m->ev[c->idx[j]];
+		if (e->open && &m->ev[e->leader] == l && e->pmu)
+			return e->pmu;
+	}
 	return NULL;
 }
 
@@ -157,19 +174,22 @@ static const pk_pmu *group_pmu(const pk_model *m, const mk_event *l)
  * the PMU. */
 static void unschedule_idle(pk_model *m, int ctx)
 {
-	for (size_t i = 0; i < m->nr_ev; i++) {
-		mk_event *l = &m->ev[i];
-		if (l->ctx == ctx && l->leader == (int)i && l->running && !pki_mk_counts_now(m, l))
+	const mk_ctx_ev *c = &m->cev[ctx];
+	for (size_t j = 0; j < c->n; j++) {
+		mk_event *l = &m->ev[c->idx[j]];
+		if (l->leader == (int)c->idx[j] && l->running && !pki_mk_counts_now(m, l))
 			set_group_running(m, l, false, NULL);
 	}
 }
 
-static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
+/* Schedules ctx's groups now; *rotate: a flexible group did not fit. */
+static void schedule_ctx(pk_model *m, int ctx, bool *rotate)
 {
 	const pki_phase *ph;
-	const pk_pmu *pmu = ctx_pmu(m, ctx, t, &ph);
-	bool live = (size_t)ctx >= m->sc.nr_threads || ph;
-	int cpu_now = ph ? pki_mk_cpu_of(m, (size_t)ctx, ph) : -1;
+	const pk_pmu *pmu = ctx_pmu(m, ctx, &ph);
+	bool task = (size_t)ctx < m->sc.nr_threads;
+	bool live = !task || (ph && pki_mk_running(m, (size_t)ctx)); /* switched out: off */
+	int cpu_now = task && ph ? m->sched.th[ctx].cpu : -1;
 	mk_event *groups[MK_MAX_GROUPS];
 	size_t n = ctx_groups(m, ctx, groups, MK_MAX_GROUPS);
 	const pki_counters *row = NULL;
@@ -202,11 +222,11 @@ static void schedule_ctx(pk_model *m, int ctx, uint64_t t, bool *rotate)
 	}
 }
 
-void pki_mk_schedule(pk_model *m)
+void pki_mk_schedule(pk_model *m, int ctx)
 {
-	bool rotate;
-	for (size_t c = 0; c < pki_mk_nr_ctx(m); c++)
-		schedule_ctx(m, (int)c, m->now, &rotate);
+	bool rotate = false;
+	schedule_ctx(m, ctx, &rotate);
+	m->want_rot[ctx] = rotate;
 }
 
 size_t pki_mk_nr_ctx(const pk_model *m)
@@ -223,8 +243,12 @@ static double count_phase(mk_event *e, mk_event *l, const pki_phase *ph, double 
 	if (e->attr.exclude_user) /* the scenario's threads run in user space */
 		return 0;
 	if (e->kind == MK_RATE) {
-		if (pki_event_rate(&e->core, &e->key, ph, &rate, NULL) < 0)
-			return 0;
+		if (e->rate_ph != ph) { /* the table's rate, once per phase met */
+			if (pki_event_rate(&e->core, &e->key, ph, &e->rate, NULL) < 0)
+				e->rate = 0;
+			e->rate_ph = ph;
+		}
+		rate = e->rate;
 		if (apply)
 			e->acc += rate * cycles;
 		return rate * cycles;
@@ -249,13 +273,15 @@ static double count_phase(mk_event *e, mk_event *l, const pki_phase *ph, double 
 }
 
 /* The counts of e over [t0, t0 + dt) while it runs (applied when apply);
- * times move only when applied. */
+ * times move only when applied. A thread's event gains time only while
+ * the thread runs (a task context's time, as in the kernel); a CPU event
+ * counts the thread running on its CPU. */
 static double run_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt, bool apply)
 {
 	size_t nthr = m->sc.nr_threads;
 	bool task = (size_t)e->ctx < nthr;
-	double sum = 0;
-	if (!pki_mk_counts_now(m, e) || (task && !pki_mk_phase_at(m, (size_t)e->ctx, t0, NULL)))
+	(void)t0;
+	if (!pki_mk_counts_now(m, e) || (task && !pki_mk_running(m, (size_t)e->ctx)))
 		return 0;
 	if (apply)
 		e->ena += dt;
@@ -268,20 +294,14 @@ static double run_event(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt, bool
 			e->acc += (double)dt;
 		return (double)dt;
 	}
-	mk_event *l = &m->ev[e->leader];
-	for (size_t t = task ? (size_t)e->ctx : 0; t < (task ? (size_t)e->ctx + 1 : nthr); t++) {
-		const pki_phase *ph = pki_mk_phase_at(m, t, t0, NULL);
-		int cpu = ph ? pki_mk_cpu_of(m, t, ph) : -1;
-		if (!ph || (e->cpu >= 0 && cpu != e->cpu))
-			continue;
-		if (task && pki_mk_pmu_of(m, ph->core_type) != e->pmu)
-			continue;
-		double n = count_phase(e, l, ph, (double)dt * ph->ghz, apply);
-		if (apply && e->credit)
-			e->credit[t] += n; /* whose counts a CPU event's sample takes */
-		sum += n;
-	}
-	return sum;
+	size_t t = task ? (size_t)e->ctx : (size_t)e->cpu < m->sched.nr_cpu ? m->sched.rq[e->cpu].cur
+									   : SIZE_MAX;
+	const pki_phase *ph = t < nthr ? pki_mk_phase_now(m, t) : NULL;
+	if (!ph || (e->cpu >= 0 && m->sched.th[t].cpu != e->cpu))
+		return 0;
+	if (task && pki_mk_pmu_of(m, ph->core_type) != e->pmu)
+		return 0;
+	return count_phase(e, &m->ev[e->leader], ph, (double)dt * ph->ghz, apply);
 }
 
 double pki_mk_event_delta(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
@@ -289,22 +309,61 @@ double pki_mk_event_delta(pk_model *m, mk_event *e, uint64_t t0, uint64_t dt)
 	return run_event(m, e, t0, dt, false);
 }
 
-/* The end of the step starting at t: the next mux tick, kernel tick, phase
- * boundary or `to`. */
-static uint64_t step_end(const pk_model *m, uint64_t t, uint64_t to)
+/* True when a frequency-mode sampling event runs: its period moves at
+ * every tick. */
+static bool freq_running(const pk_model *m)
 {
-	uint64_t end = (t / m->mux_ns + 1) * m->mux_ns;
-	uint64_t tick = (t / m->tick_ns + 1) * m->tick_ns;
-	if (tick < end)
-		end = tick;
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		const mk_event *e = &m->ev[i];
+		if (e->open && e->sampling && e->attr.freq && e->running)
+			return true;
+	}
+	return false;
+}
+
+/* The end of the step starting at t: the next scheduler change (a phase or
+ * a quantum ends), mux tick when a context waits for a rotation, kernel
+ * tick when a frequency-mode event runs, or `to`. */
+static uint64_t step_end(const pk_model *m, uint64_t t, uint64_t to, size_t nctx)
+{
+	uint64_t end = pki_sched_next(&m->sched, t);
 	if (to < end)
 		end = to;
-	for (size_t i = 0; i < m->sc.nr_threads; i++) {
-		uint64_t pe;
-		if (pki_mk_phase_at(m, i, t, &pe) && pe < end)
-			end = pe;
+	for (size_t c = 0; c < nctx; c++)
+		if (m->want_rot[c]) {
+			uint64_t tick = (t / m->mux_ns + 1) * m->mux_ns;
+			end = tick < end ? tick : end;
+			break;
+		}
+	if (freq_running(m)) {
+		uint64_t tick = (t / m->tick_ns + 1) * m->tick_ns;
+		end = tick < end ? tick : end;
 	}
 	return end;
+}
+
+/* Contexts whose thread the scheduler changed are scheduled again. */
+static void schedule_changed(pk_model *m)
+{
+	mk_sched *s = &m->sched;
+	for (size_t i = 0; i < s->nr_dirty; i++) {
+		size_t t = s->dirty[i];
+		s->th[t].dirty = false;
+		pki_mk_schedule(m, (int)t);
+	}
+	s->nr_dirty = 0;
+}
+
+/* At a mux tick: each context waiting for a rotation rotates (a thread's
+ * only while it runs, as the CPU's timer rotates the running task's). */
+static void rotate_due(pk_model *m, size_t nctx)
+{
+	for (size_t c = 0; c < nctx; c++) {
+		if (!m->want_rot[c] || (c < m->sc.nr_threads && !pki_mk_running(m, c)))
+			continue;
+		m->rot[c]++;
+		pki_mk_schedule(m, (int)c);
+	}
 }
 
 bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup)
@@ -312,20 +371,22 @@ bool pki_mk_run_to(pk_model *m, uint64_t to, bool until_wakeup)
 	size_t nctx = pki_mk_nr_ctx(m);
 	bool woke = false;
 	while (m->now < to && !(until_wakeup && woke)) {
-		uint64_t t0 = m->now, end = step_end(m, t0, to);
-		for (size_t c = 0; c < nctx; c++) {
-			bool rotate = false;
-			schedule_ctx(m, (int)c, t0, &rotate);
-			m->want_rot[c] = rotate;
-		}
+		uint64_t t0 = m->now;
+		schedule_changed(m);
+		uint64_t end = step_end(m, t0, to, nctx);
+		if (end == UINT64_MAX)
+			end = to; /* every thread has ended */
 		uint64_t cut = pki_mk_sample_bound(m, t0, end);
-		for (size_t c = 0; c < nctx; c++) /* at the tick, for the next step */
-			m->rot[c] += m->want_rot[c] && cut == end && end % m->mux_ns == 0;
 		for (size_t i = 0; i < m->nr_ev; i++)
 			run_event(m, &m->ev[i], t0, cut - t0, true);
 		m->now = cut;
+		/* samples of the step are the step's threads' and phases' */
 		woke |= pki_mk_sample_step(m, t0, cut);
 		woke |= pki_mk_spe_step(m, t0, cut);
+		pki_sched_advance(m, &m->sched, t0, cut);
+		schedule_changed(m);
+		if (cut % m->mux_ns == 0)
+			rotate_due(m, nctx);
 	}
 	return woke;
 }

@@ -290,7 +290,7 @@ static void spe_span(pk_model *m, mk_event *e, size_t t, const pki_phase *ph, ui
 	mk_spe *s = e->spe;
 	double ops = ops_per_cycle(m, ph) * ph->ghz * (double)(t1 - t0);
 	double at = (double)s->period - s->ops; /* operations to the next sample */
-	int cpu = pki_mk_cpu_of(m, t, ph);
+	int cpu = m->sched.th[t].cpu;
 	if (ops <= 0)
 		return;
 	for (; at <= ops; at += (double)s->period) {
@@ -308,13 +308,12 @@ bool pki_mk_spe_step(pk_model *m, uint64_t t0, uint64_t t1)
 		mk_event *e = &m->ev[i];
 		if (!e->open || e->kind != MK_SPE || !pki_mk_counts_now(m, e))
 			continue;
-		for (size_t t = 0; t < m->sc.nr_threads; t++) {
-			if ((size_t)e->ctx < m->sc.nr_threads && (size_t)e->ctx != t)
-				continue;
-			const pki_phase *ph = pki_mk_phase_at(m, t, t0, NULL);
-			if (ph && (e->cpu < 0 || pki_mk_cpu_of(m, t, ph) == e->cpu))
-				spe_span(m, e, t, ph, t0, t1);
-		}
+		size_t nthr = m->sc.nr_threads;
+		size_t t = (size_t)e->ctx < nthr ? (size_t)e->ctx
+			   : (size_t)e->cpu < m->sched.nr_cpu ? m->sched.rq[e->cpu].cur : SIZE_MAX;
+		const pki_phase *ph = t < nthr && pki_mk_running(m, t) ? pki_mk_phase_now(m, t) : NULL;
+		if (ph && (e->cpu < 0 || m->sched.th[t].cpu == e->cpu))
+			spe_span(m, e, t, ph, t0, t1);
 	}
 	return m->spe_handles != before;
 }

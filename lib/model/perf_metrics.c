@@ -84,6 +84,16 @@ uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field)
 	return pki_mul_u64_u32_div(slots, pki_pm_field(metrics, field), 0xff);
 }
 
+const char *const pki_pm_driver_names[2] = {"current", "icl-patch-2019"};
+
+uint64_t pki_pm_value_of(pki_pm_driver d, uint64_t slots, uint64_t metrics, int field)
+{
+	if (d == PKI_PM_CURRENT || field < 0)
+		return pki_pm_value(slots, metrics, field);
+	uint64_t frac = ((uint64_t)pki_pm_field(metrics, field) * 0xffff) >> 8; /* 16-bit fraction */
+	return (frac * slots) >> 16; /* 64-bit product, as the patch: wraps past 48-bit slots */
+}
+
 void pki_pm_run(pki_pm_regs *r, const uint64_t node[PKI_TMA_NR])
 {
 	for (int i = 0; i < PKI_TMA_NR; i++)
@@ -105,10 +115,12 @@ uint64_t pki_pm_metrics(const pki_pm_regs *r)
 
 uint64_t pki_pm_delta(const pki_pm_regs *r, int field)
 {
-	uint64_t now = pki_pm_value(pki_pm_slots(r), pki_pm_metrics(r), field);
+	uint64_t now = pki_pm_value_of(r->driver, pki_pm_slots(r), pki_pm_metrics(r), field);
 	uint64_t last = 0;
 	if (r->last_slots)
-		last = pki_pm_value(r->last_slots, r->last_metrics, field);
+		last = pki_pm_value_of(r->driver, r->last_slots, r->last_metrics, field);
+	if (r->driver == PKI_PM_PATCH_2019)
+		return now - last;
 	return now > last ? now - last : 0;
 }
 
@@ -127,7 +139,9 @@ void pki_pm_read(pki_pm_regs *r, uint64_t count[1 + PKI_TMA_NR])
 
 void pki_pm_reset(pki_pm_regs *r)
 {
+	pki_pm_driver d = r->driver;
 	memset(r, 0, sizeof(*r));
+	r->driver = d;
 }
 
 void pki_pm_save(pki_pm_regs *r, uint64_t count[1 + PKI_TMA_NR])

@@ -63,7 +63,8 @@ int pki_scenario_bad(pk_error *err, const char *where, const char *path, const j
 
 void pki_json_path(char *buf, size_t len, const char *path, const char *key, long idx)
 {
-	int n = idx < 0 ? snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key)
+	/* an empty key is shown as "" (a path ending in '.' names nothing) */
+	int n = idx < 0 ? snprintf(buf, len, "%s%s%s", path, *path ? "." : "", *key ? key : "\"\"")
 			: snprintf(buf, len, "%s[%ld]", path, idx);
 	if (n < 0 || (size_t)n >= len)
 		buf[len - 1] = '\0'; /* cut: the path is still a prefix of the real one */
@@ -291,6 +292,23 @@ static int parse_thread(const json_t *o, const char *path, const pki_machine *m,
 	return rc;
 }
 
+/* "kernel": whose PERF_METRICS arithmetic (default: the current driver). */
+static int parse_kernel(const json_t *root, const char *where, pki_scenario *s, pk_error *err)
+{
+	const char *name = NULL;
+	int rc = get_string(root, "kernel", false, "", where, &name, err);
+	if (rc || !name)
+		return rc;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(pki_pm_driver_names); i++)
+		if (!strcmp(name, pki_pm_driver_names[i])) {
+			s->kernel = (pki_pm_driver)i;
+			return 0;
+		}
+	return pki_scenario_bad(err, where, "kernel", json_object_get(root, "kernel"),
+				"expected \"current\" (Linux 5.9 and later) or \"icl-patch-2019\" "
+				"(the first Ice Lake TopDown patches' 16-bit fixed point)");
+}
+
 /* machine, cpuid and smt; *m is the bundled machine or NULL for a path. */
 static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 			 const pki_machine **m, pk_error *err)
@@ -325,6 +343,14 @@ static int parse_machine(const json_t *root, const char *where, pki_scenario *s,
 	if (v && !json_is_boolean(v))
 		return pki_scenario_bad(err, where, "privileged", v, "expected true or false");
 	s->unprivileged = v && json_is_false(v);
+	rc = parse_kernel(root, where, s, err);
+	if (rc)
+		return rc;
+	if (json_object_get(root, "quantum_ms")) {
+		rc = get_number(root, "quantum_ms", 0.001, 1000, false, "", where, &s->quantum_ms, err);
+		if (rc)
+			return rc;
+	}
 	if (json_object_get(root, "ref_ghz"))
 		return get_number(root, "ref_ghz", 0, 10, true, "", where, &s->ref_ghz, err);
 	return 0;
@@ -364,7 +390,7 @@ int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scen
 		       pk_error *err)
 {
 	static const char *const known[] = {"machine", "cpuid", "smt", "ref_ghz", "privileged",
-					    "threads", NULL};
+					    "kernel", "quantum_ms", "threads", NULL};
 	memset(out, 0, sizeof(*out));
 	where = where ? where : "(scenario)";
 	json_error_t jerr;

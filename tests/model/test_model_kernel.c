@@ -27,12 +27,7 @@ static const char *example(const char *name)
 
 static pk_model *model(const char *name)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(example(name), &err);
-	if (!m)
-		fail_msg("%s: %s", name, err.msg);
-	return m;
+	return pk_test_model(example(name));
 }
 
 /* The model and, for the truths, the scenario as parsed. */
@@ -389,6 +384,13 @@ static void test_machines(void **state)
 	free(tmp);
 }
 
+/* The model of dir/s.json (its path into path[4096]). */
+static pk_model *model_in(const char *dir, char *path)
+{
+	snprintf(path, 4096, "%s/s.json", dir);
+	return pk_test_model(path);
+}
+
 /* A machine given as a relative path is found from the scenario's folder. */
 static void test_machine_path(void **state)
 {
@@ -401,12 +403,7 @@ static void test_machine_path(void **state)
 			 "[{\"tid\": 7, \"comm\": \"t\", \"cpu\": 0, \"phases\": [{\"ms\": 10, "
 			 "\"ghz\": 1, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
 			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}");
-	snprintf(path, sizeof(path), "%s/s.json", tmp);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s", err.msg);
+	pk_model *m = model_in(tmp, path);
 	assert_non_null(strstr(pk_model_sysfs_root(m), tmp));
 	pk_model_free(m);
 	unlink(link);
@@ -415,8 +412,86 @@ static void test_machine_path(void **state)
 	free(tmp);
 }
 
+/* A machine path that is not a sysfs tree (a file, an empty folder): the
+ * error names the scenario and the key, and gives no sysfs hint (issue 26). */
+static void test_machine_not_tree(void **state)
+{
+	(void)state;
+	char *tmp = pk_test_tmpdir(), path[4096], text[1024];
+	pk_test_put_file(tmp, "file", "not a tree\n");
+	const char *names[] = {"file", "."};
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text),
+			 "{\"machine\": \"./%s\", \"cpuid\": \"GenuineIntel-6-7E-5\", \"threads\": "
+			 "[{\"tid\": 7, \"comm\": \"t\", \"cpu\": 0, \"phases\": [{\"ms\": 10, "
+			 "\"ghz\": 1, \"tma\": {\"retiring\": 1, \"bad_speculation\": 0, "
+			 "\"frontend_bound\": 0, \"backend_bound\": 0}}]}]}", names[i]);
+		pk_test_put_file(tmp, "s.json", text);
+		snprintf(path, sizeof(path), "%s/s.json", tmp);
+		pk_error err;
+		pk_error_clear(&err);
+		assert_null(pk_model_new(path, &err));
+		assert_int_equal(err.code, -EINVAL);
+		assert_string_equal(err.subject, "scenario");
+		assert_string_equal(err.where, path);
+		assert_non_null(strstr(err.msg, "machine: \"./"));
+		assert_non_null(strstr(err.msg, "not a machine's sysfs tree"));
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/file", tmp);
+	unlink(path);
+	rmdir(tmp);
+	free(tmp);
+}
+
+/* {slots,topdown-retiring} over an all-retiring phase on Ice Lake under the
+ * scenario's "kernel" (issue 26): retiring = slots with the current driver,
+ * slots x 65279 / 65536 (0.39 % less) with the 2019 patch's fixed point. */
+static uint64_t retiring_under(const char *kernel, uint64_t *slots)
+{
+	char *tmp = pk_test_tmpdir(), path[4096], text[1024];
+	snprintf(text, sizeof(text),
+		 "{\"machine\": \"icelake\"%s%s%s, \"threads\": [{\"tid\": 7, \"comm\": \"t\", "
+		 "\"cpu\": 0, \"phases\": [{\"ms\": 10, \"ghz\": 1, \"tma\": {\"retiring\": 1, "
+		 "\"bad_speculation\": 0, \"frontend_bound\": 0, \"backend_bound\": 0}}]}]}",
+		 kernel ? ", \"kernel\": \"" : "", kernel ? kernel : "", kernel ? "\"" : "");
+	pk_test_put_file(tmp, "s.json", text);
+	pk_model *m = model_in(tmp, path);
+	const pk_kernel *k = pk_model_kernel(m);
+	struct perf_event_attr a = raw(0x0400, GROUP_RF);
+	int l = k->ops->open(k, &a, 7, -1, -1, 0);
+	a = raw(0x8000, GROUP_RF);
+	assert_true(l >= 0 && k->ops->open(k, &a, 7, -1, l, 0) >= 0);
+	pk_model_advance(m, 10 * MS);
+	uint64_t buf[16];
+	assert_int_equal(k->ops->read(k, l, buf, sizeof(buf)), 7 * 8);
+	*slots = buf[3];
+	pk_model_free(m);
+	unlink(path);
+	rmdir(tmp);
+	free(tmp);
+	return buf[5];
+}
+
+static void test_kernel_arithmetic(void **state)
+{
+	(void)state;
+	uint64_t slots, ret = retiring_under(NULL, &slots);
+	assert_int_equal(slots, 10 * MS * 5); /* 1 GHz x width 5 */
+	assert_int_equal(ret, slots);
+	assert_int_equal(retiring_under("current", &slots), slots);
+	assert_int_equal(retiring_under("icl-patch-2019", &slots), slots * 65279 >> 16);
+	pk_error err;
+	pk_error_clear(&err);
+	const char *bad = "{\"machine\": \"icelake\", \"kernel\": \"5.4\", \"threads\": []}";
+	pki_scenario s;
+	assert_int_equal(pki_scenario_parse(bad, strlen(bad), NULL, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "kernel: \"5.4\": expected \"current\""));
+}
+
 /* A thread's event on one CPU runs only while the thread is there (the
- * hybrid thread's atom phase, on CPU 16); a member's group read reads the
+ * hybrid thread's atom phase, on CPU 17: CPU 16 is 4002's, so it moves to
+ * an idle E-core, issue 26); a member's group read reads the
  * whole group. */
 static void test_task_on_cpu(void **state)
 {
@@ -426,17 +501,17 @@ static void test_task_on_cpu(void **state)
 	struct perf_event_attr a = {.type = PERF_TYPE_HARDWARE, .size = sizeof(a),
 				    .config = PERF_COUNT_HW_CPU_CYCLES | (8ull << 32),
 				    .read_format = GROUP_RF};
-	int l = k->ops->open(k, &a, 4001, 16, -1, 0);
+	int l = k->ops->open(k, &a, 4001, 17, -1, 0);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	int mem = k->ops->open(k, &a, 4001, 16, l, 0);
+	int mem = k->ops->open(k, &a, 4001, 17, l, 0);
 	assert_true(l >= 0 && mem >= 0);
 	pk_model_advance(m, 1000 * MS);
 	uint64_t buf[16];
 	assert_int_equal(k->ops->read(k, mem, buf, sizeof(buf)), 7 * 8);
 	assert_int_equal(buf[0], 2);
-	assert_int_equal(buf[1], 1000 * MS); /* enabled while the thread lives */
-	assert_int_equal(buf[2], 700 * MS);  /* running while it is on CPU 16 */
+	assert_int_equal(buf[1], 1000 * MS); /* enabled while the thread runs */
+	assert_int_equal(buf[2], 700 * MS);  /* running while it is on CPU 17 */
 	assert_int_equal(buf[3], 700 * 3600000ull);
 	assert_int_equal(buf[5], 700 * MS);
 	pk_model_free(m);
@@ -472,6 +547,8 @@ int main(void)
 		cmocka_unit_test(test_enable_disable), cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_poll),          cmocka_unit_test(test_host),
 		cmocka_unit_test(test_machines),      cmocka_unit_test(test_machine_path),
+		cmocka_unit_test(test_machine_not_tree),
+		cmocka_unit_test(test_kernel_arithmetic),
 		cmocka_unit_test(test_task_on_cpu),   cmocka_unit_test(test_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,15 +28,7 @@
 
 static pk_model *model(const char *name)
 {
-	static char path[4096];
-	const char *src = getenv("PK_SRCDIR");
-	pk_error err;
-	snprintf(path, sizeof(path), "%s/examples/model/%s", src ? src : ".", name);
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s: %s", name, err.msg);
-	return m;
+	return pk_test_model(pk_test_example(name));
 }
 
 static int open_ev(pk_model *m, uint32_t type, uint64_t config, uint64_t rf, int group)

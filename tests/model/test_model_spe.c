@@ -57,12 +57,7 @@ static const char *scenario(const char *name, const char *machine, const char *s
 
 static pk_model *load(const char *path)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	pk_model *m = pk_model_new(path, &err);
-	if (!m)
-		fail_msg("%s: %s", path, err.msg);
-	return m;
+	return pk_test_model(path);
 }
 
 static struct perf_event_attr spe_attr(uint64_t config, uint64_t config1, uint64_t config2,

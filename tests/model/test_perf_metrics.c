@@ -144,6 +144,35 @@ static void test_delta_never_negative(void **state)
 	assert_int_equal(count[1 + PKI_TMA_BAD_SPEC], 100);
 }
 
+/* The first Ice Lake TopDown patch (2019, "kernel": "icl-patch-2019"):
+ * 16-bit fixed point, ((field x 0xffff) >> 8) x slots >> 16, 0.39 % below
+ * slots x field / 0xff at field 0xff, and a delta taken as it comes: a
+ * fraction that drops after a save takes the count down (issue 26). */
+static void test_patch_2019(void **state)
+{
+	(void)state;
+	const pki_pm_driver p = PKI_PM_PATCH_2019;
+	assert_int_equal(pki_pm_value_of(p, 1000000, 0xff, 0), 1000000ull * 65279 >> 16);
+	assert_int_equal(pki_pm_value_of(PKI_PM_CURRENT, 1000000, 0xff, 0), 1000000);
+	double gap = 1 - (double)pki_pm_value_of(p, 1ull << 40, 0xff, 0) / (double)(1ull << 40);
+	assert_true(fabs(gap - 257.0 / 65536) < 1e-9); /* 0.392 % */
+	assert_int_equal(pki_pm_value_of(p, 1000000, 0x80, 0), (((0x80ull * 0xffff) >> 8) * 1000000) >> 16);
+	assert_int_equal(pki_pm_value_of(p, 12345, 0x80, -1), 12345); /* slots itself */
+	pki_pm_regs r = {.driver = p};
+	uint64_t count[1 + PKI_TMA_NR] = {0};
+	uint64_t bad[PKI_TMA_NR] = {0, 100, 0, 0, 0, 0, 0, 0};
+	uint64_t ret[PKI_TMA_NR] = {100000, 0, 0, 0, 0, 0, 0, 0};
+	pki_pm_run(&r, bad);
+	pki_pm_save(&r, count);
+	assert_int_equal(count[1 + PKI_TMA_BAD_SPEC], 99); /* 100 x 65279 >> 16 */
+	pki_pm_run(&r, ret);
+	pki_pm_read(&r, count);
+	assert_int_equal(count[1 + PKI_TMA_BAD_SPEC], 0); /* 99 + (0 - 99) */
+	assert_int_equal(count[0], 100100);
+	pki_pm_reset(&r);
+	assert_int_equal(r.driver, p); /* a reset keeps the driver */
+}
+
 /* PERF_EVENT_IOC_RESET starts a new period: the register holds only what
  * ran after it. */
 static void test_reset_starts_period(void **state)
@@ -175,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_reads_accumulate),
 		cmocka_unit_test(test_save_is_continuous),
 		cmocka_unit_test(test_delta_never_negative),
+		cmocka_unit_test(test_patch_2019),
 		cmocka_unit_test(test_reset_starts_period),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -218,8 +218,10 @@ static void test_group_read_vs_perf(void **state)
 		snprintf(args, sizeof(args), "-e '%s'", runs[i].events);
 		record(runs[i].scen, args, "grp.data", &log);
 		free(log);
-		/* perf's closing tip is random: report rows and counts only */
-		static const char *const rows = "2>/dev/null | grep -v -e '^#$' -e '^# (Tip' -e '^$'";
+		/* perf's closing tip is random: report rows and counts only (and
+		 * not pmukit's "# modeled:" line, test_output_says_modeled's) */
+		static const char *const rows = "2>/dev/null | grep -v -e '^#$' -e '^# (Tip' -e '^$' "
+						"-e '^# modeled: '";
 		static const struct {
 			const char *view, *pipe;
 		} views[] = {{"script -F event,period,ip", ""}, {"script", ""},
@@ -239,6 +241,42 @@ static void test_group_read_vs_perf(void **state)
 			free(theirs);
 		}
 	}
+}
+
+/* report and script say a model file's samples are modeled (issue 26):
+ * report in a "#" line of its header, script on stderr only (its stdout,
+ * which tools parse, is unchanged); a measured file gets neither. */
+static void test_output_says_modeled(void **state)
+{
+	(void)state;
+	char *log = NULL, *out = NULL, cmd[8192];
+	record("sapphirerapids.json", "-c 1000000", "note.data", &log);
+	free(log);
+	snprintf(cmd, sizeof(cmd), "%s report -i %s/note.data --stdio 2>/dev/null", pk_test_pmukit(),
+		 tmp);
+	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	const char *line = strstr(out, "\n# modeled: these samples come from the PMU model (pmukit "
+				       "model of sapphirerapids");
+	assert_non_null(line);
+	assert_true(line < strstr(out, "# Samples:"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s script -i %s/note.data 2>&1 >/dev/null", pk_test_pmukit(), tmp);
+	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	assert_non_null(strstr(out, "pmukit script: note: these samples come from the PMU model"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s script -i %s/note.data 2>/dev/null", pk_test_pmukit(), tmp);
+	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	assert_null(strstr(out, "modeled"));
+	assert_null(strstr(out, "PMU model"));
+	free(out);
+	/* a file measured on this machine: no note */
+	snprintf(cmd, sizeof(cmd), "%s record -e task-clock -o %s/real.data -- true 2>/dev/null && "
+		 "%s report -i %s/real.data --stdio 2>&1 && %s script -i %s/real.data 2>&1",
+		 pk_test_pmukit(), tmp, pk_test_pmukit(), tmp, pk_test_pmukit(), tmp);
+	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
+	assert_null(strstr(out, "modeled"));
+	assert_null(strstr(out, "PMU model"));
+	free(out);
 }
 
 static void test_deterministic(void **state)
@@ -271,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_topdown_sample_read),
 		cmocka_unit_test(test_group_read_vs_perf),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_output_says_modeled),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[4200];

@@ -142,6 +142,10 @@ static void test_bad_keys(void **state)
 	refused(SCEN("", ", \"prio\": 3", PHASE(L1)), "threads[0].prio: 3: unknown key", NULL);
 	refused(SCEN("", "", "{\"ms\": 10, \"ghz\": 2, \"mhz\": 1, \"tma\": {" L1 "}}"),
 		"threads[0].phases[1].mhz: 1: unknown key", NULL);
+	/* an empty key is shown as "" (issue 26) */
+	refused(SCEN(", \"\": 1", "", PHASE(L1)), "\"\": 1: unknown key", NULL);
+	refused(SCEN("", "", PHASE(L1 ", \"\": 0")),
+		"threads[0].phases[1].tma.\"\": 0: unknown TopDown node", NULL);
 	refused(SCEN(", \"smt\": 1", "", PHASE(L1)), "smt: 1: expected true or false", NULL);
 	refused(SCEN(", \"cpuid\": \"Intel-6\"", "", PHASE(L1)), "cpuid: \"Intel-6\"", NULL);
 }

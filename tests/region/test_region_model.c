@@ -26,11 +26,7 @@
 
 static pk_model *model_of(const char *name)
 {
-	pk_error err = {0};
-	pk_model *m = pk_model_new(pk_test_example(name), &err);
-	if (!m)
-		fail_msg("%s", err.msg);
-	return m;
+	return pk_test_model(pk_test_example(name));
 }
 
 static void init(pk_model *m, int level, double reset_s)

@@ -82,6 +82,15 @@ static double truth(const pki_scenario *s, pki_core_type ct, int k, double from,
 	return den > 0 ? 100 * num / den : NAN;
 }
 
+/* truth() of thread t alone, over its whole run. */
+static double truth_of(const pki_scenario *s, size_t t, pki_core_type ct, int k)
+{
+	pki_scenario one = *s;
+	one.threads = &s->threads[t];
+	one.nr_threads = 1;
+	return truth(&one, ct, k, 0, 1e12);
+}
+
 /* One CSV line of --topdown: [time,]value,%,node,pmu,level,parent. */
 typedef struct node_row {
 	double t, value;
@@ -359,6 +368,8 @@ static void test_per_cpu(void **state)
 	assert_int_equal(run(&csv, "stat --topdown -A -C 0,16 -x, --model %s", sc), 0);
 	assert_int_equal(run(&human, "stat --topdown -A -C 0,16 --model %s", sc), 0);
 	assert_int_equal(run(&json, "stat --topdown -A -C 0,16 -j --model %s", sc), 0);
+	char *csv17;
+	assert_int_equal(run(&csv17, "stat --topdown -A -C 17 -x, --model %s", sc), 0);
 	static const char *const l1[] = {"tma_retiring", "tma_bad_speculation",
 					 "tma_frontend_bound", "tma_backend_bound"};
 	char line[512], key[64];
@@ -369,11 +380,17 @@ static void test_per_cpu(void **state)
 		double want = truth(&s, PKI_CORE_BIG, k, 0, 1000);
 		if (fabs(atof(line + 5) - want) > 0.79)
 			fail_msg("CPU0 %s: %s, want %.2f", l1[k], line, want);
+		/* CPU 16 ran thread 4002; 4001's E-core phase went to an idle
+		 * E-core, CPU 17 (threads do not share a CPU they need not) */
 		snprintf(key, sizeof(key), ",%%,%s,cpu_atom,", l1[k]);
 		assert_non_null(line_with(csv, "CPU16,", key, line, sizeof(line)));
-		want = truth(&s, PKI_CORE_ATOM, k, 0, 1000);
+		want = truth_of(&s, 1, PKI_CORE_ATOM, k);
 		if (fabs(atof(line + 6) - want) > 0.01)
 			fail_msg("CPU16 %s: %s, want %.2f", l1[k], line, want);
+		assert_non_null(line_with(csv17, "CPU17,", key, line, sizeof(line)));
+		want = truth_of(&s, 0, PKI_CORE_ATOM, k);
+		if (fabs(atof(line + 6) - want) > 0.79)
+			fail_msg("CPU17 %s: %s, want %.2f", l1[k], line, want);
 	}
 	/* no block of the other core type on either CPU */
 	assert_null(line_with(csv, "CPU0,", "cpu_atom", line, sizeof(line)));
@@ -384,7 +401,7 @@ static void test_per_cpu(void **state)
 	const char *j16 = strstr(json, "{\"cpu\" : \"16\", \"core\" : \"cpu_atom\"");
 	assert_non_null(j16);
 	assert_float_equal(json_num(j16, "\"tma_retiring\" : "),
-			   truth(&s, PKI_CORE_ATOM, PKI_TMA_RETIRING, 0, 1000), 0.01);
+			   truth_of(&s, 1, PKI_CORE_ATOM, PKI_TMA_RETIRING), 0.01);
 	/* -C 0 on hybrid: only CPU 0's core type; the E-core events open on
 	 * no CPU, which is no refusal */
 	char *c0;
@@ -401,6 +418,7 @@ static void test_per_cpu(void **state)
 	free(iv);
 	pki_scenario_release(&s);
 	free(csv);
+	free(csv17);
 	free(human);
 	free(json);
 }

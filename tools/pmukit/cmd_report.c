@@ -562,6 +562,7 @@ static int report_run(report *rp, report_args *a)
 		pd_header_print(s.reader, s.input, stdout);
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	pd_header_note_modeled(s.reader, "report", !rp->quiet, rp->quiet ? stderr : stdout);
 	int status = 0;
 	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
 		s.spe.dump = a->dump;

@@ -1430,6 +1430,7 @@ int cmd_script(int argc, char **argv)
 		pd_header_print(s.reader, s.input, stdout);
 		fflush(stdout);
 	}
+	pd_header_note_modeled(s.reader, "script", false, stderr);
 	if (header_only) {
 		script_metric_close(&sc.metric);
 		pd_session_close(&s);

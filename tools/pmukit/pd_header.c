@@ -6,11 +6,13 @@
 #include "pd_header.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
 
 #include <pmukit/events.h>
+#include <pmukit/model.h>
 
 enum style { S_U, S_HEX, S_SIGNED, S_SAMPLE_TYPE, S_READ_FORMAT };
 
@@ -295,4 +297,32 @@ void pd_header_print(pk_pd_reader *r, const char *input, FILE *f)
 			fprintf(f, " %s", pk_pd_feature_name(feat));
 	fprintf(f, " \n# ========\n#\n");
 	pk_pd_header_release(&h);
+}
+
+char *pd_header_modeled(pk_pd_reader *r)
+{
+	pk_pd_header h;
+	pk_error err;
+	char *desc = NULL;
+	pk_error_clear(&err);
+	memset(&h, 0, sizeof(h));
+	if (pk_pd_header_read(r, &h, &err) == 0 && h.hostname && h.osrelease &&
+	    !strcmp(h.hostname, PK_MODEL_NODENAME) && !strcmp(h.osrelease, PK_MODEL_RELEASE))
+		desc = strdup(h.cpudesc ? h.cpudesc : "the PMU model");
+	pk_pd_header_release(&h);
+	return desc;
+}
+
+void pd_header_note_modeled(pk_pd_reader *r, const char *cmd, bool comment, FILE *f)
+{
+	char *desc = pd_header_modeled(r);
+	if (!desc)
+		return;
+	if (comment)
+		fprintf(f, "# modeled: these samples come from the PMU model (%s, pmukit record "
+			   "--model) -- no hardware was measured\n#\n", desc);
+	else
+		fprintf(f, "pmukit %s: note: these samples come from the PMU model (%s, pmukit "
+			   "record --model) -- no hardware was measured\n", cmd, desc);
+	free(desc);
 }

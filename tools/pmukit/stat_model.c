@@ -20,11 +20,25 @@ void stat_model_print_label(FILE *out, stat_format fmt, const char *label)
 	fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 }
 
+/* The scenario's tids as "a,b,c" (grown as needed: a scenario may have
+ * thousands of threads). */
+typedef struct tid_list {
+	char *s;
+	size_t len, cap;
+} tid_list;
+
 static int add_tid(void *arg, pid_t tid)
 {
-	char *list = arg;
-	size_t n = strlen(list);
-	snprintf(list + n, 4096 - n, "%s%d", n ? "," : "", (int)tid);
+	tid_list *l = arg;
+	if (l->len + 16 > l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		char *s = realloc(l->s, cap);
+		if (!s)
+			return -ENOMEM;
+		l->s = s, l->cap = cap;
+	}
+	l->len += (size_t)snprintf(l->s + l->len, l->cap - l->len, "%s%d", l->len ? "," : "",
+				   (int)tid);
 	return 0;
 }
 
@@ -35,9 +49,15 @@ pk_threadmap *stat_model_threads(pk_model *m, const char *pids, const char *tids
 		return pk_threadmap_from_pids(k, pids, err);
 	if (tids)
 		return pk_threadmap_from_tids(k, tids, err);
-	char all[4096] = "";
-	k->ops->host.tasks(k, 0, add_tid, all);
-	return pk_threadmap_from_tids(k, all, err);
+	tid_list all = {0};
+	if (k->ops->host.tasks(k, 0, add_tid, &all) < 0 || !all.s) {
+		free(all.s);
+		pk_err(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	pk_threadmap *map = pk_threadmap_from_tids(k, all.s, err);
+	free(all.s);
+	return map;
 }
 
 int stat_model_run(pk_model *m, long interval_ms, long interval_count, stat_model_tick_fn tick,
