@@ -235,6 +235,9 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 		r->swap = true;
 	} else if (magic == PD_MAGIC_V1 || magic == __builtin_bswap64(PD_MAGIC_V1)) {
 		v1 = true;
+	} else if (p[0] == 0x1f && p[1] == 0x8b) {
+		return pki_pd_err_off(r, err, -EINVAL, 0,
+				  "a gzip file, not a perf.data file: gunzip it first");
 	} else {
 		return pki_pd_err_off(r, err, -EINVAL, 0,
 				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",

@@ -2,7 +2,7 @@
  * word (issue 20, classes 6 and 7), each made by hand (pd_build.c): the v1
  * `PERFFILE` magic, a pipe whose tail is not a record (perf record's own
  * messages appended to it), a record of type 0, PERF_RECORD_AUX flags
- * (TRUNCATED, PARTIAL, COLLISION). pmukit must read what perf 6.1 reads,
+ * (TRUNCATED, PARTIAL, COLLISION), a gzip'ed file. pmukit must read what perf 6.1 reads,
  * print what it prints and exit as it does, and say on stderr what it
  * skipped and where; perf 6.1 is compared where installed. */
 #include "helpers.h"
@@ -221,6 +221,24 @@ static void test_aux_flags(void **state)
 	free(b.p);
 }
 
+/* A gzip'ed perf.data (hotspot ships one): refused with status 255 as perf
+ * refuses it, the reason named. */
+static void test_gzip(void **state)
+{
+	(void)state;
+	bb b = {0};
+	bb_bytes(&b, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10);
+	bb_zero(&b, 22);
+	char *path = save(&b, "perf.data.gz");
+	char *err = same_as_perf("script", path, 255);
+	assert_has(err, "offset 0 (0x0): a gzip file, not a perf.data file: gunzip it first");
+	free(err);
+	err = same_as_perf("report --stdio", path, 255);
+	free(err);
+	free(path);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_tail),
 		cmocka_unit_test(test_type0),
 		cmocka_unit_test(test_aux_flags),
+		cmocka_unit_test(test_gzip),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }
