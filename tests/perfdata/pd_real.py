@@ -52,7 +52,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pd_diff import (allowed_list, cut_agrees, difflib_lines, drop_tip,  # noqa: E402
-                     first_difference, is_listed)
+                     first_difference, is_listed, parse_args)
 
 # view id -> (class, arguments); "{F}" is the script -F field list
 VIEWS = [
@@ -361,19 +361,11 @@ def report(results, allowed):
 
 
 def main():
-    args = sys.argv[1:]
-    only = show = keep = None
-    while args:
-        a = args.pop(0)
-        if a == "--only":
-            only = args.pop(0)
-        elif a == "--show":
-            show = True
-        elif a == "--keep":
-            keep = args.pop(0)
-        else:
-            print(__doc__)
-            return 2
+    opts = parse_args(sys.argv[1:])
+    if opts is None:
+        print(__doc__)
+        return 2
+    only, show, keep = opts
     srcdir = os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
     pmukit = os.environ.get("PK_PMUKIT")
     if not pmukit:

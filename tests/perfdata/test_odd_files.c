@@ -140,10 +140,7 @@ static void test_pipe_tail(void **state)
 
 static void put_type0(bb *b)
 {
-	U32(b, 0);
-	U16(b, 0);
-	U16(b, 16);
-	U64(b, 0);
+	put_typed(b, 0);
 }
 
 /* A record of type 0 (no such record type): skipped and said, with its
