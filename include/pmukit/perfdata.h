@@ -187,6 +187,7 @@ typedef struct pk_pd_layout {
 	uint64_t data_offset, data_size;
 	uint64_t feat_offset;
 	uint64_t file_size;
+	uint32_t version; /* the header's version: 0 for the v1 `PERFFILE` magic, else 1 */
 } pk_pd_layout;
 void pk_pd_get_layout(const pk_pd_reader *r, pk_pd_layout *out);
 
@@ -222,6 +223,9 @@ typedef struct pk_pd_stats {
 	uint64_t nr_out_of_order;    /* events older than what was already delivered */
 	uint64_t nr_bad_features;    /* damaged feature sections (not fatal) */
 	uint64_t bytes_read;
+	/* PERF_RECORD_AUX records flagged TRUNCATED (data lost), PARTIAL (gaps),
+	 * COLLISION (by the kernel) */
+	uint64_t nr_aux_truncated, nr_aux_partial, nr_aux_collision;
 } pk_pd_stats;
 const pk_pd_stats *pk_pd_get_stats(const pk_pd_reader *r);
 /* Warnings (damaged features, unknown ids ...), oldest first. */

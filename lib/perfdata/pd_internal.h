@@ -14,7 +14,7 @@
 
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
-#define PD_MAGIC_V1 0x454c494652455050ULL     /* "PERFFILE" */
+#define PD_MAGIC_V1 0x454c494646524550ULL     /* "PERFFILE" */
 #define PD_AUXTRACE_SIZE 48
 
 /* ---- the file header (perf_file_header), for reader and writer ----

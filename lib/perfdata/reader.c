@@ -215,7 +215,8 @@ static void free_evsel(pk_pd_evsel *e)
 
 /* ---- open ---- */
 
-/* The magic and header size: sets swap and pipe; *hsize the header size. */
+/* The magic and header size: sets swap, pipe and the layout's version (0 for
+ * the v1 `PERFFILE` magic, as perf numbers it); *hsize the header size. */
 static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 {
 	const uint8_t *p;
@@ -234,6 +235,9 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 		r->swap = true;
 	} else if (magic == PD_MAGIC_V1 || magic == __builtin_bswap64(PD_MAGIC_V1)) {
 		v1 = true;
+	} else if (p[0] == 0x1f && p[1] == 0x8b) {
+		return pki_pd_err_off(r, err, -EINVAL, 0,
+				  "a gzip file, not a perf.data file: gunzip it first");
 	} else {
 		return pki_pd_err_off(r, err, -EINVAL, 0,
 				  "not a perf.data file (magic %02x %02x %02x %02x %02x %02x %02x %02x)",
@@ -246,6 +250,7 @@ static int read_magic(pk_pd_reader *r, uint64_t *hsize, pk_error *err)
 		r->swap = *hsize != PD_FILE_HEADER_SIZE && *hsize != PD_FILE_HEADER_OLD_SIZE;
 		*hsize = pd_get64(p + PD_HDR_SIZE, r->swap);
 	}
+	r->layout.version = v1 ? 0 : 1;
 	r->pipe = *hsize == PD_PIPE_HEADER_SIZE;
 	if (!r->pipe && *hsize != PD_FILE_HEADER_SIZE && *hsize != PD_FILE_HEADER_OLD_SIZE)
 		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_SIZE,
@@ -271,6 +276,17 @@ static void fix_swapped_bitmap(pk_pd_reader *r, const uint8_t *h, uint64_t *bits
 		pki_pd_warn(r, "feature bitmap unreadable in a byte-swapped file; features ignored");
 		memset(bits, 0, PD_HDR_FEAT_WORDS * sizeof(*bits));
 	}
+}
+
+/* Whether a v1 file's attr entry size (attr and ids section) is one of the
+ * attr ABIs of its time (VER0 to VER4), the only ones perf reads in v1. */
+static bool v1_attr_size_ok(uint64_t entry)
+{
+	static const uint64_t sizes[] = {64, 72, 80, 96, 104};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (entry == sizes[i] + PD_SECTION_SIZE)
+			return true;
+	return false;
 }
 
 /* The attrs and data sections must lie in the file and apart. */
@@ -348,13 +364,18 @@ static int read_file_header(pk_pd_reader *r, pk_error *err)
 	pki_pd_header_decode(h, hsize, r->swap, &fh);
 	fix_swapped_bitmap(r, h, fh.features);
 	pk_pd_layout *l = &r->layout;
-	*l = (pk_pd_layout){.header_size = hsize, .attr_size = fh.attr_size,
+	*l = (pk_pd_layout){.version = l->version, .header_size = hsize, .attr_size = fh.attr_size,
 			    .attrs_offset = fh.attrs_offset, .attrs_size = fh.attrs_size,
 			    .data_offset = fh.data_offset, .data_size = fh.data_size,
 			    .file_size = r->src.file_size};
 	rc = check_sections(r, err);
 	if (rc < 0)
 		return rc;
+	if (!l->version && !v1_attr_size_ok(l->attr_size))
+		return pki_pd_err_off(r, err, -EINVAL, PD_HDR_ATTR_SIZE,
+				  "a v1 perf.data (PERFFILE magic) with attrs of %llu bytes: the "
+				  "v1 format has attrs of 64 to 104 bytes (perf: incompatible file "
+				  "format)", (unsigned long long)(l->attr_size - PD_SECTION_SIZE));
 	r->pos = l->data_offset;
 	if (l->data_size == 0) {
 		/* perf record did not finish the header: take what is there */
@@ -884,6 +905,29 @@ static int peek_whole(pk_pd_reader *r, uint64_t off, uint64_t n, uint32_t type, 
 	return 0;
 }
 
+/* A PERF_RECORD_AUX's flags: what the kernel could not write to the AUX area. */
+static void count_aux_flags(pk_pd_stats *st, uint64_t flags)
+{
+	st->nr_aux_truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+	st->nr_aux_partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+	st->nr_aux_collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+}
+
+/* Pipe mode: an input that ends inside a record (got of n bytes at off; a
+ * real file may have perf record's own messages appended) ends the stream
+ * there, as perf's "unexpected end of event stream": the bytes left are
+ * skipped with a warning that says where, the records before are kept. */
+static int pipe_tail(pk_pd_reader *r, uint64_t off, size_t got, uint32_t type, uint64_t n)
+{
+	pki_pd_warn(r, "the stream ends inside a record: %zu bytes at offset %llu (0x%llx) "
+		    "skipped (a record of type %u, %llu bytes, or not a record: text "
+		    "appended to the file?)",
+		    got, (unsigned long long)off, (unsigned long long)off, type,
+		    (unsigned long long)n);
+	r->end = off;
+	return 0;
+}
+
 /* The next record of the data section: 1 with *p, *size, *extra set (the
  * record and its extra bytes stay in the window), 0 at the end, or an error. */
 static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64_t *extra,
@@ -921,6 +965,8 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 					  (unsigned long long)r->end);
 		return 0;
 	}
+	if (got < hdr && r->pipe)
+		return pipe_tail(r, off, got, got >= 4 ? pd_get32(*p, r->swap) : 0, hdr);
 	if (got < hdr)
 		return pki_pd_err_off(r, err, -ENODATA, off, "truncated record header (%zu of %zu bytes)",
 				  got, hdr);
@@ -942,6 +988,11 @@ static int next_in_file(pk_pd_reader *r, const uint8_t **p, size_t *size, uint64
 		return pki_pd_err_off(r, err, -EINVAL, off,
 				  "record (type %u, size %llu) runs past the data section end %llu",
 				  type, (unsigned long long)total, (unsigned long long)r->end);
+	if (r->pipe) {
+		rc = pki_pd_src_peek(&r->src, off, (size_t)total, p, &got);
+		if (rc >= 0 && got < total)
+			return pipe_tail(r, off, got, type, total);
+	}
 	rc = peek_whole(r, off, total, type, p, err);
 	if (rc < 0)
 		return rc;
@@ -1025,7 +1076,9 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 		r->stats.nr_lost_events += pd_ld64(rec + 16);
 	else if (ev->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
 		r->stats.nr_lost_samples += pd_ld64(rec + 8);
-	if (ev->type > PD_RECORD_AUX_OUTPUT_HW_ID)
+	else if (ev->type == PERF_RECORD_AUX && size >= 32)
+		count_aux_flags(&r->stats, pd_ld64(rec + 24));
+	if (ev->type == 0 || ev->type > PD_RECORD_AUX_OUTPUT_HW_ID) /* 0: no record type */
 		pki_pd_drop(r, PK_PD_DROP_UNKNOWN_TYPE, ev, NULL);
 }
 

@@ -110,6 +110,14 @@ void put_sample(bb *b, uint64_t ip, uint32_t pid, uint64_t time, uint64_t period
 	U64(b, period);
 }
 
+void put_typed(bb *b, uint32_t type)
+{
+	U32(b, type);
+	U16(b, 0);
+	U16(b, 16);
+	U64(b, 0);
+}
+
 void put_round(bb *b)
 {
 	U32(b, PK_RECORD_FINISHED_ROUND);

@@ -35,6 +35,8 @@ void put_attr(bb *b, uint32_t size, uint64_t st);
 void put_trailer(bb *b, uint32_t pid, uint32_t tid, uint64_t time);
 void put_comm(bb *b, uint32_t pid, const char *comm, uint64_t time);
 void put_sample(bb *b, uint64_t ip, uint32_t pid, uint64_t time, uint64_t period);
+/* A 16-byte record of the given type holding one zero word. */
+void put_typed(bb *b, uint32_t type);
 void put_round(bb *b);
 void put_data(bb *b, layout *l);
 /* A file-mode perf.data: one attr of attr_size bytes (sample_type ST, id 7),

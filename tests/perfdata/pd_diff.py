@@ -447,20 +447,30 @@ def difflib_lines(a, b):
                                      n=1))[:60]
 
 
-def main():
-    args = sys.argv[1:]
+def parse_args(args):
+    """[--only ID_GLOB] [--show] [--keep DIR] (the differential tests'
+    options): (only, show, keep), or None on anything else."""
     only = show = keep = None
+    args = list(args)
     while args:
         a = args.pop(0)
-        if a == "--only":
+        if a == "--only" and args:
             only = args.pop(0)
         elif a == "--show":
             show = True
-        elif a == "--keep":
+        elif a == "--keep" and args:
             keep = args.pop(0)
         else:
-            print(__doc__)
-            return 2
+            return None
+    return only, show, keep
+
+
+def main():
+    opts = parse_args(sys.argv[1:])
+    if opts is None:
+        print(__doc__)
+        return 2
+    only, show, keep = opts
     srcdir = os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
     pmukit = os.environ.get("PK_PMUKIT")
     workload = os.environ.get("PK_WORKLOAD")

@@ -528,8 +528,9 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 static int report_run(report *rp, report_args *a)
 {
 	pd_session s;
-	if (pd_session_open(&s, "report", a->input, false, a->force))
-		return 1;
+	int rc = pd_session_open(&s, "report", a->input, false, a->force);
+	if (rc)
+		return rc;
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
 			      .symfs = a->symfs};
 	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(&s, &mo)) {

@@ -1404,8 +1404,9 @@ int cmd_script(int argc, char **argv)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
-	if (pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force))
-		return 1;
+	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force);
+	if (rc)
+		return rc;
 	s.spe.dump = dump;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
 		pd_session_close(&s);
@@ -1451,7 +1452,7 @@ int cmd_script(int argc, char **argv)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
 	s.spe.sample_fn = on_spe_sample;
-	int rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
+	rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);

@@ -85,7 +85,7 @@ static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
 		fprintf(f, "# captured on    : %s\n", tb);
 	}
 	if (!pk_pd_is_pipe(r)) {
-		fprintf(f, "# header version : 1\n");
+		fprintf(f, "# header version : %u\n", l.version);
 		fprintf(f, "# data offset    : %" PRIu64 "\n", l.data_offset);
 		fprintf(f, "# data size      : %" PRIu64 "\n", l.data_size);
 		fprintf(f, "# feat offset    : %" PRIu64 "\n", l.feat_offset);
@@ -287,7 +287,8 @@ void pd_header_print(pk_pd_reader *r, const char *input, FILE *f)
 	fprintf(f, "# ========\n");
 	print_file_info(r, input, f);
 	print_host(r, &h, f);
-	print_events(r, f);
+	if (pk_pd_has_feature(r, PK_FEAT_EVENT_DESC))
+		print_events(r, f); /* perf prints its EVENT_DESC, not the attrs */
 	for (int feat = PK_FEAT_CPU_TOPOLOGY; feat < PK_FEAT_LAST_6_1; feat++)
 		if (pk_pd_has_feature(r, feat))
 			print_feature(r, &h, feat, f);

@@ -51,7 +51,7 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 	pk_pd_open_opts o = {.no_order = no_order};
 	if (pk_pd_reader_open(input, &o, &s->reader, &err) < 0) {
 		pk_cli_print_error(cmd, &err);
-		return 1;
+		return 255; /* perf's status for a file it cannot open or read */
 	}
 	s->machine = pk_machine_new(NULL);
 	if (!s->machine) {
@@ -418,6 +418,20 @@ static void print_drop(const pd_session *s, int kind, const pk_pd_drop *d)
 		d->first_offset);
 }
 
+void pd_aux_flags_warn(uint64_t truncated, uint64_t partial, uint64_t collision, uint64_t nr_aux,
+		       const char *lost_hint, const char *collision_hint)
+{
+	if (truncated)
+		fprintf(stderr, "warning: AUX data lost %" PRIu64 " times out of %" PRIu64 "!%s\n",
+			truncated, nr_aux, lost_hint);
+	if (partial)
+		fprintf(stderr, "warning: AUX data had gaps in it %" PRIu64 " times out of %" PRIu64
+				"!\n", partial, nr_aux);
+	if (collision)
+		fprintf(stderr, "warning: AUX data detected collision %" PRIu64 " times out of %" PRIu64
+				"!%s\n", collision, nr_aux, collision_hint);
+}
+
 int pd_session_finish(pd_session *s, int status)
 {
 	if (!s->reader)
@@ -431,6 +445,8 @@ int pd_session_finish(pd_session *s, int status)
 				"unwound (their chains have the kernel's part only); the first: %s\n",
 			s->cmd, s->uw_failed, s->uw_err.msg);
 	const pk_pd_stats *st = pk_pd_get_stats(r);
+	pd_aux_flags_warn(st->nr_aux_truncated, st->nr_aux_partial, st->nr_aux_collision,
+			  st->nr_records[PERF_RECORD_AUX], "", "");
 	uint64_t dropped = 0;
 	for (int k = 0; k < PK_PD_DROP_MAX; k++) {
 		if (!st->drops[k].count)

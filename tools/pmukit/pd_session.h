@@ -66,6 +66,10 @@ const pk_pd_evsel *pd_session_evsel_at(const pd_session *s, size_t idx);
 /* Prints the reader's warnings and what it dropped (stderr); returns
  * status, or 1 when samples were there and none could be decoded. */
 int pd_session_finish(pd_session *s, int status);
+/* perf's warnings for PERF_RECORD_AUX flags (TRUNCATED: lost, PARTIAL: gaps,
+ * COLLISION) out of nr_aux records, each hint after its sentence. */
+void pd_aux_flags_warn(uint64_t truncated, uint64_t partial, uint64_t collision, uint64_t nr_aux,
+		       const char *lost_hint, const char *collision_hint);
 void pd_session_close(pd_session *s);
 
 /* A call chain entry seen as perf 6.1 follows chains: 0 an address, 1 a

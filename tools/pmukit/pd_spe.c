@@ -270,6 +270,11 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 	}
 	if (sp->dump)
 		dump(ev, &a, midr_of(sp, s, a.cpu));
+	if (!ev->aux_size) { /* no data: nothing to queue (ev->aux may be NULL) */
+		if (!sp->nr_empty++)
+			sp->empty_offset = ev->offset;
+		return 0;
+	}
 	return queue_add(sp, s, ev, &a);
 }
 
@@ -581,6 +586,10 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 				"SPE data, first at file offset %#" PRIx64 "; the %" PRIu64 " records "
 				"they cut were sampled as they stood (as perf 6.1 does)\n",
 			cmd, sp->nr_bad, sp->first_bad, sp->nr_cut);
+	if (sp->nr_empty)
+		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE records of size 0 (no Arm "
+				"SPE data) skipped, first at file offset %#" PRIx64 "\n",
+			cmd, sp->nr_empty, sp->empty_offset);
 	if (sp->nr_unclosed)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records cut by the end of "
 				"their buffer (no TS or END) skipped\n", cmd, sp->nr_unclosed);
@@ -600,7 +609,8 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 	else if (!sp->export_fmt && !s->nr_samples && sp->nr_records)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records gave no sample of "
 				"the kinds --itrace asks for\n", cmd, sp->nr_records);
-	return !status && !s->nr_samples && !sp->export_fmt ? 1 : status;
+	/* no sample from SPE records is an error; no SPE data at all is not (perf) */
+	return !status && !s->nr_samples && sp->nr_records && !sp->export_fmt ? 1 : status;
 }
 
 int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg)

@@ -36,6 +36,7 @@ typedef struct pd_spe {
 	bool header_read;
 	uint64_t nr_aux, aux_bytes;  /* AUXTRACE records and their data */
 	uint64_t nr_foreign, foreign_bytes, foreign_offset; /* AUX data not of SPE */
+	uint64_t nr_empty, empty_offset; /* AUXTRACE records of size 0 (nothing queued) */
 	uint64_t nr_records, nr_unclosed, nr_bad, first_bad;
 	uint64_t nr_cut;             /* records cut by a bad byte (sampled, as perf 6.1) */
 	pk_spe_itrace itrace;        /* the kinds to make (set: from --itrace) */

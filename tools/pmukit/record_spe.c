@@ -22,6 +22,7 @@
 #include <pmukit/spe_record.h>
 
 #include "builtin.h"
+#include "pd_session.h"
 
 /* perf's AUX defaults: 4 MiB privileged, 128 KiB otherwise (4 KiB pages). */
 #define SPE_AUX_PAGES_PRIV 1024
@@ -213,16 +214,7 @@ void record_spe_summary(const record_spe *sp, const pk_record_stats *st)
 			" partial, %" PRIu64 " collision ]\n",
 		st->nr_auxtrace, st->aux_bytes, st->nr_aux, st->nr_aux_truncated,
 		st->nr_aux_partial, st->nr_aux_collision);
-	if (st->nr_aux_truncated)
-		fprintf(stderr, "warning: AUX data lost %" PRIu64 " times out of %" PRIu64
-				": the buffer was full (raise the AUX size with -m ,PAGES or the "
-				"period with -c)\n",
-			st->nr_aux_truncated, st->nr_aux);
-	if (st->nr_aux_partial)
-		fprintf(stderr, "warning: AUX data had gaps in it %" PRIu64 " times out of %" PRIu64
-				"\n", st->nr_aux_partial, st->nr_aux);
-	if (st->nr_aux_collision)
-		fprintf(stderr, "warning: AUX data detected collision %" PRIu64 " times out of %" PRIu64
-				": raise the period with -c\n",
-			st->nr_aux_collision, st->nr_aux);
+	pd_aux_flags_warn(st->nr_aux_truncated, st->nr_aux_partial, st->nr_aux_collision,
+			  st->nr_aux, ": the buffer was full (raise the AUX size with -m ,PAGES or "
+			  "the period with -c)", ": raise the period with -c");
 }
