@@ -87,8 +87,9 @@ int pki_sy_add_build_id(void *arg, const pk_pd_rec_build_id *b)
 
 int pk_machine_set_build_id(pk_machine *m, const char *filename, const uint8_t *id, size_t len)
 {
-	/* kernel and vdso symbols come from the running system */
-	if (filename[0] != '/' || !len || len > 20)
+	/* kernel symbols come from the running system; the vdso's too, its
+	 * build id kept to tell whether it is this host's */
+	if ((filename[0] != '/' && strcmp(filename, "[vdso]")) || !len || len > 20)
 		return 0;
 	dso *d = pki_sy_dso_get(m, filename);
 	if (!d)

@@ -12,8 +12,12 @@
  * Invariants: nothing here trusts the sample: a register not in the mask,
  * a stack copy shorter than its header says (the parser checked the
  * bytes are in the record), an address outside the copy and every file,
- * all end the walk; the sample's own IP is the first address whenever the
- * registers have it, so a failed walk still gives perf's IP-only chain.
+ * all end the walk, and the sample's own IP is the first address whenever
+ * the registers have it. As perf: a process none of whose mapped files
+ * opens as ELF (the binaries of a file recorded elsewhere are missing, and
+ * its vdso is not this host's) gives no frames at all: nothing is
+ * invented. Files are opened as the symbols' are (--symfs, the build-id
+ * cache).
  * A Dwfl is kept per map group version (versions are unique across
  * processes and change with every map change), a few at a time. The
  * register numbering of each architecture is one table. */
@@ -200,6 +204,25 @@ static bool seen(const mapgroup *g, size_t upto, const dso *d)
 	return false;
 }
 
+/* A module for d mapped at mp, from the file its symbols come from
+ * (--symfs, the build-id cache); false when none opens. */
+static bool report_dso(pk_machine *m, Dwfl *dwfl, dso *d, const map *mp)
+{
+	if (!d->loaded)
+		pki_sy_dso_load(m, d);
+	Elf *e;
+	int fd = pki_sy_open_recorded(m, d, &e);
+	if (e)
+		elf_end(e);
+	if (fd < 0)
+		return false;
+	/* the descriptor is the module's from here on, unless it fails */
+	if (dwfl_report_elf(dwfl, d->name, d->name, fd, load_bias(d, mp), true))
+		return true;
+	close(fd);
+	return false;
+}
+
 /* A Dwfl with a module for each mapped ELF file of g; NULL when none. */
 static Dwfl *build_dwfl(pk_machine *m, const mapgroup *g)
 {
@@ -211,11 +234,7 @@ static Dwfl *build_dwfl(pk_machine *m, const mapgroup *g)
 	for (size_t i = 0; i < g->nr; i++) {
 		const map *mp = &g->maps[i];
 		dso *d = mp->dso;
-		if (!d || d->name[0] != '/' || seen(g, i, d) || access(d->name, R_OK))
-			continue;
-		if (!d->loaded)
-			pki_sy_dso_load(m, d);
-		if (dwfl_report_elf(dwfl, d->name, d->name, -1, load_bias(d, mp), true))
+		if (d && d->name[0] == '/' && !seen(g, i, d) && report_dso(m, dwfl, d, mp))
 			nr++;
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
@@ -259,6 +278,16 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* Whether g maps a vdso perf would read (this host's): then perf unwinds
+ * the process, and shows the IP even when no other file opens. */
+static bool host_vdso_mapped(const mapgroup *g)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->maps[i].dso && !strcmp(g->maps[i].dso->name, "[vdso]"))
+			return pki_sy_vdso_is_host(g->maps[i].dso);
+	return false;
+}
+
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err)
 {
@@ -274,12 +303,17 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 			      "sample at 0x%" PRIx64 " has no user IP register (user regs mask "
 			      "0x%" PRIx64 ", abi %" PRIu64 ")",
 			      smp->ip, regs_mask, smp->user_abi);
+	if (!smp->stack_size || !smp->stack_dyn_size)
+		return 0; /* no stack copied (a task in the kernel): no user frames, as perf */
 	mapgroup *g = pki_sy_process_maps(m, smp->pid);
 	uw_proc *p = g ? proc_for(m, g, smp->pid) : NULL;
-	if (!p) { /* no maps or no ELF file: the IP alone, as perf */
+	if (!p && g && host_vdso_mapped(g)) {
 		ips[0] = ip;
 		return 1;
 	}
+	if (!p) /* perf unwinds nothing there either: no invented frame */
+		return pk_err(err, -ENOENT, "no mapped binary of process %" PRIu32 " opens "
+			      "(user IP 0x%" PRIx64 "; --symfs?)", smp->pid, ip);
 	p->smp = smp;
 	p->arch = a;
 	p->mask = regs_mask;
