@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Call chains of perf.data files recorded elsewhere against perf 6.1 (test
+`perfdata_chain_diff`, issue 20 class 3). Each check runs `perf` and `pmukit`
+with the same options on a file and wants the same standard output and the
+same success.
+
+  lbr       perfparser's `--call-graph lbr` recording (perf 5.4): the user
+            chain is stitched from the LBR call stack (the newest call's
+            target, then each call's site), with and without the binary
+            (--symfs laid out as the recorded path). The first samples,
+            which have an empty LBR stack, are left out by time: perf 6.1
+            reads past the record there (docs/perfdata-differences.md).
+  dwarf     perfparser's `--call-graph dwarf` recordings without their
+            binaries: no user frame is invented (perf shows none where
+            nothing can be unwound, the IP alone where it could have been),
+            none for samples without a stack copy. The kernel's symbols are
+            turned off (--kallsyms of an empty file): this host's are not
+            the recorded kernel's.
+  trace     `perf record -g -e sched:sched_switch` and the same by pmukit,
+            made here: the tracepoints' chains printed under their payload.
+            Skipped (with the reason) when perf cannot record tracepoints.
+
+The corpus files come from tests/data/perfdata-real (xz, decompressed into a
+temporary folder). The test prints each difference, then `N/M identical`,
+and fails on any. Skipped (77) without perf 6.1 or xz.
+
+usage: pd_chain_diff.py [--show] [--keep DIR]
+  env PK_PMUKIT (the pmukit binary), PK_SRCDIR (the source tree)
+"""
+import lzma
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pd_diff import drop_tip, first_difference, run  # noqa: E402 (one copy of each)
+
+REAL = os.path.join("tests", "data", "perfdata-real", "perfparser")
+# the LBR file's binary, at its recorded path under the --symfs folder
+LBR_BIN = ("/home/dknysh/kdab-disasm-fraames/hotspot/3rdparty/perfparser/tests/auto/"
+           "perfdata/vector_static_gcc/vector_static_gcc_v9.1.0")
+# after the LBR file's samples with an empty stack (all before the exec)
+LBR_T = "--time 7037283.2041,"
+VIEWS = ["script", "script -F ip,sym", "report --stdio -q", "report --stdio -q --no-children",
+         "report --stdio -q -g caller", "report --stdio -q -g folded",
+         "report --stdio -q --no-children -g caller"]
+# (file, options) pairs; {symfs} and {nokallsyms} are filled in
+CHECKS = (
+    [("lbr", v + " " + LBR_T) for v in VIEWS] +
+    [("lbr", v + " " + LBR_T + " --symfs {symfs}") for v in VIEWS] +
+    [("vector_dwarf", v) for v in VIEWS] +
+    [("vector_zstd", v + " --kallsyms {nokallsyms}") for v in VIEWS] +
+    [("parallel", v + " --kallsyms {nokallsyms}") for v in
+     ["script", "script -F ip,sym", "report --stdio -q --no-children",
+      "report --stdio -q --no-children -g caller"]] +
+    [(t, v) for t in ("trace_perf", "trace_pk") for v in
+     ["script", "script -F comm,tid,event,trace,ip,sym", "script -G",
+      "report --stdio -q -s comm,dso,sym", "report --stdio -q -s comm,dso,sym --no-children",
+      "report --stdio -q -s comm,dso,sym -g caller", "report --stdio -q -s comm,dso,sym -g folded"]])
+CORPUS = {"lbr": "vector_static_gcc_perf.lbr.data", "vector_dwarf": "vector_static_gcc_perf.data",
+          "vector_zstd": "vector_static_gcc_perf.data.zstd",
+          "parallel": "parallel_static_gcc_perf.data.zstd"}
+WORK = "for i in 1 2 3 4 5; do sleep 0.01; done"
+
+
+def unxz(src, dst):
+    with lzma.open(src) as f, open(dst, "wb") as o:
+        shutil.copyfileobj(f, o)
+
+
+def corpus(srcdir, tmp):
+    """The corpus files decompressed, and the --symfs folder of the LBR one."""
+    files = {}
+    for key, name in CORPUS.items():
+        files[key] = os.path.join(tmp, name)
+        unxz(os.path.join(srcdir, REAL, name + ".xz"), files[key])
+    symfs = os.path.join(tmp, "symfs")
+    os.makedirs(os.path.dirname(symfs + LBR_BIN), exist_ok=True)
+    unxz(os.path.join(srcdir, REAL, "vector_static_gcc_vector_static_gcc_v9.1.0.xz"),
+         symfs + LBR_BIN)
+    empty = os.path.join(tmp, "empty.kallsyms")
+    open(empty, "w").close()
+    return files, {"symfs": symfs, "nokallsyms": empty}
+
+
+def record_traces(pmukit, tmp, files):
+    """A tracepoint recording with chains by each tool; the reason when perf cannot."""
+    for key, tool in (("trace_perf", "perf"), ("trace_pk", pmukit)):
+        out = os.path.join(tmp, key + ".data")
+        rc, _, err = run("%s record -q -g -e sched:sched_switch -o %s -- sh -c '%s'" %
+                         (tool, out, WORK), tmp)
+        if rc:
+            return "%s cannot record sched:sched_switch: %s" % (tool, err.strip()[-200:])
+        files[key] = out
+    return None
+
+
+def compare(pmukit, tmp, path, opts, show):
+    cmd, rest = opts.split(" ", 1) if " " in opts else (opts, "")
+    args = "%s -f -i %s %s" % (cmd, path, rest)
+    rp, op, _ = run("perf " + args, tmp)
+    rk, ok, ek = run(pmukit + " " + args, tmp)
+    if cmd == "report":
+        op = drop_tip(op)
+    if rp == rk and op == ok:
+        return True
+    line, a, b = first_difference(op, ok) or (0, "", "")
+    print("DIFF %s %s: exit %d/%d, line %d\n  perf:   %s\n  pmukit: %s" %
+          (os.path.basename(path), opts, rp, rk, line, a, b))
+    if show:
+        print(ek[-2000:])
+    return False
+
+
+def main():
+    args = sys.argv[1:]
+    show = "--show" in args
+    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
+    if any(a not in ("--show", "--keep", keep) for a in args):
+        print(__doc__)
+        return 2
+    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")))
+    pmukit = os.environ.get("PK_PMUKIT")
+    if not pmukit:
+        print("PK_PMUKIT must name the built pmukit")
+        return 2
+    if not shutil.which("perf"):
+        print("SKIP: perf is not installed: nothing to compare with")
+        return 77
+    rc, out, _ = run("perf version", ".")
+    if rc or not re.search(r"perf version 6\.1\b", out):
+        print("SKIP: the reference is perf 6.1, found: %s" % out.strip())
+        return 77
+    tmp = keep or tempfile.mkdtemp(prefix="pd_chain_diff.")
+    os.makedirs(tmp, exist_ok=True)
+    try:
+        files, fill = corpus(srcdir, tmp)
+        why = record_traces(pmukit, tmp, files)
+        if why:
+            print("note: tracepoint checks skipped: " + why)
+        checks = [(k, o.format(**fill)) for k, o in CHECKS if k in files]
+        same = sum(compare(pmukit, tmp, files[k], o, show) for k, o in checks)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print("%d/%d identical" % (same, len(checks)))
+    return 0 if same == len(checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
