@@ -212,9 +212,16 @@ static bool report_dso(pk_machine *m, Dwfl *dwfl, dso *d, const map *mp)
 		pki_sy_dso_load(m, d);
 	Elf *e;
 	int fd = pki_sy_open_recorded(m, d, &e);
+	char hex[128];
+	/* another binary at the recorded path (this host's libc for another
+	 * machine's) would unwind into garbage: not used */
+	bool other = d->build_id[0] &&
+		     !(e && pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id));
 	if (e)
 		elf_end(e);
-	if (fd < 0)
+	if (fd >= 0 && other)
+		close(fd);
+	if (fd < 0 || other)
 		return false;
 	/* the descriptor is the module's from here on, unless it fails */
 	if (dwfl_report_elf(dwfl, d->name, d->name, fd, load_bias(d, mp), true))
@@ -266,6 +273,25 @@ static uw_proc *proc_for(pk_machine *m, const mapgroup *g, uint32_t pid)
 	return p->dwfl && p->attached ? p : NULL;
 }
 
+/* Whether a mapped file's CFI (.eh_frame, .debug_frame) covers addr. */
+static bool has_cfi(Dwfl *dwfl, Dwarf_Addr addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfis[2] = {mod ? dwfl_module_eh_cfi(mod, &bias) : NULL, NULL};
+	Dwarf_Addr biases[2] = {bias, 0};
+	if (mod)
+		cfis[1] = dwfl_module_dwarf_cfi(mod, &biases[1]);
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *fr;
+		if (cfis[i] && dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) == 0) {
+			free(fr);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	uw_proc *p = arg;
@@ -274,8 +300,13 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation) || p->nr == p->max)
 		return DWARF_CB_ABORT;
 	/* a caller's frame: the call instruction, as perf shows it */
-	p->ips[p->nr++] = activation ? pc : pc - 1;
-	return DWARF_CB_OK;
+	uint64_t at = activation ? pc : pc - 1;
+	p->ips[p->nr++] = at;
+	/* no caller from a frame without CFI (code in no file, a binary
+	 * missing): libdw would follow frame pointers there, perf's walk ends
+	 * (and frame pointers in a --call-graph dwarf program are often none) */
+	return has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), at) ? DWARF_CB_OK
+									  : DWARF_CB_ABORT;
 }
 
 /* Whether g maps a vdso perf would read (this host's): then perf unwinds
@@ -303,8 +334,9 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 			      "sample at 0x%" PRIx64 " has no user IP register (user regs mask "
 			      "0x%" PRIx64 ", abi %" PRIu64 ")",
 			      smp->ip, regs_mask, smp->user_abi);
-	if (!smp->stack_size || !smp->stack_dyn_size)
-		return 0; /* no stack copied (a task in the kernel): no user frames, as perf */
+	if (!smp->stack_size || !smp->stack_dyn_size || !ip)
+		return 0; /* no stack copied, no user IP (a task in the kernel): no user
+			     frames, as perf */
 	mapgroup *g = pki_sy_process_maps(m, smp->pid);
 	uw_proc *p = g ? proc_for(m, g, smp->pid) : NULL;
 	if (!p && g && host_vdso_mapped(g)) {
