@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static void load_elf_segs(dso *d, Elf *e)
@@ -206,16 +207,30 @@ void pki_sy_load_vdso(dso *d)
 
 bool pki_sy_vdso_is_host(const dso *d)
 {
-	if (!d->build_id[0])
-		return true; /* no build id recorded: perf takes this host's */
+	int fd = pki_sy_vdso_fd(d);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int pki_sy_vdso_fd(const dso *d)
+{
 	size_t len;
 	char *copy = host_vdso(&len), hex[128];
 	Elf *e = copy ? elf_memory(copy, len) : NULL;
-	bool same = e && pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id);
+	/* no build id recorded: perf takes this host's */
+	bool same = e && (!d->build_id[0] ||
+			  (pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id)));
 	if (e)
 		elf_end(e);
+	int fd = same ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd >= 0 && write(fd, copy, len) != (ssize_t)len) {
+		close(fd);
+		fd = -1;
+	}
 	free(copy);
-	return same;
+	return fd;
 }
 
 /* The GNU build id of an ELF file, as hex; false when it has none. */

@@ -205,11 +205,20 @@ static bool seen(const mapgroup *g, size_t upto, const dso *d)
 }
 
 /* A module for d mapped at mp, from the file its symbols come from
- * (--symfs, the build-id cache); false when none opens. */
+ * (--symfs, the build-id cache), the vdso from this host's image when it
+ * is the recorded one (perf reads it so); false when none opens. */
 static bool report_dso(pk_machine *m, Dwfl *dwfl, dso *d, const map *mp)
 {
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
+	if (!strcmp(d->name, "[vdso]")) {
+		int vfd = pki_sy_vdso_fd(d);
+		if (vfd >= 0 && dwfl_report_elf(dwfl, d->name, d->name, vfd, load_bias(d, mp), true))
+			return true;
+		if (vfd >= 0)
+			close(vfd);
+		return false;
+	}
 	Elf *e;
 	int fd = pki_sy_open_recorded(m, d, &e);
 	char hex[128];
@@ -241,7 +250,8 @@ static Dwfl *build_dwfl(pk_machine *m, const mapgroup *g)
 	for (size_t i = 0; i < g->nr; i++) {
 		const map *mp = &g->maps[i];
 		dso *d = mp->dso;
-		if (d && d->name[0] == '/' && !seen(g, i, d) && report_dso(m, dwfl, d, mp))
+		if (d && (d->name[0] == '/' || !strcmp(d->name, "[vdso]")) && !seen(g, i, d) &&
+		    report_dso(m, dwfl, d, mp))
 			nr++;
 	}
 	dwfl_report_end(dwfl, NULL, NULL);

@@ -21,6 +21,9 @@ same success.
             payloads expanded by the `zstd` tool, skipped without it): this
             host has none of its binaries, so no frame past the IP (libdw
             alone would follow frame pointers into 0xaaaaaaaaaaaaaaa9).
+  vdso      a program built here calling clock_gettime in a loop, recorded
+            by perf with `--call-graph dwarf`: chains through this host's
+            vdso (unwound with its CFI, as perf). Skipped without a compiler.
   trace     `perf record -g -e sched:sched_switch` and the same by pmukit,
             made here: the tracepoints' chains printed under their payload.
             Skipped (with the reason) when perf cannot record tracepoints.
@@ -63,6 +66,8 @@ CHECKS = (
      ["script", "script -F ip,sym", "report --stdio -q --no-children",
       "report --stdio -q --no-children -g caller"]] +
     [("fibo", v) for v in ["script", "script -F ip,sym", "script -F comm,tid,ip,sym,dso"]] +
+    [("vdso", v) for v in ["script", "script -F ip,sym,dso", "report --stdio -q --no-children",
+                           "report --stdio -q -g caller"]] +
     [(t, v) for t in ("trace_perf", "trace_pk") for v in
      ["script", "script -F comm,tid,event,trace,ip,sym", "script -G",
       "report --stdio -q -s comm,dso,sym", "report --stdio -q -s comm,dso,sym --no-children",
@@ -71,6 +76,23 @@ CORPUS = {"lbr": "vector_static_gcc_perf.lbr.data", "vector_dwarf": "vector_stat
           "vector_zstd": "vector_static_gcc_perf.data.zstd",
           "parallel": "parallel_static_gcc_perf.data.zstd"}
 WORK = "for i in 1 2 3 4 5; do sleep 0.01; done"
+VDSO_PROG = """#include <time.h>
+volatile long sink;
+__attribute__((noinline)) void tick(void)
+{
+	struct timespec ts;
+	for (int i = 0; i < 200000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		sink += ts.tv_nsec;
+	}
+}
+int main(void)
+{
+	for (int i = 0; i < 10; i++)
+		tick();
+	return 0;
+}
+"""
 
 
 def unxz(src, dst):
@@ -122,6 +144,23 @@ def expand_compressed2(src, dst):
     with open(dst, "wb") as o:
         o.write(head + out + tail)
     return True
+
+
+def record_vdso(tmp, files):
+    """The vdso program built and recorded by perf; the reason when it cannot be."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return "no C compiler"
+    with open(os.path.join(tmp, "vdso.c"), "w") as f:
+        f.write(VDSO_PROG)
+    rc, _, err = run("%s -O1 -g -o vdso vdso.c" % cc, tmp)
+    if rc:
+        return "cannot build: " + err.strip()[-200:]
+    rc, _, err = run("perf record -q -e cpu-clock --call-graph dwarf -o vdso.data ./vdso", tmp)
+    if rc:
+        return "perf cannot record: " + err.strip()[-200:]
+    files["vdso"] = os.path.join(tmp, "vdso.data")
+    return None
 
 
 def record_traces(pmukit, tmp, files):
@@ -179,6 +218,9 @@ def main():
         why = record_traces(pmukit, tmp, files)
         if why:
             print("note: tracepoint checks skipped: " + why)
+        why = record_vdso(tmp, files)
+        if why:
+            print("note: vdso checks skipped: " + why)
         checks = [(k, o.format(**fill)) for k, o in CHECKS if k in files]
         same = sum(compare(pmukit, tmp, files[k], o, show) for k, o in checks)
     finally:
