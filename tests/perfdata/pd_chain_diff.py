@@ -37,7 +37,6 @@ usage: pd_chain_diff.py [--show] [--keep DIR]
 """
 import lzma
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -45,7 +44,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import drop_tip, first_difference, run  # noqa: E402 (one copy of each)
+from pd_diff import drop_tip, first_difference, no_perf61, run, small_diff_args  # noqa: E402
 
 REAL = os.path.join("tests", "data", "perfdata-real", "perfparser")
 # the LBR file's binary, at its recorded path under the --symfs folder
@@ -193,23 +192,13 @@ def compare(pmukit, tmp, path, opts, show):
 
 
 def main():
-    args = sys.argv[1:]
-    show = "--show" in args
-    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
-    if any(a not in ("--show", "--keep", keep) for a in args):
-        print(__doc__)
+    got = small_diff_args(__doc__)
+    if got == 2:
         return 2
-    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")))
-    pmukit = os.environ.get("PK_PMUKIT")
-    if not pmukit:
-        print("PK_PMUKIT must name the built pmukit")
-        return 2
-    if not shutil.which("perf"):
-        print("SKIP: perf is not installed: nothing to compare with")
-        return 77
-    rc, out, _ = run("perf version", ".")
-    if rc or not re.search(r"perf version 6\.1\b", out):
-        print("SKIP: the reference is perf 6.1, found: %s" % out.strip())
+    show, keep, srcdir, pmukit = got
+    why = no_perf61()
+    if why:
+        print("SKIP: " + why)
         return 77
     tmp = keep or tempfile.mkdtemp(prefix="pd_chain_diff.")
     os.makedirs(tmp, exist_ok=True)

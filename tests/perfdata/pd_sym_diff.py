@@ -22,14 +22,12 @@ usage: pd_sym_diff.py [--show] [--keep DIR]
 """
 import os
 import platform
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import first_difference, run  # noqa: E402 (one copy of each)
+from pd_diff import first_difference, no_perf61, run, small_diff_args  # noqa: E402 (one copy of each)
 
 # name -> (program, compiler flags, record options, program arguments)
 PROGRAMS = {
@@ -73,11 +71,9 @@ CHECKS = [
 
 
 def skip_reason(cc):
-    if not shutil.which("perf"):
-        return "perf is not installed: nothing to compare with"
-    rc, out, _ = run("perf version", ".")
-    if rc or not re.search(r"perf version 6\.1\b", out):
-        return "the reference is perf 6.1, found: %s" % out.strip()
+    why = no_perf61()
+    if why:
+        return why
     if not cc:
         return "no C compiler (cc, gcc) to build the programs"
     rc, _, err = run("perf record -o /dev/null -e cpu-clock -- true", ".")
@@ -111,17 +107,10 @@ def jit_maps(tmp, data):
 
 
 def main():
-    args = sys.argv[1:]
-    show = "--show" in args
-    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
-    if any(a not in ("--show", "--keep", keep) for a in args):
-        print(__doc__)
+    got = small_diff_args(__doc__)
+    if got == 2:
         return 2
-    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")))
-    pmukit = os.environ.get("PK_PMUKIT")
-    if not pmukit:
-        print("PK_PMUKIT must name the built pmukit")
-        return 2
+    show, keep, srcdir, pmukit = got
     cc = shutil.which("cc") or shutil.which("gcc")
     why = skip_reason(cc)
     if why:
