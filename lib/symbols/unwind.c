@@ -287,11 +287,12 @@ static uw_proc *proc_for(pk_machine *m, const mapgroup *g, uint32_t pid)
 static bool has_cfi(Dwfl *dwfl, Dwarf_Addr addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfis[2] = {mod ? dwfl_module_eh_cfi(mod, &bias) : NULL, NULL};
-	Dwarf_Addr biases[2] = {bias, 0};
-	if (mod)
+	Dwarf_Addr biases[2] = {0, 0};
+	Dwarf_CFI *cfis[2] = {NULL, NULL};
+	if (mod) {
+		cfis[0] = dwfl_module_eh_cfi(mod, &biases[0]);
 		cfis[1] = dwfl_module_dwarf_cfi(mod, &biases[1]);
+	}
 	for (int i = 0; i < 2; i++) {
 		Dwarf_Frame *fr;
 		if (cfis[i] && dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) == 0) {
