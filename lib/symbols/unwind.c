@@ -77,6 +77,9 @@ typedef struct uw_proc {
 	uint64_t mask;
 	uint64_t *ips;
 	size_t nr, max;
+	/* has_cfi's answers by address (return addresses repeat from sample
+	 * to sample): addr + 1, 0 for an empty slot */
+	struct { uint64_t key; bool cfi; } memo[256];
 } uw_proc;
 
 #define UW_CACHE 8
@@ -284,7 +287,7 @@ static uw_proc *proc_for(pk_machine *m, const mapgroup *g, uint32_t pid)
 }
 
 /* Whether a mapped file's CFI (.eh_frame, .debug_frame) covers addr. */
-static bool has_cfi(Dwfl *dwfl, Dwarf_Addr addr)
+static bool cfi_lookup(Dwfl *dwfl, Dwarf_Addr addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
 	Dwarf_Addr biases[2] = {0, 0};
@@ -303,6 +306,16 @@ static bool has_cfi(Dwfl *dwfl, Dwarf_Addr addr)
 	return false;
 }
 
+static bool has_cfi(uw_proc *p, Dwarf_Addr addr)
+{
+	size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 56);
+	if (p->memo[h].key != addr + 1) {
+		p->memo[h].key = addr + 1;
+		p->memo[h].cfi = cfi_lookup(p->dwfl, addr);
+	}
+	return p->memo[h].cfi;
+}
+
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	uw_proc *p = arg;
@@ -316,8 +329,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	/* no caller from a frame without CFI (code in no file, a binary
 	 * missing): libdw would follow frame pointers there, perf's walk ends
 	 * (and frame pointers in a --call-graph dwarf program are often none) */
-	return has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), at) ? DWARF_CB_OK
-									  : DWARF_CB_ABORT;
+	return has_cfi(p, at) ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 /* Whether g maps a vdso perf would read (this host's): then perf unwinds
