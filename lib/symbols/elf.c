@@ -205,15 +205,6 @@ void pki_sy_load_vdso(dso *d)
 	free(copy);
 }
 
-bool pki_sy_vdso_is_host(const dso *d)
-{
-	int fd = pki_sy_vdso_fd(d);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 int pki_sy_vdso_fd(const dso *d)
 {
 	size_t len;

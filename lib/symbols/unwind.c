@@ -332,16 +332,6 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return has_cfi(p, at) ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-/* Whether g maps a vdso perf would read (this host's): then perf unwinds
- * the process, and shows the IP even when no other file opens. */
-static bool host_vdso_mapped(const mapgroup *g)
-{
-	for (size_t i = 0; i < g->nr; i++)
-		if (g->maps[i].dso && !strcmp(g->maps[i].dso->name, "[vdso]"))
-			return pki_sy_vdso_is_host(g->maps[i].dso);
-	return false;
-}
-
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err)
 {
@@ -362,10 +352,6 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 			     frames, as perf */
 	mapgroup *g = pki_sy_process_maps(m, smp->pid);
 	uw_proc *p = g ? proc_for(m, g, smp->pid) : NULL;
-	if (!p && g && host_vdso_mapped(g)) {
-		ips[0] = ip;
-		return 1;
-	}
 	if (!p) /* perf unwinds nothing there either: no invented frame */
 		return pk_err(err, -ENOENT, "no mapped binary of process %" PRIu32 " opens "
 			      "(user IP 0x%" PRIx64 "; --symfs?)", smp->pid, ip);
