@@ -131,11 +131,15 @@ bool pk_demangle_available(void);
  * had mapped (libdw): at most max addresses into ips, innermost first,
  * the sample's IP first and each caller at its call (return address - 1),
  * as perf shows them. regs_mask: the evsel's sample_regs_user; arch:
- * perf's ARCH feature ("x86_64", "aarch64"), NULL for this host's. Bad
- * input ends the walk: a stack copy that does not reach, a register
- * missing, a file gone give fewer frames, at least the IP. Returns the
- * number of addresses, or -ENODATA (no user IP in the sample) /
- * -ENOTSUP (an architecture without a register table) with err set. */
+ * perf's ARCH feature ("x86_64", "aarch64"), NULL for this host's. Files
+ * are opened as for symbols (--symfs, the build-id cache). Bad input ends
+ * the walk: a stack copy that does not reach, a register missing, a file
+ * gone give fewer frames, at least the IP. As perf 6.1: a sample without
+ * a stack copy (dyn_size 0) gives 0 frames, and a process none of whose
+ * mapped files opens (nor its vdso is this host's) gives none: -ENOENT.
+ * Returns the number of addresses, or -ENODATA (no user IP in the
+ * sample) / -ENOTSUP (an architecture without a register table) /
+ * -ENOENT with err set. */
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static void load_elf_segs(dso *d, Elf *e)
@@ -120,7 +121,11 @@ static void load_plt_syms(dso *d, Elf *e)
 	GElf_Shdr dsh;
 	Elf_Data *rdata = elf_getdata(rela, NULL);
 	Elf_Data *sdata = dsym ? elf_getdata(dsym, NULL) : NULL;
-	if (!rdata || !sdata || !gelf_getshdr(dsym, &dsh))
+	/* the relocations name their functions in a symbol table; a static
+	 * binary's IRELATIVE ones link none (sh_link 0): perf synthesizes no
+	 * PLT symbols there and the symbol before the PLT grows over it */
+	if (!rdata || !sdata || !gelf_getshdr(dsym, &dsh) ||
+	    (dsh.sh_type != SHT_DYNSYM && dsh.sh_type != SHT_SYMTAB))
 		return;
 	uint64_t entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
 	uint64_t addr = plt_sh.sh_addr + (plt_sec ? 0 : entsize);
@@ -161,13 +166,13 @@ static void load_plt_syms(dso *d, Elf *e)
 	free(owner);
 }
 
-/* The vdso is the same in every process of this kernel: read ours
- * (unless the recording is of another architecture). */
-void pki_sy_load_vdso(const pk_machine *m, dso *d)
+/* A copy of this process's vdso image (the same in every process of this
+ * kernel), *len its size; NULL when there is none. */
+static char *host_vdso(size_t *len)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	if (!f)
-		return;
+		return NULL;
 	char line[512];
 	uint64_t start = 0, end = 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -178,20 +183,48 @@ void pki_sy_load_vdso(const pk_machine *m, dso *d)
 	}
 	fclose(f);
 	if (!start || end <= start)
-		return;
-	size_t len = (size_t)(end - start);
-	char *copy = malloc(len);
-	if (!copy)
-		return;
-	memcpy(copy, (const void *)(uintptr_t)start, len);
-	Elf *e = elf_memory(copy, len);
+		return NULL;
+	*len = (size_t)(end - start);
+	char *copy = malloc(*len);
+	if (copy)
+		memcpy(copy, (const void *)(uintptr_t)start, *len);
+	return copy;
+}
+
+/* The vdso is the same in every process of this kernel: read ours
+ * (unless the recording is of another architecture). */
+void pki_sy_load_vdso(const pk_machine *m, dso *d)
+{
+	size_t len;
+	char *copy = host_vdso(&len);
+	Elf *e = copy ? elf_memory(copy, len) : NULL;
 	if (e && pki_sy_elf_arch_ok(m, e)) {
 		load_elf_segs(d, e);
 		load_elf_syms(d, e, true);
 		pki_sy_syms_finish(d);
+	}
+	if (e)
 		elf_end(e);
+	free(copy);
+}
+
+int pki_sy_vdso_fd(const dso *d)
+{
+	size_t len;
+	char *copy = host_vdso(&len), hex[128];
+	Elf *e = copy ? elf_memory(copy, len) : NULL;
+	/* no build id recorded: perf takes this host's */
+	bool same = e && (!d->build_id[0] ||
+			  (pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id)));
+	if (e)
+		elf_end(e);
+	int fd = same ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd >= 0 && write(fd, copy, len) != (ssize_t)len) {
+		close(fd);
+		fd = -1;
 	}
 	free(copy);
+	return fd;
 }
 
 /* The GNU build id of an ELF file, as hex; false when it has none. */

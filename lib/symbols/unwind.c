@@ -12,8 +12,12 @@
  * Invariants: nothing here trusts the sample: a register not in the mask,
  * a stack copy shorter than its header says (the parser checked the
  * bytes are in the record), an address outside the copy and every file,
- * all end the walk; the sample's own IP is the first address whenever the
- * registers have it, so a failed walk still gives perf's IP-only chain.
+ * all end the walk, and the sample's own IP is the first address whenever
+ * the registers have it. As perf: a process none of whose mapped files
+ * opens as ELF (the binaries of a file recorded elsewhere are missing, and
+ * its vdso is not this host's) gives no frames at all: nothing is
+ * invented. Files are opened as the symbols' are (--symfs, the build-id
+ * cache).
  * A Dwfl is kept per map group version (versions are unique across
  * processes and change with every map change), a few at a time. The
  * register numbering of each architecture is one table. */
@@ -73,6 +77,9 @@ typedef struct uw_proc {
 	uint64_t mask;
 	uint64_t *ips;
 	size_t nr, max;
+	/* has_cfi's answers by address (return addresses repeat from sample
+	 * to sample): addr + 1, 0 for an empty slot */
+	struct { uint64_t key; bool cfi; } memo[256];
 } uw_proc;
 
 #define UW_CACHE 8
@@ -200,6 +207,41 @@ static bool seen(const mapgroup *g, size_t upto, const dso *d)
 	return false;
 }
 
+/* A module for d mapped at mp, from the file its symbols come from
+ * (--symfs, the build-id cache), the vdso from this host's image when it
+ * is the recorded one (perf reads it so); false when none opens. */
+static bool report_dso(pk_machine *m, Dwfl *dwfl, dso *d, const map *mp)
+{
+	if (!d->loaded)
+		pki_sy_dso_load(m, d);
+	if (!strcmp(d->name, "[vdso]")) {
+		int vfd = pki_sy_vdso_fd(d);
+		if (vfd >= 0 && dwfl_report_elf(dwfl, d->name, d->name, vfd, load_bias(d, mp), true))
+			return true;
+		if (vfd >= 0)
+			close(vfd);
+		return false;
+	}
+	Elf *e;
+	int fd = pki_sy_open_recorded(m, d, &e);
+	char hex[128];
+	/* another binary at the recorded path (this host's libc for another
+	 * machine's) would unwind into garbage: not used */
+	bool other = d->build_id[0] &&
+		     !(e && pki_sy_elf_build_id(e, hex, sizeof(hex)) && !strcmp(hex, d->build_id));
+	if (e)
+		elf_end(e);
+	if (fd >= 0 && other)
+		close(fd);
+	if (fd < 0 || other)
+		return false;
+	/* the descriptor is the module's from here on, unless it fails */
+	if (dwfl_report_elf(dwfl, d->name, d->name, fd, load_bias(d, mp), true))
+		return true;
+	close(fd);
+	return false;
+}
+
 /* A Dwfl with a module for each mapped ELF file of g; NULL when none. */
 static Dwfl *build_dwfl(pk_machine *m, const mapgroup *g)
 {
@@ -211,11 +253,8 @@ static Dwfl *build_dwfl(pk_machine *m, const mapgroup *g)
 	for (size_t i = 0; i < g->nr; i++) {
 		const map *mp = &g->maps[i];
 		dso *d = mp->dso;
-		if (!d || d->name[0] != '/' || seen(g, i, d) || access(d->name, R_OK))
-			continue;
-		if (!d->loaded)
-			pki_sy_dso_load(m, d);
-		if (dwfl_report_elf(dwfl, d->name, d->name, -1, load_bias(d, mp), true))
+		if (d && (d->name[0] == '/' || !strcmp(d->name, "[vdso]")) && !seen(g, i, d) &&
+		    report_dso(m, dwfl, d, mp))
 			nr++;
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
@@ -247,6 +286,36 @@ static uw_proc *proc_for(pk_machine *m, const mapgroup *g, uint32_t pid)
 	return p->dwfl && p->attached ? p : NULL;
 }
 
+/* Whether a mapped file's CFI (.eh_frame, .debug_frame) covers addr. */
+static bool cfi_lookup(Dwfl *dwfl, Dwarf_Addr addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr biases[2] = {0, 0};
+	Dwarf_CFI *cfis[2] = {NULL, NULL};
+	if (mod) {
+		cfis[0] = dwfl_module_eh_cfi(mod, &biases[0]);
+		cfis[1] = dwfl_module_dwarf_cfi(mod, &biases[1]);
+	}
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *fr;
+		if (cfis[i] && dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) == 0) {
+			free(fr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool has_cfi(uw_proc *p, Dwarf_Addr addr)
+{
+	size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 56);
+	if (p->memo[h].key != addr + 1) {
+		p->memo[h].key = addr + 1;
+		p->memo[h].cfi = cfi_lookup(p->dwfl, addr);
+	}
+	return p->memo[h].cfi;
+}
+
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	uw_proc *p = arg;
@@ -255,8 +324,12 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation) || p->nr == p->max)
 		return DWARF_CB_ABORT;
 	/* a caller's frame: the call instruction, as perf shows it */
-	p->ips[p->nr++] = activation ? pc : pc - 1;
-	return DWARF_CB_OK;
+	uint64_t at = activation ? pc : pc - 1;
+	p->ips[p->nr++] = at;
+	/* no caller from a frame without CFI (code in no file, a binary
+	 * missing): libdw would follow frame pointers there, perf's walk ends
+	 * (and frame pointers in a --call-graph dwarf program are often none) */
+	return has_cfi(p, at) ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
@@ -274,12 +347,14 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 			      "sample at 0x%" PRIx64 " has no user IP register (user regs mask "
 			      "0x%" PRIx64 ", abi %" PRIu64 ")",
 			      smp->ip, regs_mask, smp->user_abi);
+	if (!smp->stack_size || !smp->stack_dyn_size || !ip)
+		return 0; /* no stack copied, no user IP (a task in the kernel): no user
+			     frames, as perf */
 	mapgroup *g = pki_sy_process_maps(m, smp->pid);
 	uw_proc *p = g ? proc_for(m, g, smp->pid) : NULL;
-	if (!p) { /* no maps or no ELF file: the IP alone, as perf */
-		ips[0] = ip;
-		return 1;
-	}
+	if (!p) /* perf unwinds nothing there either: no invented frame */
+		return pk_err(err, -ENOENT, "no mapped binary of process %" PRIu32 " opens "
+			      "(user IP 0x%" PRIx64 "; --symfs?)", smp->pid, ip);
 	p->smp = smp;
 	p->arch = a;
 	p->mask = regs_mask;

@@ -142,6 +142,35 @@ def run(cmd, cwd, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def no_perf61():
+    """Why perf 6.1 cannot be the reference here (a skip reason), or None."""
+    if not shutil.which("perf"):
+        return "perf is not installed: nothing to compare with"
+    rc, out, _ = run("perf version", ".")
+    if rc or not re.search(r"perf version 6\.1\b", out):
+        return "the reference is perf 6.1, found: %s" % out.strip()
+    return None
+
+
+def small_diff_args(doc):
+    """The arguments of the small differential scripts (pd_sym_diff.py,
+    pd_chain_diff.py): (show, keep, srcdir, pmukit), or an exit status 2
+    after printing the usage or what is missing."""
+    args = sys.argv[1:]
+    show = "--show" in args
+    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
+    if any(a not in ("--show", "--keep", keep) for a in args):
+        print(doc)
+        return 2
+    here = os.path.dirname(os.path.abspath(__file__))
+    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(here, "..", "..")))
+    pmukit = os.environ.get("PK_PMUKIT")
+    if not pmukit:
+        print("PK_PMUKIT must name the built pmukit")
+        return 2
+    return show, keep, srcdir, pmukit
+
+
 def is_listed(cid, allowed, asan):
     """Whether check cid is listed: a pattern matches it, or in the ASan
     build an `asan:` pattern matches `asan:` + cid (never elsewhere)."""
@@ -247,23 +276,15 @@ def build_ids(text):
 
 
 def test_args(doc, skip_reason, prefix):
-    """A symbol test's command line (--show, --keep DIR), environment
-    (PK_PMUKIT, made absolute; PK_SRCDIR, else this tree), C compiler and
-    directory (DIR, else a new temporary one named prefix...): (show, keep,
-    srcdir, pmukit, cc, tmp), or the exit status after printing what is
-    wrong (2) or why the test is skipped (77: skip_reason(cc) says)."""
-    args = sys.argv[1:]
-    show = "--show" in args
-    keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
-    if any(a not in ("--show", "--keep", keep) for a in args):
-        print(doc)
+    """A symbol test's command line and environment (small_diff_args, the
+    pmukit path made absolute), C compiler and directory (DIR, else a new
+    temporary one named prefix...): (show, keep, srcdir, pmukit, cc, tmp),
+    or the exit status after printing what is wrong (2) or why the test is
+    skipped (77: skip_reason(cc) says)."""
+    got = small_diff_args(doc)
+    if got == 2:
         return 2
-    srcdir = os.path.abspath(os.environ.get("PK_SRCDIR", os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..")))
-    pmukit = os.environ.get("PK_PMUKIT")
-    if not pmukit:
-        print("PK_PMUKIT must name the built pmukit")
-        return 2
+    show, keep, srcdir, pmukit = got
     cc = shutil.which("cc") or shutil.which("gcc")
     why = skip_reason(cc)
     if why:
@@ -477,12 +498,9 @@ def main():
     if not pmukit or not workload:
         print("PK_PMUKIT and PK_WORKLOAD must name the built pmukit and workload")
         return 2
-    if not shutil.which("perf"):
-        print("SKIP: perf is not installed: nothing to compare with")
-        return 77
-    rc, out, _ = run("perf version", ".")
-    if rc or not re.search(r"perf version 6\.1\b", out):
-        print("SKIP: the reference is perf 6.1, found: %s" % out.strip())
+    why = no_perf61()
+    if why:
+        print("SKIP: " + why)
         return 77
     rc, _, err = run("perf record -o /dev/null -e cpu-clock -- true", ".")
     if rc:

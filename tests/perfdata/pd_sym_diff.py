@@ -22,13 +22,11 @@ usage: pd_sym_diff.py [--show] [--keep DIR]
 """
 import os
 import platform
-import re
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import describe_difference, run, test_args  # noqa: E402 (one copy of each)
+from pd_diff import describe_difference, no_perf61, run, test_args  # noqa: E402 (one copy of each)
 
 # name -> (program, compiler flags, record options, program arguments)
 PROGRAMS = {
@@ -72,11 +70,9 @@ CHECKS = [
 
 
 def skip_reason(cc):
-    if not shutil.which("perf"):
-        return "perf is not installed: nothing to compare with"
-    rc, out, _ = run("perf version", ".")
-    if rc or not re.search(r"perf version 6\.1\b", out):
-        return "the reference is perf 6.1, found: %s" % out.strip()
+    why = no_perf61()
+    if why:
+        return why
     if not cc:
         return "no C compiler (cc, gcc) to build the programs"
     rc, _, err = run("perf record -o /dev/null -e cpu-clock -- true", ".")

@@ -364,6 +364,16 @@ static int check_fields(script *sc, pd_session *s)
 	if (!sc->evsel_fields || !sc->labels)
 		return -ENOMEM;
 	sc->nr_evsel_fields = n;
+	/* perf 6.1: when a tracepoint event has call chains (and -G is not
+	 * given), the tracepoints' default fields gain ip, sym, symoff and
+	 * dso: their chains are printed under the payload */
+	unsigned trace_add = 0;
+	for (size_t i = 0; i < n && !sc->hide_callchain; i++) {
+		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+		if (e->attr.type == PERF_TYPE_TRACEPOINT &&
+		    (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+			trace_add = F_IP | F_SYM | F_SYMOFF | F_DSO;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
 		uint64_t st = e->attr.sample_type;
@@ -371,8 +381,9 @@ static int check_fields(script *sc, pd_session *s)
 		bool user = sc->user_fields && applies;
 		unsigned base = default_fields(e->attr.type);
 		bool payload = pd_trace_usable(&s->trace, s, e);
-		if (e->attr.type == PERF_TYPE_TRACEPOINT && !payload)
-			base = DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
+		if (e->attr.type == PERF_TYPE_TRACEPOINT)
+			base = payload ? base | trace_add
+				       : DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
 		unsigned f = user ? sc->fields : applies ? (base | sc->add) & ~sc->del : base;
 		if (!payload)
 			f &= ~F_TRACE; /* perf: "'trace' not valid for ... events. Ignoring." */

@@ -325,6 +325,49 @@ static int unwind_sample(pd_session *s, const pk_pd_event *ev, pk_pd_sample *smp
 	return 0;
 }
 
+/* A --call-graph lbr sample's chain as perf 6.1 builds it (branch stack
+ * sampled with PERF_SAMPLE_BRANCH_CALL_STACK): the kernel's part of the
+ * recorded chain, a PERF_CONTEXT_USER marker, then the user frames from the
+ * LBR call stack: the newest call's target (the entry of the function the
+ * sample is in; not the sample's IP), then each call's site, newest first.
+ * The recorded user part is not used. A chain without a user part, or a
+ * stack without entries (perf 6.1 reads the bytes after the record there:
+ * docs/perfdata-differences.md), is kept as recorded. 0, or -ENOMEM. */
+static int lbr_sample(pd_session *s, pk_pd_sample *smp)
+{
+	const uint64_t ctx_user = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	size_t k = 0;
+	while (k < smp->callchain_nr && smp->callchain[k] != ctx_user)
+		k++;
+	if (k == smp->callchain_nr || !smp->branch_nr)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i <= k; i++)
+		if (!uw_put(s, n++, smp->callchain[i], NULL))
+			return -ENOMEM;
+	if (!uw_put(s, n++, smp->branch[0].to, NULL))
+		return -ENOMEM;
+	for (uint64_t i = 0; i < smp->branch_nr; i++)
+		if (!uw_put(s, n++, smp->branch[i].from, NULL))
+			return -ENOMEM;
+	smp->callchain = s->uw_chain;
+	smp->callchain_nr = n;
+	return 0;
+}
+
+/* The chain script and report show: unwound (dwarf) or stitched from the
+ * LBR call stack (lbr); 0, or -ENOMEM. */
+static int sample_chain(pd_session *s, const pk_pd_event *ev, pk_pd_sample *smp)
+{
+	if ((smp->type & UW_BOTH) == UW_BOTH)
+		return unwind_sample(s, ev, smp);
+	if ((smp->type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ==
+		    (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK) &&
+	    (ev->evsel->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return lbr_sample(s, smp);
+	return 0;
+}
+
 int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 {
 	pk_error err;
@@ -364,7 +407,7 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 		s->nr_samples++;
 		if (s->spe.dump)
 			continue; /* -D: the dump only */
-		if ((sample.type & UW_BOTH) == UW_BOTH && unwind_sample(s, &ev, &sample) < 0) {
+		if (sample_chain(s, &ev, &sample) < 0) {
 			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 			return 1;
 		}

@@ -263,10 +263,6 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	bool repeat = false; /* perf's quirk: see rp_key_children_repeat */
 	for (int k = 0; k < rp->nr_keys; k++)
 		repeat |= rp_key_children_repeat(rp->keys[k]);
-	/* an address without a map gets the sample's "[k]" in caller order and
-	 * "[.]" in callee order (perf 6.1, observed) */
-	if (!rp->cg.caller)
-		c->level = '.';
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->cg.caller ? n - 1 - step : step;
@@ -274,6 +270,10 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 		 * not by its offset in the map as the sample's own entry: one
 		 * entry per process and load address, apart from the Self one */
 		rp_loc at = chain[i];
+		/* an address without a map takes the level of the last one
+		 * with a map on the walk, else the sample's (perf 6.1) */
+		if (at.has_map || at.sym)
+			c->level = at.level;
 		if (!at.sym)
 			at.dso_addr = at.ip;
 		c->loc = &at;
