@@ -2,7 +2,6 @@
  * perf stat's options and output. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -24,60 +23,6 @@
 #include "stat_topdown.h"
 #include "workload.h"
 #include "stat_print.h"
-
-const char stat_usage[] =
-	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
-	"       pmukit stat --model <scenario> [options]\n"
-	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
-	"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
-	"                   [-x <sep>|-j] [--model <scenario>]\n"
-	"\n"
-	"Counts events while a command runs, or for processes, threads or CPUs until\n"
-	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
-	"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n"
-	"\n"
-	"    -e, --event <events>  events to count (perf syntax; may be repeated)\n"
-	"    -a, --all-cpus        system-wide on every CPU\n"
-	"    -C, --cpu <cpus>      system-wide on these CPUs (0-3,8)\n"
-	"    -p, --pid <pids>      attach to these processes (all their threads)\n"
-	"    -t, --tid <tids>      attach to these threads\n"
-	"    -I, --interval-print <ms>\n"
-	"                          print counts every <ms> milliseconds (>= 10)\n"
-	"        --interval-count <n>\n"
-	"                          stop after <n> intervals\n"
-	"    -r, --repeat <n>      run the command <n> times; print means and +- noise\n"
-	"    -A, --no-aggr         one line per CPU (with -a or -C)\n"
-	"        --per-thread      one line per thread (with a command, -p or -t)\n"
-	"    -x, --field-separator <sep>\n"
-	"                          CSV output with perf's columns\n"
-	"    -j, --json-output     JSON lines with perf's keys\n"
-	"    -o, --output <file>   write the counts to <file> instead of stderr\n"
-	"        --append          append to the -o file\n"
-	"    -i, --no-inherit      do not count the command's children\n"
-	"    -B, --big-num         thousands separators (default)\n"
-	"        --no-big-num      no thousands separators\n"
-	"        --cputype <pmu>   hybrid: only events of this core PMU (cpu_core, cpu_atom)\n"
-	"    -v, --verbose         explain unsupported events in full\n"
-	"        --topdown         TopDown (docs/topdown.md): where the pipeline slots go,\n"
-	"                          tma_* shares in percent, one block per core type; the\n"
-	"                          method (Intel PERF_METRICS or generic counters, Intel\n"
-	"                          E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
-	"                          with -A a block per CPU, --per-thread per thread, -e\n"
-	"                          events counted beside it and printed after it\n"
-	"        --td-level <1|2>  TopDown level (default 1)\n"
-	"        --tree            TopDown as a tree: each node's share, its threshold\n"
-	"                          (crossed or below) and the dominant path (<==)\n"
-	"        --plot <file.svg> with --topdown and -I: the shares of every interval as\n"
-	"                          an SVG timeline (one panel per core type; Level 1 and,\n"
-	"                          with --td-level 2, Level 2 bands; \"modeled\" on --model)\n"
-	"        --model <scenario>\n"
-	"                          count on the PMU model (docs/model.md): the scenario's\n"
-	"                          threads are the workload (default target: all of them;\n"
-	"                          -p/-t/-a/-C choose), its machine gives the PMUs and CPUID,\n"
-	"                          time is virtual (-I prints every interval at once); every\n"
-	"                          output says the numbers are modeled\n"
-	"\n"
-	"The command's exit status is pmukit's (128+N when signal N killed it).\n";
 
 struct stat_opts {
 	char **events;
@@ -120,6 +65,75 @@ enum {
 	OPT_PLOT,
 };
 
+static const pk_opt stat_opts_table[] = {
+	{"event", 'e', 0, required_argument, "<events>",
+	 "events to count (perf syntax; may be repeated)"},
+	{"all-cpus", 'a', 0, no_argument, NULL, "system-wide on every CPU"},
+	{"cpu", 'C', 0, required_argument, "<cpus>", "system-wide on these CPUs (0-3,8)"},
+	{"pid", 'p', 0, required_argument, "<pids>",
+	 "attach to these processes (all their threads)"},
+	{"tid", 't', 0, required_argument, "<tids>", "attach to these threads"},
+	{"interval-print", 'I', 0, required_argument, "<ms>",
+	 "print counts every <ms> milliseconds (>= 10)"},
+	{"interval-count", 0, OPT_INTERVAL_COUNT, required_argument, "<n>",
+	 "stop after <n> intervals"},
+	{"repeat", 'r', 0, required_argument, "<n>",
+	 "run the command <n> times; print means and +- noise"},
+	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
+	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
+	 "one line per thread (with a command, -p or -t)"},
+	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
+	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
+	{"output", 'o', 0, required_argument, "<file>",
+	 "write the counts to <file> instead of stderr"},
+	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file"},
+	{"no-inherit", 'i', 0, no_argument, NULL, "do not count the command's children"},
+	{"big-num", 'B', 0, no_argument, NULL, "thousands separators (default)"},
+	{"no-big-num", 0, OPT_NO_BIG_NUM, no_argument, NULL, "no thousands separators"},
+	{"cputype", 0, OPT_CPUTYPE, required_argument, "<pmu>",
+	 "hybrid: only events of this core PMU (cpu_core, cpu_atom)"},
+	{"verbose", 'v', 0, no_argument, NULL, "explain unsupported events in full"},
+	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
+	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
+	 "tma_* shares in percent, one block per core type; the\n"
+	 "method (Intel PERF_METRICS or generic counters, Intel\n"
+	 "E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
+	 "with -A a block per CPU, --per-thread per thread, -e\n"
+	 "events counted beside it and printed after it"},
+	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1|2>", "TopDown level (default 1)"},
+	{"tree", 0, OPT_TREE, no_argument, NULL,
+	 "TopDown as a tree: each node's share, its threshold\n"
+	 "(crossed or below) and the dominant path (<==)"},
+	{"plot", 0, OPT_PLOT, required_argument, "<file.svg>",
+	 "with --topdown and -I: the shares of every interval as\n"
+	 "an SVG timeline (one panel per core type; Level 1 and,\n"
+	 "with --td-level 2, Level 2 bands; \"modeled\" on --model)"},
+	{"model", 0, OPT_MODEL, required_argument, "<scenario>",
+	 "count on the PMU model (docs/model.md): the scenario's\n"
+	 "threads are the workload (default target: all of them;\n"
+	 "-p/-t/-a/-C choose), its machine gives the PMUs and CPUID,\n"
+	 "time is virtual (-I prints every interval at once); every\n"
+	 "output says the numbers are modeled"},
+	{0},
+};
+
+const pk_optspec stat_optspec = {
+	.cmd = "stat",
+	.synopsis =
+		"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
+		"       pmukit stat --model <scenario> [options]\n"
+		"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+		"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
+		"                   [-x <sep>|-j] [--model <scenario>]\n"
+		"\n"
+		"Counts events while a command runs, or for processes, threads or CPUs until\n"
+		"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
+		"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n",
+	.opts = stat_opts_table,
+	.notes = "The command's exit status is pmukit's (128+N when signal N killed it).\n",
+	.stop_at_arg = true,
+};
+
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
 {
 	uint64_t v;
@@ -137,6 +151,13 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
 	if (o->sep && !*o->sep)
 		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
+	int r = pk_cli_nonempty("stat", "-p", o->pids, "process id");
+	if (!r)
+		r = pk_cli_nonempty("stat", "-t", o->tids, "thread id");
+	for (int i = 0; !r && i < o->nr_events; i++)
+		r = pk_cli_nonempty("stat", "-e", o->events[i], "event");
+	if (r)
+		return r;
 	if (o->pids && o->tids)
 		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
@@ -175,43 +196,15 @@ static int check_options(struct stat_opts *o)
 
 static int parse_options(int argc, char **argv, struct stat_opts *o)
 {
-	static const struct option longopts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"pid", required_argument, NULL, 'p'},
-		{"tid", required_argument, NULL, 't'},
-		{"interval-print", required_argument, NULL, 'I'},
-		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
-		{"repeat", required_argument, NULL, 'r'},
-		{"no-aggr", no_argument, NULL, 'A'},
-		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
-		{"field-separator", required_argument, NULL, 'x'},
-		{"json-output", no_argument, NULL, 'j'},
-		{"output", required_argument, NULL, 'o'},
-		{"append", no_argument, NULL, OPT_APPEND},
-		{"no-inherit", no_argument, NULL, 'i'},
-		{"big-num", no_argument, NULL, 'B'},
-		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
-		{"cputype", required_argument, NULL, OPT_CPUTYPE},
-		{"verbose", no_argument, NULL, 'v'},
-		{"model", required_argument, NULL, OPT_MODEL},
-		{"topdown", no_argument, NULL, OPT_TOPDOWN},
-		{"td-level", required_argument, NULL, OPT_TD_LEVEL},
-		{"tree", no_argument, NULL, OPT_TREE},
-		{"plot", required_argument, NULL, OPT_PLOT},
-		{NULL, 0, NULL, 0},
-	};
 	o->big_num = true;
 	o->repeat = 1;
 	o->events = calloc((size_t)argc + 1, sizeof(char *));
 	if (!o->events)
 		return pk_cli_usage_error("stat", "out of memory");
-	optind = 1;
-	opterr = 0;
+	pk_opt_begin(&stat_optspec);
 	int ch;
-	/* '+': stop at the command, so its options stay its own */
-	while ((ch = getopt_long(argc, argv, "+:e:aC:p:t:I:r:Ax:jo:iBv", longopts, NULL)) != -1) {
+	/* stop_at_arg: stop at the command, so its options stay its own */
+	while ((ch = pk_opt_next(&stat_optspec, argc, argv)) != -1) {
 		int r = 0;
 		switch (ch) {
 		case 'e': o->events[o->nr_events++] = optarg; break;
@@ -240,10 +233,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
 		case OPT_TREE: o->tree = true; break;
 		case OPT_PLOT: o->plot = optarg; break;
-		case ':':
-			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return pk_cli_usage_error("stat", "unknown option '%s'", argv[optind - 1]);
+		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
 			return r;
