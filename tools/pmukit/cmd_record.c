@@ -92,6 +92,7 @@ typedef struct rsession {
 	bool system_wide, traced, pipe_mode;
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
+	int child_status;            /* its wait status once child_done */
 	uint64_t wakeups;
 	record_spe spe;              /* an arm_spe event's setup (record_spe.c) */
 } rsession;
@@ -553,7 +554,7 @@ static bool record_loop(rsession *s)
 			pk_cli_print_error("record", &s->err);
 			return false;
 		}
-		if (s->wl.pid > 0 && waitpid(s->wl.pid, NULL, WNOHANG) == s->wl.pid) {
+		if (s->wl.pid > 0 && waitpid(s->wl.pid, &s->child_status, WNOHANG) == s->wl.pid) {
 			s->wl.pid = -1;
 			s->child_done = true;
 			return true;
@@ -651,6 +652,23 @@ static int record(rsession *s, int argc, char **argv)
 	return code ? code : status;
 }
 
+/* A hardware event the kernel does not know (a VM without a PMU): perf
+ * 6.1 falls back to cpu-clock unasked; pmukit records what was asked and
+ * says what would count. */
+static void hint_software(rsession *s)
+{
+	if (s->err.code != -ENOENT && s->err.code != -EOPNOTSUPP && s->err.code != -ENODEV)
+		return;
+	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
+		uint32_t t = pk_evsel_attr(pk_evlist_at(s->evlist, i))->type;
+		if (t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE) {
+			pk_err_hint(&s->err, "  no hardware event counts here (a VM without PMU "
+					     "virtualization?): sample time with -e cpu-clock");
+			return;
+		}
+	}
+}
+
 static int run(const ropts *o, int argc, char **argv)
 {
 	rsession s = {.o = o, .wl = PK_WORKLOAD_INIT};
@@ -674,12 +692,16 @@ static int run(const ropts *o, int argc, char **argv)
 		pk_record_opts ro = {.kernel = s.kernel, .cpus = s.cpus, .threads = s.threads,
 				     .mmap_pages = o->mmap_pages, .aux_pages = s.spe.aux_pages};
 		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
+			hint_software(&s);
 			pk_cli_print_error("record", &s.err);
 			status = 1;
 		}
 	}
 	if (!status)
 		status = record(&s, argc, argv);
+	/* the command's status is perf record's (a signal's: perf raises it again) */
+	if (!status && s.child_done)
+		status = pk_workload_exit_code(s.child_status);
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_workload_stop(&s.wl, NULL);
 	pk_pd_writer_abort(s.w);

@@ -130,7 +130,9 @@ const pk_optspec stat_optspec = {
 		"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
 		"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n",
 	.opts = stat_opts_table,
-	.notes = "The command's exit status is pmukit's (128+N when signal N killed it).\n",
+	.notes = "The command's exit status is pmukit's. When signal N killed it: 128+N if\n"
+		 "pmukit passed N on (Ctrl-C, SIGTERM), else 0 after \"<command>: <signal>\",\n"
+		 "as perf 6.1.\n",
 	.stop_at_arg = true,
 };
 
@@ -494,6 +496,10 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 			res->status = st;
 	}
 	res->elapsed_ns = t1 - t0;
+	/* a command a signal killed (not one we passed on): said as perf 6.1
+	 * says it (psignal), before the counts */
+	if (res->status >= 0 && WIFSIGNALED(res->status) && !s->interrupted && !s->intervals_done)
+		fprintf(stderr, "%s: %s\n", o->cmd[0], strsignal(WTERMSIG(res->status)));
 	if (r < 0)
 		return r;
 	if (!counts_child)
@@ -592,15 +598,14 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	return pk_evlist_config(s->evlist, &cfg, err);
 }
 
-static int exit_code_of(int status)
+/* The command's exit status; perf 6.1's for a signal: pmukit's own
+ * (SIGINT, SIGTERM passed on to the command) ends it as 128+N, as perf
+ * raising it again; a command killed by another's signal is 0, as perf. */
+static int exit_code_of(int status, bool interrupted)
 {
-	if (status < 0)
+	if (status < 0 || (WIFSIGNALED(status) && !interrupted))
 		return 0;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
+	return pk_workload_exit_code(status);
 }
 
 static FILE *open_output(const struct stat_opts *o)
@@ -791,9 +796,7 @@ int cmd_stat(int argc, char **argv)
 	/* a command we ended ourselves (--interval-count) ended as asked */
 	if (s.intervals_done)
 		res.status = -1;
-	if (res.status >= 0 && WIFSIGNALED(res.status))
-		fprintf(stderr, "%s: %s\n", o.cmd[0], strsignal(WTERMSIG(res.status)));
-	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status);
+	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status, s.interrupted);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);
