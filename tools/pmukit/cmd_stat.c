@@ -49,6 +49,8 @@ struct stat_opts {
 	long td_level;             /* --td-level */
 	bool tree;                 /* --tree */
 	const char *plot;          /* --plot: an SVG file of the -I intervals */
+	long log_fd;               /* --log-fd: the output's descriptor; -1: none */
+	bool csv_header;           /* --csv-header */
 	char **cmd;
 };
 
@@ -63,6 +65,8 @@ enum {
 	OPT_TD_LEVEL,
 	OPT_TREE,
 	OPT_PLOT,
+	OPT_LOG_FD,
+	OPT_CSV_HEADER,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -84,9 +88,15 @@ static const pk_opt stat_opts_table[] = {
 	 "one line per thread (with a command, -p or -t)"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
+	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
+	 "with -x and --topdown: a first row naming the columns\n"
+	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent)"},
 	{"output", 'o', 0, required_argument, "<file>",
 	 "write the counts to <file> instead of stderr"},
-	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file"},
+	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file (or --log-fd)"},
+	{"log-fd", 0, OPT_LOG_FD, required_argument, "<fd>",
+	 "write the counts to this open file descriptor\n"
+	 "instead of stderr (as perf)"},
 	{"no-inherit", 'i', 0, no_argument, NULL, "do not count the command's children"},
 	{"big-num", 'B', 0, no_argument, NULL, "thousands separators (default)"},
 	{"no-big-num", 0, OPT_NO_BIG_NUM, no_argument, NULL, "no thousands separators"},
@@ -172,8 +182,13 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "--interval-count needs -I");
 	if (o->repeat > 1 && !has_cmd)
 		return pk_cli_usage_error("stat", "-r needs a command to repeat");
-	if (o->append && !o->output)
-		return pk_cli_usage_error("stat", "--append needs -o");
+	if (o->output && o->log_fd >= 0)
+		return pk_cli_usage_error("stat", "-o and --log-fd cannot be used together");
+	if (o->append && !o->output && o->log_fd < 0)
+		return pk_cli_usage_error("stat", "--append needs -o or --log-fd");
+	if (o->csv_header && (!o->sep || !o->topdown))
+		return pk_cli_usage_error("stat", "--csv-header names TopDown's CSV columns: it "
+						  "needs -x and --topdown");
 	if (o->model && has_cmd)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
 	if ((o->td_level || o->tree) && !o->topdown)
@@ -200,6 +215,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 {
 	o->big_num = true;
 	o->repeat = 1;
+	o->log_fd = -1;
 	o->events = calloc((size_t)argc + 1, sizeof(char *));
 	if (!o->events)
 		return pk_cli_usage_error("stat", "out of memory");
@@ -235,6 +251,8 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
 		case OPT_TREE: o->tree = true; break;
 		case OPT_PLOT: o->plot = optarg; break;
+		case OPT_LOG_FD: r = parse_long("--log-fd", optarg, 0, INT_MAX, &o->log_fd); break;
+		case OPT_CSV_HEADER: o->csv_header = true; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -572,6 +590,7 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		return pk_err(err, -ENOMEM, "out of memory");
 	if (o->topdown) {
 		s->td.tree = o->tree;
+		s->td.csv_header = o->csv_header;
 		s->td.aggr = s->aggr;
 		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
 				      o->cputype, s->evlist, err);
@@ -610,6 +629,13 @@ static int exit_code_of(int status, bool interrupted)
 
 static FILE *open_output(const struct stat_opts *o)
 {
+	if (o->log_fd >= 0) { /* perf's --log-fd: the fd as given, no "started on" */
+		FILE *f = fdopen((int)o->log_fd, o->append ? "a" : "w");
+		if (!f)
+			fprintf(stderr, "pmukit stat: cannot write to --log-fd %ld: %s\n", o->log_fd,
+				strerror(errno));
+		return f;
+	}
 	if (!o->output)
 		return stderr;
 	FILE *f = fopen(o->output, o->append ? "a" : "w");
@@ -754,7 +780,7 @@ int cmd_stat(int argc, char **argv)
 	/* stderr is unbuffered: a write per field would cost more than the
 	 * counting; flushed before fork, per interval and at exit */
 	static char errbuf[8192];
-	if (!o.output)
+	if (!o.output && o.log_fd < 0)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	s.aggr = o.no_aggr ? PK_AGGR_CPU : o.per_thread ? PK_AGGR_THREAD : PK_AGGR_GLOBAL;
 	r = setup(&s, &err);
@@ -790,7 +816,8 @@ int cmd_stat(int argc, char **argv)
 	if (r >= 0 && o.plot)
 		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
-	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output) : (fflush(out), 0);
+	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output ? o.output : "--log-fd")
+			       : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
 	/* a command we ended ourselves (--interval-count) ended as asked */
