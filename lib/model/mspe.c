@@ -109,8 +109,7 @@ int pki_mk_spe_open(pk_model *m, mk_event *e, const pk_pmu *pmu)
 	s->pmu = pmu;
 	pk_spe_config_read(pmu, cfg, &c);
 	program(s, &c, priv > 0);
-	uint64_t min = pk_spe_min_interval(pmu);
-	s->period = e->attr.sample_period > min ? e->attr.sample_period : min; /* the driver clamps */
+	s->period = pk_spe_period(pmu, e->attr.sample_period); /* as the driver programs it */
 	r = check_phases(m, e, s);
 	if (r < 0) {
 		free(s);
