@@ -49,6 +49,7 @@ typedef enum mk_kind {
 typedef struct mk_event {
 	bool open;
 	struct perf_event_attr attr;
+	uint64_t config3;          /* attr.size >= 136 (Linux 6.3+), whatever the headers hold */
 	pid_t pid;
 	int cpu;
 	int leader;             /* index of the group leader (itself for a leader) */

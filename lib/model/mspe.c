@@ -96,11 +96,11 @@ int pki_mk_spe_open(pk_model *m, mk_event *e, const pk_pmu *pmu)
 	pk_error err;
 	pk_spe_config c;
 	int64_t priv = pk_host_number(&m->k, PK_HOST_PERFMON_CAPABLE, 0);
-	uint64_t cfg[PK_NR_CONFIGS] = {e->attr.config, e->attr.config1, e->attr.config2, 0};
+	uint64_t cfg[PK_NR_CONFIGS] = {e->attr.config, e->attr.config1, e->attr.config2, e->config3};
 	pk_error_clear(&err);
 	if (e->cpu >= 0 && pmu->cpus && !pk_cpumap_has(pmu->cpus, e->cpu))
 		return pki_mk_refuse(m, -ENODEV, "%s has no SPE on CPU %d", pmu->name, e->cpu);
-	int r = pk_spe_check(pmu, &e->attr, 0, priv > 0, &err);
+	int r = pk_spe_check(pmu, &e->attr, e->config3, priv > 0, &err);
 	if (r < 0)
 		return pki_mk_refuse(m, r, "%s (the SPE driver)", err.msg);
 	mk_spe *s = calloc(1, sizeof(*s));

@@ -425,6 +425,38 @@ static void test_discard(void **state)
 	free(out);
 }
 
+/* inv_event_filter (config3, attr.size 136) on a tree with the term: the
+ * model is a current kernel and takes it whatever the installed headers'
+ * attr size; records with the event (LLC-ACCESS, bit 8) are dropped. */
+static void test_inv_event_filter(void **state)
+{
+	(void)state;
+	char tree[4096], *log, *out, *all;
+	const char *src = getenv("PK_SRCDIR");
+	snprintf(tree, sizeof(tree), "%s/tests/model/data/spe-current", src ? src : ".");
+	const char *scn = variant("full.json", NULL, tree);
+	assert_int_equal(pk_test_pmukit_run(&log, "encode --record --model %s -e "
+						  "arm_spe/inv_event_filter=0x100/ -v", scn), 0);
+	assert_non_null(strstr(log, "config3"));
+	free(log);
+	int rc = pk_test_pmukit_run(&log, "record --model %s -e arm_spe/inv_event_filter=0x100/ -c 4096 "
+					  "-o %s/i.data", scn, pd_test_dir);
+	if (rc)
+		fail_msg("record with inv_event_filter: %d\n%s", rc, log);
+	free(log);
+	assert_int_equal(pk_test_pmukit_run(&log, "record --model %s -e arm_spe// -c 4096 -o %s/n.data",
+					    scn, pd_test_dir), 0);
+	free(log);
+	assert_int_equal(pk_test_pmukit_run(&out, "report -D -i %s/i.data", pd_test_dir), 0);
+	assert_int_equal(pk_test_pmukit_run(&all, "report -D -i %s/n.data", pd_test_dir), 0);
+	assert_true(count(out, "PC 0x") > 10);
+	assert_int_equal(count(out, "LLC-ACCESS"), 0);
+	assert_true(count(all, "LLC-ACCESS") > 0);
+	assert_int_equal(count(out, "PC 0x"), count(all, "PC 0x") - count(all, "LLC-ACCESS"));
+	free(out);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_period_raised),
 		cmocka_unit_test(test_no_spe_pmu),      cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_discard),
+		cmocka_unit_test(test_inv_event_filter),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }
