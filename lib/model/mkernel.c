@@ -178,6 +178,14 @@ static int resolve_event(pk_model *m, mk_event *e)
 	e->core.row = pki_counters_find(&m->sc.cpuid, e->pmu->name, &err);
 	if (!e->core.row)
 		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	int own = kind == PERF_TYPE_RAW ? pki_mk_spe_event(m, e->pmu, e->attr.config) : 0;
+	if (own < 0)
+		return own;
+	if (own) {
+		e->key = (pki_event_key){.kind = kind, .config = e->attr.config};
+		e->kind = MK_SPE_COUNT;
+		return 0;
+	}
 	e->core.smt = m->sc.smt;
 	e->core.ref_ghz = m->sc.ref_ghz;
 	e->key.kind = kind;

@@ -44,6 +44,7 @@ typedef enum mk_kind {
 	MK_PM_SLOTS,     /* fixed counter 3 on a PERF_METRICS CPU */
 	MK_PM_METRIC,    /* a metric pseudo event: field of the leader's register */
 	MK_SPE,          /* an arm_spe event: the SPE unit (mspe.c), counts nothing */
+	MK_SPE_COUNT,    /* a core PMU's SPE event (SAMPLE_FEED ...): counted by the unit */
 } mk_kind;
 
 typedef struct mk_event {

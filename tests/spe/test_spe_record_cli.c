@@ -457,6 +457,57 @@ static void test_inv_event_filter(void **state)
 	free(all);
 }
 
+/* A count of stat's human output: the number before name (-1: none). */
+static long long stat_count(const char *out, const char *name)
+{
+	for (const char *l = out; (l = strstr(l, name)); l++) {
+		const char *b = l;
+		while (b > out && b[-1] != '\n')
+			b--;
+		char num[64];
+		size_t n = 0;
+		for (const char *p = b; p < l && n + 1 < sizeof(num); p++)
+			if (*p >= '0' && *p <= '9')
+				num[n++] = *p;
+		num[n] = '\0';
+		if (n && strncmp(l + strlen(name), " ", 1) == 0)
+			return atoll(num);
+	}
+	return -1;
+}
+
+/* The SPE's own events of the core PMU count on the model while the unit
+ * samples: every operation (SAMPLE_POP), each interval's sample taken
+ * (SAMPLE_FEED) or lost to one still in flight (SAMPLE_COLLISION), those
+ * the filters keep (SAMPLE_FILTRATE), the FEED_* by kind and filter where
+ * the tree lists them; collisions reach the AUX records' flags. */
+static void test_spe_events(void **state)
+{
+	(void)state;
+	char tree[4096], *out, *log;
+	const char *src = getenv("PK_SRCDIR");
+	snprintf(tree, sizeof(tree), "%s/tests/model/data/spe-current", src ? src : ".");
+	const char *scn = variant("events.json", NULL, tree);
+	/* five counters and the SPE's: no multiplexing, exact counts */
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -e arm_spe_0/period=256,"
+						  "load_filter=1/,sample_pop,sample_feed,sample_filtrate,"
+						  "sample_collision,sample_feed_ld", scn), 0);
+	long long pop = stat_count(out, "sample_pop"), feed = stat_count(out, "sample_feed"),
+		  filt = stat_count(out, "sample_filtrate"), coll = stat_count(out, "sample_collision"),
+		  ld = stat_count(out, "sample_feed_ld");
+	printf("pop %lld feed %lld filtrate %lld collision %lld ld %lld\n", pop, feed, filt, coll, ld);
+	assert_true(coll > 0 && feed > 0);
+	assert_true(llabs(feed + coll - pop / 256) <= 1);
+	assert_true(filt > 0 && filt < feed);
+	assert_int_equal(filt, ld); /* the load filter alone: the loads */
+	free(out);
+	assert_int_equal(pk_test_pmukit_run(&log, "record --model %s -e arm_spe// -c 256 -o %s/c.data",
+					    scn, pd_test_dir), 0);
+	assert_null(strstr(log, " 0 collision ]"));
+	assert_non_null(strstr(log, "collision"));
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_no_spe_pmu),      cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_inv_event_filter),
+		cmocka_unit_test(test_spe_events),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }
