@@ -90,6 +90,25 @@ static void test_help_options_accepted(void **state)
 	assert_true(tried > 150);
 }
 
+/* The bash completion script completes from the same tables. */
+static void test_completion(void **state)
+{
+	(void)state;
+	char cmd[8192], *out, dir[4096];
+	snprintf(dir, sizeof(dir), "%s", pk_test_pmukit());
+	*strrchr(dir, '/') = '\0';
+	const char *src = getenv("PK_SRCDIR");
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c 'source %s/tools/pmukit/pmukit-completion.bash; PATH=%s:$PATH; "
+		 "COMP_WORDS=(pmukit report --so); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"; "
+		 "COMP_WORDS=(pmukit rec); COMP_CWORD=1; _pmukit; echo \"${COMPREPLY[*]}\"; "
+		 "COMP_WORDS=(pmukit record --no-b); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"'",
+		 src ? src : ".", dir);
+	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
+	assert_string_equal(out, "--sort\nrecord\n--no-buildid --no-buildid-cache --no-bpf-event\n");
+	free(out);
+}
+
 static void expect(int want_rc, const char *want, const char *args)
 {
 	char *out;
@@ -246,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_has_every_option),
 		cmocka_unit_test(test_help_options_accepted),
+		cmocka_unit_test(test_completion),
 		cmocka_unit_test(test_option_messages),
 		cmocka_unit_test(test_record_exit_status),
 		cmocka_unit_test(test_hints),
