@@ -129,6 +129,8 @@ static void test_option_messages(void **state)
 	expect(129, "ambiguous option '--no':", "report --no");
 	expect(129, "option '--stdio' takes no value", "report --stdio=x");
 	expect(1, "Did you mean this?\n\trecord", "recrd");
+	expect(1, "did you mean 'cycles'?", "encode -e cyclse");
+	expect(1, "did you mean 'task-clock'?", "stat -e task-clok true");
 	expect(129, "-p '': no process id given", "stat -p '' true");
 	expect(129, "-t '': no thread id given", "record -t ''");
 	expect(129, "-e '': no event given", "record -e '' true");
