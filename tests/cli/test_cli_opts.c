@@ -5,6 +5,7 @@
  * long value is clipped; record's exit status, the missing perf.data hint
  * and PERF_CPUID compared with perf 6.1 where perf can run here; TopDown's
  * CSV header and --log-fd. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,29 +211,40 @@ static void test_hints(void **state)
 	pk_test_rmtree(dir);
 }
 
+/* Runs a shell command (printf-style), with stderr when want_stderr; its
+ * status. */
+static int sh(char **out, int want_stderr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int sh(char **out, int want_stderr, const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return pk_test_run(cmd, out, want_stderr);
+}
+
 /* perf's PERF_CPUID is honoured (PMUKIT_CPUID first); a CPUID of another
  * vendor than the tree's PMUs is an error naming both. */
 static void test_perf_cpuid(void **state)
 {
 	(void)state;
-	char cmd[8192], *out;
-	const char *icl = pk_test_sysfs("icelake");
-	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=%s PERF_CPUID=bogus %s stat --topdown -a true",
-		 icl, pk_test_pmukit());
-	assert_int_not_equal(pk_test_run(cmd, &out, 1), 0);
+	char *out;
+	const char *icl = pk_test_sysfs("icelake"), *pk = pk_test_pmukit();
+	assert_int_not_equal(sh(&out, 1, "PMUKIT_SYSFS=%s PERF_CPUID=bogus %s stat --topdown -a true",
+				icl, pk), 0);
 	assert_true(has(out, "malformed PERF_CPUID"));
 	free(out);
-	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=%s PERF_CPUID=AuthenticAMD-25-11-1 %s stat "
-				   "--topdown -a true", icl, pk_test_pmukit());
-	assert_int_equal(pk_test_run(cmd, &out, 1), 1);
+	assert_int_equal(sh(&out, 1, "PMUKIT_SYSFS=%s PERF_CPUID=AuthenticAMD-25-11-1 %s stat "
+				     "--topdown -a true", icl, pk), 1);
 	assert_true(has(out, "CPU AuthenticAMD-25-11-1 (PERF_CPUID) is an AMD CPU, but the PMUs in"));
 	assert_true(has(out, "are Intel's"));
 	assert_false(has(out, "tma_"));
 	free(out);
-	snprintf(cmd, sizeof(cmd), "PMUKIT_SYSFS=%s PMUKIT_CPUID=GenuineIntel-6-6A-0 "
-				   "PERF_CPUID=AuthenticAMD-25-11-1 %s encode -e cycles",
-		 icl, pk_test_pmukit());
-	assert_int_equal(pk_test_run(cmd, &out, 1), 0); /* PMUKIT_CPUID wins */
+	/* PMUKIT_CPUID wins */
+	assert_int_equal(sh(&out, 1, "PMUKIT_SYSFS=%s PMUKIT_CPUID=GenuineIntel-6-6A-0 "
+				     "PERF_CPUID=AuthenticAMD-25-11-1 %s encode -e cycles", icl, pk), 0);
 	free(out);
 }
 
@@ -241,23 +253,19 @@ static void test_perf_cpuid(void **state)
 static void test_topdown_csv_header(void **state)
 {
 	(void)state;
-	char cmd[8192], *out;
-	const char *scn = pk_test_example("icelake.json");
-	snprintf(cmd, sizeof(cmd), "%s stat --topdown -x, --csv-header --model %s 2>/dev/null",
-		 pk_test_pmukit(), scn);
-	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	char *out;
+	const char *scn = pk_test_example("icelake.json"), *pk = pk_test_pmukit();
+	assert_int_equal(sh(&out, 0, "%s stat --topdown -x, --csv-header --model %s 2>/dev/null", pk,
+			    scn), 0);
 	assert_string_equal(out, "");
 	free(out);
-	snprintf(cmd, sizeof(cmd), "%s stat --topdown -x, --csv-header -I 100 --model %s "
-				   "--log-fd 3 3>&1 2>/dev/null",
-		 pk_test_pmukit(), scn);
-	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	assert_int_equal(sh(&out, 0, "%s stat --topdown -x, --csv-header -I 100 --model %s "
+				     "--log-fd 3 3>&1 2>/dev/null", pk, scn), 0);
 	assert_true(has(out, "\ntime,value,unit,node,pmu,level,parent\n0.100000000,"));
 	const char *h = strstr(out, "time,value");
 	assert_null(strstr(h + 1, "time,value")); /* once */
 	free(out);
-	snprintf(cmd, sizeof(cmd), "%s stat --csv-header --model %s", pk_test_pmukit(), scn);
-	assert_int_equal(pk_test_run(cmd, &out, 1), 129);
+	assert_int_equal(sh(&out, 1, "%s stat --csv-header --model %s", pk, scn), 129);
 	assert_true(has(out, "needs -x and --topdown"));
 	free(out);
 }
