@@ -60,7 +60,8 @@ static void test_help_has_every_option(void **state)
 
 /* Every --option of a help's left column is accepted: with a value when
  * the help shows one, followed by an unknown option, parsing must stop at
- * that one (or at a bad value), never at the option itself. */
+ * that one (or at a bad value), never at the option itself; its short form
+ * (-x, --long) does exactly what the long one does. */
 static void test_help_options_accepted(void **state)
 {
 	(void)state;
@@ -82,6 +83,17 @@ static void test_help_options_accepted(void **state)
 			snprintf(bad, sizeof(bad), "unknown option '%s", name);
 			if (has(out, bad) || has(out, "ambiguous"))
 				fail_msg("pmukit %s %s: %s", commands[c], name, out);
+			char *dash = strstr(line, "  -"), *short_out;
+			if (dash && dash < o && dash[3] != '-') {
+				/* an optional value is attached: -z1 */
+				pk_test_pmukit_run(&short_out, "%s -%c%s --zz-no-such-option </dev/null",
+						   commands[c], dash[3],
+						   !val ? "" : o[2 + n] == '[' ? "1" : " 1");
+				if (strcmp(short_out, out))
+					fail_msg("pmukit %s -%c and %s differ:\n%s\n%s", commands[c],
+						 dash[3], name, short_out, out);
+				free(short_out);
+			}
 			free(out);
 			tried++;
 		}

@@ -138,10 +138,12 @@ static void long_error(const pk_optspec *s, const char *arg, int c)
 
 int pk_opt_next(const pk_optspec *s, int argc, char **argv)
 {
-	int prev = optind;
-	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
-	if (c != '?' && c != ':')
-		return c;
+	int prev = optind, li = -1;
+	int c = getopt_long(argc, argv, shortopts, longopts, &li);
+	if (c != '?' && c != ':') {
+		const pk_opt *o = li < 0 && c > 0 ? short_entry(s, c) : NULL;
+		return o ? val_of(o) : c; /* a short option: its entry's val */
+	}
 	/* the word getopt stopped on: an error at a word's end moved optind past it */
 	const char *arg = optind > prev ? argv[optind - 1] : argv[prev];
 	if (arg && !strncmp(arg, "--", 2) && arg[2]) {
