@@ -51,8 +51,8 @@ uint64_t pk_spe_filterable_events(const pk_pmu *pmu);
 
 /* The driver's checks on an arm_spe event: config bits outside every
  * format field, event_filter bits the SPE cannot filter on, pa_enable /
- * pct_enable without privilege (perfmon), frequency mode, a period below
- * caps/min_interval (period 0: the default, allowed). 0, or a negative
+ * pct_enable without privilege (perfmon), frequency mode (a period below
+ * caps/min_interval is the driver's to raise: pk_spe_period). 0, or a negative
  * errno (-EINVAL, -EOPNOTSUPP, -EACCES) with err naming the term, its value
  * and what is allowed. */
 int pk_spe_check(const pk_pmu *pmu, const struct perf_event_attr *attr, uint64_t config3,
@@ -60,6 +60,10 @@ int pk_spe_check(const pk_pmu *pmu, const struct perf_event_attr *attr, uint64_t
 
 /* caps/min_interval of the PMU, or 4096 (perf's fallback) when absent. */
 uint64_t pk_spe_min_interval(const pk_pmu *pmu);
+/* The interval the driver programs for a sample_period (PMSIRR_EL1's
+ * INTERVAL, bits 8-31): below caps/min_interval raised to it, above the
+ * field's maximum lowered to it, else rounded down to a multiple of 256. */
+uint64_t pk_spe_period(const pk_pmu *pmu, uint64_t sample_period);
 
 /* One CPU's line of the v2 metadata. */
 typedef struct pk_spe_info_cpu {

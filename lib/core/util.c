@@ -251,3 +251,37 @@ bool pki_name_matches(const char *pattern, const char *name)
 		return !strncmp(pattern, name, n - 1);
 	return !strcmp(pattern, name);
 }
+
+unsigned pki_edit_distance(const char *a, const char *b)
+{
+	enum { W = 64 };
+	size_t n = strnlen(a, W - 1), m = strnlen(b, W - 1);
+	unsigned d[W][W];
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (unsigned)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			unsigned v = d[i - 1][j - 1] + cost;
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+bool pki_similar(const char *word, const char *candidate)
+{
+	size_t len = strlen(word);
+	unsigned limit = 1 + (unsigned)(len / 4);
+	if (limit > 3)
+		limit = 3;
+	return len > 1 && pki_edit_distance(word, candidate) <= limit;
+}

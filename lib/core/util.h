@@ -94,6 +94,13 @@ static inline uint64_t pki_fnv1a(uint64_t h, const void *p, size_t n)
 bool pki_in_ranges(const int *ranges, int v);
 bool pki_name_matches(const char *pattern, const char *name);
 
+/* "Did you mean": how far apart two words are (Damerau-Levenshtein: an
+ * insert, delete, change or swap of neighbours costs 1; the first 63 bytes
+ * of each word count), and whether a candidate is near enough to suggest
+ * for a word (distance at most 1 + len/4, at most 3; case ignored). */
+unsigned pki_edit_distance(const char *a, const char *b);
+bool pki_similar(const char *word, const char *candidate);
+
 /* Defines `static size_t NAME(const T *a, T *b, size_t n)`: one pass of a
  * natural merge sort, the sorted runs of a[0, n) merged two by two into
  * b[0, n) (stable: of equal elements the left run's first), returning the

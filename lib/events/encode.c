@@ -767,6 +767,23 @@ static int expand_pfm(struct build *b, const pk_ev_ast *ev, const pk_pmu *only, 
 	return made;
 }
 
+/* The known names near an unknown one: symbolic events, then the core
+ * PMUs' sysfs aliases; a hint line when there are any. */
+static void did_you_mean(const pk_pmus *pmus, const char *name, pk_error *err)
+{
+	const char *near[4];
+	size_t n = pki_symbolic_similar(name, near, PK_ARRAY_SIZE(near));
+	for (size_t c = 0; c < pk_pmus_nr_core(pmus); c++) {
+		const pk_pmu *p = pk_pmus_core_at(pmus, c);
+		for (size_t i = 0; i < p->nr_aliases && n < PK_ARRAY_SIZE(near); i++)
+			if (pki_similar(name, p->aliases[i].name))
+				near[n++] = p->aliases[i].name;
+	}
+	if (n)
+		pk_err_hint(err, "did you mean '%s'%s%s%s%s?", near[0], n > 1 ? ", '" : "",
+			    n > 1 ? near[1] : "", n > 1 ? "'" : "", n > 2 ? " ..." : "");
+}
+
 static int expand_name(struct build *b, const pk_ev_ast *ev, pk_error *err)
 {
 	uint32_t type;
@@ -791,6 +808,7 @@ static int expand_name(struct build *b, const pk_ev_ast *ev, pk_error *err)
 		return r < 0 ? r : 0;
 	pk_err_at(err, -ENOENT, PK_EVENT_SYNTAX, b->str, ev->name_pos, "unknown event '%s'",
 		  ev->name);
+	did_you_mean(b->pmus, ev->name, err);
 	if (pk_pmus_find(b->pmus, ev->name))
 		pk_err_hint(err, "'%s' is a PMU: write '%s//' or '%s/event=.../'", ev->name,
 			    ev->name, ev->name);

@@ -342,3 +342,16 @@ int pk_attr_modifiers(const struct perf_event_attr *a, char *buf, size_t size)
 	m[n] = '\0';
 	return snprintf(buf, size, "%s%s", n ? ":" : "", m);
 }
+
+size_t pki_symbolic_similar(const char *word, const char **out, size_t max)
+{
+	const struct sym_event *tables[] = {hw_events, sw_events};
+	const size_t sizes[] = {PK_ARRAY_SIZE(hw_events), PK_ARRAY_SIZE(sw_events)};
+	size_t n = 0;
+	for (size_t t = 0; t < 2; t++)
+		for (size_t i = 0; i < sizes[t]; i++)
+			for (size_t k = 0; k < 3 && tables[t][i].names[k]; k++)
+				if (n < max && pki_similar(word, tables[t][i].names[k]))
+					out[n++] = tables[t][i].names[k];
+	return n;
+}

@@ -17,6 +17,7 @@
 #include "core/util.h"
 #include "model/mkernel.h"
 #include "model/mspe.h"
+#include <pmukit/events.h>
 #include <pmukit/spe_record.h>
 #include "perfdata/sample_write.h"
 
@@ -36,20 +37,25 @@ static mk_event *event_of(pk_model *m, int fd)
 }
 
 /* The attr as the kernel copies it: size 0 is PERF_ATTR_SIZE_VER0; a smaller
- * one, or a larger one with non-zero bytes past what we know, is E2BIG. */
-static int copy_attr(pk_model *m, const struct perf_event_attr *a, struct perf_event_attr *out)
+ * one, or a larger one with non-zero bytes past what we know, is E2BIG.
+ * The model is a current kernel: it knows config3 (attr.size 136, Linux
+ * 6.3) even when the installed UAPI header's attr ends before it. */
+static int copy_attr(pk_model *m, const struct perf_event_attr *a, mk_event *e)
 {
 	size_t size = a->size ? a->size : PERF_ATTR_SIZE_VER0;
+	size_t known = sizeof(e->attr) > PK_ATTR_SIZE_CONFIG3 ? sizeof(e->attr) : PK_ATTR_SIZE_CONFIG3;
 	if (size < PERF_ATTR_SIZE_VER0)
 		return pki_mk_refuse(m, -E2BIG, "attr.size %zu is below PERF_ATTR_SIZE_VER0 (%d)",
 				     size, PERF_ATTR_SIZE_VER0);
-	for (size_t i = sizeof(*out); i < size; i++)
+	for (size_t i = known; i < size; i++)
 		if (((const unsigned char *)a)[i])
 			return pki_mk_refuse(m, -E2BIG, "attr.size %zu: byte %zu past the "
 							"attr the model knows is not zero",
 					     size, i);
-	memset(out, 0, sizeof(*out));
-	memcpy(out, a, size < sizeof(*out) ? size : sizeof(*out));
+	memset(&e->attr, 0, sizeof(e->attr));
+	memcpy(&e->attr, a, size < sizeof(e->attr) ? size : sizeof(e->attr));
+	if (size >= PK_ATTR_SIZE_CONFIG3)
+		memcpy(&e->config3, (const char *)a + PK_ATTR_SIZE, sizeof(e->config3));
 	return 0;
 }
 
@@ -172,6 +178,14 @@ static int resolve_event(pk_model *m, mk_event *e)
 	e->core.row = pki_counters_find(&m->sc.cpuid, e->pmu->name, &err);
 	if (!e->core.row)
 		return pki_mk_refuse(m, -ENOENT, "%s", err.msg);
+	int own = kind == PERF_TYPE_RAW ? pki_mk_spe_event(m, e->pmu, e->attr.config) : 0;
+	if (own < 0)
+		return own;
+	if (own) {
+		e->key = (pki_event_key){.kind = kind, .config = e->attr.config};
+		e->kind = MK_SPE_COUNT;
+		return 0;
+	}
 	e->core.smt = m->sc.smt;
 	e->core.ref_ghz = m->sc.ref_ghz;
 	e->key.kind = kind;
@@ -242,7 +256,7 @@ static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t
 	pk_model *m = MK(k);
 	mk_event e = {.pid = pid, .cpu = cpu};
 	m->reason[0] = '\0';
-	int r = copy_attr(m, attr, &e.attr);
+	int r = copy_attr(m, attr, &e);
 	if (r == 0 && (flags & PERF_FLAG_PID_CGROUP))
 		r = pki_mk_refuse(m, -EINVAL, "the model has no cgroups");
 	if (r == 0)

@@ -44,11 +44,13 @@ typedef enum mk_kind {
 	MK_PM_SLOTS,     /* fixed counter 3 on a PERF_METRICS CPU */
 	MK_PM_METRIC,    /* a metric pseudo event: field of the leader's register */
 	MK_SPE,          /* an arm_spe event: the SPE unit (mspe.c), counts nothing */
+	MK_SPE_COUNT,    /* a core PMU's SPE event (SAMPLE_FEED ...): counted by the unit */
 } mk_kind;
 
 typedef struct mk_event {
 	bool open;
 	struct perf_event_attr attr;
+	uint64_t config3;          /* attr.size >= 136 (Linux 6.3+), whatever the headers hold */
 	pid_t pid;
 	int cpu;
 	int leader;             /* index of the group leader (itself for a leader) */

@@ -43,7 +43,51 @@ typedef struct mk_spe {
 	bool stopped;              /* the last handle ended TRUNCATED: no room */
 	uint64_t watermark;
 	uint64_t samples, filtered, written, dropped, discarded;
+	uint64_t busy_until;       /* ns: the last sampled operation is in flight */
+	uint64_t collisions;
+	bool collided;             /* a collision since the last AUX record */
 } mk_spe;
+
+/* The core PMU's SPE events (Arm ARM: SAMPLE_POP 0x4000 ... SAMPLE_FEED_LAT
+ * 0x4009), counted by the unit (pki_mk_spe_event). */
+enum { SPE_POP, SPE_FEED, SPE_FILTRATE, SPE_COLLISION, SPE_FEED_BR, SPE_FEED_LD, SPE_FEED_ST,
+       SPE_FEED_OP, SPE_FEED_EVENT, SPE_FEED_LAT, SPE_NR_EVENTS };
+static const char *const spe_event_names[SPE_NR_EVENTS] = {
+	"sample_pop", "sample_feed", "sample_filtrate", "sample_collision", "sample_feed_br",
+	"sample_feed_ld", "sample_feed_st", "sample_feed_op", "sample_feed_event",
+	"sample_feed_lat"};
+#define SPE_EVENT_BASE 0x4000
+
+int pki_mk_spe_event(pk_model *m, const pk_pmu *core, uint64_t config)
+{
+	bool spe = false;
+	for (size_t i = 0; i < pk_pmus_count(m->pmus); i++)
+		spe |= pk_spe_pmu_is(pk_pmus_at(m->pmus, i));
+	if (!spe || config < SPE_EVENT_BASE || config >= SPE_EVENT_BASE + SPE_NR_EVENTS ||
+	    strncmp(core->name, "armv", 4))
+		return 0;
+	const char *name = spe_event_names[config - SPE_EVENT_BASE];
+	/* the four of SPEv1 always; the FEED_* of later SPEs where the tree lists them */
+	if (config - SPE_EVENT_BASE > SPE_COLLISION && !pk_pmu_alias(core, name))
+		return pki_mk_refuse(m, -ENOENT, "%s does not list %s (%#llx): the model's SPE "
+						 "counts it only where the PMU has it",
+				     core->name, name, (unsigned long long)config);
+	return 1;
+}
+
+/* n more of SPE event ev for thread t on cpu: into every counting
+ * MK_SPE_COUNT event of that thread or CPU. */
+static void spe_count(pk_model *m, size_t t, int cpu, int ev, double n)
+{
+	for (size_t i = 0; i < m->nr_ev; i++) {
+		mk_event *e = &m->ev[i];
+		if (!e->open || e->kind != MK_SPE_COUNT || e->key.config != SPE_EVENT_BASE + (uint64_t)ev ||
+		    !e->running || !pki_mk_counts_now(m, e) || e->attr.exclude_user)
+			continue;
+		if ((size_t)e->ctx == t || (size_t)e->ctx == m->sc.nr_threads + (size_t)cpu)
+			e->acc += n;
+	}
+}
 
 /* Every phase the event may sample has an "spe" object, and what the
  * configuration needs of it (pa_enable: data_phys_addr). */
@@ -96,11 +140,11 @@ int pki_mk_spe_open(pk_model *m, mk_event *e, const pk_pmu *pmu)
 	pk_error err;
 	pk_spe_config c;
 	int64_t priv = pk_host_number(&m->k, PK_HOST_PERFMON_CAPABLE, 0);
-	uint64_t cfg[PK_NR_CONFIGS] = {e->attr.config, e->attr.config1, e->attr.config2, 0};
+	uint64_t cfg[PK_NR_CONFIGS] = {e->attr.config, e->attr.config1, e->attr.config2, e->config3};
 	pk_error_clear(&err);
 	if (e->cpu >= 0 && pmu->cpus && !pk_cpumap_has(pmu->cpus, e->cpu))
 		return pki_mk_refuse(m, -ENODEV, "%s has no SPE on CPU %d", pmu->name, e->cpu);
-	int r = pk_spe_check(pmu, &e->attr, 0, priv > 0, &err);
+	int r = pk_spe_check(pmu, &e->attr, e->config3, priv > 0, &err);
 	if (r < 0)
 		return pki_mk_refuse(m, r, "%s (the SPE driver)", err.msg);
 	mk_spe *s = calloc(1, sizeof(*s));
@@ -109,8 +153,7 @@ int pki_mk_spe_open(pk_model *m, mk_event *e, const pk_pmu *pmu)
 	s->pmu = pmu;
 	pk_spe_config_read(pmu, cfg, &c);
 	program(s, &c, priv > 0);
-	uint64_t min = pk_spe_min_interval(pmu);
-	s->period = e->attr.sample_period > min ? e->attr.sample_period : min; /* the driver clamps */
+	s->period = pk_spe_period(pmu, e->attr.sample_period); /* as the driver programs it */
 	r = check_phases(m, e, s);
 	if (r < 0) {
 		free(s);
@@ -200,8 +243,11 @@ static void end_handle(pk_model *m, mk_event *e, uint64_t flags, const spe_ctx *
 	pk_pd_sample_id sid = {.fields = e->attr.sample_type, .pid = who->tid, .tid = who->tid,
 			       .time = who->time, .id = id, .stream_id = id,
 			       .cpu = who->cpu >= 0 ? (uint32_t)who->cpu : 0};
+	if (s->collided) /* the driver: PMBSR_EL1.COLL */
+		flags |= PERF_AUX_FLAG_COLLISION;
 	if (s->head == s->handle && !flags)
 		return; /* nothing written since the last one */
+	s->collided = false;
 	memset(rec, 0, sizeof(rec));
 	pd_st32(rec, PERF_RECORD_AUX);
 	pd_st64(rec + 8, s->handle);
@@ -245,18 +291,48 @@ static void aux_write(pk_model *m, mk_event *e, const uint8_t *rec, const spe_ct
 		end_handle(m, e, 0, who);
 }
 
-/* The sample at operation `at` of a span: chosen, filtered, written. */
-static void take_sample(pk_model *m, mk_event *e, const pki_phase *ph, const spe_ctx *who)
+/* The core PMU's SAMPLE_FEED_* of a taken sample: its kind, and each
+ * filter it passes on its own. */
+static void count_feed(pk_model *m, size_t t, const mk_spe *s, const pki_spe_op *op, int cpu)
+{
+	static const int kind_ev[PKI_SPE_OP_NR] = {SPE_FEED_LD, SPE_FEED_ST, SPE_FEED_BR, -1};
+	pki_spe_cfg one = {.count_max = s->cfg.count_max};
+	spe_count(m, t, cpu, SPE_FEED, 1);
+	if (kind_ev[op->op] >= 0)
+		spe_count(m, t, cpu, kind_ev[op->op], 1);
+	memcpy(one.type_filter, s->cfg.type_filter, sizeof(one.type_filter));
+	spe_count(m, t, cpu, SPE_FEED_OP, pki_spe_keep(&one, op));
+	one = (pki_spe_cfg){.event_filter = s->cfg.event_filter,
+			    .inv_event_filter = s->cfg.inv_event_filter};
+	spe_count(m, t, cpu, SPE_FEED_EVENT, pki_spe_keep(&one, op));
+	one = (pki_spe_cfg){.min_latency = s->cfg.min_latency};
+	spe_count(m, t, cpu, SPE_FEED_LAT, pki_spe_keep(&one, op));
+}
+
+/* The sample at operation `at` of a span: a collision while the last
+ * sampled operation is in flight (its total latency), else chosen,
+ * filtered, written. */
+static void take_sample(pk_model *m, mk_event *e, const pki_phase *ph, const spe_ctx *who,
+			size_t t)
 {
 	mk_spe *s = e->spe;
 	pki_spe_op op;
 	uint8_t rec[PKI_SPE_REC_SIZE];
+	if (who->time < s->busy_until) {
+		s->collisions++;
+		s->collided = true;
+		spe_count(m, t, who->cpu, SPE_COLLISION, 1);
+		return;
+	}
 	pki_spe_next_op(&s->gen, &ph->spe, &op);
 	s->samples++;
+	s->busy_until = who->time + (uint64_t)((double)op.latency / ph->ghz);
+	count_feed(m, t, s, &op, who->cpu);
 	if (!pki_spe_keep(&s->cfg, &op)) {
 		s->filtered++;
 		return;
 	}
+	spe_count(m, t, who->cpu, SPE_FILTRATE, 1);
 	if (s->cfg.discard) {
 		s->discarded++;
 		return;
@@ -293,10 +369,11 @@ static void spe_span(pk_model *m, mk_event *e, size_t t, const pki_phase *ph, ui
 	int cpu = m->sched.th[t].cpu;
 	if (ops <= 0)
 		return;
+	spe_count(m, t, cpu, SPE_POP, ops);
 	for (; at <= ops; at += (double)s->period) {
 		spe_ctx who = {.tid = (uint32_t)m->sc.threads[t].tid, .cpu = cpu,
 			       .time = t0 + (uint64_t)(at * (double)(t1 - t0) / ops)};
-		take_sample(m, e, ph, &who);
+		take_sample(m, e, ph, &who, t);
 	}
 	s->ops = ops - (at - (double)s->period);
 }
@@ -332,9 +409,10 @@ void pki_mk_spe_sync(pk_model *m)
 	}
 }
 
-void pki_mk_spe_stats(const mk_event *e, uint64_t out[5])
+void pki_mk_spe_stats(const mk_event *e, uint64_t out[6])
 {
 	const mk_spe *s = e->spe;
-	uint64_t v[5] = {s->samples, s->filtered, s->written, s->dropped, s->discarded};
+	uint64_t v[6] = {s->samples, s->filtered, s->written, s->dropped, s->discarded,
+			 s->collisions};
 	memcpy(out, v, sizeof(v));
 }

@@ -76,7 +76,12 @@ bool pki_mk_spe_munmap(struct pk_model *m, void *addr, size_t len);
 bool pki_mk_spe_step(struct pk_model *m, uint64_t t0, uint64_t t1);
 /* After ENABLE/DISABLE: stopped SPE events end their handle. */
 void pki_mk_spe_sync(struct pk_model *m);
-/* samples, filtered, written, dropped, discarded. */
-void pki_mk_spe_stats(const struct mk_event *e, uint64_t out[5]);
+/* samples, filtered, written, dropped, discarded, collisions. */
+void pki_mk_spe_stats(const struct mk_event *e, uint64_t out[6]);
+/* Whether a raw event of core PMU core is one of the SPE's own (SAMPLE_POP,
+ * SAMPLE_FEED, SAMPLE_FILTRATE, SAMPLE_COLLISION, and the SAMPLE_FEED_*
+ * where the PMU lists them) on a machine with an SPE: 1, 0 (not one), or
+ * the refusal. The unit counts them while it samples (MK_SPE_COUNT). */
+int pki_mk_spe_event(struct pk_model *m, const struct pk_pmu *core, uint64_t config);
 
 #endif

@@ -95,22 +95,37 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 	return 0;
 }
 
+/* The override and its variable's name: PMUKIT_CPUID, else perf's
+ * PERF_CPUID (perf reads it the same way); NULL when neither is set. */
+static const char *cpuid_override(const char **var)
+{
+	static const char *const vars[] = {PK_CPUID_ENV, "PERF_CPUID"};
+	for (size_t i = 0; i < PK_ARRAY_SIZE(vars); i++) {
+		const char *env = pki_env(vars[i]);
+		if (env && *env) {
+			*var = vars[i];
+			return env;
+		}
+	}
+	return NULL;
+}
+
 int pki_cpuid_env(pk_cpuid *out, pk_error *err)
 {
-	const char *env = pki_env(PK_CPUID_ENV);
-	if (env && *env) {
+	const char *var;
+	const char *env = cpuid_override(&var);
+	if (env) {
 		pk_error perr;
 		pk_error_clear(&perr);
 		int r = pk_cpuid_parse(env, out, &perr);
 		if (r < 0) {
 			/* a set but malformed override is an error, never the host's
 			 * identification in its place */
-			pk_err_at(err, r, PK_CPUID_ENV, env, perr.pos, "malformed %s: %s", PK_CPUID_ENV,
-				  perr.msg);
+			pk_err_at(err, r, var, env, perr.pos, "malformed %s: %s", var, perr.msg);
 			pk_err_hint(err, "%s takes perf's PERF_CPUID form (GenuineIntel-6-97-2: vendor, "
 					 "decimal family, hex model, hex stepping) or an Arm MIDR "
 					 "(0x00000000410fd0c1); unset it to use this CPU",
-				    PK_CPUID_ENV);
+				    var);
 		}
 		return r < 0 ? r : 1;
 	}
@@ -126,6 +141,45 @@ int pk_cpuid_host(pk_cpuid *out, pk_error *err)
 
 bool pk_cpuid_overridden(void)
 {
-	const char *env = pki_env(PK_CPUID_ENV);
-	return env && *env;
+	const char *var;
+	return cpuid_override(&var) != NULL;
+}
+
+pk_vendor pki_pmus_vendor(const pk_pmus *pmus, const char **why)
+{
+	static const char *const intel_formats[] = {"offcore_rsp", "ldlat", "frontend"};
+	for (size_t i = 0; i < pk_pmus_count(pmus); i++) {
+		const pk_pmu *p = pk_pmus_at(pmus, i);
+		*why = p->name;
+		if (!strncmp(p->name, "ibs_", 4) || !strncmp(p->name, "amd_", 4))
+			return PK_VENDOR_AMD;
+	}
+	for (size_t i = 0; i < pk_pmus_nr_core(pmus); i++) {
+		const pk_pmu *p = pk_pmus_core_at(pmus, i);
+		*why = p->name;
+		if (!strncmp(p->name, "armv", 4))
+			return PK_VENDOR_ARM;
+		if (!strcmp(p->name, "cpu_core") || !strcmp(p->name, "cpu_atom"))
+			return PK_VENDOR_INTEL;
+		for (size_t f = 0; f < PK_ARRAY_SIZE(intel_formats); f++)
+			if (pk_pmu_format(p, intel_formats[f]))
+				return PK_VENDOR_INTEL;
+	}
+	*why = NULL;
+	return PK_VENDOR_UNKNOWN;
+}
+
+int pki_cpuid_check_pmus(const pk_cpuid *id, const pk_pmus *pmus, pk_error *err)
+{
+	static const char *const names[] = {"unknown", "Intel", "AMD", "Arm"};
+	const char *why, *var;
+	pk_vendor v = pki_pmus_vendor(pmus, &why);
+	if (v == PK_VENDOR_UNKNOWN || id->vendor == PK_VENDOR_UNKNOWN || v == id->vendor)
+		return 0;
+	pk_err(err, -EINVAL, "CPU %s (%s) is an %s CPU, but the PMUs in %s are %s's (PMU '%s')",
+	       id->str, cpuid_override(&var) ? var : "this host", names[id->vendor],
+	       pk_pmus_root(pmus), names[v], why);
+	pk_err_hint(err, "set PMUKIT_CPUID (or PERF_CPUID) to a CPU of the tree, or PMUKIT_SYSFS "
+			 "to a tree of the CPU");
+	return -EINVAL;
 }

@@ -4,9 +4,20 @@
 #define PMUKIT_CPUID_INTERNAL_H
 
 #include <pmukit/cpuid.h>
+#include <pmukit/pmu.h>
 
 /* PMUKIT_CPUID: 0 when unset or empty, 1 when it gave *out, or a negative
  * errno with err naming the variable when it is malformed. */
 int pki_cpuid_env(pk_cpuid *out, pk_error *err);
+
+/* The vendor whose PMUs a tree holds, from what only that vendor's
+ * drivers publish (Arm: armv* core PMUs; AMD: ibs_op/ibs_fetch or amd_*
+ * PMUs; Intel: cpu_core/cpu_atom, or a core PMU with the offcore_rsp, ldlat
+ * or frontend format), with the evidence in why (a PMU's name); UNKNOWN
+ * when nothing tells. */
+pk_vendor pki_pmus_vendor(const pk_pmus *pmus, const char **why);
+/* A CPU identification that contradicts the tree's PMUs (an AMD CPUID over
+ * Intel PMUs): -EINVAL naming both, else 0. */
+int pki_cpuid_check_pmus(const pk_cpuid *id, const pk_pmus *pmus, pk_error *err);
 
 #endif

@@ -150,13 +150,20 @@ static int check_sampling(const pk_pmu *pmu, const struct perf_event_attr *a, pk
 			    (unsigned long long)pk_spe_min_interval(pmu));
 		return -EINVAL;
 	}
-	uint64_t min = pk_spe_min_interval(pmu);
-	if (a->sample_period && a->sample_period < min)
-		return pk_err(err, -EINVAL, "%s: the sampling interval %llu is below the SPE's "
-					    "minimum, caps/min_interval = %llu",
-			      pmu->name, (unsigned long long)a->sample_period,
-			      (unsigned long long)min);
+	/* a period below caps/min_interval is raised by the driver, not refused
+	 * (pk_spe_period) */
 	return 0;
+}
+
+uint64_t pk_spe_period(const pk_pmu *pmu, uint64_t sample_period)
+{
+	const uint64_t interval_mask = 0xffffff00ull; /* PMSIRR_EL1.INTERVAL */
+	uint64_t min = pk_spe_min_interval(pmu);
+	if (sample_period < min)
+		return min;
+	if (sample_period > interval_mask)
+		return interval_mask;
+	return sample_period & interval_mask;
 }
 
 int pk_spe_check(const pk_pmu *pmu, const struct perf_event_attr *a, uint64_t config3,

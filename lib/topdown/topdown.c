@@ -19,6 +19,7 @@
 
 #include "core/util.h"
 #include "events/pfm.h"
+#include "pmu/cpuid_internal.h"
 #include "topdown/td_internal.h"
 
 /* Room for the caller's literals plus #slots, #smt_on, #threads. */
@@ -190,6 +191,8 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 		pk_err(err, -EINVAL, "pk_topdown_new: NULL argument");
 		return NULL;
 	}
+	if (pki_cpuid_check_pmus(cpuid, pmus, err) < 0)
+		return NULL;
 	if (opts->level < 0 || opts->level > 2) {
 		pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max level is 2.",
 		       opts->level);

@@ -309,7 +309,8 @@ static void test_good_file_quiet(void **state)
 	free(b.p);
 }
 
-/* The name once, with the reason; perf: "failed to open X: <strerror>". */
+/* The name once, with the reason and perf's hint; perf: "failed to open X:
+ * <strerror>  (try 'perf record' first)". */
 static void test_cannot_open(void **state)
 {
 	(void)state;
@@ -318,8 +319,8 @@ static void test_cannot_open(void **state)
 	snprintf(args, sizeof(args), "script -i %s/none.data", pd_test_dir);
 	assert_int_equal(run(args, &err, &nout), 255); /* perf's status */
 	char want[1200];
-	snprintf(want, sizeof(want), "pmukit script: cannot open %s/none.data: %s\n", pd_test_dir,
-		 strerror(ENOENT));
+	snprintf(want, sizeof(want), "pmukit script: cannot open %s/none.data: %s\n"
+				     "(try 'pmukit record' first)\n", pd_test_dir, strerror(ENOENT));
 	assert_string_equal(err, want);
 	free(err);
 }

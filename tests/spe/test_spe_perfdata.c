@@ -613,6 +613,57 @@ static void test_samples_vs_perf(void **state)
 	assert_int_equal(same, total);
 }
 
+/* The table lines of a report (no '#' comments, no blank lines), in order. */
+static char *table_lines(const char *rep)
+{
+	size_t n = strlen(rep), o = 0;
+	char *t = calloc(n + 1, 1);
+	assert_non_null(t);
+	for (const char *l = rep; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		if (*l != '#' && *l != '\n') {
+			memcpy(t + o, l, len);
+			o += len;
+		}
+		l += len;
+	}
+	return t;
+}
+
+/* report --sort weight as perf 6.1: an entry per sample weight showing
+ * the summed weights of its samples (5 samples of 439: 2195), ties high
+ * first; local_weight the sample's weight, ties high first. Row order
+ * compared too. */
+static void test_sort_weight_vs_perf(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	spe_gen_opts o = {.seed = 3, .nr_records = 3000, .perf61 = true};
+	char *path = gen_file("weight.data", &o);
+	static const char *const keys[] = {"weight", "local_weight", "comm,weight",
+					   "weight,comm", "local_weight,sym"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char *pcmd, *kcmd;
+		assert_true(asprintf(&pcmd, "perf report --stdio -s %s -i %s 2>/dev/null", keys[i],
+				     path) > 0);
+		assert_true(asprintf(&kcmd, "%s report -s %s -i %s 2>/dev/null", pk_test_pmukit(),
+				     keys[i], path) > 0);
+		char *perf = pd_test_output(pcmd), *ours = pd_test_output(kcmd);
+		char *a = table_lines(perf), *b = table_lines(ours);
+		assert_true(pd_test_lines(a) > 100);
+		printf("-s %s: %zu lines\n", keys[i], pd_test_lines(a));
+		assert_string_equal(b, a);
+		free(a);
+		free(b);
+		free(perf);
+		free(ours);
+		free(pcmd);
+		free(kcmd);
+	}
+	free(path);
+}
+
 /* Long runs of records, byte for byte as perf 6.1 prints them: with code
  * addresses spread, the sample lines miss script's line cache, which is
  * then bypassed for a stretch (after 4096 lookups) and tried again (after
@@ -665,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_info_parse),
 		cmocka_unit_test(test_dump_vs_perf),
 		cmocka_unit_test(test_samples_vs_perf),
+		cmocka_unit_test(test_sort_weight_vs_perf),
 		cmocka_unit_test(test_long_runs_vs_perf),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);

@@ -77,9 +77,12 @@ static void test_check(void **state)
 	a.config = 1ull << 40; /* simd_filter's bit: no such term on N1 */
 	spe_expect(p, a, true, -EOPNOTSUPP, "config=0x10000000000 sets bits");
 	a.config = 0;
-	a.sample_period = 1023;
-	spe_expect(p, a, true, -EINVAL, "the sampling interval 1023 is below the SPE's minimum, "
-					  "caps/min_interval = 1024");
+	a.sample_period = 1023; /* the driver raises it: not refused */
+	spe_expect(p, a, true, 0, NULL);
+	assert_int_equal(pk_spe_period(p, 1023), 1024);
+	assert_int_equal(pk_spe_period(p, 1), 1024);
+	assert_int_equal(pk_spe_period(p, 5000), 4864); /* PMSIRR_EL1: steps of 256 */
+	assert_int_equal(pk_spe_period(p, 1ull << 40), 0xffffff00u);
 	a.sample_period = 0; /* the default: allowed */
 	spe_expect(p, a, true, 0, NULL);
 	a.freq = 1;
@@ -305,13 +308,32 @@ static void test_hostile_options(void **state)
 		       "(filterable: 1,3,5,7,11)");
 	expect_refused("-e arm_spe/discard/", "unknown term 'discard' for pmu 'arm_spe_0'");
 	expect_refused("-e arm_spe/config=0x8/", "config=0x8 sets bits 0x8 that no format term");
-	expect_refused("-e arm_spe// -c 100", "the sampling interval 100 is below the SPE's "
-					      "minimum, caps/min_interval = 1024");
 	expect_refused("-e arm_spe// -F 1000", "Frequency is not supported. Set period with -c");
 	expect_refused("-e arm_spe// -m ,3", "the AUX pages of -m need a power of 2, not '3'");
 	expect_refused("-e arm_spe// -m ,1", "-m ,AUX");
 	expect_refused("-e arm_spe// --spe-meta 3", "--spe-meta takes 1 or 2, not '3'");
 	expect_refused("-e cycles,arm_spe//", "put the arm_spe_0 event first");
+}
+
+/* -c below caps/min_interval: recorded, as the driver raises it (perf
+ * passes it on; the kernel programs the minimum), with a note; the model's
+ * SPE samples at the minimum. */
+static void test_period_raised(void **state)
+{
+	(void)state;
+	char *low, *min;
+	assert_int_equal(record("-e arm_spe// -c 100", "low.data", &low), 0);
+	assert_non_null(strstr(low, "note: arm_spe_0: -c 100: the driver samples every 1024 "
+				    "operations (raised to caps/min_interval)"));
+	assert_int_equal(record("-e arm_spe// -c 1024", "min.data", &min), 0);
+	assert_null(strstr(min, "note:"));
+	/* the same SPE data as at the minimum: the summary lines agree */
+	const char *a = strstr(low, "AUXTRACE buffers"), *b = strstr(min, "AUXTRACE buffers");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_memory_equal(a, b, (size_t)(strchr(a, ']') - a));
+	free(low);
+	free(min);
 }
 
 static void test_no_spe_pmu(void **state)
@@ -403,6 +425,89 @@ static void test_discard(void **state)
 	free(out);
 }
 
+/* inv_event_filter (config3, attr.size 136) on a tree with the term: the
+ * model is a current kernel and takes it whatever the installed headers'
+ * attr size; records with the event (LLC-ACCESS, bit 8) are dropped. */
+static void test_inv_event_filter(void **state)
+{
+	(void)state;
+	char tree[4096], *log, *out, *all;
+	const char *src = getenv("PK_SRCDIR");
+	snprintf(tree, sizeof(tree), "%s/tests/model/data/spe-current", src ? src : ".");
+	const char *scn = variant("full.json", NULL, tree);
+	assert_int_equal(pk_test_pmukit_run(&log, "encode --record --model %s -e "
+						  "arm_spe/inv_event_filter=0x100/ -v", scn), 0);
+	assert_non_null(strstr(log, "config3"));
+	free(log);
+	int rc = pk_test_pmukit_run(&log, "record --model %s -e arm_spe/inv_event_filter=0x100/ -c 4096 "
+					  "-o %s/i.data", scn, pd_test_dir);
+	if (rc)
+		fail_msg("record with inv_event_filter: %d\n%s", rc, log);
+	free(log);
+	assert_int_equal(pk_test_pmukit_run(&log, "record --model %s -e arm_spe// -c 4096 -o %s/n.data",
+					    scn, pd_test_dir), 0);
+	free(log);
+	assert_int_equal(pk_test_pmukit_run(&out, "report -D -i %s/i.data", pd_test_dir), 0);
+	assert_int_equal(pk_test_pmukit_run(&all, "report -D -i %s/n.data", pd_test_dir), 0);
+	assert_true(count(out, "PC 0x") > 10);
+	assert_int_equal(count(out, "LLC-ACCESS"), 0);
+	assert_true(count(all, "LLC-ACCESS") > 0);
+	assert_int_equal(count(out, "PC 0x"), count(all, "PC 0x") - count(all, "LLC-ACCESS"));
+	free(out);
+	free(all);
+}
+
+/* A count of stat's human output: the number before name (-1: none). */
+static long long stat_count(const char *out, const char *name)
+{
+	for (const char *l = out; (l = strstr(l, name)); l++) {
+		const char *b = l;
+		while (b > out && b[-1] != '\n')
+			b--;
+		char num[64];
+		size_t n = 0;
+		for (const char *p = b; p < l && n + 1 < sizeof(num); p++)
+			if (*p >= '0' && *p <= '9')
+				num[n++] = *p;
+		num[n] = '\0';
+		if (n && strncmp(l + strlen(name), " ", 1) == 0)
+			return atoll(num);
+	}
+	return -1;
+}
+
+/* The SPE's own events of the core PMU count on the model while the unit
+ * samples: every operation (SAMPLE_POP), each interval's sample taken
+ * (SAMPLE_FEED) or lost to one still in flight (SAMPLE_COLLISION), those
+ * the filters keep (SAMPLE_FILTRATE), the FEED_* by kind and filter where
+ * the tree lists them; collisions reach the AUX records' flags. */
+static void test_spe_events(void **state)
+{
+	(void)state;
+	char tree[4096], *out, *log;
+	const char *src = getenv("PK_SRCDIR");
+	snprintf(tree, sizeof(tree), "%s/tests/model/data/spe-current", src ? src : ".");
+	const char *scn = variant("events.json", NULL, tree);
+	/* five counters and the SPE's: no multiplexing, exact counts */
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -e arm_spe_0/period=256,"
+						  "load_filter=1/,sample_pop,sample_feed,sample_filtrate,"
+						  "sample_collision,sample_feed_ld", scn), 0);
+	long long pop = stat_count(out, "sample_pop"), feed = stat_count(out, "sample_feed"),
+		  filt = stat_count(out, "sample_filtrate"), coll = stat_count(out, "sample_collision"),
+		  ld = stat_count(out, "sample_feed_ld");
+	printf("pop %lld feed %lld filtrate %lld collision %lld ld %lld\n", pop, feed, filt, coll, ld);
+	assert_true(coll > 0 && feed > 0);
+	assert_true(llabs(feed + coll - pop / 256) <= 1);
+	assert_true(filt > 0 && filt < feed);
+	assert_int_equal(filt, ld); /* the load filter alone: the loads */
+	free(out);
+	assert_int_equal(pk_test_pmukit_run(&log, "record --model %s -e arm_spe// -c 256 -o %s/c.data",
+					    scn, pd_test_dir), 0);
+	assert_null(strstr(log, " 0 collision ]"));
+	assert_non_null(strstr(log, "collision"));
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,8 +515,11 @@ int main(void)
 		cmocka_unit_test(test_record_and_dump), cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_dump_vs_perf),    cmocka_unit_test(test_samples_vs_perf),
 		cmocka_unit_test(test_hostile_options),
+		cmocka_unit_test(test_period_raised),
 		cmocka_unit_test(test_no_spe_pmu),      cmocka_unit_test(test_unprivileged),
 		cmocka_unit_test(test_discard),
+		cmocka_unit_test(test_inv_event_filter),
+		cmocka_unit_test(test_spe_events),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

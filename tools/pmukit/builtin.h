@@ -8,11 +8,13 @@
 #include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 
+#include "cli_opts.h"
+
 struct pk_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);  /* argv[0] is the subcommand name */
 	const char *summary;
-	const char *usage;                  /* full help text */
+	const pk_optspec *opts;             /* its options: parsing, help, completion */
 };
 
 int cmd_list(int argc, char **argv);
@@ -22,8 +24,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 
-extern const char list_usage[], encode_usage[], stat_usage[], record_usage[], report_usage[],
-	script_usage[];
+extern const pk_optspec list_optspec, encode_optspec, stat_optspec, record_optspec,
+	report_optspec, script_optspec;
 
 /* Prints "pmukit <cmd>: " + a rendered error to stderr. */
 void pk_cli_print_error(const char *cmd, const pk_error *err);
@@ -31,6 +33,9 @@ void pk_cli_print_error(const char *cmd, const pk_error *err);
  * that perf uses for bad options. */
 int pk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Refuses an option's value that is empty or blank (-p '', -e ''): says
+ * "<opt> '': no <what> given" and returns 129, else 0 (val NULL: not given). */
+int pk_cli_nonempty(const char *cmd, const char *opt, const char *val, const char *what);
 /* Parses an option's number (decimal, or 0x hex) within [min, max]; on bad
  * input prints a usage error and returns 129 (perf's code), else 0. */
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,

@@ -1,7 +1,6 @@
 /* pmukit encode: shows the perf_event_attrs an event string turns into, in
  * open order, one per distinct attr (not per CPU) -- what perf prints with
  * -vv, and the base of our differential tests against perf. */
-#include <getopt.h>
 #include <limits.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -13,23 +12,37 @@
 
 #include "builtin.h"
 
-const char encode_usage[] =
-	"usage: pmukit encode [options] -e EVENTS [-e EVENTS ...]\n"
-	"\n"
-	"Shows the perf_event_attr of every event the string gives, in open order.\n"
-	"\n"
-	"    -e, --event EVENTS    events in perf's syntax (may be given many times)\n"
-	"    -j, --json            a JSON array instead of text\n"
-	"    -v, --verbose         every attr field, as perf -vv prints them\n"
-	"        --record          the attrs 'pmukit record' would open (default: stat's)\n"
-	"    -a, --all-cpus        system-wide defaults (no inherit, no enable_on_exec)\n"
-	"    -F, --freq N          record: sampling frequency\n"
-	"    -c, --count N         record: sampling period\n"
-	"        --cputype TYPE    hybrid: only 'core' or 'atom' (or a core PMU name)\n"
-	"        --model SCENARIO  the scenario's modeled machine (PMUs, CPUID)\n"
-	"\n"
-	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
-	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification.\n";
+enum { OPT_RECORD = 256, OPT_CPUTYPE, OPT_MODEL };
+
+static const pk_opt encode_opts_table[] = {
+	{"event", 'e', 0, required_argument, "EVENTS",
+	 "events in perf's syntax (may be given many times)"},
+	{"json", 'j', 0, no_argument, NULL, "a JSON array instead of text"},
+	{"verbose", 'v', 0, no_argument, NULL, "every attr field, as perf -vv prints them"},
+	{"record", 0, OPT_RECORD, no_argument, NULL,
+	 "the attrs 'pmukit record' would open (default: stat's)"},
+	{"all-cpus", 'a', 0, no_argument, NULL,
+	 "system-wide defaults (no inherit, no enable_on_exec)"},
+	{"freq", 'F', 0, required_argument, "N", "record: sampling frequency"},
+	{"count", 'c', 0, required_argument, "N", "record: sampling period"},
+	{"cputype", 0, OPT_CPUTYPE, required_argument, "TYPE",
+	 "hybrid: only 'core' or 'atom' (or a core PMU name)"},
+	{"model", 0, OPT_MODEL, required_argument, "SCENARIO",
+	 "the scenario's modeled machine (PMUs, CPUID)"},
+	{0},
+};
+
+const pk_optspec encode_optspec = {
+	.cmd = "encode",
+	.synopsis = "usage: pmukit encode [options] -e EVENTS [-e EVENTS ...]\n"
+		    "\n"
+		    "Shows the perf_event_attr of every event the string gives, in open order.\n",
+	.opts = encode_opts_table,
+	.notes = "PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
+		 "bus/event_source/devices); $PMUKIT_CPUID (or perf's $PERF_CPUID) overrides\n"
+		 "the CPU identification.\n",
+	.stop_at_arg = true,
+};
 
 /* One line per attr: what differs between events at a glance. */
 static void print_table(const pk_evlist *evlist)
@@ -223,22 +236,9 @@ struct encode_opts {
 /* 0, or the usage exit code (said here). */
 static int parse_options(int argc, char **argv, struct encode_opts *o)
 {
-	enum { OPT_RECORD = 256, OPT_CPUTYPE, OPT_MODEL };
-	static const struct option longopts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"json", no_argument, NULL, 'j'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"record", no_argument, NULL, OPT_RECORD},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"freq", required_argument, NULL, 'F'},
-		{"count", required_argument, NULL, 'c'},
-		{"cputype", required_argument, NULL, OPT_CPUTYPE},
-		{"model", required_argument, NULL, OPT_MODEL},
-		{NULL, 0, NULL, 0},
-	};
 	int c, r;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:jvaF:c:", longopts, NULL)) != -1) {
+	pk_opt_begin(&encode_optspec);
+	while ((c = pk_opt_next(&encode_optspec, argc, argv)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events[o->nr_events++] = optarg;
@@ -270,13 +270,16 @@ static int parse_options(int argc, char **argv, struct encode_opts *o)
 			o->model = optarg;
 			break;
 		default:
-			return pk_cli_usage_error("encode", "unknown option");
+			return 129; /* PK_OPT_ERROR, said */
 		}
 	}
 	if (optind < argc)
 		return pk_cli_usage_error("encode", "unexpected argument '%s'", argv[optind]);
 	if (!o->nr_events)
 		return pk_cli_usage_error("encode", "no events: give them with -e");
+	for (size_t i = 0; i < o->nr_events; i++)
+		if ((r = pk_cli_nonempty("encode", "-e", o->events[i], "event")))
+			return r;
 	return 0;
 }
 

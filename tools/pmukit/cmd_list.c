@@ -5,7 +5,6 @@
  * the PMU formats. */
 #include <ctype.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,30 +20,38 @@
 #include "builtin.h"
 #include "events/pfm.h"
 
-const char list_usage[] =
-	"usage: pmukit list [options] [filter...]\n"
-	"\n"
-	"Lists the events of this machine, as perf list does.\n"
-	"\n"
-	"A filter is a section name or a pattern:\n"
-	"    hw, hardware       symbolic hardware events\n"
-	"    sw, software       software events\n"
-	"    cache, hwcache     hardware cache events\n"
-	"    pmu                each PMU and its sysfs events\n"
-	"    tracepoint         tracepoints (needs a readable tracefs)\n"
-	"    format, formats    the format fields of each PMU\n"
-	"    named              libpfm4's named events for this CPU model\n"
-	"    PATTERN            events whose name contains PATTERN (case-insensitive),\n"
-	"                       or matches it as a glob when it has * ? or [\n"
-	"\n"
-	"    --formats          also list PMU formats\n"
-	"    --no-named         leave out libpfm4's named events (hundreds per core PMU)\n"
-	"    --model SCENARIO   the events of the scenario's modeled machine (its PMUs\n"
-	"                       and CPUID; docs/model.md)\n"
-	"\n"
-	"PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
-	"bus/event_source/devices); $PMUKIT_CPUID overrides the CPU identification;\n"
-	"$PMUKIT_TRACEFS the tracefs mount point.\n";
+static const pk_opt list_opts_table[] = {
+	{"formats", 0, 'f', no_argument, NULL, "also list PMU formats"},
+	{"named", 0, 'n', no_argument, NULL, "libpfm4's named events (the default)"},
+	{"no-named", 0, 'N', no_argument, NULL,
+	 "leave out libpfm4's named events (hundreds per core PMU)"},
+	{"model", 0, 'M', required_argument, "SCENARIO",
+	 "the events of the scenario's modeled machine (its PMUs\n"
+	 "and CPUID; docs/model.md)"},
+	{0},
+};
+
+const pk_optspec list_optspec = {
+	.cmd = "list",
+	.synopsis = "usage: pmukit list [options] [filter...]\n"
+		    "\n"
+		    "Lists the events of this machine, as perf list does.\n"
+		    "\n"
+		    "A filter is a section name or a pattern:\n"
+		    "    hw, hardware       symbolic hardware events\n"
+		    "    sw, software       software events\n"
+		    "    cache, hwcache     hardware cache events\n"
+		    "    pmu                each PMU and its sysfs events\n"
+		    "    tracepoint         tracepoints (needs a readable tracefs)\n"
+		    "    format, formats    the format fields of each PMU\n"
+		    "    named              libpfm4's named events for this CPU model\n"
+		    "    PATTERN            events whose name contains PATTERN (case-insensitive),\n"
+		    "                       or matches it as a glob when it has * ? or [\n",
+	.opts = list_opts_table,
+	.notes = "PMUs come from /sys, or from $PMUKIT_SYSFS (a folder holding\n"
+		 "bus/event_source/devices); $PMUKIT_CPUID (or perf's $PERF_CPUID) overrides\n"
+		 "the CPU identification; $PMUKIT_TRACEFS the tracefs mount point.\n",
+};
 
 enum section {
 	SEC_HW = 1 << 0,
@@ -320,20 +327,13 @@ static unsigned section_of(const char *word)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"formats", no_argument, NULL, 'f'},
-		{"named", no_argument, NULL, 'n'},    /* the default now; kept for scripts */
-		{"no-named", no_argument, NULL, 'N'},
-		{"model", required_argument, NULL, 'M'},
-		{NULL, 0, NULL, 0},
-	};
 	unsigned extra = 0;
 	bool no_named = false;
 	const char *model = NULL;
 	char root[PATH_MAX], cpuid[64];
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	pk_opt_begin(&list_optspec);
+	while ((c = pk_opt_next(&list_optspec, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
 			extra |= SEC_FORMAT;
@@ -348,7 +348,7 @@ int cmd_list(int argc, char **argv)
 			model = optarg;
 			break;
 		default:
-			return pk_cli_usage_error("list", "unknown option");
+			return 129; /* PK_OPT_ERROR, said */
 		}
 	}
 	if (model && pk_cli_model_machine("list", model, root, cpuid))

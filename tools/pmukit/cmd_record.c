@@ -10,7 +10,6 @@
  * ends the command with SIGTERM, as perf does, instead of waiting for it.
  * The samples counted in the closing line are those that reached the file. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -33,54 +32,6 @@
 #include "record_spe.h"
 #include "stat_model.h"
 #include "workload.h"
-
-const char record_usage[] =
-	"usage: pmukit record [-e EVENTS] [-F FREQ | -c PERIOD] [-g] [-a] [-C CPUS]\n"
-	"                     [-p PID | -t TID] [-o FILE] [-m PAGES[,AUX]] [-- COMMAND [ARGS]]\n"
-	"       pmukit record --model SCENARIO [options]\n"
-	"\n"
-	"Samples events into a perf.data file that perf and pmukit read.\n"
-	"\n"
-	"  -e, --event EVENTS      events to sample (perf syntax; default cycles, or\n"
-	"                          cpu-clock when there is no core PMU)\n"
-	"  -F, --freq FREQ         samples per second (default 4000; 'max': the\n"
-	"                          kernel's perf_event_max_sample_rate)\n"
-	"  -c, --count PERIOD      one sample every PERIOD events\n"
-	"  -g                      record call chains (frame pointers)\n"
-	"      --call-graph MODE   fp, dwarf[,SIZE] (the user stack, SIZE bytes, default\n"
-	"                          8192, unwound by script and report) or lbr\n"
-	"  -b, --branch-any        sample taken-branch stacks (-j any)\n"
-	"  -j, --branch-filter F   branch stacks of these kinds: any, any_call, any_ret,\n"
-	"                          ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
-	"                          abort_tx, save_type, stack, priv (needs a PMU with\n"
-	"                          LBR, BRBE or AMD's branch sampling)\n"
-	"  -a, --all-cpus          system-wide, on every CPU\n"
-	"  -C, --cpu CPUS          system-wide on these CPUs (\"0-3,8\")\n"
-	"  -p, --pid PIDS          existing processes (all their threads)\n"
-	"  -t, --tid TIDS          existing threads\n"
-	"  -o, --output FILE       output file (default perf.data; '-' writes pipe mode\n"
-	"                          to standard output)\n"
-	"  -m, --mmap-pages PAGES[,AUX]  ring buffer data pages per CPU (power of 2,\n"
-	"                          default 128); AUX: the AUX area's pages for arm_spe\n"
-	"                          (power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)\n"
-	"      --spe-meta 1|2      AUXTRACE_INFO version for arm_spe (default 1: what\n"
-	"                          perf <= 6.12 writes and reads; 2: per-CPU MIDR,\n"
-	"                          perf 6.13+)\n"
-	"  -z[LEVEL]               zstd-compress the samples (level 1-22, default 1)\n"
-	"  perf's attr options:    -d -T -s -P -W -R -i -I[REGS] --user-regs[=REGS]\n"
-	"                          --sample-cpu --namespaces --all-cgroups --switch-events\n"
-	"                          --all-user --all-kernel --phys-data --data-page-size\n"
-	"                          --code-page-size --sample-identifier --per-thread\n"
-	"  -D, --delay MS          enable the events MS ms after the command starts\n"
-	"  -q, --quiet             no closing lines\n"
-	"      --max-size SIZE     stop when the file reaches SIZE (4096, 512K, 10M, 1G)\n"
-	"      --filter FILTER     refused: tracepoint and address filters are not set\n"
-	"  -B, -N                  accepted: pmukit writes no build ids nor build-id cache\n"
-	"      --model SCENARIO    record on the PMU model (docs/model.md): the scenario's\n"
-	"                          threads run in virtual time, no command; default\n"
-	"                          target: every scenario thread (-p/-t: some, -a/-C:\n"
-	"                          the model's CPUs); the file's host is the modeled\n"
-	"                          machine and stderr says the samples are modeled\n";
 
 static volatile sig_atomic_t stop_signal;
 
@@ -141,6 +92,7 @@ typedef struct rsession {
 	bool system_wide, traced, pipe_mode;
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
+	int child_status;            /* its wait status once child_done */
 	uint64_t wakeups;
 	record_spe spe;              /* an arm_spe event's setup (record_spe.c) */
 } rsession;
@@ -602,7 +554,7 @@ static bool record_loop(rsession *s)
 			pk_cli_print_error("record", &s->err);
 			return false;
 		}
-		if (s->wl.pid > 0 && waitpid(s->wl.pid, NULL, WNOHANG) == s->wl.pid) {
+		if (s->wl.pid > 0 && waitpid(s->wl.pid, &s->child_status, WNOHANG) == s->wl.pid) {
 			s->wl.pid = -1;
 			s->child_done = true;
 			return true;
@@ -700,6 +652,23 @@ static int record(rsession *s, int argc, char **argv)
 	return code ? code : status;
 }
 
+/* A hardware event the kernel does not know (a VM without a PMU): perf
+ * 6.1 falls back to cpu-clock unasked; pmukit records what was asked and
+ * says what would count. */
+static void hint_software(rsession *s)
+{
+	if (s->err.code != -ENOENT && s->err.code != -EOPNOTSUPP && s->err.code != -ENODEV)
+		return;
+	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
+		uint32_t t = pk_evsel_attr(pk_evlist_at(s->evlist, i))->type;
+		if (t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE) {
+			pk_err_hint(&s->err, "  no hardware event counts here (a VM without PMU "
+					     "virtualization?): sample time with -e cpu-clock");
+			return;
+		}
+	}
+}
+
 static int run(const ropts *o, int argc, char **argv)
 {
 	rsession s = {.o = o, .wl = PK_WORKLOAD_INIT};
@@ -723,12 +692,16 @@ static int run(const ropts *o, int argc, char **argv)
 		pk_record_opts ro = {.kernel = s.kernel, .cpus = s.cpus, .threads = s.threads,
 				     .mmap_pages = o->mmap_pages, .aux_pages = s.spe.aux_pages};
 		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
+			hint_software(&s);
 			pk_cli_print_error("record", &s.err);
 			status = 1;
 		}
 	}
 	if (!status)
 		status = record(&s, argc, argv);
+	/* the command's status is perf record's (a signal's: perf raises it again) */
+	if (!status && s.child_done)
+		status = pk_workload_exit_code(s.child_status);
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_workload_stop(&s.wl, NULL);
 	pk_pd_writer_abort(s.w);
@@ -772,7 +745,100 @@ static int parse_mmap_pages(const char *arg, ropts *o)
 enum {
 	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
 	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
-	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE,
+	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT,
+};
+
+static const pk_opt record_opts_table[] = {
+	{"event", 'e', 0, required_argument, "EVENTS",
+	 "events to sample (perf syntax; default cycles, or\n"
+	 "cpu-clock when there is no core PMU)"},
+	{"freq", 'F', 0, required_argument, "FREQ",
+	 "samples per second (default 4000; 'max': the\n"
+	 "kernel's perf_event_max_sample_rate)"},
+	{"count", 'c', 0, required_argument, "PERIOD",
+	 "one sample every PERIOD events (arm_spe: below\n"
+	 "caps/min_interval, raised to it as the driver does)"},
+	{NULL, 'g', 0, no_argument, NULL, "record call chains (frame pointers)"},
+	{"call-graph", 0, 'G', required_argument, "MODE",
+	 "fp, dwarf[,SIZE] (the user stack, SIZE bytes, default\n"
+	 "8192, unwound by script and report) or lbr"},
+	{"branch-any", 'b', 0, no_argument, NULL, "sample taken-branch stacks (-j any)"},
+	{"branch-filter", 'j', 0, required_argument, "F",
+	 "branch stacks of these kinds: any, any_call, any_ret,\n"
+	 "ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
+	 "abort_tx, save_type, stack, priv (needs a PMU with\n"
+	 "LBR, BRBE or AMD's branch sampling)"},
+	{"all-cpus", 'a', 0, no_argument, NULL, "system-wide, on every CPU"},
+	{"cpu", 'C', 0, required_argument, "CPUS", "system-wide on these CPUs (\"0-3,8\")"},
+	{"pid", 'p', 0, required_argument, "PIDS", "existing processes (all their threads)"},
+	{"tid", 't', 0, required_argument, "TIDS", "existing threads"},
+	{"output", 'o', 0, required_argument, "FILE",
+	 "output file (default perf.data; '-' writes pipe mode\n"
+	 "to standard output)"},
+	{"mmap-pages", 'm', 0, required_argument, "PAGES[,AUX]",
+	 "ring buffer data pages per CPU (power of 2,\n"
+	 "default 128); AUX: the AUX area's pages for arm_spe\n"
+	 "(power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)"},
+	{"spe-meta", 0, 'S', required_argument, "1|2",
+	 "AUXTRACE_INFO version for arm_spe (default 1: what\n"
+	 "perf <= 6.12 writes and reads; 2: per-CPU MIDR,\n"
+	 "perf 6.13+)"},
+	{"compression-level", 'z', 0, optional_argument, "LEVEL",
+	 "zstd-compress the samples (level 1-22, default 1)"},
+	{"data", 'd', 0, no_argument, NULL, "sample data addresses (PERF_SAMPLE_ADDR)"},
+	{"timestamp", 'T', 0, no_argument, NULL, "accepted: samples always have TIME"},
+	{"sample-cpu", 0, O_SAMPLE_CPU, no_argument, NULL, "sample the CPU"},
+	{"stat", 's', 0, no_argument, NULL, "per-thread counts (inherit_stat)"},
+	{"period", 'P', 0, no_argument, NULL, "sample the period"},
+	{"weight", 'W', 0, no_argument, NULL, "sample the weight"},
+	{"raw-samples", 'R', 0, no_argument, NULL, "sample raw data (PERF_SAMPLE_RAW)"},
+	{"no-inherit", 'i', 0, no_argument, NULL, "do not follow the command's children"},
+	{"intr-regs", 'I', 0, optional_argument, "REGS",
+	 "sample registers at the interrupt (all, or a list)"},
+	{"user-regs", 0, O_USER_REGS, optional_argument, "REGS",
+	 "sample user registers (all, or a list)"},
+	{"namespaces", 0, O_NAMESPACES, no_argument, NULL, "record namespace events"},
+	{"all-cgroups", 0, O_ALL_CGROUPS, no_argument, NULL, "record cgroup events"},
+	{"switch-events", 0, O_SWITCH_EVENTS, no_argument, NULL, "record context switches"},
+	{"all-user", 0, O_ALL_USER, no_argument, NULL, "user space only"},
+	{"all-kernel", 0, O_ALL_KERNEL, no_argument, NULL, "kernel only"},
+	{"phys-data", 0, O_PHYS_DATA, no_argument, NULL, "sample physical data addresses"},
+	{"data-page-size", 0, O_DATA_PAGE_SIZE, no_argument, NULL, "sample data page sizes"},
+	{"code-page-size", 0, O_CODE_PAGE_SIZE, no_argument, NULL, "sample code page sizes"},
+	{"sample-identifier", 0, O_SAMPLE_ID, no_argument, NULL, "PERF_SAMPLE_IDENTIFIER"},
+	{"per-thread", 0, O_PER_THREAD, no_argument, NULL, "one ring per thread, no CPU"},
+	{"delay", 'D', 0, required_argument, "MS",
+	 "enable the events MS ms after the command starts"},
+	{"quiet", 'q', 0, no_argument, NULL, "no closing lines"},
+	{"max-size", 0, O_MAX_SIZE, required_argument, "SIZE",
+	 "stop when the file reaches SIZE (4096, 512K, 10M, 1G)"},
+	{"filter", 0, O_FILTER, required_argument, "FILTER",
+	 "refused: tracepoint and address filters are not set"},
+	{"no-buildid", 'B', 0, no_argument, NULL, "accepted: pmukit writes no build ids"},
+	{"no-buildid-cache", 'N', 0, no_argument, NULL,
+	 "accepted: pmukit fills no build-id cache"},
+	{"no-bpf-event", 0, O_NO_BPF_EVENT, no_argument, NULL,
+	 "accepted: pmukit records no BPF program events"},
+	{"model", 0, 'M', required_argument, "SCENARIO",
+	 "record on the PMU model (docs/model.md): the scenario's\n"
+	 "threads run in virtual time, no command; default\n"
+	 "target: every scenario thread (-p/-t: some, -a/-C:\n"
+	 "the model's CPUs); the file's host is the modeled\n"
+	 "machine and stderr says the samples are modeled"},
+	{0},
+};
+
+const pk_optspec record_optspec = {
+	.cmd = "record",
+	.synopsis = "usage: pmukit record [-e EVENTS] [-F FREQ | -c PERIOD] [-g] [-a] [-C CPUS]\n"
+		    "                     [-p PID | -t TID] [-o FILE] [-m PAGES[,AUX]] [-- COMMAND [ARGS]]\n"
+		    "       pmukit record --model SCENARIO [options]\n"
+		    "\n"
+		    "Samples events into a perf.data file that perf and pmukit read.\n",
+	.opts = record_opts_table,
+	.notes = "The command's exit status is pmukit's (128+N when signal N killed it), as\n"
+		 "perf record's.\n",
+	.stop_at_arg = true,
 };
 
 /* --user-regs / -I: register names into a mask ('?' lists them). 0, or
@@ -837,6 +903,7 @@ static int parse_attr_option(int c, ropts *o)
 	case 'W': o->weight = true; break;
 	case 'B': o->no_buildid = true; break;
 	case 'N': break; /* no build-id cache: pmukit fills none (docs/perfdata.md) */
+	case O_NO_BPF_EVENT: break; /* pmukit synthesizes no BPF events */
 	case O_NAMESPACES: o->namespaces = true; break;
 	case O_ALL_CGROUPS: o->all_cgroups = true; break;
 	case O_SWITCH_EVENTS: o->switch_events = true; break;
@@ -919,55 +986,9 @@ static int parse_call_graph(const char *arg, ropts *o)
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
-	static const struct option longopts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"freq", required_argument, NULL, 'F'},
-		{"count", required_argument, NULL, 'c'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"pid", required_argument, NULL, 'p'},
-		{"tid", required_argument, NULL, 't'},
-		{"output", required_argument, NULL, 'o'},
-		{"mmap-pages", required_argument, NULL, 'm'},
-		{"call-graph", required_argument, NULL, 'G'},
-		{"model", required_argument, NULL, 'M'},
-		{"spe-meta", required_argument, NULL, 'S'},
-		{"data", no_argument, NULL, 'd'},
-		{"timestamp", no_argument, NULL, 'T'},
-		{"sample-cpu", no_argument, NULL, O_SAMPLE_CPU},
-		{"stat", no_argument, NULL, 's'},
-		{"period", no_argument, NULL, 'P'},
-		{"weight", no_argument, NULL, 'W'},
-		{"no-buildid", no_argument, NULL, 'B'},
-		{"no-buildid-cache", no_argument, NULL, 'N'},
-		{"namespaces", no_argument, NULL, O_NAMESPACES},
-		{"all-cgroups", no_argument, NULL, O_ALL_CGROUPS},
-		{"switch-events", no_argument, NULL, O_SWITCH_EVENTS},
-		{"all-user", no_argument, NULL, O_ALL_USER},
-		{"all-kernel", no_argument, NULL, O_ALL_KERNEL},
-		{"phys-data", no_argument, NULL, O_PHYS_DATA},
-		{"data-page-size", no_argument, NULL, O_DATA_PAGE_SIZE},
-		{"code-page-size", no_argument, NULL, O_CODE_PAGE_SIZE},
-		{"raw-samples", no_argument, NULL, 'R'},
-		{"user-regs", optional_argument, NULL, O_USER_REGS},
-		{"intr-regs", optional_argument, NULL, 'I'},
-		{"delay", required_argument, NULL, 'D'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"per-thread", no_argument, NULL, O_PER_THREAD},
-		{"sample-identifier", no_argument, NULL, O_SAMPLE_ID},
-		{"filter", required_argument, NULL, O_FILTER},
-		{"max-size", required_argument, NULL, O_MAX_SIZE},
-		{"no-inherit", no_argument, NULL, 'i'},
-		{"compression-level", optional_argument, NULL, 'z'},
-		{"branch-any", no_argument, NULL, 'b'},
-		{"branch-filter", required_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
 	int c, r;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:dTsPWBNRI::D:qiz::bj:", longopts,
-				NULL)) != -1) {
+	pk_opt_begin(&record_optspec);
+	while ((c = pk_opt_next(&record_optspec, argc, argv)) != -1) {
 		if ((r = parse_attr_option(c, o)) <= 0) {
 			if (r < 0)
 				return -r;
@@ -1014,10 +1035,16 @@ static int parse_options(int argc, char **argv, ropts *o)
 							  optarg);
 			o->spe_meta = optarg[0] - '0';
 			break;
-		default:
-			return pk_cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+		default: return 129; /* PK_OPT_ERROR, said */
 		}
 	}
+	r = pk_cli_nonempty("record", "-p", o->pids, "process id");
+	if (!r)
+		r = pk_cli_nonempty("record", "-t", o->tids, "thread id");
+	for (int i = 0; !r && i < o->nr_events; i++)
+		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
+	if (r)
+		return r;
 	if ((o->freq || o->freq_max) && o->period)
 		return pk_cli_usage_error("record", "-F and -c exclude each other");
 	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)

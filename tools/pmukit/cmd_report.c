@@ -1,6 +1,5 @@
 /* pmukit report: the overhead table of a perf.data file (perf report --stdio). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,62 +14,6 @@
 #include "report_spe.h"
 #include "report_tasks.h"
 
-const char report_usage[] =
-	"usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-g [MODE,...]] [OPTIONS]\n"
-	"\n"
-	"Summarizes the samples of a perf.data file as perf report --stdio does.\n"
-	"\n"
-	"  -i, --input FILE        input file (default perf.data; '-' standard input)\n"
-	"  -f, --force             read a file another user owns (perf's check)\n"
-	"  -s, --sort KEYS         comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
-	"                          period, sample, time, weight, local_weight, cgroup,\n"
-	"                          parent, symbol_size, dso_size, trace (a tracepoint's\n"
-	"                          payload) (default comm,dso,sym)\n"
-	"      --raw-trace         trace as raw fields, not the event's print format\n"
-	"                          memory keys: local_weight, mem, symbol_daddr,\n"
-	"                          dso_daddr, snoop, tlb, locked, blocked,\n"
-	"                          local_ins_lat\n"
-	"  -b, --branch-stack      the branch view: an entry per branch of the samples'\n"
-	"                          stacks (default for files recorded with -b/-j)\n"
-	"      --no-branch-stack   samples by their IP in such files\n"
-	"      --mem-mode          weights as periods, perf's memory sort order\n"
-	"  -n, --show-nr-samples   add a Samples column\n"
-	"      --show-total-period add a Period column\n"
-	"      --children          Children and Self columns (default with call chains)\n"
-	"      --no-children       one Overhead column\n"
-	"  -g, --call-graph [ARGS] graph|fractal|flat|folded|none, a threshold (0.5),\n"
-	"                          caller|callee, function|address, percent|period|count\n"
-	"  -G, --inverted          call chains caller first\n"
-	"      --max-stack N       chain entries used (default 127)\n"
-	"      --group, --no-group group members side by side (default for groups)\n"
-	"      --comm, --pid, --tid, -d/--dsos, --symbols LIST   only these\n"
-	"  -C, --cpu LIST          only samples of these CPUs\n"
-	"      --time START,END    only samples in this time range (seconds)\n"
-	"      --percent-limit PCT hide entries (and chain branches) below PCT\n"
-	"      --percentage absolute|relative   of all samples, or of those shown\n"
-	"  -q, --quiet             the rows only\n"
-	"      --ns                time in nanoseconds\n"
-	"      --header            show the header features before the table\n"
-	"      --header-only       show only the header features\n"
-	"      --stdio             text output (the only one there is)\n"
-	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
-	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
-	"      --spe-latency       Arm SPE: per symbol the records, total, issue and\n"
-	"                          translation latency p50/p90/p99, data sources, and\n"
-	"                          the total latency histogram, instead of the table\n"
-	"      --plot FILE.svg     Arm SPE: the total latency histogram as an SVG chart\n"
-	"  -F, --fields LIST       columns: overhead, overhead_sys, overhead_us,\n"
-	"                          overhead_guest_sys, overhead_guest_us, sample, period,\n"
-	"                          overhead_children and sort keys (+LIST: after the\n"
-	"                          default); the order follows -s, then these\n"
-	"      --hierarchy         entries as a tree, one level per sort key\n"
-	"  -T, --threads           after the table, PERF_RECORD_READ values per thread\n"
-	"      --stats             the records by type and each event's samples\n"
-	"      --tasks             the task tree (pid, tid, parent, comm)\n"
-	"      --mmaps             the task tree with each process's maps\n"
-	"  -k, --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
-	"      --symfs DIR         binaries (and proc/kallsyms, .debug) under DIR\n";
-
 /* ---- options ---- */
 
 static int parse_sort(report *rp, const char *arg)
@@ -84,7 +27,9 @@ static int parse_sort(report *rp, const char *arg)
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
 		const rp_key *k = rp_key_find(t);
 		if (!k || rp->nr_keys == RP_MAX_KEYS) {
-			fprintf(stderr, "pmukit report: unknown --sort key '%s' (", t);
+			char clip[PK_CLIP_LEN];
+			fprintf(stderr, "pmukit report: unknown --sort key '%s' (",
+				pk_cli_clip(t, clip));
 			for (const rp_key *x = rp_keys; x->name; x++)
 				fprintf(stderr, "%s%s", x == rp_keys ? "" : ", ", x->name);
 			fprintf(stderr, ")\n");
@@ -231,54 +176,90 @@ enum {
 	O_NO_BRANCH,
 };
 
-static const struct option report_longopts[] = {
-	{"input", required_argument, NULL, 'i'},
-	{"sort", required_argument, NULL, 's'},
-	{"show-nr-samples", no_argument, NULL, 'n'},
-	{"header", no_argument, NULL, O_HEADER},
-	{"header-only", no_argument, NULL, O_HEADER_ONLY},
-	{"stdio", no_argument, NULL, O_STDIO},
-	{"dump-raw-trace", no_argument, NULL, 'D'},
-	{"itrace", required_argument, NULL, O_ITRACE},
-	{"children", no_argument, NULL, O_CHILDREN},
-	{"no-children", no_argument, NULL, O_NO_CHILDREN},
-	{"call-graph", optional_argument, NULL, 'g'},
-	{"inverted", no_argument, NULL, 'G'},
-	{"max-stack", required_argument, NULL, O_MAX_STACK},
-	{"group", no_argument, NULL, O_GROUP},
-	{"no-group", no_argument, NULL, O_NO_GROUP},
-	{"comm", required_argument, NULL, O_COMM},
-	{"pid", required_argument, NULL, O_PID},
-	{"tid", required_argument, NULL, O_TID},
-	{"dsos", required_argument, NULL, 'd'},
-	{"symbols", required_argument, NULL, O_SYMBOLS},
-	{"cpu", required_argument, NULL, 'C'},
-	{"time", required_argument, NULL, O_TIME},
-	{"percent-limit", required_argument, NULL, O_PERCENT_LIMIT},
-	{"percentage", required_argument, NULL, O_PERCENTAGE},
-	{"quiet", no_argument, NULL, 'q'},
-	{"show-total-period", no_argument, NULL, O_TOTAL_PERIOD},
-	{"ns", no_argument, NULL, O_NS},
-	{"raw-trace", no_argument, NULL, O_RAW_TRACE},
-	{"mem-mode", no_argument, NULL, O_MEM_MODE},
-	{"branch-stack", no_argument, NULL, 'b'},
-	{"no-branch-stack", no_argument, NULL, O_NO_BRANCH},
-	{"spe-latency", no_argument, NULL, O_SPE_LATENCY},
-	{"plot", required_argument, NULL, O_PLOT},
-	{"force", no_argument, NULL, 'f'},
-	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
-	{"inline", no_argument, NULL, O_IGNORED},
-	{"stats", no_argument, NULL, O_STATS},
-	{"threads", no_argument, NULL, 'T'},
-	{"fields", required_argument, NULL, 'F'},
-	{"hierarchy", no_argument, NULL, O_HIERARCHY},
-	{"tasks", no_argument, NULL, O_TASKS},
-	{"mmaps", no_argument, NULL, O_MMAPS},
-	{"kallsyms", required_argument, NULL, 'k'},
-	{"symfs", required_argument, NULL, O_SYMFS},
-	{"no-inline", no_argument, NULL, O_IGNORED},
-	{"stdio-color", required_argument, NULL, O_IGNORED_ARG},
-	{NULL, 0, NULL, 0},
+static const pk_opt report_opts_table[] = {
+	{"input", 'i', 0, required_argument, "FILE",
+	 "input file (default perf.data; '-' standard input)"},
+	{"force", 'f', 0, no_argument, NULL, "read a file another user owns (perf's check)"},
+	{"sort", 's', 0, required_argument, "KEYS",
+	 "comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
+	 "period, sample, time, weight, local_weight, cgroup,\n"
+	 "parent, symbol_size, dso_size, trace (a tracepoint's\n"
+	 "payload) (default comm,dso,sym); memory keys:\n"
+	 "local_weight, mem, symbol_daddr, dso_daddr, snoop,\n"
+	 "tlb, locked, blocked, local_ins_lat"},
+	{"raw-trace", 0, O_RAW_TRACE, no_argument, NULL,
+	 "trace as raw fields, not the event's print format"},
+	{"branch-stack", 'b', 0, no_argument, NULL,
+	 "the branch view: an entry per branch of the samples'\n"
+	 "stacks (default for files recorded with -b/-j)"},
+	{"no-branch-stack", 0, O_NO_BRANCH, no_argument, NULL, "samples by their IP in such files"},
+	{"mem-mode", 0, O_MEM_MODE, no_argument, NULL, "weights as periods, perf's memory sort order"},
+	{"show-nr-samples", 'n', 0, no_argument, NULL, "add a Samples column"},
+	{"show-total-period", 0, O_TOTAL_PERIOD, no_argument, NULL, "add a Period column"},
+	{"children", 0, O_CHILDREN, no_argument, NULL,
+	 "Children and Self columns (default with call chains)"},
+	{"no-children", 0, O_NO_CHILDREN, no_argument, NULL, "one Overhead column"},
+	{"call-graph", 'g', 0, optional_argument, "ARGS",
+	 "graph|fractal|flat|folded|none, a threshold (0.5),\n"
+	 "caller|callee, function|address, percent|period|count"},
+	{"inverted", 'G', 0, no_argument, NULL, "call chains caller first"},
+	{"max-stack", 0, O_MAX_STACK, required_argument, "N", "chain entries used (default 127)"},
+	{"group", 0, O_GROUP, no_argument, NULL, "group members side by side (default for groups)"},
+	{"no-group", 0, O_NO_GROUP, no_argument, NULL, "group members apart"},
+	{"comm", 0, O_COMM, required_argument, "LIST", "only these commands"},
+	{"pid", 0, O_PID, required_argument, "LIST", "only these processes"},
+	{"tid", 0, O_TID, required_argument, "LIST", "only these threads"},
+	{"dsos", 'd', 0, required_argument, "LIST", "only these binaries"},
+	{"symbols", 0, O_SYMBOLS, required_argument, "LIST", "only these functions"},
+	{"cpu", 'C', 0, required_argument, "LIST", "only samples of these CPUs"},
+	{"time", 0, O_TIME, required_argument, "START,END",
+	 "only samples in this time range (seconds)"},
+	{"percent-limit", 0, O_PERCENT_LIMIT, required_argument, "PCT",
+	 "hide entries (and chain branches) below PCT"},
+	{"percentage", 0, O_PERCENTAGE, required_argument, "absolute|relative",
+	 "of all samples, or of those shown"},
+	{"quiet", 'q', 0, no_argument, NULL, "the rows only"},
+	{"ns", 0, O_NS, no_argument, NULL, "time in nanoseconds"},
+	{"header", 0, O_HEADER, no_argument, NULL, "show the header features before the table"},
+	{"header-only", 0, O_HEADER_ONLY, no_argument, NULL, "show only the header features"},
+	{"stdio", 0, O_STDIO, no_argument, NULL, "text output (the only one there is)"},
+	{"stdio-color", 0, O_IGNORED_ARG, required_argument, "WHEN", "accepted: no colours"},
+	{"itrace", 0, O_ITRACE, required_argument, "OPTS",
+	 "Arm SPE synthetic samples: f m t b a M i l, i<N>i"},
+	{"dump-raw-trace", 'D', 0, no_argument, NULL, "dump the Arm SPE packets as perf does"},
+	{"spe-latency", 0, O_SPE_LATENCY, no_argument, NULL,
+	 "Arm SPE: per symbol the records, total, issue and\n"
+	 "translation latency p50/p90/p99, data sources, and\n"
+	 "the total latency histogram, instead of the table"},
+	{"plot", 0, O_PLOT, required_argument, "FILE.svg",
+	 "Arm SPE: the total latency histogram as an SVG chart"},
+	{"fields", 'F', 0, required_argument, "LIST",
+	 "columns: overhead, overhead_sys, overhead_us,\n"
+	 "overhead_guest_sys, overhead_guest_us, sample, period,\n"
+	 "overhead_children and sort keys (+LIST: after the\n"
+	 "default); the order follows -s, then these"},
+	{"hierarchy", 0, O_HIERARCHY, no_argument, NULL, "entries as a tree, one level per sort key"},
+	{"threads", 'T', 0, no_argument, NULL, "after the table, PERF_RECORD_READ values per thread"},
+	{"stats", 0, O_STATS, no_argument, NULL, "the records by type and each event's samples"},
+	{"tasks", 0, O_TASKS, no_argument, NULL, "the task tree (pid, tid, parent, comm)"},
+	{"mmaps", 0, O_MMAPS, no_argument, NULL, "the task tree with each process's maps"},
+	{"kallsyms", 'k', 0, required_argument, "FILE",
+	 "kernel symbols from FILE (a copy of /proc/kallsyms)"},
+	{"symfs", 0, O_SYMFS, required_argument, "DIR",
+	 "binaries (and proc/kallsyms, .debug) under DIR"},
+	{"no-demangle", 0, O_NO_DEMANGLE, no_argument, NULL, "C++ names as the symbol table holds them"},
+	{"inline", 0, O_IGNORED, no_argument, NULL, "accepted: perf 6.1 shows no inlined frames"},
+	{"no-inline", 0, O_IGNORED, no_argument, NULL, "accepted: no inlined frames"},
+	{0},
+};
+
+const pk_optspec report_optspec = {
+	.cmd = "report",
+	.synopsis = "usage: pmukit report [--stdio] [-i FILE] [-s KEYS] [-g [MODE,...]] [OPTIONS]\n"
+		    "\n"
+		    "Summarizes the samples of a perf.data file as perf report --stdio does.\n",
+	.opts = report_opts_table,
+	.stop_at_arg = true,
 };
 
 typedef struct report_args {
@@ -363,7 +344,7 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case O_SYMFS: a->symfs = optarg; break;
 	case 'f': a->force = true; break;
 	case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
-	default: return pk_cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
+	default: return 129; /* PK_OPT_ERROR, said */
 	}
 	return r;
 }
@@ -598,9 +579,8 @@ int cmd_report(int argc, char **argv)
 	rp->branch = -1;
 	report_args a = {0};
 	int c, status = 0;
-	optind = 1;
-	opterr = 0;
-	while (!status && (c = getopt_long(argc, argv, "+i:s:nDg::GqfC:d:k:TF:b", report_longopts, NULL)) != -1)
+	pk_opt_begin(&report_optspec);
+	while (!status && (c = pk_opt_next(&report_optspec, argc, argv)) != -1)
 		status = report_opt(rp, &a, c, argc, argv);
 	if (!status && a.fields && rp_fields_setup(rp, a.fields))
 		status = 129;

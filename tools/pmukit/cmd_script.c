@@ -1,7 +1,6 @@
 /* pmukit script: print the samples of a perf.data file, one line each, in
  * perf script's layout (fields, widths and order as perf 6.1 prints them). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,42 +17,6 @@
 #include "script_filter.h"
 #include "script_metric.h"
 #include "script_side_events.h"
-
-const char script_usage[] =
-	"usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
-	"\n"
-	"Prints every sample of a perf.data file (default ./perf.data, or standard\n"
-	"input when it is a pipe) the way perf script does.\n"
-	"\n"
-	"  -i, --input FILE        input file ('-' for standard input)\n"
-	"  -F, --fields LIST       fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
-	"                          symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
-	"                          data_src,data_page_size,code_page_size,cgroup,\n"
-	"                          trace (a tracepoint's payload), flags, srcline;\n"
-	"                          an optional type prefix (hw:, sw:, trace:, raw:)\n"
-	"                          as perf;\n"
-	"                          +field / -field change the default set\n"
-	"      --ns                times in nanoseconds\n"
-	"  -G, --hide-call-graph   do not print call chains\n"
-	"      --no-order          print in file order, not time order\n"
-	"      --comms, --pid, --tid LIST   only these threads' samples\n"
-	"      --time START,END    only samples in this range (seconds; a side may be empty)\n"
-	"  -C, --cpu CPUS          only samples on these CPUs\n"
-	"  -S, --symbols LIST      only samples in these functions\n"
-	"      --dsos LIST         only samples in these binaries (path or file name)\n"
-	"      --header, --header-only   the file's header first / only\n"
-	"      --reltime, --deltatime    times from the first / the previous sample\n"
-	"      --max-stack N       call chain lines printed per sample\n"
-	"      --kallsyms FILE     kernel symbols from FILE (a copy of /proc/kallsyms)\n"
-	"      --symfs DIR         binaries looked up under DIR (kernel symbols then\n"
-	"                          only with --kallsyms)\n"
-	"      --no-demangle       C++ names as the symbol table holds them\n"
-	"      --inline, --no-inline  accepted: perf 6.1 shows no inlined frames\n"
-	"  -f, --force             read a file another user owns (perf's check)\n"
-	"      --itrace OPTS       Arm SPE synthetic samples: f m t b a M i l, i<N>i\n"
-	"  -D, --dump-raw-trace    dump the Arm SPE packets as perf does\n"
-	"      --csv, --jsonl      Arm SPE: every decoded record with all its fields\n"
-	"                          (spe-parser's columns), instead of samples\n";
 
 enum {
 	F_COMM = 1 << 0,
@@ -1290,6 +1253,74 @@ static int skip_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 /* long options without a letter (past the filters' SF_* and side kinds) */
 enum { O_CSV = 0x300, O_JSONL };
 
+static const pk_opt script_opts_table[] = {
+	{"input", 'i', 0, required_argument, "FILE", "input file ('-' for standard input)"},
+	{"fields", 'F', 0, required_argument, "LIST",
+	 "fields to print: comm,tid,pid,cpu,time,event,ip,sym,\n"
+	 "symoff,dso,addr,phys_addr,period,weight,ins_lat,\n"
+	 "data_src,data_page_size,code_page_size,cgroup,\n"
+	 "trace (a tracepoint's payload), flags, srcline, iregs,\n"
+	 "uregs, misc, tod, brstack, brstacksym, brstackoff,\n"
+	 "metric; an optional type prefix (hw:, sw:, trace:,\n"
+	 "raw:) as perf; +field / -field change the default set"},
+	{"ns", 0, 'n', no_argument, NULL, "times in nanoseconds"},
+	{"hide-call-graph", 'G', 0, no_argument, NULL, "do not print call chains"},
+	{"no-order", 0, 'O', no_argument, NULL, "print in file order, not time order"},
+	{"comms", 0, SF_COMMS, required_argument, "LIST", "only these commands' samples"},
+	{"pid", 0, SF_PID, required_argument, "LIST", "only these processes' samples"},
+	{"tid", 0, SF_TID, required_argument, "LIST", "only these threads' samples"},
+	{"time", 0, SF_TIME, required_argument, "START,END",
+	 "only samples in this range (seconds; a side may be empty)"},
+	{"cpu", 'C', SF_CPU, required_argument, "CPUS", "only samples on these CPUs"},
+	{"symbols", 'S', SF_SYMS, required_argument, "LIST", "only samples in these functions"},
+	{"dsos", 0, SF_DSOS, required_argument, "LIST",
+	 "only samples in these binaries (path or file name)"},
+	{"header", 0, 'H', no_argument, NULL, "the file's header first"},
+	{"header-only", 0, 'h', no_argument, NULL, "the file's header only"},
+	{"reltime", 0, 'r', no_argument, NULL, "times from the first sample"},
+	{"deltatime", 0, 'd', no_argument, NULL, "times from the previous sample"},
+	{"max-stack", 0, 'm', required_argument, "N", "call chain lines printed per sample"},
+	{"kallsyms", 0, 'k', required_argument, "FILE",
+	 "kernel symbols from FILE (a copy of /proc/kallsyms)"},
+	{"symfs", 0, 'Y', required_argument, "DIR",
+	 "binaries looked up under DIR (kernel symbols then\n"
+	 "only with --kallsyms)"},
+	{"no-demangle", 0, 'N', no_argument, NULL, "C++ names as the symbol table holds them"},
+	/* perf 6.1 (as built for Debian, its addr2line run as a program)
+	 * shows no inlined frames: accepted, nothing changes */
+	{"inline", 0, 'I', no_argument, NULL, "accepted: perf 6.1 shows no inlined frames"},
+	{"no-inline", 0, 'I', no_argument, NULL, "accepted: no inlined frames"},
+	{"force", 'f', 0, no_argument, NULL, "read a file another user owns (perf's check)"},
+	{"show-task-events", 0, 0x100 | SIDE_TASK, no_argument, NULL,
+	 "also COMM, FORK and EXIT records"},
+	{"show-mmap-events", 0, 0x100 | SIDE_MMAP, no_argument, NULL, "also MMAP records"},
+	{"show-switch-events", 0, 0x100 | SIDE_SWITCH, no_argument, NULL, "also SWITCH records"},
+	{"show-lost-events", 0, 0x100 | SIDE_LOST, no_argument, NULL, "also LOST records"},
+	{"show-namespace-events", 0, 0x100 | SIDE_NAMESPACES, no_argument, NULL,
+	 "also NAMESPACES records"},
+	{"show-cgroup-events", 0, 0x100 | SIDE_CGROUP, no_argument, NULL, "also CGROUP records"},
+	{"show-round-events", 0, 0x100 | SIDE_ROUND, no_argument, NULL,
+	 "also FINISHED_ROUND records (file order)"},
+	{"itrace", 0, 'T', required_argument, "OPTS",
+	 "Arm SPE synthetic samples: f m t b a M i l, i<N>i"},
+	{"dump-raw-trace", 'D', 0, no_argument, NULL, "dump the Arm SPE packets as perf does"},
+	{"csv", 0, O_CSV, no_argument, NULL,
+	 "Arm SPE: every decoded record with all its fields\n"
+	 "(spe-parser's columns), instead of samples"},
+	{"jsonl", 0, O_JSONL, no_argument, NULL, "Arm SPE: the same as JSON lines"},
+	{0},
+};
+
+const pk_optspec script_optspec = {
+	.cmd = "script",
+	.synopsis = "usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
+		    "\n"
+		    "Prints every sample of a perf.data file (default ./perf.data, or standard\n"
+		    "input when it is a pipe) the way perf script does.\n",
+	.opts = script_opts_table,
+	.stop_at_arg = true,
+};
+
 /* The line and frame caches' slots, zeroed, on 2 MiB pages where the
  * kernel gives them (MADV_HUGEPAGE): their 10 MiB are touched at random, and
  * on 4 KiB pages nearly every first touch of a slot was a TLB miss as well
@@ -1314,45 +1345,6 @@ static line_slot *slots_alloc(void **map, size_t *len)
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"input", required_argument, NULL, 'i'},
-		{"fields", required_argument, NULL, 'F'},
-		{"ns", no_argument, NULL, 'n'},
-		{"hide-call-graph", no_argument, NULL, 'G'},
-		{"no-order", no_argument, NULL, 'O'},
-		{"dump-raw-trace", no_argument, NULL, 'D'},
-		{"itrace", required_argument, NULL, 'T'},
-		{"comms", required_argument, NULL, SF_COMMS},
-		{"pid", required_argument, NULL, SF_PID},
-		{"tid", required_argument, NULL, SF_TID},
-		{"time", required_argument, NULL, SF_TIME},
-		{"cpu", required_argument, NULL, SF_CPU},
-		{"symbols", required_argument, NULL, SF_SYMS},
-		{"dsos", required_argument, NULL, SF_DSOS},
-		{"header", no_argument, NULL, 'H'},
-		{"header-only", no_argument, NULL, 'h'},
-		{"reltime", no_argument, NULL, 'r'},
-		{"deltatime", no_argument, NULL, 'd'},
-		{"max-stack", required_argument, NULL, 'm'},
-		{"no-demangle", no_argument, NULL, 'N'},
-		{"kallsyms", required_argument, NULL, 'k'},
-		{"symfs", required_argument, NULL, 'Y'},
-		{"show-task-events", no_argument, NULL, 0x100 | SIDE_TASK},
-		{"show-mmap-events", no_argument, NULL, 0x100 | SIDE_MMAP},
-		{"show-switch-events", no_argument, NULL, 0x100 | SIDE_SWITCH},
-		{"show-lost-events", no_argument, NULL, 0x100 | SIDE_LOST},
-		{"show-namespace-events", no_argument, NULL, 0x100 | SIDE_NAMESPACES},
-		{"show-cgroup-events", no_argument, NULL, 0x100 | SIDE_CGROUP},
-		{"show-round-events", no_argument, NULL, 0x100 | SIDE_ROUND},
-		{"csv", no_argument, NULL, O_CSV},
-		{"jsonl", no_argument, NULL, O_JSONL},
-		/* perf 6.1 (as built for Debian, its addr2line run as a
-		 * program) shows no inlined frames: accepted, nothing changes */
-		{"force", no_argument, NULL, 'f'},
-		{"inline", no_argument, NULL, 'I'},
-		{"no-inline", no_argument, NULL, 'I'},
-		{NULL, 0, NULL, 0},
-	};
 	script sc;
 	memset(&sc, 0, sizeof(sc));
 	sc.max_stack = PK_MAX_STACK;
@@ -1364,11 +1356,8 @@ int cmd_script(int argc, char **argv)
 	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
 	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:GDC:S:f", longopts, NULL)) != -1) {
-		if (c == 'C' || c == 'S')
-			c = c == 'C' ? SF_CPU : SF_SYMS;
+	pk_opt_begin(&script_optspec);
+	while ((c = pk_opt_next(&script_optspec, argc, argv)) != -1) {
 		if (c >= SF_COMMS && c <= SF_DSOS) {
 			if (script_filter_option(&sc.filter, c, optarg) < 0) {
 				script_filter_release(&sc.filter);
@@ -1407,8 +1396,7 @@ int cmd_script(int argc, char **argv)
 		case 'O': no_order = true; break;
 		case O_CSV: export_fmt = PD_SPE_EXPORT_CSV; break;
 		case O_JSONL: export_fmt = PD_SPE_EXPORT_JSONL; break;
-		default:
-			return pk_cli_usage_error("script", "unknown option '%s'", argv[optind - 1]);
+		default: return 129; /* PK_OPT_ERROR, said */
 		}
 	}
 	if (optind < argc)

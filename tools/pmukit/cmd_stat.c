@@ -2,7 +2,6 @@
  * perf stat's options and output. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -24,60 +23,6 @@
 #include "stat_topdown.h"
 #include "workload.h"
 #include "stat_print.h"
-
-const char stat_usage[] =
-	"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
-	"       pmukit stat --model <scenario> [options]\n"
-	"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
-	"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
-	"                   [-x <sep>|-j] [--model <scenario>]\n"
-	"\n"
-	"Counts events while a command runs, or for processes, threads or CPUs until\n"
-	"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
-	"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n"
-	"\n"
-	"    -e, --event <events>  events to count (perf syntax; may be repeated)\n"
-	"    -a, --all-cpus        system-wide on every CPU\n"
-	"    -C, --cpu <cpus>      system-wide on these CPUs (0-3,8)\n"
-	"    -p, --pid <pids>      attach to these processes (all their threads)\n"
-	"    -t, --tid <tids>      attach to these threads\n"
-	"    -I, --interval-print <ms>\n"
-	"                          print counts every <ms> milliseconds (>= 10)\n"
-	"        --interval-count <n>\n"
-	"                          stop after <n> intervals\n"
-	"    -r, --repeat <n>      run the command <n> times; print means and +- noise\n"
-	"    -A, --no-aggr         one line per CPU (with -a or -C)\n"
-	"        --per-thread      one line per thread (with a command, -p or -t)\n"
-	"    -x, --field-separator <sep>\n"
-	"                          CSV output with perf's columns\n"
-	"    -j, --json-output     JSON lines with perf's keys\n"
-	"    -o, --output <file>   write the counts to <file> instead of stderr\n"
-	"        --append          append to the -o file\n"
-	"    -i, --no-inherit      do not count the command's children\n"
-	"    -B, --big-num         thousands separators (default)\n"
-	"        --no-big-num      no thousands separators\n"
-	"        --cputype <pmu>   hybrid: only events of this core PMU (cpu_core, cpu_atom)\n"
-	"    -v, --verbose         explain unsupported events in full\n"
-	"        --topdown         TopDown (docs/topdown.md): where the pipeline slots go,\n"
-	"                          tma_* shares in percent, one block per core type; the\n"
-	"                          method (Intel PERF_METRICS or generic counters, Intel\n"
-	"                          E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
-	"                          with -A a block per CPU, --per-thread per thread, -e\n"
-	"                          events counted beside it and printed after it\n"
-	"        --td-level <1|2>  TopDown level (default 1)\n"
-	"        --tree            TopDown as a tree: each node's share, its threshold\n"
-	"                          (crossed or below) and the dominant path (<==)\n"
-	"        --plot <file.svg> with --topdown and -I: the shares of every interval as\n"
-	"                          an SVG timeline (one panel per core type; Level 1 and,\n"
-	"                          with --td-level 2, Level 2 bands; \"modeled\" on --model)\n"
-	"        --model <scenario>\n"
-	"                          count on the PMU model (docs/model.md): the scenario's\n"
-	"                          threads are the workload (default target: all of them;\n"
-	"                          -p/-t/-a/-C choose), its machine gives the PMUs and CPUID,\n"
-	"                          time is virtual (-I prints every interval at once); every\n"
-	"                          output says the numbers are modeled\n"
-	"\n"
-	"The command's exit status is pmukit's (128+N when signal N killed it).\n";
 
 struct stat_opts {
 	char **events;
@@ -104,6 +49,8 @@ struct stat_opts {
 	long td_level;             /* --td-level */
 	bool tree;                 /* --tree */
 	const char *plot;          /* --plot: an SVG file of the -I intervals */
+	long log_fd;               /* --log-fd: the output's descriptor; -1: none */
+	bool csv_header;           /* --csv-header */
 	char **cmd;
 };
 
@@ -118,6 +65,85 @@ enum {
 	OPT_TD_LEVEL,
 	OPT_TREE,
 	OPT_PLOT,
+	OPT_LOG_FD,
+	OPT_CSV_HEADER,
+};
+
+static const pk_opt stat_opts_table[] = {
+	{"event", 'e', 0, required_argument, "<events>",
+	 "events to count (perf syntax; may be repeated)"},
+	{"all-cpus", 'a', 0, no_argument, NULL, "system-wide on every CPU"},
+	{"cpu", 'C', 0, required_argument, "<cpus>", "system-wide on these CPUs (0-3,8)"},
+	{"pid", 'p', 0, required_argument, "<pids>",
+	 "attach to these processes (all their threads)"},
+	{"tid", 't', 0, required_argument, "<tids>", "attach to these threads"},
+	{"interval-print", 'I', 0, required_argument, "<ms>",
+	 "print counts every <ms> milliseconds (>= 10)"},
+	{"interval-count", 0, OPT_INTERVAL_COUNT, required_argument, "<n>",
+	 "stop after <n> intervals"},
+	{"repeat", 'r', 0, required_argument, "<n>",
+	 "run the command <n> times; print means and +- noise"},
+	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
+	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
+	 "one line per thread (with a command, -p or -t)"},
+	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
+	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
+	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
+	 "with -x and --topdown: a first row naming the columns\n"
+	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent)"},
+	{"output", 'o', 0, required_argument, "<file>",
+	 "write the counts to <file> instead of stderr"},
+	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file (or --log-fd)"},
+	{"log-fd", 0, OPT_LOG_FD, required_argument, "<fd>",
+	 "write the counts to this open file descriptor\n"
+	 "instead of stderr (as perf)"},
+	{"no-inherit", 'i', 0, no_argument, NULL, "do not count the command's children"},
+	{"big-num", 'B', 0, no_argument, NULL, "thousands separators (default)"},
+	{"no-big-num", 0, OPT_NO_BIG_NUM, no_argument, NULL, "no thousands separators"},
+	{"cputype", 0, OPT_CPUTYPE, required_argument, "<pmu>",
+	 "hybrid: only events of this core PMU (cpu_core, cpu_atom)"},
+	{"verbose", 'v', 0, no_argument, NULL, "explain unsupported events in full"},
+	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
+	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
+	 "tma_* shares in percent, one block per core type; the\n"
+	 "method (Intel PERF_METRICS or generic counters, Intel\n"
+	 "E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
+	 "with -A a block per CPU, --per-thread per thread, -e\n"
+	 "events counted beside it and printed after it"},
+	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1|2>", "TopDown level (default 1)"},
+	{"tree", 0, OPT_TREE, no_argument, NULL,
+	 "TopDown as a tree: each node's share, its threshold\n"
+	 "(crossed or below) and the dominant path (<==)"},
+	{"plot", 0, OPT_PLOT, required_argument, "<file.svg>",
+	 "with --topdown and -I: the shares of every interval as\n"
+	 "an SVG timeline (one panel per core type; Level 1 and,\n"
+	 "with --td-level 2, Level 2 bands; \"modeled\" on --model)"},
+	{"model", 0, OPT_MODEL, required_argument, "<scenario>",
+	 "count on the PMU model (docs/model.md): the scenario's\n"
+	 "threads are the workload (default target: all of them;\n"
+	 "-p/-t/-a/-C choose), its machine gives the PMUs and CPUID,\n"
+	 "time is virtual (-I prints every interval at once); every\n"
+	 "output says the numbers are modeled"},
+	{0},
+};
+
+const pk_optspec stat_optspec = {
+	.cmd = "stat",
+	.synopsis =
+		"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
+		"       pmukit stat --model <scenario> [options]\n"
+		"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+		"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
+		"                   [-x <sep>|-j] [--model <scenario>]\n"
+		"\n"
+		"Counts events while a command runs, or for processes, threads or CPUs until\n"
+		"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
+		"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n",
+	.opts = stat_opts_table,
+	.notes = "The command's exit status is pmukit's. When signal N killed it: 128+N if\n"
+		 "pmukit passed N on (Ctrl-C, SIGTERM), else 0 after \"<command>: <signal>\",\n"
+		 "as perf 6.1.\n",
+	.stop_at_arg = true,
 };
 
 static int parse_long(const char *opt, const char *s, long min, long max, long *out)
@@ -137,6 +163,13 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
 	if (o->sep && !*o->sep)
 		return pk_cli_usage_error("stat", "-x needs a non-empty separator");
+	int r = pk_cli_nonempty("stat", "-p", o->pids, "process id");
+	if (!r)
+		r = pk_cli_nonempty("stat", "-t", o->tids, "thread id");
+	for (int i = 0; !r && i < o->nr_events; i++)
+		r = pk_cli_nonempty("stat", "-e", o->events[i], "event");
+	if (r)
+		return r;
 	if (o->pids && o->tids)
 		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
@@ -149,8 +182,13 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "--interval-count needs -I");
 	if (o->repeat > 1 && !has_cmd)
 		return pk_cli_usage_error("stat", "-r needs a command to repeat");
-	if (o->append && !o->output)
-		return pk_cli_usage_error("stat", "--append needs -o");
+	if (o->output && o->log_fd >= 0)
+		return pk_cli_usage_error("stat", "-o and --log-fd cannot be used together");
+	if (o->append && !o->output && o->log_fd < 0)
+		return pk_cli_usage_error("stat", "--append needs -o or --log-fd");
+	if (o->csv_header && (!o->sep || !o->topdown))
+		return pk_cli_usage_error("stat", "--csv-header names TopDown's CSV columns: it "
+						  "needs -x and --topdown");
 	if (o->model && has_cmd)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
 	if ((o->td_level || o->tree) && !o->topdown)
@@ -175,43 +213,16 @@ static int check_options(struct stat_opts *o)
 
 static int parse_options(int argc, char **argv, struct stat_opts *o)
 {
-	static const struct option longopts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"cpu", required_argument, NULL, 'C'},
-		{"pid", required_argument, NULL, 'p'},
-		{"tid", required_argument, NULL, 't'},
-		{"interval-print", required_argument, NULL, 'I'},
-		{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
-		{"repeat", required_argument, NULL, 'r'},
-		{"no-aggr", no_argument, NULL, 'A'},
-		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
-		{"field-separator", required_argument, NULL, 'x'},
-		{"json-output", no_argument, NULL, 'j'},
-		{"output", required_argument, NULL, 'o'},
-		{"append", no_argument, NULL, OPT_APPEND},
-		{"no-inherit", no_argument, NULL, 'i'},
-		{"big-num", no_argument, NULL, 'B'},
-		{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
-		{"cputype", required_argument, NULL, OPT_CPUTYPE},
-		{"verbose", no_argument, NULL, 'v'},
-		{"model", required_argument, NULL, OPT_MODEL},
-		{"topdown", no_argument, NULL, OPT_TOPDOWN},
-		{"td-level", required_argument, NULL, OPT_TD_LEVEL},
-		{"tree", no_argument, NULL, OPT_TREE},
-		{"plot", required_argument, NULL, OPT_PLOT},
-		{NULL, 0, NULL, 0},
-	};
 	o->big_num = true;
 	o->repeat = 1;
+	o->log_fd = -1;
 	o->events = calloc((size_t)argc + 1, sizeof(char *));
 	if (!o->events)
 		return pk_cli_usage_error("stat", "out of memory");
-	optind = 1;
-	opterr = 0;
+	pk_opt_begin(&stat_optspec);
 	int ch;
-	/* '+': stop at the command, so its options stay its own */
-	while ((ch = getopt_long(argc, argv, "+:e:aC:p:t:I:r:Ax:jo:iBv", longopts, NULL)) != -1) {
+	/* stop_at_arg: stop at the command, so its options stay its own */
+	while ((ch = pk_opt_next(&stat_optspec, argc, argv)) != -1) {
 		int r = 0;
 		switch (ch) {
 		case 'e': o->events[o->nr_events++] = optarg; break;
@@ -240,10 +251,9 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
 		case OPT_TREE: o->tree = true; break;
 		case OPT_PLOT: o->plot = optarg; break;
-		case ':':
-			return pk_cli_usage_error("stat", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return pk_cli_usage_error("stat", "unknown option '%s'", argv[optind - 1]);
+		case OPT_LOG_FD: r = parse_long("--log-fd", optarg, 0, INT_MAX, &o->log_fd); break;
+		case OPT_CSV_HEADER: o->csv_header = true; break;
+		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
 			return r;
@@ -504,6 +514,10 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 			res->status = st;
 	}
 	res->elapsed_ns = t1 - t0;
+	/* a command a signal killed (not one we passed on): said as perf 6.1
+	 * says it (psignal), before the counts */
+	if (res->status >= 0 && WIFSIGNALED(res->status) && !s->interrupted && !s->intervals_done)
+		fprintf(stderr, "%s: %s\n", o->cmd[0], strsignal(WTERMSIG(res->status)));
 	if (r < 0)
 		return r;
 	if (!counts_child)
@@ -576,6 +590,7 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		return pk_err(err, -ENOMEM, "out of memory");
 	if (o->topdown) {
 		s->td.tree = o->tree;
+		s->td.csv_header = o->csv_header;
 		s->td.aggr = s->aggr;
 		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
 				      o->cputype, s->evlist, err);
@@ -602,19 +617,25 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	return pk_evlist_config(s->evlist, &cfg, err);
 }
 
-static int exit_code_of(int status)
+/* The command's exit status; perf 6.1's for a signal: pmukit's own
+ * (SIGINT, SIGTERM passed on to the command) ends it as 128+N, as perf
+ * raising it again; a command killed by another's signal is 0, as perf. */
+static int exit_code_of(int status, bool interrupted)
 {
-	if (status < 0)
+	if (status < 0 || (WIFSIGNALED(status) && !interrupted))
 		return 0;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return 1;
+	return pk_workload_exit_code(status);
 }
 
 static FILE *open_output(const struct stat_opts *o)
 {
+	if (o->log_fd >= 0) { /* perf's --log-fd: the fd as given, no "started on" */
+		FILE *f = fdopen((int)o->log_fd, o->append ? "a" : "w");
+		if (!f)
+			fprintf(stderr, "pmukit stat: cannot write to --log-fd %ld: %s\n", o->log_fd,
+				strerror(errno));
+		return f;
+	}
 	if (!o->output)
 		return stderr;
 	FILE *f = fopen(o->output, o->append ? "a" : "w");
@@ -759,7 +780,7 @@ int cmd_stat(int argc, char **argv)
 	/* stderr is unbuffered: a write per field would cost more than the
 	 * counting; flushed before fork, per interval and at exit */
 	static char errbuf[8192];
-	if (!o.output)
+	if (!o.output && o.log_fd < 0)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	s.aggr = o.no_aggr ? PK_AGGR_CPU : o.per_thread ? PK_AGGR_THREAD : PK_AGGR_GLOBAL;
 	r = setup(&s, &err);
@@ -795,15 +816,14 @@ int cmd_stat(int argc, char **argv)
 	if (r >= 0 && o.plot)
 		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
-	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output) : (fflush(out), 0);
+	int wr = out != stderr ? pk_cli_fclose(out, "stat", o.output ? o.output : "--log-fd")
+			       : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
 	/* a command we ended ourselves (--interval-count) ended as asked */
 	if (s.intervals_done)
 		res.status = -1;
-	if (res.status >= 0 && WIFSIGNALED(res.status))
-		fprintf(stderr, "%s: %s\n", o.cmd[0], strsignal(WTERMSIG(res.status)));
-	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status);
+	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status, s.interrupted);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);

@@ -12,15 +12,17 @@
 #include <pmukit/model.h>
 
 #include "builtin.h"
+#include "core/util.h"
 
 static const struct pk_cmd commands[] = {
-	{"list", cmd_list, "List PMUs and events", list_usage},
-	{"encode", cmd_encode, "Show the perf_event_attrs an event string gives", encode_usage},
-	{"stat", cmd_stat, "Count events for a command, process or the system", stat_usage},
-	{"record", cmd_record, "Sample into a perf.data file", record_usage},
-	{"report", cmd_report, "Summarize a perf.data file", report_usage},
-	{"script", cmd_script, "Print the samples of a perf.data file", script_usage},
+	{"list", cmd_list, "List PMUs and events", &list_optspec},
+	{"encode", cmd_encode, "Show the perf_event_attrs an event string gives", &encode_optspec},
+	{"stat", cmd_stat, "Count events for a command, process or the system", &stat_optspec},
+	{"record", cmd_record, "Sample into a perf.data file", &record_optspec},
+	{"report", cmd_report, "Summarize a perf.data file", &report_optspec},
+	{"script", cmd_script, "Print the samples of a perf.data file", &script_optspec},
 };
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 void pk_cli_print_error(const char *cmd, const pk_error *err)
 {
@@ -36,24 +38,35 @@ void pk_cli_print_error(const char *cmd, const pk_error *err)
 
 int pk_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	/* one line, whatever value it quotes: a long one is clipped */
+	char msg[320];
 	va_list ap;
-	fprintf(stderr, "pmukit %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nSee 'pmukit help %s'.\n", cmd);
+	if (n >= (int)sizeof(msg))
+		snprintf(msg + 240, sizeof(msg) - 240, "... (%d characters)", n);
+	fprintf(stderr, "pmukit %s: %s\nSee 'pmukit help %s'.\n", cmd, msg, cmd);
 	return 129;
+}
+
+int pk_cli_nonempty(const char *cmd, const char *opt, const char *val, const char *what)
+{
+	if (!val || val[strspn(val, " \t\n")])
+		return 0;
+	return pk_cli_usage_error(cmd, "%s '%s': no %s given", opt, val, what);
 }
 
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
 		     uint64_t max, uint64_t *out)
 {
-	char *end;
+	char *end, clip[PK_CLIP_LEN];
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 0);
 	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max)
-		return pk_cli_usage_error(cmd, "%s: '%s' is not a number from %llu to %llu", opt, arg,
-					  (unsigned long long)min, (unsigned long long)max);
+		return pk_cli_usage_error(cmd, "%s: '%s' is not a number from %llu to %llu", opt,
+					  pk_cli_clip(arg, clip), (unsigned long long)min,
+					  (unsigned long long)max);
 	*out = v;
 	return 0;
 }
@@ -169,17 +182,35 @@ static void print_overview(FILE *out)
 {
 	fprintf(out, "usage: pmukit [--version] [--help] <command> [<args>]\n\n"
 		     "The commands are:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nSee 'pmukit help <command>' for more on a command.\n");
 }
 
+/* The command called name; NULL after saying it is none, with the nearest
+ * names. */
 static const struct pk_cmd *find_command(const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
+	char clip[PK_CLIP_LEN];
+	fprintf(stderr, "pmukit: '%s' is not a pmukit command. See 'pmukit --help'.\n",
+		pk_cli_clip(name, clip));
+	int n = 0;
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (pki_similar(name, commands[i].name))
+			fprintf(stderr, "%s\t%s\n", n++ ? "" : "\nDid you mean this?\n",
+				commands[i].name);
 	return NULL;
+}
+
+/* perf's lists for bash completion (pmukit-completion.bash). */
+static void list_commands(void)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		printf("%s%s", i ? " " : "", commands[i].name);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -196,27 +227,31 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			const struct pk_cmd *c = find_command(argv[2]);
-			if (!c) {
-				fprintf(stderr, "pmukit: '%s' is not a pmukit command.\n", argv[2]);
+			if (!c)
 				return 1;
-			}
-			fputs(c->usage, stdout);
-			return 0;
+			pk_opt_help(c->opts, stdout);
+			return close_stdout(c->name, 0);
 		}
 		print_overview(stdout);
 		return 0;
 	}
-	const struct pk_cmd *c = find_command(name);
-	if (!c) {
-		fprintf(stderr, "pmukit: '%s' is not a pmukit command. See 'pmukit --help'.\n", name);
-		return 1;
+	if (!strcmp(name, "--list-cmds")) {
+		list_commands();
+		return close_stdout("--list-cmds", 0);
 	}
+	const struct pk_cmd *c = find_command(name);
+	if (!c)
+		return 1;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(c->usage, stdout);
-			return 0;
+			pk_opt_help(c->opts, stdout);
+			return close_stdout(c->name, 0);
+		}
+		if (!strcmp(argv[i], "--list-opts")) {
+			pk_opt_list(c->opts, stdout);
+			return close_stdout(c->name, 0);
 		}
 	}
 	return close_stdout(c->name, c->run(argc - 1, argv + 1));

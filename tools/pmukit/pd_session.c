@@ -50,6 +50,8 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 	pk_error_clear(&err);
 	pk_pd_open_opts o = {.no_order = no_order};
 	if (pk_pd_reader_open(input, &o, &s->reader, &err) < 0) {
+		if (err.code == -ENOENT) /* perf's hint */
+			pk_err_hint(&err, "(try 'pmukit record' first)");
 		pk_cli_print_error(cmd, &err);
 		return 255; /* perf's status for a file it cannot open or read */
 	}

@@ -61,6 +61,13 @@ static int set_attr(pk_evsel *e, const record_spe_opts *o, record_spe *sp)
 	int rc = pk_spe_check(sp->pmu, &a, cfg[3], sp->privileged, &err);
 	if (rc < 0)
 		return spe_error(&err);
+	uint64_t programmed = pk_spe_period(sp->pmu, a.sample_period);
+	if (o->period && programmed != o->period) /* the attr keeps -c, as perf's */
+		fprintf(stderr, "pmukit record: note: %s: -c %llu: the driver samples every %llu "
+				"operations (%s)\n",
+			sp->pmu->name, (unsigned long long)o->period, (unsigned long long)programmed,
+			o->period < programmed ? "raised to caps/min_interval"
+					       : "PMSIRR_EL1's interval counts in steps of 256");
 	pk_spe_config_read(sp->pmu, cfg, &c);
 	const pk_format *ts = pk_pmu_format(sp->pmu, "ts_enable");
 	if (o->system_wide && ts && !c.ts_enable) { /* perf: timestamps in per-CPU mode */

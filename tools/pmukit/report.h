@@ -90,8 +90,9 @@ void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t
 
 /* Values per group member: self period and samples, children period and
  * samples, the self period by the samples' mode (kernel, user, guest
- * kernel, guest user: -F overhead_sys, ...). */
-enum { RP_SELF, RP_SELF_NR, RP_ACC, RP_ACC_NR, RP_SYS, RP_US, RP_GSYS, RP_GUS, RP_NV };
+ * kernel, guest user: -F overhead_sys, ...), the samples' summed weights
+ * (the weight key's column). */
+enum { RP_SELF, RP_SELF_NR, RP_ACC, RP_ACC_NR, RP_SYS, RP_US, RP_GSYS, RP_GUS, RP_WEIGHT, RP_NV };
 
 /* -F/--fields: a column or sort item, a value or a sort key. */
 enum rp_val { RP_V_OVERHEAD, RP_V_SYS, RP_V_US, RP_V_GSYS, RP_V_GUS, RP_V_SAMPLE, RP_V_PERIOD,

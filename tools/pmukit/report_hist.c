@@ -332,6 +332,7 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 	e->v[mi * RP_NV + RP_SELF_NR]++;
 	e->v[mi * RP_NV + RP_ACC] += period;
 	e->v[mi * RP_NV + RP_ACC_NR]++;
+	e->v[mi * RP_NV + RP_WEIGHT] += smp->weight;
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL: e->v[mi * RP_NV + RP_SYS] += period; break;
 	case PERF_RECORD_MISC_USER: e->v[mi * RP_NV + RP_US] += period; break;
@@ -392,6 +393,10 @@ int rp_cmp_key(const report *rp, int k, const rp_entry *x, const rp_entry *y)
 	case RP_ORD_DESC_NUM:
 		if (x->nums[k] != y->nums[k])
 			return x->nums[k] > y->nums[k] ? -1 : 1;
+		break;
+	case RP_ORD_WEIGHT:
+		if (x->v[RP_WEIGHT] != y->v[RP_WEIGHT])
+			return x->v[RP_WEIGHT] > y->v[RP_WEIGHT] ? -1 : 1;
 		break;
 	case RP_ORD_COUNT:
 	case RP_ORD_PERIOD:
@@ -626,6 +631,10 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 {
 	if (rp->keys[k]->order == RP_ORD_COUNT || rp->keys[k]->order == RP_ORD_PERIOD) {
 		snprintf(b, n, "%12" PRIu64, e->v[rp->keys[k]->order == RP_ORD_COUNT ? RP_SELF_NR : RP_SELF]);
+		return;
+	}
+	if (rp->keys[k]->order == RP_ORD_WEIGHT) {
+		snprintf(b, n, "%" PRIu64, e->v[RP_WEIGHT]);
 		return;
 	}
 	if (rp->keys[k]->order == RP_ORD_SYM || rp->keys[k]->level) {

@@ -359,8 +359,10 @@ const rp_key rp_keys[] = {
 	{"period", "Period", RP_ORD_PERIOD, true, true, k_period},
 	{"sample", "Samples", RP_ORD_COUNT, true, true, k_sample},
 	{"time", "Time", RP_ORD_NUM, true, false, k_time},
-	{"weight", "Weight", RP_ORD_NUM, true, false, k_weight},
-	{"local_weight", "Local Weight", RP_ORD_NUM, true, false, k_weight},
+	/* perf 6.1: entries by the sample's weight, high first; weight shows
+	 * the entry's summed weights, local_weight the sample's */
+	{"weight", "Weight", RP_ORD_WEIGHT, true, false, k_weight},
+	{"local_weight", "Local Weight", RP_ORD_DESC_NUM, true, false, k_weight},
 	{"cgroup", "Cgroup", RP_ORD_NUM, false, false, k_cgroup},
 	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
 	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},

@@ -23,12 +23,14 @@ typedef struct rp_ctx {
 	const rp_loc *from, *to;
 } rp_ctx;
 
-/* COUNT and PERIOD columns show the entry's samples and period. The
+/* COUNT and PERIOD columns show the entry's samples and period; WEIGHT
+ * (perf 6.1's global weight) entries of one sample weight showing their
+ * summed weights, high first. The
  * branch keys' orders (perf 6.1's comparisons): DESC_TEXT names in reverse,
  * unresolved first (dso_from/to); ADDR resolved first, then by number
  * (symbol_from/to: symbol start or address); DESC_NUM numbers high first. */
 enum rp_order { RP_ORD_TEXT, RP_ORD_NUM, RP_ORD_SYM, RP_ORD_COUNT, RP_ORD_PERIOD,
-		RP_ORD_DESC_TEXT, RP_ORD_ADDR, RP_ORD_DESC_NUM };
+		RP_ORD_DESC_TEXT, RP_ORD_ADDR, RP_ORD_DESC_NUM, RP_ORD_WEIGHT };
 
 /* The address a branch key looks at, and what makes it unresolved. */
 enum rp_side { RP_SIDE_ENTRY, RP_SIDE_FROM, RP_SIDE_TO };

@@ -255,6 +255,16 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 	if (p->fmt == STAT_JSON) {
 		json_row(p, t, b, k, v, n, interval_ns);
 	} else if (p->fmt == STAT_CSV) {
+		if (t->csv_header) { /* once, naming csv_row's columns */
+			const char *sep = p->sep;
+			if (interval_ns >= 0)
+				fprintf(p->out, "time%s", sep);
+			if (k->key >= 0)
+				fprintf(p->out, "%s%s", t->aggr == PK_AGGR_CPU ? "cpu" : "thread", sep);
+			fprintf(p->out, "value%sunit%snode%spmu%slevel%sparent\n", sep, sep, sep, sep,
+				sep);
+			t->csv_header = false;
+		}
 		csv_row(p, t, b, k, v, n, interval_ns);
 	} else if (t->tree) {
 		if (interval_ns >= 0 && b == 0)

@@ -18,6 +18,7 @@
 typedef struct stat_td {
 	pk_topdown *td;
 	bool tree;                 /* --tree */
+	bool csv_header;           /* --csv-header: a column row before the first CSV row */
 	pk_aggr_mode aggr;         /* -A: a block per CPU; --per-thread: per thread */
 	const pk_evlist *evlist;   /* its first nr_events are TopDown's; -e's follow */
 	size_t nr_events;

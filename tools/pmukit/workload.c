@@ -175,3 +175,12 @@ void pk_workload_stop(pk_workload *w, int *status)
 	}
 	w->pid = -1;
 }
+
+int pk_workload_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

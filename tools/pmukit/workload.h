@@ -25,6 +25,9 @@ int pk_workload_start(pk_workload *w, const char *name, pk_error *err);
 /* A child not started yet exits without running the command; a started one
  * gets SIGTERM. Reaps it; *status gets its wait status when not NULL. */
 void pk_workload_stop(pk_workload *w, int *status);
+/* The shell's exit code for a command's wait status: its exit code, or
+ * 128+N when signal N killed it. */
+int pk_workload_exit_code(int status);
 /* The shell's exit code for a command that could not run: 127 when it was
  * not found, 126 when it was found but could not be executed. */
 int pk_workload_exec_exit_code(int err_no);
