@@ -560,6 +560,10 @@ static int report_run(report *rp, report_args *a)
 	}
 	if (a->header || a->header_only)
 		pd_header_print(s.reader, s.input, stdout);
+	if (a->header_only && pk_pd_is_pipe(s.reader))
+		pd_header_pipe_features(s.reader, stdout); /* perf's status stays 0 */
+	else if (a->header || a->header_only)
+		;
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	int status = 0;
