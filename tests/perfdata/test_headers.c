@@ -9,7 +9,11 @@
  * bit order, CLOCKID and CLOCK_DATA, HYBRID_TOPOLOGY (a line perf shows only
  * with -I), PMU mappings without entries; in pipe mode the same features
  * as HEADER_FEATURE records, printed as they are read, and the event names
- * perf's --stats makes from the attrs there. */
+ * perf's --stats makes from the attrs there; the AUXTRACE feature's note in
+ * --stats. The report's comm column: sized by each thread's last name, a
+ * sample's earlier name cut to it ("perf-ex"). A recording of tracepoints
+ * alone (perfparser's probe.data.file from tests/data/perfdata-real):
+ * sorted by the trace output, cut to its title's width. */
 #include "helpers.h"
 #include "pd_test.h"
 #include "perfdata/sample_write.h"
@@ -48,9 +52,9 @@ static void feature(pk_pd_writer *w, int feat, const pk_pd_buf *b)
 }
 
 /* HOSTNAME, CLOCKID, CLOCK_DATA (monotonic, a reference time),
- * HYBRID_TOPOLOGY (two core PMUs), BRANCH_STACK (no payload), PMU_MAPPINGS
- * without entries. */
-static void host_features(pk_pd_writer *w)
+ * HYBRID_TOPOLOGY (two core PMUs), BRANCH_STACK (no payload; with
+ * branches), PMU_MAPPINGS without entries. */
+static void host_features(pk_pd_writer *w, bool branches)
 {
 	pk_pd_buf b = {0};
 	pk_pd_buf_string(&b, "elsewhere");
@@ -72,7 +76,8 @@ static void host_features(pk_pd_writer *w)
 	pk_pd_buf_string(&b, "4-11");
 	feature(w, PK_FEAT_HYBRID_TOPOLOGY, &b);
 	b.len = 0;
-	feature(w, PK_FEAT_BRANCH_STACK, &b);
+	if (branches) /* perf then reports branches, which the samples lack */
+		feature(w, PK_FEAT_BRANCH_STACK, &b);
 	pk_pd_buf_u32(&b, 0);
 	feature(w, PK_FEAT_PMU_MAPPINGS, &b);
 	pk_pd_buf_release(&b);
@@ -81,7 +86,7 @@ static void host_features(pk_pd_writer *w)
 /* cpu-clock:u with ids and a branch stack filter, sample_type bits perf
  * names out of bit order (IDENTIFIER, REGS_INTR before DATA_SRC; no name for
  * TRANSACTION); task-clock without ids. */
-static void two_events(pk_pd_writer *w, struct perf_event_attr *a)
+static void two_events(pk_pd_writer *w, struct perf_event_attr *a, bool branches)
 {
 	*a = (struct perf_event_attr){
 		.type = PERF_TYPE_SOFTWARE, .size = sizeof(*a), .config = PERF_COUNT_SW_CPU_CLOCK,
@@ -93,6 +98,12 @@ static void two_events(pk_pd_writer *w, struct perf_event_attr *a)
 		.sample_regs_intr = 1,
 		.branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY |
 				      PERF_SAMPLE_BRANCH_HW_INDEX};
+	if (!branches) { /* a plain file for the report's views */
+		a->branch_sample_type = 0;
+		a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_DATA_SRC |
+					      PERF_SAMPLE_TRANSACTION);
+		a->sample_regs_intr = 0;
+	}
 	struct perf_event_attr b = *a;
 	b.config = PERF_COUNT_SW_TASK_CLOCK;
 	b.branch_sample_type = 0;
@@ -103,36 +114,76 @@ static void two_events(pk_pd_writer *w, struct perf_event_attr *a)
 	assert_int_equal(pk_pd_writer_event_desc(w, &err), 0);
 }
 
+static void put_comm(pk_pd_writer *w, const char *name, bool exec, uint64_t time)
+{
+	pk_pd_buf b = {0};
+	pk_pd_buf_u32(&b, PERF_RECORD_COMM);
+	pk_pd_buf_u16(&b, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+	pk_pd_buf_u16(&b, 0);
+	pk_pd_buf_u32(&b, 42);
+	pk_pd_buf_u32(&b, 42);
+	pk_pd_buf_name(&b, name);
+	/* sample_id_all: the trailer of the first event, IDENTIFIER last */
+	pk_pd_buf_u32(&b, 42);
+	pk_pd_buf_u32(&b, 42);
+	pk_pd_buf_u64(&b, time);
+	pk_pd_buf_u64(&b, 101);
+	assert_false(b.oom);
+	b.data[6] = (uint8_t)b.len;
+	b.data[7] = (uint8_t)(b.len >> 8);
+	pk_error err;
+	assert_int_equal(pk_pd_writer_write(w, b.data, b.len, &err), 0);
+	pk_pd_buf_release(&b);
+}
+
+/* perf-exec's sample, then python3's two (after the exec). */
 static void write_samples(pk_pd_writer *w, const struct perf_event_attr *a)
 {
+	put_comm(w, "perf-exec", false, 500000000ULL);
 	for (int i = 0; i < 3; i++) {
+		if (i == 1)
+			put_comm(w, "python3", true, 1500000000ULL);
 		pk_pd_sample s = {.misc = PERF_RECORD_MISC_USER, .ip = 0x401000 + (uint64_t)i,
 				  .pid = 42, .tid = 42, .time = 1000000000ULL * (uint64_t)(i + 1),
 				  .id = 101, .identifier = 101, .period = 4000};
 		uint8_t buf[512];
 		pk_error err;
 		struct perf_event_attr plain = *a;
-		plain.sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_DATA_SRC |
-						 PERF_SAMPLE_TRANSACTION);
+		uint64_t odd = PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION;
+		plain.sample_type &= ~odd;
 		ssize_t n = pki_pd_sample_write(&plain, &s, buf, sizeof(buf), &err);
 		assert_true(n > 0);
-		/* the fields the plain layout left out, zero: data_src,
-		 * transaction after the period, then regs_intr's abi 0 */
-		memset(buf + n, 0, 24);
-		n += 24;
-		((struct perf_event_header *)buf)->size = (uint16_t)n;
+		if (a->sample_type & odd) {
+			/* the fields the plain layout left out, zero: data_src,
+			 * transaction after the period, then regs_intr's abi 0 */
+			memset(buf + n, 0, 24);
+			n += 24;
+			((struct perf_event_header *)buf)->size = (uint16_t)n;
+		}
 		assert_int_equal(pk_pd_writer_write(w, buf, (size_t)n, &err), 0);
 	}
 }
 
-static void make_file(const char *path, bool pipe)
+/* with: BRANCHES (the odd attr bits, BRANCH_STACK), AUX (the AUXTRACE
+ * feature, file mode: perf sends none down a pipe; perf's report then
+ * shows Children) */
+enum { BRANCHES = 1, AUX = 2 };
+
+static void make_file(const char *path, bool pipe, int with)
 {
+	bool branches = with & BRANCHES;
 	pk_pd_writer *w;
 	pk_error err;
 	struct perf_event_attr a;
 	assert_int_equal(pk_pd_writer_open(path, pipe, &w, &err), 0);
-	two_events(w, &a);
-	host_features(w);
+	two_events(w, &a, branches);
+	host_features(w, branches);
+	if (with & AUX) { /* AUXTRACE: an empty index */
+		pk_pd_buf b = {0};
+		pk_pd_buf_u64(&b, 0);
+		feature(w, PK_FEAT_AUXTRACE, &b);
+		pk_pd_buf_release(&b);
+	}
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	write_samples(w, &a);
 	assert_int_equal(pk_pd_writer_close(w, &err), 0);
@@ -144,8 +195,13 @@ static void test_file_header(void **state)
 	PD_TEST_NEED("perf");
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/file.data", pd_test_dir);
-	make_file(path, false);
+	make_file(path, false, BRANCHES | AUX);
 	same_view(path, "report --header-only");
+	make_file(path, false, AUX);
+	same_view(path, "report --stats");
+	make_file(path, false, 0);
+	same_view(path, "report -s comm,pid --stdio");
+	same_view(path, "report --stdio");
 }
 
 static void test_pipe_header(void **state)
@@ -154,8 +210,24 @@ static void test_pipe_header(void **state)
 	PD_TEST_NEED("perf");
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/pipe.data", pd_test_dir);
-	make_file(path, true);
+	make_file(path, true, BRANCHES);
 	same_view(path, "report --header-only");
+	make_file(path, true, 0);
+	same_view(path, "report --stats");
+}
+
+static void test_tracepoints_only(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	PD_TEST_NEED("xz");
+	char cmd[2048], path[1024];
+	snprintf(path, sizeof(path), "%s/probe.data", pd_test_dir);
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s/perfdata-real/perfparser/probe.data.file.xz' > '%s'",
+		 PK_TEST_DATA_DIR, path);
+	free(pd_test_output(cmd));
+	same_view(path, "report --stdio");
+	same_view(path, "report -s trace,comm --stdio");
 }
 
 int main(void)
@@ -163,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_header),
 		cmocka_unit_test(test_pipe_header),
+		cmocka_unit_test(test_tracepoints_only),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

@@ -385,6 +385,15 @@ static void elide(report *rp)
 
 /* What the file decides when the options did not: call chains shown with
  * Children when the samples have them, the group view when it has groups. */
+static bool only_tracepoints(pd_session *s)
+{
+	size_t n = pk_pd_nr_evsels(s->reader);
+	for (size_t i = 0; i < n; i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
 static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 {
 	bool chains = false;
@@ -415,6 +424,11 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->nr_keys = 0;
 		for (size_t i = 0; i < sizeof(mem_keys) / sizeof(mem_keys[0]); i++)
 			rp->keys[rp->nr_keys++] = rp_key_find(mem_keys[i]);
+	}
+	if (!rp->sort_given && !rp->mem_mode && !rp->raw_trace && only_tracepoints(s)) {
+		/* perf 6.1's default order for a file of tracepoints alone */
+		rp->keys[0] = rp_key_find("trace");
+		rp->nr_keys = 1;
 	}
 	rp->need_chain = rp->use_cg || rp->children;
 	for (int k = 0; k < rp->nr_keys; k++)

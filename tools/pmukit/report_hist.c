@@ -634,10 +634,64 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 	snprintf(b, n, "%s", e->cols[k]);
 }
 
+/* perf sizes the comm column by the length of each entry's thread's name
+ * when the table is made (its last COMM), not by the names the entries
+ * print (a sample's own, "perf-exec" before the exec): those are cut to the
+ * width, as perf cuts them ("perf-ex"). */
+static int comm_width(const report *rp, const rp_entry *e)
+{
+	return (int)strlen(pk_machine_comm(rp->s->machine, e->pid, e->tid));
+}
+
+/* perf makes a trace key's text only when it compares two entries on it: a
+ * sample's with an equal one (an entry of two samples or more), or two
+ * entries equal in the keys before it; the column is sized with the texts
+ * made by then (an entry of one sample, alone in the keys before trace,
+ * keeps the title's width and is cut to it). */
+static int trace_kt;
+static rp_entry **trace_all;
+
+static int prefix_cmp(const void *a, const void *b)
+{
+	const rp_entry *x = trace_all[*(const size_t *)a], *y = trace_all[*(const size_t *)b];
+	for (int k = 0; k < trace_kt; k++) {
+		int c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static void trace_known(rp_entry **all, size_t n, int ev, int kt, bool *known)
+{
+	size_t *v = malloc((n ? n : 1) * sizeof(*v)), m = 0;
+	for (size_t i = 0; i < n; i++) {
+		known[i] = all[i]->v[RP_SELF_NR] > 1;
+		if (v && all[i]->ev == ev)
+			v[m++] = i;
+	}
+	if (!v)
+		return;
+	trace_kt = kt;
+	trace_all = all;
+	qsort(v, m, sizeof(*v), prefix_cmp);
+	for (size_t i = 0; i + 1 < m; i++)
+		if (!prefix_cmp(&v[i], &v[i + 1]))
+			known[v[i]] = known[v[i + 1]] = true;
+	free(v);
+}
+
 static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 {
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
+	int kt = -1;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill)
+			kt = k;
+	bool *known = kt >= 0 ? calloc(n ? n : 1, sizeof(bool)) : NULL;
+	if (known)
+		trace_known(all, n, ev, kt, known);
 	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
 	int dso_k = -1;
 	for (int k = 0; k < rp->nr_keys; k++)
@@ -655,6 +709,10 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				continue;
 			rp_col_text(rp, all[i], k, t, sizeof(t));
 			int l = rp->keys[k]->order == RP_ORD_SYM ? rp_sym_width(t) : (int)strlen(t);
+			if (rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill)
+				l = comm_width(rp, all[i]);
+			if (k == kt && !(known && known[i]))
+				l = 0; /* text not made yet: the title's width */
 			if (!strcmp(rp->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
@@ -667,6 +725,7 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				w[k] = l;
 		}
 	}
+	free(known);
 }
 
 static void print_heads(const report *rp, int nm, const int *w)
@@ -739,7 +798,12 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 		char t[RP_NAME_MAX];
 		rp_col_text(rp, e, k, t, sizeof(t));
 		bool pad = k < last || rp->keys[k]->pad_last;
-		printf("  %-*s", pad ? w[k] : 0, t);
+		/* perf cuts a comm and a trace to the width */
+		int cut = rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill ||
+				  rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill
+			  ? w[k]
+			  : (int)sizeof(t);
+		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
 	}
 	printf("\n");
 }
