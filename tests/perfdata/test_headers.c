@@ -13,7 +13,10 @@
  * --stats. The report's comm column: sized by each thread's last name, a
  * sample's earlier name cut to it ("perf-ex"). A recording of tracepoints
  * alone (perfparser's probe.data.file from tests/data/perfdata-real):
- * sorted by the trace output, cut to its title's width. */
+ * sorted by the trace output, cut to its title's width. BPF_PROG_INFO and
+ * BPF_BTF: programs in id order named by their BTF function, their own name
+ * or "F", sub-programs, a duplicate id (a program whose arrays are absent
+ * crashes perf 6.1: not compared). */
 #include "helpers.h"
 #include "pd_test.h"
 #include "perfdata/sample_write.h"
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/bpf.h>
 #include <pmukit/perfdata.h>
 
 /* Whether `perf <view> -i path` and `pmukit <view> -i path` print the same
@@ -169,6 +173,80 @@ static void write_samples(pk_pd_writer *w, const struct perf_event_attr *a)
  * shows Children) */
 enum { BRANCHES = 1, AUX = 2 };
 
+/* A program entry: one sub-program per name (NULL: none in BTF), tags
+ * 0x11.., addresses 0xffffffffc0001000 + 0x100 i, sizes 64 + i; func_info
+ * type ids 2 + i; arrays (the bits perf sets) may leave some out. */
+static void bpf_prog(pk_pd_buf *b, uint32_t id, uint32_t btf_id, const char *name, uint32_t cnt,
+		     uint64_t arrays)
+{
+	struct bpf_prog_info in = {.id = id, .btf_id = btf_id, .nr_jited_ksyms = cnt,
+				   .nr_jited_func_lens = cnt, .nr_prog_tags = cnt,
+				   .nr_func_info = cnt, .func_info_rec_size = 8};
+	snprintf(in.name, sizeof(in.name), "%s", name);
+	pk_pd_buf d = {0};
+	in.jited_ksyms = d.len;
+	for (uint32_t i = 0; i < cnt; i++)
+		pk_pd_buf_u64(&d, 0xffffffffc0001000ULL + 0x100 * i);
+	in.jited_func_lens = d.len;
+	for (uint32_t i = 0; i < cnt; i++)
+		pk_pd_buf_u32(&d, 64 + i);
+	pk_pd_buf_pad8(&d);
+	in.func_info = d.len;
+	for (uint32_t i = 0; i < cnt; i++) {
+		pk_pd_buf_u32(&d, 0);
+		pk_pd_buf_u32(&d, 2 + i);
+	}
+	in.prog_tags = d.len;
+	for (uint32_t i = 0; i < cnt * BPF_TAG_SIZE; i++)
+		pk_pd_buf_bytes(&d, &(uint8_t){(uint8_t)(0x11 * (id + i / BPF_TAG_SIZE))}, 1);
+	pk_pd_buf_pad8(&d);
+	pk_pd_buf_u32(b, sizeof(in));
+	pk_pd_buf_u32(b, (uint32_t)d.len);
+	pk_pd_buf_u64(b, arrays);
+	pk_pd_buf_bytes(b, &in, sizeof(in));
+	pk_pd_buf_bytes(b, d.data, d.len);
+	pk_pd_buf_release(&d);
+}
+
+/* A BTF blob: [1] FUNC_PROTO, [2] FUNC "fentry_start", [3] FUNC "__helper". */
+static void bpf_btf(pk_pd_buf *b, uint32_t id)
+{
+	static const char str[] = "\0fentry_start\0__helper";
+	pk_pd_buf t = {0};
+	uint32_t types[][3] = {{0, 13u << 24, 0}, {1, 12u << 24, 1}, {14, 12u << 24, 1}};
+	pk_pd_buf_bytes(&t, types, sizeof(types));
+	pk_pd_buf_u32(b, id);
+	pk_pd_buf_u32(b, (uint32_t)(24 + t.len + sizeof(str)));
+	pk_pd_buf_u32(b, 0xeb9f | 1u << 16); /* magic, version 1, flags 0 */
+	pk_pd_buf_u32(b, 24);
+	pk_pd_buf_u32(b, 0);
+	pk_pd_buf_u32(b, (uint32_t)t.len);
+	pk_pd_buf_u32(b, (uint32_t)t.len);
+	pk_pd_buf_u32(b, sizeof(str));
+	pk_pd_buf_bytes(b, t.data, t.len);
+	pk_pd_buf_bytes(b, str, sizeof(str));
+	pk_pd_buf_release(&t);
+}
+
+static void bpf_features(pk_pd_writer *w)
+{
+	uint64_t all = 1u << 3 | 1u << 4 | 1u << 5 | 1u << 8; /* ksyms, lens, func_info, tags */
+	pk_pd_buf b = {0};
+	pk_pd_buf_u32(&b, 5);
+	bpf_prog(&b, 7, 10, "fentry_start", 1, all); /* the BTF's name */
+	bpf_prog(&b, 3, 0, "", 2, all);              /* two sub-programs: "F" */
+	bpf_prog(&b, 5, 0, "own_name", 1, all);      /* its own name */
+	bpf_prog(&b, 7, 0, "again", 1, all);         /* a duplicate id: left out */
+	bpf_prog(&b, 9, 10, "", 2, all);             /* sub-programs named by BTF */
+	feature(w, PK_FEAT_BPF_PROG_INFO, &b);
+	b.len = 0;
+	pk_pd_buf_u32(&b, 2);
+	bpf_btf(&b, 12);
+	bpf_btf(&b, 10);
+	feature(w, PK_FEAT_BPF_BTF, &b);
+	pk_pd_buf_release(&b);
+}
+
 static void make_file(const char *path, bool pipe, int with)
 {
 	bool branches = with & BRANCHES;
@@ -178,6 +256,8 @@ static void make_file(const char *path, bool pipe, int with)
 	assert_int_equal(pk_pd_writer_open(path, pipe, &w, &err), 0);
 	two_events(w, &a, branches);
 	host_features(w, branches);
+	if (branches)
+		bpf_features(w);
 	if (with & AUX) { /* AUXTRACE: an empty index */
 		pk_pd_buf b = {0};
 		pk_pd_buf_u64(&b, 0);

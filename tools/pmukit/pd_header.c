@@ -318,6 +318,8 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 	case PK_FEAT_CPU_PMU_CAPS:
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
 	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
+	case PK_FEAT_BPF_PROG_INFO:
+	case PK_FEAT_BPF_BTF: pd_bpf_print(r, feat, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:
