@@ -8,8 +8,9 @@
  * by name, the BRANCH_STACK feature), sample_type bits perf prints out of
  * bit order, CLOCKID and CLOCK_DATA, HYBRID_TOPOLOGY (a line perf shows only
  * with -I), PMU mappings without entries; in pipe mode the same features
- * as HEADER_FEATURE records, printed as they are read, and the event names
- * perf's --stats makes from the attrs there; the AUXTRACE feature's note in
+ * as HEADER_FEATURE records, printed as they are read, the event names
+ * perf's --stats makes from the attrs there, the group view its GROUP_DESC
+ * asks for; the AUXTRACE feature's note in
  * --stats. The report's comm column: sized by each thread's last name, a
  * sample's earlier name cut to it ("perf-ex"). A recording of tracepoints
  * alone (perfparser's probe.data.file from tests/data/perfdata-real):
@@ -170,8 +171,8 @@ static void write_samples(pk_pd_writer *w, const struct perf_event_attr *a)
 
 /* with: BRANCHES (the odd attr bits, BRANCH_STACK), AUX (the AUXTRACE
  * feature, file mode: perf sends none down a pipe; perf's report then
- * shows Children) */
-enum { BRANCHES = 1, AUX = 2 };
+ * shows Children), GROUP (the two events one group) */
+enum { BRANCHES = 1, AUX = 2, GROUP = 4 };
 
 /* A program entry: one sub-program per name (NULL: none in BTF), tags
  * 0x11.., addresses 0xffffffffc0001000 + 0x100 i, sizes 64 + i; func_info
@@ -258,6 +259,8 @@ static void make_file(const char *path, bool pipe, int with)
 	host_features(w, branches);
 	if (branches)
 		bpf_features(w);
+	if (with & GROUP)
+		pd_test_group_desc(w, 0, 2);
 	if (with & AUX) { /* AUXTRACE: an empty index */
 		pk_pd_buf b = {0};
 		pk_pd_buf_u64(&b, 0);
@@ -292,8 +295,9 @@ static void test_pipe_header(void **state)
 	snprintf(path, sizeof(path), "%s/pipe.data", pd_test_dir);
 	make_file(path, true, BRANCHES);
 	same_view(path, "report --header-only");
-	make_file(path, true, 0);
+	make_file(path, true, GROUP);
 	same_view(path, "report --stats");
+	same_view(path, "report --stdio"); /* the group view from the stream's GROUP_DESC */
 }
 
 static void test_tracepoints_only(void **state)

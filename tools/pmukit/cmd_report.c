@@ -583,6 +583,8 @@ static int report_run(report *rp, report_args *a)
 	int status = 0;
 	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
 		s.spe.dump = a->dump;
+		if (pk_pd_is_pipe(s.reader))
+			rp->pipe_hdr = &h;
 		if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;

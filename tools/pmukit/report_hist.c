@@ -12,6 +12,7 @@
  * --percentage relative. */
 #include "report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,21 +50,23 @@ static bool grow_u64(uint64_t **p, size_t old, size_t n)
 
 /* Group view: each evsel's leader and place from GROUP_DESC. The file's
  * evsels, then room for the synthetic ones an Arm SPE file adds while it
- * is read (pd_session_evsel_at). */
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+ * is read (pd_session_evsel_at). Called again for a pipe once its events
+ * and features are read (rp_hist_pipe_settle): nothing is counted yet. */
+static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 {
 	size_t n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
-	rp->s = s;
 	rp->hdr = hdr;
-	rp->nr_ev = n;
-	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
+	free(rp->leader);
+	free(rp->member);
+	free(rp->nr_members);
 	rp->leader = calloc(n + 1, sizeof(int));
 	rp->member = calloc(n + 1, sizeof(int));
 	rp->nr_members = calloc(n + 1, sizeof(int));
-	if (!rp->buckets || !rp->leader || !rp->member || !rp->nr_members ||
+	if (!rp->leader || !rp->member || !rp->nr_members ||
 	    !grow_u64(&rp->tot_period, 0, n + 1) || !grow_u64(&rp->tot_nr, 0, n + 1) ||
 	    !grow_u64(&rp->nf_period, 0, n + 1) || !grow_u64(&rp->nf_nr, 0, n + 1))
 		return -1;
+	rp->nr_ev = n;
 	for (size_t i = 0; i < n; i++) {
 		rp->leader[i] = (int)i;
 		rp->nr_members[i] = 1;
@@ -88,6 +91,26 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 		rp->nr_members[l] = (int)m;
 	}
 	return 0;
+}
+
+int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+{
+	rp->s = s;
+	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
+	if (!rp->buckets)
+		return -1;
+	return setup_events(rp, s, hdr);
+}
+
+int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pd_header_release(hdr);
+	pk_pd_header_read(s->reader, hdr, &err);
+	if (!rp->group_set) /* perf's group view from the stream's GROUP_DESC */
+		rp->group = hdr->nr_groups > 0;
+	return setup_events(rp, s, hdr);
 }
 
 static char level_of(unsigned cpumode)
@@ -296,7 +319,12 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp)
 {
 	report *rp = arg;
-	(void)s;
+	if (rp->pipe_hdr) {
+		pk_pd_header *h = rp->pipe_hdr;
+		rp->pipe_hdr = NULL;
+		if (rp_hist_pipe_settle(rp, s, h) < 0)
+			return -ENOMEM;
+	}
 	int ei = ev->evsel->idx;
 	if ((size_t)ei >= rp->nr_ev)
 		return 0;
