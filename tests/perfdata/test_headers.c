@@ -298,6 +298,7 @@ static void test_pipe_header(void **state)
 	make_file(path, true, GROUP);
 	same_view(path, "report --stats");
 	same_view(path, "report --stdio"); /* the group view from the stream's GROUP_DESC */
+	same_view(path, "report --header --stdio"); /* the features, then the table */
 }
 
 static void test_tracepoints_only(void **state)
