@@ -295,6 +295,8 @@ static void test_pipe_header(void **state)
 	snprintf(path, sizeof(path), "%s/pipe.data", pd_test_dir);
 	make_file(path, true, BRANCHES);
 	same_view(path, "report --header-only");
+	same_view(path, "script --header-only"); /* the file facts alone */
+	same_view(path, "script --header -F comm,tid,event"); /* the features, then the lines */
 	make_file(path, true, GROUP);
 	same_view(path, "report --stats");
 	same_view(path, "report --stdio"); /* the group view from the stream's GROUP_DESC */

@@ -503,15 +503,6 @@ static int plot_latency(report_spe *rs, pd_session *s, const char *plot)
 	return 0;
 }
 
-/* --header of a pipe: each feature printed as its record is read, before
- * the table (perf prints them while it reads). */
-static void pipe_feature_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
-{
-	(void)arg;
-	if (before)
-		pd_header_feature(s->reader, ev, stdout);
-}
-
 /* Reads the samples, then perf's table or the SPE latency view (-D: the
  * dump instead, perf's way); the histogram's SVG. */
 static int run_views(report *rp, const report_args *a, pd_session *s)
@@ -528,9 +519,9 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 	if (th) {
 		s->on_event = report_threads_event;
 		s->event_arg = th;
-	} else if (a->header && pk_pd_is_pipe(s->reader)) {
-		s->on_event = pipe_feature_event;
 	}
+	if (a->header && pk_pd_is_pipe(s->reader))
+		s->pipe_features = stdout;
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {

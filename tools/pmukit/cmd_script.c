@@ -1430,6 +1430,8 @@ int cmd_script(int argc, char **argv)
 	if (header || header_only) {
 		pd_header_print(s.reader, s.input, stdout);
 		fflush(stdout);
+		if (pk_pd_is_pipe(s.reader)) /* perf's script --header-only: not read on */
+			s.pipe_features = stdout;
 	}
 	if (header_only) {
 		script_metric_close(&sc.metric);
