@@ -171,9 +171,12 @@ size_t pk_evsel_pack_attr(const pk_evsel *evsel, void *buf);
  * and the known ones on an unknown word. */
 int pk_branch_filter_parse(const char *s, uint64_t *mask, pk_error *err);
 
-/* Flag names as perf -vv prints them ("IP|TID|TIME"); return snprintf's count. */
+/* Flag names as perf -vv and perf's headers print them ("IP|TID|TIME"), in
+ * perf 6.1's order, bits it has no name for left out; return snprintf's
+ * count. */
 int pk_sample_type_str(uint64_t sample_type, char *buf, size_t len);
 int pk_read_format_str(uint64_t read_format, char *buf, size_t len);
+int pk_branch_sample_type_str(uint64_t branch_sample_type, char *buf, size_t len);
 
 /* Names of the symbolic events, for listings: hardware, software, cache.
  * Each returns the number of names; name(i) gives one. */

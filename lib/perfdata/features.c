@@ -418,11 +418,11 @@ static bool parse_compressed(cur *c, pk_pd_header *h)
 
 static bool parse_clock_data(cur *c, pk_pd_header *h)
 {
-	c32(c); /* version */
+	uint32_t version = c32(c); /* perf takes version 1 only */
 	h->clock_data_clockid = c32(c);
 	h->clock_wall_ns = c64(c);
 	h->clock_clockid_ns = c64(c);
-	h->has_clock_data = !c->bad;
+	h->has_clock_data = !c->bad && version == 1;
 	return !c->bad;
 }
 

@@ -366,6 +366,15 @@ static void elide(report *rp)
 
 /* What the file decides when the options did not: call chains shown with
  * Children when the samples have them, the group view when it has groups. */
+static bool only_tracepoints(pd_session *s)
+{
+	size_t n = pk_pd_nr_evsels(s->reader);
+	for (size_t i = 0; i < n; i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
 static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 {
 	bool chains = false;
@@ -396,6 +405,11 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 		rp->nr_keys = 0;
 		for (size_t i = 0; i < sizeof(mem_keys) / sizeof(mem_keys[0]); i++)
 			rp->keys[rp->nr_keys++] = rp_key_find(mem_keys[i]);
+	}
+	if (!rp->sort_given && !rp->mem_mode && !rp->raw_trace && only_tracepoints(s)) {
+		/* perf 6.1's default order for a file of tracepoints alone */
+		rp->keys[0] = rp_key_find("trace");
+		rp->nr_keys = 1;
 	}
 	rp->need_chain = rp->use_cg || rp->children;
 	for (int k = 0; k < rp->nr_keys; k++)
@@ -487,6 +501,8 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 		s->on_event = report_threads_event;
 		s->event_arg = th;
 	}
+	if (a->header && pk_pd_is_pipe(s->reader))
+		s->pipe_features = stdout;
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {
@@ -542,12 +558,18 @@ static int report_run(report *rp, report_args *a)
 	}
 	if (a->header || a->header_only)
 		pd_header_print(s.reader, s.input, stdout);
+	if (a->header_only && pk_pd_is_pipe(s.reader))
+		pd_header_pipe_features(s.reader, stdout); /* perf's status stays 0 */
+	else if (a->header || a->header_only)
+		;
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	pd_header_note_modeled(s.reader, "report", !rp->quiet, rp->quiet ? stderr : stdout);
 	int status = 0;
 	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
 		s.spe.dump = a->dump;
+		if (pk_pd_is_pipe(s.reader))
+			rp->pipe_hdr = &h;
 		if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;

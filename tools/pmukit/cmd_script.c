@@ -1429,6 +1429,8 @@ int cmd_script(int argc, char **argv)
 	if (header || header_only) {
 		pd_header_print(s.reader, s.input, stdout);
 		fflush(stdout);
+		if (pk_pd_is_pipe(s.reader)) /* perf's script --header-only: not read on */
+			s.pipe_features = stdout;
 	}
 	pd_header_note_modeled(s.reader, "script", false, stderr);
 	if (header_only) {

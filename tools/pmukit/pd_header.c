@@ -14,7 +14,7 @@
 #include <pmukit/events.h>
 #include <pmukit/model.h>
 
-enum style { S_U, S_HEX, S_SIGNED, S_SAMPLE_TYPE, S_READ_FORMAT };
+enum style { S_U, S_HEX, S_SIGNED, S_SAMPLE_TYPE, S_READ_FORMAT, S_BRANCH };
 
 typedef struct attr_out {
 	FILE *f;
@@ -32,6 +32,7 @@ static void field(const attr_out *o, const char *name, uint64_t v, enum style st
 	case S_SIGNED: snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v); break;
 	case S_SAMPLE_TYPE: pk_sample_type_str(v, buf, sizeof(buf)); break;
 	case S_READ_FORMAT: pk_read_format_str(v, buf, sizeof(buf)); break;
+	case S_BRANCH: pk_branch_sample_type_str(v, buf, sizeof(buf)); break;
 	}
 	fprintf(o->f, "%s%s%s%s", o->sep, name, o->eq, buf);
 }
@@ -57,7 +58,7 @@ void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, co
 	U(bp_type);
 	field(&o, "{ bp_addr, config1 }", a->bp_addr, S_HEX);
 	field(&o, "{ bp_len, config2 }", a->bp_len, S_HEX);
-	field(&o, "branch_sample_type", a->branch_sample_type, S_HEX);
+	field(&o, "branch_sample_type", a->branch_sample_type, S_BRANCH);
 	field(&o, "sample_regs_user", a->sample_regs_user, S_HEX);
 	U(sample_stack_user);
 	field(&o, "clockid", (uint64_t)(int64_t)a->clockid, S_SIGNED);
@@ -84,34 +85,39 @@ static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
 		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y", &tm);
 		fprintf(f, "# captured on    : %s\n", tb);
 	}
-	if (!pk_pd_is_pipe(r)) {
-		fprintf(f, "# header version : %u\n", l.version);
-		fprintf(f, "# data offset    : %" PRIu64 "\n", l.data_offset);
-		fprintf(f, "# data size      : %" PRIu64 "\n", l.data_size);
-		fprintf(f, "# feat offset    : %" PRIu64 "\n", l.feat_offset);
+	unsigned version = l.version;
+	if (pk_pd_is_pipe(r)) { /* perf's for a pipe */
+		version = 1;
+		l.data_offset = l.data_size = l.feat_offset = 0;
 	}
+	fprintf(f, "# header version : %u\n", version);
+	fprintf(f, "# data offset    : %" PRIu64 "\n", l.data_offset);
+	fprintf(f, "# data size      : %" PRIu64 "\n", l.data_size);
+	fprintf(f, "# feat offset    : %" PRIu64 "\n", l.feat_offset);
 }
 
-static void print_host(pk_pd_reader *r, const pk_pd_header *h, FILE *f)
+/* The features of the host, one each: HOSTNAME ... CMDLINE. */
+static void print_host(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	const struct {
+		int feat;
 		const char *label, *value;
-	} strings[] = {{"hostname", h->hostname}, {"os release", h->osrelease},
-		       {"perf version", h->version}, {"arch", h->arch}};
+	} strings[] = {{PK_FEAT_HOSTNAME, "hostname", h->hostname},
+		       {PK_FEAT_OSRELEASE, "os release", h->osrelease},
+		       {PK_FEAT_VERSION, "perf version", h->version},
+		       {PK_FEAT_ARCH, "arch", h->arch},
+		       {PK_FEAT_CPUDESC, "cpudesc", h->cpudesc},
+		       {PK_FEAT_CPUID, "cpuid", h->cpuid}};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
-		if (strings[i].value)
+		if (strings[i].feat == feat && strings[i].value)
 			fprintf(f, "# %s : %s\n", strings[i].label, strings[i].value);
-	if (h->has_nrcpus) {
+	if (feat == PK_FEAT_NRCPUS && h->has_nrcpus) {
 		fprintf(f, "# nrcpus online : %u\n", h->nr_cpus_online);
 		fprintf(f, "# nrcpus avail : %u\n", h->nr_cpus_avail);
 	}
-	if (h->cpudesc)
-		fprintf(f, "# cpudesc : %s\n", h->cpudesc);
-	if (h->cpuid)
-		fprintf(f, "# cpuid : %s\n", h->cpuid);
-	if (pk_pd_has_feature(r, PK_FEAT_TOTAL_MEM))
+	if (feat == PK_FEAT_TOTAL_MEM && pk_pd_has_feature(r, PK_FEAT_TOTAL_MEM))
 		fprintf(f, "# total memory : %" PRIu64 " kB\n", h->total_mem);
-	if (h->cmdline) {
+	if (feat == PK_FEAT_CMDLINE && h->cmdline) {
 		fprintf(f, "# cmdline :");
 		for (uint32_t i = 0; i < h->nr_cmdline; i++)
 			fprintf(f, " %s", h->cmdline[i] ? h->cmdline[i] : "");
@@ -119,17 +125,24 @@ static void print_host(pk_pd_reader *r, const pk_pd_header *h, FILE *f)
 	}
 }
 
-static void print_events(pk_pd_reader *r, FILE *f)
+/* EVENT_DESC as perf prints it, from the feature's own attrs, names and
+ * ids (in a pipe it may come before the attrs). */
+static void print_events(const pk_pd_header *h, FILE *f)
 {
-	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++) {
-		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
-		fprintf(f, "# event : name = %s, , id = {", pk_pd_evsel_name(e));
+	if (!h->event_desc) {
+		fprintf(f, "# event desc: not available or unable to read\n");
+		return;
+	}
+	for (uint32_t i = 0; i < h->nr_event_desc; i++) {
+		const pk_pd_event_desc *e = &h->event_desc[i];
+		fprintf(f, "# event : name = %s, ", e->name ? e->name : "(null)");
+		if (e->nr_ids) /* perf leaves out an empty list */
+			fprintf(f, ", id = {");
 		for (size_t k = 0; k < e->nr_ids; k++)
 			fprintf(f, "%s %" PRIu64, k ? "," : "", e->ids[k]);
-		fprintf(f, " }");
-		struct perf_event_attr a = e->attr;
-		a.size = e->file_attr_size;
-		pd_attr_print(f, &a, ", ", " = ");
+		if (e->nr_ids)
+			fprintf(f, " }");
+		pd_attr_print(f, &e->attr, ", ", " = ");
 		fprintf(f, "\n");
 	}
 }
@@ -156,6 +169,39 @@ static void print_sample_time(const pk_pd_header *h, FILE *f)
 	fprintf(f, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000,
 		b % 1000000000 / 1000);
 	fprintf(f, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
+}
+
+/* CLOCK_DATA: the clock of the samples and the reference time of day, the
+ * date in local time as perf prints it; perf's names of the clocks. */
+static void print_clock_data(const pk_pd_header *h, FILE *f)
+{
+	static const struct {
+		uint32_t id;
+		const char *name;
+	} clocks[] = {{CLOCK_MONOTONIC, "monotonic"}, {CLOCK_MONOTONIC_RAW, "monotonic_raw"},
+		      {CLOCK_REALTIME, "realtime"}, {CLOCK_BOOTTIME, "boottime"},
+		      {CLOCK_TAI, "tai"}};
+	if (!h->has_clock_data) {
+		fprintf(f, "# reference time disabled\n");
+		return;
+	}
+	const char *name = "(not found)";
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (clocks[i].id == h->clock_data_clockid)
+			name = clocks[i].name;
+	time_t sec = (time_t)(h->clock_wall_ns / 1000000000);
+	unsigned usec = (unsigned)(h->clock_wall_ns % 1000000000 / 1000);
+	char date[64] = "<error>";
+	struct tm tm;
+	if (localtime_r(&sec, &tm)) {
+		char day[48];
+		strftime(day, sizeof(day), "%F %T", &tm);
+		snprintf(date, sizeof(date), "%s.%06u", day, usec);
+	}
+	fprintf(f, "# clockid: %s (%u)\n", name, h->clock_data_clockid);
+	fprintf(f, "# reference time: %s = %ld.%06u (TOD) = %" PRIu64 ".%09" PRIu64 " (%s)\n", date,
+		(long)sec, usec, h->clock_clockid_ns / 1000000000, h->clock_clockid_ns % 1000000000,
+		name);
 }
 
 /* One PMU's caps ({u32 nr; {string name; string value}}) at *p as perf
@@ -232,7 +278,21 @@ static void print_dir_format(pk_pd_reader *r, FILE *f)
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	switch (feat) {
+	case PK_FEAT_HOSTNAME:
+	case PK_FEAT_OSRELEASE:
+	case PK_FEAT_VERSION:
+	case PK_FEAT_ARCH:
+	case PK_FEAT_NRCPUS:
+	case PK_FEAT_CPUDESC:
+	case PK_FEAT_CPUID:
+	case PK_FEAT_TOTAL_MEM:
+	case PK_FEAT_CMDLINE: print_host(r, h, feat, f); break;
+	case PK_FEAT_EVENT_DESC: print_events(h, f); break;
 	case PK_FEAT_PMU_MAPPINGS:
+		if (!h->nr_pmu_mappings) {
+			fprintf(f, "# pmu mappings: not available\n");
+			break;
+		}
 		fprintf(f, "# pmu mappings:");
 		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
 			fprintf(f, "%s %s = %u", i ? "," : "",
@@ -258,18 +318,18 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 			fprintf(f, "# compressed : %s, level = %u, ratio = %u\n",
 				h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
 		break;
-	case PK_FEAT_HYBRID_TOPOLOGY:
-		for (uint32_t i = 0; i < h->nr_hybrid; i++)
-			fprintf(f, "# %s cpu list : %s\n", h->hybrid[i].pmu_name ? h->hybrid[i].pmu_name : "",
-				h->hybrid[i].cpus ? h->hybrid[i].cpus : "");
-		break;
+	case PK_FEAT_BRANCH_STACK: fprintf(f, "# contains samples with branch stack\n"); break;
+	case PK_FEAT_CLOCK_DATA: print_clock_data(h, f); break;
 	case PK_FEAT_CPU_PMU_CAPS:
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
 	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
+	case PK_FEAT_BPF_PROG_INFO:
+	case PK_FEAT_BPF_BTF: pd_bpf_print(r, feat, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:
 	case PK_FEAT_MEM_TOPOLOGY:
+	case PK_FEAT_HYBRID_TOPOLOGY:
 		/* perf shows these only with -I (its BPF ones not at all) */
 		fprintf(f, "# %s info available, use -I to display\n", pk_pd_feature_name(feat));
 		break;
@@ -280,16 +340,18 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 
 void pd_header_print(pk_pd_reader *r, const char *input, FILE *f)
 {
+	fprintf(f, "# ========\n");
+	print_file_info(r, input, f);
+	if (pk_pd_is_pipe(r)) {
+		/* the features come later, in the stream (pd_header_feature) */
+		fprintf(f, "# ========\n#\n");
+		return;
+	}
 	pk_pd_header h;
 	pk_error err;
 	pk_error_clear(&err);
 	pk_pd_header_read(r, &h, &err);
-	fprintf(f, "# ========\n");
-	print_file_info(r, input, f);
-	print_host(r, &h, f);
-	if (pk_pd_has_feature(r, PK_FEAT_EVENT_DESC))
-		print_events(r, f); /* perf prints its EVENT_DESC, not the attrs */
-	for (int feat = PK_FEAT_CPU_TOPOLOGY; feat < PK_FEAT_LAST_6_1; feat++)
+	for (int feat = 1; feat < PK_FEAT_LAST_6_1; feat++)
 		if (pk_pd_has_feature(r, feat))
 			print_feature(r, &h, feat, f);
 	fprintf(f, "# missing features:");
@@ -326,4 +388,32 @@ void pd_header_note_modeled(pk_pd_reader *r, const char *cmd, bool comment, FILE
 		fprintf(f, "pmukit %s: note: these samples come from the PMU model (%s, pmukit "
 			   "record --model) -- no hardware was measured\n", cmd, desc);
 	free(desc);
+}
+
+int pd_header_feature(pk_pd_reader *r, const pk_pd_event *ev, FILE *f)
+{
+	uint64_t feat = pk_pd_rec_u64(ev, 0);
+	if (ev->type != PK_RECORD_HEADER_FEATURE)
+		return 0;
+	if (feat >= PK_FEAT_LAST_6_1 || feat == PK_FEAT_BRANCH_STACK || feat == PK_FEAT_STAT)
+		return feat == PK_FEAT_LAST_6_1; /* perf reads these two from a file only */
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pd_header_read(r, &h, &err);
+	print_feature(r, &h, (int)feat, f);
+	pk_pd_header_release(&h);
+	return 0;
+}
+
+int pd_header_pipe_features(pk_pd_reader *r, FILE *f)
+{
+	pk_pd_event ev;
+	pk_error err;
+	pk_error_clear(&err);
+	int rc;
+	while ((rc = pk_pd_next(r, &ev, &err)) > 0)
+		if (pd_header_feature(r, &ev, f))
+			return 0;
+	return rc;
 }

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <pmukit/perfdata.h>
 
-/* The "# ========" block, then "#" (input: the path, "-" for a pipe). */
+/* The "# ========" block, then "#" (input: the path, "-" for a pipe). In
+ * pipe mode only the file facts: perf prints the features as it reads
+ * their HEADER_FEATURE records (pd_header_feature). */
 void pd_header_print(pk_pd_reader *r, const char *input, FILE *f);
 /* When the file was recorded on the PMU model (HOSTNAME and OSRELEASE
  * are the model's): its CPU description ("pmukit model of ..."); else NULL
@@ -18,9 +20,19 @@ char *pd_header_modeled(pk_pd_reader *r);
 /* A modeled file's note: report's "#" line on stdout (ignored by tools
  * that read perf's output), script's on stderr; nothing for other files. */
 void pd_header_note_modeled(pk_pd_reader *r, const char *cmd, bool comment, FILE *f);
+/* ev, from pk_pd_next, printed as perf prints a feature read from a pipe
+ * when it is a HEADER_FEATURE record (the reader has taken it in); 1 when
+ * it is the features' end marker, else 0. */
+int pd_header_feature(pk_pd_reader *r, const pk_pd_event *ev, FILE *f);
+/* report --header-only of a pipe: the records read up to the features' end
+ * marker (or the end), each feature printed; 0 or the reader's error. */
+int pd_header_pipe_features(pk_pd_reader *r, FILE *f);
 /* An attr's non-zero fields in perf's order, each as
  * "<sep><name><eq><value>" (perf's perf_event_attr__fprintf: sep ", " and
  * eq " = " in headers; evlist -v uses ": "). */
 void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, const char *eq);
+
+/* BPF_PROG_INFO or BPF_BTF (feat) as perf prints it (pd_bpf.c). */
+void pd_bpf_print(pk_pd_reader *r, int feat, FILE *f);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "pd_header.h"
 #include "perfdata/pd_fast.h"
 
 /* perf's check of whose file it reads: the owner must be the effective
@@ -396,6 +397,10 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			}
 			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
 				pd_trace_record(&s->trace, s, &ev);
+			if (s->pipe_features && ev.type == PK_RECORD_HEADER_FEATURE) {
+				pd_header_feature(s->reader, &ev, s->pipe_features);
+				fflush(s->pipe_features);
+			}
 			if (s->on_event)
 				s->on_event(s->event_arg, s, &ev, true);
 			if (pk_machine_event(s->machine, &ev) < 0) {

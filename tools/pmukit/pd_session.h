@@ -29,6 +29,9 @@ typedef struct pd_session {
 	 * each one; NULL: none, at no cost. */
 	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
 	void *event_arg;
+	/* --header of a pipe: its features printed here as their records are
+	 * read (perf prints them while it reads), NULL: not */
+	FILE *pipe_features;
 	/* --call-graph dwarf samples: the chain handed out (the kernel's part,
 	 * then the user stack unwound, pd_session.c), the file's ARCH, how many
 	 * samples gave the IP alone and why the first did */

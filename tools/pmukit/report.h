@@ -160,10 +160,14 @@ typedef struct report {
 	int *leader, *member, *nr_members;  /* per evsel (group view) */
 	uint64_t *tot_period, *tot_nr, *nf_period, *nf_nr;  /* per evsel: all, not filtered */
 	const pk_pd_header *hdr;
+	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
 	struct pd_session *s;
 } report;
 
 int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
+/* A pipe's events and groups once its attrs and features are read (at its
+ * first sample): hdr read again, the group view as its GROUP_DESC says. */
+int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr);
 /* An address of process pid resolved as the sample's cpumode says. */
 void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);
 /* The entry of c's keys (made when new; hid: the sample is filtered). */

@@ -12,6 +12,7 @@
  * --percentage relative. */
 #include "report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,21 +50,23 @@ static bool grow_u64(uint64_t **p, size_t old, size_t n)
 
 /* Group view: each evsel's leader and place from GROUP_DESC. The file's
  * evsels, then room for the synthetic ones an Arm SPE file adds while it
- * is read (pd_session_evsel_at). */
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+ * is read (pd_session_evsel_at). Called again for a pipe once its events
+ * and features are read (rp_hist_pipe_settle): nothing is counted yet. */
+static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 {
 	size_t n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
-	rp->s = s;
 	rp->hdr = hdr;
-	rp->nr_ev = n;
-	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
+	free(rp->leader);
+	free(rp->member);
+	free(rp->nr_members);
 	rp->leader = calloc(n + 1, sizeof(int));
 	rp->member = calloc(n + 1, sizeof(int));
 	rp->nr_members = calloc(n + 1, sizeof(int));
-	if (!rp->buckets || !rp->leader || !rp->member || !rp->nr_members ||
+	if (!rp->leader || !rp->member || !rp->nr_members ||
 	    !grow_u64(&rp->tot_period, 0, n + 1) || !grow_u64(&rp->tot_nr, 0, n + 1) ||
 	    !grow_u64(&rp->nf_period, 0, n + 1) || !grow_u64(&rp->nf_nr, 0, n + 1))
 		return -1;
+	rp->nr_ev = n;
 	for (size_t i = 0; i < n; i++) {
 		rp->leader[i] = (int)i;
 		rp->nr_members[i] = 1;
@@ -88,6 +91,26 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 		rp->nr_members[l] = (int)m;
 	}
 	return 0;
+}
+
+int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+{
+	rp->s = s;
+	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
+	if (!rp->buckets)
+		return -1;
+	return setup_events(rp, s, hdr);
+}
+
+int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pd_header_release(hdr);
+	pk_pd_header_read(s->reader, hdr, &err);
+	if (!rp->group_set) /* perf's group view from the stream's GROUP_DESC */
+		rp->group = hdr->nr_groups > 0;
+	return setup_events(rp, s, hdr);
 }
 
 static char level_of(unsigned cpumode)
@@ -297,7 +320,12 @@ int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp)
 {
 	report *rp = arg;
-	(void)s;
+	if (rp->pipe_hdr) {
+		pk_pd_header *h = rp->pipe_hdr;
+		rp->pipe_hdr = NULL;
+		if (rp_hist_pipe_settle(rp, s, h) < 0)
+			return -ENOMEM;
+	}
 	int ei = ev->evsel->idx;
 	if ((size_t)ei >= rp->nr_ev)
 		return 0;
@@ -644,10 +672,64 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 	snprintf(b, n, "%s", e->cols[k]);
 }
 
+/* perf sizes the comm column by the length of each entry's thread's name
+ * when the table is made (its last COMM), not by the names the entries
+ * print (a sample's own, "perf-exec" before the exec): those are cut to the
+ * width, as perf cuts them ("perf-ex"). */
+static int comm_width(const report *rp, const rp_entry *e)
+{
+	return (int)strlen(pk_machine_comm(rp->s->machine, e->pid, e->tid));
+}
+
+/* perf makes a trace key's text only when it compares two entries on it: a
+ * sample's with an equal one (an entry of two samples or more), or two
+ * entries equal in the keys before it; the column is sized with the texts
+ * made by then (an entry of one sample, alone in the keys before trace,
+ * keeps the title's width and is cut to it). */
+static int trace_kt;
+static rp_entry **trace_all;
+
+static int prefix_cmp(const void *a, const void *b)
+{
+	const rp_entry *x = trace_all[*(const size_t *)a], *y = trace_all[*(const size_t *)b];
+	for (int k = 0; k < trace_kt; k++) {
+		int c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static void trace_known(rp_entry **all, size_t n, int ev, int kt, bool *known)
+{
+	size_t *v = malloc((n ? n : 1) * sizeof(*v)), m = 0;
+	for (size_t i = 0; i < n; i++) {
+		known[i] = all[i]->v[RP_SELF_NR] > 1;
+		if (v && all[i]->ev == ev)
+			v[m++] = i;
+	}
+	if (!v)
+		return;
+	trace_kt = kt;
+	trace_all = all;
+	qsort(v, m, sizeof(*v), prefix_cmp);
+	for (size_t i = 0; i + 1 < m; i++)
+		if (!prefix_cmp(&v[i], &v[i + 1]))
+			known[v[i]] = known[v[i + 1]] = true;
+	free(v);
+}
+
 static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 {
 	for (int k = 0; k < rp->nr_keys; k++)
 		w[k] = rp_key_width_min(rp->keys[k]);
+	int kt = -1;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill)
+			kt = k;
+	bool *known = kt >= 0 ? calloc(n ? n : 1, sizeof(bool)) : NULL;
+	if (known)
+		trace_known(all, n, ev, kt, known);
 	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
 	int dso_k = -1;
 	for (int k = 0; k < rp->nr_keys; k++)
@@ -665,6 +747,10 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				continue;
 			rp_col_text(rp, all[i], k, t, sizeof(t));
 			int l = rp->keys[k]->order == RP_ORD_SYM ? rp_sym_width(t) : (int)strlen(t);
+			if (rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill)
+				l = comm_width(rp, all[i]);
+			if (k == kt && !(known && known[i]))
+				l = 0; /* text not made yet: the title's width */
 			if (!strcmp(rp->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
@@ -677,6 +763,7 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				w[k] = l;
 		}
 	}
+	free(known);
 }
 
 static void print_heads(const report *rp, int nm, const int *w)
@@ -749,7 +836,12 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 		char t[RP_NAME_MAX];
 		rp_col_text(rp, e, k, t, sizeof(t));
 		bool pad = k < last || rp->keys[k]->pad_last;
-		printf("  %-*s", pad ? w[k] : 0, t);
+		/* perf cuts a comm and a trace to the width */
+		int cut = rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill ||
+				  rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill
+			  ? w[k]
+			  : (int)sizeof(t);
+		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
 	}
 	printf("\n");
 }

@@ -50,7 +50,9 @@ typedef struct rp_key {
 } rp_key;
 
 extern const rp_key rp_keys[];
+#define RP_KEY_COMM 0 /* rp_keys[RP_KEY_COMM] is comm */
 #define RP_KEY_DSO 2 /* rp_keys[RP_KEY_DSO] is dso */
+#define RP_KEY_TRACE 16 /* rp_keys[RP_KEY_TRACE] is trace */
 const rp_key *rp_key_find(const char *name);
 /* Whether perf 6.1's Children pass never finds a chain function's entry
  * equal to one made earlier for the same sample: its temporary entry lacks

@@ -456,6 +456,22 @@ static void stats_line(FILE *f, const char *name, uint64_t n, uint64_t total)
 		fprintf(f, "%16s events: %10d\n", name, (int)n);
 }
 
+/* A record type's count as perf 6.1 shows it: it has no COMPRESSED2 (perf
+ * 6.16's), so those are counted as the COMPRESSED they replace. */
+static uint64_t stats_nr(const pk_pd_stats *st, uint32_t t)
+{
+	return st->nr_records[t] + (t == PK_RECORD_COMPRESSED ? st->nr_records[PK_RECORD_COMPRESSED2] : 0);
+}
+
+/* perf's --stats reads a pipe with a tool that takes in neither
+ * HEADER_FEATURE nor EVENT_UPDATE records: the names are made from the
+ * attrs ("cycles:uH"); a file's come from its header. */
+static const char *stats_name(pd_session *s, size_t i)
+{
+	const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+	return pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name : pk_pd_evsel_name(e);
+}
+
 static void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f)
 {
 	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
@@ -464,16 +480,18 @@ static void report_stats_print(pd_session *s, const uint64_t *samples, const uin
 	uint32_t last = PK_RECORD_FINISHED_INIT;
 	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
 		if (pk_pd_record_name(t))
-			total += st->nr_records[t];
-	fprintf(f, "\nAggregated stats:\n");
+			total += stats_nr(st, t);
+	bool aux = !pk_pd_is_pipe(s->reader) && pk_pd_has_feature(s->reader, PK_FEAT_AUXTRACE);
+	fprintf(f, "\nAggregated stats:%s\n",
+		aux ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	stats_line(f, "TOTAL", total, 0);
 	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
-		if (pk_pd_record_name(t) && st->nr_records[t])
-			stats_line(f, pk_pd_record_name(t), st->nr_records[t], total);
+		if (pk_pd_record_name(t) && stats_nr(st, t))
+			stats_line(f, pk_pd_record_name(t), stats_nr(st, t), total);
 	for (size_t i = 0; i < pd_session_nr_evsels(s); i++) {
 		if (!samples[i])
 			continue;
-		fprintf(f, "%s stats:\n", pk_pd_evsel_name(pd_session_evsel_at(s, i)));
+		fprintf(f, "%s stats:\n", stats_name(s, i));
 		stats_line(f, "SAMPLE", samples[i], 0);
 		if (lost[i])
 			stats_line(f, "LOST_SAMPLES", lost[i], 0);
