@@ -22,7 +22,8 @@ if grep -rn --include='*.c' --include='*.h' -E '\b(secure_)?getenv\(' "$src/lib"
 fi
 mapfile -t vars < <( (grep -rhoE 'pki_env\("[A-Za-z_0-9]+"\)' "$src/lib" |
 	sed -E 's/pki_env\("(.*)"\)/\1/'
-	sed -n 's/^#define PK_CPUID_ENV "\(.*\)"/\1/p' "$src/include/pmukit/cpuid.h") | sort -u)
+	sed -n 's/^#define PK_CPUID_ENV "\(.*\)"/\1/p' "$src/include/pmukit/cpuid.h"
+	grep -ohE '"PERF_CPUID"' "$src/lib/pmu/cpuid.c" | tr -d '"') | sort -u)
 for v in PMUKIT_REGION_REPORT PMUKIT_MODEL PMUKIT_SYSFS PMUKIT_TRACEFS PMUKIT_MACHINES \
 	PERF_BUILDID_DIR XDG_CACHE_HOME HOME PMUKIT_CPUID; do
 	printf '%s\n' "${vars[@]}" | grep -qx "$v" || { echo "FAIL: $v not read through pki_env"; exit 1; }
@@ -56,7 +57,8 @@ run() { # PROGRAM: run as nobody with every variable set
 		PMUKIT_MACHINES="$u/machines" PERF_BUILDID_DIR="$u/buildid" \
 		XDG_CACHE_HOME="$u/cache" HOME="$u/home" PMUKIT_CPUID=GenuineIntel-6-8F-8 \
 		PMUKIT_REGION_LEVEL=2 PMUKIT_REGION_RESET_S=0.5 PMUKIT_REGION_CLOCK=monotonic \
-		PMUKIT_KALLSYMS_CACHE="$u/cache/kallsyms" \
+		PMUKIT_KALLSYMS_CACHE="$u/cache/kallsyms" PERF_CPUID=GenuineIntel-6-8F-8 \
+		DEBUGINFOD_URLS="http://127.0.0.1:9/" \
 		"$1" "${vars[@]}"
 }
 before=$(cd "$u" && find . -printf '%p %s %T@\n' | sort)
