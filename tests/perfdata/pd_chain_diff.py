@@ -24,6 +24,9 @@ same success.
   vdso      a program built here calling clock_gettime in a loop, recorded
             by perf with `--call-graph dwarf`: chains through this host's
             vdso (unwound with its CFI, as perf). Skipped without a compiler.
+  pipe      `perf record -g -o -` of a shell loop, made here: a pipe's call
+            graph (its attrs come in the stream: perf shows the graph in
+            caller order but no Children column).
   trace     `perf record -g -e sched:sched_switch` and the same by pmukit,
             made here: the tracepoints' chains printed under their payload.
             Skipped (with the reason) when perf cannot record tracepoints.
@@ -67,6 +70,9 @@ CHECKS = (
     [("fibo", v) for v in ["script", "script -F ip,sym", "script -F comm,tid,ip,sym,dso"]] +
     [("vdso", v) for v in ["script", "script -F ip,sym,dso", "report --stdio -q --no-children",
                            "report --stdio -q -g caller"]] +
+    [("pipe", v) for v in ["report --stdio -q", "report --stdio -q --children",
+                           "report --stdio -q --no-children", "report --stdio -q -g callee",
+                           "report --stdio -q -g folded", "report --stdio -q -s dso"]] +
     [(t, v) for t in ("trace_perf", "trace_pk") for v in
      # report with Children: rows of equal value may come in another order
      # (docs/perfdata-differences.md), which recording varies
@@ -177,6 +183,16 @@ def record_traces(pmukit, tmp, files):
     return None
 
 
+def record_pipe(tmp, files):
+    """perf record -g in pipe mode; the reason when perf cannot."""
+    rc, _, err = run("perf record -q -g -e cpu-clock -o - -- sh -c "
+                     "'for i in $(seq 1 100000); do :; done' > pipe.data", tmp)
+    if rc:
+        return "perf cannot record: " + err.strip()[-200:]
+    files["pipe"] = os.path.join(tmp, "pipe.data")
+    return None
+
+
 def compare(pmukit, tmp, path, opts, show):
     cmd, rest = opts.split(" ", 1) if " " in opts else (opts, "")
     args = "%s -f -i %s %s" % (cmd, path, rest)
@@ -213,6 +229,9 @@ def main():
         why = record_vdso(tmp, files)
         if why:
             print("note: vdso checks skipped: " + why)
+        why = record_pipe(tmp, files)
+        if why:
+            print("note: pipe checks skipped: " + why)
         checks = [(k, o.format(**fill)) for k, o in CHECKS if k in files]
         same = sum(compare(pmukit, tmp, files[k], o, show) for k, o in checks)
     finally:

@@ -168,6 +168,9 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
 /* A pipe's events and groups once its attrs and features are read (at its
  * first sample): hdr read again, the group view as its GROUP_DESC says. */
 int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr);
+/* The call graph and chain resolution from the events' sample types
+ * (cmd_report.c); true when an event samples call chains. */
+bool rp_settle_chains(report *rp, struct pd_session *s);
 /* An address of process pid resolved as the sample's cpumode says. */
 void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);
 /* The entry of c's keys (made when new; hid: the sample is filtered). */

@@ -110,6 +110,7 @@ int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr)
 	pk_pd_header_read(s->reader, hdr, &err);
 	if (!rp->group_set) /* perf's group view from the stream's GROUP_DESC */
 		rp->group = hdr->nr_groups > 0;
+	rp_settle_chains(rp, s);
 	return setup_events(rp, s, hdr);
 }
 
