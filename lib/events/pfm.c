@@ -22,6 +22,11 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+/* pmukit/kernel.h's declaration, repeated word for word: that header's
+ * linux/perf_event.h clashes with libpfm4's perfmon/perf_event.h. */
+typedef struct pk_kernel pk_kernel;
+int pk_host_cpuid(const pk_kernel *k, pk_cpuid *out, pk_error *err);
+
 #include "core/util.h"
 
 /* ---- CPU model -> libpfm4 PMU tables (data) ---- */
@@ -589,7 +594,7 @@ static int encode_for_pmu(const char *const *cands, size_t nr_cands, const char 
 static int prepare(const pk_cpuid **cpuid, pk_cpuid *host, pk_error *err)
 {
 	if (!*cpuid) {
-		int r = pk_cpuid_host(host, err);
+		int r = pk_host_cpuid(NULL, host, err);
 		if (r < 0)
 			return r;
 		*cpuid = host;
