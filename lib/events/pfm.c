@@ -2,8 +2,8 @@
  * "INT_MISC:RECOVERY_CYCLES", "icl::TOPDOWN:SLOTS") for the sysfs core PMUs.
  *
  * Which libpfm4 table describes a core PMU is data (the one table of CPU
- * models, lib/pmu/cpu_models.c), keyed by the CPU identification, so a fixture tree with PMUKIT_CPUID resolves events
- * of a CPU this host is not. libpfm4 only encodes for PMUs it detected on the
+ * models, lib/pmu/cpu_models.c), keyed by the CPU identification, so a
+ * fixture tree with PMUKIT_CPUID resolves events of a CPU this host is not. libpfm4 only encodes for PMUs it detected on the
  * host (unless the user sets LIBPFM_ENCODE_INACTIVE=1 or LIBPFM_FORCE_PMU,
  * which a library must not do for its caller). Its event tables, though, can
  * be read for every PMU, so for an undetected x86 core PMU we encode from
