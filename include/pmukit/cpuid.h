@@ -34,11 +34,9 @@ typedef struct pk_cpuid {
 int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err);
 #define PK_CPUID_ENV "PMUKIT_CPUID"
 
-/* PMUKIT_CPUID when set and not empty, else perf's PERF_CPUID likewise (an
- * error naming the variable when it is malformed), else the host's
- * identification. Read with secure_getenv: ignored in a privileged process. */
-int pk_cpuid_host(pk_cpuid *out, pk_error *err);
-/* True when PMUKIT_CPUID or PERF_CPUID is set and not empty: a failure of pk_cpuid_host is then the
+/* The host's identification is pk_host_cpuid (pmukit/kernel.h): a fact of
+ * the kernel seam, overridden by PMUKIT_CPUID or PERF_CPUID. */
+/* True when PMUKIT_CPUID or PERF_CPUID is set and not empty: a failure of pk_host_cpuid is then the
  * user's, to be reported, not a host without identification. */
 bool pk_cpuid_overridden(void);
 

@@ -196,7 +196,10 @@ const pk_kernel *pk_kernel_linux(void);
 int64_t pk_host_number(const pk_kernel *k, pk_host_num what, int64_t dflt);
 /* The online or present CPUs, with an error naming the fact. */
 pk_cpumap *pk_host_cpus(const pk_kernel *k, pk_host_cpuset which, pk_error *err);
-/* PMUKIT_CPUID when set, else the kernel's CPU identification. */
+/* PMUKIT_CPUID when set and not empty, else perf's PERF_CPUID likewise (an
+ * error naming the variable when it is malformed), else the kernel's CPU
+ * identification (the cpuid instruction, the MIDR in sysfs, or the PMU
+ * model's CPU). Read with secure_getenv: ignored in a privileged process. */
 int pk_host_cpuid(const pk_kernel *k, pk_cpuid *out, pk_error *err);
 /* A task's comm, or "?" when it is gone; buf has len bytes. */
 const char *pk_host_comm(const pk_kernel *k, pid_t tid, char *buf, size_t len);

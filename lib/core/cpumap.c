@@ -7,12 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/refcount.h"
 #include "core/util.h"
 
 /* Sorted, duplicate-free CPU numbers. Immutable once built, so sharing by
  * reference count is safe. */
 struct pk_cpumap {
-	int refcnt;
+	pki_ref ref;
 	int nr;
 	int cpus[];
 };
@@ -26,7 +27,7 @@ static pk_cpumap *cpumap_alloc(int nr)
 	pk_cpumap *m = malloc(sizeof(*m) + (size_t)(nr > 0 ? nr : 0) * sizeof(int));
 	if (!m)
 		return NULL;
-	m->refcnt = 1;
+	pki_ref_init(&m->ref);
 	m->nr = nr;
 	return m;
 }
@@ -126,13 +127,13 @@ pk_cpumap *pk_cpumap_intersect(const pk_cpumap *a, const pk_cpumap *b)
 pk_cpumap *pk_cpumap_get(pk_cpumap *map)
 {
 	if (map)
-		map->refcnt++;
+		pki_ref_get(&map->ref);
 	return map;
 }
 
 void pk_cpumap_put(pk_cpumap *map)
 {
-	if (map && --map->refcnt == 0)
+	if (map && pki_ref_put(&map->ref))
 		free(map);
 }
 

@@ -234,16 +234,6 @@ void pki_warnings_free(pki_warnings *w)
 	w->nr = w->cap = w->dropped = 0;
 }
 
-bool pki_in_ranges(const int *ranges, int v)
-{
-	if (!ranges)
-		return true;
-	for (; ranges[0]; ranges += 2)
-		if (v >= ranges[0] && v <= ranges[1])
-			return true;
-	return false;
-}
-
 bool pki_name_matches(const char *pattern, const char *name)
 {
 	size_t n = strlen(pattern);

@@ -88,10 +88,8 @@ static inline uint64_t pki_fnv1a(uint64_t h, const void *p, size_t n)
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Per-CPU-model tables (the model's counters, TopDown's methods): whether v
- * is in a list of inclusive ranges lo, hi, ... ending with 0 (NULL: any),
- * and whether a PMU name matches a name or a prefix ending in '*'. */
-bool pki_in_ranges(const int *ranges, int v);
+/* Whether a PMU name matches a name or a prefix ending in '*' (the table
+ * of CPU models, lib/pmu/cpu_models.c). */
 bool pki_name_matches(const char *pattern, const char *name);
 
 /* "Did you mean": how far apart two words are (Damerau-Levenshtein: an

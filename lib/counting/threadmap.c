@@ -13,10 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/refcount.h"
 #include "core/util.h"
 
 struct pk_threadmap {
-	int refcnt;
+	pki_ref ref;
 	int nr;
 	pid_t *tids;
 	char **comms;              /* lazily asked of k (host.task) */
@@ -28,7 +29,7 @@ static pk_threadmap *threadmap_alloc(int nr)
 	pk_threadmap *m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
-	m->refcnt = 1;
+	pki_ref_init(&m->ref);
 	m->nr = nr;
 	m->tids = calloc((size_t)(nr > 0 ? nr : 1), sizeof(*m->tids));
 	m->comms = calloc((size_t)(nr > 0 ? nr : 1), sizeof(*m->comms));
@@ -58,13 +59,13 @@ pk_threadmap *pk_threadmap_any(void)
 pk_threadmap *pk_threadmap_get(pk_threadmap *m)
 {
 	if (m)
-		m->refcnt++;
+		pki_ref_get(&m->ref);
 	return m;
 }
 
 void pk_threadmap_put(pk_threadmap *m)
 {
-	if (!m || --m->refcnt > 0)
+	if (!m || !pki_ref_put(&m->ref))
 		return;
 	for (int i = 0; i < m->nr; i++)
 		free(m->comms[i]);

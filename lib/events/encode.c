@@ -16,6 +16,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include <pmukit/cpuid.h>
+#include <pmukit/kernel.h>
 #include <pmukit/tracepoint.h>
 
 #include "core/util.h"
@@ -92,7 +93,7 @@ static int build_cpuid(struct build *b, const pk_cpuid **out, pk_error *err)
 	pk_error e;
 	pk_error_clear(&e);
 	const char *s = b->opts ? b->opts->cpuid : NULL;
-	int r = s ? pk_cpuid_parse(s, &b->cpuid, &e) : pk_cpuid_host(&b->cpuid, &e);
+	int r = s ? pk_cpuid_parse(s, &b->cpuid, &e) : pk_host_cpuid(NULL, &b->cpuid, &e);
 	if (r < 0) {
 		if (!s && !pk_cpuid_overridden())
 			return 0;

@@ -51,7 +51,7 @@ pk_evlist *pk_evlist_new(void)
 {
 	pk_evlist *l = calloc(1, sizeof(*l));
 	if (l) {
-		l->refcnt = 1;
+		pki_ref_init(&l->ref);
 		l->warnings.unique = true;
 	}
 	return l;
@@ -60,13 +60,13 @@ pk_evlist *pk_evlist_new(void)
 pk_evlist *pk_evlist_get(pk_evlist *l)
 {
 	if (l)
-		l->refcnt++;
+		pki_ref_get(&l->ref);
 	return l;
 }
 
 void pk_evlist_put(pk_evlist *l)
 {
-	if (!l || --l->refcnt > 0)
+	if (!l || !pki_ref_put(&l->ref))
 		return;
 	for (size_t i = 0; i < l->nr; i++)
 		pki_evsel_free(l->evsels[i]);

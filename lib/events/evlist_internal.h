@@ -4,6 +4,7 @@
 
 #include <pmukit/events.h>
 
+#include "core/refcount.h"
 #include "core/util.h"
 
 struct pk_evsel {
@@ -40,7 +41,7 @@ struct pk_evsel {
 };
 
 struct pk_evlist {
-	int refcnt;
+	pki_ref ref;
 	pk_evsel **evsels;
 	size_t nr, cap;
 	pki_warnings warnings;     /* unique lines */

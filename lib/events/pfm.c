@@ -1,9 +1,9 @@
 /* Named hardware events through libpfm4 ("inst_retired.any",
  * "INT_MISC:RECOVERY_CYCLES", "icl::TOPDOWN:SLOTS") for the sysfs core PMUs.
  *
- * Which libpfm4 table describes a core PMU is data (models[] below), keyed by
- * the CPU identification, so a fixture tree with PMUKIT_CPUID resolves events
- * of a CPU this host is not. libpfm4 only encodes for PMUs it detected on the
+ * Which libpfm4 table describes a core PMU is data (the one table of CPU
+ * models, lib/pmu/cpu_models.c), keyed by the CPU identification, so a
+ * fixture tree with PMUKIT_CPUID resolves events of a CPU this host is not. libpfm4 only encodes for PMUs it detected on the
  * host (unless the user sets LIBPFM_ENCODE_INACTIVE=1 or LIBPFM_FORCE_PMU,
  * which a library must not do for its caller). Its event tables, though, can
  * be read for every PMU, so for an undetected x86 core PMU we encode from
@@ -22,72 +22,13 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+/* pmukit/kernel.h's declaration, repeated word for word: that header's
+ * linux/perf_event.h clashes with libpfm4's perfmon/perf_event.h. */
+typedef struct pk_kernel pk_kernel;
+int pk_host_cpuid(const pk_kernel *k, pk_cpuid *out, pk_error *err);
+
 #include "core/util.h"
-
-/* ---- CPU model -> libpfm4 PMU tables (data) ---- */
-
-#define ANY_MODEL (-1)
-
-typedef struct pfm_model {
-	pk_vendor vendor;
-	int family;              /* x86 display family; Arm implementer; ANY_MODEL: any */
-	int model_lo, model_hi;  /* inclusive; Arm part number; ANY_MODEL: any */
-	int min_stepping;        /* x86: first stepping the entry applies to */
-	const char *core_pmu;    /* sysfs core PMU name; NULL: any core PMU */
-	const char *pfm[3];      /* libpfm4 PMU names, best first */
-} pfm_model;
-
-#define INTEL(m, pmu) {PK_VENDOR_INTEL, 6, m, m, 0, NULL, {pmu, NULL, NULL}}
-
-static const pfm_model models[] = {
-	/* Sandy Bridge .. Broadwell */
-	INTEL(0x2A, "snb"), INTEL(0x2D, "snb_ep"), INTEL(0x3A, "ivb"), INTEL(0x3E, "ivb_ep"),
-	INTEL(0x3C, "hsw"), INTEL(0x45, "hsw"), INTEL(0x46, "hsw"), INTEL(0x3F, "hsw_ep"),
-	INTEL(0x3D, "bdw"), INTEL(0x47, "bdw"), INTEL(0x4F, "bdw_ep"), INTEL(0x56, "bdw_ep"),
-	/* Skylake client and its refreshes (Kaby/Coffee/Comet Lake) */
-	INTEL(0x4E, "skl"), INTEL(0x5E, "skl"), INTEL(0x8E, "skl"), INTEL(0x9E, "skl"),
-	INTEL(0xA5, "skl"), INTEL(0xA6, "skl"),
-	/* Skylake-X; stepping 5 and later are Cascade Lake */
-	{PK_VENDOR_INTEL, 6, 0x55, 0x55, 5, NULL, {"clx", "skx", NULL}},
-	INTEL(0x55, "skx"),
-	/* Ice Lake / Tiger Lake / Rocket Lake client, Ice Lake server */
-	INTEL(0x7D, "icl"), INTEL(0x7E, "icl"), INTEL(0x8C, "icl"), INTEL(0x8D, "icl"),
-	INTEL(0xA7, "icl"), INTEL(0x6A, "icx"), INTEL(0x6C, "icx"),
-	/* Sapphire Rapids, Emerald Rapids (Golden Cove / Raptor Cove cores) */
-	INTEL(0x8F, "spr"), {PK_VENDOR_INTEL, 6, 0xCF, 0xCF, 0, NULL, {"emr", "spr", NULL}},
-	/* Atom cores (non-hybrid) */
-	INTEL(0x37, "slm"), INTEL(0x4D, "slm"), INTEL(0x5C, "glm"), INTEL(0x5F, "glm"),
-	INTEL(0x86, "tmt"), INTEL(0x96, "tmt"), INTEL(0x9C, "tmt"),
-	/* Alder Lake / Raptor Lake hybrid: Golden Cove P-cores, Gracemont E-cores.
-	 * libpfm4 before 4.14 has no adl_glc; Golden Cove is also SPR's core,
-	 * whose table then stands in. There is no stand-in for Gracemont. */
-#define ADL(m)                                                                          \
-	{PK_VENDOR_INTEL, 6, m, m, 0, "cpu_core", {"adl_glc", "spr", NULL}},            \
-	{PK_VENDOR_INTEL, 6, m, m, 0, "cpu_atom", {"adl_grt", NULL, NULL}}
-	ADL(0x97), ADL(0x9A), ADL(0xB7), ADL(0xBA), ADL(0xBF),
-#undef ADL
-	/* AMD (family is the display family, 0x17 = 23 ...) */
-	{PK_VENDOR_AMD, 0x17, 0x00, 0x2F, 0, NULL, {"amd64_fam17h_zen1", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x17, 0x30, 0xFF, 0, NULL, {"amd64_fam17h_zen2", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x19, 0x00, 0x0F, 0, NULL, {"amd64_fam19h_zen3", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x19, 0x10, 0x1F, 0, NULL, {"amd64_fam19h_zen4", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x19, 0x20, 0x5F, 0, NULL, {"amd64_fam19h_zen3", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x19, 0x60, 0xAF, 0, NULL, {"amd64_fam19h_zen4", NULL, NULL}},
-	{PK_VENDOR_AMD, 0x1A, 0x00, 0xFF, 0, NULL, {"amd64_fam1ah_zen5", NULL, NULL}},
-	/* Arm device-tree systems name each PMU after its core; on big.LITTLE
-	 * that beats the MIDR, which is only cpu0's */
-	{PK_VENDOR_ARM, ANY_MODEL, ANY_MODEL, ANY_MODEL, 0, "armv8_cortex_a53", {"arm_ac53", NULL, NULL}},
-	{PK_VENDOR_ARM, ANY_MODEL, ANY_MODEL, ANY_MODEL, 0, "armv8_cortex_a57", {"arm_ac57", NULL, NULL}},
-	{PK_VENDOR_ARM, ANY_MODEL, ANY_MODEL, ANY_MODEL, 0, "armv8_cortex_a72", {"arm_ac72", NULL, NULL}},
-	/* Arm servers (ACPI: armv8_pmuv3_N): implementer 0x41, part from MIDR */
-	{PK_VENDOR_ARM, 0x41, 0xD03, 0xD03, 0, NULL, {"arm_ac53", NULL, NULL}},
-	{PK_VENDOR_ARM, 0x41, 0xD07, 0xD07, 0, NULL, {"arm_ac57", NULL, NULL}},
-	{PK_VENDOR_ARM, 0x41, 0xD08, 0xD08, 0, NULL, {"arm_ac72", NULL, NULL}},
-	{PK_VENDOR_ARM, 0x41, 0xD0C, 0xD0C, 0, NULL, {"arm_n1", NULL, NULL}},
-	{PK_VENDOR_ARM, 0x41, 0xD40, 0xD40, 0, NULL, {"arm_v1", NULL, NULL}},
-	{PK_VENDOR_ARM, 0x41, 0xD49, 0xD49, 0, NULL, {"arm_n2", NULL, NULL}},
-};
-#undef INTEL
+#include "pmu/cpu_models.h"
 
 /* perf gives the fixed-counter events of Intel's lists the encodings of
  * their general-purpose equivalents (its JSON converter rewrites them), so
@@ -113,33 +54,15 @@ static const struct fixed_name {
 	 "Reference cycles while the thread is not halted (architectural event)"},
 };
 
-static bool model_matches(const pfm_model *m, const pk_cpuid *id, const char *core_pmu)
-{
-	if (m->vendor != id->vendor)
-		return false;
-	if (m->core_pmu && (!core_pmu || strcmp(m->core_pmu, core_pmu) != 0))
-		return false;
-	if (m->family != ANY_MODEL && m->family != id->family)
-		return false;
-	if (m->model_lo != ANY_MODEL && (id->model < m->model_lo || id->model > m->model_hi))
-		return false;
-	return id->stepping >= m->min_stepping;
-}
-
 size_t pki_pfm_model_pmus(const pk_cpuid *cpuid, const char *core_pmu, const char **names,
 			 size_t max)
 {
-	/* The first matching entry wins: more specific ones come first. */
-	for (size_t i = 0; i < PK_ARRAY_SIZE(models); i++) {
-		if (!model_matches(&models[i], cpuid, core_pmu))
-			continue;
-		size_t n = 0;
-		for (size_t j = 0; j < PK_ARRAY_SIZE(models[i].pfm) && models[i].pfm[j]; j++)
-			if (n < max)
-				names[n++] = models[i].pfm[j];
-		return n;
-	}
-	return 0;
+	const pki_cpu_model *m = pki_cpu_model_find(cpuid, core_pmu);
+	size_t n = 0;
+	for (size_t j = 0; m && j < PK_ARRAY_SIZE(m->pfm) && m->pfm[j]; j++)
+		if (n < max)
+			names[n++] = m->pfm[j];
+	return n;
 }
 
 /* ---- libpfm4 state: initialized once, read-only afterwards ---- */
@@ -589,7 +512,7 @@ static int encode_for_pmu(const char *const *cands, size_t nr_cands, const char 
 static int prepare(const pk_cpuid **cpuid, pk_cpuid *host, pk_error *err)
 {
 	if (!*cpuid) {
-		int r = pk_cpuid_host(host, err);
+		int r = pk_host_cpuid(NULL, host, err);
 		if (r < 0)
 			return r;
 		*cpuid = host;

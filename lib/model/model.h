@@ -224,9 +224,6 @@ void pki_pm_save(pki_pm_regs *r, uint64_t count[1 + PKI_TMA_NR]);
 
 typedef struct pki_counters {
 	pk_vendor vendor;
-	int family;
-	const int *models;        /* inclusive lo, hi pairs, 0-terminated */
-	const char *pmu;          /* core PMU name; "armv8_*": any with that prefix */
 	const char *core;         /* microarchitecture, for messages and docs */
 	int generic;              /* generic counters per thread, SMT off */
 	int generic_smt;          /* per thread with SMT on */

@@ -2,7 +2,6 @@
  * model-specific knowledge (libpfm4 tables, topdown methods) and tests can
  * pretend to be any machine through PMUKIT_CPUID. */
 #include <pmukit/cpuid.h>
-#include <pmukit/kernel.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -130,13 +129,6 @@ int pki_cpuid_env(pk_cpuid *out, pk_error *err)
 		return r < 0 ? r : 1;
 	}
 	return 0;
-}
-
-/* The host's identification is a fact of the kernel seam (the cpuid
- * instruction, the MIDR in sysfs, or the PMU model's CPU). */
-int pk_cpuid_host(pk_cpuid *out, pk_error *err)
-{
-	return pk_host_cpuid(NULL, out, err);
 }
 
 bool pk_cpuid_overridden(void)

@@ -14,10 +14,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/refcount.h"
 #include "core/util.h"
 
 struct pk_pmus {
-	int refcnt;
+	pki_ref ref;
 	char *root;
 	pk_pmu *pmus;
 	size_t nr, cap;
@@ -512,7 +513,7 @@ pk_pmus *pk_pmus_load(const char *root, pk_error *err)
 		pk_err(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	p->refcnt = 1;
+	pki_ref_init(&p->ref);
 	char devdir[4096];
 	if (snprintf(devdir, sizeof(devdir), "%s/bus/event_source/devices", root) >=
 	    (int)sizeof(devdir)) {
@@ -572,13 +573,13 @@ pk_pmus *pk_pmus_load(const char *root, pk_error *err)
 pk_pmus *pk_pmus_get(pk_pmus *p)
 {
 	if (p)
-		p->refcnt++;
+		pki_ref_get(&p->ref);
 	return p;
 }
 
 void pk_pmus_put(pk_pmus *p)
 {
-	if (!p || --p->refcnt > 0)
+	if (!p || !pki_ref_put(&p->ref))
 		return;
 	for (size_t i = 0; i < p->nr; i++)
 		pmu_clear(&p->pmus[i]);

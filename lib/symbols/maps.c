@@ -21,13 +21,13 @@ mapgroup *pki_sy_mg_new(void)
 {
 	mapgroup *g = calloc(1, sizeof(*g));
 	if (g)
-		g->refs = 1;
+		pki_ref_init(&g->ref);
 	return g;
 }
 
 void pki_sy_mg_put(mapgroup *g)
 {
-	if (g && --g->refs == 0) {
+	if (g && pki_ref_put(&g->ref)) {
 		free(g->maps);
 		free(g);
 	}

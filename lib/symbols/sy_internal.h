@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/refcount.h"
+
 typedef struct sym {
 	uint64_t start, end;
 	const char *name;
@@ -107,7 +109,7 @@ typedef struct mapgroup {
 	map *maps;
 	size_t nr, cap;
 	size_t last;
-	int refs;
+	pki_ref ref;
 	uint64_t version;            /* bumped by every change, for the lookup cache */
 } mapgroup;
 

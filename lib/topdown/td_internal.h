@@ -44,17 +44,6 @@ typedef struct pki_td_method {
 	bool perf_metrics;         /* needs the core PMU's slots event */
 } pki_td_method;
 
-/* Which method a core PMU of a CPU model takes (td_methods.c). x86: vendor,
- * display family, model ranges (lo, hi pairs ending in 0; NULL: any);
- * Arm: implementer and part numbers; pmu: the core PMU's name or a prefix
- * ending in '*'. */
-typedef struct pki_td_match {
-	pk_vendor vendor;
-	int family;                /* -1: any */
-	const int *models;
-	const char *pmu;
-	const pki_td_method *method;
-} pki_td_match;
 
 /* Intel's tables, in gen_intel.py's CPU order. */
 enum { PKI_TD_SKL, PKI_TD_ICL, PKI_TD_SPR, PKI_TD_ADL_GLC, PKI_TD_INTEL_NR };
@@ -63,7 +52,8 @@ extern const pki_td_table pki_td_gracemont, pki_td_crestmont, pki_td_skymont,
 	pki_td_lion_cove, pki_td_zen4, pki_td_zen5,
 	pki_td_arm_sbsa, pki_td_neoverse_n2_v2, pki_td_neoverse_n1;
 
-const pki_td_match *pki_td_matches(size_t *nr);
+/* Every method (td_methods.c), for the tests. */
+const pki_td_method *const *pki_td_methods(size_t *nr);
 /* The method of this core PMU on this CPU, or NULL. */
 const pki_td_method *pki_td_find(const pk_cpuid *id, const char *pmu);
 /* A row's level: 1 without parent, else 2. */

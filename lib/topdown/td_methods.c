@@ -1,14 +1,15 @@
-/* Which TopDown method each core PMU of a CPU model takes: one table of
- * data (vendor, family, model ranges or Arm part numbers, core PMU name) to
- * methods (a formula table, its width, whether it needs PERF_METRICS).
- * Facts: CPU models as in lib/model/counters.c and perf's mapfile.csv
- * (docs/topdown.md, "Methods").
+/* Which TopDown method each core PMU of a CPU model takes: the methods (a
+ * formula table, its width, whether it needs PERF_METRICS) per core, the
+ * core being the one table of CPU models' (lib/pmu/cpu_models.c, shared
+ * with the PMU model's counters and libpfm4's names; docs/topdown.md,
+ * "Methods").
  *
- * Invariants: the first matching row wins, so specific parts come before a
- * vendor's generic row; a row's pmu is a name or a prefix ending in '*'. */
+ * Invariants: every method is in methods[]; an Arm core PMU without a
+ * method of its own takes the generic SBSA one. */
 #include <string.h>
 
 #include "core/util.h"
+#include "pmu/cpu_models.h"
 #include "topdown/td_internal.h"
 
 static const pki_td_method skl = {
@@ -77,55 +78,36 @@ static const pki_td_method n1 = {
 	"cycles, not of slots, and do not sum to 100%",
 	&pki_td_neoverse_n1, 1, 5, false};
 
-static const int skylake[] = {0x4E, 0x4E, 0x5E, 0x5E, 0x55, 0x55, 0x8E, 0x8E, 0x9E, 0x9E,
-			      0xA5, 0xA6, 0};
-static const int icelake[] = {0x6A, 0x6A, 0x6C, 0x6C, 0x7D, 0x7E, 0x8C, 0x8D, 0xA7, 0xA7, 0};
-static const int sapphire[] = {0x8F, 0x8F, 0xCF, 0xCF, 0};
-static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xBF, 0xBF, 0};
-static const int adl_n[] = {0xBE, 0xBE, 0};
-static const int sierra[] = {0xAF, 0xAF, 0};
-/* Lunar Lake (BD), Arrow Lake (C6): the kernel's INTEL_LUNARLAKE_M and
- * INTEL_ARROWLAKE rows (lunarlake_hybrid: Lion Cove + Skymont) */
-static const int lunar_arrow[] = {0xBD, 0xBD, 0xC6, 0xC6, 0};
-static const int zen4_models[] = {0x10, 0x1F, 0x60, 0x7F, 0xA0, 0xAF, 0};
-static const int part_n1[] = {0xd0c, 0xd0c, 0};
-static const int part_n2_v2[] = {0xd49, 0xd49, 0xd4f, 0xd4f, 0};
-
-static const pki_td_match matches[] = {
-	{PK_VENDOR_INTEL, 6, skylake, "cpu", &skl},
-	{PK_VENDOR_INTEL, 6, icelake, "cpu", &icl},
-	{PK_VENDOR_INTEL, 6, sapphire, "cpu", &spr},
-	{PK_VENDOR_INTEL, 6, hybrid, "cpu_core", &adl_glc},
-	{PK_VENDOR_INTEL, 6, hybrid, "cpu_atom", &grt},
-	{PK_VENDOR_INTEL, 6, hybrid, "cpu", &adl_glc}, /* E-cores off */
-	{PK_VENDOR_INTEL, 6, adl_n, "cpu", &grt},
-	{PK_VENDOR_INTEL, 6, sierra, "cpu", &cmt},
-	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_core", &lnc},
-	{PK_VENDOR_INTEL, 6, lunar_arrow, "cpu_atom", &skt},
-	{PK_VENDOR_AMD, 25, zen4_models, "cpu", &zen4},
-	{PK_VENDOR_AMD, 26, NULL, "cpu", &zen5},
-	{PK_VENDOR_ARM, 0x41, part_n1, "armv8_*", &n1},
-	{PK_VENDOR_ARM, 0x41, part_n2_v2, "armv8_*", &n2v2},
-	/* any other Arm core PMU that publishes caps/slots (checked by the
-	 * engine for width 0): V1 and the generic SBSA form */
-	{PK_VENDOR_ARM, -1, NULL, "armv8_*", &sbsa},
+/* The method of each core (lib/pmu/cpu_models.c says which core a core
+ * PMU of a CPU is); cores without one take none. */
+static const pki_td_method *const by_uarch[PKI_UARCH_NR] = {
+	[PKI_UARCH_SKYLAKE] = &skl,         [PKI_UARCH_SUNNY_COVE] = &icl,
+	[PKI_UARCH_GOLDEN_COVE_SRV] = &spr, [PKI_UARCH_GOLDEN_COVE] = &adl_glc,
+	[PKI_UARCH_GRACEMONT] = &grt,       [PKI_UARCH_CRESTMONT] = &cmt,
+	[PKI_UARCH_LION_COVE] = &lnc,       [PKI_UARCH_SKYMONT] = &skt,
+	[PKI_UARCH_ZEN4] = &zen4,           [PKI_UARCH_ZEN5] = &zen5,
+	[PKI_UARCH_NEOVERSE_N1] = &n1,      [PKI_UARCH_NEOVERSE_N2] = &n2v2,
+	[PKI_UARCH_NEOVERSE_V2] = &n2v2,
 };
 
-const pki_td_match *pki_td_matches(size_t *nr)
+static const pki_td_method *const methods[] = {&skl, &icl,  &spr, &adl_glc, &grt,  &cmt, &skt,
+					       &lnc, &zen4, &zen5, &n2v2,   &sbsa, &n1};
+
+const pki_td_method *const *pki_td_methods(size_t *nr)
 {
-	*nr = PK_ARRAY_SIZE(matches);
-	return matches;
+	*nr = PK_ARRAY_SIZE(methods);
+	return methods;
 }
 
 const pki_td_method *pki_td_find(const pk_cpuid *id, const char *pmu)
 {
-	for (size_t i = 0; i < PK_ARRAY_SIZE(matches); i++) {
-		const pki_td_match *m = &matches[i];
-		if (m->vendor == id->vendor && (m->family < 0 || m->family == id->family) &&
-		    pki_in_ranges(m->models, id->model) && pki_name_matches(m->pmu, pmu))
-			return m->method;
-	}
-	return NULL;
+	const pki_cpu_model *m = pki_cpu_model_find(id, pmu);
+	const pki_td_method *td = m ? by_uarch[m->uarch] : NULL;
+	/* any other Arm core PMU that publishes caps/slots (checked by the
+	 * engine for width 0): V1 and the generic SBSA form */
+	if (!td && id->vendor == PK_VENDOR_ARM && pmu && pki_name_matches("armv8_*", pmu))
+		td = &sbsa;
+	return td;
 }
 
 int pki_td_row_level(const pk_metric_def *row)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <pmukit/cpuid.h>
+#include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 
 static pk_pmus *load(const char *machine)
@@ -261,7 +262,7 @@ static void test_cpuid(void **state)
 		assert_int_equal(pk_cpuid_parse(bad[i], &id, &err), -EINVAL);
 	}
 	setenv("PMUKIT_CPUID", "GenuineIntel-6-8F-8", 1);
-	assert_int_equal(pk_cpuid_host(&id, &err), 0);
+	assert_int_equal(pk_host_cpuid(NULL, &id, &err), 0);
 	unsetenv("PMUKIT_CPUID");
 	assert_int_equal(id.model, 0x8f);
 	/* a malformed override is refused with the variable's name and the form
@@ -269,7 +270,7 @@ static void test_cpuid(void **state)
 	 * vendor-family-model-stepping") */
 	setenv("PMUKIT_CPUID", "GenuineIntel-6-9x-2", 1);
 	pk_error_clear(&err);
-	assert_int_equal(pk_cpuid_host(&id, &err), -EINVAL);
+	assert_int_equal(pk_host_cpuid(NULL, &id, &err), -EINVAL);
 	unsetenv("PMUKIT_CPUID");
 	assert_string_equal(err.subject, "PMUKIT_CPUID");
 	assert_string_equal(err.where, "GenuineIntel-6-9x-2");
@@ -279,7 +280,7 @@ static void test_cpuid(void **state)
 	assert_non_null(strstr(err.hint, "MIDR"));
 	/* the host itself identifies somehow */
 	pk_error_clear(&err);
-	assert_int_equal(pk_cpuid_host(&id, &err), 0);
+	assert_int_equal(pk_host_cpuid(NULL, &id, &err), 0);
 	assert_true(id.str[0] != '\0');
 }
 

@@ -75,13 +75,13 @@ static void test_tables(void **state)
 {
 	(void)state;
 	size_t nr;
-	const pki_td_match *m = pki_td_matches(&nr);
+	const pki_td_method *const *m = pki_td_methods(&nr);
 	for (size_t i = 0; i < nr; i++) {
-		const pki_td_table *t = m[i].method->table;
+		const pki_td_table *t = m[i]->table;
 		pk_error err;
 		pk_metric_table *mt = pk_metric_table_new(t->rows, t->nr_rows, &err);
 		if (!mt)
-			fail_msg("%s: %s", m[i].method->name, err.msg);
+			fail_msg("%s: %s", m[i]->name, err.msg);
 		pk_metric_table_free(mt);
 		for (size_t a = 0; a < t->nr_events; a++)
 			for (size_t b = a + 1; b < t->nr_events; b++)

@@ -14,6 +14,7 @@
 
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
+#include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 #include <pmukit/tracepoint.h>
 
@@ -306,7 +307,7 @@ static int list_named(struct lister *l, bool asked)
 	pk_error err;
 	pk_error_clear(&err);
 	pk_cpuid id;
-	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_cpuid_host(&id, &err);
+	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_host_cpuid(NULL, &id, &err);
 	if (r < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
 		if (asked || pk_cpuid_overridden()) {
 			pk_cli_print_error("list", &err);

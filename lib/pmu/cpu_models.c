@@ -1,0 +1,124 @@
+/* The one table of CPU models: vendor, family, model ranges (and stepping)
+ * and core PMU -> the core (pki_uarch) and libpfm4's PMU names. TopDown
+ * methods, the PMU model's counters and named events all look a CPU up
+ * here (cpu_models.h), so a range is written once.
+ *
+ * Invariants: the first matching row wins, so specific rows (a stepping, a
+ * PMU name) come before general ones; model ranges end with -1 (model 0 is
+ * a model); a row's pmu is a sysfs core PMU name or a prefix ending in '*'.
+ *
+ * AMD's ranges are the Linux kernel's (arch/x86/kernel/cpu/amd.c,
+ * bsp_init_amd, which sets X86_FEATURE_ZEN1..ZEN6 by family and model):
+ * family 19h Zen 3 is models 00-0F and 20-5F, Zen 4 10-1F and 60-AF
+ * (libpfm4's amd64_get_revision agrees below B0h); family 1Ah Zen 5 is
+ * 00-2F, 40-4F and 60-7F, the others (50-5F, 80-AF, C0-CF) being Zen 6,
+ * which has neither a method nor a counter table here. perf's mapfile.csv
+ * takes every family 1Ah model as amdzen5, which would give Zen 6 Zen 5's
+ * TopDown width. */
+#include "pmu/cpu_models.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+#define ANY (-1)
+#define INTEL(m, pmu)                                                                   \
+	{PK_VENDOR_INTEL, 6, (const int[]){m, m, ANY}, 0, "cpu", PKI_UARCH_NONE, {pmu, NULL, NULL}}
+#define INTEL_U(m, uarch, pmu)                                                          \
+	{PK_VENDOR_INTEL, 6, (const int[]){m, m, ANY}, 0, "cpu", uarch, {pmu, NULL, NULL}}
+
+static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xBF, 0xBF, ANY};
+/* Lunar Lake (BD), Arrow Lake (C6): the kernel's INTEL_LUNARLAKE_M and
+ * INTEL_ARROWLAKE rows (lunarlake_hybrid: Lion Cove + Skymont) */
+static const int lunar_arrow[] = {0xBD, 0xBD, 0xC6, 0xC6, ANY};
+static const int zen3[] = {0x00, 0x0F, 0x20, 0x5F, ANY};
+static const int zen4[] = {0x10, 0x1F, 0x60, 0xAF, ANY};
+static const int zen5[] = {0x00, 0x2F, 0x40, 0x4F, 0x60, 0x7F, ANY};
+
+static const pki_cpu_model table[] = {
+	/* Sandy Bridge .. Broadwell */
+	INTEL(0x2A, "snb"), INTEL(0x2D, "snb_ep"), INTEL(0x3A, "ivb"), INTEL(0x3E, "ivb_ep"),
+	INTEL(0x3C, "hsw"), INTEL(0x45, "hsw"), INTEL(0x46, "hsw"), INTEL(0x3F, "hsw_ep"),
+	INTEL(0x3D, "bdw"), INTEL(0x47, "bdw"), INTEL(0x4F, "bdw_ep"), INTEL(0x56, "bdw_ep"),
+	/* Skylake client and its refreshes (Kaby/Coffee/Comet Lake) */
+	INTEL_U(0x4E, PKI_UARCH_SKYLAKE, "skl"), INTEL_U(0x5E, PKI_UARCH_SKYLAKE, "skl"),
+	INTEL_U(0x8E, PKI_UARCH_SKYLAKE, "skl"), INTEL_U(0x9E, PKI_UARCH_SKYLAKE, "skl"),
+	INTEL_U(0xA5, PKI_UARCH_SKYLAKE, "skl"), INTEL_U(0xA6, PKI_UARCH_SKYLAKE, "skl"),
+	/* Skylake-X; stepping 5 and later are Cascade Lake */
+	{PK_VENDOR_INTEL, 6, (const int[]){0x55, 0x55, ANY}, 5, "cpu", PKI_UARCH_SKYLAKE,
+	 {"clx", "skx", NULL}},
+	INTEL_U(0x55, PKI_UARCH_SKYLAKE, "skx"),
+	/* Ice Lake / Tiger Lake / Rocket Lake client, Ice Lake server */
+	INTEL_U(0x7D, PKI_UARCH_SUNNY_COVE, "icl"), INTEL_U(0x7E, PKI_UARCH_SUNNY_COVE, "icl"),
+	INTEL_U(0x8C, PKI_UARCH_SUNNY_COVE, "icl"), INTEL_U(0x8D, PKI_UARCH_SUNNY_COVE, "icl"),
+	INTEL_U(0xA7, PKI_UARCH_SUNNY_COVE, "icl"), INTEL_U(0x6A, PKI_UARCH_SUNNY_COVE, "icx"),
+	INTEL_U(0x6C, PKI_UARCH_SUNNY_COVE, "icx"),
+	/* Sapphire Rapids, Emerald Rapids (Golden Cove / Raptor Cove cores) */
+	INTEL_U(0x8F, PKI_UARCH_GOLDEN_COVE_SRV, "spr"),
+	{PK_VENDOR_INTEL, 6, (const int[]){0xCF, 0xCF, ANY}, 0, "cpu", PKI_UARCH_GOLDEN_COVE_SRV,
+	 {"emr", "spr", NULL}},
+	/* Atom cores (non-hybrid) */
+	INTEL(0x37, "slm"), INTEL(0x4D, "slm"), INTEL(0x5C, "glm"), INTEL(0x5F, "glm"),
+	INTEL(0x86, "tmt"), INTEL(0x96, "tmt"), INTEL(0x9C, "tmt"),
+	/* Alder Lake-N (Gracemont only), Sierra Forest (Crestmont) */
+	INTEL_U(0xBE, PKI_UARCH_GRACEMONT, NULL), INTEL_U(0xAF, PKI_UARCH_CRESTMONT, NULL),
+	/* Alder Lake / Raptor Lake hybrid: Golden Cove P-cores, Gracemont
+	 * E-cores. libpfm4 before 4.14 has no adl_glc; Golden Cove is also
+	 * SPR's core, whose table then stands in. There is no stand-in for
+	 * Gracemont. With the E-cores off the P-cores' PMU is "cpu". */
+	{PK_VENDOR_INTEL, 6, hybrid, 0, "cpu_core", PKI_UARCH_GOLDEN_COVE, {"adl_glc", "spr", NULL}},
+	{PK_VENDOR_INTEL, 6, hybrid, 0, "cpu_atom", PKI_UARCH_GRACEMONT, {"adl_grt", NULL, NULL}},
+	{PK_VENDOR_INTEL, 6, hybrid, 0, "cpu", PKI_UARCH_GOLDEN_COVE, {NULL, NULL, NULL}},
+	/* Lunar Lake, Arrow Lake: Lion Cove P-cores, Skymont E-cores */
+	{PK_VENDOR_INTEL, 6, lunar_arrow, 0, "cpu_core", PKI_UARCH_LION_COVE, {NULL, NULL, NULL}},
+	{PK_VENDOR_INTEL, 6, lunar_arrow, 0, "cpu_atom", PKI_UARCH_SKYMONT, {NULL, NULL, NULL}},
+	/* AMD (family is the display family, 0x17 = 23 ...) */
+	{PK_VENDOR_AMD, 0x17, (const int[]){0x00, 0x2F, ANY}, 0, "cpu", PKI_UARCH_ZEN1,
+	 {"amd64_fam17h_zen1", NULL, NULL}},
+	{PK_VENDOR_AMD, 0x17, (const int[]){0x30, 0xFF, ANY}, 0, "cpu", PKI_UARCH_ZEN2,
+	 {"amd64_fam17h_zen2", NULL, NULL}},
+	{PK_VENDOR_AMD, 0x19, zen3, 0, "cpu", PKI_UARCH_ZEN3, {"amd64_fam19h_zen3", NULL, NULL}},
+	{PK_VENDOR_AMD, 0x19, zen4, 0, "cpu", PKI_UARCH_ZEN4, {"amd64_fam19h_zen4", NULL, NULL}},
+	{PK_VENDOR_AMD, 0x1A, zen5, 0, "cpu", PKI_UARCH_ZEN5, {"amd64_fam1ah_zen5", NULL, NULL}},
+	/* Arm device-tree systems name each PMU after its core; on big.LITTLE
+	 * that beats the MIDR, which is only cpu0's */
+	{PK_VENDOR_ARM, ANY, NULL, 0, "armv8_cortex_a53", PKI_UARCH_CORTEX_A53, {"arm_ac53", NULL, NULL}},
+	{PK_VENDOR_ARM, ANY, NULL, 0, "armv8_cortex_a57", PKI_UARCH_CORTEX_A57, {"arm_ac57", NULL, NULL}},
+	{PK_VENDOR_ARM, ANY, NULL, 0, "armv8_cortex_a72", PKI_UARCH_CORTEX_A72, {"arm_ac72", NULL, NULL}},
+	/* Arm servers (ACPI: armv8_pmuv3_N): implementer 0x41, part from MIDR */
+#define ARM(part, uarch, pfm)                                                           \
+	{PK_VENDOR_ARM, 0x41, (const int[]){part, part, ANY}, 0, "armv8_*", uarch, {pfm, NULL, NULL}}
+	ARM(0xD03, PKI_UARCH_CORTEX_A53, "arm_ac53"), ARM(0xD07, PKI_UARCH_CORTEX_A57, "arm_ac57"),
+	ARM(0xD08, PKI_UARCH_CORTEX_A72, "arm_ac72"), ARM(0xD0C, PKI_UARCH_NEOVERSE_N1, "arm_n1"),
+	ARM(0xD40, PKI_UARCH_NEOVERSE_V1, "arm_v1"), ARM(0xD49, PKI_UARCH_NEOVERSE_N2, "arm_n2"),
+	ARM(0xD4F, PKI_UARCH_NEOVERSE_V2, NULL),
+#undef ARM
+};
+
+static bool in_ranges(const int *r, int v)
+{
+	if (!r)
+		return true;
+	for (; r[0] != ANY; r += 2)
+		if (v >= r[0] && v <= r[1])
+			return true;
+	return false;
+}
+
+const pki_cpu_model *pki_cpu_model_find(const pk_cpuid *id, const char *pmu)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(table); i++) {
+		const pki_cpu_model *m = &table[i];
+		if (m->vendor == id->vendor && (m->family == ANY || m->family == id->family) &&
+		    in_ranges(m->models, id->model) && id->stepping >= m->min_stepping && pmu &&
+		    pki_name_matches(m->pmu, pmu))
+			return m;
+	}
+	return NULL;
+}
+
+const pki_cpu_model *pki_cpu_models(size_t *nr)
+{
+	*nr = PK_ARRAY_SIZE(table);
+	return table;
+}
