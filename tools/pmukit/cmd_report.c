@@ -381,7 +381,9 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
 		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			chains = true;
-	rp->use_cg = chains && rp->cg.mode != RP_CG_NONE;
+	/* perf 6.1 settles a pipe before its attrs arrive: call graphs on
+	 * (shown where samples have chains), Children off */
+	rp->use_cg = (chains || pk_pd_is_pipe(s->reader)) && rp->cg.mode != RP_CG_NONE;
 	if (!rp->children_set)
 		rp->children = chains;
 	if (!chains)
