@@ -153,6 +153,39 @@ bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
 	return n > 0 && (size_t)n < size && path[0];
 }
 
+/* A kernel entry of the build-id list naming the kernel image by a path
+ * ("/lib/modules/6.6.7/build/vmlinux"): not "[...]", not a module (.ko). */
+static bool kernel_image_path(const char *f)
+{
+	const char *ko = strstr(f, ".ko");
+	return f[0] && f[0] != '[' && !(ko && (!ko[3] || ko[3] == '.'));
+}
+
+/* perf takes the first kernel entry that is no module as the kernel: it
+ * keeps that path as its name (script's), and report's short name is
+ * "[kernel.vmlinux]" when the path says vmlinux. 1: named, 0: the
+ * kernel was named before (a later entry is another object). */
+static int name_kernel(pk_machine *m, const char *path)
+{
+	dso *k = m->kernel;
+	if (k->listed)
+		return 0;
+	char *name = strdup(path);
+	char *short_name = strstr(path, "vmlinux") ? strdup("[kernel.vmlinux]") : NULL;
+	if (!name || (!short_name && strstr(path, "vmlinux"))) {
+		free(name);
+		free(short_name);
+		return -ENOMEM;
+	}
+	free(k->name);
+	k->name = name;
+	if (short_name) {
+		free(k->short_name);
+		k->short_name = short_name;
+	}
+	return 1;
+}
+
 /* An entry of the host (pid -1: perf's id of the host machine; other
  * pids are guests): its user space, its kernel and modules. */
 int pki_sy_add_build_id(void *arg, const pk_pd_rec_build_id *b)
@@ -160,6 +193,12 @@ int pki_sy_add_build_id(void *arg, const pk_pd_rec_build_id *b)
 	unsigned mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (b->pid != (uint32_t)-1 || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return 0;
+	if (mode == PERF_RECORD_MISC_KERNEL && kernel_image_path(b->filename)) {
+		int rc = name_kernel(arg, b->filename);
+		if (rc <= 0)
+			return rc;
+		return pk_machine_set_build_id(arg, "[kernel.kallsyms]", b->id, b->id_len);
+	}
 	return pk_machine_set_build_id(arg, b->filename, b->id, b->id_len);
 }
 

@@ -317,6 +317,22 @@ static int parse_fields(script *sc, const char *arg)
 	return 0;
 }
 
+/* perf 6.1 in pipe mode: the attrs arrive after -F was read, and when the
+ * file's events have call chains (or a branch stack, or user regs and
+ * stack) each one turns ip and sym on for its event type, unless -F took
+ * them off. */
+static unsigned pipe_chain_fields(const script *sc, pd_session *s)
+{
+	if (!pk_pd_is_pipe(s->reader) || sc->hide_callchain)
+		return 0;
+	uint64_t st = 0;
+	for (size_t i = 0; i < pd_session_nr_evsels(s); i++)
+		st |= pd_session_evsel_at(s, i)->attr.sample_type;
+	bool chains = (st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ||
+		      ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER));
+	return chains ? (F_IP | F_SYM) & ~sc->del : 0;
+}
+
 /* Checks the fields against each event's sample_type, as perf does:
  * asked-for fields the samples lack are an error, defaults are dropped. */
 static int check_fields(script *sc, pd_session *s)
@@ -337,6 +353,7 @@ static int check_fields(script *sc, pd_session *s)
 		    (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 			trace_add = F_IP | F_SYM | F_SYMOFF | F_DSO;
 	}
+	unsigned pipe_add = pipe_chain_fields(sc, s);
 	for (size_t i = 0; i < n; i++) {
 		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
 		uint64_t st = e->attr.sample_type;
@@ -370,6 +387,8 @@ static int check_fields(script *sc, pd_session *s)
 			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
 			return -EINVAL;
 		}
+		if (user && (st & PERF_SAMPLE_IP))
+			f |= pipe_add;
 		sc->evsel_fields[i] = f;
 		int w = (int)strlen(pk_pd_evsel_name(e));
 		if (w > sc->name_width)
