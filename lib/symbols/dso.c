@@ -1,7 +1,7 @@
-/* The dsos of a machine: one per file name (a hash table owned by the
- * machine, freed with it), each loading its symbols once, on the first
- * address looked up in it (pki_sy_dso_load): ELF files by absolute path (or
- * their build-id cache copy), the vdso from this process, nothing for other
+/* The dsos of a machine: one per file name (the machine's strmap, freed
+ * with it), each loading its symbols once, on the first address looked up
+ * in it (pki_sy_dso_load): ELF files by absolute path (or their build-id
+ * cache copy), the vdso from this process, nothing for other
  * "[name]" pseudo-files. The kernel's dso loads from kallsyms instead. */
 #include "sy_internal.h"
 
@@ -11,35 +11,25 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 5381;
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 dso *pki_sy_dso_get(pk_machine *m, const char *name)
 {
-	size_t h = str_hash(name) % DSO_HASH;
-	for (dso *d = m->dsos[h]; d; d = d->next)
-		if (!strcmp(d->name, name))
-			return d;
+	pki_strmap_slot *s = pki_strmap_put(&m->dsos, name);
+	if (!s || s->val)
+		return s ? s->val : NULL;
 	dso *d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	const char *base = strrchr(name, '/');
 	d->name = strdup(name);
 	d->short_name = strdup(base && base[1] ? base + 1 : name);
-	if (!d->name || !d->short_name) {
+	if (!d->name || !d->short_name) { /* the slot stays empty: tried again */
 		free(d->name);
 		free(d->short_name);
 		free(d);
 		return NULL;
 	}
 	d->keep_mangled = m->opts.no_demangle;
-	d->next = m->dsos[h];
-	m->dsos[h] = d;
+	s->val = d;
 	return d;
 }
 
@@ -67,8 +57,9 @@ bool pki_sy_dso_set_module(dso *d)
 	return true;
 }
 
-static void dso_free(dso *d)
+static void dso_free(void *v)
 {
+	dso *d = v;
 	pki_sy_dso_srcline_free(d);
 	free(d->name);
 	free(d->short_name);
@@ -87,14 +78,7 @@ static void dso_free(dso *d)
 
 void pki_sy_dsos_free(pk_machine *m)
 {
-	for (size_t i = 0; i < DSO_HASH; i++) {
-		dso *d = m->dsos[i];
-		while (d) {
-			dso *n = d->next;
-			dso_free(d);
-			d = n;
-		}
-	}
+	pki_strmap_free(&m->dsos, dso_free);
 }
 
 void pki_sy_dso_load(pk_machine *m, dso *d)

@@ -27,6 +27,8 @@
 
 #include <pmukit/symbols.h>
 
+#include "core/strmap.h"
+
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,7 +99,6 @@ typedef struct dso {
 	size_t nr_funcs;
 	void *kmap;                  /* the kallsyms cache the names lie in, or NULL */
 	size_t kmap_len;
-	struct dso *next;            /* hash chain */
 } dso;
 
 typedef struct map {
@@ -121,7 +122,6 @@ typedef struct thread {
 } thread;
 
 #define THREAD_HASH 4096
-#define DSO_HASH 1024
 
 /* Resolved addresses, direct mapped; an entry is stale once any map
  * changed (gen). Call chains repeat the same addresses over and over. */
@@ -140,7 +140,7 @@ struct pk_machine {
 	uint64_t next_version;       /* versions are unique across map groups */
 	uint64_t comm_version;       /* changed with any thread's name or a new thread */
 	thread *threads[THREAD_HASH];
-	dso *dsos[DSO_HASH];
+	pki_strmap dsos;             /* dso * by file name */
 	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */
 	char arch[32];               /* the recording's ARCH ("" unknown): binaries
 					of another machine type are not read */

@@ -5,6 +5,7 @@
  * perf_event_paranoid gives) already fails the open with the sysctl named;
  * with every event opened the check passes and the blocks print. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,29 @@ static pk_counting *open_td(const pk_pmus *pmus, stat_td *t, pk_evlist **l, pk_e
 		return NULL;
 	}
 	return c;
+}
+
+/* stat -j's TopDown lines load as JSON whatever the strings hold (a
+ * control character, a quote, a byte that is not UTF-8): each is escaped. */
+static void json_lines_load(stat_td *t, stat_rows *rows)
+{
+	const char *note = "modeled \"x\"\t\x01\x1b\\ \xff";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	stat_printer p = {.out = out, .fmt = STAT_JSON, .runs = 1, .modeled = note};
+	assert_int_equal(stat_td_print(t, &p, rows, -1, -1), 0);
+	fclose(out);
+	json_error_t e;
+	json_t *j = json_loads(buf, 0, &e);
+	if (!j)
+		fail_msg("stat -j line does not load (%s): %s", e.text, buf);
+	const char *m = json_string_value(json_object_get(j, "modeled"));
+	assert_non_null(m);
+	assert_string_equal(m, "modeled \"x\"\t\x01\x1b\\ \xef\xbf\xbd");
+	json_decref(j);
+	stat_printer_free(&p);
+	free(buf);
 }
 
 static void test_refused_event(void **state)
@@ -94,6 +118,7 @@ static void test_refused_event(void **state)
 	assert_int_equal(lines, 4);
 	assert_int_equal(t.series.nr, 4);
 	free(buf);
+	json_lines_load(&t, &rows);
 	stat_rows_free(&rows);
 	stat_printer_free(&p);
 	pk_counting_free(c);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "helpers.h"
 #include "model/model.h"
 
@@ -457,6 +459,39 @@ static void test_per_thread(void **state)
 	free(iv);
 }
 
+/* A comm holding the separator, a quote and control characters: -x,
+ * quotes the thread field per RFC 4180 (these are pmukit's own columns,
+ * not perf's), -j escapes it and every line loads as JSON. */
+static void test_odd_comm(void **state)
+{
+	(void)state;
+	char *tmp = pk_test_tmpdir(), cmd[4096], *out;
+	snprintf(cmd, sizeof(cmd), "sed 's/\"comm\": \"migrating\"/\"comm\": \"mi,g\\\\\"r\\\\tat\\\\u0001\"/' "
+		 "'%s' > '%s/odd.json'", example("alderlake-hybrid.json"), tmp);
+	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
+	free(out);
+	assert_int_equal(run(&out, "stat --topdown --per-thread -x, --model %s/odd.json", tmp), 0);
+	if (!strstr(out, "\n\"mi,g\"\"r\tat\x01-4001\",14.90,%,tma_frontend_bound,cpu_core,1,\n"))
+		fail_msg("no quoted thread field in:\n%s", out);
+	free(out);
+	assert_int_equal(run(&out, "stat --topdown --per-thread -j --model %s/odd.json", tmp), 0);
+	size_t odd = 0;
+	for (char *line = out, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (*line != '{') /* the accuracy note */
+			continue;
+		json_error_t e;
+		json_t *j = json_loads(line, 0, &e);
+		if (!j)
+			fail_msg("not JSON (%s): %s", e.text, line);
+		const char *t = json_string_value(json_object_get(j, "thread"));
+		odd += t && !strcmp(t, "mi,g\"r\tat\x01-4001");
+		json_decref(j);
+	}
+	assert_int_equal(odd, 2); /* its cpu_core and cpu_atom blocks */
+	free(out);
+}
+
 /* -e: the extra events count beside the TopDown group and print after the
  * blocks as plain stat prints them (the same count as without --topdown),
  * in human, CSV and JSON. */
@@ -596,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_slots_note),
 		cmocka_unit_test(test_per_cpu),
 		cmocka_unit_test(test_per_thread),
+		cmocka_unit_test(test_odd_comm),
 		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_plot),
 	};

@@ -202,14 +202,6 @@ static const char *file_arch(pd_session *s)
 	return s->uw_arch;
 }
 
-static size_t pd_str_hash(const char *str)
-{
-	size_t h = 5381;
-	while (*str)
-		h = h * 33 + (unsigned char)*str++;
-	return h;
-}
-
 /* Room for n chain entries; false when out of memory. */
 static bool uw_reserve(pd_session *s, size_t n)
 {
@@ -233,31 +225,7 @@ static const char *uw_intern(pd_session *s, const char *name)
 {
 	char text[512];
 	snprintf(text, sizeof(text), "%s (inlined)", name);
-	if (2 * (s->uw_names_nr + 1) > s->uw_names_cap) {
-		size_t cap = s->uw_names_cap ? 2 * s->uw_names_cap : 64;
-		char **t = calloc(cap, sizeof(*t));
-		if (!t)
-			return NULL;
-		for (size_t i = 0; i < s->uw_names_cap; i++) {
-			size_t h = s->uw_names[i] ? pd_str_hash(s->uw_names[i]) & (cap - 1) : 0;
-			while (s->uw_names[i] && t[h])
-				h = (h + 1) & (cap - 1);
-			if (s->uw_names[i])
-				t[h] = s->uw_names[i];
-		}
-		free(s->uw_names);
-		s->uw_names = t;
-		s->uw_names_cap = cap;
-	}
-	size_t h = pd_str_hash(text) & (s->uw_names_cap - 1);
-	while (s->uw_names[h] && strcmp(s->uw_names[h], text))
-		h = (h + 1) & (s->uw_names_cap - 1);
-	if (!s->uw_names[h]) {
-		if (!(s->uw_names[h] = strdup(text)))
-			return NULL;
-		s->uw_names_nr++;
-	}
-	return s->uw_names[h];
+	return pki_strmap_intern(&s->uw_names, text);
 }
 
 /* Entry n of the chain: ip, shown as the inlined function name (NULL: as
@@ -517,9 +485,7 @@ void pd_session_close(pd_session *s)
 {
 	free(s->uw_chain);
 	free(s->uw_inl);
-	for (size_t i = 0; i < s->uw_names_cap; i++)
-		free(s->uw_names[i]);
-	free(s->uw_names);
+	pki_strmap_free(&s->uw_names, NULL);
 	free(s->uw_arch);
 	pd_spe_release(&s->spe);
 	pd_trace_release(&s->trace);

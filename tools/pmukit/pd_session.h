@@ -8,6 +8,7 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/symbols.h>
 
+#include "core/strmap.h"
 #include "pd_spe.h"
 #include "pd_trace.h"
 
@@ -38,9 +39,8 @@ typedef struct pd_session {
 	uint64_t *uw_chain;
 	const char **uw_inl;         /* per entry: "name (inlined)", or NULL */
 	size_t uw_cap;
-	char **uw_names;             /* the texts uw_inl points at, kept to the end
-					(report's trees keep them): a hash set */
-	size_t uw_names_nr, uw_names_cap;
+	pki_strmap uw_names;         /* the texts uw_inl points at, kept to the end
+					(report's trees keep them) */
 	char *uw_arch;
 	bool uw_arch_read;
 	uint64_t uw_failed;

@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "pd_session.h"
+#include "textout.h"
 
 struct pd_spe_queue {
 	uint32_t idx, cpu;
@@ -341,7 +342,7 @@ static uint64_t perf_time(pd_spe *sp, pd_session *s, uint64_t ts)
 }
 
 /* One record as a CSV or JSON line: cpu, time, pid, tid, then the columns
- * of lib/spe. */
+ * of lib/spe (escaped and quoted by textout.h). */
 static void export_record(pd_spe *sp, const pd_spe_queue *q, uint64_t time)
 {
 	uint32_t midr = q->midr;
@@ -349,8 +350,10 @@ static void export_record(pd_spe *sp, const pd_spe_queue *q, uint64_t time)
 	if (!json && !sp->export_header) {
 		sp->export_header = true;
 		fputs("cpu,time,pid,tid", stdout);
-		for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++)
-			printf(",%s", pk_spe_column_name(c));
+		for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++) {
+			putchar(',');
+			out_csv_field(stdout, pk_spe_column_name(c), ",");
+		}
 		putchar('\n');
 	}
 	if (json)
@@ -361,14 +364,19 @@ static void export_record(pd_spe *sp, const pd_spe_queue *q, uint64_t time)
 	for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++) {
 		char v[512];
 		pk_spe_record_column(&q->rec, c, midr, v, sizeof v);
-		if (!json)
-			printf(",%s", v);
-		else if (!*v)
-			printf(",\"%s\":null", pk_spe_column_name(c));
+		putchar(',');
+		if (!json) {
+			out_csv_field(stdout, v, ",");
+			continue;
+		}
+		out_json_str(stdout, pk_spe_column_name(c));
+		putchar(':');
+		if (!*v)
+			fputs("null", stdout);
 		else if (pk_spe_column_numeric(c))
-			printf(",\"%s\":%s", pk_spe_column_name(c), v);
+			fputs(v, stdout);
 		else
-			printf(",\"%s\":\"%s\"", pk_spe_column_name(c), v);
+			out_json_str(stdout, v);
 	}
 	fputs(json ? "}\n" : "\n", stdout);
 }

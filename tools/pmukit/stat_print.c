@@ -1,6 +1,7 @@
 /* pmukit stat output, in the layout perf 6.1 prints: human columns, CSV
  * (-x) with perf's columns, JSON lines (-j) with perf's keys. */
 #include "stat_print.h"
+#include "textout.h"
 
 #include <errno.h>
 #include <math.h>
@@ -227,21 +228,6 @@ static void print_interval_prefix(FILE *o, double ns, bool pad, const char *tail
 	fprintf(o, "%*llu.%09llu%s", pad ? 6 : 0, t / 1000000000ull, t % 1000000000ull, tail);
 }
 
-static void print_json_string(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(o, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(o, "\\u%04x", ch);
-		else
-			fputc(ch, o);
-	}
-	fputc('"', o);
-}
-
 /* The metric value as CSV wants it: the human format's digits, trimmed. */
 static void metric_plain(const metric *m, char *buf, size_t len)
 {
@@ -285,7 +271,7 @@ static void json_line_start(stat_printer *p, const stat_row *r, double interval_
 		char t[64];
 		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
 		fprintf(o, "\"thread\" : ");
-		print_json_string(o, t);
+		out_json_str(o, t);
 		fprintf(o, ", ");
 	}
 }
@@ -293,7 +279,7 @@ static void json_line_start(stat_printer *p, const stat_row *r, double interval_
 static void json_metric(FILE *o, const metric *m)
 {
 	fprintf(o, "\"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
-	print_json_string(o, m->unit ? m->unit : "");
+	out_json_str(o, m->unit ? m->unit : "");
 }
 
 static void print_row_json(stat_printer *p, const stat_row *r, const metric_lines *ml,
@@ -304,14 +290,14 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 	json_line_start(p, r, interval_ns);
 	fprintf(o, "\"counter-value\" : ");
 	if (h.st) {
-		print_json_string(o, h.st);
+		out_json_str(o, h.st);
 	} else {
 		fprintf(o, "\"%f\"", row_value(r, p->runs) * h.scale);
 	}
 	fprintf(o, ", \"unit\" : ");
-	print_json_string(o, h.unit);
+	out_json_str(o, h.unit);
 	fprintf(o, ", \"event\" : ");
-	print_json_string(o, row_name(r));
+	out_json_str(o, row_name(r));
 	if (p->runs > 1 && !h.st)
 		fprintf(o, ", \"variance\" : %.2f", pk_runstats_rel_pct(&r->noise));
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
@@ -321,7 +307,7 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 	json_metric(o, h.st ? &(metric){.unit = ""} : &ml->v[0]);
 	if (p->modeled) {
 		fprintf(o, ", \"modeled\" : ");
-		print_json_string(o, p->modeled);
+		out_json_str(o, p->modeled);
 	}
 	fprintf(o, "}\n");
 	for (size_t k = 1; k < ml->nr; k++) {

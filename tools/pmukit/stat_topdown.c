@@ -2,6 +2,7 @@
  * library (pk_topdown_compute); this file lays them out. A node that is
  * not computable is printed as "-" (JSON null), never as 0. */
 #include "stat_topdown.h"
+#include "textout.h"
 
 #include <errno.h>
 #include <math.h>
@@ -157,22 +158,16 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_
 	for (size_t i = 0; i < n; i++) {
 		if (interval_ns >= 0)
 			fprintf(o, "%.9f%s", interval_ns / 1e9, p->sep);
-		if (k->key >= 0)
-			fprintf(o, "%s%s", k->label, p->sep);
+		if (k->key >= 0) { /* a comm may hold the separator */
+			out_csv_field(o, k->label, p->sep);
+			fputs(p->sep, o);
+		}
 		if (v[i].computable)
 			fprintf(o, "%.2f", v[i].value);
 		fprintf(o, "%s%%%s%s%s%s%s%d%s%s\n", p->sep, p->sep, v[i].name, p->sep,
 			pk_topdown_block_pmu(t->td, b), p->sep, v[i].level, p->sep,
 			v[i].parent ? v[i].parent : "");
 	}
-}
-
-static void json_str(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++)
-		fprintf(o, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-	fputc('"', o);
 }
 
 static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td_key *k,
@@ -186,13 +181,17 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td
 		fprintf(o, "\"cpu\" : \"%d\", ", k->key);
 	if (k->key >= 0 && t->aggr == PK_AGGR_THREAD) {
 		fprintf(o, "\"thread\" : ");
-		json_str(o, k->label);
+		out_json_str(o, k->label);
 		fprintf(o, ", ");
 	}
-	fprintf(o, "\"core\" : \"%s\", \"method\" : \"%s\"", pk_topdown_block_pmu(t->td, b),
-		pk_topdown_block_method(t->td, b));
+	fputs("\"core\" : ", o);
+	out_json_str(o, pk_topdown_block_pmu(t->td, b));
+	fputs(", \"method\" : ", o);
+	out_json_str(o, pk_topdown_block_method(t->td, b));
 	for (size_t i = 0; i < n; i++) {
-		fprintf(o, ", \"%s\" : ", v[i].name);
+		fputs(", ", o);
+		out_json_str(o, v[i].name);
+		fputs(" : ", o);
 		if (v[i].computable)
 			fprintf(o, "%.2f", v[i].value);
 		else
@@ -200,7 +199,7 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td
 	}
 	if (p->modeled) {
 		fprintf(o, ", \"modeled\" : ");
-		json_str(o, p->modeled);
+		out_json_str(o, p->modeled);
 	}
 	fprintf(o, "}\n");
 }
