@@ -12,6 +12,7 @@
 #include "report.h"
 #include "report_keys.h"
 #include "report_spe.h"
+#include "pd_dump.h"
 #include "report_tasks.h"
 
 /* ---- options ---- */
@@ -570,7 +571,9 @@ static int report_run(report *rp, report_args *a)
 		s.spe.dump = a->dump;
 		if (pk_pd_is_pipe(s.reader))
 			rp->pipe_hdr = &h;
-		if (rp_hist_setup(rp, &s, &h) < 0) {
+		if (a->dump) {
+			status = pd_dump_run(&s);
+		} else if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;
 		} else {

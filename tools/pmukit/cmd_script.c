@@ -9,6 +9,7 @@
 #include <pmukit/datasrc.h>
 
 #include "builtin.h"
+#include "pd_dump.h"
 #include "pd_header.h"
 #include "pd_session.h"
 #include "perfdata/pd_fast.h"
@@ -1438,6 +1439,14 @@ int cmd_script(int argc, char **argv)
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 0;
+	}
+	if (dump) {
+		rc = pd_dump_run(&s);
+		script_metric_close(&sc.metric);
+		script_filter_release(&sc.filter);
+		rc = pd_session_finish(&s, rc);
+		pd_session_close(&s);
+		return rc;
 	}
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {

@@ -412,8 +412,12 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			continue;
 		}
 		s->nr_samples++;
-		if (s->spe.dump)
-			continue; /* -D: the dump only */
+		if (s->spe.dump) { /* -D: each sample as it is in the file */
+			int r = fn(arg, s, &ev, &sample);
+			if (r)
+				return r;
+			continue;
+		}
 		if (sample_chain(s, &ev, &sample) < 0) {
 			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 			return 1;
