@@ -526,7 +526,7 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 static int report_run(report *rp, report_args *a)
 {
 	pd_session s;
-	int rc = pd_session_open(&s, "report", a->input, false, a->force);
+	int rc = pd_session_open(&s, "report", a->input, false, a->force, a->dump);
 	if (rc)
 		return rc;
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,

@@ -1404,7 +1404,8 @@ int cmd_script(int argc, char **argv)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
-	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force);
+	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
+				  dump);
 	if (rc)
 		return rc;
 	s.spe.dump = dump;

@@ -16,7 +16,8 @@
 #include "perf_regs.h"
 #include "report_tasks.h"
 
-enum { PD_USER_TYPES = 64 }; /* records of perf's own (FINISHED_ROUND ...) from here */
+enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from here */
+       PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
 
 typedef struct dump_ctx {
 	pd_session *s;
@@ -27,11 +28,19 @@ typedef struct dump_ctx {
 	stats_count c;
 } dump_ctx;
 
+/* The offset perf names: a pipe's counts from the end of its header. */
+static uint64_t dump_offset(const pd_session *s, const pk_pd_event *ev)
+{
+	return pk_pd_is_pipe(s->reader) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
+									 : ev->offset;
+}
+
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
 static void dump_raw(const pd_session *s, const pk_pd_event *ev)
 {
 	if (pk_pd_is_pipe(s->reader))
-		printf("\n%#" PRIx64 " [%#x]: event: %u\n", ev->offset, ev->size, ev->type);
+		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
+		       ev->type);
 	else
 		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, s->input, ev->size,
 		       ev->type);
@@ -304,10 +313,10 @@ static bool dump_user(const pk_pd_event *ev)
 }
 
 /* The decoded line of a record other than a sample. */
-static void dump_other(const pk_pd_event *ev)
+static void dump_other(const pd_session *s, const pk_pd_event *ev)
 {
 	const char *name = pk_pd_record_name(ev->type);
-	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", ev->offset, ev->size, name ? name : "UNKNOWN");
+	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -407,7 +416,7 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	dump_tstamp(d, ev, smp);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_SAMPLE(IP, 0x%x): %d/%d: %#" PRIx64
 	       " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-	       ev->offset, ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
+	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
 	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -430,7 +439,7 @@ static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 	dump_raw(s, ev);
 	printf("\n");
 	dump_tstamp(d, ev, NULL);
-	dump_other(ev);
+	dump_other(s, ev);
 }
 
 int pd_dump_run(pd_session *s)
