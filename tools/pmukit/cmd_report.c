@@ -572,7 +572,7 @@ static int report_run(report *rp, report_args *a)
 		if (pk_pd_is_pipe(s.reader))
 			rp->pipe_hdr = &h;
 		if (a->dump) {
-			status = pd_dump_run(&s);
+			status = pd_dump_run(&s, true, rp->branch_view);
 		} else if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;

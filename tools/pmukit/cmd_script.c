@@ -1442,7 +1442,7 @@ int cmd_script(int argc, char **argv)
 		return 0;
 	}
 	if (dump) {
-		rc = pd_dump_run(&s);
+		rc = pd_dump_run(&s, false, false);
 		script_metric_close(&sc.metric);
 		script_filter_release(&sc.filter);
 		rc = pd_session_finish(&s, rc);

@@ -24,6 +24,8 @@ typedef struct dump_ctx {
 	uint64_t combined;           /* the evsels' sample_type bits, or'ed */
 	bool id_all;                 /* the first evsel's sample_id_all */
 	size_t nr_evsels;            /* when combined was made */
+	bool branch_view;            /* report shows branches: its stats count them */
+	bool stats;                  /* print the stats (report) */
 	const perf_regs_arch *regs;
 	stats_count c;
 } dump_ctx;
@@ -65,10 +67,13 @@ static void dump_raw(const pd_session *s, const pk_pd_event *ev)
 }
 
 /* The evsels' sample_type bits and the first one's sample_id_all, again
- * when a pipe's ATTR records have added evsels. */
-static void dump_evlist(dump_ctx *d)
+ * when a pipe's ATTR records have added evsels (an ATTR record is dumped
+ * before perf adds its evsel). */
+static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
 {
 	size_t n = pk_pd_nr_evsels(d->s->reader);
+	if (ev->type == PK_RECORD_HEADER_ATTR && n)
+		n--;
 	if (n == d->nr_evsels)
 		return;
 	d->nr_evsels = n;
@@ -81,7 +86,7 @@ static void dump_evlist(dump_ctx *d)
 /* perf's "CPU TIME " before a decoded record. */
 static void dump_tstamp(dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
-	dump_evlist(d);
+	dump_evlist(d, ev);
 	if (ev->type != PERF_RECORD_SAMPLE && !d->id_all) {
 		fputs("-1 -1 ", stdout);
 		return;
@@ -204,15 +209,15 @@ static void dump_event_update(const pk_pd_event *ev)
 	printf("\n... id:    %" PRIu64 "\n", pk_pd_rec_u64(ev, 1));
 	const char *str = ev->size > 24 ? (const char *)ev->data + 24 : "";
 	switch (type) {
-	case 1: printf("... unit:  %.*s\n", (int)(ev->size - 24), str); break;
-	case 2: {
+	case 0: printf("... unit:  %.*s\n", (int)(ev->size - 24), str); break;
+	case 1: {
 		double d;
 		memcpy(&d, ev->data + 24, sizeof d);
 		printf("... scale: %f\n", d);
 		break;
 	}
-	case 3: printf("... name:  %.*s\n", (int)(ev->size - 24), str); break;
-	case 4:
+	case 2: printf("... name:  %.*s\n", (int)(ev->size - 24), str); break;
+	case 3:
 		printf("... ");
 		dump_cpus(ev->data + 24, ev->size > 24 ? ev->size - 24u : 0);
 		printf("\n");
@@ -281,7 +286,7 @@ static bool dump_user(const pk_pd_event *ev)
 		uint64_t nr = pk_pd_rec_u64(ev, 0);
 		printf(" nr: %" PRIu64, nr);
 		for (uint64_t i = 0; i < nr && 16 + 24 * (i + 1) <= ev->size; i++)
-			printf("%s thread: %" PRIu64, i ? "," : "", pk_pd_rec_u64(ev, 1 + 3 * i));
+			printf("%s thread: %d", i ? "," : "", (int)pk_pd_rec_u64(ev, 1 + 3 * i));
 		printf("\n: unhandled!\n");
 		return true;
 	}
@@ -392,9 +397,10 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 	if (t & PERF_SAMPLE_REGS_INTR)
 		dump_regs(d, "intr", smp->intr_abi, a->sample_regs_intr, smp->intr_regs,
 			  smp->intr_regs_nr);
-	if (t & PERF_SAMPLE_STACK_USER)
-		printf("... ustack: size %" PRIu64 ", offset 0x%x\n", smp->stack_size,
-		       (unsigned)(smp->stack - ev->data));
+	if (t & PERF_SAMPLE_STACK_USER) /* perf: the dynamic size, the offset of the size word */
+		printf("... ustack: size %" PRIu64 ", offset 0x%x\n",
+		       smp->stack_size ? smp->stack_dyn_size : 0,
+		       (unsigned)(smp->stack - ev->data) - 8u);
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		printf("... weight: %" PRIu64 ",0x%x,0x%x\n", smp->weight, smp->weight_var2,
 		       smp->weight_var3);
@@ -424,7 +430,11 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	       (int32_t)smp->tid);
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
 	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso : "<not found>");
-	return report_stats_sample(&d->c, s, ev, smp);
+	if (!d->branch_view || !smp->branch_nr)
+		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
+	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
+		report_stats_sample(&d->c, s, ev, smp);
+	return 0;
 }
 
 static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
@@ -442,9 +452,9 @@ static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 	dump_other(s, ev);
 }
 
-int pd_dump_run(pd_session *s)
+int pd_dump_run(pd_session *s, bool stats, bool branch_view)
 {
-	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1};
+	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = branch_view, .stats = stats};
 	d.regs = perf_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
@@ -452,7 +462,7 @@ int pd_dump_run(pd_session *s)
 	s->event_arg = &d;
 	int status = pd_session_run(s, dump_sample, &d);
 	s->on_event = NULL;
-	if (!status)
+	if (!status && stats)
 		report_stats_print(s, d.c.samples, d.c.lost, stdout);
 	report_stats_end(&d.c);
 	return status;
