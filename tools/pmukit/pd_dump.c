@@ -16,6 +16,7 @@
 #include "perf_regs.h"
 #include "report_tasks.h"
 
+#define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
 enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from here */
        PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
 
@@ -141,7 +142,8 @@ static void dump_cpus(const uint8_t *p, size_t n)
 		} else if (type == 1 && n >= 6) {
 			uint16_t nr = *(const uint16_t *)(const void *)(p + 2);
 			uint16_t ls = *(const uint16_t *)(const void *)(p + 4);
-			size_t base = ls == 4 ? 6 : 8, bits = (size_t)nr * (ls == 4 ? 32 : 64);
+			/* u32 words after long_size; u64 words after 4 more bytes */
+			size_t base = ls == 4 ? 6 : 10, bits = (size_t)nr * (ls == 4 ? 32 : 64);
 			if ((size_t)cpu < bits && base + (size_t)cpu / 8 < n)
 				set = p[base + (size_t)cpu / 8] >> (cpu % 8) & 1;
 		} else if (type == 2 && n >= 6) {
@@ -370,17 +372,43 @@ static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_
 	}
 }
 
+/* A --call-graph lbr sample's chain as perf stitches it: the kernel's part
+ * up to the user context marker, the first branch's target, each source. */
+static void dump_lbr_chain(const pk_pd_sample *smp)
+{
+	uint64_t k = 0;
+	while (k < smp->callchain_nr && smp->callchain[k] != PK_CONTEXT_USER_MARK)
+		k++;
+	k = k < smp->callchain_nr ? k + 1 : smp->callchain_nr;
+	printf("... LBR call chain: nr:%" PRIu64 "\n", k + smp->branch_nr + 1);
+	uint64_t i = 0;
+	for (; i < k; i++)
+		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->callchain[i]);
+	printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i++, smp->branch[0].to);
+	for (uint64_t b = 0; b < smp->branch_nr; b++, i++)
+		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->branch[b].from);
+}
+
 /* The sample's fields after its first line, in perf's order. */
 static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	const struct perf_event_attr *a = &ev->evsel->attr;
 	uint64_t t = smp->type;
+	bool lbr = (t & PERF_SAMPLE_BRANCH_STACK) &&
+		   (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+	if ((t & PERF_SAMPLE_CALLCHAIN) && lbr && smp->branch_nr)
+		dump_lbr_chain(smp);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		printf("... FP chain: nr:%" PRIu64 "\n", smp->callchain_nr);
 		for (uint64_t i = 0; i < smp->callchain_nr; i++)
 			printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->callchain[i]);
 	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
+	if (lbr) { /* the call stack: the first branch's target, then each source */
+		printf("... branch callstack: nr:%" PRIu64 "\n", smp->branch_nr + 1);
+		for (uint64_t i = 0; i < smp->branch_nr + 1 && smp->branch_nr; i++)
+			printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i,
+			       i ? smp->branch[i - 1].from : smp->branch[0].to);
+	} else if (t & PERF_SAMPLE_BRANCH_STACK) {
 		printf("... branch stack: nr:%" PRIu64 "\n", smp->branch_nr);
 		for (uint64_t i = 0; i < smp->branch_nr; i++) {
 			uint64_t f = smp->branch[i].flags;
