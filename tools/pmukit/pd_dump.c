@@ -389,6 +389,37 @@ static void dump_lbr_chain(const pk_pd_sample *smp)
 		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->branch[b].from);
 }
 
+/* Where a pointer into the record ends, n bytes on (0 for none). */
+static size_t end_of(const pk_pd_event *ev, const void *p, size_t n)
+{
+	return p ? (size_t)((const uint8_t *)p - ev->data) + n : 0;
+}
+
+/* The offset of the user stack's size word: the end of the fields before
+ * it (the last variable one the parse points at, then the user regs). */
+static size_t ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	if (smp->stack)
+		return (size_t)(smp->stack - ev->data) - 8;
+	uint64_t t = smp->type;
+	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_regs)
+		return end_of(ev, smp->user_regs, smp->user_regs_nr * 8);
+	size_t pos = 8;
+	for (int bit = 0; bit <= 9; bit++) /* IP .. STREAM_ID, IDENTIFIER: 8 bytes each */
+		pos += (t >> bit & 1) && bit != 4 && bit != 5 ? 8 : 0; /* READ, CALLCHAIN apart */
+	pos += t & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	size_t e;
+	if ((e = end_of(ev, smp->read, smp->read_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->callchain, smp->callchain_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->raw, smp->raw_size)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->branch, smp->branch_nr * sizeof(*smp->branch))) > pos)
+		pos = e;
+	return pos + (t & PERF_SAMPLE_REGS_USER ? 8 : 0); /* the ABI word */
+}
+
 /* The sample's fields after its first line, in perf's order. */
 static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
@@ -419,16 +450,16 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 			       (unsigned)(f >> 33), ty ? ty : "");
 		}
 	}
-	if (t & PERF_SAMPLE_REGS_USER)
+	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_abi) /* ABI none: perf prints none */
 		dump_regs(d, "user", smp->user_abi, a->sample_regs_user, smp->user_regs,
 			  smp->user_regs_nr);
-	if (t & PERF_SAMPLE_REGS_INTR)
+	if ((t & PERF_SAMPLE_REGS_INTR) && smp->intr_abi)
 		dump_regs(d, "intr", smp->intr_abi, a->sample_regs_intr, smp->intr_regs,
 			  smp->intr_regs_nr);
 	if (t & PERF_SAMPLE_STACK_USER) /* perf: the dynamic size, the offset of the size word */
 		printf("... ustack: size %" PRIu64 ", offset 0x%x\n",
 		       smp->stack_size ? smp->stack_dyn_size : 0,
-		       (unsigned)(smp->stack - ev->data) - 8u);
+		       (unsigned)ustack_offset(ev, smp));
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		printf("... weight: %" PRIu64 ",0x%x,0x%x\n", smp->weight, smp->weight_var2,
 		       smp->weight_var3);
