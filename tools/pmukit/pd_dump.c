@@ -488,7 +488,7 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
 	       (int32_t)smp->tid);
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
-	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso : "<not found>");
+	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
 	if (!d->branch_view || !smp->branch_nr)
 		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
 	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
