@@ -143,6 +143,8 @@ typedef struct pk_pd_event {
 
 typedef struct pk_pd_open_opts {
 	bool no_order;               /* deliver in file order (perf script --no-ordered... ) */
+	bool rounds;                 /* time order: FINISHED_ROUND records delivered too,
+					each before the records its round releases (-D) */
 	size_t queue_limit;          /* bytes queued for ordering before a forced flush; 0: 64 MiB */
 	size_t chunk_size;           /* read size; 0: 4 MiB */
 } pk_pd_open_opts;

@@ -71,6 +71,8 @@ typedef struct pk_addr_loc {
 	const char *dso;             /* "[kernel.kallsyms]", a path, "[unknown]" */
 	const char *dso_short;       /* perf's short name (report's): a path's base
 					name, "[i915]" for a kernel module's path */
+	const char *dso_long;        /* perf's long name (-D's): dso, but a kernel
+					module by the path it was mapped from */
 	const char *sym;             /* NULL when not found */
 	uint64_t sym_start;          /* in the dso's address space */
 	uint64_t symoff;             /* address - symbol start */

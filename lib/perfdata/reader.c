@@ -1210,7 +1210,7 @@ static int queue_samples_fast(pk_pd_reader *r)
 		const pk_pd_evsel *e = known_evsel(r, p, size);
 		uint64_t time;
 		if (!e || !pki_pd_sample_time(&((const pd_evsel *)(const void *)e)->layout, p + 8,
-					      size - 8, &time))
+					      size - 8, &time) || !time || time == UINT64_MAX)
 			break;
 		pki_pd_src_trim(&r->src, off);
 		off += size;
@@ -1231,7 +1231,9 @@ static int queue_samples_fast(pk_pd_reader *r)
 
 static bool queued_type(const pk_pd_event *ev)
 {
-	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time;
+	/* perf's rule: a time of 0 or all ones is no time (read in place) */
+	return ev->type < PK_RECORD_HEADER_ATTR && ev->has_time && ev->id.time &&
+	       ev->id.time != UINT64_MAX;
 }
 
 /* The next event: 1, or 2 when it was held in place in the queue and its
@@ -1287,6 +1289,8 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 		if (ev->type == PK_RECORD_FINISHED_ROUND) {
 			pki_pd_queue_flush(&r->q, r->q.next_flush);
 			r->q.next_flush = r->q.max_time;
+			if (r->opts.rounds)
+				return 1;
 			continue;
 		}
 		if (!queued)

@@ -107,6 +107,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	 * with a build id; else by "[name]" */
 	loc->dso = d->is_module && !d->listed ? d->short_name : d->name;
 	loc->dso_short = d->short_name;
+	loc->dso_long = d->name;
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
 	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
@@ -140,7 +141,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 		    pk_addr_loc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
-	loc->dso = loc->dso_short = "[unknown]";
+	loc->dso = loc->dso_short = loc->dso_long = "[unknown]";
 	if (kernel_mode(cpumode)) {
 		resolve_kernel(m, addr, loc);
 		return;
@@ -152,7 +153,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	dso *d = mp->dso;
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
-	loc->dso = d->name;
+	loc->dso = loc->dso_long = d->name;
 	loc->dso_short = d->short_name;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "report_keys.h"
 #include "report_spe.h"
+#include "pd_dump.h"
 #include "report_tasks.h"
 
 /* ---- options ---- */
@@ -542,7 +543,7 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 static int report_run(report *rp, report_args *a)
 {
 	pd_session s;
-	int rc = pd_session_open(&s, "report", a->input, false, a->force);
+	int rc = pd_session_open(&s, "report", a->input, false, a->force, a->dump);
 	if (rc)
 		return rc;
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
@@ -587,7 +588,9 @@ static int report_run(report *rp, report_args *a)
 		s.spe.dump = a->dump;
 		if (pk_pd_is_pipe(s.reader))
 			rp->pipe_hdr = &h;
-		if (rp_hist_setup(rp, &s, &h) < 0) {
+		if (a->dump) {
+			status = pd_dump_run(&s, true, rp->branch_view);
+		} else if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;
 		} else {

@@ -9,6 +9,7 @@
 #include <pmukit/datasrc.h>
 
 #include "builtin.h"
+#include "pd_dump.h"
 #include "pd_header.h"
 #include "pd_session.h"
 #include "perfdata/pd_fast.h"
@@ -1422,7 +1423,8 @@ int cmd_script(int argc, char **argv)
 		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
-	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force);
+	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
+				  dump);
 	if (rc)
 		return rc;
 	s.spe.dump = dump;
@@ -1457,6 +1459,14 @@ int cmd_script(int argc, char **argv)
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 0;
+	}
+	if (dump) {
+		rc = pd_dump_run(&s, false, false);
+		script_metric_close(&sc.metric);
+		script_filter_release(&sc.filter);
+		rc = pd_session_finish(&s, rc);
+		pd_session_close(&s);
+		return rc;
 	}
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {

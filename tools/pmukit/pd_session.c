@@ -36,7 +36,8 @@ static int check_owner(const char *cmd, const char *input)
 	return 1;
 }
 
-int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order, bool force)
+int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order, bool force,
+		    bool rounds)
 {
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
@@ -49,7 +50,7 @@ int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_o
 		return 1;
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pd_open_opts o = {.no_order = no_order};
+	pk_pd_open_opts o = {.no_order = no_order, .rounds = rounds};
 	if (pk_pd_reader_open(input, &o, &s->reader, &err) < 0) {
 		if (err.code == -ENOENT) /* perf's hint */
 			pk_err_hint(&err, "(try 'pmukit record' first)");
@@ -380,8 +381,12 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			continue;
 		}
 		s->nr_samples++;
-		if (s->spe.dump)
-			continue; /* -D: the dump only */
+		if (s->spe.dump) { /* -D: each sample as it is in the file */
+			int r = fn(arg, s, &ev, &sample);
+			if (r)
+				return r;
+			continue;
+		}
 		if (sample_chain(s, &ev, &sample) < 0) {
 			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 			return 1;

@@ -53,8 +53,10 @@ typedef int (*pd_sample_fn)(void *arg, pd_session *s, const pk_pd_event *ev,
 
 /* input NULL: stdin when it is a pipe, else "perf.data" (perf's rule).
  * Without force (-f/--force), a file owned by neither the current user
- * nor root is refused as perf refuses it (a directory: its "data" file). */
-int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order, bool force);
+ * nor root is refused as perf refuses it (a directory: its "data" file).
+ * rounds (-D): FINISHED_ROUND records handed to on_event too. */
+int pd_session_open(pd_session *s, const char *cmd, const char *input, bool no_order, bool force,
+		    bool rounds);
 /* A machine with options (--kallsyms FILE, --no-demangle) in place of the
  * default one (before the run); 0, or 1 after printing an error. */
 int pd_session_machine(pd_session *s, const pk_machine_opts *o);

@@ -472,7 +472,7 @@ static const char *stats_name(pd_session *s, size_t i)
 	return pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name : pk_pd_evsel_name(e);
 }
 
-static void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f)
+void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f)
 {
 	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
 	uint64_t total = 0;
@@ -525,12 +525,7 @@ int report_tasks_run(pd_session *s, bool with_maps)
 	return status;
 }
 
-typedef struct stats_count {
-	uint64_t *samples, *lost;
-	size_t n;
-} stats_count;
-
-static int count_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	stats_count *c = arg;
 	(void)s;
@@ -540,7 +535,7 @@ static int count_sample(void *arg, pd_session *s, const pk_pd_event *ev, const p
 	return 0;
 }
 
-static void count_lost(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+void report_stats_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
 {
 	stats_count *c = arg;
 	(void)s;
@@ -552,24 +547,37 @@ static void count_lost(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 	}
 }
 
+int report_stats_begin(stats_count *c, pd_session *s)
+{
+	c->n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
+	c->samples = calloc(c->n, sizeof(uint64_t));
+	c->lost = calloc(c->n, sizeof(uint64_t));
+	if (c->samples && c->lost)
+		return 0;
+	report_stats_end(c);
+	fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+	return -1;
+}
+
+void report_stats_end(stats_count *c)
+{
+	free(c->samples);
+	free(c->lost);
+	c->samples = c->lost = NULL;
+}
+
 int report_stats_run(pd_session *s)
 {
-	stats_count c = {.n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS};
-	c.samples = calloc(c.n, sizeof(uint64_t));
-	c.lost = calloc(c.n, sizeof(uint64_t));
-	int status = 1;
-	if (!c.samples || !c.lost) {
-		fprintf(stderr, "pmukit report: out of memory\n");
-	} else {
-		s->on_event = count_lost;
-		s->event_arg = &c;
-		status = pd_session_run(s, count_sample, &c);
-		s->on_event = NULL;
-		if (!status)
-			report_stats_print(s, c.samples, c.lost, stdout);
-	}
-	free(c.samples);
-	free(c.lost);
+	stats_count c;
+	if (report_stats_begin(&c, s) < 0)
+		return 1;
+	s->on_event = report_stats_event;
+	s->event_arg = &c;
+	int status = pd_session_run(s, report_stats_sample, &c);
+	s->on_event = NULL;
+	if (!status)
+		report_stats_print(s, c.samples, c.lost, stdout);
+	report_stats_end(&c);
 	return status;
 }
 

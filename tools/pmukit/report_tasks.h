@@ -12,6 +12,18 @@ int report_tasks_run(pd_session *s, bool with_maps);
 /* --stats: reads the session and prints perf's "Aggregated stats" of the
  * file's records, then each event's samples and lost samples. */
 int report_stats_run(pd_session *s);
+/* Its pieces, for a reader that prints the stats after its own pass (-D):
+ * begin (0, or -1 after printing the error), the session's sample and
+ * on_event callbacks (arg: the stats_count), the blocks, end. */
+typedef struct stats_count {
+	uint64_t *samples, *lost;    /* per evsel index */
+	size_t n;
+} stats_count;
+int report_stats_begin(stats_count *c, pd_session *s);
+int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp);
+void report_stats_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
+void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f);
+void report_stats_end(stats_count *c);
 
 /* -T/--threads: the values of PERF_RECORD_READ records (perf record -s)
  * added up per thread and event, printed after the table as perf does. */

@@ -1,0 +1,101 @@
+/* `report -D` (perf's raw trace dump of every record) against perf 6.1 on
+ * real files recorded elsewhere (tests/data/perfdata-real, decompressed
+ * into the group's directory at test time): file and pipe mode, kernel and
+ * perf's own records (MMAP/MMAP2, COMM, FORK/EXIT, SWITCH, NAMESPACES,
+ * LOST_SAMPLES, TIME_CONV, THREAD_MAP, CPU_MAP, EVENT_UPDATE, ID_INDEX,
+ * FEATURE, FINISHED_ROUND), samples with call chains, branch stacks (the
+ * branch view's stats), LBR call stacks, user registers and stacks, weights.
+ * The files chosen are ones where nothing here depends on this machine
+ * (no vDSO temporary names, no kernel modules). Skipped without perf or xz. */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_test.h"
+
+/* perf report -D and pmukit report -D on the corpus file rel print the same. */
+static void same_dump(const char *rel)
+{
+	PD_TEST_NEED("perf");
+	PD_TEST_NEED("xz");
+	char *path = NULL, *cmd = NULL;
+	const char *base = strrchr(rel, '/');
+	assert_true(asprintf(&path, "%s/%s", pd_test_dir, base ? base + 1 : rel) > 0);
+	assert_true(asprintf(&cmd, "xz -dc '%s.xz' > '%s'", pk_test_fixture(rel), path) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	char *theirs = NULL, *ours = NULL;
+	assert_true(asprintf(&cmd, "cd '%s' && HOME=. PERF_BUILDID_DIR=./.debug perf report -f -D "
+				   "-i '%s' 2>/dev/null", pd_test_dir, path) > 0);
+	pk_test_run(cmd, &theirs, 0);
+	free(cmd);
+	assert_true(asprintf(&cmd, "cd '%s' && HOME=. %s report -f -D -i '%s' 2>/dev/null",
+			     pd_test_dir, pk_test_pmukit(), path) > 0);
+	pk_test_run(cmd, &ours, 0);
+	free(cmd);
+	assert_non_null(theirs);
+	assert_non_null(ours);
+	assert_true(pd_test_lines(theirs) > 100);
+	if (strcmp(ours, theirs)) {
+		size_t line = 1, i = 0;
+		for (; ours[i] && ours[i] == theirs[i]; i++)
+			line += ours[i] == '\n';
+		fprintf(stderr, "%s: -D differs from perf's at line %zu\n", rel, line);
+	}
+	assert_string_equal(ours, theirs);
+	free(ours);
+	free(theirs);
+	free(path);
+}
+
+static void test_branch_file(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.branch-4.14");
+}
+
+static void test_lbr_regs_stack(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/perfparser/vector_static_gcc_perf.lbr.data");
+}
+
+static void test_pipe_features(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.piped.header_features-4.16");
+}
+
+static void test_switch_namespaces(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.ctx_switch_namespaces-4.14");
+}
+
+static void test_lost_samples(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.lost_samples-4.4");
+}
+
+static void test_weight_hw_index(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.weight_struct");
+	same_dump("perfdata-real/quipper/perf.data.branch_stack_hw_index");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_branch_file),
+		cmocka_unit_test(test_lbr_regs_stack),
+		cmocka_unit_test(test_pipe_features),
+		cmocka_unit_test(test_switch_namespaces),
+		cmocka_unit_test(test_lost_samples),
+		cmocka_unit_test(test_weight_hw_index),
+	};
+	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
+}

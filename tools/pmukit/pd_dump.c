@@ -1,0 +1,528 @@
+/* pmukit CLI: perf 6.1's raw trace dump (`report -D`, `script -D`): every
+ * record as it is delivered (time order), first its file offset, size and
+ * bytes in hex, then the record decoded per type (the sample's fields, call
+ * chain, branch stack, registers, read values), a sample's thread and dso,
+ * and at the end perf's "Aggregated stats" blocks (report --stats').
+ * Invariants: the text is perf's byte for byte; Arm SPE's AUXTRACE data keeps
+ * its own dump (pd_spe.c), printed where the record is; nothing here changes
+ * the session's state (the task state is updated by pd_session as usual). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pd_dump.h"
+#include "perf_regs.h"
+#include "report_tasks.h"
+
+#define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
+enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from here */
+       PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
+
+typedef struct dump_ctx {
+	pd_session *s;
+	uint64_t combined;           /* the evsels' sample_type bits, or'ed */
+	bool id_all;                 /* the first evsel's sample_id_all */
+	size_t nr_evsels;            /* when combined was made */
+	bool branch_view;            /* report shows branches: its stats count them */
+	bool stats;                  /* print the stats (report) */
+	const perf_regs_arch *regs;
+	stats_count c;
+} dump_ctx;
+
+/* The offset perf names: a pipe's counts from the end of its header. */
+static uint64_t dump_offset(const pd_session *s, const pk_pd_event *ev)
+{
+	return pk_pd_is_pipe(s->reader) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
+									 : ev->offset;
+}
+
+/* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
+static void dump_raw(const pd_session *s, const pk_pd_event *ev)
+{
+	if (pk_pd_is_pipe(s->reader))
+		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
+		       ev->type);
+	else
+		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, s->input, ev->size,
+		       ev->type);
+	printf(".\n. ... raw event: size %u bytes\n", ev->size);
+	for (size_t at = 0; at < ev->size; at += 16) {
+		char line[96];
+		int n = snprintf(line, sizeof line, ".  %04zx: ", at);
+		size_t k;
+		for (k = 0; k < 16; k++)
+			n += at + k < ev->size ? snprintf(line + n, sizeof line - (size_t)n, " %02x",
+							  ev->data[at + k])
+					       : snprintf(line + n, sizeof line - (size_t)n, "   ");
+		line[n++] = ' ';
+		line[n++] = ' ';
+		for (k = 0; k < 16; k++) {
+			int ch = at + k < ev->size ? ev->data[at + k] : ' ';
+			line[n++] = at + k < ev->size && !(isascii(ch) && isprint(ch)) ? '.' : (char)ch;
+		}
+		line[n] = 0;
+		printf("%s\n", line);
+	}
+}
+
+/* The evsels' sample_type bits and the first one's sample_id_all, again
+ * when a pipe's ATTR records have added evsels (an ATTR record is dumped
+ * before perf adds its evsel). */
+static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
+{
+	size_t n = pk_pd_nr_evsels(d->s->reader);
+	if (ev->type == PK_RECORD_HEADER_ATTR && n)
+		n--;
+	if (n == d->nr_evsels)
+		return;
+	d->nr_evsels = n;
+	d->combined = 0;
+	for (size_t i = 0; i < n; i++)
+		d->combined |= pk_pd_evsel_at(d->s->reader, i)->attr.sample_type;
+	d->id_all = n && pk_pd_evsel_at(d->s->reader, 0)->attr.sample_id_all;
+}
+
+/* perf's "CPU TIME " before a decoded record. */
+static void dump_tstamp(dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	dump_evlist(d, ev);
+	if (ev->type != PERF_RECORD_SAMPLE && !d->id_all) {
+		fputs("-1 -1 ", stdout);
+		return;
+	}
+	bool user = ev->type >= PD_USER_TYPES;
+	uint32_t cpu = smp ? smp->cpu : user ? 0 : ev->id.cpu;
+	uint64_t time = smp ? smp->time : user ? 0 : ev->id.time;
+	if (d->combined & PERF_SAMPLE_CPU)
+		printf("%u ", cpu);
+	if (d->combined & PERF_SAMPLE_TIME)
+		printf("%" PRIu64 " ", time);
+}
+
+static void dump_mmap(const pk_pd_event *ev)
+{
+	pk_pd_rec_mmap m;
+	pk_error err;
+	if (pk_pd_rec_mmap_parse(ev, &m, &err) < 0) {
+		printf(": unhandled!\n");
+		return;
+	}
+	printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int32_t)m.pid, (int32_t)m.tid,
+	       m.addr, m.len, m.pgoff);
+	if (ev->type == PERF_RECORD_MMAP) {
+		printf("]: %c %s\n", ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', m.filename);
+		return;
+	}
+	if (m.has_build_id) {
+		printf(" <");
+		for (unsigned i = 0; i < m.build_id_size; i++)
+			printf("%02x", m.build_id[i]);
+		printf(">");
+	} else {
+		printf(" %02x:%02x %" PRIu64 " %" PRIu64, m.maj, m.min, m.ino, m.ino_generation);
+	}
+	printf("]: %c%c%c%c %s\n", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
+	       m.prot & 4 ? 'x' : '-', m.flags & 1 ? 's' : 'p', m.filename);
+}
+
+/* cpu_map_data at p (n bytes) as perf's list ("0-3,8"). */
+static void dump_cpus(const uint8_t *p, size_t n)
+{
+	uint16_t type = n >= 2 ? *(const uint16_t *)(const void *)p : 0xffff;
+	bool any = false;
+	int run = -2, last = -2;
+	for (int cpu = 0; cpu < 65536; cpu++) {
+		bool set = false;
+		if (type == 0 && n >= 4) {
+			uint16_t nr = *(const uint16_t *)(const void *)(p + 2);
+			for (uint16_t i = 0; i < nr && 4 + 2 * (size_t)i + 2 <= n && !set; i++)
+				set = *(const uint16_t *)(const void *)(p + 4 + 2 * i) == cpu;
+		} else if (type == 1 && n >= 6) {
+			uint16_t nr = *(const uint16_t *)(const void *)(p + 2);
+			uint16_t ls = *(const uint16_t *)(const void *)(p + 4);
+			/* u32 words after long_size; u64 words after 4 more bytes */
+			size_t base = ls == 4 ? 6 : 10, bits = (size_t)nr * (ls == 4 ? 32 : 64);
+			if ((size_t)cpu < bits && base + (size_t)cpu / 8 < n)
+				set = p[base + (size_t)cpu / 8] >> (cpu % 8) & 1;
+		} else if (type == 2 && n >= 6) {
+			uint16_t lo = *(const uint16_t *)(const void *)(p + 4);
+			uint16_t hi = n >= 8 ? *(const uint16_t *)(const void *)(p + 6) : lo;
+			set = cpu >= lo && cpu <= hi;
+		}
+		if (set && last != cpu - 1)
+			run = cpu;
+		if (!set && last == cpu - 1 && last >= 0) {
+			printf(run == last ? "%s%d" : "%s%d-%d", any ? "," : "", run, last);
+			any = true;
+		}
+		if (set)
+			last = cpu;
+	}
+}
+
+static void dump_switch(const pk_pd_event *ev)
+{
+	bool out = ev->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	const char *io = !out ? "IN         "
+			 : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ";
+	if (ev->type == PERF_RECORD_SWITCH) {
+		printf(" %s\n", io);
+		return;
+	}
+	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
+	printf(" %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev", (int32_t)w[0],
+	       (int32_t)w[1]);
+}
+
+static void dump_namespaces(const pk_pd_event *ev)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
+	uint64_t nr = pk_pd_rec_u64(ev, 1);
+	printf(" %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int32_t)w[0], (int32_t)w[1], nr);
+	for (uint64_t i = 0; i < nr && 24 + 16 * (i + 1) <= ev->size; i++) {
+		printf("%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i, i < 7 ? names[i] : "UNKNOWN",
+		       pk_pd_rec_u64(ev, 2 + 2 * i), pk_pd_rec_u64(ev, 3 + 2 * i),
+		       i + 1 != nr ? ", " : "]\n");
+		if ((i + 1) % 4 == 0 && i + 1 != nr)
+			printf("\n\t\t ");
+	}
+}
+
+static void dump_time_conv(const pk_pd_event *ev)
+{
+	printf("\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64
+	       "\n... Time Zero       %" PRIu64 "\n", pk_pd_rec_u64(ev, 0), pk_pd_rec_u64(ev, 1),
+	       pk_pd_rec_u64(ev, 2));
+	if (ev->size >= 56) {
+		const uint8_t *c = ev->data + 48;
+		printf("... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64
+		       "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n", pk_pd_rec_u64(ev, 3),
+		       pk_pd_rec_u64(ev, 4), c[0] & 1, c[1] & 1);
+	}
+	printf(": unhandled!\n");
+}
+
+static void dump_event_update(const pk_pd_event *ev)
+{
+	uint64_t type = pk_pd_rec_u64(ev, 0);
+	printf("\n... id:    %" PRIu64 "\n", pk_pd_rec_u64(ev, 1));
+	const char *str = ev->size > 24 ? (const char *)ev->data + 24 : "";
+	switch (type) {
+	case 0: printf("... unit:  %.*s\n", (int)(ev->size - 24), str); break;
+	case 1: {
+		double d;
+		memcpy(&d, ev->data + 24, sizeof d);
+		printf("... scale: %f\n", d);
+		break;
+	}
+	case 2: printf("... name:  %.*s\n", (int)(ev->size - 24), str); break;
+	case 3:
+		printf("... ");
+		dump_cpus(ev->data + 24, ev->size > 24 ? ev->size - 24u : 0);
+		printf("\n");
+		break;
+	default: printf("... unknown type\n"); break;
+	}
+}
+
+static void dump_id_index(const pk_pd_event *ev)
+{
+	uint64_t nr = pk_pd_rec_u64(ev, 0);
+	printf(" nr: %" PRIu64 "\n", nr);
+	for (uint64_t i = 0; i < nr && 16 + 32 * (i + 1) <= ev->size; i++)
+		printf(" ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
+		       pk_pd_rec_u64(ev, 1 + 4 * i), pk_pd_rec_u64(ev, 2 + 4 * i),
+		       (int64_t)pk_pd_rec_u64(ev, 3 + 4 * i), (int64_t)pk_pd_rec_u64(ev, 4 + 4 * i));
+}
+
+/* The rest of the line of a kernel record other than MMAP/COMM/FORK/EXIT/
+ * SAMPLE; false when perf prints it as unhandled. */
+static bool dump_kernel_other(const pk_pd_event *ev)
+{
+	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
+	uint64_t f;
+	switch (ev->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: dump_switch(ev); return true;
+	case PERF_RECORD_NAMESPACES: dump_namespaces(ev); return true;
+	case PERF_RECORD_CGROUP:
+		printf(" cgroup: %" PRIu64 " %s\n", pk_pd_rec_u64(ev, 0), (const char *)ev->data + 16);
+		return true;
+	case PERF_RECORD_KSYMBOL:
+		printf(" addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", pk_pd_rec_u64(ev, 0),
+		       w[2], (unsigned)(w[3] & 0xffff), (unsigned)(w[3] >> 16), (const char *)ev->data + 24);
+		return true;
+	case PERF_RECORD_BPF_EVENT:
+		printf(" type %u, flags %u, id %u\n", (unsigned)(w[0] & 0xffff), (unsigned)(w[0] >> 16),
+		       w[1]);
+		return true;
+	case PERF_RECORD_ITRACE_START: printf(" pid: %u tid: %u\n", w[0], w[1]); return true;
+	case PERF_RECORD_AUX:
+		f = pk_pd_rec_u64(ev, 2);
+		printf(" offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
+		       pk_pd_rec_u64(ev, 0), pk_pd_rec_u64(ev, 1), f, f & 1 ? "T" : "", f & 2 ? "O" : "",
+		       f & 4 ? "P" : "");
+		return true;
+	case PERF_RECORD_LOST_SAMPLES:
+		printf(": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", ev->id.id, pk_pd_rec_u64(ev, 0));
+		return true;
+	case PERF_RECORD_LOST:
+		printf(": id:%" PRIu64 ": lost:%" PRIu64 "\n", pk_pd_rec_u64(ev, 0), pk_pd_rec_u64(ev, 1));
+		return true;
+	default: return false;
+	}
+}
+
+/* The rest of the line of perf's own records; false when unhandled. */
+static bool dump_user(const pk_pd_event *ev)
+{
+	switch (ev->type) {
+	case PK_RECORD_FINISHED_ROUND: printf("\n"); return true;
+	case PK_RECORD_TIME_CONV: dump_time_conv(ev); return true;
+	case PK_RECORD_EVENT_UPDATE: dump_event_update(ev); return true;
+	case PK_RECORD_ID_INDEX: dump_id_index(ev); return true;
+	case PK_RECORD_THREAD_MAP: {
+		uint64_t nr = pk_pd_rec_u64(ev, 0);
+		printf(" nr: %" PRIu64, nr);
+		for (uint64_t i = 0; i < nr && 16 + 24 * (i + 1) <= ev->size; i++)
+			printf("%s thread: %d", i ? "," : "", (int)pk_pd_rec_u64(ev, 1 + 3 * i));
+		printf("\n: unhandled!\n");
+		return true;
+	}
+	case PK_RECORD_CPU_MAP:
+		printf(": ");
+		dump_cpus(ev->data + 8, ev->size - 8u);
+		printf("\n: unhandled!\n");
+		return true;
+	case PK_RECORD_AUXTRACE_INFO:
+		printf(" type: %u\n", (unsigned)pk_pd_rec_u64(ev, 0));
+		return true;
+	case PK_RECORD_AUXTRACE: {
+		pk_pd_rec_auxtrace a;
+		pk_error err;
+		if (pk_pd_rec_auxtrace_parse(ev, &a, &err) < 0)
+			return false;
+		printf(" size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+		       a.size, a.offset, a.reference, a.idx, (int32_t)a.tid, (int32_t)a.cpu);
+		return true;
+	}
+	case PK_RECORD_HEADER_ATTR:
+	case PK_RECORD_HEADER_EVENT_TYPE:
+	case PK_RECORD_HEADER_TRACING_DATA:
+	case PK_RECORD_HEADER_BUILD_ID:
+	case PK_RECORD_HEADER_FEATURE:
+		return true; /* perf ends no line there */
+	default: return false;
+	}
+}
+
+/* The decoded line of a record other than a sample. */
+static void dump_other(const pd_session *s, const pk_pd_event *ev)
+{
+	const char *name = pk_pd_record_name(ev->type);
+	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		dump_mmap(ev);
+		return;
+	case PERF_RECORD_COMM: {
+		pk_pd_rec_comm c;
+		pk_error err;
+		if (pk_pd_rec_comm_parse(ev, &c, &err) == 0) {
+			printf("%s: %s:%d/%d\n", ev->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
+			       c.comm, (int32_t)c.pid, (int32_t)c.tid);
+			return;
+		}
+		break;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		pk_pd_rec_fork f;
+		pk_error err;
+		if (pk_pd_rec_fork_parse(ev, &f, &err) == 0) {
+			printf("(%d:%d):(%d:%d)\n", (int32_t)f.pid, (int32_t)f.tid, (int32_t)f.ppid,
+			       (int32_t)f.ptid);
+			return;
+		}
+		break;
+	}
+	default:
+		if (ev->type < PD_USER_TYPES ? dump_kernel_other(ev) : dump_user(ev))
+			return;
+		break;
+	}
+	printf(": unhandled!\n");
+}
+
+static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_t mask,
+		      const uint64_t *v, size_t n)
+{
+	printf("... %s regs: mask %#" PRIx64 " ABI %s\n", kind, mask,
+	       abi == 2 ? "64-bit" : abi == 1 ? "32-bit" : "none");
+	size_t k = 0;
+	for (int bit = 0; bit < 64 && k < n; bit++) {
+		if (!(mask >> bit & 1))
+			continue;
+		const char *nm = d->regs ? perf_regs_name(d->regs, bit) : NULL;
+		printf(".... %-5s 0x%016" PRIx64 "\n", nm ? nm : "unknown", v[k++]);
+	}
+}
+
+/* A --call-graph lbr sample's chain as perf stitches it: the kernel's part
+ * up to the user context marker, the first branch's target, each source. */
+static void dump_lbr_chain(const pk_pd_sample *smp)
+{
+	uint64_t k = 0;
+	while (k < smp->callchain_nr && smp->callchain[k] != PK_CONTEXT_USER_MARK)
+		k++;
+	k = k < smp->callchain_nr ? k + 1 : smp->callchain_nr;
+	printf("... LBR call chain: nr:%" PRIu64 "\n", k + smp->branch_nr + 1);
+	uint64_t i = 0;
+	for (; i < k; i++)
+		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->callchain[i]);
+	printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i++, smp->branch[0].to);
+	for (uint64_t b = 0; b < smp->branch_nr; b++, i++)
+		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->branch[b].from);
+}
+
+/* Where a pointer into the record ends, n bytes on (0 for none). */
+static size_t end_of(const pk_pd_event *ev, const void *p, size_t n)
+{
+	return p ? (size_t)((const uint8_t *)p - ev->data) + n : 0;
+}
+
+/* The offset of the user stack's size word: the end of the fields before
+ * it (the last variable one the parse points at, then the user regs). */
+static size_t ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	if (smp->stack)
+		return (size_t)(smp->stack - ev->data) - 8;
+	uint64_t t = smp->type;
+	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_regs)
+		return end_of(ev, smp->user_regs, smp->user_regs_nr * 8);
+	size_t pos = 8;
+	for (int bit = 0; bit <= 9; bit++) /* IP .. STREAM_ID, IDENTIFIER: 8 bytes each */
+		pos += (t >> bit & 1) && bit != 4 && bit != 5 ? 8 : 0; /* READ, CALLCHAIN apart */
+	pos += t & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	size_t e;
+	if ((e = end_of(ev, smp->read, smp->read_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->callchain, smp->callchain_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->raw, smp->raw_size)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->branch, smp->branch_nr * sizeof(*smp->branch))) > pos)
+		pos = e;
+	return pos + (t & PERF_SAMPLE_REGS_USER ? 8 : 0); /* the ABI word */
+}
+
+/* The sample's fields after its first line, in perf's order. */
+static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	const struct perf_event_attr *a = &ev->evsel->attr;
+	uint64_t t = smp->type;
+	bool lbr = (t & PERF_SAMPLE_BRANCH_STACK) &&
+		   (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+	if ((t & PERF_SAMPLE_CALLCHAIN) && lbr && smp->branch_nr)
+		dump_lbr_chain(smp);
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		printf("... FP chain: nr:%" PRIu64 "\n", smp->callchain_nr);
+		for (uint64_t i = 0; i < smp->callchain_nr; i++)
+			printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->callchain[i]);
+	}
+	if (lbr) { /* the call stack: the first branch's target, then each source */
+		printf("... branch callstack: nr:%" PRIu64 "\n", smp->branch_nr + 1);
+		for (uint64_t i = 0; i < smp->branch_nr + 1 && smp->branch_nr; i++)
+			printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i,
+			       i ? smp->branch[i - 1].from : smp->branch[0].to);
+	} else if (t & PERF_SAMPLE_BRANCH_STACK) {
+		printf("... branch stack: nr:%" PRIu64 "\n", smp->branch_nr);
+		for (uint64_t i = 0; i < smp->branch_nr; i++) {
+			uint64_t f = smp->branch[i].flags;
+			const char *ty = pk_pd_branch_type_name(f);
+			printf("..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %u cycles %s%s%s%s %x %s\n",
+			       i, smp->branch[i].from, smp->branch[i].to, (unsigned)(f >> 4 & 0xffff),
+			       f & 1 ? "M" : " ", f & 2 ? "P" : " ", f & 8 ? "A" : " ", f & 4 ? "T" : " ",
+			       (unsigned)(f >> 33), ty ? ty : "");
+		}
+	}
+	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_abi) /* ABI none: perf prints none */
+		dump_regs(d, "user", smp->user_abi, a->sample_regs_user, smp->user_regs,
+			  smp->user_regs_nr);
+	if ((t & PERF_SAMPLE_REGS_INTR) && smp->intr_abi)
+		dump_regs(d, "intr", smp->intr_abi, a->sample_regs_intr, smp->intr_regs,
+			  smp->intr_regs_nr);
+	if (t & PERF_SAMPLE_STACK_USER) /* perf: the dynamic size, the offset of the size word */
+		printf("... ustack: size %" PRIu64 ", offset 0x%x\n",
+		       smp->stack_size ? smp->stack_dyn_size : 0,
+		       (unsigned)ustack_offset(ev, smp));
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
+		printf("... weight: %" PRIu64 ",0x%x,0x%x\n", smp->weight, smp->weight_var2,
+		       smp->weight_var3);
+	else if (t & PERF_SAMPLE_WEIGHT)
+		printf("... weight: %" PRIu64 "\n", smp->weight);
+	if (t & PERF_SAMPLE_DATA_SRC)
+		printf(" . data_src: 0x%" PRIx64 "\n", smp->data_src);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		printf(" .. phys_addr: 0x%" PRIx64 "\n", smp->phys_addr);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		printf("... transaction: %" PRIx64 "\n", smp->transaction);
+}
+
+static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	dump_ctx *d = arg;
+	dump_raw(s, ev);
+	printf("\n");
+	dump_tstamp(d, ev, smp);
+	printf("%#" PRIx64 " [%#x]: PERF_RECORD_SAMPLE(IP, 0x%x): %d/%d: %#" PRIx64
+	       " period: %" PRIu64 " addr: %#" PRIx64 "\n",
+	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
+	       smp->period, smp->addr);
+	dump_sample_fields(d, ev, smp);
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
+	       (int32_t)smp->tid);
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
+	if (!d->branch_view || !smp->branch_nr)
+		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
+	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
+		report_stats_sample(&d->c, s, ev, smp);
+	return 0;
+}
+
+static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+{
+	dump_ctx *d = arg;
+	if (!before) {
+		report_stats_event(&d->c, s, ev, before);
+		return;
+	}
+	if (ev->type == PK_RECORD_AUXTRACE && s->spe.have_info)
+		return; /* Arm SPE: its own dump (pd_spe.c) */
+	dump_raw(s, ev);
+	printf("\n");
+	dump_tstamp(d, ev, NULL);
+	dump_other(s, ev);
+}
+
+int pd_dump_run(pd_session *s, bool stats, bool branch_view)
+{
+	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = branch_view, .stats = stats};
+	d.regs = perf_regs_host();
+	if (report_stats_begin(&d.c, s) < 0)
+		return 1;
+	s->on_event = dump_event;
+	s->event_arg = &d;
+	int status = pd_session_run(s, dump_sample, &d);
+	s->on_event = NULL;
+	if (!status && stats)
+		report_stats_print(s, d.c.samples, d.c.lost, stdout);
+	report_stats_end(&d.c);
+	return status;
+}
