@@ -34,7 +34,10 @@ if [ "$(id -u)" != 0 ]; then
 	exit 77
 fi
 command -v setpriv >/dev/null || { echo "SKIP: no setpriv (util-linux)"; exit 77; }
-tmp=$(mktemp -d "$build/setuid-env.XXXXXX")
+# in /tmp, not the build folder: the unprivileged user must reach the
+# programs, and a build inside a private folder (CI's mktemp -d) is not
+# reachable by it
+tmp=$(mktemp -d /tmp/pmukit-setuid-env.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 if findmnt -n -o OPTIONS -T "$tmp" | tr , '\n' | grep -qx nosuid; then
@@ -43,6 +46,10 @@ if findmnt -n -o OPTIONS -T "$tmp" | tr , '\n' | grep -qx nosuid; then
 fi
 install -m 4755 -o root -g root "$prog" "$tmp/suid"
 install -m 0755 "$prog" "$tmp/plain"
+if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$tmp/plain"; then
+	echo "SKIP: the unprivileged user (65534) cannot run programs in $tmp"
+	exit 77
+fi
 
 # what the unprivileged user controls: its own directory
 u=$tmp/user
