@@ -137,7 +137,7 @@ static void group_ecx(const pk_model *m, const mk_event *l, uint32_t *out)
 static size_t ctx_groups(const pk_model *m, int ctx, mk_event **out, size_t cap)
 {
 	const mk_ctx_ev *c = &m->cev[ctx];
-	size_t n = 0, nflex = 0, first_flex;
+	size_t n = 0, nflex = 0, first_flex = 0;
 	for (int pinned = 1; pinned >= 0; pinned--) {
 		if (!pinned)
 			first_flex = n;
