@@ -490,6 +490,7 @@ static void test_odd_comm(void **state)
 	}
 	assert_int_equal(odd, 2); /* its cpu_core and cpu_atom blocks */
 	free(out);
+	pk_test_rmtree(tmp);
 }
 
 /* -e: the extra events count beside the TopDown group and print after the

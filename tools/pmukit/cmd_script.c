@@ -1401,7 +1401,7 @@ int cmd_script(int argc, char **argv)
 		case 'd': sc.time_shift = SHIFT_DELTA; break;
 		case 'm':
 			if (pk_cli_parse_u64("script", "--max-stack", optarg, 0, PK_MAX_STACK, &v))
-				return 129;
+				goto usage;
 			sc.max_stack = (int)v;
 			break;
 		case 'i': input = optarg; break;
@@ -1409,24 +1409,28 @@ int cmd_script(int argc, char **argv)
 		case 'T': itrace = optarg; break;
 		case 'F':
 			if (parse_fields(&sc, optarg) < 0)
-				return 129;
+				goto usage;
 			break;
 		case 'n': sc.ns = true; break;
 		case 'G': sc.hide_callchain = true; break;
 		case 'O': no_order = true; break;
 		case O_CSV: export_fmt = PD_SPE_EXPORT_CSV; break;
 		case O_JSONL: export_fmt = PD_SPE_EXPORT_JSONL; break;
-		default: return 129; /* PK_OPT_ERROR, said */
+		default: goto usage; /* PK_OPT_ERROR, said */
 		}
 	}
-	if (optind < argc)
-		return pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
+	if (optind < argc) {
+		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
 	pd_session s;
 	/* perf script reads in file order to show where the rounds end */
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
-	if (rc)
+	if (rc) {
+		script_filter_release(&sc.filter);
 		return rc;
+	}
 	s.spe.dump = dump;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
 		pd_session_close(&s);
@@ -1436,6 +1440,7 @@ int cmd_script(int argc, char **argv)
 	s.spe.export_fmt = export_fmt;
 	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
 		pd_session_close(&s);
+		script_filter_release(&sc.filter);
 		return 129;
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
@@ -1499,4 +1504,7 @@ int cmd_script(int argc, char **argv)
 	rc = pd_session_finish(&s, rc);
 	pd_session_close(&s);
 	return rc;
+usage: /* an option refused: what was parsed so far freed */
+	script_filter_release(&sc.filter);
+	return 129;
 }
