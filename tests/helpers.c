@@ -188,7 +188,7 @@ pk_model *pk_test_region_model(const char *name, const char *report)
 		fail_msg("%s", err.msg);
 	pk_region_opts o;
 	pk_region_opts_init(&o);
-	o.model = m;
+	o.kernel = pk_model_kernel(m);
 	o.report = report;
 	if (pk_region_init(&o, &err) < 0)
 		fail_msg("%s", err.msg);

@@ -32,8 +32,9 @@ void pk_test_rmtree(char *dir);
  * last four returned stays valid). */
 const char *pk_test_example(const char *name);
 /* The region library set up on a new model of the bundled scenario name
- * (opts.model), the report asked for at report ("" none); the model, for
- * pk_model_free after pk_region_fini; fails the test when it cannot. */
+ * (opts.kernel = pk_model_kernel(m)), the report asked for at report ("" none);
+ * the model, for pk_model_free after pk_region_fini; fails the test when it
+ * cannot. */
 struct pk_model *pk_test_region_model(const char *name, const char *report);
 /* The PMU model of a scenario file; the test fails with the error if it
  * does not load. */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <pmukit/kernel.h>
+#include <pmukit/model.h>
 #include <pmukit/region.h>
 #ifdef HAVE_PAPI
 #include <papi.h>
@@ -184,7 +185,7 @@ static int init(pk_model *m, pk_error *err)
 {
 	pk_region_opts o;
 	pk_region_opts_init(&o);
-	o.model = m;
+	o.kernel = pk_model_kernel(m);
 	o.report = "";
 	return pk_region_init(&o, err);
 }

@@ -178,6 +178,30 @@ typedef struct pk_kernel_ops {
 	 * does; Linux does not). Writes a one-line reason into buf and returns
 	 * its length, 0 when there is none. */
 	size_t (*explain)(const pk_kernel *k, char *buf, size_t len);
+
+	/* Optional, a simulated kernel's (the PMU model's); NULL on Linux,
+	 * where the CPU executes RDPMC and RDTSC itself and time is the
+	 * machine's. A kernel with `now` is simulated: it is not thread-safe
+	 * (its users serialize their calls) and its tasks are its own (tids
+	 * from host.tasks, not the process's threads). */
+	/* RDPMC as thread tid executes it now: ECX n (generic counter n),
+	 * n | 1 << 30 (fixed counter n), 1 << 29 (Intel's PERF_METRICS); *value
+	 * the raw counter, 0 for one no event of tid occupies. -EINVAL for a
+	 * counter the core lacks (the hardware's #GP, and on Arm), -ESRCH for
+	 * a tid it does not run. */
+	int (*rdpmc)(const pk_kernel *k, pid_t tid, uint32_t ecx, uint64_t *value);
+	/* Its clock, ns since its start: the TSC of its user pages
+	 * (time_mult 1, time_shift 0). */
+	uint64_t (*now)(const pk_kernel *k);
+	/* Runs its time forward to ns since its start, stopping 1 ns before
+	 * its last thread ends (the threads stay alive); never backwards. For
+	 * the one who owns the kernel. */
+	void (*run_to)(const pk_kernel *k, uint64_t ns);
+	/* The sysfs root of its PMUs (for pk_pmus_load); NULL entry:
+	 * pk_sysfs_root(). */
+	const char *(*sysfs_root)(const pk_kernel *k);
+	/* What it was made from (the model's scenario file), for reports. */
+	const char *(*source)(const pk_kernel *k);
 } pk_kernel_ops;
 
 struct pk_kernel {
@@ -191,6 +215,12 @@ struct pk_kernel {
 const pk_kernel *pk_kernel_linux(void);
 
 /* ---- conveniences over the host facts (k NULL: the real kernel) ---- */
+
+/* The tracefs mount point: override if non-NULL, else $PMUKIT_TRACEFS, else
+ * /sys/kernel/tracing, else /sys/kernel/debug/tracing. NULL when none is
+ * readable. The result is static or the override itself. This machine's
+ * mount: the real kernel's tracefs_file reads under it. */
+const char *pk_tracefs_dir(const char *override);
 
 /* The number, or dflt when the kernel does not publish it. */
 int64_t pk_host_number(const pk_kernel *k, pk_host_num what, int64_t dflt);

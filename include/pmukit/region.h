@@ -44,7 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <pmukit/error.h>
-#include <pmukit/model.h>
+#include <pmukit/kernel.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,12 +60,13 @@ enum {
 
 typedef struct pk_region_opts {
 	int level;                   /* TopDown level, 1 or 2 (0: PMUKIT_REGION_LEVEL, else 1) */
-	/* Count on this model; the caller owns it and runs its virtual time
-	 * (pk_model_advance); every thread that opens takes the scenario's
-	 * next thread, in the scenario's order. */
-	pk_model *model;
-	/* Else load this scenario (NULL: PMUKIT_MODEL); virtual time then
-	 * follows the wall clock since pk_region_init (docs/regions.md). */
+	/* Count on this kernel (NULL: Linux, or the scenario below). A
+	 * simulated one (the PMU model's pk_model_kernel) is the caller's, who
+	 * runs its virtual time (pk_model_advance); every thread that opens
+	 * takes its next thread (host.tasks), in its order. */
+	const pk_kernel *kernel;
+	/* Else load this PMU model scenario (NULL: PMUKIT_MODEL); virtual time
+	 * then follows the wall clock since pk_region_init (docs/regions.md). */
 	const char *model_scenario;
 	/* PERF_EVENT_IOC_RESET period, seconds (0: PMUKIT_REGION_RESET_S, else 2;
 	 * < 0: never). */

@@ -4,15 +4,11 @@
 
 #include <stdint.h>
 #include <pmukit/error.h>
+#include <pmukit/kernel.h> /* pk_tracefs_dir: where the kernel mounts tracefs */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The tracefs mount point: override if non-NULL, else $PMUKIT_TRACEFS, else
- * /sys/kernel/tracing, else /sys/kernel/debug/tracing. NULL when none is
- * readable. The result is static or the override itself. */
-const char *pk_tracefs_dir(const char *override);
 
 /* Reads <tracefs>/events/<sys>/<name>/id. -ENOENT when the tracepoint does
  * not exist (err says which), -EACCES when tracefs is not readable. */

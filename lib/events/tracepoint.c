@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "kernel/linux_host.h"
 
 /* snprintf into a path buffer; false when the path does not fit. */
 static bool mkpath(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -24,29 +25,6 @@ static bool mkpath(char *buf, size_t len, const char *fmt, ...)
 	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	return n >= 0 && (size_t)n < len;
-}
-
-static const char *const default_dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
-/* A tracefs root is usable when its events/ directory can be listed. An
- * unmounted /sys/kernel/tracing exists but is empty. */
-static bool tracefs_usable(const char *dir)
-{
-	char path[4096];
-	return mkpath(path, sizeof(path), "%s/events", dir) && access(path, R_OK | X_OK) == 0;
-}
-
-const char *pk_tracefs_dir(const char *override)
-{
-	if (override)
-		return override;
-	const char *env = pki_env("PMUKIT_TRACEFS");
-	if (env && *env)
-		return env;
-	for (size_t i = 0; i < PK_ARRAY_SIZE(default_dirs); i++)
-		if (tracefs_usable(default_dirs[i]))
-			return default_dirs[i];
-	return NULL;
 }
 
 static int no_tracefs(pk_error *err, const char *tracefs)
@@ -95,7 +73,7 @@ int pk_tracepoint_id(const char *tracefs, const char *sys, const char *name, uin
 	if (r == -EACCES || r == -EPERM)
 		return no_tracefs(err, root);
 	if (r == -ENOENT || r == -ENOTDIR) {
-		if (!tracefs_usable(root))
+		if (!pki_tracefs_usable(root))
 			return no_tracefs(err, root);
 		pk_err(err, -ENOENT, "unknown tracepoint '%s:%s'", sys, name);
 		if (mkpath(path, sizeof(path), "%s/events/%s", root, sys) && access(path, F_OK) != 0)

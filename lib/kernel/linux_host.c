@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include <pmukit/pmu.h>
-#include <pmukit/tracepoint.h>
 
 #include "core/util.h"
 
@@ -374,6 +373,31 @@ int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end)
 	*start = text;
 	*end = etext;
 	return 0;
+}
+
+/* The tracefs roots perf tries, in its order. */
+static const char *const tracefs_dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+
+/* A tracefs root is usable when its events/ directory can be listed. An
+ * unmounted /sys/kernel/tracing exists but is empty. */
+bool pki_tracefs_usable(const char *dir)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/events", dir);
+	return n >= 0 && (size_t)n < sizeof(path) && access(path, R_OK | X_OK) == 0;
+}
+
+const char *pk_tracefs_dir(const char *override)
+{
+	if (override)
+		return override;
+	const char *env = pki_env("PMUKIT_TRACEFS");
+	if (env && *env)
+		return env;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(tracefs_dirs); i++)
+		if (pki_tracefs_usable(tracefs_dirs[i]))
+			return tracefs_dirs[i];
+	return NULL;
 }
 
 /* A tracefs file under the root pk_tracefs_dir finds ($PMUKIT_TRACEFS,

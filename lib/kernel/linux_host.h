@@ -17,6 +17,9 @@ int pki_linux_tasks(const pk_kernel *k, pid_t pid, pk_host_tid_fn fn, void *arg)
 int pki_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out);
 int pki_linux_maps(const pk_kernel *k, pid_t pid, pk_host_map_fn fn, void *arg);
 int pki_linux_kernel_text(const pk_kernel *k, uint64_t *start, uint64_t *end);
+/* A tracefs root whose events/ can be listed (pk_tracefs_dir's test; lib/events
+ * tells an unreadable root from a missing tracepoint with it). */
+bool pki_tracefs_usable(const char *dir);
 int pki_linux_tracefs_file(const pk_kernel *k, const char *name, char **data, size_t *len);
 int pki_linux_nodes(const pk_kernel *k, pk_cpumap **out);
 int pki_linux_node(const pk_kernel *k, int node, pk_host_node *out);

@@ -468,6 +468,38 @@ static size_t mk_explain(const pk_kernel *k, char *buf, size_t len)
 	return strlen(buf);
 }
 
+/* ---- the seam's simulated-kernel entries (kernel.h): over the model's API */
+
+static int mk_rdpmc(const pk_kernel *k, pid_t tid, uint32_t ecx, uint64_t *value)
+{
+	return pk_model_rdpmc(MK(k), tid, ecx, value, NULL);
+}
+
+static uint64_t mk_now(const pk_kernel *k)
+{
+	return pk_model_now(MK(k));
+}
+
+static void mk_run_to(const pk_kernel *k, uint64_t ns)
+{
+	pk_model *m = MK(k);
+	uint64_t end = pk_model_end(m);
+	if (ns >= end)
+		ns = end - 1;
+	if (ns > m->now)
+		pk_model_advance(m, ns - m->now);
+}
+
+static const char *mk_sysfs_root(const pk_kernel *k)
+{
+	return pk_model_sysfs_root(MK(k));
+}
+
+static const char *mk_source(const pk_kernel *k)
+{
+	return pk_model_scenario(MK(k));
+}
+
 static const pk_kernel_ops calls = {
 	.open = mk_open,
 	.read = mk_read,
@@ -477,6 +509,11 @@ static const pk_kernel_ops calls = {
 	.close = mk_close,
 	.poll = mk_poll,
 	.explain = mk_explain,
+	.rdpmc = mk_rdpmc,
+	.now = mk_now,
+	.run_to = mk_run_to,
+	.sysfs_root = mk_sysfs_root,
+	.source = mk_source,
 };
 
 void pki_mk_ops(pk_kernel_ops *ops)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/util.h"
+#include "kernel/loader.h"
 #include "model/mkernel.h"
 #include "model/mspe.h"
 #include "perfdata/sample_write.h"
@@ -266,4 +267,25 @@ bool pk_model_advance(pk_model *m, uint64_t ns)
 {
 	pki_mk_run_to(m, m->now + ns, false);
 	return m->sched.nr_alive > 0;
+}
+
+/* The model as the kernel loader (kernel/loader.h): a scenario file in, its
+ * kernel out, for the region library's PMUKIT_MODEL. */
+static const pk_kernel *load_kernel(const char *path, pk_error *err)
+{
+	pk_model *m = pk_model_new(path, err);
+	return m ? pk_model_kernel(m) : NULL;
+}
+
+static void unload_kernel(const pk_kernel *k)
+{
+	pk_model_free(MK(k));
+}
+
+/* Global so that a static link can pull this file in (-u pki_model_loader). */
+const pki_kernel_loader pki_model_loader = {"PMU model scenario", load_kernel, unload_kernel};
+
+__attribute__((constructor)) static void register_loader(void)
+{
+	pki_kernel_loader_set(&pki_model_loader);
 }

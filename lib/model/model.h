@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
+#include "topdown/perf_metrics.h"
 
 /* TopDown nodes in PERF_METRICS byte order: Level 1 in bytes 0-3, the Level 2
  * node the register holds in bytes 4-7 (topdown.md 1.4). The parent of
@@ -169,11 +170,7 @@ int pki_scenario_bad(pk_error *err, const char *where, const char *path, const s
  * remainder); Level 2 bytes round to nearest and never exceed their parent's
  * byte. Zero slots give 0. */
 uint64_t pki_pm_encode(const uint64_t slots[PKI_TMA_NR]);
-/* Byte `field` (0-7) of the register. */
-unsigned pki_pm_field(uint64_t metrics, int field);
-/* The driver's value of a metric event: slots x field / 0xff, truncated
- * (mul_u64_u32_div). field -1 is the slots event itself. */
-uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field);
+/* pki_pm_field, pki_pm_value (the driver's decoding): topdown/perf_metrics.h */
 /* Which driver's arithmetic the model runs (the scenario's "kernel"):
  *  - PKI_PM_CURRENT: Linux 5.9 and later (icl_get_metrics_event_value,
  *    pki_pm_value), a delta only when positive;
@@ -188,8 +185,6 @@ uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field);
 extern const char *const pki_pm_driver_names[2];
 /* pki_pm_value of driver d. */
 uint64_t pki_pm_value_of(pki_pm_driver d, uint64_t slots, uint64_t metrics, int field);
-/* (a x b) / c in 128 bits, truncated: the kernel's mul_u64_u32_div. */
-uint64_t pki_mul_u64_u32_div(uint64_t a, uint32_t b, uint32_t c);
 
 /* The registers of one CPU and what the driver saved at the last reset or
  * context switch. */

@@ -16,17 +16,12 @@
  * The driver: value = mul_u64_u32_div(slots, field, 0xff); on each update
  * delta = value(now) - value(saved), added only when positive (the driver's
  * guard against a fraction that dropped); a read through the kernel clears
- * both registers and the saved values; a context switch saves them. */
+ * both registers and the saved values; a context switch saves them. The
+ * decoding (a byte, the driver's value) is lib/topdown/perf_metrics.c's,
+ * shared with the region reader. */
 #include <string.h>
 
 #include "model/model.h"
-
-uint64_t pki_mul_u64_u32_div(uint64_t a, uint32_t b, uint32_t c)
-{
-	if (!c)
-		return 0;
-	return (uint64_t)(((unsigned __int128)a * b) / c);
-}
 
 /* Level 1: floor of each share of 0xff, then the units left over go to the
  * largest remainders. */
@@ -70,18 +65,6 @@ uint64_t pki_pm_encode(const uint64_t slots[PKI_TMA_NR])
 	for (int i = 0; i < PKI_TMA_NR; i++)
 		reg |= (uint64_t)byte[i] << (8 * i);
 	return reg;
-}
-
-unsigned pki_pm_field(uint64_t metrics, int field)
-{
-	return (unsigned)(metrics >> (8 * field)) & 0xff;
-}
-
-uint64_t pki_pm_value(uint64_t slots, uint64_t metrics, int field)
-{
-	if (field < 0)
-		return slots;
-	return pki_mul_u64_u32_div(slots, pki_pm_field(metrics, field), 0xff);
 }
 
 const char *const pki_pm_driver_names[2] = {"current", "icl-patch-2019"};

@@ -11,8 +11,10 @@
 
 #include <errno.h>
 
-#define RDPMC_FIXED (1u << 30)
-#define RDPMC_METRICS (1u << 29)
+#include "topdown/perf_metrics.h"
+
+#define RDPMC_FIXED PKI_PM_ECX_FIXED
+#define RDPMC_METRICS PKI_PM_ECX
 #define RDPMC_FAST (1u << 31)
 
 uint32_t pki_rdpmc_ecx(pki_pmc_kind kind, unsigned n)

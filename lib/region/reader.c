@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include "model/model.h"
 
 uint64_t pki_rd_hw_rdpmc(void *arg, uint32_t ecx)
 {
@@ -80,7 +79,7 @@ static uint64_t td_rdpmc(void *arg, uint32_t ecx)
 {
 	td_pass *p = arg;
 	p->raw = p->inner->rdpmc(p->inner->arg, ecx);
-	p->metrics = p->inner->rdpmc(p->inner->arg, PKI_RD_METRICS);
+	p->metrics = p->inner->rdpmc(p->inner->arg, PKI_PM_ECX);
 	return p->raw;
 }
 
@@ -104,9 +103,4 @@ int pki_rd_topdown(const pki_rd_ops *ops, const struct perf_event_mmap_page *slo
 	*raw = v < 0 ? 0 : (uint64_t)v;
 	*metrics = p.metrics;
 	return 0;
-}
-
-uint64_t pki_rd_metric_value(uint64_t raw, uint64_t metrics, int byte)
-{
-	return pki_pm_value(raw, metrics, byte);
 }

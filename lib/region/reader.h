@@ -13,8 +13,9 @@
  *     with read(2) (the kernel clears it on read: the caller picks one way
  *     for the whole group, pki_rd_topdown says which);
  *   - the real instructions (x86-64 inline asm), used only when a page says
- *     cap_user_rdpmc, and an injectable counter-read function for the PMU
- *     model and tests.
+ *     cap_user_rdpmc, and an injectable counter-read function: a kernel
+ *     seam's rdpmc entry (the PMU model's) or a test's.
+ * A metric byte's count is pki_pm_value (lib/topdown/perf_metrics.c).
  * Nothing here allocates; only the fallback makes a system call. */
 #ifndef PK_REGION_READER_H
 #define PK_REGION_READER_H
@@ -22,11 +23,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "counting/selfread.h"
+#include "topdown/perf_metrics.h" /* RDPMC's ECX of PERF_METRICS, its decoding */
 #include <pmukit/kernel.h>
-
-/* RDPMC's ECX flags (Intel SDM; topdown.md 1.4). */
-#define PKI_RD_FIXED (1u << 30)
-#define PKI_RD_METRICS (1u << 29)
 
 typedef struct pki_rd_ops {
 	pki_selfread_ops sr;       /* rdpmc / rdtsc: the instructions or an emulation */
@@ -56,9 +54,5 @@ int pki_rd_count(const pki_rd_ops *ops, const struct perf_event_mmap_page *pg, i
  * never one member), or a negative errno. */
 int pki_rd_topdown(const pki_rd_ops *ops, const struct perf_event_mmap_page *slots_pg,
 		   pk_counts *slots, uint64_t *raw, uint64_t *metrics, pk_error *err);
-
-/* A metric event's count at one point, as the driver computes it:
- * raw x field / 0xff (field: the byte of metrics). */
-uint64_t pki_rd_metric_value(uint64_t raw, uint64_t metrics, int byte);
 
 #endif

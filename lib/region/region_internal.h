@@ -66,10 +66,10 @@ typedef struct pki_rg_plan {
 
 typedef struct pki_rg_thread {
 	struct pki_rg_thread *next;  /* the process's list */
-	pid_t tid;                   /* the kernel's (the scenario's on the model) */
+	pid_t tid;                   /* the kernel's (a simulated kernel's own task) */
 	uint32_t epoch;
 	bool open, group_read;       /* counters open; the TopDown group via read(2) */
-	/* every event through the plan, off the model: a snapshot is the
+	/* every event through the plan, on a real kernel: a snapshot is the
 	 * plan's reads and the clock (rthread.c's fast path) */
 	bool fast;
 	pki_rg_plan plan;            /* nr_reads > 0: every event via read(2) */
@@ -91,9 +91,10 @@ typedef struct pki_rg_state {
 	int failed;                  /* the set-up's error: not retried until fini */
 	uint32_t generation;         /* init count: a thread's state of an older init is gone */
 	int level;
-	const pk_kernel *k;
-	pk_model *model;
-	bool own_model;              /* loaded from a scenario: wall-clock virtual time */
+	const pk_kernel *k;          /* Linux, the caller's, or loaded (own_kernel) */
+	bool sim;                    /* k is simulated (kernel.h: ops->now): its clock,
+				      * its RDPMC, its tasks, calls under pki_rg_sim_lock */
+	bool own_kernel;             /* loaded from a scenario: wall-clock virtual time */
 	uint64_t start_ns;           /* the wall clock at init */
 	uint64_t ns_mult;            /* TSC clock (pki_rg_now_ns): ns per tick << 32; 0 = CLOCK_MONOTONIC */
 	uint64_t tick0, ns0;         /* its origin: a TSC value and its CLOCK_MONOTONIC ns */
@@ -110,9 +111,9 @@ typedef struct pki_rg_state {
 	char scenario[4096];
 	char first_error[700];
 	uint64_t reset_ns;
-	/* scenario threads not yet taken (model) */
-	pid_t model_tids[64];
-	size_t nr_model_tids, next_model_tid;
+	/* the simulated kernel's threads not yet taken */
+	pid_t sim_tids[64];
+	size_t nr_sim_tids, next_sim_tid;
 	/* names */
 	char names[PK_REGION_MAX_REGIONS][PK_REGION_NAME_MAX];
 	uint64_t name_hash[PK_REGION_MAX_REGIONS];
@@ -132,7 +133,7 @@ extern pki_rg_state pki_rg;
 	((e).code = 0, (e).msg[0] = (e).subject[0] = (e).where[0] = (e).hint[0] = 0,       \
 	 (e).pos = -1, (e).pos_is_offset = 0)
 extern pthread_mutex_t pki_rg_lock;
-extern pthread_mutex_t pki_rg_model_lock; /* the model is not thread-safe */
+extern pthread_mutex_t pki_rg_sim_lock; /* a simulated kernel is not thread-safe */
 
 /* setup.c */
 int pki_rg_init_default(void);

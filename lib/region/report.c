@@ -17,14 +17,14 @@ void pk_region_get_info(pk_region_info *out)
 	pthread_mutex_lock(&pki_rg_lock);
 	*out = (pk_region_info){
 		.topdown = pki_rg.td != NULL,
-		.modeled = pki_rg.model != NULL,
+		.modeled = pki_rg.sim,
 		.syscall_reads = pki_rg.syscall_reads || !pki_rg.td,
 		.level = pki_rg.level,
 		.method = pki_rg.td ? pki_rg.method : NULL,
 		.pmu = pki_rg.td ? pki_rg.pmu : NULL,
 		.fallback = pki_rg.fallback[0] ? pki_rg.fallback : NULL,
 		.why = pki_rg.why[0] ? pki_rg.why : NULL,
-		.scenario = pki_rg.model ? pki_rg.scenario : NULL,
+		.scenario = pki_rg.sim ? pki_rg.scenario : NULL,
 		.first_error = pki_rg.first_error[0] ? pki_rg.first_error : NULL,
 	};
 	pthread_mutex_unlock(&pki_rg_lock);

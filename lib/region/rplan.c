@@ -6,7 +6,7 @@
  * and where each event's value and times sit in the words read; a snapshot
  * is then those reads into one stack buffer, the clock, and one pass that
  * puts each value in place. Nothing else: no allocation, no lock (the
- * model's, held by the caller, aside), no parsing of the layout, no reset
+ * simulated kernel's, held by the caller, aside), no parsing of the layout, no reset
  * (read(2) never touches PERF_METRICS: nothing to carry).
  *
  * Invariants: the layout of a read never changes while its fds stay open

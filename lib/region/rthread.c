@@ -5,14 +5,15 @@
  * Invariants: a thread reads its TopDown group one way for its whole life:
  * RDPMC (SLOTS + PERF_METRICS in one pass, reader.c) when the slots page
  * allows it at open, else read(2) of every event through the plan made at
- * open (rplan.c; off the model, the fast path: no lock, no reset); the
+ * open (rplan.c; on a real kernel, the fast path: no lock, no reset); the
  * metric events are never read both ways. Snapshots are cumulative since
  * the open: on the user-page path, before each PERF_EVENT_IOC_RESET the
  * values are carried, so a
  * region open across a reset keeps its totals (the few events between the
- * reading and the reset are the only loss). On the model every reading
- * holds the model's lock; a model loaded from PMUKIT_MODEL is first run
- * forward to the wall-clock time since init (docs/regions.md). */
+ * reading and the reset are the only loss). On a simulated kernel (the
+ * PMU model, through the seam's rdpmc and now) every reading holds its
+ * lock; one loaded from PMUKIT_MODEL is first run forward to the
+ * wall-clock time since init (docs/regions.md). */
 #include "region/region_internal.h"
 
 #include <errno.h>
@@ -31,26 +32,28 @@ static PKI_TLS int failed_code;
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-static uint64_t model_rdpmc(void *arg, uint32_t ecx)
+/* A simulated kernel's RDPMC and TSC, through the seam. */
+static uint64_t sim_rdpmc(void *arg, uint32_t ecx)
 {
 	const pki_rg_thread *t = arg;
+	const pk_kernel *k = pki_rg.k;
 	uint64_t v = 0;
-	if (pk_model_rdpmc(pki_rg.model, t->tid, ecx, &v, NULL) < 0)
+	if (!k->ops->rdpmc || k->ops->rdpmc(k, t->tid, ecx, &v) < 0)
 		return 0;
 	return v;
 }
 
-static uint64_t model_rdtsc(void *arg)
+static uint64_t sim_rdtsc(void *arg)
 {
 	(void)arg;
-	return pk_model_now(pki_rg.model);
+	return pki_rg.k->ops->now(pki_rg.k);
 }
 
 static pki_rd_ops ops_of(pki_rg_thread *t)
 {
 	/* times moved on to now: each core type's running time weighs its block */
-	if (pki_rg.model)
-		return (pki_rd_ops){{model_rdpmc, model_rdtsc, t, true}, pki_rg.k};
+	if (pki_rg.sim)
+		return (pki_rd_ops){{sim_rdpmc, sim_rdtsc, t, true}, pki_rg.k};
 	return (pki_rd_ops){{pki_rd_hw_rdpmc, pki_rd_hw_rdtsc, NULL, true}, pki_rg.k};
 }
 
@@ -79,7 +82,7 @@ static void map_pages(pki_rg_thread *t)
 		uint32_t type = pk_evsel_attr(pki_rg.ev[i].evsel)->type;
 		bool hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
 			  type == PERF_TYPE_RAW || type >= PERF_TYPE_MAX;
-		bool user = hw && (pki_rg.model || pki_rd_hw_available());
+		bool user = hw && (pki_rg.sim || pki_rd_hw_available());
 		if (user && t->fd[i] >= 0 &&
 		    pki_rg.k->ops->mmap(pki_rg.k, t->fd[i], 4096, PROT_READ, 0, &p) == 0)
 			t->page[i] = p, t->nr_pages++;
@@ -119,7 +122,7 @@ static int open_counters(pki_rg_thread *t, pk_error *err)
 		r = pki_rg_plan_build(t, err);
 		if (r < 0)
 			return r;
-		t->fast = !pki_rg.model;
+		t->fast = !pki_rg.sim;
 	}
 	t->open = true;
 	return 0;
@@ -159,13 +162,13 @@ static int new_thread(pki_rg_thread **out, pk_error *err)
 	pki_rg_thread *t = calloc(1, sizeof(*t));
 	if (!t)
 		return pk_err(err, -ENOMEM, "out of memory");
-	if (pki_rg.model) {
-		if (pki_rg.next_model_tid >= pki_rg.nr_model_tids) {
+	if (pki_rg.sim) {
+		if (pki_rg.next_sim_tid >= pki_rg.nr_sim_tids) {
 			free(t);
 			return pk_err(err, -ESRCH, "%s: the scenario has %zu threads, all taken",
-				      pki_rg.scenario, pki_rg.nr_model_tids);
+				      pki_rg.scenario, pki_rg.nr_sim_tids);
 		}
-		t->tid = pki_rg.model_tids[pki_rg.next_model_tid++];
+		t->tid = pki_rg.sim_tids[pki_rg.next_sim_tid++];
 	} else {
 		t->tid = gettid();
 	}
@@ -212,11 +215,11 @@ pki_rg_thread *pki_rg_self(pk_error *err)
 	}
 	pthread_once(&key_once, make_key);
 	pthread_mutex_lock(&pki_rg_lock);
-	if (pki_rg.model)
-		pthread_mutex_lock(&pki_rg_model_lock);
+	if (pki_rg.sim)
+		pthread_mutex_lock(&pki_rg_sim_lock);
 	r = pki_rg.ready ? new_thread(&t, err) : pk_err(err, -ENODEV, "not set up");
-	if (pki_rg.model)
-		pthread_mutex_unlock(&pki_rg_model_lock);
+	if (pki_rg.sim)
+		pthread_mutex_unlock(&pki_rg_sim_lock);
 	self_gen = pki_rg.generation;
 	if (r < 0)
 		failed_gen = pki_rg.generation, failed_code = r;
@@ -257,8 +260,8 @@ static int read_user(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 		pk_counts c = {0};
 		int r = 0;
 		if (e->kind == PKI_RG_METRIC) {
-			s->v[i] = t->carry[i] + (int64_t)pki_rd_metric_value(raw[e->slots],
-									     m[e->slots], e->byte);
+			s->v[i] = t->carry[i] +
+				  (int64_t)pki_pm_value(raw[e->slots], m[e->slots], e->byte);
 			continue;
 		}
 		if (e->kind == PKI_RG_SLOTS)
@@ -302,16 +305,12 @@ static int snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 	s->flags = 0;
 	s->epoch = t->epoch;
 	s->run[0] = s->run[1] = 0;
-	if (pki_rg.model && pki_rg.own_model) {
+	const pk_kernel *k = pki_rg.k;
+	if (pki_rg.sim && pki_rg.own_kernel && k->ops->run_to)
 		/* the wall clock since init, stopping 1 ns before the scenario ends
 		 * (its threads stay alive: later regions count nothing) */
-		uint64_t want = pki_rg_wall_ns() - pki_rg.start_ns, now = pk_model_now(pki_rg.model);
-		uint64_t end = pk_model_end(pki_rg.model);
-		want = want < end ? want : end - 1;
-		if (want > now)
-			pk_model_advance(pki_rg.model, want - now);
-	}
-	s->time_ns = pki_rg.model ? pk_model_now(pki_rg.model) : pki_rg_now_ns();
+		k->ops->run_to(k, pki_rg_wall_ns() - pki_rg.start_ns);
+	s->time_ns = pki_rg.sim ? k->ops->now(k) : pki_rg_now_ns();
 	if (t->plan.nr_reads) /* read(2) never touches PERF_METRICS: no reset */
 		return pki_rg_plan_read(t, s, err);
 	int r = read_user(t, s, err);
@@ -326,11 +325,11 @@ int pki_rg_snapshot(pki_rg_thread *t, pk_region_snap *s, pk_error *err)
 		s->time_ns = pki_rg_now_ns();
 		return pki_rg_plan_read(t, s, err);
 	}
-	if (!pki_rg.model)
+	if (!pki_rg.sim)
 		return snapshot(t, s, err);
-	pthread_mutex_lock(&pki_rg_model_lock);
+	pthread_mutex_lock(&pki_rg_sim_lock);
 	int r = snapshot(t, s, err);
-	pthread_mutex_unlock(&pki_rg_model_lock);
+	pthread_mutex_unlock(&pki_rg_sim_lock);
 	return r;
 }
 

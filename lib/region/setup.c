@@ -4,12 +4,15 @@
  * exit, fini.
  *
  * Invariants: init runs once (under the lock) and fixes the events and
- * their kinds; a model given by the caller is never advanced or freed here;
- * a model loaded from PMUKIT_MODEL is ours (virtual time follows the wall
- * clock since init, docs/regions.md); the report at exit is written only
- * when asked (opts.report or PMUKIT_REGION_REPORT). */
+ * their kinds; the kernel is the seam's (kernel.h) and nothing else: a
+ * kernel given by the caller is never run forward or freed here; a kernel
+ * loaded from PMUKIT_MODEL (through lib/kernel's loader, which the PMU
+ * model registers) is ours (virtual time follows the wall clock since
+ * init, docs/regions.md); the report at exit is written only when asked
+ * (opts.report or PMUKIT_REGION_REPORT). */
 #include "region/region_internal.h"
 #include "core/util.h"
+#include "kernel/loader.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,7 +28,7 @@
 
 pki_rg_state pki_rg;
 pthread_mutex_t pki_rg_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_mutex_t pki_rg_model_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t pki_rg_sim_lock = PTHREAD_MUTEX_INITIALIZER;
 
 uint64_t pki_rg_wall_ns(void)
 {
@@ -120,13 +123,25 @@ static void blocks(void)
 	}
 }
 
+/* The kernel's CPU: a simulated kernel's is its own (no PMUKIT_CPUID). */
+static int kernel_cpuid(pk_cpuid *id, pk_error *why)
+{
+	if (!pki_rg.sim)
+		return pk_host_cpuid(pki_rg.k, id, why);
+	pk_host_cpu c;
+	int r = pki_rg.k->ops->host.cpu(pki_rg.k, &c);
+	if (r < 0)
+		return pk_err(why, r, "cannot identify the CPU of the %s kernel", pki_rg.k->name);
+	*id = c.id;
+	return 0;
+}
+
 /* The TopDown events, or the fallback event with the reason. */
 static int choose_events(const char *fallback, pk_error *err)
 {
 	pk_cpuid id;
 	pk_error why = {0};
-	int r = pki_rg.model ? (id = *pk_model_cpuid(pki_rg.model), 0)
-			     : pk_host_cpuid(pki_rg.k, &id, &why);
+	int r = kernel_cpuid(&id, &why);
 	if (r == 0) {
 		pk_topdown_opts o;
 		pk_topdown_opts_init(&o);
@@ -153,31 +168,33 @@ static int choose_events(const char *fallback, pk_error *err)
 	return pk_evlist_parse(pki_rg.evlist, pki_rg.pmus, pki_rg.fallback, NULL, err);
 }
 
-/* The scenario's threads, in its order: each opening thread takes one. */
+/* A simulated kernel's threads, in its order: each opening thread takes one. */
 static int add_tid(void *arg, pid_t tid)
 {
 	(void)arg;
-	if (pki_rg.nr_model_tids < sizeof(pki_rg.model_tids) / sizeof(pki_rg.model_tids[0]))
-		pki_rg.model_tids[pki_rg.nr_model_tids++] = tid;
+	if (pki_rg.nr_sim_tids < sizeof(pki_rg.sim_tids) / sizeof(pki_rg.sim_tids[0]))
+		pki_rg.sim_tids[pki_rg.nr_sim_tids++] = tid;
 	return 0;
 }
 
-static int load_model(const pk_region_opts *o, pk_error *err)
+/* The caller's kernel, else one loaded from the scenario, else Linux. */
+static int load_kernel(const pk_region_opts *o, pk_error *err)
 {
 	const char *sc = o->model_scenario ? o->model_scenario : pki_env("PMUKIT_MODEL");
-	pki_rg.model = o->model;
-	if (!pki_rg.model && sc && *sc) {
-		pki_rg.model = pk_model_new(sc, err);
-		if (!pki_rg.model)
+	pki_rg.k = o->kernel;
+	if (!pki_rg.k && sc && *sc) {
+		pki_rg.k = pki_kernel_load(sc, err);
+		if (!pki_rg.k)
 			return err && err->code ? err->code : -EINVAL;
-		pki_rg.own_model = true;
+		pki_rg.own_kernel = true;
 	}
-	if (!pki_rg.model) {
+	if (!pki_rg.k)
 		pki_rg.k = pk_kernel_linux();
+	pki_rg.sim = pki_rg.k->ops->now != NULL;
+	if (!pki_rg.sim)
 		return 0;
-	}
-	snprintf(pki_rg.scenario, sizeof(pki_rg.scenario), "%s", pk_model_scenario(pki_rg.model));
-	pki_rg.k = pk_model_kernel(pki_rg.model);
+	const char *src = pki_rg.k->ops->source ? pki_rg.k->ops->source(pki_rg.k) : NULL;
+	snprintf(pki_rg.scenario, sizeof(pki_rg.scenario), "%s", src ? src : pki_rg.k->name);
 	return pki_rg.k->ops->host.tasks(pki_rg.k, 0, add_tid, NULL);
 }
 
@@ -206,13 +223,14 @@ static int init_locked(const pk_region_opts *o, pk_error *err)
 	if (isnan(rs) || rs == 0)
 		return pk_err(err, -EINVAL, "PMUKIT_REGION_RESET_S=%s: seconds, > 0 (< 0: never)", re);
 	pki_rg.reset_ns = rs < 0 ? 0 : (uint64_t)(rs * 1e9);
-	int r = load_model(o, err);
+	int r = load_kernel(o, err);
 	if (r < 0)
 		return r;
 	pki_rg.start_ns = pki_rg_wall_ns();
-	if (!pki_rg.model)
+	if (!pki_rg.sim)
 		calibrate_clock();
-	pki_rg.pmus = pk_pmus_load(pki_rg.model ? pk_model_sysfs_root(pki_rg.model) : NULL, err);
+	const pk_kernel *k = pki_rg.k;
+	pki_rg.pmus = pk_pmus_load(k->ops->sysfs_root ? k->ops->sysfs_root(k) : NULL, err);
 	pki_rg.evlist = pk_evlist_new();
 	if (!pki_rg.pmus || !pki_rg.evlist)
 		return err && err->code ? err->code : -ENOMEM;
@@ -246,8 +264,8 @@ static void release_locked(void)
 	pk_topdown_free(pki_rg.td);
 	pk_evlist_put(pki_rg.evlist);
 	pk_pmus_put(pki_rg.pmus);
-	if (pki_rg.own_model)
-		pk_model_free(pki_rg.model);
+	if (pki_rg.own_kernel)
+		pki_kernel_unload(pki_rg.k);
 	uint32_t epochs = pki_rg.epochs, gen = pki_rg.generation;
 	memset(&pki_rg, 0, sizeof(pki_rg));
 	pki_rg.epochs = epochs;

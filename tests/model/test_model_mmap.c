@@ -120,6 +120,41 @@ static void test_userpage_index(void **state)
 	pk_model_free(m);
 }
 
+/* The seam's simulated-kernel entries (kernel.h) of the model's kernel:
+ * RDPMC gives what the user page promises (read(2)'s count), errors as
+ * pk_model_rdpmc's; its clock is virtual time; run_to stops 1 ns before the
+ * scenario ends and never goes back; the sysfs root and the source are the
+ * model's. What the region library reads the model through (lib/region
+ * does not import lib/model). */
+static void test_seam_sim_entries(void **state)
+{
+	(void)state;
+	pk_model *m = model("sapphirerapids.json");
+	const pk_kernel *k = pk_model_kernel(m);
+	assert_non_null(k->ops->rdpmc);
+	assert_null(pk_kernel_linux()->ops->rdpmc);
+	assert_null(pk_kernel_linux()->ops->now);
+	int cyc = open_ev(m, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, TIMES, -1);
+	struct perf_event_mmap_page *pc = map(m, cyc, 0);
+	k->ops->run_to(k, 100 * MS);
+	assert_int_equal(k->ops->now(k), 100 * MS);
+	k->ops->run_to(k, 50 * MS); /* never back */
+	assert_int_equal(k->ops->now(k), 100 * MS);
+	uint64_t v = 0;
+	assert_int_equal(k->ops->rdpmc(k, TID, pc->index - 1, &v), 0);
+	pk_counts r = read_fd(m, cyc);
+	assert_int_equal((uint64_t)pc->offset + v, r.val);
+	assert_int_equal(r.val, 300000000); /* 100 ms at 3 GHz */
+	assert_int_equal(k->ops->rdpmc(k, TID, 1u << 30 | 7, &v), -EINVAL);
+	assert_int_equal(k->ops->rdpmc(k, 4242, 0, &v), -ESRCH);
+	assert_string_equal(k->ops->sysfs_root(k), pk_model_sysfs_root(m));
+	assert_string_equal(k->ops->source(k), pk_model_scenario(m));
+	k->ops->run_to(k, UINT64_MAX);
+	assert_int_equal(k->ops->now(k), pk_model_end(m) - 1);
+	assert_int_equal(k->ops->rdpmc(k, TID, 0, &v), 0); /* the thread still runs */
+	pk_model_free(m);
+}
+
 /* Skymont (lunarlake-hybrid.json, thread 5002 on an E-core the whole run):
  * the kernel's codes 0x0073, 0x019c, 0x02c2 take the perfmon v6 TopDown
  * fixed counters 4, 5, 6 (RDPMC index n | 1 << 30), the backend 0xa4/0x02 a
@@ -507,7 +542,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_userpage_index),       cmocka_unit_test(test_selfread_multiplexed),
-		cmocka_unit_test(test_skymont_fixed_counters),
+		cmocka_unit_test(test_skymont_fixed_counters), cmocka_unit_test(test_seam_sim_entries),
 		cmocka_unit_test(test_reset_through_rdpmc),  cmocka_unit_test(test_slots_save_restore),
 		cmocka_unit_test(test_sampling_fixed_period), cmocka_unit_test(test_sampling_lost),
 		cmocka_unit_test(test_poll_wakeup),          cmocka_unit_test(test_group_sample_read),

@@ -29,14 +29,14 @@ static uint64_t f_rdpmc(void *arg, uint32_t ecx)
 {
 	fake *f = arg;
 	f->rdpmc_calls++;
-	if (f->bumps_left > 0 && ecx != PKI_RD_METRICS) {
+	if (f->bumps_left > 0 && ecx != PKI_PM_ECX) {
 		f->bumps_left--;
 		f->fixed3 += 1000; /* the counter moved with the update */
 		pki_userpage_update(f->pg, &f->next);
 	}
-	if (ecx == PKI_RD_METRICS)
+	if (ecx == PKI_PM_ECX)
 		return f->metrics;
-	if (ecx == (PKI_RD_FIXED | 3))
+	if (ecx == (PKI_PM_ECX_FIXED | 3))
 		return f->fixed3 & MASK48;
 	assert_int_equal(ecx, 0);
 	return f->generic0 & MASK48;
@@ -135,7 +135,7 @@ static void test_topdown_pair_sign_extension(void **state)
 {
 	(void)state;
 	pki_rd_ops ops = ops_of(&F);
-	setup_page(PKI_RD_FIXED | 4, 0, true);
+	setup_page(PKI_PM_ECX_FIXED | 4, 0, true);
 	F.fixed3 = 255000;
 	F.metrics = 0x1020304050607080ULL;
 	pk_counts c;
@@ -143,8 +143,8 @@ static void test_topdown_pair_sign_extension(void **state)
 	assert_int_equal(pki_rd_topdown(&ops, &page, &c, &raw, &m, NULL), 0);
 	assert_true(raw == 255000 && c.val == 255000 && m == F.metrics);
 	/* byte 0 = 0x80 = 128: 255000 x 128 / 255 */
-	assert_true(pki_rd_metric_value(raw, m, 0) == 128000);
-	assert_true(pki_rd_metric_value(raw, m, 7) == 16000);
+	assert_true(pki_pm_value(raw, m, 0) == 128000);
+	assert_true(pki_pm_value(raw, m, 7) == 16000);
 	/* a counter bit 63..48 set by the emulation is ignored by the width */
 	F.fixed3 = (0xabcdULL << 48) | 1000;
 	assert_int_equal(pki_rd_topdown(&ops, &page, &c, &raw, &m, NULL), 0);
@@ -161,7 +161,7 @@ static void test_topdown_pair_retry(void **state)
 {
 	(void)state;
 	pki_rd_ops ops = ops_of(&F);
-	setup_page(PKI_RD_FIXED | 4, 0, true);
+	setup_page(PKI_PM_ECX_FIXED | 4, 0, true);
 	F.fixed3 = 1000;
 	F.metrics = 0xff;
 	F.bumps_left = 3;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pmukit/model.h>
 #include <pmukit/region.h>
 #include "helpers.h"
 

@@ -6,7 +6,7 @@
  * (generic events, Skylake); the report says modeled; on this kernel, the
  * snapshots' clock agrees with CLOCK_MONOTONIC.
  *
- * The tests own the model (opts.model) and run its virtual time
+ * The tests own the model (opts.kernel = pk_model_kernel(m)) and run its virtual time
  * themselves, so a region covers exactly the virtual time advanced inside
  * it. The bound: a PERF_METRICS breakdown from two RDPMC readings is
  * within 2 x 255 x slots_since_reset / (255 x region slots) of the truth
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <pmukit/model.h>
 #include <pmukit/region.h>
 #include "helpers.h"
 
@@ -33,7 +34,7 @@ static void init(pk_model *m, int level, double reset_s)
 {
 	pk_region_opts o;
 	pk_region_opts_init(&o);
-	o.model = m;
+	o.kernel = pk_model_kernel(m);
 	o.level = level;
 	o.reset_s = reset_s;
 	o.report = "";

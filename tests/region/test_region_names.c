@@ -3,7 +3,7 @@
  * nested 32 deep; the same text at two addresses is one region; an end
  * without a begin, and a begin refused (too deep), return their error and
  * leave no row in the results; likwid's GET and RESET find a name by its
- * text. On the PMU model (opts.model), so the counts do not depend on this
+ * text. On the PMU model (opts.kernel = pk_model_kernel(m)), so the counts do not depend on this
  * machine's kernel; its virtual time is never advanced: these tests count
  * calls, not slots. */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/model.h>
 #include <pmukit/region.h>
 #include "helpers.h"
 
