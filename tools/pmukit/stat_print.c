@@ -317,16 +317,21 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 	}
 }
 
-/* The start of a CSV line: the interval and the aggregation column. */
+/* The start of a CSV line: the interval and the aggregation column (a
+ * comm may hold the separator: quoted then, RFC 4180). */
 static void csv_line_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, p->sep);
-	if (p->aggr == PK_AGGR_CPU)
+	if (p->aggr == PK_AGGR_CPU) {
 		fprintf(o, "CPU%d%s", r->key, p->sep);
-	else if (p->aggr == PK_AGGR_THREAD)
-		fprintf(o, "%s-%d%s", r->comm, r->key, p->sep);
+	} else if (p->aggr == PK_AGGR_THREAD) {
+		char who[96];
+		snprintf(who, sizeof(who), "%s-%d", r->comm, r->key);
+		out_csv_field(o, who, p->sep);
+		fputs(p->sep, o);
+	}
 }
 
 static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines *ml,
@@ -337,11 +342,15 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 	row_head h = row_head_of(r);
 	char mv[64];
 	csv_line_start(p, r, interval_ns);
+	/* text fields (a status, the unit, the event's name, a metric's unit)
+	 * quoted when they hold the separator, RFC 4180; perf 6.1 writes them
+	 * as they are */
 	if (h.st)
-		fputs(h.st, o);
+		out_csv_field(o, h.st, sep);
 	else
 		fprintf(o, "%.*f", h.scale != 1.0 ? 2 : 0, row_value(r, p->runs) * h.scale);
-	fprintf(o, "%s%s%s%s", sep, h.unit, sep, row_name(r));
+	out_csv_next(o, h.unit, sep);
+	out_csv_next(o, row_name(r), sep);
 	if (p->runs > 1)
 		fprintf(o, "%s%.2f%%", sep, h.st ? 0.0 : pk_runstats_rel_pct(&r->noise));
 	fprintf(o, "%s%llu%s%.2f", sep,
@@ -349,7 +358,9 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 		sep, running_pct(&r->counts));
 	if (ml->v[0].have) {
 		metric_plain(&ml->v[0], mv, sizeof(mv));
-		fprintf(o, "%s%s%s%s\n", sep, mv, sep, ml->v[0].unit);
+		fprintf(o, "%s%s", sep, mv);
+		out_csv_next(o, ml->v[0].unit ? ml->v[0].unit : "", sep);
+		fputc('\n', o);
 	} else {
 		fprintf(o, "%s%s\n", sep, sep);
 	}
@@ -358,7 +369,9 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 		for (int f = 0; f < csv_line_fields(p->aggr); f++)
 			fputs(sep, o);
 		metric_plain(&ml->v[k], mv, sizeof(mv));
-		fprintf(o, "%s%s%s%s\n", sep, mv, sep, ml->v[k].unit);
+		fprintf(o, "%s%s", sep, mv);
+		out_csv_next(o, ml->v[k].unit ? ml->v[k].unit : "", sep);
+		fputc('\n', o);
 	}
 }
 

@@ -164,9 +164,13 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_
 		}
 		if (v[i].computable)
 			fprintf(o, "%.2f", v[i].value);
-		fprintf(o, "%s%%%s%s%s%s%s%d%s%s\n", p->sep, p->sep, v[i].name, p->sep,
-			pk_topdown_block_pmu(t->td, b), p->sep, v[i].level, p->sep,
-			v[i].parent ? v[i].parent : "");
+		/* text fields quoted when they hold the separator (RFC 4180) */
+		out_csv_next(o, "%", p->sep);
+		out_csv_next(o, v[i].name, p->sep);
+		out_csv_next(o, pk_topdown_block_pmu(t->td, b), p->sep);
+		fprintf(o, "%s%d", p->sep, v[i].level);
+		out_csv_next(o, v[i].parent ? v[i].parent : "", p->sep);
+		fputc('\n', o);
 	}
 }
 

@@ -1,8 +1,12 @@
 /* JSON strings and CSV fields for the CLI's machine-readable outputs; the
- * rules are in textout.h. */
+ * rules are in textout.h. JSON escaping is jansson's own (json_dumps); this
+ * file only splits off the bytes jansson refuses and skips jansson for a
+ * string with nothing to escape. */
 #include "textout.h"
 
+#include <jansson.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The length of the valid UTF-8 sequence at s (1-4), 0 when it is not one:
@@ -23,46 +27,68 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* The escape of an ASCII byte jansson escapes, NULL for one it does not. */
-static const char *json_escape(unsigned char c, char buf[8])
+/* Valid UTF-8 at s up to the first byte that is not (or the end). */
+static size_t valid_len(const unsigned char *s)
 {
-	switch (c) {
-	case '"': return "\\\"";
-	case '\\': return "\\\\";
-	case '\b': return "\\b";
-	case '\f': return "\\f";
-	case '\n': return "\\n";
-	case '\r': return "\\r";
-	case '\t': return "\\t";
-	default: break;
+	const unsigned char *p = s;
+	for (;;) {
+		while (*p && *p < 0x80)
+			p++;
+		size_t n = *p ? utf8_len(p) : 0;
+		if (!n)
+			return (size_t)(p - s);
+		p += n;
 	}
-	if (c >= 0x20)
-		return NULL;
-	snprintf(buf, 8, "\\u%04X", c);
-	return buf;
 }
+
+/* len bytes of valid UTF-8 escaped by jansson (its string dump without the
+ * quotes): the one escaping rule of every JSON the CLI writes. */
+static void jansson_escaped(FILE *o, const char *s, size_t len)
+{
+	json_t *j = json_stringn_nocheck(s, len);
+	char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	size_t n = text ? strlen(text) : 0;
+	if (n >= 2)
+		fwrite(text + 1, 1, n - 2, o);
+	else /* out of memory: the line stays JSON, the text is lost */
+		fputs("\\uFFFD", o);
+	free(text);
+	json_decref(j);
+}
+
+/* The string from its first byte that needs jansson, quotes around. */
+__attribute__((noinline, cold)) static void escaped_tail(FILE *o, const unsigned char *s)
+{
+	while (*s) {
+		size_t n = valid_len(s);
+		if (n)
+			jansson_escaped(o, (const char *)s, n);
+		s += n;
+		if (*s) { /* a byte jansson would refuse the whole string for */
+			fputs("\\uFFFD", o);
+			s++;
+		}
+	}
+	fputc('"', o);
+}
+
+/* The bytes JSON takes as they are: printable ASCII and DEL but '"' and
+ * '\\' (jansson's rule); one table load per byte on the hot path. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1, /* '"' 0x22, '\\' 0x5c */
+};
 
 void out_json_str(FILE *o, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str, *run = s;
-	char buf[8];
+	const unsigned char *s = (const unsigned char *)str, *p = s;
 	fputc('"', o);
-	for (;;) {
-		while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
-			s++;
-		if (!*s)
-			break;
-		size_t n = *s >= 0x80 ? utf8_len(s) : 0;
-		if (n) {
-			s += n;
-			continue;
-		}
-		fwrite(run, 1, (size_t)(s - run), o);
-		fputs(*s >= 0x80 ? "\\uFFFD" : json_escape(*s, buf), o);
-		run = ++s;
-	}
-	fwrite(run, 1, (size_t)(s - run), o);
-	fputc('"', o);
+	while (plain[*p])
+		p++;
+	fwrite(s, 1, (size_t)(p - s), o); /* nothing to escape: the hot path */
+	if (*p)
+		escaped_tail(o, p);
+	else
+		fputc('"', o);
 }
 
 void out_csv_field(FILE *o, const char *s, const char *sep)
@@ -79,4 +105,10 @@ void out_csv_field(FILE *o, const char *s, const char *sep)
 		fputc(*s, o);
 	}
 	fputc('"', o);
+}
+
+void out_csv_next(FILE *o, const char *s, const char *sep)
+{
+	fputs(sep, o);
+	out_csv_field(o, s, sep);
 }
