@@ -13,7 +13,15 @@
  * pair whose snapshots are stale is counted as lost, never as zero;
  * several core-PMU blocks (hybrid) are combined weighted by each block's
  * running time in the region. likwid's RESET zeroes one thread's totals of
- * a name (its own: single writer), GET reads them. */
+ * a name (its own: single writer), GET reads them.
+ *
+ * The name table is its own, not lib/core/strmap.h's (the one string table
+ * of the library otherwise; same hash, pki_fnv1a): begin and end look a name
+ * up without a lock while another thread adds one, so the slots are a fixed
+ * array in pki_rg that never moves, each published with a release store
+ * after its name, and nothing allocates. pki_strmap grows by reallocating
+ * (a reader without the lock could read the freed array), allocates per key
+ * and is not thread-safe. */
 #include "region/region_internal.h"
 #include "core/util.h"
 
