@@ -349,24 +349,36 @@ static void test_repeat(void **state)
  * metric line (stalled cycles per insn under the IPC) has only the
  * interval and the metric in JSON, and its value after perf's four empty
  * fields in CSV. */
-static void test_shapes(void **state)
+/* The generic events on Skylake counted once and printed in fmt with sep
+ * (interval_ns < 0: none); the text, to free, and its number of rows. */
+static char *print_generic(stat_format fmt, const char *sep, double interval_ns, size_t *nr)
 {
-	(void)state;
 	scene s;
 	scene_open(&s, "skylake", GENERIC_EVENTS, NULL, 0, (pid_t[]){NO_TID1}, 1);
 	scene_read(&s, 10);
 	stat_rows rows = {0};
 	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	capture c;
+	cap_open(&c);
+	stat_printer p = {.out = c.f, .fmt = fmt, .sep = sep, .runs = 1};
+	assert_int_equal(stat_print_rows(&p, &rows, 1e6, interval_ns), 0);
+	stat_printer_free(&p);
+	fclose(c.f);
+	*nr = rows.nr;
+	stat_rows_free(&rows);
+	scene_close(&s);
+	return c.buf;
+}
+
+static void test_shapes(void **state)
+{
+	(void)state;
 	for (int json = 0; json < 2; json++) {
-		capture c;
-		cap_open(&c);
-		stat_printer p = {.out = c.f, .fmt = json ? STAT_JSON : STAT_CSV, .sep = ";",
-				  .runs = 1};
-		assert_int_equal(stat_print_rows(&p, &rows, 1e6, json ? 2.25e9 : -1), 0);
-		stat_printer_free(&p);
-		fclose(c.f);
+		size_t nr_rows;
+		char *buf = print_generic(json ? STAT_JSON : STAT_CSV, ";",
+					  json ? 2.25e9 : -1, &nr_rows);
 		size_t lines = 0, further = 0;
-		for (char *line = c.buf; *line; lines++) {
+		for (char *line = buf; *line; lines++) {
 			char *nl = strchr(line, '\n');
 			assert_non_null(nl);
 			*nl = '\0';
@@ -396,11 +408,9 @@ static void test_shapes(void **state)
 			line = nl + 1;
 		}
 		assert_int_equal(further, 1);
-		assert_int_equal(lines, rows.nr + further);
-		free(c.buf);
+		assert_int_equal(lines, nr_rows + further);
+		free(buf);
 	}
-	stat_rows_free(&rows);
-	scene_close(&s);
 }
 
 /* Fields of one CSV line split per RFC 4180 with a one-byte separator:
@@ -427,28 +437,17 @@ static int csv_split(const char *line, char sep)
 static void test_csv_quoted(void **state)
 {
 	(void)state;
-	scene s;
-	scene_open(&s, "skylake", GENERIC_EVENTS, NULL, 0, (pid_t[]){NO_TID1}, 1);
-	scene_read(&s, 10);
-	stat_rows rows = {0};
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
-	capture c;
-	cap_open(&c);
-	stat_printer p = {.out = c.f, .fmt = STAT_CSV, .sep = " ", .runs = 1};
-	assert_int_equal(stat_print_rows(&p, &rows, 1e6, -1), 0);
-	stat_printer_free(&p);
-	fclose(c.f);
-	assert_non_null(strstr(c.buf, " \"insn per cycle\"\n"));
-	assert_non_null(strstr(c.buf, " \"CPUs utilized\"\n"));
-	for (char *line = c.buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+	size_t nr_rows;
+	char *buf = print_generic(STAT_CSV, " ", -1, &nr_rows);
+	assert_non_null(strstr(buf, " \"insn per cycle\"\n"));
+	assert_non_null(strstr(buf, " \"CPUs utilized\"\n"));
+	for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
 		int n = csv_split(line, ' ');
 		if (n != 7 && !(n == 6 && !strncmp(line, "    ", 4)))
 			fail_msg("%d fields: '%s'", n, line);
 	}
-	free(c.buf);
-	stat_rows_free(&rows);
-	scene_close(&s);
+	free(buf);
 }
 
 static void test_format_num(void **state)
