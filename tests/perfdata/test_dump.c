@@ -80,6 +80,35 @@ static void test_lost_samples(void **state)
 	same_dump("perfdata-real/quipper/perf.data.lost_samples-4.4");
 }
 
+/* A pipe's stats blocks after the dump name its events as its EVENT_DESC
+ * feature does ("cycles:u stats:"), not --stats' names made from the attrs
+ * ("cycles:uH"): perf's -D tool takes in HEADER_FEATURE records. */
+static void test_pipe_stats_names(void **state)
+{
+	(void)state;
+	same_dump("perfdata-real/quipper/perf.data.piped.header_feautres_group_desc-6.8");
+	PD_TEST_NEED("perf");
+	char *cmd = NULL;
+	assert_true(asprintf(&cmd, "cd '%s' && perf record -q -e cpu-clock:u -c 20000 -o - -- sh -c "
+				   "'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done' > names.pipe "
+				   "2>/dev/null", pd_test_dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	const char *tools[2] = {"perf", pk_test_pmukit()};
+	char *out[2];
+	for (int i = 0; i < 2; i++) {
+		assert_true(asprintf(&cmd, "cd '%s' && HOME=. PERF_BUILDID_DIR=./.debug %s report -D -i "
+					   "names.pipe 2>/dev/null | sed -n '/^Aggregated stats:/,$p'",
+				     pd_test_dir, tools[i]) > 0);
+		out[i] = pd_test_output(cmd);
+		free(cmd);
+	}
+	assert_non_null(strstr(out[0], "\ncpu-clock:u stats:\n"));
+	assert_string_equal(out[1], out[0]);
+	free(out[0]);
+	free(out[1]);
+}
+
 static void test_weight_hw_index(void **state)
 {
 	(void)state;
@@ -96,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_switch_namespaces),
 		cmocka_unit_test(test_lost_samples),
 		cmocka_unit_test(test_weight_hw_index),
+		cmocka_unit_test(test_pipe_stats_names),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

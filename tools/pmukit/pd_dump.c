@@ -522,7 +522,7 @@ int pd_dump_run(pd_session *s, bool stats, bool branch_view)
 	int status = pd_session_run(s, dump_sample, &d);
 	s->on_event = NULL;
 	if (!status && stats)
-		report_stats_print(s, d.c.samples, d.c.lost, stdout);
+		report_stats_print(s, d.c.samples, d.c.lost, true, stdout);
 	report_stats_end(&d.c);
 	return status;
 }
