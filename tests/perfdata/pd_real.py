@@ -10,8 +10,8 @@ standard outputs and exit statuses must be the same.
     dso        `report -s comm,dso,pid --no-children -g none --stdio`
     stats      `report --stats`
     header     `report --header-only`
-    report-D   `report -D` (perf's `script -D` prints the same dump: not run
-               twice, for the test's time)
+    report-D   `report -D` (perf's `script -D` prints the same dump with script's
+               lines: not run twice, for the test's time; perfdata_dump checks it)
   symbol views (the symbols depend on the binaries found)
     report     `report --stdio --no-children`
     script     `script`
