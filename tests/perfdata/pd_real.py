@@ -31,7 +31,10 @@ COMPRESSED ones, and in pipe mode the compressed records decompressed in place
 (perf 6.1 cannot decompress a pipe's COMPRESSED records: "Couldn't decompress
 data"); pmukit reads the original. Both tools run with HOME and
 PERF_BUILDID_DIR in the temporary folder, so no build-id cache of this machine
-is used.
+is used. In perf's `-D` text two traces of the test itself are put back
+(`dump_normalized`): the downgraded copy's name on each record's first line,
+and the random name of the file perf 6.1 copies this host's vDSO into on a
+sample's `...... dso:` line (`[vdso]`).
 
 Prints each difference, `N/M identical` per view class, and fails on a
 difference not listed. Skipped (77) without perf 6.1 or the zstd program.
@@ -285,6 +288,22 @@ def symfs_tree(rel, tmp, names, env):
     return root if os.path.isdir(root) else None
 
 
+VDSO_TMP = re.compile(r"^ \.\.\.\.\.\. dso: /tmp/perf-vdso\.so-[A-Za-z0-9]{6}$", re.M)
+
+
+def dump_normalized(text, perf_file, path):
+    """perf's -D text with the test's own traces taken out, nothing else:
+    each record's first line names the file perf read, the downgraded copy
+    (`0x180@/tmp/.../sleep.data.perf61 [0x28]: event:`), put back to the
+    original's name; and a [vdso] sample's dso line names the temporary
+    file perf 6.1 copies this host's vDSO into (`/tmp/perf-vdso.so-XXXXXX`,
+    random), put back to `[vdso]`."""
+    if perf_file != path:
+        text = re.sub(r"^(0x[0-9a-f]+)@%s \[" % re.escape(perf_file), r"\1@%s [" % path.replace(
+            "\\", "\\\\"), text, flags=re.M)
+    return VDSO_TMP.sub(" ...... dso: [vdso]", text)
+
+
 class Real:
     def __init__(self, pmukit, tmp, only, show):
         self.pk, self.tmp, self.only, self.show = pmukit, tmp, only, show
@@ -318,6 +337,8 @@ class Real:
         cid, cls, perf_argv, pk_argv = job
         theirs = run(perf_argv, self.tmp, self.env)
         ours = run(pk_argv, self.tmp, self.env)
+        if "-D" in perf_argv:
+            theirs = (theirs[0], dump_normalized(theirs[1], perf_argv[-1], pk_argv[-1]))
         if perf_argv[1] == "report" and "--stdio" in perf_argv:
             theirs = (theirs[0], drop_tip(theirs[1]))
         same = ours == theirs
