@@ -31,6 +31,7 @@ typedef struct dump_ctx {
 	bool stats;                  /* print the stats (report) */
 	bool rounds_shown;           /* script prints FINISHED_ROUND's line */
 	pd_sample_fn then;           /* script: its lines after each sample's dump */
+	void *then_arg;
 	/* the caller's on_event (script's side events), after each record's dump */
 	void (*next_event)(void *arg, pd_session *s, const pk_pd_event *ev, bool before);
 	void *next_arg;
@@ -388,6 +389,32 @@ static void dump_other(dump_ctx *d, const pk_pd_event *ev)
 	printf(": unhandled!\n");
 }
 
+/* PERF_SAMPLE_READ's values as read_format lays them out: a group's nr,
+ * the times, then value, id, lost per counter (one counter: value, the
+ * times, id, lost). */
+static void dump_read(uint64_t rf, const uint64_t *r, size_t n)
+{
+	bool group = rf & PERF_FORMAT_GROUP, id = rf & PERF_FORMAT_ID, lost = rf & PERF_FORMAT_LOST;
+	size_t at = 1, per = 1 + id + lost; /* past a group's nr or the one value */
+	printf("... sample_read:\n");
+	if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) && at < n)
+		printf("...... time enabled %016" PRIx64 "\n", r[at++]);
+	if ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) && at < n)
+		printf("...... time running %016" PRIx64 "\n", r[at++]);
+	uint64_t nr = group ? r[0] : 1;
+	if (group)
+		printf(".... group nr %" PRIu64 "\n", nr);
+	for (uint64_t i = 0; i < nr; i++) {
+		size_t v = group ? at + i * per : 0, next = group ? v + 1 : at;
+		if (v >= n || next + id + lost > n)
+			break;
+		printf("..... id %016" PRIx64 ", value %016" PRIx64, id ? r[next] : 0, r[v]);
+		if (lost)
+			printf(", lost %" PRIu64, r[next + id]);
+		printf("\n");
+	}
+}
+
 static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_t mask,
 		      const uint64_t *v, size_t n)
 {
@@ -501,6 +528,31 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 		printf(" .. phys_addr: 0x%" PRIx64 "\n", smp->phys_addr);
 	if (t & PERF_SAMPLE_TRANSACTION)
 		printf("... transaction: %" PRIx64 "\n", smp->transaction);
+	if ((t & PERF_SAMPLE_READ) && smp->read_nr)
+		dump_read(ev->evsel->attr.read_format, smp->read, smp->read_nr);
+}
+
+/* What happens to a sample once dumped, per sample handed out (a
+ * PERF_SAMPLE_READ one: per counter that grew, pd_session): its thread and
+ * dso, then report's stats count it or script prints its lines. */
+static int dump_delivered(void *arg, pd_session *s, const pk_pd_event *ev,
+			  const pk_pd_sample *smp)
+{
+	dump_ctx *d = arg;
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
+	       (int32_t)smp->tid);
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
+	if (d->then) {
+		fflush(stdout); /* the caller's lines follow */
+		return d->then(d->then_arg, s, ev, smp);
+	}
+	if (!d->branch_view || !smp->branch_nr)
+		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
+	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
+		report_stats_sample(&d->c, s, ev, smp);
+	return 0;
 }
 
 static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -514,20 +566,7 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
-	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
-	       (int32_t)smp->tid);
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
-	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
-	if (d->then) {
-		fflush(stdout); /* the caller's lines follow (pd_session: after_dump) */
-		return 0;
-	}
-	if (!d->branch_view || !smp->branch_nr)
-		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
-	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
-		report_stats_sample(&d->c, s, ev, smp);
-	return 0;
+	return 0; /* the rest: dump_delivered, as pd_session hands it out */
 }
 
 static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
@@ -555,15 +594,15 @@ int pd_dump_run(pd_session *s, unsigned flags, pd_sample_fn then, void *then_arg
 	bool stats = flags & PD_DUMP_STATS;
 	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = flags & PD_DUMP_BRANCHES,
 		      .stats = stats, .rounds_shown = flags & PD_DUMP_ROUNDS_SHOWN,
-		      .then = then, .next_event = s->on_event,
+		      .then = then, .then_arg = then_arg, .next_event = s->on_event,
 		      .next_arg = s->event_arg};
 	d.regs = perf_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
 	s->on_event = dump_event;
 	s->event_arg = &d;
-	s->after_dump = then;
-	s->after_dump_arg = then_arg;
+	s->after_dump = dump_delivered;
+	s->after_dump_arg = &d;
 	int status = pd_session_run(s, dump_sample, &d);
 	s->on_event = NULL;
 	s->after_dump = NULL;
