@@ -87,7 +87,9 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	if (m->opts.no_symbols)
 		return;
 	bool vdso = !strcmp(d->name, "[vdso]");
-	if (vdso && pki_sy_host_object(m, d)) {
+	/* this host's vdso: by its build id, or without one (old files) when
+	 * the recorded kernel is this host's */
+	if (vdso && pki_sy_host_object(m, d->build_id[0] ? d : m->kernel)) {
 		pki_sy_load_vdso(m, d);
 		return;
 	}

@@ -179,8 +179,11 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	dso *d = pki_sy_dso_get(m, fileless_map(ev, &r, &fileless, jit, sizeof(jit)));
 	if (!d)
 		return -ENOMEM;
-	/* an offset equal to the start maps each address to itself */
-	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : r.pgoff, d};
+	/* an offset equal to the start maps each address to itself; a vdso's
+	 * offset is 0, whatever was recorded (kernel 3.4 wrote its start) */
+	bool vdso = !strcmp(r.filename, "[vdso]") || !strcmp(r.filename, "[vdso32]") ||
+		    !strcmp(r.filename, "[vdsox32]");
+	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : vdso ? 0 : r.pgoff, d};
 	if (nm.end < nm.start)
 		return 0;
 	return pki_sy_mg_insert(m, g, nm);

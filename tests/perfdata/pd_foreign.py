@@ -21,6 +21,10 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
             the path gone and the binary in the build-id cache
             (PERF_BUILDID_DIR/.build-id/xx/rest/elf: names), no build id
             recorded (the local file, as perf); a [vdso] of another kernel
+  oldvdso   this host's kernel (build id) with a [vdso] map as kernel 3.4
+            recorded it (pgoff = its start), no vdso build id: perf zeroes a
+            vdso's pgoff and names the samples from this host's image; the
+            same under another kernel's build id: [unknown] (pmukit alone)
   foreign   the same without build ids in a file whose ARCH is another
             architecture: pmukit never reads an ELF of another machine type
             (perf 6.1 does, a listed difference): every sample [unknown];
@@ -376,6 +380,58 @@ def check_binaries(pmukit, exe, tmp, env, res, show):
                theirs[:2000])
 
 
+def host_vdso_funcs(tmp):
+    """This host's vDSO image copied out of this process (every process of a
+    kernel maps the same one): its functions' offsets; None without one."""
+    with open("/proc/self/maps") as f:
+        m = [ln.split("-")[0:2] for ln in f if ln.rstrip().endswith("[vdso]")]
+    if not m:
+        return None
+    start, end = int(m[0][0], 16), int(m[0][1].split()[0], 16)
+    with open("/proc/self/mem", "rb") as f:
+        f.seek(start)
+        image = f.read(end - start)
+    path = os.path.join(tmp, "host-vdso.so")
+    with open(path, "wb") as f:
+        f.write(image)
+    return func_offsets(path)
+
+
+def oldvdso_file(path, hk, kbid, offs):
+    """A [vdso] map as kernel 3.4 recorded it (its start address as pgoff),
+    no build id for it, samples in its functions; the kernel's build id kbid."""
+    text, _, _ = hk
+    pd = PerfData(platform.machine())
+    kernel_maps(pd, text, 0x2000000, kbid)
+    pd.comm(500, "powerd")
+    vdso = 0x7FFF17D28000
+    pd.mmap(500, vdso, 0x2000, vdso, "[vdso]", MISC_USER)
+    for o in offs:
+        pd.sample(500, vdso + o + 4, MISC_USER)
+    pd.write(path)
+
+
+def check_old_vdso(pmukit, tmp, env, res, show):
+    """A vdso map's pgoff is 0 whatever was recorded (perf's rule: kernel 3.4
+    wrote the map's start there), and its image is this host's only when the
+    recorded kernel is this host's (by build id): named as perf names them;
+    under another kernel, [unknown] (perf 6.1 takes this host's image all the
+    same: listed, so pmukit alone is checked there)."""
+    hk, offs = host_kernel(), host_vdso_funcs(tmp)
+    if not hk or not offs:
+        print("no kernel build id or no vDSO: old vdso checks skipped")
+        return
+    oldvdso_file(os.path.join(tmp, "oldvdso.data"), hk, hk[2], offs)
+    out = compare(pmukit, "oldvdso.data", tmp, env, res, show, "oldvdso")
+    named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[vdso\]\)", out))
+    expect(res, "oldvdso: this kernel's vdso names all", named == len(offs), out)
+    oldvdso_file(os.path.join(tmp, "oldvdso.other.data"), hk, "44" * 20, offs)
+    out = run("%s script -i oldvdso.other.data" % pmukit, tmp, env)[1]
+    lines = [x for x in out.splitlines() if "([vdso])" in x]
+    expect(res, "oldvdso.other: another kernel's vdso is [unknown]",
+           len(lines) == len(offs) and all("[unknown]" in x for x in lines), out)
+
+
 def checks(pmukit, cc, srcdir, tmp, show):
     res = []
     env = dict(os.environ, HOME=os.path.join(tmp, "home"),
@@ -383,6 +439,7 @@ def checks(pmukit, cc, srcdir, tmp, show):
     os.makedirs(env["PERF_BUILDID_DIR"], exist_ok=True)
     check_modules(pmukit, tmp, env, res, show)
     check_kernels(pmukit, tmp, env, res, show)
+    check_old_vdso(pmukit, tmp, env, res, show)
     exe = os.path.join(tmp, "lines")
     p = subprocess.run("%s -O2 -Wl,--build-id -o %s %s" % (cc, exe, os.path.join(
         srcdir, "tests", "perfdata", "sym_progs", "lines.c")), shell=True, capture_output=True,

@@ -295,6 +295,27 @@ static void test_report_vs_perf(void **state)
 			same_report(files[f], args[i]);
 }
 
+/* A real file (quipper's, perf 3.8, no binaries: most branch ends have no
+ * symbol): perf sizes a branch end's dso column by the ends with a symbol
+ * only, and cuts the others' names to it ("libglib-2.0.so.0.340"); a JIT
+ * map's code is "[JIT] tid N" there too. */
+static void test_report_real_widths(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	PD_TEST_NEED("xz");
+	char *path = NULL, *cmd = NULL;
+	assert_true(asprintf(&path, "%s/cb-3.8.data", pd_test_dir) > 0);
+	assert_true(asprintf(&cmd, "xz -dc '%s.xz' > '%s'",
+			     pk_test_fixture("perfdata-real/quipper/perf.data.callgraph_and_branch-3.8"),
+			     path) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	same_report(path, "-f --no-children");
+	same_report(path, "-f -s dso_to,dso_from");
+	free(path);
+}
+
 /* Without the view its keys are refused; -b on a file without branch
  * stacks says why. */
 static void test_report_refused(void **state)
@@ -404,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_filter_parse),
 		cmocka_unit_test(test_script_vs_perf),
 		cmocka_unit_test(test_report_vs_perf),
+		cmocka_unit_test(test_report_real_widths),
 		cmocka_unit_test(test_report_refused),
 		cmocka_unit_test(test_record_attrs_vs_perf),
 		cmocka_unit_test(test_record_refused),

@@ -589,7 +589,7 @@ static int report_run(report *rp, report_args *a)
 		if (pk_pd_is_pipe(s.reader))
 			rp->pipe_hdr = &h;
 		if (a->dump) {
-			status = pd_dump_run(&s, true, rp->branch_view);
+			status = pd_dump_run(&s, PD_DUMP_STATS | (rp->branch_view ? PD_DUMP_BRANCHES : 0u), NULL, NULL);
 		} else if (rp_hist_setup(rp, &s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;

@@ -1238,6 +1238,23 @@ static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool 
 		side_events_print(&sc->side, s, ev);
 }
 
+/* -D: script's lines follow each record's dump (stdout), so they are
+ * written out at once. */
+static int on_dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	script *sc = arg;
+	int rc = on_sample(arg, s, ev, smp);
+	pd_out_flush(&sc->out);
+	return rc;
+}
+
+static void on_dump_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+{
+	script *sc = arg;
+	on_side_event(arg, s, ev, before);
+	pd_out_flush(&sc->out);
+}
+
 /* What tod and the registers need from the header: the clock pair (perf
  * refuses tod without it, status 255) and the architecture. */
 static int rare_fields_setup(script *sc, pd_session *s)
@@ -1465,18 +1482,10 @@ int cmd_script(int argc, char **argv)
 		script_filter_release(&sc.filter);
 		return 0;
 	}
-	if (dump) {
-		rc = pd_dump_run(&s, false, false);
-		script_metric_close(&sc.metric);
-		script_filter_release(&sc.filter);
-		rc = pd_session_finish(&s, rc);
-		pd_session_close(&s);
-		return rc;
-	}
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
-		s.on_event = on_side_event;
+		s.on_event = dump ? on_dump_side_event : on_side_event;
 		s.event_arg = &sc;
 	}
 	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
@@ -1487,7 +1496,11 @@ int cmd_script(int argc, char **argv)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
 	s.spe.sample_fn = on_spe_sample;
-	rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
+	if (dump) /* perf's dump of each record, then script's lines for it */
+		rc = pd_dump_run(&s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
+				 export_fmt ? skip_sample : on_dump_sample, &sc);
+	else
+		rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);

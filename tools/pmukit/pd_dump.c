@@ -2,7 +2,9 @@
  * record as it is delivered (time order), first its file offset, size and
  * bytes in hex, then the record decoded per type (the sample's fields, call
  * chain, branch stack, registers, read values), a sample's thread and dso,
- * and at the end perf's "Aggregated stats" blocks (report --stats').
+ * and at the end perf's "Aggregated stats" blocks (report --stats'); for
+ * script, after a record's dump, what script prints for it (its sample line,
+ * its side events' lines).
  * Invariants: the text is perf's byte for byte; Arm SPE's AUXTRACE data keeps
  * its own dump (pd_spe.c), printed where the record is; nothing here changes
  * the session's state (the task state is updated by pd_session as usual). */
@@ -27,6 +29,12 @@ typedef struct dump_ctx {
 	size_t nr_evsels;            /* when combined was made */
 	bool branch_view;            /* report shows branches: its stats count them */
 	bool stats;                  /* print the stats (report) */
+	bool rounds_shown;           /* script prints FINISHED_ROUND's line */
+	pd_sample_fn then;           /* script: its lines after each sample's dump */
+	void *then_arg;
+	/* the caller's on_event (script's side events), after each record's dump */
+	void (*next_event)(void *arg, pd_session *s, const pk_pd_event *ev, bool before);
+	void *next_arg;
 	const perf_regs_arch *regs;
 	stats_count c;
 } dump_ctx;
@@ -276,11 +284,15 @@ static bool dump_kernel_other(const pk_pd_event *ev)
 	}
 }
 
-/* The rest of the line of perf's own records; false when unhandled. */
-static bool dump_user(const pk_pd_event *ev)
+/* The rest of the line of perf's own records; false when unhandled.
+ * script: perf script's tool takes in thread and CPU maps (report's says
+ * "unhandled"), and FINISHED_ROUND when it shows them (its line follows). */
+static bool dump_user(const dump_ctx *d, const pk_pd_event *ev)
 {
+	bool script = d->then != NULL;
+	const char *unhandled = script ? "\n" : "\n: unhandled!\n";
 	switch (ev->type) {
-	case PK_RECORD_FINISHED_ROUND: printf("\n"); return true;
+	case PK_RECORD_FINISHED_ROUND: printf("%s", d->rounds_shown ? "" : "\n"); return true;
 	case PK_RECORD_TIME_CONV: dump_time_conv(ev); return true;
 	case PK_RECORD_EVENT_UPDATE: dump_event_update(ev); return true;
 	case PK_RECORD_ID_INDEX: dump_id_index(ev); return true;
@@ -289,13 +301,13 @@ static bool dump_user(const pk_pd_event *ev)
 		printf(" nr: %" PRIu64, nr);
 		for (uint64_t i = 0; i < nr && 16 + 24 * (i + 1) <= ev->size; i++)
 			printf("%s thread: %d", i ? "," : "", (int)pk_pd_rec_u64(ev, 1 + 3 * i));
-		printf("\n: unhandled!\n");
+		printf("%s", unhandled);
 		return true;
 	}
 	case PK_RECORD_CPU_MAP:
 		printf(": ");
 		dump_cpus(ev->data + 8, ev->size - 8u);
-		printf("\n: unhandled!\n");
+		printf("%s", unhandled);
 		return true;
 	case PK_RECORD_AUXTRACE_INFO:
 		printf(" type: %u\n", (unsigned)pk_pd_rec_u64(ev, 0));
@@ -319,11 +331,25 @@ static bool dump_user(const pk_pd_event *ev)
 	}
 }
 
-/* The decoded line of a record other than a sample. */
-static void dump_other(const pd_session *s, const pk_pd_event *ev)
+/* The caller's lines for a record (script's side events), once. */
+static void dump_next(dump_ctx *d, const pk_pd_event *ev)
 {
+	if (d->next_event) {
+		fflush(stdout);
+		d->next_event(d->next_arg, d->s, ev, true);
+	}
+}
+
+/* The decoded line of a record other than a sample (script: read by perf
+ * script's tool, whose lines follow, an EXIT's amid it, as perf's). */
+static void dump_other(dump_ctx *d, const pk_pd_event *ev)
+{
+	const pd_session *s = d->s;
+	bool script = d->then != NULL;
 	const char *name = pk_pd_record_name(ev->type);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
+	if (ev->type == PERF_RECORD_EXIT && script)
+		dump_next(d, ev);
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -350,12 +376,43 @@ static void dump_other(const pd_session *s, const pk_pd_event *ev)
 		}
 		break;
 	}
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (script)
+			return; /* script's tool takes them in and ends no line */
+		break;
 	default:
-		if (ev->type < PD_USER_TYPES ? dump_kernel_other(ev) : dump_user(ev))
+		if (ev->type < PD_USER_TYPES ? dump_kernel_other(ev) : dump_user(d, ev))
 			return;
 		break;
 	}
 	printf(": unhandled!\n");
+}
+
+/* PERF_SAMPLE_READ's values as read_format lays them out: a group's nr,
+ * the times, then value, id, lost per counter (one counter: value, the
+ * times, id, lost). */
+static void dump_read(uint64_t rf, const uint64_t *r, size_t n)
+{
+	bool group = rf & PERF_FORMAT_GROUP, id = rf & PERF_FORMAT_ID, lost = rf & PERF_FORMAT_LOST;
+	size_t at = 1, per = 1 + id + lost; /* past a group's nr or the one value */
+	printf("... sample_read:\n");
+	if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) && at < n)
+		printf("...... time enabled %016" PRIx64 "\n", r[at++]);
+	if ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) && at < n)
+		printf("...... time running %016" PRIx64 "\n", r[at++]);
+	uint64_t nr = group ? r[0] : 1;
+	if (group)
+		printf(".... group nr %" PRIu64 "\n", nr);
+	for (uint64_t i = 0; i < nr; i++) {
+		size_t v = group ? at + i * per : 0, next = group ? v + 1 : at;
+		if (v >= n || next + id + lost > n)
+			break;
+		printf("..... id %016" PRIx64 ", value %016" PRIx64, id ? r[next] : 0, r[v]);
+		if (lost)
+			printf(", lost %" PRIu64, r[next + id]);
+		printf("\n");
+	}
 }
 
 static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_t mask,
@@ -471,6 +528,31 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 		printf(" .. phys_addr: 0x%" PRIx64 "\n", smp->phys_addr);
 	if (t & PERF_SAMPLE_TRANSACTION)
 		printf("... transaction: %" PRIx64 "\n", smp->transaction);
+	if ((t & PERF_SAMPLE_READ) && smp->read_nr)
+		dump_read(ev->evsel->attr.read_format, smp->read, smp->read_nr);
+}
+
+/* What happens to a sample once dumped, per sample handed out (a
+ * PERF_SAMPLE_READ one: per counter that grew, pd_session): its thread and
+ * dso, then report's stats count it or script prints its lines. */
+static int dump_delivered(void *arg, pd_session *s, const pk_pd_event *ev,
+			  const pk_pd_sample *smp)
+{
+	dump_ctx *d = arg;
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
+	       (int32_t)smp->tid);
+	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
+	if (d->then) {
+		fflush(stdout); /* the caller's lines follow */
+		return d->then(d->then_arg, s, ev, smp);
+	}
+	if (!d->branch_view || !smp->branch_nr)
+		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
+	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
+		report_stats_sample(&d->c, s, ev, smp);
+	return 0;
 }
 
 static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -484,16 +566,7 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
-	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
-	       (int32_t)smp->tid);
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
-	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
-	if (!d->branch_view || !smp->branch_nr)
-		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
-	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
-		report_stats_sample(&d->c, s, ev, smp);
-	return 0;
+	return 0; /* the rest: dump_delivered, as pd_session hands it out */
 }
 
 static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
@@ -501,28 +574,40 @@ static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 	dump_ctx *d = arg;
 	if (!before) {
 		report_stats_event(&d->c, s, ev, before);
+		if (d->next_event)
+			d->next_event(d->next_arg, s, ev, false);
 		return;
 	}
-	if (ev->type == PK_RECORD_AUXTRACE && s->spe.have_info)
-		return; /* Arm SPE: its own dump (pd_spe.c) */
-	dump_raw(s, ev);
-	printf("\n");
-	dump_tstamp(d, ev, NULL);
-	dump_other(s, ev);
+	if (ev->type != PK_RECORD_AUXTRACE || !s->spe.have_info) {
+		/* (Arm SPE's AUXTRACE data: its own dump, pd_spe.c) */
+		dump_raw(s, ev);
+		printf("\n");
+		dump_tstamp(d, ev, NULL);
+		dump_other(d, ev); /* script: an EXIT's lines in it */
+	}
+	if (ev->type != PERF_RECORD_EXIT || !d->then)
+		dump_next(d, ev);
 }
 
-int pd_dump_run(pd_session *s, bool stats, bool branch_view)
+int pd_dump_run(pd_session *s, unsigned flags, pd_sample_fn then, void *then_arg)
 {
-	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = branch_view, .stats = stats};
+	bool stats = flags & PD_DUMP_STATS;
+	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = flags & PD_DUMP_BRANCHES,
+		      .stats = stats, .rounds_shown = flags & PD_DUMP_ROUNDS_SHOWN,
+		      .then = then, .then_arg = then_arg, .next_event = s->on_event,
+		      .next_arg = s->event_arg};
 	d.regs = perf_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
 	s->on_event = dump_event;
 	s->event_arg = &d;
+	s->after_dump = dump_delivered;
+	s->after_dump_arg = &d;
 	int status = pd_session_run(s, dump_sample, &d);
 	s->on_event = NULL;
+	s->after_dump = NULL;
 	if (!status && stats)
-		report_stats_print(s, d.c.samples, d.c.lost, stdout);
+		report_stats_print(s, d.c.samples, d.c.lost, true, stdout);
 	report_stats_end(&d.c);
 	return status;
 }

@@ -5,11 +5,18 @@
 
 #include "pd_session.h"
 
+enum {
+	PD_DUMP_STATS = 1,        /* report: perf's stats blocks at the end */
+	PD_DUMP_BRANCHES = 2,     /* report shows branches: its stats count each one */
+	PD_DUMP_ROUNDS_SHOWN = 4, /* script --show-round-events: FINISHED_ROUND's line */
+};
+
 /* Reads the session (s->spe.dump set: Arm SPE data dumped, no synthetic
- * samples) printing every record as perf's -D does, then with stats
- * (report) perf's stats blocks, each event's samples counted per branch
- * when report shows branches (branch_view); 0, or 1 after printing an
- * error. */
-int pd_dump_run(pd_session *s, bool stats, bool branch_view);
+ * samples) printing every record as perf's -D does, with flags PD_DUMP_*;
+ * 0, or 1 after printing an error. then (script), when not NULL, is
+ * called after each sample's dump with the sample as script reads it (its
+ * output follows: stdout is flushed first), and s->on_event, when set,
+ * after each record's dump (and after the record, as usual). */
+int pd_dump_run(pd_session *s, unsigned flags, pd_sample_fn then, void *then_arg);
 
 #endif

@@ -381,19 +381,23 @@ int pd_session_run(pd_session *s, pd_sample_fn fn, void *arg)
 			continue;
 		}
 		s->nr_samples++;
+		pd_sample_fn to = fn;
+		void *to_arg = arg;
 		if (s->spe.dump) { /* -D: each sample as it is in the file */
 			int r = fn(arg, s, &ev, &sample);
 			if (r)
 				return r;
-			continue;
+			if (!s->after_dump)
+				continue;
+			to = s->after_dump, to_arg = s->after_dump_arg;
 		}
 		if (sample_chain(s, &ev, &sample) < 0) {
 			fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
 			return 1;
 		}
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
-				? deliver_read(s, &ev, &sample, fn, arg)
-				: fn(arg, s, &ev, &sample);
+				? deliver_read(s, &ev, &sample, to, to_arg)
+				: to(to_arg, s, &ev, &sample);
 		if (r)
 			return r;
 	}

@@ -30,6 +30,11 @@ typedef struct pd_session {
 	 * each one; NULL: none, at no cost. */
 	void (*on_event)(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
 	void *event_arg;
+	/* -D with script's lines: each sample, once dumped, handed here as
+	 * without -D (its call chain unwound or stitched); NULL: not */
+	int (*after_dump)(void *arg, struct pd_session *s, const pk_pd_event *ev,
+			  const pk_pd_sample *sample);
+	void *after_dump_arg;
 	/* --header of a pipe: its features printed here as their records are
 	 * read (perf prints them while it reads), NULL: not */
 	FILE *pipe_features;

@@ -114,6 +114,7 @@ typedef struct rp_entry {
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */
 	bool nosym;                  /* made by an address without a symbol */
+	bool nosym_end[2];           /* a branch's source / target without one */
 	const char *dso;             /* the dso of the address that made it (short name) */
 	uint64_t *v;                 /* RP_NV values per member */
 	size_t max_depth;            /* the longest chain added */

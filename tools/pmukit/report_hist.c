@@ -216,6 +216,8 @@ rp_entry *rp_entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
 	e->nosym = !c->loc->sym;
+	e->nosym_end[0] = c->from && !c->from->sym;
+	e->nosym_end[1] = c->to && !c->to->sym;
 	e->dso = rp_dso_short(c->loc);
 	if (c->br)
 		e->br = *c->br;
@@ -757,8 +759,14 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
 				l = sw;
 			/* perf: an entry without a symbol widens the dso column
-			 * to an address's 16 digits (not under --dsos) */
-			if (all[i]->nosym && k == dso_k && !rp->dsos.n && l < 16)
+			 * to an address's 16 digits (not under --dsos); a
+			 * branch end's dso is counted only with its symbol */
+			const rp_key *key = rp->keys[k];
+			bool end_dso = key->unres == RP_U_MAP && key->side != RP_SIDE_ENTRY;
+			bool nosym = end_dso ? all[i]->nosym_end[key->side == RP_SIDE_TO] : all[i]->nosym;
+			if (end_dso && nosym)
+				l = 0;
+			if (nosym && (k == dso_k || end_dso) && !rp->dsos.n && l < 16)
 				l = 16;
 			if (l > w[k])
 				w[k] = l;
@@ -837,9 +845,12 @@ static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
 		char t[RP_NAME_MAX];
 		rp_col_text(rp, e, k, t, sizeof(t));
 		bool pad = k < last || rp->keys[k]->pad_last;
-		/* perf cuts a comm and a trace to the width */
-		int cut = rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill ||
-				  rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill
+		/* perf cuts a comm, a trace and a branch end's dso (sized
+		 * by the ends with a symbol only) to the width */
+		const rp_key *key = rp->keys[k];
+		int cut = key->fill == rp_keys[RP_KEY_COMM].fill ||
+				  key->fill == rp_keys[RP_KEY_TRACE].fill ||
+				  (key->unres == RP_U_MAP && key->side != RP_SIDE_ENTRY)
 			  ? w[k]
 			  : (int)sizeof(t);
 		printf("  %-*.*s", pad ? w[k] : 0, cut, t);

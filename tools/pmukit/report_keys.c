@@ -38,18 +38,24 @@ static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "%7d:%s", (int)c->smp->tid, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
-static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+/* A dso's short name; a JIT's map file, there or not: perf names the
+ * code "[JIT] tid N". */
+static void dso_text(const rp_loc *l, char *b, size_t n)
 {
-	*num = 0;
-	const char *base = rp_dso_short(c->loc);
+	const char *base = rp_dso_short(l);
 	int tid;
 	char tail;
-	/* a JIT's map file, there or not: perf names the code "[JIT] tid N" */
 	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p') {
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}
 	put(b, n, base);
+}
+
+static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+{
+	*num = 0;
+	dso_text(c->loc, b, n);
 }
 
 void rp_sym_text(const rp_loc *l, char *b, size_t n)
@@ -279,7 +285,10 @@ static void dso_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
 	const rp_loc *l = side_of(c, to);
 	*num = 0;
-	put(b, n, l->has_map ? rp_dso_short(l) : "[unknown]");
+	if (l->has_map)
+		dso_text(l, b, n);
+	else
+		put(b, n, "[unknown]");
 }
 
 /* "[l] name" by the end's own level ('H' where no map holds it); numbers

@@ -465,14 +465,17 @@ static uint64_t stats_nr(const pk_pd_stats *st, uint32_t t)
 
 /* perf's --stats reads a pipe with a tool that takes in neither
  * HEADER_FEATURE nor EVENT_UPDATE records: the names are made from the
- * attrs ("cycles:uH"); a file's come from its header. */
-static const char *stats_name(pd_session *s, size_t i)
+ * attrs ("cycles:uH"); a file's come from its header, and so do a pipe's
+ * when its tool took in those records (report -D: "cycles:u"). */
+static const char *stats_name(pd_session *s, size_t i, bool features)
 {
 	const pk_pd_evsel *e = pd_session_evsel_at(s, i);
-	return pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name : pk_pd_evsel_name(e);
+	return !features && pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name
+									  : pk_pd_evsel_name(e);
 }
 
-void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f)
+void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost,
+			bool features, FILE *f)
 {
 	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
 	uint64_t total = 0;
@@ -491,7 +494,7 @@ void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *
 	for (size_t i = 0; i < pd_session_nr_evsels(s); i++) {
 		if (!samples[i])
 			continue;
-		fprintf(f, "%s stats:\n", stats_name(s, i));
+		fprintf(f, "%s stats:\n", stats_name(s, i, features));
 		stats_line(f, "SAMPLE", samples[i], 0);
 		if (lost[i])
 			stats_line(f, "LOST_SAMPLES", lost[i], 0);
@@ -576,7 +579,7 @@ int report_stats_run(pd_session *s)
 	int status = pd_session_run(s, report_stats_sample, &c);
 	s->on_event = NULL;
 	if (!status)
-		report_stats_print(s, c.samples, c.lost, stdout);
+		report_stats_print(s, c.samples, c.lost, false, stdout);
 	report_stats_end(&c);
 	return status;
 }

@@ -22,7 +22,10 @@ typedef struct stats_count {
 int report_stats_begin(stats_count *c, pd_session *s);
 int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp);
 void report_stats_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
-void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost, FILE *f);
+/* features: the names perf gives when its tool took in a pipe's
+ * HEADER_FEATURE and EVENT_UPDATE records (-D), not --stats' attr names. */
+void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost,
+			bool features, FILE *f);
 void report_stats_end(stats_count *c);
 
 /* -T/--threads: the values of PERF_RECORD_READ records (perf record -s)
