@@ -161,16 +161,16 @@ typedef struct report {
 	uint64_t *tot_period, *tot_nr, *nf_period, *nf_nr;  /* per evsel: all, not filtered */
 	const pk_pd_header *hdr;
 	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
-	struct pd_session *s;
+	struct pk_session *s;
 } report;
 
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
+int rp_hist_setup(report *rp, struct pk_session *s, const pk_pd_header *hdr);
 /* A pipe's events and groups once its attrs and features are read (at its
  * first sample): hdr read again, the group view as its GROUP_DESC says. */
-int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr);
+int rp_hist_pipe_settle(report *rp, struct pk_session *s, pk_pd_header *hdr);
 /* The call graph and chain resolution from the events' sample types
  * (cmd_report.c); true when an event samples call chains. */
-bool rp_settle_chains(report *rp, struct pd_session *s);
+bool rp_settle_chains(report *rp, struct pk_session *s);
 /* An address of process pid resolved as the sample's cpumode says. */
 void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);
 /* The entry of c's keys (made when new; hid: the sample is filtered). */
@@ -178,7 +178,7 @@ struct rp_ctx;
 rp_entry *rp_entry_for(report *rp, const struct rp_ctx *c, int ev, bool hid);
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide c's address. */
 bool rp_hidden(report *rp, const struct rp_ctx *c);
-int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp);
 void rp_hist_print(report *rp);
 void rp_hist_free(report *rp);
@@ -199,7 +199,7 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n);
  * choice for a file with the BRANCH_STACK feature (not under
  * --no-branch-stack); sets the view's default keys. 0, or -EINVAL after
  * printing perf's error for a branch key outside the view. */
-int rp_branch_settle(report *rp, struct pd_session *s);
+int rp_branch_settle(report *rp, struct pk_session *s);
 /* One entry per branch of the sample (ctx c has its sample fields). */
 int rp_branch_sample(report *rp, struct rp_ctx *c, int ei, int lead, int mi);
 /* perf 6.1's "Branch Statistics" after the table: each entry's branch by

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 #include "report_keys.h"
 
 #define NBUCKETS 65536
@@ -50,9 +50,9 @@ static bool grow_u64(uint64_t **p, size_t old, size_t n)
 
 /* Group view: each evsel's leader and place from GROUP_DESC. The file's
  * evsels, then room for the synthetic ones an Arm SPE file adds while it
- * is read (pd_session_evsel_at). Called again for a pipe once its events
+ * is read (pk_session_evsel_at). Called again for a pipe once its events
  * and features are read (rp_hist_pipe_settle): nothing is counted yet. */
-static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+static int setup_events(report *rp, struct pk_session *s, const pk_pd_header *hdr)
 {
 	size_t n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
 	rp->hdr = hdr;
@@ -93,7 +93,7 @@ static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hd
 	return 0;
 }
 
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+int rp_hist_setup(report *rp, struct pk_session *s, const pk_pd_header *hdr)
 {
 	rp->s = s;
 	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
@@ -102,7 +102,7 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 	return setup_events(rp, s, hdr);
 }
 
-int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr)
+int rp_hist_pipe_settle(report *rp, struct pk_session *s, pk_pd_header *hdr)
 {
 	pk_error err;
 	pk_error_clear(&err);
@@ -148,7 +148,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 	unsigned max = rp->cg.max_stack ? rp->cg.max_stack : PK_MAX_STACK;
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pd_chain_marker(ip, &mode);
+		int m = pki_chain_marker(ip, &mode);
 		if (m < 0)
 			return 0;
 		if (m)
@@ -156,7 +156,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 		if (n == PK_MAX_STACK)
 			continue;
 		rp_resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
-		const char *inl = pd_chain_inlined(rp->s, smp, i);
+		const char *inl = pki_chain_inlined(rp->s, smp, i);
 		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
 			out[n].sym = inl;
 		n++;
@@ -317,7 +317,7 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	return 0;
 }
 
-int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp)
 {
 	report *rp = arg;
@@ -611,7 +611,7 @@ static void print_title(const report *rp, int ev)
 	if (braces)
 		printf("%s { ", "anon group");
 	for (int m = 0; m < nm; m++)
-		printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)(ev + m))));
+		printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pk_session_evsel_at(rp->s, (size_t)(ev + m))));
 	if (braces)
 		printf(" }");
 	if (!rp->mem_mode) {

@@ -5,7 +5,7 @@
  * A key's text is what identifies an entry, with its number where two
  * texts may be equal for different things (two symbols with one name). */
 #include "report_keys.h"
-#include "pd_session.h"
+#include "session_cli.h"
 
 #include <pmukit/datasrc.h>
 
@@ -157,8 +157,8 @@ static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	size_t l = 0;
-	const char *text = c->s && pd_trace_usable(&c->s->trace, c->s, c->evsel)
-				   ? pd_trace_text(&c->s->trace, c->evsel, c->smp,
+	const char *text = c->s && pki_trace_usable(&c->s->trace, c->s, c->evsel)
+				   ? pki_trace_text(&c->s->trace, c->evsel, c->smp,
 						   c->raw_trace ? PK_TRACE_RAW : PK_TRACE_PRETTY, &l)
 				   : NULL;
 	if (!text)

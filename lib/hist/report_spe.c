@@ -13,7 +13,7 @@
 #include <linux/perf_event.h>
 #include <pmukit/symbols.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 #include "plot_svg.h"
 
 #define RS_BUCKETS 4096
@@ -91,7 +91,7 @@ static rs_entry *entry_of(report_spe *rs, const char *key)
 	return e;
 }
 
-int report_spe_record(void *arg, pd_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
+int report_spe_record(void *arg, pk_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
 {
 	report_spe *rs = arg;
 	char key[1100];

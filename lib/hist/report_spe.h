@@ -4,7 +4,7 @@
  * data sources of its loads and stores; the histogram of total latency,
  * as text and as an SVG chart (plot_svg.c).
  *
- * Invariants: every record pd_spe hands over is counted once, under the
+ * Invariants: every record pki_spe hands over is counted once, under the
  * symbol of its PC as the task's maps resolve it at that time; records
  * without a PC go under "[unknown]"; the output depends only on the
  * records (rows sorted by count, then by text). */
@@ -16,13 +16,13 @@
 #include <pmukit/error.h>
 #include <pmukit/spe.h>
 
-struct pd_session;
+struct pk_session;
 typedef struct report_spe report_spe;
 
 report_spe *report_spe_new(void);
 void report_spe_free(report_spe *rs);
-/* pd_spe's record hook (arg: the report_spe); 0 or -ENOMEM. */
-int report_spe_record(void *arg, struct pd_session *s, const pk_spe_record *r, int64_t pid,
+/* pki_spe's record hook (arg: the report_spe); 0 or -ENOMEM. */
+int report_spe_record(void *arg, struct pk_session *s, const pk_spe_record *r, int64_t pid,
 		      uint32_t midr);
 /* The table and the histogram's text. */
 void report_spe_print(report_spe *rs, FILE *out);

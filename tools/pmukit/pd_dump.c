@@ -5,7 +5,7 @@
  * and at the end perf's "Aggregated stats" blocks (report --stats').
  * Invariants: the text is perf's byte for byte; Arm SPE's AUXTRACE data keeps
  * its own dump (pd_spe.c), printed where the record is; nothing here changes
- * the session's state (the task state is updated by pd_session as usual). */
+ * the session's state (the task state is updated by pk_session as usual). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from
        PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
 
 typedef struct dump_ctx {
-	pd_session *s;
+	pk_session *s;
 	uint64_t combined;           /* the evsels' sample_type bits, or'ed */
 	bool id_all;                 /* the first evsel's sample_id_all */
 	size_t nr_evsels;            /* when combined was made */
@@ -32,14 +32,14 @@ typedef struct dump_ctx {
 } dump_ctx;
 
 /* The offset perf names: a pipe's counts from the end of its header. */
-static uint64_t dump_offset(const pd_session *s, const pk_pd_event *ev)
+static uint64_t dump_offset(const pk_session *s, const pk_pd_event *ev)
 {
 	return pk_pd_is_pipe(s->reader) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
 									 : ev->offset;
 }
 
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
-static void dump_raw(const pd_session *s, const pk_pd_event *ev)
+static void dump_raw(const pk_session *s, const pk_pd_event *ev)
 {
 	if (pk_pd_is_pipe(s->reader))
 		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
@@ -320,7 +320,7 @@ static bool dump_user(const pk_pd_event *ev)
 }
 
 /* The decoded line of a record other than a sample. */
-static void dump_other(const pd_session *s, const pk_pd_event *ev)
+static void dump_other(const pk_session *s, const pk_pd_event *ev)
 {
 	const char *name = pk_pd_record_name(ev->type);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
@@ -473,7 +473,7 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 		printf("... transaction: %" PRIx64 "\n", smp->transaction);
 }
 
-static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	dump_ctx *d = arg;
 	dump_raw(s, ev);
@@ -496,7 +496,7 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	return 0;
 }
 
-static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	dump_ctx *d = arg;
 	if (!before) {
@@ -511,7 +511,7 @@ static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 	dump_other(s, ev);
 }
 
-int pd_dump_run(pd_session *s, bool stats, bool branch_view)
+int pd_dump_run(pk_session *s, bool stats, bool branch_view)
 {
 	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = branch_view, .stats = stats};
 	d.regs = perf_regs_host();

@@ -3,13 +3,13 @@
 #ifndef PMUKIT_PD_DUMP_H
 #define PMUKIT_PD_DUMP_H
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 /* Reads the session (s->spe.dump set: Arm SPE data dumped, no synthetic
  * samples) printing every record as perf's -D does, then with stats
  * (report) perf's stats blocks, each event's samples counted per branch
  * when report shows branches (branch_view); 0, or 1 after printing an
  * error. */
-int pd_dump_run(pd_session *s, bool stats, bool branch_view);
+int pd_dump_run(pk_session *s, bool stats, bool branch_view);
 
 #endif

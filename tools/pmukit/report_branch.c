@@ -15,7 +15,7 @@
  * stacks, and its keys exist only in it. */
 #include "report.h"
 #include "report_keys.h"
-#include "pd_session.h"
+#include "session_cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +24,7 @@
 /* perf 6.1's keys for the view. */
 static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
 
-static bool file_has_branches(struct pd_session *s)
+static bool file_has_branches(struct pk_session *s)
 {
 	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
 		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
@@ -32,7 +32,7 @@ static bool file_has_branches(struct pd_session *s)
 	return false;
 }
 
-int rp_branch_settle(report *rp, struct pd_session *s)
+int rp_branch_settle(report *rp, struct pk_session *s)
 {
 	bool has = file_has_branches(s);
 	if (rp->branch > 0 && !has) {
