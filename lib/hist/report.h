@@ -80,7 +80,7 @@ void rp_cnode_free(rp_cnode *root);
 /* The longest symbol column text ("[.] name") on the chain branches of at
  * least min_hit: perf widens the Symbol column to it. */
 void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w);
-/* Prints the tree of one entry; total is what percentages are of in graph
+/* Prints the tree of one entry (tools/pmukit/report_chain.c); total is what percentages are of in graph
  * mode, parent the entry's own value (fractal). */
 void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,
 		    uint64_t parent, bool skip_first);
@@ -102,6 +102,17 @@ typedef struct rp_field {
 	int key;                     /* RP_V_KEY: the index in report.keys */
 } rp_field;
 #define RP_MAX_FIELDS (2 * RP_MAX_KEYS + 8)
+/* The value columns: -F's name, the title, the entry's value (RP_SELF,
+ * ...), the width (report_keys.c). */
+typedef struct rp_value {
+	const char *name, *title;
+	enum rp_val val;
+	int which;
+	int width;
+} rp_value;
+extern const rp_value rp_values[];
+extern const size_t rp_nr_values;
+int rp_value_at(enum rp_val v);
 
 typedef struct rp_entry {
 	struct rp_entry *hnext;
@@ -180,8 +191,16 @@ rp_entry *rp_entry_for(report *rp, const struct rp_ctx *c, int ev, bool hid);
 bool rp_hidden(report *rp, const struct rp_ctx *c);
 int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp);
+/* Every entry in the output order (late texts made, equal ones merged);
+ * NULL when out of memory. The array is the caller's, the entries not. */
+rp_entry **rp_hist_collect(report *rp, size_t *n);
 void rp_hist_print(report *rp);
 void rp_hist_free(report *rp);
+/* The total period (nr: samples) of evsel ev, all or those shown
+ * (--percentage relative). */
+uint64_t rp_total_of(const report *rp, int ev, bool nr);
+/* Whether an entry's row is printed (listed, above --percent-limit). */
+bool rp_shown(const report *rp, const rp_entry *e);
 /* An entry's share in percent of member m's total (which: RP_SELF, ...). */
 double rp_pct(const report *rp, const rp_entry *e, int m, int which);
 /* The total period (or of those shown, --percentage relative) of evsel ev. */
@@ -214,10 +233,10 @@ void rp_hier_print(const report *rp, rp_entry **all, size_t n, int ev, const int
 
 /* ---- -F/--fields (report_fields.c) ---- */
 
-/* Sets the columns and order from -F's list (after the other options);
+/* (tools/pmukit/report_fields.c) Sets the columns and order from -F's list (after the other options);
  * 0, or -EINVAL after printing perf's error for an unknown field. */
 int rp_fields_setup(report *rp, const char *list);
-/* The output order of two entries under -F. */
+/* The output order of two entries under -F (report_keys.c). */
 int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y);
 /* The titles and the row of an entry (nm: the group's members). */
 void rp_fields_heads(const report *rp, int nm, const int *w);

@@ -376,24 +376,6 @@ static bool only_tracepoints(pk_session *s)
 	return n > 0;
 }
 
-/* Whether the file's events sample call chains: the call graph shown unless
- * -g none, and what needs each sample's chain resolved. For a pipe, again at
- * its first sample, once its attrs have come in the stream (perf 6.1 then
- * shows the graph but keeps the Children it decided on an empty evlist). */
-bool rp_settle_chains(report *rp, pk_session *s)
-{
-	bool chains = false;
-	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
-		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			chains = true;
-	rp->use_cg = chains && rp->cg.mode != RP_CG_NONE;
-	rp->need_chain = rp->use_cg || rp->children;
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (!strcmp(rp->keys[k]->name, "parent"))
-			rp->need_chain = true;
-	return chains;
-}
-
 static void settle(report *rp, pk_session *s, const pk_pd_header *h)
 {
 	bool asked = rp->children_set ? rp->children : true; /* perf's option */
