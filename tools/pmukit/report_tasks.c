@@ -309,15 +309,9 @@ static int do_mmap(report_tasks *rt, const pk_pd_event *ev)
 	} else {
 		m.prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
 	}
-	/* perf names anonymous code after the JIT's map file */
+	/* perf names anonymous code after the JIT's map file (lib/symbols' rule) */
 	char jit[64];
-	bool anon = !strcmp(r.filename, "//anon") || !strncmp(r.filename, "/dev/zero", 9) ||
-		    !strncmp(r.filename, "/anon_hugepage", 14) || !strncmp(r.filename, "[stack", 6) ||
-		    !strncmp(r.filename, "[heap]", 6);
-	if (anon && (m.prot & PROT_EXEC)) {
-		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)r.pid);
-		m.name = jit;
-	}
+	m.name = (char *)(uintptr_t)pk_mmap_dso_name(ev, &r, jit, sizeof(jit), NULL);
 	return insert_map(&rt->maps[x->maps], m);
 }
 
