@@ -549,7 +549,7 @@ int report_stats_begin(stats_count *c, pk_session *s)
 	if (c->samples && c->lost)
 		return 0;
 	report_stats_end(c);
-	fprintf(stderr, "pmukit %s: out of memory\n", (const char *)s->msg_arg);
+	fprintf(stderr, "pmukit %s: out of memory\n", pd_session_cmd(s));
 	return -1;
 }
 

@@ -55,7 +55,7 @@ int pd_session_machine(pk_session *s, const pk_machine_opts *o)
 	pk_error err;
 	pk_error_clear(&err);
 	if (pki_session_set_machine(s, o, &err) < 0) {
-		print_error(s->msg_arg, &err);
+		print_error(pd_session_cmd(s), &err);
 		return 1;
 	}
 	return 0;
@@ -66,7 +66,7 @@ int pd_session_itrace(pk_session *s, const char *arg)
 	pk_error err;
 	pk_error_clear(&err);
 	if (pki_spe_set_itrace(&s->spe, arg, &err) < 0) {
-		pk_cli_print_error(s->msg_arg, &err);
+		pk_cli_print_error(pd_session_cmd(s), &err);
 		return 129;
 	}
 	return 0;
@@ -171,7 +171,7 @@ int pd_session_run(pk_session *s, pk_session_sample_fn fn, void *arg)
 	int rc = pki_session_run(s, fn, arg, &err);
 	if (rc >= 0)
 		return rc;
-	print_error(s->msg_arg, &err);
+	print_error(pd_session_cmd(s), &err);
 	return 1;
 }
 
@@ -193,9 +193,9 @@ int pd_session_finish(pk_session *s, int status)
 	pk_error_clear(&err);
 	int rc = pki_session_finish(s, status != 0, &err);
 	if (rc == -ENODATA)
-		fprintf(stderr, "pmukit %s: error: %s\n", (const char *)s->msg_arg, err.msg);
+		fprintf(stderr, "pmukit %s: error: %s\n", pd_session_cmd(s), err.msg);
 	else if (rc < 0 && rc != -ENOMSG)
-		print_error(s->msg_arg, &err);
+		print_error(pd_session_cmd(s), &err);
 	return rc < 0 && !status ? 1 : status;
 }
 

@@ -13,8 +13,6 @@
 #include "pd_out.h"
 #include "pd_session.h"
 
-typedef pk_session pd_session;
-
 enum pd_spe_export { PD_SPE_EXPORT_NONE, PD_SPE_EXPORT_CSV, PD_SPE_EXPORT_JSONL };
 
 /* pk_session's options from the command line; 0, 255 (perf's status for
@@ -32,6 +30,11 @@ int pd_session_itrace(pk_session *s, const char *arg);
 void pd_session_spe_dump(pk_session *s);
 /* --csv/--jsonl: one line per Arm SPE record, no samples. */
 void pd_session_spe_export(pk_session *s, enum pd_spe_export fmt);
+/* The command the session was opened for ("script", "report"). */
+static inline const char *pd_session_cmd(const pk_session *s)
+{
+	return s->msg_arg;
+}
 /* Runs to the end; returns 0, the callback's result, or 1 after printing
  * an error (the samples before the damage have been handed out). */
 int pd_session_run(pk_session *s, pk_session_sample_fn fn, void *arg);
