@@ -27,22 +27,6 @@ static const struct {
 #define NR_MAPS (sizeof(maps) / sizeof(maps[0]))
 #define MAP_AT(i) (0x7f0000000000ULL + (uint64_t)(i) * 0x100000)
 
-/* Ends the record in b (header first) with a's sample_id trailer. */
-static void put_record(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_buf *b,
-		       uint32_t type, uint16_t misc)
-{
-	pk_pd_buf_pad8(b);
-	pk_pd_buf_bytes(b, (uint8_t[48]){0}, 48); /* room for the trailer */
-	assert_false(b->oom);
-	memcpy(b->data, &type, 4);
-	memcpy(b->data + 4, &misc, 2);
-	pk_pd_sample_id sid = {.pid = PID, .tid = PID, .time = 1000000000ULL};
-	size_t n = pki_pd_record_end(b->data, b->len - 48, a, &sid);
-	pk_error err;
-	assert_int_equal(pk_pd_writer_write(w, b->data, n, &err), 0);
-	b->len = 0;
-}
-
 static const char *make_file(void)
 {
 	static char path[1024];
@@ -58,11 +42,11 @@ static const char *make_file(void)
 	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", NULL, 0, &err), 0);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	pk_pd_buf b = {0};
-	pk_pd_buf_u64(&b, 0); /* header, set by put_record */
+	pk_pd_buf_u64(&b, 0); /* header, set by pd_test_put_record */
 	pk_pd_buf_u32(&b, PID);
 	pk_pd_buf_u32(&b, PID);
 	pk_pd_buf_name(&b, "anonprog");
-	put_record(w, &a, &b, PERF_RECORD_COMM, 0);
+	pd_test_put_record(w, &a, &b, PERF_RECORD_COMM, 0, PID);
 	for (size_t i = 0; i < NR_MAPS; i++) {
 		pk_pd_buf_u64(&b, 0);
 		pk_pd_buf_u32(&b, PID);
@@ -72,7 +56,7 @@ static const char *make_file(void)
 		pk_pd_buf_u32(&b, maps[i].prot);
 		pk_pd_buf_u32(&b, 0x22); /* MAP_PRIVATE | MAP_ANONYMOUS */
 		pk_pd_buf_name(&b, maps[i].name);
-		put_record(w, &a, &b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		pd_test_put_record(w, &a, &b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, PID);
 	}
 	for (size_t i = 0; i < NR_MAPS; i++) {
 		pk_pd_sample s = {.misc = PERF_RECORD_MISC_USER, .ip = MAP_AT(i) + 0x40, .pid = PID,
