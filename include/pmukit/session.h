@@ -74,13 +74,15 @@ void pk_session_on_spe_record(pk_session *s, pk_session_spe_fn fn, void *arg);
 /* Arm SPE's synthetic samples: the kinds --itrace names (perf's syntax). */
 int pk_session_set_itrace(pk_session *s, const char *itrace, pk_error *err);
 
-/* Runs to the end of the data: 0, the callback's nonzero result, or a
- * negative errno (err says what and where; the samples before the damage
- * have been handed out). */
+/* Runs to the end of the data (fn NULL: the records are walked, the
+ * task state kept, no sample handed out): 0, the callback's nonzero
+ * result, or a negative errno (err says what and where; the samples
+ * before the damage have been handed out). */
 int pk_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err);
 /* The closing words: what the reader warned about and dropped, what was
- * not unwound or decoded, as messages. Returns 0, or -ENODATA (err says
- * so) when samples were there and none could be decoded. */
+ * not unwound or decoded, as messages. Returns 0, -ENODATA (err says so)
+ * when samples were there and none could be decoded, or -ENOMSG when the
+ * file's Arm SPE records gave no sample of the kinds asked for. */
 int pk_session_finish(pk_session *s, pk_error *err);
 
 /* The parts, borrowed: the reader (header, features, events) and the

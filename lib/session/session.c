@@ -54,9 +54,15 @@ int pk_session_set_itrace(pk_session *s, const char *itrace, pk_error *err)
 	return pki_spe_set_itrace(&s->spe, itrace, err);
 }
 
+static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	(void)arg, (void)s, (void)ev, (void)smp;
+	return 0;
+}
+
 int pk_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
 {
-	return pki_session_run(s, fn, arg, err);
+	return pki_session_run(s, fn ? fn : no_sample, arg, err);
 }
 
 int pk_session_finish(pk_session *s, pk_error *err)

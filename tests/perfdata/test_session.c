@@ -127,6 +127,11 @@ static void test_callback_stops(void **state)
 	assert_int_equal(pk_session_run(s, stop_at_3, &n, &err), 42);
 	assert_int_equal(n, 3);
 	pk_session_close(s);
+	/* no callback: the records walked, the samples counted */
+	assert_int_equal(pk_session_open(make_file("walk.data", 10, false), NULL, &s, &err), 0);
+	assert_int_equal(pk_session_run(s, NULL, NULL, &err), 0);
+	assert_int_equal(pk_session_nr_samples(s), 10);
+	pk_session_close(s);
 }
 
 static void test_nothing_decoded(void **state)
