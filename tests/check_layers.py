@@ -34,17 +34,30 @@ PUBLIC = {
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
 }
 
-# tools/ includes outside include/ and their own directory, until the
-# engine moves into the library (session21); emptied then
+# tools/ includes outside include/ and their own directory: the internal
+# headers the CLI still reads (lib/hist's report structs, the fast sample
+# paths, the session's fields); issue 21 empties this list
 TOOLS_ALLOWED = {
     ("tools/pmukit/cli_opts.c", "core/util.h"),
-    ("tools/pmukit/main.c", "core/util.h"),
-    ("tools/pmukit/script_metric.c", "core/util.h"),
-    ("tools/pmukit/pd_session.h", "core/strmap.h"),
-    ("tools/pmukit/pd_session.c", "perfdata/pd_fast.h"),
+    ("tools/pmukit/cmd_list.c", "events/pfm.h"),
+    ("tools/pmukit/cmd_report.c", "report.h"),
+    ("tools/pmukit/cmd_report.c", "report_keys.h"),
+    ("tools/pmukit/cmd_report.c", "report_spe.h"),
     ("tools/pmukit/cmd_script.c", "perfdata/pd_fast.h"),
     ("tools/pmukit/cmd_script.c", "symbols/sy_fast.h"),
-    ("tools/pmukit/cmd_list.c", "events/pfm.h"),
+    ("tools/pmukit/main.c", "core/util.h"),
+    ("tools/pmukit/report_branch.c", "report.h"),
+    ("tools/pmukit/report_branch.c", "report_keys.h"),
+    ("tools/pmukit/report_chain.c", "report.h"),
+    ("tools/pmukit/report_fields.c", "report.h"),
+    ("tools/pmukit/report_fields.c", "report_keys.h"),
+    ("tools/pmukit/report_hier.c", "report.h"),
+    ("tools/pmukit/report_hier.c", "report_keys.h"),
+    ("tools/pmukit/report_print.c", "report.h"),
+    ("tools/pmukit/report_print.c", "report_keys.h"),
+    ("tools/pmukit/report_spe_print.c", "report_spe.h"),
+    ("tools/pmukit/script_metric.c", "core/util.h"),
+    ("tools/pmukit/session_cli.h", "pd_session.h"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -90,6 +90,14 @@ typedef struct pk_addr_loc {
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			pk_addr_loc *loc);
 
+/* The name perf gives the dso of an MMAP or MMAP2 record's map: memory
+ * without a file (//anon, /dev/zero, /anon_hugepage, [stack, [heap], /SYSV
+ * shared memory) that is executable is named after the symbol map a JIT
+ * may write, "/tmp/perf-<pid>.map" (made in buf); any other map keeps its
+ * file name. *fileless (NULL: not asked) says whether it has no file. */
+const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
+			     size_t size, bool *fileless);
+
 /* The same, answered from the lookup cache without a copy: the result is
  * valid until the next call into m. */
 const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumode,

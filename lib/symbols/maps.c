@@ -124,10 +124,14 @@ void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi)
 /* Memory without a file (anonymous, heap, stack, SysV shared memory):
  * perf keeps its addresses as they are (no file offsets), and names it,
  * when executable, after the symbol map a JIT may write for the process,
- * "/tmp/perf-<pid>.map". Returns the name the dso takes. */
-static const char *fileless_map(const pk_pd_event *ev, const pk_pd_rec_mmap *r, bool *fileless,
-				char *buf, size_t size)
+ * "/tmp/perf-<pid>.map". The one rule: the machine's maps and report's
+ * --mmaps view (tools/pmukit/report_tasks.c) name maps through it. */
+const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
+			     size_t size, bool *fileless)
 {
+	bool dummy;
+	if (!fileless)
+		fileless = &dummy;
 	const char *f = r->filename;
 	*fileless = !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
 		    !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
@@ -176,7 +180,7 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 		return -ENOMEM;
 	char jit[40];
 	bool fileless;
-	dso *d = pki_sy_dso_get(m, fileless_map(ev, &r, &fileless, jit, sizeof(jit)));
+	dso *d = pki_sy_dso_get(m, pk_mmap_dso_name(ev, &r, jit, sizeof(jit), &fileless));
 	if (!d)
 		return -ENOMEM;
 	/* an offset equal to the start maps each address to itself; a vdso's

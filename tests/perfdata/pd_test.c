@@ -8,6 +8,8 @@
 
 #include <pmukit/perfdata.h>
 
+#include "perfdata/sample_write.h"
+
 char *pd_test_dir;
 
 int pd_test_setup(void **state)
@@ -262,4 +264,19 @@ void pd_test_group_desc(pk_pd_writer *w, uint32_t leader, uint32_t nr)
 	pk_error err;
 	assert_int_equal(pk_pd_writer_set_feature(w, PK_FEAT_GROUP_DESC, g.data, g.len, &err), 0);
 	pk_pd_buf_release(&g);
+}
+
+void pd_test_put_record(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_buf *b,
+			uint32_t type, uint16_t misc, uint32_t pid)
+{
+	pk_pd_buf_pad8(b);
+	pk_pd_buf_bytes(b, (uint8_t[48]){0}, 48); /* room for the trailer */
+	assert_false(b->oom);
+	memcpy(b->data, &type, 4);
+	memcpy(b->data + 4, &misc, 2);
+	pk_pd_sample_id sid = {.pid = pid, .tid = pid, .time = 1000000000ULL};
+	size_t n = pki_pd_record_end(b->data, b->len - 48, a, &sid);
+	pk_error err;
+	assert_int_equal(pk_pd_writer_write(w, b->data, n, &err), 0);
+	b->len = 0;
 }

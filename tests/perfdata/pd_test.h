@@ -48,6 +48,14 @@ char *pd_test_report_rows(const char *rep);
 struct pk_pd_writer;
 void pd_test_group_desc(struct pk_pd_writer *w, uint32_t leader, uint32_t nr);
 
+/* Ends the record in b (its header first, type and misc set here) with
+ * a's sample_id trailer (task pid = tid, time 1 s) and writes it to w;
+ * b is emptied for the next record. */
+struct perf_event_attr;
+struct pk_pd_buf;
+void pd_test_put_record(struct pk_pd_writer *w, const struct perf_event_attr *a,
+			struct pk_pd_buf *b, uint32_t type, uint16_t misc, uint32_t pid);
+
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);
 

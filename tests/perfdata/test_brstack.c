@@ -38,22 +38,6 @@ static uint64_t next_rand(uint64_t *x)
 	return *x;
 }
 
-/* Ends the record in b (header first) with a's sample_id trailer. */
-static void put_record(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_buf *b,
-		       uint32_t type, uint16_t misc)
-{
-	pk_pd_buf_pad8(b);
-	pk_pd_buf_bytes(b, (uint8_t[48]){0}, 48); /* room for the trailer */
-	assert_false(b->oom);
-	memcpy(b->data, &type, 4);
-	memcpy(b->data + 4, &misc, 2);
-	pk_pd_sample_id sid = {.pid = PID, .tid = PID, .time = 1000000000ULL};
-	size_t n = pki_pd_record_end(b->data, b->len - 48, a, &sid);
-	pk_error err;
-	assert_int_equal(pk_pd_writer_write(w, b->data, n, &err), 0);
-	b->len = 0;
-}
-
 /* An MMAP2 per PT_LOAD segment of file (named shown in the records) at
  * base; adds its first 512 function symbols (.symtab), at their mapped
  * addresses, to f. */
@@ -74,7 +58,7 @@ static void map_object(pk_pd_writer *w, const struct perf_event_attr *a, const c
 			continue;
 		uint64_t start = base + (ph.p_vaddr & ~0xfffULL);
 		uint64_t end = base + ((ph.p_vaddr + ph.p_memsz + 0xfff) & ~0xfffULL);
-		pk_pd_buf_u64(&b, 0); /* header, set by put_record */
+		pk_pd_buf_u64(&b, 0); /* header, set by pd_test_put_record */
 		uint64_t v[] = {start, end - start, ph.p_offset & ~0xfffULL, 0, 0, 0};
 		pk_pd_buf_u32(&b, PID);
 		pk_pd_buf_u32(&b, PID);
@@ -82,7 +66,7 @@ static void map_object(pk_pd_writer *w, const struct perf_event_attr *a, const c
 		pk_pd_buf_u32(&b, ph.p_flags & PF_X ? 5 : 1); /* prot */
 		pk_pd_buf_u32(&b, 2);                         /* MAP_PRIVATE */
 		pk_pd_buf_name(&b, shown);
-		put_record(w, a, &b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		pd_test_put_record(w, a, &b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, PID);
 	}
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
@@ -111,11 +95,11 @@ static void map_program(pk_pd_writer *w, const struct perf_event_attr *a, const 
 			const char *shown, bool view, funcs *f)
 {
 	pk_pd_buf b = {0};
-	pk_pd_buf_u64(&b, 0); /* header, set by put_record */
+	pk_pd_buf_u64(&b, 0); /* header, set by pd_test_put_record */
 	pk_pd_buf_u32(&b, PID);
 	pk_pd_buf_u32(&b, PID);
 	pk_pd_buf_name(&b, "brprog");
-	put_record(w, a, &b, PERF_RECORD_COMM, 0);
+	pd_test_put_record(w, a, &b, PERF_RECORD_COMM, 0, PID);
 	pk_pd_buf_release(&b);
 	map_object(w, a, file, shown, BASE, f);
 	if (view) {

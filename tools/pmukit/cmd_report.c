@@ -8,7 +8,7 @@
 
 #include "builtin.h"
 #include "pd_header.h"
-#include "pd_session.h"
+#include "session_cli.h"
 #include "report.h"
 #include "report_keys.h"
 #include "report_spe.h"
@@ -367,7 +367,7 @@ static void elide(report *rp)
 
 /* What the file decides when the options did not: call chains shown with
  * Children when the samples have them, the group view when it has groups. */
-static bool only_tracepoints(pd_session *s)
+static bool only_tracepoints(pk_session *s)
 {
 	size_t n = pk_pd_nr_evsels(s->reader);
 	for (size_t i = 0; i < n; i++)
@@ -376,25 +376,7 @@ static bool only_tracepoints(pd_session *s)
 	return n > 0;
 }
 
-/* Whether the file's events sample call chains: the call graph shown unless
- * -g none, and what needs each sample's chain resolved. For a pipe, again at
- * its first sample, once its attrs have come in the stream (perf 6.1 then
- * shows the graph but keeps the Children it decided on an empty evlist). */
-bool rp_settle_chains(report *rp, pd_session *s)
-{
-	bool chains = false;
-	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
-		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			chains = true;
-	rp->use_cg = chains && rp->cg.mode != RP_CG_NONE;
-	rp->need_chain = rp->use_cg || rp->children;
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (!strcmp(rp->keys[k]->name, "parent"))
-			rp->need_chain = true;
-	return chains;
-}
-
-static void settle(report *rp, pd_session *s, const pk_pd_header *h)
+static void settle(report *rp, pk_session *s, const pk_pd_header *h)
 {
 	bool asked = rp->children_set ? rp->children : true; /* perf's option */
 	bool chains = rp_settle_chains(rp, s);
@@ -438,7 +420,7 @@ static void settle(report *rp, pd_session *s, const pk_pd_header *h)
 
 /* perf 6.1 refuses -C on a file whose samples carry no CPU or for a CPU
  * past the file's: on stderr, with no table and status 0. */
-static bool cpus_refused(const report *rp, pd_session *s, const pk_pd_header *h)
+static bool cpus_refused(const report *rp, pk_session *s, const pk_pd_header *h)
 {
 	if (!rp->cpus)
 		return false;
@@ -474,19 +456,19 @@ static void report_free(report *rp)
 
 /* Arm SPE files: the events and their samples, perf's "Available
  * samples" (its TUI's event menu). */
-static void print_available(const report *rp, pd_session *s)
+static void print_available(const report *rp, pk_session *s)
 {
 	if (!s->spe.nr_synth)
 		return;
 	printf("# Available samples\n");
-	for (size_t i = 0; i < pd_session_nr_evsels(s); i++)
+	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
 		printf("# %" PRIu64 " %s\n", i < rp->nr_ev ? rp->tot_nr[i] : 0,
-		       pk_pd_evsel_name(pd_session_evsel_at(s, i)));
+		       pk_pd_evsel_name(pk_session_evsel_at(s, i)));
 	printf("#\n");
 }
 
 /* The histogram of the records' latency as an SVG file (--plot). */
-static int plot_latency(report_spe *rs, pd_session *s, const char *plot)
+static int plot_latency(report_spe *rs, pk_session *s, const char *plot)
 {
 	pk_error err;
 	pk_error_clear(&err);
@@ -504,7 +486,7 @@ static int plot_latency(report_spe *rs, pd_session *s, const char *plot)
 
 /* Reads the samples, then perf's table or the SPE latency view (-D: the
  * dump instead, perf's way); the histogram's SVG. */
-static int run_views(report *rp, const report_args *a, pd_session *s)
+static int run_views(report *rp, const report_args *a, pk_session *s)
 {
 	bool spe = a->spe_latency || a->plot;
 	report_spe *rs = spe ? report_spe_new() : NULL;
@@ -520,7 +502,7 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 		s->event_arg = th;
 	}
 	if (a->header && pk_pd_is_pipe(s->reader))
-		s->pipe_features = stdout;
+		pd_session_pipe_features(s, stdout);
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {
@@ -542,7 +524,7 @@ static int run_views(report *rp, const report_args *a, pd_session *s)
 
 static int report_run(report *rp, report_args *a)
 {
-	pd_session s;
+	pk_session s;
 	int rc = pd_session_open(&s, "report", a->input, false, a->force, a->dump);
 	if (rc)
 		return rc;
@@ -559,7 +541,7 @@ static int report_run(report *rp, report_args *a)
 		pd_session_close(&s);
 		return status;
 	}
-	if (a->itrace && pd_spe_set_itrace(&s.spe, "report", a->itrace)) {
+	if (a->itrace && pd_session_itrace(&s, a->itrace)) {
 		pd_session_close(&s);
 		return 129;
 	}
@@ -585,7 +567,8 @@ static int report_run(report *rp, report_args *a)
 	pd_header_note_modeled(s.reader, "report", !rp->quiet, rp->quiet ? stderr : stdout);
 	int status = 0;
 	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
-		s.spe.dump = a->dump;
+		if (a->dump)
+			pd_session_spe_dump(&s);
 		if (pk_pd_is_pipe(s.reader))
 			rp->pipe_hdr = &h;
 		if (a->dump) {

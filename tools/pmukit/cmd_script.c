@@ -11,7 +11,7 @@
 #include "builtin.h"
 #include "pd_dump.h"
 #include "pd_header.h"
-#include "pd_session.h"
+#include "session_cli.h"
 #include "perfdata/pd_fast.h"
 #include "symbols/sy_fast.h"
 #include "script_fields.h"
@@ -322,13 +322,13 @@ static int parse_fields(script *sc, const char *arg)
  * file's events have call chains (or a branch stack, or user regs and
  * stack) each one turns ip and sym on for its event type, unless -F took
  * them off. */
-static unsigned pipe_chain_fields(const script *sc, pd_session *s)
+static unsigned pipe_chain_fields(const script *sc, pk_session *s)
 {
 	if (!pk_pd_is_pipe(s->reader) || sc->hide_callchain)
 		return 0;
 	uint64_t st = 0;
-	for (size_t i = 0; i < pd_session_nr_evsels(s); i++)
-		st |= pd_session_evsel_at(s, i)->attr.sample_type;
+	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
+		st |= pk_session_evsel_at(s, i)->attr.sample_type;
 	bool chains = (st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ||
 		      ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER));
 	return chains ? (F_IP | F_SYM) & ~sc->del : 0;
@@ -336,9 +336,9 @@ static unsigned pipe_chain_fields(const script *sc, pd_session *s)
 
 /* Checks the fields against each event's sample_type, as perf does:
  * asked-for fields the samples lack are an error, defaults are dropped. */
-static int check_fields(script *sc, pd_session *s)
+static int check_fields(script *sc, pk_session *s)
 {
-	size_t n = pd_session_nr_evsels(s);
+	size_t n = pk_session_nr_evsels(s);
 	sc->evsel_fields = calloc(n ? n : 1, sizeof(unsigned));
 	sc->labels = calloc(n ? n : 1, sizeof(*sc->labels));
 	if (!sc->evsel_fields || !sc->labels)
@@ -349,19 +349,19 @@ static int check_fields(script *sc, pd_session *s)
 	 * dso: their chains are printed under the payload */
 	unsigned trace_add = 0;
 	for (size_t i = 0; i < n && !sc->hide_callchain; i++) {
-		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 		if (e->attr.type == PERF_TYPE_TRACEPOINT &&
 		    (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 			trace_add = F_IP | F_SYM | F_SYMOFF | F_DSO;
 	}
 	unsigned pipe_add = pipe_chain_fields(sc, s);
 	for (size_t i = 0; i < n; i++) {
-		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 		uint64_t st = e->attr.sample_type;
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
 		unsigned base = default_fields(e->attr.type);
-		bool payload = pd_trace_usable(&s->trace, s, e);
+		bool payload = pki_trace_usable(&s->trace, s, e);
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
 			base = payload ? base | trace_add
 				       : DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
@@ -490,7 +490,7 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, s
 
 /* A line not in its slot: looked up, formatted, kept in ls (when not
  * NULL) under its tag. */
-static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid, unsigned mode,
+static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid, unsigned mode,
 			    uint64_t ip, bool chain, line_slot *ls, uint64_t tag_addr,
 			    uint64_t tag_version)
 {
@@ -534,7 +534,7 @@ static void print_addr_miss(script *sc, pd_session *s, unsigned f, uint32_t pid,
  * Call chains repeat the same addresses over and over: the text is kept
  * in slot ls (NULL: none) under its tag and copied when it comes again,
  * without even a symbol lookup. */
-static inline void print_addr_tagged(script *sc, pd_session *s, unsigned f, uint32_t pid,
+static inline void print_addr_tagged(script *sc, pk_session *s, unsigned f, uint32_t pid,
 				     unsigned mode, uint64_t ip, bool chain, line_slot *ls,
 				     uint64_t tag_addr, uint64_t tag_version)
 {
@@ -583,7 +583,7 @@ static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsi
 
 /* The sample's address line through its slot ls (ip_slot, not
  * LS_RECENT), counting the cache's hits when it was probed. */
-static void ip_line_out(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+static void ip_line_out(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
 			unsigned cpumode, line_slot *ls, int how, uint64_t version)
 {
 	if (how == LS_PROBE) {
@@ -603,14 +603,14 @@ static void ip_line_out(script *sc, pd_session *s, unsigned f, const pk_pd_sampl
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
  * the name with the offset from the address's symbol, "(inlined)" in
  * place of the dso. */
-static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, uint64_t ip,
+static void print_inlined(script *sc, pk_session *s, unsigned f, uint32_t pid, uint64_t ip,
 			  const char *name)
 {
 	pd_out *o = &sc->out;
 	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, PERF_RECORD_MISC_USER, ip);
 	pd_out_ch(o, '\t');
 	pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
-	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pd_chain_inlined's text */
+	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pki_chain_inlined's text */
 	if (f & F_SYM) {
 		pd_out_ch(o, ' ');
 		pd_out_mem(o, name, len);
@@ -627,7 +627,7 @@ static void print_inlined(script *sc, pd_session *s, unsigned f, uint32_t pid, u
  * of the room between them) by (maps version, 64 KiB block of the
  * address), valid while the process's maps version holds: a chain's
  * frames lie in a few maps, the next sample's mostly in the same. */
-static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, unsigned mode,
+static const pki_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, unsigned mode,
 				      uint64_t version, uint64_t ip)
 {
 	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
@@ -643,19 +643,19 @@ static const pki_frame_map *frame_map(script *sc, pd_session *s, uint32_t pid, u
  * slot prefetched: a user-space line is the same text in every process
  * that maps the dso (pki_machine_frame_map), kept in the frame cache under
  * (offset, dso); others in the line cache under (address, maps version). */
-static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, unsigned cpumode,
+static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, unsigned cpumode,
 			 chain_plan *cp)
 {
 	int n = 0;
 	unsigned mode = cpumode;
 	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
-	const char *const *inls = pd_chain_inlines(s, smp);
+	const char *const *inls = pki_chain_inlines(s, smp);
 	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
 	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pd_chain_marker(ip, &mode);
+		int m = pki_chain_marker(ip, &mode);
 		if (m < 0)
 			return; /* perf 6.1 drops the chain as corrupt */
 		if (m) {
@@ -687,7 +687,7 @@ static void chain_gather(script *sc, pd_session *s, const pk_pd_sample *smp, uns
 }
 
 /* The call chain gathered, one line per address. */
-static void print_chain(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+static void print_chain(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
 			const chain_plan *cp)
 {
 	for (int i = 0; i < cp->n; i++) {
@@ -763,7 +763,7 @@ static bool make_label(const script *sc, struct evlabel *l, const char *name)
 /* The event's label (its length in *len), made once per evsel and again
  * only when its name changed (EVENT_UPDATE): the name is looked at only
  * when the reader's names version moved. NULL when out of memory. */
-static inline __attribute__((always_inline)) const char *label_of(script *sc, const pd_session *s,
+static inline __attribute__((always_inline)) const char *label_of(script *sc, const pk_session *s,
 								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
@@ -778,7 +778,7 @@ static inline __attribute__((always_inline)) const char *label_of(script *sc, co
 	return l->text;
 }
 
-static void print_evname(script *sc, const pd_session *s, const pk_pd_evsel *e)
+static void print_evname(script *sc, const pk_session *s, const pk_pd_evsel *e)
 {
 	size_t len;
 	const char *text = label_of(sc, s, e, &len);
@@ -820,7 +820,7 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
 /* The task fields, copied from the slot of the thread when they were
  * made for the same pid, tid and layout while no thread's name changed
  * (pk_machine_comm_version). */
-static void print_task(script *sc, pd_session *s, unsigned f, bool chain,
+static void print_task(script *sc, pk_session *s, unsigned f, bool chain,
 		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
@@ -914,15 +914,15 @@ static inline void print_time(script *sc, uint64_t t)
 		print_time_us(sc, t);
 }
 
-static void print_trace(script *sc, pd_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
+static void print_trace(script *sc, pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
 {
 	size_t n;
-	const char *text = pd_trace_text(&s->trace, e, smp, PK_TRACE_PRETTY, &n);
+	const char *text = pki_trace_text(&s->trace, e, smp, PK_TRACE_PRETTY, &n);
 	if (text)
 		pd_out_mem(&sc->out, text, n);
 }
 
-static void print_brstack(script *sc, pd_session *s, unsigned f, const pk_pd_sample *smp,
+static void print_brstack(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
 			  unsigned cpumode)
 {
 	script_brstack b = {.kind = f & F_BRSTACK      ? SCRIPT_BR_ADDR
@@ -947,7 +947,7 @@ static bool addr_has_symbol(const pk_pd_evsel *e)
  * the sym, symoff and dso fields ask. The address is looked up in the
  * sample's mode first, then in the mode its value belongs to (a fault in
  * the kernel on a user address), as perf does. */
-static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, unsigned f,
+static void print_sample_addr(script *sc, pk_session *s, const pk_pd_evsel *e, unsigned f,
 			      const pk_pd_sample *smp, unsigned cpumode)
 {
 	pd_out_hex(&sc->out, smp->addr, 16);
@@ -962,7 +962,7 @@ static void print_sample_addr(script *sc, pd_session *s, const pk_pd_evsel *e, u
 
 /* What starts a sample's line and each of its metric lines: the task,
  * cpu, misc, tod and time fields. */
-static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f, bool chain,
+static void print_start(script *sc, pk_session *s, const pk_pd_event *ev, unsigned f, bool chain,
 			const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
@@ -993,7 +993,7 @@ static void print_start(script *sc, pd_session *s, const pk_pd_event *ev, unsign
 
 /* The metric lines a sample ends its group's round with, each started as
  * the sample's line (perf script 6.1). */
-static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsigned f,
+static void print_metrics(script *sc, pk_session *s, const pk_pd_event *ev, unsigned f,
 			  bool chain, const pk_pd_sample *smp)
 {
 	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
@@ -1008,7 +1008,7 @@ static void print_metrics(script *sc, pd_session *s, const pk_pd_event *ev, unsi
 	}
 }
 
-/* Replaying a line: the samples of one Arm SPE record (pd_spe's
+/* Replaying a line: the samples of one Arm SPE record (pki_spe's
  * same_before / same_after) differ mostly by their event only, so the
  * next one's line is the previous line's text with its own label, when it
  * prints the same fields of the same values. Only fields whose text is
@@ -1053,7 +1053,7 @@ enum { REPLAY_SLACK = 96 };
 
 /* The kept line again with e's label, when smp prints as it did; false:
  * print it afresh. */
-static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
+static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 			const pk_pd_evsel *e, unsigned f, const pk_pd_sample *smp)
 {
 	struct replay *rp = &sc->replay;
@@ -1096,7 +1096,7 @@ static bool replay_line(script *sc, const pd_session *s, const pk_pd_event *ev,
 	return true;
 }
 
-static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
 	pd_out *o = &sc->out;
@@ -1171,10 +1171,10 @@ static int on_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	return 0;
 }
 
-/* The samples of Arm SPE records (pd_spe's sample_fn): among the samples
+/* The samples of Arm SPE records (pki_spe's sample_fn): among the samples
  * of one record (same_before, same_after), the line of the one before
  * again when it was kept, or this one printed and kept for the next. */
-static int on_spe_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
 	pd_out *o = &sc->out;
@@ -1204,7 +1204,7 @@ static int on_spe_sample(void *arg, pd_session *s, const pk_pd_event *ev, const 
 
 /* The start of a side record's line, as a sample's (script_side_events.c):
  * the fields of the record's event, or of the first one that prints. */
-static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const char *comm,
+static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const char *comm,
 			uint32_t pid, uint32_t tid)
 {
 	script *sc = arg;
@@ -1231,7 +1231,7 @@ static void side_prefix(void *arg, pd_session *s, const pk_pd_event *ev, const c
 		print_time(sc, ev->id.time);
 }
 
-static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+static void on_side_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	script *sc = arg;
 	if (side_events_wants(&sc->side, ev, before))
@@ -1240,7 +1240,7 @@ static void on_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool 
 
 /* -D: script's lines follow each record's dump (stdout), so they are
  * written out at once. */
-static int on_dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int on_dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	script *sc = arg;
 	int rc = on_sample(arg, s, ev, smp);
@@ -1248,7 +1248,7 @@ static int on_dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const
 	return rc;
 }
 
-static void on_dump_side_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+static void on_dump_side_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	script *sc = arg;
 	on_side_event(arg, s, ev, before);
@@ -1257,7 +1257,7 @@ static void on_dump_side_event(void *arg, pd_session *s, const pk_pd_event *ev, 
 
 /* What tod and the registers need from the header: the clock pair (perf
  * refuses tod without it, status 255) and the architecture. */
-static int rare_fields_setup(script *sc, pd_session *s)
+static int rare_fields_setup(script *sc, pk_session *s)
 {
 	pk_pd_header h;
 	pk_error err;
@@ -1281,7 +1281,7 @@ static int rare_fields_setup(script *sc, pd_session *s)
 	return 0;
 }
 
-static int skip_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int skip_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	(void)arg, (void)s, (void)ev, (void)smp;
 	return 0;
@@ -1440,7 +1440,7 @@ int cmd_script(int argc, char **argv)
 		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	pd_session s;
+	pk_session s;
 	/* perf script reads in file order to show where the rounds end */
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
@@ -1448,14 +1448,15 @@ int cmd_script(int argc, char **argv)
 		script_filter_release(&sc.filter);
 		return rc;
 	}
-	s.spe.dump = dump;
+	if (dump)
+		pd_session_spe_dump(&s);
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 1;
 	}
-	s.spe.export_fmt = export_fmt;
-	if (itrace && pd_spe_set_itrace(&s.spe, "script", itrace)) {
+	pd_session_spe_export(&s, export_fmt);
+	if (itrace && pd_session_itrace(&s, itrace)) {
 		pd_session_close(&s);
 		script_filter_release(&sc.filter);
 		return 129;
@@ -1473,7 +1474,7 @@ int cmd_script(int argc, char **argv)
 		pd_header_print(s.reader, s.input, stdout);
 		fflush(stdout);
 		if (pk_pd_is_pipe(s.reader)) /* perf's script --header-only: not read on */
-			s.pipe_features = stdout;
+			pd_session_pipe_features(&s, stdout);
 	}
 	pd_header_note_modeled(s.reader, "script", false, stderr);
 	if (header_only) {
@@ -1494,7 +1495,7 @@ int cmd_script(int argc, char **argv)
 	sc.lines = slots_alloc(&slots_map, &slots_len);
 	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
-	/* --csv/--jsonl: the SPE records only, printed by pd_spe */
+	/* --csv/--jsonl: the SPE records only, printed by session_cli.c */
 	s.spe.sample_fn = on_spe_sample;
 	if (dump) /* perf's dump of each record, then script's lines for it */
 		rc = pd_dump_run(&s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,

@@ -7,7 +7,7 @@
  * its side events' lines).
  * Invariants: the text is perf's byte for byte; Arm SPE's AUXTRACE data keeps
  * its own dump (pd_spe.c), printed where the record is; nothing here changes
- * the session's state (the task state is updated by pd_session as usual). */
+ * the session's state (the task state is updated by pk_session as usual). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,31 +23,31 @@ enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from
        PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
 
 typedef struct dump_ctx {
-	pd_session *s;
+	pk_session *s;
 	uint64_t combined;           /* the evsels' sample_type bits, or'ed */
 	bool id_all;                 /* the first evsel's sample_id_all */
 	size_t nr_evsels;            /* when combined was made */
 	bool branch_view;            /* report shows branches: its stats count them */
 	bool stats;                  /* print the stats (report) */
 	bool rounds_shown;           /* script prints FINISHED_ROUND's line */
-	pd_sample_fn then;           /* script: its lines after each sample's dump */
+	pk_session_sample_fn then;           /* script: its lines after each sample's dump */
 	void *then_arg;
 	/* the caller's on_event (script's side events), after each record's dump */
-	void (*next_event)(void *arg, pd_session *s, const pk_pd_event *ev, bool before);
+	void (*next_event)(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
 	void *next_arg;
 	const perf_regs_arch *regs;
 	stats_count c;
 } dump_ctx;
 
 /* The offset perf names: a pipe's counts from the end of its header. */
-static uint64_t dump_offset(const pd_session *s, const pk_pd_event *ev)
+static uint64_t dump_offset(const pk_session *s, const pk_pd_event *ev)
 {
 	return pk_pd_is_pipe(s->reader) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
 									 : ev->offset;
 }
 
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
-static void dump_raw(const pd_session *s, const pk_pd_event *ev)
+static void dump_raw(const pk_session *s, const pk_pd_event *ev)
 {
 	if (pk_pd_is_pipe(s->reader))
 		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
@@ -344,7 +344,7 @@ static void dump_next(dump_ctx *d, const pk_pd_event *ev)
  * script's tool, whose lines follow, an EXIT's amid it, as perf's). */
 static void dump_other(dump_ctx *d, const pk_pd_event *ev)
 {
-	const pd_session *s = d->s;
+	const pk_session *s = d->s;
 	bool script = d->then != NULL;
 	const char *name = pk_pd_record_name(ev->type);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
@@ -533,9 +533,9 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 }
 
 /* What happens to a sample once dumped, per sample handed out (a
- * PERF_SAMPLE_READ one: per counter that grew, pd_session): its thread and
+ * PERF_SAMPLE_READ one: per counter that grew, pk_session): its thread and
  * dso, then report's stats count it or script prints its lines. */
-static int dump_delivered(void *arg, pd_session *s, const pk_pd_event *ev,
+static int dump_delivered(void *arg, pk_session *s, const pk_pd_event *ev,
 			  const pk_pd_sample *smp)
 {
 	dump_ctx *d = arg;
@@ -555,7 +555,7 @@ static int dump_delivered(void *arg, pd_session *s, const pk_pd_event *ev,
 	return 0;
 }
 
-static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	dump_ctx *d = arg;
 	dump_raw(s, ev);
@@ -566,10 +566,10 @@ static int dump_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk
 	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
-	return 0; /* the rest: dump_delivered, as pd_session hands it out */
+	return 0; /* the rest: dump_delivered, as the session hands it out */
 }
 
-static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	dump_ctx *d = arg;
 	if (!before) {
@@ -589,7 +589,7 @@ static void dump_event(void *arg, pd_session *s, const pk_pd_event *ev, bool bef
 		dump_next(d, ev);
 }
 
-int pd_dump_run(pd_session *s, unsigned flags, pd_sample_fn then, void *then_arg)
+int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *then_arg)
 {
 	bool stats = flags & PD_DUMP_STATS;
 	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = flags & PD_DUMP_BRANCHES,

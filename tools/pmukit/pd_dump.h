@@ -3,7 +3,7 @@
 #ifndef PMUKIT_PD_DUMP_H
 #define PMUKIT_PD_DUMP_H
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 enum {
 	PD_DUMP_STATS = 1,        /* report: perf's stats blocks at the end */
@@ -17,6 +17,6 @@ enum {
  * called after each sample's dump with the sample as script reads it (its
  * output follows: stdout is flushed first), and s->on_event, when set,
  * after each record's dump (and after the record, as usual). */
-int pd_dump_run(pd_session *s, unsigned flags, pd_sample_fn then, void *then_arg);
+int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *then_arg);
 
 #endif

@@ -22,7 +22,7 @@
 #include <pmukit/spe_record.h>
 
 #include "builtin.h"
-#include "pd_session.h"
+#include "session_cli.h"
 
 /* perf's AUX defaults: 4 MiB privileged, 128 KiB otherwise (4 KiB pages). */
 #define SPE_AUX_PAGES_PRIV 1024

@@ -15,7 +15,7 @@
  * stacks, and its keys exist only in it. */
 #include "report.h"
 #include "report_keys.h"
-#include "pd_session.h"
+#include "session_cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +24,7 @@
 /* perf 6.1's keys for the view. */
 static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
 
-static bool file_has_branches(struct pd_session *s)
+static bool file_has_branches(struct pk_session *s)
 {
 	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
 		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
@@ -32,7 +32,7 @@ static bool file_has_branches(struct pd_session *s)
 	return false;
 }
 
-int rp_branch_settle(report *rp, struct pd_session *s)
+int rp_branch_settle(report *rp, struct pk_session *s)
 {
 	bool has = file_has_branches(s);
 	if (rp->branch > 0 && !has) {
@@ -54,50 +54,6 @@ int rp_branch_settle(report *rp, struct pd_session *s)
 		rp->nr_keys = 0;
 		for (size_t i = 0; i < sizeof(view_keys) / sizeof(view_keys[0]); i++)
 			rp->keys[rp->nr_keys++] = rp_key_find(view_keys[i]);
-	}
-	return 0;
-}
-
-/* A branch end, in the first address space that holds it. */
-static void resolve_end(pk_machine *m, uint32_t pid, uint64_t addr, rp_loc *l)
-{
-	rp_resolve(m, pid, PERF_RECORD_MISC_USER, addr, l);
-	if (!l->has_map)
-		rp_resolve(m, pid, PERF_RECORD_MISC_KERNEL, addr, l);
-	if (!l->has_map)
-		l->level = 'H';
-}
-
-int rp_branch_sample(report *rp, rp_ctx *c, int ei, int lead, int mi)
-{
-	const pk_pd_sample *smp = c->smp;
-	for (uint64_t i = 0; i < smp->branch_nr; i++) {
-		rp_loc from, to, target;
-		resolve_end(c->m, smp->pid, smp->branch[i].from, &from);
-		resolve_end(c->m, smp->pid, smp->branch[i].to, &to);
-		/* sym and dso: the target, by address, at the sample's level */
-		target = to;
-		target.level = c->level;
-		if (!target.sym)
-			target.dso_addr = target.ip;
-		c->br = &smp->branch[i];
-		c->from = &from;
-		c->to = &to;
-		c->loc = &target;
-		bool hid = rp_hidden(rp, c);
-		rp_entry *e = rp_entry_for(rp, c, lead, hid);
-		if (!e)
-			return 1;
-		rp->tot_period[ei]++;
-		rp->tot_nr[ei]++;
-		if (!e->filtered) {
-			rp->nf_period[ei]++;
-			rp->nf_nr[ei]++;
-		}
-		e->v[mi * RP_NV + RP_SELF]++;
-		e->v[mi * RP_NV + RP_SELF_NR]++;
-		e->v[mi * RP_NV + RP_ACC]++;
-		e->v[mi * RP_NV + RP_ACC_NR]++;
 	}
 	return 0;
 }

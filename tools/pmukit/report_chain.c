@@ -1,107 +1,13 @@
-/* pmukit report: the call-chain tree of an entry and its printing, as perf
- * report --stdio shows it (-g graph, fractal, flat, folded).
- *
- * The tree is a trie: one node per function on a path (an address when no
- * symbol is known), children in the order they were first seen, which is
- * the order perf keeps for equal values. perf stores runs of nodes without
- * a branch as one node; here a run is walked when printing: a node with one
- * child and no chain ending at it goes on the same run. A node's cumul is
- * its hit plus its children's cumul. */
+/* pmukit report: the call-chain tree of an entry (lib/hist/chain.c)
+ * printed as perf report --stdio shows it (-g graph, fractal, flat,
+ * folded). perf stores runs of nodes without a branch as one node; here a
+ * run is walked when printing: a node with one child and no chain ending
+ * at it goes on the same run. */
 #include "report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool same_fn(const rp_cnode *n, const rp_loc *l)
-{
-	if (n->sym && l->sym)
-		return n->sym_start == l->sym_start && n->dso == l->dso;
-	if (n->sym || l->sym)
-		return false;
-	return n->ip == l->ip;
-}
-
-static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
-{
-	for (rp_cnode *c = parent->child; c; c = c->next)
-		if (same_fn(c, l))
-			return c;
-	rp_cnode *c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->sym = l->sym;
-	c->dso = l->dso;
-	c->ip = l->ip;
-	c->sym_start = l->sym_start;
-	c->has_map = l->has_map;
-	if (parent->last)
-		parent->last->next = c;
-	else
-		parent->child = c;
-	parent->last = c;
-	return c;
-}
-
-void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uint64_t period)
-{
-	rp_cnode *cur = root;
-	root->cumul += period;
-	root->cumul_nr++;
-	for (size_t i = 0; i < n; i++) {
-		rp_cnode *c = child_for(cur, &locs[caller ? n - 1 - i : i]);
-		if (!c)
-			return; /* out of memory: the chain stops here */
-		c->cumul += period;
-		c->cumul_nr++;
-		cur = c;
-	}
-	if (cur != root) {
-		cur->hit += period;
-		cur->nr++;
-	}
-}
-
-void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
-{
-	into->hit += from->hit;
-	into->nr += from->nr;
-	into->cumul += from->cumul;
-	into->cumul_nr += from->cumul_nr;
-	for (rp_cnode *c = from->child; c; c = c->next) {
-		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
-			    .has_map = c->has_map};
-		rp_cnode *t = child_for(into, &l);
-		if (t)
-			rp_cnode_merge(t, c);
-	}
-}
-
-void rp_cnode_free(rp_cnode *root)
-{
-	rp_cnode *c = root->child;
-	while (c) {
-		rp_cnode *nx = c->next;
-		rp_cnode_free(c);
-		free(c);
-		c = nx;
-	}
-	root->child = root->last = NULL;
-}
-
-void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w)
-{
-	for (const rp_cnode *c = root->child; c; c = c->next) {
-		if (c->cumul < min_hit)
-			continue;
-		int s = c->sym ? 4 + rp_sym_width(c->sym) : 22;
-		if (s > *sym_w)
-			*sym_w = s;
-		rp_cnode_widths(c, min_hit, sym_w);
-	}
-}
-
-/* ---- printing ---- */
 
 typedef struct cg_print {
 	FILE *f;

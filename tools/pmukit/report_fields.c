@@ -20,31 +20,6 @@
 
 #include "report_keys.h"
 
-static const struct {
-	const char *name, *title;
-	enum rp_val val;
-	int which;                   /* the entry's value (RP_SELF, ...) */
-	int width;
-} values[] = {
-	{"overhead", "Overhead", RP_V_OVERHEAD, RP_SELF, 8},
-	{"overhead_sys", "sys", RP_V_SYS, RP_SYS, 8},
-	{"overhead_us", "usr", RP_V_US, RP_US, 8},
-	{"overhead_guest_sys", "guest sys", RP_V_GSYS, RP_GSYS, 9},
-	{"overhead_guest_us", "guest usr", RP_V_GUS, RP_GUS, 9},
-	{"sample", "Samples", RP_V_SAMPLE, RP_SELF_NR, 12},
-	{"period", "Period", RP_V_PERIOD, RP_SELF, 12},
-	{"overhead_children", "Children", RP_V_CHILDREN, RP_ACC, 8},
-};
-#define NVALUES (sizeof(values) / sizeof(values[0]))
-
-static int value_at(enum rp_val v)
-{
-	for (size_t i = 0; i < NVALUES; i++)
-		if (values[i].val == v)
-			return (int)i;
-	return 0;
-}
-
 static bool same_field(rp_field a, rp_field b)
 {
 	return a.val == b.val && (a.val != RP_V_KEY || a.key == b.key);
@@ -61,9 +36,9 @@ static bool has_field(const rp_field *v, int n, rp_field f)
 /* One name of the list as a field (a key added to rp->keys when new). */
 static int parse_field(report *rp, const char *t, rp_field *f)
 {
-	for (size_t i = 0; i < NVALUES; i++)
-		if (!strcmp(t, values[i].name)) {
-			*f = (rp_field){values[i].val, 0};
+	for (size_t i = 0; i < rp_nr_values; i++)
+		if (!strcmp(t, rp_values[i].name)) {
+			*f = (rp_field){rp_values[i].val, 0};
 			return 0;
 		}
 	const rp_key *k = rp_key_find(t);
@@ -119,24 +94,6 @@ int rp_fields_setup(report *rp, const char *list)
 	return 0;
 }
 
-int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y)
-{
-	for (int i = 0; i < rp->nr_sort; i++) {
-		rp_field f = rp->sort[i];
-		if (f.val == RP_V_KEY) {
-			int c = rp_cmp_key(rp, f.key, x, y);
-			if (c)
-				return c;
-			continue;
-		}
-		int which = values[value_at(f.val)].which;
-		for (int m = 0; m < rp->nr_members[x->ev]; m++)
-			if (x->v[m * RP_NV + which] != y->v[m * RP_NV + which])
-				return x->v[m * RP_NV + which] > y->v[m * RP_NV + which] ? -1 : 1;
-	}
-	return 0;
-}
-
 static bool hidden(const report *rp, rp_field f)
 {
 	return f.val == RP_V_KEY && (rp->hidden_cols & (1u << f.key));
@@ -154,8 +111,8 @@ void rp_fields_heads(const report *rp, int nm, const int *w)
 			printf(first ? " " : "  ");
 			first = false;
 			bool key = f.val == RP_V_KEY;
-			int width = key ? w[f.key] : values[value_at(f.val)].width * nm;
-			const char *title = key ? rp->keys[f.key]->title : values[value_at(f.val)].title;
+			int width = key ? w[f.key] : rp_values[rp_value_at(f.val)].width * nm;
+			const char *title = key ? rp->keys[f.key]->title : rp_values[rp_value_at(f.val)].title;
 			if (dots)
 				for (int j = 0; j < width; j++)
 					putchar('.');
@@ -185,14 +142,14 @@ void rp_fields_row(const report *rp, const rp_entry *e, int nm, const int *w)
 			printf("%-*s", pad ? w[f.key] : 0, t);
 			continue;
 		}
-		int v = value_at(f.val), wv = values[v].width; /* per group member */
+		int v = rp_value_at(f.val), wv = rp_values[v].width; /* per group member */
 		for (int m = 0; m < nm; m++)
 			if (f.val == RP_V_SAMPLE || f.val == RP_V_PERIOD)
-				printf("%*" PRIu64, wv, e->v[m * RP_NV + values[v].which]);
+				printf("%*" PRIu64, wv, e->v[m * RP_NV + rp_values[v].which]);
 			else if (f.val == RP_V_CHILDREN && !rp->children)
 				printf("%*s", wv, m ? "" : "N/A");
 			else
-				printf("%*.2f%%", wv - 1, rp_pct(rp, e, m, values[v].which));
+				printf("%*.2f%%", wv - 1, rp_pct(rp, e, m, rp_values[v].which));
 	}
 	printf("\n");
 }

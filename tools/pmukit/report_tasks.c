@@ -309,19 +309,13 @@ static int do_mmap(report_tasks *rt, const pk_pd_event *ev)
 	} else {
 		m.prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
 	}
-	/* perf names anonymous code after the JIT's map file */
+	/* perf names anonymous code after the JIT's map file (lib/symbols' rule) */
 	char jit[64];
-	bool anon = !strcmp(r.filename, "//anon") || !strncmp(r.filename, "/dev/zero", 9) ||
-		    !strncmp(r.filename, "/anon_hugepage", 14) || !strncmp(r.filename, "[stack", 6) ||
-		    !strncmp(r.filename, "[heap]", 6);
-	if (anon && (m.prot & PROT_EXEC)) {
-		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)r.pid);
-		m.name = jit;
-	}
+	m.name = (char *)(uintptr_t)pk_mmap_dso_name(ev, &r, jit, sizeof(jit), NULL);
 	return insert_map(&rt->maps[x->maps], m);
 }
 
-static void report_tasks_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before)
+static void report_tasks_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before)
 {
 	report_tasks *rt = arg;
 	(void)s;
@@ -467,14 +461,14 @@ static uint64_t stats_nr(const pk_pd_stats *st, uint32_t t)
  * HEADER_FEATURE nor EVENT_UPDATE records: the names are made from the
  * attrs ("cycles:uH"); a file's come from its header, and so do a pipe's
  * when its tool took in those records (report -D: "cycles:u"). */
-static const char *stats_name(pd_session *s, size_t i, bool features)
+static const char *stats_name(pk_session *s, size_t i, bool features)
 {
-	const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+	const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 	return !features && pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name
 									  : pk_pd_evsel_name(e);
 }
 
-void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost,
+void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *lost,
 			bool features, FILE *f)
 {
 	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
@@ -491,7 +485,7 @@ void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *
 	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
 		if (pk_pd_record_name(t) && stats_nr(st, t))
 			stats_line(f, pk_pd_record_name(t), stats_nr(st, t), total);
-	for (size_t i = 0; i < pd_session_nr_evsels(s); i++) {
+	for (size_t i = 0; i < pk_session_nr_evsels(s); i++) {
 		if (!samples[i])
 			continue;
 		fprintf(f, "%s stats:\n", stats_name(s, i, features));
@@ -501,7 +495,7 @@ void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *
 	}
 }
 
-static int no_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	(void)arg;
 	(void)s;
@@ -510,7 +504,7 @@ static int no_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_p
 	return 0;
 }
 
-int report_tasks_run(pd_session *s, bool with_maps)
+int report_tasks_run(pk_session *s, bool with_maps)
 {
 	report_tasks *rt = report_tasks_new(with_maps);
 	if (!rt || report_tasks_start(rt)) {
@@ -528,7 +522,7 @@ int report_tasks_run(pd_session *s, bool with_maps)
 	return status;
 }
 
-int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+int report_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	stats_count *c = arg;
 	(void)s;
@@ -538,7 +532,7 @@ int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const p
 	return 0;
 }
 
-void report_stats_event(void *arg, pd_session *s, const pk_pd_event *ev, bool before)
+void report_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	stats_count *c = arg;
 	(void)s;
@@ -550,7 +544,7 @@ void report_stats_event(void *arg, pd_session *s, const pk_pd_event *ev, bool be
 	}
 }
 
-int report_stats_begin(stats_count *c, pd_session *s)
+int report_stats_begin(stats_count *c, pk_session *s)
 {
 	c->n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
 	c->samples = calloc(c->n, sizeof(uint64_t));
@@ -558,7 +552,7 @@ int report_stats_begin(stats_count *c, pd_session *s)
 	if (c->samples && c->lost)
 		return 0;
 	report_stats_end(c);
-	fprintf(stderr, "pmukit %s: out of memory\n", s->cmd);
+	fprintf(stderr, "pmukit %s: out of memory\n", pd_session_cmd(s));
 	return -1;
 }
 
@@ -569,7 +563,7 @@ void report_stats_end(stats_count *c)
 	c->samples = c->lost = NULL;
 }
 
-int report_stats_run(pd_session *s)
+int report_stats_run(pk_session *s)
 {
 	stats_count c;
 	if (report_stats_begin(&c, s) < 0)
@@ -591,11 +585,11 @@ struct report_threads {
 	int *ctr;                    /* the columns' evsel indexes, first seen first */
 	uint64_t *val;               /* [thread * cap_ctr + column] */
 	size_t nth, cap_th, nctr, cap_ctr;
-	pd_session *s;
+	pk_session *s;
 	bool failed;
 };
 
-report_threads *report_threads_new(pd_session *s)
+report_threads *report_threads_new(pk_session *s)
 {
 	report_threads *t = calloc(1, sizeof(*t));
 	if (t)
@@ -639,9 +633,9 @@ static int threads_grow(report_threads *t, size_t nth, size_t ncap)
 	return 0;
 }
 
-/* pd_session's on_event: adds a READ record's value to its thread's
+/* pk_session's on_event: adds a READ record's value to its thread's
  * column of its event (perf adds them up). */
-void report_threads_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before)
+void report_threads_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before)
 {
 	report_threads *t = arg;
 	(void)s;
@@ -683,7 +677,7 @@ void report_threads_print(const report_threads *t, FILE *f)
 	int pw = 3, tw = 3, cw[64];
 	size_t nc = t->nctr < 64 ? t->nctr : 64;
 	for (size_t c = 0; c < nc; c++)
-		cw[c] = (int)strlen(pk_pd_evsel_name(pd_session_evsel_at(t->s, (size_t)t->ctr[c])));
+		cw[c] = (int)strlen(pk_pd_evsel_name(pk_session_evsel_at(t->s, (size_t)t->ctr[c])));
 	for (size_t i = 0; i < t->nth; i++) {
 		if (width_of((uint64_t)(int64_t)t->th[i].pid) > pw)
 			pw = width_of((uint64_t)(int64_t)t->th[i].pid);
@@ -695,7 +689,7 @@ void report_threads_print(const report_threads *t, FILE *f)
 	}
 	fprintf(f, "# %*s  %*s", pw, "PID", tw, "TID");
 	for (size_t c = 0; c < nc; c++)
-		fprintf(f, "  %*s", cw[c], pk_pd_evsel_name(pd_session_evsel_at(t->s, (size_t)t->ctr[c])));
+		fprintf(f, "  %*s", cw[c], pk_pd_evsel_name(pk_session_evsel_at(t->s, (size_t)t->ctr[c])));
 	fprintf(f, "\n");
 	for (size_t i = 0; i < t->nth; i++) {
 		fprintf(f, "  %*d  %*d", pw, (int)t->th[i].pid, tw, (int)t->th[i].tid);

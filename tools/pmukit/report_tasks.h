@@ -4,14 +4,14 @@
 
 #include <stdbool.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 /* --tasks (with_maps: --mmaps, each task's process maps under it): reads
  * the session and prints perf's task tree; 0, or 1 after an error. */
-int report_tasks_run(pd_session *s, bool with_maps);
+int report_tasks_run(pk_session *s, bool with_maps);
 /* --stats: reads the session and prints perf's "Aggregated stats" of the
  * file's records, then each event's samples and lost samples. */
-int report_stats_run(pd_session *s);
+int report_stats_run(pk_session *s);
 /* Its pieces, for a reader that prints the stats after its own pass (-D):
  * begin (0, or -1 after printing the error), the session's sample and
  * on_event callbacks (arg: the stats_count), the blocks, end. */
@@ -19,22 +19,22 @@ typedef struct stats_count {
 	uint64_t *samples, *lost;    /* per evsel index */
 	size_t n;
 } stats_count;
-int report_stats_begin(stats_count *c, pd_session *s);
-int report_stats_sample(void *arg, pd_session *s, const pk_pd_event *ev, const pk_pd_sample *smp);
-void report_stats_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
+int report_stats_begin(stats_count *c, pk_session *s);
+int report_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp);
+void report_stats_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before);
 /* features: the names perf gives when its tool took in a pipe's
  * HEADER_FEATURE and EVENT_UPDATE records (-D), not --stats' attr names. */
-void report_stats_print(pd_session *s, const uint64_t *samples, const uint64_t *lost,
+void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *lost,
 			bool features, FILE *f);
 void report_stats_end(stats_count *c);
 
 /* -T/--threads: the values of PERF_RECORD_READ records (perf record -s)
  * added up per thread and event, printed after the table as perf does. */
 typedef struct report_threads report_threads;
-report_threads *report_threads_new(pd_session *s);
+report_threads *report_threads_new(pk_session *s);
 void report_threads_free(report_threads *t);
-/* pd_session's on_event. */
-void report_threads_event(void *arg, struct pd_session *s, const pk_pd_event *ev, bool before);
+/* pk_session's on_event. */
+void report_threads_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before);
 void report_threads_print(const report_threads *t, FILE *f);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 #include "perf_regs.h"
 
 /* " ABI:<abi> " and "%5s:0x%x " per register of mask (nothing without

@@ -151,7 +151,7 @@ static bool has_id(const long *ids, size_t n, long id)
 }
 
 /* The sample's symbol and dso against -S and --dsos. */
-static bool keep_location(const script_filter *f, pd_session *s, const pk_pd_event *ev,
+static bool keep_location(const script_filter *f, pk_session *s, const pk_pd_event *ev,
 			  const pk_pd_sample *smp)
 {
 	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -166,7 +166,7 @@ static bool keep_location(const script_filter *f, pd_session *s, const pk_pd_eve
 	return true;
 }
 
-bool script_filter_keep(const script_filter *f, pd_session *s, const pk_pd_event *ev,
+bool script_filter_keep(const script_filter *f, pk_session *s, const pk_pd_event *ev,
 			const pk_pd_sample *smp)
 {
 	if (f->nr_pids && !has_id(f->pids, f->nr_pids, (long)smp->pid))

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 typedef struct script_filter {
 	bool active;                 /* any filter set: consult script_filter_keep */
@@ -30,7 +30,7 @@ enum {
  * what is wrong on stderr. */
 int script_filter_option(script_filter *f, int opt, const char *arg);
 /* Whether the sample is printed (call only when f->active). */
-bool script_filter_keep(const script_filter *f, pd_session *s, const pk_pd_event *ev,
+bool script_filter_keep(const script_filter *f, pk_session *s, const pk_pd_event *ev,
 			const pk_pd_sample *smp);
 void script_filter_release(script_filter *f);
 

@@ -40,12 +40,12 @@ static uint64_t kind_config(const struct perf_event_attr *a)
 	return a->config;
 }
 
-int script_metric_open(script_metric *m, pd_session *s)
+int script_metric_open(script_metric *m, pk_session *s)
 {
 	memset(m, 0, sizeof(*m));
 	pk_error err;
 	pk_error_clear(&err);
-	size_t n = pd_session_nr_evsels(s);
+	size_t n = pk_session_nr_evsels(s);
 	m->nr_evsels = n;
 	m->table = pk_metric_table_stat(&err);
 	m->evlist = pk_evlist_new();
@@ -57,7 +57,7 @@ int script_metric_open(script_metric *m, pd_session *s)
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const pk_pd_evsel *e = pd_session_evsel_at(s, i);
+		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 		if (!pk_evlist_add(m->evlist, &e->attr, pk_pd_evsel_name(e), NULL)) {
 			fprintf(stderr, "pmukit script: metric: out of memory\n");
 			return 1;

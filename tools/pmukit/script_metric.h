@@ -24,7 +24,7 @@
 #include <pmukit/events.h>
 #include <pmukit/metrics.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 typedef struct sm_slot sm_slot;
 
@@ -52,7 +52,7 @@ typedef struct script_metric {
 
 /* The groups and events of the session's file; returns 0 or prints why
  * not (out of memory, an unreadable header) and returns 1. */
-int script_metric_open(script_metric *m, pd_session *s);
+int script_metric_open(script_metric *m, pk_session *s);
 void script_metric_close(script_metric *m);
 
 /* One printed sample of e; returns the number of metric lines the round

@@ -104,7 +104,7 @@ static void print_cgroup(pd_out *o, const pk_pd_event *ev)
 		      (int)strnlen(path, max), path);
 }
 
-void side_events_print(side_events *se, pd_session *s, const pk_pd_event *ev)
+void side_events_print(side_events *se, pk_session *s, const pk_pd_event *ev)
 {
 	pd_out *o = se->out;
 	if (ev->type == PK_RECORD_FINISHED_ROUND) { /* no prefix: not about a task */

@@ -3,13 +3,13 @@
  * --show-lost-events and --show-round-events: the non-sample records
  * printed as perf 6.1 prints them, after the same prefix as a sample's
  * (comm, tid, cpu, time). Called by the session only when one is asked
- * for (pd_session.on_event), so reading costs nothing otherwise. */
+ * for (pk_session.on_event), so reading costs nothing otherwise. */
 #ifndef PMUKIT_SCRIPT_SIDE_EVENTS_H
 #define PMUKIT_SCRIPT_SIDE_EVENTS_H
 
 #include <stdbool.h>
 
-#include "pd_session.h"
+#include "session_cli.h"
 
 enum {
 	SIDE_TASK = 1 << 0,    /* COMM, FORK, EXIT */
@@ -23,7 +23,7 @@ enum {
 
 /* Prints the prefix of a record's line (the script's own layout for the
  * evsel: comm, tid, cpu, time and ": "), for the task comm and ids. */
-typedef void (*side_prefix_fn)(void *arg, pd_session *s, const pk_pd_event *ev, const char *comm,
+typedef void (*side_prefix_fn)(void *arg, pk_session *s, const pk_pd_event *ev, const char *comm,
 			       uint32_t pid, uint32_t tid);
 
 typedef struct side_events {
@@ -38,6 +38,6 @@ typedef struct side_events {
  * MMAP: the state they make). */
 bool side_events_wants(const side_events *se, const pk_pd_event *ev, bool before);
 /* Prints the record's line. */
-void side_events_print(side_events *se, pd_session *s, const pk_pd_event *ev);
+void side_events_print(side_events *se, pk_session *s, const pk_pd_event *ev);
 
 #endif

@@ -1,5 +1,5 @@
-/* pmukit report: samples into entries, and the table perf report --stdio
- * prints of them.
+/* libpmukit: report's histogram, samples into entries (perf report's
+ * table is printed from them by tools/pmukit/report_print.c).
  *
  * Each sample adds its period to the entry of its address (Self); with
  * Children, also to the entry of every other function on its chain, once
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pd_session.h"
+#include "session/pd_session.h"
 #include "report_keys.h"
 
 #define NBUCKETS 65536
@@ -50,9 +50,9 @@ static bool grow_u64(uint64_t **p, size_t old, size_t n)
 
 /* Group view: each evsel's leader and place from GROUP_DESC. The file's
  * evsels, then room for the synthetic ones an Arm SPE file adds while it
- * is read (pd_session_evsel_at). Called again for a pipe once its events
+ * is read (pk_session_evsel_at). Called again for a pipe once its events
  * and features are read (rp_hist_pipe_settle): nothing is counted yet. */
-static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+static int setup_events(report *rp, struct pk_session *s, const pk_pd_header *hdr)
 {
 	size_t n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
 	rp->hdr = hdr;
@@ -93,7 +93,7 @@ static int setup_events(report *rp, struct pd_session *s, const pk_pd_header *hd
 	return 0;
 }
 
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
+int rp_hist_setup(report *rp, struct pk_session *s, const pk_pd_header *hdr)
 {
 	rp->s = s;
 	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
@@ -102,7 +102,7 @@ int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr)
 	return setup_events(rp, s, hdr);
 }
 
-int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr)
+int rp_hist_pipe_settle(report *rp, struct pk_session *s, pk_pd_header *hdr)
 {
 	pk_error err;
 	pk_error_clear(&err);
@@ -148,7 +148,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 	unsigned max = rp->cg.max_stack ? rp->cg.max_stack : PK_MAX_STACK;
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pd_chain_marker(ip, &mode);
+		int m = pki_chain_marker(ip, &mode);
 		if (m < 0)
 			return 0;
 		if (m)
@@ -156,7 +156,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 		if (n == PK_MAX_STACK)
 			continue;
 		rp_resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
-		const char *inl = pd_chain_inlined(rp->s, smp, i);
+		const char *inl = pki_chain_inlined(rp->s, smp, i);
 		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
 			out[n].sym = inl;
 		n++;
@@ -181,8 +181,9 @@ rp_entry *rp_entry_for(report *rp, const rp_ctx *c, int ev, bool hid)
 	uint64_t nums[RP_MAX_KEYS];
 	char id[RP_MAX_KEYS * (RP_NAME_MAX + 24) + 16];
 	/* the id: event, then per key its text and its number (hex digits) */
-	size_t n = (size_t)pd_dec_digits(id + 16, (unsigned long long)ev);
-	memmove(id, id + 16 - n, n);
+	size_t n = 0;
+	for (unsigned v = (unsigned)ev; v || !n; v /= 10)
+		id[n++] = (char)('0' + v % 10); /* the digits reversed: a key, not a text */
 	for (int k = 0; k < rp->nr_keys; k++) {
 		rp->keys[k]->fill(c, cols[k], sizeof(cols[k]), &nums[k]);
 		size_t l = strlen(cols[k]);
@@ -319,7 +320,7 @@ static int add_callers(report *rp, rp_ctx *c, rp_entry *self, const rp_loc *chai
 	return 0;
 }
 
-int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp)
 {
 	report *rp = arg;
@@ -495,7 +496,7 @@ static void free_entry(rp_entry *e, int nr_keys)
 }
 
 /* All entries in an array, late texts made, equal ones merged. */
-static rp_entry **collect(report *rp, size_t *nout)
+rp_entry **rp_hist_collect(report *rp, size_t *nout)
 {
 	rp_entry **all = malloc((rp->nr_entries ? rp->nr_entries : 1) * sizeof(*all));
 	if (!all)
@@ -560,76 +561,23 @@ void rp_hist_free(report *rp)
 	free(rp->nf_nr);
 }
 
-/* ---- printing ---- */
-
-/* perf's sample count: "2K" past a thousand, "M", "G"; else the number
- * and a space. */
-static void print_count(uint64_t n)
-{
-	char unit = ' ';
-	if (n > 1000000000) {
-		n /= 1000000000;
-		unit = 'G';
-	} else if (n > 1000000) {
-		n /= 1000000;
-		unit = 'M';
-	} else if (n > 1000) {
-		n /= 1000;
-		unit = 'K';
-	}
-	printf("%" PRIu64 "%c", n, unit);
-}
+/* ---- totals and texts the printers ask for ---- */
 
 uint64_t rp_total(const report *rp, int ev)
 {
 	return rp->relative ? rp->nf_period[ev] : rp->tot_period[ev];
 }
 
-static uint64_t total_of(const report *rp, int ev, bool nr)
+uint64_t rp_total_of(const report *rp, int ev, bool nr)
 {
 	if (rp->relative)
 		return nr ? rp->nf_nr[ev] : rp->nf_period[ev];
 	return nr ? rp->tot_nr[ev] : rp->tot_period[ev];
 }
 
-static void print_title(const report *rp, int ev)
-{
-	int nm = rp->nr_members[ev];
-	uint64_t nr = 0, period = 0;
-	for (int m = 0; m < nm; m++) {
-		nr += total_of(rp, ev + m, true);
-		period += total_of(rp, ev + m, false);
-	}
-	/* perf 6.1: a leader of more than one is "of events", in the view
-	 * of each event alone (--no-group) too */
-	bool plural = nm > 1 || (rp->forced_group && ev == 0);
-	for (uint32_t g = 0; rp->hdr && g < rp->hdr->nr_groups; g++)
-		if ((int)rp->hdr->groups[g].leader_idx == ev && rp->hdr->groups[g].nr_members > 1)
-			plural = true;
-	printf("# Samples: ");
-	print_count(nr);
-	printf(" of event%s '", plural ? "s" : "");
-	bool braces = nm > 1 && !rp->forced_group; /* perf: not around a forced group */
-	if (braces)
-		printf("%s { ", "anon group");
-	for (int m = 0; m < nm; m++)
-		printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pd_session_evsel_at(rp->s, (size_t)(ev + m))));
-	if (braces)
-		printf(" }");
-	if (!rp->mem_mode) {
-		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
-		return;
-	}
-	printf("'\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
-	for (int k = 0; k < rp->nr_keys; k++)
-		printf("%c%s", k ? ',' : ' ', rp->keys[k]->name);
-	/* perf's default order ends in local_p_stage_cyc, which has no column */
-	printf("%s\n#\n", rp->mem_mode_default ? ",local_p_stage_cyc" : "");
-}
-
 double rp_pct(const report *rp, const rp_entry *e, int m, int which)
 {
-	uint64_t t = total_of(rp, e->ev + m, false);
+	uint64_t t = rp_total_of(rp, e->ev + m, false);
 	return t ? 100.0 * (double)e->v[m * RP_NV + which] / (double)t : 0.0;
 }
 
@@ -649,7 +597,7 @@ bool rp_listed(const report *rp, const rp_entry *e)
 	return rp->children || self;
 }
 
-static bool shown(const report *rp, const rp_entry *e)
+bool rp_shown(const report *rp, const rp_entry *e)
 {
 	if (!rp_listed(rp, e))
 		return false;
@@ -675,264 +623,66 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 	snprintf(b, n, "%s", e->cols[k]);
 }
 
-/* perf sizes the comm column by the length of each entry's thread's name
- * when the table is made (its last COMM), not by the names the entries
- * print (a sample's own, "perf-exec" before the exec): those are cut to the
- * width, as perf cuts them ("perf-ex"). */
-static int comm_width(const report *rp, const rp_entry *e)
+/* Whether the file's events sample call chains: the call graph shown unless
+ * -g none, and what needs each sample's chain resolved. For a pipe, again at
+ * its first sample, once its attrs have come in the stream (perf 6.1 then
+ * shows the graph but keeps the Children it decided on an empty evlist). */
+bool rp_settle_chains(report *rp, pk_session *s)
 {
-	return (int)strlen(pk_machine_comm(rp->s->machine, e->pid, e->tid));
+	bool chains = false;
+	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
+		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			chains = true;
+	rp->use_cg = chains && rp->cg.mode != RP_CG_NONE;
+	rp->need_chain = rp->use_cg || rp->children;
+	for (int k = 0; k < rp->nr_keys; k++)
+		if (!strcmp(rp->keys[k]->name, "parent"))
+			rp->need_chain = true;
+	return chains;
 }
 
-/* perf makes a trace key's text only when it compares two entries on it: a
- * sample's with an equal one (an entry of two samples or more), or two
- * entries equal in the keys before it; the column is sized with the texts
- * made by then (an entry of one sample, alone in the keys before trace,
- * keeps the title's width and is cut to it). */
-static int trace_kt;
-static rp_entry **trace_all;
+/* ---- the branch view (report_branch.c: its keys, its statistics) ---- */
 
-static int prefix_cmp(const void *a, const void *b)
+/* A branch end, in the first address space that holds it. */
+static void resolve_end(pk_machine *m, uint32_t pid, uint64_t addr, rp_loc *l)
 {
-	const rp_entry *x = trace_all[*(const size_t *)a], *y = trace_all[*(const size_t *)b];
-	for (int k = 0; k < trace_kt; k++) {
-		int c = strcmp(x->cols[k], y->cols[k]);
-		if (c)
-			return c;
+	rp_resolve(m, pid, PERF_RECORD_MISC_USER, addr, l);
+	if (!l->has_map)
+		rp_resolve(m, pid, PERF_RECORD_MISC_KERNEL, addr, l);
+	if (!l->has_map)
+		l->level = 'H';
+}
+
+int rp_branch_sample(report *rp, rp_ctx *c, int ei, int lead, int mi)
+{
+	const pk_pd_sample *smp = c->smp;
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		rp_loc from, to, target;
+		resolve_end(c->m, smp->pid, smp->branch[i].from, &from);
+		resolve_end(c->m, smp->pid, smp->branch[i].to, &to);
+		/* sym and dso: the target, by address, at the sample's level */
+		target = to;
+		target.level = c->level;
+		if (!target.sym)
+			target.dso_addr = target.ip;
+		c->br = &smp->branch[i];
+		c->from = &from;
+		c->to = &to;
+		c->loc = &target;
+		bool hid = rp_hidden(rp, c);
+		rp_entry *e = rp_entry_for(rp, c, lead, hid);
+		if (!e)
+			return 1;
+		rp->tot_period[ei]++;
+		rp->tot_nr[ei]++;
+		if (!e->filtered) {
+			rp->nf_period[ei]++;
+			rp->nf_nr[ei]++;
+		}
+		e->v[mi * RP_NV + RP_SELF]++;
+		e->v[mi * RP_NV + RP_SELF_NR]++;
+		e->v[mi * RP_NV + RP_ACC]++;
+		e->v[mi * RP_NV + RP_ACC_NR]++;
 	}
 	return 0;
-}
-
-static void trace_known(rp_entry **all, size_t n, int ev, int kt, bool *known)
-{
-	size_t *v = malloc((n ? n : 1) * sizeof(*v)), m = 0;
-	for (size_t i = 0; i < n; i++) {
-		known[i] = all[i]->v[RP_SELF_NR] > 1;
-		if (v && all[i]->ev == ev)
-			v[m++] = i;
-	}
-	if (!v)
-		return;
-	trace_kt = kt;
-	trace_all = all;
-	qsort(v, m, sizeof(*v), prefix_cmp);
-	for (size_t i = 0; i + 1 < m; i++)
-		if (!prefix_cmp(&v[i], &v[i + 1]))
-			known[v[i]] = known[v[i + 1]] = true;
-	free(v);
-}
-
-static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
-{
-	for (int k = 0; k < rp->nr_keys; k++)
-		w[k] = rp_key_width_min(rp->keys[k]);
-	int kt = -1;
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (rp->keys[k]->fill == rp_keys[RP_KEY_TRACE].fill)
-			kt = k;
-	bool *known = kt >= 0 ? calloc(n ? n : 1, sizeof(bool)) : NULL;
-	if (known)
-		trace_known(all, n, ev, kt, known);
-	uint64_t min_hit = (uint64_t)((double)total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
-	int dso_k = -1;
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
-			dso_k = k;
-	for (size_t i = 0; i < n; i++) {
-		if (all[i]->ev != ev || !rp_listed(rp, all[i]))
-			continue;
-		int sw = 0;
-		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
-			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
-		for (int k = 0; k < rp->nr_keys; k++) {
-			char t[RP_NAME_MAX];
-			if (rp->keys[k]->fixed_w)
-				continue;
-			rp_col_text(rp, all[i], k, t, sizeof(t));
-			int l = rp->keys[k]->order == RP_ORD_SYM ? rp_sym_width(t) : (int)strlen(t);
-			if (rp->keys[k]->fill == rp_keys[RP_KEY_COMM].fill)
-				l = comm_width(rp, all[i]);
-			if (k == kt && !(known && known[i]))
-				l = 0; /* text not made yet: the title's width */
-			if (!strcmp(rp->keys[k]->name, "cpu"))
-				l = 3; /* perf's fixed width, "-001" too */
-			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
-				l = sw;
-			/* perf: an entry without a symbol widens the dso column
-			 * to an address's 16 digits (not under --dsos); a
-			 * branch end's dso is counted only with its symbol */
-			const rp_key *key = rp->keys[k];
-			bool end_dso = key->unres == RP_U_MAP && key->side != RP_SIDE_ENTRY;
-			bool nosym = end_dso ? all[i]->nosym_end[key->side == RP_SIDE_TO] : all[i]->nosym;
-			if (end_dso && nosym)
-				l = 0;
-			if (nosym && (k == dso_k || end_dso) && !rp->dsos.n && l < 16)
-				l = 16;
-			if (l > w[k])
-				w[k] = l;
-		}
-	}
-	free(known);
-}
-
-static void print_heads(const report *rp, int nm, const int *w)
-{
-	for (int dots = 0; dots < 2; dots++) {
-		const char *titles[4 + RP_MAX_KEYS];
-		int tw[4 + RP_MAX_KEYS], nc = 0;
-		bool right[4 + RP_MAX_KEYS];
-		for (int c = 0; c < 4; c++)
-			right[c] = true;
-		if (rp->children) {
-			titles[nc] = "Children";
-			tw[nc++] = 8 * nm;
-		}
-		titles[nc] = rp->children ? "Self" : "Overhead";
-		tw[nc++] = 8 * nm;
-		if (rp->show_nr) {
-			titles[nc] = "Samples";
-			tw[nc++] = 12 * nm;
-		}
-		if (rp->show_period) {
-			titles[nc] = "Period";
-			tw[nc++] = 12 * nm;
-		}
-		for (int k = 0; k < rp->nr_keys; k++) {
-			if (rp->hidden_cols & (1u << k))
-				continue;
-			right[nc] = rp->keys[k]->right;
-			titles[nc] = rp->keys[k]->title;
-			tw[nc++] = w[k];
-		}
-		printf("#");
-		for (int c = 0; c < nc; c++) {
-			printf(c ? "  " : " ");
-			if (dots)
-				for (int j = 0; j < tw[c]; j++)
-					putchar('.');
-			else
-				printf(right[c] ? "%*s" : "%-*s", tw[c], titles[c]);
-		}
-		printf("\n");
-	}
-	printf("#\n");
-}
-
-static void print_row(const report *rp, const rp_entry *e, int nm, const int *w)
-{
-	printf("  ");
-	if (rp->children) {
-		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", rp_pct(rp, e, m, RP_ACC));
-		printf("  ");
-	}
-	for (int m = 0; m < nm; m++)
-		printf("%7.2f%%", rp_pct(rp, e, m, RP_SELF));
-	if (rp->show_nr) {
-		printf("  ");
-		for (int m = 0; m < nm; m++)
-			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF_NR]);
-	}
-	if (rp->show_period) {
-		printf("  ");
-		for (int m = 0; m < nm; m++)
-			printf("%12" PRIu64, e->v[m * RP_NV + RP_SELF]);
-	}
-	int last = rp->nr_keys - 1; /* perf pads a column before an elided last one */
-	for (int k = 0; k <= last; k++) {
-		if (rp->hidden_cols & (1u << k))
-			continue;
-		char t[RP_NAME_MAX];
-		rp_col_text(rp, e, k, t, sizeof(t));
-		bool pad = k < last || rp->keys[k]->pad_last;
-		/* perf cuts a comm, a trace and a branch end's dso (sized
-		 * by the ends with a symbol only) to the width */
-		const rp_key *key = rp->keys[k];
-		int cut = key->fill == rp_keys[RP_KEY_COMM].fill ||
-				  key->fill == rp_keys[RP_KEY_TRACE].fill ||
-				  (key->unres == RP_U_MAP && key->side != RP_SIDE_ENTRY)
-			  ? w[k]
-			  : (int)sizeof(t);
-		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
-	}
-	printf("\n");
-}
-
-static void print_event(const report *rp, rp_entry **all, size_t n, int ev)
-{
-	int nm = rp->nr_members[ev];
-	int w[RP_MAX_KEYS];
-	widths(rp, all, n, ev, w);
-	if (!rp->quiet) {
-		print_title(rp, ev);
-		if (rp->hierarchy)
-			rp_hier_heads(rp, nm, w);
-		else if (rp->fields)
-			rp_fields_heads(rp, nm, w);
-		else
-			print_heads(rp, nm, w);
-	}
-	if (rp->hierarchy) {
-		rp_hier_print(rp, all, n, ev, w);
-		printf("\n\n");
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const rp_entry *e = all[i];
-		if (e->ev != ev || !shown(rp, e))
-			continue;
-		if (rp->fields)
-			rp_fields_row(rp, e, nm, w);
-		else
-			print_row(rp, e, nm, w);
-		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
-			rp_cnode_print(stdout, &e->chain, &rp->cg, total_of(rp, ev, false),
-				       rp->children ? e->v[RP_ACC] : e->v[RP_SELF], rp->sym_first);
-	}
-	printf("\n\n");
-}
-
-void rp_hist_print(report *rp)
-{
-	size_t n;
-	rp_entry **all = collect(rp, &n);
-	if (!all)
-		return;
-	if (!n) {
-		/* perf 6.1: no entry (filters only hide them) is an error it
-		 * prints on stderr, with status 0 */
-		fprintf(stderr, "Error:\nThe %s data has no samples!\n", rp->s->input);
-		free(all);
-		return;
-	}
-	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
-	/* a filter of one item names it above the table, in column order,
-	 * when it has a column (elided), with -q too (perf 6.1) */
-	for (int i = 0; i < (rp->fields ? rp->nr_out : rp->nr_keys); i++) {
-		int k = !rp->fields ? i : rp->out[i].val == RP_V_KEY ? rp->out[i].key : -1;
-		const rp_list *l = NULL;
-		const char *what = NULL;
-		if (k >= 0 && !strcmp(rp->keys[k]->name, "comm"))
-			l = &rp->comms, what = "comm";
-		else if (k >= 0 && rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
-			l = &rp->dsos, what = "dso";
-		else if (k >= 0 && rp->keys[k]->order == RP_ORD_SYM)
-			l = &rp->syms, what = "symbol";
-		if (l && l->n == 1)
-			printf("# %s: %s\n", what, l->items[0]);
-	}
-	if (!rp->quiet)
-		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
-	for (size_t ev = 0; ev < rp->nr_ev; ev++) {
-		if (rp->leader[ev] != (int)ev)
-			continue;
-		uint64_t nr = 0;
-		for (int m = 0; m < rp->nr_members[ev]; m++)
-			nr += rp->tot_nr[ev + (size_t)m];
-		if (nr)
-			print_event(rp, all, n, (int)ev);
-	}
-	if (rp->branch_view)
-		rp_branch_stats_print(rp, all, n);
-	free(all);
 }

@@ -16,7 +16,7 @@ typedef struct rp_ctx {
 	char level;                  /* the sample's "[k]" letter */
 	bool ns;
 	bool raw_trace;               /* the trace key: raw fields */
-	struct pd_session *s;         /* the trace key: the session's tracing data */
+	struct pk_session *s;         /* the trace key: the session's tracing data */
 	const pk_pd_evsel *evsel;     /* the sample's event */
 	/* the branch view (-b): the branch entry and its two ends */
 	const pk_pd_branch_entry *br;

@@ -1,11 +1,12 @@
-/* pmukit report: the sort keys as data (perf report -s), one row each:
+/* libpmukit: report's sort keys as data (perf report -s), one row each:
  * the name, the column title and width rule, how the value is made from a
  * sample and an address, and how equal rows are ordered (perf's rule per
  * key: names by strcmp, numbers ascending, symbols named before unknown).
  * A key's text is what identifies an entry, with its number where two
- * texts may be equal for different things (two symbols with one name). */
+ * texts may be equal for different things (two symbols with one name).
+ * -F's value columns are a table here too (report_fields.c parses them). */
 #include "report_keys.h"
-#include "pd_session.h"
+#include "session/pd_session.h"
 
 #include <pmukit/datasrc.h>
 
@@ -163,8 +164,8 @@ static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	size_t l = 0;
-	const char *text = c->s && pd_trace_usable(&c->s->trace, c->s, c->evsel)
-				   ? pd_trace_text(&c->s->trace, c->evsel, c->smp,
+	const char *text = c->s && pki_trace_usable(&c->s->trace, c->s, c->evsel)
+				   ? pki_trace_text(&c->s->trace, c->evsel, c->smp,
 						   c->raw_trace ? PK_TRACE_RAW : PK_TRACE_PRETTY, &l)
 				   : NULL;
 	if (!text)
@@ -430,4 +431,44 @@ int rp_key_width_min(const rp_key *k)
 	    !strcmp(k->name, "local_weight"))
 		return 12;
 	return (int)strlen(k->title);
+}
+
+/* ---- -F/--fields: the values (report_fields.c parses and prints) ---- */
+
+const rp_value rp_values[] = {
+	{"overhead", "Overhead", RP_V_OVERHEAD, RP_SELF, 8},
+	{"overhead_sys", "sys", RP_V_SYS, RP_SYS, 8},
+	{"overhead_us", "usr", RP_V_US, RP_US, 8},
+	{"overhead_guest_sys", "guest sys", RP_V_GSYS, RP_GSYS, 9},
+	{"overhead_guest_us", "guest usr", RP_V_GUS, RP_GUS, 9},
+	{"sample", "Samples", RP_V_SAMPLE, RP_SELF_NR, 12},
+	{"period", "Period", RP_V_PERIOD, RP_SELF, 12},
+	{"overhead_children", "Children", RP_V_CHILDREN, RP_ACC, 8},
+};
+const size_t rp_nr_values = sizeof(rp_values) / sizeof(rp_values[0]);
+
+int rp_value_at(enum rp_val v)
+{
+	for (size_t i = 0; i < rp_nr_values; i++)
+		if (rp_values[i].val == v)
+			return (int)i;
+	return 0;
+}
+
+int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y)
+{
+	for (int i = 0; i < rp->nr_sort; i++) {
+		rp_field f = rp->sort[i];
+		if (f.val == RP_V_KEY) {
+			int c = rp_cmp_key(rp, f.key, x, y);
+			if (c)
+				return c;
+			continue;
+		}
+		int which = rp_values[rp_value_at(f.val)].which;
+		for (int m = 0; m < rp->nr_members[x->ev]; m++)
+			if (x->v[m * RP_NV + which] != y->v[m * RP_NV + which])
+				return x->v[m * RP_NV + which] > y->v[m * RP_NV + which] ? -1 : 1;
+	}
+	return 0;
 }

@@ -1,8 +1,8 @@
-/* pmukit CLI: Arm SPE data in perf.data (see pd_spe.h). The metadata gives
+/* libpmukit: Arm SPE data in perf.data (see pd_spe.h). The metadata gives
  * the CPUs' MIDRs (v2 per CPU; v1 files fall back to the CPUID header
  * feature, as perf does); every AUXTRACE buffer is queued (in place when
  * the reader keeps it, a mapped file: its pages given back as the decoder
- * passes them; else a copy), printed with -D in perf's layout, and decoded
+ * passes them; else a copy), handed to the caller's dump hook with -D, and decoded
  * lazily: records come out as perf 6.1's synthetic samples, in time order
  * with the file's records, on synthetic evsels the commands' field logic
  * treats as the file's own. Per record, what its samples share (time,
@@ -19,11 +19,9 @@
 
 #include <pmukit/spe.h>
 
-#include "builtin.h"
 #include "pd_session.h"
-#include "textout.h"
 
-struct pd_spe_queue {
+struct pki_spe_queue {
 	uint32_t idx, cpu;
 	int64_t aux_tid;             /* the AUXTRACE record's tid (-1: per CPU) */
 	struct qbuf {
@@ -44,7 +42,7 @@ struct pd_spe_queue {
 	uint64_t nr_instr;           /* records since the last instructions sample */
 };
 
-static int parse_info(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
+static int parse_info(pki_spe *sp, pk_session *s, const pk_pd_event *ev)
 {
 	sp->info_type = (uint32_t)pk_pd_rec_u64(ev, 0);
 	pk_spe_info_release(&sp->info);
@@ -97,7 +95,7 @@ static int parse_info(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 }
 
 /* v1 files: the MIDR of the CPUID header feature (hex), perf's fallback. */
-static void read_header_midr(pd_spe *sp, pd_session *s)
+static void read_header_midr(pki_spe *sp, pk_session *s)
 {
 	sp->header_read = true;
 	pk_pd_header h;
@@ -108,7 +106,7 @@ static void read_header_midr(pd_spe *sp, pd_session *s)
 	pk_pd_header_release(&h);
 }
 
-static uint32_t midr_of(pd_spe *sp, pd_session *s, uint32_t cpu)
+static uint32_t midr_of(pki_spe *sp, pk_session *s, uint32_t cpu)
 {
 	if (sp->info.nr_cpus)
 		return pk_spe_info_midr(&sp->info, cpu, 0);
@@ -117,39 +115,11 @@ static uint32_t midr_of(pd_spe *sp, pd_session *s, uint32_t cpu)
 	return sp->midr_all;
 }
 
-static void dump(const pk_pd_event *ev, const pk_pd_rec_auxtrace *a, uint32_t midr)
-{
-	printf("\n%#" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64
-	       "  ref: %#" PRIx64 "  idx: %" PRIu32 "  tid: %" PRId32 "  cpu: %" PRId32 "\n.\n",
-	       ev->offset, ev->size, a->size, a->offset, a->reference, a->idx, (int32_t)a->tid,
-	       (int32_t)a->cpu);
-	printf(". ... ARM SPE data: size %#" PRIx64 " bytes\n", ev->aux_size);
-	/* the packet lines go out in 64 KiB blocks (one write each, not one
-	 * per 4 KiB stdio buffer: a dump has tens of millions of lines) */
-	enum { LINE = 320 };
-	char block[1 << 16];
-	size_t used = 0, pos = 0;
-	int n;
-	for (;;) {
-		if (sizeof block - used <= LINE) {
-			fwrite(block, 1, used, stdout);
-			used = 0;
-		}
-		n = pk_spe_dump_line(ev->aux, ev->aux_size, pos, midr, block + used, LINE);
-		if (n <= 0)
-			break;
-		used += strlen(block + used);
-		block[used++] = '\n';
-		pos += (size_t)n;
-	}
-	fwrite(block, 1, used, stdout);
-}
-
 /* In-place data the decoder has passed goes back to the reader every
  * GIVE_BACK bytes (memory bounded by the queues, not the file); a buffer
  * done is freed or given back whole. */
 enum { GIVE_BACK = 4 << 20 };
-static void give_back(pd_spe *sp, pd_spe_queue *q, bool done)
+static void give_back(pki_spe *sp, pki_spe_queue *q, bool done)
 {
 	struct qbuf *b = &q->bufs[q->cur];
 	size_t to = done ? b->len : q->dec.pos;
@@ -165,7 +135,7 @@ static void give_back(pd_spe *sp, pd_spe_queue *q, bool done)
 /* The queue's next closed record into q->rec (has_rec false at the end),
  * counting what is skipped: undecodable bytes, records cut by the end of
  * their buffer (perf drops them). A buffer done is freed. */
-static void queue_next(pd_spe *sp, pd_spe_queue *q)
+static void queue_next(pki_spe *sp, pki_spe_queue *q)
 {
 	q->has_rec = false;
 	if (q->dec.pos - q->given >= GIVE_BACK)
@@ -200,16 +170,16 @@ static void queue_next(pd_spe *sp, pd_spe_queue *q)
 	}
 }
 
-static pd_spe_queue *queue_of(pd_spe *sp, pd_session *s, const pk_pd_rec_auxtrace *a)
+static pki_spe_queue *queue_of(pki_spe *sp, pk_session *s, const pk_pd_rec_auxtrace *a)
 {
 	for (size_t i = 0; i < sp->nr_queues; i++)
 		if (sp->queues[i]->idx == a->idx)
 			return sp->queues[i];
-	pd_spe_queue **nq = realloc(sp->queues, (sp->nr_queues + 1) * sizeof(*nq));
+	pki_spe_queue **nq = realloc(sp->queues, (sp->nr_queues + 1) * sizeof(*nq));
 	if (!nq)
 		return NULL;
 	sp->queues = nq;
-	pd_spe_queue *q = calloc(1, sizeof(*q));
+	pki_spe_queue *q = calloc(1, sizeof(*q));
 	if (!q)
 		return NULL;
 	q->idx = a->idx;
@@ -223,10 +193,10 @@ static pd_spe_queue *queue_of(pd_spe *sp, pd_session *s, const pk_pd_rec_auxtrac
 
 /* Queues an AUXTRACE buffer, in place when the reader keeps it (else a
  * copy); its queue's first record is decoded now when it had none. */
-static int queue_add(pd_spe *sp, pd_session *s, const pk_pd_event *ev,
+static int queue_add(pki_spe *sp, pk_session *s, const pk_pd_event *ev,
 		     const pk_pd_rec_auxtrace *a)
 {
-	pd_spe_queue *q = queue_of(sp, s, a);
+	pki_spe_queue *q = queue_of(sp, s, a);
 	struct qbuf *nb = q ? realloc(q->bufs, (q->nr_bufs + 1) * sizeof(*nb)) : NULL;
 	if (!nb)
 		return -ENOMEM;
@@ -249,7 +219,7 @@ static int queue_add(pd_spe *sp, pd_session *s, const pk_pd_event *ev,
 	return 0;
 }
 
-int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
+int pki_spe_event(pki_spe *sp, pk_session *s, const pk_pd_event *ev)
 {
 	if (!sp->itrace_set) {
 		pk_spe_itrace_default(&sp->itrace);
@@ -269,8 +239,8 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 		sp->foreign_bytes += ev->aux_size;
 		return 0;
 	}
-	if (sp->dump)
-		dump(ev, &a, midr_of(sp, s, a.cpu));
+	if (sp->dump && sp->dump_fn)
+		sp->dump_fn(sp->dump_arg, ev, &a, midr_of(sp, s, a.cpu));
 	if (!ev->aux_size) { /* no data: nothing to queue (ev->aux may be NULL) */
 		if (!sp->nr_empty++)
 			sp->empty_offset = ev->offset;
@@ -279,7 +249,7 @@ int pd_spe_event(pd_spe *sp, pd_session *s, const pk_pd_event *ev)
 	return queue_add(sp, s, ev, &a);
 }
 
-static int64_t cpu_task(const pd_spe *sp, uint32_t cpu)
+static int64_t cpu_task(const pki_spe *sp, uint32_t cpu)
 {
 	return cpu < sp->nr_cpu_tid ? sp->cpu_tid[cpu] : -1;
 }
@@ -287,7 +257,7 @@ static int64_t cpu_task(const pd_spe *sp, uint32_t cpu)
 /* The queue's task when it is picked (perf's arm_spe_set_pid_tid_cpu):
  * the task its CPU runs (a CONTEXT packet's, else the last switch's),
  * else the AUXTRACE record's; the pid from the thread table. */
-static void queue_task(pd_spe *sp, pd_session *s, pd_spe_queue *q)
+static void queue_task(pki_spe *sp, pk_session *s, pki_spe_queue *q)
 {
 	if (q->aux_tid == -1)
 		q->tid = cpu_task(sp, q->cpu);
@@ -299,13 +269,13 @@ static void queue_task(pd_spe *sp, pd_session *s, pd_spe_queue *q)
 	 * change the comm version: looked up again only then (a CPU's tasks
 	 * alternate: a small table of the tids seen, by tid) */
 	uint64_t v = pk_machine_comm_version(s->machine) + 1; /* 0: a free slot */
-	struct pd_spe_pid *c = &sp->pids[(uint64_t)q->tid % PD_SPE_PIDS];
+	struct pki_spe_pid *c = &sp->pids[(uint64_t)q->tid % PKI_SPE_PIDS];
 	if (c->tid != q->tid || c->version != v)
-		*c = (struct pd_spe_pid){q->tid, pk_machine_pid_of(s->machine, (uint32_t)q->tid), v};
+		*c = (struct pki_spe_pid){q->tid, pk_machine_pid_of(s->machine, (uint32_t)q->tid), v};
 	q->pid = c->pid;
 }
 
-static int grow_cpu_tid(pd_spe *sp, uint32_t cpu)
+static int grow_cpu_tid(pki_spe *sp, uint32_t cpu)
 {
 	int64_t *n = realloc(sp->cpu_tid, (cpu + 1) * sizeof(*n));
 	if (!n)
@@ -317,7 +287,7 @@ static int grow_cpu_tid(pd_spe *sp, uint32_t cpu)
 	return 0;
 }
 
-static inline int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
+static inline int set_cpu_task(pki_spe *sp, uint32_t cpu, int64_t tid)
 {
 	if (cpu >= sp->nr_cpu_tid && (cpu >= 4096 || grow_cpu_tid(sp, cpu) < 0))
 		return cpu >= 4096 ? 0 : -ENOMEM;
@@ -327,7 +297,7 @@ static inline int set_cpu_task(pd_spe *sp, uint32_t cpu, int64_t tid)
 
 /* Whether the file has a TIME_CONV (kept once read: a file has one);
  * without it, timestamps are used as perf times (said at the end). */
-static bool have_time_conv(pd_spe *sp, pd_session *s)
+static bool have_time_conv(pki_spe *sp, pk_session *s)
 {
 	if (!sp->have_tc)
 		sp->have_tc = pk_pd_time_conv(s->reader, &sp->tc) && sp->tc.time_mult;
@@ -336,55 +306,15 @@ static bool have_time_conv(pd_spe *sp, pd_session *s)
 	return sp->have_tc;
 }
 
-static uint64_t perf_time(pd_spe *sp, pd_session *s, uint64_t ts)
+static uint64_t perf_time(pki_spe *sp, pk_session *s, uint64_t ts)
 {
 	return have_time_conv(sp, s) ? pk_pd_tsc_to_time(&sp->tc, ts) : ts;
-}
-
-/* One record as a CSV or JSON line: cpu, time, pid, tid, then the columns
- * of lib/spe (escaped and quoted by textout.h). */
-static void export_record(pd_spe *sp, const pd_spe_queue *q, uint64_t time)
-{
-	uint32_t midr = q->midr;
-	bool json = sp->export_fmt == PD_SPE_EXPORT_JSONL;
-	if (!json && !sp->export_header) {
-		sp->export_header = true;
-		fputs("cpu,time,pid,tid", stdout);
-		for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++) {
-			putchar(',');
-			out_csv_field(stdout, pk_spe_column_name(c), ",");
-		}
-		putchar('\n');
-	}
-	if (json)
-		printf("{\"cpu\":%" PRIu32 ",\"time\":%" PRIu64 ",\"pid\":%" PRId64 ",\"tid\":%" PRId64,
-		       q->cpu, time, q->pid, q->tid);
-	else
-		printf("%" PRIu32 ",%" PRIu64 ",%" PRId64 ",%" PRId64, q->cpu, time, q->pid, q->tid);
-	for (unsigned c = 0; c < PK_SPE_NR_COLUMNS; c++) {
-		char v[512];
-		pk_spe_record_column(&q->rec, c, midr, v, sizeof v);
-		putchar(',');
-		if (!json) {
-			out_csv_field(stdout, v, ",");
-			continue;
-		}
-		out_json_str(stdout, pk_spe_column_name(c));
-		putchar(':');
-		if (!*v)
-			fputs("null", stdout);
-		else if (pk_spe_column_numeric(c))
-			fputs(v, stdout);
-		else
-			out_json_str(stdout, v);
-	}
-	fputs(json ? "}\n" : "\n", stdout);
 }
 
 /* The kinds of the queue's pending record --itrace asks for, counting
  * the instructions period (perf's i<N>i: every period-th record of the
  * queue). */
-static uint32_t record_kinds(pd_spe *sp, pd_spe_queue *q)
+static uint32_t record_kinds(pki_spe *sp, pki_spe_queue *q)
 {
 	uint32_t k = pk_spe_record_kinds(&q->rec) & sp->itrace.kinds;
 	if (k >> PK_SPE_K_INSTRUCTIONS & 1) {
@@ -401,8 +331,8 @@ static uint32_t record_kinds(pd_spe *sp, pd_spe_queue *q)
  * phys_addr, data_src and period depend on the kind) and sample_fill's
  * fields, made at most twice: sample_fill's fields differ by kind only
  * between branch-miss and the others. */
-static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, uint64_t time,
-			pd_spe_sample_fn fn, void *arg)
+static int emit_samples(pki_spe *sp, pk_session *s, pki_spe_queue *q, uint32_t k, uint64_t time,
+			pk_session_sample_fn fn, void *arg)
 {
 	const pk_spe_record *r = &q->rec;
 	pk_spe_sample ss[2];
@@ -457,7 +387,7 @@ static int emit_samples(pd_spe *sp, pd_session *s, pd_spe_queue *q, uint32_t k, 
  * perf's default kinds) needs neither its task nor its time: the task is
  * set when first needed after the queue was picked or a CONTEXT packet
  * changed it (nothing else changes it in between). */
-static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample_fn fn,
+static int emit_record(pki_spe *sp, pk_session *s, pki_spe_queue *q, pk_session_sample_fn fn,
 		       void *arg)
 {
 	const pk_spe_record *r = &q->rec;
@@ -485,8 +415,9 @@ static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample
 			return rc;
 	}
 	if (sp->export_fmt) {
-		if (r->nr_packets) /* not the nothing a bad byte cut between records */
-			export_record(sp, q, time);
+		if (r->nr_packets && sp->export_fn) /* not the nothing a bad byte cut
+							 between records */
+			return sp->export_fn(sp->export_arg, q->cpu, time, q->pid, q->tid, r, q->midr);
 		return 0;
 	}
 	return emit_samples(sp, s, q, k, time, fn, arg);
@@ -497,11 +428,11 @@ static int emit_record(pd_spe *sp, pd_session *s, pd_spe_queue *q, pd_spe_sample
  * the top moves the hole down to the smaller child, the right one on ties,
  * the last entry among them, then fills it with the last entry) ---- */
 
-static int heap_add(pd_spe *sp, pd_spe_queue *q)
+static int heap_add(pki_spe *sp, pki_spe_queue *q)
 {
 	if (sp->nr_heap == sp->cap_heap) {
 		size_t cap = sp->cap_heap ? 2 * sp->cap_heap : 8;
-		struct pd_spe_heap *n = realloc(sp->heap, cap * sizeof(*n));
+		struct pki_spe_heap *n = realloc(sp->heap, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
 		sp->heap = n;
@@ -512,11 +443,11 @@ static int heap_add(pd_spe *sp, pd_spe_queue *q)
 		sp->heap[pos] = sp->heap[(pos - 1) / 2];
 		pos = (pos - 1) / 2;
 	}
-	sp->heap[pos] = (struct pd_spe_heap){q->ts, q};
+	sp->heap[pos] = (struct pki_spe_heap){q->ts, q};
 	return 0;
 }
 
-static void heap_pop(pd_spe *sp)
+static void heap_pop(pki_spe *sp)
 {
 	size_t n = sp->nr_heap--, pos = 0;
 	for (;;) {
@@ -535,9 +466,9 @@ static void heap_pop(pd_spe *sp)
 /* One queue's records from the top of the heap until its time reaches
  * limit (the next queue's time + 1, or the file record's): back on the
  * heap then, dropped when it has no more. */
-static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn fn, void *arg)
+static int run_queue(pki_spe *sp, pk_session *s, uint64_t limit, pk_session_sample_fn fn, void *arg)
 {
-	pd_spe_queue *q = sp->heap[0].q;
+	pki_spe_queue *q = sp->heap[0].q;
 	heap_pop(sp);
 	if (sp->nr_heap && sp->heap[0].ts + 1 < limit)
 		limit = sp->heap[0].ts + 1;
@@ -554,8 +485,8 @@ static int run_queue(pd_spe *sp, pd_session *s, uint64_t limit, pd_spe_sample_fn
 	}
 }
 
-int pd_spe_before(pd_spe *sp, pd_session *s, const pk_pd_event *ev, uint64_t t,
-		  pd_spe_sample_fn fn, void *arg)
+int pki_spe_before(pki_spe *sp, pk_session *s, const pk_pd_event *ev, uint64_t t,
+		  pk_session_sample_fn fn, void *arg)
 {
 	uint64_t limit = t;
 	pk_pd_rec_time_conv tc;
@@ -578,62 +509,74 @@ int pd_spe_before(pd_spe *sp, pd_session *s, const pk_pd_event *ev, uint64_t t,
 	return 0;
 }
 
-int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
+/* The closing words on what was decoded (pki_spe_finish). */
+static void finish_decoded(pki_spe *sp, pk_session *s)
 {
-	const char *cmd = s->cmd;
-	if (sp->info_error[0])
-		fprintf(stderr, "pmukit %s: warning: %s\n", cmd, sp->info_error);
-	if (sp->nr_foreign)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE buffers (%" PRIu64
-				" bytes, first at file offset %#" PRIx64 ") not decoded: %s\n",
-			cmd, sp->nr_foreign, sp->foreign_bytes, sp->foreign_offset,
-			sp->info_type ? "their trace type is not Arm SPE (the only one pmukit decodes)"
-				      : "no AUXTRACE_INFO says what trace they hold");
-	if (sp->nr_bad)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " undecodable bytes skipped in the Arm "
-				"SPE data, first at file offset %#" PRIx64 "; the %" PRIu64 " records "
-				"they cut were sampled as they stood (as perf 6.1 does)\n",
-			cmd, sp->nr_bad, sp->first_bad, sp->nr_cut);
-	if (sp->nr_empty)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE records of size 0 (no Arm "
-				"SPE data) skipped, first at file offset %#" PRIx64 "\n",
-			cmd, sp->nr_empty, sp->empty_offset);
-	if (sp->nr_unclosed)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records cut by the end of "
-				"their buffer (no TS or END) skipped\n", cmd, sp->nr_unclosed);
-	if (!sp->have_info || !sp->nr_aux || sp->dump)
-		return status;
 	if (sp->nr_records && !sp->ctx_seen && !sp->export_fmt)
-		fprintf(stderr, "pmukit %s: warning: Arm SPE CONTEXT packets not found in the traces.\n"
-				"Matching of TIDs to SPE events could be inaccurate.\n", cmd);
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"Arm SPE CONTEXT packets not found in the traces.\n"
+				"Matching of TIDs to SPE events could be inaccurate.");
 	if (sp->no_time_conv && sp->nr_records)
-		fprintf(stderr, "pmukit %s: warning: no TIME_CONV record: Arm SPE timestamps shown "
-				"as perf times\n", cmd);
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"no TIME_CONV record: Arm SPE timestamps shown as perf times");
 	if (sp->no_spe_evsel)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records (%" PRIu64
-				" bytes in %" PRIu64 " AUXTRACE buffers) decoded but not shown: no "
-				"event of the file has the SPE PMU's type %" PRIu64 "\n",
-			cmd, sp->nr_records, sp->aux_bytes, sp->nr_aux, sp->info.pmu_type);
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " Arm SPE records (%" PRIu64 " bytes in %" PRIu64
+				" AUXTRACE buffers) decoded but not shown: no event of the file has "
+				"the SPE PMU's type %" PRIu64, sp->nr_records, sp->aux_bytes, sp->nr_aux,
+				sp->info.pmu_type);
 	else if (!sp->export_fmt && !s->nr_samples && sp->nr_records)
-		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " Arm SPE records gave no sample of "
-				"the kinds --itrace asks for\n", cmd, sp->nr_records);
-	/* no sample from SPE records is an error; no SPE data at all is not (perf) */
-	return !status && !s->nr_samples && sp->nr_records && !sp->export_fmt ? 1 : status;
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " Arm SPE records gave no sample of the kinds --itrace "
+				"asks for", sp->nr_records);
 }
 
-int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg)
+int pki_spe_finish(pki_spe *sp, pk_session *s, bool failed, pk_error *err)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	if (pk_spe_itrace_parse(arg, &sp->itrace, &err) < 0) {
-		pk_cli_print_error(cmd, &err);
-		return 129;
-	}
+	if (sp->info_error[0])
+		pki_session_msg(s, PK_SESSION_WARNING, "%s", sp->info_error);
+	if (sp->nr_foreign)
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes, first at file "
+				"offset %#" PRIx64 ") not decoded: %s", sp->nr_foreign,
+				sp->foreign_bytes, sp->foreign_offset,
+				sp->info_type ? "their trace type is not Arm SPE (the only one pmukit "
+						"decodes)"
+					      : "no AUXTRACE_INFO says what trace they hold");
+	if (sp->nr_bad)
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " undecodable bytes skipped in the Arm SPE data, first at "
+				"file offset %#" PRIx64 "; the %" PRIu64 " records they cut were "
+				"sampled as they stood (as perf 6.1 does)", sp->nr_bad, sp->first_bad,
+				sp->nr_cut);
+	if (sp->nr_empty)
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " AUXTRACE records of size 0 (no Arm SPE data) skipped, "
+				"first at file offset %#" PRIx64, sp->nr_empty, sp->empty_offset);
+	if (sp->nr_unclosed)
+		pki_session_msg(s, PK_SESSION_WARNING,
+				"%" PRIu64 " Arm SPE records cut by the end of their buffer (no TS or "
+				"END) skipped", sp->nr_unclosed);
+	if (!sp->have_info || !sp->nr_aux || sp->dump)
+		return 0;
+	finish_decoded(sp, s);
+	/* no sample from SPE records is an error; no SPE data at all is not (perf) */
+	if (!failed && !s->nr_samples && sp->nr_records && !sp->export_fmt)
+		return pk_err(err, -ENOMSG, "%" PRIu64 " Arm SPE records gave no sample",
+			      sp->nr_records);
+	return 0;
+}
+
+int pki_spe_set_itrace(pki_spe *sp, const char *arg, pk_error *err)
+{
+	int rc = pk_spe_itrace_parse(arg, &sp->itrace, err);
+	if (rc < 0)
+		return rc;
 	sp->itrace_set = true;
 	return 0;
 }
 
-void pd_spe_release(pd_spe *sp)
+void pki_spe_release(pki_spe *sp)
 {
 	pk_spe_info_release(&sp->info);
 	for (size_t i = 0; i < sp->nr_queues; i++) {

@@ -1,4 +1,4 @@
-/* pmukit report: Arm SPE latency views (see report_spe.h). Records are
+/* libpmukit: Arm SPE latency groups of report (see report_spe.h). Records are
  * grouped per symbol in a hash table; each group keeps its records'
  * three latencies (to sort for percentiles at the end) and a count per
  * data source. The histogram's bins are 1, 2 or 5 times a power of ten
@@ -13,8 +13,7 @@
 #include <linux/perf_event.h>
 #include <pmukit/symbols.h>
 
-#include "pd_session.h"
-#include "plot_svg.h"
+#include "session/pd_session.h"
 
 #define RS_BUCKETS 4096
 #define RS_SOURCES 17            /* data source values 0..15, 16: others */
@@ -24,14 +23,14 @@ typedef struct lat3 {
 	uint16_t total, issue, xlat;
 } lat3;
 
-typedef struct rs_entry {
+struct rs_entry {
 	char *key;                   /* "sym\x01dso" */
 	lat3 *lats;
 	size_t nr, cap;
 	uint64_t sources[RS_SOURCES];
 	uint32_t midr;               /* for the sources' names */
 	struct rs_entry *next;
-} rs_entry;
+};
 
 struct report_spe {
 	rs_entry *buckets[RS_BUCKETS];
@@ -91,7 +90,7 @@ static rs_entry *entry_of(report_spe *rs, const char *key)
 	return e;
 }
 
-int report_spe_record(void *arg, pd_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
+int report_spe_record(void *arg, pk_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
 {
 	report_spe *rs = arg;
 	char key[1100];
@@ -183,7 +182,7 @@ static int cmp_entries(const void *a, const void *b)
 }
 
 /* The histogram's bins: width 1, 2 or 5 times a power of ten. */
-static size_t bins_of(const report_spe *rs, unsigned *width)
+size_t report_spe_bins(const report_spe *rs, unsigned *width)
 {
 	unsigned span = (unsigned)rs->max_total + 1, w = 1;
 	for (unsigned m = 1;; m *= 10) {
@@ -195,71 +194,41 @@ static size_t bins_of(const report_spe *rs, unsigned *width)
 	return (span + w - 1) / w;
 }
 
-static void print_histogram(const report_spe *rs, FILE *out)
+uint64_t report_spe_bin(const report_spe *rs, size_t b, unsigned width)
 {
-	unsigned w;
-	size_t nb = bins_of(rs, &w);
-	fprintf(out, "\n# Total latency histogram (cycles): bin, records\n");
-	for (size_t b = 0; b < nb; b++) {
-		uint64_t n = 0;
-		for (unsigned v = (unsigned)b * w; v < (unsigned)(b + 1) * w && v < 65536; v++)
-			n += rs->hist[v];
-		fprintf(out, "%6u-%-6u %10" PRIu64 "\n", (unsigned)b * w, (unsigned)(b + 1) * w - 1, n);
-	}
+	uint64_t n = 0;
+	for (unsigned v = (unsigned)b * width; v < (unsigned)(b + 1) * width && v < 65536; v++)
+		n += rs->hist[v];
+	return n;
 }
 
-void report_spe_print(report_spe *rs, FILE *out)
+uint64_t report_spe_nr_records(const report_spe *rs)
+{
+	return rs->nr_records;
+}
+
+rs_entry **report_spe_sorted(const report_spe *rs, size_t *n)
 {
 	rs_entry **all = malloc((rs->nr_entries ? rs->nr_entries : 1) * sizeof(*all));
 	if (!all)
-		return;
-	size_t n = 0;
+		return NULL;
+	size_t k = 0;
 	for (size_t b = 0; b < RS_BUCKETS; b++)
 		for (rs_entry *e = rs->buckets[b]; e; e = e->next)
-			all[n++] = e;
-	qsort(all, n, sizeof(*all), cmp_entries);
-	fprintf(out, "# Arm SPE records by symbol: %" PRIu64 " records; latencies in cycles, "
-		     "p50/p90/p99\n#\n", rs->nr_records);
-	fprintf(out, "#  Records   Total latency   Issue latency    Xlat latency  Symbol  "
-		     "Shared Object  Data sources (loads, stores)\n");
-	for (size_t i = 0; i < n; i++) {
-		unsigned p[3][3];
-		for (size_t f = 0; f < 3; f++)
-			percentiles(all[i], f, p[f]);
-		char src[512];
-		sources_text(all[i], src, sizeof src);
-		const char *sep = strchr(all[i]->key, '\x01');
-		fprintf(out, "%10zu", all[i]->nr);
-		for (int f = 0; f < 3; f++)
-			fprintf(out, "  %4u/%4u/%4u", p[f][0], p[f][1], p[f][2]);
-		fprintf(out, "  %.*s  %s%s%s\n", (int)(sep - all[i]->key), all[i]->key, sep + 1,
-			*src ? "  " : "", src);
-	}
-	print_histogram(rs, out);
-	free(all);
+			all[k++] = e;
+	qsort(all, k, sizeof(*all), cmp_entries);
+	*n = k;
+	return all;
 }
 
-int report_spe_plot(report_spe *rs, const char *path, pk_error *err)
+void report_spe_row_of(const rs_entry *e, report_spe_row *row)
 {
-	unsigned w;
-	size_t nb = bins_of(rs, &w);
-	double *edges = calloc(nb + 1, sizeof(double)), *counts = calloc(nb, sizeof(double));
-	if (!edges || !counts) {
-		free(edges);
-		free(counts);
-		return pk_err(err, -ENOMEM, "out of memory");
-	}
-	for (size_t b = 0; b <= nb; b++)
-		edges[b] = (double)(b * w);
-	for (unsigned v = 0; v <= rs->max_total; v++)
-		counts[v / w] += (double)rs->hist[v];
-	plot_histogram h = {"Arm SPE total latency", "total latency (cycles)", "records",
-			    "all records", "#4e79a7", edges, counts, nb, true, false};
-	FILE *f = fopen(path, "w");
-	int rc = f ? plot_histogram_svg(f, &h, err) : pk_err(err, -errno, "cannot write %s", path);
-	if (f && fclose(f) && !rc)
-		rc = pk_err(err, -EIO, "cannot write %s", path);
-	free(edges);
-	free(counts);
-	return rc;
+	row->nr = e->nr;
+	for (size_t f = 0; f < 3; f++)
+		percentiles(e, f, row->lat[f]);
+	sources_text(e, row->sources, sizeof row->sources);
+	const char *sep = strchr(e->key, '\x01');
+	row->sym = e->key;
+	row->sym_len = (int)(sep - e->key);
+	row->dso = sep + 1;
 }

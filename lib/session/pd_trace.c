@@ -1,4 +1,4 @@
-/* pmukit CLI: tracepoint payloads for script and report (pd_trace.h). The
+/* libpmukit: tracepoint payloads for the session (pd_trace.h). The
  * kernel functions that print formats name (%pS) are looked up in the
  * session's kernel symbols, as perf resolves them. */
 #include "pd_trace.h"
@@ -17,17 +17,17 @@ static const char *resolve_kernel(void *arg, uint64_t addr, uint64_t *start)
 	return loc.sym;
 }
 
-static void load(pd_trace *t, pd_session *s, const void *data, size_t len)
+static void load(pki_trace *t, pk_session *s, const void *data, size_t len)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	pk_trace *tr = NULL;
 	if (pk_trace_new(data, len, &tr, &err) < 0) {
-		fprintf(stderr, "pmukit %s: warning: tracing data not used: %s\n", s->cmd, err.msg);
+		pki_session_msg(s, PK_SESSION_WARNING, "tracing data not used: %s", err.msg);
 		return;
 	}
 	for (size_t i = 0; pk_trace_warning(tr, i); i++)
-		fprintf(stderr, "pmukit %s: warning: %s\n", s->cmd, pk_trace_warning(tr, i));
+		pki_session_msg(s, PK_SESSION_WARNING, "%s", pk_trace_warning(tr, i));
 	pk_trace_free(t->trace);
 	t->trace = tr;
 	t->machine = s->machine;
@@ -35,7 +35,7 @@ static void load(pd_trace *t, pd_session *s, const void *data, size_t len)
 	pk_trace_name_evsels(tr, s->reader);
 }
 
-void pd_trace_open(pd_trace *t, pd_session *s)
+void pki_trace_open(pki_trace *t, pk_session *s)
 {
 	t->tried = true;
 	if (!pk_pd_has_feature(s->reader, PK_FEAT_TRACING_DATA))
@@ -45,24 +45,24 @@ void pd_trace_open(pd_trace *t, pd_session *s)
 	pk_error err;
 	pk_error_clear(&err);
 	if (pk_pd_feature_raw(s->reader, PK_FEAT_TRACING_DATA, &data, &len, &err) < 0) {
-		fprintf(stderr, "pmukit %s: warning: tracing data not read: %s\n", s->cmd, err.msg);
+		pki_session_msg(s, PK_SESSION_WARNING, "tracing data not read: %s", err.msg);
 		return;
 	}
 	load(t, s, data, len);
 }
 
-void pd_trace_record(pd_trace *t, pd_session *s, const pk_pd_event *ev)
+void pki_trace_record(pki_trace *t, pk_session *s, const pk_pd_event *ev)
 {
 	uint32_t size = ev->size >= 12 ? *(const uint32_t *)(const void *)(ev->data + 8) : 0;
 	if (!ev->aux || ev->aux_size < size) {
-		fprintf(stderr, "pmukit %s: warning: tracing data record at offset %llu is short\n",
-			s->cmd, (unsigned long long)ev->offset);
+		pki_session_msg(s, PK_SESSION_WARNING, "tracing data record at offset %llu is short",
+				(unsigned long long)ev->offset);
 		return;
 	}
 	load(t, s, ev->aux, size);
 }
 
-bool pd_trace_usable(pd_trace *t, pd_session *s, const pk_pd_evsel *e)
+bool pki_trace_usable(pki_trace *t, pk_session *s, const pk_pd_evsel *e)
 {
 	if (e->attr.type != PERF_TYPE_TRACEPOINT)
 		return false;
@@ -71,18 +71,19 @@ bool pd_trace_usable(pd_trace *t, pd_session *s, const pk_pd_evsel *e)
 	if (!t->warned) {
 		t->warned = true;
 		if (!t->trace)
-			fprintf(stderr, "pmukit %s: warning: %s has no tracing data (TRACING_DATA): "
-					"tracepoint payloads not decoded, numeric fields shown\n",
-				s->cmd, s->input);
+			pki_session_msg(s, PK_SESSION_WARNING,
+					"%s has no tracing data (TRACING_DATA): tracepoint payloads "
+					"not decoded, numeric fields shown", s->input);
 		else
-			fprintf(stderr, "pmukit %s: warning: the tracing data has no format for '%s' "
-					"(id %llu): its payloads not decoded, numeric fields shown\n",
-				s->cmd, pk_pd_evsel_name(e), (unsigned long long)e->attr.config);
+			pki_session_msg(s, PK_SESSION_WARNING,
+					"the tracing data has no format for '%s' (id %llu): its payloads "
+					"not decoded, numeric fields shown", pk_pd_evsel_name(e),
+					(unsigned long long)e->attr.config);
 	}
 	return false;
 }
 
-const char *pd_trace_text(pd_trace *t, const pk_pd_evsel *e, const pk_pd_sample *smp,
+const char *pki_trace_text(pki_trace *t, const pk_pd_evsel *e, const pk_pd_sample *smp,
 			  pk_trace_mode mode, size_t *len)
 {
 	if (!t->trace || !smp->raw)
@@ -91,7 +92,7 @@ const char *pd_trace_text(pd_trace *t, const pk_pd_evsel *e, const pk_pd_sample 
 			      (int)smp->cpu, mode, len);
 }
 
-void pd_trace_release(pd_trace *t)
+void pki_trace_release(pki_trace *t)
 {
 	pk_trace_free(t->trace);
 	t->trace = NULL;

@@ -80,7 +80,7 @@ void rp_cnode_free(rp_cnode *root);
 /* The longest symbol column text ("[.] name") on the chain branches of at
  * least min_hit: perf widens the Symbol column to it. */
 void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w);
-/* Prints the tree of one entry; total is what percentages are of in graph
+/* Prints the tree of one entry (tools/pmukit/report_chain.c); total is what percentages are of in graph
  * mode, parent the entry's own value (fractal). */
 void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,
 		    uint64_t parent, bool skip_first);
@@ -102,6 +102,17 @@ typedef struct rp_field {
 	int key;                     /* RP_V_KEY: the index in report.keys */
 } rp_field;
 #define RP_MAX_FIELDS (2 * RP_MAX_KEYS + 8)
+/* The value columns: -F's name, the title, the entry's value (RP_SELF,
+ * ...), the width (report_keys.c). */
+typedef struct rp_value {
+	const char *name, *title;
+	enum rp_val val;
+	int which;
+	int width;
+} rp_value;
+extern const rp_value rp_values[];
+extern const size_t rp_nr_values;
+int rp_value_at(enum rp_val v);
 
 typedef struct rp_entry {
 	struct rp_entry *hnext;
@@ -162,16 +173,16 @@ typedef struct report {
 	uint64_t *tot_period, *tot_nr, *nf_period, *nf_nr;  /* per evsel: all, not filtered */
 	const pk_pd_header *hdr;
 	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
-	struct pd_session *s;
+	struct pk_session *s;
 } report;
 
-int rp_hist_setup(report *rp, struct pd_session *s, const pk_pd_header *hdr);
+int rp_hist_setup(report *rp, struct pk_session *s, const pk_pd_header *hdr);
 /* A pipe's events and groups once its attrs and features are read (at its
  * first sample): hdr read again, the group view as its GROUP_DESC says. */
-int rp_hist_pipe_settle(report *rp, struct pd_session *s, pk_pd_header *hdr);
+int rp_hist_pipe_settle(report *rp, struct pk_session *s, pk_pd_header *hdr);
 /* The call graph and chain resolution from the events' sample types
  * (cmd_report.c); true when an event samples call chains. */
-bool rp_settle_chains(report *rp, struct pd_session *s);
+bool rp_settle_chains(report *rp, struct pk_session *s);
 /* An address of process pid resolved as the sample's cpumode says. */
 void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);
 /* The entry of c's keys (made when new; hid: the sample is filtered). */
@@ -179,10 +190,18 @@ struct rp_ctx;
 rp_entry *rp_entry_for(report *rp, const struct rp_ctx *c, int ev, bool hid);
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide c's address. */
 bool rp_hidden(report *rp, const struct rp_ctx *c);
-int rp_hist_sample(void *arg, struct pd_session *s, const pk_pd_event *ev,
+int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp);
+/* Every entry in the output order (late texts made, equal ones merged);
+ * NULL when out of memory. The array is the caller's, the entries not. */
+rp_entry **rp_hist_collect(report *rp, size_t *n);
 void rp_hist_print(report *rp);
 void rp_hist_free(report *rp);
+/* The total period (nr: samples) of evsel ev, all or those shown
+ * (--percentage relative). */
+uint64_t rp_total_of(const report *rp, int ev, bool nr);
+/* Whether an entry's row is printed (listed, above --percent-limit). */
+bool rp_shown(const report *rp, const rp_entry *e);
 /* An entry's share in percent of member m's total (which: RP_SELF, ...). */
 double rp_pct(const report *rp, const rp_entry *e, int m, int which);
 /* The total period (or of those shown, --percentage relative) of evsel ev. */
@@ -200,7 +219,7 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n);
  * choice for a file with the BRANCH_STACK feature (not under
  * --no-branch-stack); sets the view's default keys. 0, or -EINVAL after
  * printing perf's error for a branch key outside the view. */
-int rp_branch_settle(report *rp, struct pd_session *s);
+int rp_branch_settle(report *rp, struct pk_session *s);
 /* One entry per branch of the sample (ctx c has its sample fields). */
 int rp_branch_sample(report *rp, struct rp_ctx *c, int ei, int lead, int mi);
 /* perf 6.1's "Branch Statistics" after the table: each entry's branch by
@@ -215,10 +234,10 @@ void rp_hier_print(const report *rp, rp_entry **all, size_t n, int ev, const int
 
 /* ---- -F/--fields (report_fields.c) ---- */
 
-/* Sets the columns and order from -F's list (after the other options);
+/* (tools/pmukit/report_fields.c) Sets the columns and order from -F's list (after the other options);
  * 0, or -EINVAL after printing perf's error for an unknown field. */
 int rp_fields_setup(report *rp, const char *list);
-/* The output order of two entries under -F. */
+/* The output order of two entries under -F (report_keys.c). */
 int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y);
 /* The titles and the row of an entry (nm: the group's members). */
 void rp_fields_heads(const report *rp, int nm, const int *w);

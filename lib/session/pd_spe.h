@@ -1,9 +1,9 @@
-/* pmukit CLI: the Arm SPE data of a perf.data for script and report: the
+/* libpmukit: the Arm SPE data of a perf.data for the session: the
  * AUXTRACE_INFO metadata (v1, v2), the AUXTRACE buffers decoded with
  * lib/spe into perf's synthetic samples (events of synthetic evsels,
  * handed to the command's sample callback interleaved by time with the
- * file's records), perf's `-D` packet dump, the record export (--csv,
- * --jsonl), and the closing words on what was decoded and what was not
+ * file's records), hooks for perf's `-D` packet dump and the record
+ * export (--csv, --jsonl), and the closing words on what was decoded and what was not
  * (never a silent loss).
  *
  * Invariants: one queue per AUXTRACE idx (a CPU in per-CPU mode), its
@@ -17,18 +17,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pmukit/perfdata.h>
+#include <pmukit/session.h>
 #include <pmukit/spe.h>
 
-typedef struct pd_spe_queue pd_spe_queue;
-enum { PD_SPE_PIDS = 64 };
-struct pd_session;
+typedef struct pki_spe_queue pki_spe_queue;
+enum { PKI_SPE_PIDS = 64 };
+struct pk_session;
 
-enum pd_spe_export { PD_SPE_EXPORT_NONE, PD_SPE_EXPORT_CSV, PD_SPE_EXPORT_JSONL };
 
-typedef struct pd_spe {
-	bool dump;                   /* -D: print the packets */
-	int export_fmt;              /* pd_spe_export: one line per record, no samples */
-	bool export_header;          /* the CSV header is out */
+typedef struct pki_spe {
+	bool dump;                   /* -D: the packets to dump_fn, no samples */
+	void (*dump_fn)(void *arg, const pk_pd_event *ev, const pk_pd_rec_auxtrace *a,
+			uint32_t midr);
+	void *dump_arg;
+	int export_fmt;              /* nonzero: each record to export_fn, no samples */
+	int (*export_fn)(void *arg, uint32_t cpu, uint64_t time, int64_t pid, int64_t tid,
+			 const pk_spe_record *r, uint32_t midr);
+	void *export_arg;
 	bool have_info;              /* an AUXTRACE_INFO of type Arm SPE */
 	uint32_t info_type;          /* the AUXTRACE_INFO's type (0: none seen) */
 	pk_spe_info info;            /* its metadata */
@@ -48,25 +53,24 @@ typedef struct pd_spe {
 	int synth_of[PK_SPE_NR_KINDS]; /* index in synth, -1: not made */
 	size_t nr_synth;
 	bool no_spe_evsel;           /* no event of the SPE PMU type: no samples */
-	pd_spe_queue **queues;
+	pki_spe_queue **queues;
 	size_t nr_queues;
 	size_t nr_set_up;            /* queues put on the heap once (their first record) */
-	struct pd_spe_heap {         /* queues with a pending record, by time */
+	struct pki_spe_heap {         /* queues with a pending record, by time */
 		uint64_t ts;         /* the queue's time (fixed while it is here) */
-		pd_spe_queue *q;
+		pki_spe_queue *q;
 	} *heap;
 	size_t nr_heap, cap_heap;
 	int64_t *cpu_tid;            /* per CPU: the task switched in (-1: none) */
 	size_t nr_cpu_tid;
 	bool ctx_seen;               /* a record had a CONTEXT packet */
 	/* the pids of tids, valid at comm version + 1 (0: free), by tid */
-	struct pd_spe_pid {
+	struct pki_spe_pid {
 		int64_t tid, pid;
 		uint64_t version;
-	} pids[PD_SPE_PIDS];
+	} pids[PKI_SPE_PIDS];
 	/* every record with packets, as it comes out (report's SPE views) */
-	int (*record_fn)(void *arg, struct pd_session *s, const pk_spe_record *r, int64_t pid,
-			 uint32_t midr);
+	pk_session_spe_fn record_fn;
 	void *record_arg;
 	bool no_time_conv;           /* timestamps used as perf times */
 	bool have_tc;                /* tc: the file's TIME_CONV, once read */
@@ -80,25 +84,21 @@ typedef struct pd_spe {
 	 * command may reuse the text it made of the previous one. */
 	bool same_before, same_after;
 	/* the synthetic samples' callback, when not the command's for all */
-	int (*sample_fn)(void *arg, struct pd_session *s, const pk_pd_event *ev,
-			 const pk_pd_sample *sample);
-} pd_spe;
+	pk_session_sample_fn sample_fn;
+} pki_spe;
 
-struct pd_session;
 /* An AUXTRACE_INFO or AUXTRACE record; -ENOMEM or 0. */
-int pd_spe_event(pd_spe *sp, struct pd_session *s, const pk_pd_event *ev);
+int pki_spe_event(pki_spe *sp, struct pk_session *s, const pk_pd_event *ev);
 /* Before a file record with time t (perf time): the samples of every
  * record older than it go to fn (UINT64_MAX: all that remain). Then a
  * context switch sets its CPU's task. Returns fn's nonzero result. */
-typedef int (*pd_spe_sample_fn)(void *arg, struct pd_session *s, const pk_pd_event *ev,
-				const pk_pd_sample *sample);
-int pd_spe_before(pd_spe *sp, struct pd_session *s, const pk_pd_event *ev, uint64_t t,
-		  pd_spe_sample_fn fn, void *arg);
-/* Prints what was decoded and what not (stderr); returns status, or 1 when
- * the file's only data was SPE data that gave nothing. */
-int pd_spe_finish(pd_spe *sp, struct pd_session *s, int status);
-void pd_spe_release(pd_spe *sp);
-/* --itrace ARG for SPE; prints the error and returns 129 when bad. */
-int pd_spe_set_itrace(pd_spe *sp, const char *cmd, const char *arg);
+int pki_spe_before(pki_spe *sp, struct pk_session *s, const pk_pd_event *ev, uint64_t t,
+		  pk_session_sample_fn fn, void *arg);
+/* Says what was decoded and what not (the session's messages); -ENOMSG
+ * when, not failed before, the file's SPE records gave no sample. */
+int pki_spe_finish(pki_spe *sp, struct pk_session *s, bool failed, pk_error *err);
+void pki_spe_release(pki_spe *sp);
+/* --itrace ARG for SPE; -EINVAL when bad. */
+int pki_spe_set_itrace(pki_spe *sp, const char *arg, pk_error *err);
 
 #endif

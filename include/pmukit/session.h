@@ -1,0 +1,116 @@
+/* pmukit: a perf.data session, the engine of `pmukit script` and `report`.
+ *
+ * A pk_session reads a perf.data (a file, a pipe "-", or perf record
+ * --threads' directory) in time order and hands each sample to a callback
+ * after the task state (comm, maps) has taken every earlier record, so
+ * the sample's thread, map and symbol resolve as perf resolves them
+ * (pk_session_machine, pk_machine_lookup). On the way it makes what perf
+ * makes of the raw records: one sample per counter of a PERF_SAMPLE_READ
+ * group (the counter's growth since its last sample), the user stack of a
+ * --call-graph dwarf sample unwound, the call stack of a --call-graph lbr
+ * sample stitched, Arm SPE's AUXTRACE data decoded into synthetic samples
+ * merged by time with the file's records, tracepoint payloads.
+ *
+ * Nothing is lost without a word: what the reader skipped (per kind, how
+ * many, the first file offset), what could not be unwound or decoded, is
+ * said through the message callback (or kept, pk_session_warning) when the
+ * session finishes. The library never prints.
+ *
+ * Ownership: pk_session_open gives a session the caller closes; the reader
+ * and the machine belong to it. Events and samples handed to callbacks are
+ * borrowed for the call. */
+#ifndef PMUKIT_SESSION_H
+#define PMUKIT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pmukit/error.h>
+#include <pmukit/perfdata.h>
+#include <pmukit/spe.h>
+#include <pmukit/symbols.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pk_session pk_session;
+
+/* A message for the user: a warning (a command prints it after its own
+ * "warning: " prefix) or a note whose text is complete as it stands. */
+typedef enum pk_session_msg { PK_SESSION_WARNING, PK_SESSION_NOTE } pk_session_msg;
+typedef void (*pk_session_msg_fn)(void *arg, pk_session_msg kind, const char *text);
+
+typedef struct pk_session_opts {
+	size_t size;                 /* sizeof(pk_session_opts), set by _init: fields are
+					only ever added at the end */
+	bool no_order;               /* records as they are in the file, not by time */
+	bool force;                  /* read a file another user owns (perf's -f) */
+	bool rounds;                 /* FINISHED_ROUND records to the event callback too */
+	const pk_machine_opts *machine; /* the symbol options; NULL: the defaults */
+	pk_session_msg_fn msg_fn;    /* NULL: messages kept, pk_session_warning */
+	void *msg_arg;
+} pk_session_opts;
+void pk_session_opts_init(pk_session_opts *o);
+
+/* input NULL: stdin when it is a pipe, else "perf.data" (perf's rule).
+ * Without force, a file owned by neither the effective user nor root is
+ * refused (-EPERM) as perf refuses it. */
+int pk_session_open(const char *input, const pk_session_opts *o, pk_session **out, pk_error *err);
+void pk_session_close(pk_session *s);
+
+/* Each sample, in time order, after the task state took the records
+ * before it. A nonzero result stops the run and is returned by it. */
+typedef int (*pk_session_sample_fn)(void *arg, pk_session *s, const pk_pd_event *ev,
+				    const pk_pd_sample *sample);
+/* Each other record, before (before true) and after the task state took it. */
+typedef void (*pk_session_event_fn)(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+/* Each Arm SPE record with packets, as it comes out: its task's pid and
+ * its CPU's MIDR. A nonzero result stops the run. */
+typedef int (*pk_session_spe_fn)(void *arg, pk_session *s, const pk_spe_record *r, int64_t pid,
+				 uint32_t midr);
+void pk_session_on_event(pk_session *s, pk_session_event_fn fn, void *arg);
+void pk_session_on_spe_record(pk_session *s, pk_session_spe_fn fn, void *arg);
+/* Arm SPE's synthetic samples: the kinds --itrace names (perf's syntax). */
+int pk_session_set_itrace(pk_session *s, const char *itrace, pk_error *err);
+
+/* Runs to the end of the data (fn NULL: the records are walked, the
+ * task state kept, no sample handed out): 0, the callback's nonzero
+ * result, or a negative errno (err says what and where; the samples
+ * before the damage have been handed out). */
+int pk_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err);
+/* The closing words: what the reader warned about and dropped, what was
+ * not unwound or decoded, as messages. Returns 0, -ENODATA (err says so)
+ * when samples were there and none could be decoded, or -ENOMSG when the
+ * file's Arm SPE records gave no sample of the kinds asked for. */
+int pk_session_finish(pk_session *s, pk_error *err);
+
+/* The parts, borrowed: the reader (header, features, events) and the
+ * machine (threads, maps, symbols as of the current record). */
+pk_pd_reader *pk_session_reader(const pk_session *s);
+pk_machine *pk_session_machine(const pk_session *s);
+const char *pk_session_input(const pk_session *s);
+/* Samples handed out so far. */
+uint64_t pk_session_nr_samples(const pk_session *s);
+/* The file's events, then the synthetic ones of its AUX data (Arm SPE's
+ * l1d-miss, ...): evsel->idx is the index here. */
+size_t pk_session_nr_evsels(const pk_session *s);
+const pk_pd_evsel *pk_session_evsel_at(const pk_session *s, size_t idx);
+/* The inlined function shown at entry i of a sample's chain ("name
+ * (inlined)", --call-graph dwarf), or NULL; it lives as long as s. */
+const char *pk_session_chain_inlined(const pk_session *s, const pk_pd_sample *smp, uint64_t i);
+/* Messages kept when the options gave no callback (NULL past the end). */
+const char *pk_session_warning(const pk_session *s, size_t idx);
+
+/* perf's words for PERF_RECORD_AUX flags (TRUNCATED: lost, PARTIAL: gaps,
+ * COLLISION) out of nr_aux records, each hint after its sentence, as
+ * notes to fn. */
+void pk_session_aux_flags(pk_session_msg_fn fn, void *arg, uint64_t truncated, uint64_t partial,
+			  uint64_t collision, uint64_t nr_aux, const char *lost_hint,
+			  const char *collision_hint);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,101 @@
+/* libpmukit: the public face of the perf.data session (session.h): a
+ * session on the heap around the engine of pd_session.c, and the
+ * accessors that keep its layout private. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "pd_session.h"
+
+int pk_session_open(const char *input, const pk_session_opts *o, pk_session **out, pk_error *err)
+{
+	*out = NULL;
+	pk_session_opts dflt;
+	if (!o) {
+		pk_session_opts_init(&dflt);
+		o = &dflt;
+	} else if (o->size < sizeof(*o)) {
+		return pk_err(err, -EINVAL, "pk_session_opts of %zu bytes: this library's are %zu "
+			      "(set size with pk_session_opts_init)", o->size, sizeof(*o));
+	}
+	pk_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return pk_err(err, -ENOMEM, "out of memory");
+	int rc = pki_session_init(s, input, o, err);
+	if (rc < 0) {
+		pk_session_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void pk_session_close(pk_session *s)
+{
+	if (!s)
+		return;
+	pki_session_release(s);
+	free(s);
+}
+
+void pk_session_on_event(pk_session *s, pk_session_event_fn fn, void *arg)
+{
+	s->on_event = fn;
+	s->event_arg = arg;
+}
+
+void pk_session_on_spe_record(pk_session *s, pk_session_spe_fn fn, void *arg)
+{
+	s->spe.record_fn = fn;
+	s->spe.record_arg = arg;
+}
+
+int pk_session_set_itrace(pk_session *s, const char *itrace, pk_error *err)
+{
+	return pki_spe_set_itrace(&s->spe, itrace, err);
+}
+
+static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	(void)arg, (void)s, (void)ev, (void)smp;
+	return 0;
+}
+
+int pk_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
+{
+	return pki_session_run(s, fn ? fn : no_sample, arg, err);
+}
+
+int pk_session_finish(pk_session *s, pk_error *err)
+{
+	return pki_session_finish(s, false, err);
+}
+
+pk_pd_reader *pk_session_reader(const pk_session *s)
+{
+	return s->reader;
+}
+
+pk_machine *pk_session_machine(const pk_session *s)
+{
+	return s->machine;
+}
+
+const char *pk_session_input(const pk_session *s)
+{
+	return s->input;
+}
+
+uint64_t pk_session_nr_samples(const pk_session *s)
+{
+	return s->nr_samples;
+}
+
+const char *pk_session_chain_inlined(const pk_session *s, const pk_pd_sample *smp, uint64_t i)
+{
+	return i < smp->callchain_nr ? pki_chain_inlined(s, smp, i) : NULL;
+}
+
+const char *pk_session_warning(const pk_session *s, size_t idx)
+{
+	return pki_warnings_at(&s->warnings, idx);
+}
