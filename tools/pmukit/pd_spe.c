@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/intelpt.h>
 #include <pmukit/spe.h>
 
 #include "builtin.h"
@@ -587,8 +588,10 @@ int pd_spe_finish(pd_spe *sp, pd_session *s, int status)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " AUXTRACE buffers (%" PRIu64
 				" bytes, first at file offset %#" PRIx64 ") not decoded: %s\n",
 			cmd, sp->nr_foreign, sp->foreign_bytes, sp->foreign_offset,
-			sp->info_type ? "their trace type is not Arm SPE (the only one pmukit decodes)"
-				      : "no AUXTRACE_INFO says what trace they hold");
+			sp->info_type == PK_IPT_AUXTRACE_TYPE ? "they hold Intel PT, whose samples pmukit does not synthesize "
+					     "(-D prints its packets)"
+			: sp->info_type    ? "their trace type is not Arm SPE (the only one pmukit decodes)"
+					   : "no AUXTRACE_INFO says what trace they hold");
 	if (sp->nr_bad)
 		fprintf(stderr, "pmukit %s: warning: %" PRIu64 " undecodable bytes skipped in the Arm "
 				"SPE data, first at file offset %#" PRIx64 "; the %" PRIu64 " records "
