@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/intelpt.h>
 #include <pmukit/spe.h>
 
 #include "pd_session.h"
@@ -540,9 +541,12 @@ int pki_spe_finish(pki_spe *sp, pk_session *s, bool failed, pk_error *err)
 				"%" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes, first at file "
 				"offset %#" PRIx64 ") not decoded: %s", sp->nr_foreign,
 				sp->foreign_bytes, sp->foreign_offset,
-				sp->info_type ? "their trace type is not Arm SPE (the only one pmukit "
-						"decodes)"
-					      : "no AUXTRACE_INFO says what trace they hold");
+				sp->info_type == PK_IPT_AUXTRACE_TYPE
+					? "they hold Intel PT, whose samples pmukit does not "
+					  "synthesize (-D prints its packets)"
+				: sp->info_type ? "their trace type is not Arm SPE (the only one "
+						  "pmukit decodes)"
+						: "no AUXTRACE_INFO says what trace they hold");
 	if (sp->nr_bad)
 		pki_session_msg(s, PK_SESSION_WARNING,
 				"%" PRIu64 " undecodable bytes skipped in the Arm SPE data, first at "

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "pd_dump.h"
+#include "pd_ipt.h"
+
+#include <pmukit/intelpt.h>
 #include "perf_regs.h"
 #include "report_tasks.h"
 
@@ -311,6 +314,8 @@ static bool dump_user(const dump_ctx *d, const pk_pd_event *ev)
 		return true;
 	case PK_RECORD_AUXTRACE_INFO:
 		printf(" type: %u\n", (unsigned)pk_pd_rec_u64(ev, 0));
+		if (pk_pd_rec_u64(ev, 0) == PK_IPT_AUXTRACE_TYPE)
+			pd_ipt_dump_info(ev);
 		return true;
 	case PK_RECORD_AUXTRACE: {
 		pk_pd_rec_auxtrace a;
@@ -584,6 +589,8 @@ static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool bef
 		printf("\n");
 		dump_tstamp(d, ev, NULL);
 		dump_other(d, ev); /* script: an EXIT's lines in it */
+		if (ev->type == PK_RECORD_AUXTRACE && s->spe.info_type == PK_IPT_AUXTRACE_TYPE)
+			pd_ipt_dump_data(ev); /* Intel PT: its packets (pd_ipt.c) */
 	}
 	if (ev->type != PERF_RECORD_EXIT || !d->then)
 		dump_next(d, ev);
