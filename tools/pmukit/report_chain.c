@@ -32,6 +32,7 @@ static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
 		return NULL;
 	c->sym = l->sym;
 	c->dso = l->dso;
+	c->dso_ordinal = l->dso_ordinal;
 	c->ip = l->ip;
 	c->sym_start = l->sym_start;
 	c->has_map = l->has_map;
@@ -70,7 +71,7 @@ void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
 	into->cumul_nr += from->cumul_nr;
 	for (rp_cnode *c = from->child; c; c = c->next) {
 		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
-			    .has_map = c->has_map};
+			    .has_map = c->has_map, .dso_ordinal = c->dso_ordinal};
 		rp_cnode *t = child_for(into, &l);
 		if (t)
 			rp_cnode_merge(t, c);
@@ -129,15 +130,15 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 }
 
 /* perf's order of two children, the higher first: by dso (none lowest;
- * two dsos as perf's, by where each was allocated: here by their names'
- * allocations, also made in the order the dsos were met), then by symbol
- * start when both have one, else by address. */
+ * two dsos as perf's by where each was allocated, which glibc's allocator
+ * makes the order they were made: here that order, the dso's ordinal),
+ * then by symbol start when both have one, else by address. */
 static bool before(const rp_cnode *a, const rp_cnode *b)
 {
 	if (a->has_map != b->has_map)
 		return a->has_map;
-	if (a->has_map && a->dso != b->dso)
-		return (uintptr_t)a->dso > (uintptr_t)b->dso;
+	if (a->has_map && a->dso_ordinal != b->dso_ordinal)
+		return a->dso_ordinal > b->dso_ordinal;
 	if (a->sym && b->sym)
 		return a->sym_start > b->sym_start;
 	return a->ip > b->ip;
