@@ -20,8 +20,10 @@
  * cache).
  * A Dwfl is kept per map group version (versions are unique across
  * processes and change with every map change), a few at a time. The
- * register numbering of each architecture is one table. */
+ * registers of each architecture are the library's one table (core/regs.h). */
 #include "sy_internal.h"
+
+#include "core/regs.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -32,48 +34,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define UW_NREGS 32
+#define UW_NREGS PKI_REGS_DWARF
 
-/* DWARF register i of an architecture from perf's sample_regs bit
- * perf_bit[i] (-1: not sampled); the PC goes apart. callee_saved: the
- * DWARF registers the psABI preserves across calls (a frame whose CFI
- * does not name one has its caller's value); fp: the frame pointer. */
-typedef struct uw_arch {
-	const char *names[3];        /* uname / perf ARCH spellings */
-	int nr_dwarf;
-	int8_t perf_bit[UW_NREGS];
-	int pc_bit, sp_bit;
-	uint32_t callee_saved;
-	int fp, sp;                  /* DWARF numbers */
-} uw_arch;
-
-static const uw_arch arches[] = {
-	/* x86_64 psABI: rax rdx rcx rbx rsi rdi rbp rsp r8..r15, 16 = RA (rip);
-	 * preserved: rbx rbp r12..r15 */
-	{{"x86_64", NULL, NULL}, 17,
-	 {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8}, 8, 7,
-	 1u << 3 | 1u << 6 | 0xfu << 12, 6, 7},
-	/* AAPCS64: x0..x30, sp as perf numbers them; preserved: x19..x29 */
-	{{"aarch64", "arm64", NULL}, 32,
-	 {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-	  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}, 32, 31,
-	 0x7ffu << 19, 29, 31},
-};
-
-static const uw_arch *arch_for(const char *name)
+/* The register table of an architecture (core/regs.h); NULL name: the host's. */
+static const pk_regs_arch *arch_for(const char *name)
 {
-	if (!name) {
-#if defined(__aarch64__)
-		return &arches[1];
-#else
-		return &arches[0];
-#endif
-	}
-	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++)
-		for (int i = 0; i < 3 && arches[a].names[i]; i++)
-			if (!strcmp(arches[a].names[i], name))
-				return &arches[a];
-	return NULL;
+	return name ? pk_regs_for(name) : pk_regs_host();
 }
 
 /* Registers of one frame, DWARF numbering: values and which are known. */
@@ -88,7 +54,7 @@ typedef struct uw_proc {
 	uint64_t version;            /* the map group version it was built from; 0: free */
 	bool attached;
 	const pk_pd_sample *smp;
-	const uw_arch *arch;
+	const pk_regs_arch *arch;
 	uint64_t mask;
 	uint64_t *ips;
 	size_t nr, max;
@@ -185,18 +151,20 @@ static bool sample_regs(uw_proc *p)
 	if (!sample_reg(p, p->arch->pc_bit, &p->init_pc) || !sample_reg(p, p->arch->sp_bit, &v))
 		return false;
 	p->init.set = 0;
-	for (int i = 0; i < p->arch->nr_dwarf; i++)
-		if (sample_reg(p, p->arch->perf_bit[i], &v)) {
-			p->init.v[i] = v;
-			p->init.set |= 1ULL << i;
+	for (size_t i = 0; i < p->arch->nr; i++) {
+		const pki_reg *r = &p->arch->regs[i];
+		if (r->dwarf >= 0 && sample_reg(p, r->bit, &v)) {
+			p->init.v[r->dwarf] = v;
+			p->init.set |= 1ULL << r->dwarf;
 		}
+	}
 	return true;
 }
 
 static bool set_initial_registers(Dwfl_Thread *th, void *arg)
 {
 	uw_proc *p = arg;
-	for (int i = 0; i < p->arch->nr_dwarf; i++)
+	for (int i = 0; i < UW_NREGS; i++)
 		if ((p->init.set >> i & 1) && !dwfl_thread_state_registers(th, i, 1, &p->init.v[i]))
 			return false;
 	dwfl_thread_state_register_pc(th, p->init_pc);
@@ -380,9 +348,10 @@ static void frame_regs(uw_proc *p, Dwfl_Frame *state, Dwarf_Addr addr)
 {
 	p->last.set = 0;
 	p->last_pc = addr;
-	for (int i = 0; i < p->arch->nr_dwarf; i++) {
+	for (size_t r = 0; r < p->arch->nr; r++) {
+		int i = p->arch->regs[r].dwarf;
 		Dwarf_Word v;
-		if (dwfl_frame_reg(state, (unsigned)i, &v) != 0)
+		if (i < 0 || dwfl_frame_reg(state, (unsigned)i, &v) != 0)
 			continue;
 		p->last.v[i] = v;
 		p->last.set |= 1ULL << i;
@@ -405,7 +374,7 @@ static bool caller_known(uw_proc *p, Dwarf_Addr addr)
 	int kind = cfi_kind(p, addr);
 	if (kind != UW_NO_FDE)
 		return kind == UW_FDE;
-	const uw_arch *a = p->arch;
+	const pk_regs_arch *a = p->arch;
 	uint64_t need = 1ULL << a->fp | 1ULL << a->sp;
 	Dwarf_Word fp = p->last.v[a->fp], sp = p->last.v[a->sp], w;
 	return (p->last.set & need) == need && fp && fp >= sp && fp - sp <= 0x4000 &&
@@ -451,7 +420,7 @@ static bool resume(uw_proc *p)
 	if (!lost)
 		return false;
 	p->init = p->last;
-	for (int i = 0; i < p->arch->nr_dwarf; i++)
+	for (int i = 0; i < UW_NREGS; i++)
 		if (lost >> i & 1)
 			p->init.v[i] = p->carry.v[i];
 	p->init.set |= lost;
@@ -481,7 +450,7 @@ static void walk(uw_proc *p)
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err)
 {
-	const uw_arch *a = arch_for(arch);
+	const pk_regs_arch *a = arch_for(arch);
 	if (!a)
 		return pk_err(err, -ENOTSUP, "no DWARF unwinder for architecture '%s'", arch);
 	uw_proc tmp = {.smp = smp, .arch = a, .mask = regs_mask};
