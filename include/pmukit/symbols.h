@@ -84,6 +84,9 @@ typedef struct pk_addr_loc {
 	size_t sym_len, dso_len;     /* strlen of sym (0 when NULL) and dso */
 	uint64_t sym_size;           /* end - start of the symbol (0 when NULL) */
 	uint64_t map_size;           /* end - start of the map (0 when none) */
+	uint64_t dso_ordinal;        /* the dso's place in the order the machine made
+					them (perf's order of its dso allocations:
+					report's tie order); 0 without a map */
 } pk_addr_loc;
 
 /* cpumode: PERF_RECORD_MISC_KERNEL / _USER / ... (header.misc & 7). */

@@ -31,6 +31,7 @@ static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
 		return NULL;
 	c->sym = l->sym;
 	c->dso = l->dso;
+	c->dso_ordinal = l->dso_ordinal;
 	c->ip = l->ip;
 	c->sym_start = l->sym_start;
 	c->has_map = l->has_map;
@@ -69,7 +70,7 @@ void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
 	into->cumul_nr += from->cumul_nr;
 	for (rp_cnode *c = from->child; c; c = c->next) {
 		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
-			    .has_map = c->has_map};
+			    .has_map = c->has_map, .dso_ordinal = c->dso_ordinal};
 		rp_cnode *t = child_for(into, &l);
 		if (t)
 			rp_cnode_merge(t, c);

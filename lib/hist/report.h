@@ -27,6 +27,7 @@ typedef struct rp_loc {
 	const char *dso;
 	const char *dso_short;       /* perf's short name (pk_addr_loc's); NULL: dso's base name */
 	uint64_t ip, sym_start, dso_addr, sym_size, map_size;
+	uint64_t dso_ordinal;        /* pk_addr_loc's */
 	char level;                  /* 'k', '.', 'H', 'g', 'u' */
 	bool has_map;
 } rp_loc;
@@ -54,6 +55,7 @@ static inline int rp_sym_width(const char *text)
 typedef struct rp_cnode {
 	const char *sym;             /* NULL: an address, printed as ip */
 	const char *dso;
+	uint64_t dso_ordinal;        /* the tie order of children (pk_addr_loc's) */
 	uint64_t ip, sym_start;
 	uint64_t hit, cumul;         /* periods: chains ending here; with the children */
 	uint64_t nr, cumul_nr;       /* the same in samples */

@@ -136,6 +136,7 @@ void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_l
 	l->dso_addr = a->dso_addr;
 	l->sym_size = a->sym_size;
 	l->map_size = a->map_size;
+	l->dso_ordinal = a->dso_ordinal;
 	l->has_map = a->has_map;
 	l->level = level_of(cpumode);
 }

@@ -29,6 +29,7 @@ dso *pki_sy_dso_get(pk_machine *m, const char *name)
 		return NULL;
 	}
 	d->keep_mangled = m->opts.no_demangle;
+	d->ordinal = ++m->nr_dsos;
 	s->val = d;
 	return d;
 }

@@ -42,6 +42,23 @@ static size_t elf_entries(Elf *e, const Elf_Data *data, Elf_Type t)
 	return one && data->d_buf ? data->d_size / one : 0;
 }
 
+/* Whether a label (STT_NOTYPE) in section shndx counts, as perf counts
+ * them: in code, or in a section named "*data*" (_edata in .data: perf
+ * names an address by it, and prefers it to an object there with more
+ * leading underscores). */
+static bool label_counts(Elf *e, size_t shndx)
+{
+	GElf_Shdr tsh;
+	Elf_Scn *ts = elf_getscn(e, shndx);
+	size_t shstr;
+	if (!ts || !gelf_getshdr(ts, &tsh))
+		return false;
+	if (tsh.sh_flags & SHF_EXECINSTR)
+		return true;
+	const char *name = elf_getshdrstrndx(e, &shstr) ? NULL : elf_strptr(e, shstr, tsh.sh_name);
+	return name && strstr(name, "data");
+}
+
 /* .symtab, else .dynsym (allow_dynsym) */
 static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 {
@@ -72,15 +89,9 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 		int type = GELF_ST_TYPE(s.st_info);
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_name)
 			continue;
-		if (type == STT_NOTYPE) {
-			/* assembly labels in code count, as perf counts them */
-			GElf_Shdr tsh;
-			Elf_Scn *ts = elf_getscn(e, s.st_shndx);
-			if (!ts || !gelf_getshdr(ts, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
-				continue;
-		} else if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) {
+		if (type == STT_NOTYPE ? !label_counts(e, s.st_shndx)
+				       : type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
 			continue;
-		}
 		const char *name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
 			continue;

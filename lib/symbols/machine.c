@@ -108,6 +108,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	loc->dso = d->is_module && !d->listed ? d->short_name : d->name;
 	loc->dso_short = d->short_name;
 	loc->dso_long = d->name;
+	loc->dso_ordinal = d->ordinal;
 	loc->has_map = true;
 	loc->map_size = mp->end - mp->start;
 	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
@@ -155,6 +156,7 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	loc->map_size = mp->end - mp->start;
 	loc->dso = loc->dso_long = d->name;
 	loc->dso_short = d->short_name;
+	loc->dso_ordinal = d->ordinal;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
 	loc->dso_read = d->elf;

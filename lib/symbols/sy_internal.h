@@ -67,6 +67,7 @@ typedef struct dso {
 	char *name;
 	char *short_name;            /* perf's short name: the base name of name,
 					"[i915]" for a kernel module */
+	uint64_t ordinal;            /* 1 for the machine's first dso, and so on */
 	bool loaded, is_kernel;
 	bool is_module;              /* a kernel module's map (kernel MMAP) */
 	bool listed;                 /* named by a BUILD_ID entry: script shows
@@ -141,6 +142,7 @@ struct pk_machine {
 	uint64_t comm_version;       /* changed with any thread's name or a new thread */
 	thread *threads[THREAD_HASH];
 	pki_strmap dsos;             /* dso * by file name */
+	uint64_t nr_dsos;            /* dsos made so far: the next one's ordinal - 1 */
 	dso *kernel;                 /* [kernel.kallsyms], symbols from kallsyms */
 	char arch[32];               /* the recording's ARCH ("" unknown): binaries
 					of another machine type are not read */

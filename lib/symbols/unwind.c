@@ -20,8 +20,10 @@
  * cache).
  * A Dwfl is kept per map group version (versions are unique across
  * processes and change with every map change), a few at a time. The
- * register numbering of each architecture is one table. */
+ * registers of each architecture are the library's one table (core/regs.h). */
 #include "sy_internal.h"
+
+#include "core/regs.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -32,40 +34,19 @@
 #include <string.h>
 #include <unistd.h>
 
-/* DWARF register i of an architecture from perf's sample_regs bit
- * perf_bit[i] (-1: not sampled); the PC goes apart. */
-typedef struct uw_arch {
-	const char *names[3];        /* uname / perf ARCH spellings */
-	int nr_dwarf;
-	int8_t perf_bit[32];
-	int pc_bit, sp_bit;
-} uw_arch;
+#define UW_NREGS PKI_REGS_DWARF
 
-static const uw_arch arches[] = {
-	/* x86_64 psABI: rax rdx rcx rbx rsi rdi rbp rsp r8..r15, 16 = RA (rip) */
-	{{"x86_64", NULL, NULL}, 17,
-	 {0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8}, 8, 7},
-	/* AAPCS64: x0..x30, sp as perf numbers them */
-	{{"aarch64", "arm64", NULL}, 32,
-	 {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-	  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}, 32, 31},
-};
-
-static const uw_arch *arch_for(const char *name)
+/* The register table of an architecture (core/regs.h); NULL name: the host's. */
+static const pk_regs_arch *arch_for(const char *name)
 {
-	if (!name) {
-#if defined(__aarch64__)
-		return &arches[1];
-#else
-		return &arches[0];
-#endif
-	}
-	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++)
-		for (int i = 0; i < 3 && arches[a].names[i]; i++)
-			if (!strcmp(arches[a].names[i], name))
-				return &arches[a];
-	return NULL;
+	return name ? pk_regs_for(name) : pk_regs_host();
 }
+
+/* Registers of one frame, DWARF numbering: values and which are known. */
+typedef struct uw_regs {
+	Dwarf_Word v[UW_NREGS];
+	uint64_t set;
+} uw_regs;
 
 /* One process's Dwfl, and the sample being unwound in it. */
 typedef struct uw_proc {
@@ -73,13 +54,22 @@ typedef struct uw_proc {
 	uint64_t version;            /* the map group version it was built from; 0: free */
 	bool attached;
 	const pk_pd_sample *smp;
-	const uw_arch *arch;
+	const pk_regs_arch *arch;
 	uint64_t mask;
 	uint64_t *ips;
 	size_t nr, max;
-	/* has_cfi's answers by address (return addresses repeat from sample
+	/* a walk starts from init at init_pc; resumed: its first frame is the
+	 * last one of the walk before (shown already) */
+	uw_regs init;
+	Dwarf_Addr init_pc;
+	bool resumed, first, ended;  /* ended: the walk stopped here, not in libdw */
+	/* the last frame seen (its PC as libdw looks it up), and the latest
+	 * value of each preserved register along the chain */
+	uw_regs last, carry;
+	Dwarf_Addr last_pc;
+	/* cfi_kind's answers by address (return addresses repeat from sample
 	 * to sample): addr + 1, 0 for an empty slot */
-	struct { uint64_t key; bool cfi; } memo[256];
+	struct { uint64_t key; uint8_t kind; } memo[256];
 } uw_proc;
 
 #define UW_CACHE 8
@@ -153,21 +143,31 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return file_word(dwfl, addr, result);
 }
 
+/* The sample's registers as the first walk's start; false without a PC
+ * or SP. */
+static bool sample_regs(uw_proc *p)
+{
+	uint64_t v;
+	if (!sample_reg(p, p->arch->pc_bit, &p->init_pc) || !sample_reg(p, p->arch->sp_bit, &v))
+		return false;
+	p->init.set = 0;
+	for (size_t i = 0; i < p->arch->nr; i++) {
+		const pki_reg *r = &p->arch->regs[i];
+		if (r->dwarf >= 0 && sample_reg(p, r->bit, &v)) {
+			p->init.v[r->dwarf] = v;
+			p->init.set |= 1ULL << r->dwarf;
+		}
+	}
+	return true;
+}
+
 static bool set_initial_registers(Dwfl_Thread *th, void *arg)
 {
 	uw_proc *p = arg;
-	uint64_t pc, v;
-	if (!sample_reg(p, p->arch->pc_bit, &pc) || !sample_reg(p, p->arch->sp_bit, &v))
-		return false;
-	for (int i = 0; i < p->arch->nr_dwarf; i++) {
-		Dwarf_Word w;
-		if (sample_reg(p, p->arch->perf_bit[i], &v)) {
-			w = v;
-			if (!dwfl_thread_state_registers(th, i, 1, &w))
-				return false;
-		}
-	}
-	dwfl_thread_state_register_pc(th, pc);
+	for (int i = 0; i < UW_NREGS; i++)
+		if ((p->init.set >> i & 1) && !dwfl_thread_state_registers(th, i, 1, &p->init.v[i]))
+			return false;
+	dwfl_thread_state_register_pc(th, p->init_pc);
 	return true;
 }
 
@@ -286,34 +286,99 @@ static uw_proc *proc_for(pk_machine *m, const mapgroup *g, uint32_t pid)
 	return p->dwfl && p->attached ? p : NULL;
 }
 
-/* Whether a mapped file's CFI (.eh_frame, .debug_frame) covers addr. */
-static bool cfi_lookup(Dwfl *dwfl, Dwarf_Addr addr)
+/* The CFI row of addr: the first of its file's .eh_frame and .debug_frame
+ * that covers it (the caller frees it); NULL when none does. *any: whether
+ * the file has CFI at all. */
+static Dwarf_Frame *cfi_frame(Dwfl *dwfl, Dwarf_Addr addr, bool *any)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-	Dwarf_Addr biases[2] = {0, 0};
-	Dwarf_CFI *cfis[2] = {NULL, NULL};
-	if (mod) {
-		cfis[0] = dwfl_module_eh_cfi(mod, &biases[0]);
-		cfis[1] = dwfl_module_dwarf_cfi(mod, &biases[1]);
-	}
-	for (int i = 0; i < 2; i++) {
+	*any = false;
+	for (int i = 0; mod && i < 2; i++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = i ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
 		Dwarf_Frame *fr;
-		if (cfis[i] && dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) == 0) {
-			free(fr);
-			return true;
-		}
+		*any |= cfi != NULL;
+		if (cfi && dwarf_cfi_addrframe(cfi, addr - bias, &fr) == 0)
+			return fr;
 	}
-	return false;
+	return NULL;
 }
 
-static bool has_cfi(uw_proc *p, Dwarf_Addr addr)
+enum { UW_NO_CFI = 1, UW_NO_FDE, UW_FDE };
+
+/* UW_FDE when CFI covers addr, UW_NO_FDE when its file has CFI that does
+ * not, else UW_NO_CFI (memoized: return addresses repeat from sample to
+ * sample). */
+static int cfi_kind(uw_proc *p, Dwarf_Addr addr)
 {
 	size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 56);
 	if (p->memo[h].key != addr + 1) {
+		bool any;
+		Dwarf_Frame *fr = cfi_frame(p->dwfl, addr, &any);
 		p->memo[h].key = addr + 1;
-		p->memo[h].cfi = cfi_lookup(p->dwfl, addr);
+		p->memo[h].kind = fr ? UW_FDE : any ? UW_NO_FDE : UW_NO_CFI;
+		free(fr);
 	}
-	return p->memo[h].cfi;
+	return p->memo[h].kind;
+}
+
+/* The DWARF registers the CFA rule of addr reads (DW_OP_breg, bregx). */
+static uint64_t cfa_regs(uw_proc *p, Dwarf_Addr addr)
+{
+	bool any;
+	Dwarf_Frame *fr = cfi_frame(p->dwfl, addr, &any);
+	Dwarf_Op *ops;
+	size_t nops;
+	uint64_t regs = 0;
+	if (fr && dwarf_frame_cfa(fr, &ops, &nops) == 0)
+		for (size_t i = 0; i < nops; i++) {
+			uint64_t r = ops[i].atom == DW_OP_bregx ? ops[i].number
+				     : (uint64_t)ops[i].atom - DW_OP_breg0;
+			if ((ops[i].atom == DW_OP_bregx || (ops[i].atom >= DW_OP_breg0 &&
+							    ops[i].atom <= DW_OP_breg31)) && r < 64)
+				regs |= 1ULL << r;
+		}
+	free(fr);
+	return regs;
+}
+
+/* The registers libdw knows in the frame at addr into p->last; the
+ * preserved ones also into p->carry. */
+static void frame_regs(uw_proc *p, Dwfl_Frame *state, Dwarf_Addr addr)
+{
+	p->last.set = 0;
+	p->last_pc = addr;
+	for (size_t r = 0; r < p->arch->nr; r++) {
+		int i = p->arch->regs[r].dwarf;
+		Dwarf_Word v;
+		if (i < 0 || dwfl_frame_reg(state, (unsigned)i, &v) != 0)
+			continue;
+		p->last.v[i] = v;
+		p->last.set |= 1ULL << i;
+		if (p->arch->callee_saved >> i & 1) {
+			p->carry.v[i] = v;
+			p->carry.set |= 1ULL << i;
+		}
+	}
+}
+
+/* Whether the walk goes on past the frame at addr, as perf's (libunwind)
+ * does: CFI covers addr; else, in a file with CFI, through the frame
+ * pointer when it looks like one (nonzero, at most 16 KiB above the
+ * frame's stack pointer, the word it points at readable: libdw then
+ * follows it). Code in no file, or in a file without CFI, ends the chain
+ * (libdw would follow frame pointers there, and in a --call-graph dwarf
+ * program they are often none). */
+static bool caller_known(uw_proc *p, Dwarf_Addr addr)
+{
+	int kind = cfi_kind(p, addr);
+	if (kind != UW_NO_FDE)
+		return kind == UW_FDE;
+	const pk_regs_arch *a = p->arch;
+	uint64_t need = 1ULL << a->fp | 1ULL << a->sp;
+	Dwarf_Word fp = p->last.v[a->fp], sp = p->last.v[a->sp], w;
+	return (p->last.set & need) == need && fp && fp >= sp && fp - sp <= 0x4000 &&
+	       memory_read(p->dwfl, fp, &w, p);
 }
 
 static int on_frame(Dwfl_Frame *state, void *arg)
@@ -321,21 +386,71 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	uw_proc *p = arg;
 	Dwarf_Addr pc;
 	bool activation;
-	if (!dwfl_frame_pc(state, &pc, &activation) || p->nr == p->max)
+	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* a caller's frame: the call instruction, as perf shows it */
 	uint64_t at = activation ? pc : pc - 1;
-	p->ips[p->nr++] = at;
-	/* no caller from a frame without CFI (code in no file, a binary
-	 * missing): libdw would follow frame pointers there, perf's walk ends
-	 * (and frame pointers in a --call-graph dwarf program are often none) */
-	return has_cfi(p, at) ? DWARF_CB_OK : DWARF_CB_ABORT;
+	bool shown = p->first && p->resumed;
+	p->first = false;
+	frame_regs(p, state, at);
+	if (!shown && p->nr == p->max) {
+		p->ended = true;
+		return DWARF_CB_ABORT;
+	}
+	if (!shown)
+		p->ips[p->nr++] = at;
+	if (caller_known(p, at))
+		return DWARF_CB_OK;
+	p->ended = true;
+	return DWARF_CB_ABORT;
+}
+
+/* Whether libdw ended the walk at the last frame for want of a preserved
+ * register its CFA reads (elfutils 0.188's x86_64 defaults leave rbx
+ * undefined in a frame whose CFI does not name it, where the psABI and
+ * libunwind keep the caller's value: ld.so's _dl_runtime_resolve finds its
+ * caller through rbx). If so the next walk starts at that frame with the
+ * register's value from the frames before. */
+static bool resume(uw_proc *p)
+{
+	if (p->ended)
+		return false;
+	uint64_t lost = cfa_regs(p, p->last_pc) & ~p->last.set & p->carry.set &
+			p->arch->callee_saved;
+	if (!lost)
+		return false;
+	p->init = p->last;
+	for (int i = 0; i < UW_NREGS; i++)
+		if (lost >> i & 1)
+			p->init.v[i] = p->carry.v[i];
+	p->init.set |= lost;
+	p->init_pc = p->last_pc;
+	p->resumed = true;
+	return true;
+}
+
+/* The frames of p's sample into p->ips: libdw's walks from the sample's
+ * registers, resumed where it lost a register (each resumption shows a
+ * new frame, so this ends). */
+static void walk(uw_proc *p)
+{
+	p->resumed = false;
+	p->carry.set = 0;
+	if (!sample_regs(p))
+		return;
+	size_t before;
+	do {
+		before = p->nr;
+		p->first = true;
+		p->ended = false;
+		dwfl_getthread_frames(p->dwfl, (pid_t)p->smp->tid, on_frame, p);
+	} while (p->nr > before && resume(p));
 }
 
 int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask,
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err)
 {
-	const uw_arch *a = arch_for(arch);
+	const pk_regs_arch *a = arch_for(arch);
 	if (!a)
 		return pk_err(err, -ENOTSUP, "no DWARF unwinder for architecture '%s'", arch);
 	uw_proc tmp = {.smp = smp, .arch = a, .mask = regs_mask};
@@ -361,7 +476,7 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 	p->ips = ips;
 	p->nr = 0;
 	p->max = max;
-	dwfl_getthread_frames(p->dwfl, (pid_t)smp->tid, on_frame, p);
+	walk(p);
 	if (!p->nr)
 		ips[p->nr++] = ip;
 	p->smp = NULL;

@@ -272,25 +272,13 @@ def setup_binaries(tmp, exe):
 
 # ---- the checks ----
 
-def graph_rows(text):
-    """A report's lines without the call graph's drawing, in sorted order."""
-    return sorted(re.sub(r"^[\s|-]+", "", line) for line in text.splitlines())
-
-
 def compare(pmukit, data, tmp, env, results, show, label):
     for v in VIEWS:
         a = run("%s %s -i %s" % (pmukit, v, data), tmp, env)
         b = run("perf %s -i %s" % (v, data), tmp, env)
         ours, theirs = (a[0], a[1]), (b[0], drop_tip(b[1]))
         detail = describe_difference(a, b, show, ours[1], theirs[1]) if ours != theirs else ""
-        same = ours == theirs
-        if not same and os.environ.get("PK_SANITIZE", "none") not in ("", "none") and \
-                a[0] == b[0] and graph_rows(ours[1]) == graph_rows(theirs[1]):
-            # the ASan build: children of equal value are ordered by their
-            # dsos' heap addresses (perf's rule), which ASan's allocator
-            # hands out in another order (docs/perfdata-differences.md)
-            same, detail = True, ""
-        results.append(("%s: %s" % (label, v), same, detail))
+        results.append(("%s: %s" % (label, v), ours == theirs, detail))
     return run("%s script -i %s" % (pmukit, data), tmp, env)[1]
 
 

@@ -23,9 +23,6 @@
 
 static const char prog_c[] =
 	"#include <stdlib.h>\n"
-	/* _exit: no sample on ld.so's exit path, where perf unwinds further
-	 * than pmukit (listed as open in docs/perfdata-differences.md) */
-	"#include <unistd.h>\n"
 	"static volatile unsigned long sink;\n"
 	"static inline __attribute__((always_inline)) void spin(unsigned long n)\n"
 	"{ for (unsigned long i = 0; i < n; i++) sink += i * i; }\n"
@@ -33,7 +30,7 @@ static const char prog_c[] =
 	"static void mid(unsigned long n) { leaf(n); leaf(n / 2); }\n"
 	"void outer(unsigned long n) { for (int r = 0; r < 4; r++) mid(n); }\n"
 	"int main(int argc, char **argv)\n"
-	"{ outer(argc > 1 ? strtoul(argv[1], 0, 0) : 6000000UL); _exit(0); }\n";
+	"{ outer(argc > 1 ? strtoul(argv[1], 0, 0) : 6000000UL); return 0; }\n";
 
 static char *run_out(const char *fmt, const char *a, const char *b, const char *c)
 {
@@ -108,6 +105,42 @@ static void test_dwarf_vs_perf(void **state)
 	free(s);
 }
 
+/* A caller without CFI (built without unwind tables or debug info, with a
+ * frame pointer, as crt's __do_global_dtors_aux on the exit path): perf
+ * 6.1 (libunwind) goes on through the frame pointer when the file has CFI
+ * elsewhere; so does pmukit (before, its chains ended there). */
+static void test_dwarf_no_cfi_caller(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	PD_TEST_NEED("cc");
+	static const char a_c[] =
+		"static volatile unsigned long sink;\n"
+		"void nocfi(void);\n"
+		"void work(void) { for (unsigned long i = 0; i < 20000000UL; i++) sink += i * i; }\n"
+		"int main(void) { nocfi(); return 0; }\n";
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd %s && cat > a.c && printf 'void work(void);\\n"
+				   "void nocfi(void) { work(); }\\n' > b.c && cc -O0 -g -c a.c && "
+				   "cc -O0 -g0 -fno-asynchronous-unwind-tables -fno-unwind-tables "
+				   "-fno-omit-frame-pointer -c b.c && cc -o prog2 a.o b.o",
+		 pd_test_dir);
+	FILE *p = popen(cmd, "w");
+	assert_non_null(p);
+	fputs(a_c, p);
+	assert_int_equal(pclose(p), 0);
+	snprintf(cmd, sizeof(cmd), "cd %s && perf record -e cpu-clock --call-graph dwarf "
+				   "-o q.data ./prog2 >/dev/null 2>&1", pd_test_dir);
+	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
+	assert_true(same("q.data", "script"));
+	assert_true(same("q.data", "report --stdio"));
+	char *s = run_out("cd %s && %s script -i %s%s", pk_test_pmukit(), "q.data", "");
+	const char *l = strstr(s, " nocfi+");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " main+"));
+	free(s);
+}
+
 /* A sample with the user IP and SP (x86_64 perf bits 8 and 7). */
 static pk_pd_sample regs_sample(uint64_t *regs, const uint8_t *stack, uint64_t size, uint64_t dyn)
 {
@@ -167,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_bad_input),
 		cmocka_unit_test(test_dwarf_vs_perf),
+		cmocka_unit_test(test_dwarf_no_cfi_caller),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

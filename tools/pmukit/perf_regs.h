@@ -1,6 +1,6 @@
 /* pmukit CLI: the sampled register sets of perf_event (PERF_SAMPLE_REGS_USER
- * and _INTR) by name, per architecture, as perf 6.1 spells them: one table
- * per architecture (register name -> bit of sample_regs_*), read by
+ * and _INTR) by name, per architecture, as perf 6.1 spells them: the
+ * library's table (pmukit/regs.h, also the DWARF unwinder's), read by
  * `record --user-regs/-I` (names -> mask) and by `script -F iregs,uregs`
  * (bit -> name). The default mask is perf's PERF_REGS_MASK. */
 #ifndef PMUKIT_PERF_REGS_H
@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct perf_regs_arch perf_regs_arch;
+#include <pmukit/regs.h>
+
+typedef pk_regs_arch perf_regs_arch;
 
 /* The table of an architecture as uname and perf's ARCH feature name it
  * ("x86_64", "aarch64"/"arm64"); NULL when pmukit has none. */

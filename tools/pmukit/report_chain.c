@@ -35,15 +35,15 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 }
 
 /* perf's order of two children, the higher first: by dso (none lowest;
- * two dsos as perf's, by where each was allocated: here by their names'
- * allocations, also made in the order the dsos were met), then by symbol
- * start when both have one, else by address. */
+ * two dsos as perf's by where each was allocated, which glibc's allocator
+ * makes the order they were made: here that order, the dso's ordinal),
+ * then by symbol start when both have one, else by address. */
 static bool before(const rp_cnode *a, const rp_cnode *b)
 {
 	if (a->has_map != b->has_map)
 		return a->has_map;
-	if (a->has_map && a->dso != b->dso)
-		return (uintptr_t)a->dso > (uintptr_t)b->dso;
+	if (a->has_map && a->dso_ordinal != b->dso_ordinal)
+		return a->dso_ordinal > b->dso_ordinal;
 	if (a->sym && b->sym)
 		return a->sym_start > b->sym_start;
 	return a->ip > b->ip;
