@@ -267,7 +267,7 @@ unsigned pki_edit_distance(const char *a, const char *b)
 	return d[n][m];
 }
 
-bool pki_similar(const char *word, const char *candidate)
+bool pk_similar(const char *word, const char *candidate)
 {
 	size_t len = strlen(word);
 	unsigned limit = 1 + (unsigned)(len / 4);

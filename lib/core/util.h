@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/error.h>
 
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
@@ -94,10 +95,8 @@ bool pki_name_matches(const char *pattern, const char *name);
 
 /* "Did you mean": how far apart two words are (Damerau-Levenshtein: an
  * insert, delete, change or swap of neighbours costs 1; the first 63 bytes
- * of each word count), and whether a candidate is near enough to suggest
- * for a word (distance at most 1 + len/4, at most 3; case ignored). */
+ * of each word count). pk_similar (include/pmukit/error.h) decides from it. */
 unsigned pki_edit_distance(const char *a, const char *b);
-bool pki_similar(const char *word, const char *candidate);
 
 /* Defines `static size_t NAME(const T *a, T *b, size_t n)`: one pass of a
  * natural merge sort, the sorted runs of a[0, n) merged two by two into

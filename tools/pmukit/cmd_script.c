@@ -12,8 +12,6 @@
 #include "pd_dump.h"
 #include "pd_header.h"
 #include "session_cli.h"
-#include "perfdata/pd_fast.h"
-#include "symbols/sy_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
 #include "script_metric.h"
@@ -177,7 +175,7 @@ typedef struct script {
 	struct evlabel {             /* per evsel: "<name, padded>: ", made once */
 		char *name, *text;   /* the name it was made of; the text */
 		size_t len;
-		uint64_t version;    /* pki_pd_names_version when name was checked */
+		uint64_t version;    /* pk_pd_names_version when name was checked */
 	} *labels;
 	bool checked;
 	int status;
@@ -217,7 +215,7 @@ typedef struct script {
 	} lc;
 	struct map_memo {            /* frame_map: recent maps, version 0: empty */
 		uint64_t version;
-		pki_frame_map fm;
+		pk_frame_map fm;
 	} maps[1u << MAP_MEMO_BITS];
 	script_metric metric;        /* -F metric's running state */
 } script;
@@ -500,7 +498,7 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
 	pk_addr_loc fresh;
 	const pk_addr_loc *loc = &fresh;
 	if (ls)
-		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
+		pk_machine_locate(s->machine, pid, mode, ip, &fresh);
 	else
 		loc = pk_machine_lookup(s->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot; not the slot of
@@ -627,13 +625,13 @@ static void print_inlined(script *sc, pk_session *s, unsigned f, uint32_t pid, u
  * of the room between them) by (maps version, 64 KiB block of the
  * address), valid while the process's maps version holds: a chain's
  * frames lie in a few maps, the next sample's mostly in the same. */
-static const pki_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, unsigned mode,
+static const pk_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, unsigned mode,
 				      uint64_t version, uint64_t ip)
 {
 	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
 	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
 	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
-		pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
+		pk_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
 		mm->version = version;
 	}
 	return mm->fm.dso ? &mm->fm : NULL;
@@ -641,7 +639,7 @@ static const pki_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, u
 
 /* The entries of smp's chain (at most perf's --max-stack), each with its
  * slot prefetched: a user-space line is the same text in every process
- * that maps the dso (pki_machine_frame_map), kept in the frame cache under
+ * that maps the dso (pk_machine_frame_map), kept in the frame cache under
  * (offset, dso); others in the line cache under (address, maps version). */
 static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, unsigned cpumode,
 			 chain_plan *cp)
@@ -670,7 +668,7 @@ static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, uns
 		ce->ls = NULL;
 		if (!sc->lines || !version || ce->inl)
 			continue;
-		const pki_frame_map *fm = mode == PERF_RECORD_MISC_USER
+		const pk_frame_map *fm = mode == PERF_RECORD_MISC_USER
 						  ? frame_map(sc, s, smp->pid, mode, version, ip)
 						  : NULL;
 		if (fm) {
@@ -767,7 +765,7 @@ static inline __attribute__((always_inline)) const char *label_of(script *sc, co
 								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
-	uint64_t version = pki_pd_names_version(s->reader);
+	uint64_t version = pk_pd_names_version(s->reader);
 	if (!l->text || l->version != version) {
 		const char *name = pk_pd_evsel_name(e);
 		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name))

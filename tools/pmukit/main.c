@@ -12,7 +12,6 @@
 #include <pmukit/model.h>
 
 #include "builtin.h"
-#include "core/util.h"
 
 static const struct pk_cmd commands[] = {
 	{"list", cmd_list, "List PMUs and events", &list_optspec},
@@ -199,7 +198,7 @@ static const struct pk_cmd *find_command(const char *name)
 		pk_cli_clip(name, clip));
 	int n = 0;
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (pki_similar(name, commands[i].name))
+		if (pk_similar(name, commands[i].name))
 			fprintf(stderr, "%s\t%s\n", n++ ? "" : "\nDid you mean this?\n",
 				commands[i].name);
 	return NULL;

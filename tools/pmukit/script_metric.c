@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "core/util.h"
 #include "stat_print.h"
 
 /* The store: one mean per event kind, CPU and exclude bits, as perf's
@@ -105,8 +104,14 @@ static int store(script_metric *m, const pk_evsel *ev, uint32_t cpu, double v)
 			sl = c;
 	}
 	if (!sl) {
-		if (pki_grow(&m->slots, &m->cap_slots, m->nr_slots + 1, sizeof(*m->slots)) < 0)
-			return -1;
+		if (m->nr_slots == m->cap_slots) {
+			size_t cap = m->cap_slots ? 2 * m->cap_slots : 8;
+			sm_slot *ns = realloc(m->slots, cap * sizeof(*ns));
+			if (!ns)
+				return -1;
+			m->slots = ns;
+			m->cap_slots = cap;
+		}
 		sl = &m->slots[m->nr_slots++];
 		*sl = (sm_slot){.type = a->type, .config = kind_config(a), .cpu = cpu,
 				.ctx = exclude_bits(a), .evsel = ev};
