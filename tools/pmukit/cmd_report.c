@@ -11,7 +11,7 @@
 #include "session_cli.h"
 #include "report.h"
 #include "report_keys.h"
-#include "report_spe.h"
+#include "report_spe_print.h"
 #include "pd_dump.h"
 #include "report_tasks.h"
 
@@ -468,7 +468,7 @@ static void print_available(const report *rp, pk_session *s)
 }
 
 /* The histogram of the records' latency as an SVG file (--plot). */
-static int plot_latency(report_spe *rs, pk_session *s, const char *plot)
+static int plot_latency(pk_spe_hist *rs, pk_session *s, const char *plot)
 {
 	pk_error err;
 	pk_error_clear(&err);
@@ -489,13 +489,12 @@ static int plot_latency(report_spe *rs, pk_session *s, const char *plot)
 static int run_views(report *rp, const report_args *a, pk_session *s)
 {
 	bool spe = a->spe_latency || a->plot;
-	report_spe *rs = spe ? report_spe_new() : NULL;
+	pk_spe_hist *rs = spe ? pk_spe_hist_new() : NULL;
 	if (spe && !rs) {
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	s->spe.record_fn = rs ? report_spe_record : NULL;
-	s->spe.record_arg = rs;
+	pk_session_on_spe_record(s, rs ? pk_spe_hist_record : NULL, rs);
 	report_threads *th = a->threads ? report_threads_new(s) : NULL;
 	if (th) {
 		s->on_event = report_threads_event;
@@ -516,7 +515,7 @@ static int run_views(report *rp, const report_args *a, pk_session *s)
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
-	report_spe_free(rs);
+	pk_spe_hist_free(rs);
 	s->on_event = NULL;
 	report_threads_free(th);
 	return status;
