@@ -156,6 +156,18 @@ void pk_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t a
  * marker (*cpumode gets the new mode), -1 for a value in the marker range
  * that is none of them (perf then drops the whole chain as corrupt). */
 int pk_callchain_context(uint64_t ip, unsigned *cpumode);
+/* A call chain entry seen as perf 6.1 follows chains: 0 an address, 1 a
+ * context marker (*mode set), -1 a marker for which perf drops the whole
+ * chain (corrupt, or a guest context). Inline: asked per chain entry. */
+static inline int pk_callchain_marker(uint64_t ip, unsigned *mode)
+{
+	if (ip < (uint64_t)-4095)
+		return 0;
+	int c = pk_callchain_context(ip, mode);
+	if (c < 0 || *mode == PERF_RECORD_MISC_GUEST_KERNEL || *mode == PERF_RECORD_MISC_GUEST_USER)
+		return -1;
+	return 1;
+}
 
 /* A C++ symbol name as perf 6.1 prints it: demangled, without the
  * function's parameters, qualifiers, return type or clone suffix

@@ -322,7 +322,7 @@ static int parse_fields(script *sc, const char *arg)
  * them off. */
 static unsigned pipe_chain_fields(const script *sc, pk_session *s)
 {
-	if (!pk_pd_is_pipe(s->reader) || sc->hide_callchain)
+	if (!pk_pd_is_pipe(pk_session_reader(s)) || sc->hide_callchain)
 		return 0;
 	uint64_t st = 0;
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
@@ -359,7 +359,7 @@ static int check_fields(script *sc, pk_session *s)
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
 		unsigned base = default_fields(e->attr.type);
-		bool payload = pki_trace_usable(&s->trace, s, e);
+		bool payload = pk_session_trace_usable(s, e);
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
 			base = payload ? base | trace_add
 				       : DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
@@ -498,9 +498,9 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
 	pk_addr_loc fresh;
 	const pk_addr_loc *loc = &fresh;
 	if (ls)
-		pk_machine_locate(s->machine, pid, mode, ip, &fresh);
+		pk_machine_locate(pk_session_machine(s), pid, mode, ip, &fresh);
 	else
-		loc = pk_machine_lookup(s->machine, pid, mode, ip);
+		loc = pk_machine_lookup(pk_session_machine(s), pid, mode, ip);
 	/* formatted in place, then copied into the slot; not the slot of
 	 * lines bypassing the cache (ip_slot: an address seldom comes back
 	 * then, and the copy reads bytes just stored: a store-forwarding
@@ -519,7 +519,7 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
 	}
 	print_loc(o, f, loc);
 	if (f & F_SRCLINE)
-		print_srcline(o, s->machine, pid, mode, ip, loc);
+		print_srcline(o, pk_session_machine(s), pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (keep)
@@ -605,10 +605,10 @@ static void print_inlined(script *sc, pk_session *s, unsigned f, uint32_t pid, u
 			  const char *name)
 {
 	pd_out *o = &sc->out;
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, PERF_RECORD_MISC_USER, ip);
+	const pk_addr_loc *loc = pk_machine_lookup(pk_session_machine(s), pid, PERF_RECORD_MISC_USER, ip);
 	pd_out_ch(o, '\t');
 	pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
-	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pki_chain_inlined's text */
+	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pk_session_chain_inlines' text */
 	if (f & F_SYM) {
 		pd_out_ch(o, ' ');
 		pd_out_mem(o, name, len);
@@ -631,7 +631,7 @@ static const pk_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, un
 	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
 	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
 	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
-		pk_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
+		pk_machine_frame_map(pk_session_machine(s), pid, mode, ip, &mm->fm);
 		mm->version = version;
 	}
 	return mm->fm.dso ? &mm->fm : NULL;
@@ -646,18 +646,18 @@ static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, uns
 {
 	int n = 0;
 	unsigned mode = cpumode;
-	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
-	const char *const *inls = pki_chain_inlines(s, smp);
+	uint64_t version = pk_machine_maps_version(pk_session_machine(s), smp->pid, mode);
+	const char *const *inls = pk_session_chain_inlines(s, smp);
 	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
 	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pki_chain_marker(ip, &mode);
+		int m = pk_callchain_marker(ip, &mode);
 		if (m < 0)
 			return; /* perf 6.1 drops the chain as corrupt */
 		if (m) {
-			version = pk_machine_maps_version(s->machine, smp->pid, mode);
+			version = pk_machine_maps_version(pk_session_machine(s), smp->pid, mode);
 			continue;
 		}
 		struct chain_ent *ce = &cp->e[n++];
@@ -765,7 +765,7 @@ static inline __attribute__((always_inline)) const char *label_of(script *sc, co
 								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
-	uint64_t version = pk_pd_names_version(s->reader);
+	uint64_t version = pk_pd_names_version(pk_session_reader(s));
 	if (!l->text || l->version != version) {
 		const char *name = pk_pd_evsel_name(e);
 		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name))
@@ -822,7 +822,7 @@ static void print_task(script *sc, pk_session *s, unsigned f, bool chain,
 		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	uint64_t cv = pk_machine_comm_version(s->machine);
+	uint64_t cv = pk_machine_comm_version(pk_session_machine(s));
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
@@ -831,7 +831,7 @@ static void print_task(script *sc, pk_session *s, unsigned f, bool chain,
 		o->len += t->len;
 		return;
 	}
-	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	const char *comm = (f & F_COMM) ? pk_machine_comm(pk_session_machine(s), smp->pid, smp->tid) : "";
 	bool keep = pd_out_room(o, sizeof(t->text));
 	size_t start = o->len;
 	format_task(o, f, chain, comm, smp);
@@ -915,7 +915,7 @@ static inline void print_time(script *sc, uint64_t t)
 static void print_trace(script *sc, pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
 {
 	size_t n;
-	const char *text = pki_trace_text(&s->trace, e, smp, PK_TRACE_PRETTY, &n);
+	const char *text = pk_session_trace_text(s, e, smp, PK_TRACE_PRETTY, &n);
 	if (text)
 		pd_out_mem(&sc->out, text, n);
 }
@@ -927,7 +927,7 @@ static void print_brstack(script *sc, pk_session *s, unsigned f, const pk_pd_sam
 				    : f & F_BRSTACKSYM ? SCRIPT_BR_SYM
 						       : SCRIPT_BR_OFF,
 			    .dso = f & F_DSO, .pid = smp->pid, .cpumode = cpumode};
-	script_print_brstack(&sc->out, s->machine, &b, smp);
+	script_print_brstack(&sc->out, pk_session_machine(s), &b, smp);
 }
 
 /* Whether a sample's addr names a place in the process's maps that perf
@@ -951,10 +951,10 @@ static void print_sample_addr(script *sc, pk_session *s, const pk_pd_evsel *e, u
 	pd_out_hex(&sc->out, smp->addr, 16);
 	if (!(f & (F_SYM | F_DSO)) || !addr_has_symbol(e))
 		return;
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, cpumode, smp->addr);
+	const pk_addr_loc *loc = pk_machine_lookup(pk_session_machine(s), smp->pid, cpumode, smp->addr);
 	unsigned mode = smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	if (!loc->has_map && mode != cpumode)
-		loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->addr);
+		loc = pk_machine_lookup(pk_session_machine(s), smp->pid, mode, smp->addr);
 	print_loc(&sc->out, f, loc);
 }
 
@@ -1006,7 +1006,7 @@ static void print_metrics(script *sc, pk_session *s, const pk_pd_event *ev, unsi
 	}
 }
 
-/* Replaying a line: the samples of one Arm SPE record (pki_spe's
+/* Replaying a line: the samples of one Arm SPE record (the session's
  * same_before / same_after) differ mostly by their event only, so the
  * next one's line is the previous line's text with its own label, when it
  * prints the same fields of the same values. Only fields whose text is
@@ -1090,7 +1090,8 @@ static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 	 * longer ago (reading bytes just stored by moves of other offsets
 	 * stalls on store forwarding) */
 	o->len += head + ll + tail;
-	rp->valid = s->spe.same_after;
+	bool before;
+	pk_session_spe_same(s, &before, &rp->valid);
 	return true;
 }
 
@@ -1116,7 +1117,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	if (chain) {
 		chain_gather(sc, s, smp, cpumode, &sc->chain);
 	} else if (f & F_IP) {
-		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		version = pk_machine_maps_version(pk_session_machine(s), smp->pid, cpumode);
 		if (sc->lines && version)
 			ls = ip_slot(sc, version, smp->ip, f & LINE_FIELDS, &how);
 	}
@@ -1169,7 +1170,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	return 0;
 }
 
-/* The samples of Arm SPE records (pki_spe's sample_fn): among the samples
+/* The samples of Arm SPE records (pk_session_on_spe_sample): among the samples
  * of one record (same_before, same_after), the line of the one before
  * again when it was kept, or this one printed and kept for the next. */
 static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -1179,8 +1180,10 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = sc->checked && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx]
 									     : 0;
+	bool same_before, same_after;
+	pk_session_spe_same(s, &same_before, &same_after);
 	/* the kept line is this record's when the sample before was */
-	if (s->spe.same_before && sc->replay.valid &&
+	if (same_before && sc->replay.valid &&
 	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
 	    replay_line(sc, s, ev, e, f, smp))
 		return 0;
@@ -1189,7 +1192,7 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	size_t start = o->len;
 	int rc = on_sample(arg, s, ev, smp);
 	f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (rc || !s->spe.same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
+	if (rc || !same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
 		return rc;
 	size_t pos[4] = {start, o->len, o->len, o->len};
 	if (f & F_EVNAME) {
@@ -1212,7 +1215,7 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 		if (check_fields(sc, s) < 0)
 			sc->nr_evsel_fields = 0;
 	}
-	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(s->reader, 0);
+	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(pk_session_reader(s), 0);
 	unsigned f = e && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
 	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
 		f = sc->evsel_fields[i];
@@ -1260,7 +1263,7 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	pk_pd_header h;
 	pk_error err;
 	pk_error_clear(&err);
-	if (pk_pd_header_read(s->reader, &h, &err) < 0) {
+	if (pk_pd_header_read(pk_session_reader(s), &h, &err) < 0) {
 		pk_cli_print_error("script", &err);
 		return 1;
 	}
@@ -1438,7 +1441,7 @@ int cmd_script(int argc, char **argv)
 		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	pk_session s;
+	pk_session *s = NULL;
 	/* perf script reads in file order to show where the rounds end */
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
@@ -1447,45 +1450,44 @@ int cmd_script(int argc, char **argv)
 		return rc;
 	}
 	if (dump)
-		pd_session_spe_dump(&s);
-	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
-		pd_session_close(&s);
+		pd_session_spe_dump(s);
+	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 1;
 	}
-	pd_session_spe_export(&s, export_fmt);
-	if (itrace && pd_session_itrace(&s, itrace)) {
-		pd_session_close(&s);
+	pd_session_spe_export(s, export_fmt);
+	if (itrace && pd_session_itrace(s, itrace)) {
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 129;
 	}
-	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
 	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
-		setup_rc = script_metric_open(&sc.metric, &s);
+		setup_rc = script_metric_open(&sc.metric, s);
 	if (setup_rc) {
 		script_metric_close(&sc.metric);
-		pd_session_close(&s);
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return setup_rc;
 	}
 	if (header || header_only) {
-		pd_header_print(s.reader, s.input, stdout);
+		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
 		fflush(stdout);
-		if (pk_pd_is_pipe(s.reader)) /* perf's script --header-only: not read on */
-			pd_session_pipe_features(&s, stdout);
+		if (pk_pd_is_pipe(pk_session_reader(s))) /* perf's script --header-only: not read on */
+			pd_session_pipe_features(s, stdout);
 	}
-	pd_header_note_modeled(s.reader, "script", false, stderr);
+	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
 	if (header_only) {
 		script_metric_close(&sc.metric);
-		pd_session_close(&s);
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 0;
 	}
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
-		s.on_event = dump ? on_dump_side_event : on_side_event;
-		s.event_arg = &sc;
+		pk_session_on_event(s, dump ? on_dump_side_event : on_side_event, &sc);
 	}
 	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
 	size_t slots_len;
@@ -1494,12 +1496,12 @@ int cmd_script(int argc, char **argv)
 	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by session_cli.c */
-	s.spe.sample_fn = on_spe_sample;
+	pk_session_on_spe_sample(s, on_spe_sample);
 	if (dump) /* perf's dump of each record, then script's lines for it */
-		rc = pd_dump_run(&s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
+		rc = pd_dump_run(s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
 				 export_fmt ? skip_sample : on_dump_sample, &sc);
 	else
-		rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
+		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
@@ -1513,8 +1515,8 @@ int cmd_script(int argc, char **argv)
 	free(sc.labels);
 	script_filter_release(&sc.filter);
 	script_metric_close(&sc.metric);
-	rc = pd_session_finish(&s, rc);
-	pd_session_close(&s);
+	rc = pd_session_finish(s, rc);
+	pd_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
 	script_filter_release(&sc.filter);
