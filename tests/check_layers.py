@@ -29,7 +29,7 @@ import sys
 
 # public headers whose module is not their name
 PUBLIC = {
-    "error.h": "core", "cpumap.h": "core", "cpuid.h": "pmu",
+    "error.h": "core", "cpumap.h": "core", "util.h": "core", "cpuid.h": "pmu",
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
 }

@@ -7,7 +7,6 @@
 #ifndef PMUKIT_ERROR_H
 #define PMUKIT_ERROR_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -43,11 +42,6 @@ void pk_err_hint(pk_error *err, const char *fmt, ...) __attribute__((format(prin
  *                                          \___ unknown term 'any' for pmu 'cpu_core'
  * followed by the hint lines. Returns the length written (like snprintf). */
 int pk_error_render(const pk_error *err, char *buf, size_t len);
-
-/* "Did you mean": whether candidate is near enough to word to suggest it
- * (Damerau-Levenshtein distance at most 1 + len/4, at most 3; case
- * ignored; the first 63 bytes of each word count). */
-bool pk_similar(const char *word, const char *candidate);
 
 #ifdef __cplusplus
 }

@@ -113,7 +113,7 @@ int pki_parse_u64(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
-int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 {
 	void **pp = pptr;
 	if (want <= *cap)

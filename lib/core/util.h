@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pmukit/error.h>
+#include <pmukit/util.h>
 
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
@@ -22,8 +23,12 @@ const char *pki_lskip(const char *s);
  * Returns 0 or -EINVAL / -ERANGE; *end (optional) gets the first unparsed char. */
 int pki_parse_u64(const char *s, uint64_t *out, const char **end);
 
-/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
-int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem);
+/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size), the public
+ * pk_grow (include/pmukit/util.h) under the library's internal name. */
+static inline int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+{
+	return pk_grow(pptr, cap, want, elem);
+}
 
 /* Growable string buffer. */
 typedef struct pk_strbuf {
@@ -95,7 +100,7 @@ bool pki_name_matches(const char *pattern, const char *name);
 
 /* "Did you mean": how far apart two words are (Damerau-Levenshtein: an
  * insert, delete, change or swap of neighbours costs 1; the first 63 bytes
- * of each word count). pk_similar (include/pmukit/error.h) decides from it. */
+ * of each word count). pk_similar (include/pmukit/util.h) decides from it. */
 unsigned pki_edit_distance(const char *a, const char *b);
 
 /* Defines `static size_t NAME(const T *a, T *b, size_t n)`: one pass of a

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <pmukit/util.h>
+
 #include "builtin.h"
 
 #define MAX_OPTS 128

@@ -10,6 +10,7 @@
 #include <pmukit/cpumap.h>
 #include <pmukit/kernel.h>
 #include <pmukit/model.h>
+#include <pmukit/util.h>
 
 #include "builtin.h"
 

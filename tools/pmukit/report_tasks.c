@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <pmukit/util.h>
 
 #define RT_HASH 4096
 #define RT_TABLE 256 /* perf 6.1's thread tables: tids modulo 256 */
@@ -114,14 +115,8 @@ static void unlink_task(report_tasks *rt, rt_task *x)
 
 static long new_maps(report_tasks *rt)
 {
-	if (rt->nmaps == rt->cap_maps) {
-		size_t cap = rt->cap_maps ? 2 * rt->cap_maps : 64;
-		rt_maps *m = realloc(rt->maps, cap * sizeof(*m));
-		if (!m)
-			return -1;
-		rt->maps = m;
-		rt->cap_maps = cap;
-	}
+	if (pk_grow(&rt->maps, &rt->cap_maps, rt->nmaps + 1, sizeof(*rt->maps)) < 0)
+		return -1;
 	memset(&rt->maps[rt->nmaps], 0, sizeof(rt->maps[0]));
 	return (long)rt->nmaps++;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/util.h>
+
 #include "builtin.h"
 #include "stat_print.h"
 
@@ -104,14 +106,8 @@ static int store(script_metric *m, const pk_evsel *ev, uint32_t cpu, double v)
 			sl = c;
 	}
 	if (!sl) {
-		if (m->nr_slots == m->cap_slots) {
-			size_t cap = m->cap_slots ? 2 * m->cap_slots : 8;
-			sm_slot *ns = realloc(m->slots, cap * sizeof(*ns));
-			if (!ns)
-				return -1;
-			m->slots = ns;
-			m->cap_slots = cap;
-		}
+		if (pk_grow(&m->slots, &m->cap_slots, m->nr_slots + 1, sizeof(*m->slots)) < 0)
+			return -1;
 		sl = &m->slots[m->nr_slots++];
 		*sl = (sm_slot){.type = a->type, .config = kind_config(a), .cpu = cpu,
 				.ctx = exclude_bits(a), .evsel = ev};
