@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/cpuid.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 #include <pmukit/pmu.h>
@@ -191,6 +192,14 @@ const char *pk_sw_event_alias(size_t idx, size_t n);
 /* Valid cache events in perf's order ("L1-dcache-loads", ...). */
 size_t pk_cache_event_count(void);
 const char *pk_cache_event_name(size_t idx, uint64_t *config);
+
+/* Every libpfm4 event of each core PMU of this machine (`pmukit list`'s
+ * named events; cpuid NULL: the host's or PMUKIT_CPUID): cb for each, with
+ * its name and description; a nonzero return of cb stops the walk and is
+ * returned. 0, that return, or a negative errno (err set). */
+typedef int (*pk_pfm_event_cb)(const pk_pmu *pmu, const char *name, const char *desc, void *arg);
+int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
+		   pk_error *err);
 
 #ifdef __cplusplus
 }

@@ -288,6 +288,26 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_t len,
 			    pk_pd_sample *s, pk_error *err);
 
+/* The fast sample loop (pmukit script and report, the session): what
+ * pk_pd_next and pk_pd_reader_parse_sample give together, with less work
+ * per sample: a sample held in place has its id fields read once, by the
+ * parse, into *s only, and the checks the public parse makes on an event
+ * from anywhere are left out (the event is the reader's own). Each sample
+ * comes parsed into *s; samples of no known event or that do not parse are
+ * counted (pk_pd_get_stats) and skipped, as pk_pd_reader_parse_sample
+ * counts them. A sample's ev->id may be left unread (id.fields 0): its
+ * fields are in *s. For other records *s is not touched and ev is all
+ * pk_pd_next gives. The caller leaves *s as the call filled it until the
+ * next call: a sample of the same event as the one before, with a simple
+ * layout (the head, PERIOD, CALLCHAIN, RAW), then only has those fields
+ * written again, not the whole struct cleared. Returns as pk_pd_next.
+ * tests/perfdata/test_fast_path.c holds it equal to the two calls. */
+int pk_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* A number that changes whenever pk_pd_evsel_name of one of the reader's
+ * evsels may have (an evsel added, EVENT_UPDATE, EVENT_DESC): a name kept
+ * with the number it was read under needs no check while it is the same. */
+uint64_t pk_pd_names_version(const pk_pd_reader *r);
+
 /* ---- Typed records ------------------------------------------------------ */
 
 typedef struct pk_pd_rec_mmap {       /* MMAP and MMAP2 */

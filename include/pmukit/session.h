@@ -29,6 +29,7 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/spe.h>
 #include <pmukit/symbols.h>
+#include <pmukit/tracedata.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,8 +100,64 @@ const pk_pd_evsel *pk_session_evsel_at(const pk_session *s, size_t idx);
 /* The inlined function shown at entry i of a sample's chain ("name
  * (inlined)", --call-graph dwarf), or NULL; it lives as long as s. */
 const char *pk_session_chain_inlined(const pk_session *s, const pk_pd_sample *smp, uint64_t i);
+/* The same for the whole chain: the array of them by entry (NULL entries
+ * for addresses shown as usual), or NULL when the chain has none. */
+const char *const *pk_session_chain_inlines(const pk_session *s, const pk_pd_sample *smp);
 /* Messages kept when the options gave no callback (NULL past the end). */
 const char *pk_session_warning(const pk_session *s, size_t idx);
+
+/* ---- hooks and views of the pmukit CLI (perf's -D, --header, --csv) ---- */
+
+/* The event hook in place (NULL: none) and its arg: a hook put in front
+ * of it calls it on. */
+pk_session_event_fn pk_session_event_hook(const pk_session *s, void **arg);
+/* With a dump (-D) that takes the records: each sample, once dumped,
+ * handed to fn as without the dump (its chain unwound or stitched); NULL:
+ * none. */
+void pk_session_after_dump(pk_session *s, pk_session_sample_fn fn, void *arg);
+/* A pipe's HEADER_FEATURE records as they are read, before the event
+ * hook (perf's --header of a pipe prints them while it reads); NULL: none. */
+typedef void (*pk_session_feature_fn)(void *arg, pk_session *s, const pk_pd_event *ev);
+void pk_session_on_feature(pk_session *s, pk_session_feature_fn fn, void *arg);
+/* Arm SPE's AUXTRACE records to fn (perf's -D packet dump) instead of
+ * samples: the record, its auxtrace header, its CPU's MIDR. */
+typedef void (*pk_session_spe_dump_fn)(void *arg, const pk_pd_event *ev,
+				       const pk_pd_rec_auxtrace *a, uint32_t midr);
+void pk_session_spe_dump(pk_session *s, pk_session_spe_dump_fn fn, void *arg);
+/* Arm SPE records, each with its CPU, time, task and MIDR, to fn instead
+ * of samples (--csv, --jsonl); fn NULL: samples again. */
+typedef int (*pk_session_spe_export_fn)(void *arg, uint32_t cpu, uint64_t time, int64_t pid,
+					int64_t tid, const pk_spe_record *r, uint32_t midr);
+void pk_session_spe_export(pk_session *s, pk_session_spe_export_fn fn, void *arg);
+/* Arm SPE's synthetic samples to fn (with the run's arg) in place of the
+ * run's callback, which keeps the file's samples; NULL: the run's. */
+void pk_session_on_spe_sample(pk_session *s, pk_session_sample_fn fn);
+/* Whether the file has an AUXTRACE_INFO of type Arm SPE, and the SPE
+ * records (with packets) decoded so far. */
+bool pk_session_has_spe(const pk_session *s);
+/* The trace type of the file's AUXTRACE_INFO record (PK_IPT_AUXTRACE_TYPE:
+ * Intel PT; Arm SPE's), 0 before one was read or without one. */
+uint32_t pk_session_aux_type(const pk_session *s);
+uint64_t pk_session_spe_nr_records(const pk_session *s);
+/* While one SPE record's synthetic samples go to the sample callback:
+ * whether a sample of the same record went before (*before) / follows
+ * (*after). Such samples share the task, cpu, time, ip and event offset
+ * and nothing happens between them: a caller may reuse what it made of
+ * the previous one. Both false for samples of the file. */
+void pk_session_spe_same(const pk_session *s, bool *before, bool *after);
+/* Tracepoint payloads: whether samples of e can show theirs (says once,
+ * as a session message, why not when e is a tracepoint event and the file
+ * has no usable tracing data), and the payload's text (*len bytes) of a
+ * tracepoint sample, NULL when none. */
+bool pk_session_trace_usable(pk_session *s, const pk_pd_evsel *e);
+const char *pk_session_trace_text(pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp,
+				  pk_trace_mode mode, size_t *len);
+/* Another machine, with options (--kallsyms FILE, --no-demangle), in place
+ * of the session's (before the run); 0 or -ENOMEM. */
+int pk_session_set_machine(pk_session *s, const pk_machine_opts *o, pk_error *err);
+/* pk_session_finish after the command failed already: no error for files
+ * that gave nothing, only the closing words (messages). */
+int pk_session_finish_failed(pk_session *s, pk_error *err);
 
 /* perf's words for PERF_RECORD_AUX flags (TRUNCATED: lost, PARTIAL: gaps,
  * COLLISION) out of nr_aux records, each hint after its sentence, as

@@ -123,10 +123,54 @@ int pk_machine_srcline(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t a
  * for pid (answers then must not be kept). */
 uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode);
 
+/* The fast call chain lines (pmukit script): where a user-space address
+ * lies (its dso and the offset in it) without the symbol lookup. What
+ * pk_machine_lookup answers for such an address depends on nothing else,
+ * so a text made of that answer can be kept under (dso, offset) and shared
+ * by every process that maps the same file (short-lived processes each
+ * have their own maps version).
+ * pk_machine_frame: the dso (an identity, valid while m lives) of the map
+ * of pid that holds addr, with *off the address inside it
+ * (pk_addr_loc.dso_addr), for a user-space cpumode; NULL for kernel modes
+ * and addresses in no map. Two equal answers mean equal pk_machine_lookup
+ * answers (but for has_map's map_size, which no text uses). */
+const void *pk_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+			     uint64_t *off);
+/* The same for a whole map: the dso, and the map's [start, end) and file
+ * offset (an address's offset is addr - start + pgoff); for an address in
+ * no map (NULL returned, fm->dso NULL), [start, end) is the room around it
+ * that no map holds. The answer stays true for every address of the range
+ * while the process's maps version (pk_machine_maps_version) stays the
+ * same: a caller may keep it (for a user-space cpumode). */
+typedef struct pk_frame_map {
+	const void *dso;
+	uint64_t start, end, pgoff;
+} pk_frame_map;
+const void *pk_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+				 pk_frame_map *fm);
+/* pk_machine_lookup's answer for addr, into *loc, without its cache: for a
+ * caller that keeps what it makes of the answer itself (script's line
+ * cache), where the lookup cache would mostly miss and only take room in
+ * the CPU caches. */
+void pk_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+		       pk_addr_loc *loc);
+
 /* Callchain context markers (PERF_CONTEXT_*): 0 for an address, 1 for a
  * marker (*cpumode gets the new mode), -1 for a value in the marker range
  * that is none of them (perf then drops the whole chain as corrupt). */
 int pk_callchain_context(uint64_t ip, unsigned *cpumode);
+/* A call chain entry seen as perf 6.1 follows chains: 0 an address, 1 a
+ * context marker (*mode set), -1 a marker for which perf drops the whole
+ * chain (corrupt, or a guest context). Inline: asked per chain entry. */
+static inline int pk_callchain_marker(uint64_t ip, unsigned *mode)
+{
+	if (ip < (uint64_t)-4095)
+		return 0;
+	int c = pk_callchain_context(ip, mode);
+	if (c < 0 || *mode == PERF_RECORD_MISC_GUEST_KERNEL || *mode == PERF_RECORD_MISC_GUEST_USER)
+		return -1;
+	return 1;
+}
 
 /* A C++ symbol name as perf 6.1 prints it: demangled, without the
  * function's parameters, qualifiers, return type or clone suffix

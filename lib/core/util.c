@@ -113,7 +113,7 @@ int pki_parse_u64(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
-int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+int pk_grow(void *pptr, size_t *cap, size_t want, size_t elem)
 {
 	void **pp = pptr;
 	if (want <= *cap)
@@ -267,7 +267,7 @@ unsigned pki_edit_distance(const char *a, const char *b)
 	return d[n][m];
 }
 
-bool pki_similar(const char *word, const char *candidate)
+bool pk_similar(const char *word, const char *candidate)
 {
 	size_t len = strlen(word);
 	unsigned limit = 1 + (unsigned)(len / 4);

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/error.h>
+#include <pmukit/util.h>
 
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
@@ -21,8 +23,12 @@ const char *pki_lskip(const char *s);
  * Returns 0 or -EINVAL / -ERANGE; *end (optional) gets the first unparsed char. */
 int pki_parse_u64(const char *s, uint64_t *out, const char **end);
 
-/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size). Returns 0 or -ENOMEM. */
-int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem);
+/* Growable arrays: pki_grow(&ptr, &cap, want, elem_size), the public
+ * pk_grow (include/pmukit/util.h) under the library's internal name. */
+static inline int pki_grow(void *pptr, size_t *cap, size_t want, size_t elem)
+{
+	return pk_grow(pptr, cap, want, elem);
+}
 
 /* Growable string buffer. */
 typedef struct pk_strbuf {
@@ -94,10 +100,8 @@ bool pki_name_matches(const char *pattern, const char *name);
 
 /* "Did you mean": how far apart two words are (Damerau-Levenshtein: an
  * insert, delete, change or swap of neighbours costs 1; the first 63 bytes
- * of each word count), and whether a candidate is near enough to suggest
- * for a word (distance at most 1 + len/4, at most 3; case ignored). */
+ * of each word count). pk_similar (include/pmukit/util.h) decides from it. */
 unsigned pki_edit_distance(const char *a, const char *b);
-bool pki_similar(const char *word, const char *candidate);
 
 /* Defines `static size_t NAME(const T *a, T *b, size_t n)`: one pass of a
  * natural merge sort, the sorted runs of a[0, n) merged two by two into

@@ -777,7 +777,7 @@ static void did_you_mean(const pk_pmus *pmus, const char *name, pk_error *err)
 	for (size_t c = 0; c < pk_pmus_nr_core(pmus); c++) {
 		const pk_pmu *p = pk_pmus_core_at(pmus, c);
 		for (size_t i = 0; i < p->nr_aliases && n < PK_ARRAY_SIZE(near); i++)
-			if (pki_similar(name, p->aliases[i].name))
+			if (pk_similar(name, p->aliases[i].name))
 				near[n++] = p->aliases[i].name;
 	}
 	if (n)

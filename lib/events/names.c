@@ -351,7 +351,7 @@ size_t pki_symbolic_similar(const char *word, const char **out, size_t max)
 	for (size_t t = 0; t < 2; t++)
 		for (size_t i = 0; i < sizes[t]; i++)
 			for (size_t k = 0; k < 3 && tables[t][i].names[k]; k++)
-				if (n < max && pki_similar(word, tables[t][i].names[k]))
+				if (n < max && pk_similar(word, tables[t][i].names[k]))
 					out[n++] = tables[t][i].names[k];
 	return n;
 }

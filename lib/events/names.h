@@ -12,7 +12,7 @@
 bool pki_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config);
 
 /* "Did you mean": the hardware and software names near word
- * (pki_similar), at most max of them into out; how many. */
+ * (pk_similar), at most max of them into out; how many. */
 size_t pki_symbolic_similar(const char *word, const char **out, size_t max);
 
 /* perf's canonical name for a hardware or cache config id (NULL if none). */

@@ -633,7 +633,7 @@ static int list_fixed(const list_state *st)
 	return 0;
 }
 
-int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
+int pk_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
 		   pk_error *err)
 {
 	pk_cpuid host;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
+#include <pmukit/events.h>
 #include <pmukit/pmu.h>
 
 typedef struct pk_pfm_match {
@@ -32,10 +33,5 @@ int pki_pfm_lookup(const pk_pmus *pmus, const pk_cpuid *cpuid, const char *event
  * tables' fixed-counter events through it. Returns true and fills config
  * when `event` (any case) is one of them and the PMU has the fields. */
 bool pki_pfm_fixed_encode(const pk_pmu *pmu, const char *event, uint64_t config[PK_NR_CONFIGS]);
-
-/* For `pmukit list`: every libpfm4 event of each core PMU of this machine. */
-typedef int (*pk_pfm_event_cb)(const pk_pmu *pmu, const char *name, const char *desc, void *arg);
-int pki_pfm_foreach(const pk_pmus *pmus, const pk_cpuid *cpuid, pk_pfm_event_cb cb, void *arg,
-		   pk_error *err);
 
 #endif

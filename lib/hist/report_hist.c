@@ -149,7 +149,7 @@ static size_t resolve_chain(report *rp, const pk_pd_sample *smp, unsigned mode, 
 	unsigned max = rp->cg.max_stack ? rp->cg.max_stack : PK_MAX_STACK;
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pki_chain_marker(ip, &mode);
+		int m = pk_callchain_marker(ip, &mode);
 		if (m < 0)
 			return 0;
 		if (m)

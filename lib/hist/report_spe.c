@@ -1,9 +1,9 @@
-/* libpmukit: Arm SPE latency groups of report (see report_spe.h). Records are
+/* libpmukit: Arm SPE latency groups of report (pk_spe_hist, include/pmukit/hist.h). Records are
  * grouped per symbol in a hash table; each group keeps its records'
  * three latencies (to sort for percentiles at the end) and a count per
  * data source. The histogram's bins are 1, 2 or 5 times a power of ten
  * wide, at most 40 of them from 0 past the largest total latency. */
-#include "report_spe.h"
+#include <pmukit/hist.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,26 +23,26 @@ typedef struct lat3 {
 	uint16_t total, issue, xlat;
 } lat3;
 
-struct rs_entry {
+struct pk_spe_hist_entry {
 	char *key;                   /* "sym\x01dso" */
 	lat3 *lats;
 	size_t nr, cap;
 	uint64_t sources[RS_SOURCES];
 	uint32_t midr;               /* for the sources' names */
-	struct rs_entry *next;
+	struct pk_spe_hist_entry *next;
 };
 
-struct report_spe {
-	rs_entry *buckets[RS_BUCKETS];
+struct pk_spe_hist {
+	pk_spe_hist_entry *buckets[RS_BUCKETS];
 	size_t nr_entries;
 	uint64_t nr_records;
 	uint16_t max_total;
 	uint64_t *hist;              /* per total latency value 0..65535 */
 };
 
-report_spe *report_spe_new(void)
+pk_spe_hist *pk_spe_hist_new(void)
 {
-	report_spe *rs = calloc(1, sizeof(*rs));
+	pk_spe_hist *rs = calloc(1, sizeof(*rs));
 	if (rs && !(rs->hist = calloc(65536, sizeof(uint64_t)))) {
 		free(rs);
 		return NULL;
@@ -50,12 +50,12 @@ report_spe *report_spe_new(void)
 	return rs;
 }
 
-void report_spe_free(report_spe *rs)
+void pk_spe_hist_free(pk_spe_hist *rs)
 {
 	if (!rs)
 		return;
 	for (size_t b = 0; b < RS_BUCKETS; b++)
-		for (rs_entry *e = rs->buckets[b], *n; e; e = n) {
+		for (pk_spe_hist_entry *e = rs->buckets[b], *n; e; e = n) {
 			n = e->next;
 			free(e->key);
 			free(e->lats);
@@ -73,13 +73,13 @@ static size_t hash(const char *s)
 	return h % RS_BUCKETS;
 }
 
-static rs_entry *entry_of(report_spe *rs, const char *key)
+static pk_spe_hist_entry *entry_of(pk_spe_hist *rs, const char *key)
 {
 	size_t h = hash(key);
-	for (rs_entry *e = rs->buckets[h]; e; e = e->next)
+	for (pk_spe_hist_entry *e = rs->buckets[h]; e; e = e->next)
 		if (!strcmp(e->key, key))
 			return e;
-	rs_entry *e = calloc(1, sizeof(*e));
+	pk_spe_hist_entry *e = calloc(1, sizeof(*e));
 	if (!e || !(e->key = strdup(key))) {
 		free(e);
 		return NULL;
@@ -90,9 +90,9 @@ static rs_entry *entry_of(report_spe *rs, const char *key)
 	return e;
 }
 
-int report_spe_record(void *arg, pk_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
+int pk_spe_hist_record(void *arg, pk_session *s, const pk_spe_record *r, int64_t pid, uint32_t midr)
 {
-	report_spe *rs = arg;
+	pk_spe_hist *rs = arg;
 	char key[1100];
 	if (r->present & PK_SPE_HAS_PC) {
 		unsigned mode = r->pc >= 1ull << 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -107,7 +107,7 @@ int report_spe_record(void *arg, pk_session *s, const pk_spe_record *r, int64_t 
 	} else {
 		snprintf(key, sizeof key, "[unknown]\x01[unknown]");
 	}
-	rs_entry *e = entry_of(rs, key);
+	pk_spe_hist_entry *e = entry_of(rs, key);
 	if (!e)
 		return -ENOMEM;
 	if (e->nr == e->cap) {
@@ -136,7 +136,7 @@ static int cmp_u16(const void *a, const void *b)
 }
 
 /* p50, p90, p99 (nearest rank) of one latency of an entry. */
-static void percentiles(const rs_entry *e, size_t field, unsigned out[3])
+static void percentiles(const pk_spe_hist_entry *e, size_t field, unsigned out[3])
 {
 	uint16_t *v = malloc(e->nr * sizeof(*v));
 	if (!v) {
@@ -155,7 +155,7 @@ static void percentiles(const rs_entry *e, size_t field, unsigned out[3])
 }
 
 /* "L1D 60%, DRAM 25%, ..." of the entry's loads and stores. */
-static void sources_text(const rs_entry *e, char *out, size_t size)
+static void sources_text(const pk_spe_hist_entry *e, char *out, size_t size)
 {
 	uint64_t total = 0;
 	for (int i = 0; i < RS_SOURCES; i++)
@@ -175,14 +175,14 @@ static void sources_text(const rs_entry *e, char *out, size_t size)
 
 static int cmp_entries(const void *a, const void *b)
 {
-	const rs_entry *x = *(rs_entry *const *)a, *y = *(rs_entry *const *)b;
+	const pk_spe_hist_entry *x = *(pk_spe_hist_entry *const *)a, *y = *(pk_spe_hist_entry *const *)b;
 	if (x->nr != y->nr)
 		return x->nr > y->nr ? -1 : 1;
 	return strcmp(x->key, y->key);
 }
 
 /* The histogram's bins: width 1, 2 or 5 times a power of ten. */
-size_t report_spe_bins(const report_spe *rs, unsigned *width)
+size_t pk_spe_hist_bins(const pk_spe_hist *rs, unsigned *width)
 {
 	unsigned span = (unsigned)rs->max_total + 1, w = 1;
 	for (unsigned m = 1;; m *= 10) {
@@ -194,7 +194,7 @@ size_t report_spe_bins(const report_spe *rs, unsigned *width)
 	return (span + w - 1) / w;
 }
 
-uint64_t report_spe_bin(const report_spe *rs, size_t b, unsigned width)
+uint64_t pk_spe_hist_bin(const pk_spe_hist *rs, size_t b, unsigned width)
 {
 	uint64_t n = 0;
 	for (unsigned v = (unsigned)b * width; v < (unsigned)(b + 1) * width && v < 65536; v++)
@@ -202,26 +202,26 @@ uint64_t report_spe_bin(const report_spe *rs, size_t b, unsigned width)
 	return n;
 }
 
-uint64_t report_spe_nr_records(const report_spe *rs)
+uint64_t pk_spe_hist_nr_records(const pk_spe_hist *rs)
 {
 	return rs->nr_records;
 }
 
-rs_entry **report_spe_sorted(const report_spe *rs, size_t *n)
+pk_spe_hist_entry **pk_spe_hist_sorted(const pk_spe_hist *rs, size_t *n)
 {
-	rs_entry **all = malloc((rs->nr_entries ? rs->nr_entries : 1) * sizeof(*all));
+	pk_spe_hist_entry **all = malloc((rs->nr_entries ? rs->nr_entries : 1) * sizeof(*all));
 	if (!all)
 		return NULL;
 	size_t k = 0;
 	for (size_t b = 0; b < RS_BUCKETS; b++)
-		for (rs_entry *e = rs->buckets[b]; e; e = e->next)
+		for (pk_spe_hist_entry *e = rs->buckets[b]; e; e = e->next)
 			all[k++] = e;
 	qsort(all, k, sizeof(*all), cmp_entries);
 	*n = k;
 	return all;
 }
 
-void report_spe_row_of(const rs_entry *e, report_spe_row *row)
+void pk_spe_hist_row_of(const pk_spe_hist_entry *e, pk_spe_hist_row *row)
 {
 	row->nr = e->nr;
 	for (size_t f = 0; f < 3; f++)

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "perfdata/pd_fast.h"
 
 #define PD_MAGIC 0x32454c4946524550ULL        /* "PERFILE2" read natively */
 #define PD_MAGIC_SWAPPED 0x50455246494c4532ULL
@@ -484,7 +483,7 @@ struct pk_pd_reader {
 		const pk_pd_evsel *evsel;  /* NULL: empty */
 	} id_memo[PD_ID_MEMO];
 	uint64_t names_version;      /* changes when an evsel's name may have */
-	/* pki_pd_next_parsed: the sample it parsed last with a simple layout,
+	/* pk_pd_next_parsed: the sample it parsed last with a simple layout,
 	 * and its evsel (NULL: none, or the sample may hold other fields) */
 	const pk_pd_sample *parsed;
 	const pk_pd_evsel *parsed_evsel;

@@ -1,6 +1,6 @@
 /* The perf.data reader: file header, attrs, feature table, then the record
  * stream with COMPRESSED records expanded and time ordering on top; both
- * pk_pd_next and the CLI's internal pki_pd_next_parsed (pd_fast.h) come
+ * pk_pd_next and the fast pk_pd_next_parsed come
  * out of next_event.
  *
  * Invariants: damage that stops reading is an error naming the file offset,
@@ -1307,7 +1307,7 @@ static int next_event(pk_pd_reader *r, pk_pd_event *ev, pk_error *err)
 	}
 }
 
-uint64_t pki_pd_names_version(const pk_pd_reader *r)
+uint64_t pk_pd_names_version(const pk_pd_reader *r)
 {
 	return r->names_version;
 }
@@ -1339,7 +1339,7 @@ static bool parse_held(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s)
 	return true;
 }
 
-int pki_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
+int pk_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 {
 	for (;;) {
 		int rc = next_event(r, ev, err);

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perfdata/pd_fast.h"
 
 void pki_session_msg(pk_session *s, pk_session_msg kind, const char *fmt, ...)
 {
@@ -368,7 +367,7 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 	s->ran = true;
 	/* the internal path: each sample parsed once, those that do not parse
 	 * counted by the reader and reported by pki_session_finish */
-	while ((rc = pki_pd_next_parsed(s->reader, &ev, &sample, err)) > 0) {
+	while ((rc = pk_pd_next_parsed(s->reader, &ev, &sample, err)) > 0) {
 		uint64_t t;
 		if (s->spe.have_info && record_time(&ev, &sample, &t)) {
 			/* the Arm SPE samples older than this record come first */

@@ -1,5 +1,5 @@
 /* libpmukit: the perf.data session's state (include/pmukit/session.h),
- * internal: the CLI's fast paths and lib/hist read its fields. Invariant:
+ * internal: lib/hist reads its fields (the CLI only the accessors). Invariant:
  * reader and machine live as long as the session; every message goes to
  * msg_fn at once (or into warnings), in the order perf says it. */
 #ifndef PMUKIT_PD_SESSION_H
@@ -79,19 +79,6 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 int pki_session_finish(pk_session *s, bool failed, pk_error *err);
 /* Frees what s holds (not s). */
 void pki_session_release(pk_session *s);
-
-/* A call chain entry seen as perf 6.1 follows chains: 0 an address, 1 a
- * context marker (*mode set), -1 a marker for which perf drops the whole
- * chain (corrupt, or a guest context). */
-static inline int pki_chain_marker(uint64_t ip, unsigned *mode)
-{
-	if (ip < (uint64_t)-4095)
-		return 0;
-	int c = pk_callchain_context(ip, mode);
-	if (c < 0 || *mode == PERF_RECORD_MISC_GUEST_KERNEL || *mode == PERF_RECORD_MISC_GUEST_USER)
-		return -1;
-	return 1;
-}
 
 /* The inlined function perf 6.1 shows at entry i of a --call-graph dwarf
  * chain, as "name (inlined)" (script prints "name+off (inlined)", off from

@@ -99,3 +99,87 @@ const char *pk_session_warning(const pk_session *s, size_t idx)
 {
 	return pki_warnings_at(&s->warnings, idx);
 }
+
+pk_session_event_fn pk_session_event_hook(const pk_session *s, void **arg)
+{
+	*arg = s->event_arg;
+	return s->on_event;
+}
+
+void pk_session_after_dump(pk_session *s, pk_session_sample_fn fn, void *arg)
+{
+	s->after_dump = fn;
+	s->after_dump_arg = arg;
+}
+
+void pk_session_on_feature(pk_session *s, pk_session_feature_fn fn, void *arg)
+{
+	s->on_feature = fn;
+	s->feature_arg = arg;
+}
+
+void pk_session_spe_dump(pk_session *s, pk_session_spe_dump_fn fn, void *arg)
+{
+	s->spe.dump = fn != NULL;
+	s->spe.dump_fn = fn;
+	s->spe.dump_arg = arg;
+}
+
+void pk_session_spe_export(pk_session *s, pk_session_spe_export_fn fn, void *arg)
+{
+	s->spe.export_fmt = fn != NULL;
+	s->spe.export_fn = fn;
+	s->spe.export_arg = arg;
+}
+
+void pk_session_on_spe_sample(pk_session *s, pk_session_sample_fn fn)
+{
+	s->spe.sample_fn = fn;
+}
+
+bool pk_session_has_spe(const pk_session *s)
+{
+	return s->spe.have_info;
+}
+
+uint32_t pk_session_aux_type(const pk_session *s)
+{
+	return s->spe.info_type;
+}
+
+uint64_t pk_session_spe_nr_records(const pk_session *s)
+{
+	return s->spe.nr_records;
+}
+
+void pk_session_spe_same(const pk_session *s, bool *before, bool *after)
+{
+	*before = s->spe.same_before;
+	*after = s->spe.same_after;
+}
+
+bool pk_session_trace_usable(pk_session *s, const pk_pd_evsel *e)
+{
+	return pki_trace_usable(&s->trace, s, e);
+}
+
+const char *pk_session_trace_text(pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp,
+				  pk_trace_mode mode, size_t *len)
+{
+	return pki_trace_text(&s->trace, e, smp, mode, len);
+}
+
+int pk_session_set_machine(pk_session *s, const pk_machine_opts *o, pk_error *err)
+{
+	return pki_session_set_machine(s, o, err);
+}
+
+int pk_session_finish_failed(pk_session *s, pk_error *err)
+{
+	return pki_session_finish(s, true, err);
+}
+
+const char *const *pk_session_chain_inlines(const pk_session *s, const pk_pd_sample *smp)
+{
+	return pki_chain_inlines(s, smp);
+}

@@ -8,7 +8,6 @@
  * answers valid, and an answer is never served for a changed group. A
  * lookup that has no map group goes through a scratch entry, never a hit. */
 #include "sy_internal.h"
-#include "symbols/sy_fast.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +203,7 @@ uint64_t pk_machine_maps_version(pk_machine *m, uint32_t pid, unsigned cpumode)
 	return g ? g->version : 0;
 }
 
-void pki_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+void pk_machine_locate(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			pk_addr_loc *loc)
 {
 	resolve(m, pid, cpumode, addr, loc);
@@ -227,7 +226,7 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 			return &c->loc;
 	}
 	pk_addr_loc *loc = &c->loc;
-	pki_machine_locate(m, pid, cpumode, addr, loc);
+	pk_machine_locate(m, pid, cpumode, addr, loc);
 	c->mg = g;
 	c->version = g ? g->version : 0;
 	c->addr = addr;
@@ -237,10 +236,10 @@ const pk_addr_loc *pk_machine_lookup(pk_machine *m, uint32_t pid, unsigned cpumo
 	return loc;
 }
 
-const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
-				  uint64_t addr, pki_frame_map *fm)
+const void *pk_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
+				  uint64_t addr, pk_frame_map *fm)
 {
-	*fm = (pki_frame_map){NULL, 0, UINT64_MAX, 0};
+	*fm = (pk_frame_map){NULL, 0, UINT64_MAX, 0};
 	if (kernel_mode(cpumode))
 		return NULL;
 	thread *leader = pki_sy_thread_find(m, pid);
@@ -249,15 +248,15 @@ const void *pki_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
 		pki_sy_mg_gap(leader ? leader->mg : NULL, addr, &fm->start, &fm->end);
 		return NULL;
 	}
-	*fm = (pki_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
+	*fm = (pk_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
 	return mp->dso;
 }
 
-const void *pki_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
+const void *pk_machine_frame(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			      uint64_t *off)
 {
-	pki_frame_map fm;
-	if (!pki_machine_frame_map(m, pid, cpumode, addr, &fm))
+	pk_frame_map fm;
+	if (!pk_machine_frame_map(m, pid, cpumode, addr, &fm))
 		return NULL;
 	*off = addr - fm.start + fm.pgoff;
 	return fm.dso;

@@ -412,17 +412,17 @@ static void test_foreach(void **state)
 	pk_error err;
 	pk_error_clear(&err);
 	struct listing l = {0, false, "int_misc.recovery_cycles", "cpu", 0};
-	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &l, &err), 0);
+	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &l, &err), 0);
 	assert_true(l.saw);
 	assert_true(l.n > 300);
 	struct listing stop = {0, false, "", "", 3};
-	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &stop, &err), 5);
+	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &stop, &err), 5);
 	assert_int_equal(stop.n, 3);
 	pk_pmus_put(m.pmus);
 	/* the fake Arm CPU has no table: an empty list */
 	m = load("neoverse-n1-spe", "ARM-fake-0-0");
 	struct listing none = {0, false, "", "", 0};
-	assert_int_equal(pki_pfm_foreach(m.pmus, &m.id, count_event, &none, &err), 0);
+	assert_int_equal(pk_pfm_foreach(m.pmus, &m.id, count_event, &none, &err), 0);
 	assert_int_equal(none.n, 0);
 	pk_pmus_put(m.pmus);
 }

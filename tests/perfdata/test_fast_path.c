@@ -1,4 +1,4 @@
-/* The CLI's internal read path (lib/perfdata/pd_fast.h) against the public
+/* The fast read path (pk_pd_next_parsed, perfdata.h) against the plain
  * one (pk_pd_next and pk_pd_reader_parse_sample): on a file of two events
  * with many head fields, call chains and raw data, samples in interleaved
  * per-CPU streams, out of order, at equal times, over rounds, with a
@@ -240,7 +240,7 @@ static void check_order(const pk_pd_event *ev, const pk_pd_sample *s, uint64_t *
 /* The names version moves at the EVENT_UPDATE, and only there. */
 static void check_names_version(const pk_pd_reader *r, const pk_pd_event *ev, uint64_t *version)
 {
-	uint64_t now = pki_pd_names_version(r);
+	uint64_t now = pk_pd_names_version(r);
 	if (ev->type != PK_RECORD_EVENT_UPDATE) {
 		assert_int_equal(now, *version);
 		return;
@@ -252,7 +252,7 @@ static void check_names_version(const pk_pd_reader *r, const pk_pd_event *ev, ui
 
 static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffer)
 {
-	uint64_t version = pki_pd_names_version(fast), start_version = version;
+	uint64_t version = pk_pd_names_version(fast), start_version = version;
 	pk_pd_event e1, e2;
 	pk_pd_sample s1, s2;
 	memset(&s2, 0, sizeof(s2));
@@ -260,9 +260,9 @@ static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffe
 	int rc1, rc2;
 	do {
 		rc1 = public_next(pub, &e1, &s1);
-		/* s2 stays as the last call left it (pd_fast.h): a sample of
+		/* s2 stays as the last call left it (perfdata.h): a sample of
 		 * the same event is then written over, not cleared */
-		rc2 = pki_pd_next_parsed(fast, &e2, &s2, NULL);
+		rc2 = pk_pd_next_parsed(fast, &e2, &s2, NULL);
 		assert_int_equal(rc1, rc2);
 		if (rc1 <= 0)
 			break;

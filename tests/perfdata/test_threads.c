@@ -3,7 +3,7 @@
  * version, which must change whenever any answer of pk_machine_comm may
  * (a name set) and stay put otherwise: pmukit script keeps
  * formatted task fields while it stays the same. And the frames of
- * user-space addresses (pki_machine_frame, lib/symbols/sy_fast.h): one
+ * user-space addresses (pk_machine_frame, symbols.h): one
  * dso and offset for the same place of a file in two processes, and the
  * same lookup answer for the same frame, which script keeps its chain
  * lines under. Lookups in damaged ELF files (tests/data/elf). */
@@ -21,7 +21,6 @@
 #include <pmukit/symbols.h>
 
 #include "helpers.h"
-#include "symbols/sy_fast.h"
 
 /* A record's bytes, 8-byte aligned, as pk_pd_next hands them out. */
 typedef union rec {
@@ -133,9 +132,9 @@ static void test_frame(void **state)
 	mmap_rec(m, 11, 0x7f0000, 0x10000, 0x3000, "/nonexistent/a.so");
 	mmap_rec(m, 11, 0x900000, 0x10000, 0x1000, "/nonexistent/b.so");
 	uint64_t o1 = 0, o2 = 0, o3 = 0;
-	const void *d1 = pki_machine_frame(m, 10, user, 0x402345, &o1);
-	const void *d2 = pki_machine_frame(m, 11, user, 0x7f0345, &o2);
-	const void *d3 = pki_machine_frame(m, 11, user, 0x901345, &o3);
+	const void *d1 = pk_machine_frame(m, 10, user, 0x402345, &o1);
+	const void *d2 = pk_machine_frame(m, 11, user, 0x7f0345, &o2);
+	const void *d3 = pk_machine_frame(m, 11, user, 0x901345, &o3);
 	assert_non_null(d1);
 	assert_ptr_equal(d1, d2);
 	assert_true(o1 == 0x3345 && o2 == 0x3345 && o3 == 0x2345);
@@ -149,9 +148,9 @@ static void test_frame(void **state)
 	assert_string_equal(b.dso, a.dso);
 	assert_true(a.dso_addr == o1 && b.dso_addr == o1 && a.has_map && b.has_map);
 	/* no map, no process, a kernel mode: no frame */
-	assert_null(pki_machine_frame(m, 10, user, 0x500000, &o1));
-	assert_null(pki_machine_frame(m, 99, user, 0x402345, &o1));
-	assert_null(pki_machine_frame(m, 10, PERF_RECORD_MISC_KERNEL, 0x402345, &o1));
+	assert_null(pk_machine_frame(m, 10, user, 0x500000, &o1));
+	assert_null(pk_machine_frame(m, 99, user, 0x402345, &o1));
+	assert_null(pk_machine_frame(m, 10, PERF_RECORD_MISC_KERNEL, 0x402345, &o1));
 	pk_machine_free(m);
 }
 

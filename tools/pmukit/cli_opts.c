@@ -5,8 +5,9 @@
 
 #include <string.h>
 
+#include <pmukit/util.h>
+
 #include "builtin.h"
-#include "core/util.h"
 
 #define MAX_OPTS 128
 
@@ -89,7 +90,7 @@ static int near_names(const pk_optspec *s, const char *word, size_t wlen, bool *
 			if (!o->name)
 				continue;
 			bool hit = pass == 0 ? wlen && !strncmp(o->name, word, wlen)
-					     : pki_similar(word, o->name);
+					     : pk_similar(word, o->name);
 			if (hit && used < len)
 				used += (size_t)snprintf(buf + used, len - used, "%s--%s",
 							 n++ ? ", " : "", o->name);

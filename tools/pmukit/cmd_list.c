@@ -19,7 +19,6 @@
 #include <pmukit/tracepoint.h>
 
 #include "builtin.h"
-#include "events/pfm.h"
 
 static const pk_opt list_opts_table[] = {
 	{"formats", 0, 'f', no_argument, NULL, "also list PMU formats"},
@@ -308,7 +307,7 @@ static int list_named(struct lister *l, bool asked)
 	pk_error_clear(&err);
 	pk_cpuid id;
 	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_host_cpuid(NULL, &id, &err);
-	if (r < 0 || pki_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
+	if (r < 0 || pk_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
 		if (asked || pk_cpuid_overridden()) {
 			pk_cli_print_error("list", &err);
 			return 1;

@@ -11,7 +11,7 @@
 #include "session_cli.h"
 #include "report.h"
 #include "report_keys.h"
-#include "report_spe.h"
+#include "report_spe_print.h"
 #include "pd_dump.h"
 #include "report_tasks.h"
 
@@ -369,9 +369,9 @@ static void elide(report *rp)
  * Children when the samples have them, the group view when it has groups. */
 static bool only_tracepoints(pk_session *s)
 {
-	size_t n = pk_pd_nr_evsels(s->reader);
+	size_t n = pk_pd_nr_evsels(pk_session_reader(s));
 	for (size_t i = 0; i < n; i++)
-		if (pk_pd_evsel_at(s->reader, i)->attr.type != PERF_TYPE_TRACEPOINT)
+		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.type != PERF_TYPE_TRACEPOINT)
 			return false;
 	return n > 0;
 }
@@ -387,7 +387,7 @@ static void settle(report *rp, pk_session *s, const pk_pd_header *h)
 	/* the chains' order follows Children as asked (perf's default: on),
 	 * also for a pipe, whose Children go with its evlist still empty */
 	if (!rp->cg.order_set)
-		rp->cg.caller = pk_pd_is_pipe(s->reader) ? asked : rp->children;
+		rp->cg.caller = pk_pd_is_pipe(pk_session_reader(s)) ? asked : rp->children;
 	if (rp->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
 		rp->children = false;
 	if (rp->inverted)
@@ -425,8 +425,8 @@ static bool cpus_refused(const report *rp, pk_session *s, const pk_pd_header *h)
 	if (!rp->cpus)
 		return false;
 	bool has_cpu = false;
-	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
-		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_CPU)
+	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
+		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_CPU)
 			has_cpu = true;
 	if (!has_cpu) {
 		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
@@ -458,7 +458,7 @@ static void report_free(report *rp)
  * samples" (its TUI's event menu). */
 static void print_available(const report *rp, pk_session *s)
 {
-	if (!s->spe.nr_synth)
+	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)))
 		return;
 	printf("# Available samples\n");
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
@@ -468,13 +468,13 @@ static void print_available(const report *rp, pk_session *s)
 }
 
 /* The histogram of the records' latency as an SVG file (--plot). */
-static int plot_latency(report_spe *rs, pk_session *s, const char *plot)
+static int plot_latency(pk_spe_hist *rs, pk_session *s, const char *plot)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	if (!s->spe.nr_records) {
+	if (!pk_session_spe_nr_records(s)) {
 		fprintf(stderr, "pmukit report: --plot draws the latency of Arm SPE records: %s has "
-				"none\n", s->input);
+				"none\n", pk_session_input(s));
 		return 1;
 	}
 	if (report_spe_plot(rs, plot, &err) < 0) {
@@ -489,19 +489,17 @@ static int plot_latency(report_spe *rs, pk_session *s, const char *plot)
 static int run_views(report *rp, const report_args *a, pk_session *s)
 {
 	bool spe = a->spe_latency || a->plot;
-	report_spe *rs = spe ? report_spe_new() : NULL;
+	pk_spe_hist *rs = spe ? pk_spe_hist_new() : NULL;
 	if (spe && !rs) {
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	s->spe.record_fn = rs ? report_spe_record : NULL;
-	s->spe.record_arg = rs;
+	pk_session_on_spe_record(s, rs ? pk_spe_hist_record : NULL, rs);
 	report_threads *th = a->threads ? report_threads_new(s) : NULL;
 	if (th) {
-		s->on_event = report_threads_event;
-		s->event_arg = th;
+		pk_session_on_event(s, report_threads_event, th);
 	}
-	if (a->header && pk_pd_is_pipe(s->reader))
+	if (a->header && pk_pd_is_pipe(pk_session_reader(s)))
 		pd_session_pipe_features(s, stdout);
 	int status = pd_session_run(s, rp_hist_sample, rp);
 	if (!status && !a->dump) {
@@ -516,76 +514,76 @@ static int run_views(report *rp, const report_args *a, pk_session *s)
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
-	report_spe_free(rs);
-	s->on_event = NULL;
+	pk_spe_hist_free(rs);
+	pk_session_on_event(s, NULL, NULL);
 	report_threads_free(th);
 	return status;
 }
 
 static int report_run(report *rp, report_args *a)
 {
-	pk_session s;
+	pk_session *s = NULL;
 	int rc = pd_session_open(&s, "report", a->input, false, a->force, a->dump);
 	if (rc)
 		return rc;
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
 			      .symfs = a->symfs};
-	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(&s, &mo)) {
-		pd_session_close(&s);
+	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(s, &mo)) {
+		pd_session_close(s);
 		return 1;
 	}
 	if (a->stats || a->tasks) {
 		/* perf 6.1: --stats wins over --tasks; neither prints a header */
-		int status = a->stats ? report_stats_run(&s) : report_tasks_run(&s, a->mmaps);
-		status = pd_session_finish(&s, status);
-		pd_session_close(&s);
+		int status = a->stats ? report_stats_run(s) : report_tasks_run(s, a->mmaps);
+		status = pd_session_finish(s, status);
+		pd_session_close(s);
 		return status;
 	}
-	if (a->itrace && pd_session_itrace(&s, a->itrace)) {
-		pd_session_close(&s);
+	if (a->itrace && pd_session_itrace(s, a->itrace)) {
+		pd_session_close(s);
 		return 129;
 	}
 	pk_pd_header h;
 	pk_error err;
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
-	pk_pd_header_read(s.reader, &h, &err);
-	settle(rp, &s, &h);
-	if (rp_branch_settle(rp, &s)) {
-		pd_session_close(&s);
+	pk_pd_header_read(pk_session_reader(s), &h, &err);
+	settle(rp, s, &h);
+	if (rp_branch_settle(rp, s)) {
+		pd_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;
 	}
 	if (a->header || a->header_only)
-		pd_header_print(s.reader, s.input, stdout);
-	if (a->header_only && pk_pd_is_pipe(s.reader))
-		pd_header_pipe_features(s.reader, stdout); /* perf's status stays 0 */
+		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
+	if (a->header_only && pk_pd_is_pipe(pk_session_reader(s)))
+		pd_header_pipe_features(pk_session_reader(s), stdout); /* perf's status stays 0 */
 	else if (a->header || a->header_only)
 		;
 	else if (!rp->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	pd_header_note_modeled(s.reader, "report", !rp->quiet, rp->quiet ? stderr : stdout);
+	pd_header_note_modeled(pk_session_reader(s), "report", !rp->quiet, rp->quiet ? stderr : stdout);
 	int status = 0;
-	if (!a->header_only && !cpus_refused(rp, &s, &h)) {
+	if (!a->header_only && !cpus_refused(rp, s, &h)) {
 		if (a->dump)
-			pd_session_spe_dump(&s);
-		if (pk_pd_is_pipe(s.reader))
+			pd_session_spe_dump(s);
+		if (pk_pd_is_pipe(pk_session_reader(s)))
 			rp->pipe_hdr = &h;
 		if (a->dump) {
-			status = pd_dump_run(&s, PD_DUMP_STATS | (rp->branch_view ? PD_DUMP_BRANCHES : 0u), NULL, NULL);
-		} else if (rp_hist_setup(rp, &s, &h) < 0) {
+			status = pd_dump_run(s, PD_DUMP_STATS | (rp->branch_view ? PD_DUMP_BRANCHES : 0u), NULL, NULL);
+		} else if (rp_hist_setup(rp, s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;
 		} else {
-			status = run_views(rp, a, &s);
+			status = run_views(rp, a, s);
 		}
-		const pk_pd_stats *st = pk_pd_get_stats(s.reader);
+		const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(s));
 		if (st->nr_lost_events)
 			fprintf(stderr, "warning: %" PRIu64 " events were lost while recording\n",
 				st->nr_lost_events);
 	}
-	status = pd_session_finish(&s, status);
-	pd_session_close(&s);
+	status = pd_session_finish(s, status);
+	pd_session_close(s);
 	pk_pd_header_release(&h);
 	return status;
 }

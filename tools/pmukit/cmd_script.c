@@ -12,8 +12,6 @@
 #include "pd_dump.h"
 #include "pd_header.h"
 #include "session_cli.h"
-#include "perfdata/pd_fast.h"
-#include "symbols/sy_fast.h"
 #include "script_fields.h"
 #include "script_filter.h"
 #include "script_metric.h"
@@ -164,6 +162,10 @@ typedef struct chain_plan {
 
 typedef struct script {
 	pd_out out;
+	/* the session's machine and reader (for good after the options' machine
+	 * is set), kept here: the sample loop asks for them per line */
+	pk_machine *machine;
+	pk_pd_reader *reader;
 	unsigned fields;             /* as asked (-F list) */
 	bool user_fields;            /* -F given (not +/-) */
 	unsigned add, del;           /* -F +field,-field: changes to the defaults */
@@ -177,7 +179,7 @@ typedef struct script {
 	struct evlabel {             /* per evsel: "<name, padded>: ", made once */
 		char *name, *text;   /* the name it was made of; the text */
 		size_t len;
-		uint64_t version;    /* pki_pd_names_version when name was checked */
+		uint64_t version;    /* pk_pd_names_version when name was checked */
 	} *labels;
 	bool checked;
 	int status;
@@ -217,7 +219,7 @@ typedef struct script {
 	} lc;
 	struct map_memo {            /* frame_map: recent maps, version 0: empty */
 		uint64_t version;
-		pki_frame_map fm;
+		pk_frame_map fm;
 	} maps[1u << MAP_MEMO_BITS];
 	script_metric metric;        /* -F metric's running state */
 } script;
@@ -324,7 +326,7 @@ static int parse_fields(script *sc, const char *arg)
  * them off. */
 static unsigned pipe_chain_fields(const script *sc, pk_session *s)
 {
-	if (!pk_pd_is_pipe(s->reader) || sc->hide_callchain)
+	if (!pk_pd_is_pipe(pk_session_reader(s)) || sc->hide_callchain)
 		return 0;
 	uint64_t st = 0;
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
@@ -361,7 +363,7 @@ static int check_fields(script *sc, pk_session *s)
 		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
 		bool user = sc->user_fields && applies;
 		unsigned base = default_fields(e->attr.type);
-		bool payload = pki_trace_usable(&s->trace, s, e);
+		bool payload = pk_session_trace_usable(s, e);
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
 			base = payload ? base | trace_add
 				       : DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
@@ -490,7 +492,7 @@ static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, s
 
 /* A line not in its slot: looked up, formatted, kept in ls (when not
  * NULL) under its tag. */
-static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid, unsigned mode,
+static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
 			    uint64_t ip, bool chain, line_slot *ls, uint64_t tag_addr,
 			    uint64_t tag_version)
 {
@@ -500,9 +502,9 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
 	pk_addr_loc fresh;
 	const pk_addr_loc *loc = &fresh;
 	if (ls)
-		pki_machine_locate(s->machine, pid, mode, ip, &fresh);
+		pk_machine_locate(sc->machine, pid, mode, ip, &fresh);
 	else
-		loc = pk_machine_lookup(s->machine, pid, mode, ip);
+		loc = pk_machine_lookup(sc->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot; not the slot of
 	 * lines bypassing the cache (ip_slot: an address seldom comes back
 	 * then, and the copy reads bytes just stored: a store-forwarding
@@ -521,7 +523,7 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
 	}
 	print_loc(o, f, loc);
 	if (f & F_SRCLINE)
-		print_srcline(o, s->machine, pid, mode, ip, loc);
+		print_srcline(o, sc->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (keep)
@@ -534,7 +536,7 @@ static void print_addr_miss(script *sc, pk_session *s, unsigned f, uint32_t pid,
  * Call chains repeat the same addresses over and over: the text is kept
  * in slot ls (NULL: none) under its tag and copied when it comes again,
  * without even a symbol lookup. */
-static inline void print_addr_tagged(script *sc, pk_session *s, unsigned f, uint32_t pid,
+static inline void print_addr_tagged(script *sc, unsigned f, uint32_t pid,
 				     unsigned mode, uint64_t ip, bool chain, line_slot *ls,
 				     uint64_t tag_addr, uint64_t tag_version)
 {
@@ -542,7 +544,7 @@ static inline void print_addr_tagged(script *sc, pk_session *s, unsigned f, uint
 	if (ls && ls->addr == tag_addr && ls->version == tag_version && ls->key == key)
 		slot_out(&sc->out, ls);
 	else
-		print_addr_miss(sc, s, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
+		print_addr_miss(sc, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
 }
 
 /* Sample lines (not chains) and the line cache: a slot costs a memory
@@ -583,7 +585,7 @@ static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsi
 
 /* The sample's address line through its slot ls (ip_slot, not
  * LS_RECENT), counting the cache's hits when it was probed. */
-static void ip_line_out(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
+static void ip_line_out(script *sc, unsigned f, const pk_pd_sample *smp,
 			unsigned cpumode, line_slot *ls, int how, uint64_t version)
 {
 	if (how == LS_PROBE) {
@@ -597,20 +599,20 @@ static void ip_line_out(script *sc, pk_session *s, unsigned f, const pk_pd_sampl
 		}
 	}
 	sc->recent = ls;
-	print_addr_tagged(sc, s, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
+	print_addr_tagged(sc, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
 }
 
 /* A chain line of an inlined function (--call-graph dwarf), as perf 6.1:
  * the name with the offset from the address's symbol, "(inlined)" in
  * place of the dso. */
-static void print_inlined(script *sc, pk_session *s, unsigned f, uint32_t pid, uint64_t ip,
+static void print_inlined(script *sc, unsigned f, uint32_t pid, uint64_t ip,
 			  const char *name)
 {
 	pd_out *o = &sc->out;
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, pid, PERF_RECORD_MISC_USER, ip);
+	const pk_addr_loc *loc = pk_machine_lookup(sc->machine, pid, PERF_RECORD_MISC_USER, ip);
 	pd_out_ch(o, '\t');
 	pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
-	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pki_chain_inlined's text */
+	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pk_session_chain_inlines' text */
 	if (f & F_SYM) {
 		pd_out_ch(o, ' ');
 		pd_out_mem(o, name, len);
@@ -627,13 +629,13 @@ static void print_inlined(script *sc, pk_session *s, unsigned f, uint32_t pid, u
  * of the room between them) by (maps version, 64 KiB block of the
  * address), valid while the process's maps version holds: a chain's
  * frames lie in a few maps, the next sample's mostly in the same. */
-static const pki_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, unsigned mode,
+static const pk_frame_map *frame_map(script *sc, uint32_t pid, unsigned mode,
 				      uint64_t version, uint64_t ip)
 {
 	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
 	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
 	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
-		pki_machine_frame_map(s->machine, pid, mode, ip, &mm->fm);
+		pk_machine_frame_map(sc->machine, pid, mode, ip, &mm->fm);
 		mm->version = version;
 	}
 	return mm->fm.dso ? &mm->fm : NULL;
@@ -641,25 +643,25 @@ static const pki_frame_map *frame_map(script *sc, pk_session *s, uint32_t pid, u
 
 /* The entries of smp's chain (at most perf's --max-stack), each with its
  * slot prefetched: a user-space line is the same text in every process
- * that maps the dso (pki_machine_frame_map), kept in the frame cache under
+ * that maps the dso (pk_machine_frame_map), kept in the frame cache under
  * (offset, dso); others in the line cache under (address, maps version). */
 static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, unsigned cpumode,
 			 chain_plan *cp)
 {
 	int n = 0;
 	unsigned mode = cpumode;
-	uint64_t version = pk_machine_maps_version(s->machine, smp->pid, mode);
-	const char *const *inls = pki_chain_inlines(s, smp);
+	uint64_t version = pk_machine_maps_version(sc->machine, smp->pid, mode);
+	const char *const *inls = pk_session_chain_inlines(s, smp);
 	cp->n = 0;
 	/* perf reads no further than max_stack entries: a bad marker past
 	 * them is not seen */
 	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
-		int m = pki_chain_marker(ip, &mode);
+		int m = pk_callchain_marker(ip, &mode);
 		if (m < 0)
 			return; /* perf 6.1 drops the chain as corrupt */
 		if (m) {
-			version = pk_machine_maps_version(s->machine, smp->pid, mode);
+			version = pk_machine_maps_version(sc->machine, smp->pid, mode);
 			continue;
 		}
 		struct chain_ent *ce = &cp->e[n++];
@@ -670,8 +672,8 @@ static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, uns
 		ce->ls = NULL;
 		if (!sc->lines || !version || ce->inl)
 			continue;
-		const pki_frame_map *fm = mode == PERF_RECORD_MISC_USER
-						  ? frame_map(sc, s, smp->pid, mode, version, ip)
+		const pk_frame_map *fm = mode == PERF_RECORD_MISC_USER
+						  ? frame_map(sc, smp->pid, mode, version, ip)
 						  : NULL;
 		if (fm) {
 			uint64_t off = ip - fm->start + fm->pgoff;
@@ -687,15 +689,15 @@ static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, uns
 }
 
 /* The call chain gathered, one line per address. */
-static void print_chain(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
+static void print_chain(script *sc, unsigned f, const pk_pd_sample *smp,
 			const chain_plan *cp)
 {
 	for (int i = 0; i < cp->n; i++) {
 		const struct chain_ent *ce = &cp->e[i];
 		if (ce->inl)
-			print_inlined(sc, s, f, smp->pid, ce->ip, ce->inl);
+			print_inlined(sc, f, smp->pid, ce->ip, ce->inl);
 		else
-			print_addr_tagged(sc, s, f, smp->pid, ce->mode, ce->ip, true, ce->ls,
+			print_addr_tagged(sc, f, smp->pid, ce->mode, ce->ip, true, ce->ls,
 					  ce->tag_addr, ce->tag_version);
 	}
 }
@@ -763,11 +765,11 @@ static bool make_label(const script *sc, struct evlabel *l, const char *name)
 /* The event's label (its length in *len), made once per evsel and again
  * only when its name changed (EVENT_UPDATE): the name is looked at only
  * when the reader's names version moved. NULL when out of memory. */
-static inline __attribute__((always_inline)) const char *label_of(script *sc, const pk_session *s,
+static inline __attribute__((always_inline)) const char *label_of(script *sc,
 								    const pk_pd_evsel *e, size_t *len)
 {
 	struct evlabel *l = &sc->labels[e->idx];
-	uint64_t version = pki_pd_names_version(s->reader);
+	uint64_t version = pk_pd_names_version(sc->reader);
 	if (!l->text || l->version != version) {
 		const char *name = pk_pd_evsel_name(e);
 		if ((!l->text || strcmp(l->name, name)) && !make_label(sc, l, name))
@@ -778,10 +780,10 @@ static inline __attribute__((always_inline)) const char *label_of(script *sc, co
 	return l->text;
 }
 
-static void print_evname(script *sc, const pk_session *s, const pk_pd_evsel *e)
+static void print_evname(script *sc, const pk_pd_evsel *e)
 {
 	size_t len;
-	const char *text = label_of(sc, s, e, &len);
+	const char *text = label_of(sc, e, &len);
 	sc->label_at[0] = sc->out.len;
 	if (!text) {
 		pd_out_pad_str(&sc->out, pk_pd_evsel_name(e), sc->name_width);
@@ -820,11 +822,11 @@ static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
 /* The task fields, copied from the slot of the thread when they were
  * made for the same pid, tid and layout while no thread's name changed
  * (pk_machine_comm_version). */
-static void print_task(script *sc, pk_session *s, unsigned f, bool chain,
+static void print_task(script *sc, unsigned f, bool chain,
 		       const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	uint64_t cv = pk_machine_comm_version(s->machine);
+	uint64_t cv = pk_machine_comm_version(sc->machine);
 	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
@@ -833,7 +835,7 @@ static void print_task(script *sc, pk_session *s, unsigned f, bool chain,
 		o->len += t->len;
 		return;
 	}
-	const char *comm = (f & F_COMM) ? pk_machine_comm(s->machine, smp->pid, smp->tid) : "";
+	const char *comm = (f & F_COMM) ? pk_machine_comm(sc->machine, smp->pid, smp->tid) : "";
 	bool keep = pd_out_room(o, sizeof(t->text));
 	size_t start = o->len;
 	format_task(o, f, chain, comm, smp);
@@ -917,19 +919,19 @@ static inline void print_time(script *sc, uint64_t t)
 static void print_trace(script *sc, pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp)
 {
 	size_t n;
-	const char *text = pki_trace_text(&s->trace, e, smp, PK_TRACE_PRETTY, &n);
+	const char *text = pk_session_trace_text(s, e, smp, PK_TRACE_PRETTY, &n);
 	if (text)
 		pd_out_mem(&sc->out, text, n);
 }
 
-static void print_brstack(script *sc, pk_session *s, unsigned f, const pk_pd_sample *smp,
+static void print_brstack(script *sc, unsigned f, const pk_pd_sample *smp,
 			  unsigned cpumode)
 {
 	script_brstack b = {.kind = f & F_BRSTACK      ? SCRIPT_BR_ADDR
 				    : f & F_BRSTACKSYM ? SCRIPT_BR_SYM
 						       : SCRIPT_BR_OFF,
 			    .dso = f & F_DSO, .pid = smp->pid, .cpumode = cpumode};
-	script_print_brstack(&sc->out, s->machine, &b, smp);
+	script_print_brstack(&sc->out, sc->machine, &b, smp);
 }
 
 /* Whether a sample's addr names a place in the process's maps that perf
@@ -947,27 +949,27 @@ static bool addr_has_symbol(const pk_pd_evsel *e)
  * the sym, symoff and dso fields ask. The address is looked up in the
  * sample's mode first, then in the mode its value belongs to (a fault in
  * the kernel on a user address), as perf does. */
-static void print_sample_addr(script *sc, pk_session *s, const pk_pd_evsel *e, unsigned f,
+static void print_sample_addr(script *sc, const pk_pd_evsel *e, unsigned f,
 			      const pk_pd_sample *smp, unsigned cpumode)
 {
 	pd_out_hex(&sc->out, smp->addr, 16);
 	if (!(f & (F_SYM | F_DSO)) || !addr_has_symbol(e))
 		return;
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, cpumode, smp->addr);
+	const pk_addr_loc *loc = pk_machine_lookup(sc->machine, smp->pid, cpumode, smp->addr);
 	unsigned mode = smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	if (!loc->has_map && mode != cpumode)
-		loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->addr);
+		loc = pk_machine_lookup(sc->machine, smp->pid, mode, smp->addr);
 	print_loc(&sc->out, f, loc);
 }
 
 /* What starts a sample's line and each of its metric lines: the task,
  * cpu, misc, tod and time fields. */
-static void print_start(script *sc, pk_session *s, const pk_pd_event *ev, unsigned f, bool chain,
+static void print_start(script *sc, const pk_pd_event *ev, unsigned f, bool chain,
 			const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
 	if (f & (F_COMM | F_PID | F_TID))
-		print_task(sc, s, f, chain, smp);
+		print_task(sc, f, chain, smp);
 	if (f & F_CPU) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
@@ -993,14 +995,14 @@ static void print_start(script *sc, pk_session *s, const pk_pd_event *ev, unsign
 
 /* The metric lines a sample ends its group's round with, each started as
  * the sample's line (perf script 6.1). */
-static void print_metrics(script *sc, pk_session *s, const pk_pd_event *ev, unsigned f,
+static void print_metrics(script *sc, const pk_pd_event *ev, unsigned f,
 			  bool chain, const pk_pd_sample *smp)
 {
 	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
 	for (size_t i = 0; i < n; i++) {
 		const sm_line *l = script_metric_line(&sc->metric, i);
 		for (unsigned k = 0; k < l->starts; k++) {
-			print_start(sc, s, ev, f, chain, smp);
+			print_start(sc, ev, f, chain, smp);
 			pd_out_lit(&sc->out, "\tmetric: ");
 		}
 		pd_out_str(&sc->out, l->text);
@@ -1008,7 +1010,7 @@ static void print_metrics(script *sc, pk_session *s, const pk_pd_event *ev, unsi
 	}
 }
 
-/* Replaying a line: the samples of one Arm SPE record (pki_spe's
+/* Replaying a line: the samples of one Arm SPE record (the session's
  * same_before / same_after) differ mostly by their event only, so the
  * next one's line is the previous line's text with its own label, when it
  * prints the same fields of the same values. Only fields whose text is
@@ -1063,7 +1065,7 @@ static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 	const char *label = no_label;
 	ll = 0;
 	if (f & F_EVNAME)
-		label = label_of(sc, s, e, &ll);
+		label = label_of(sc, e, &ll);
 	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
 	/* (f is the kept line's, which was replayable: only the event may
 	 * differ, a page fault's addr being symbolized) */
@@ -1092,7 +1094,8 @@ static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 	 * longer ago (reading bytes just stored by moves of other offsets
 	 * stalls on store forwarding) */
 	o->len += head + ll + tail;
-	rp->valid = s->spe.same_after;
+	bool before;
+	pk_session_spe_same(s, &before, &rp->valid);
 	return true;
 }
 
@@ -1118,21 +1121,21 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	if (chain) {
 		chain_gather(sc, s, smp, cpumode, &sc->chain);
 	} else if (f & F_IP) {
-		version = pk_machine_maps_version(s->machine, smp->pid, cpumode);
+		version = pk_machine_maps_version(sc->machine, smp->pid, cpumode);
 		if (sc->lines && version)
 			ls = ip_slot(sc, version, smp->ip, f & LINE_FIELDS, &how);
 	}
-	print_start(sc, s, ev, f, chain, smp);
+	print_start(sc, ev, f, chain, smp);
 	if (f & F_PERIOD)
 		print_period(sc, smp->period);
 	if (f & F_EVNAME)
-		print_evname(sc, s, e);
+		print_evname(sc, e);
 	if (f & F_FLAGS) /* perf's "  %-21s " of the flags' text, empty for none */
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
 	if (f & F_ADDR)
-		print_sample_addr(sc, s, e, f, smp, cpumode);
+		print_sample_addr(sc, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
 		print_data_src(sc, smp->data_src);
 	if (f & F_WEIGHT)
@@ -1141,11 +1144,11 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
 	if (chain) {
 		pd_out_ch(o, '\n');
-		print_chain(sc, s, f, smp, &sc->chain);
+		print_chain(sc, f, smp, &sc->chain);
 	} else if (how == LS_RECENT) {
 		slot_out(o, ls);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
-		ip_line_out(sc, s, f, smp, cpumode, ls, how, version);
+		ip_line_out(sc, f, smp, cpumode, ls, how, version);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
@@ -1156,7 +1159,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 					  smp->user_regs, smp->user_regs_nr);
 	}
 	if (f & F_BRANCHES) /* one of them, in perf's order of preference */
-		print_brstack(sc, s, f, smp, cpumode);
+		print_brstack(sc, f, smp, cpumode);
 	if (f & F_PHYS_ADDR)
 		pd_out_hex(o, smp->phys_addr, 16);
 	if (f & F_DATA_PAGE_SIZE)
@@ -1167,11 +1170,11 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
 	if (f & F_METRIC)
-		print_metrics(sc, s, ev, f, chain, smp);
+		print_metrics(sc, ev, f, chain, smp);
 	return 0;
 }
 
-/* The samples of Arm SPE records (pki_spe's sample_fn): among the samples
+/* The samples of Arm SPE records (pk_session_on_spe_sample): among the samples
  * of one record (same_before, same_after), the line of the one before
  * again when it was kept, or this one printed and kept for the next. */
 static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -1181,8 +1184,10 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = sc->checked && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx]
 									     : 0;
+	bool same_before, same_after;
+	pk_session_spe_same(s, &same_before, &same_after);
 	/* the kept line is this record's when the sample before was */
-	if (s->spe.same_before && sc->replay.valid &&
+	if (same_before && sc->replay.valid &&
 	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
 	    replay_line(sc, s, ev, e, f, smp))
 		return 0;
@@ -1191,7 +1196,7 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	size_t start = o->len;
 	int rc = on_sample(arg, s, ev, smp);
 	f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (rc || !s->spe.same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
+	if (rc || !same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
 		return rc;
 	size_t pos[4] = {start, o->len, o->len, o->len};
 	if (f & F_EVNAME) {
@@ -1214,7 +1219,7 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 		if (check_fields(sc, s) < 0)
 			sc->nr_evsel_fields = 0;
 	}
-	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(s->reader, 0);
+	const pk_pd_evsel *e = ev->evsel ? ev->evsel : pk_pd_evsel_at(pk_session_reader(s), 0);
 	unsigned f = e && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
 	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
 		f = sc->evsel_fields[i];
@@ -1262,7 +1267,7 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	pk_pd_header h;
 	pk_error err;
 	pk_error_clear(&err);
-	if (pk_pd_header_read(s->reader, &h, &err) < 0) {
+	if (pk_pd_header_read(pk_session_reader(s), &h, &err) < 0) {
 		pk_cli_print_error("script", &err);
 		return 1;
 	}
@@ -1440,7 +1445,7 @@ int cmd_script(int argc, char **argv)
 		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	pk_session s;
+	pk_session *s = NULL;
 	/* perf script reads in file order to show where the rounds end */
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
@@ -1449,45 +1454,46 @@ int cmd_script(int argc, char **argv)
 		return rc;
 	}
 	if (dump)
-		pd_session_spe_dump(&s);
-	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(&s, &mopts)) {
-		pd_session_close(&s);
+		pd_session_spe_dump(s);
+	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 1;
 	}
-	pd_session_spe_export(&s, export_fmt);
-	if (itrace && pd_session_itrace(&s, itrace)) {
-		pd_session_close(&s);
+	sc.machine = pk_session_machine(s);
+	sc.reader = pk_session_reader(s);
+	pd_session_spe_export(s, export_fmt);
+	if (itrace && pd_session_itrace(s, itrace)) {
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 129;
 	}
-	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, &s) : 0;
+	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
 	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
-		setup_rc = script_metric_open(&sc.metric, &s);
+		setup_rc = script_metric_open(&sc.metric, s);
 	if (setup_rc) {
 		script_metric_close(&sc.metric);
-		pd_session_close(&s);
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return setup_rc;
 	}
 	if (header || header_only) {
-		pd_header_print(s.reader, s.input, stdout);
+		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
 		fflush(stdout);
-		if (pk_pd_is_pipe(s.reader)) /* perf's script --header-only: not read on */
-			pd_session_pipe_features(&s, stdout);
+		if (pk_pd_is_pipe(pk_session_reader(s))) /* perf's script --header-only: not read on */
+			pd_session_pipe_features(s, stdout);
 	}
-	pd_header_note_modeled(s.reader, "script", false, stderr);
+	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
 	if (header_only) {
 		script_metric_close(&sc.metric);
-		pd_session_close(&s);
+		pd_session_close(s);
 		script_filter_release(&sc.filter);
 		return 0;
 	}
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
-		s.on_event = dump ? on_dump_side_event : on_side_event;
-		s.event_arg = &sc;
+		pk_session_on_event(s, dump ? on_dump_side_event : on_side_event, &sc);
 	}
 	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
 	size_t slots_len;
@@ -1496,12 +1502,12 @@ int cmd_script(int argc, char **argv)
 	if (sc.lines)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by session_cli.c */
-	s.spe.sample_fn = on_spe_sample;
+	pk_session_on_spe_sample(s, on_spe_sample);
 	if (dump) /* perf's dump of each record, then script's lines for it */
-		rc = pd_dump_run(&s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
+		rc = pd_dump_run(s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
 				 export_fmt ? skip_sample : on_dump_sample, &sc);
 	else
-		rc = pd_session_run(&s, export_fmt ? skip_sample : on_sample, &sc);
+		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
 	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
 		free(sc.lines[i].long_text);
@@ -1515,8 +1521,8 @@ int cmd_script(int argc, char **argv)
 	free(sc.labels);
 	script_filter_release(&sc.filter);
 	script_metric_close(&sc.metric);
-	rc = pd_session_finish(&s, rc);
-	pd_session_close(&s);
+	rc = pd_session_finish(s, rc);
+	pd_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
 	script_filter_release(&sc.filter);

@@ -10,9 +10,9 @@
 #include <pmukit/cpumap.h>
 #include <pmukit/kernel.h>
 #include <pmukit/model.h>
+#include <pmukit/util.h>
 
 #include "builtin.h"
-#include "core/util.h"
 
 static const struct pk_cmd commands[] = {
 	{"list", cmd_list, "List PMUs and events", &list_optspec},
@@ -199,7 +199,7 @@ static const struct pk_cmd *find_command(const char *name)
 		pk_cli_clip(name, clip));
 	int n = 0;
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (pki_similar(name, commands[i].name))
+		if (pk_similar(name, commands[i].name))
 			fprintf(stderr, "%s\t%s\n", n++ ? "" : "\nDid you mean this?\n",
 				commands[i].name);
 	return NULL;

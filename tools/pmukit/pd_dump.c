@@ -45,18 +45,18 @@ typedef struct dump_ctx {
 /* The offset perf names: a pipe's counts from the end of its header. */
 static uint64_t dump_offset(const pk_session *s, const pk_pd_event *ev)
 {
-	return pk_pd_is_pipe(s->reader) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
+	return pk_pd_is_pipe(pk_session_reader(s)) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
 									 : ev->offset;
 }
 
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
 static void dump_raw(const pk_session *s, const pk_pd_event *ev)
 {
-	if (pk_pd_is_pipe(s->reader))
+	if (pk_pd_is_pipe(pk_session_reader(s)))
 		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
 		       ev->type);
 	else
-		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, s->input, ev->size,
+		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, pk_session_input(s), ev->size,
 		       ev->type);
 	printf(".\n. ... raw event: size %u bytes\n", ev->size);
 	for (size_t at = 0; at < ev->size; at += 16) {
@@ -83,7 +83,7 @@ static void dump_raw(const pk_session *s, const pk_pd_event *ev)
  * before perf adds its evsel). */
 static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
 {
-	size_t n = pk_pd_nr_evsels(d->s->reader);
+	size_t n = pk_pd_nr_evsels(pk_session_reader(d->s));
 	if (ev->type == PK_RECORD_HEADER_ATTR && n)
 		n--;
 	if (n == d->nr_evsels)
@@ -91,8 +91,8 @@ static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
 	d->nr_evsels = n;
 	d->combined = 0;
 	for (size_t i = 0; i < n; i++)
-		d->combined |= pk_pd_evsel_at(d->s->reader, i)->attr.sample_type;
-	d->id_all = n && pk_pd_evsel_at(d->s->reader, 0)->attr.sample_id_all;
+		d->combined |= pk_pd_evsel_at(pk_session_reader(d->s), i)->attr.sample_type;
+	d->id_all = n && pk_pd_evsel_at(pk_session_reader(d->s), 0)->attr.sample_id_all;
 }
 
 /* perf's "CPU TIME " before a decoded record. */
@@ -545,9 +545,9 @@ static int dump_delivered(void *arg, pk_session *s, const pk_pd_event *ev,
 {
 	dump_ctx *d = arg;
 	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	printf(" ... thread: %s:%d\n", pk_machine_comm(s->machine, smp->pid, smp->tid),
+	printf(" ... thread: %s:%d\n", pk_machine_comm(pk_session_machine(s), smp->pid, smp->tid),
 	       (int32_t)smp->tid);
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	const pk_addr_loc *loc = pk_machine_lookup(pk_session_machine(s), smp->pid, mode, smp->ip);
 	printf(" ...... dso: %s\n", loc && loc->has_map ? loc->dso_long : "<not found>");
 	if (d->then) {
 		fflush(stdout); /* the caller's lines follow */
@@ -583,13 +583,13 @@ static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool bef
 			d->next_event(d->next_arg, s, ev, false);
 		return;
 	}
-	if (ev->type != PK_RECORD_AUXTRACE || !s->spe.have_info) {
+	if (ev->type != PK_RECORD_AUXTRACE || !pk_session_has_spe(s)) {
 		/* (Arm SPE's AUXTRACE data: its own dump, pd_spe.c) */
 		dump_raw(s, ev);
 		printf("\n");
 		dump_tstamp(d, ev, NULL);
 		dump_other(d, ev); /* script: an EXIT's lines in it */
-		if (ev->type == PK_RECORD_AUXTRACE && s->spe.info_type == PK_IPT_AUXTRACE_TYPE)
+		if (ev->type == PK_RECORD_AUXTRACE && pk_session_aux_type(s) == PK_IPT_AUXTRACE_TYPE)
 			pd_ipt_dump_data(ev); /* Intel PT: its packets (pd_ipt.c) */
 	}
 	if (ev->type != PERF_RECORD_EXIT || !d->then)
@@ -601,18 +601,16 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 	bool stats = flags & PD_DUMP_STATS;
 	dump_ctx d = {.s = s, .nr_evsels = (size_t)-1, .branch_view = flags & PD_DUMP_BRANCHES,
 		      .stats = stats, .rounds_shown = flags & PD_DUMP_ROUNDS_SHOWN,
-		      .then = then, .then_arg = then_arg, .next_event = s->on_event,
-		      .next_arg = s->event_arg};
+		      .then = then, .then_arg = then_arg, .next_arg = NULL};
+	d.next_event = pk_session_event_hook(s, &d.next_arg);
 	d.regs = perf_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
-	s->on_event = dump_event;
-	s->event_arg = &d;
-	s->after_dump = dump_delivered;
-	s->after_dump_arg = &d;
+	pk_session_on_event(s, dump_event, &d);
+	pk_session_after_dump(s, dump_delivered, &d);
 	int status = pd_session_run(s, dump_sample, &d);
-	s->on_event = NULL;
-	s->after_dump = NULL;
+	pk_session_on_event(s, NULL, NULL);
+	pk_session_after_dump(s, NULL, NULL);
 	if (!status && stats)
 		report_stats_print(s, d.c.samples, d.c.lost, true, stdout);
 	report_stats_end(&d.c);

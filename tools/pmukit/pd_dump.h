@@ -11,11 +11,11 @@ enum {
 	PD_DUMP_ROUNDS_SHOWN = 4, /* script --show-round-events: FINISHED_ROUND's line */
 };
 
-/* Reads the session (s->spe.dump set: Arm SPE data dumped, no synthetic
+/* Reads the session (pk_session_spe_dump set: Arm SPE data dumped, no synthetic
  * samples) printing every record as perf's -D does, with flags PD_DUMP_*;
  * 0, or 1 after printing an error. then (script), when not NULL, is
  * called after each sample's dump with the sample as script reads it (its
- * output follows: stdout is flushed first), and s->on_event, when set,
+ * output follows: stdout is flushed first), and the event hook in place, when set,
  * after each record's dump (and after the record, as usual). */
 int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *then_arg);
 

@@ -26,8 +26,8 @@ static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symb
 
 static bool file_has_branches(struct pk_session *s)
 {
-	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
-		if (pk_pd_evsel_at(s->reader, i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
+		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 			return true;
 	return false;
 }
@@ -41,7 +41,7 @@ int rp_branch_settle(report *rp, struct pk_session *s)
 		return -EINVAL;
 	}
 	rp->branch_view = rp->branch > 0 ||
-			  (rp->branch < 0 && has && pk_pd_has_feature(s->reader, PK_FEAT_BRANCH_STACK));
+			  (rp->branch < 0 && has && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
 	for (int k = 0; k < rp->nr_keys; k++)
 		if (rp->keys[k]->branch && !rp->branch_view) {
 			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", rp->keys[k]->name);

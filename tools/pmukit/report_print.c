@@ -70,7 +70,7 @@ static void print_title(const report *rp, int ev)
  * width, as perf cuts them ("perf-ex"). */
 static int comm_width(const report *rp, const rp_entry *e)
 {
-	return (int)strlen(pk_machine_comm(rp->s->machine, e->pid, e->tid));
+	return (int)strlen(pk_machine_comm(pk_session_machine(rp->s), e->pid, e->tid));
 }
 
 /* perf makes a trace key's text only when it compares two entries on it: a
@@ -290,11 +290,11 @@ void rp_hist_print(report *rp)
 	if (!n) {
 		/* perf 6.1: no entry (filters only hide them) is an error it
 		 * prints on stderr, with status 0 */
-		fprintf(stderr, "Error:\nThe %s data has no samples!\n", rp->s->input);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", pk_session_input(rp->s));
 		free(all);
 		return;
 	}
-	const pk_pd_stats *st = pk_pd_get_stats(rp->s->reader);
+	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(rp->s));
 	/* a filter of one item names it above the table, in column order,
 	 * when it has a column (elided), with -q too (perf 6.1) */
 	for (int i = 0; i < (rp->fields ? rp->nr_out : rp->nr_keys); i++) {

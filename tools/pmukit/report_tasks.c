@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <pmukit/util.h>
 
 #define RT_HASH 4096
 #define RT_TABLE 256 /* perf 6.1's thread tables: tids modulo 256 */
@@ -114,14 +115,8 @@ static void unlink_task(report_tasks *rt, rt_task *x)
 
 static long new_maps(report_tasks *rt)
 {
-	if (rt->nmaps == rt->cap_maps) {
-		size_t cap = rt->cap_maps ? 2 * rt->cap_maps : 64;
-		rt_maps *m = realloc(rt->maps, cap * sizeof(*m));
-		if (!m)
-			return -1;
-		rt->maps = m;
-		rt->cap_maps = cap;
-	}
+	if (pk_grow(&rt->maps, &rt->cap_maps, rt->nmaps + 1, sizeof(*rt->maps)) < 0)
+		return -1;
 	memset(&rt->maps[rt->nmaps], 0, sizeof(rt->maps[0]));
 	return (long)rt->nmaps++;
 }
@@ -464,21 +459,21 @@ static uint64_t stats_nr(const pk_pd_stats *st, uint32_t t)
 static const char *stats_name(pk_session *s, size_t i, bool features)
 {
 	const pk_pd_evsel *e = pk_session_evsel_at(s, i);
-	return !features && pk_pd_is_pipe(s->reader) && e->attr_name[0] ? e->attr_name
+	return !features && pk_pd_is_pipe(pk_session_reader(s)) && e->attr_name[0] ? e->attr_name
 									  : pk_pd_evsel_name(e);
 }
 
 void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *lost,
 			bool features, FILE *f)
 {
-	const pk_pd_stats *st = pk_pd_get_stats(s->reader);
+	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(s));
 	uint64_t total = 0;
 	/* perf 6.1 knows the records up to FINISHED_INIT */
 	uint32_t last = PK_RECORD_FINISHED_INIT;
 	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
 		if (pk_pd_record_name(t))
 			total += stats_nr(st, t);
-	bool aux = !pk_pd_is_pipe(s->reader) && pk_pd_has_feature(s->reader, PK_FEAT_AUXTRACE);
+	bool aux = !pk_pd_is_pipe(pk_session_reader(s)) && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_AUXTRACE);
 	fprintf(f, "\nAggregated stats:%s\n",
 		aux ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	stats_line(f, "TOTAL", total, 0);
@@ -512,12 +507,11 @@ int report_tasks_run(pk_session *s, bool with_maps)
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	s->on_event = report_tasks_event;
-	s->event_arg = rt;
+	pk_session_on_event(s, report_tasks_event, rt);
 	int status = pd_session_run(s, no_sample, NULL);
 	if (!status)
 		status = report_tasks_print(rt, stdout);
-	s->on_event = NULL;
+	pk_session_on_event(s, NULL, NULL);
 	report_tasks_free(rt);
 	return status;
 }
@@ -546,7 +540,7 @@ void report_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool be
 
 int report_stats_begin(stats_count *c, pk_session *s)
 {
-	c->n = pk_pd_nr_evsels(s->reader) + PK_SPE_NR_KINDS;
+	c->n = pk_pd_nr_evsels(pk_session_reader(s)) + PK_SPE_NR_KINDS;
 	c->samples = calloc(c->n, sizeof(uint64_t));
 	c->lost = calloc(c->n, sizeof(uint64_t));
 	if (c->samples && c->lost)
@@ -568,10 +562,9 @@ int report_stats_run(pk_session *s)
 	stats_count c;
 	if (report_stats_begin(&c, s) < 0)
 		return 1;
-	s->on_event = report_stats_event;
-	s->event_arg = &c;
+	pk_session_on_event(s, report_stats_event, &c);
 	int status = pd_session_run(s, report_stats_sample, &c);
-	s->on_event = NULL;
+	pk_session_on_event(s, NULL, NULL);
 	if (!status)
 		report_stats_print(s, c.samples, c.lost, false, stdout);
 	report_stats_end(&c);

@@ -155,7 +155,7 @@ static bool keep_location(const script_filter *f, pk_session *s, const pk_pd_eve
 			  const pk_pd_sample *smp)
 {
 	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	const pk_addr_loc *loc = pk_machine_lookup(s->machine, smp->pid, mode, smp->ip);
+	const pk_addr_loc *loc = pk_machine_lookup(pk_session_machine(s), smp->pid, mode, smp->ip);
 	if (f->nr_syms && (!loc->sym || !has_word(f->syms, f->nr_syms, loc->sym, loc->sym_len)))
 		return false;
 	if (f->nr_dsos) {
@@ -183,7 +183,7 @@ bool script_filter_keep(const script_filter *f, pk_session *s, const pk_pd_event
 			return false;
 	}
 	if (f->nr_comms) {
-		const char *comm = pk_machine_comm(s->machine, smp->pid, smp->tid);
+		const char *comm = pk_machine_comm(pk_session_machine(s), smp->pid, smp->tid);
 		if (!comm || !has_word(f->comms, f->nr_comms, comm, strlen(comm)))
 			return false;
 	}

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/util.h>
+
 #include "builtin.h"
-#include "core/util.h"
 #include "stat_print.h"
 
 /* The store: one mean per event kind, CPU and exclude bits, as perf's
@@ -66,7 +67,7 @@ int script_metric_open(script_metric *m, pk_session *s)
 		m->nr_members[i] = 0; /* perf: outside a group, no round ends */
 	}
 	pk_pd_header h;
-	if (pk_pd_header_read(s->reader, &h, &err) < 0) {
+	if (pk_pd_header_read(pk_session_reader(s), &h, &err) < 0) {
 		pk_cli_print_error("script", &err);
 		return 1;
 	}
@@ -105,7 +106,7 @@ static int store(script_metric *m, const pk_evsel *ev, uint32_t cpu, double v)
 			sl = c;
 	}
 	if (!sl) {
-		if (pki_grow(&m->slots, &m->cap_slots, m->nr_slots + 1, sizeof(*m->slots)) < 0)
+		if (pk_grow(&m->slots, &m->cap_slots, m->nr_slots + 1, sizeof(*m->slots)) < 0)
 			return -1;
 		sl = &m->slots[m->nr_slots++];
 		*sl = (sm_slot){.type = a->type, .config = kind_config(a), .cpu = cpu,
@@ -137,7 +138,7 @@ static void member_line(script_metric *m, const pk_evsel *ev, uint32_t cpu)
 	unsigned ctx = exclude_bits(pk_evsel_attr(ev));
 	v[nr++] = (pk_metric_count){.evsel = ev, .key = (int)cpu, .value = (double)m->val,
 				    .counted = true};
-	for (size_t i = 0; i < m->nr_slots && nr < PK_ARRAY_SIZE(v); i++)
+	for (size_t i = 0; i < m->nr_slots && nr < sizeof(v) / sizeof(v[0]); i++)
 		if (m->slots[i].cpu == cpu && m->slots[i].ctx == ctx && m->slots[i].n > 0)
 			v[nr++] = (pk_metric_count){.evsel = m->slots[i].evsel, .key = (int)cpu,
 						    .value = m->slots[i].mean, .counted = true};

@@ -131,7 +131,7 @@ void side_events_print(side_events *se, pk_session *s, const pk_pd_event *ev)
 		pid = (uint32_t)pk_pd_rec_u64(ev, 0), tid = (uint32_t)(pk_pd_rec_u64(ev, 0) >> 32);
 	else if (kind_of(ev->type) & (SIDE_TASK | SIDE_MMAP | SIDE_NAMESPACES))
 		return; /* damaged: the reader's warnings say so */
-	se->prefix(se->prefix_arg, s, ev, pk_machine_comm(s->machine, pid, tid), pid, tid);
+	se->prefix(se->prefix_arg, s, ev, pk_machine_comm(pk_session_machine(s), pid, tid), pid, tid);
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: print_mmap(o, ev, &r.m); break;

@@ -28,7 +28,16 @@ static void print_error(const char *cmd, const pk_error *err)
 		pk_cli_print_error(cmd, err);
 }
 
-int pd_session_open(pk_session *s, const char *cmd, const char *input, bool no_order, bool force,
+/* The command of the session (one a process): its messages' prefix. */
+static const char *session_cmd;
+
+const char *pd_session_cmd(const pk_session *s)
+{
+	(void)s;
+	return session_cmd;
+}
+
+int pd_session_open(pk_session **s, const char *cmd, const char *input, bool no_order, bool force,
 		    bool rounds)
 {
 	pk_session_opts o;
@@ -38,23 +47,23 @@ int pd_session_open(pk_session *s, const char *cmd, const char *input, bool no_o
 	o.rounds = rounds;
 	o.msg_fn = print_msg;
 	o.msg_arg = (void *)(uintptr_t)cmd;
+	session_cmd = cmd;
 	pk_error err;
 	pk_error_clear(&err);
-	int rc = pki_session_init(s, input, &o, &err);
+	int rc = pk_session_open(input, &o, s, &err);
 	if (rc == 0)
 		return 0;
 	print_error(cmd, &err);
-	/* perf's status for a file it cannot open or read; 1 for the rest */
-	int status = !s->reader && !s->refused ? 255 : 1;
-	pki_session_release(s);
-	return status;
+	/* 1 for the owner check's refusal (perf's own status for it), else
+	 * perf's status for a file it cannot open or read */
+	return rc == -EPERM ? 1 : 255;
 }
 
 int pd_session_machine(pk_session *s, const pk_machine_opts *o)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	if (pki_session_set_machine(s, o, &err) < 0) {
+	if (pk_session_set_machine(s, o, &err) < 0) {
 		print_error(pd_session_cmd(s), &err);
 		return 1;
 	}
@@ -65,7 +74,7 @@ int pd_session_itrace(pk_session *s, const char *arg)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	if (pki_spe_set_itrace(&s->spe, arg, &err) < 0) {
+	if (pk_session_set_itrace(s, arg, &err) < 0) {
 		pk_cli_print_error(pd_session_cmd(s), &err);
 		return 129;
 	}
@@ -105,8 +114,7 @@ static void spe_dump(void *arg, const pk_pd_event *ev, const pk_pd_rec_auxtrace 
 
 void pd_session_spe_dump(pk_session *s)
 {
-	s->spe.dump = true;
-	s->spe.dump_fn = spe_dump;
+	pk_session_spe_dump(s, spe_dump, NULL);
 }
 
 static struct spe_export {
@@ -159,16 +167,14 @@ static int spe_export(void *arg, uint32_t cpu, uint64_t time, int64_t pid, int64
 void pd_session_spe_export(pk_session *s, enum pd_spe_export fmt)
 {
 	export_state.fmt = fmt;
-	s->spe.export_fmt = fmt;
-	s->spe.export_fn = fmt ? spe_export : NULL;
-	s->spe.export_arg = &export_state;
+	pk_session_spe_export(s, fmt ? spe_export : NULL, &export_state);
 }
 
 int pd_session_run(pk_session *s, pk_session_sample_fn fn, void *arg)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	int rc = pki_session_run(s, fn, arg, &err);
+	int rc = pk_session_run(s, fn, arg, &err);
 	if (rc >= 0)
 		return rc;
 	print_error(pd_session_cmd(s), &err);
@@ -177,21 +183,20 @@ int pd_session_run(pk_session *s, pk_session_sample_fn fn, void *arg)
 
 static void pipe_feature(void *arg, pk_session *s, const pk_pd_event *ev)
 {
-	pd_header_feature(s->reader, ev, arg);
+	pd_header_feature(pk_session_reader(s), ev, arg);
 	fflush(arg);
 }
 
 void pd_session_pipe_features(pk_session *s, FILE *f)
 {
-	s->on_feature = f ? pipe_feature : NULL;
-	s->feature_arg = f;
+	pk_session_on_feature(s, f ? pipe_feature : NULL, f);
 }
 
 int pd_session_finish(pk_session *s, int status)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	int rc = pki_session_finish(s, status != 0, &err);
+	int rc = status ? pk_session_finish_failed(s, &err) : pk_session_finish(s, &err);
 	if (rc == -ENODATA)
 		fprintf(stderr, "pmukit %s: error: %s\n", pd_session_cmd(s), err.msg);
 	else if (rc < 0 && rc != -ENOMSG)
@@ -201,7 +206,7 @@ int pd_session_finish(pk_session *s, int status)
 
 void pd_session_close(pk_session *s)
 {
-	pki_session_release(s);
+	pk_session_close(s);
 }
 
 void pd_aux_flags_warn(uint64_t truncated, uint64_t partial, uint64_t collision, uint64_t nr_aux,

@@ -11,15 +11,14 @@
 #include <pmukit/session.h>
 
 #include "pd_out.h"
-#include "pd_session.h"
-
+//XX
 enum pd_spe_export { PD_SPE_EXPORT_NONE, PD_SPE_EXPORT_CSV, PD_SPE_EXPORT_JSONL };
 
-/* pk_session's options from the command line; 0, 255 (perf's status for
- * a file it cannot open or read) or 1 after printing the error. rounds
- * (-D): FINISHED_ROUND records to on_event too. s->input is the input's
- * name even after a failure. */
-int pd_session_open(pk_session *s, const char *cmd, const char *input, bool no_order, bool force,
+/* A pk_session (*s) with options from the command line; 0, 255 (perf's
+ * status for a file it cannot open or read) or 1 after printing the
+ * error (*s NULL). rounds (-D): FINISHED_ROUND records to the event hook
+ * too. */
+int pd_session_open(pk_session **s, const char *cmd, const char *input, bool no_order, bool force,
 		    bool rounds);
 /* A machine with options (--kallsyms FILE, --no-demangle) in place of the
  * default one (before the run); 0, or 1 after printing an error. */
@@ -31,10 +30,7 @@ void pd_session_spe_dump(pk_session *s);
 /* --csv/--jsonl: one line per Arm SPE record, no samples. */
 void pd_session_spe_export(pk_session *s, enum pd_spe_export fmt);
 /* The command the session was opened for ("script", "report"). */
-static inline const char *pd_session_cmd(const pk_session *s)
-{
-	return s->msg_arg;
-}
+const char *pd_session_cmd(const pk_session *s);
 /* Runs to the end; returns 0, the callback's result, or 1 after printing
  * an error (the samples before the damage have been handed out). */
 int pd_session_run(pk_session *s, pk_session_sample_fn fn, void *arg);
