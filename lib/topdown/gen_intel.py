@@ -203,7 +203,8 @@ def gen_metrics_cpu(perfmon, cpu, metrics_file, events_files, cname, uarch):
         formula = formula_of(m, used)
         thr = threshold_of(m, legacy)
         unit = UNITS.get(m.get("UnitOfMeasure") or "", m.get("UnitOfMeasure"))
-        desc = re.sub(r"\s+", " ", m["BriefDescription"]).strip()
+        # perf's: the first sentence, without its period
+        desc = first_sentence(re.sub(r"\s+", " ", m["BriefDescription"]).strip())[:-1]
         out.append(f"\t{{.name = {c_str(perf_name(m))}, .formula = {c_str(formula)},")
         out.append(f"\t .unit = {c_str(unit)}, .threshold = {c_str(thr) if thr else 'NULL'},")
         out.append(f"\t .description = {c_str(desc)},")
