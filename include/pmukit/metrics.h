@@ -74,6 +74,8 @@ typedef enum pk_metric_style {
 	PK_METRIC_RATIO,           /* "%7.2f ": insn per cycle */
 	PK_METRIC_PERCENT,         /* "%7.2f%%": miss ratios, stalled cycles */
 	PK_METRIC_PERCENT_WIDE,    /* "%8.3f %%": cache misses */
+	PK_METRIC_SCALED,          /* "%8.1f": a vendor metric with a unit (stat -M) */
+	PK_METRIC_UNSCALED,        /* "%8.2f": a vendor metric without one */
 } pk_metric_style;
 
 /* The value as perf prints it in style `style` (the eight human columns,

@@ -173,10 +173,19 @@ def gen_cpu(perfmon, cpu, metrics_file, events_files, cname, _uarch):
     return "\n".join(out)
 
 
+# Intel's fixed-counter pseudo codes (event 0x00) as the general events the
+# kernel schedules on them, as perf's tables write them: umask 1 is
+# INST_RETIRED.ANY (0xc0), umask 2 CPU_CLK_UNHALTED.THREAD (0x3c); 3
+# (REF_TSC) and 4 (TOPDOWN.SLOTS) stay the kernel's pseudo encodings.
+FIXED = {0x0100: 0xc0, 0x0200: 0x3c}
+
+
 def encode_core(name, events):
     """The raw config on the core PMU, or None when the event is not one."""
     try:
         cfg, _ = encode(name, events)
+        if cfg & 0xffff in FIXED:
+            cfg = (cfg & ~0xffff) | FIXED[cfg & 0xffff]
         return cfg
     except (KeyError, SystemExit):
         return None
@@ -206,7 +215,9 @@ def gen_metrics_cpu(perfmon, cpu, metrics_file, events_files, cname, uarch):
         # perf's: the first sentence, without its period
         desc = first_sentence(re.sub(r"\s+", " ", m["BriefDescription"]).strip())[:-1]
         out.append(f"\t{{.name = {c_str(perf_name(m))}, .formula = {c_str(formula)},")
-        out.append(f"\t .unit = {c_str(unit)}, .threshold = {c_str(thr) if thr else 'NULL'},")
+        style = "PK_METRIC_SCALED" if unit else "PK_METRIC_UNSCALED"  # perf's %8.1f / %8.2f
+        out.append(f"\t .unit = {c_str(unit)}, .style = {style},")
+        out.append(f"\t .threshold = {c_str(thr) if thr else 'NULL'},")
         out.append(f"\t .description = {c_str(desc)},")
         out.append(f"\t .groups = {c_str(metric_groups(m))}}},")
     out.append("};")
