@@ -7,7 +7,8 @@
  *
  * Invariants: a metric is added once however often it is named; metrics
  * are in name order, each group's events in the order the formula first
- * names them; an event that is no core event (uncore, MSR) fails the
+ * names them (slots first: Intel's PERF_METRICS events need a slots
+ * leader); an event that is no core event (uncore, MSR) fails the
  * setup naming the metric and the event. */
 #include "stat_mg.h"
 
@@ -61,6 +62,21 @@ static int by_name(const void *a, const void *b, void *t)
 		      pk_metric_table_def(t, (size_t)((const stat_mg_metric *)b)->row)->name);
 }
 
+/* Intel's PERF_METRICS pseudo events (0x80NN) count only in a group led
+ * by slots (0x0400, the kernel's rule): added first when a formula names
+ * them without it. */
+static bool is_perf_metrics(uint64_t config)
+{
+	return (config & 0xff) == 0 && ((config >> 8) & 0xf8) == 0x80;
+}
+
+static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
+		     pk_error *err)
+{
+	struct perf_event_attr a = {.type = pmu->type, .size = sizeof(a), .config = config};
+	return pk_evlist_add(l, &a, name, pmu) ? 0 : pk_err(err, -ENOMEM, "out of memory");
+}
+
 /* Appends the events of metric m (one group unless no_group). */
 static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
 		      bool no_group, pk_evlist *l, pk_error *err)
@@ -69,22 +85,28 @@ static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const 
 	pk_expr *e = pk_expr_parse(d->formula, err);
 	if (!e)
 		return err->code;
-	int r = 0;
-	m->first = pk_evlist_count(l);
-	for (size_t i = 0; i < pk_expr_nr_refs(e) && r == 0; i++) {
+	size_t n = pk_expr_nr_refs(e);
+	uint64_t *cfg = calloc(n ? n : 1, sizeof(*cfg));
+	int r = cfg ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	bool metrics = false, slots = false;
+	for (size_t i = 0; i < n && r == 0; i++) {
 		const char *ev = pk_expr_ref(e, i);
-		uint64_t config;
 		if (ev[0] == '#')
 			continue;
-		r = pk_metric_event_config(id, pmu->name, ev, &config, err);
-		if (r < 0) {
+		r = pk_metric_event_config(id, pmu->name, ev, &cfg[i], err);
+		if (r < 0)
 			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
-			break;
-		}
-		struct perf_event_attr a = {.type = pmu->type, .size = sizeof(a), .config = config};
-		if (!pk_evlist_add(l, &a, ev, pmu))
-			r = pk_err(err, -ENOMEM, "out of memory");
+		metrics |= is_perf_metrics(cfg[i]);
+		slots |= cfg[i] == 0x0400;
 	}
+	m->first = pk_evlist_count(l);
+	if (r == 0 && metrics && !slots)
+		r = add_event(l, pmu, "TOPDOWN.SLOTS", 0x0400, err);
+	for (int pass = 0; pass < 2 && r == 0; pass++) /* slots first */
+		for (size_t i = 0; i < n && r == 0; i++)
+			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0))
+				r = add_event(l, pmu, pk_expr_ref(e, i), cfg[i], err);
+	free(cfg);
 	pk_expr_free(e);
 	m->nr = pk_evlist_count(l) - m->first;
 	if (r == 0 && !no_group && m->nr > 1)
@@ -120,7 +142,10 @@ int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_
 	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
 	if (r < 0)
 		return r;
-	const pk_pmu *pmu = pk_pmus_nr_core(pmus) ? pk_pmus_core_at(pmus, 0) : NULL;
+	/* the P-core on a hybrid part, whose metrics the tables hold */
+	const pk_pmu *pmu = pk_pmus_find(pmus, "cpu_core");
+	if (!pmu && pk_pmus_nr_core(pmus))
+		pmu = pk_pmus_core_at(pmus, 0);
 	size_t nr;
 	const pk_metric_def *rows = pk_metric_defs_cpu(&id, pmu ? pmu->name : NULL, &nr, NULL);
 	if (!mg->table) {
