@@ -34,6 +34,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/events.h>
 
@@ -72,6 +74,8 @@ typedef enum pk_metric_style {
 	PK_METRIC_RATIO,           /* "%7.2f ": insn per cycle */
 	PK_METRIC_PERCENT,         /* "%7.2f%%": miss ratios, stalled cycles */
 	PK_METRIC_PERCENT_WIDE,    /* "%8.3f %%": cache misses */
+	PK_METRIC_SCALED,          /* "%8.1f": a vendor metric with a unit (stat -M) */
+	PK_METRIC_UNSCALED,        /* "%8.2f": a vendor metric without one */
 } pk_metric_style;
 
 /* The value as perf prints it in style `style` (the eight human columns,
@@ -188,6 +192,24 @@ int pk_metric_shadow_line(const pk_metric_table *table, const pk_metric_counts *
  * PK_METRIC_NONZERO row). */
 int pk_metric_eval(const pk_metric_table *table, size_t row, const pk_metric_counts *counts,
 		   long anchor, pk_metric_value *out);
+
+/* ---- The vendors' metrics of a CPU (stat -M, list metric) ------------------ */
+
+/* The metric rows of this CPU's core PMU `pmu` (NULL: "cpu", or the P-core
+ * "cpu_core" on a hybrid part), sorted by name, from the vendor's metric
+ * files (docs/metrics.md); NULL with *nr 0 when pmukit has none. *source
+ * (may be NULL) names the file. */
+const pk_metric_def *pk_metric_defs_cpu(const pk_cpuid *id, const char *pmu, size_t *nr,
+					const char **source);
+/* Whether `name` names the row itself or one of its groups, compared
+ * without case as perf does ("topdownl1" is TopdownL1). */
+bool pk_metric_named(const pk_metric_def *row, const char *name);
+/* The raw config on the core PMU of an event a CPU's metrics name (as the
+ * formulas write it, "INT_MISC.RECOVERY_CYCLES:c1:e1"). 0 with *config;
+ * -ENOENT when no metric of the CPU names it; -EOPNOTSUPP when it is no
+ * core event (uncore, MSR, energy: err says which). */
+int pk_metric_event_config(const pk_cpuid *id, const char *pmu, const char *event,
+			   uint64_t *config, pk_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /* pmukit list: the events this machine (or the sysfs tree in PMUKIT_SYSFS)
  * offers, as perf list shows them: hardware, software and cache events,
  * each PMU's sysfs events, raw descriptors, libpfm4's named events for the
- * CPU (perf lists its JSON events by default too), tracepoints; on request
- * the PMU formats. */
+ * CPU (perf lists its JSON events by default too), tracepoints, the CPU's
+ * metric groups and metrics (list_metrics.c); on request the PMU formats. */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -19,12 +19,14 @@
 #include <pmukit/tracepoint.h>
 
 #include "builtin.h"
+#include "list_metrics.h"
 
 static const pk_opt list_opts_table[] = {
 	{"formats", 0, 'f', no_argument, NULL, "also list PMU formats"},
 	{"named", 0, 'n', no_argument, NULL, "libpfm4's named events (the default)"},
 	{"no-named", 0, 'N', no_argument, NULL,
 	 "leave out libpfm4's named events (hundreds per core PMU)"},
+	{"details", 0, 'D', no_argument, NULL, "metrics: also print each formula"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
 	 "the events of the scenario's modeled machine (its PMUs\n"
 	 "and CPUID; docs/model.md)"},
@@ -45,6 +47,7 @@ const pk_optspec list_optspec = {
 		    "    tracepoint         tracepoints (needs a readable tracefs)\n"
 		    "    format, formats    the format fields of each PMU\n"
 		    "    named              libpfm4's named events for this CPU model\n"
+		    "    metric             the CPU's metrics (stat -M), metricgroup their groups\n"
 		    "    PATTERN            events whose name contains PATTERN (case-insensitive),\n"
 		    "                       or matches it as a glob when it has * ? or [\n",
 	.opts = list_opts_table,
@@ -62,7 +65,11 @@ enum section {
 	SEC_TRACEPOINT = 1 << 5,
 	SEC_FORMAT = 1 << 6,
 	SEC_NAMED = 1 << 7,
-	SEC_DEFAULT = SEC_HW | SEC_SW | SEC_CACHE | SEC_PMU | SEC_RAW | SEC_NAMED | SEC_TRACEPOINT,
+	SEC_METRIC = 1 << 8,
+	SEC_METRICGROUP = 1 << 9,
+	SEC_GROUPED = 1 << 10, /* each metric group with its metrics */
+	SEC_DEFAULT = SEC_HW | SEC_SW | SEC_CACHE | SEC_PMU | SEC_RAW | SEC_NAMED | SEC_TRACEPOINT |
+		      SEC_GROUPED,
 };
 
 static const struct {
@@ -75,6 +82,8 @@ static const struct {
 	{"pmu", SEC_PMU},     {"tracepoint", SEC_TRACEPOINT},
 	{"format", SEC_FORMAT}, {"formats", SEC_FORMAT},
 	{"named", SEC_NAMED},
+	{"metric", SEC_METRIC}, {"metrics", SEC_METRIC},
+	{"metricgroup", SEC_METRICGROUP}, {"metricgroups", SEC_METRICGROUP},
 };
 
 struct lister {
@@ -83,6 +92,7 @@ struct lister {
 	int nr_patterns;
 	size_t printed;
 	const char *cpuid;         /* --model: the scenario's; NULL: the host's */
+	bool details;              /* --details */
 };
 
 static bool has_glob(const char *s)
@@ -317,6 +327,30 @@ static int list_named(struct lister *l, bool asked)
 	return 0;
 }
 
+/* The metric sections: a bad PMUKIT_CPUID fails them; a host without an
+ * identification, or a CPU without tables, has none. */
+static int list_metric_sections(const struct lister *l, unsigned sections)
+{
+	pk_cpuid id;
+	pk_error err;
+	pk_error_clear(&err);
+	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_host_cpuid(NULL, &id, &err);
+	if (r < 0) {
+		if (!pk_cpuid_overridden())
+			return 0;
+		pk_cli_print_error("list", &err);
+		return 1;
+	}
+	if (((sections & SEC_METRICGROUP) &&
+	     pk_list_metrics(&id, PK_LIST_METRIC_GROUPS, l->details) < 0) ||
+	    ((sections & SEC_METRIC) && pk_list_metrics(&id, PK_LIST_METRICS, l->details) < 0) ||
+	    ((sections & SEC_GROUPED) && pk_list_metrics(&id, PK_LIST_GROUPED, l->details) < 0)) {
+		fprintf(stderr, "pmukit list: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
 static unsigned section_of(const char *word)
 {
 	for (size_t i = 0; i < sizeof(section_names) / sizeof(section_names[0]); i++)
@@ -328,7 +362,7 @@ static unsigned section_of(const char *word)
 int cmd_list(int argc, char **argv)
 {
 	unsigned extra = 0;
-	bool no_named = false;
+	bool no_named = false, details = false;
 	const char *model = NULL;
 	char root[PATH_MAX], cpuid[64];
 	int c;
@@ -347,6 +381,9 @@ int cmd_list(int argc, char **argv)
 		case 'M':
 			model = optarg;
 			break;
+		case 'D':
+			details = true;
+			break;
 		default:
 			return 129; /* PK_OPT_ERROR, said */
 		}
@@ -354,7 +391,7 @@ int cmd_list(int argc, char **argv)
 	if (model && pk_cli_model_machine("list", model, root, cpuid))
 		return 1;
 	unsigned sections = 0;
-	struct lister l = {.cpuid = model ? cpuid : NULL};
+	struct lister l = {.cpuid = model ? cpuid : NULL, .details = details};
 	l.patterns = calloc((size_t)argc + 1, sizeof(char *));
 	if (!l.patterns)
 		return 1;
@@ -388,7 +425,10 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmukit list: warning: %s\n", pk_pmus_warning(pmus, i));
 	l.pmus = pmus;
 	int rc = 0;
-	printf("\nList of pre-defined events (to be used in -e):\n\n");
+	if (l.nr_patterns) /* metrics are listed whole, by section */
+		sections &= ~(unsigned)SEC_GROUPED;
+	if (sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP))
+		printf("\nList of pre-defined events (to be used in -e):\n\n");
 	if (sections & SEC_HW)
 		list_hw(&l);
 	if (sections & SEC_SW)
@@ -406,6 +446,8 @@ int cmd_list(int argc, char **argv)
 					     (extra & SEC_NAMED));
 	if (sections & SEC_TRACEPOINT)
 		rc |= list_tracepoints(&l, explicit_sections && (sections & SEC_TRACEPOINT));
+	if (sections & (SEC_METRIC | SEC_METRICGROUP | SEC_GROUPED))
+		rc |= list_metric_sections(&l, sections);
 	pk_pmus_put(pmus);
 	free(l.patterns);
 	return rc;

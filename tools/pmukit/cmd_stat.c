@@ -20,6 +20,7 @@
 
 #include "builtin.h"
 #include "stat_model.h"
+#include "stat_mg.h"
 #include "stat_topdown.h"
 #include "workload.h"
 #include "stat_print.h"
@@ -51,6 +52,9 @@ struct stat_opts {
 	const char *plot;          /* --plot: an SVG file of the -I intervals */
 	long log_fd;               /* --log-fd: the output's descriptor; -1: none */
 	bool csv_header;           /* --csv-header */
+	const char **metrics;      /* -M lists */
+	int nr_metrics;
+	bool metric_no_group;      /* --metric-no-group */
 	char **cmd;
 };
 
@@ -67,6 +71,7 @@ enum {
 	OPT_PLOT,
 	OPT_LOG_FD,
 	OPT_CSV_HEADER,
+	OPT_METRIC_NO_GROUP,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -103,6 +108,11 @@ static const pk_opt stat_opts_table[] = {
 	{"cputype", 0, OPT_CPUTYPE, required_argument, "<pmu>",
 	 "hybrid: only events of this core PMU (cpu_core, cpu_atom)"},
 	{"verbose", 'v', 0, no_argument, NULL, "explain unsupported events in full"},
+	{"metrics", 'M', 0, required_argument, "<metric/metric group list>",
+	 "the CPU's vendor metrics and metric groups (pmukit list\n"
+	 "metric), each metric's events in one group (docs/metrics.md)"},
+	{"metric-no-group", 0, OPT_METRIC_NO_GROUP, no_argument, NULL,
+	 "open the events of -M metrics ungrouped"},
 	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
 	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
 	 "tma_* shares in percent, one block per core type; the\n"
@@ -217,7 +227,8 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 	o->repeat = 1;
 	o->log_fd = -1;
 	o->events = calloc((size_t)argc + 1, sizeof(char *));
-	if (!o->events)
+	o->metrics = calloc((size_t)argc + 1, sizeof(char *));
+	if (!o->events || !o->metrics)
 		return pk_cli_usage_error("stat", "out of memory");
 	pk_opt_begin(&stat_optspec);
 	int ch;
@@ -253,6 +264,8 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LOG_FD: r = parse_long("--log-fd", optarg, 0, INT_MAX, &o->log_fd); break;
 		case OPT_CSV_HEADER: o->csv_header = true; break;
+		case 'M': o->metrics[o->nr_metrics++] = optarg; break;
+		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -311,6 +324,7 @@ struct stat_session {
 	pk_aggr_mode aggr;
 	stat_printer printer;
 	stat_td td;                /* --topdown */
+	stat_mg mg;                /* -M */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed */
@@ -597,12 +611,18 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
+	for (int i = 0; i < o->nr_metrics; i++) {
+		int r = stat_mg_setup(&s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
+				      o->metric_no_group, s->evlist, err);
+		if (r < 0)
+			return r;
+	}
 	for (int i = 0; i < o->nr_events; i++) {
 		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
 		if (r < 0)
 			return r;
 	}
-	if (o->nr_events == 0 && !o->topdown) {
+	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
 		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
 		if (r < 0)
 			return r;
@@ -762,6 +782,12 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	return r;
 }
 
+static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
+			 pk_metric_value *out, const char **label)
+{
+	return stat_mg_value(arg, in, idx, out, label);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {0};
@@ -775,6 +801,7 @@ int cmd_stat(int argc, char **argv)
 	r = parse_options(argc, argv, &o);
 	if (r) {
 		free(o.events);
+		free(o.metrics);
 		return r;
 	}
 	/* stderr is unbuffered: a write per field would cost more than the
@@ -801,6 +828,10 @@ int cmd_stat(int argc, char **argv)
 		.big_num = o.big_num,
 		.runs = 1,
 	};
+	if (o.nr_metrics) {
+		s.printer.vendor_metric = vendor_metric;
+		s.printer.vendor_arg = &s.mg;
+	}
 	char label[PATH_MAX + 300];
 	if (s.model) {
 		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
@@ -832,6 +863,7 @@ fail:
 out:
 	stat_printer_free(&s.printer);
 	stat_td_free(&s.td);
+	stat_mg_free(&s.mg);
 	stat_rows_free(&acc);
 	stat_rows_free(&rows);
 	pk_counting_free(s.counting);
@@ -841,5 +873,6 @@ out:
 	pk_pmus_put(s.pmus);
 	pk_model_free(s.model);
 	free(o.events);
+	free(o.metrics);
 	return ret;
 }

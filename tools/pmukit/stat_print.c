@@ -182,13 +182,20 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 	return 0;
 }
 
-static void compute_metrics(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
-			    metric_lines *ml)
+static void compute_metrics(const stat_printer *p, const pk_metric_table *t,
+			    const pk_metric_counts *in, size_t idx, metric_lines *ml)
 {
 	pk_metric_value mv;
 	memset(ml, 0, sizeof(*ml));
 	ml->nr = 1;
 	ml->v[0].unit = "(null)"; /* perf 6.1's JSON when no row matched */
+	const char *label;
+	int vr = p->vendor_metric ? p->vendor_metric(p->vendor_arg, in, idx, &mv, &label) : 0;
+	if (vr) {
+		ml->v[0] = (metric){.have = vr > 0, .value = vr > 0 ? mv.value : 0,
+				    .style = vr > 0 ? mv.def->style : PK_METRIC_SCALED, .unit = label};
+		return;
+	}
 	if (!t)
 		return;
 	int have = pk_metric_shadow(t, in, idx, &mv);
@@ -474,7 +481,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 	for (size_t i = 0; i < rows->nr; i++) {
 		const stat_row *r = &rows->v[i];
 		metric_lines ml;
-		compute_metrics(p->metrics, &in, i, &ml);
+		compute_metrics(p, p->metrics, &in, i, &ml);
 		if (p->fmt == STAT_JSON)
 			print_row_json(p, r, &ml, interval_ns);
 		else if (p->fmt == STAT_CSV)

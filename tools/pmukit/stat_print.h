@@ -56,6 +56,12 @@ typedef struct stat_printer {
 	/* The metrics printed after counts; NULL: perf stat's (built at the
 	 * first print, freed by stat_printer_free). */
 	pk_metric_table *metrics;
+	/* stat -M: the vendor metric printed on count idx instead (1: a value,
+	 * -1: one without a value, 0: none, perf stat's then), with its label
+	 * as perf's metric unit ("%  tma_retiring"); NULL: none. */
+	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx,
+			     pk_metric_value *out, const char **label);
+	const void *vendor_arg;
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
 	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
 	 * measured. */

@@ -1,0 +1,124 @@
+/* The vendors' metric tables (lib/metrics/metrics_intel.c, generated from
+ * tests/data/perfmon): every row of every CPU compiles (formula and
+ * threshold parse, references to other rows bind, no cycles); every event
+ * reference resolves to a core encoding or is refused as no core event;
+ * rows are sorted; lookups by CPU, by name and by group (without case) as
+ * perf's; encodings checked against Intel's events files by hand. */
+#include "helpers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <pmukit/metrics.h>
+
+#include "metrics/metric_tables.h"
+
+static pk_cpuid cpu(const char *s)
+{
+	pk_cpuid id;
+	assert_int_equal(pk_cpuid_parse(s, &id, NULL), 0);
+	return id;
+}
+
+static void check_table(const pki_metric_cpu_table *t)
+{
+	pk_error err;
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		pk_expr *e = pk_expr_parse(t->rows[i].formula, &err);
+		if (!e)
+			fail_msg("%s: %s: %s at %ld", t->source, t->rows[i].name, err.msg, err.pos);
+		pk_expr_free(e);
+	}
+	pk_metric_table *mt = pk_metric_table_new(t->rows, t->nr_rows, &err);
+	if (!mt)
+		fail_msg("%s: %s", t->source, err.msg);
+	for (size_t i = 0; i + 1 < t->nr_rows; i++)
+		assert_true(strcasecmp(t->rows[i].name, t->rows[i + 1].name) < 0);
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		pk_expr *e = pk_expr_parse(t->rows[i].formula, &err);
+		assert_non_null(e);
+		for (size_t r = 0; r < pk_expr_nr_refs(e); r++) {
+			const char *ref = pk_expr_ref(e, r);
+			bool found = ref[0] == '#' || pk_metric_table_find(mt, ref) >= 0;
+			for (size_t k = 0; !found && k < t->nr_events; k++)
+				found = !strcmp(t->events[k].name, ref);
+			if (!found)
+				fail_msg("%s: %s: %s in no events entry", t->source, t->rows[i].name, ref);
+		}
+		pk_expr_free(e);
+	}
+	pk_metric_table_free(mt);
+}
+
+static void test_every_table_compiles(void **state)
+{
+	(void)state;
+	assert_int_equal(pki_metric_intel_nr, 4);
+	for (size_t i = 0; i < pki_metric_intel_nr; i++)
+		check_table(&pki_metric_intel[i]);
+}
+
+static void test_lookup(void **state)
+{
+	(void)state;
+	size_t nr;
+	const char *src;
+	pk_cpuid skl = cpu("GenuineIntel-6-5E-3"), adl = cpu("GenuineIntel-6-97-2");
+	pk_cpuid skx = cpu("GenuineIntel-6-55-4"), zen = cpu("AuthenticAMD-25-11-1");
+	const pk_metric_def *rows = pk_metric_defs_cpu(&skl, NULL, &nr, &src);
+	assert_int_equal(nr, 207); /* skylake_metrics.json's 207 metrics */
+	assert_string_equal(src, "SKL: skylake_metrics.json");
+	rows = pk_metric_defs_cpu(&adl, NULL, &nr, &src);
+	assert_string_equal(src, "ADL: alderlake_metrics_goldencove_core.json");
+	assert_non_null(pk_metric_defs_cpu(&adl, "cpu_core", &nr, NULL));
+	assert_null(pk_metric_defs_cpu(&adl, "cpu_atom", &nr, NULL));
+	assert_null(pk_metric_defs_cpu(&skx, NULL, &nr, NULL)); /* SKX: another file */
+	assert_int_equal(nr, 0);
+	assert_null(pk_metric_defs_cpu(&zen, NULL, &nr, NULL));
+	rows = pk_metric_defs_cpu(&skl, NULL, &nr, NULL);
+	size_t l1 = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (pk_metric_named(&rows[i], "topdownl1")) {
+			l1++;
+			assert_true(pk_metric_named(&rows[i], "TMA_L1_GROUP"));
+		}
+	}
+	assert_int_equal(l1, 4);
+	long r = -1;
+	for (size_t i = 0; i < nr; i++)
+		if (pk_metric_named(&rows[i], "TMA_RETIRING"))
+			r = (long)i;
+	assert_true(r >= 0);
+	assert_string_equal(rows[r].name, "tma_retiring");
+	assert_string_equal(rows[r].unit, "%");
+	assert_false(pk_metric_named(&rows[r], "tma_retir"));
+}
+
+static void test_event_config(void **state)
+{
+	(void)state;
+	pk_cpuid skl = cpu("GenuineIntel-6-5E-3");
+	uint64_t c = 0;
+	pk_error err;
+	/* skylake_core.json: ICACHE_16B.IFDATA_STALL 0x80 umask 0x04, :c1:e1 */
+	assert_int_equal(pk_metric_event_config(&skl, NULL, "ICACHE_16B.IFDATA_STALL:c1:e1", &c, &err), 0);
+	assert_int_equal(c, 0x80 | 0x04 << 8 | 1 << 18 | 1u << 24);
+	/* UOPS_ISSUED.ANY 0x0E umask 0x01 */
+	assert_int_equal(pk_metric_event_config(&skl, NULL, "UOPS_ISSUED.ANY", &c, &err), 0);
+	assert_int_equal(c, 0x010E);
+	assert_int_equal(pk_metric_event_config(&skl, NULL, "UNC_CLOCK.SOCKET", &c, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "UNC_CLOCK.SOCKET: not a core PMU event"));
+	assert_int_equal(pk_metric_event_config(&skl, NULL, "NO.SUCH", &c, &err), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_table_compiles),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_event_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,39 @@
+/* pmukit stat -M: the vendor metrics and metric groups asked for, their
+ * events added to the event list (one group per metric, as perf 6.1; lone
+ * events with --metric-no-group), and each metric's value for the line of
+ * its first event (stat_mg.c). */
+#ifndef PK_STAT_MG_H
+#define PK_STAT_MG_H
+#include <stdbool.h>
+#include <pmukit/events.h>
+#include <pmukit/kernel.h>
+#include <pmukit/metrics.h>
+#include <pmukit/pmu.h>
+
+typedef struct stat_mg_metric {
+	long row;                  /* in the table */
+	size_t first, nr;          /* its evsels [first, first + nr) in the event list */
+	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
+} stat_mg_metric;
+
+typedef struct stat_mg {
+	pk_metric_table *table;    /* the CPU's vendor metrics */
+	stat_mg_metric *v;
+	size_t nr;
+	pk_metric_literal lit[8];  /* #smt_on, #threads, ... */
+	size_t nr_lit;
+} stat_mg;
+
+/* Resolves `names` (comma-separated metrics and groups, without case as
+ * perf) for the CPU (cpuid: a PERF_CPUID-style override, NULL: the
+ * kernel's) and appends their events to evlist. An unknown name fails
+ * with perf's message. */
+int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
+		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err);
+/* The metric printed on count idx of in (the first event of a metric):
+ * 1 with *out and *label filled, 0 when idx begins none, -1 when it does
+ * but the value cannot be computed (or no memory; *label filled). */
+int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
+		  pk_metric_value *out, const char **label);
+void stat_mg_free(stat_mg *mg);
+#endif
