@@ -50,6 +50,26 @@ static const char *const same[] = {"tma_retiring", "tma_frontend_bound", "tma_ba
 				   "tma_bad_speculation", "tma_memory_bound", "tma_core_bound",
 				   "tma_x87_use"};
 
+/* An unknown name: perf's error; on a CPU pmukit has no table for, a hint
+ * naming the CPU and the tables it has (not perf's: perf has other tables). */
+static void test_unknown_metric(void **state)
+{
+	(void)state;
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof(cmd), "PERF_CPUID=GenuineIntel-6-5E-3 %s stat -M tma_nonesuch -- true 2>&1",
+		 pk_test_pmukit());
+	assert_int_not_equal(pk_test_run(cmd, &out, 0), 0);
+	assert_non_null(strstr(out, "Cannot find metric or group `tma_nonesuch'"));
+	assert_null(strstr(out, "no metric table"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "PERF_CPUID=GenuineIntel-6-55-4 %s stat -M TopdownL1 -- true 2>&1",
+		 pk_test_pmukit());
+	assert_int_not_equal(pk_test_run(cmd, &out, 0), 0);
+	assert_non_null(strstr(out, "Cannot find metric or group `TopdownL1'"));
+	assert_non_null(strstr(out, "no metric table for this CPU (GenuineIntel-6-55-4)"));
+	free(out);
+}
+
 static void test_list_metric(void **state)
 {
 	(void)state;
@@ -98,6 +118,7 @@ static void test_list_metricgroup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_list_metric),
 		cmocka_unit_test(test_list_metricgroup),
 	};

@@ -156,6 +156,11 @@ int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_
 	}
 	size_t before = mg->nr;
 	r = resolve(mg, names, err);
+	if (r < 0 && !nr)
+		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
+			    "Skylake, Ice Lake, Sapphire Rapids and Alder Lake (PMUKIT_CPUID or "
+			    "PERF_CPUID chooses one: `PERF_CPUID=GenuineIntel-6-5E-3 pmukit list "
+			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
 	if (r < 0)
 		return r;
 	if (!pmu && mg->nr > before)
