@@ -89,14 +89,3 @@ void rp_cnode_free(rp_cnode *root)
 	root->child = root->last = NULL;
 }
 
-void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w)
-{
-	for (const rp_cnode *c = root->child; c; c = c->next) {
-		if (c->cumul < min_hit)
-			continue;
-		int s = c->sym ? 4 + rp_sym_width(c->sym) : 22;
-		if (s > *sym_w)
-			*sym_w = s;
-		rp_cnode_widths(c, min_hit, sym_w);
-	}
-}

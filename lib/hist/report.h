@@ -79,9 +79,6 @@ typedef struct rp_cg_opts {
 void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uint64_t period);
 void rp_cnode_merge(rp_cnode *into, rp_cnode *from);
 void rp_cnode_free(rp_cnode *root);
-/* The longest symbol column text ("[.] name") on the chain branches of at
- * least min_hit: perf widens the Symbol column to it. */
-void rp_cnode_widths(const rp_cnode *root, uint64_t min_hit, int *sym_w);
 /* Prints the tree of one entry (tools/pmukit/report_chain.c); total is what percentages are of in graph
  * mode, parent the entry's own value (fractal). */
 void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,

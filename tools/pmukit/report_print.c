@@ -122,7 +122,6 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	bool *known = kt >= 0 ? calloc(n ? n : 1, sizeof(bool)) : NULL;
 	if (known)
 		trace_known(all, n, ev, kt, known);
-	uint64_t min_hit = (uint64_t)((double)rp_total_of(rp, ev, false) * rp->cg.min_percent / 100.0);
 	int dso_k = -1;
 	for (int k = 0; k < rp->nr_keys; k++)
 		if (rp->keys[k]->fill == rp_keys[RP_KEY_DSO].fill)
@@ -130,9 +129,6 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 	for (size_t i = 0; i < n; i++) {
 		if (all[i]->ev != ev || !rp_listed(rp, all[i]))
 			continue;
-		int sw = 0;
-		if (rp->use_cg && rp->cg.mode != RP_CG_NONE)
-			rp_cnode_widths(&all[i]->chain, min_hit, &sw);
 		for (int k = 0; k < rp->nr_keys; k++) {
 			char t[RP_NAME_MAX];
 			if (rp->keys[k]->fixed_w)
@@ -145,8 +141,6 @@ static void widths(const report *rp, rp_entry **all, size_t n, int ev, int *w)
 				l = 0; /* text not made yet: the title's width */
 			if (!strcmp(rp->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
-			if (rp->keys[k]->order == RP_ORD_SYM && sw > l)
-				l = sw;
 			/* perf: an entry without a symbol widens the dso column
 			 * to an address's 16 digits (not under --dsos); a
 			 * branch end's dso is counted only with its symbol */
