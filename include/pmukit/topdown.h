@@ -76,6 +76,10 @@ int pk_topdown_block_max_level(const pk_topdown *td, size_t b);
  * Remembers which evsels are the block's (the evlist must outlive td's use
  * of counts). */
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
+/* The PERF_METRICS byte (0-7) an Intel core PMU's metric event reads
+ * (topdown-retiring ...: config 0x8000 + 0x100 x byte), -1 for any other
+ * config. Such events count only in a group led by slots (0x0400). */
+int pk_topdown_metric_field(uint64_t config);
 
 /* One node's value. */
 typedef struct pk_topdown_node {

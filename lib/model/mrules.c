@@ -6,6 +6,8 @@
  * Only Intel core PMUs have these events; other vendors pass untouched. */
 #include <errno.h>
 
+#include <pmukit/topdown.h>
+
 #include "model/mkernel.h"
 
 /* X86_ALL_EVENT_FLAGS: edge 18, pc 19, int 20, any 21, inv 23, cmask 24-31. */
@@ -28,10 +30,7 @@ bool pki_mk_is_slots(const mk_event *e)
 
 int pki_mk_metric_field(const mk_event *e)
 {
-	uint64_t c = e->key.config & MK_ARCH_EVENT_MASK;
-	if (!intel_core(e) || c < 0x8000 || c > 0x8700 || (c & 0xff))
-		return -1;
-	return (int)((c >> 8) - 0x80);
+	return intel_core(e) ? pk_topdown_metric_field(e->key.config & MK_ARCH_EVENT_MASK) : -1;
 }
 
 static bool sampling(const struct perf_event_attr *a)

@@ -62,14 +62,6 @@ static int by_name(const void *a, const void *b, void *t)
 		      pk_metric_table_def(t, (size_t)((const stat_mg_metric *)b)->row)->name);
 }
 
-/* Intel's PERF_METRICS pseudo events (0x80NN) count only in a group led
- * by slots (0x0400, the kernel's rule): added first when a formula names
- * them without it. */
-static bool is_perf_metrics(uint64_t config)
-{
-	return (config & 0xff) == 0 && ((config >> 8) & 0xf8) == 0x80;
-}
-
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
 		     pk_error *err)
 {
@@ -96,7 +88,8 @@ static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const 
 		r = pk_metric_event_config(id, pmu->name, ev, &cfg[i], err);
 		if (r < 0)
 			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
-		metrics |= is_perf_metrics(cfg[i]);
+		/* PERF_METRICS events need a slots leader: added first below */
+		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}
 	m->first = pk_evlist_count(l);
