@@ -130,6 +130,18 @@ bool pki_sy_host_object(const pk_machine *m, const dso *d)
 	       !strcmp(hex, d->build_id);
 }
 
+/* Whether the vdso d is read from this host's image. That image stands
+ * for the copy perf record cached in $HOME/.debug: it counts for this
+ * host's vdso (by build id, or, without one, when the recorded kernel is
+ * this host's), and not under --symfs or another cache directory, where
+ * perf reads only that directory's copy. */
+bool pki_sy_host_vdso(const pk_machine *m, const dso *d)
+{
+	if ((m->opts.symfs && m->opts.symfs[0]) || m->opts.buildid_dir)
+		return false;
+	return pki_sy_host_object(m, d->build_id[0] ? d : m->kernel);
+}
+
 bool pki_sy_kallsyms_source(const pk_machine *m, char *path, size_t size)
 {
 	const dso *k = m->kernel;

@@ -88,9 +88,7 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	if (m->opts.no_symbols)
 		return;
 	bool vdso = !strcmp(d->name, "[vdso]");
-	/* this host's vdso: by its build id, or without one (old files) when
-	 * the recorded kernel is this host's */
-	if (vdso && pki_sy_host_object(m, d->build_id[0] ? d : m->kernel)) {
+	if (vdso && pki_sy_host_vdso(m, d)) {
 		pki_sy_load_vdso(m, d);
 		return;
 	}

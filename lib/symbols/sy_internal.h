@@ -220,6 +220,7 @@ void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len);
 /* Whether d (the kernel, or "[vdso]") is this host's: the host's own
  * build id recorded, or none and a recording of this architecture. */
 bool pki_sy_host_object(const pk_machine *m, const dso *d);
+bool pki_sy_host_vdso(const pk_machine *m, const dso *d);
 int pki_sy_add_build_id(void *machine, const pk_pd_rec_build_id *b);
 
 /* debuginfod.c: the path of the executable with build id hex (a

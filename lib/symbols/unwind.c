@@ -208,13 +208,13 @@ static bool seen(const mapgroup *g, size_t upto, const dso *d)
 }
 
 /* A module for d mapped at mp, from the file its symbols come from
- * (--symfs, the build-id cache), the vdso from this host's image when it
- * is the recorded one (perf reads it so); false when none opens. */
+ * (--symfs, the build-id cache), the vdso from this host's image when
+ * pki_sy_host_vdso says so; false when none opens. */
 static bool report_dso(pk_machine *m, Dwfl *dwfl, dso *d, const map *mp)
 {
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
-	if (!strcmp(d->name, "[vdso]")) {
+	if (!strcmp(d->name, "[vdso]") && pki_sy_host_vdso(m, d)) {
 		int vfd = pki_sy_vdso_fd(d);
 		if (vfd >= 0 && dwfl_report_elf(dwfl, d->name, d->name, vfd, load_bias(d, mp), true))
 			return true;
