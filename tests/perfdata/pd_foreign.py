@@ -24,7 +24,8 @@ standard outputs (perf's random tip aside) and exit codes must be the same.
   oldvdso   this host's kernel (build id) with a [vdso] map as kernel 3.4
             recorded it (pgoff = its start), no vdso build id: perf zeroes a
             vdso's pgoff and names the samples from this host's image; the
-            same under another kernel's build id: [unknown] (pmukit alone)
+            same under another kernel's build id: [unknown] (pmukit alone);
+            under --symfs (the cache moves there): [unknown] in both tools
   foreign   the same without build ids in a file whose ARCH is another
             architecture: pmukit never reads an ELF of another machine type
             (perf 6.1 does, a listed difference): every sample [unknown];
@@ -413,6 +414,14 @@ def check_old_vdso(pmukit, tmp, env, res, show):
     out = compare(pmukit, "oldvdso.data", tmp, env, res, show, "oldvdso")
     named = len(re.findall(r" \S+\+0x[0-9a-f]+ \(\[vdso\]\)", out))
     expect(res, "oldvdso: this kernel's vdso names all", named == len(offs), out)
+    # under --symfs the build-id cache is <symfs>/.debug (perf 6.1): the host's
+    # image does not stand in for it, so neither tool names a vdso sample
+    os.makedirs(os.path.join(tmp, "emptyroot"), exist_ok=True)
+    for tool in (pmukit, "perf"):
+        out = run("%s script --symfs emptyroot -i oldvdso.data" % tool, tmp, env)[1]
+        lines = [x for x in out.splitlines() if "([vdso])" in x]
+        expect(res, "oldvdso --symfs: %s names no vdso sample" % os.path.basename(tool),
+               len(lines) == len(offs) and all("[unknown]" in x for x in lines), out)
     oldvdso_file(os.path.join(tmp, "oldvdso.other.data"), hk, "44" * 20, offs)
     out = run("%s script -i oldvdso.other.data" % pmukit, tmp, env)[1]
     lines = [x for x in out.splitlines() if "([vdso])" in x]
