@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n = 0;
 	while (pk_pd_next(r, &ev, NULL) > 0 && n++ < 100000) {
 		if (ev.type == PERF_RECORD_SAMPLE) {
-			pk_pd_sample s;
+			pk_pd_sample s = PK_PD_SAMPLE_INIT;
 			if (ev.evsel && pk_pd_parse_sample(&ev, &s, NULL) == 0 && m) {
 				pk_addr_loc loc;
 				pk_machine_resolve(m, s.pid, ev.misc & 7, s.ip, &loc);

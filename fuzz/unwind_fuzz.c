@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		regs[8] = text_lo + regs[8] % (text_hi - text_lo);
 	uint64_t dyn;
 	memcpy(&dyn, data + sizeof(regs), 8);
-	pk_pd_sample s;
+	pk_pd_sample s = PK_PD_SAMPLE_INIT;
 	memset(&s, 0, sizeof(s));
 	s.pid = s.tid = 4242;
 	s.user_abi = 2;

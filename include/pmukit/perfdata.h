@@ -245,8 +245,15 @@ typedef struct pk_pd_branch_entry {
  * NULL for a new_type that has none. */
 const char *pk_pd_branch_type_name(uint64_t flags);
 
-/* A parsed PERF_RECORD_SAMPLE. Pointers point into the event's data. */
+/* A parsed PERF_RECORD_SAMPLE. Pointers point into the event's data.
+ * The struct grows only at its end; the caller states the size it was built
+ * with in .size (PK_PD_SAMPLE_INIT) before handing it to a function that
+ * fills or reads it, so that no library writes or reads past the caller's
+ * struct. Today's functions take exactly sizeof(pk_pd_sample) and refuse
+ * any other size with -EINVAL; a later library with a longer struct fills
+ * an older caller's prefix. */
 typedef struct pk_pd_sample {
+	uint32_t size;               /* sizeof(pk_pd_sample) the caller was built with */
 	uint64_t type;               /* sample_type it was parsed with */
 	uint16_t misc;
 	uint64_t identifier;
@@ -275,6 +282,12 @@ typedef struct pk_pd_sample {
 	uint64_t data_page_size, code_page_size;
 	const uint8_t *aux; uint64_t aux_size;
 } pk_pd_sample;
+
+/* An empty sample of this header's size, for every pk_pd_sample a caller
+ * declares: pk_pd_sample s = PK_PD_SAMPLE_INIT; */
+#define PK_PD_SAMPLE_INIT {.size = sizeof(pk_pd_sample)}
+/* 0, or -EINVAL in err when s->size is not one this library takes. */
+int pk_pd_sample_check(const pk_pd_sample *s, pk_error *err);
 
 /* Parses a SAMPLE event with its evsel's sample_type, in the kernel's order.
  * A field running past the record end is an error naming it and the offset. */

@@ -1058,7 +1058,7 @@ static void kernel_record(pk_pd_reader *r, const uint8_t *raw, pk_pd_event *ev)
 		if (!e)
 			return; /* counted by record_evsel */
 		if (r->swap) {
-			pk_pd_sample tmp;
+			pk_pd_sample tmp = PK_PD_SAMPLE_INIT;
 			/* a sample too short for its fields stays partly
 			 * unswapped: parsing it fails the same way, and counts it */
 			(void)pki_pd_sample_walk(e, rec + 8, size - 8, true, &tmp, NULL);
@@ -1341,6 +1341,9 @@ static bool parse_held(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s)
 
 int pk_pd_next_parsed(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 {
+	int rc0 = pk_pd_sample_check(s, err);
+	if (rc0 < 0)
+		return rc0;
 	for (;;) {
 		int rc = next_event(r, ev, err);
 		if (rc <= 0)

@@ -463,7 +463,9 @@ static bool walk_body(walk *w, const struct perf_event_attr *a, size_t len, pk_p
 /* What a sample holds before its fields are read. */
 static void sample_init(pk_pd_sample *s, const struct perf_event_attr *a)
 {
+	uint32_t size = s->size; /* the caller's, checked at the public entry */
 	memset(s, 0, sizeof(*s));
+	s->size = size;
 	s->type = a->sample_type;
 	s->cpu = (uint32_t)-1;
 	s->pid = s->tid = (uint32_t)-1;
@@ -562,10 +564,23 @@ int pki_pd_sample_parse_fast(const pd_evsel *evsel, const uint8_t *body, size_t 
 	return -EINVAL;
 }
 
+int pk_pd_sample_check(const pk_pd_sample *s, pk_error *err)
+{
+	if (s && s->size == sizeof(pk_pd_sample))
+		return 0;
+	return pk_err(err, -EINVAL,
+		      "pk_pd_sample.size is %u where this library takes %zu: declare it "
+		      "with PK_PD_SAMPLE_INIT",
+		      s ? s->size : 0, sizeof(pk_pd_sample));
+}
+
 int pk_pd_parse_sample_body(const pk_pd_evsel *evsel, const uint8_t *body, size_t len,
 			    pk_pd_sample *s, pk_error *err)
 {
 	const char *field = NULL;
+	int rc0 = pk_pd_sample_check(s, err);
+	if (rc0 < 0)
+		return rc0;
 	/* Without swap the walk only reads; the cast keeps one routine. */
 	int rc = pki_pd_sample_walk(evsel, (uint8_t *)(uintptr_t)body, len, false, s, &field);
 	if (rc < 0)
@@ -601,7 +616,8 @@ static int parse_event(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err, co
 int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err)
 {
 	const char *field = NULL;
-	return parse_event(ev, s, err, &field);
+	int rc = pk_pd_sample_check(s, err);
+	return rc < 0 ? rc : parse_event(ev, s, err, &field);
 }
 
 int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_sample *s,
@@ -609,6 +625,9 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 {
 	const char *field = NULL;
 	const pk_pd_evsel *e = ev->evsel;
+	int rc0 = pk_pd_sample_check(s, err);
+	if (rc0 < 0)
+		return rc0;
 	/* the reader's own evsels carry their layout */
 	if (ev->type == PERF_RECORD_SAMPLE && e && e->idx >= 0 && (size_t)e->idx < r->nr_evsels &&
 	    r->evsels[e->idx] == e &&

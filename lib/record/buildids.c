@@ -76,7 +76,7 @@ static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event 
 		    strncmp(mm.filename, KERNEL_DSO, strlen(KERNEL_DSO)))
 			rc = add(o, mm.filename, false);
 	} else if (rc == 0 && type == PERF_RECORD_SAMPLE) {
-		pk_pd_sample s;
+		pk_pd_sample s = PK_PD_SAMPLE_INIT;
 		if (pk_pd_reader_parse_sample(r, ev, &s, NULL) < 0)
 			return 0;
 		/* perf's sample time without TIME is all ones */

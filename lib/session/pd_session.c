@@ -362,7 +362,7 @@ static int sample_chain(pk_session *s, const pk_pd_event *ev, pk_pd_sample *smp)
 int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
 {
 	pk_pd_event ev;
-	pk_pd_sample sample;
+	pk_pd_sample sample = PK_PD_SAMPLE_INIT;
 	int rc;
 	s->ran = true;
 	/* the internal path: each sample parsed once, those that do not parse

@@ -58,6 +58,7 @@ static int parse_info(pki_spe *sp, pk_session *s, const pk_pd_event *ev)
 	if (!sp->have_info || sp->nr_synth)
 		return 0;
 	memset(&sp->smp, 0, sizeof(sp->smp));
+	sp->smp.size = sizeof(sp->smp);
 	sp->sev = (pk_pd_event){.type = PERF_RECORD_SAMPLE, .has_time = true};
 	/* perf's synthetic events: one per kind asked for, after the file's,
 	 * sampling what the SPE event samples (its ids + 1000000000) */

@@ -451,6 +451,9 @@ int pk_machine_unwind(pk_machine *m, const pk_pd_sample *smp, uint64_t regs_mask
 		      const char *arch, uint64_t *ips, size_t max, pk_error *err)
 {
 	const pk_regs_arch *a = arch_for(arch);
+	int rc0 = pk_pd_sample_check(smp, err);
+	if (rc0 < 0)
+		return rc0;
 	if (!a)
 		return pk_err(err, -ENOTSUP, "no DWARF unwinder for architecture '%s'", arch);
 	uw_proc tmp = {.smp = smp, .arch = a, .mask = regs_mask};

@@ -283,7 +283,7 @@ static void test_samples_through_the_ring(void **state)
 		assert_true(n > 0);
 		assert_int_equal(pki_ring_write(&r, &w, rec, (size_t)n), 0);
 		assert_int_equal(take(&r, got), n);
-		pk_pd_sample p;
+		pk_pd_sample p = PK_PD_SAMPLE_INIT;
 		assert_int_equal(pk_pd_parse_sample_body(&ev, got + 8, (size_t)n - 8, &p, NULL), 0);
 		assert_true(p.ip == 0x401000 + i && p.time == 10 * i && p.id == 11);
 		/* {nr, ena, {value, id} x 2} */

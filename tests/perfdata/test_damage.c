@@ -65,7 +65,7 @@ static int read_all(const bb *b, pk_pd_reader **out)
 	pk_pd_event ev;
 	int n = 0, rc;
 	while ((rc = pk_pd_next(*out, &ev, &err)) > 0) {
-		pk_pd_sample s;
+		pk_pd_sample s = PK_PD_SAMPLE_INIT;
 		if (ev.type == PERF_RECORD_SAMPLE && ev.evsel &&
 		    pk_pd_reader_parse_sample(*out, &ev, &s, NULL) == 0)
 			n++;

@@ -120,7 +120,7 @@ static void test_order(void **state)
 	pk_pd_event ev;
 	int got = 0, comm_at = -1, i = 0;
 	while (pk_pd_next(r, &ev, &err) == 1) {
-		pk_pd_sample s;
+		pk_pd_sample s = PK_PD_SAMPLE_INIT;
 		if (ev.type == PERF_RECORD_COMM)
 			comm_at = i;
 		if (ev.type == PERF_RECORD_SAMPLE) {

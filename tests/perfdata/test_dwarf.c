@@ -146,8 +146,7 @@ static void test_dwarf_no_cfi_caller(void **state)
 /* A sample with the user IP and SP (x86_64 perf bits 8 and 7). */
 static pk_pd_sample regs_sample(uint64_t *regs, const uint8_t *stack, uint64_t size, uint64_t dyn)
 {
-	pk_pd_sample s;
-	memset(&s, 0, sizeof(s));
+	pk_pd_sample s = PK_PD_SAMPLE_INIT;
 	s.pid = s.tid = 4242;
 	s.ip = regs[1];
 	s.user_abi = 2;

@@ -215,7 +215,7 @@ static int public_next(pk_pd_reader *r, pk_pd_event *ev, pk_pd_sample *s)
 	while ((rc = pk_pd_next(r, ev, NULL)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE)
 			return rc;
-		memset(s, 0, sizeof(*s));
+		*s = (pk_pd_sample)PK_PD_SAMPLE_INIT;
 		if (ev->evsel && pk_pd_reader_parse_sample(r, ev, s, NULL) == 0)
 			return rc;
 	}
@@ -254,8 +254,7 @@ static void compare_paths(pk_pd_reader *pub, pk_pd_reader *fast, bool same_buffe
 {
 	uint64_t version = pk_pd_names_version(fast), start_version = version;
 	pk_pd_event e1, e2;
-	pk_pd_sample s1, s2;
-	memset(&s2, 0, sizeof(s2));
+	pk_pd_sample s1 = PK_PD_SAMPLE_INIT, s2 = PK_PD_SAMPLE_INIT;
 	uint64_t last_time = 0, last_seq = 0, samples = 0;
 	int rc1, rc2;
 	do {

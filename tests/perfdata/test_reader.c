@@ -24,7 +24,7 @@ static int read_samples(pk_pd_reader *r, uint64_t *times, uint64_t *ips, int max
 	while ((rc = pk_pd_next(r, &ev, err)) > 0) {
 		if (ev.type != PERF_RECORD_SAMPLE)
 			continue;
-		pk_pd_sample s;
+		pk_pd_sample s = PK_PD_SAMPLE_INIT;
 		assert_int_equal(pk_pd_parse_sample(&ev, &s, NULL), 0);
 		if (n < max) {
 			times[n] = s.time;
@@ -424,7 +424,7 @@ static void test_parse_sample_fields(void **state)
 	U64(&b, 55);
 	U64(&b, 0x68100142);
 	U64(&b, 0x81234000);
-	pk_pd_sample s;
+	pk_pd_sample s = PK_PD_SAMPLE_INIT;
 	pk_error err;
 	pk_error_clear(&err);
 	assert_int_equal(pk_pd_parse_sample_body(&e, b.p, b.len, &s, &err), 0);
@@ -443,6 +443,11 @@ static void test_parse_sample_fields(void **state)
 	/* one byte short: the last field is named */
 	assert_int_equal(pk_pd_parse_sample_body(&e, b.p, b.len - 1, &s, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "PHYS_ADDR"));
+	/* a sample declared without its size is refused, never written past */
+	pk_pd_sample bare = {.ip = 7};
+	assert_int_equal(pk_pd_parse_sample_body(&e, b.p, b.len, &bare, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "PK_PD_SAMPLE_INIT"));
+	assert_int_equal(bare.ip, 7);
 	free(b.p);
 }
 

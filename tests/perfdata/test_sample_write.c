@@ -144,7 +144,7 @@ static size_t round_trip(uint64_t st, uint64_t rf, uint64_t bst)
 	ev.attr.sample_regs_user = 0x7;    /* 3 registers */
 	ev.attr.sample_regs_intr = 0x300;  /* 2 registers */
 	ev.attr.sample_period = 1;
-	pk_pd_sample in, got;
+	pk_pd_sample in = PK_PD_SAMPLE_INIT, got = PK_PD_SAMPLE_INIT;
 	fill(&in, &ev.attr);
 	pk_error err = {0};
 	ssize_t n = pki_pd_sample_write(&ev.attr, &in, buf, sizeof(buf), &err);
@@ -291,7 +291,7 @@ static void test_errors(void **state)
 	(void)state;
 	pk_error err = {0};
 	struct perf_event_attr a = {.sample_type = PERF_SAMPLE_IP | (1ULL << 25)};
-	pk_pd_sample s = {0};
+	pk_pd_sample s = PK_PD_SAMPLE_INIT;
 	assert_int_equal(pki_pd_sample_write(&a, &s, buf, sizeof(buf), &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "bit 25"));
 

@@ -1223,7 +1223,7 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 	unsigned f = e && (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
 	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
 		f = sc->evsel_fields[i];
-	pk_pd_sample smp;
+	pk_pd_sample smp = PK_PD_SAMPLE_INIT;
 	memset(&smp, 0, sizeof(smp));
 	smp.pid = ev->id.pid;
 	smp.tid = ev->id.tid;
