@@ -56,7 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t dyn;
 	memcpy(&dyn, data + sizeof(regs), 8);
 	pk_pd_sample s = PK_PD_SAMPLE_INIT;
-	memset(&s, 0, sizeof(s));
 	s.pid = s.tid = 4242;
 	s.user_abi = 2;
 	s.user_regs = regs;

@@ -1224,7 +1224,6 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 	for (size_t i = 0; !f && i < sc->nr_evsel_fields; i++)
 		f = sc->evsel_fields[i];
 	pk_pd_sample smp = PK_PD_SAMPLE_INIT;
-	memset(&smp, 0, sizeof(smp));
 	smp.pid = ev->id.pid;
 	smp.tid = ev->id.tid;
 	bool chain = e && (f & F_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
