@@ -13,8 +13,7 @@
  * not in the whole).
  * Invariant: the view is on only for files whose samples carry branch
  * stacks, and its keys exist only in it. */
-#include "report.h"
-#include "report_keys.h"
+#include "report_print.h"
 #include "session_cli.h"
 
 #include <errno.h>
@@ -32,28 +31,28 @@ static bool file_has_branches(struct pk_session *s)
 	return false;
 }
 
-int rp_branch_settle(report *rp, struct pk_session *s)
+int report_branch_settle(pk_hist_opts *o, struct pk_session *s)
 {
 	bool has = file_has_branches(s);
-	if (rp->branch > 0 && !has) {
+	if (o->branch > 0 && !has) {
 		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
 				"without -b?\n");
 		return -EINVAL;
 	}
-	rp->branch_view = rp->branch > 0 ||
-			  (rp->branch < 0 && has && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (rp->keys[k]->branch && !rp->branch_view) {
-			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", rp->keys[k]->name);
+	o->branch_view = o->branch > 0 ||
+			  (o->branch < 0 && has && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
+	for (int k = 0; k < o->nr_keys; k++)
+		if (o->keys[k]->branch && !o->branch_view) {
+			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", o->keys[k]->name);
 			return -EINVAL;
 		}
-	if (!rp->branch_view)
+	if (!o->branch_view)
 		return 0;
-	rp->children = rp->use_cg = rp->need_chain = false; /* perf shows no chains here */
-	if (!rp->sort_given) {
-		rp->nr_keys = 0;
+	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
+	if (!o->sort_given) {
+		o->nr_keys = 0;
 		for (size_t i = 0; i < sizeof(view_keys) / sizeof(view_keys[0]); i++)
-			rp->keys[rp->nr_keys++] = rp_key_find(view_keys[i]);
+			o->keys[o->nr_keys++] = pk_hist_key_find(view_keys[i]);
 	}
 	return 0;
 }
@@ -62,25 +61,25 @@ int rp_branch_settle(report *rp, struct pk_session *s)
 
 enum { ST_COND_FWD, ST_COND_BWD, ST_CROSS_4K, ST_CROSS_2M, ST_KINDS };
 
-void rp_branch_stats_print(const report *rp, rp_entry **all, size_t n)
+void report_branch_stats_print(const pk_hist *h, pk_hist_entry **all, size_t n)
 {
 	static const char *const kinds[ST_KINDS] = {"COND_FWD", "COND_BWD", "CROSS_4K", "CROSS_2M"};
 	/* the names in perf's order: types 1-14, then EXTEND_ABI's new types */
 	uint64_t kind[ST_KINDS] = {0}, type[15 + 8] = {0}, total = 0;
 	for (size_t i = 0; i < n; i++) {
-		const rp_entry *e = all[i];
-		if (!rp_listed(rp, e))
+		const pk_hist_entry *e = all[i];
+		if (!pk_hist_listed(h, e))
 			continue;
-		uint64_t w = e->v[RP_SELF_NR];
-		unsigned t = (unsigned)(e->br.flags >> 20) & 0xf;
-		unsigned nt = (unsigned)(e->br.flags >> 26) & 0xf;
+		uint64_t w = pk_hist_entry_value(e, 0, PK_HIST_SELF_NR);
+		unsigned t = (unsigned)(pk_hist_entry_branch(e)->flags >> 20) & 0xf;
+		unsigned nt = (unsigned)(pk_hist_entry_branch(e)->flags >> 26) & 0xf;
 		if (!t)
 			continue; /* UNKNOWN: not counted at all */
 		if (t == 1)
-			kind[e->br.to > e->br.from ? ST_COND_FWD : ST_COND_BWD] += w;
-		if ((e->br.from >> 21) != (e->br.to >> 21))
+			kind[pk_hist_entry_branch(e)->to > pk_hist_entry_branch(e)->from ? ST_COND_FWD : ST_COND_BWD] += w;
+		if ((pk_hist_entry_branch(e)->from >> 21) != (pk_hist_entry_branch(e)->to >> 21))
 			kind[ST_CROSS_2M] += w;
-		else if ((e->br.from >> 12) != (e->br.to >> 12))
+		else if ((pk_hist_entry_branch(e)->from >> 12) != (pk_hist_entry_branch(e)->to >> 12))
 			kind[ST_CROSS_4K] += w;
 		if (t < 15) { /* the percentages are of these */
 			type[t] += w;
