@@ -173,9 +173,10 @@ typedef struct pk_hist_list {        /* a comma-separated option's items */
 } pk_hist_list;
 
 /* The options: the caller's choices, then what is settled from the file
- * (pk_hist_settle_chains, pk_hist_setup: use_cg, need_chain,
- * forced_group). Lives in the histogram (pk_hist_options); written before
- * pk_hist_setup, read after. */
+ * (pk_hist_settle, pk_hist_setup: use_cg, need_chain, branch_view,
+ * forced_group). Lives in the histogram (pk_hist_options; callers never
+ * allocate one, so it may grow at its end); written before pk_hist_settle,
+ * read after. The lists' items and cpus are the caller's. */
 typedef struct pk_hist_opts {
 	const pk_hist_key *keys[PK_HIST_MAX_KEYS];
 	int nr_keys;
@@ -212,9 +213,15 @@ pk_hist *pk_hist_new(void);
 void pk_hist_free(pk_hist *h);
 pk_hist_opts *pk_hist_options(pk_hist *h);
 const pk_hist_opts *pk_hist_config(const pk_hist *h);
-/* Whether the session's events sample call chains; sets use_cg and
- * need_chain from them and the options. */
-bool pk_hist_settle_chains(pk_hist *h, pk_session *s);
+/* What the file decides when the options did not (perf report 6.1's
+ * rules): Children and the chains' order from the samples' call chains,
+ * the group view from hdr's groups, --mem-mode's and a file of
+ * tracepoints' keys, the columns a filter of one item hides, the branch
+ * view (-b, or the file's BRANCH_STACK feature: its keys, no chains).
+ * After the options, before pk_hist_setup. 0; -ENODATA: -b on samples
+ * without branch stacks; -EINVAL: a branch key outside the branch view
+ * (err's where names it). */
+int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err);
 /* Ready to take s's samples: the group view from hdr (s's header, kept,
  * the caller's, until pk_hist_free). A pipe is settled again at its first
  * sample, once its attrs and features are read: hdr is then read anew.

@@ -88,6 +88,9 @@ pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const struct pki_hist_ctx *c, int
 bool pki_hist_hidden(pk_hist *rp, const struct pki_hist_ctx *c);
 /* One entry per branch of the sample (ctx c has its sample fields). */
 int pki_hist_branch_sample(pk_hist *rp, struct pki_hist_ctx *c, int ei, int lead, int mi);
+/* Whether the session's events sample call chains; sets use_cg and
+ * need_chain from them and the options (settle.c, a pipe's first sample). */
+bool pki_hist_settle_chains(pk_hist *rp, pk_session *s);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

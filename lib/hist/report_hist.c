@@ -114,7 +114,7 @@ static int pipe_settle(pk_hist *rp, struct pk_session *s, pk_pd_header *hdr)
 	pk_pd_header_read(s->reader, hdr, &err);
 	if (!rp->o.group_set) /* perf's group view from the stream's GROUP_DESC */
 		rp->o.group = hdr->nr_groups > 0;
-	pk_hist_settle_chains(rp, s);
+	pki_hist_settle_chains(rp, s);
 	return setup_events(rp, s, hdr);
 }
 
@@ -584,46 +584,6 @@ void pk_hist_free(pk_hist *rp)
 	free(rp);
 }
 
-pk_hist_opts *pk_hist_options(pk_hist *rp)
-{
-	return &rp->o;
-}
-
-const pk_hist_opts *pk_hist_config(const pk_hist *rp)
-{
-	return &rp->o;
-}
-
-pk_session *pk_hist_session(const pk_hist *rp)
-{
-	return rp->s;
-}
-
-const pk_pd_header *pk_hist_header(const pk_hist *rp)
-{
-	return rp->hdr;
-}
-
-size_t pk_hist_nr_events(const pk_hist *rp)
-{
-	return rp->nr_ev;
-}
-
-int pk_hist_leader(const pk_hist *rp, int ev)
-{
-	return rp->leader[ev];
-}
-
-int pk_hist_nr_members(const pk_hist *rp, int ev)
-{
-	return rp->nr_members[ev];
-}
-
-uint64_t pk_hist_nr_samples(const pk_hist *rp, int ev)
-{
-	return (size_t)ev < rp->nr_ev ? rp->tot_nr[ev] : 0;
-}
-
 /* ---- totals and texts the printers ask for ---- */
 
 uint64_t pk_hist_total_of(const pk_hist *rp, int ev, bool nr)
@@ -681,69 +641,11 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 	snprintf(b, n, "%s", e->cols[k]);
 }
 
-int pk_hist_entry_event(const pk_hist_entry *e)
-{
-	return e->ev;
-}
-
-uint64_t pk_hist_entry_value(const pk_hist_entry *e, int m, int which)
-{
-	return e->v[m * PK_HIST_NV + which];
-}
-
-void pk_hist_entry_thread(const pk_hist_entry *e, uint32_t *pid, uint32_t *tid)
-{
-	*pid = e->pid;
-	*tid = e->tid;
-}
-
-const char *pk_hist_entry_text(const pk_hist_entry *e, int k)
-{
-	return e->cols[k];
-}
-
-uint64_t pk_hist_entry_number(const pk_hist_entry *e, int k)
-{
-	return e->nums[k];
-}
-
-bool pk_hist_entry_resolved(const pk_hist_entry *e, int k)
-{
-	return !(e->unresolved & (1u << k));
-}
-
-const char *pk_hist_entry_dso(const pk_hist_entry *e)
-{
-	return e->dso;
-}
-
-const pk_hist_cnode *pk_hist_entry_chain(const pk_hist_entry *e)
-{
-	return &e->chain;
-}
-
-const pk_pd_branch_entry *pk_hist_entry_branch(const pk_hist_entry *e)
-{
-	return &e->br;
-}
-
-bool pk_hist_entry_nosym(const pk_hist_entry *e, enum pk_hist_side side)
-{
-	return side == PK_HIST_SIDE_ENTRY ? e->nosym : e->nosym_end[side == PK_HIST_SIDE_TO];
-}
-
-int pk_hist_sym_width(const char *text)
-{
-	static const char tail[] = " (inlined)";
-	size_t l = strlen(text), t = sizeof(tail) - 1;
-	return (int)(l > t && !strcmp(text + l - t, tail) ? l - t : l);
-}
-
 /* Whether the file's events sample call chains: the call graph shown unless
  * -g none, and what needs each sample's chain resolved. For a pipe, again at
  * its first sample, once its attrs have come in the stream (perf 6.1 then
  * shows the graph but keeps the Children it decided on an empty evlist). */
-bool pk_hist_settle_chains(pk_hist *rp, pk_session *s)
+bool pki_hist_settle_chains(pk_hist *rp, pk_session *s)
 {
 	bool chains = false;
 	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)

@@ -349,73 +349,19 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	return r;
 }
 
-/* A filter of one comm, dso or symbol hides that column (perf's elision;
- * the key still makes the entries), unless no column would be left. */
-static void elide(pk_hist_opts *o)
+/* What the file decides (pk_hist_settle); perf's error for -b on a file
+ * without branch stacks or a branch key outside the branch view. */
+static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
-	uint32_t hide = 0;
-	for (int k = 0; k < o->nr_keys; k++) {
-		const char *n = o->keys[k]->name;
-		if ((o->comms.n == 1 && !strcmp(n, "comm")) || (o->dsos.n == 1 && !strcmp(n, "dso")) ||
-		    (o->syms.n == 1 && o->keys[k]->order == PK_HIST_ORD_SYM))
-			hide |= 1u << k;
-	}
-	if (hide != (1u << o->nr_keys) - 1)
-		o->hidden_cols = hide;
-}
-
-/* What the file decides when the options did not: call chains shown with
- * Children when the samples have them, the group view when it has groups. */
-static bool only_tracepoints(pk_session *s)
-{
-	size_t n = pk_pd_nr_evsels(pk_session_reader(s));
-	for (size_t i = 0; i < n; i++)
-		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.type != PERF_TYPE_TRACEPOINT)
-			return false;
-	return n > 0;
-}
-
-static void settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
-{
-	pk_hist_opts *o = pk_hist_options(hist);
-	bool asked = o->children_set ? o->children : true; /* perf's option */
-	bool chains = pk_hist_settle_chains(hist, s);
-	if (!o->children_set)
-		o->children = chains;
-	if (!chains)
-		o->children = false;
-	/* the chains' order follows Children as asked (perf's default: on),
-	 * also for a pipe, whose Children go with its evlist still empty */
-	if (!o->cg.order_set)
-		o->cg.caller = pk_pd_is_pipe(pk_session_reader(s)) ? asked : o->children;
-	if (o->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
-		o->children = false;
-	if (o->inverted)
-		o->cg.caller = true;
-	if (o->percent_limit > 0)
-		o->cg.min_percent = o->percent_limit;
-	if (!o->group_set)
-		o->group = h->nr_groups > 0;
-	if (o->mem_mode && !o->sort_given) {
-		/* perf 6.1's --mem-mode order (its local_p_stage_cyc has no column) */
-		static const char *const mem_keys[] = {"local_weight", "mem", "sym", "dso",
-						       "symbol_daddr", "dso_daddr", "snoop", "tlb",
-						       "locked", "blocked", "local_ins_lat"};
-		o->mem_mode_default = true;
-		o->nr_keys = 0;
-		for (size_t i = 0; i < sizeof(mem_keys) / sizeof(mem_keys[0]); i++)
-			o->keys[o->nr_keys++] = pk_hist_key_find(mem_keys[i]);
-	}
-	if (!o->sort_given && !o->mem_mode && !o->raw_trace && only_tracepoints(s)) {
-		/* perf 6.1's default order for a file of tracepoints alone */
-		o->keys[0] = pk_hist_key_find("trace");
-		o->nr_keys = 1;
-	}
-	o->need_chain = o->use_cg || o->children;
-	for (int k = 0; k < o->nr_keys; k++)
-		if (!strcmp(o->keys[k]->name, "parent"))
-			o->need_chain = true;
-	elide(o);
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_hist_settle(hist, s, h, &err);
+	if (rc == -ENODATA)
+		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
+				"without -b?\n");
+	else if (rc == -EINVAL)
+		fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", err.where);
+	return rc;
 }
 
 /* perf 6.1 refuses -C on a file whose samples carry no CPU or for a CPU
@@ -549,8 +495,7 @@ static int report_run(pk_hist *hist, report_args *a)
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
-	settle(hist, s, &h);
-	if (report_branch_settle(o, s)) {
+	if (settle(hist, s, &h)) {
 		pd_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;

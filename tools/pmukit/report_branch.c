@@ -1,5 +1,6 @@
-/* pmukit report: the branch view (perf report -b, and perf's own choice
- * for files recorded with branch stacks). Each branch of a sample's stack
+/* pmukit report: the branch view's statistics (the view: perf report -b,
+ * and perf's own choice for files recorded with branch stacks, decided in
+ * lib/hist/settle.c, its entries made in lib/hist/report_hist.c). Each branch of a sample's stack
  * is an entry of period 1 and one sample: the totals count branches. Its
  * two ends are resolved in whichever address space holds them (a branch
  * may cross from user to kernel: the sample's cpumode does not tell); an
@@ -12,50 +13,11 @@
  * UNKNOWN counts nowhere, EXTEND_ABI's kinds and new types count but are
  * not in the whole).
  * Invariant: the view is on only for files whose samples carry branch
- * stacks, and its keys exist only in it. */
+ * stacks (pk_hist_settle), and its keys exist only in it. */
 #include "report_print.h"
-#include "session_cli.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-
-/* perf 6.1's keys for the view. */
-static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
-
-static bool file_has_branches(struct pk_session *s)
-{
-	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
-		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-			return true;
-	return false;
-}
-
-int report_branch_settle(pk_hist_opts *o, struct pk_session *s)
-{
-	bool has = file_has_branches(s);
-	if (o->branch > 0 && !has) {
-		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
-				"without -b?\n");
-		return -EINVAL;
-	}
-	o->branch_view = o->branch > 0 ||
-			  (o->branch < 0 && has && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
-	for (int k = 0; k < o->nr_keys; k++)
-		if (o->keys[k]->branch && !o->branch_view) {
-			fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", o->keys[k]->name);
-			return -EINVAL;
-		}
-	if (!o->branch_view)
-		return 0;
-	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
-	if (!o->sort_given) {
-		o->nr_keys = 0;
-		for (size_t i = 0; i < sizeof(view_keys) / sizeof(view_keys[0]); i++)
-			o->keys[o->nr_keys++] = pk_hist_key_find(view_keys[i]);
-	}
-	return 0;
-}
 
 /* ---- Branch Statistics ---- */
 

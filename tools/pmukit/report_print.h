@@ -3,7 +3,7 @@
  * call-chain trees (report_chain.c), -F columns (report_fields.c),
  * --hierarchy (report_hier.c), the branch view (report_branch.c).
  * Invariant: they read the histogram and write stdout; the options they
- * set (-F, the branch view) are set before pk_hist_setup. */
+ * set (-F) are set before pk_hist_settle. */
 #ifndef PMUKIT_REPORT_PRINT_H
 #define PMUKIT_REPORT_PRINT_H
 
@@ -19,11 +19,6 @@ void report_hist_print(pk_hist *h);
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o,
 			uint64_t total, uint64_t parent, bool skip_first);
 
-/* Whether the file's samples are shown as branches: -b, or perf's own
- * choice for a file with the BRANCH_STACK feature (not under
- * --no-branch-stack); sets the view's default keys. 0, or -EINVAL after
- * printing perf's error for a branch key outside the view. */
-int report_branch_settle(pk_hist_opts *o, pk_session *s);
 /* perf 6.1's "Branch Statistics" after the table: each entry's branch by
  * kind and type, weighted by the entry's samples. */
 void report_branch_stats_print(const pk_hist *h, pk_hist_entry **all, size_t n);
