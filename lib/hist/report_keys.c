@@ -422,10 +422,8 @@ const pk_hist_key *pk_hist_key_find(const char *name)
 
 const pk_hist_key *pk_hist_key_nth(size_t i)
 {
-	for (size_t j = 0; j <= i; j++)
-		if (!pki_hist_keys[j].k.name)
-			return NULL;
-	return &pki_hist_keys[i].k;
+	/* the table ends with an empty row */
+	return i + 1 < sizeof(pki_hist_keys) / sizeof(pki_hist_keys[0]) ? &pki_hist_keys[i].k : NULL;
 }
 
 bool pki_hist_key_children_repeat(const pk_hist_key *k)
