@@ -14,10 +14,8 @@ Checks, each a function, each naming what it found:
   - model: nothing in lib/ but lib/model imports lib/model (the PMU model
     is one implementation of the kernel seam, not a dependency);
   - tools: files in tools/ include only public headers (<pmukit/...>) and
-    headers of their own directory. TOOLS_ALLOWED lists today's exceptions
-    (the perf.data engine still in tools/pmukit, issue 21), each a
-    (file, header) pair; a listed pair that no longer occurs fails too, so
-    the list only shrinks.
+    headers of their own directory, no exception (the build compiles them
+    against include/ alone, issue 21).
 
 Usage: check_layers.py SRCDIR          run the checks (exit 1 on a failure)
        check_layers.py SRCDIR --dot    print lib/'s import graph (Graphviz)
@@ -32,23 +30,6 @@ PUBLIC = {
     "error.h": "core", "cpumap.h": "core", "regs.h": "core", "util.h": "core", "cpuid.h": "pmu",
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
-}
-
-# tools/ includes outside include/ and their own directory: the internal
-# headers the CLI still reads (lib/hist's report structs); issue 21
-# empties this list
-TOOLS_ALLOWED = {
-    ("tools/pmukit/cmd_report.c", "report.h"),
-    ("tools/pmukit/cmd_report.c", "report_keys.h"),
-    ("tools/pmukit/report_branch.c", "report.h"),
-    ("tools/pmukit/report_branch.c", "report_keys.h"),
-    ("tools/pmukit/report_chain.c", "report.h"),
-    ("tools/pmukit/report_fields.c", "report.h"),
-    ("tools/pmukit/report_fields.c", "report_keys.h"),
-    ("tools/pmukit/report_hier.c", "report.h"),
-    ("tools/pmukit/report_hier.c", "report_keys.h"),
-    ("tools/pmukit/report_print.c", "report.h"),
-    ("tools/pmukit/report_print.c", "report_keys.h"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
@@ -156,12 +137,8 @@ def check_tools(src):
             if kind != '"' or (f.parent / name).is_file() and "/" not in name:
                 continue
             found.add((f.relative_to(src).as_posix(), name, line))
-    bad = [f"{f}:{line}: includes \"{name}\" (only <pmukit/...> and its own directory's)"
-           for f, name, line in sorted(found) if (f, name) not in TOOLS_ALLOWED]
-    seen = {(f, name) for f, name, _ in found}
-    bad += [f"{f}: \"{name}\" is allowed in TOOLS_ALLOWED but no longer included: remove it"
-            for f, name in sorted(TOOLS_ALLOWED - seen)]
-    return bad
+    return [f"{f}:{line}: includes \"{name}\" (only <pmukit/...> and its own directory's)"
+            for f, name, line in sorted(found)]
 
 
 def dot(imp):

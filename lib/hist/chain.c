@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool same_fn(const rp_cnode *n, const rp_loc *l)
+static bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
 {
 	if (n->sym && l->sym)
 		return n->sym_start == l->sym_start && n->dso == l->dso;
@@ -21,12 +21,12 @@ static bool same_fn(const rp_cnode *n, const rp_loc *l)
 	return n->ip == l->ip;
 }
 
-static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
+static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 {
-	for (rp_cnode *c = parent->child; c; c = c->next)
+	for (pk_hist_cnode *c = parent->child; c; c = c->next)
 		if (same_fn(c, l))
 			return c;
-	rp_cnode *c = calloc(1, sizeof(*c));
+	pk_hist_cnode *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->sym = l->sym;
@@ -43,13 +43,13 @@ static rp_cnode *child_for(rp_cnode *parent, const rp_loc *l)
 	return c;
 }
 
-void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uint64_t period)
+void pki_hist_cnode_add(pk_hist_cnode *root, const pki_hist_loc *locs, size_t n, bool caller, uint64_t period)
 {
-	rp_cnode *cur = root;
+	pk_hist_cnode *cur = root;
 	root->cumul += period;
 	root->cumul_nr++;
 	for (size_t i = 0; i < n; i++) {
-		rp_cnode *c = child_for(cur, &locs[caller ? n - 1 - i : i]);
+		pk_hist_cnode *c = child_for(cur, &locs[caller ? n - 1 - i : i]);
 		if (!c)
 			return; /* out of memory: the chain stops here */
 		c->cumul += period;
@@ -62,27 +62,27 @@ void rp_cnode_add(rp_cnode *root, const rp_loc *locs, size_t n, bool caller, uin
 	}
 }
 
-void rp_cnode_merge(rp_cnode *into, rp_cnode *from)
+void pki_hist_cnode_merge(pk_hist_cnode *into, pk_hist_cnode *from)
 {
 	into->hit += from->hit;
 	into->nr += from->nr;
 	into->cumul += from->cumul;
 	into->cumul_nr += from->cumul_nr;
-	for (rp_cnode *c = from->child; c; c = c->next) {
-		rp_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
+	for (pk_hist_cnode *c = from->child; c; c = c->next) {
+		pki_hist_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
 			    .has_map = c->has_map, .dso_ordinal = c->dso_ordinal};
-		rp_cnode *t = child_for(into, &l);
+		pk_hist_cnode *t = child_for(into, &l);
 		if (t)
-			rp_cnode_merge(t, c);
+			pki_hist_cnode_merge(t, c);
 	}
 }
 
-void rp_cnode_free(rp_cnode *root)
+void pki_hist_cnode_free(pk_hist_cnode *root)
 {
-	rp_cnode *c = root->child;
+	pk_hist_cnode *c = root->child;
 	while (c) {
-		rp_cnode *nx = c->next;
-		rp_cnode_free(c);
+		pk_hist_cnode *nx = c->next;
+		pki_hist_cnode_free(c);
 		free(c);
 		c = nx;
 	}

@@ -27,13 +27,13 @@ static void put(char *b, size_t n, const char *s)
 }
 
 
-static void k_comm(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_comm(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0; /* by name: threads of one name share a row */
 	put(b, n, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
-static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_pid(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = (uint64_t)(int64_t)(int32_t)c->smp->tid; /* perf's pid key is the thread */
 	snprintf(b, n, "%7d:%s", (int)c->smp->tid, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
@@ -41,9 +41,9 @@ static void k_pid(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 /* A dso's short name; a JIT's map file, there or not: perf names the
  * code "[JIT] tid N". */
-static void dso_text(const rp_loc *l, char *b, size_t n)
+static void dso_text(const pki_hist_loc *l, char *b, size_t n)
 {
-	const char *base = rp_dso_short(l);
+	const char *base = pki_hist_dso_short(l);
 	int tid;
 	char tail;
 	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p') {
@@ -53,13 +53,13 @@ static void dso_text(const rp_loc *l, char *b, size_t n)
 	put(b, n, base);
 }
 
-static void k_dso(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_dso(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	dso_text(c->loc, b, n);
 }
 
-void rp_sym_text(const rp_loc *l, char *b, size_t n)
+void pki_hist_sym_text(const pki_hist_loc *l, char *b, size_t n)
 {
 	if (l->sym)
 		put(b, n, l->sym);
@@ -67,21 +67,21 @@ void rp_sym_text(const rp_loc *l, char *b, size_t n)
 		snprintf(b, n, "%#.16" PRIx64, l->has_map ? l->dso_addr : l->ip);
 }
 
-static void k_sym(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_sym(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	const rp_loc *l = c->loc;
+	const pki_hist_loc *l = c->loc;
 	*num = l->sym ? l->sym_start : l->has_map ? l->dso_addr : l->ip;
-	rp_sym_text(c->loc, b, n);
+	pki_hist_sym_text(c->loc, b, n);
 }
 
-static void k_cpu(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_cpu(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	int cpu = c->smp->type & PERF_SAMPLE_CPU ? (int)c->smp->cpu : -1;
 	*num = (uint64_t)(int64_t)cpu;
 	snprintf(b, n, "%3.3d", cpu); /* "-001" without CPUs, as perf */
 }
 
-static void k_socket(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_socket(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	int s = -1;
 	if (c->hdr && c->smp->cpu < c->hdr->nr_cpu_topo)
@@ -90,20 +90,20 @@ static void k_socket(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "%6.3d", s);
 }
 
-static void k_period(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_period(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->period;
 	b[0] = n ? '\0' : b[0]; /* the entry's period, written when printed */
 }
 
-static void k_sample(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_sample(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	(void)c;
 	*num = 0;
 	b[0] = n ? '\0' : b[0]; /* the entry's sample count, written when printed */
 }
 
-static void k_time(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_time(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	uint64_t q = c->time_quantum ? c->time_quantum : 100000000;
 	uint64_t t = c->smp->time / q * q;
@@ -114,13 +114,13 @@ static void k_time(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 		snprintf(b, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
 }
 
-static void k_weight(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_weight(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->weight;
 	snprintf(b, n, "%" PRIu64, c->smp->weight);
 }
 
-static void k_cgroup(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_cgroup(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->cgroup;
 	put(b, n, "N/A");
@@ -129,7 +129,7 @@ static void k_cgroup(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 static regex_t parent_re;
 static int parent_re_state; /* 0 not compiled, 1 compiled, -1 failed */
 
-static void k_parent(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	if (!parent_re_state)
@@ -146,13 +146,13 @@ static void k_parent(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	put(b, n, "[other]");
 }
 
-static void k_sym_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->loc->sym ? c->loc->sym_size : 0;
 	snprintf(b, n, "%11" PRIu64, *num);
 }
 
-static void k_dso_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_dso_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->loc->map_size;
 	snprintf(b, n, "%8" PRIu64, *num);
@@ -160,7 +160,7 @@ static void k_dso_size(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 /* A tracepoint's payload as its print format (or raw fields) shows it;
  * "N/A" for samples without one. */
-static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_trace(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	size_t l = 0;
@@ -177,41 +177,41 @@ static void k_trace(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 /* The memory keys (perf's --mem-mode): parts of the sample's data source,
  * its data address resolved as a symbol or object, the instruction latency. */
-static void data_src_key(const rp_ctx *c, pk_data_src_part part, char *b, size_t n,
+static void data_src_key(const pki_hist_ctx *c, pk_data_src_part part, char *b, size_t n,
 			 uint64_t *num)
 {
 	*num = 0;
 	pk_data_src_part_format(c->smp->data_src, part, b, n);
 }
 
-static void k_mem(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_mem(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	data_src_key(c, PK_DATA_SRC_LVL, b, n, num);
 }
 
-static void k_snoop(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_snoop(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	data_src_key(c, PK_DATA_SRC_SNOOP, b, n, num);
 }
 
-static void k_tlb(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_tlb(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	data_src_key(c, PK_DATA_SRC_TLB, b, n, num);
 }
 
-static void k_locked(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_locked(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	data_src_key(c, PK_DATA_SRC_LOCK, b, n, num);
 }
 
-static void k_blocked(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_blocked(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	data_src_key(c, PK_DATA_SRC_BLK, b, n, num);
 }
 
 /* The data address's symbol as "[k] sym", or the address itself (perf's
  * "%#.16llx", no 0x for 0); the level is the sample's mode. */
-static void k_symbol_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_symbol_daddr(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	pk_addr_loc d;
 	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -224,7 +224,7 @@ static void k_symbol_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 		snprintf(b, n, "[%c] %#.16" PRIx64, level, c->smp->addr);
 }
 
-static void k_dso_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_dso_daddr(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	pk_addr_loc d;
 	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -237,16 +237,16 @@ static void k_dso_daddr(const rp_ctx *c, char *b, size_t n, uint64_t *num)
  * 6.1 shows them: "file:line"; "??:0" where the dso knows no line or no
  * map holds the address; in no ELF file (the kernel) "sym+offset" (in
  * decimal) or "dso[addr]". srcfile: the file, else empty. */
-static int srcline_of(const rp_ctx *c, const char **file, unsigned *line)
+static int srcline_of(const pki_hist_ctx *c, const char **file, unsigned *line)
 {
-	const rp_loc *l = c->loc;
+	const pki_hist_loc *l = c->loc;
 	unsigned mode = l->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	return pk_machine_srcline(c->m, c->smp->pid, mode, l->ip, file, line);
 }
 
-static void k_srcline(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_srcline(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	const rp_loc *l = c->loc;
+	const pki_hist_loc *l = c->loc;
 	const char *file;
 	unsigned line;
 	int rc = srcline_of(c, &file, &line);
@@ -258,10 +258,10 @@ static void k_srcline(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	else if (l->sym)
 		snprintf(b, n, "%s+%" PRIu64, l->sym, l->dso_addr - l->sym_start);
 	else
-		snprintf(b, n, "%s[%" PRIx64 "]", rp_dso_short(l), l->dso_addr);
+		snprintf(b, n, "%s[%" PRIx64 "]", pki_hist_dso_short(l), l->dso_addr);
 }
 
-static void k_srcfile(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_srcfile(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	const char *file;
 	unsigned line;
@@ -269,7 +269,7 @@ static void k_srcfile(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 	put(b, n, srcline_of(c, &file, &line) > 0 ? file : "");
 }
 
-static void k_ins_lat(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_ins_lat(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = (uint32_t)c->smp->weight_var2;
 	snprintf(b, n, "%u", (unsigned)c->smp->weight_var2);
@@ -277,14 +277,14 @@ static void k_ins_lat(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 
 /* ---- the branch view's keys: a branch entry's two ends and flags ---- */
 
-static const rp_loc *side_of(const rp_ctx *c, bool to)
+static const pki_hist_loc *side_of(const pki_hist_ctx *c, bool to)
 {
 	return to ? c->to : c->from;
 }
 
-static void dso_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+static void dso_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
-	const rp_loc *l = side_of(c, to);
+	const pki_hist_loc *l = side_of(c, to);
 	*num = 0;
 	if (l->has_map)
 		dso_text(l, b, n);
@@ -294,20 +294,20 @@ static void dso_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 
 /* "[l] name" by the end's own level ('H' where no map holds it); numbers
  * are the symbol's start or, unresolved, the address. */
-static void sym_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+static void sym_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
-	const rp_loc *l = side_of(c, to);
-	char t[RP_NAME_MAX];
+	const pki_hist_loc *l = side_of(c, to);
+	char t[PK_HIST_NAME_MAX];
 	*num = l->sym ? l->sym_start : l->ip;
-	rp_sym_text(l, t, sizeof(t));
+	pki_hist_sym_text(l, t, sizeof(t));
 	snprintf(b, n, "[%c] %s", l->level, t);
 }
 
 /* "name+0xoff" with the name cut to the column (perf 6.1's fixed 22 less
  * the "[l] " the entry's level makes), or the address in its map. */
-static void addr_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
+static void addr_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 {
-	const rp_loc *l = side_of(c, to);
+	const pki_hist_loc *l = side_of(c, to);
 	*num = l->ip;
 	if (l->sym && l->dso_addr != l->sym_start)
 		snprintf(b, n, "%.18s+0x%" PRIx64, l->sym, l->dso_addr - l->sym_start);
@@ -317,35 +317,35 @@ static void addr_end(const rp_ctx *c, bool to, char *b, size_t n, uint64_t *num)
 		snprintf(b, n, "0x%016" PRIx64, l->has_map ? l->dso_addr : l->ip);
 }
 
-static void k_dso_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, false, b, n, num); }
-static void k_dso_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, true, b, n, num); }
-static void k_sym_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, false, b, n, num); }
-static void k_sym_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, true, b, n, num); }
-static void k_addr_from(const rp_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, false, b, n, num); }
-static void k_addr_to(const rp_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, true, b, n, num); }
+static void k_dso_from(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, false, b, n, num); }
+static void k_dso_to(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { dso_end(c, true, b, n, num); }
+static void k_sym_from(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, false, b, n, num); }
+static void k_sym_to(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { sym_end(c, true, b, n, num); }
+static void k_addr_from(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, false, b, n, num); }
+static void k_addr_to(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num) { addr_end(c, true, b, n, num); }
 
 /* perf: "N" when predicted, "Y" when mispredicted, else "N/A". */
-static void k_mispredict(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_mispredict(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	uint64_t f = c->br->flags;
 	*num = f & 3;
 	put(b, n, f & 2 ? "N" : f & 1 ? "Y" : "N/A");
 }
 
-static void k_in_tx(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_in_tx(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->br->flags >> 2 & 1;
 	put(b, n, *num ? "T" : ".");
 }
 
-static void k_abort(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_abort(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->br->flags >> 3 & 1;
 	put(b, n, *num ? "A" : ".");
 }
 
 /* The cycles field as perf 6.1 prints it: a signed short, "-" for none. */
-static void k_cycles(const rp_ctx *c, char *b, size_t n, uint64_t *num)
+static void k_cycles(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->br->flags >> 4 & 0xffff;
 	if (*num)
@@ -355,74 +355,83 @@ static void k_cycles(const rp_ctx *c, char *b, size_t n, uint64_t *num)
 }
 
 #define BRANCH_KEY(n, t, o, f, s, u, w)                                                           \
-	{.name = n, .title = t, .order = o, .pad_last = !(w), .fill = f, .branch = true,          \
-	 .side = s, .unres = u, .fixed_w = w, .level = !!(w)}
+	{{.name = n, .title = t, .order = o, .pad_last = !(w), .branch = true, .side = s,         \
+	  .unres = u, .fixed_w = w, .level = !!(w)},                                              \
+	 f}
 
-const rp_key rp_keys[] = {
-	{"comm", "Command", RP_ORD_TEXT, true, false, k_comm},
-	{"pid", "    Pid:Command", RP_ORD_NUM, true, false, k_pid},
-	{"dso", "Shared Object", RP_ORD_TEXT, true, false, k_dso},
-	{"sym", "Symbol", RP_ORD_SYM, false, false, k_sym},
-	{"symbol", "Symbol", RP_ORD_SYM, false, false, k_sym},
-	{"cpu", "CPU", RP_ORD_NUM, true, false, k_cpu},
-	{"socket", "Socket", RP_ORD_NUM, true, false, k_socket},
-	{"period", "Period", RP_ORD_PERIOD, true, true, k_period},
-	{"sample", "Samples", RP_ORD_COUNT, true, true, k_sample},
-	{"time", "Time", RP_ORD_NUM, true, false, k_time},
+#define KEY(n, t, o, p, r, f) {{.name = n, .title = t, .order = o, .pad_last = p, .right = r}, f}
+
+const pki_hist_keydef pki_hist_keys[] = {
+	KEY("comm", "Command", PK_HIST_ORD_TEXT, true, false, k_comm),
+	KEY("pid", "    Pid:Command", PK_HIST_ORD_NUM, true, false, k_pid),
+	KEY("dso", "Shared Object", PK_HIST_ORD_TEXT, true, false, k_dso),
+	KEY("sym", "Symbol", PK_HIST_ORD_SYM, false, false, k_sym),
+	KEY("symbol", "Symbol", PK_HIST_ORD_SYM, false, false, k_sym),
+	KEY("cpu", "CPU", PK_HIST_ORD_NUM, true, false, k_cpu),
+	KEY("socket", "Socket", PK_HIST_ORD_NUM, true, false, k_socket),
+	KEY("period", "Period", PK_HIST_ORD_PERIOD, true, true, k_period),
+	KEY("sample", "Samples", PK_HIST_ORD_COUNT, true, true, k_sample),
+	KEY("time", "Time", PK_HIST_ORD_NUM, true, false, k_time),
 	/* perf 6.1: entries by the sample's weight, high first; weight shows
 	 * the entry's summed weights, local_weight the sample's */
-	{"weight", "Weight", RP_ORD_WEIGHT, true, false, k_weight},
-	{"local_weight", "Local Weight", RP_ORD_DESC_NUM, true, false, k_weight},
-	{"cgroup", "Cgroup", RP_ORD_NUM, false, false, k_cgroup},
-	{"parent", "Parent symbol", RP_ORD_TEXT, true, false, k_parent},
-	{"symbol_size", "Symbol size", RP_ORD_NUM, true, false, k_sym_size},
-	{"dso_size", "DSO size", RP_ORD_NUM, true, false, k_dso_size},
-	{"trace", "Trace output", RP_ORD_TEXT, false, false, k_trace},
-	{"mem", "Memory access", RP_ORD_TEXT, true, false, k_mem},
-	{"symbol_daddr", "Data Symbol", RP_ORD_TEXT, true, false, k_symbol_daddr},
-	{"dso_daddr", "Data Object", RP_ORD_TEXT, true, false, k_dso_daddr},
-	{"snoop", "Snoop", RP_ORD_TEXT, true, false, k_snoop},
-	{"tlb", "TLB access", RP_ORD_TEXT, true, false, k_tlb},
-	{"locked", "Locked", RP_ORD_TEXT, true, false, k_locked},
-	{"blocked", "Blocked", RP_ORD_TEXT, true, false, k_blocked},
-	{"local_ins_lat", "Local INSTR Latency", RP_ORD_NUM, true, false, k_ins_lat},
-	{"srcline", "Source:Line", RP_ORD_TEXT, false, false, k_srcline},
-	{"srcfile", "Source File", RP_ORD_TEXT, false, false, k_srcfile},
-	BRANCH_KEY("dso_from", "Source Shared Object", RP_ORD_DESC_TEXT, k_dso_from, RP_SIDE_FROM,
-		   RP_U_MAP, 0),
-	BRANCH_KEY("dso_to", "Target Shared Object", RP_ORD_DESC_TEXT, k_dso_to, RP_SIDE_TO,
-		   RP_U_MAP, 0),
-	BRANCH_KEY("symbol_from", "Source Symbol", RP_ORD_ADDR, k_sym_from, RP_SIDE_FROM, RP_U_SYM,
+	KEY("weight", "Weight", PK_HIST_ORD_WEIGHT, true, false, k_weight),
+	KEY("local_weight", "Local Weight", PK_HIST_ORD_DESC_NUM, true, false, k_weight),
+	KEY("cgroup", "Cgroup", PK_HIST_ORD_NUM, false, false, k_cgroup),
+	KEY("parent", "Parent symbol", PK_HIST_ORD_TEXT, true, false, k_parent),
+	KEY("symbol_size", "Symbol size", PK_HIST_ORD_NUM, true, false, k_sym_size),
+	KEY("dso_size", "DSO size", PK_HIST_ORD_NUM, true, false, k_dso_size),
+	KEY("trace", "Trace output", PK_HIST_ORD_TEXT, false, false, k_trace),
+	KEY("mem", "Memory access", PK_HIST_ORD_TEXT, true, false, k_mem),
+	KEY("symbol_daddr", "Data Symbol", PK_HIST_ORD_TEXT, true, false, k_symbol_daddr),
+	KEY("dso_daddr", "Data Object", PK_HIST_ORD_TEXT, true, false, k_dso_daddr),
+	KEY("snoop", "Snoop", PK_HIST_ORD_TEXT, true, false, k_snoop),
+	KEY("tlb", "TLB access", PK_HIST_ORD_TEXT, true, false, k_tlb),
+	KEY("locked", "Locked", PK_HIST_ORD_TEXT, true, false, k_locked),
+	KEY("blocked", "Blocked", PK_HIST_ORD_TEXT, true, false, k_blocked),
+	KEY("local_ins_lat", "Local INSTR Latency", PK_HIST_ORD_NUM, true, false, k_ins_lat),
+	KEY("srcline", "Source:Line", PK_HIST_ORD_TEXT, false, false, k_srcline),
+	KEY("srcfile", "Source File", PK_HIST_ORD_TEXT, false, false, k_srcfile),
+	BRANCH_KEY("dso_from", "Source Shared Object", PK_HIST_ORD_DESC_TEXT, k_dso_from, PK_HIST_SIDE_FROM,
+		   PK_HIST_U_MAP, 0),
+	BRANCH_KEY("dso_to", "Target Shared Object", PK_HIST_ORD_DESC_TEXT, k_dso_to, PK_HIST_SIDE_TO,
+		   PK_HIST_U_MAP, 0),
+	BRANCH_KEY("symbol_from", "Source Symbol", PK_HIST_ORD_ADDR, k_sym_from, PK_HIST_SIDE_FROM, PK_HIST_U_SYM,
 		   0),
-	BRANCH_KEY("symbol_to", "Target Symbol", RP_ORD_ADDR, k_sym_to, RP_SIDE_TO, RP_U_SYM, 0),
-	BRANCH_KEY("addr_from", "Source Address", RP_ORD_NUM, k_addr_from, RP_SIDE_FROM, RP_U_NONE,
+	BRANCH_KEY("symbol_to", "Target Symbol", PK_HIST_ORD_ADDR, k_sym_to, PK_HIST_SIDE_TO, PK_HIST_U_SYM, 0),
+	BRANCH_KEY("addr_from", "Source Address", PK_HIST_ORD_NUM, k_addr_from, PK_HIST_SIDE_FROM, PK_HIST_U_NONE,
 		   22),
-	BRANCH_KEY("addr_to", "Target Address", RP_ORD_NUM, k_addr_to, RP_SIDE_TO, RP_U_NONE, 22),
-	BRANCH_KEY("mispredict", "Branch Mispredicted", RP_ORD_TEXT, k_mispredict, RP_SIDE_ENTRY,
-		   RP_U_NONE, 0),
-	BRANCH_KEY("in_tx", "Branch in transaction", RP_ORD_NUM, k_in_tx, RP_SIDE_ENTRY,
-		   RP_U_NONE, 0),
-	BRANCH_KEY("abort", "Transaction abort", RP_ORD_NUM, k_abort, RP_SIDE_ENTRY, RP_U_NONE,
+	BRANCH_KEY("addr_to", "Target Address", PK_HIST_ORD_NUM, k_addr_to, PK_HIST_SIDE_TO, PK_HIST_U_NONE, 22),
+	BRANCH_KEY("mispredict", "Branch Mispredicted", PK_HIST_ORD_TEXT, k_mispredict, PK_HIST_SIDE_ENTRY,
+		   PK_HIST_U_NONE, 0),
+	BRANCH_KEY("in_tx", "Branch in transaction", PK_HIST_ORD_NUM, k_in_tx, PK_HIST_SIDE_ENTRY,
+		   PK_HIST_U_NONE, 0),
+	BRANCH_KEY("abort", "Transaction abort", PK_HIST_ORD_NUM, k_abort, PK_HIST_SIDE_ENTRY, PK_HIST_U_NONE,
 		   0),
-	BRANCH_KEY("cycles", "Basic Block Cycles", RP_ORD_DESC_NUM, k_cycles, RP_SIDE_ENTRY,
-		   RP_U_NONE, 0),
-	{NULL, NULL, 0, false, false, NULL},
+	BRANCH_KEY("cycles", "Basic Block Cycles", PK_HIST_ORD_DESC_NUM, k_cycles, PK_HIST_SIDE_ENTRY,
+		   PK_HIST_U_NONE, 0),
+	{{NULL, NULL, 0, false, false, false, 0, 0, 0, false}, NULL},
 };
 
-const rp_key *rp_key_find(const char *name)
+const pk_hist_key *pk_hist_key_find(const char *name)
 {
-	for (const rp_key *k = rp_keys; k->name; k++)
-		if (!strcmp(k->name, name))
-			return k;
+	for (const pki_hist_keydef *d = pki_hist_keys; d->k.name; d++)
+		if (!strcmp(d->k.name, name))
+			return &d->k;
 	return NULL;
 }
 
-bool rp_key_children_repeat(const rp_key *k)
+const pk_hist_key *pk_hist_key_nth(size_t i)
+{
+	/* the table ends with an empty row */
+	return i + 1 < sizeof(pki_hist_keys) / sizeof(pki_hist_keys[0]) ? &pki_hist_keys[i].k : NULL;
+}
+
+bool pki_hist_key_children_repeat(const pk_hist_key *k)
 {
 	return !strcmp(k->name, "socket") || !strcmp(k->name, "time");
 }
 
-int rp_key_width_min(const rp_key *k)
+int pk_hist_key_width_min(const pk_hist_key *k)
 {
 	if (k->fixed_w)
 		return k->fixed_w;
@@ -435,40 +444,45 @@ int rp_key_width_min(const rp_key *k)
 
 /* ---- -F/--fields: the values (report_fields.c parses and prints) ---- */
 
-const rp_value rp_values[] = {
-	{"overhead", "Overhead", RP_V_OVERHEAD, RP_SELF, 8},
-	{"overhead_sys", "sys", RP_V_SYS, RP_SYS, 8},
-	{"overhead_us", "usr", RP_V_US, RP_US, 8},
-	{"overhead_guest_sys", "guest sys", RP_V_GSYS, RP_GSYS, 9},
-	{"overhead_guest_us", "guest usr", RP_V_GUS, RP_GUS, 9},
-	{"sample", "Samples", RP_V_SAMPLE, RP_SELF_NR, 12},
-	{"period", "Period", RP_V_PERIOD, RP_SELF, 12},
-	{"overhead_children", "Children", RP_V_CHILDREN, RP_ACC, 8},
+static const pk_hist_value hist_values[] = {
+	{"overhead", "Overhead", PK_HIST_V_OVERHEAD, PK_HIST_SELF, 8},
+	{"overhead_sys", "sys", PK_HIST_V_SYS, PK_HIST_SYS, 8},
+	{"overhead_us", "usr", PK_HIST_V_US, PK_HIST_US, 8},
+	{"overhead_guest_sys", "guest sys", PK_HIST_V_GSYS, PK_HIST_GSYS, 9},
+	{"overhead_guest_us", "guest usr", PK_HIST_V_GUS, PK_HIST_GUS, 9},
+	{"sample", "Samples", PK_HIST_V_SAMPLE, PK_HIST_SELF_NR, 12},
+	{"period", "Period", PK_HIST_V_PERIOD, PK_HIST_SELF, 12},
+	{"overhead_children", "Children", PK_HIST_V_CHILDREN, PK_HIST_ACC, 8},
 };
-const size_t rp_nr_values = sizeof(rp_values) / sizeof(rp_values[0]);
+#define NR_VALUES (sizeof(hist_values) / sizeof(hist_values[0]))
 
-int rp_value_at(enum rp_val v)
+const pk_hist_value *pk_hist_value_nth(size_t i)
 {
-	for (size_t i = 0; i < rp_nr_values; i++)
-		if (rp_values[i].val == v)
-			return (int)i;
-	return 0;
+	return i < NR_VALUES ? &hist_values[i] : NULL;
 }
 
-int rp_fields_cmp(const report *rp, const rp_entry *x, const rp_entry *y)
+const pk_hist_value *pk_hist_value_of(enum pk_hist_val v)
 {
-	for (int i = 0; i < rp->nr_sort; i++) {
-		rp_field f = rp->sort[i];
-		if (f.val == RP_V_KEY) {
-			int c = rp_cmp_key(rp, f.key, x, y);
+	for (size_t i = 0; i < NR_VALUES; i++)
+		if (hist_values[i].val == v)
+			return &hist_values[i];
+	return &hist_values[0];
+}
+
+int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	for (int i = 0; i < rp->o.nr_sort; i++) {
+		pk_hist_field f = rp->o.sort[i];
+		if (f.val == PK_HIST_V_KEY) {
+			int c = pk_hist_cmp_key(rp, f.key, x, y);
 			if (c)
 				return c;
 			continue;
 		}
-		int which = rp_values[rp_value_at(f.val)].which;
+		int which = pk_hist_value_of(f.val)->which;
 		for (int m = 0; m < rp->nr_members[x->ev]; m++)
-			if (x->v[m * RP_NV + which] != y->v[m * RP_NV + which])
-				return x->v[m * RP_NV + which] > y->v[m * RP_NV + which] ? -1 : 1;
+			if (x->v[m * PK_HIST_NV + which] != y->v[m * PK_HIST_NV + which])
+				return x->v[m * PK_HIST_NV + which] > y->v[m * PK_HIST_NV + which] ? -1 : 1;
 	}
 	return 0;
 }

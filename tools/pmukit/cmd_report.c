@@ -9,35 +9,34 @@
 #include "builtin.h"
 #include "pd_header.h"
 #include "session_cli.h"
-#include "report.h"
-#include "report_keys.h"
+#include "report_print.h"
 #include "report_spe_print.h"
 #include "pd_dump.h"
 #include "report_tasks.h"
 
 /* ---- options ---- */
 
-static int parse_sort(report *rp, const char *arg)
+static int parse_sort(pk_hist_opts *o, const char *arg)
 {
 	char *copy = strdup(arg);
 	if (!copy)
 		return -ENOMEM;
-	rp->nr_keys = 0;
-	rp->sort_given = true;
-	rp->sym_first = !strncmp(arg, "sym", 3);
+	o->nr_keys = 0;
+	o->sort_given = true;
+	o->sym_first = !strncmp(arg, "sym", 3);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		const rp_key *k = rp_key_find(t);
-		if (!k || rp->nr_keys == RP_MAX_KEYS) {
+		const pk_hist_key *k = pk_hist_key_find(t);
+		if (!k || o->nr_keys == PK_HIST_MAX_KEYS) {
 			char clip[PK_CLIP_LEN];
 			fprintf(stderr, "pmukit report: unknown --sort key '%s' (",
 				pk_cli_clip(t, clip));
-			for (const rp_key *x = rp_keys; x->name; x++)
-				fprintf(stderr, "%s%s", x == rp_keys ? "" : ", ", x->name);
+			for (size_t i = 0; pk_hist_key_nth(i); i++)
+				fprintf(stderr, "%s%s", i ? ", " : "", pk_hist_key_nth(i)->name);
 			fprintf(stderr, ")\n");
 			free(copy);
 			return -EINVAL;
 		}
-		rp->keys[rp->nr_keys++] = k;
+		o->keys[o->nr_keys++] = k;
 	}
 	free(copy);
 	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
@@ -45,24 +44,24 @@ static int parse_sort(report *rp, const char *arg)
 }
 
 /* One word of -g: a mode, an order, a key, a value, or a number. */
-static bool cg_word(report *rp, const char *t, int *nums)
+static bool cg_word(pk_hist_opts *o, const char *t, int *nums)
 {
 	static const char *const modes[] = {"graph", "fractal", "flat", "folded", "none"};
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(t, modes[i])) {
-			rp->cg.mode = (enum rp_cg_mode)i;
+			o->cg.mode = (enum pk_hist_cg_mode)i;
 			return true;
 		}
 	if (!strcmp(t, "caller") || !strcmp(t, "callee")) {
-		rp->cg.caller = t[4] == 'e' && t[5] == 'r';
-		rp->cg.order_set = true;
+		o->cg.caller = t[4] == 'e' && t[5] == 'r';
+		o->cg.order_set = true;
 		return true;
 	}
 	if (!strcmp(t, "function") || !strcmp(t, "address"))
 		return true;
 	if (!strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count")) {
-		rp->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
-		rp->cg.show_count = t[0] == 'c';
+		o->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
+		o->cg.show_count = t[0] == 'c';
 		return true;
 	}
 	char *end;
@@ -70,30 +69,30 @@ static bool cg_word(report *rp, const char *t, int *nums)
 	if (end == t || *end)
 		return false;
 	if ((*nums)++ == 0)
-		rp->cg.min_percent = v;
+		o->cg.min_percent = v;
 	else
-		rp->cg.print_limit = (unsigned)v;
+		o->cg.print_limit = (unsigned)v;
 	return true;
 }
 
 /* -g's argument; false (nothing changed) when it is not one. */
-static bool parse_cg(report *rp, const char *arg)
+static bool parse_cg(pk_hist_opts *o, const char *arg)
 {
-	report save = *rp;
+	pk_hist_cg_opts save = o->cg;
 	char *copy = strdup(arg);
 	if (!copy)
 		return false;
 	int nums = 0;
 	bool ok = true;
 	for (char *t = strtok(copy, ","); t && ok; t = strtok(NULL, ","))
-		ok = cg_word(rp, t, &nums);
+		ok = cg_word(o, t, &nums);
 	free(copy);
 	if (!ok)
-		*rp = save;
+		o->cg = save;
 	return ok;
 }
 
-static int parse_list(rp_list *l, const char *arg)
+static int parse_list(pk_hist_list *l, const char *arg)
 {
 	char *copy = strdup(arg);
 	if (!copy)
@@ -113,18 +112,18 @@ static int parse_list(rp_list *l, const char *arg)
 	return 0;
 }
 
-static void free_list(rp_list *l)
+static void free_list(pk_hist_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->items[i]);
 	free(l->items);
 }
 
-static int parse_cpus(report *rp, const char *arg)
+static int parse_cpus(pk_hist_opts *o, const char *arg)
 {
-	rp->nr_cpus = 4096;
-	rp->cpus = calloc(rp->nr_cpus, sizeof(bool));
-	if (!rp->cpus)
+	o->nr_cpus = 4096;
+	o->cpus = calloc(o->nr_cpus, sizeof(bool));
+	if (!o->cpus)
 		return -ENOMEM;
 	const char *p = arg;
 	while (*p) {
@@ -138,8 +137,8 @@ static int parse_cpus(report *rp, const char *arg)
 			if (end == p)
 				return -EINVAL;
 		}
-		for (unsigned long c = a; c <= b && c < rp->nr_cpus; c++)
-			rp->cpus[c] = true;
+		for (unsigned long c = a; c <= b && c < o->nr_cpus; c++)
+			o->cpus[c] = true;
 		p = *end == ',' ? end + 1 : end;
 		if (*end && *end != ',')
 			return -EINVAL;
@@ -148,7 +147,7 @@ static int parse_cpus(report *rp, const char *arg)
 }
 
 /* --time START,END in seconds (either may be empty). */
-static int parse_time(report *rp, const char *arg)
+static int parse_time(pk_hist_opts *o, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
 	if (!comma)
@@ -158,13 +157,13 @@ static int parse_time(report *rp, const char *arg)
 		double a = strtod(arg, &end);
 		if (end != comma)
 			return -EINVAL;
-		rp->time_start = (uint64_t)(a * 1e9 + 0.5);
+		o->time_start = (uint64_t)(a * 1e9 + 0.5);
 	}
 	if (comma[1]) {
 		double b = strtod(comma + 1, &end);
 		if (*end)
 			return -EINVAL;
-		rp->time_end = (uint64_t)(b * 1e9 + 0.5);
+		o->time_end = (uint64_t)(b * 1e9 + 0.5);
 	}
 	return 0;
 }
@@ -270,58 +269,58 @@ typedef struct report_args {
 } report_args;
 
 /* One option; 0, or the exit code of a usage error. */
-static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
+static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **argv)
 {
 	int r = 0;
 	switch (c) {
 	case 'i': a->input = optarg; break;
-	case 's': r = parse_sort(rp, optarg) < 0 ? 129 : 0; break;
-	case 'n': rp->show_nr = true; break;
-	case O_RAW_TRACE: rp->raw_trace = true; break;
-	case O_MEM_MODE: rp->mem_mode = true; break;
-	case 'b': rp->branch = 1; break;
-	case O_NO_BRANCH: rp->branch = 0; break;
+	case 's': r = parse_sort(o, optarg) < 0 ? 129 : 0; break;
+	case 'n': o->show_nr = true; break;
+	case O_RAW_TRACE: o->raw_trace = true; break;
+	case O_MEM_MODE: o->mem_mode = true; break;
+	case 'b': o->branch = 1; break;
+	case O_NO_BRANCH: o->branch = 0; break;
 	case O_SPE_LATENCY: a->spe_latency = true; break;
 	case O_PLOT: a->plot = optarg; break;
 	case 'D': a->dump = true; break;
 	case O_ITRACE: a->itrace = optarg; break;
 	case O_HEADER: a->header = true; break;
 	case O_HEADER_ONLY: a->header_only = true; break;
-	case O_CHILDREN: rp->children = rp->children_set = true; break;
-	case O_NO_CHILDREN: rp->children = false; rp->children_set = true; break;
+	case O_CHILDREN: o->children = o->children_set = true; break;
+	case O_NO_CHILDREN: o->children = false; o->children_set = true; break;
 	case 'g':
-		rp->cg_set = true;
-		if (optarg && !parse_cg(rp, optarg))
+		o->cg_set = true;
+		if (optarg && !parse_cg(o, optarg))
 			return pk_cli_usage_error("report", "bad --call-graph '%s'", optarg);
 		/* perf takes "-g caller": a separate word that reads as -g's */
-		if (!optarg && optind < argc && argv[optind][0] != '-' && parse_cg(rp, argv[optind]))
+		if (!optarg && optind < argc && argv[optind][0] != '-' && parse_cg(o, argv[optind]))
 			optind++;
 		break;
-	case 'G': rp->inverted = true; break;
+	case 'G': o->inverted = true; break;
 	case O_MAX_STACK: {
 		uint64_t v;
 		r = pk_cli_parse_u64("report", "--max-stack", optarg, 0, PK_MAX_STACK, &v);
-		rp->cg.max_stack = v ? (unsigned)v : PK_MAX_STACK;
+		o->cg.max_stack = v ? (unsigned)v : PK_MAX_STACK;
 		break;
 	}
-	case O_GROUP: rp->group = rp->group_set = true; break;
-	case O_NO_GROUP: rp->group = false; rp->group_set = true; break;
-	case O_COMM: r = parse_list(&rp->comms, optarg) ? 1 : 0; break;
-	case O_PID: r = parse_list(&rp->pids, optarg) ? 1 : 0; break;
-	case O_TID: r = parse_list(&rp->tids, optarg) ? 1 : 0; break;
-	case 'd': r = parse_list(&rp->dsos, optarg) ? 1 : 0; break;
-	case O_SYMBOLS: r = parse_list(&rp->syms, optarg) ? 1 : 0; break;
+	case O_GROUP: o->group = o->group_set = true; break;
+	case O_NO_GROUP: o->group = false; o->group_set = true; break;
+	case O_COMM: r = parse_list(&o->comms, optarg) ? 1 : 0; break;
+	case O_PID: r = parse_list(&o->pids, optarg) ? 1 : 0; break;
+	case O_TID: r = parse_list(&o->tids, optarg) ? 1 : 0; break;
+	case 'd': r = parse_list(&o->dsos, optarg) ? 1 : 0; break;
+	case O_SYMBOLS: r = parse_list(&o->syms, optarg) ? 1 : 0; break;
 	case 'C':
-		if (parse_cpus(rp, optarg))
+		if (parse_cpus(o, optarg))
 			return pk_cli_usage_error("report", "bad CPU list '%s'", optarg);
 		break;
 	case O_TIME:
-		if (parse_time(rp, optarg))
+		if (parse_time(o, optarg))
 			return pk_cli_usage_error("report", "bad --time '%s' (START,END in seconds)", optarg);
 		break;
 	case O_PERCENT_LIMIT: {
 		char *end;
-		rp->percent_limit = strtod(optarg, &end);
+		o->percent_limit = strtod(optarg, &end);
 		if (end == optarg || (*end && strcmp(end, "%")))
 			return pk_cli_usage_error("report", "bad --percent-limit '%s'", optarg);
 		break;
@@ -329,12 +328,12 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	case O_PERCENTAGE:
 		if (strcmp(optarg, "absolute") && strcmp(optarg, "relative"))
 			return pk_cli_usage_error("report", "--percentage takes absolute or relative");
-		rp->relative = optarg[0] == 'r';
+		o->relative = optarg[0] == 'r';
 		break;
-	case 'q': rp->quiet = true; break;
-	case O_HIERARCHY: rp->hierarchy = true; break;
-	case O_TOTAL_PERIOD: rp->show_period = true; break;
-	case O_NS: rp->ns = true; break;
+	case 'q': o->quiet = true; break;
+	case O_HIERARCHY: o->hierarchy = true; break;
+	case O_TOTAL_PERIOD: o->show_period = true; break;
+	case O_NS: o->ns = true; break;
 	case O_NO_DEMANGLE: a->no_demangle = true; break;
 	case O_STATS: a->stats = true; break;
 	case 'T': a->threads = true; break;
@@ -350,79 +349,26 @@ static int report_opt(report *rp, report_args *a, int c, int argc, char **argv)
 	return r;
 }
 
-/* A filter of one comm, dso or symbol hides that column (perf's elision;
- * the key still makes the entries), unless no column would be left. */
-static void elide(report *rp)
+/* What the file decides (pk_hist_settle); perf's error for -b on a file
+ * without branch stacks or a branch key outside the branch view. */
+static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
-	uint32_t hide = 0;
-	for (int k = 0; k < rp->nr_keys; k++) {
-		const char *n = rp->keys[k]->name;
-		if ((rp->comms.n == 1 && !strcmp(n, "comm")) || (rp->dsos.n == 1 && !strcmp(n, "dso")) ||
-		    (rp->syms.n == 1 && rp->keys[k]->order == RP_ORD_SYM))
-			hide |= 1u << k;
-	}
-	if (hide != (1u << rp->nr_keys) - 1)
-		rp->hidden_cols = hide;
-}
-
-/* What the file decides when the options did not: call chains shown with
- * Children when the samples have them, the group view when it has groups. */
-static bool only_tracepoints(pk_session *s)
-{
-	size_t n = pk_pd_nr_evsels(pk_session_reader(s));
-	for (size_t i = 0; i < n; i++)
-		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.type != PERF_TYPE_TRACEPOINT)
-			return false;
-	return n > 0;
-}
-
-static void settle(report *rp, pk_session *s, const pk_pd_header *h)
-{
-	bool asked = rp->children_set ? rp->children : true; /* perf's option */
-	bool chains = rp_settle_chains(rp, s);
-	if (!rp->children_set)
-		rp->children = chains;
-	if (!chains)
-		rp->children = false;
-	/* the chains' order follows Children as asked (perf's default: on),
-	 * also for a pipe, whose Children go with its evlist still empty */
-	if (!rp->cg.order_set)
-		rp->cg.caller = pk_pd_is_pipe(pk_session_reader(s)) ? asked : rp->children;
-	if (rp->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
-		rp->children = false;
-	if (rp->inverted)
-		rp->cg.caller = true;
-	if (rp->percent_limit > 0)
-		rp->cg.min_percent = rp->percent_limit;
-	if (!rp->group_set)
-		rp->group = h->nr_groups > 0;
-	if (rp->mem_mode && !rp->sort_given) {
-		/* perf 6.1's --mem-mode order (its local_p_stage_cyc has no column) */
-		static const char *const mem_keys[] = {"local_weight", "mem", "sym", "dso",
-						       "symbol_daddr", "dso_daddr", "snoop", "tlb",
-						       "locked", "blocked", "local_ins_lat"};
-		rp->mem_mode_default = true;
-		rp->nr_keys = 0;
-		for (size_t i = 0; i < sizeof(mem_keys) / sizeof(mem_keys[0]); i++)
-			rp->keys[rp->nr_keys++] = rp_key_find(mem_keys[i]);
-	}
-	if (!rp->sort_given && !rp->mem_mode && !rp->raw_trace && only_tracepoints(s)) {
-		/* perf 6.1's default order for a file of tracepoints alone */
-		rp->keys[0] = rp_key_find("trace");
-		rp->nr_keys = 1;
-	}
-	rp->need_chain = rp->use_cg || rp->children;
-	for (int k = 0; k < rp->nr_keys; k++)
-		if (!strcmp(rp->keys[k]->name, "parent"))
-			rp->need_chain = true;
-	elide(rp);
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_hist_settle(hist, s, h, &err);
+	if (rc == -ENODATA)
+		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
+				"without -b?\n");
+	else if (rc == -EINVAL)
+		fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", err.where);
+	return rc;
 }
 
 /* perf 6.1 refuses -C on a file whose samples carry no CPU or for a CPU
  * past the file's: on stderr, with no table and status 0. */
-static bool cpus_refused(const report *rp, pk_session *s, const pk_pd_header *h)
+static bool cpus_refused(const pk_hist_opts *o, pk_session *s, const pk_pd_header *h)
 {
-	if (!rp->cpus)
+	if (!o->cpus)
 		return false;
 	bool has_cpu = false;
 	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
@@ -432,9 +378,9 @@ static bool cpus_refused(const report *rp, pk_session *s, const pk_pd_header *h)
 		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
 	} else {
 		size_t c = h->nr_cpus_avail;
-		while (c && c < rp->nr_cpus && !rp->cpus[c])
+		while (c && c < o->nr_cpus && !o->cpus[c])
 			c++;
-		if (!c || c >= rp->nr_cpus)
+		if (!c || c >= o->nr_cpus)
 			return false;
 		fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", c);
 	}
@@ -442,27 +388,27 @@ static bool cpus_refused(const report *rp, pk_session *s, const pk_pd_header *h)
 	return true;
 }
 
-static void report_free(report *rp)
+static void report_free(pk_hist *hist)
 {
-	rp_hist_free(rp);
-	free_list(&rp->comms);
-	free_list(&rp->dsos);
-	free_list(&rp->syms);
-	free_list(&rp->pids);
-	free_list(&rp->tids);
-	free(rp->cpus);
-	free(rp);
+	pk_hist_opts *o = pk_hist_options(hist);
+	free_list(&o->comms);
+	free_list(&o->dsos);
+	free_list(&o->syms);
+	free_list(&o->pids);
+	free_list(&o->tids);
+	free(o->cpus);
+	pk_hist_free(hist);
 }
 
 /* Arm SPE files: the events and their samples, perf's "Available
  * samples" (its TUI's event menu). */
-static void print_available(const report *rp, pk_session *s)
+static void print_available(const pk_hist *hist, pk_session *s)
 {
 	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)))
 		return;
 	printf("# Available samples\n");
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
-		printf("# %" PRIu64 " %s\n", i < rp->nr_ev ? rp->tot_nr[i] : 0,
+		printf("# %" PRIu64 " %s\n", pk_hist_nr_samples(hist, (int)i),
 		       pk_pd_evsel_name(pk_session_evsel_at(s, i)));
 	printf("#\n");
 }
@@ -486,7 +432,7 @@ static int plot_latency(pk_spe_hist *rs, pk_session *s, const char *plot)
 
 /* Reads the samples, then perf's table or the SPE latency view (-D: the
  * dump instead, perf's way); the histogram's SVG. */
-static int run_views(report *rp, const report_args *a, pk_session *s)
+static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 {
 	bool spe = a->spe_latency || a->plot;
 	pk_spe_hist *rs = spe ? pk_spe_hist_new() : NULL;
@@ -501,13 +447,13 @@ static int run_views(report *rp, const report_args *a, pk_session *s)
 	}
 	if (a->header && pk_pd_is_pipe(pk_session_reader(s)))
 		pd_session_pipe_features(s, stdout);
-	int status = pd_session_run(s, rp_hist_sample, rp);
+	int status = pd_session_run(s, pk_hist_sample, hist);
 	if (!status && !a->dump) {
 		if (a->spe_latency) {
 			report_spe_print(rs, stdout);
 		} else {
-			print_available(rp, s);
-			rp_hist_print(rp);
+			print_available(hist, s);
+			report_hist_print(hist);
 			if (th)
 				report_threads_print(th, stdout);
 		}
@@ -520,8 +466,9 @@ static int run_views(report *rp, const report_args *a, pk_session *s)
 	return status;
 }
 
-static int report_run(report *rp, report_args *a)
+static int report_run(pk_hist *hist, report_args *a)
 {
+	pk_hist_opts *o = pk_hist_options(hist);
 	pk_session *s = NULL;
 	int rc = pd_session_open(&s, "report", a->input, false, a->force, a->dump);
 	if (rc)
@@ -548,8 +495,7 @@ static int report_run(report *rp, report_args *a)
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
-	settle(rp, s, &h);
-	if (rp_branch_settle(rp, s)) {
+	if (settle(hist, s, &h)) {
 		pd_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;
@@ -560,22 +506,20 @@ static int report_run(report *rp, report_args *a)
 		pd_header_pipe_features(pk_session_reader(s), stdout); /* perf's status stays 0 */
 	else if (a->header || a->header_only)
 		;
-	else if (!rp->quiet)
+	else if (!o->quiet)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	pd_header_note_modeled(pk_session_reader(s), "report", !rp->quiet, rp->quiet ? stderr : stdout);
+	pd_header_note_modeled(pk_session_reader(s), "report", !o->quiet, o->quiet ? stderr : stdout);
 	int status = 0;
-	if (!a->header_only && !cpus_refused(rp, s, &h)) {
+	if (!a->header_only && !cpus_refused(o, s, &h)) {
 		if (a->dump)
 			pd_session_spe_dump(s);
-		if (pk_pd_is_pipe(pk_session_reader(s)))
-			rp->pipe_hdr = &h;
 		if (a->dump) {
-			status = pd_dump_run(s, PD_DUMP_STATS | (rp->branch_view ? PD_DUMP_BRANCHES : 0u), NULL, NULL);
-		} else if (rp_hist_setup(rp, s, &h) < 0) {
+			status = pd_dump_run(s, PD_DUMP_STATS | (o->branch_view ? PD_DUMP_BRANCHES : 0u), NULL, NULL);
+		} else if (pk_hist_setup(hist, s, &h) < 0) {
 			fprintf(stderr, "pmukit report: out of memory\n");
 			status = 1;
 		} else {
-			status = run_views(rp, a, s);
+			status = run_views(hist, a, s);
 		}
 		const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(s));
 		if (st->nr_lost_events)
@@ -590,25 +534,19 @@ static int report_run(report *rp, report_args *a)
 
 int cmd_report(int argc, char **argv)
 {
-	report *rp = calloc(1, sizeof(*rp));
-	if (!rp)
+	pk_hist *hist = pk_hist_new();
+	if (!hist)
 		return 1;
-	rp->keys[0] = rp_key_find("comm");
-	rp->keys[1] = rp_key_find("dso");
-	rp->keys[2] = rp_key_find("sym");
-	rp->nr_keys = 3;
-	rp->cg.min_percent = 0.5;
-	rp->cg.max_stack = PK_MAX_STACK;
-	rp->branch = -1;
+	pk_hist_opts *o = pk_hist_options(hist);
 	report_args a = {0};
 	int c, status = 0;
 	pk_opt_begin(&report_optspec);
 	while (!status && (c = pk_opt_next(&report_optspec, argc, argv)) != -1)
-		status = report_opt(rp, &a, c, argc, argv);
-	if (!status && a.fields && rp_fields_setup(rp, a.fields))
+		status = report_opt(o, &a, c, argc, argv);
+	if (!status && a.fields && report_fields_setup(o, a.fields))
 		status = 129;
 	if (!status)
-		status = report_run(rp, &a);
-	report_free(rp);
+		status = report_run(hist, &a);
+	report_free(hist);
 	return status;
 }

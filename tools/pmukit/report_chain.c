@@ -3,7 +3,7 @@
  * folded). perf stores runs of nodes without a branch as one node; here a
  * run is walked when printing: a node with one child and no chain ending
  * at it goes on the same run. */
-#include "report.h"
+#include "report_print.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,12 +11,12 @@
 
 typedef struct cg_print {
 	FILE *f;
-	const rp_cg_opts *o;
+	const pk_hist_cg_opts *o;
 	uint64_t min_hit;
 	int margin;
 } cg_print;
 
-static void put_name(FILE *f, const rp_cnode *n)
+static void put_name(FILE *f, const pk_hist_cnode *n)
 {
 	if (n->sym)
 		fputs(n->sym, f);
@@ -38,7 +38,7 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
  * two dsos as perf's by where each was allocated, which glibc's allocator
  * makes the order they were made: here that order, the dso's ordinal),
  * then by symbol start when both have one, else by address. */
-static bool before(const rp_cnode *a, const rp_cnode *b)
+static bool before(const pk_hist_cnode *a, const pk_hist_cnode *b)
 {
 	if (a->has_map != b->has_map)
 		return a->has_map;
@@ -51,17 +51,17 @@ static bool before(const rp_cnode *a, const rp_cnode *b)
 
 /* n's children, highest address first: the order perf keeps children in
  * (a tree by address), which decides among equal values. */
-static size_t children_by_addr(const rp_cnode *n, const rp_cnode ***out)
+static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***out)
 {
 	size_t k = 0;
-	for (const rp_cnode *c = n->child; c; c = c->next)
+	for (const pk_hist_cnode *c = n->child; c; c = c->next)
 		k++;
-	const rp_cnode **v = malloc((k ? k : 1) * sizeof(*v));
+	const pk_hist_cnode **v = malloc((k ? k : 1) * sizeof(*v));
 	*out = v;
 	if (!v)
 		return 0;
 	k = 0;
-	for (const rp_cnode *c = n->child; c; c = c->next) {
+	for (const pk_hist_cnode *c = n->child; c; c = c->next) {
 		size_t j = k++;
 		for (; j > 0 && before(c, v[j - 1]); j--)
 			v[j] = v[j - 1];
@@ -71,19 +71,19 @@ static size_t children_by_addr(const rp_cnode *n, const rp_cnode ***out)
 }
 
 /* The children kept (cumul >= the threshold), by cumul, stable. */
-static size_t kept_children(const cg_print *p, const rp_cnode *n, const rp_cnode ***out)
+static size_t kept_children(const cg_print *p, const pk_hist_cnode *n, const pk_hist_cnode ***out)
 {
 	uint64_t min_hit = p->min_hit;
-	if (p->o->mode == RP_CG_FRACTAL) /* of the parent's children, level by level */
+	if (p->o->mode == PK_HIST_CG_FRACTAL) /* of the parent's children, level by level */
 		min_hit = (uint64_t)((double)(n->cumul - n->hit) * p->o->min_percent / 100.0);
-	const rp_cnode **v;
+	const pk_hist_cnode **v;
 	size_t all = children_by_addr(n, &v), k = 0;
 	*out = v;
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->cumul >= min_hit)
 			v[k++] = v[i];
 	for (size_t i = 1; i < k; i++) { /* insertion sort: stable */
-		const rp_cnode *x = v[i];
+		const pk_hist_cnode *x = v[i];
 		size_t j = i;
 		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
 			v[j] = v[j - 1];
@@ -106,21 +106,21 @@ static void graph_line(const cg_print *p, int depth, unsigned mask)
 }
 
 /* Prints the children of n at depth; whether it printed anything. */
-static bool graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, int depth,
+static bool graph_level(const cg_print *p, const pk_hist_cnode *n, uint64_t total, int depth,
 			unsigned mask)
 {
-	const rp_cnode **kids;
+	const pk_hist_cnode **kids;
 	size_t k = kept_children(p, n, &kids);
 	uint64_t remaining = total;
-	bool rel = p->o->mode == RP_CG_FRACTAL, printed = k > 0;
+	bool rel = p->o->mode == PK_HIST_CG_FRACTAL, printed = k > 0;
 	for (size_t ci = 0; ci < k && depth < 32; ci++) {
-		const rp_cnode *c = kids[ci];
+		const pk_hist_cnode *c = kids[ci];
 		remaining -= c->cumul;
 		unsigned nmask = mask;
 		if (ci + 1 == k && (!rel || !remaining))
 			nmask &= ~(1u << (depth - 1));
 		graph_line(p, depth, mask);
-		const rp_cnode *e = c;
+		const pk_hist_cnode *e = c;
 		for (int j = 0;; j++) {
 			margin(p);
 			for (int i = 0; i < depth; i++) {
@@ -160,18 +160,18 @@ static bool graph_level(const cg_print *p, const rp_cnode *n, uint64_t total, in
 	return printed;
 }
 
-static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint64_t parent,
+static bool print_graph(cg_print *p, const pk_hist_cnode *root, uint64_t total, uint64_t parent,
 			bool skip_first)
 {
-	const rp_cnode **kids;
+	const pk_hist_cnode **kids;
 	size_t k = kept_children(p, root, &kids);
 	free(kids);
 	if (!k)
 		return false;
-	const rp_cnode *top = root;
+	const pk_hist_cnode *top = root;
 	bool first = true;
 	if (root->child && !root->child->next) { /* one root: no percentage, one level less */
-		const rp_cnode *e = root->child;
+		const pk_hist_cnode *e = root->child;
 		for (int j = 0;; j++) {
 			if (!(j == 0 && skip_first)) {
 				margin(p);
@@ -191,7 +191,7 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 		}
 		top = e;
 	}
-	if (p->o->mode == RP_CG_FRACTAL)
+	if (p->o->mode == PK_HIST_CG_FRACTAL)
 		total = parent; /* of the entry, one root or not */
 	/* nothing at all (-s sym with a one-entry chain): no blank line */
 	bool below = graph_level(p, top, total, 1, 1);
@@ -200,10 +200,10 @@ static bool print_graph(cg_print *p, const rp_cnode *root, uint64_t total, uint6
 
 /* Nodes with chains ending there (hit >= min), after their children, then
  * by hit: the order perf lists flat and folded chains in. */
-static void collect_ends(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***v, size_t *k,
+static void collect_ends(const pk_hist_cnode *n, uint64_t min_hit, const pk_hist_cnode ***v, size_t *k,
 			 size_t *cap)
 {
-	const rp_cnode **kids;
+	const pk_hist_cnode **kids;
 	size_t nk = children_by_addr(n, &kids);
 	for (size_t i = 0; i < nk; i++)
 		collect_ends(kids[i], min_hit, v, k, cap);
@@ -212,7 +212,7 @@ static void collect_ends(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***
 		return;
 	if (*k == *cap) {
 		size_t nc = *cap ? *cap * 2 : 16;
-		const rp_cnode **nv = realloc(*v, nc * sizeof(**v));
+		const pk_hist_cnode **nv = realloc(*v, nc * sizeof(**v));
 		if (!nv)
 			return;
 		*v = nv;
@@ -222,10 +222,10 @@ static void collect_ends(const rp_cnode *n, uint64_t min_hit, const rp_cnode ***
 }
 
 /* The path from the root to n, root first. */
-static size_t path_to(const rp_cnode *root, const rp_cnode *n, const rp_cnode **out, size_t max,
+static size_t path_to(const pk_hist_cnode *root, const pk_hist_cnode *n, const pk_hist_cnode **out, size_t max,
 		      size_t depth)
 {
-	for (const rp_cnode *c = root->child; c; c = c->next) {
+	for (const pk_hist_cnode *c = root->child; c; c = c->next) {
 		if (depth >= max)
 			return 0;
 		out[depth] = c;
@@ -238,22 +238,22 @@ static size_t path_to(const rp_cnode *root, const rp_cnode *n, const rp_cnode **
 	return 0;
 }
 
-static bool print_flat(cg_print *p, const rp_cnode *root, uint64_t total)
+static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 {
-	const rp_cnode **v = NULL;
+	const pk_hist_cnode **v = NULL;
 	size_t k = 0, cap = 0;
 	collect_ends(root, p->min_hit, &v, &k, &cap);
 	for (size_t i = 1; i < k; i++) {
-		const rp_cnode *x = v[i];
+		const pk_hist_cnode *x = v[i];
 		size_t j = i;
 		for (; j > 0 && v[j - 1]->hit < x->hit; j--)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
-	const rp_cnode *path[PK_MAX_STACK + 2];
+	const pk_hist_cnode *path[PK_MAX_STACK + 2];
 	for (size_t i = 0; i < k; i++) {
 		size_t np = path_to(root, v[i], path, PK_MAX_STACK + 2, 0);
-		if (p->o->mode == RP_CG_FOLDED) {
+		if (p->o->mode == PK_HIST_CG_FOLDED) {
 			put_value(p, v[i]->hit, v[i]->nr, total);
 			fputc(' ', p->f);
 			for (size_t j = 0; j < np; j++) {
@@ -278,23 +278,23 @@ static bool print_flat(cg_print *p, const rp_cnode *root, uint64_t total)
 	return false; /* flat ends each chain with its blank line; folded has none */
 }
 
-void rp_cnode_print(FILE *f, const rp_cnode *root, const rp_cg_opts *o, uint64_t total,
+void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o, uint64_t total,
 		    uint64_t parent, bool skip_first)
 {
 	cg_print p = {.f = f, .o = o};
-	double base = o->mode == RP_CG_FRACTAL ? (double)parent : (double)total;
+	double base = o->mode == PK_HIST_CG_FRACTAL ? (double)parent : (double)total;
 	p.min_hit = (uint64_t)(base * o->min_percent / 100.0);
 	bool printed = false;
 	switch (o->mode) {
-	case RP_CG_GRAPH:
-	case RP_CG_FRACTAL:
+	case PK_HIST_CG_GRAPH:
+	case PK_HIST_CG_FRACTAL:
 		printed = print_graph(&p, root, total, parent, skip_first);
 		break;
-	case RP_CG_FLAT:
-	case RP_CG_FOLDED:
+	case PK_HIST_CG_FLAT:
+	case PK_HIST_CG_FOLDED:
 		printed = print_flat(&p, root, total);
 		break;
-	case RP_CG_NONE:
+	case PK_HIST_CG_NONE:
 		break;
 	}
 	if (printed)

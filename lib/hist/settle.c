@@ -1,0 +1,120 @@
+/* libpmukit: what a perf.data file decides of report's histogram when the
+ * options did not (pk_hist_settle), as perf report 6.1 decides it.
+ *
+ * Call chains are shown, with Children, when the samples have them (not
+ * under --hierarchy); their order follows Children as asked; the group
+ * view when the file has groups; --mem-mode's and a file of tracepoints'
+ * default keys; a filter of one comm, dso or symbol hides that column; the
+ * branch view when -b asks for it or perf chooses it for a file with the
+ * BRANCH_STACK feature (its keys exist only there, and it shows no chains).
+ * Invariant: run once, after the options and before pk_hist_setup; it
+ * reads the session's evsels and header, never prints. */
+#include "report.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* perf's keys for the branch view. */
+static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
+/* perf 6.1's --mem-mode order (its local_p_stage_cyc has no column) */
+static const char *const mem_keys[] = {"local_weight", "mem", "sym", "dso", "symbol_daddr",
+				       "dso_daddr", "snoop", "tlb", "locked", "blocked",
+				       "local_ins_lat"};
+
+/* Whether the file's events are all tracepoints (tracepoints), or any
+ * samples branch stacks (branches). */
+static bool evsels_have(pk_session *s, bool branches)
+{
+	const pk_pd_reader *r = pk_session_reader(s);
+	size_t n = pk_pd_nr_evsels(r);
+	for (size_t i = 0; i < n; i++) {
+		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
+		if (branches && (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
+			return true;
+		if (!branches && e->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	}
+	return !branches && n > 0;
+}
+
+static void set_keys(pk_hist_opts *o, const char *const *names, size_t n)
+{
+	o->nr_keys = 0;
+	for (size_t i = 0; i < n; i++)
+		o->keys[o->nr_keys++] = pk_hist_key_find(names[i]);
+}
+
+/* A filter of one comm, dso or symbol hides that column (perf's elision;
+ * the key still makes the entries), unless no column would be left. */
+static void elide(pk_hist_opts *o)
+{
+	uint32_t hide = 0;
+	for (int k = 0; k < o->nr_keys; k++) {
+		const char *n = o->keys[k]->name;
+		if ((o->comms.n == 1 && !strcmp(n, "comm")) || (o->dsos.n == 1 && !strcmp(n, "dso")) ||
+		    (o->syms.n == 1 && o->keys[k]->order == PK_HIST_ORD_SYM))
+			hide |= 1u << k;
+	}
+	if (hide != (1u << o->nr_keys) - 1)
+		o->hidden_cols = hide;
+}
+
+static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
+{
+	pk_hist_opts *o = &h->o;
+	bool asked = o->children_set ? o->children : true; /* perf's option */
+	bool chains = pki_hist_settle_chains(h, s);
+	if (!o->children_set)
+		o->children = chains;
+	if (!chains)
+		o->children = false;
+	/* the chains' order follows Children as asked (perf's default: on),
+	 * also for a pipe, whose Children go with its evlist still empty */
+	if (!o->cg.order_set)
+		o->cg.caller = pk_pd_is_pipe(pk_session_reader(s)) ? asked : o->children;
+	if (o->hierarchy) /* perf's hierarchy has no Children (chains keep their order) */
+		o->children = false;
+	if (o->inverted)
+		o->cg.caller = true;
+	if (o->percent_limit > 0)
+		o->cg.min_percent = o->percent_limit;
+	if (!o->group_set)
+		o->group = hdr->nr_groups > 0;
+	if (o->mem_mode && !o->sort_given) {
+		o->mem_mode_default = true;
+		set_keys(o, mem_keys, sizeof(mem_keys) / sizeof(mem_keys[0]));
+	}
+	if (!o->sort_given && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
+		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
+	o->need_chain = o->use_cg || o->children;
+	for (int k = 0; k < o->nr_keys; k++)
+		if (!strcmp(o->keys[k]->name, "parent"))
+			o->need_chain = true;
+	elide(o);
+}
+
+static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
+{
+	bool has = evsels_have(s, true);
+	if (o->branch > 0 && !has)
+		return pk_err(err, -ENODATA, "-b: the samples have no branch stacks");
+	o->branch_view = o->branch > 0 ||
+			 (o->branch < 0 && has &&
+			  pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
+	for (int k = 0; k < o->nr_keys; k++)
+		if (o->keys[k]->branch && !o->branch_view)
+			return pk_err_at(err, -EINVAL, "--sort key", o->keys[k]->name, -1,
+					 "a branch key outside the branch view");
+	if (!o->branch_view)
+		return 0;
+	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
+	if (!o->sort_given)
+		set_keys(o, view_keys, sizeof(view_keys) / sizeof(view_keys[0]));
+	return 0;
+}
+
+int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err)
+{
+	settle_view(h, s, hdr);
+	return settle_branches(&h->o, s, err);
+}

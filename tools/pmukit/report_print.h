@@ -1,0 +1,38 @@
+/* pmukit report: the printers of lib/hist's histogram (pk_hist, through
+ * <pmukit/hist.h> only), one file per view: the table (report_print.c),
+ * call-chain trees (report_chain.c), -F columns (report_fields.c),
+ * --hierarchy (report_hier.c), the branch view (report_branch.c).
+ * Invariant: they read the histogram and write stdout; the options they
+ * set (-F) are set before pk_hist_settle. */
+#ifndef PMUKIT_REPORT_PRINT_H
+#define PMUKIT_REPORT_PRINT_H
+
+#include <stdio.h>
+#include <pmukit/hist.h>
+
+/* perf report's table of every event with entries, then the branch view's
+ * statistics; perf's error on stderr when there is no entry. */
+void report_hist_print(pk_hist *h);
+
+/* The tree of one entry: total is what percentages are of in graph mode,
+ * parent the entry's own value (fractal). */
+void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o,
+			uint64_t total, uint64_t parent, bool skip_first);
+
+/* perf 6.1's "Branch Statistics" after the table: each entry's branch by
+ * kind and type, weighted by the entry's samples. */
+void report_branch_stats_print(const pk_hist *h, pk_hist_entry **all, size_t n);
+
+/* --hierarchy: the heads, and the tree of event ev's entries (all: every
+ * entry, any order). */
+void report_hier_heads(const pk_hist *h, int nm, const int *w);
+void report_hier_print(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, const int *w);
+
+/* -F: the columns and order from its list (after the other options); 0, or
+ * -EINVAL after printing perf's error for an unknown field. Then the
+ * titles and the row of an entry (nm: the group's members). */
+int report_fields_setup(pk_hist_opts *o, const char *list);
+void report_fields_heads(const pk_hist *h, int nm, const int *w);
+void report_fields_row(const pk_hist *h, const pk_hist_entry *e, int nm, const int *w);
+
+#endif
