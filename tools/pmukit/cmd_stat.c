@@ -22,7 +22,7 @@
 #include "stat_model.h"
 #include "stat_mg.h"
 #include "stat_topdown.h"
-#include "workload.h"
+#include <pmukit/workload.h>
 #include "stat_print.h"
 
 struct stat_opts {
@@ -692,7 +692,7 @@ static int setup(struct stat_session *s, pk_error *err)
 	if (usage)
 		return usage;
 	if (o->all_cpus || o->cpu_list) {
-		s->cpus = pk_cli_target_cpus(s->kernel, o->cpu_list, err);
+		s->cpus = pk_cpumap_targets(s->kernel, o->cpu_list, err);
 		if (!s->cpus)
 			return err->code ? err->code : -ENOMEM;
 	} else if (s->model) {

@@ -12,7 +12,7 @@
  * and nothing blocked, whatever pmukit ignores or blocks for itself (SIGPIPE,
  * SIGXFSZ, the signals stat waits for); it never returns into pmukit's code
  * (it execs or _exits). */
-#include "workload.h"
+#include <pmukit/workload.h>
 
 #include <errno.h>
 #include <fcntl.h>
