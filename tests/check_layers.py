@@ -32,6 +32,7 @@ PUBLIC = {
     "error.h": "core", "cpumap.h": "core", "regs.h": "core", "util.h": "core", "cpuid.h": "pmu",
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
+    "recording.h": "record", "stat.h": "counting", "workload.h": "counting",
 }
 
 # tools/ includes outside include/ and their own directory: the internal
