@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/util.h"
+
 int pk_workload_exec_exit_code(int err_no)
 {
 	return err_no == ENOENT || err_no == ENOTDIR ? 127 : 126;
@@ -52,7 +54,9 @@ static int check_command(const char *name)
 		return ENOENT;
 	if (strchr(name, '/'))
 		return check_file(name);
-	const char *path = getenv("PATH");
+	/* the library's one way to the environment (none when privileged:
+	 * then the default search path, where execvp may still find it) */
+	const char *path = pki_env("PATH");
 	if (!path)
 		path = "/usr/local/bin:/bin:/usr/bin";
 	int best = ENOENT;
