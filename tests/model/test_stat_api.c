@@ -4,7 +4,9 @@
  * enabled = running and the scenario's cycles); -r's accumulation sums the
  * counts and keeps each run's value for the spread; a command that cannot
  * run fails the open with its errno; a real command's run reaps it with its
- * exit status and counts its task-clock. */
+ * exit status and counts its task-clock; stat -M's metric groups
+ * (topdown.h) put a PERF_METRICS metric's events in one group behind a
+ * slots leader and refuse an unknown name with perf's message. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <pmukit/model.h>
 #include <pmukit/pmu.h>
 #include <pmukit/stat.h>
+#include <pmukit/topdown.h>
 
 #include "helpers.h"
 
@@ -134,12 +137,40 @@ static void test_command_run(void **state)
 	pk_evlist_put(l);
 }
 
+static void test_metric_groups(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("sapphirerapids.json"));
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	const char *cpuid = pk_model_cpuid(m)->str;
+	pk_evlist *l = pk_evlist_new();
+	pk_metric_groups *mg = pk_metric_groups_new();
+	assert_int_equal(pk_metric_groups_add(mg, "tma_retiring", pmus, pk_model_kernel(m), cpuid,
+					      false, l, &err), 0);
+	size_t n = pk_evlist_count(l);
+	assert_true(n > 1);
+	assert_int_equal(pk_evsel_attr(pk_evlist_at(l, 0))->config, 0x0400); /* slots leads */
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(pk_evsel_leader(pk_evlist_at(l, i)), 0);
+	assert_int_equal(pk_metric_groups_add(mg, "nosuch", pmus, pk_model_kernel(m), cpuid, false,
+					      l, &err), -EINVAL);
+	assert_string_equal(err.msg, "Cannot find metric or group `nosuch'");
+	assert_int_equal(pk_evlist_count(l), n);
+	pk_metric_groups_free(mg);
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_run),
 		cmocka_unit_test(test_command_not_found),
 		cmocka_unit_test(test_command_run),
+		cmocka_unit_test(test_metric_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,6 @@
 
 #include "builtin.h"
 #include "stat_model.h"
-#include "stat_mg.h"
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
@@ -328,7 +327,7 @@ struct stat_session {
 	pk_aggr_mode aggr;
 	stat_printer printer;
 	stat_td td;                /* --topdown */
-	stat_mg mg;                /* -M */
+	pk_metric_groups *mg;      /* -M */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
@@ -541,9 +540,11 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
+	if (o->nr_metrics && !(s->mg = pk_metric_groups_new()))
+		return pk_err(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < o->nr_metrics; i++) {
-		int r = stat_mg_setup(&s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
-				      o->metric_no_group, s->evlist, err);
+		int r = pk_metric_groups_add(s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
+					     o->metric_no_group, s->evlist, err);
 		if (r < 0)
 			return r;
 	}
@@ -725,7 +726,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
 			 pk_metric_value *out, const char **label)
 {
-	return stat_mg_value(arg, in, idx, out, label);
+	return pk_metric_groups_value(arg, in, idx, out, label);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -770,7 +771,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;
-		s.printer.vendor_arg = &s.mg;
+		s.printer.vendor_arg = s.mg;
 	}
 	char label[PATH_MAX + 300];
 	if (s.model) {
@@ -803,7 +804,7 @@ fail:
 out:
 	stat_printer_free(&s.printer);
 	stat_td_free(&s.td);
-	stat_mg_free(&s.mg);
+	pk_metric_groups_free(s.mg);
 	pk_stat_rows_free(&acc);
 	pk_stat_rows_free(&rows);
 	pk_stat_free(s.st);
