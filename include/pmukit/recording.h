@@ -100,7 +100,8 @@ typedef struct pk_recording_totals {
 	const pk_record_stats *rings; /* what the rings gave */
 } pk_recording_totals;
 
-/* Loads the PMUs and parses the events (-ENOMEM, or the parser's error). */
+/* Loads the PMUs and parses the events (-ENOMEM, or the parser's error;
+ * -EINVAL when opts->size is not set). */
 int pk_recording_new(const pk_recording_opts *opts, pk_recording **out, pk_error *err);
 void pk_recording_free(pk_recording *r);
 /* The events (their warnings: pk_evlist_warning). */

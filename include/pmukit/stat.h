@@ -73,7 +73,8 @@ typedef struct pk_stat_opts {
 
 typedef struct pk_stat pk_stat;
 
-/* References the evlist and the targets. */
+/* References the evlist and the targets (-EINVAL when opts->size is not
+ * set). */
 int pk_stat_new(pk_evlist *l, const pk_stat_opts *opts, pk_stat **out, pk_error *err);
 /* Stops a command still held or running (SIGTERM) and frees s. */
 void pk_stat_free(pk_stat *s);

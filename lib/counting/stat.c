@@ -10,6 +10,7 @@
 #include <pmukit/workload.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,8 @@ static double clock_ns(const pk_stat *s)
 int pk_stat_new(pk_evlist *l, const pk_stat_opts *opts, pk_stat **out, pk_error *err)
 {
 	*out = NULL;
+	if (opts->size < offsetof(pk_stat_opts, kernel) + sizeof(opts->kernel))
+		return pk_err(err, -EINVAL, "pk_stat_opts.size is not set");
 	pk_stat *s = calloc(1, sizeof(*s));
 	if (!s)
 		return pk_err(err, -ENOMEM, "out of memory");

@@ -16,6 +16,7 @@
 #include "recording_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,8 @@ static int parse_events(pk_recording *r, pk_error *err)
 int pk_recording_new(const pk_recording_opts *opts, pk_recording **out, pk_error *err)
 {
 	*out = NULL;
+	if (opts->size < offsetof(pk_recording_opts, kernel) + sizeof(opts->kernel))
+		return pk_err(err, -EINVAL, "pk_recording_opts.size is not set");
 	pk_recording *r = calloc(1, sizeof(*r));
 	if (!r)
 		return pk_err(err, -ENOMEM, "out of memory");

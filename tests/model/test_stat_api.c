@@ -97,8 +97,10 @@ static void test_command_not_found(void **state)
 	pk_error_clear(&err);
 	pk_evlist *l = stat_events(NULL, NULL, "task-clock", false);
 	char *argv[] = {(char *)"/nonexistent/pmukit-test", NULL};
-	pk_stat_opts o = {.size = sizeof(o), .cmd = argv};
+	pk_stat_opts o = {.cmd = argv};
 	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), -EINVAL); /* no size */
+	o.size = sizeof(o);
 	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
 	assert_true(pk_stat_open(s, &err) < 0);
 	assert_int_equal(pk_stat_exec_errno(s), ENOENT);
