@@ -30,6 +30,7 @@ PUBLIC = {
     "error.h": "core", "cpumap.h": "core", "regs.h": "core", "util.h": "core", "cpuid.h": "pmu",
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
+    "recording.h": "record", "stat.h": "counting", "workload.h": "counting",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -49,6 +49,10 @@ pk_threadmap *pk_threadmap_any(void);
 pk_threadmap *pk_threadmap_from_pids(const pk_kernel *k, const char *list, pk_error *err);
 /* -t "TID[,TID...]": exactly these threads (each must exist in k). */
 pk_threadmap *pk_threadmap_from_tids(const pk_kernel *k, const char *list, pk_error *err);
+/* The CPUs of -a (cpu_list NULL: every online CPU of kernel k, NULL: the
+ * real one) or -C cpu_list: every CPU listed must be online (else -EINVAL
+ * naming it and the online CPUs), and an empty list is refused. */
+pk_cpumap *pk_cpumap_targets(const pk_kernel *k, const char *cpu_list, pk_error *err);
 pk_threadmap *pk_threadmap_get(pk_threadmap *map);
 void pk_threadmap_put(pk_threadmap *map);
 int pk_threadmap_nr(const pk_threadmap *map);

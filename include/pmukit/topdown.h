@@ -81,6 +81,28 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
  * config. Such events count only in a group led by slots (0x0400). */
 int pk_topdown_metric_field(uint64_t config);
 
+/* stat -M: the vendor metrics and metric groups asked for, their events
+ * added to an event list (one group per metric, as perf 6.1; lone events
+ * with no_group; PERF_METRICS events behind a slots leader), and each
+ * metric's value for the line of its first event. Kept with TopDown: it
+ * needs the metric tables and TopDown's PERF_METRICS rule. */
+typedef struct pk_metric_groups pk_metric_groups;
+
+pk_metric_groups *pk_metric_groups_new(void);
+/* Resolves `names` (comma-separated metrics and groups, without case as
+ * perf) for the CPU (cpuid: a PERF_CPUID-style override, NULL: kernel
+ * k's) and appends their events to evlist. An unknown name fails with
+ * perf's message (-EINVAL); -ENODEV without a core PMU. */
+int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
+			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
+			 pk_error *err);
+/* The metric on count idx of in (the first event of a metric): 1 with
+ * *out and *label filled, 0 when idx begins none, -1 when it does but the
+ * value cannot be computed (or no memory; *label filled). */
+int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
+			   pk_metric_value *out, const char **label);
+void pk_metric_groups_free(pk_metric_groups *mg);
+
 /* One node's value. */
 typedef struct pk_topdown_node {
 	const char *pmu;           /* the block's core PMU */

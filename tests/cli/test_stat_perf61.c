@@ -248,7 +248,7 @@ static char *pmukit_output(const stat_run *run)
 	assert_int_equal(pk_counting_open(c, &err), 0);
 	assert_int_equal(pk_counting_read(c, &err), 0);
 	stat_rows rows = {0};
-	assert_int_equal(stat_rows_collect(&rows, c, aggr_of[run->mode], false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, c, aggr_of[run->mode], false), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -258,7 +258,7 @@ static char *pmukit_output(const stat_run *run)
 	assert_int_equal(stat_print_rows(&p, &rows, 1e9, -1), 0);
 	stat_printer_free(&p);
 	fclose(f);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	pk_counting_free(c);
 	pk_cpumap_put(o.cpus);
 	pk_threadmap_put(o.threads);

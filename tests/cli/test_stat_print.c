@@ -202,13 +202,13 @@ static void test_generic(void **state)
 	stat_rows rows = {0};
 	cap_open(&c);
 	scene_read(&s, 1000);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	print_all(&c, "generic, 1000 reads", &rows, PK_AGGR_GLOBAL, 1, 4e6, -1);
 	print_all(&c, "generic, no wall time", &rows, PK_AGGR_GLOBAL, 1, 0, -1);
 
 	/* rates in each step, and ratios whose base is missing */
-	stat_rows_free(&rows);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	pk_stat_rows_free(&rows);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	static const uint64_t faults[] = {5, 5000, 5000000, 5000000000ull};
 	for (size_t i = 0; i < rows.nr; i++) {
 		const char *n = pk_evsel_name(rows.v[i].evsel);
@@ -226,7 +226,7 @@ static void test_generic(void **state)
 			 (unsigned long long)faults[k]);
 		print_all(&c, title, &rows, PK_AGGR_GLOBAL, 1, 2e9, -1);
 	}
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	cap_check(&c, "generic");
 }
@@ -244,16 +244,16 @@ static void test_system_wide(void **state)
 	scene_read(&s, 10);
 	stat_rows rows = {0};
 	cap_open(&c);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	print_all(&c, "-a, global", &rows, PK_AGGR_GLOBAL, 1, 1e6, -1);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_CPU, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_CPU, false), 0);
 	print_all(&c, "-a -A", &rows, PK_AGGR_CPU, 1, 1e6, -1);
 	scene_read(&s, 5);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_CPU, true), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_CPU, true), 0);
 	print_all(&c, "-a -A -I", &rows, PK_AGGR_CPU, 1, 1e9, 12.000123456e9);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, true), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, true), 0);
 	print_all(&c, "-a -I", &rows, PK_AGGR_GLOBAL, 1, 1e9, 3e9);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	cap_check(&c, "system_wide");
 }
@@ -269,10 +269,10 @@ static void test_per_thread(void **state)
 	scene_read(&s, 7);
 	stat_rows rows = {0};
 	cap_open(&c);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_THREAD, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_THREAD, false), 0);
 	print_all(&c, "--per-thread", &rows, PK_AGGR_THREAD, 1, 5e4, -1);
 	print_all(&c, "--per-thread -I", &rows, PK_AGGR_THREAD, 1, 5e4, 1e9);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	cap_check(&c, "per_thread");
 }
@@ -292,11 +292,11 @@ static void test_hybrid(void **state)
 	scene_read(&s, 3);
 	stat_rows rows = {0};
 	cap_open(&c);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	print_all(&c, "hybrid default -a", &rows, PK_AGGR_GLOBAL, 1, 2.5e7, -1);
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_CPU, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_CPU, false), 0);
 	print_all(&c, "hybrid default -a -A", &rows, PK_AGGR_CPU, 1, 2.5e7, -1);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	cap_check(&c, "hybrid");
 }
@@ -311,12 +311,12 @@ static void test_repeat(void **state)
 		   NULL, 0, (pid_t[]){NO_TID1}, 1);
 	scene_read(&s, 100);
 	stat_rows rows = {0}, acc = {0};
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	pk_runstats elapsed = {0};
 	for (int run = 0; run < 3; run++) {
 		for (size_t i = 0; i < rows.nr; i++)
 			rows.v[i].counts.val += (uint64_t)run * 1000 * (i + 1);
-		assert_int_equal(stat_rows_accumulate(&acc, &rows), 0);
+		assert_int_equal(pk_stat_rows_accumulate(&acc, &rows), 0);
 		pk_runstats_add(&elapsed, 0.25 + 0.001 * run);
 	}
 	cap_open(&c);
@@ -338,8 +338,8 @@ static void test_repeat(void **state)
 	stat_print_rows(&p, &rows, 1.5e9, -1);
 	stat_print_footer(&p, &one, 0.125, 0.5);
 	stat_printer_free(&p);
-	stat_rows_free(&acc);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&acc);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	cap_check(&c, "repeat");
 }
@@ -357,7 +357,7 @@ static char *print_generic(stat_format fmt, const char *sep, double interval_ns,
 	scene_open(&s, "skylake", GENERIC_EVENTS, NULL, 0, (pid_t[]){NO_TID1}, 1);
 	scene_read(&s, 10);
 	stat_rows rows = {0};
-	assert_int_equal(stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, s.c, PK_AGGR_GLOBAL, false), 0);
 	capture c;
 	cap_open(&c);
 	stat_printer p = {.out = c.f, .fmt = fmt, .sep = sep, .runs = 1};
@@ -365,7 +365,7 @@ static char *print_generic(stat_format fmt, const char *sep, double interval_ns,
 	stat_printer_free(&p);
 	fclose(c.f);
 	*nr = rows.nr;
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	scene_close(&s);
 	return c.buf;
 }

@@ -104,7 +104,7 @@ static void test_refused_event(void **state)
 	assert_int_equal(stat_td_check(&t, c, pmus, &err), 0);
 	assert_int_equal(pk_counting_read(c, &err), 0);
 	stat_rows rows = {0};
-	assert_int_equal(stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false), 0);
+	assert_int_equal(pk_stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
@@ -119,7 +119,7 @@ static void test_refused_event(void **state)
 	assert_int_equal(t.series.nr, 4);
 	free(buf);
 	json_lines_load(&t, &rows);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	stat_printer_free(&p);
 	pk_counting_free(c);
 	pk_evlist_put(l);

@@ -40,10 +40,6 @@ int pk_cli_nonempty(const char *cmd, const char *opt, const char *val, const cha
  * input prints a usage error and returns 129 (perf's code), else 0. */
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
 		     uint64_t max, uint64_t *out);
-/* The CPUs of -a (cpu_list NULL: every online CPU of kernel k, NULL: the
- * real one) or -C cpu_list: every CPU listed must be online, and an empty
- * list is refused. */
-struct pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, pk_error *err);
 /* Flushes f and closes it (not stdout or stderr); on any write error says
  * "pmukit <cmd>: cannot write '<name>': <why>" (name NULL: the standard
  * output) and returns -errno. */

@@ -1,37 +1,31 @@
 /* pmukit record: sample a command, processes or the system into perf.data.
  *
- * One run: events parsed and configured (-F lowered to the kernel's maximum
- * rate as perf does), targets resolved, the command forked and held before
- * exec (workload.c: a command that cannot run stops us before perf.data is
- * touched), events opened with their ring buffers, the file begun and the
- * state before recording synthesized, then ring passes until the command
- * ends, Ctrl-C, or the output fails. Each pass is written through, so a
- * kill loses one pass at most. Any early stop (a full disk, a broken pipe)
- * ends the command with SIGTERM, as perf does, instead of waiting for it.
- * The samples counted in the closing line are those that reached the file. */
+ * The options parsed into the library's recording (pmukit/recording.h:
+ * events, targets, the command held before exec, the rings, the file and
+ * its passes), run step by step until the command ends, Ctrl-C (our signal
+ * flag, the library handles none), the model's scenario ends or the output
+ * fails; then the library's notes and numbers said as perf says them. Any
+ * early stop (a full disk, a broken pipe) ends the command with SIGTERM, as
+ * perf does, instead of waiting for it. The command's exit status is ours. */
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
 #include <pmukit/kernel.h>
 #include <pmukit/model.h>
 #include <pmukit/pmu.h>
-#include <pmukit/record.h>
+#include <pmukit/recording.h>
+#include <pmukit/workload.h>
 
 #include "builtin.h"
 #include "perf_regs.h"
-#include "record_spe.h"
+#include "session_cli.h"
 #include "stat_model.h"
-#include "workload.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -39,9 +33,6 @@ static void on_signal(int sig)
 {
 	stop_signal = sig;
 }
-
-/* perf's default rate, lowered like an -F to the kernel's maximum */
-#define RECORD_DEFAULT_FREQ 4000
 
 #define RECORD_MAX_EVENT_OPTS 64
 
@@ -76,164 +67,89 @@ typedef struct ropts {
 	bool no_buildid;             /* -B: no BUILD_ID feature */
 } ropts;
 
-/* One recording: what run() sets up and tears down. */
+/* One recording: the library's, and the model it may run on. */
 typedef struct rsession {
 	const ropts *o;
 	pk_error err;
-	pk_pmus *pmus;
-	pk_evlist *evlist;
-	pk_cpumap *cpus;
-	pk_threadmap *threads;
-	pk_recorder *rec;
-	pk_pd_writer *w;
-	pk_workload wl;
+	pk_recording *rec;
 	pk_model *model;             /* --model */
 	const pk_kernel *kernel;     /* the model's, or NULL: the real one */
-	bool system_wide, traced, pipe_mode;
-	bool old_kept;               /* the previous output was renamed to <output>.old */
-	bool child_done;
-	int child_status;            /* its wait status once child_done */
-	uint64_t wakeups;
-	record_spe spe;              /* an arm_spe event's setup (record_spe.c) */
 } rsession;
 
-/* kernel.perf_event_max_sample_rate, from the kernel seam; 0 when unknown. */
-static uint64_t max_sample_rate(const pk_kernel *k)
+/* The library's notes, in perf's (and pmukit's) words. */
+static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, const char *text)
 {
-	int64_t v = pk_host_number(k, PK_HOST_MAX_SAMPLE_RATE, 0);
-	return v > 0 ? (uint64_t)v : 0;
+	(void)arg;
+	switch (n) {
+	case PK_RECNOTE_FREQ_MAX:
+		fprintf(stderr, "info: using the maximum frequency rate, %" PRIu64 " Hz\n", a);
+		break;
+	case PK_RECNOTE_FREQ_LOWERED:
+		if (b)
+			fprintf(stderr,
+				"warning: the maximum sample rate is %" PRIu64 " Hz: recording at %" PRIu64
+				" Hz instead of %" PRIu64 " Hz.\n"
+				"         The limit is /proc/sys/kernel/perf_event_max_sample_rate; the "
+				"kernel lowers it when sampling interrupts take too long.\n",
+				a, a, b);
+		else
+			fprintf(stderr, "info: using a maximum frequency rate of %" PRIu64 " Hz\n", a);
+		break;
+	case PK_RECNOTE_DWARF_REGS:
+		fprintf(stderr, "WARNING: The use of --call-graph=dwarf may require all the user "
+				"registers, specifying a subset with --user-regs may render DWARF "
+				"unwinding unreliable, so the minimal registers set (IP, SP) is "
+				"explicitly forced.\n");
+		break;
+	case PK_RECNOTE_SPE_PERIOD:
+		fprintf(stderr, "pmukit record: note: %s: -c %" PRIu64 ": the driver samples every %"
+				PRIu64 " operations (%s)\n",
+			text, a, b, a < b ? "raised to caps/min_interval"
+					  : "PMSIRR_EL1's interval counts in steps of 256");
+		break;
+	case PK_RECNOTE_SPE_NO_CONTEXT:
+		fprintf(stderr, "note: without CAP_PERFMON or root, SPE records carry no CONTEXT "
+				"packets; decoders take TIDs from context switches (perf warns \"Arm "
+				"SPE CONTEXT packets not found in the traces\")\n");
+		break;
+	case PK_RECNOTE_NO_TRACING_DATA:
+		fprintf(stderr, "pmukit record: warning: no tracing data written (%s): perf will "
+				"refuse the file, pmukit shows numeric fields\n", text);
+		break;
+	case PK_RECNOTE_EVENTS_DISABLED: fputs("Events disabled\n", stderr); break;
+	case PK_RECNOTE_EVENTS_ENABLED: fputs("Events enabled\n", stderr); break;
+	case PK_RECNOTE_SIZE_LIMIT:
+		fprintf(stderr, "[ pmukit record: perf size limit reached (%" PRIu64 " KB), stopping "
+				"session ]\n", a / 1024);
+		break;
+	}
 }
 
-/* The kernel refuses a sample_freq above its maximum (EINVAL); perf lowers
- * the rate with a warning instead, and so do we. */
-static uint64_t sample_freq(const ropts *o, const pk_kernel *k)
-{
-	if (o->period)
-		return 0;
-	uint64_t want = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
-	uint64_t max = max_sample_rate(k);
-	if (o->freq_max) {
-		if (!max)
-			return RECORD_DEFAULT_FREQ;
-		fprintf(stderr, "info: using the maximum frequency rate, %" PRIu64 " Hz\n", max);
-		return max;
-	}
-	if (!max || want <= max)
-		return o->freq;
-	if (o->freq)
-		fprintf(stderr,
-			"warning: the maximum sample rate is %" PRIu64 " Hz: recording at %" PRIu64
-			" Hz instead of %" PRIu64 " Hz.\n"
-			"         The limit is /proc/sys/kernel/perf_event_max_sample_rate; the kernel "
-			"lowers it when sampling interrupts take too long.\n",
-			max, max, want);
-	else
-		fprintf(stderr, "info: using a maximum frequency rate of %" PRIu64 " Hz\n", max);
-	return max;
-}
-
-static int build_evlist(const ropts *o, pk_model *model, pk_evlist **out, pk_pmus **pmus_out)
-{
-	pk_error err;
-	pk_error_clear(&err);
-	/* the evsels hold their own reference on it; the caller's is for its own use */
-	pk_pmus *pmus = pk_pmus_load(model ? pk_model_sysfs_root(model) : NULL, &err);
-	pk_parse_opts po = {.cpuid = model ? pk_model_cpuid(model)->str : NULL};
-	*pmus_out = pmus;
-	pk_evlist *l = pk_evlist_new();
-	if (!l) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		return 1;
-	}
-	for (int i = 0; i < o->nr_events; i++) {
-		pk_error_clear(&err);
-		if (pk_evlist_parse(l, pmus, o->events[i], &po, &err) < 0) {
-			pk_cli_print_error("record", &err);
-			pk_evlist_put(l);
-			return 129;
-		}
-	}
-	if (!o->nr_events) {
-		/* perf's default, and its fallback where no core PMU exists */
-		const char *def = pmus && pk_pmus_nr_core(pmus) ? "cycles" : "cpu-clock";
-		pk_error_clear(&err);
-		if (pk_evlist_parse(l, pmus, def, &po, &err) < 0) {
-			struct perf_event_attr a;
-			memset(&a, 0, sizeof(a));
-			a.type = PERF_TYPE_SOFTWARE;
-			a.config = PERF_COUNT_SW_CPU_CLOCK;
-			a.size = sizeof(a);
-			if (!pk_evlist_add(l, &a, "cpu-clock", NULL)) {
-				pk_evlist_put(l);
-				return 1;
-			}
-		}
-	}
-	for (size_t i = 0; i < pk_evlist_nr_warnings(l); i++)
-		fprintf(stderr, "%s\n", pk_evlist_warning(l, i));
-	*out = l;
-	return 0;
-}
-
-/* perf's dummy event: tracking in system-wide mode (the maps of processes
- * started during synthesis) and with -D (the maps before the delay). Its
- * period of 1 is the parser's kind, kept unless -c/-F is given. */
-static int add_dummy(pk_evlist *l)
-{
-	struct perf_event_attr a;
-	record_dummy_attr(&a, 0); /* the sample bits: pk_evlist_config's */
-	return pk_evlist_add(l, &a, "dummy:HG", NULL) ? 0 : -ENOMEM;
-}
-
-/* Tracking (mmap, comm, task, ...) goes on the first event, or on the
- * dummy; as perf 6.1 sets it, with what -d, --namespaces, --all-cgroups
- * and --switch-events add. */
-static void set_tracking(rsession *s, bool dummy)
+/* The options as the library takes them. */
+static void recording_opts(const rsession *s, int argc, char **argv, pk_recording_opts *ro)
 {
 	const ropts *o = s->o;
-	size_t n = pk_evlist_count(s->evlist);
-	pk_evsel *t = pk_evlist_at(s->evlist, dummy ? n - 1 : 0);
-	struct perf_event_attr ta = *pk_evsel_attr(t);
-	ta.mmap = ta.comm = ta.mmap2 = ta.comm_exec = ta.task = 1;
-	ta.ksymbol = ta.bpf_event = 1;
-	/* a call-graph=dwarf term samples addresses too (perf's sample_address) */
-	ta.mmap_data = o->sample_addr || (ta.sample_type & PERF_SAMPLE_STACK_USER);
-	ta.namespaces = o->namespaces;
-	ta.cgroup = o->all_cgroups;
-	ta.context_switch = o->switch_events;
-	if (dummy && s->system_wide) /* enabled at once (perf's "immediate") */
-		ta.disabled = 0;
-	if (dummy && o->delay_ms) { /* the maps from the exec on, the samples later */
-		ta.disabled = 1;
-		ta.enable_on_exec = s->traced;
-	}
-	pk_evsel_set_attr(t, &ta);
-	for (size_t i = 0; o->delay_ms && i + 1 < n; i++) {
-		struct perf_event_attr a = *pk_evsel_attr(pk_evlist_at(s->evlist, i));
-		a.enable_on_exec = 0;
-		pk_evsel_set_attr(pk_evlist_at(s->evlist, i), &a);
-	}
-}
-
-/* The sample_type bits the options ask for (perf 6.1's evsel__config). */
-static uint64_t option_sample_type(const rsession *s)
-{
-	const ropts *o = s->o;
-	uint64_t st = o->sample_extra;
-	if (s->system_wide || o->sample_cpu)
-		st |= PERF_SAMPLE_CPU;
-	if (o->sample_addr)
-		st |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	if (o->sample_period)
-		st |= PERF_SAMPLE_PERIOD;
-	if (o->weight) /* perf on x86 samples the weight struct, elsewhere the weight */
-		st |= perf_regs_host() == perf_regs_for("x86_64") ? PERF_SAMPLE_WEIGHT_STRUCT
-								   : PERF_SAMPLE_WEIGHT;
-	if (o->raw)
-		st |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_TIME;
-	if (o->all_cgroups)
-		st |= PERF_SAMPLE_CGROUP;
-	return st;
+	*ro = (pk_recording_opts){
+		.size = sizeof(*ro), .kernel = s->kernel,
+		.sysfs_root = s->model ? pk_model_sysfs_root(s->model) : NULL,
+		.cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL,
+		.events = (const char *const *)o->events, .nr_events = (size_t)o->nr_events,
+		.freq = o->freq, .period = o->period, .freq_max = o->freq_max,
+		.call_graph = o->call_graph, .stack_dump = o->stack_dump, .max_stack = o->max_stack,
+		.system_wide = o->all_cpus, .cpu_list = o->cpu_list, .pids = o->pids,
+		.tids = o->tids, .cmd = o->cmd_argc ? o->cmd : NULL,
+		.mmap_pages = o->mmap_pages, .aux_pages = o->aux_pages, .spe_meta = o->spe_meta,
+		.sample_addr = o->sample_addr, .sample_cpu = o->sample_cpu,
+		.inherit_stat = o->inherit_stat, .sample_period = o->sample_period,
+		.weight = o->weight, .raw = o->raw, .no_inherit = o->no_inherit,
+		.per_thread = o->per_thread, .sample_identifier = o->sample_identifier,
+		.all_user = o->all_user, .all_kernel = o->all_kernel, .namespaces = o->namespaces,
+		.all_cgroups = o->all_cgroups, .switch_events = o->switch_events,
+		.sample_extra = o->sample_extra, .user_regs = o->user_regs,
+		.intr_regs = o->intr_regs, .branch = o->branch, .delay_ms = o->delay_ms,
+		.max_size = o->max_size, .compress = o->compress, .no_buildid = o->no_buildid,
+		.output = o->output, .argc = argc, .argv = argv, .note = on_note,
+	};
 }
 
 /* --filter applies to the event before it: a tracepoint's filter, which
@@ -241,8 +157,9 @@ static uint64_t option_sample_type(const rsession *s)
  * PMU this event is not on. Either way: refused with the reason. */
 static int check_filter(rsession *s)
 {
-	size_t n = pk_evlist_count(s->evlist);
-	const pk_evsel *e = n ? pk_evlist_at(s->evlist, n - 1) : NULL;
+	pk_evlist *l = pk_recording_evlist(s->rec);
+	size_t n = pk_evlist_count(l);
+	const pk_evsel *e = n ? pk_evlist_at(l, n - 1) : NULL;
 	if (e && pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT) {
 		fprintf(stderr, "pmukit record: --filter '%s' on %s: tracepoint filters are not set by "
 				"pmukit yet; filter when reading (script --comms/--pid/--time)\n",
@@ -254,62 +171,25 @@ static int check_filter(rsession *s)
 				  e ? pk_evsel_name(e) : "?");
 }
 
-/* Events, configured for recording, with the tracking event. */
-static int setup_events(rsession *s)
+/* Events parsed, checked and configured for recording. 0, or the exit code. */
+static int setup_events(rsession *s, int argc, char **argv)
 {
-	const ropts *o = s->o;
-	int rc = build_evlist(o, s->model, &s->evlist, &s->pmus);
-	if (rc)
-		return rc;
-	if (o->filter && (rc = check_filter(s)))
-		return rc;
-	/* perf 6.1 adds it on hybrid machines too */
-	/* an arm_spe recording adds its own tracking event (record_spe.c) */
-	bool spe = record_spe_wanted(s->evlist);
-	bool dummy = !spe &&
-		     (s->system_wide || o->delay_ms || (s->pmus && pk_pmus_nr_core(s->pmus) > 1));
-	if (dummy && add_dummy(s->evlist) < 0) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		return 1;
-	}
-	pk_config_opts co = {
-		.mode = PK_CONFIG_RECORD,
-		.system_wide = s->system_wide,
-		.forked_workload = s->traced,
-		/* perf 6.1: -t and --per-thread record without inherit */
-		.no_inherit = o->no_inherit || o->tids || o->per_thread,
-		.period = o->period,
-		.freq = sample_freq(o, s->kernel),
-		.sample_type = option_sample_type(s),
-		.inherit_stat = o->inherit_stat,
-		.no_sample_time = o->per_thread && !o->raw,
-		.sample_identifier = o->sample_identifier,
-		.all_user = o->all_user,
-		.all_kernel = o->all_kernel,
-		.sample_regs_user = o->user_regs,
-		.sample_regs_intr = o->intr_regs,
-		.branch_sample_type = o->branch,
-		.call_graph = o->call_graph,
-		.stack_dump_size = o->stack_dump,
-		.max_stack = o->max_stack,
-		.dwarf_regs_user = perf_regs_dwarf_mask(perf_regs_host(), o->user_regs != 0),
-	};
-	if (o->call_graph == PK_CALL_GRAPH_DWARF && o->user_regs)
-		fprintf(stderr, "WARNING: The use of --call-graph=dwarf may require all the user "
-				"registers, specifying a subset with --user-regs may render DWARF "
-				"unwinding unreliable, so the minimal registers set (IP, SP) is "
-				"explicitly forced.\n");
-	if (pk_evlist_config(s->evlist, &co, &s->err) < 0) {
+	pk_recording_opts ro;
+	recording_opts(s, argc, argv, &ro);
+	int rc = pk_recording_new(&ro, &s->rec, &s->err);
+	if (rc < 0) {
 		pk_cli_print_error("record", &s->err);
-		return 1;
+		return rc == -ENOMEM ? 1 : 129;
 	}
-	record_spe_opts so = {.kernel = s->kernel, .system_wide = s->system_wide,
-			      .period = o->period, .freq_given = o->freq || o->freq_max,
-			      .aux_pages = o->aux_pages, .meta_version = o->spe_meta};
-	if ((rc = record_spe_setup(s->evlist, &so, &s->spe)))
+	pk_evlist *l = pk_recording_evlist(s->rec);
+	for (size_t i = 0; i < pk_evlist_nr_warnings(l); i++)
+		fprintf(stderr, "%s\n", pk_evlist_warning(l, i));
+	if (s->o->filter && (rc = check_filter(s)))
 		return rc;
-	if (!s->spe.on)
-		set_tracking(s, dummy);
+	if (pk_recording_configure(s->rec, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		return pk_recording_refused(s->rec) ? 129 : 1;
+	}
 	return 0;
 }
 
@@ -318,250 +198,51 @@ static int setup_events(rsession *s)
 static int setup_model_targets(rsession *s)
 {
 	const ropts *o = s->o;
-	if (s->system_wide) {
-		s->cpus = pk_cli_target_cpus(s->kernel, o->cpu_list, &s->err);
-		s->threads = s->cpus ? pk_threadmap_any() : NULL;
+	pk_cpumap *cpus = NULL;
+	pk_threadmap *threads;
+	if (o->all_cpus || o->cpu_list) {
+		cpus = pk_cpumap_targets(s->kernel, o->cpu_list, &s->err);
+		threads = cpus ? pk_threadmap_any() : NULL;
 	} else {
-		s->threads = stat_model_threads(s->model, o->pids, o->tids, &s->err);
+		threads = stat_model_threads(s->model, o->pids, o->tids, &s->err);
 	}
-	if (!s->threads) {
+	if (!threads) {
+		pk_cpumap_put(cpus);
 		pk_cli_print_error("record", &s->err);
 		return 1;
 	}
+	pk_recording_set_targets(s->rec, cpus, threads);
+	pk_cpumap_put(cpus);
+	pk_threadmap_put(threads);
 	return 0;
 }
 
-/* CPUs and tasks to follow; the command forked and held before exec. */
-static int setup_targets(rsession *s)
+/* Targets, the command held before exec, the events opened. 0, or the
+ * exit code. */
+static int open_events(rsession *s)
 {
-	const ropts *o = s->o;
-	if (s->model)
-		return setup_model_targets(s);
-	/* --per-thread: events on any CPU, a ring per thread */
-	s->cpus = o->per_thread && !s->system_wide ? pk_cpumap_any()
-						   : pk_cli_target_cpus(NULL, o->cpu_list, &s->err);
-	if (!s->cpus)
-		goto fail;
-	if (o->pids)
-		s->threads = pk_threadmap_from_pids(NULL, o->pids, &s->err);
-	else if (o->tids)
-		s->threads = pk_threadmap_from_tids(NULL, o->tids, &s->err);
-	else if (s->system_wide)
-		s->threads = pk_threadmap_any();
-	if ((o->pids || o->tids) && !s->threads)
-		goto fail;
-	if (o->cmd_argc) {
-		if (pk_workload_prepare(o->cmd, &s->wl, &s->err) < 0) {
-			pk_cli_print_error("record", &s->err);
-			return s->wl.exec_errno ? pk_workload_exec_exit_code(s->wl.exec_errno) : 1;
-		}
-		if (!s->threads)
-			s->threads = pk_threadmap_new(&s->wl.pid, 1);
-	}
-	if (!s->threads) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		return 1;
-	}
-	return 0;
-fail:
-	pk_cli_print_error("record", &s->err);
-	return 1;
-}
-
-/* perf keeps the previous file as <name>.old */
-static void keep_old_output(rsession *s)
-{
-	struct stat st;
-	const char *out = s->o->output;
-	if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		char old[4096];
-		snprintf(old, sizeof(old), "%s.old", out);
-		s->old_kept = rename(out, old) == 0;
-	}
-}
-
-/* The command could not run after all: no file, the old one back. */
-static void discard_output(rsession *s)
-{
-	if (s->pipe_mode)
-		return;
-	unlink(s->o->output);
-	if (s->old_kept) {
-		char old[4096];
-		snprintf(old, sizeof(old), "%s.old", s->o->output);
-		rename(old, s->o->output);
-	}
-}
-
-/* TRACING_DATA for tracepoint events. Without tracefs the recording goes
- * on (pmukit reads it with numeric fields) and says that perf will not. */
-static int tracing_data(rsession *s)
-{
-	pk_error err;
-	pk_error_clear(&err);
-	int rc = pk_pd_writer_tracing_data(s->w, s->kernel, s->evlist, &err);
-	if (rc == -ENOENT) {
-		fprintf(stderr, "pmukit record: warning: no tracing data written (%s): perf will "
-				"refuse the file, pmukit shows numeric fields\n", err.msg);
-		return 0;
-	}
-	if (rc < 0)
-		s->err = err;
-	return rc;
-}
-
-static int open_output(rsession *s, int argc, char **argv)
-{
-	s->pipe_mode = !strcmp(s->o->output, "-");
-	if (!s->pipe_mode)
-		keep_old_output(s);
-	uint64_t no_times[2] = {0, 0}; /* a pipe's SAMPLE_TIME: sent before any sample */
-	if (pk_pd_writer_open(s->o->output, s->pipe_mode, &s->w, &s->err) < 0 ||
-	    pk_recorder_add_evsels(s->rec, s->w, &s->err) < 0 ||
-	    pk_pd_writer_host_features(s->w, s->kernel, s->pmus, argc, argv, &s->err) < 0 ||
-	    (s->pipe_mode && pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, no_times,
-						      sizeof(no_times), &s->err) < 0) ||
-	    tracing_data(s) < 0 || pk_pd_writer_begin(s->w, &s->err) < 0) {
+	int rc = s->model ? setup_model_targets(s) : 0;
+	if (rc)
+		return rc;
+	if (pk_recording_open(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
-		return -1;
+		int e = pk_recording_exec_errno(s->rec);
+		return e ? pk_workload_exec_exit_code(e) : 1;
 	}
 	return 0;
 }
 
-/* The thread group of tid, from the kernel's task facts (tid itself when
- * unknown). */
-static pid_t tgid_of(const pk_kernel *k, pid_t tid)
-{
-	k = k ? k : pk_kernel_linux();
-	pk_host_task task;
-	return k->ops->host.task(k, tid, &task) == 0 ? task.tgid : tid;
-}
-
-/* -p/-t: each process once, from its thread group leader. */
-static int synth_targets(rsession *s, const pk_synth *syn)
-{
-	int rc = 0;
-	for (int i = 0; rc == 0 && i < pk_threadmap_nr(s->threads); i++) {
-		pid_t tid = pk_threadmap_tid(s->threads, i);
-		pid_t tgid = tgid_of(s->kernel, tid);
-		bool seen = false;
-		for (int j = 0; j < i && !seen; j++)
-			seen = pk_threadmap_tid(s->threads, j) == tgid;
-		if (!seen && (tgid == tid || i == 0))
-			rc = pk_synth_task(syn, tgid, false, &s->err);
-	}
-	return rc;
-}
-
-/* The state before recording: kernel map, tasks, time conversion. */
-static int synthesize(rsession *s)
-{
-	const pk_evsel *first = pk_evlist_at(s->evlist, 0);
-	pk_synth syn = {.w = s->w, .sample_type = pk_evsel_attr(first)->sample_type,
-			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = s->kernel};
-	uint8_t tc[56];
-	bool tc_ok = pk_recorder_time_conv(s->rec, tc);
-	/* with AUX data, TIME_CONV before AUXTRACE_INFO, as perf writes it:
-	 * perf 6.1 takes the conversion when it reads AUXTRACE_INFO (after
-	 * it, it divides by a zero multiplier) */
-	if (s->spe.on && tc_ok && pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return -1;
-	}
-	if (record_spe_info(&s->spe, s->w, s->kernel, s->cpus))
-		return -1;
-	int rc = pk_synth_kernel_mmap(&syn, &s->err);
-	if (rc == 0 && s->system_wide)
-		rc = pk_synth_all_tasks(&syn, &s->err);
-	else if (rc == 0 && !s->traced)
-		rc = synth_targets(s, &syn);
-	if (rc == 0 && s->traced)
-		rc = pk_synth_comm(&syn, s->wl.pid, s->wl.pid, "pmukit-exec", &s->err);
-	if (rc == 0 && tc_ok && !s->spe.on)
-		rc = pk_pd_writer_write(s->w, tc, sizeof(tc), &s->err);
-	if (rc == 0)
-		rc = pk_synth_finished_init(&syn, &s->err);
-	/* -z: the records from the rings compressed, the state before plain (perf's) */
-	size_t pages = s->o->mmap_pages ? s->o->mmap_pages : 128;
-	int64_t page = pk_host_number(s->kernel, PK_HOST_PAGE_SIZE, 4096);
-	if (rc == 0 && s->o->compress)
-		rc = pk_pd_writer_compress(s->w, s->o->compress, (uint32_t)((pages + 1) * (size_t)page),
-					   &s->err);
-	if (rc < 0)
-		pk_cli_print_error("record", &s->err);
-	return rc;
-}
-
-/* Enables the events (a forked command's start at its exec) and lets the
- * command go. 0, or the exit code. */
-static int start(rsession *s)
-{
-	if (!s->traced && !s->o->delay_ms && pk_recorder_enable(s->rec, &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return 1;
-	}
-	if (s->o->cmd_argc && pk_workload_start(&s->wl, s->o->cmd[0], &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return s->wl.exec_errno ? pk_workload_exec_exit_code(s->wl.exec_errno) : 1;
-	}
-	return 0;
-}
-
-/* Passes over the rings until the command ends, a signal, or the events'
- * tasks are gone; false when the output failed (said here). */
-/* -D: the events enabled once the delay has passed (perf's words). */
-static bool delay_passed(rsession *s, const struct timespec *t0)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t ms = (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
-	if (ms < s->o->delay_ms)
-		return false;
-	if (pk_recorder_enable(s->rec, &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return false;
-	}
-	fprintf(stderr, "Events enabled\n");
-	return true;
-}
-
-/* --max-size: the file is big enough (said as perf says it). */
-static bool size_reached(const rsession *s)
-{
-	uint64_t size = pk_pd_writer_data_size(s->w);
-	if (!s->o->max_size || size < s->o->max_size)
-		return false;
-	fprintf(stderr, "[ pmukit record: perf size limit reached (%" PRIu64 " KB), stopping session ]\n",
-		size / 1024);
-	return true;
-}
-
+/* Steps until the library or the caller stops; false when the output
+ * failed (said here). */
 static bool record_loop(rsession *s)
 {
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	bool delayed = s->o->delay_ms > 0;
-	if (delayed)
-		fprintf(stderr, "Events disabled\n");
 	while (!stop_signal) {
-		if (delayed && delay_passed(s, &t0))
-			delayed = false;
-		bool all_hup = false;
-		if (pk_recorder_poll(s->rec, delayed && s->o->delay_ms < 100 ? (int)s->o->delay_ms : 100,
-				     &all_hup) > 0)
-			s->wakeups++;
-		if (pk_recorder_drain(s->rec, s->w, &s->err) < 0) {
+		int rc = pk_recording_step(s->rec, &s->err);
+		if (rc < 0) {
 			pk_cli_print_error("record", &s->err);
 			return false;
 		}
-		if (s->wl.pid > 0 && waitpid(s->wl.pid, &s->child_status, WNOHANG) == s->wl.pid) {
-			s->wl.pid = -1;
-			s->child_done = true;
-			return true;
-		}
-		if (all_hup && !s->o->cmd_argc)
-			return true;
-		if (size_reached(s))
+		if (rc == 0)
 			return true;
 		if (s->model && pk_model_now(s->model) >= pk_model_end(s->model))
 			return true; /* the scenario's end (CPU events never hang up) */
@@ -569,9 +250,31 @@ static bool record_loop(rsession *s)
 	return true;
 }
 
-static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
+/* The AUX summary (an arm_spe recording). */
+static void print_aux_summary(const rsession *s, const pk_record_stats *st)
 {
-	const pk_record_stats *st = pk_recorder_stats(s->rec);
+	bool discard;
+	const char *pmu = pk_recording_aux_pmu(s->rec, &discard);
+	if (!pmu)
+		return;
+	if (discard) {
+		fprintf(stderr, "[ pmukit record: %s in discard mode: no SPE data was written ]\n", pmu);
+		return;
+	}
+	fprintf(stderr, "[ pmukit record: %" PRIu64 " AUXTRACE buffers, %" PRIu64
+			" bytes of SPE data; %" PRIu64 " AUX records: %" PRIu64 " truncated, %" PRIu64
+			" partial, %" PRIu64 " collision ]\n",
+		st->nr_auxtrace, st->aux_bytes, st->nr_aux, st->nr_aux_truncated,
+		st->nr_aux_partial, st->nr_aux_collision);
+	pd_aux_flags_warn(st->nr_aux_truncated, st->nr_aux_partial, st->nr_aux_collision,
+			  st->nr_aux, ": the buffer was full (raise the AUX size with -m ,PAGES or "
+			  "the period with -c)", ": raise the period with -c");
+}
+
+static void print_summary(const rsession *s)
+{
+	const pk_recording_totals *rs = pk_recording_stats(s->rec);
+	const pk_record_stats *st = rs->rings;
 	if (s->o->quiet)
 		return;
 	if (s->model) {
@@ -580,103 +283,48 @@ static void print_summary(const rsession *s, uint64_t bytes, uint64_t samples)
 		fprintf(stderr, "# modeled: %s -- no hardware was measured; %.3f s of virtual time\n",
 			label, (double)pk_model_now(s->model) / 1e9);
 	}
-	fprintf(stderr, "[ pmukit record: Woken up %" PRIu64 " times to write data ]\n", s->wakeups);
+	fprintf(stderr, "[ pmukit record: Woken up %" PRIu64 " times to write data ]\n", rs->wakeups);
 	if (st->nr_lost_records || st->nr_lost_samples)
 		fprintf(stderr,
 			"[ pmukit record: lost %" PRIu64 " events in %" PRIu64
 			" LOST records and %" PRIu64 " samples (PERF_FORMAT_LOST) ]\n",
 			st->nr_lost, st->nr_lost_records, st->nr_lost_samples);
-	record_spe_summary(&s->spe, st);
-	if (samples < st->nr_samples)
+	print_aux_summary(s, st);
+	if (rs->samples < st->nr_samples)
 		fprintf(stderr, "[ pmukit record: %" PRIu64 " samples read did not reach the output ]\n",
-			st->nr_samples - samples);
+			st->nr_samples - rs->samples);
 	fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-		(double)bytes / (1024.0 * 1024.0), s->pipe_mode ? "(pipe)" : s->o->output, samples);
-}
-
-/* The last records (unless the output failed: ok false), the lost counts,
- * BUILD_ID and SAMPLE_TIME (perf's pass over the file), then the file
- * closed. Returns the exit status. */
-static int finish_output(rsession *s, bool ok)
-{
-	pk_recorder_disable(s->rec, NULL);
-	int rc = 0;
-	bool ran_pass = false;
-	if (ok) {
-		rc = pk_recorder_drain(s->rec, s->w, &s->err);
-		if (rc >= 0)
-			rc = pk_recorder_write_lost(s->rec, s->w, &s->err);
-		if (rc >= 0)
-			rc = pk_pd_writer_flush(s->w, &s->err);
-		/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
-		ran_pass = rc >= 0 && !s->pipe_mode && !s->o->no_buildid && !s->o->compress;
-		if (ran_pass)
-			rc = pk_record_build_ids(s->w, s->o->output, s->kernel, &s->err);
-		if (rc < 0)
-			pk_cli_print_error("record", &s->err);
-	}
-	if (!s->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
-		uint64_t t[2] = {0, 0};
-		pk_pd_writer_set_feature(s->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
-	}
-	uint64_t bytes = pk_pd_writer_data_size(s->w);
-	uint64_t samples = pk_pd_writer_nr_samples(s->w);
-	pk_error_clear(&s->err);
-	int crc = pk_pd_writer_close(s->w, &s->err);
-	s->w = NULL;
-	if (crc < 0 && ok && rc >= 0) {
-		if (!s->err.code)
-			pk_err(&s->err, crc, "%s: %s", s->o->output, strerror(-crc));
-		pk_cli_print_error("record", &s->err);
-		rc = crc;
-	}
-	print_summary(s, bytes, samples);
-	return ok && rc >= 0 ? 0 : 1;
+		(double)rs->bytes / (1024.0 * 1024.0),
+		pk_recording_pipe(s->rec) ? "(pipe)" : s->o->output, rs->samples);
 }
 
 /* From the file begun to the file closed; the exit status. */
-static int record(rsession *s, int argc, char **argv)
+static int record(rsession *s)
 {
-	if (open_output(s, argc, argv) < 0)
+	if (pk_recording_begin(s->rec, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
 		return 1;
-	int code = synthesize(s) < 0 ? 1 : start(s);
-	if (code && s->wl.exec_errno) {
-		/* the rare exec failure the lookup could not foresee */
-		pk_pd_writer_abort(s->w);
-		s->w = NULL;
-		discard_output(s);
-		return code;
+	}
+	int code = 0;
+	if (pk_recording_start(s->rec, &s->err) < 0) {
+		pk_cli_print_error("record", &s->err);
+		int e = pk_recording_exec_errno(s->rec);
+		if (e) /* the output is gone, the old one back */
+			return pk_workload_exec_exit_code(e);
+		code = 1;
 	}
 	bool ok = code == 0 && record_loop(s);
-	int status = finish_output(s, ok);
-	return code ? code : status;
-}
-
-/* A hardware event the kernel does not know (a VM without a PMU): perf
- * 6.1 falls back to cpu-clock unasked; pmukit records what was asked and
- * says what would count. */
-static void hint_software(rsession *s)
-{
-	if (s->err.code != -ENOENT && s->err.code != -EOPNOTSUPP && s->err.code != -ENODEV)
-		return;
-	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
-		uint32_t t = pk_evsel_attr(pk_evlist_at(s->evlist, i))->type;
-		if (t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE) {
-			pk_err_hint(&s->err, "  no hardware event counts here (a VM without PMU "
-					     "virtualization?): sample time with -e cpu-clock");
-			return;
-		}
-	}
+	int rc = pk_recording_finish(s->rec, ok, &s->err);
+	if (rc < 0)
+		pk_cli_print_error("record", &s->err);
+	print_summary(s);
+	return code ? code : ok && rc >= 0 ? 0 : 1;
 }
 
 static int run(const ropts *o, int argc, char **argv)
 {
-	rsession s = {.o = o, .wl = PK_WORKLOAD_INIT};
+	rsession s = {.o = o};
 	pk_error_clear(&s.err);
-	s.system_wide = o->all_cpus || o->cpu_list;
-	/* with -a/-C/-p/-t a command only sets how long to record, as in perf */
-	s.traced = o->cmd_argc > 0 && !s.system_wide && !o->pids && !o->tids;
-	int status = 0;
 	if (o->model) {
 		s.model = pk_model_new(o->model, &s.err);
 		if (!s.model) {
@@ -685,31 +333,17 @@ static int run(const ropts *o, int argc, char **argv)
 		}
 		s.kernel = pk_model_kernel(s.model);
 	}
-	status = setup_events(&s);
+	int status = setup_events(&s, argc, argv);
 	if (!status)
-		status = setup_targets(&s);
-	if (!status) {
-		pk_record_opts ro = {.kernel = s.kernel, .cpus = s.cpus, .threads = s.threads,
-				     .mmap_pages = o->mmap_pages, .aux_pages = s.spe.aux_pages};
-		if (pk_recorder_open(s.evlist, &ro, &s.rec, &s.err) < 0) {
-			hint_software(&s);
-			pk_cli_print_error("record", &s.err);
-			status = 1;
-		}
-	}
+		status = open_events(&s);
 	if (!status)
-		status = record(&s, argc, argv);
+		status = record(&s);
 	/* the command's status is perf record's (a signal's: perf raises it again) */
-	if (!status && s.child_done)
-		status = pk_workload_exit_code(s.child_status);
+	int child;
+	if (!status && s.rec && pk_recording_child_status(s.rec, &child))
+		status = pk_workload_exit_code(child);
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
-	pk_workload_stop(&s.wl, NULL);
-	pk_pd_writer_abort(s.w);
-	pk_recorder_close(s.rec);
-	pk_threadmap_put(s.threads);
-	pk_cpumap_put(s.cpus);
-	pk_evlist_put(s.evlist);
-	pk_pmus_put(s.pmus);
+	pk_recording_free(s.rec);
 	pk_model_free(s.model);
 	return status;
 }

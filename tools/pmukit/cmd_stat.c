@@ -1,5 +1,8 @@
 /* pmukit stat: count events for a command, processes, threads or CPUs, with
- * perf stat's options and output. */
+ * perf stat's options and output. The counting itself (the runs, the
+ * command, reading and aggregating) is the library's (pmukit/stat.h); here:
+ * the options, the events asked for (TopDown, -M, -e, the default set),
+ * the wait with its signals and -I's schedule, and all the printing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,12 +20,12 @@
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
+#include <pmukit/stat.h>
 
 #include "builtin.h"
 #include "stat_model.h"
-#include "stat_mg.h"
 #include "stat_topdown.h"
-#include "workload.h"
+#include <pmukit/workload.h>
 #include "stat_print.h"
 
 struct stat_opts {
@@ -318,41 +321,21 @@ struct stat_session {
 	const pk_kernel *kernel;   /* the model's, or NULL: the real one */
 	pk_pmus *pmus;
 	pk_evlist *evlist;
-	pk_counting *counting;
+	pk_stat *st;               /* the counting engine: runs, the command, rows */
 	pk_cpumap *cpus;           /* -a/-C target */
 	pk_threadmap *threads;     /* -p/-t target */
 	pk_aggr_mode aggr;
 	stat_printer printer;
 	stat_td td;                /* --topdown */
-	stat_mg mg;                /* -M */
+	pk_metric_groups *mg;      /* -M */
 	sigset_t waited, old_mask;
 	bool interrupted;
-	double last_print_ns;      /* -I: when the previous interval was printed */
+	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
 	bool intervals_done;       /* --interval-count reached: no partial interval */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
 	int exec_errno;            /* the command could not be run */
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static bool targets_alive(pk_threadmap *t)
-{
-	for (int i = 0; i < pk_threadmap_nr(t); i++)
-		if (kill(pk_threadmap_tid(t, i), 0) == 0 || errno == EPERM)
-			return true;
-	return false;
-}
-
-struct run_result {
-	double elapsed_ns;
-	struct rusage ru;
-	int status;                /* wait status of the command, -1 without one */
-};
 
 /* --plot: the kept intervals' TopDown shares to the SVG file. */
 static int plot_intervals(struct stat_session *s, pk_error *err)
@@ -367,34 +350,32 @@ static int plot_intervals(struct stat_session *s, pk_error *err)
 static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
 {
 	stat_rows rows = {0};
-	int r = pk_counting_read(s->counting, err);
-	if (r == 0)
-		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
+	int r = pk_stat_interval(s->st, &rows, err);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
 		r = stat_print_rows(&s->printer, &rows, len_ns, t_ns);
 	if (r == 0)
 		fflush(s->printer.out);
-	stat_rows_free(&rows);
+	pk_stat_rows_free(&rows);
 	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 }
 
 /* Waits for the end of a run: the command's exit, Ctrl-C, the targets'
- * exit, or the interval count; prints intervals on the way. */
-static int wait_run(struct stat_session *s, pk_workload *w, double t0, struct run_result *res,
-		    pk_error *err)
+ * exit, or the interval count; prints intervals on the way. Times are the
+ * run's clock (pk_stat_now). */
+static int wait_run(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
 	double interval = (double)o->interval_ms * 1e6;
 	long ticks = 0;
-	bool poll_targets = s->threads && w->pid <= 0;
+	bool poll_targets = s->threads && pk_stat_pid(s->st) < 0;
 	for (;;) {
 		struct timespec ts, *tsp = NULL;
 		double next = 0;
 		if (interval > 0) {
-			next = t0 + interval * (double)(ticks + 1);
-			double wait = next - now_ns();
+			next = interval * (double)(ticks + 1);
+			double wait = next - pk_stat_now(s->st);
 			if (wait < 0)
 				wait = 0;
 			ts.tv_sec = (time_t)(wait / 1e9);
@@ -407,38 +388,35 @@ static int wait_run(struct stat_session *s, pk_workload *w, double t0, struct ru
 		}
 		siginfo_t si;
 		int sig = tsp ? sigtimedwait(&s->waited, &si, tsp) : sigwaitinfo(&s->waited, &si);
-		if (sig == SIGCHLD && w->pid > 0) {
-			int st;
-			if (wait4(w->pid, &st, WNOHANG, &res->ru) == w->pid) {
-				res->status = st;
-				w->pid = -1;
+		pid_t pid = pk_stat_pid(s->st);
+		if (sig == SIGCHLD && pid > 0) {
+			if (pk_stat_reap(s->st))
 				return 0;
-			}
 		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			s->interrupted = true;
-			if (w->pid <= 0)
+			if (pid <= 0)
 				return 0;
 			/* A terminal's Ctrl-C reached the command too; a kill aimed
 			 * at us alone is passed on. Either way its counts are wanted. */
 			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
-				kill(w->pid, sig);
+				kill(pid, sig);
 		} else if (sig < 0 && errno == EAGAIN) {
-			if (interval > 0 && now_ns() >= next) {
-				double t = now_ns();
-				int r = print_interval(s, t - t0, t - s->last_print_ns, err);
+			if (interval > 0 && pk_stat_now(s->st) >= next) {
+				double t = pk_stat_now(s->st);
+				int r = print_interval(s, t, t - s->last_print_ns, err);
 				if (r < 0)
 					return r;
 				s->last_print_ns = t;
 				ticks++;
 				if (o->interval_count && ticks >= o->interval_count) {
 					s->intervals_done = true;
-					if (w->pid > 0)
-						kill(w->pid, SIGTERM);
+					if (pid > 0)
+						kill(pid, SIGTERM);
 					else
 						return 0;
 				}
 			}
-			if (poll_targets && !targets_alive(s->threads))
+			if (poll_targets && !pk_stat_targets_alive(s->st))
 				return 0;
 		}
 	}
@@ -462,86 +440,37 @@ static int model_wait(struct stat_session *s, pk_error *err)
 
 /* One run: open, start, wait, read; rows get the totals (not with -I, which
  * prints as it goes and ends with the last partial interval). */
-static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *res,
+static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res,
 		    pk_error *err)
 {
 	struct stat_opts *o = s->o;
-	pk_workload w = PK_WORKLOAD_INIT;
-	bool forked = o->cmd[0] != NULL;
-	bool counts_child = forked && !s->cpus && !s->threads;
-	int r = 0;
 	res->status = -1;
-	memset(&res->ru, 0, sizeof(res->ru));
-	if (forked) {
-		r = pk_workload_prepare(o->cmd, &w, err);
-		if (r < 0) {
-			s->exec_errno = w.exec_errno;
-			return r;
-		}
-	}
-	pk_counting_opts co;
-	pk_counting_opts_init(&co);
-	co.kernel = s->kernel;
-	co.cpus = s->cpus;
-	pk_threadmap *child = NULL;
-	if (counts_child) {
-		child = pk_threadmap_new(&w.pid, 1);
-		co.threads = child;
-	} else {
-		co.threads = s->threads;
-	}
-	pk_counting_free(s->counting);
-	s->counting = pk_counting_new(s->evlist, &co, err);
-	pk_threadmap_put(child);
-	if (!s->counting) {
-		pk_workload_stop(&w, NULL);
-		return err->code ? err->code : -ENOMEM;
-	}
-	r = pk_counting_open(s->counting, err);
+	int r = pk_stat_open(s->st, err);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
-		r = stat_td_check(&s->td, s->counting, s->pmus, err);
-	/* counters of a command start at its exec (enable_on_exec); others now */
-	if (r == 0 && !counts_child)
-		r = pk_counting_enable(s->counting, err);
-	if (r < 0) {
-		pk_workload_stop(&w, NULL);
+		r = stat_td_check(&s->td, pk_stat_counting(s->st), s->pmus, err);
+	s->last_print_ns = 0;
+	if (r == 0)
+		r = pk_stat_go(s->st, err);
+	if (r < 0) { /* a command held still is stopped by pk_stat_free */
+		s->exec_errno = pk_stat_exec_errno(s->st);
 		return r;
 	}
-	double t0 = s->model ? 0 : now_ns();
-	s->last_print_ns = t0;
-	if (forked) {
-		r = pk_workload_start(&w, o->cmd[0], err);
-		if (r < 0) {
-			s->exec_errno = w.exec_errno;
-			pk_workload_stop(&w, NULL);
-			return r;
-		}
-	}
-	r = s->model ? model_wait(s, err) : wait_run(s, &w, t0, res, err);
-	double t1 = s->model ? (double)pk_model_now(s->model) : now_ns();
-	if (w.pid > 0) {
-		/* stopped early (error or interval count): let the command go */
-		int st;
-		kill(w.pid, SIGTERM);
-		if (wait4(w.pid, &st, 0, &res->ru) == w.pid)
-			res->status = st;
-	}
-	res->elapsed_ns = t1 - t0;
+	r = s->model ? model_wait(s, err) : wait_run(s, err);
+	pk_stat_stop(s->st, res);
 	/* a command a signal killed (not one we passed on): said as perf 6.1
 	 * says it (psignal), before the counts */
 	if (res->status >= 0 && WIFSIGNALED(res->status) && !s->interrupted && !s->intervals_done)
 		fprintf(stderr, "%s: %s\n", o->cmd[0], strsignal(WTERMSIG(res->status)));
 	if (r < 0)
 		return r;
-	if (!counts_child)
-		pk_counting_disable(s->counting, NULL);
-	if (o->interval_ms) /* the last, partial interval */
-		return s->intervals_done ? 0 : print_interval(s, t1 - t0, t1 - s->last_print_ns, err);
-	r = pk_counting_read(s->counting, err);
-	if (r == 0 && stat_rows_collect(rows, s->counting, s->aggr, false) < 0)
-		r = pk_err(err, -ENOMEM, "out of memory");
-	return r;
+	if (o->interval_ms) { /* the last, partial interval */
+		pk_stat_finish(s->st, NULL, err);
+		return s->intervals_done ? 0
+					 : print_interval(s, res->elapsed_ns,
+							  res->elapsed_ns - s->last_print_ns, err);
+	}
+	return pk_stat_finish(s->st, rows, err);
 }
 
 /* Explanations for events that could not be counted, one line each, each
@@ -553,12 +482,12 @@ static void print_notes(struct stat_session *s, FILE *out)
 	char **seen = NULL;
 	size_t nseen = 0, more = 0;
 	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
-		pk_open_status st = pk_counting_status(s->counting, i);
+		pk_open_status st = pk_counting_status(pk_stat_counting(s->st), i);
 		if (st != PK_OPEN_UNSUPPORTED && st != PK_OPEN_NO_CPUS)
 			continue;
 		pk_error e;
 		pk_error_clear(&e);
-		if (pk_counting_explain(s->counting, i, s->pmus, &e) == 0)
+		if (pk_counting_explain(pk_stat_counting(s->st), i, s->pmus, &e) == 0)
 			continue;
 		bool dup = false;
 		for (size_t k = 0; k < nseen && !dup; k++)
@@ -611,9 +540,11 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
+	if (o->nr_metrics && !(s->mg = pk_metric_groups_new()))
+		return pk_err(err, -ENOMEM, "out of memory");
 	for (int i = 0; i < o->nr_metrics; i++) {
-		int r = stat_mg_setup(&s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
-				      o->metric_no_group, s->evlist, err);
+		int r = pk_metric_groups_add(s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
+					     o->metric_no_group, s->evlist, err);
 		if (r < 0)
 			return r;
 	}
@@ -674,6 +605,12 @@ static FILE *open_output(const struct stat_opts *o)
 	return f;
 }
 
+/* The model's virtual time, the run's clock on --model. */
+static double model_clock(void *arg)
+{
+	return (double)pk_model_now(arg);
+}
+
 /* PMUs, targets and events: 0, a usage exit code (> 0), or < 0 with err
  * set. */
 static int setup(struct stat_session *s, pk_error *err)
@@ -692,7 +629,7 @@ static int setup(struct stat_session *s, pk_error *err)
 	if (usage)
 		return usage;
 	if (o->all_cpus || o->cpu_list) {
-		s->cpus = pk_cli_target_cpus(s->kernel, o->cpu_list, err);
+		s->cpus = pk_cpumap_targets(s->kernel, o->cpu_list, err);
 		if (!s->cpus)
 			return err->code ? err->code : -ENOMEM;
 	} else if (s->model) {
@@ -713,14 +650,18 @@ static int setup(struct stat_session *s, pk_error *err)
 		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
 		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
-	return 0;
+	pk_stat_opts so = {.size = sizeof(so), .kernel = s->kernel, .cpus = s->cpus,
+			   .threads = s->threads, .cmd = o->cmd[0] ? o->cmd : NULL,
+			   .aggr = s->aggr, .clock = s->model ? model_clock : NULL,
+			   .clock_arg = s->model};
+	return pk_stat_new(s->evlist, &so, &s->st, err);
 }
 
 /* Every run (-r), signals taken synchronously in wait_run while they run;
  * the counts of all runs accumulate in acc (without -I). Returns the last
  * run's result (< 0 with err set on failure) and sets *runs. */
 static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
-		   pk_runstats *elapsed, struct run_result *res, int *runs, pk_error *err)
+		   pk_runstats *elapsed, pk_stat_result *res, int *runs, pk_error *err)
 {
 	/* Signals end a run, they do not end pmukit; the command gets the old
 	 * mask back. */
@@ -739,7 +680,7 @@ static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
 			break;
 		(*runs)++;
 		pk_runstats_add(elapsed, res->elapsed_ns / 1e9);
-		if (!s->o->interval_ms && stat_rows_accumulate(acc, rows) < 0) {
+		if (!s->o->interval_ms && pk_stat_rows_accumulate(acc, rows) < 0) {
 			r = pk_err(err, -ENOMEM, "out of memory");
 			break;
 		}
@@ -751,7 +692,7 @@ static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
 /* The totals (without -I), the notes and the footer; returns r, or an
  * error when printing failed. */
 static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
-			const pk_runstats *elapsed, const struct run_result *res, int runs, int r,
+			const pk_runstats *elapsed, const pk_stat_result *res, int runs, int r,
 			pk_error *err)
 {
 	const struct stat_opts *o = s->o;
@@ -785,7 +726,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
 			 pk_metric_value *out, const char **label)
 {
-	return stat_mg_value(arg, in, idx, out, label);
+	return pk_metric_groups_value(arg, in, idx, out, label);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -795,7 +736,7 @@ int cmd_stat(int argc, char **argv)
 	pk_error err;
 	stat_rows acc = {0}, rows = {0};
 	pk_runstats elapsed = {0};
-	struct run_result res = {.status = -1};
+	pk_stat_result res = {.status = -1};
 	int ret = 1, r, runs = 0;
 	pk_error_clear(&err);
 	r = parse_options(argc, argv, &o);
@@ -830,7 +771,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;
-		s.printer.vendor_arg = &s.mg;
+		s.printer.vendor_arg = s.mg;
 	}
 	char label[PATH_MAX + 300];
 	if (s.model) {
@@ -863,10 +804,10 @@ fail:
 out:
 	stat_printer_free(&s.printer);
 	stat_td_free(&s.td);
-	stat_mg_free(&s.mg);
-	stat_rows_free(&acc);
-	stat_rows_free(&rows);
-	pk_counting_free(s.counting);
+	pk_metric_groups_free(s.mg);
+	pk_stat_rows_free(&acc);
+	pk_stat_rows_free(&rows);
+	pk_stat_free(s.st);
 	pk_evlist_put(s.evlist);
 	pk_cpumap_put(s.cpus);
 	pk_threadmap_put(s.threads);

@@ -71,32 +71,6 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
 	return 0;
 }
 
-pk_cpumap *pk_cli_target_cpus(const pk_kernel *k, const char *cpu_list, pk_error *err)
-{
-	pk_cpumap *online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, err);
-	if (!online || !cpu_list)
-		return online;
-	pk_cpumap *want = pk_cpumap_parse(cpu_list, err);
-	for (int i = 0; want && i < pk_cpumap_nr(want); i++) {
-		int cpu = pk_cpumap_cpu(want, i);
-		if (!pk_cpumap_has(online, cpu)) {
-			char list[256];
-			pk_cpumap_format(online, list, sizeof(list));
-			pk_err(err, -EINVAL, "-C %s: CPU %d is not online (online CPUs: %s)", cpu_list,
-			       cpu, list);
-			pk_cpumap_put(want);
-			want = NULL;
-		}
-	}
-	pk_cpumap_put(online);
-	if (want && pk_cpumap_nr(want) == 0) {
-		pk_err(err, -EINVAL, "-C '%s': no CPU given", cpu_list);
-		pk_cpumap_put(want);
-		want = NULL;
-	}
-	return want;
-}
-
 int pk_cli_model_machine(const char *cmd, const char *scenario, char *root, char *cpuid)
 {
 	pk_error err;

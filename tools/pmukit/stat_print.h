@@ -1,5 +1,5 @@
-/* pmukit stat: turning counts into rows and rows into perf's three output
- * forms (human, CSV with -x, JSON lines with -j). Which metric follows a
+/* pmukit stat: the counting engine's rows (pmukit/stat.h) in perf's three
+ * output forms (human, CSV with -x, JSON lines with -j). Which metric follows a
  * count, and its value, come from the library's metrics engine
  * (pmukit/metrics.h); this file only lays them out. Kept apart from
  * cmd_stat.c so the CLI's test (tests/cli) can print from a fake kernel. */
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <pmukit/counting.h>
 #include <pmukit/metrics.h>
+#include <pmukit/stat.h>
 
 typedef enum stat_format {
 	STAT_HUMAN = 0,
@@ -17,28 +18,10 @@ typedef enum stat_format {
 	STAT_JSON,
 } stat_format;
 
-/* One printed line: an evsel summed over one aggregation bucket. */
-typedef struct stat_row {
-	const pk_evsel *evsel;
-	const char *name;          /* as counted (pk_counting_name: "cycles:u" after the fallback) */
-	pk_open_status status;
-	int key;                   /* CPU (-A), tid (--per-thread), -1 */
-	char comm[32];             /* --per-thread: the thread's command name */
-	pk_counts counts;          /* summed over the bucket (averaged over -r runs) */
-	pk_runstats noise;         /* the value over -r runs */
-} stat_row;
+/* The rows: the counting engine's (pmukit/stat.h), one per printed line. */
+typedef pk_stat_row stat_row;
+typedef pk_stat_rows stat_rows;
 
-typedef struct stat_rows {
-	stat_row *v;
-	size_t nr;
-	int runs;                  /* how many runs were added */
-} stat_rows;
-
-/* Builds the rows of one reading (delta: since the previous read). */
-int stat_rows_collect(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta);
-/* Adds one run's rows into an accumulator of the same shape (-r). */
-int stat_rows_accumulate(stat_rows *acc, const stat_rows *run);
-void stat_rows_free(stat_rows *rows);
 /* The rows as the metrics engine sees them, with the wall time the counts
  * cover as #wall_ns (absent when unknown: no "CPUs utilized"); *out is the
  * array to free. Returns 0 or -ENOMEM. */

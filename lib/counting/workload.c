@@ -12,7 +12,7 @@
  * and nothing blocked, whatever pmukit ignores or blocks for itself (SIGPIPE,
  * SIGXFSZ, the signals stat waits for); it never returns into pmukit's code
  * (it execs or _exits). */
-#include "workload.h"
+#include <pmukit/workload.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "core/util.h"
 
 int pk_workload_exec_exit_code(int err_no)
 {
@@ -52,7 +54,9 @@ static int check_command(const char *name)
 		return ENOENT;
 	if (strchr(name, '/'))
 		return check_file(name);
-	const char *path = getenv("PATH");
+	/* the library's one way to the environment (none when privileged:
+	 * then the default search path, where execvp may still find it) */
+	const char *path = pki_env("PATH");
 	if (!path)
 		path = "/usr/local/bin:/bin:/usr/bin";
 	int best = ENOENT;

@@ -1,10 +1,19 @@
-/* pmukit CLI: the measured command of `stat` and `record`, one launcher for
- * both (workload.c). */
+/* pmukit: the measured command of a counting or a recording, forked before
+ * the counters open (they need its pid) and held before exec until they are
+ * ready (lib/counting/workload.c). Nothing here prints; the forked child
+ * _exits (it never returns into the caller's code). */
 #ifndef PMUKIT_WORKLOAD_H
 #define PMUKIT_WORKLOAD_H
 
 #include <sys/types.h>
 #include <pmukit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#ifdef __cplusplus
+}
+#endif
+#endif
 
 typedef struct pk_workload {
 	pid_t pid;                 /* -1: none (or reaped) */
@@ -32,4 +41,7 @@ int pk_workload_exit_code(int status);
  * not found, 126 when it was found but could not be executed. */
 int pk_workload_exec_exit_code(int err_no);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

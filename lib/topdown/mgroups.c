@@ -1,4 +1,5 @@
-/* pmukit stat -M (perf's --metrics): names and groups resolved in the CPU's
+/* stat -M (perf's --metrics) as a library (pk_metric_groups, topdown.h):
+ * names and groups resolved in the CPU's
  * vendor metric table (lib/metrics, pk_metric_defs_cpu), each metric's
  * events opened as one group on the core PMU (perf 6.1's rule: a metric's
  * events in one group, so its ratio never mixes time slices), or ungrouped
@@ -9,8 +10,10 @@
  * are in name order, each group's events in the order the formula first
  * names them (slots first: Intel's PERF_METRICS events need a slots
  * leader); an event that is no core event (uncore, MSR) fails the
- * setup naming the metric and the event. */
-#include "stat_mg.h"
+ * setup naming the metric and the event.
+ * It lives beside TopDown because it needs both the metric tables and
+ * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does. */
+#include <pmukit/topdown.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,21 +23,40 @@
 
 #include <pmukit/topdown.h>
 
-static int add_metric(stat_mg *mg, long row)
+typedef struct mg_metric {
+	long row;                  /* in the table */
+	size_t first, nr;          /* its evsels [first, first + nr) in the event list */
+	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
+} mg_metric;
+
+struct pk_metric_groups {
+	pk_metric_table *table;    /* the CPU's vendor metrics */
+	mg_metric *v;
+	size_t nr;
+	pk_metric_literal lit[8];  /* #smt_on, #threads, ... */
+	size_t nr_lit;
+};
+
+pk_metric_groups *pk_metric_groups_new(void)
+{
+	return calloc(1, sizeof(pk_metric_groups));
+}
+
+static int add_metric(pk_metric_groups *mg, long row)
 {
 	for (size_t i = 0; i < mg->nr; i++)
 		if (mg->v[i].row == row)
 			return 0;
-	stat_mg_metric *v = realloc(mg->v, (mg->nr + 1) * sizeof(*v));
+	mg_metric *v = realloc(mg->v, (mg->nr + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	mg->v = v;
-	v[mg->nr++] = (stat_mg_metric){.row = row};
+	v[mg->nr++] = (mg_metric){.row = row};
 	return 0;
 }
 
 /* Every row each comma-separated name names. */
-static int resolve(stat_mg *mg, const char *names, pk_error *err)
+static int resolve(pk_metric_groups *mg, const char *names, pk_error *err)
 {
 	char *copy = strdup(names), *save = NULL;
 	if (!copy)
@@ -58,8 +80,8 @@ static int resolve(stat_mg *mg, const char *names, pk_error *err)
 
 static int by_name(const void *a, const void *b, void *t)
 {
-	return strcmp(pk_metric_table_def(t, (size_t)((const stat_mg_metric *)a)->row)->name,
-		      pk_metric_table_def(t, (size_t)((const stat_mg_metric *)b)->row)->name);
+	return strcmp(pk_metric_table_def(t, (size_t)((const mg_metric *)a)->row)->name,
+		      pk_metric_table_def(t, (size_t)((const mg_metric *)b)->row)->name);
 }
 
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
@@ -70,7 +92,7 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 }
 
 /* Appends the events of metric m (one group unless no_group). */
-static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
+static int add_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
 		      bool no_group, pk_evlist *l, pk_error *err)
 {
 	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
@@ -107,7 +129,7 @@ static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const 
 	return r;
 }
 
-static int make_label(stat_mg *mg, stat_mg_metric *m)
+static int make_label(pk_metric_groups *mg, mg_metric *m)
 {
 	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
 	size_t len = strlen(d->name) + strlen(d->unit ? d->unit : "") + 3;
@@ -121,14 +143,14 @@ static int make_label(stat_mg *mg, stat_mg_metric *m)
 	return 0;
 }
 
-static void set_literals(stat_mg *mg, const pk_kernel *k)
+static void set_literals(pk_metric_groups *mg, const pk_kernel *k)
 {
 	bool smt = pk_topdown_host_smt(k);
 	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#smt_on", smt ? 1 : 0};
 	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#threads", smt ? 2 : 1};
 }
 
-int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
+int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
 		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err)
 {
 	pk_cpuid id;
@@ -167,12 +189,12 @@ int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_
 	return r;
 }
 
-int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
+int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
 		  pk_metric_value *out, const char **label)
 {
 	const pk_metric_count *c = &in->v[idx];
 	size_t ev = (size_t)pk_evsel_idx(c->evsel);
-	const stat_mg_metric *m = NULL;
+	const mg_metric *m = NULL;
 	for (size_t i = 0; i < mg->nr && !m; i++)
 		if (mg->v[i].nr && mg->v[i].first == ev)
 			m = &mg->v[i];
@@ -201,11 +223,13 @@ int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
 	return r;
 }
 
-void stat_mg_free(stat_mg *mg)
+void pk_metric_groups_free(pk_metric_groups *mg)
 {
+	if (!mg)
+		return;
 	for (size_t i = 0; i < mg->nr; i++)
 		free(mg->v[i].label);
 	free(mg->v);
 	pk_metric_table_free(mg->table);
-	*mg = (stat_mg){0};
+	free(mg);
 }

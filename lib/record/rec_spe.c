@@ -1,4 +1,4 @@
-/* pmukit record with Arm SPE (issue 11): what perf record sets up for an
+/* Recording with Arm SPE (issue 11): what perf record sets up for an
  * arm_spe event (the SPE reference 3.4; docs/spe.md "Recording"):
  *  - the SPE event first (it owns each CPU's ring and AUX area), a period
  *    (-c, default caps/min_interval; -F refused), ts_enable in per-CPU
@@ -10,19 +10,16 @@
  *  - the AUX area: -m ,PAGES, default 4 MiB privileged, 128 KiB not;
  *  - AUXTRACE_INFO of type Arm SPE, v2 (per-CPU MIDR, PMU type, min
  *    interval) or v1 (perf <= 6.12);
- *  - the AUX flags (truncated, partial, collision) reported at the end. */
-#include "record_spe.h"
+ *  - the AUX flags (truncated, partial, collision) counted by the recorder
+ *    for the caller's closing words.
+ * Notes go to the caller's callback; nothing here prints. */
+#include "rec_internal.h"
 
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <pmukit/spe_record.h>
-
-#include "builtin.h"
-#include "session_cli.h"
 
 /* perf's AUX defaults: 4 MiB privileged, 128 KiB otherwise (4 KiB pages). */
 #define SPE_AUX_PAGES_PRIV 1024
@@ -38,36 +35,31 @@ static int find_spe(const pk_evlist *l, size_t *at)
 	return 0;
 }
 
-static int spe_error(const pk_error *err)
+static void note(const pki_rec_spe_opts *o, pk_recording_note n, uint64_t a, uint64_t b,
+		 const char *text)
 {
-	pk_cli_print_error("record", err);
-	return 129;
+	if (o->note)
+		o->note(o->note_arg, n, a, b, text);
 }
 
 /* The event's attr as perf record sets it, checked by the driver's rules. */
-static int set_attr(pk_evsel *e, const record_spe_opts *o, record_spe *sp)
+static int set_attr(pk_evsel *e, const pki_rec_spe_opts *o, pki_rec_spe *sp, pk_error *err)
 {
 	struct perf_event_attr a = *pk_evsel_attr(e);
-	pk_error err;
 	pk_spe_config c;
 	uint64_t cfg[PK_NR_CONFIGS] = {a.config, a.config1, a.config2, pk_evsel_config3(e)};
-	pk_error_clear(&err);
 	if (o->freq_given)
 		a.freq = 1; /* refused below with the driver's message */
 	else if (a.freq || !a.sample_period || o->period) {
 		a.freq = 0;
 		a.sample_period = o->period ? o->period : pk_spe_min_interval(sp->pmu);
 	}
-	int rc = pk_spe_check(sp->pmu, &a, cfg[3], sp->privileged, &err);
+	int rc = pk_spe_check(sp->pmu, &a, cfg[3], sp->privileged, err);
 	if (rc < 0)
-		return spe_error(&err);
+		return rc;
 	uint64_t programmed = pk_spe_period(sp->pmu, a.sample_period);
 	if (o->period && programmed != o->period) /* the attr keeps -c, as perf's */
-		fprintf(stderr, "pmukit record: note: %s: -c %llu: the driver samples every %llu "
-				"operations (%s)\n",
-			sp->pmu->name, (unsigned long long)o->period, (unsigned long long)programmed,
-			o->period < programmed ? "raised to caps/min_interval"
-					       : "PMSIRR_EL1's interval counts in steps of 256");
+		note(o, PK_RECNOTE_SPE_PERIOD, o->period, programmed, sp->pmu->name);
 	pk_spe_config_read(sp->pmu, cfg, &c);
 	const pk_format *ts = pk_pmu_format(sp->pmu, "ts_enable");
 	if (o->system_wide && ts && !c.ts_enable) { /* perf: timestamps in per-CPU mode */
@@ -84,13 +76,13 @@ static int set_attr(pk_evsel *e, const record_spe_opts *o, record_spe *sp)
 	return 0;
 }
 
-bool record_spe_wanted(const pk_evlist *l)
+bool pki_rec_spe_wanted(const pk_evlist *l)
 {
 	size_t at;
 	return find_spe(l, &at);
 }
 
-void record_dummy_attr(struct perf_event_attr *a, uint64_t sample_type)
+void pki_rec_dummy_attr(struct perf_event_attr *a, uint64_t sample_type)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = PERF_TYPE_SOFTWARE;
@@ -105,8 +97,8 @@ void record_dummy_attr(struct perf_event_attr *a, uint64_t sample_type)
 static int add_dummy(pk_evlist *l, bool system_wide)
 {
 	struct perf_event_attr a;
-	record_dummy_attr(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				      PERF_SAMPLE_IDENTIFIER | (system_wide ? PERF_SAMPLE_CPU : 0));
+	pki_rec_dummy_attr(&a, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				       PERF_SAMPLE_IDENTIFIER | (system_wide ? PERF_SAMPLE_CPU : 0));
 	/* one read_format for every evsel (perf refuses mixed ones) */
 	a.read_format = pk_evsel_attr(pk_evlist_at(l, 0))->read_format;
 	a.exclude_kernel = 1;
@@ -117,7 +109,7 @@ static int add_dummy(pk_evlist *l, bool system_wide)
 	return pk_evlist_add(l, &a, "dummy:u", NULL) ? 0 : -ENOMEM;
 }
 
-int record_spe_setup(pk_evlist *l, const record_spe_opts *o, record_spe *sp)
+int pki_rec_spe_setup(pk_evlist *l, const pki_rec_spe_opts *o, pki_rec_spe *sp, pk_error *err)
 {
 	size_t at;
 	memset(sp, 0, sizeof(*sp));
@@ -128,13 +120,11 @@ int record_spe_setup(pk_evlist *l, const record_spe_opts *o, record_spe *sp)
 	sp->pmu = pk_evsel_pmu(e);
 	sp->privileged = pk_host_number(o->kernel, PK_HOST_PERFMON_CAPABLE, 0) > 0;
 	sp->meta_version = o->meta_version ? o->meta_version : 1;
-	if (at != 0) {
-		fprintf(stderr, "pmukit record: put the %s event first (-e %s,...): it owns each "
-				"CPU's buffer and AUX area\n",
-			sp->pmu->name, pk_evsel_name(e));
-		return 129;
-	}
-	int rc = set_attr(e, o, sp);
+	if (at != 0)
+		return pk_err(err, -EINVAL, "put the %s event first (-e %s,...): it owns each "
+					    "CPU's buffer and AUX area",
+			      sp->pmu->name, pk_evsel_name(e));
+	int rc = set_attr(e, o, sp, err);
 	if (rc)
 		return rc;
 	sp->aux_pages = o->aux_pages ? o->aux_pages
@@ -144,19 +134,15 @@ int record_spe_setup(pk_evlist *l, const record_spe_opts *o, record_spe *sp)
 		return 0;
 	}
 	if (!sp->privileged)
-		fprintf(stderr, "note: without CAP_PERFMON or root, SPE records carry no CONTEXT "
-				"packets; decoders take TIDs from context switches (perf warns \"Arm "
-				"SPE CONTEXT packets not found in the traces\")\n");
-	if (add_dummy(l, o->system_wide) < 0) {
-		fprintf(stderr, "pmukit record: out of memory\n");
-		return 1;
-	}
+		note(o, PK_RECNOTE_SPE_NO_CONTEXT, 0, 0, NULL);
+	if (add_dummy(l, o->system_wide) < 0)
+		return pk_err(err, -ENOMEM, "out of memory");
 	return 0;
 }
 
 /* One metadata line per CPU: its MIDR (the host's CPU identification),
  * whether the SPE PMU covers it, the PMU's minimum interval. */
-static size_t info_cpus(const record_spe *sp, const pk_kernel *k, pk_cpumap *cpus,
+static size_t info_cpus(const pki_rec_spe *sp, const pk_kernel *k, pk_cpumap *cpus,
 			pk_spe_info_cpu *out, size_t cap)
 {
 	pk_cpuid id;
@@ -176,52 +162,28 @@ static size_t info_cpus(const record_spe *sp, const pk_kernel *k, pk_cpumap *cpu
 	return n;
 }
 
-int record_spe_info(const record_spe *sp, pk_pd_writer *w, const pk_kernel *k, pk_cpumap *cpus)
+int pki_rec_spe_info(const pki_rec_spe *sp, pk_pd_writer *w, const pk_kernel *k, pk_cpumap *cpus,
+		     pk_error *err)
 {
-	pk_error err;
-	pk_error_clear(&err);
 	if (!sp->on || sp->discard)
 		return 0;
 	pk_cpumap *online = NULL;
 	bool target_cpus = cpus && pk_cpumap_nr(cpus) && pk_cpumap_cpu(cpus, 0) >= 0;
 	/* an SPE PMU with a cpumask is opened per CPU even for a task, as perf */
 	bool per_cpu = target_cpus || sp->pmu->cpus;
-	if (!target_cpus && !(cpus = online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, &err))) {
-		pk_cli_print_error("record", &err);
-		return 1;
-	}
+	if (!target_cpus && !(cpus = online = pk_host_cpus(k, PK_HOST_CPUS_ONLINE, err)))
+		return err ? err->code : -EIO;
 	size_t cap = (size_t)pk_cpumap_nr(cpus) + 1;
 	pk_spe_info_cpu *c = calloc(cap, sizeof(*c));
 	uint8_t *rec = malloc(64 + 48 * cap);
 	long len = c && rec ? pk_spe_info_write(rec, 64 + 48 * cap, sp->meta_version, sp->pmu->type,
 						per_cpu, c, info_cpus(sp, k, cpus, c, cap))
 			    : -ENOMEM;
-	int rc = len < 0 ? pk_err(&err, (int)len, "cannot build AUXTRACE_INFO: %s",
+	int rc = len < 0 ? pk_err(err, (int)len, "cannot build AUXTRACE_INFO: %s",
 				  strerror((int)-len))
-			 : pk_pd_writer_write(w, rec, (size_t)len, &err);
+			 : pk_pd_writer_write(w, rec, (size_t)len, err);
 	free(c);
 	free(rec);
 	pk_cpumap_put(online);
-	if (rc < 0)
-		pk_cli_print_error("record", &err);
-	return rc < 0;
-}
-
-void record_spe_summary(const record_spe *sp, const pk_record_stats *st)
-{
-	if (!sp->on)
-		return;
-	if (sp->discard) {
-		fprintf(stderr, "[ pmukit record: %s in discard mode: no SPE data was written ]\n",
-			sp->pmu->name);
-		return;
-	}
-	fprintf(stderr, "[ pmukit record: %" PRIu64 " AUXTRACE buffers, %" PRIu64
-			" bytes of SPE data; %" PRIu64 " AUX records: %" PRIu64 " truncated, %" PRIu64
-			" partial, %" PRIu64 " collision ]\n",
-		st->nr_auxtrace, st->aux_bytes, st->nr_aux, st->nr_aux_truncated,
-		st->nr_aux_partial, st->nr_aux_collision);
-	pd_aux_flags_warn(st->nr_aux_truncated, st->nr_aux_partial, st->nr_aux_collision,
-			  st->nr_aux, ": the buffer was full (raise the AUX size with -m ,PAGES or "
-			  "the period with -c)", ": raise the period with -c");
+	return rc < 0 ? rc : 0;
 }

@@ -1,0 +1,117 @@
+/* pmukit: perf stat's counting engine, above pk_counting.
+ *
+ * A pk_stat counts an evlist (configured with PK_CONFIG_STAT) on targets:
+ * CPUs (-a/-C), threads (-p/-t), or a command it forks, held before exec
+ * until the counters are open (its counters start at its exec through
+ * enable_on_exec; the others when the run goes). One run is
+ *   pk_stat_open   the command forked, the counters opened
+ *   pk_stat_go     enabled, the clock started, the command let go
+ *   (the caller waits: pk_stat_reap when the command may have ended,
+ *    pk_stat_interval for -I's deltas, pk_stat_targets_alive for -p/-t)
+ *   pk_stat_stop   the command ended (SIGTERM when still running), the
+ *                  elapsed time, its wait status and resource usage
+ *   pk_stat_finish disabled; the totals read into rows
+ * and -r repeats it (pk_stat_rows_accumulate sums the runs, with each
+ * value's spread). Rows are the counts aggregated per bucket (global, per
+ * CPU with -A, per thread), each with running/enabled for the scaling.
+ * It never prints, installs no signal handler and sends no signal but the
+ * SIGTERM that ends its own command; waiting (and Ctrl-C) is the caller's. */
+#ifndef PMUKIT_STAT_H
+#define PMUKIT_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <pmukit/counting.h>
+#include <pmukit/error.h>
+#include <pmukit/events.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One line of output: an evsel summed over one aggregation bucket. */
+typedef struct pk_stat_row {
+	const pk_evsel *evsel;
+	const char *name;          /* as counted (pk_counting_name: "cycles:u" after the fallback) */
+	pk_open_status status;
+	int key;                   /* CPU (PK_AGGR_CPU), tid (PK_AGGR_THREAD), -1 */
+	char comm[32];             /* PK_AGGR_THREAD: the thread's command name */
+	pk_counts counts;          /* summed over the bucket (over -r runs: summed) */
+	pk_runstats noise;         /* the scaled value over -r runs */
+} pk_stat_row;
+
+typedef struct pk_stat_rows {
+	pk_stat_row *v;
+	size_t nr;
+	int runs;                  /* how many runs were added */
+} pk_stat_rows;
+
+/* The rows of one reading of c (delta: since the previous read); 0 or
+ * -ENOMEM (rows unchanged). */
+int pk_stat_rows_collect(pk_stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta);
+/* Adds one run's rows into an accumulator of the same shape (-r): the
+ * counts summed, the scaled value into noise, a failure in any run kept. */
+int pk_stat_rows_accumulate(pk_stat_rows *acc, const pk_stat_rows *run);
+void pk_stat_rows_free(pk_stat_rows *rows);
+
+/* Set size to sizeof(pk_stat_opts); new fields go at the end. */
+typedef struct pk_stat_opts {
+	size_t size;
+	const pk_kernel *kernel;   /* NULL: the real one */
+	pk_cpumap *cpus;           /* -a/-C; NULL: none */
+	pk_threadmap *threads;     /* -p/-t; NULL: none */
+	char **cmd;                /* the command's argv (NULL-terminated), or NULL */
+	pk_aggr_mode aggr;
+	/* The clock of the elapsed time and intervals in ns (a model's virtual
+	 * time); NULL: CLOCK_MONOTONIC. */
+	double (*clock)(void *arg);
+	void *clock_arg;
+} pk_stat_opts;
+
+typedef struct pk_stat pk_stat;
+
+/* References the evlist and the targets (-EINVAL when opts->size is not
+ * set). */
+int pk_stat_new(pk_evlist *l, const pk_stat_opts *opts, pk_stat **out, pk_error *err);
+/* Stops a command still held or running (SIGTERM) and frees s. */
+void pk_stat_free(pk_stat *s);
+
+/* A run's start: the command forked (when it cannot run:
+ * pk_stat_exec_errno), the counters of the run opened. */
+int pk_stat_open(pk_stat *s, pk_error *err);
+/* This run's counters (after pk_stat_open). */
+pk_counting *pk_stat_counting(pk_stat *s);
+/* Enables the counters (a command's at its exec), starts the clock and
+ * lets the command go. */
+int pk_stat_go(pk_stat *s, pk_error *err);
+int pk_stat_exec_errno(const pk_stat *s);
+/* The command's pid while it runs, else -1. */
+pid_t pk_stat_pid(const pk_stat *s);
+/* Whether the command ended (reaped now or before). */
+bool pk_stat_reap(pk_stat *s);
+/* Whether any thread of the -p/-t targets still exists. */
+bool pk_stat_targets_alive(const pk_stat *s);
+/* The clock now, from the run's start (ns). */
+double pk_stat_now(const pk_stat *s);
+/* -I: the counts since the previous reading, as rows. */
+int pk_stat_interval(pk_stat *s, pk_stat_rows *rows, pk_error *err);
+
+typedef struct pk_stat_result {
+	double elapsed_ns;
+	int status;                /* the command's wait status, -1 without one */
+	struct rusage ru;          /* its resource usage (zero without one) */
+} pk_stat_result;
+
+/* The run's end: the command ended if still running (SIGTERM), the clock
+ * stopped. */
+void pk_stat_stop(pk_stat *s, pk_stat_result *res);
+/* The counters disabled and, with rows, their totals read. */
+int pk_stat_finish(pk_stat *s, pk_stat_rows *rows, pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

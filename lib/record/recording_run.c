@@ -1,0 +1,267 @@
+/* A whole recording, its run (recording.h): the output begun with its
+ * features, the state before the recording synthesized, the events enabled
+ * (a forked command's at its exec; -D's after the delay), the passes over
+ * the rings and their stop conditions, the file finished and closed.
+ *
+ * Invariants: the writer exists from pk_recording_begin until
+ * pk_recording_finish closes it (or free aborts it); a pass's records are
+ * in the output when the step returns; a command that could not run leaves
+ * no file (the previous one back from <output>.old). */
+#include "recording_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pmukit/workload.h>
+
+/* perf keeps the previous file as <name>.old */
+static void keep_old_output(pk_recording *r)
+{
+	struct stat st;
+	if (stat(r->output, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		r->old_kept = rename(r->output, old) == 0;
+	}
+}
+
+/* The command could not run after all: no file, the old one back. */
+static void discard_output(pk_recording *r)
+{
+	pk_pd_writer_abort(r->w);
+	r->w = NULL;
+	if (r->pipe_mode)
+		return;
+	unlink(r->output);
+	if (r->old_kept) {
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		rename(old, r->output);
+	}
+}
+
+/* TRACING_DATA for tracepoint events. Without tracefs the recording goes
+ * on (pmukit reads it with numeric fields), noted: perf will not. */
+static int tracing_data(pk_recording *r, pk_error *err)
+{
+	pk_error e;
+	pk_error_clear(&e);
+	int rc = pk_pd_writer_tracing_data(r->w, r->o.kernel, r->evlist, &e);
+	if (rc == -ENOENT) {
+		pki_recording_note(r, PK_RECNOTE_NO_TRACING_DATA, 0, 0, e.msg);
+		return 0;
+	}
+	if (rc < 0 && err)
+		*err = e;
+	return rc;
+}
+
+static int open_output(pk_recording *r, pk_error *err)
+{
+	r->pipe_mode = !strcmp(r->output, "-");
+	if (!r->pipe_mode)
+		keep_old_output(r);
+	uint64_t no_times[2] = {0, 0}; /* a pipe's SAMPLE_TIME: sent before any sample */
+	int rc = pk_pd_writer_open(r->output, r->pipe_mode, &r->w, err);
+	if (rc == 0)
+		rc = pk_recorder_add_evsels(r->rec, r->w, err);
+	if (rc == 0)
+		rc = pk_pd_writer_host_features(r->w, r->o.kernel, r->pmus, r->o.argc, r->o.argv,
+						err);
+	if (rc == 0 && r->pipe_mode)
+		rc = pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, no_times, sizeof(no_times),
+					      err);
+	if (rc == 0)
+		rc = tracing_data(r, err);
+	return rc < 0 ? rc : pk_pd_writer_begin(r->w, err);
+}
+
+/* The thread group of tid, from the kernel's task facts (tid itself when
+ * unknown). */
+static pid_t tgid_of(const pk_kernel *k, pid_t tid)
+{
+	k = k ? k : pk_kernel_linux();
+	pk_host_task task;
+	return k->ops->host.task(k, tid, &task) == 0 ? task.tgid : tid;
+}
+
+/* -p/-t: each process once, from its thread group leader. */
+static int synth_targets(pk_recording *r, const pk_synth *syn, pk_error *err)
+{
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < pk_threadmap_nr(r->threads); i++) {
+		pid_t tid = pk_threadmap_tid(r->threads, i);
+		pid_t tgid = tgid_of(r->o.kernel, tid);
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = pk_threadmap_tid(r->threads, j) == tgid;
+		if (!seen && (tgid == tid || i == 0))
+			rc = pk_synth_task(syn, tgid, false, err);
+	}
+	return rc;
+}
+
+/* The tasks before the recording: every one (system-wide), the targets, or
+ * the forked command's name until its exec. */
+static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
+{
+	int rc = pk_synth_kernel_mmap(syn, err);
+	if (rc == 0 && r->system_wide)
+		rc = pk_synth_all_tasks(syn, err);
+	else if (rc == 0 && !r->traced)
+		rc = synth_targets(r, syn, err);
+	if (rc == 0 && r->traced)
+		rc = pk_synth_comm(syn, r->wl.pid, r->wl.pid, "pmukit-exec", err);
+	return rc;
+}
+
+/* The state before recording: kernel map, tasks, time conversion. */
+static int synthesize(pk_recording *r, pk_error *err)
+{
+	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
+	pk_synth syn = {.w = r->w, .sample_type = pk_evsel_attr(first)->sample_type,
+			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = r->o.kernel};
+	uint8_t tc[56];
+	bool tc_ok = pk_recorder_time_conv(r->rec, tc);
+	/* with AUX data, TIME_CONV before AUXTRACE_INFO, as perf writes it:
+	 * perf 6.1 takes the conversion when it reads AUXTRACE_INFO (after
+	 * it, it divides by a zero multiplier) */
+	int rc = 0;
+	if (r->spe.on && tc_ok)
+		rc = pk_pd_writer_write(r->w, tc, sizeof(tc), err);
+	if (rc == 0)
+		rc = pki_rec_spe_info(&r->spe, r->w, r->o.kernel, r->cpus, err);
+	if (rc == 0)
+		rc = synth_tasks(r, &syn, err);
+	if (rc == 0 && tc_ok && !r->spe.on)
+		rc = pk_pd_writer_write(r->w, tc, sizeof(tc), err);
+	if (rc == 0)
+		rc = pk_synth_finished_init(&syn, err);
+	/* -z: the records from the rings compressed, the state before plain (perf's) */
+	size_t pages = r->o.mmap_pages ? r->o.mmap_pages : 128;
+	int64_t page = pk_host_number(r->o.kernel, PK_HOST_PAGE_SIZE, 4096);
+	if (rc == 0 && r->o.compress)
+		rc = pk_pd_writer_compress(r->w, r->o.compress,
+					   (uint32_t)((pages + 1) * (size_t)page), err);
+	return rc;
+}
+
+int pk_recording_begin(pk_recording *r, pk_error *err)
+{
+	return open_output(r, err);
+}
+
+int pk_recording_start(pk_recording *r, pk_error *err)
+{
+	int rc = synthesize(r, err);
+	if (rc < 0)
+		return rc;
+	if (!r->traced && !r->o.delay_ms)
+		rc = pk_recorder_enable(r->rec, err);
+	if (rc == 0 && r->o.cmd && r->o.cmd[0])
+		rc = pk_workload_start(&r->wl, r->o.cmd[0], err);
+	if (rc < 0 && r->wl.exec_errno) /* the rare exec failure the lookup could not foresee */
+		discard_output(r);
+	clock_gettime(CLOCK_MONOTONIC, &r->t0);
+	r->delayed = r->o.delay_ms > 0;
+	if (rc == 0 && r->delayed)
+		pki_recording_note(r, PK_RECNOTE_EVENTS_DISABLED, 0, 0, NULL);
+	return rc;
+}
+
+/* -D: the events enabled once the delay has passed. 1: enabled now. */
+static int delay_passed(pk_recording *r, pk_error *err)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (now.tv_sec - r->t0.tv_sec) * 1000 + (now.tv_nsec - r->t0.tv_nsec) / 1000000;
+	if (ms < r->o.delay_ms)
+		return 0;
+	int rc = pk_recorder_enable(r->rec, err);
+	if (rc < 0)
+		return rc;
+	pki_recording_note(r, PK_RECNOTE_EVENTS_ENABLED, 0, 0, NULL);
+	return 1;
+}
+
+/* --max-size: the file is big enough. */
+static bool size_reached(const pk_recording *r)
+{
+	uint64_t size = pk_pd_writer_data_size(r->w);
+	if (!r->o.max_size || size < r->o.max_size)
+		return false;
+	pki_recording_note(r, PK_RECNOTE_SIZE_LIMIT, size, 0, NULL);
+	return true;
+}
+
+int pk_recording_step(pk_recording *r, pk_error *err)
+{
+	int rc;
+	if (r->delayed && (rc = delay_passed(r, err)) != 0) {
+		if (rc < 0)
+			return rc;
+		r->delayed = false;
+	}
+	bool all_hup = false;
+	int timeout = r->delayed && r->o.delay_ms < 100 ? (int)r->o.delay_ms : 100;
+	if (pk_recorder_poll(r->rec, timeout, &all_hup) > 0)
+		r->stats.wakeups++;
+	if ((rc = pk_recorder_drain(r->rec, r->w, err)) < 0)
+		return rc;
+	if (r->wl.pid > 0 && waitpid(r->wl.pid, &r->child_status, WNOHANG) == r->wl.pid) {
+		r->wl.pid = -1;
+		r->child_done = true;
+		return 0;
+	}
+	if (all_hup && !(r->o.cmd && r->o.cmd[0]))
+		return 0;
+	return size_reached(r) ? 0 : 1;
+}
+
+/* The last records, the lost counts, BUILD_ID and SAMPLE_TIME (perf's
+ * pass over the file); *ran_pass: the pass ran. */
+static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
+{
+	int rc = pk_recorder_drain(r->rec, r->w, err);
+	if (rc >= 0)
+		rc = pk_recorder_write_lost(r->rec, r->w, err);
+	if (rc >= 0)
+		rc = pk_pd_writer_flush(r->w, err);
+	/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
+	*ran_pass = rc >= 0 && !r->pipe_mode && !r->o.no_buildid && !r->o.compress;
+	if (*ran_pass)
+		rc = pk_record_build_ids(r->w, r->output, r->o.kernel, err);
+	return rc < 0 ? rc : 0;
+}
+
+int pk_recording_finish(pk_recording *r, bool ok, pk_error *err)
+{
+	pk_recorder_disable(r->rec, NULL);
+	int rc = 0;
+	bool ran_pass = false;
+	if (ok)
+		rc = last_records(r, &ran_pass, err);
+	if (!r->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
+		uint64_t t[2] = {0, 0};
+		pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
+	}
+	r->stats.bytes = pk_pd_writer_data_size(r->w);
+	r->stats.samples = pk_pd_writer_nr_samples(r->w);
+	r->stats.rings = pk_recorder_stats(r->rec);
+	pk_error e;
+	pk_error_clear(&e);
+	int crc = pk_pd_writer_close(r->w, &e);
+	r->w = NULL;
+	if (crc < 0 && ok && rc == 0) {
+		if (!e.code)
+			pk_err(&e, crc, "%s: %s", r->output, strerror(-crc));
+		if (err)
+			*err = e;
+		rc = crc;
+	}
+	return rc;
+}

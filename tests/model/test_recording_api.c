@@ -1,0 +1,143 @@
+/* The recording engine as a library (recording.h, issue 21), without the
+ * CLI: a program records a model scenario through pk_recording's steps and
+ * gets a perf.data whose samples are the ones the stats count; a rate above
+ * the kernel's maximum is lowered with a note (no print); an AUX event not
+ * first is refused as a usage error; a finished file reads back whole. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/model.h>
+#include <pmukit/perfdata.h>
+#include <pmukit/recording.h>
+
+#include "helpers.h"
+
+typedef struct notes {
+	int freq_lowered;
+	uint64_t max, asked;
+} notes;
+
+static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, const char *text)
+{
+	notes *ns = arg;
+	(void)text;
+	if (n == PK_RECNOTE_FREQ_LOWERED) {
+		ns->freq_lowered++;
+		ns->max = a;
+		ns->asked = b;
+	}
+}
+
+static pk_recording_opts model_opts(pk_model *m, const char *const *events, size_t n)
+{
+	return (pk_recording_opts){
+		.size = sizeof(pk_recording_opts), .kernel = pk_model_kernel(m),
+		.sysfs_root = pk_model_sysfs_root(m), .cpuid = pk_model_cpuid(m)->str,
+		.events = events, .nr_events = n, .system_wide = true,
+	};
+}
+
+/* Samples in a perf.data, as a reader sees them. */
+static uint64_t file_samples(const char *path)
+{
+	pk_pd_reader *rd;
+	pk_pd_event ev;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_pd_reader_open(path, NULL, &rd, &err), 0);
+	uint64_t n = 0;
+	int r;
+	while ((r = pk_pd_next(rd, &ev, &err)) == 1)
+		n += ev.type == PERF_RECORD_SAMPLE;
+	assert_int_equal(r, 0);
+	pk_pd_reader_close(rd);
+	return n;
+}
+
+static void test_records_scenario(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const char *ev[] = {"cycles"};
+	notes ns = {0};
+	pk_recording_opts o = model_opts(m, ev, 1);
+	o.freq = 1000000000; /* above any kernel's maximum rate */
+	o.output = path;
+	o.note = on_note;
+	o.note_arg = &ns;
+	pk_recording *r;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	int64_t max = pk_host_number(pk_model_kernel(m), PK_HOST_MAX_SAMPLE_RATE, 0);
+	assert_true(max > 0);
+	assert_int_equal(ns.freq_lowered, 1);
+	assert_int_equal(ns.max, (uint64_t)max);
+	assert_int_equal(ns.asked, 1000000000);
+	assert_int_equal(pk_evsel_attr(pk_evlist_at(pk_recording_evlist(r), 0))->sample_freq,
+			 (uint64_t)max);
+	assert_int_equal(pk_recording_open(r, &err), 0);
+	assert_int_equal(pk_recording_begin(r, &err), 0);
+	assert_int_equal(pk_recording_start(r, &err), 0);
+	int rc;
+	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
+		;
+	assert_true(rc >= 0);
+	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+	const pk_recording_totals *t = pk_recording_stats(r);
+	uint64_t samples = t->samples;
+	assert_true(samples > 0);
+	assert_true(t->bytes > 0);
+	assert_int_equal(samples, t->rings->nr_samples);
+	assert_false(pk_recording_pipe(r));
+	pk_recording_free(r);
+	pk_model_free(m);
+	assert_int_equal(file_samples(path), samples);
+	pk_test_rmtree(dir);
+}
+
+static void test_aux_event_not_first_refused(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("neoverse-n1-spe.json"));
+	const char *ev[] = {"cycles", "arm_spe_0//"};
+	pk_recording_opts o = model_opts(m, ev, 2);
+	pk_recording *r;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_true(pk_recording_configure(r, &err) < 0);
+	assert_true(pk_recording_refused(r));
+	assert_non_null(strstr(err.msg, "put the arm_spe_0 event first"));
+	pk_recording_free(r);
+	pk_model_free(m);
+}
+
+static void test_bad_event_is_the_parsers_error(void **state)
+{
+	(void)state;
+	const char *ev[] = {"no-such-event"};
+	pk_recording_opts o = {.size = sizeof(o), .events = ev, .nr_events = 1};
+	pk_recording *r = (pk_recording *)&o;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_true(pk_recording_new(&o, &r, &err) < 0);
+	assert_null(r);
+	assert_true(err.code < 0);
+	assert_string_equal(err.where, "no-such-event");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_records_scenario),
+		cmocka_unit_test(test_aux_event_not_first_refused),
+		cmocka_unit_test(test_bad_event_is_the_parsers_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

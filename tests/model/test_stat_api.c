@@ -1,0 +1,178 @@
+/* perf stat's counting engine as a library (stat.h, issue 21), without the
+ * CLI: a run on the model counts every CPU for the scenario's virtual time
+ * (the elapsed time is the model's clock, the rows one per event with
+ * enabled = running and the scenario's cycles); -r's accumulation sums the
+ * counts and keeps each run's value for the spread; a command that cannot
+ * run fails the open with its errno; a real command's run reaps it with its
+ * exit status and counts its task-clock; stat -M's metric groups
+ * (topdown.h) put a PERF_METRICS metric's events in one group behind a
+ * slots leader and refuse an unknown name with perf's message. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pmukit/model.h>
+#include <pmukit/pmu.h>
+#include <pmukit/stat.h>
+#include <pmukit/topdown.h>
+
+#include "helpers.h"
+
+static pk_evlist *stat_events(pk_pmus *pmus, const char *cpuid, const char *events, bool sw)
+{
+	pk_evlist *l = pk_evlist_new();
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *own = pmus ? NULL : pk_pmus_load(NULL, &err); /* the host's */
+	pmus = pmus ? pmus : own;
+	pk_parse_opts po = {.cpuid = cpuid};
+	assert_int_equal(pk_evlist_parse(l, pmus, events, &po, &err), 0);
+	pk_config_opts co = {.mode = PK_CONFIG_STAT, .system_wide = sw, .forked_workload = !sw};
+	assert_int_equal(pk_evlist_config(l, &co, &err), 0);
+	pk_pmus_put(own);
+	return l;
+}
+
+static double model_clock(void *arg)
+{
+	return (double)pk_model_now(arg);
+}
+
+static void test_model_run(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const pk_kernel *k = pk_model_kernel(m);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
+	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
+	assert_non_null(cpus);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_GLOBAL,
+			  .clock = model_clock, .clock_arg = m};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+	assert_int_equal(pk_stat_open(s, &err), 0);
+	assert_int_equal(pk_stat_go(s, &err), 0);
+	assert_int_equal(pk_stat_pid(s), -1);
+	uint64_t start = pk_model_now(m), end = pk_model_end(m);
+	pk_model_advance(m, end - start);
+	pk_stat_result res;
+	pk_stat_stop(s, &res);
+	assert_true(res.elapsed_ns == (double)(end - start));
+	assert_int_equal(res.status, -1);
+	pk_stat_rows rows = {0}, acc = {0};
+	assert_int_equal(pk_stat_finish(s, &rows, &err), 0);
+	assert_int_equal(rows.nr, 2);
+	for (size_t i = 0; i < rows.nr; i++) {
+		assert_int_equal(rows.v[i].status, PK_OPEN_OK);
+		assert_true(rows.v[i].counts.val > 0);
+		assert_int_equal(rows.v[i].counts.ena, rows.v[i].counts.run);
+	}
+	assert_string_equal(rows.v[0].name, "cycles");
+	/* -r: two runs summed, each run's value kept for the spread */
+	assert_int_equal(pk_stat_rows_accumulate(&acc, &rows), 0);
+	assert_int_equal(pk_stat_rows_accumulate(&acc, &rows), 0);
+	assert_int_equal(acc.runs, 2);
+	assert_int_equal(acc.v[0].counts.val, 2 * rows.v[0].counts.val);
+	assert_true(acc.v[0].noise.n == 2);
+	assert_true(acc.v[0].noise.mean == (double)rows.v[0].counts.val);
+	pk_stat_rows_free(&rows);
+	pk_stat_rows_free(&acc);
+	pk_stat_free(s);
+	pk_cpumap_put(cpus);
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
+static void test_command_not_found(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_evlist *l = stat_events(NULL, NULL, "task-clock", false);
+	char *argv[] = {(char *)"/nonexistent/pmukit-test", NULL};
+	pk_stat_opts o = {.cmd = argv};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), -EINVAL); /* no size */
+	o.size = sizeof(o);
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+	assert_true(pk_stat_open(s, &err) < 0);
+	assert_int_equal(pk_stat_exec_errno(s), ENOENT);
+	assert_non_null(strstr(err.msg, "/nonexistent/pmukit-test"));
+	pk_stat_free(s);
+	pk_evlist_put(l);
+}
+
+static void test_command_run(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_evlist *l = stat_events(NULL, NULL, "task-clock", false);
+	char *argv[] = {(char *)"sh", (char *)"-c", (char *)"exit 3", NULL};
+	pk_stat_opts o = {.size = sizeof(o), .cmd = argv};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+	assert_int_equal(pk_stat_open(s, &err), 0);
+	assert_int_equal(pk_stat_go(s, &err), 0);
+	assert_true(pk_stat_pid(s) > 0);
+	for (int i = 0; i < 5000 && !pk_stat_reap(s); i++)
+		usleep(1000);
+	assert_int_equal(pk_stat_pid(s), -1);
+	pk_stat_result res;
+	pk_stat_stop(s, &res);
+	assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 3);
+	assert_true(res.elapsed_ns > 0);
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_finish(s, &rows, &err), 0);
+	assert_int_equal(rows.nr, 1);
+	if (rows.v[0].status == PK_OPEN_OK) /* a kernel refusing perf events: not counted */
+		assert_true(rows.v[0].counts.val > 0);
+	pk_stat_rows_free(&rows);
+	pk_stat_free(s);
+	pk_evlist_put(l);
+}
+
+static void test_metric_groups(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("sapphirerapids.json"));
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	const char *cpuid = pk_model_cpuid(m)->str;
+	pk_evlist *l = pk_evlist_new();
+	pk_metric_groups *mg = pk_metric_groups_new();
+	assert_int_equal(pk_metric_groups_add(mg, "tma_retiring", pmus, pk_model_kernel(m), cpuid,
+					      false, l, &err), 0);
+	size_t n = pk_evlist_count(l);
+	assert_true(n > 1);
+	assert_int_equal(pk_evsel_attr(pk_evlist_at(l, 0))->config, 0x0400); /* slots leads */
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(pk_evsel_leader(pk_evlist_at(l, i)), 0);
+	assert_int_equal(pk_metric_groups_add(mg, "nosuch", pmus, pk_model_kernel(m), cpuid, false,
+					      l, &err), -EINVAL);
+	assert_string_equal(err.msg, "Cannot find metric or group `nosuch'");
+	assert_int_equal(pk_evlist_count(l), n);
+	pk_metric_groups_free(mg);
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_run),
+		cmocka_unit_test(test_command_not_found),
+		cmocka_unit_test(test_command_run),
+		cmocka_unit_test(test_metric_groups),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
