@@ -1,4 +1,5 @@
-/* pmukit: counting, the open/read/scale/aggregate layer under `pmukit stat`.
+/* pmukit: counting, the open/read/scale/aggregate layer under `pmukit stat`
+ * (lib/counting).
  *
  * Shaped like libperf: a thread map (tasks to follow), per-evsel CPU maps, and
  * a pk_counting object that opens every evsel of an evlist on each
@@ -13,9 +14,33 @@
  *     --pk_counting_aggr-->  sums per global / CPU / thread
  *     --pk_counts_scale-->   value * enabled / running, running share
  *
+ * Above it, perf stat's run is a pk_stat (stat.h, stat.c: the runs of -r,
+ * -I's deltas, rows per bucket), the measured command is forked and held
+ * before exec by workload.h (workload.c), and -a/-C's CPUs come from
+ * pk_cpumap_targets (targets.c).
+ *
  * `pmukit record` reuses the open step: configure the evlist with
  * PK_CONFIG_RECORD (or tweak each attr through pk_counting_opts.tweak), open,
- * then take the fds with pk_counting_fd() to mmap ring buffers. */
+ * then take the fds with pk_counting_fd() to mmap ring buffers.
+ *
+ * Changes for an open are made on a copy. The evsel's attr is what the parser
+ * and pk_evlist_config made of the event; a command may replace it before
+ * opening (pk_evsel_set_attr, record's tracking bits). At open, pk_counting
+ * packs a copy per evsel and applies what the session decides there: a member
+ * counted apart from its leader starts as the leader would, the user-space
+ * fallback sets exclude_kernel and renames cycles to cycles:u. That copy is
+ * pk_counting_attr(), the name pk_counting_name(); the tweak callback gets a
+ * further copy per (cpu, thread) (record's ring watermark). The evsel is never
+ * written by an open, so the same evlist opens the same way twice. A
+ * pk_counting holds references on its evlist, target CPU map and thread map.
+ *
+ * Files: counting.c (open, read, aggregate, enable, close, the fallbacks and
+ * their messages, pk_counting_explain), counts.c (the read(2) layouts, group
+ * reads included, multiplex scaling, run statistics), threadmap.c
+ * (thread maps; a task's comm through the seam), default_events.c (perf
+ * stat's default event set), selfread.c (the self-monitoring read of a user
+ * page with RDPMC: the documented loop with injected rdpmc/rdtsc, internal
+ * counting/selfread.h, for the model and the region library). */
 #ifndef PMUKIT_COUNTING_H
 #define PMUKIT_COUNTING_H
 

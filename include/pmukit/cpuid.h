@@ -1,8 +1,15 @@
-/* pmukit: CPU identification, the key for model-specific PMU knowledge.
+/* pmukit: CPU identification, the key for model-specific PMU knowledge
+ * (lib/pmu/cpuid.c).
  *
  * The string form is perf's PERF_CPUID form: "GenuineIntel-6-97-2",
  * "AuthenticAMD-25-11-1"; on Arm "0x00000000410fd0c0" (MIDR) or "ARM-..."
- * The environment variable PMUKIT_CPUID overrides the host. */
+ * The environment variable PMUKIT_CPUID overrides the host, then perf's
+ * PERF_CPUID (in that order, read with secure_getenv); a malformed value is
+ * an error naming the variable, never silently the host's. The host's comes
+ * through the kernel seam (pk_host_cpuid in pmukit/kernel.h).
+ *
+ * TopDown refuses a CPUID of another vendor than the tree's PMUs
+ * (pki_cpuid_check_pmus: an AMD CPUID over Intel PMUs), naming both. */
 #ifndef PMUKIT_CPUID_H
 #define PMUKIT_CPUID_H
 

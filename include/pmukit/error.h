@@ -1,9 +1,28 @@
-/* pmukit: error reporting.
+/* pmukit: error reporting, and the description of lib/core.
  *
  * Library functions return 0 or a negative errno-style code and, when given a
  * pk_error, fill it with a message, what was being read (an event string, a
  * file path) and where in it. The library never prints; callers render the
- * error with pk_error_render(). */
+ * error with pk_error_render().
+ *
+ * lib/core, the bottom layer every module imports: errors and their rendering
+ * (error.c); CPU maps (cpumap.c, pmukit/cpumap.h); small utilities (util.c:
+ * file reads, integer parsing, growable arrays and buffers, warning lists,
+ * FNV-1a; pmukit/util.h: what the CLI shares with the library, pk_similar and
+ * pk_grow); the one string-keyed hash table (strmap.c); the one atomic
+ * reference count of the shared objects (refcount.h: pk_cpumap, pk_pmus,
+ * pk_evlist, pk_threadmap, the symbol tables' map groups).
+ *
+ * The one table of perf_event's sampled registers per architecture (regs.c,
+ * pmukit/regs.h): perf 6.1's names, the sample_regs bits, the default and
+ * --call-graph dwarf sets, and for the DWARF unwinder each register's DWARF
+ * number, the PC, SP, frame pointer and the preserved registers (internal
+ * core/regs.h).
+ *
+ * What the library takes from the process it runs in (secure.c): every
+ * environment setting through pki_env (secure_getenv); files written at a
+ * given path through pki_wfile (no link of another user followed, a new file
+ * created exclusively and renamed); docs/regions.md "Security". */
 #ifndef PMUKIT_ERROR_H
 #define PMUKIT_ERROR_H
 

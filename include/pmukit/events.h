@@ -1,4 +1,4 @@
-/* pmukit: events, from perf's event syntax to perf_event_attr.
+/* pmukit: events, from perf's event syntax to perf_event_attr (lib/events).
  *
  *   "cpu_core/event=0x3c/u"  --parse-->  terms, modifiers, groups
  *                            --resolve-> PMU, aliases, libpfm4 names
@@ -6,7 +6,44 @@
  *                            --encode--> perf_event_attr
  *
  * A pk_evlist owns its pk_evsels. Parsing appends; pk_evlist_config() then
- * applies the defaults of a command (stat or record) the way perf does. */
+ * applies the defaults of a command (stat: read_format, inherit,
+ * enable_on_exec; record: freq, sample_type) the way perf does. Expansion has
+ * one routine: stat's default events are parsed through it too.
+ *
+ * Inside lib/events, the split is by question:
+ * - parse.c answers "what did the user write": a syntax tree (ast.h) of
+ *   events, terms, modifiers, groups and byte positions for error carets; no
+ *   PMU knowledge, so the grammar is testable alone.
+ * - encode.c answers "what does it mean on this machine": the resolution
+ *   order follows perf (symbolic, then sysfs aliases, then libpfm4), the
+ *   hybrid rules, format terms scattered into config words, the extended
+ *   type, the modifier bits. perf's config terms (period=, freq=, inherit ...)
+ *   are one table there, which also gives the "valid terms" hint.
+ * - names.c holds perf's spellings of the symbolic events (hardware,
+ *   software, cache) as tables; the perf.data reader names cache attrs
+ *   through the same table (pki_cache_config_name).
+ * - pfm.c maps a core (lib/pmu's table of CPU models) to libpfm4 tables and
+ *   encodes named events. libpfm4 only encodes for PMUs it detects on the
+ *   host, so for another model pmukit encodes from libpfm4's event tables
+ *   where the layout is plain, checked against libpfm4's own encoder by a
+ *   test. Without a libpfm4 table (Gracemont before libpfm4 4.14) the Intel
+ *   architectural events pfm.c encodes itself (inst_retired.any, ...) stand
+ *   in, for lookups and for `pmukit list`.
+ * - tracepoint.c reads tracefs (pmukit/tracepoint.h).
+ * - evlist.c owns evsels, groups, warnings and the stat/record defaults.
+ * - branch.c holds record -j's branch filter words and their bits as a table;
+ *   attr_names.c the attr flag bits' names as perf -vv prints them.
+ *
+ * Hybrid machines: a plain hardware or cache event becomes one evsel per core
+ * PMU (cpu_core, cpu_atom), with the PMU type in config[63:32]; a raw event
+ * one per core PMU with that PMU's type; cpu_core/.../ picks one. A group of
+ * PMU-less events becomes one group per core PMU; a group that names events
+ * of different core PMUs is dissolved with a warning. Core PMUs are ordered
+ * cpu_core before cpu_atom, as in perf's hybrid document.
+ *
+ * TopDown's event rules (metric events in a slots-led group, slots first,
+ * never sampling) are applied once, where groups are formed (fix_topdown in
+ * encode.c): fixed with a note, or refused with the rule. */
 #ifndef PMUKIT_EVENTS_H
 #define PMUKIT_EVENTS_H
 

@@ -27,7 +27,19 @@
  * of its PC as the task's maps resolve it at that time; records without a
  * PC go under "[unknown]"; the answers depend only on the records (groups
  * sorted by count, then by text). The histogram owns its groups; a row's
- * texts live as long as the histogram. */
+ * texts live as long as the histogram.
+ *
+ * lib/hist, report's engine: the histogram (report_hist.c: samples into
+ * entries by the sort keys, Children, group members, the branch view's
+ * entries, a pipe's events and groups settled at its first sample, entries
+ * collected in perf's order), the sort keys and -F's value columns as tables
+ * (report_keys.c), call-chain trees (chain.c), the Arm SPE latency groups
+ * above (report_spe.c). Printing is the CLI's (tools/pmukit/report_print.c,
+ * report_chain.c, report_spe_print.c), through this header alone: the
+ * histogram's state (hist/report.h) is read from outside through access.c's
+ * accessors; what the file decides when the options did not (Children, the
+ * chains' order, the group view, the default keys) is settle.c's
+ * pk_hist_settle. */
 #ifndef PMUKIT_HIST_H
 #define PMUKIT_HIST_H
 

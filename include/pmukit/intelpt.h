@@ -9,7 +9,15 @@
  * Packets are classified by a 256-entry table on the header byte (and a
  * second one on the byte after the 0x02 extended header). A decoder keeps
  * one piece of state, the block context (BBP ... BEP: which header bytes
- * are BIP packets, and their payload size). */
+ * are BIP packets, and their payload size).
+ *
+ * lib/intelpt's files: packet.c (the two tables give each packet's kind,
+ * type, length and payload bytes; the irregular ones, TNT, CYC, MODE, PSB,
+ * TMA, MNT, BBP, CFE, EVD, have code of their own; the block context for
+ * BIP; reserved and cut encodings are BAD, one byte; the zero bytes after a
+ * packet are shown on its line, as perf does); desc.c (perf 6.1's packet
+ * texts and -D lines); info.c (the AUXTRACE_INFO (type 1) fields as perf's
+ * -D prints them). The CLI's -D prints them (tools/pmukit/pd_ipt.c). */
 #ifndef PMUKIT_INTELPT_H
 #define PMUKIT_INTELPT_H
 

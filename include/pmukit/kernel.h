@@ -1,21 +1,75 @@
-/* pmukit: the kernel interface seam.
+/* pmukit: the kernel interface seam (lib/kernel).
  *
  * Everything pmukit learns from or asks of the kernel of the measured
- * machine goes through one table of functions: the perf calls (open, read,
- * ioctl, mmap, munmap, close, poll) and the host facts (the perf sysctls,
- * page size, memory, CPUs and their topology, the CPU's identification,
- * uname, tasks, their comm and maps, the kernel text range, NUMA nodes,
- * caches, memory blocks, build ids of the kernel and the vDSO). The real table
- * calls the syscalls and reads /proc and sysfs; the PMU model and the tests'
- * fake kernels implement the same table in user space, so counting,
- * recording and topdown run unchanged on either.
+ * machine goes through one table of functions, pk_kernel_ops: the perf calls
+ * and the host facts. The real table (pk_kernel_linux) calls the syscalls and
+ * reads /proc and sysfs; the PMU model (pk_model_kernel, pmukit/model.h,
+ * docs/model.md: a core PMU and the perf driver in user space, over a
+ * scenario, in virtual time: `pmukit stat --model`, `record --model`) and the
+ * tests' fake kernels (tests/counting/fake_kernel.c) implement the same table
+ * in user space, so counting, recording, TopDown and SPE recording run
+ * unchanged on a machine without the PMU.
+ *
+ * Calls: open (perf_event_open), read, ioctl, mmap with an offset (the ring
+ * at 0, the AUX area at the user page's aux_offset), munmap, close, poll (the
+ * recorder's wait for data and for exited tasks), and the optional explain
+ * (NULL in Linux's table): the kernel's own reason for the last refused open,
+ * which counting keeps per event and puts into pk_counting_explain's message
+ * (the model says which driver rule refused an event; Linux only gives an
+ * errno, so counting guesses from it).
+ *
+ * Simulated kernels (optional entries, NULL on Linux; the model fills them):
+ * rdpmc (the instruction as a task of the kernel executes it; on Linux the
+ * caller executes it, on the model pk_model_rdpmc serves its user pages), now
+ * (its clock: the user pages' TSC), run_to (its owner runs virtual time
+ * forward), sysfs_root (its PMU tree), source (its scenario). A kernel with
+ * now is simulated: not thread-safe, tasks of its own. The region library
+ * reads the model through these only.
+ *
+ * Host facts (ops->host): number (perf_event_paranoid,
+ * perf_event_max_sample_rate, perf_event_mlock_kb, page size, MemTotal), cpus
+ * (online, present), topology (per CPU: core/package/die ids and sibling
+ * maps), cpu (the CPUID in PERF_CPUID form and the model name), uname, tasks
+ * (the threads of a process, or every process), task (a task's process and
+ * comm), maps (a process's mappings, for MMAP2 synthesis), kernel_text
+ * (_text/_etext, for the kernel MMAP); optional (NULL: not published):
+ * tracefs_file, nodes/node (NUMA nodes: memory, CPUs), mem_blocks (a node's
+ * memory blocks and the block size), cache (a CPU's cache indexes), build_id
+ * (the kernel's, a module's, the vDSO's).
+ *
+ * Who asks: counting (paranoid, for the fallback and messages), thread maps
+ * (-p/-t, comm), -a's CPU map (pk_host_cpus), CPU identification
+ * (pk_host_cpuid = PMUKIT_CPUID or the kernel's cpu; the one public name), the
+ * recorder (page size, mlock limit, mmap, poll), the synthesizers (tasks,
+ * comm, maps, kernel text), and the perf.data host features (uname, CPU sets,
+ * topology, CPU, memory, NUMA nodes, caches, memory blocks, the kernel's and
+ * vDSO's build ids). The PMU_MAPPINGS feature comes from the pk_pmus the
+ * events were resolved with, not from a second scan of sysfs.
  *
  * Invariants: every function returns a negative errno on failure (never -1
- * with errno); a fact the kernel does not publish is -ENOENT; a task that is
- * gone is -ESRCH. Nothing outside lib/kernel reads /proc, the CPU part of
- * sysfs, or calls perf_event_open, poll or sysconf (tests/kernel/seam_check.sh
- * checks it). The real table reads sysfs facts under $PMUKIT_SYSFS when set
- * (the same root the PMU snapshot uses), else /sys. */
+ * with errno); a fact the kernel does not publish is -ENOENT and its feature
+ * or message is left out; a task that is gone is -ESRCH. pk_host_number,
+ * pk_host_cpus, pk_host_cpuid, pk_host_comm wrap the table with defaults and
+ * errors that name the fact. The real table reads its sysfs facts (CPU sets,
+ * topology, the Arm MIDR) under pk_sysfs_root(): $PMUKIT_SYSFS when set (the
+ * same root the PMU snapshot uses), else /sys; /proc facts have no root.
+ *
+ * Checked: tests/kernel/seam_check.sh (test seam_check) fails when a file in
+ * lib/ outside lib/kernel names a /proc or /sys path or calls poll (ppoll,
+ * epoll), sysconf, getpagesize, uname or syscall. Its exceptions, with reasons: lib/pmu (the PMU tree under
+ * the sysfs root is the fact source itself), lib/events/tracepoint.c (tracefs,
+ * its own root), lib/symbols (ELF files of the recorded program and the
+ * analysing host's kallsyms: facts of the machine that reads perf.data, not of
+ * the measured one).
+ *
+ * lib/kernel's files: syscall wrappers (kernel_sys.c); the host facts from
+ * /proc, sysfs, cpuid and uname (linux_host.c), with NUMA nodes, memory
+ * blocks, caches and the kernel's, modules' and vDSO's build ids in
+ * linux_sysmem.c; where tracefs is mounted (pk_tracefs_dir, linux_host.c);
+ * conveniences over any kernel's facts (host.c); the loader of a simulated
+ * kernel from a file, which the PMU model registers (loader.c, internal
+ * kernel/loader.h: the region library's PMUKIT_MODEL without importing
+ * lib/model). */
 #ifndef PMUKIT_KERNEL_H
 #define PMUKIT_KERNEL_H
 

@@ -15,7 +15,45 @@
  * callers that print them say so.
  *
  * Single owner: pk_model_new -> pk_model_free. The kernel returned by
- * pk_model_kernel lives as long as the model. Not thread-safe. */
+ * pk_model_kernel lives as long as the model. Not thread-safe.
+ *
+ * lib/model (issue 8, docs/model.md), the data: scenarios (scenario.c,
+ * scenario_tma.c: the JSON contract of the model's tests, strict
+ * validation with JSON paths in errors); Intel's SLOTS and PERF_METRICS
+ * arithmetic (perf_metrics.c: quantization, delta, reset, save; the
+ * driver's value is lib/topdown/perf_metrics.c's); counters per CPU model
+ * as a table (counters.c); the events of a phase (what every event counts
+ * per cycle: one table of rate expressions per TopDown method family,
+ * events_<family>.c, walked by one engine, events.c; rows over the
+ * scenario's optional ref_ghz and per-phase rates are refused with the key
+ * to add when it is absent). Internal headers model/model.h,
+ * model/events.h.
+ *
+ * The second implementation of the kernel seam over them (model/mkernel.h):
+ * the perf calls, the seam's simulated-kernel entries (rdpmc, now, run_to,
+ * sysfs_root, source) and the driver's TopDown rules (mkernel.c, mrules.c),
+ * virtual time with scheduling, multiplexing and hybrid placement
+ * (msched.c), the CPU scheduler (threads that share a CPU time-slice;
+ * phases by cursor; mthreads.c), the modeled host facts (mhost.c), the
+ * bundled machines' trees (machines.c), the model object (mmodel.c, which
+ * also registers the model as lib/kernel's loader of scenario files).
+ *
+ * The SPE unit (docs/model.md "The SPE unit"): the scenario's optional
+ * per-phase spe (scenario_spe.c), the pure choice of operations, filters and
+ * record bytes (spe_unit.c), the driver in the kernel (mspe.c, internal
+ * model/mspe.h): open checks, the AUX area, records every period operations
+ * into it, collisions (COLLISION on the next PERF_RECORD_AUX), the core
+ * PMU's SAMPLE_POP/FEED/FILTRATE/COLLISION events, PERF_RECORD_AUX with
+ * TRUNCATED, discard.
+ *
+ * Sampling and self-monitoring (model/sampling.h): ring.c (the ring buffer
+ * as the kernel writes it, LOST records, wakeups, SET_OUTPUT checks),
+ * userpage.c (the user page's seqlock update and the RDPMC index
+ * encodings), overflow.c (samples at a fixed period or frequency), wired
+ * into the kernel by mmap.c (mmap/munmap, the user page kept up to date,
+ * SET_OUTPUT, the RDPMC emulation pk_model_rdpmc) and msample.c (overflows
+ * in virtual time, samples into the rings; poll waits in virtual time).
+ * Nothing in lib/ but lib/model imports lib/model. */
 #ifndef PMUKIT_MODEL_H
 #define PMUKIT_MODEL_H
 

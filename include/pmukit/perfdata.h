@@ -1,14 +1,32 @@
-/* pmukit: the perf.data format, read and written as a stream.
+/* pmukit: the perf.data format, read and written as a stream (lib/perfdata).
  *
- * Reader: file mode (header, attrs, data, feature sections) and pipe mode
- * (records only), both byte orders, attr sizes 64..136 and beyond, records
- * delivered one at a time, in time order when asked (a bounded queue flushed
- * at FINISHED_ROUND), COMPRESSED (zstd) records expanded. The reader never
- * holds the whole file: it reads in chunks. A damaged file gives an error
- * with the file offset after every good record has been delivered.
+ * Reader (reader.c): file mode (header, attrs, data, feature sections) and
+ * pipe mode (records only), both byte orders (swap.c), attr sizes 64..136 and
+ * beyond, records delivered one at a time, COMPRESSED (zstd) records
+ * expanded. A regular file is mapped whole and its records used in place,
+ * its pages given back as they are read; a pipe or another source is read in
+ * chunks (source.c): memory does not depend on the input size. In time order
+ * when asked (order.c): records queued per round, held where the mapped file
+ * has them (no event built) or copied; at FINISHED_ROUND everything up to the
+ * previous round's highest timestamp is handed out, the ring buffers' runs
+ * merged, in a bounded queue. Each evsel's sample layout is decoded once; the
+ * session's and script's sample loop reads through a fast path that parses
+ * each sample once (pk_pd_next_parsed). A damaged file gives an error with the
+ * file offset after every good record has been delivered. perf record
+ * --threads' directories are read as one file in perf's order (dirfmt.c). No
+ * live capture here: that is lib/record.
  *
- * Writer: files Linux perf 6.1 reads (attr.size 128, records padded to 8,
- * ids per attr, feature sections), in file or pipe mode. */
+ * Writer (writer.c): files Linux perf 6.1 reads (attr.size 128, records
+ * padded to 8, ids per attr, feature sections), in file or pipe mode.
+ *
+ * Shared pieces: the fixed layout reader and writer share (header.c), header
+ * and feature sections (features.c), the sample and sample_id layout
+ * (sample.c, one walk driven by sample_type); samples, READ values and LOST
+ * records built as the kernel lays them out (sample_write.c, internal
+ * perfdata/sample_write.h, the parser's inverse); branch entry flags
+ * (branch.c); the data source text (datasrc.c, pmukit/datasrc.h); the tracing
+ * data blob and tracepoint payloads (tracedata.c, trace.c, trace_check.c,
+ * pmukit/tracedata.h). docs/perfdata.md describes the format and the tools. */
 #ifndef PMUKIT_PERFDATA_H
 #define PMUKIT_PERFDATA_H
 

@@ -1,9 +1,24 @@
-/* pmukit: PMU discovery from sysfs.
+/* pmukit: PMU discovery from sysfs (lib/pmu).
  *
  * A pk_pmus is a snapshot of <root>/bus/event_source/devices: every PMU with
- * its type, format fields, event aliases, caps and CPU list. The root is /sys,
- * or $PMUKIT_SYSFS, or a directory given by the caller (the fixture trees).
- * PMU knowledge here is plain data; encoding lives in events. */
+ * its type, format fields, event aliases (with scale and unit), caps and CPU
+ * list; which PMUs are core PMUs and, on hybrid machines, which are cpu_core
+ * and cpu_atom; perf's PMU-name matching. The root is /sys, or $PMUKIT_SYSFS,
+ * or a directory given by the caller (the fixture trees), so every machine in
+ * tests/data/sysfs/ can be loaded on any host. It is read once (pmu.c).
+ *
+ * PMU knowledge here is plain data; encoding lives in events. What a PMU can
+ * count and how its config words are laid out comes from its sysfs
+ * directory: format fields are bit-range lists applied by one routine
+ * (pk_format_apply), with no per-PMU encoding code. Config words and format
+ * fields are spelled in one place (pk_config_word_name, pk_format_describe).
+ *
+ * CPU identification (cpuid.c, pmukit/cpuid.h) and the vendor a tree's PMUs
+ * belong to. The one table of CPU models (cpu_models.c, internal
+ * pmu/cpu_models.h, test cpu_models): vendor, family, model ranges,
+ * stepping, core PMU -> the core and libpfm4's names, best first; TopDown's
+ * methods, the PMU model's counters and lib/events/pfm.c key their data by
+ * that core. */
 #ifndef PMUKIT_PMU_H
 #define PMUKIT_PMU_H
 

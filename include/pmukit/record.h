@@ -8,7 +8,22 @@
  * a pk_pd_writer, one pass over all buffers at a time, each pass ended by
  * FINISHED_ROUND and written through to the output. Synthesizers write the
  * state that existed before recording started (kernel map, COMM/MMAP2 of
- * running tasks) from the kernel seam's host facts. */
+ * running tasks) from the kernel seam's host facts.
+ *
+ * lib/record is live capture above counting and the file format. The
+ * recorder (recorder.c): ring buffers over the union of the evsels' CPUs;
+ * with aux_pages, an AUX area beside each ring the first evsel owns, placed
+ * through the user page's aux_offset/aux_size, drained with
+ * aux_head/aux_tail into AUXTRACE records, PERF_RECORD_AUX flags counted.
+ * Records synthesized from the kernel seam's host facts (synth.c). The
+ * header's host features from the seam and the loaded pk_pmus (hostfeat.c;
+ * NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY in memfeat.c; TRACING_DATA of
+ * tracepoint recordings in tracefeat.c); BUILD_ID and SAMPLE_TIME from
+ * perf's pass over the finished file (buildids.c, following it with
+ * lib/symbols' pk_machine). A pk_recorder owns its pk_counting: the rings are
+ * mapped on its fds. Above the recorder, a whole recording as perf record
+ * runs it is a pk_recording (recording.h: recording.c, recording_run.c; Arm
+ * SPE's setup in rec_spe.c). docs/perfdata.md "pmukit record". */
 #ifndef PMUKIT_RECORD_H
 #define PMUKIT_RECORD_H
 

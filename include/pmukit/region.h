@@ -36,7 +36,29 @@
  * path, no system call except PERF_EVENT_IOC_RESET at most once per reset
  * period (opts.reset_s) per thread. Without a PMU (or with TopDown refused)
  * the library counts a software event with read(2) and says why.
- * The library prints nothing except the report the user asked for. */
+ * The library prints nothing except the report the user asked for.
+ *
+ * lib/region's files: the reader (reader.c, internal region/reader.h: RDPMC
+ * over lib/counting's pki_selfread or read(2), SLOTS with PERF_METRICS in
+ * one lock pass, the real instructions or a simulated kernel's rdpmc entry
+ * of the seam; the metric bytes decoded by lib/topdown/perf_metrics.c); the
+ * process state and its events (setup.c: the TopDown method's events or a
+ * software event with the reason, the environment through pki_env, none
+ * read when privileged, the report asked for at exit, a reading's time from
+ * the calibrated TSC); one thread's counters (rthread.c: pinned slots
+ * group, user pages, one read mode per thread, the reset policy with carried
+ * values, a simulated kernel's virtual time through the seam's now and
+ * run_to); the read(2) path (rplan.c: a plan made at open, one read per
+ * group or lone counter, each event's words; no allocation, lock or reset
+ * per reading); named regions (named.c: by their text, a hash table with
+ * per-thread caches checked against it; breakdowns through
+ * pk_topdown_compute; likwid's per-thread GET/RESET); the report (report.c:
+ * the only code of the library that prints, to the file asked for through
+ * pki_wfile, or stderr for "-"). Internal state in region/region_internal.h;
+ * likwid's marker API in pmukit/likwid/likwid-marker.h.
+ *
+ * lib/region imports no lib/model: the kernel is the caller's opts.kernel,
+ * Linux, or the one PMUKIT_MODEL loads through lib/kernel's loader. */
 #ifndef PMUKIT_REGION_H
 #define PMUKIT_REGION_H
 

@@ -18,7 +18,27 @@
  *
  * Ownership: pk_session_open gives a session the caller closes; the reader
  * and the machine belong to it. Events and samples handed to callbacks are
- * borrowed for the call. */
+ * borrowed for the call.
+ *
+ * lib/session (issue 21, docs/perfdata.md "The session"): pd_session.c, the
+ * read loop (perf's owner check unless forced; PERF_SAMPLE_READ samples
+ * handed out per counter with their deltas; --call-graph dwarf samples with
+ * their unwound chains and inlined functions; --call-graph lbr samples with
+ * their user chains stitched from the LBR call stack; the closing words: the
+ * reader's warnings, what it dropped per kind with the first file offset,
+ * what was not unwound, an error when nothing could be decoded); messages go
+ * to the caller's callback as they arise (pk_session_msg_fn), errors are
+ * returned. pd_spe.c, Arm SPE's AUX data: AUXTRACE buffers queued per CPU,
+ * decoded lazily into perf 6.1's synthetic samples on synthetic evsels,
+ * merged by time with the file's records through perf's heap order and
+ * TIME_CONV, CPU to task from CONTEXT packets and switches, hooks for -D's
+ * dump and --csv/--jsonl. pd_trace.c, tracepoint payloads. session.c, the
+ * public face: opaque with accessors, the hooks the CLI sets
+ * (pk_session_after_dump, pk_session_on_feature, pk_session_spe_dump,
+ * pk_session_spe_export, pk_session_on_spe_sample) and the views it reads
+ * per sample (pk_session_spe_same, pk_session_chain_inlines,
+ * pk_session_trace_text). Internal state in session/pd_session.h (lib/hist
+ * reads it). */
 #ifndef PMUKIT_SESSION_H
 #define PMUKIT_SESSION_H
 

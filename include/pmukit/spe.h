@@ -8,7 +8,24 @@
  *
  * Packets are classified by a 256-entry table on the header byte (the
  * encodings of docs/spe.md); a record is every packet up to and including
- * the TIMESTAMP or END that closes it. */
+ * the TIMESTAMP or END that closes it.
+ *
+ * lib/spe (docs/spe.md), the decoder: packet.c (the 256-entry table on the
+ * header byte, packets, perf's -D text and dump lines); record.c (packets
+ * gathered into records ended by TIMESTAMP or END, PAD skipped, undecodable
+ * bytes returned as warnings with their offset); info.c (AUXTRACE_INFO
+ * metadata v1/v2); synth.c (perf 6.1's synthetic sample kinds, --itrace,
+ * sample fields and perf_mem_data_src); export.c (a record's fields as
+ * spe-parser's named columns for CSV/JSONL). No I/O, no allocation per
+ * packet. Internal spe/spe_internal.h: the header table, each entry's type,
+ * size, index and the record loop's mask, tag, slot, step, flow.
+ *
+ * Recording (spe_rec.c, pmukit/spe_record.h): an arm_spe event's terms read
+ * back through the PMU's formats, the driver's rules (pk_spe_check:
+ * filterable events, privilege, frequency; pk_spe_period: the interval the
+ * driver programs, raised to caps/min_interval), the AUXTRACE_INFO writer;
+ * used by `record` and by the model's SPE unit. The AUX data of a perf.data
+ * becomes samples in lib/session (pd_spe.c). */
 #ifndef PMUKIT_SPE_H
 #define PMUKIT_SPE_H
 

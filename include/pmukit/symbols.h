@@ -6,7 +6,39 @@
  * cached per dso, and kernel addresses through /proc/kallsyms when readable.
  * Only the recorded binaries are read, as perf finds them: a file whose
  * build id differs from the recorded one, or (without one) of another
- * architecture, gives no symbols; so does another kernel's kallsyms. */
+ * architecture, gives no symbols; so does another kernel's kallsyms.
+ *
+ * lib/symbols, one file per concept: thread.c (tasks, their names, and a
+ * comm version that changes with any name: callers keep text made of names
+ * while it stays), maps.c (a process's maps; pk_mmap_dso_name, the one rule
+ * naming anonymous and JIT maps), dso.c, symtab.c, elf.c, demangle.c,
+ * kallsyms.c, machine.c (lookups and their cache). Kernel modules are dsos
+ * of their own with perf's names ([i915]).
+ *
+ * Where symbols come from: buildid.c (only the recorded binaries: a file's
+ * build id must be the recorded one, from perf's build-id cache or its
+ * path; without one, never an ELF of another machine type than the file's
+ * ARCH; the kernel's kallsyms only when the recorded kernel build id is
+ * this host's or none was recorded, else the cache's copy, moved by KASLR's
+ * slide since the recording); kcache.c (the kallsyms cache: the finished
+ * kernel table in binary, per boot, under $XDG_CACHE_HOME/pmukit, mapped
+ * and checked; $PMUKIT_KALLSYMS_CACHE= turns it off); debuginfod.c (a
+ * recorded binary found nowhere else, from debuginfod servers when
+ * $DEBUGINFOD_URLS is set, libdebuginfod loaded on first use); perfmap.c
+ * (JIT symbols from /tmp/perf-<pid>.map); plt_shadow.c (which PLT slots
+ * perf's symbol tree answers with the symbol grown over the PLT).
+ *
+ * Beyond the symbol: srcline.c (source lines from DWARF line tables through
+ * libdw, per dso, pk_machine_srcline); unwind.c (the user stacks of
+ * --call-graph dwarf samples unwound with libdw, pk_machine_unwind: a Dwfl
+ * per process map version, the registers from lib/core's table, memory from
+ * the sample's stack copy; where a frame has no CFI, the frame pointer as
+ * perf's libunwind follows it; a preserved register libdw loses carried
+ * from the frames before; and the inlined functions of a frame,
+ * pk_machine_inlines; docs/perfdata.md "DWARF unwinding"). Script's call
+ * chain printing asks where an address lies without the symbol lookup
+ * (pk_machine_frame, pk_machine_frame_map, pk_machine_locate).
+ * sy_internal.h lists the files' shared functions, internal names pki_sy_. */
 #ifndef PMUKIT_SYMBOLS_H
 #define PMUKIT_SYMBOLS_H
 

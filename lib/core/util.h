@@ -1,6 +1,17 @@
-/* Internal helpers shared by the library's modules (file reads, integer
- * parsing, growable arrays and buffers, warning lists). Not installed; the
- * names are pki_ and not exported. */
+/* Internal helpers shared by the library's modules, one implementation each:
+ * file reads, integer parsing, growable arrays (pki_grow), byte buffers
+ * (pki_buf_reserve, behind the string buffer and pk_pd_buf), warning lists
+ * (pki_warnings, behind pk_pmus_warning, pk_evlist_warning and the perf.data
+ * reader's warnings). Not installed; the names are pki_ and not exported.
+ *
+ * String-keyed tables use core/strmap.h (pki_strmap): the machine's dsos by
+ * name, the unwound chains' inlined names. Still private: report's histogram
+ * (lib/hist/report_hist.c) and --spe-latency groups (lib/hist/report_spe.c),
+ * per-sample hot paths left as they are; the region library's names
+ * (lib/region/named.c: looked up without a lock while another thread adds
+ * one, in a fixed array that never moves and never allocates; its header says
+ * why strmap cannot serve); tables keyed by integers (threads by tid, the
+ * reader's ids) are not string tables. */
 #ifndef PK_CORE_UTIL_H
 #define PK_CORE_UTIL_H
 

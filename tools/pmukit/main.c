@@ -1,5 +1,51 @@
 /* pmukit: command-line entry point. Dispatches `pmukit <cmd> [options]` to
- * one file per subcommand, perf style. */
+ * one file per subcommand, perf style, and describes tools/pmukit, the CLI:
+ * argument parsing, output and charts over the library's public API.
+ *
+ * Options: one option table per command (cli_opts.c: getopt's long options
+ * and short string, `pmukit help CMD`, --list-opts/--list-cmds for
+ * pmukit-completion.bash, and the option errors: missing value, did you mean,
+ * ambiguous). Output formats: JSON strings escaped by jansson and RFC 4180
+ * CSV fields through one writer (textout.c: stat's -x/-j, --topdown,
+ * script's SPE --csv/--jsonl); checked output (every write and close, stdout
+ * at exit, here).
+ *
+ * One cmd_<name>.c per subcommand, with its helpers: list's metric sections
+ * (list_metrics.c); stat's lines (stat_print.c), --topdown (stat_topdown.c),
+ * --model (stat_model.c) and -M (printed from lib/topdown's pk_metric_groups);
+ * record's options and messages over lib/record's pk_recording, stat's over
+ * lib/counting's pk_stat (the engines: the command launcher, the Arm SPE
+ * setup, the runs and intervals are the library's);
+ * sampled register names (perf_regs.c over lib/core's table: record
+ * -I/--user-regs lists into masks, "?", script iregs/uregs).
+ *
+ * perf.data's header as perf prints it (pd_header.c, report and script; a
+ * pipe's features as their records are read; BPF programs and BTF ids in
+ * pd_bpf.c). Script's filters (script_filter.c), side records
+ * (script_side_events.c), rarer fields (script_fields.c, branch stacks among
+ * them) and -F metric (script_metric.c: perf script's rounds of group
+ * samples over the stat table of lib/metrics). Report's table printed from
+ * lib/hist's entries (report_print.c), call-chain trees printed
+ * graph/fractal/flat/folded (report_chain.c), -F columns parsed and printed
+ * (report_fields.c), --hierarchy (report_hier.c), the branch view's keys (-b)
+ * and its Branch Statistics (report_branch.c), --stats/--tasks/--mmaps/-T
+ * (report_tasks.c; maps named by pk_mmap_dso_name, lib/symbols' rule);
+ * `report --spe-latency` and its --plot histogram printed from lib/hist's
+ * groups (report_spe_print.c, pk_spe_hist).
+ *
+ * perf's raw dump of every record for -D (pd_dump.c: offset, hex bytes, each
+ * record type decoded, a sample's read values, thread and dso, report's stats
+ * blocks, script's own lines after each record's dump; Intel PT's
+ * AUXTRACE_INFO fields and packets in pd_ipt.c). Script's and report's way
+ * into lib/session (session_cli.c: the session's messages printed as
+ * `pmukit CMD: warning: ...`, its errors with perf's exit statuses, -D's Arm
+ * SPE packets and --csv/--jsonl lines printed from the session's hooks;
+ * pd_out.c: the output buffer of the hot printing paths). SVG charts for
+ * files the user asks for (plot_svg.c; `stat --topdown --plot` draws the
+ * kept intervals through stat_td_plot.c).
+ *
+ * The CLI reaches the library through include/pmukit only (tests/check_layers.py
+ * and the build: compiled against include/ alone, linked to libpmukit.so). */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>

@@ -1,17 +1,42 @@
-/* SVG charts the CLI writes when the user asks for one (`stat --topdown
- * --plot FILE.svg` with -I; later SPE latency histograms): a stacked
- * timeline of shares (TopDown Level 1, and Level 2 in a second band, one
- * panel per core type on hybrid machines) and a histogram. Data in, a
- * complete standalone SVG document out, readable in any browser: title,
- * axes with ticks, gridlines and units, legend, an optional "modeled" badge.
+/* SVG charts the CLI writes when the user asks for one: `stat --topdown
+ * --plot FILE.svg` with -I (drawn by stat_td_plot.c from the intervals stat
+ * keeps) and `report --spe-latency --plot FILE.svg` (the Arm SPE total
+ * latency histogram, report_spe_print.c). Charts are files a user asks for,
+ * so they live in the CLI, not the library. Data in, one complete standalone
+ * SVG document out, readable in any browser.
+ *
+ * plot_timeline_svg: a title, an optional subtitle (the command) and a
+ * "modeled, not measured" badge (modeled), then one panel per plot_panel
+ * (title cpu_core, cpu_atom, ...; its interval end times in seconds), each
+ * with a Level 1 band and, when any series has level 2, a second band. A
+ * plot_series is a name, a #rrggbb colour, a level, for level 2 the index of
+ * its level-1 parent, and one share 0..1 per time point. Series are stacked
+ * in order (level 2 grouped by parent) as steps, one per interval; axes
+ * 0-100 % "% of slots" with gridlines and seconds with nice ticks; the legend
+ * lists the stack top first.
+ *
+ * plot_histogram_svg: bins (nr_bins + 1 edges, counts) as bars, a linear or
+ * decade (log_y) count axis, labels with units, legend, badge.
+ *
+ * Both share the pieces (locale-free fixed-decimal numbers, XML escaping,
+ * nice ticks, axes, legend, title block), build the document in memory and
+ * write it at the end.
  *
  * Invariants: the same data gives the same bytes (numbers are written with
  * fixed decimals and no locale, nothing depends on time or the host); text
  * is XML-escaped; bad input (NaN or infinite values, shares outside 0..1,
  * times not increasing, no series, no points, a Level 2 series whose parent
- * is not a Level 1 series, a colour that is not #rrggbb) is refused with a
- * pk_error naming what and where, before anything is written. Kept apart
- * from the commands so tests/cli can check it alone. */
+ * is not a Level 1 series, a colour that is not #rrggbb) is -EINVAL with a
+ * pk_error naming the series and index, before anything is written; a failed
+ * write is -EIO.
+ *
+ * Checked by tests/cli/test_plot_svg.c (structure, escaping, determinism,
+ * refusals) and by rendering: tests/cli/svg_check.py draws the SVG in
+ * headless Chromium (Debian chromium, installed by scripts/setup.sh; the test
+ * is skipped with the reason printed without it), decodes the PNG with the
+ * standard library and checks that each series' colour covers its share of
+ * the plot area and that axes, legend and title are drawn. Kept apart from
+ * the commands so tests/cli can check it alone. */
 #ifndef PMUKIT_PLOT_SVG_H
 #define PMUKIT_PLOT_SVG_H
 
