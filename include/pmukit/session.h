@@ -106,6 +106,34 @@ const char *const *pk_session_chain_inlines(const pk_session *s, const pk_pd_sam
 /* Messages kept when the options gave no callback (NULL past the end). */
 const char *pk_session_warning(const pk_session *s, size_t idx);
 
+/* ---- Intel PT (docs/intelpt.md) ----
+ * Its synthesized samples come on synthetic evsels after the file's:
+ * `branches` (PERF_TYPE_HARDWARE, branch instructions, period 1: perf's
+ * BTS-like layout, ip => addr), `cbr` and `psb` (attr.type
+ * PK_SESSION_SYNTH_TYPE, config PK_SESSION_SYNTH_CBR / _PSB) whose sample's
+ * raw data is a pk_session_ipt_payload. Errors go to the error hook. */
+#define PK_SESSION_SYNTH_TYPE 0x80000000u
+enum { PK_SESSION_SYNTH_CBR = 5, PK_SESSION_SYNTH_PSB = 6 };
+typedef struct pk_session_ipt_payload {
+	uint64_t psb_offset;         /* psb: the PSB's offset in its queue's data */
+	uint32_t cbr;                /* cbr: the core:bus ratio (x 100 MHz) */
+	uint32_t max_nonturbo;       /* cbr: the AUXTRACE_INFO's max non-turbo ratio */
+} pk_session_ipt_payload;
+/* An instruction trace error (perf's AUXTRACE_ERROR, type 1), in time order
+ * with the samples; msg is perf's text of code. */
+typedef struct pk_session_itrace_error {
+	uint32_t type, code, cpu;
+	int32_t pid, tid;
+	uint64_t ip, time;
+	const char *msg;
+} pk_session_itrace_error;
+typedef int (*pk_session_itrace_error_fn)(void *arg, pk_session *s,
+					  const pk_session_itrace_error *e);
+void pk_session_on_itrace_error(pk_session *s, pk_session_itrace_error_fn fn, void *arg);
+/* Intel PT's default --itrace is report's (perf 6.1's report: power events
+ * and errors, no branches) rather than script's (calls and trace ends too). */
+void pk_session_itrace_report(pk_session *s);
+
 /* ---- hooks and views of the pmukit CLI (perf's -D, --header, --csv) ---- */
 
 /* The event hook in place (NULL: none) and its arg: a hook put in front
