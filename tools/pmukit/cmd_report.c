@@ -455,10 +455,11 @@ static void report_free(report *rp)
 }
 
 /* Arm SPE files: the events and their samples, perf's "Available
- * samples" (its TUI's event menu). */
+ * samples" (its TUI's event menu); perf 6.1 prints none for Intel PT's. */
 static void print_available(const report *rp, pk_session *s)
 {
-	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)))
+	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)) ||
+	    !pk_session_has_spe(s))
 		return;
 	printf("# Available samples\n");
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
@@ -539,6 +540,7 @@ static int report_run(report *rp, report_args *a)
 		pd_session_close(s);
 		return status;
 	}
+	pk_session_itrace_report(s); /* Intel PT: report's default --itrace */
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
 		pd_session_close(s);
 		return 129;
