@@ -56,24 +56,7 @@ int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err)
 
 static int64_t cpu_task(const pki_ipt *pt, uint32_t cpu)
 {
-	return cpu < pt->nr_cpu_tid ? pt->cpu_tid[cpu] : -1;
-}
-
-static int set_cpu_task(pki_ipt *pt, uint32_t cpu, int64_t tid)
-{
-	if (cpu >= 4096)
-		return 0;
-	if (cpu >= pt->nr_cpu_tid) {
-		int64_t *n = realloc(pt->cpu_tid, (cpu + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = pt->nr_cpu_tid; i <= cpu; i++)
-			n[i] = -1;
-		pt->cpu_tid = n;
-		pt->nr_cpu_tid = cpu + 1;
-	}
-	pt->cpu_tid[cpu] = tid;
-	return 0;
+	return pki_cpu_task(&pt->cpu_tasks, cpu);
 }
 
 /* The walker: no code is read (pmukit has no x86 instruction decoder),
@@ -311,12 +294,7 @@ int pki_ipt_before(pki_ipt *pt, pk_session *s, const pk_pd_event *ev, uint64_t t
 			return rc;
 		queue_next(pt, s, q);
 	}
-	/* a switch out names the task coming in */
-	if (ev && ev->type == PERF_RECORD_SWITCH_CPU_WIDE && (ev->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
-	    ev->size >= 16 &&
-	    set_cpu_task(pt, ev->id.cpu, (int32_t)(uint32_t)(pk_pd_rec_u64(ev, 0) >> 32)) < 0)
-		return -ENOMEM;
-	return 0;
+	return ev ? pki_cpu_task_switch(&pt->cpu_tasks, ev) : 0;
 }
 
 void pki_ipt_finish(pki_ipt *pt, pk_session *s)
@@ -337,7 +315,7 @@ void pki_ipt_release(pki_ipt *pt)
 		free(q);
 	}
 	free(pt->queues);
-	free(pt->cpu_tid);
+	pki_cpu_tasks_release(&pt->cpu_tasks);
 	free(pt->failed);
 	pt->queues = NULL;
 	pt->nr_queues = 0;

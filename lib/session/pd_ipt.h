@@ -23,6 +23,8 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/session.h>
 
+#include "pd_cputask.h"
+
 struct pk_session;
 typedef struct pki_ipt_queue pki_ipt_queue;
 
@@ -45,8 +47,7 @@ typedef struct pki_ipt {
 	size_t nr_queues;
 	bool have_tc;
 	pk_pd_rec_time_conv tc;
-	int64_t *cpu_tid;            /* per CPU: the task switched in (-1: none) */
-	size_t nr_cpu_tid;
+	pki_cpu_tasks cpu_tasks;     /* per CPU: the task switched in */
 	uint64_t *failed;            /* the dsos (ordinals) a walk failed in */
 	size_t nr_failed, cap_failed;
 	struct pk_session *s;        /* while a queue decodes: for the walker */
