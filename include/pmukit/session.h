@@ -130,9 +130,13 @@ typedef struct pk_session_itrace_error {
 typedef int (*pk_session_itrace_error_fn)(void *arg, pk_session *s,
 					  const pk_session_itrace_error *e);
 void pk_session_on_itrace_error(pk_session *s, pk_session_itrace_error_fn fn, void *arg);
-/* Intel PT's default --itrace is report's (perf 6.1's report: power events
- * and errors, no branches) rather than script's (calls and trace ends too). */
-void pk_session_itrace_report(pk_session *s);
+/* Intel PT's default --itrace: script's (calls and trace ends, power
+ * events, errors: the default), report's (power events and errors, no
+ * branches), or none (perf 6.1's report --stats and --tasks decode nothing). */
+typedef enum pk_session_itrace_for {
+	PK_ITRACE_SCRIPT = 0, PK_ITRACE_REPORT, PK_ITRACE_NONE
+} pk_session_itrace_for;
+void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which);
 
 /* ---- hooks and views of the pmukit CLI (perf's -D, --header, --csv) ---- */
 

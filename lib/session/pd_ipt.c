@@ -221,7 +221,8 @@ static void parse_info(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 int pki_ipt_event(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 {
 	if (ev->type == PK_RECORD_AUXTRACE_INFO) {
-		if ((uint32_t)pk_pd_rec_u64(ev, 0) == PK_IPT_AUXTRACE_TYPE && !pt->have_info && !s->spe.dump)
+		if ((uint32_t)pk_pd_rec_u64(ev, 0) == PK_IPT_AUXTRACE_TYPE && !pt->have_info &&
+		    !s->spe.dump && !pt->no_decode)
 			parse_info(pt, s, ev);
 		return 0; /* the Arm SPE part notes the trace type too */
 	}

@@ -36,6 +36,7 @@ enum { PKI_IPT_BRANCHES, PKI_IPT_TRANSACTIONS, PKI_IPT_CBR, PKI_IPT_PSB, PKI_IPT
 typedef struct pki_ipt {
 	bool have_info;              /* an AUXTRACE_INFO of type Intel PT */
 	bool itrace_set, report;     /* --itrace given; report's default */
+	bool no_decode;              /* the data not decoded (report --stats) */
 	unsigned kinds;              /* 1 << PKI_IPT_*: the samples to make */
 	bool errors;                 /* errors to the hook */
 	pk_ipt_params params;

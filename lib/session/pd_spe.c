@@ -525,8 +525,9 @@ int pki_spe_finish(pki_spe *sp, pk_session *s, bool failed, pk_error *err)
 				"offset %#" PRIx64 ") not decoded: %s", sp->nr_foreign,
 				sp->foreign_bytes, sp->foreign_offset,
 				sp->info_type == PK_IPT_AUXTRACE_TYPE
-					? "they hold Intel PT, whose samples pmukit does not "
-					  "synthesize (-D prints its packets)"
+					? "they hold Intel PT, whose samples are made by script "
+					  "and report, not with -D (it prints the packets), "
+					  "--stats or --tasks (as perf 6.1)"
 				: sp->info_type ? "their trace type is not Arm SPE (the only one "
 						  "pmukit decodes)"
 						: "no AUXTRACE_INFO says what trace they hold");

@@ -191,7 +191,8 @@ void pk_session_on_itrace_error(pk_session *s, pk_session_itrace_error_fn fn, vo
 	s->ipt.error_arg = arg;
 }
 
-void pk_session_itrace_report(pk_session *s)
+void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which)
 {
-	s->ipt.report = true;
+	s->ipt.report = which == PK_ITRACE_REPORT;
+	s->ipt.no_decode = which == PK_ITRACE_NONE;
 }

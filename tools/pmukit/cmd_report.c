@@ -534,13 +534,15 @@ static int report_run(report *rp, report_args *a)
 		return 1;
 	}
 	if (a->stats || a->tasks) {
-		/* perf 6.1: --stats wins over --tasks; neither prints a header */
+		/* perf 6.1: --stats wins over --tasks; neither prints a header,
+		 * nor decodes Intel PT */
+		pk_session_itrace_default(s, PK_ITRACE_NONE);
 		int status = a->stats ? report_stats_run(s) : report_tasks_run(s, a->mmaps);
 		status = pd_session_finish(s, status);
 		pd_session_close(s);
 		return status;
 	}
-	pk_session_itrace_report(s); /* Intel PT: report's default --itrace */
+	pk_session_itrace_default(s, PK_ITRACE_REPORT);
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
 		pd_session_close(s);
 		return 129;
