@@ -13,6 +13,7 @@
 
 typedef struct pki_cpu_tasks {
 	int64_t *tid;                /* per CPU: the task switched in (-1: none) */
+	int64_t *pid;                /* its pid as the switch names it (-1: none) */
 	size_t nr;
 } pki_cpu_tasks;
 
@@ -20,9 +21,13 @@ static inline int64_t pki_cpu_task(const pki_cpu_tasks *t, uint32_t cpu)
 {
 	return cpu < t->nr ? t->tid[cpu] : -1;
 }
+static inline int64_t pki_cpu_task_pid(const pki_cpu_tasks *t, uint32_t cpu)
+{
+	return cpu < t->nr ? t->pid[cpu] : -1;
+}
 
-/* CPU cpu runs tid from now on: 0 or -ENOMEM. */
-int pki_cpu_task_set(pki_cpu_tasks *t, uint32_t cpu, int64_t tid);
+/* CPU cpu runs tid (of pid, -1: not known) from now on: 0 or -ENOMEM. */
+int pki_cpu_task_set(pki_cpu_tasks *t, uint32_t cpu, int64_t pid, int64_t tid);
 /* A record that is a switch out: its CPU's task is the one it names. */
 int pki_cpu_task_switch(pki_cpu_tasks *t, const pk_pd_event *ev);
 void pki_cpu_tasks_release(pki_cpu_tasks *t);

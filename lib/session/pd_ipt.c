@@ -54,9 +54,14 @@ int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err)
 	return 0;
 }
 
-static int64_t cpu_task(const pki_ipt *pt, uint32_t cpu)
+/* The task CPU cpu runs: its tid and pid as the last switch named them
+ * (perf's Intel PT way), the pid else from the thread table. */
+static void cpu_task(const pki_ipt *pt, pk_session *s, uint32_t cpu, int64_t *pid, int64_t *tid)
 {
-	return pki_cpu_task(&pt->cpu_tasks, cpu);
+	*tid = pki_cpu_task(&pt->cpu_tasks, cpu);
+	*pid = pki_cpu_task_pid(&pt->cpu_tasks, cpu);
+	if (*pid < 0 && *tid >= 0)
+		*pid = pk_machine_pid_of(s->machine, (uint32_t)*tid);
 }
 
 /* The walker: no code is read (pmukit has no x86 instruction decoder),
@@ -66,8 +71,8 @@ static int walk(void *arg, uint64_t ip, uint64_t stop, pk_ipt_insn *insn)
 	(void)stop, (void)insn;
 	pki_ipt *pt = arg;
 	pk_session *s = pt->s;
-	int64_t tid = cpu_task(pt, pt->walking->cpu);
-	int64_t pid = tid >= 0 ? pk_machine_pid_of(s->machine, (uint32_t)tid) : -1;
+	int64_t pid, tid;
+	cpu_task(pt, s, pt->walking->cpu, &pid, &tid);
 	pk_addr_loc loc;
 	pk_machine_locate(s->machine, pid >= 0 ? (uint32_t)pid : 0,
 			  ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, &loc);
@@ -241,8 +246,8 @@ int pki_ipt_event(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_fn fn, void *arg)
 {
 	const pk_ipt_event *e = &q->ev;
-	int64_t tid = cpu_task(pt, q->cpu);
-	int64_t pid = tid >= 0 ? pk_machine_pid_of(s->machine, (uint32_t)tid) : -1;
+	int64_t pid, tid;
+	cpu_task(pt, s, q->cpu, &pid, &tid);
 	if (e->type == PK_IPT_EV_ERROR) {
 		pt->nr_errors++;
 		if (!pt->errors || !pt->error_fn)
@@ -263,7 +268,8 @@ static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_
 	pk_pd_sample *smp = &pt->smp;
 	pk_pd_event *ev = &pt->sev;
 	smp->type = ev_sel->attr.sample_type;
-	ev->misc = smp->misc = e->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	/* a psb without IP is the kernel's for perf 6.1 (report's [k]) */
+	ev->misc = smp->misc = e->ip >> 63 || !e->ip ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	ev->id.time = smp->time = q->time;
 	ev->id.cpu = smp->cpu = q->cpu;
 	ev->offset = e->offset;

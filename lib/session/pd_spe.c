@@ -278,7 +278,7 @@ static void queue_task(pki_spe *sp, pk_session *s, pki_spe_queue *q)
 
 static inline int set_cpu_task(pki_spe *sp, uint32_t cpu, int64_t tid)
 {
-	return pki_cpu_task_set(&sp->cpu_tasks, cpu, tid);
+	return pki_cpu_task_set(&sp->cpu_tasks, cpu, -1, tid);
 }
 
 /* Whether the file has a TIME_CONV (kept once read: a file has one);
