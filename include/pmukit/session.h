@@ -137,6 +137,10 @@ typedef enum pk_session_itrace_for {
 	PK_ITRACE_SCRIPT = 0, PK_ITRACE_REPORT, PK_ITRACE_NONE
 } pk_session_itrace_for;
 void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which);
+/* Whether samples get call chains made by the session (Intel PT's report
+ * default: the IP and the calls the trace showed), known once the run read
+ * the AUXTRACE_INFO (before the first sample). */
+bool pk_session_synth_chains(const pk_session *s);
 
 /* ---- hooks and views of the pmukit CLI (perf's -D, --header, --csv) ---- */
 

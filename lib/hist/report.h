@@ -148,6 +148,7 @@ typedef struct report {
 	 * --no-group the leader's title says "events" */
 	bool forced_group;
 	bool children, children_set, use_cg, cg_set, inverted, sym_first;
+	bool synth_checked;          /* the session's made chains looked at (first sample) */
 	bool raw_trace;              /* --raw-trace: the trace key's raw fields */
 	bool mem_mode, mem_mode_default; /* --mem-mode: weights as periods; its key order */
 	bool need_chain;             /* chains resolved: tree, Children or parent key */
@@ -181,6 +182,7 @@ int rp_hist_setup(report *rp, struct pk_session *s, const pk_pd_header *hdr);
 int rp_hist_pipe_settle(report *rp, struct pk_session *s, pk_pd_header *hdr);
 /* The call graph and chain resolution from the events' sample types
  * (cmd_report.c); true when an event samples call chains. */
+void rp_synth_chains(report *rp);
 bool rp_settle_chains(report *rp, struct pk_session *s);
 /* An address of process pid resolved as the sample's cpumode says. */
 void rp_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip, rp_loc *l);

@@ -331,6 +331,11 @@ int rp_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		if (rp_hist_pipe_settle(rp, s, h) < 0)
 			return -ENOMEM;
 	}
+	if (!rp->synth_checked) {
+		rp->synth_checked = true;
+		if (pk_session_synth_chains(s) && !rp->use_cg)
+			rp_synth_chains(rp);
+	}
 	int ei = ev->evsel->idx;
 	if ((size_t)ei >= rp->nr_ev)
 		return 0;
@@ -622,6 +627,23 @@ void rp_col_text(const report *rp, const rp_entry *e, int k, char *b, size_t n)
 		return;
 	}
 	snprintf(b, n, "%s", e->cols[k]);
+}
+
+/* Chains the session makes (Intel PT's report): the graph and Children
+ * as for a file whose events sample chains, settled at the first sample
+ * (perf 6.1 knows them from the start: nothing is counted before). */
+void rp_synth_chains(report *rp)
+{
+	rp->use_cg = rp->cg.mode != RP_CG_NONE;
+	if (!rp->children_set)
+		rp->children = true;
+	if (!rp->cg.order_set)
+		rp->cg.caller = rp->children;
+	if (rp->hierarchy)
+		rp->children = false;
+	if (rp->inverted)
+		rp->cg.caller = true;
+	rp->need_chain = rp->use_cg || rp->children;
 }
 
 /* Whether the file's events sample call chains: the call graph shown unless

@@ -18,6 +18,8 @@ struct pki_ipt_queue {
 	pk_ipt_decoder *dec;
 	struct { uint8_t *data; size_t len; } *bufs;
 	size_t nr_bufs, fed;         /* fed: buffers given to the decoder */
+	uint64_t stack[64];          /* the thread stack: calls' from IPs, the last on top */
+	unsigned depth;
 	bool has;                    /* ev: the next event, at perf time `time` */
 	pk_ipt_event ev;
 	uint64_t time;
@@ -31,6 +33,7 @@ static void set_default(pki_ipt *pt)
 	if (!pt->report)
 		pt->kinds |= 1u << PKI_IPT_BRANCHES;
 	pt->errors = true;
+	pt->callchain = pt->report; /* report's: chains, the file's samples' too */
 }
 
 int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err)
@@ -48,6 +51,8 @@ int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err)
 			pt->errors = true;
 		else if (*p == 'x')
 			pt->kinds |= 1u << PKI_IPT_TRANSACTIONS;
+		else if (*p == 'g')
+			pt->callchain = true;
 		/* other letters (instructions, which need the code; Arm SPE's):
 		 * nothing to make here */
 	}
@@ -242,12 +247,45 @@ int pki_ipt_event(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 	return 1;
 }
 
+/* The thread stack perf keeps from the branches: a call pushes its from
+ * IP, an error empties it (the trace is broken there). */
+static void track_stack(pki_ipt_queue *q, const pk_ipt_event *e)
+{
+	if (e->type == PK_IPT_EV_ERROR)
+		q->depth = 0;
+	else if (e->type == PK_IPT_EV_BRANCH && (e->flags & PK_IPT_BR_CALL) &&
+		 q->depth < sizeof q->stack / sizeof q->stack[0])
+		q->stack[q->depth++] = e->ip;
+}
+
+static uint64_t chain_context(uint64_t ip)
+{
+	return ip >> 63 || !ip ? (uint64_t)PERF_CONTEXT_KERNEL : (uint64_t)PERF_CONTEXT_USER;
+}
+
+/* The chain of a sample at ip: ip, then the stack from its top, each
+ * address after a context marker where the context changes. */
+size_t pki_ipt_chain(pki_ipt *pt, const pki_ipt_queue *q, uint64_t ip)
+{
+	size_t n = 0;
+	uint64_t ctx = chain_context(ip);
+	pt->chain[n++] = ctx;
+	pt->chain[n++] = ip;
+	for (unsigned i = q ? q->depth : 0; i-- > 0;) {
+		if (chain_context(q->stack[i]) != ctx)
+			pt->chain[n++] = ctx = chain_context(q->stack[i]);
+		pt->chain[n++] = q->stack[i];
+	}
+	return n;
+}
+
 /* One decoder event: a sample of its kind, an error to the hook. */
 static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_fn fn, void *arg)
 {
 	const pk_ipt_event *e = &q->ev;
 	int64_t pid, tid;
 	cpu_task(pt, s, q->cpu, &pid, &tid);
+	track_stack(q, e);
 	if (e->type == PK_IPT_EV_ERROR) {
 		pt->nr_errors++;
 		if (!pt->errors || !pt->error_fn)
@@ -281,6 +319,8 @@ static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_
 	pt->payload = (pk_session_ipt_payload){e->offset, e->cbr, pt->max_nonturbo};
 	smp->raw = (const uint8_t *)&pt->payload;
 	smp->raw_size = sizeof(pt->payload);
+	smp->callchain = pt->callchain ? pt->chain : NULL;
+	smp->callchain_nr = pt->callchain ? pki_ipt_chain(pt, q, e->ip) : 0;
 	ev->evsel = ev_sel;
 	s->nr_samples++;
 	return fn(arg, s, ev, smp);

@@ -39,6 +39,9 @@ typedef struct pki_ipt {
 	bool no_decode;              /* the data not decoded (report --stats) */
 	unsigned kinds;              /* 1 << PKI_IPT_*: the samples to make */
 	bool errors;                 /* errors to the hook */
+	bool callchain;              /* call chains from the thread stack (g) */
+	uint64_t chain[2 + 2 * 64];  /* the chain handed out with a sample */
+	pk_pd_sample fsmp;           /* a file's sample with its chain (a copy) */
 	pk_ipt_params params;
 	uint32_t max_nonturbo;
 	pk_pd_evsel synth[PKI_IPT_NR_SYNTH];
@@ -68,6 +71,9 @@ int pki_ipt_event(pki_ipt *pt, struct pk_session *s, const pk_pd_event *ev);
  * than it; then a context switch sets its CPU's task. fn's nonzero result. */
 int pki_ipt_before(pki_ipt *pt, struct pk_session *s, const pk_pd_event *ev, uint64_t t,
 		   pk_session_sample_fn fn, void *arg);
+/* The chain of a sample at ip (report's default g): in pt->chain, its
+ * length; q NULL: the file's samples (the IP alone). */
+size_t pki_ipt_chain(pki_ipt *pt, const pki_ipt_queue *q, uint64_t ip);
 /* --itrace for Intel PT (perf's letters; those of other traces ignored). */
 int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err);
 /* The closing words (the number of instruction trace errors). */

@@ -407,9 +407,18 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 		}
 		if (sample_chain(s, &ev, &sample) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
+		const pk_pd_sample *smp = &sample;
+		if (s->ipt.have_info && s->ipt.callchain && !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
+			/* Intel PT's report: the file's samples get chains too (on
+			 * a copy: the reader's fast path keeps `sample` as filled) */
+			s->ipt.fsmp = sample;
+			s->ipt.fsmp.callchain = s->ipt.chain;
+			s->ipt.fsmp.callchain_nr = pki_ipt_chain(&s->ipt, NULL, sample.ip);
+			smp = &s->ipt.fsmp;
+		}
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
 				? deliver_read(s, &ev, &sample, to, to_arg)
-				: to(to_arg, s, &ev, &sample);
+				: to(to_arg, s, &ev, smp);
 		if (r)
 			return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 	}

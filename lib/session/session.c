@@ -196,3 +196,8 @@ void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which)
 	s->ipt.report = which == PK_ITRACE_REPORT;
 	s->ipt.no_decode = which == PK_ITRACE_NONE;
 }
+
+bool pk_session_synth_chains(const pk_session *s)
+{
+	return s->ipt.have_info && s->ipt.callchain;
+}
