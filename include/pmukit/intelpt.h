@@ -1,8 +1,10 @@
-/* pmukit: the Intel Processor Trace (Intel PT) packet decoder.
+/* pmukit: the Intel Processor Trace (Intel PT) packet and trace decoders.
  *
  * A pure decoder over a byte buffer (the data of a perf.data AUXTRACE
  * record whose AUXTRACE_INFO is of type 1): bytes -> packets, each with
- * perf 6.1's `-D` text. No I/O, no allocation, never prints. The packet
+ * perf 6.1's `-D` text; and the trace decoder above it (second half of
+ * this header): a queue's packets -> perf's synthesized events. No I/O,
+ * never prints; the trace decoder's object is the only allocation. The packet
  * formats are those of the Intel SDM Vol. 3, chapter "Intel Processor
  * Trace"; docs/intelpt.md lists them.
  *
