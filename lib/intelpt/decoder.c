@@ -28,6 +28,7 @@ struct pk_ipt_decoder {
 	enum st st, before_psb;
 	uint64_t ip;        /* SYNC: where execution is */
 	uint64_t last_ip;   /* the IP compression's reference */
+	bool have_last_ip;  /* false after a failure: compressed IPs are no use */
 	uint64_t psb_off, psb_fup;
 	bool fup_pending;   /* a FUP reached: the next TIP/TIP.PGD is async */
 	uint64_t fup_ip;
@@ -118,19 +119,29 @@ static pk_ipt_event *push(pk_ipt_decoder *d, pk_ipt_ev_type type, uint64_t off)
 	return e;
 }
 
+/* After a failure: the IP is found again at the next packet with a full
+ * IP (the compressed ones build on an IP that may be wrong). */
+static void lose_sync(pk_ipt_decoder *d)
+{
+	d->st = RESYNC;
+	d->fup_pending = false;
+	d->have_last_ip = false;
+}
+
 static void error(pk_ipt_decoder *d, int code, uint64_t ip, uint64_t off)
 {
 	pk_ipt_event *e = push(d, PK_IPT_EV_ERROR, off);
 	e->code = code;
 	e->ip = ip;
-	d->st = RESYNC;
-	d->fup_pending = false;
+	lose_sync(d);
 }
 
 /* A TIP/FUP's IP from its compressed bytes and the last IP. */
 static bool packet_ip(pk_ipt_decoder *d, const pk_ipt_packet *k, uint64_t *ip)
 {
 	uint64_t v = k->payload, last = d->last_ip;
+	if (!d->have_last_ip && (k->count == 1 || k->count == 2 || k->count == 4))
+		return false;
 	switch (k->count) {
 	case 1: v = (last & ~0xffffull) | (v & 0xffff); break;
 	case 2: v = (last & ~0xffffffffull) | (v & 0xffffffff); break;
@@ -140,6 +151,7 @@ static bool packet_ip(pk_ipt_decoder *d, const pk_ipt_packet *k, uint64_t *ip)
 	default: return false; /* no IP (suppressed) */
 	}
 	d->last_ip = v;
+	d->have_last_ip = true;
 	*ip = v;
 	return true;
 }
@@ -234,12 +246,10 @@ static void step(pk_ipt_decoder *d)
 			  : PK_IPT_WALK_NOINSN;
 	if (r || ++d->steps > MAX_STEPS) {
 		d->busy = false;
-		if (r == PK_IPT_WALK_SKIP) {
-			d->st = RESYNC;
-			d->fup_pending = false;
-		} else {
+		if (r == PK_IPT_WALK_SKIP)
+			lose_sync(d);
+		else
 			error(d, r ? PK_IPT_ERR_NOINSN : PK_IPT_ERR_NELOOP, d->ip, d->cur_off);
-		}
 		return;
 	}
 	switch (in.kind) {
@@ -315,6 +325,7 @@ static void find_ip(pk_ipt_decoder *d, const pk_ipt_packet *k, bool has, uint64_
 	} else if (d->st == RESYNC && has && (k->type == PK_IPT_TIP || k->type == PK_IPT_FUP)) {
 		d->st = SYNC;
 		d->ip = ip;
+		branch(d, 0, ip, PK_IPT_BR_TRACE_BEGIN); /* perf's "0 => ip" (b) */
 	}
 }
 
@@ -394,6 +405,7 @@ int pk_ipt_next(pk_ipt_decoder *d, pk_ipt_event *ev)
 			d->psb_off = off;
 			d->psb_fup = 0;
 			d->last_ip = 0;
+			d->have_last_ip = true;
 			d->cbr_changed = false;
 			d->fup_pending = false;
 		} else if (k.type == PK_IPT_BAD) {

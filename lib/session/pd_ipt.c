@@ -33,6 +33,7 @@ static void set_default(pki_ipt *pt)
 	if (!pt->report)
 		pt->kinds |= 1u << PKI_IPT_BRANCHES;
 	pt->errors = true;
+	pt->calls_only = true;
 	pt->callchain = pt->report; /* report's: chains, the file's samples' too */
 }
 
@@ -42,6 +43,7 @@ int pki_ipt_set_itrace(pki_ipt *pt, const char *arg, pk_error *err)
 	pt->itrace_set = true;
 	pt->kinds = 0;
 	pt->errors = false;
+	pt->calls_only = !strchr(arg, 'b');
 	for (const char *p = arg; *p; p++) {
 		if (*p == 'b' || *p == 'c')
 			pt->kinds |= 1u << PKI_IPT_BRANCHES;
@@ -298,9 +300,10 @@ static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_
 	unsigned k = e->type == PK_IPT_EV_PSB ? PKI_IPT_PSB
 		     : e->type == PK_IPT_EV_CBR ? PKI_IPT_CBR
 						: PKI_IPT_BRANCHES;
-	/* calls (async branches) and trace ends, as perf's "c" keeps */
+	/* "c": calls (async branches) and trace ends; "b": every branch */
 	if (pt->synth_of[k] < 0 || !fn ||
-	    (k == PKI_IPT_BRANCHES && !(e->flags & (PK_IPT_BR_CALL | PK_IPT_BR_TRACE_END))))
+	    (k == PKI_IPT_BRANCHES && pt->calls_only &&
+	     !(e->flags & (PK_IPT_BR_CALL | PK_IPT_BR_TRACE_END))))
 		return 0;
 	const pk_pd_evsel *ev_sel = &pt->synth[pt->synth_of[k]];
 	pk_pd_sample *smp = &pt->smp;

@@ -39,6 +39,7 @@ typedef struct pki_ipt {
 	bool no_decode;              /* the data not decoded (report --stats) */
 	unsigned kinds;              /* 1 << PKI_IPT_*: the samples to make */
 	bool errors;                 /* errors to the hook */
+	bool calls_only;             /* branches: calls and trace ends (c), not all (b) */
 	bool callchain;              /* call chains from the thread stack (g) */
 	uint64_t chain[2 + 2 * 64];  /* the chain handed out with a sample */
 	pk_pd_sample fsmp;           /* a file's sample with its chain (a copy) */
