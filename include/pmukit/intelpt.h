@@ -110,6 +110,11 @@ enum pk_ipt_info_word {
 	PK_IPT_INFO_WORDS
 };
 
+/* The words of an AUXTRACE_INFO record (rec: the record, header included,
+ * native order, size bytes) into w (zeros past the record's): how many it
+ * has, at most PK_IPT_INFO_WORDS. */
+size_t pk_ipt_info_words(const uint8_t *rec, size_t size, uint64_t w[PK_IPT_INFO_WORDS]);
+
 /* perf's `-D` text of an Intel PT AUXTRACE_INFO's words w[0..n) (and the
  * filter string after them, from w[n..] bytes raw_len): one "  NAME VALUE"
  * line per field perf prints, each ending in '\n', into out (truncated to

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/util.h>
+
 #include "pd_session.h"
 
 struct pki_ipt_queue {
@@ -88,15 +90,8 @@ static int walk(void *arg, uint64_t ip, uint64_t stop, pk_ipt_insn *insn)
 	for (size_t i = 0; i < pt->nr_failed; i++)
 		if (pt->failed[i] == loc.dso_ordinal)
 			return PK_IPT_WALK_SKIP;
-	if (pt->nr_failed == pt->cap_failed) {
-		size_t cap = pt->cap_failed ? 2 * pt->cap_failed : 16;
-		uint64_t *n = realloc(pt->failed, cap * sizeof(*n));
-		if (!n)
-			return PK_IPT_WALK_NOINSN;
-		pt->failed = n;
-		pt->cap_failed = cap;
-	}
-	pt->failed[pt->nr_failed++] = loc.dso_ordinal;
+	if (!pk_grow(&pt->failed, &pt->cap_failed, pt->nr_failed + 1, sizeof(*pt->failed)))
+		pt->failed[pt->nr_failed++] = loc.dso_ordinal;
 	return PK_IPT_WALK_NOINSN;
 }
 
@@ -208,12 +203,8 @@ static void make_evsels(pki_ipt *pt, pk_session *s)
 
 static void parse_info(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 {
-	uint64_t w[PK_IPT_INFO_WORDS] = {0};
-	size_t n = ev->size > 16 ? (ev->size - 16u) / 8 : 0;
-	if (n > PK_IPT_INFO_WORDS)
-		n = PK_IPT_INFO_WORDS;
-	for (size_t i = 0; i < n; i++)
-		w[i] = pk_pd_rec_u64(ev, 1 + i);
+	uint64_t w[PK_IPT_INFO_WORDS];
+	size_t n = pk_ipt_info_words(ev->data, ev->size, w);
 	uint64_t config = 0;
 	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
 		if (pk_pd_evsel_at(s->reader, i)->attr.type == w[PK_IPT_PMU_TYPE])

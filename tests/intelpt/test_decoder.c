@@ -177,8 +177,14 @@ static void test_syscall_mtc_time(void **state)
 	assert_int_equal(perf_time(&ev[2]), 641256912123ull);
 	/* the AUXTRACE_INFO's words and the intel_pt event's config give the
 	 * same parameters */
-	uint64_t w[PK_IPT_INFO_WORDS] = {[PK_IPT_MTC_FREQ_BITS] = 0x3c000,
-					  [PK_IPT_TSC_CTC_N] = 100, [PK_IPT_TSC_CTC_D] = 2};
+	uint64_t rec[2 + PK_IPT_INFO_WORDS] = {0x0098000000000046ull, 1,
+					      [2 + PK_IPT_MTC_FREQ_BITS] = 0x3c000,
+					      [2 + PK_IPT_TSC_CTC_N] = 100, [2 + PK_IPT_TSC_CTC_D] = 2};
+	uint64_t w[PK_IPT_INFO_WORDS];
+	assert_int_equal(pk_ipt_info_words((const uint8_t *)rec, sizeof rec, w), PK_IPT_INFO_WORDS);
+	assert_int_equal(pk_ipt_info_words((const uint8_t *)rec, 16 + 8 * 3, w), 3);
+	assert_int_equal(w[PK_IPT_TSC_CTC_N], 0); /* past the record: zero */
+	pk_ipt_info_words((const uint8_t *)rec, sizeof rec, w);
 	pk_ipt_params p;
 	pk_ipt_params_from_info(&p, w, PK_IPT_INFO_WORDS, 0x300e601);
 	assert_int_equal(p.mtc_period, 3);
