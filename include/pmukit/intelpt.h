@@ -1,8 +1,10 @@
-/* pmukit: the Intel Processor Trace (Intel PT) packet decoder.
+/* pmukit: the Intel Processor Trace (Intel PT) packet and trace decoders.
  *
  * A pure decoder over a byte buffer (the data of a perf.data AUXTRACE
  * record whose AUXTRACE_INFO is of type 1): bytes -> packets, each with
- * perf 6.1's `-D` text. No I/O, no allocation, never prints. The packet
+ * perf 6.1's `-D` text; and the trace decoder above it (second half of
+ * this header): a queue's packets -> perf's synthesized events. No I/O,
+ * never prints; the trace decoder's object is the only allocation. The packet
  * formats are those of the Intel SDM Vol. 3, chapter "Intel Processor
  * Trace"; docs/intelpt.md lists them.
  *
@@ -116,6 +118,11 @@ enum pk_ipt_info_word {
 	PK_IPT_INFO_WORDS
 };
 
+/* The words of an AUXTRACE_INFO record (rec: the record, header included,
+ * native order, size bytes) into w (zeros past the record's): how many it
+ * has, at most PK_IPT_INFO_WORDS. */
+size_t pk_ipt_info_words(const uint8_t *rec, size_t size, uint64_t w[PK_IPT_INFO_WORDS]);
+
 /* perf's `-D` text of an Intel PT AUXTRACE_INFO's words w[0..n) (and the
  * filter string after them, from w[n..] bytes raw_len): one "  NAME VALUE"
  * line per field perf prints, each ending in '\n', into out (truncated to
@@ -123,5 +130,103 @@ enum pk_ipt_info_word {
  * for perf to print any (fewer than PK_IPT_PER_CPU_MMAPS + 1 words). */
 size_t pk_ipt_info_text(const uint64_t *w, size_t n, const char *filter, size_t filter_len,
 			char *out, size_t size);
+
+/* ---- The trace decoder: a queue's packets -> perf's synthesized events ----
+ *
+ * Walks the packets of one AUXTRACE queue (one CPU's buffers, in order)
+ * and yields the events perf 6.1's Intel PT decoder gives: a PSB (with the
+ * CBR of its PSB+ when it changed), branches perf samples (asynchronous
+ * FUP -> TIP, trace ends FUP -> TIP.PGD), errors (with perf's codes) and,
+ * with an instruction walker, the branches walked. Timestamps are in TSC
+ * ticks: the TSC packets, moved on by MTC packets through TMA and the
+ * TSC:CTC ratio (docs/intelpt.md, "Timing").
+ *
+ * Knowing where execution goes between packets needs the code of the
+ * traced binaries: the walker hook reads it. pmukit has no x86 instruction
+ * decoder yet, so a NULL walker means "the code is not there", which is
+ * the case of a perf.data from another machine: every walk fails as perf's
+ * does ("Failed to get instruction"). A walker returns PK_IPT_WALK_SKIP
+ * where perf stays silent (code it already failed to read). */
+
+/* perf's error codes ("instruction trace error type 1 ... code N: TEXT") */
+enum pk_ipt_err_code {
+	PK_IPT_ERR_NOMEM = 1, PK_IPT_ERR_INTERN, PK_IPT_ERR_BADPKT, PK_IPT_ERR_NODATA,
+	PK_IPT_ERR_NOINSN, PK_IPT_ERR_MISMAT, PK_IPT_ERR_OVR, PK_IPT_ERR_LOST,
+	PK_IPT_ERR_UNK, PK_IPT_ERR_NELOOP,
+};
+/* perf's text of an error code ("Failed to get instruction"). */
+const char *pk_ipt_err_text(int code);
+
+/* One instruction the walker stopped at. */
+typedef enum pk_ipt_insn_kind {
+	PK_IPT_INSN_STOP = 0, /* reached the stop IP (a FUP's) without a branch */
+	PK_IPT_INSN_COND,     /* conditional branch: takes a TNT bit */
+	PK_IPT_INSN_DIRECT,   /* jump or call to a known target */
+	PK_IPT_INSN_INDIRECT, /* indirect jump or call, return: takes a TIP */
+} pk_ipt_insn_kind;
+
+typedef struct pk_ipt_insn {
+	pk_ipt_insn_kind kind;
+	uint64_t ip;     /* the instruction */
+	uint64_t next;   /* the one after it (not taken) */
+	uint64_t target; /* COND, DIRECT: where it goes when taken */
+	bool call;       /* a call (DIRECT, INDIRECT) */
+} pk_ipt_insn;
+
+/* What a walk gives: 0 (insn filled), or: */
+enum {
+	PK_IPT_WALK_NOINSN = 1, /* the code at ip is not there: error NOINSN */
+	PK_IPT_WALK_SKIP = 2,   /* not walkable, said before: resync silently */
+};
+/* Walks from ip to the first branch, or to stop (stop 0: none). */
+typedef int (*pk_ipt_walk_fn)(void *arg, uint64_t ip, uint64_t stop, pk_ipt_insn *insn);
+
+/* The AUXTRACE_INFO's timing parameters. */
+typedef struct pk_ipt_params {
+	unsigned mtc_period;          /* the MTC's CTC bit: 2^mtc_period CTC a step */
+	uint32_t tsc_ctc_n, tsc_ctc_d; /* TSC ticks per CTC tick: n / d */
+	pk_ipt_walk_fn walk;          /* NULL: no code (every walk fails) */
+	void *walk_arg;
+} pk_ipt_params;
+
+/* The params from an AUXTRACE_INFO's words (pk_ipt_info_word) and the
+ * intel_pt event's config (its MTC period field, bits 17:14). */
+void pk_ipt_params_from_info(pk_ipt_params *p, const uint64_t *w, size_t n, uint64_t config);
+
+typedef enum pk_ipt_ev_type {
+	PK_IPT_EV_PSB = 1, /* a PSB: offset, ip (0 when unknown) */
+	PK_IPT_EV_CBR,     /* the core:bus ratio changed: cbr */
+	PK_IPT_EV_BRANCH,  /* ip -> to (to 0: trace end); flags */
+	PK_IPT_EV_ERROR,   /* code at ip */
+} pk_ipt_ev_type;
+
+enum {
+	PK_IPT_BR_CALL = 1 << 0,
+	PK_IPT_BR_ASYNC = 1 << 1,      /* FUP -> TIP: interrupt, exception, syscall */
+	PK_IPT_BR_TRACE_BEGIN = 1 << 2,
+	PK_IPT_BR_TRACE_END = 1 << 3,
+	PK_IPT_BR_COND = 1 << 4,
+};
+
+typedef struct pk_ipt_event {
+	pk_ipt_ev_type type;
+	uint64_t tsc;    /* the trace's time (TSC ticks); 0: no timestamp yet */
+	uint64_t offset; /* the packet's offset in the queue's data */
+	uint64_t ip, to;
+	uint32_t flags;  /* BRANCH: PK_IPT_BR_* */
+	uint32_t cbr;    /* CBR: the ratio */
+	int code;        /* ERROR: pk_ipt_err_code */
+} pk_ipt_event;
+
+typedef struct pk_ipt_decoder pk_ipt_decoder;
+
+/* A decoder at the start of a queue; NULL when out of memory. */
+pk_ipt_decoder *pk_ipt_decoder_new(const pk_ipt_params *p);
+void pk_ipt_decoder_free(pk_ipt_decoder *d);
+/* The queue's next data (an AUXTRACE buffer): buf stays the caller's until
+ * pk_ipt_next returns 0; offsets go on from the data given before. */
+void pk_ipt_feed(pk_ipt_decoder *d, const uint8_t *buf, size_t len);
+/* The next event: 1 (ev filled), 0 when the data fed is used up. */
+int pk_ipt_next(pk_ipt_decoder *d, pk_ipt_event *ev);
 
 #endif

@@ -8,8 +8,9 @@
  * makes of the raw records: one sample per counter of a PERF_SAMPLE_READ
  * group (the counter's growth since its last sample), the user stack of a
  * --call-graph dwarf sample unwound, the call stack of a --call-graph lbr
- * sample stitched, Arm SPE's AUXTRACE data decoded into synthetic samples
- * merged by time with the file's records, tracepoint payloads.
+ * sample stitched, Arm SPE's and Intel PT's AUXTRACE data decoded into
+ * synthetic samples merged by time with the file's records, tracepoint
+ * payloads.
  *
  * Nothing is lost without a word: what the reader skipped (per kind, how
  * many, the first file offset), what could not be unwound or decoded, is
@@ -32,7 +33,11 @@
  * decoded lazily into perf 6.1's synthetic samples on synthetic evsels,
  * merged by time with the file's records through perf's heap order and
  * TIME_CONV, CPU to task from CONTEXT packets and switches, hooks for -D's
- * dump and --csv/--jsonl. pd_trace.c, tracepoint payloads. session.c, the
+ * dump and --csv/--jsonl. pd_ipt.c, Intel PT's the same way: each queue's
+ * packets through lib/intelpt's trace decoder into perf 6.1's psb, cbr,
+ * branches samples and instruction trace errors, with the --itrace
+ * defaults of script and report. pd_cputask.c, each CPU's task from context
+ * switches, shared by both. pd_trace.c, tracepoint payloads. session.c, the
  * public face: opaque with accessors, the hooks the CLI sets
  * (pk_session_after_dump, pk_session_on_feature, pk_session_spe_dump,
  * pk_session_spe_export, pk_session_on_spe_sample) and the views it reads
@@ -125,6 +130,42 @@ const char *pk_session_chain_inlined(const pk_session *s, const pk_pd_sample *sm
 const char *const *pk_session_chain_inlines(const pk_session *s, const pk_pd_sample *smp);
 /* Messages kept when the options gave no callback (NULL past the end). */
 const char *pk_session_warning(const pk_session *s, size_t idx);
+
+/* ---- Intel PT (docs/intelpt.md) ----
+ * Its synthesized samples come on synthetic evsels after the file's:
+ * `branches` (PERF_TYPE_HARDWARE, branch instructions, period 1: perf's
+ * BTS-like layout, ip => addr), `cbr` and `psb` (attr.type
+ * PK_SESSION_SYNTH_TYPE, config PK_SESSION_SYNTH_CBR / _PSB) whose sample's
+ * raw data is a pk_session_ipt_payload. Errors go to the error hook. */
+#define PK_SESSION_SYNTH_TYPE 0x80000000u
+enum { PK_SESSION_SYNTH_CBR = 5, PK_SESSION_SYNTH_PSB = 6 };
+typedef struct pk_session_ipt_payload {
+	uint64_t psb_offset;         /* psb: the PSB's offset in its queue's data */
+	uint32_t cbr;                /* cbr: the core:bus ratio (x 100 MHz) */
+	uint32_t max_nonturbo;       /* cbr: the AUXTRACE_INFO's max non-turbo ratio */
+} pk_session_ipt_payload;
+/* An instruction trace error (perf's AUXTRACE_ERROR, type 1), in time order
+ * with the samples; msg is perf's text of code. */
+typedef struct pk_session_itrace_error {
+	uint32_t type, code, cpu;
+	int32_t pid, tid;
+	uint64_t ip, time;
+	const char *msg;
+} pk_session_itrace_error;
+typedef int (*pk_session_itrace_error_fn)(void *arg, pk_session *s,
+					  const pk_session_itrace_error *e);
+void pk_session_on_itrace_error(pk_session *s, pk_session_itrace_error_fn fn, void *arg);
+/* Intel PT's default --itrace: script's (calls and trace ends, power
+ * events, errors: the default), report's (power events and errors, no
+ * branches), or none (perf 6.1's report --stats and --tasks decode nothing). */
+typedef enum pk_session_itrace_for {
+	PK_ITRACE_SCRIPT = 0, PK_ITRACE_REPORT, PK_ITRACE_NONE
+} pk_session_itrace_for;
+void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which);
+/* Whether samples get call chains made by the session (Intel PT's report
+ * default: the IP and the calls the trace showed), known once the run read
+ * the AUXTRACE_INFO (before the first sample). */
+bool pk_session_synth_chains(const pk_session *s);
 
 /* ---- hooks and views of the pmukit CLI (perf's -D, --header, --csv) ---- */
 

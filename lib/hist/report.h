@@ -76,6 +76,7 @@ struct pk_hist {
 	const pk_pd_header *hdr;
 	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
 	struct pk_session *s;
+	bool synth_checked;           /* the session's made chains looked at (first sample) */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */
@@ -91,6 +92,9 @@ int pki_hist_branch_sample(pk_hist *rp, struct pki_hist_ctx *c, int ei, int lead
 /* Whether the session's events sample call chains; sets use_cg and
  * need_chain from them and the options (settle.c, a pipe's first sample). */
 bool pki_hist_settle_chains(pk_hist *rp, pk_session *s);
+/* Chains the session makes (Intel PT's report): the graph and Children as
+ * for a file whose events sample chains (settle.c, at the first sample). */
+void pki_hist_synth_chains(pk_hist *h);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

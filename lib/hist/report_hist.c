@@ -335,6 +335,11 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		if (pipe_settle(rp, s, h) < 0)
 			return -ENOMEM;
 	}
+	if (!rp->synth_checked) {
+		rp->synth_checked = true;
+		if (pk_session_synth_chains(s) && !rp->o.use_cg)
+			pki_hist_synth_chains(rp);
+	}
 	int ei = ev->evsel->idx;
 	if ((size_t)ei >= rp->nr_ev)
 		return 0;

@@ -93,6 +93,23 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 	elide(o);
 }
 
+/* perf 6.1 knows the chains Intel PT's decoder makes from the start, so
+ * nothing is counted before this (the first sample). */
+void pki_hist_synth_chains(pk_hist *h)
+{
+	pk_hist_opts *o = &h->o;
+	o->use_cg = o->cg.mode != PK_HIST_CG_NONE;
+	if (!o->children_set)
+		o->children = true;
+	if (!o->cg.order_set)
+		o->cg.caller = o->children;
+	if (o->hierarchy)
+		o->children = false;
+	if (o->inverted)
+		o->cg.caller = true;
+	o->need_chain = o->use_cg || o->children;
+}
+
 static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 {
 	bool has = evsels_have(s, true);

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static const struct field {
 	const char *name;
@@ -71,4 +72,15 @@ size_t pk_ipt_info_text(const uint64_t *w, size_t n, const char *filter, size_t 
 		}
 	}
 	return at;
+}
+
+size_t pk_ipt_info_words(const uint8_t *rec, size_t size, uint64_t w[PK_IPT_INFO_WORDS])
+{
+	/* header (8), u32 type, u32 reserved, then the words */
+	size_t n = size > 16 ? (size - 16) / 8 : 0;
+	if (n > PK_IPT_INFO_WORDS)
+		n = PK_IPT_INFO_WORDS;
+	memset(w, 0, PK_IPT_INFO_WORDS * sizeof(*w));
+	memcpy(w, rec + 16, n * sizeof(*w));
+	return n;
 }

@@ -369,15 +369,18 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 	 * counted by the reader and reported by pki_session_finish */
 	while ((rc = pk_pd_next_parsed(s->reader, &ev, &sample, err)) > 0) {
 		uint64_t t;
-		if (s->spe.have_info && record_time(&ev, &sample, &t)) {
-			/* the Arm SPE samples older than this record come first */
-			int r = pki_spe_before(&s->spe, s, &ev, t, fn, arg);
+		if ((s->spe.have_info || s->ipt.have_info) && record_time(&ev, &sample, &t)) {
+			/* the Arm SPE / Intel PT samples older than this record come first */
+			int r = s->spe.have_info ? pki_spe_before(&s->spe, s, &ev, t, fn, arg)
+						 : pki_ipt_before(&s->ipt, s, &ev, t, fn, arg);
 			if (r)
 				return spe_failed(err, r);
 		}
 		if (ev.type != PERF_RECORD_SAMPLE) {
-			if ((ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO) &&
-			    pki_spe_event(&s->spe, s, &ev) < 0)
+			int aux = ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO
+					  ? pki_ipt_event(&s->ipt, s, &ev)
+					  : 1;
+			if (aux < 0 || (!aux && pki_spe_event(&s->spe, s, &ev) < 0))
 				return pk_err(err, -ENOMEM, "out of memory");
 			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
 				pki_trace_record(&s->trace, s, &ev);
@@ -404,28 +407,42 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 		}
 		if (sample_chain(s, &ev, &sample) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
+		const pk_pd_sample *smp = &sample;
+		if (s->ipt.have_info && s->ipt.callchain && !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
+			/* Intel PT's report: the file's samples get chains too (on
+			 * a copy: the reader's fast path keeps `sample` as filled) */
+			s->ipt.fsmp = sample;
+			s->ipt.fsmp.callchain = s->ipt.chain;
+			s->ipt.fsmp.callchain_nr = pki_ipt_chain(&s->ipt, NULL, sample.ip);
+			smp = &s->ipt.fsmp;
+		}
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
 				? deliver_read(s, &ev, &sample, to, to_arg)
-				: to(to_arg, s, &ev, &sample);
+				: to(to_arg, s, &ev, smp);
 		if (r)
 			return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 	}
 	if (rc < 0)
 		return rc;
-	rc = s->spe.have_info ? pki_spe_before(&s->spe, s, NULL, UINT64_MAX, fn, arg) : 0;
+	rc = s->spe.have_info  ? pki_spe_before(&s->spe, s, NULL, UINT64_MAX, fn, arg)
+	     : s->ipt.have_info ? pki_ipt_before(&s->ipt, s, NULL, UINT64_MAX, fn, arg)
+				: 0;
 	return rc ? spe_failed(err, rc) : 0;
 }
 
 size_t pk_session_nr_evsels(const pk_session *s)
 {
-	return pk_pd_nr_evsels(s->reader) + s->spe.nr_synth;
+	return pk_pd_nr_evsels(s->reader) + s->spe.nr_synth + s->ipt.nr_synth;
 }
 
 const pk_pd_evsel *pk_session_evsel_at(const pk_session *s, size_t idx)
 {
 	size_t n = pk_pd_nr_evsels(s->reader);
 	return idx < n ? pk_pd_evsel_at(s->reader, idx)
-	       : idx - n < s->spe.nr_synth ? &s->spe.synth[idx - n] : NULL;
+	       : idx - n < s->spe.nr_synth ? &s->spe.synth[idx - n]
+	       : idx - n - s->spe.nr_synth < s->ipt.nr_synth
+		       ? &s->ipt.synth[idx - n - s->spe.nr_synth]
+		       : NULL;
 }
 
 /* One line about one kind of dropped record. */
@@ -491,6 +508,7 @@ int pki_session_finish(pk_session *s, bool failed, pk_error *err)
 	if (!s->reader)
 		return 0;
 	int rc = pki_spe_finish(&s->spe, s, failed, err);
+	pki_ipt_finish(&s->ipt, s);
 	pk_pd_reader *r = s->reader;
 	for (size_t i = 0; i < pk_pd_nr_warnings(r); i++)
 		pki_session_msg(s, PK_SESSION_WARNING, "%s", pk_pd_warning(r, i));
@@ -525,6 +543,7 @@ void pki_session_release(pk_session *s)
 	pki_strmap_free(&s->uw_names, NULL);
 	free(s->uw_arch);
 	pki_spe_release(&s->spe);
+	pki_ipt_release(&s->ipt);
 	pki_trace_release(&s->trace);
 	free(s->read_prev);
 	s->read_prev = NULL;

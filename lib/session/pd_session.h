@@ -14,6 +14,7 @@
 
 #include "core/strmap.h"
 #include "core/util.h"
+#include "pd_ipt.h"
 #include "pd_spe.h"
 #include "pd_trace.h"
 
@@ -24,6 +25,7 @@ struct pk_session {
 	uint64_t nr_samples;         /* samples handed to the callback */
 	bool ran;                    /* pki_session_run was called */
 	pki_spe spe;                 /* Arm SPE data; spe.dump (-D): dump, no samples */
+	pki_ipt ipt;                 /* Intel PT data (not with -D) */
 	pki_trace trace;             /* tracepoint payloads (tracing data) */
 	/* PERF_SAMPLE_READ: each counter's last value, by id, for the deltas
 	 * handed out as one sample per group member (perf's way) */

@@ -253,7 +253,7 @@ int pki_spe_event(pki_spe *sp, pk_session *s, const pk_pd_event *ev)
 
 static int64_t cpu_task(const pki_spe *sp, uint32_t cpu)
 {
-	return cpu < sp->nr_cpu_tid ? sp->cpu_tid[cpu] : -1;
+	return pki_cpu_task(&sp->cpu_tasks, cpu);
 }
 
 /* The queue's task when it is picked (perf's arm_spe_set_pid_tid_cpu):
@@ -277,24 +277,9 @@ static void queue_task(pki_spe *sp, pk_session *s, pki_spe_queue *q)
 	q->pid = c->pid;
 }
 
-static int grow_cpu_tid(pki_spe *sp, uint32_t cpu)
-{
-	int64_t *n = realloc(sp->cpu_tid, (cpu + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = sp->nr_cpu_tid; i <= cpu; i++)
-		n[i] = -1;
-	sp->cpu_tid = n;
-	sp->nr_cpu_tid = cpu + 1;
-	return 0;
-}
-
 static inline int set_cpu_task(pki_spe *sp, uint32_t cpu, int64_t tid)
 {
-	if (cpu >= sp->nr_cpu_tid && (cpu >= 4096 || grow_cpu_tid(sp, cpu) < 0))
-		return cpu >= 4096 ? 0 : -ENOMEM;
-	sp->cpu_tid[cpu] = tid;
-	return 0;
+	return pki_cpu_task_set(&sp->cpu_tasks, cpu, -1, tid);
 }
 
 /* Whether the file has a TIME_CONV (kept once read: a file has one);
@@ -504,9 +489,7 @@ int pki_spe_before(pki_spe *sp, pk_session *s, const pk_pd_event *ev, uint64_t t
 	}
 	/* a switch out names the task coming in: the CPU's task until the
 	 * next, while no CONTEXT packet gave one (perf's rule) */
-	if (ev && ev->type == PERF_RECORD_SWITCH_CPU_WIDE && (ev->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
-	    !sp->ctx_seen && ev->size >= 16 &&
-	    set_cpu_task(sp, ev->id.cpu, (int32_t)(uint32_t)(pk_pd_rec_u64(ev, 0) >> 32)) < 0)
+	if (ev && !sp->ctx_seen && pki_cpu_task_switch(&sp->cpu_tasks, ev) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -543,8 +526,9 @@ int pki_spe_finish(pki_spe *sp, pk_session *s, bool failed, pk_error *err)
 				"offset %#" PRIx64 ") not decoded: %s", sp->nr_foreign,
 				sp->foreign_bytes, sp->foreign_offset,
 				sp->info_type == PK_IPT_AUXTRACE_TYPE
-					? "they hold Intel PT, whose samples pmukit does not "
-					  "synthesize (-D prints its packets)"
+					? "they hold Intel PT, whose samples are made by script "
+					  "and report, not with -D (it prints the packets), "
+					  "--stats or --tasks (as perf 6.1)"
 				: sp->info_type ? "their trace type is not Arm SPE (the only one "
 						  "pmukit decodes)"
 						: "no AUXTRACE_INFO says what trace they hold");
@@ -593,7 +577,7 @@ void pki_spe_release(pki_spe *sp)
 	}
 	free(sp->queues);
 	free(sp->heap);
-	free(sp->cpu_tid);
+	pki_cpu_tasks_release(&sp->cpu_tasks);
 	sp->queues = NULL;
 	sp->nr_queues = 0;
 }

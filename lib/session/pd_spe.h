@@ -20,6 +20,8 @@
 #include <pmukit/session.h>
 #include <pmukit/spe.h>
 
+#include "pd_cputask.h"
+
 typedef struct pki_spe_queue pki_spe_queue;
 enum { PKI_SPE_PIDS = 64 };
 struct pk_session;
@@ -61,8 +63,7 @@ typedef struct pki_spe {
 		pki_spe_queue *q;
 	} *heap;
 	size_t nr_heap, cap_heap;
-	int64_t *cpu_tid;            /* per CPU: the task switched in (-1: none) */
-	size_t nr_cpu_tid;
+	pki_cpu_tasks cpu_tasks;     /* per CPU: the task switched in */
 	bool ctx_seen;               /* a record had a CONTEXT packet */
 	/* the pids of tids, valid at comm version + 1 (0: free), by tid */
 	struct pki_spe_pid {

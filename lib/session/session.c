@@ -51,7 +51,8 @@ void pk_session_on_spe_record(pk_session *s, pk_session_spe_fn fn, void *arg)
 
 int pk_session_set_itrace(pk_session *s, const char *itrace, pk_error *err)
 {
-	return pki_spe_set_itrace(&s->spe, itrace, err);
+	int rc = pki_spe_set_itrace(&s->spe, itrace, err);
+	return rc < 0 ? rc : pki_ipt_set_itrace(&s->ipt, itrace, err);
 }
 
 static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -182,4 +183,21 @@ int pk_session_finish_failed(pk_session *s, pk_error *err)
 const char *const *pk_session_chain_inlines(const pk_session *s, const pk_pd_sample *smp)
 {
 	return pki_chain_inlines(s, smp);
+}
+
+void pk_session_on_itrace_error(pk_session *s, pk_session_itrace_error_fn fn, void *arg)
+{
+	s->ipt.error_fn = fn;
+	s->ipt.error_arg = arg;
+}
+
+void pk_session_itrace_default(pk_session *s, pk_session_itrace_for which)
+{
+	s->ipt.report = which == PK_ITRACE_REPORT;
+	s->ipt.no_decode = which == PK_ITRACE_NONE;
+}
+
+bool pk_session_synth_chains(const pk_session *s)
+{
+	return s->ipt.have_info && s->ipt.callchain;
 }

@@ -108,7 +108,7 @@ int pk_spe_itrace_parse(const char *s, pk_spe_itrace *it, pk_error *err)
 				it->period = n;
 				p = end;
 			}
-		} else if (!strchr("xwpoe", *p)) { /* letters of other traces: ignored */
+		} else if (!strchr("xwpoecr", *p)) { /* letters of other traces: ignored */
 			return pk_err_at(err, -EINVAL, "--itrace", s, (long)(p - s),
 					 "unknown --itrace letter '%c' for Arm SPE (f m t b a M i l, "
 					 "i<N>i)", *p);

@@ -401,10 +401,11 @@ static void report_free(pk_hist *hist)
 }
 
 /* Arm SPE files: the events and their samples, perf's "Available
- * samples" (its TUI's event menu). */
+ * samples" (its TUI's event menu); perf 6.1 prints none for Intel PT's. */
 static void print_available(const pk_hist *hist, pk_session *s)
 {
-	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)))
+	if (pk_session_nr_evsels(s) == pk_pd_nr_evsels(pk_session_reader(s)) ||
+	    !pk_session_has_spe(s))
 		return;
 	printf("# Available samples\n");
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
@@ -480,12 +481,15 @@ static int report_run(pk_hist *hist, report_args *a)
 		return 1;
 	}
 	if (a->stats || a->tasks) {
-		/* perf 6.1: --stats wins over --tasks; neither prints a header */
+		/* perf 6.1: --stats wins over --tasks; neither prints a header,
+		 * nor decodes Intel PT */
+		pk_session_itrace_default(s, PK_ITRACE_NONE);
 		int status = a->stats ? report_stats_run(s) : report_tasks_run(s, a->mmaps);
 		status = pd_session_finish(s, status);
 		pd_session_close(s);
 		return status;
 	}
+	pk_session_itrace_default(s, PK_ITRACE_REPORT);
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
 		pd_session_close(s);
 		return 129;

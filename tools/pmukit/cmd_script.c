@@ -50,6 +50,7 @@ enum {
 	F_SRCLINE = 1 << 29,
 	F_METRIC = 1 << 30,          /* group samples' shadow metrics (script_metric.c) */
 };
+#define F_SYNTH (1u << 31)           /* Intel PT's psb / cbr payload */
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 /* the fields printed by script_fields.c, out of the common path */
 #define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
@@ -104,12 +105,43 @@ static const struct field_def {
 
 /* Tracepoints print their payload instead of the period and address. */
 #define TRACE_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE)
+/* Synthesized events (Intel PT's psb, cbr) their payload, no period. */
+#define SYNTH_FIELDS                                                                              \
+	(F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_SYNTH | F_IP | F_SYM | F_SYMOFF | F_DSO)
 
 static unsigned default_fields(uint32_t type)
 {
 	return type == PERF_TYPE_RAW ? RAW_FIELDS
 	       : type == PERF_TYPE_TRACEPOINT ? TRACE_FIELDS
-					      : DEFAULT_FIELDS;
+	       : type == PK_SESSION_SYNTH_TYPE ? SYNTH_FIELDS
+					       : DEFAULT_FIELDS;
+}
+
+/* perf's BTS-like events (Intel PT's branches): "ip => addr". */
+static bool is_bts(const pk_pd_evsel *e)
+{
+	return e->attr.type == PERF_TYPE_HARDWARE &&
+	       e->attr.config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS && e->attr.sample_period == 1;
+}
+
+/* Intel PT's psb and cbr payload, padded to perf's 34 columns. */
+static void print_synth(pd_out *o, const pk_pd_evsel *e, const pk_pd_sample *smp)
+{
+	pk_session_ipt_payload p = {0};
+	if (smp->raw && smp->raw_size >= sizeof(p))
+		memcpy(&p, smp->raw, sizeof(p));
+	size_t start = o->len;
+	if (e->attr.config == PK_SESSION_SYNTH_PSB) {
+		pd_out_printf(o, " psb offs: %#" PRIx64, p.psb_offset);
+	} else {
+		unsigned pct = p.max_nonturbo ? (5 + 1000 * p.cbr / p.max_nonturbo) / 10 : 0;
+		pd_out_printf(o, " cbr: %2u freq: %4u MHz ", p.cbr, p.cbr * 100);
+		if (p.max_nonturbo)
+			pd_out_printf(o, "(%3u%%)", pct);
+	}
+	size_t len = o->len - start;
+	if (len < 34)
+		pd_out_pad(o, (int)(34 - len));
 }
 
 /* Formatted address lines (print_addr_tagged), direct mapped. A slot is two
@@ -1134,7 +1166,10 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		script_print_flags(o);
 	if (f & F_TRACE)
 		print_trace(sc, s, e, smp);
-	if (f & F_ADDR)
+	if (f & F_SYNTH)
+		print_synth(o, e, smp);
+	bool bts = is_bts(e);
+	if ((f & F_ADDR) && !bts)
 		print_sample_addr(sc, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
 		print_data_src(sc, smp->data_src);
@@ -1149,6 +1184,13 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		slot_out(o, ls);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		ip_line_out(sc, f, smp, cpumode, ls, how, version);
+	}
+	if (bts && (f & F_IP) && (smp->type & PERF_SAMPLE_ADDR) &&
+	    (!sc->user_fields || (f & F_ADDR))) {
+		pd_out_lit(o, " =>");
+		print_addr_miss(sc, f, smp->pid,
+				smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				smp->addr, false, NULL, smp->addr, 0);
 	}
 	if (f & (F_IREGS | F_UREGS)) {
 		if (f & F_IREGS)
@@ -1171,6 +1213,20 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	pd_out_ch(o, '\n');
 	if (f & F_METRIC)
 		print_metrics(sc, ev, f, chain, smp);
+	return 0;
+}
+
+/* An instruction trace error (Intel PT) in its place among the samples,
+ * perf 6.1's line. */
+static int on_itrace_error(void *arg, pk_session *s, const pk_session_itrace_error *e)
+{
+	(void)s;
+	script *sc = arg;
+	pd_out_printf(&sc->out,
+		      " instruction trace error type %u time %" PRIu64 ".%09" PRIu64
+		      " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %s\n",
+		      e->type, e->time / 1000000000, e->time % 1000000000, (int)e->cpu, e->pid,
+		      e->tid, e->ip, e->code, e->msg);
 	return 0;
 }
 
@@ -1502,6 +1558,7 @@ int cmd_script(int argc, char **argv)
 		sc.frames = sc.lines + LINE_CACHE;
 	/* --csv/--jsonl: the SPE records only, printed by session_cli.c */
 	pk_session_on_spe_sample(s, on_spe_sample);
+	pk_session_on_itrace_error(s, on_itrace_error, &sc);
 	if (dump) /* perf's dump of each record, then script's lines for it */
 		rc = pd_dump_run(s, sc.side.kinds & SIDE_ROUND ? PD_DUMP_ROUNDS_SHOWN : 0u,
 				 export_fmt ? skip_sample : on_dump_sample, &sc);

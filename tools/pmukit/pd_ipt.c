@@ -14,12 +14,8 @@
 void pd_ipt_dump_info(const pk_pd_event *ev)
 {
 	/* the record: header, u32 type, u32 reserved, u64 words, filter string */
-	uint64_t w[PK_IPT_INFO_WORDS] = {0};
-	size_t n = ev->size > 16 ? (ev->size - 16u) / 8 : 0;
-	if (n > PK_IPT_INFO_WORDS)
-		n = PK_IPT_INFO_WORDS;
-	for (size_t i = 0; i < n; i++)
-		w[i] = pk_pd_rec_u64(ev, 1 + i);
+	uint64_t w[PK_IPT_INFO_WORDS];
+	size_t n = pk_ipt_info_words(ev->data, ev->size, w);
 	const char *filter = NULL;
 	size_t flen = 0, at = 16 + PK_IPT_INFO_WORDS * 8;
 	if (n == PK_IPT_INFO_WORDS && at < ev->size) {
