@@ -625,9 +625,8 @@ int pk_pd_reader_parse_sample(pk_pd_reader *r, const pk_pd_event *ev, pk_pd_samp
 {
 	const char *field = NULL;
 	const pk_pd_evsel *e = ev->evsel;
-	int rc0 = pk_pd_sample_check(s, err);
-	if (rc0 < 0)
-		return rc0;
+	if (s->size != sizeof(*s))
+		return pk_pd_sample_check(s, err);
 	/* the reader's own evsels carry their layout */
 	if (ev->type == PERF_RECORD_SAMPLE && e && e->idx >= 0 && (size_t)e->idx < r->nr_evsels &&
 	    r->evsels[e->idx] == e &&

@@ -1168,8 +1168,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		print_trace(sc, s, e, smp);
 	if (f & F_SYNTH)
 		print_synth(o, e, smp);
-	bool bts = is_bts(e);
-	if ((f & F_ADDR) && !bts)
+	if ((f & F_ADDR) && !is_bts(e))
 		print_sample_addr(sc, e, f, smp, cpumode);
 	if (f & F_DATA_SRC)
 		print_data_src(sc, smp->data_src);
@@ -1185,7 +1184,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		ip_line_out(sc, f, smp, cpumode, ls, how, version);
 	}
-	if (bts && (f & F_IP) && (smp->type & PERF_SAMPLE_ADDR) &&
+	if ((f & F_IP) && (smp->type & PERF_SAMPLE_ADDR) && is_bts(e) &&
 	    (!sc->user_fields || (f & F_ADDR))) {
 		pd_out_lit(o, " =>");
 		print_addr_miss(sc, f, smp->pid,
