@@ -55,6 +55,8 @@ struct stat_opts {
 	const char **metrics;      /* -M lists */
 	int nr_metrics;
 	bool metric_no_group;      /* --metric-no-group */
+	bool metric_no_merge;      /* --metric-no-merge */
+	bool metric_only;          /* --metric-only */
 	char **cmd;
 };
 
@@ -72,6 +74,8 @@ enum {
 	OPT_LOG_FD,
 	OPT_CSV_HEADER,
 	OPT_METRIC_NO_GROUP,
+	OPT_METRIC_NO_MERGE,
+	OPT_METRIC_ONLY,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -113,6 +117,12 @@ static const pk_opt stat_opts_table[] = {
 	 "metric), each metric's events in one group (docs/metrics.md)"},
 	{"metric-no-group", 0, OPT_METRIC_NO_GROUP, no_argument, NULL,
 	 "open the events of -M metrics ungrouped"},
+	{"metric-no-merge", 0, OPT_METRIC_NO_MERGE, no_argument, NULL,
+	 "a group per -M metric (default: a metric whose events\n"
+	 "are all in an earlier metric's group is counted there)"},
+	{"metric-only", 0, OPT_METRIC_ONLY, no_argument, NULL,
+	 "print only the metrics: a column each, a line per\n"
+	 "interval and CPU (-A)"},
 	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
 	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
 	 "tma_* shares in percent, one block per core type; the\n"
@@ -184,6 +194,12 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
 		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	/* perf 6.1's refusals, its words and exit status */
+	if (o->metric_only && (o->per_thread || o->repeat > 1)) {
+		fprintf(stderr, "--metric-only is not supported with %s\n",
+			o->per_thread ? "--per-thread" : "-r");
+		return 234;
+	}
 	if (o->no_aggr && o->per_thread)
 		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
 	if (o->interval_ms && o->repeat > 1)
@@ -266,6 +282,8 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_CSV_HEADER: o->csv_header = true; break;
 		case 'M': o->metrics[o->nr_metrics++] = optarg; break;
 		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
+		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
+		case OPT_METRIC_ONLY: o->metric_only = true; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -611,6 +629,7 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
+	s->mg.no_merge = o->metric_no_merge;
 	for (int i = 0; i < o->nr_metrics; i++) {
 		int r = stat_mg_setup(&s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
 				      o->metric_no_group, s->evlist, err);
@@ -782,10 +801,10 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	return r;
 }
 
-static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
-			 pk_metric_value *out, const char **label)
+static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			 stat_vendor_metric *out)
 {
-	return stat_mg_value(arg, in, idx, out, label);
+	return stat_mg_value(arg, in, idx, nth, out);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -827,6 +846,7 @@ int cmd_stat(int argc, char **argv)
 		.aggr = s.aggr,
 		.big_num = o.big_num,
 		.runs = 1,
+		.metric_only = o.metric_only,
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;

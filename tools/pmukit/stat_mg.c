@@ -6,11 +6,15 @@
  * over the counts of its own events (the same bucket) only.
  *
  * Invariants: a metric is added once however often it is named; metrics
- * are in name order, each group's events in the order the formula first
- * names them (slots first: Intel's PERF_METRICS events need a slots
- * leader); an event that is no core event (uncore, MSR) fails the
- * setup naming the metric and the event. */
+ * are in perf 6.1's order (most events first, then by name), each group's
+ * events in the order the formula first names them (slots first: Intel's
+ * PERF_METRICS events need a slots leader); unless --metric-no-merge, a
+ * metric whose events are all in an earlier metric's own group is counted
+ * in that group (perf's merge) and printed on the first of its events
+ * there; an event that is no core event (uncore, MSR) fails the setup
+ * naming the metric and the event. */
 #include "stat_mg.h"
+#include "stat_print.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +66,15 @@ static int by_name(const void *a, const void *b, void *t)
 		      pk_metric_table_def(t, (size_t)((const stat_mg_metric *)b)->row)->name);
 }
 
+/* perf 6.1's order: most events first, ties in name order. */
+static int by_events(const void *a, const void *b, void *t)
+{
+	const stat_mg_metric *x = a, *y = b;
+	if (x->nev != y->nev)
+		return x->nev > y->nev ? -1 : 1;
+	return by_name(a, b, t);
+}
+
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
 		     pk_error *err)
 {
@@ -69,9 +82,27 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 	return pk_evlist_add(l, &a, name, pmu) ? 0 : pk_err(err, -ENOMEM, "out of memory");
 }
 
-/* Appends the events of metric m (one group unless no_group). */
-static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
-		      bool no_group, pk_evlist *l, pk_error *err)
+static int push_event(stat_mg_metric *m, const char *name, uint64_t config)
+{
+	char **ev = realloc(m->ev, (m->nev + 1) * sizeof(*ev));
+	if (ev)
+		m->ev = ev;
+	uint64_t *cfg = ev ? realloc(m->cfg, (m->nev + 1) * sizeof(*cfg)) : NULL;
+	if (cfg)
+		m->cfg = cfg;
+	char *copy = cfg ? strdup(name) : NULL;
+	if (!copy)
+		return -ENOMEM;
+	m->ev[m->nev] = copy;
+	m->cfg[m->nev++] = config;
+	return 0;
+}
+
+/* Metric m's events in the order they are opened: the formula's first
+ * mentions, slots first (added when it names PERF_METRICS events without
+ * it: they need a slots leader). */
+static int collect_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
+			  pk_error *err)
 {
 	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
 	pk_expr *e = pk_expr_parse(d->formula, err);
@@ -88,23 +119,84 @@ static int add_events(stat_mg *mg, stat_mg_metric *m, const pk_cpuid *id, const 
 		r = pk_metric_event_config(id, pmu->name, ev, &cfg[i], err);
 		if (r < 0)
 			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
-		/* PERF_METRICS events need a slots leader: added first below */
 		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}
-	m->first = pk_evlist_count(l);
-	if (r == 0 && metrics && !slots)
-		r = add_event(l, pmu, "TOPDOWN.SLOTS", 0x0400, err);
+	if (r == 0 && metrics && !slots && push_event(m, "TOPDOWN.SLOTS", 0x0400) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
 	for (int pass = 0; pass < 2 && r == 0; pass++) /* slots first */
 		for (size_t i = 0; i < n && r == 0; i++)
-			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0))
-				r = add_event(l, pmu, pk_expr_ref(e, i), cfg[i], err);
+			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0) &&
+			    push_event(m, pk_expr_ref(e, i), cfg[i]) < 0)
+				r = pk_err(err, -ENOMEM, "out of memory");
 	free(cfg);
 	pk_expr_free(e);
-	m->nr = pk_evlist_count(l) - m->first;
-	if (r == 0 && !no_group && m->nr > 1)
-		pk_evlist_group(l, m->first, m->nr);
 	return r;
+}
+
+static bool has_event(const stat_mg_metric *m, const char *name)
+{
+	for (size_t i = 0; i < m->nev; i++)
+		if (!strcmp(m->ev[i], name))
+			return true;
+	return false;
+}
+
+/* perf's merge: an earlier metric with a group of its own that has every
+ * event of m, or NULL. */
+static const stat_mg_metric *merge_into(const stat_mg *mg, size_t from, size_t i)
+{
+	const stat_mg_metric *m = &mg->v[i];
+	for (size_t j = from; j < i; j++) {
+		const stat_mg_metric *n = &mg->v[j];
+		bool all = n->owns;
+		for (size_t k = 0; k < m->nev && all; k++)
+			all = has_event(n, m->ev[k]);
+		if (all)
+			return n;
+	}
+	return NULL;
+}
+
+/* Places metric i: in an earlier metric's group (merged), else its events
+ * appended as a group of its own (lone events with no_group); its line is
+ * the group's first event it names. */
+static int place_metric(stat_mg *mg, size_t from, size_t i, const pk_pmu *pmu, bool no_group,
+			pk_evlist *l, pk_error *err)
+{
+	stat_mg_metric *m = &mg->v[i];
+	const stat_mg_metric *into = mg->no_merge ? NULL : merge_into(mg, from, i);
+	int r = 0;
+	if (into) {
+		m->first = into->first;
+		m->nr = into->nr;
+	} else {
+		m->owns = true;
+		m->first = pk_evlist_count(l);
+		for (size_t k = 0; k < m->nev && r == 0; k++)
+			r = add_event(l, pmu, m->ev[k], m->cfg[k], err);
+		m->nr = pk_evlist_count(l) - m->first;
+		if (r == 0 && !no_group && m->nr > 1)
+			pk_evlist_group(l, m->first, m->nr);
+	}
+	m->anchor = m->first;
+	for (size_t k = m->first; k < m->first + m->nr; k++)
+		if (has_event(m, pk_evsel_name(pk_evlist_at(l, k)))) {
+			m->anchor = k;
+			break;
+		}
+	return r;
+}
+
+static void free_events(stat_mg_metric *m)
+{
+	for (size_t k = 0; k < m->nev; k++)
+		free(m->ev[k]);
+	free(m->ev);
+	free(m->cfg);
+	m->ev = NULL;
+	m->cfg = NULL;
+	m->nev = 0;
 }
 
 static int make_label(stat_mg *mg, stat_mg_metric *m)
@@ -158,31 +250,43 @@ int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_
 		return r;
 	if (!pmu && mg->nr > before)
 		return pk_err(err, -ENODEV, "metrics need a core PMU, and this machine has none");
-	qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_name, mg->table);
+	for (size_t i = before; i < mg->nr && r == 0; i++)
+		r = collect_events(mg, &mg->v[i], &id, pmu, err);
+	if (r == 0)
+		qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_events, mg->table);
 	for (size_t i = before; i < mg->nr && r == 0; i++) {
-		r = add_events(mg, &mg->v[i], &id, pmu, no_group, evlist, err);
+		r = place_metric(mg, before, i, pmu, no_group, evlist, err);
 		if (r == 0 && make_label(mg, &mg->v[i]) < 0)
 			r = pk_err(err, -ENOMEM, "out of memory");
 	}
+	for (size_t i = before; i < mg->nr; i++)
+		free_events(&mg->v[i]);
 	return r;
 }
 
-int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
-		  pk_metric_value *out, const char **label)
+/* The nth metric printed on evsel ev: perf 6.1 prints the metrics of one
+ * event last placed first. */
+static const stat_mg_metric *nth_at(const stat_mg *mg, size_t ev, size_t nth)
+{
+	for (size_t i = mg->nr; i-- > 0;)
+		if (mg->v[i].nr && mg->v[i].anchor == ev && nth-- == 0)
+			return &mg->v[i];
+	return NULL;
+}
+
+int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx, size_t nth,
+		  stat_vendor_metric *out)
 {
 	const pk_metric_count *c = &in->v[idx];
-	size_t ev = (size_t)pk_evsel_idx(c->evsel);
-	const stat_mg_metric *m = NULL;
-	for (size_t i = 0; i < mg->nr && !m; i++)
-		if (mg->v[i].nr && mg->v[i].first == ev)
-			m = &mg->v[i];
+	const stat_mg_metric *m = nth_at(mg, (size_t)pk_evsel_idx(c->evsel), nth);
 	if (!m)
 		return 0;
-	*label = m->label;
-	/* the metric's own counts of this bucket, its first event first */
+	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
+	*out = (stat_vendor_metric){.label = m->label, .name = d->name};
+	/* the counts of the metric's group in this bucket */
 	pk_metric_count *sub = malloc((in->nr ? in->nr : 1) * sizeof(*sub));
 	if (!sub)
-		return -1;
+		return -ENOMEM;
 	size_t n = 0;
 	for (size_t j = 0; j < in->nr; j++) {
 		size_t e = (size_t)pk_evsel_idx(in->v[j].evsel);
@@ -196,15 +300,22 @@ int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
 	for (size_t i = 0; i < in->nr_lit && nl < 16; i++)
 		lit[nl++] = in->lit[i];
 	pk_metric_counts own = {.v = sub, .nr = n, .lit = lit, .nr_lit = nl};
-	int r = pk_metric_eval(mg->table, (size_t)m->row, &own, 0, out) == 1 ? 1 : -1;
+	pk_metric_value v;
+	if (pk_metric_eval(mg->table, (size_t)m->row, &own, 0, &v) == 1) {
+		out->have = true;
+		out->value = v.value;
+		out->style = d->style;
+	}
 	free(sub);
-	return r;
+	return 1;
 }
 
 void stat_mg_free(stat_mg *mg)
 {
-	for (size_t i = 0; i < mg->nr; i++)
+	for (size_t i = 0; i < mg->nr; i++) {
 		free(mg->v[i].label);
+		free_events(&mg->v[i]);
+	}
 	free(mg->v);
 	pk_metric_table_free(mg->table);
 	*mg = (stat_mg){0};

@@ -12,7 +12,13 @@
 
 typedef struct stat_mg_metric {
 	long row;                  /* in the table */
-	size_t first, nr;          /* its evsels [first, first + nr) in the event list */
+	size_t first, nr;          /* the group counting it, [first, first + nr) in the
+				    * event list: its own, or merged an earlier metric's */
+	size_t anchor;             /* the evsel whose line prints it */
+	bool owns;                 /* the group is its own */
+	char **ev;                 /* during setup: its events' names and configs */
+	uint64_t *cfg;
+	size_t nev;
 	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
 } stat_mg_metric;
 
@@ -22,6 +28,7 @@ typedef struct stat_mg {
 	size_t nr;
 	pk_metric_literal lit[8];  /* #smt_on, #threads, ... */
 	size_t nr_lit;
+	bool no_merge;             /* --metric-no-merge: a group per metric */
 } stat_mg;
 
 /* Resolves `names` (comma-separated metrics and groups, without case as
@@ -30,10 +37,10 @@ typedef struct stat_mg {
  * with perf's message. */
 int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
 		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err);
-/* The metric printed on count idx of in (the first event of a metric):
- * 1 with *out and *label filled, 0 when idx begins none, -1 when it does
- * but the value cannot be computed (or no memory; *label filled). */
-int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx,
-		  pk_metric_value *out, const char **label);
+struct stat_vendor_metric;
+/* The nth metric printed on count idx of in: 1 with *out filled (its
+ * value when it can be computed), 0 when there is none, -ENOMEM. */
+int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx, size_t nth,
+		  struct stat_vendor_metric *out);
 void stat_mg_free(stat_mg *mg);
 #endif

@@ -45,6 +45,15 @@ void stat_rows_free(stat_rows *rows);
 int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
 			    pk_metric_literal *lit, pk_metric_counts *in);
 
+/* A vendor metric (stat -M) as printed on a count's line. */
+typedef struct stat_vendor_metric {
+	bool have;                 /* the value could be computed */
+	double value;
+	pk_metric_style style;
+	const char *label;         /* perf's metric unit: "%  tma_retiring" */
+	const char *name;          /* "tma_retiring": --metric-only's header without a value */
+} stat_vendor_metric;
+
 typedef struct stat_printer {
 	FILE *out;
 	stat_format fmt;
@@ -56,12 +65,13 @@ typedef struct stat_printer {
 	/* The metrics printed after counts; NULL: perf stat's (built at the
 	 * first print, freed by stat_printer_free). */
 	pk_metric_table *metrics;
-	/* stat -M: the vendor metric printed on count idx instead (1: a value,
-	 * -1: one without a value, 0: none, perf stat's then), with its label
-	 * as perf's metric unit ("%  tma_retiring"); NULL: none. */
-	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx,
-			     pk_metric_value *out, const char **label);
+	/* stat -M: the nth vendor metric printed on count idx (1: *out filled,
+	 * 0: no more, < 0: no memory); a count with one gets no metric of perf
+	 * stat's. NULL: none. */
+	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			     struct stat_vendor_metric *out);
 	const void *vendor_arg;
+	bool metric_only;          /* --metric-only: one line of metric columns per bucket */
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
 	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
 	 * measured. */
