@@ -111,6 +111,11 @@ LAYOUTS = [["--metric-only"], ["--metric-only", "-x,"], ["--metric-only", "-A"],
 # The metric lines (value, unit in order) of the normal output.
 SEQUENCES = [["-x,"], ["-x,", "--metric-no-merge"], ["-x,", "--metric-no-group"],
              ["-x,", "-A"], ["-x,", "--metric-no-merge", "-A"]]
+# -M lists whose metrics print in perf's order (ties of event count: the
+# later name's metrics first, a group's in reverse name order; perf 6.1's
+# groups hold other metrics than ours: not compared)
+ORDERS = [L1[::-1], ["tma_frontend_bound", "tma_retiring"],
+          ["tma_retiring", "tma_frontend_bound"], ["tma_bad_speculation", "tma_backend_bound"]]
 
 
 def masked(out, opts):
@@ -144,7 +149,13 @@ def layouts(src, pk, tmp, stub, counts):
         if a != b or not a:
             print(f"skylake {' '.join(opts)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
             bad += 1
-    print(f"skylake: {len(LAYOUTS) + len(SEQUENCES)} layouts compared")
+    for metrics in ORDERS:
+        out = [run(src, "skylake", t, metrics, counts, os.path.join(tmp, "l.log"), stub)[1]
+               for t in ("perf", pk)]
+        if metric_lines(out[0]) != metric_lines(out[1]):
+            print(f"skylake -M {','.join(metrics)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
+            bad += 1
+    print(f"skylake: {len(LAYOUTS) + len(SEQUENCES)} layouts, {len(ORDERS)} -M orders compared")
     return bad
 
 

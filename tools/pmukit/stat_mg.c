@@ -6,7 +6,7 @@
  * over the counts of its own events (the same bucket) only.
  *
  * Invariants: a metric is added once however often it is named; metrics
- * are in perf 6.1's order (most events first, then by name), each group's
+ * are in perf 6.1's order (most events first, then by_events), each group's
  * events in the order the formula first names them (slots first: Intel's
  * PERF_METRICS events need a slots leader); unless --metric-no-merge, a
  * metric whose events are all in an earlier metric's own group is counted
@@ -24,7 +24,7 @@
 
 #include <pmukit/topdown.h>
 
-static int add_metric(stat_mg *mg, long row)
+static int add_metric(stat_mg *mg, long row, int arg)
 {
 	for (size_t i = 0; i < mg->nr; i++)
 		if (mg->v[i].row == row)
@@ -33,7 +33,7 @@ static int add_metric(stat_mg *mg, long row)
 	if (!v)
 		return -ENOMEM;
 	mg->v = v;
-	v[mg->nr++] = (stat_mg_metric){.row = row};
+	v[mg->nr++] = (stat_mg_metric){.row = row, .arg = arg};
 	return 0;
 }
 
@@ -43,14 +43,14 @@ static int resolve(stat_mg *mg, const char *names, pk_error *err)
 	char *copy = strdup(names), *save = NULL;
 	if (!copy)
 		return pk_err(err, -ENOMEM, "out of memory");
-	int r = 0;
-	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
+	int r = 0, arg = 0;
+	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save), arg++) {
 		bool found = false;
 		for (size_t i = 0; i < pk_metric_table_nr(mg->table) && r == 0; i++) {
 			if (!pk_metric_named(pk_metric_table_def(mg->table, i), n))
 				continue;
 			found = true;
-			if (add_metric(mg, (long)i) < 0)
+			if (add_metric(mg, (long)i, arg) < 0)
 				r = pk_err(err, -ENOMEM, "out of memory");
 		}
 		if (!found && r == 0)
@@ -66,13 +66,17 @@ static int by_name(const void *a, const void *b, void *t)
 		      pk_metric_table_def(t, (size_t)((const stat_mg_metric *)b)->row)->name);
 }
 
-/* perf 6.1's order: most events first, ties in name order. */
+/* perf 6.1's order: most events first; ties as perf lists them before
+ * sorting, each name's metrics before the previous name's, and a name's
+ * (a group's) metrics in reverse name order. */
 static int by_events(const void *a, const void *b, void *t)
 {
 	const stat_mg_metric *x = a, *y = b;
 	if (x->nev != y->nev)
 		return x->nev > y->nev ? -1 : 1;
-	return by_name(a, b, t);
+	if (x->arg != y->arg)
+		return x->arg > y->arg ? -1 : 1;
+	return by_name(b, a, t);
 }
 
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,

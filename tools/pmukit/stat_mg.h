@@ -12,6 +12,7 @@
 
 typedef struct stat_mg_metric {
 	long row;                  /* in the table */
+	int arg;                   /* the -M list's name that first named it: 0, 1, ... */
 	size_t first, nr;          /* the group counting it, [first, first + nr) in the
 				    * event list: its own, or merged an earlier metric's */
 	size_t anchor;             /* the evsel whose line prints it */
