@@ -343,6 +343,7 @@ struct stat_session {
 	stat_printer printer;
 	stat_td td;                /* --topdown */
 	stat_mg mg;                /* -M */
+	size_t warned;             /* the event list's warnings printed */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed */
@@ -516,6 +517,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 		return err->code ? err->code : -ENOMEM;
 	}
 	r = pk_counting_open(s->counting, err);
+	stat_mg_print_notes(s->evlist, &s->warned, o->verbose);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
 		r = stat_td_check(&s->td, s->counting, s->pmus, err);
@@ -732,6 +734,7 @@ static int setup(struct stat_session *s, pk_error *err)
 		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
 		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
+	s->warned = pk_evlist_nr_warnings(s->evlist);
 	return 0;
 }
 

@@ -180,8 +180,8 @@ static int place_metric(stat_mg *mg, size_t from, size_t i, const pk_pmu *pmu, b
 		for (size_t k = 0; k < m->nev && r == 0; k++)
 			r = add_event(l, pmu, m->ev[k], m->cfg[k], err);
 		m->nr = pk_evlist_count(l) - m->first;
-		if (r == 0 && !no_group && m->nr > 1)
-			pk_evlist_group(l, m->first, m->nr);
+		if (r == 0 && !no_group && m->nr > 1) /* perf's {...}:W */
+			pk_evlist_group_weak(l, m->first, m->nr);
 	}
 	m->anchor = m->first;
 	for (size_t k = m->first; k < m->first + m->nr; k++)
@@ -312,6 +312,13 @@ int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx, siz
 	}
 	free(sub);
 	return 1;
+}
+
+void stat_mg_print_notes(const pk_evlist *l, size_t *printed, bool verbose)
+{
+	for (; *printed < pk_evlist_nr_warnings(l); (*printed)++)
+		if (verbose)
+			fprintf(stderr, "%s\n", pk_evlist_warning(l, *printed));
 }
 
 void stat_mg_free(stat_mg *mg)

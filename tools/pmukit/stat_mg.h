@@ -43,5 +43,9 @@ struct stat_vendor_metric;
  * value when it can be computed), 0 when there is none, -ENOMEM. */
 int stat_mg_value(const stat_mg *mg, const pk_metric_counts *in, size_t idx, size_t nth,
 		  struct stat_vendor_metric *out);
+/* The event list's warnings from *printed on (the open's: "Weak group for
+ * X/N failed", perf's -v message) to stderr when verbose; *printed moves
+ * past them. */
+void stat_mg_print_notes(const pk_evlist *l, size_t *printed, bool verbose);
 void stat_mg_free(stat_mg *mg);
 #endif
