@@ -24,6 +24,7 @@
 #include "stat_topdown.h"
 #include "workload.h"
 #include "stat_print.h"
+#include "stat_aggr.h"
 
 struct stat_opts {
 	char **events;
@@ -57,6 +58,7 @@ struct stat_opts {
 	bool metric_no_group;      /* --metric-no-group */
 	bool metric_no_merge;      /* --metric-no-merge */
 	bool metric_only;          /* --metric-only */
+	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
 	char **cmd;
 };
 
@@ -76,6 +78,10 @@ enum {
 	OPT_METRIC_NO_GROUP,
 	OPT_METRIC_NO_MERGE,
 	OPT_METRIC_ONLY,
+	OPT_PER_CORE,
+	OPT_PER_DIE,
+	OPT_PER_SOCKET,
+	OPT_PER_NODE,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -95,6 +101,10 @@ static const pk_opt stat_opts_table[] = {
 	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
 	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
 	 "one line per thread (with a command, -p or -t)"},
+	{"per-core", 0, OPT_PER_CORE, no_argument, NULL, "one line per core (with -a or -C)"},
+	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
+	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
+	{"per-node", 0, OPT_PER_NODE, no_argument, NULL, "one line per NUMA node (with -a or -C)"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
@@ -232,6 +242,9 @@ static int check_options(struct stat_opts *o)
 	bool cpus = o->all_cpus || o->cpu_list;
 	if (o->no_aggr && !cpus)
 		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per && (o->no_aggr || o->per_thread || !cpus || o->topdown))
+		return pk_cli_usage_error("stat", "--per-core/die/socket/node need -a or -C, "
+						  "without -A, --per-thread or --topdown");
 	if (o->per_thread && cpus)
 		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
 	return 0;
@@ -284,6 +297,10 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
 		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
 		case OPT_METRIC_ONLY: o->metric_only = true; break;
+		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
+		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
+		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
+		case OPT_PER_NODE: o->per = STAT_PER_NODE; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -388,7 +405,7 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	stat_rows rows = {0};
 	int r = pk_counting_read(s->counting, err);
 	if (r == 0)
-		r = stat_rows_collect(&rows, s->counting, s->aggr, true);
+		r = stat_rows_collect_per(&rows, s->counting, s->aggr, s->o->per, s->kernel, true);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -559,7 +576,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, struct run_result *
 	if (o->interval_ms) /* the last, partial interval */
 		return s->intervals_done ? 0 : print_interval(s, t1 - t0, t1 - s->last_print_ns, err);
 	r = pk_counting_read(s->counting, err);
-	if (r == 0 && stat_rows_collect(rows, s->counting, s->aggr, false) < 0)
+	if (r == 0 && stat_rows_collect_per(rows, s->counting, s->aggr, o->per, s->kernel, false) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
 	return r;
 }
@@ -850,6 +867,7 @@ int cmd_stat(int argc, char **argv)
 		.big_num = o.big_num,
 		.runs = 1,
 		.metric_only = o.metric_only,
+		.per = o.per,
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;

@@ -141,7 +141,8 @@ typedef struct metric {
 	double value;
 	pk_metric_style style;
 	const char *unit;          /* without a value: what JSON names (perf's "(null)": none) */
-	const char *header;        /* --metric-only's column header when it differs from unit */
+	const char *name;          /* a vendor metric's name: --metric-only's header where
+				    * perf 6.1 has no value for it (none, or --per-*) */
 } metric;
 
 /* A count's metric lines: its metric, then the engine's further lines
@@ -168,9 +169,9 @@ static int push_line(metric_lines *ml, metric m)
 
 /* The separators perf puts before a further line's value in CSV: its
  * count, unit and event columns and one per aggregation column. */
-static int csv_line_fields(pk_aggr_mode aggr)
+static int csv_line_fields(const stat_printer *p)
 {
-	return 3 + (aggr == PK_AGGR_CPU || aggr == PK_AGGR_THREAD);
+	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != STAT_PER_NONE);
 }
 
 /* The metric's value in perf's eight human columns. */
@@ -212,7 +213,7 @@ static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_
 		 * only in --metric-only's header */
 		metric m = {.have = vm.have, .value = vm.have ? vm.value : 0,
 			    .style = vm.have ? vm.style : PK_METRIC_SCALED,
-			    .unit = vm.have ? vm.label : "", .header = vm.have ? NULL : vm.name};
+			    .unit = vm.have ? vm.label : "", .name = vm.name};
 		if (push_line(ml, m) < 0)
 			return -ENOMEM;
 	}
@@ -302,6 +303,40 @@ static row_head row_head_of(const stat_row *r)
 	return h;
 }
 
+/* --per-*: JSON's key of the bucket */
+static const char *const per_key[] = {
+	[STAT_PER_CORE] = "core", [STAT_PER_DIE] = "die", [STAT_PER_SOCKET] = "socket",
+	[STAT_PER_NODE] = "node"};
+
+/* --per-*: the bucket as perf names it ("S0-D0-C1", "S0-D0", "S0", "N0"). */
+static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
+{
+	if (per == STAT_PER_CORE)
+		snprintf(buf, len, "S%d-D%d-C%d", r->socket, r->die, r->id);
+	else if (per == STAT_PER_DIE)
+		snprintf(buf, len, "S%d-D%d", r->socket, r->die);
+	else if (per == STAT_PER_SOCKET)
+		snprintf(buf, len, "S%d", r->socket);
+	else
+		snprintf(buf, len, "N%d", r->id);
+}
+
+/* --per-*: the bucket and its CPU count, as perf 6.1's columns (text:
+ * the last id left-aligned in 8, or 5 for socket and node, the count in
+ * 4; CSV: two fields). */
+static void per_columns(FILE *o, const stat_row *r, stat_per per, bool csv, const char *sep)
+{
+	char label[64];
+	per_label(r, per, label, sizeof(label));
+	int w = per == STAT_PER_CORE || per == STAT_PER_DIE ? 8 : 5;
+	int head = 0; /* up to the last letter: the number after it is padded */
+	for (int c = 0; label[c]; c++)
+		if (label[c] >= 'A' && label[c] <= 'Z')
+			head = c + 1;
+	fprintf(o, "%.*s%-*s%s%*d%s", head, label, csv ? 0 : w, label + head, sep, csv ? 0 : 4,
+		r->nr_cpus, sep);
+}
+
 /* The start of a JSON line: the interval and the aggregation keys. */
 static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
@@ -319,6 +354,11 @@ static void json_line_start(stat_printer *p, const stat_row *r, double interval_
 		fprintf(o, "\"thread\" : ");
 		out_json_str(o, t);
 		fprintf(o, ", ");
+	} else if (p->per) {
+		char label[64];
+		per_label(r, p->per, label, sizeof(label));
+		fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", per_key[p->per], label,
+			r->nr_cpus);
 	}
 }
 
@@ -370,7 +410,9 @@ static void csv_line_start(stat_printer *p, const stat_row *r, double interval_n
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, p->sep);
-	if (p->aggr == PK_AGGR_CPU) {
+	if (p->per) {
+		per_columns(o, r, p->per, true, p->sep);
+	} else if (p->aggr == PK_AGGR_CPU) {
 		fprintf(o, "CPU%d%s", r->key, p->sep);
 	} else if (p->aggr == PK_AGGR_THREAD) {
 		char who[96];
@@ -412,7 +454,7 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 	}
 	for (size_t k = 1; k < ml->nr; k++) {
 		csv_line_start(p, r, interval_ns);
-		for (int f = 0; f < csv_line_fields(p->aggr); f++)
+		for (int f = 0; f < csv_line_fields(p); f++)
 			fputs(sep, o);
 		if (!ml->v[k].have) {
 			fprintf(o, "%s%s\n", sep, sep);
@@ -431,7 +473,9 @@ static void human_line_start(stat_printer *p, const stat_row *r, double interval
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, " ");
-	if (p->aggr == PK_AGGR_CPU)
+	if (p->per)
+		per_columns(o, r, p->per, false, " ");
+	else if (p->aggr == PK_AGGR_CPU)
 		fprintf(o, "CPU%-7d ", r->key);
 	else if (p->aggr == PK_AGGR_THREAD)
 		fprintf(o, "%16s-%-8d ", r->comm, r->key);
@@ -494,6 +538,11 @@ void stat_print_header(stat_printer *p, const char *target, int runs)
 	fprintf(p->out, ":\n\n");
 }
 
+/* perf's interval header's bucket columns of --per-* */
+static const char *const per_head[] = {
+	[STAT_PER_CORE] = " core            cpus", [STAT_PER_DIE] = " die          cpus",
+	[STAT_PER_SOCKET] = " socket cpus", [STAT_PER_NODE] = " node   cpus"};
+
 static void print_interval_header(stat_printer *p)
 {
 	/* perf repeats the column header every 25 intervals */
@@ -504,7 +553,10 @@ static void print_interval_header(stat_printer *p)
 		[PK_AGGR_CPU] = "#           time CPU                    counts unit events",
 		[PK_AGGR_THREAD] = "#           time             comm-pid                  counts unit events",
 	};
-	fprintf(p->out, "%s\n", heads[p->aggr]);
+	if (p->per)
+		fprintf(p->out, "#           time%s             counts unit events\n", per_head[p->per]);
+	else
+		fprintf(p->out, "%s\n", heads[p->aggr]);
 }
 
 /* ---- --metric-only ------------------------------------------------------ */
@@ -515,10 +567,13 @@ enum { METRIC_ONLY_LEN = 20 };
 /* A metric's --metric-only column title (the header's when header), NULL
  * for none: perf leaves rates and "CPUs utilized" out and names the event
  * of a miss ratio ("branch-misses of all branches"). */
-static const char *only_unit(const metric *m, const stat_row *r, bool header, char *buf,
-			     size_t len)
+static const char *only_unit(const stat_printer *p, const metric *m, const stat_row *r,
+			     bool header, char *buf, size_t len)
 {
-	const char *u = header && m->header ? m->header : m->unit;
+	/* perf 6.1 evaluates the header once, before the buckets of --per-*
+	 * have values */
+	bool named = header && m->name && (!m->have || p->per);
+	const char *u = named ? m->name : m->unit;
 	if (!u || !strcmp(u, "(null)") || strstr(u, "/sec") || strstr(u, "CPUs utilized"))
 		return NULL;
 	if (!strncmp(u, "of all", 6)) {
@@ -573,7 +628,7 @@ static int only_columns(stat_printer *p, const stat_rows *rows, const pk_metric_
 			return -ENOMEM;
 		for (size_t k = 0; k < ml->nr; k++) {
 			char buf[160];
-			const char *t = only_unit(&ml->v[k], r, header || p->fmt == STAT_JSON, buf,
+			const char *t = only_unit(p, &ml->v[k], r, header || p->fmt == STAT_JSON, buf,
 						  sizeof(buf));
 			if (t)
 				only_column(p, t, &ml->v[k], header, &first);
@@ -593,15 +648,22 @@ static int only_header(stat_printer *p, const stat_rows *rows, const pk_metric_c
 	static const char *const csv_aggr[] = {
 		[PK_AGGR_GLOBAL] = "", [PK_AGGR_CPU] = "cpu,", [PK_AGGR_THREAD] = "comm-pid,"};
 	static const int indent[] = {[PK_AGGR_GLOBAL] = 0, [PK_AGGR_CPU] = 6, [PK_AGGR_THREAD] = 24};
+	/* perf 6.1's, the missing commas of die and socket included */
+	static const char *const csv_per[] = {
+		[STAT_PER_CORE] = "core,cpus,", [STAT_PER_DIE] = "die,cpus",
+		[STAT_PER_SOCKET] = "socket,cpus", [STAT_PER_NODE] = "node,"};
+	static const int per_indent[] = {
+		[STAT_PER_CORE] = 24, [STAT_PER_DIE] = 18, [STAT_PER_SOCKET] = 12, [STAT_PER_NODE] = 6};
 	if (p->fmt == STAT_JSON || (interval_ns >= 0 && p->interval_lines++ % 25))
 		return 0;
 	FILE *o = p->out;
 	if (p->fmt == STAT_CSV)
-		fprintf(o, "%s%s", interval_ns >= 0 ? " time," : "", csv_aggr[p->aggr]);
+		fprintf(o, "%s%s", interval_ns >= 0 ? " time," : "",
+			p->per ? csv_per[p->per] : csv_aggr[p->aggr]);
 	else if (interval_ns >= 0)
-		fprintf(o, "#           time%s ", text_aggr[p->aggr]);
+		fprintf(o, "#           time%s ", p->per ? per_head[p->per] : text_aggr[p->aggr]);
 	else
-		fprintf(o, "%*s", indent[p->aggr], "");
+		fprintf(o, "%*s", p->per ? per_indent[p->per] : indent[p->aggr], "");
 	int r = only_columns(p, rows, in, rows->nr ? rows->v[0].key : -1, true, true, ml);
 	fputc('\n', o);
 	return r;
@@ -618,7 +680,12 @@ static bool json_only_start(stat_printer *p, const stat_row *r, double interval_
 		print_interval_prefix(o, interval_ns, false, "");
 	}
 	const char *sep = interval_ns >= 0 ? ", " : "";
-	if (p->aggr == PK_AGGR_CPU) {
+	if (p->per) {
+		char label[64];
+		per_label(r, p->per, label, sizeof(label));
+		fprintf(o, "%s\"%s\" : \"%s\", \"aggregate-number\" : %d", sep, per_key[p->per],
+			label, r->nr_cpus);
+	} else if (p->aggr == PK_AGGR_CPU) {
 		fprintf(o, "%s\"cpu\" : \"%d\"", sep, r->key);
 	} else if (p->aggr == PK_AGGR_THREAD) {
 		char t[64];
@@ -626,7 +693,7 @@ static bool json_only_start(stat_printer *p, const stat_row *r, double interval_
 		fprintf(o, "%s\"thread\" : ", sep);
 		out_json_str(o, t);
 	}
-	return interval_ns < 0 && p->aggr == PK_AGGR_GLOBAL;
+	return interval_ns < 0 && p->aggr == PK_AGGR_GLOBAL && !p->per;
 }
 
 /* --metric-only (perf 6.1's layout): a header of metric titles, then one

@@ -17,12 +17,23 @@ typedef enum stat_format {
 	STAT_JSON,
 } stat_format;
 
+/* --per-core, --per-die, --per-socket, --per-node (stat_aggr.c) */
+typedef enum stat_per {
+	STAT_PER_NONE = 0,
+	STAT_PER_CORE,
+	STAT_PER_DIE,
+	STAT_PER_SOCKET,
+	STAT_PER_NODE,
+} stat_per;
+
 /* One printed line: an evsel summed over one aggregation bucket. */
 typedef struct stat_row {
 	const pk_evsel *evsel;
 	const char *name;          /* as counted (pk_counting_name: "cycles:u" after the fallback) */
 	pk_open_status status;
-	int key;                   /* CPU (-A), tid (--per-thread), -1 */
+	int key;                   /* CPU (-A), tid (--per-thread), bucket (--per-*), -1 */
+	int socket, die, id;       /* --per-*: the bucket (id: core or node) */
+	int nr_cpus;               /* --per-*: the CPUs summed */
 	char comm[32];             /* --per-thread: the thread's command name */
 	pk_counts counts;          /* summed over the bucket (averaged over -r runs) */
 	pk_runstats noise;         /* the value over -r runs */
@@ -59,6 +70,7 @@ typedef struct stat_printer {
 	stat_format fmt;
 	const char *sep;           /* CSV field separator */
 	pk_aggr_mode aggr;
+	stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
 	bool big_num;              /* thousands separators in human output */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */

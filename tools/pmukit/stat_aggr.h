@@ -1,0 +1,15 @@
+/* pmukit stat --per-core, --per-die, --per-socket, --per-node: per-CPU rows
+ * summed into perf 6.1's topology buckets (stat_aggr.c). */
+#ifndef PK_STAT_AGGR_H
+#define PK_STAT_AGGR_H
+#include <pmukit/kernel.h>
+
+#include "stat_print.h"
+
+/* Folds per-CPU rows (keys: CPUs) into per's buckets, in perf's order;
+ * nothing for STAT_PER_NONE. k NULL: the real kernel. 0 or -ENOMEM. */
+int stat_rows_per(stat_rows *rows, stat_per per, const pk_kernel *k);
+/* stat_rows_collect, per CPU and folded when per is set. */
+int stat_rows_collect_per(stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, stat_per per,
+			  const pk_kernel *k, bool delta);
+#endif
