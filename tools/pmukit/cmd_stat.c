@@ -59,6 +59,7 @@ struct stat_opts {
 	bool metric_no_merge;      /* --metric-no-merge */
 	bool metric_only;          /* --metric-only */
 	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
+	int detailed;              /* -d, -dd, -ddd */
 	char **cmd;
 };
 
@@ -101,6 +102,9 @@ static const pk_opt stat_opts_table[] = {
 	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
 	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
 	 "one line per thread (with a command, -p or -t)"},
+	{"detailed", 'd', 0, no_argument, NULL,
+	 "add perf's detailed events: -d L1-dcache and LLC loads and\n"
+	 "misses, -dd the L1-icache and TLB pairs, -ddd prefetches"},
 	{"per-core", 0, OPT_PER_CORE, no_argument, NULL, "one line per core (with -a or -C)"},
 	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
 	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
@@ -297,6 +301,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
 		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
 		case OPT_METRIC_ONLY: o->metric_only = true; break;
+		case 'd': o->detailed++; break;
 		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
 		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
 		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
@@ -661,11 +666,14 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 			return r;
 	}
 	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
-		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
+		int r = pk_evlist_add_default_stat_on(s->evlist, s->pmus, s->cpus != NULL, err);
 		if (r < 0)
 			return r;
 		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
 	}
+	int dr = pk_evlist_add_detailed_stat(s->evlist, s->pmus, o->detailed, err);
+	if (dr < 0)
+		return dr;
 	pk_config_opts cfg = {
 		.mode = PK_CONFIG_STAT,
 		.system_wide = s->cpus != NULL,
