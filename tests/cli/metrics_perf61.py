@@ -110,7 +110,8 @@ LAYOUTS = [["--metric-only"], ["--metric-only", "-x,"], ["--metric-only", "-A"],
            ["--metric-only", "-x,", "-I", "100"], ["--metric-only", "-A", "-I", "100"]]
 # The metric lines (value, unit in order) of the normal output.
 SEQUENCES = [["-x,"], ["-x,", "--metric-no-merge"], ["-x,", "--metric-no-group"],
-             ["-x,", "-A"], ["-x,", "--metric-no-merge", "-A"]]
+             ["-x,", "-A"], ["-x,", "--metric-no-merge", "-A"], ["-x,", "-I", "100"],
+             ["-x,", "-I", "100", "-A"], ["-j"], ["-j", "-A"], ["-j", "-I", "100"]]
 # -M lists whose metrics print in perf's order (ties of event count: the
 # later name's metrics first, a group's in reverse name order; perf 6.1's
 # groups hold other metrics than ours: not compared)
@@ -128,8 +129,21 @@ def masked(out, opts):
 
 
 def metric_lines(out):
-    """(value, metric unit) of each line carrying a metric, in order."""
-    return [tuple(l.split(",")[-2:]) for l in out.splitlines() if l.split(",")[-1].strip()]
+    """(value, metric unit) of each line carrying a metric, in order (with
+    -A and -I: the CPU and whether it is the first interval too)."""
+    lines, first = [], None
+    for l in out.splitlines():
+        stamp = re.match(r'\s*(\d+\.\d{9})|{"interval" : (\d+\.\d{9})', l)
+        if stamp:
+            first = first or stamp.group(stamp.lastindex)
+        where = (stamp.group(stamp.lastindex) == first if stamp else None,
+                 re.findall(r'^(?:\s*[0-9.]+,)?(CPU\d+),|"cpu" : "(\d+)"', l))
+        j = re.search(r'"metric-value" : ([-0-9.]+), "metric-unit" : "([^"]*)"', l)
+        if j and j.group(2) not in ("", "(null)"):
+            lines.append((where, j.group(1), j.group(2)))
+        elif not l.startswith("{") and l.split(",")[-1].strip():
+            lines.append((where, *l.split(",")[-2:]))
+    return lines
 
 
 def only_columns(out):
