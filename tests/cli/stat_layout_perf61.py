@@ -17,7 +17,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+import metrics_perf61
 
 TOPO = "/sys/devices/system/cpu/cpu1/topology/"
 TOPOLOGIES = {"host": [], "smt": [TOPO + "core_id=0"],
@@ -78,12 +79,7 @@ def run(src, tool, overlays, opts, counts, stub):
 def masked(out, opts):
     """Times and CPUs utilized masked; with -I the first interval only (the
     stub serves the same totals at every read)."""
-    stamp = [re.match(r"\s*(\d+\.\d{9})", l) for l in out.splitlines()]
-    first = next((m.group(1) for m in stamp if m), None)
-    lines = [l for l, m in zip(out.splitlines(), stamp)
-             if "-I" not in opts or not m or m.group(1) == first]
-    text = "\n".join(lines)
-    text = re.sub(r"\d+\.\d{9}", "T", text)
+    text = "\n".join(metrics_perf61.masked(out, opts))
     text = re.sub(r"[0-9.]+([, ])CPUs utilized", r"X\1CPUs utilized", text)
     return re.sub(r'"metric-value" : [0-9.]+, "metric-unit" : "CPUs utilized"',
                   '"metric-value" : X, "metric-unit" : "CPUs utilized"', text)
@@ -96,24 +92,13 @@ def metric_lines(out):
 
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    try:
-        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        v = ""
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
-        return 77
     if os.cpu_count() < 2 or not os.path.exists(TOPO + "die_id"):
         print("needs two CPUs with a published topology: skipped")
         return 77
-    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
-        print("no mount namespace (needs root): skipped")
+    ready = metrics_perf61.prepare(src, "pk-layout61-")
+    if not ready:
         return 77
-    tmp = tempfile.mkdtemp(prefix="pk-layout61-")
-    stub = os.path.join(tmp, "peo_stub.so")
-    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
-                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
-        raise SystemExit("cannot build peo_stub.c")
+    tmp, stub = ready
     counts = os.path.join(tmp, "counts")
     with open(counts, "w") as f:
         f.write(COUNTS)

@@ -3,6 +3,8 @@
 #include "stat_print.h"
 #include "textout.h"
 
+#include <pmukit/util.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -155,14 +157,8 @@ typedef struct metric_lines {
 
 static int push_line(metric_lines *ml, metric m)
 {
-	if (ml->nr == ml->cap) {
-		size_t cap = ml->cap ? ml->cap * 2 : 4;
-		metric *v = realloc(ml->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		ml->v = v;
-		ml->cap = cap;
-	}
+	if (pk_grow(&ml->v, &ml->cap, ml->nr + 1, sizeof(*ml->v)) < 0)
+		return -ENOMEM;
 	ml->v[ml->nr++] = m;
 	return 0;
 }
@@ -337,29 +333,39 @@ static void per_columns(FILE *o, const stat_row *r, stat_per per, bool csv, cons
 		r->nr_cpus, sep);
 }
 
-/* The start of a JSON line: the interval and the aggregation keys. */
-static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
+/* The start of a JSON line's object: the interval and the bucket as its
+ * first pairs; false when it has any. */
+static bool json_only_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
 	FILE *o = p->out;
 	fputc('{', o);
 	if (interval_ns >= 0) {
 		fprintf(o, "\"interval\" : ");
-		print_interval_prefix(o, interval_ns, false, ", ");
+		print_interval_prefix(o, interval_ns, false, "");
 	}
-	if (p->aggr == PK_AGGR_CPU)
-		fprintf(o, "\"cpu\" : \"%d\", ", r->key);
-	else if (p->aggr == PK_AGGR_THREAD) {
-		char t[64];
-		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
-		fprintf(o, "\"thread\" : ");
-		out_json_str(o, t);
-		fprintf(o, ", ");
-	} else if (p->per) {
+	const char *sep = interval_ns >= 0 ? ", " : "";
+	if (p->per) {
 		char label[64];
 		per_label(r, p->per, label, sizeof(label));
-		fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", per_key[p->per], label,
-			r->nr_cpus);
+		fprintf(o, "%s\"%s\" : \"%s\", \"aggregate-number\" : %d", sep, per_key[p->per],
+			label, r->nr_cpus);
+	} else if (p->aggr == PK_AGGR_CPU) {
+		fprintf(o, "%s\"cpu\" : \"%d\"", sep, r->key);
+	} else if (p->aggr == PK_AGGR_THREAD) {
+		char t[64];
+		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
+		fprintf(o, "%s\"thread\" : ", sep);
+		out_json_str(o, t);
 	}
+	return interval_ns < 0 && p->aggr == PK_AGGR_GLOBAL && !p->per;
+}
+
+/* The start of a JSON line: the interval and the aggregation keys, each
+ * followed by ", ". */
+static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
+{
+	if (!json_only_start(p, r, interval_ns))
+		fputs(", ", p->out);
 }
 
 static void json_metric(FILE *o, const metric *m)
@@ -667,33 +673,6 @@ static int only_header(stat_printer *p, const stat_rows *rows, const pk_metric_c
 	int r = only_columns(p, rows, in, rows->nr ? rows->v[0].key : -1, true, true, ml);
 	fputc('\n', o);
 	return r;
-}
-
-/* The start of a JSON line's object: the interval and the bucket as its
- * first pairs; false when it has any. */
-static bool json_only_start(stat_printer *p, const stat_row *r, double interval_ns)
-{
-	FILE *o = p->out;
-	fputc('{', o);
-	if (interval_ns >= 0) {
-		fprintf(o, "\"interval\" : ");
-		print_interval_prefix(o, interval_ns, false, "");
-	}
-	const char *sep = interval_ns >= 0 ? ", " : "";
-	if (p->per) {
-		char label[64];
-		per_label(r, p->per, label, sizeof(label));
-		fprintf(o, "%s\"%s\" : \"%s\", \"aggregate-number\" : %d", sep, per_key[p->per],
-			label, r->nr_cpus);
-	} else if (p->aggr == PK_AGGR_CPU) {
-		fprintf(o, "%s\"cpu\" : \"%d\"", sep, r->key);
-	} else if (p->aggr == PK_AGGR_THREAD) {
-		char t[64];
-		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
-		fprintf(o, "%s\"thread\" : ", sep);
-		out_json_str(o, t);
-	}
-	return interval_ns < 0 && p->aggr == PK_AGGR_GLOBAL && !p->per;
 }
 
 /* --metric-only (perf 6.1's layout): a header of metric titles, then one
