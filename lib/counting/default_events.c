@@ -94,8 +94,8 @@ int pk_evlist_add_default_stat_on(pk_evlist *l, const pk_pmus *pmus, bool cpus, 
  * the third. */
 static const char *const detailed[3] = {
 	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
-	"iTLB-load-misses",
+	("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	 "iTLB-load-misses"),
 	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 
