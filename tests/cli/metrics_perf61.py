@@ -170,8 +170,9 @@ def layouts(src, pk, tmp, stub, counts):
             print(f"skylake -M {','.join(metrics)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
             bad += 1
     bad += weak_group(src, pk, tmp, stub, counts)
+    bad += mixed(src, pk, tmp, stub, counts)
     print(f"skylake: {len(LAYOUTS) + len(SEQUENCES)} layouts, {len(ORDERS)} -M orders, "
-          "the weak group fallback compared")
+          "the weak group fallback, -e with -M and -d compared")
     return bad
 
 
@@ -214,6 +215,21 @@ def prepare(src, prefix):
                        os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
         raise SystemExit("cannot build peo_stub.c")
     return tmp, stub
+
+
+def mixed(src, pk, tmp, stub, counts):
+    """-e, two -M and -d: perf 6.1 puts the -e events first, then the -M
+    lists as one list, then -d's events; a metric on an event with a
+    metric of perf stat's own (a rate beside task-clock) on a line of its
+    own after it."""
+    opts = ("-x,", "-e", "task-clock", "-M", "tma_retiring", "-d")
+    out = [run(src, "skylake", t, ["tma_frontend_bound"], counts, os.path.join(tmp, "m.log"),
+               stub, opts)[1].splitlines() for t in ("perf", pk)]
+    shape = [([l for l in o if "tma_" in l], o[:1], o[-4:]) for o in out]
+    if shape[0] != shape[1] or not shape[0][0]:
+        print(f"skylake {' '.join(opts)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
+        return 1
+    return 0
 
 
 def main():

@@ -653,15 +653,16 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
-	s->mg.no_merge = o->metric_no_merge;
-	for (int i = 0; i < o->nr_metrics; i++) {
-		int r = stat_mg_setup(&s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
-				      o->metric_no_group, s->evlist, err);
+	for (int i = 0; i < o->nr_events; i++) {
+		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
 		if (r < 0)
 			return r;
 	}
-	for (int i = 0; i < o->nr_events; i++) {
-		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
+	/* perf 6.1: the -M lists as one, after the -e events */
+	s->mg.no_merge = o->metric_no_merge;
+	if (o->nr_metrics) {
+		int r = stat_mg_setup(&s->mg, o->metrics, o->nr_metrics, s->pmus, s->kernel, po.cpuid,
+				      o->metric_no_group, s->evlist, err);
 		if (r < 0)
 			return r;
 	}

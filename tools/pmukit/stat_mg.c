@@ -37,20 +37,22 @@ static int add_metric(stat_mg *mg, long row, int arg)
 	return 0;
 }
 
-/* Every row each comma-separated name names. */
-static int resolve(stat_mg *mg, const char *names, pk_error *err)
+/* Every row each comma-separated name of the list names; *arg numbers the
+ * names across lists. */
+static int resolve(stat_mg *mg, const char *names, int *arg, pk_error *err)
 {
 	char *copy = strdup(names), *save = NULL;
 	if (!copy)
 		return pk_err(err, -ENOMEM, "out of memory");
-	int r = 0, arg = 0;
-	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save), arg++) {
+	int r = 0;
+	for (char *n = strtok_r(copy, ",", &save); n && r == 0;
+	     n = strtok_r(NULL, ",", &save), (*arg)++) {
 		bool found = false;
 		for (size_t i = 0; i < pk_metric_table_nr(mg->table) && r == 0; i++) {
 			if (!pk_metric_named(pk_metric_table_def(mg->table, i), n))
 				continue;
 			found = true;
-			if (add_metric(mg, (long)i, arg) < 0)
+			if (add_metric(mg, (long)i, *arg) < 0)
 				r = pk_err(err, -ENOMEM, "out of memory");
 		}
 		if (!found && r == 0)
@@ -224,8 +226,9 @@ static void set_literals(stat_mg *mg, const pk_kernel *k)
 	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#threads", smt ? 2 : 1};
 }
 
-int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
-		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err)
+int stat_mg_setup(stat_mg *mg, const char *const *lists, int nr_lists, const pk_pmus *pmus,
+		  const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
+		  pk_error *err)
 {
 	pk_cpuid id;
 	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
@@ -244,7 +247,9 @@ int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_
 		set_literals(mg, k);
 	}
 	size_t before = mg->nr;
-	r = resolve(mg, names, err);
+	/* perf 6.1 joins the -M lists into one */
+	for (int i = 0, arg = 0; i < nr_lists && r == 0; i++)
+		r = resolve(mg, lists[i], &arg, err);
 	if (r < 0 && !nr)
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
 			    "Skylake, Ice Lake, Sapphire Rapids and Alder Lake (PMUKIT_CPUID or "

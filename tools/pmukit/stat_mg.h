@@ -32,12 +32,13 @@ typedef struct stat_mg {
 	bool no_merge;             /* --metric-no-merge: a group per metric */
 } stat_mg;
 
-/* Resolves `names` (comma-separated metrics and groups, without case as
- * perf) for the CPU (cpuid: a PERF_CPUID-style override, NULL: the
- * kernel's) and appends their events to evlist. An unknown name fails
- * with perf's message. */
-int stat_mg_setup(stat_mg *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
-		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err);
+/* Resolves the -M lists (each comma-separated metrics and groups, without
+ * case as perf; the lists as one, as perf 6.1 joins them) for the CPU
+ * (cpuid: a PERF_CPUID-style override, NULL: the kernel's) and appends
+ * their events to evlist. An unknown name fails with perf's message. */
+int stat_mg_setup(stat_mg *mg, const char *const *lists, int nr_lists, const pk_pmus *pmus,
+		  const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
+		  pk_error *err);
 struct stat_vendor_metric;
 /* The nth metric printed on count idx of in: 1 with *out filled (its
  * value when it can be computed), 0 when there is none, -ENOMEM. */

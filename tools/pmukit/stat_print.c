@@ -194,8 +194,7 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 	return 0;
 }
 
-/* Count idx's vendor metrics (stat -M) as lines: 1 when it has any, 0
- * when none, -ENOMEM. */
+/* Count idx's vendor metrics (stat -M) appended as lines: 0 or -ENOMEM. */
 static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_t idx,
 			metric_lines *ml)
 {
@@ -213,31 +212,37 @@ static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_
 		if (push_line(ml, m) < 0)
 			return -ENOMEM;
 	}
-	return vr < 0 ? vr : ml->nr > 0;
+	return vr < 0 ? vr : 0;
 }
 
-/* Count idx's metric lines into ml (emptied first; free its v). */
+/* Count idx's metric lines into ml (emptied first; free its v): perf
+ * stat's metric and further lines, then the vendor metrics (stat -M), each
+ * a further line, the first in the metric's place when perf stat has none
+ * for the count (perf 6.1's order). */
 static int compute_metrics(const stat_printer *p, const pk_metric_table *t,
 			   const pk_metric_counts *in, size_t idx, metric_lines *ml)
 {
 	pk_metric_value mv;
 	ml->nr = 0;
-	int vr = vendor_lines(p, in, idx, ml);
-	if (vr != 0)
-		return vr < 0 ? vr : 0;
 	/* perf 6.1's JSON when no row matched */
 	if (push_line(ml, (metric){.unit = "(null)"}) < 0)
 		return -ENOMEM;
-	if (!t)
-		return 0;
-	int have = pk_metric_shadow(t, in, idx, &mv);
-	if (mv.def)
+	int have = t ? pk_metric_shadow(t, in, idx, &mv) : 0;
+	bool shadow = t && mv.def;
+	if (shadow)
 		ml->v[0] = (metric){.have = have, .value = mv.value, .style = mv.def->style,
 				    .unit = mv.unit};
-	for (size_t pos = 0; pk_metric_shadow_line(t, in, idx, &pos, &mv);)
+	for (size_t pos = 0; t && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
 		if (push_line(ml, (metric){.have = true, .value = mv.value, .style = mv.def->style,
 					   .unit = mv.unit}) < 0)
 			return -ENOMEM;
+	if (!shadow)
+		ml->nr = 0;
+	int vr = vendor_lines(p, in, idx, ml);
+	if (vr < 0)
+		return vr;
+	if (ml->nr == 0) /* neither */
+		ml->nr = 1;
 	return 0;
 }
 
