@@ -102,25 +102,42 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
 int pk_topdown_metric_field(uint64_t config);
 
 /* stat -M: the vendor metrics and metric groups asked for, their events
- * added to an event list (one group per metric, as perf 6.1; lone events
- * with no_group; PERF_METRICS events behind a slots leader), and each
- * metric's value for the line of its first event. Kept with TopDown: it
+ * added to an event list (one weak group per metric, merged into an
+ * earlier metric's group as perf 6.1 unless no_merge; lone events with
+ * no_group; PERF_METRICS events behind a slots leader), and each metric's
+ * value for the line of the first of its events in its group. Kept with TopDown: it
  * needs the metric tables and TopDown's PERF_METRICS rule. */
 typedef struct pk_metric_groups pk_metric_groups;
 
 pk_metric_groups *pk_metric_groups_new(void);
+/* --metric-no-merge: every metric in a group of its own (default: perf's
+ * merge, a metric whose events are all in an earlier metric's group is
+ * counted there). Set before pk_metric_groups_add. */
+void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge);
 /* Resolves `names` (comma-separated metrics and groups, without case as
- * perf) for the CPU (cpuid: a PERF_CPUID-style override, NULL: kernel
- * k's) and appends their events to evlist. An unknown name fails with
- * perf's message (-EINVAL); -ENODEV without a core PMU. */
+ * perf; several -M lists joined by commas, as perf 6.1 joins them) for the
+ * CPU (cpuid: a PERF_CPUID-style override, NULL: kernel k's) and appends
+ * their events to evlist in perf 6.1's order (most events first; equal
+ * counts: each name's metrics before the previous name's, a group's in
+ * reverse name order), each metric's events in one weak group
+ * (pk_evlist_group_weak: perf's {...}:W) unless no_group. An unknown name
+ * fails with perf's message (-EINVAL); -ENODEV without a core PMU. */
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
 			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
 			 pk_error *err);
-/* The metric on count idx of in (the first event of a metric): 1 with
- * *out and *label filled, 0 when idx begins none, -1 when it does but the
- * value cannot be computed (or no memory; *label filled). */
+/* A metric as printed on a count's line. */
+typedef struct pk_metric_group_value {
+	bool have;                 /* the value could be computed */
+	double value;
+	pk_metric_style style;
+	const char *label;         /* perf's metric unit: "%  tma_retiring" */
+	const char *name;          /* "tma_retiring": --metric-only's header without a value */
+} pk_metric_group_value;
+/* The nth metric printed on count idx of in (perf 6.1 prints the metrics
+ * of one event last placed first): 1 with *out filled (its value when it
+ * can be computed), 0 when there is none, -ENOMEM. */
 int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
-			   pk_metric_value *out, const char **label);
+			   size_t nth, pk_metric_group_value *out);
 void pk_metric_groups_free(pk_metric_groups *mg);
 
 /* One node's value. */

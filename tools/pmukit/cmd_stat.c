@@ -27,6 +27,8 @@
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
+#include "stat_aggr.h"
+#include <pmukit/topdown.h>
 
 struct stat_opts {
 	char **events;
@@ -58,6 +60,10 @@ struct stat_opts {
 	const char **metrics;      /* -M lists */
 	int nr_metrics;
 	bool metric_no_group;      /* --metric-no-group */
+	bool metric_no_merge;      /* --metric-no-merge */
+	bool metric_only;          /* --metric-only */
+	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
+	int detailed;              /* -d, -dd, -ddd */
 	char **cmd;
 };
 
@@ -75,6 +81,12 @@ enum {
 	OPT_LOG_FD,
 	OPT_CSV_HEADER,
 	OPT_METRIC_NO_GROUP,
+	OPT_METRIC_NO_MERGE,
+	OPT_METRIC_ONLY,
+	OPT_PER_CORE,
+	OPT_PER_DIE,
+	OPT_PER_SOCKET,
+	OPT_PER_NODE,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -94,6 +106,13 @@ static const pk_opt stat_opts_table[] = {
 	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
 	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
 	 "one line per thread (with a command, -p or -t)"},
+	{"detailed", 'd', 0, no_argument, NULL,
+	 "add perf's detailed events: -d L1-dcache and LLC loads and\n"
+	 "misses, -dd the L1-icache and TLB pairs, -ddd prefetches"},
+	{"per-core", 0, OPT_PER_CORE, no_argument, NULL, "one line per core (with -a or -C)"},
+	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
+	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
+	{"per-node", 0, OPT_PER_NODE, no_argument, NULL, "one line per NUMA node (with -a or -C)"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
@@ -116,6 +135,12 @@ static const pk_opt stat_opts_table[] = {
 	 "metric), each metric's events in one group (docs/metrics.md)"},
 	{"metric-no-group", 0, OPT_METRIC_NO_GROUP, no_argument, NULL,
 	 "open the events of -M metrics ungrouped"},
+	{"metric-no-merge", 0, OPT_METRIC_NO_MERGE, no_argument, NULL,
+	 "a group per -M metric (default: a metric whose events\n"
+	 "are all in an earlier metric's group is counted there)"},
+	{"metric-only", 0, OPT_METRIC_ONLY, no_argument, NULL,
+	 "print only the metrics: a column each, a line per\n"
+	 "interval and CPU (-A)"},
 	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
 	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
 	 "tma_* shares in percent, one block per core type; the\n"
@@ -187,6 +212,12 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
 		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	/* perf 6.1's refusals, its words and exit status */
+	if (o->metric_only && (o->per_thread || o->repeat > 1)) {
+		fprintf(stderr, "--metric-only is not supported with %s\n",
+			o->per_thread ? "--per-thread" : "-r");
+		return 234;
+	}
 	if (o->no_aggr && o->per_thread)
 		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
 	if (o->interval_ms && o->repeat > 1)
@@ -219,6 +250,9 @@ static int check_options(struct stat_opts *o)
 	bool cpus = o->all_cpus || o->cpu_list;
 	if (o->no_aggr && !cpus)
 		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per && (o->no_aggr || o->per_thread || !cpus || o->topdown))
+		return pk_cli_usage_error("stat", "--per-core/die/socket/node need -a or -C, "
+						  "without -A, --per-thread or --topdown");
 	if (o->per_thread && cpus)
 		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
 	return 0;
@@ -269,6 +303,13 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_CSV_HEADER: o->csv_header = true; break;
 		case 'M': o->metrics[o->nr_metrics++] = optarg; break;
 		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
+		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
+		case OPT_METRIC_ONLY: o->metric_only = true; break;
+		case 'd': o->detailed++; break;
+		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
+		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
+		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
+		case OPT_PER_NODE: o->per = STAT_PER_NODE; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -328,6 +369,7 @@ struct stat_session {
 	stat_printer printer;
 	stat_td td;                /* --topdown */
 	pk_metric_groups *mg;      /* -M */
+	size_t warned;             /* the event list's warnings printed */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
@@ -346,11 +388,23 @@ static int plot_intervals(struct stat_session *s, pk_error *err)
 	return r;
 }
 
+/* The event list's warnings from *printed on (the open's: "Weak group for
+ * X/N failed", perf's -v message) to stderr when verbose; *printed moves
+ * past them. */
+static void stat_print_notes(const pk_evlist *l, size_t *printed, bool verbose)
+{
+	for (; *printed < pk_evlist_nr_warnings(l); (*printed)++)
+		if (verbose)
+			fprintf(stderr, "%s\n", pk_evlist_warning(l, *printed));
+}
+
 /* Prints one interval's deltas. */
 static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
 {
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
+	if (r == 0)
+		r = stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -446,6 +500,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 	struct stat_opts *o = s->o;
 	res->status = -1;
 	int r = pk_stat_open(s->st, err);
+	stat_print_notes(s->evlist, &s->warned, o->verbose);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
 		r = stat_td_check(&s->td, pk_stat_counting(s->st), s->pmus, err);
@@ -470,7 +525,10 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 					 : print_interval(s, res->elapsed_ns,
 							  res->elapsed_ns - s->last_print_ns, err);
 	}
-	return pk_stat_finish(s->st, rows, err);
+	r = pk_stat_finish(s->st, rows, err);
+	if (r == 0 && stat_rows_per(rows, o->per, s->kernel) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	return r;
 }
 
 /* Explanations for events that could not be counted, one line each, each
@@ -523,6 +581,31 @@ static void print_notes(struct stat_session *s, FILE *out)
 	free(seen);
 }
 
+/* -M: the lists joined by commas (perf 6.1 parses them as one, after the
+ * -e events) into lib/topdown's metric groups. */
+static int add_metrics(struct stat_session *s, const char *cpuid, pk_error *err)
+{
+	struct stat_opts *o = s->o;
+	size_t len = 1;
+	for (int i = 0; i < o->nr_metrics; i++)
+		len += strlen(o->metrics[i]) + 1;
+	char *names = calloc(1, len);
+	if (!names || !(s->mg = pk_metric_groups_new())) {
+		free(names);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < o->nr_metrics; i++) {
+		if (i)
+			strcat(names, ",");
+		strcat(names, o->metrics[i]);
+	}
+	pk_metric_groups_no_merge(s->mg, o->metric_no_merge);
+	int r = pk_metric_groups_add(s->mg, names, s->pmus, s->kernel, cpuid, o->metric_no_group,
+				     s->evlist, err);
+	free(names);
+	return r;
+}
+
 static int build_evlist(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
@@ -540,25 +623,26 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
-	if (o->nr_metrics && !(s->mg = pk_metric_groups_new()))
-		return pk_err(err, -ENOMEM, "out of memory");
-	for (int i = 0; i < o->nr_metrics; i++) {
-		int r = pk_metric_groups_add(s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
-					     o->metric_no_group, s->evlist, err);
-		if (r < 0)
-			return r;
-	}
 	for (int i = 0; i < o->nr_events; i++) {
 		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
 		if (r < 0)
 			return r;
 	}
+	/* perf 6.1: the -M lists as one, after the -e events */
+	if (o->nr_metrics) {
+		int r = add_metrics(s, po.cpuid, err);
+		if (r < 0)
+			return r;
+	}
 	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
-		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
+		int r = pk_evlist_add_default_stat_on(s->evlist, s->pmus, s->cpus != NULL, err);
 		if (r < 0)
 			return r;
 		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
 	}
+	int dr = pk_evlist_add_detailed_stat(s->evlist, s->pmus, o->detailed, err);
+	if (dr < 0)
+		return dr;
 	pk_config_opts cfg = {
 		.mode = PK_CONFIG_STAT,
 		.system_wide = s->cpus != NULL,
@@ -650,9 +734,10 @@ static int setup(struct stat_session *s, pk_error *err)
 		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
 		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
+	s->warned = pk_evlist_nr_warnings(s->evlist);
 	pk_stat_opts so = {.size = sizeof(so), .kernel = s->kernel, .cpus = s->cpus,
 			   .threads = s->threads, .cmd = o->cmd[0] ? o->cmd : NULL,
-			   .aggr = s->aggr, .clock = s->model ? model_clock : NULL,
+			   .aggr = o->per ? PK_AGGR_CPU : s->aggr, .clock = s->model ? model_clock : NULL,
 			   .clock_arg = s->model};
 	return pk_stat_new(s->evlist, &so, &s->st, err);
 }
@@ -723,10 +808,10 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	return r;
 }
 
-static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
-			 pk_metric_value *out, const char **label)
+static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			 stat_vendor_metric *out)
 {
-	return pk_metric_groups_value(arg, in, idx, out, label);
+	return pk_metric_groups_value(arg, in, idx, nth, out);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -768,6 +853,8 @@ int cmd_stat(int argc, char **argv)
 		.aggr = s.aggr,
 		.big_num = o.big_num,
 		.runs = 1,
+		.metric_only = o.metric_only,
+		.per = o.per,
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;
