@@ -149,6 +149,8 @@ typedef struct pk_metric_count {
 	int key;                   /* the bucket: CPU (-A), tid (--per-thread), -1 */
 	double value;              /* scaled (and averaged over -r runs) */
 	bool counted;              /* opened and ran; false: never used */
+	double running;            /* the share of its enabled time it ran (run/ena):
+				    * below 1 it was multiplexed; 0: not known */
 } pk_metric_count;
 
 /* A context literal, referenced as #name (case does not matter). */

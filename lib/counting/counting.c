@@ -404,6 +404,43 @@ retry:
 	return 0;
 }
 
+/* perf's weak groups (:W, its evlist__reset_weak_group): when the kernel
+ * refuses a member of a weak group (a group the PMU could never schedule),
+ * the whole group is opened again as lone events, but Intel's metric
+ * events stay with their slots leader (they count only there). True when
+ * member i's failure did that; the caller reopens from *from, the former
+ * leader. */
+static bool reset_weak_group(pk_counting *c, size_t i, size_t *from)
+{
+	evsel_state *s = &c->st[i];
+	size_t li = (size_t)s->group;
+	if (li == i || s->status != PK_OPEN_UNSUPPORTED ||
+	    !pk_evlist_at(c->evlist, li)->weak_group)
+		return false;
+	bool slots = pk_evlist_at(c->evlist, li)->td_role == 1, changed = false;
+	for (size_t j = li + 1; j < c->nr; j++)
+		changed |= c->st[j].group == (int)li &&
+			   !(slots && pk_evlist_at(c->evlist, j)->td_role == 2);
+	if (!changed)
+		return false; /* nothing left to take apart */
+	for (size_t j = li; j < c->nr; j++) {
+		evsel_state *m = &c->st[j];
+		if (m->group != (int)li)
+			continue;
+		close_evsel(c, m);
+		if (m->status != PK_OPEN_NO_CPUS)
+			m->status = PK_OPEN_NONE;
+		m->err = 0;
+		if (j == li || (slots && pk_evlist_at(c->evlist, j)->td_role == 2))
+			continue; /* the leader, and metric events with their slots */
+		m->group = (int)j;
+		m->apart = true; /* it starts as its leader would have */
+		pack_open_attr(c, j);
+	}
+	*from = li;
+	return true;
+}
+
 int pk_counting_open(pk_counting *c, pk_error *err)
 {
 	pk_counting_close(c);
@@ -414,8 +451,13 @@ int pk_counting_open(pk_counting *c, pk_error *err)
 		c->st[i].err = 0;
 		pack_open_attr(c, i); /* the evsel as it is now, with this session's changes */
 	}
-	for (size_t i = 0; i < c->nr; i++) {
+	for (size_t i = 0, from; i < c->nr; i++) {
 		int r = open_evsel(c, i, err);
+		if (reset_weak_group(c, i, &from)) {
+			pk_error_clear(err);
+			i = from - 1; /* the loop's i++ reopens the former leader */
+			continue;
+		}
 		if (r < 0) {
 			pk_counting_close(c);
 			return r;
@@ -582,6 +624,12 @@ pk_open_status pk_counting_status(const pk_counting *c, size_t idx)
 {
 	evsel_state *s = state(c, idx);
 	return s ? s->status : PK_OPEN_NONE;
+}
+
+long pk_counting_leader(const pk_counting *c, size_t idx)
+{
+	evsel_state *s = state(c, idx);
+	return s ? s->group : -1;
 }
 
 int pk_counting_errno(const pk_counting *c, size_t idx)

@@ -86,15 +86,22 @@ static void test_tables(void **state)
 		for (size_t a = 0; a < t->nr_events; a++)
 			for (size_t b = a + 1; b < t->nr_events; b++)
 				assert_string_not_equal(t->events[a].name, t->events[b].name);
-		const char *l1 = NULL;
+		/* depth first: a row's parent is the nearest earlier row one level
+		 * up; levels 1 to 6 */
 		size_t nl1 = 0;
 		for (size_t r = 0; r < t->nr_rows; r++) {
+			int lv = pki_td_row_level(&t->rows[r]);
+			assert_true(lv >= 1 && lv <= PK_TOPDOWN_MAX_LEVEL);
 			if (!t->rows[r].parent) {
-				l1 = t->rows[r].name;
+				assert_int_equal(lv, 1);
 				nl1++;
 			} else {
-				assert_non_null(l1);
-				assert_string_equal(t->rows[r].parent, l1);
+				long p = (long)r - 1;
+				while (p >= 0 && pki_td_row_level(&t->rows[p]) >= lv)
+					p--;
+				assert_true(p >= 0);
+				assert_string_equal(t->rows[r].parent, t->rows[p].name);
+				assert_int_equal(pki_td_row_level(&t->rows[p]), lv - 1);
 			}
 			assert_int_equal(strncmp(t->rows[r].name, "tma_", 4), 0);
 		}
@@ -142,6 +149,9 @@ static void test_compute_spr(void **state)
 	assert_string_equal(pk_evsel_name(lead), "TOPDOWN.SLOTS:perf_metrics");
 	assert_int_equal(pk_evsel_attr(lead)->config, 0x400);
 	assert_int_equal(pk_evsel_nr_members(lead), 9);
+	/* pinned: it takes fixed counter 3 and the register only, and is never
+	 * multiplexed (issue 22); weak like every metric group */
+	assert_true(pk_evsel_attr(lead)->pinned);
 	assert_string_equal(pk_evsel_name(pk_evlist_at(l, 1)), "PERF_METRICS.RETIRING");
 	static const char *const names[] = {
 		"TOPDOWN.SLOTS:perf_metrics", "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
