@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "topdown/td_internal.h"
 #include "model/mspe.h"
 #include <pmukit/events.h>
 #include <pmukit/spe_record.h>
@@ -193,6 +194,8 @@ static int resolve_event(pk_model *m, mk_event *e)
 	}
 	e->core.smt = m->sc.smt;
 	e->core.ref_ghz = m->sc.ref_ghz;
+	const pki_td_method *td = pki_td_find(&m->sc.cpuid, e->pmu->name);
+	e->core.tree = td ? td->table : NULL; /* the deeper nodes' events (events_tree.c) */
 	e->key.kind = kind;
 	e->key.config = kind == PERF_TYPE_HARDWARE ? e->attr.config & 0xffffffffu : e->attr.config;
 	e->fixed = fixed_of(e->core.row, &e->key);
