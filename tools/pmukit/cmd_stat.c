@@ -97,7 +97,7 @@ static const pk_opt stat_opts_table[] = {
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
 	 "with -x and --topdown: a first row naming the columns\n"
-	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent)"},
+	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent,running)"},
 	{"output", 'o', 0, required_argument, "<file>",
 	 "write the counts to <file> instead of stderr"},
 	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file (or --log-fd)"},
