@@ -10,9 +10,10 @@
  * share is a number in [0, 1]. The result is in PERF_METRICS byte order.
  * Any other key naming a node below Level 2 of an Intel method's tree
  * (lib/topdown's tables: "l2_bound", "dram_bound", ...) is kept in the
- * phase's deep list, for the deeper events (events_tree.c); a deeper node
- * is never above its parent when the parent is given (within the
- * tolerance). */
+ * phase's deep list, for the deeper events (events_tree.c), as a share of
+ * what the node's formula measures (Intel's Level 3 memory nodes are shares
+ * of cycles, not of their parent's slots, so no sum over children is
+ * checked). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
