@@ -76,6 +76,7 @@ typedef enum pk_metric_style {
 	PK_METRIC_PERCENT_WIDE,    /* "%8.3f %%": cache misses */
 	PK_METRIC_SCALED,          /* "%8.1f": a vendor metric with a unit (stat -M) */
 	PK_METRIC_UNSCALED,        /* "%8.2f": a vendor metric without one */
+	PK_METRIC_PERCENT_SHARE,   /* "%8.1f%%": a bare topdown-* event's share */
 } pk_metric_style;
 
 /* The value as perf prints it in style `style` (the eight human columns,
