@@ -16,7 +16,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+import oracle61
 
 CPUS = {"skylake": "GenuineIntel-6-5E-3", "icelake": "GenuineIntel-6-7E-5",
         "sapphirerapids": "GenuineIntel-6-8F-4", "alderlake": "GenuineIntel-6-97-2"}
@@ -98,21 +99,8 @@ def compare(src, pk, machine, metrics, tmp, stub):
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     discover = "--discover" in sys.argv[3:]
-    try:
-        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        v = ""
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
-        return 77
-    tmp = tempfile.mkdtemp(prefix="pk-metrics61-")
-    stub = os.path.join(tmp, "peo_stub.so")
-    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
-                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
-        raise SystemExit("cannot build peo_stub.c")
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
-    if probe.returncode:
-        print("no mount namespace (needs root): skipped")
+    tmp, stub = oracle61.prepare(src, "pk-metrics61-")
+    if not tmp:
         return 77
     with open(os.path.join(tmp, "zero"), "w") as f:  # every count 0
         f.write("times enabled=1000000 running=1000000\n")

@@ -12,7 +12,8 @@ Exit 77 (skipped) without perf 6.1 or a mount namespace."""
 import os
 import subprocess
 import sys
-import tempfile
+
+import oracle61
 
 EVENTS = "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}"
 # config -> value: slots, then the four Level 1 metric events (0x8000 + 0x100 x byte)
@@ -34,21 +35,9 @@ def run(src, tool, fmt, counts, stub):
 
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    try:
-        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        v = ""
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
+    tmp, stub = oracle61.prepare(src, "pk-tdshadow-")
+    if not tmp:
         return 77
-    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
-        print("no mount namespace (needs root): skipped")
-        return 77
-    tmp = tempfile.mkdtemp(prefix="pk-tdshadow-")
-    stub = os.path.join(tmp, "peo_stub.so")
-    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
-                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
-        raise SystemExit("cannot build peo_stub.c")
     ptype = open(os.path.join(src, "tests/data/sysfs/icelake/bus/event_source/devices/cpu/type")).read().strip()
     bad = 0
     for name, values in COUNTS.items():
