@@ -209,6 +209,10 @@ pk_threadmap *pk_counting_threads(const pk_counting *c);
 /* The CPUs evsel idx is opened on; the map {-1} in per-thread counting. */
 pk_cpumap *pk_counting_cpus(const pk_counting *c, size_t evsel_idx);
 pk_open_status pk_counting_status(const pk_counting *c, size_t evsel_idx);
+/* The evsel index of the leader evsel idx is opened with (its own when
+ * counted alone: a lone event, a member counted apart, a weak group (:W)
+ * the kernel refused and that was opened as lone events); -1: no such. */
+long pk_counting_leader(const pk_counting *c, size_t evsel_idx);
 /* The name evsel idx is counted under: the evsel's, with ":u" after the
  * user-space fallback (exclude_kernel_fallback); NULL when it has none. */
 const char *pk_counting_name(const pk_counting *c, size_t evsel_idx);

@@ -328,6 +328,23 @@ static bool wants_id(const struct perf_event_attr *a)
 	       (samples && (a->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)));
 }
 
+/* Whether a failure of member i takes its weak group apart (perf's :W,
+ * its evlist__reset_weak_group): the leader's group is weak and has a
+ * member to take apart (Intel's metric events stay with their slots
+ * leader: they count only there). */
+static bool weak_group_splits(const pk_counting *c, size_t i)
+{
+	size_t li = (size_t)c->st[i].group;
+	const pk_evsel *lead = pk_evlist_at(c->evlist, li);
+	if (li == i || !lead->weak_group)
+		return false;
+	bool slots = lead->td_role == 1;
+	for (size_t j = li + 1; j < c->nr; j++)
+		if (c->st[j].group == (int)li && !(slots && pk_evlist_at(c->evlist, j)->td_role == 2))
+			return true;
+	return false;
+}
+
 /* open_evsel's answer for a member of a weak group that failed */
 enum { WEAK_GROUP_FAILED = 1 };
 
@@ -398,7 +415,7 @@ retry:
 				goto retry;
 			}
 			/* a weak group the PMU cannot hold: opened ungrouped (perf's :W) */
-			if (lead && (en == EINVAL || en == EBADF) && e->weak_group) {
+			if (lead && (en == EINVAL || en == EBADF) && weak_group_splits(c, i)) {
 				close_evsel(c, s);
 				return WEAK_GROUP_FAILED;
 			}
@@ -417,12 +434,14 @@ retry:
 }
 
 /* perf's weak group fallback: the group of member i is closed and its
- * events opened one by one, said as perf says it (-v); returns the
- * leader's index, where the open starts again. */
+ * events opened one by one (metric events kept with their slots leader),
+ * said as perf says it (-v); returns the leader's index, where the open
+ * starts again. */
 static size_t ungroup_weak(pk_counting *c, size_t i)
 {
 	size_t li = (size_t)c->st[i].group;
 	const pk_evsel *lead = pk_evlist_at(c->evlist, li);
+	bool slots = lead->td_role == 1, kept = false;
 	pk_evlist_warn(c->evlist, "Weak group for %s/%d failed", lead->name ? lead->name : "?",
 		       lead->nr_members);
 	for (size_t k = li; k < c->nr; k++) {
@@ -430,12 +449,19 @@ static size_t ungroup_weak(pk_counting *c, size_t i)
 		if (s->group != (int)li)
 			continue;
 		close_evsel(c, s);
-		s->group = (int)k;
-		s->apart = k != li;
-		s->weak_apart = true;
 		s->status = s->status == PK_OPEN_NO_CPUS ? PK_OPEN_NO_CPUS : PK_OPEN_NONE;
+		s->err = 0;
+		if (k == li || (slots && pk_evlist_at(c->evlist, k)->td_role == 2)) {
+			kept |= k != li;
+			continue; /* the leader, and metric events with their slots */
+		}
+		s->group = (int)k;
+		s->apart = true; /* it starts as its leader would have */
+		s->weak_apart = true;
 		pack_open_attr(c, k);
 	}
+	c->st[li].weak_apart = !kept; /* alone now: read alone */
+	pack_open_attr(c, li);
 	return li;
 }
 
@@ -621,6 +647,12 @@ pk_open_status pk_counting_status(const pk_counting *c, size_t idx)
 {
 	evsel_state *s = state(c, idx);
 	return s ? s->status : PK_OPEN_NONE;
+}
+
+long pk_counting_leader(const pk_counting *c, size_t idx)
+{
+	evsel_state *s = state(c, idx);
+	return s ? s->group : -1;
 }
 
 int pk_counting_errno(const pk_counting *c, size_t idx)

@@ -20,7 +20,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+import oracle61
 
 CPUS = {"skylake": "GenuineIntel-6-5E-3", "icelake": "GenuineIntel-6-7E-5",
         "sapphirerapids": "GenuineIntel-6-8F-4", "alderlake": "GenuineIntel-6-97-2"}
@@ -196,27 +197,6 @@ def weak_group(src, pk, tmp, stub, counts):
     return 0
 
 
-def prepare(src, prefix):
-    """(a temporary directory, the stub built there), or None (said why:
-    the test is skipped) without perf 6.1 or a mount namespace."""
-    try:
-        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        v = ""
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
-        return None
-    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
-        print("no mount namespace (needs root): skipped")
-        return None
-    tmp = tempfile.mkdtemp(prefix=prefix)
-    stub = os.path.join(tmp, "peo_stub.so")
-    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
-                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
-        raise SystemExit("cannot build peo_stub.c")
-    return tmp, stub
-
-
 def mixed(src, pk, tmp, stub, counts):
     """-e, two -M and -d: perf 6.1 puts the -e events first, then the -M
     lists as one list, then -d's events; a metric on an event with a
@@ -235,10 +215,9 @@ def mixed(src, pk, tmp, stub, counts):
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     discover = "--discover" in sys.argv[3:]
-    ready = prepare(src, "pk-metrics61-")
-    if not ready:
+    tmp, stub = oracle61.prepare(src, "pk-metrics61-")
+    if not tmp:
         return 77
-    tmp, stub = ready
     with open(os.path.join(tmp, "zero"), "w") as f:  # every count 0
         f.write("times enabled=1000000 running=1000000\n")
     bad = 0

@@ -19,6 +19,7 @@ import subprocess
 import sys
 
 import metrics_perf61
+import oracle61
 
 TOPO = "/sys/devices/system/cpu/cpu1/topology/"
 TOPOLOGIES = {"host": [], "smt": [TOPO + "core_id=0"],
@@ -95,10 +96,9 @@ def main():
     if os.cpu_count() < 2 or not os.path.exists(TOPO + "die_id"):
         print("needs two CPUs with a published topology: skipped")
         return 77
-    ready = metrics_perf61.prepare(src, "pk-layout61-")
-    if not ready:
+    tmp, stub = oracle61.prepare(src, "pk-layout61-")
+    if not tmp:
         return 77
-    tmp, stub = ready
     counts = os.path.join(tmp, "counts")
     with open(counts, "w") as f:
         f.write(COUNTS)

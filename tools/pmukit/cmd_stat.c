@@ -54,6 +54,7 @@ struct stat_opts {
 	bool topdown;              /* --topdown */
 	long td_level;             /* --td-level */
 	bool tree;                 /* --tree */
+	bool td_desc;              /* --desc */
 	const char *plot;          /* --plot: an SVG file of the -I intervals */
 	long log_fd;               /* --log-fd: the output's descriptor; -1: none */
 	bool csv_header;           /* --csv-header */
@@ -77,6 +78,7 @@ enum {
 	OPT_TOPDOWN,
 	OPT_TD_LEVEL,
 	OPT_TREE,
+	OPT_TD_DESC,
 	OPT_PLOT,
 	OPT_LOG_FD,
 	OPT_CSV_HEADER,
@@ -117,7 +119,7 @@ static const pk_opt stat_opts_table[] = {
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
 	 "with -x and --topdown: a first row naming the columns\n"
-	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent)"},
+	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent,running)"},
 	{"output", 'o', 0, required_argument, "<file>",
 	 "write the counts to <file> instead of stderr"},
 	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file (or --log-fd)"},
@@ -148,7 +150,11 @@ static const pk_opt stat_opts_table[] = {
 	 "E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
 	 "with -A a block per CPU, --per-thread per thread, -e\n"
 	 "events counted beside it and printed after it"},
-	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1|2>", "TopDown level (default 1)"},
+	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1-6|all>",
+	 "TopDown level (default 1; all: the deepest the CPU's\n"
+	 "files define); from Level 3 the tree drills down: a\n"
+	 "node's children only below a crossed node (-v: all)"},
+	{"desc", 0, OPT_TD_DESC, no_argument, NULL, "with --topdown: each node's description"},
 	{"tree", 0, OPT_TREE, no_argument, NULL,
 	 "TopDown as a tree: each node's share, its threshold\n"
 	 "(crossed or below) and the dominant path (<==)"},
@@ -170,7 +176,7 @@ const pk_optspec stat_optspec = {
 	.synopsis =
 		"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 		"       pmukit stat --model <scenario> [options]\n"
-		"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+		"       pmukit stat --topdown [--td-level N|all] [--tree] [--desc] [-a|-C|-p|-t|-- <command>]\n"
 		"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
 		"                   [-x <sep>|-j] [--model <scenario>]\n"
 		"\n"
@@ -235,8 +241,8 @@ static int check_options(struct stat_opts *o)
 						  "needs -x and --topdown");
 	if (o->model && has_cmd)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
-	if ((o->td_level || o->tree) && !o->topdown)
-		return pk_cli_usage_error("stat", "--td-level and --tree need --topdown");
+	if ((o->td_level || o->tree || o->td_desc) && !o->topdown)
+		return pk_cli_usage_error("stat", "--td-level, --tree and --desc need --topdown");
 	if (o->plot && (!o->topdown || !o->interval_ms))
 		return pk_cli_usage_error("stat", "--plot draws the TopDown shares of each interval: "
 						  "it needs --topdown and -I <ms>");
@@ -296,8 +302,13 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case 'v': o->verbose = true; break;
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_TOPDOWN: o->topdown = true; break;
-		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
+		case OPT_TD_LEVEL:
+			o->td_level = PK_TOPDOWN_LEVEL_ALL;
+			if (strcmp(optarg, "all"))
+				r = parse_long("--td-level", optarg, 1, PK_TOPDOWN_MAX_LEVEL, &o->td_level);
+			break;
 		case OPT_TREE: o->tree = true; break;
+		case OPT_TD_DESC: o->td_desc = true; break;
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LOG_FD: r = parse_long("--log-fd", optarg, 0, INT_MAX, &o->log_fd); break;
 		case OPT_CSV_HEADER: o->csv_header = true; break;
@@ -616,6 +627,8 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		return pk_err(err, -ENOMEM, "out of memory");
 	if (o->topdown) {
 		s->td.tree = o->tree;
+		s->td.desc = o->td_desc;
+		s->td.verbose = o->verbose;
 		s->td.csv_header = o->csv_header;
 		s->td.aggr = s->aggr;
 		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,

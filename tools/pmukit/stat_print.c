@@ -110,7 +110,9 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 		const stat_row *r = &rows->v[i];
 		v[i] = (pk_metric_count){.evsel = r->evsel, .key = r->key,
 					 .value = row_value(r, rows->runs),
-					 .counted = r->status == PK_OPEN_OK && r->counts.run};
+					 .counted = r->status == PK_OPEN_OK && r->counts.run,
+					 .running = r->counts.ena ? (double)r->counts.run /
+									(double)r->counts.ena : 0};
 	}
 	*lit = (pk_metric_literal){.name = "#wall_ns", .value = wall_ns};
 	*in = (pk_metric_counts){.v = v, .nr = rows->nr, .lit = lit, .nr_lit = wall_ns > 0};
