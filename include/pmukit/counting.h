@@ -209,6 +209,10 @@ pk_threadmap *pk_counting_threads(const pk_counting *c);
 /* The CPUs evsel idx is opened on; the map {-1} in per-thread counting. */
 pk_cpumap *pk_counting_cpus(const pk_counting *c, size_t evsel_idx);
 pk_open_status pk_counting_status(const pk_counting *c, size_t evsel_idx);
+/* The evsel index of the leader evsel idx is opened with (its own when
+ * counted alone: a lone event, a member counted apart, a weak group (:W)
+ * the kernel refused and that was opened as lone events); -1: no such. */
+long pk_counting_leader(const pk_counting *c, size_t evsel_idx);
 /* The name evsel idx is counted under: the evsel's, with ":u" after the
  * user-space fallback (exclude_kernel_fallback); NULL when it has none. */
 const char *pk_counting_name(const pk_counting *c, size_t evsel_idx);
@@ -261,6 +265,16 @@ int pk_counting_aggr(const pk_counting *c, size_t evsel_idx, pk_aggr_mode mode, 
  * config's upper bits. With no core PMU in sysfs only the software events
  * are added (pmus may be NULL: the same). */
 int pk_evlist_add_default_stat(pk_evlist *evlist, const pk_pmus *pmus, pk_error *err);
+/* The same for a target: cpus (system-wide, -a or -C) counts cpu-clock in
+ * place of task-clock, as perf 6.1. */
+int pk_evlist_add_default_stat_on(pk_evlist *evlist, const pk_pmus *pmus, bool cpus,
+				  pk_error *err);
+/* Appends perf stat's detailed events of -d (level 1: L1-dcache-loads and
+ * misses, LLC-loads and misses), -dd (2: the L1-icache, dTLB and iTLB pairs
+ * too) or -ddd (3: and the L1-dcache prefetch pair), each once per core PMU
+ * on a hybrid machine, whether or not a PMU counts them (perf's
+ * <not supported>). */
+int pk_evlist_add_detailed_stat(pk_evlist *evlist, const pk_pmus *pmus, int level, pk_error *err);
 
 /* ---- Repeated runs (-r) -------------------------------------------------- */
 

@@ -104,6 +104,9 @@ pk_evsel *pk_evlist_add(pk_evlist *evlist, const struct perf_event_attr *attr,
 			const char *name, const pk_pmu *pmu);
 /* Makes evsels [first, first+n) one group led by `first`. */
 void pk_evlist_group(pk_evlist *evlist, size_t first, size_t n);
+/* As pk_evlist_group, the group weak (perf's :W): when the PMU refuses
+ * it, pk_counting_open opens its events one by one (and warns). */
+void pk_evlist_group_weak(pk_evlist *evlist, size_t first, size_t n);
 
 size_t pk_evlist_count(const pk_evlist *evlist);
 pk_evsel *pk_evlist_at(const pk_evlist *evlist, size_t idx);

@@ -93,6 +93,7 @@ typedef enum pk_metric_style {
 	PK_METRIC_PERCENT_WIDE,    /* "%8.3f %%": cache misses */
 	PK_METRIC_SCALED,          /* "%8.1f": a vendor metric with a unit (stat -M) */
 	PK_METRIC_UNSCALED,        /* "%8.2f": a vendor metric without one */
+	PK_METRIC_PERCENT_SHARE,   /* "%8.1f%%": a bare topdown-* event's share */
 } pk_metric_style;
 
 /* The value as perf prints it in style `style` (the eight human columns,
@@ -166,6 +167,8 @@ typedef struct pk_metric_count {
 	int key;                   /* the bucket: CPU (-A), tid (--per-thread), -1 */
 	double value;              /* scaled (and averaged over -r runs) */
 	bool counted;              /* opened and ran; false: never used */
+	double running;            /* the share of its enabled time it ran (run/ena):
+				    * below 1 it was multiplexed; 0: not known */
 } pk_metric_count;
 
 /* A context literal, referenced as #name (case does not matter). */

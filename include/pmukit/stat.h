@@ -41,6 +41,10 @@ typedef struct pk_stat_row {
 	char comm[32];             /* PK_AGGR_THREAD: the thread's command name */
 	pk_counts counts;          /* summed over the bucket (over -r runs: summed) */
 	pk_runstats noise;         /* the scaled value over -r runs */
+	/* A topology bucket's (pmukit stat --per-core/die/socket/node, whose
+	 * folding of per-CPU rows sets them; 0 in the rows collected here). */
+	int socket, die, id;       /* the bucket (id: core or node; -1: not of the mode) */
+	int nr_cpus;               /* the CPUs summed */
 } pk_stat_row;
 
 typedef struct pk_stat_rows {

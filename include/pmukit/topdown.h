@@ -1,4 +1,4 @@
-/* pmukit: TopDown (TMA), where a CPU's pipeline slots go, Level 1 and 2.
+/* pmukit: TopDown (TMA), where a CPU's pipeline slots go, Levels 1 to 6.
  *
  * The computation newer perf's `stat --topdown` makes, for callers: choose
  * the method of each core PMU from the loaded PMU tree and the CPU model,
@@ -47,6 +47,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <pmukit/counting.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/events.h>
@@ -60,8 +61,13 @@ extern "C" {
 
 typedef struct pk_topdown pk_topdown;
 
+/* Levels: Intel's trees go to 6 (Levels 3-6 from the metric files). */
+#define PK_TOPDOWN_MAX_LEVEL 6
+/* opts.level for every level each block's method has (--td-level all). */
+#define PK_TOPDOWN_LEVEL_ALL 99
+
 typedef struct pk_topdown_opts {
-	int level;                 /* 1 or 2 (0: 1) */
+	int level;                 /* 1 to PK_TOPDOWN_MAX_LEVEL, or _ALL (0: 1) */
 	bool smt;                  /* SMT on: the #smt_on forms (pre-Ice Lake _ANY events) */
 	const char *only_pmu;      /* one core PMU only (--cputype); NULL: all */
 } pk_topdown_opts;
@@ -88,39 +94,66 @@ const char *pk_topdown_block_method(const pk_topdown *td, size_t b);
 const char *pk_topdown_block_title(const pk_topdown *td, size_t b);
 /* A caveat to print with the block (N1's cycle accounting), or NULL. */
 const char *pk_topdown_block_note(const pk_topdown *td, size_t b);
-/* The highest level the block's method computes (1 or 2). */
+/* The highest level the block's method computes (1 to 6). */
 int pk_topdown_block_max_level(const pk_topdown *td, size_t b);
+/* The level this block computes (the chosen one; its deepest for _ALL). */
+int pk_topdown_block_level(const pk_topdown *td, size_t b);
+/* How many event groups the block's events form: one per metric of the
+ * chosen levels, merged where one holds another's events, every one led
+ * by slots when it reads PERF_METRICS (docs/topdown.md, "Grouping"). */
+size_t pk_topdown_block_groups(const pk_topdown *td, size_t b);
 
-/* Appends every block's events to evlist: a PERF_METRICS group led by slots
- * (slots first, metric events after it), the other events on their own.
- * Remembers which evsels are the block's (the evlist must outlive td's use
- * of counts). */
+/* Appends every block's events to evlist: one weak group (:W) per metric
+ * of the chosen levels (a metric that reads PERF_METRICS in the one group
+ * led by slots, slots first, metric events after it). Remembers which
+ * evsels are the block's (the evlist must outlive td's use of counts). */
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
+/* After the open: which of the block's groups were opened as groups (a
+ * weak group the PMU could never schedule is opened as lone events, and
+ * its nodes' ratios then mix time slices: pk_topdown_node.grouped). */
+void pk_topdown_opened(pk_topdown *td, const pk_counting *c);
 /* The PERF_METRICS byte (0-7) an Intel core PMU's metric event reads
  * (topdown-retiring ...: config 0x8000 + 0x100 x byte), -1 for any other
  * config. Such events count only in a group led by slots (0x0400). */
 int pk_topdown_metric_field(uint64_t config);
 
 /* stat -M: the vendor metrics and metric groups asked for, their events
- * added to an event list (one group per metric, as perf 6.1; lone events
- * with no_group; PERF_METRICS events behind a slots leader), and each
- * metric's value for the line of its first event. Kept with TopDown: it
+ * added to an event list (one weak group per metric, merged into an
+ * earlier metric's group as perf 6.1 unless no_merge; lone events with
+ * no_group; PERF_METRICS events behind a slots leader), and each metric's
+ * value for the line of the first of its events in its group. Kept with TopDown: it
  * needs the metric tables and TopDown's PERF_METRICS rule. */
 typedef struct pk_metric_groups pk_metric_groups;
 
 pk_metric_groups *pk_metric_groups_new(void);
+/* --metric-no-merge: every metric in a group of its own (default: perf's
+ * merge, a metric whose events are all in an earlier metric's group is
+ * counted there). Set before pk_metric_groups_add. */
+void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge);
 /* Resolves `names` (comma-separated metrics and groups, without case as
- * perf) for the CPU (cpuid: a PERF_CPUID-style override, NULL: kernel
- * k's) and appends their events to evlist. An unknown name fails with
- * perf's message (-EINVAL); -ENODEV without a core PMU. */
+ * perf; several -M lists joined by commas, as perf 6.1 joins them) for the
+ * CPU (cpuid: a PERF_CPUID-style override, NULL: kernel k's) and appends
+ * their events to evlist in perf 6.1's order (most events first; equal
+ * counts: each name's metrics before the previous name's, a group's in
+ * reverse name order), each metric's events in one weak group
+ * (pk_evlist_group_weak: perf's {...}:W) unless no_group. An unknown name
+ * fails with perf's message (-EINVAL); -ENODEV without a core PMU. */
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
 			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
 			 pk_error *err);
-/* The metric on count idx of in (the first event of a metric): 1 with
- * *out and *label filled, 0 when idx begins none, -1 when it does but the
- * value cannot be computed (or no memory; *label filled). */
+/* A metric as printed on a count's line. */
+typedef struct pk_metric_group_value {
+	bool have;                 /* the value could be computed */
+	double value;
+	pk_metric_style style;
+	const char *label;         /* perf's metric unit: "%  tma_retiring" */
+	const char *name;          /* "tma_retiring": --metric-only's header without a value */
+} pk_metric_group_value;
+/* The nth metric printed on count idx of in (perf 6.1 prints the metrics
+ * of one event last placed first): 1 with *out filled (its value when it
+ * can be computed), 0 when there is none, -ENOMEM. */
 int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
-			   pk_metric_value *out, const char **label);
+			   size_t nth, pk_metric_group_value *out);
 void pk_metric_groups_free(pk_metric_groups *mg);
 
 /* One node's value. */
@@ -135,11 +168,21 @@ typedef struct pk_topdown_node {
 	bool computable;
 	bool has_threshold;
 	bool over_threshold;       /* Intel's threshold (a bottleneck flag) */
+	bool grouped;              /* its events were counted as one group (false:
+				    * more than the PMU's counters, the weak
+				    * group fell back to lone events) */
+	double running;            /* the least share of its enabled time any
+				    * event of the node's group counted: 1 all
+				    * the time, below 1 the group was multiplexed */
+	const char *sample;        /* Intel's "Sample with" events as PMU event
+				    * specs ("event=0xd1,umask=0x2,name=X/pp"),
+				    * separated by spaces, or NULL */
 } pk_topdown_node;
 
 /* The nodes of block b up to the chosen level, in the method's order
- * (Level 1 nodes, each followed by its children) from counts of one
- * reading, for the bucket `key` (-1: aggregated). Fills at most cap nodes
+ * (depth first: each node followed by its children) from counts of one
+ * reading, for the bucket `key` (-1: aggregated); each node's value from
+ * its own group's counts, its threshold over the nodes' values. Fills at most cap nodes
  * and returns how many the block has (0 when none of its counts is in
  * counts). */
 size_t pk_topdown_compute(const pk_topdown *td, size_t b, const pk_metric_counts *counts,

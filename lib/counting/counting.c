@@ -26,6 +26,7 @@ typedef union attr_buf {
 typedef struct evsel_state {
 	attr_buf open;             /* the attr as opened (before the per-open tweak) */
 	bool apart;                /* a member counted apart: starts as its leader would */
+	bool weak_apart;           /* of a weak group (:W) the PMU refused: opened alone */
 	bool user_only;            /* the EACCES fallback: exclude_kernel, exclude_hv */
 	char *name;                /* the name as opened ("cycles:u"); NULL: the evsel's */
 	pk_cpumap *cpus;           /* where it is opened; {-1} in per-thread counting */
@@ -131,6 +132,8 @@ static void pack_open_attr(pk_counting *c, size_t i)
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 	}
+	if (s->weak_apart) /* read alone, as perf reopens a failed weak group */
+		a->read_format &= ~(uint64_t)(PERF_FORMAT_GROUP | PERF_FORMAT_ID);
 }
 
 static const char *name_or(const pk_counting *c, size_t i, const char *dflt)
@@ -325,8 +328,29 @@ static bool wants_id(const struct perf_event_attr *a)
 	       (samples && (a->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)));
 }
 
+/* Whether a failure of member i takes its weak group apart (perf's :W,
+ * its evlist__reset_weak_group): the leader's group is weak and has a
+ * member to take apart (Intel's metric events stay with their slots
+ * leader: they count only there). */
+static bool weak_group_splits(const pk_counting *c, size_t i)
+{
+	size_t li = (size_t)c->st[i].group;
+	const pk_evsel *lead = pk_evlist_at(c->evlist, li);
+	if (li == i || !lead->weak_group)
+		return false;
+	bool slots = lead->td_role == 1;
+	for (size_t j = li + 1; j < c->nr; j++)
+		if (c->st[j].group == (int)li && !(slots && pk_evlist_at(c->evlist, j)->td_role == 2))
+			return true;
+	return false;
+}
+
+/* open_evsel's answer for a member of a weak group that failed */
+enum { WEAK_GROUP_FAILED = 1 };
+
 /* Opens one evsel on all its pairs. Returns 0 (open, skipped or marked
- * unsupported) or a negative errno that stops the whole open. */
+ * unsupported), WEAK_GROUP_FAILED, or a negative errno that stops the
+ * whole open. */
 static int open_evsel(pk_counting *c, size_t i, pk_error *err)
 {
 	pk_evsel *e = pk_evlist_at(c->evlist, i);
@@ -390,6 +414,11 @@ retry:
 				s->err = 0;
 				goto retry;
 			}
+			/* a weak group the PMU cannot hold: opened ungrouped (perf's :W) */
+			if (lead && (en == EINVAL || en == EBADF) && weak_group_splits(c, i)) {
+				close_evsel(c, s);
+				return WEAK_GROUP_FAILED;
+			}
 			if (c->opts.skip_unsupported && errno_unsupported(en)) {
 				close_evsel(c, s);
 				s->status = PK_OPEN_UNSUPPORTED;
@@ -404,6 +433,38 @@ retry:
 	return 0;
 }
 
+/* perf's weak group fallback: the group of member i is closed and its
+ * events opened one by one (metric events kept with their slots leader),
+ * said as perf says it (-v); returns the leader's index, where the open
+ * starts again. */
+static size_t ungroup_weak(pk_counting *c, size_t i)
+{
+	size_t li = (size_t)c->st[i].group;
+	const pk_evsel *lead = pk_evlist_at(c->evlist, li);
+	bool slots = lead->td_role == 1, kept = false;
+	pk_evlist_warn(c->evlist, "Weak group for %s/%d failed", lead->name ? lead->name : "?",
+		       lead->nr_members);
+	for (size_t k = li; k < c->nr; k++) {
+		evsel_state *s = &c->st[k];
+		if (s->group != (int)li)
+			continue;
+		close_evsel(c, s);
+		s->status = s->status == PK_OPEN_NO_CPUS ? PK_OPEN_NO_CPUS : PK_OPEN_NONE;
+		s->err = 0;
+		if (k == li || (slots && pk_evlist_at(c->evlist, k)->td_role == 2)) {
+			kept |= k != li;
+			continue; /* the leader, and metric events with their slots */
+		}
+		s->group = (int)k;
+		s->apart = true; /* it starts as its leader would have */
+		s->weak_apart = true;
+		pack_open_attr(c, k);
+	}
+	c->st[li].weak_apart = !kept; /* alone now: read alone */
+	pack_open_attr(c, li);
+	return li;
+}
+
 int pk_counting_open(pk_counting *c, pk_error *err)
 {
 	pk_counting_close(c);
@@ -416,6 +477,10 @@ int pk_counting_open(pk_counting *c, pk_error *err)
 	}
 	for (size_t i = 0; i < c->nr; i++) {
 		int r = open_evsel(c, i, err);
+		if (r == WEAK_GROUP_FAILED) {
+			i = ungroup_weak(c, i) - 1; /* size_t wraps; the loop's ++ undoes it */
+			continue;
+		}
 		if (r < 0) {
 			pk_counting_close(c);
 			return r;
@@ -582,6 +647,12 @@ pk_open_status pk_counting_status(const pk_counting *c, size_t idx)
 {
 	evsel_state *s = state(c, idx);
 	return s ? s->status : PK_OPEN_NONE;
+}
+
+long pk_counting_leader(const pk_counting *c, size_t idx)
+{
+	evsel_state *s = state(c, idx);
+	return s ? s->group : -1;
 }
 
 int pk_counting_errno(const pk_counting *c, size_t idx)

@@ -1,4 +1,5 @@
-/* perf stat's default event set, built from the PMUs sysfs shows. */
+/* perf stat's default event set, built from the PMUs sysfs shows, and the
+ * detailed sets of -d, -dd, -ddd. */
 #include <pmukit/counting.h>
 
 #include <errno.h>
@@ -47,9 +48,17 @@ static int add_sw(pk_evlist *l, uint64_t config, const char *name, const pk_pmu 
 
 int pk_evlist_add_default_stat(pk_evlist *l, const pk_pmus *pmus, pk_error *err)
 {
+	return pk_evlist_add_default_stat_on(l, pmus, false, err);
+}
+
+int pk_evlist_add_default_stat_on(pk_evlist *l, const pk_pmus *pmus, bool cpus, pk_error *err)
+{
 	const pk_pmu *sw = pmus ? pk_pmus_find(pmus, "software") : NULL;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(sw_defaults); i++) {
-		int r = add_sw(l, sw_defaults[i].config, sw_defaults[i].name, sw, err);
+		/* perf 6.1 counts CPUs (-a, -C) with cpu-clock */
+		bool clock = cpus && sw_defaults[i].config == PERF_COUNT_SW_TASK_CLOCK;
+		int r = clock ? add_sw(l, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", sw, err)
+			      : add_sw(l, sw_defaults[i].config, sw_defaults[i].name, sw, err);
 		if (r < 0)
 			return r;
 	}
@@ -76,6 +85,27 @@ int pk_evlist_add_default_stat(pk_evlist *l, const pk_pmus *pmus, pk_error *err)
 			if (!d->needs_alias)
 				break;
 		}
+	}
+	return 0;
+}
+
+/* perf 6.1's detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs: -d adds the first row, -dd the second, -ddd
+ * the third. */
+static const char *const detailed[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	 "iTLB-load-misses"),
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+int pk_evlist_add_detailed_stat(pk_evlist *l, const pk_pmus *pmus, int level, pk_error *err)
+{
+	for (int i = 0; i < level && i < (int)PK_ARRAY_SIZE(detailed); i++) {
+		pk_parse_opts po = {0};
+		int r = pk_evlist_parse(l, pmus, detailed[i], &po, err);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }

@@ -124,6 +124,13 @@ void pk_evlist_group(pk_evlist *l, size_t first, size_t n)
 	l->evsels[first]->nr_members = (int)n;
 }
 
+void pk_evlist_group_weak(pk_evlist *l, size_t first, size_t n)
+{
+	pk_evlist_group(l, first, n);
+	for (size_t i = first; i < first + n && i < l->nr; i++)
+		l->evsels[i]->weak_group = true;
+}
+
 size_t pk_evlist_count(const pk_evlist *l)
 {
 	return l ? l->nr : 0;

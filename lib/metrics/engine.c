@@ -551,6 +551,8 @@ int pk_metric_format(pk_metric_style style, double value, char *buf, size_t len)
 		return snprintf(buf, len, "%8.1f", value);
 	case PK_METRIC_UNSCALED:
 		return snprintf(buf, len, "%8.2f", value);
+	case PK_METRIC_PERCENT_SHARE:
+		return snprintf(buf, len, "%8.1f%%", value);
 	default:
 		return snprintf(buf, len, "%8.3f", value);
 	}

@@ -35,6 +35,21 @@
 	 .flags = PK_METRIC_FINAL,                                                         \
 	 .description = "Misses of " miss ", in percent of " access}
 
+/* A bare Intel TopDown metric event's share of the four Level 1 events
+ * (perf 6.1's stat-shadow: "#     30.2% Retiring"), printed when all four
+ * were counted and their sum is not 0 (a count of 0 is a share of 0.0%,
+ * four 0s print nothing, as perf 6.1 on served counts); else the event
+ * gets the rate. */
+#define TD_SUM "(topdown\\-retiring + topdown\\-bad\\-spec + topdown\\-fe\\-bound + topdown\\-be\\-bound)"
+#define TD_FULL                                                                        \
+	"has_event(topdown\\-retiring) & has_event(topdown\\-bad\\-spec) & "             \
+	"has_event(topdown\\-fe\\-bound) & has_event(topdown\\-be\\-bound)"
+#define TD_SHARE_ROW(id, event, escaped, label)                                          \
+	{.name = id, .trigger = event,                                                    \
+	 .formula = escaped " / " TD_SUM " * 100 if " TD_FULL " else 0 / 0",              \
+	 .unit = label, .style = PK_METRIC_PERCENT_SHARE,                                 \
+	 .description = label ": " event " in percent of the four Level 1 TopDown events"}
+
 static const pk_metric_def stat_defs[] = {
 	{.name = "cpus_utilized", .trigger = "task-clock", .formula = "task\\-clock / #wall_ns",
 	 .unit = "CPUs utilized", .style = PK_METRIC_PLAIN, .flags = PK_METRIC_FINAL,
@@ -72,6 +87,10 @@ static const pk_metric_def stat_defs[] = {
 	 .unit = "backend cycles idle", .style = PK_METRIC_PERCENT, .flags = PK_METRIC_FINAL,
 	 .description = "Cycles the backend executed nothing, in percent of cycles "
 			"(0 without cycles, as perf 6.1 prints it)"},
+	TD_SHARE_ROW("td_retiring", "topdown-retiring", "topdown\\-retiring", "Retiring"),
+	TD_SHARE_ROW("td_bad_spec", "topdown-bad-spec", "topdown\\-bad\\-spec", "Bad Speculation"),
+	TD_SHARE_ROW("td_fe_bound", "topdown-fe-bound", "topdown\\-fe\\-bound", "Frontend Bound"),
+	TD_SHARE_ROW("td_be_bound", "topdown-be-bound", "topdown\\-be\\-bound", "Backend Bound"),
 	{.name = "ghz", .trigger = "cycles", .formula = "cycles / task\\-clock", .unit = "GHz",
 	 .style = PK_METRIC_PLAIN, .flags = PK_METRIC_FINAL, .blank_unit = "Ghz",
 	 .description = "Cycles per nanosecond of task time: the average clock rate"},

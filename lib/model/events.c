@@ -146,7 +146,7 @@ static const char *const var_hints[V_NR - V_REF_GHZ] = {
 
 /* The phase's shares, Level 1 normalized to sum 1, Level 2 alike, and the
  * Level 2 siblings (parent - child, never below 0). */
-static void phase_shares(const pki_phase *ph, double share[12])
+void pki_phase_shares(const pki_phase *ph, double share[12])
 {
 	double sum = 0;
 	for (int i = 0; i < PKI_TMA_L1_NR; i++)
@@ -160,10 +160,26 @@ static void phase_shares(const pki_phase *ph, double share[12])
 	}
 }
 
+long pki_tma_key(const char *name)
+{
+	for (long k = 0; k < 12; k++)
+		if (!strcmp(var_names[V_SHARES + k], name))
+			return k;
+	return -1;
+}
+
+double pki_phase_node_given(const pki_phase *ph, const char *node)
+{
+	for (size_t i = 0; i < ph->nr_deep; i++)
+		if (!strcmp(ph->deep[i].name, node))
+			return ph->deep[i].share;
+	return NAN;
+}
+
 void pki_phase_node_rates(const pki_core *core, const pki_phase *ph, double out[PKI_TMA_NR])
 {
 	double share[12];
-	phase_shares(ph, share);
+	pki_phase_shares(ph, share);
 	for (int i = 0; i < PKI_TMA_NR; i++)
 		out[i] = core->row->width * share[i];
 }
@@ -191,7 +207,7 @@ int pki_event_row_rate(const pki_event_row *row, const pki_core *core, const pki
 	vars[V_SMT] = core->smt ? 1 : 0;
 	vars[V_CLEAR_COST] = PKI_CLEAR_COST;
 	vars[V_GHZ] = ph->ghz;
-	phase_shares(ph, vars + V_SHARES);
+	pki_phase_shares(ph, vars + V_SHARES);
 	vars[V_REF_GHZ] = core->ref_ghz > 0 ? core->ref_ghz : NAN;
 	for (int i = 0; i < PKI_RATE_NR; i++)
 		vars[V_RATES + i] = ph->rates_given & (1u << i) ? ph->rate[i] : NAN;
@@ -250,6 +266,20 @@ static const pki_event_row *find_row(const pki_event_family *f, uint32_t kind, u
 
 int pki_event_rate(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
 		   double *rate, pk_error *err)
+{
+	int rc = pki_event_rate_rows(core, ev, ph, rate, err);
+	if (rc != -ENOENT || !core->tree)
+		return rc;
+	pk_error terr;
+	if (pki_tree_rate(core, ev, ph, rate, &terr) == 0) {
+		pk_error_clear(err);
+		return 0;
+	}
+	return rc;
+}
+
+int pki_event_rate_rows(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
+			double *rate, pk_error *err)
 {
 	char name[64];
 	key_name(ev, name, sizeof(name));

@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "model/mkernel.h"
+#include "topdown/td_internal.h"
 #include "model/mspe.h"
 #include <pmukit/events.h>
 #include <pmukit/spe_record.h>
@@ -106,8 +107,13 @@ static int fixed_of(const pki_counters *row, const pki_event_key *k)
 			       (row->fixed & 1) ? 0 : -1;
 	if (row->vendor != PK_VENDOR_INTEL)
 		return -1;
+	/* the kernel matches a fixed counter's constraint on the event's bits
+	 * under X86_RAW_EVENT_MASK (event, umask, edge, inv, cmask): the
+	 * AnyThread bit (21) is not among them, the fixed counter takes it
+	 * (Skylake's CPU_CLK_UNHALTED.THREAD_ANY is fixed counter 1) */
+	uint64_t config = k->kind == PERF_TYPE_RAW ? k->config & 0xff84ffffull : k->config;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(intel); i++)
-		if (intel[i].kind == k->kind && intel[i].config == k->config &&
+		if (intel[i].kind == k->kind && intel[i].config == config &&
 		    (row->fixed >> intel[i].fixed & 1))
 			return intel[i].fixed;
 	return -1;
@@ -188,6 +194,8 @@ static int resolve_event(pk_model *m, mk_event *e)
 	}
 	e->core.smt = m->sc.smt;
 	e->core.ref_ghz = m->sc.ref_ghz;
+	const pki_td_method *td = pki_td_find(&m->sc.cpuid, e->pmu->name);
+	e->core.tree = td ? td->table : NULL; /* the deeper nodes' events (events_tree.c) */
 	e->key.kind = kind;
 	e->key.config = kind == PERF_TYPE_HARDWARE ? e->attr.config & 0xffffffffu : e->attr.config;
 	e->fixed = fixed_of(e->core.row, &e->key);
@@ -223,6 +231,39 @@ static int check_known(pk_model *m, const mk_event *e)
 	return 0;
 }
 
+/* Linux's validate_group (arch/x86/events/core.c; Arm's and AMD's drivers
+ * alike): a group its PMU could not schedule even alone on an empty PMU is
+ * refused at open with -EINVAL, so perf's weak groups (:W) fall back to
+ * lone events. Counts the counters the open members and e take: a fixed
+ * counter each once, a second user of the same fixed counter or any other
+ * event a generic one; metric events ride their slots leader's register. */
+static int check_fits(pk_model *m, const mk_event *e, const mk_event *l)
+{
+	const pki_counters *row = e->core.row;
+	if (!row || !e->pmu || e->kind == MK_SPE || e->kind == MK_SPE_COUNT)
+		return 0;
+	uint32_t fixed = row->fixed;
+	int generic = pki_counters_generic(row, m->sc.smt), need = 0, n = 0;
+	for (size_t i = 0; i <= m->nr_ev; i++) {
+		const mk_event *o = i < m->nr_ev ? &m->ev[i] : e;
+		if (i < m->nr_ev && (!o->open || &m->ev[o->leader] != l))
+			continue;
+		n++;
+		if (o->kind == MK_PM_METRIC || !o->pmu)
+			continue;
+		if (o->fixed >= 0 && (fixed >> o->fixed & 1))
+			fixed &= ~(1u << o->fixed);
+		else
+			need++;
+	}
+	if (need <= generic)
+		return 0;
+	return pki_mk_refuse(m, -EINVAL, "a group of %d events needs %d generic counters, and "
+					 "%s has %d per thread%s: it could never be scheduled "
+					 "(validate_group)",
+			     n, need, row->core, generic, m->sc.smt ? " with SMT on" : "");
+}
+
 static int check_group(pk_model *m, const mk_event *e, int group_fd, int *leader)
 {
 	if (group_fd == -1) {
@@ -247,7 +288,7 @@ static int check_group(pk_model *m, const mk_event *e, int group_fd, int *leader
 					     o->pmu->name, e->pmu->name);
 	}
 	*leader = (int)(l - m->ev);
-	return 0;
+	return check_fits(m, e, l);
 }
 
 static int mk_open(const pk_kernel *k, const struct perf_event_attr *attr, pid_t pid, int cpu,

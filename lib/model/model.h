@@ -89,6 +89,15 @@ typedef struct pki_spe_phase {
 	bool data_phys_given;
 } pki_spe_phase;
 
+/* A node of a TopDown tree below Level 2 the phase gives (its "tma"
+ * object's other keys). */
+typedef struct pki_tma_deep {
+	const char *name;     /* "tma_l2_bound": the name of a method table's row */
+	double share;         /* of all slots, in [0, 1] */
+} pki_tma_deep;
+
+struct pki_tree_rates;
+
 typedef struct pki_phase {
 	double ms;            /* virtual time, > 0 */
 	double ghz;           /* cycles = ms x ghz x 1e6 */
@@ -98,6 +107,10 @@ typedef struct pki_phase {
 	uint64_t ip;          /* for samples; 0 when not given */
 	double tma[PKI_TMA_NR]; /* shares of all slots; Level 2 filled in */
 	pki_spe_phase spe;    /* the optional "spe" object */
+	pki_tma_deep *deep;   /* nodes below Level 2 the scenario gives */
+	size_t nr_deep;
+	struct pki_tree_rates *tree; /* the deeper events' solved rates (events_tree.c) */
+	const struct pki_phase *same_tma; /* an earlier phase with the same shares, or NULL */
 } pki_phase;
 
 typedef struct pki_thread {
@@ -142,11 +155,12 @@ typedef struct pki_machine {
 } pki_machine;
 const pki_machine *pki_machine_find(const char *name);
 
-/* Level 1 and 2 of a "tma" object (scenario_tma.c). `obj` is a jansson
- * json_t; `path` its JSON path for errors. */
+/* A "tma" object (scenario_tma.c) into ph: Levels 1 and 2 (ph->tma) and
+ * the deeper nodes it gives (ph->deep, any node of an Intel method's tree,
+ * Levels 3-6). `obj` is a jansson json_t; `path` its JSON path for errors. */
 struct json_t;
-int pki_scenario_tma(const struct json_t *obj, const char *path, const char *where,
-		     double tma[PKI_TMA_NR], pk_error *err);
+int pki_scenario_tma(const struct json_t *obj, const char *path, const char *where, pki_phase *ph,
+		     pk_error *err);
 /* Every key of obj is one of known[] (NULL-terminated); else the error
  * names the first other key by its path. */
 int pki_scenario_keys(const struct json_t *obj, const char *const known[], const char *path,
@@ -241,10 +255,13 @@ int pki_counters_generic(const pki_counters *c, bool smt);
  * phase's shares (docs/model.md, "Events of a phase"). */
 
 /* The core an event is counted on. */
+struct pki_td_table;
+
 typedef struct pki_core {
 	const pki_counters *row;   /* the CPU model's core PMU row */
 	bool smt;                  /* SMT on (the _ANY forms count both threads) */
 	double ref_ghz;            /* the scenario's ref_ghz; 0: not given */
+	const struct pki_td_table *tree; /* the TopDown method's table (deeper nodes), or NULL */
 } pki_core;
 
 /* How an event reaches the table: PERF_TYPE_HARDWARE with config a
@@ -266,6 +283,23 @@ typedef struct pki_event_key {
  * kernel reads them through the register (pki_pm_*). */
 int pki_event_rate(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
 		   double *rate, pk_error *err);
+/* The same from the family's rows only (no deeper node's solved event). */
+int pki_event_rate_rows(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
+			double *rate, pk_error *err);
+/* An event only a deeper node's formula names (Levels 3-6), solved from
+ * the phase's shares (events_tree.c); -ENOENT when none names it. */
+int pki_tree_rate(const pki_core *core, const pki_event_key *ev, const pki_phase *ph,
+		  double *rate, pk_error *err);
+void pki_tree_release(pki_phase *ph);
+/* The phase's shares, Level 1 normalized to sum 1, Level 2 alike, then the
+ * Level 2 siblings (light operations, machine clears, fetch bandwidth,
+ * core bound): the events' view (events.c). */
+void pki_phase_shares(const pki_phase *ph, double share[12]);
+/* The index in pki_phase_shares of a Level 1-2 node named without tma_
+ * ("memory_bound"), or -1. */
+long pki_tma_key(const char *name);
+/* The share the scenario gives node (tma_ name) below Level 2, or NaN. */
+double pki_phase_node_given(const pki_phase *ph, const char *node);
 /* The phase's slots per node per core cycle (width x share): what
  * pki_pm_run is fed with, per cycle. */
 void pki_phase_node_rates(const pki_core *core, const pki_phase *ph, double out[PKI_TMA_NR]);

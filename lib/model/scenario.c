@@ -231,7 +231,7 @@ static int parse_phase(const json_t *o, const char *path, const pki_machine *m, 
 	if (!rc)
 		rc = member(o, "tma", true, path, where, sub, &tma, err);
 	if (!rc)
-		rc = pki_scenario_tma(tma, sub, where, p->tma, err);
+		rc = pki_scenario_tma(tma, sub, where, p, err);
 	json_t *rates = NULL;
 	if (!rc)
 		rc = member(o, "rates", false, path, where, sub, &rates, err);
@@ -386,6 +386,37 @@ static int parse_threads(const json_t *root, const pki_machine *m, const char *w
 	return 0;
 }
 
+static bool same_tma(const pki_phase *a, const pki_phase *b)
+{
+	if (a->core_type != b->core_type || a->nr_deep != b->nr_deep ||
+	    memcmp(a->tma, b->tma, sizeof(a->tma)))
+		return false;
+	for (size_t i = 0; i < a->nr_deep; i++)
+		if (a->deep[i].name != b->deep[i].name || a->deep[i].share != b->deep[i].share)
+			return false;
+	return true;
+}
+
+/* Points each phase at the first earlier one with the same shares (among
+ * the first 64 distinct ones), whose deeper events' rates it then shares
+ * (events_tree.c solves each distinct breakdown once). */
+static void link_same_tma(pki_scenario *s)
+{
+	const pki_phase *seen[64];
+	size_t n = 0;
+	for (size_t t = 0; t < s->nr_threads; t++)
+		for (size_t p = 0; p < s->threads[t].nr_phases; p++) {
+			pki_phase *ph = &s->threads[t].phases[p];
+			size_t i = 0;
+			while (i < n && !same_tma(seen[i], ph))
+				i++;
+			if (i < n)
+				ph->same_tma = seen[i];
+			else if (n < 64)
+				seen[n++] = ph;
+		}
+}
+
 int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scenario *out,
 		       pk_error *err)
 {
@@ -416,6 +447,8 @@ int pki_scenario_parse(const char *text, size_t len, const char *where, pki_scen
 	json_decref(root);
 	if (rc)
 		pki_scenario_release(out);
+	else
+		link_same_tma(out);
 	return rc;
 }
 
@@ -435,8 +468,13 @@ int pki_scenario_load(const char *path, pki_scenario *out, pk_error *err)
 
 void pki_scenario_release(pki_scenario *s)
 {
-	for (size_t i = 0; i < s->nr_threads; i++)
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		for (size_t p = 0; p < s->threads[i].nr_phases; p++) {
+			free(s->threads[i].phases[p].deep);
+			pki_tree_release(&s->threads[i].phases[p]);
+		}
 		free(s->threads[i].phases);
+	}
 	free(s->threads);
 	memset(s, 0, sizeof(*s));
 }

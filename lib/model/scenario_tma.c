@@ -7,7 +7,13 @@
  * machine_clears, fetch_bandwidth, core_bound). A child is never above its
  * parent (within the tolerance); when both are given they add up to it.
  * When neither is given the parent splits in half (docs/model.md). Every
- * share is a number in [0, 1]. The result is in PERF_METRICS byte order. */
+ * share is a number in [0, 1]. The result is in PERF_METRICS byte order.
+ * Any other key naming a node below Level 2 of an Intel method's tree
+ * (lib/topdown's tables: "l2_bound", "dram_bound", ...) is kept in the
+ * phase's deep list, for the deeper events (events_tree.c), as a share of
+ * what the node's formula measures (Intel's Level 3 memory nodes are shares
+ * of cycles, not of their parent's slots, so no sum over children is
+ * checked). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +23,7 @@
 
 #include "core/util.h"
 #include "model/model.h"
+#include "topdown/td_internal.h"
 
 static const struct tma_key {
 	const char *key;
@@ -45,9 +52,32 @@ static const struct tma_key *find_key(const char *k)
 	return NULL;
 }
 
+/* The row of an Intel tree below Level 2 named tma_<key>, or NULL. */
+static const pk_metric_def *deep_row(const char *key)
+{
+	char name[128];
+	snprintf(name, sizeof(name), "tma_%s", key);
+	for (size_t t = 0; t < PKI_TD_INTEL_NR; t++) {
+		long r = pki_td_find_row(&pki_td_intel[t], name);
+		if (r >= 0 && pki_td_row_level(&pki_td_intel[t].rows[r]) >= 3)
+			return &pki_td_intel[t].rows[r];
+	}
+	return NULL;
+}
+
+static int add_deep(pki_phase *ph, const pk_metric_def *row, double v, pk_error *err)
+{
+	pki_tma_deep *d = realloc(ph->deep, (ph->nr_deep + 1) * sizeof(*d));
+	if (!d)
+		return pk_err(err, -ENOMEM, "out of memory");
+	ph->deep = d;
+	ph->deep[ph->nr_deep++] = (pki_tma_deep){.name = row->name, .share = v};
+	return 0;
+}
+
 /* Reads every key into given[] (NAN when absent); [0..7] the nodes,
- * [8..11] the complements. */
-static int read_shares(const json_t *obj, const char *path, const char *where,
+ * [8..11] the complements; deeper nodes into ph. */
+static int read_shares(const json_t *obj, const char *path, const char *where, pki_phase *ph,
 		       double given[PKI_TMA_NR + 4], pk_error *err)
 {
 	for (int i = 0; i < PKI_TMA_NR + 4; i++)
@@ -58,12 +88,21 @@ static int read_shares(const json_t *obj, const char *path, const char *where,
 		char sub[PKI_PATH_MAX];
 		pki_json_path(sub, sizeof(sub), path, k, -1);
 		const struct tma_key *tk = find_key(k);
-		if (!tk)
+		const pk_metric_def *deep = tk ? NULL : deep_row(k);
+		if (!tk && !deep)
 			return pki_scenario_bad(err, where, sub, v,
 						"unknown TopDown node (Level 1: retiring, "
-						"bad_speculation, frontend_bound, backend_bound)");
+						"bad_speculation, frontend_bound, backend_bound; "
+						"Levels 3-6: a node of Intel's trees without tma_, "
+						"docs/topdown.md)");
 		if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1)
 			return pki_scenario_bad(err, where, sub, v, "a share is a number in [0, 1]");
+		if (deep) {
+			int rc = add_deep(ph, deep, json_number_value(v), err);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		given[tk->node + (tk->complement ? 4 : 0)] = json_number_value(v);
 	}
 	return 0;
@@ -115,13 +154,13 @@ static int level2(const double given[], int n, const char *path, const char *whe
 	return 0;
 }
 
-int pki_scenario_tma(const json_t *obj, const char *path, const char *where,
-		     double tma[PKI_TMA_NR], pk_error *err)
+int pki_scenario_tma(const json_t *obj, const char *path, const char *where, pki_phase *ph,
+		     pk_error *err)
 {
 	if (!json_is_object(obj))
 		return pki_scenario_bad(err, where, path, obj, "expected an object of shares");
-	double given[PKI_TMA_NR + 4];
-	int rc = read_shares(obj, path, where, given, err);
+	double given[PKI_TMA_NR + 4], *tma = ph->tma;
+	int rc = read_shares(obj, path, where, ph, given, err);
 	if (!rc)
 		rc = level1(given, path, where, tma, err);
 	for (int n = PKI_TMA_L1_NR; !rc && n < PKI_TMA_NR; n++)

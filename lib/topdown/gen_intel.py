@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Generates lib/topdown/td_intel.c: the TopDown Level 1 and 2 nodes of
-Intel's TMA metric files (tests/data/perfmon/<CPU>/metrics, groups TmaL1 and
-TmaL2, what perf's TopdownL1/TopdownL2 groups are made from) as pmukit metric
-rows, with the raw encodings of every event they name (from the same CPU's
-events files). Data in, data out: the C file holds no logic.
+"""Generates lib/topdown/td_intel.c: every node of the TMA tree of Intel's
+metric files (tests/data/perfmon/<CPU>/metrics: Category TMA, not the Info
+and Bottleneck metrics; Levels 1 to 6) as pmukit metric rows in depth-first
+order (level in groups "TopdownL<N>"), their "Sample with" events
+(LocateWith) as ready event specs, and the raw encodings of every event they
+name (from the same CPU's events files). Data in, data out: the C file holds
+no logic.
 
 Invariants: a formula is Intel's Formula with each alias replaced by its event
 (or the constant smt_on / #threads), '-' escaped; a threshold is Intel's with
@@ -141,29 +143,87 @@ def perf_name(m):
     return node_name(m["MetricName"]) if m.get("Category") == "TMA" else m["MetricName"]
 
 
+def tree_nodes(metrics):
+    """The TMA tree's nodes (not the Info and Bottleneck metrics Intel also
+    files as TMA) in depth-first order, siblings in the files' order."""
+    nodes = [m for m in metrics if m.get("Category") == "TMA" and
+             not m["MetricName"].startswith(("Info", "Bottleneck")) and
+             (m.get("ParentCategory") or "TmaL1" in (m.get("MetricGroup") or "").split(";"))]
+    kids = {}
+    for m in nodes:
+        kids.setdefault(m.get("ParentCategory"), []).append(m)
+    out = []
+
+    def walk(parent):
+        for m in kids.get(parent, []):
+            out.append(m)
+            walk(m["MetricName"])
+    walk(None)
+    return out
+
+
+def sample_spec(name, events):
+    """A "Sample with" event as the terms and modifiers of a PMU event
+    (pmu/<spec>): its encoding, its MSR term, its name, :pp where it is
+    precise (PEBS); None when the events file lacks it."""
+    e = events.get(name.strip())
+    if not e or "," in e["EventCode"]:
+        return None
+    terms = [f"event={int(e['EventCode'], 16):#x}", f"umask={int(e['UMask'], 16):#x}"]
+    for key, term in (("CounterMask", "cmask"), ("EdgeDetect", "edge"), ("Invert", "inv")):
+        if int(e.get(key, "0")):
+            terms.append(f"{term}={int(e[key])}")
+    msr = (e.get("MSRIndex") or "0").lower()
+    if msr in ("0x3f7", "0x3f6"):
+        terms.append(f"{'frontend' if msr == '0x3f7' else 'ldlat'}={int(e['MSRValue'], 16):#x}")
+    elif msr not in ("0", "0x0", "0x00"):
+        return None
+    pebs = int(e.get("PEBS", "0") or 0)
+    return ",".join(terms) + f",name={name.strip()}/" + ("pp" if pebs else "")
+
+
+def samples_of(m, events):
+    specs = [sample_spec(n, events) for n in (m.get("LocateWith") or "").split(";")
+             if n.strip() and "#NA" not in n]
+    return " ".join(s for s in specs if s) or None
+
+
 def gen_cpu(perfmon, cpu, metrics_file, events_files, cname, _uarch):
     metrics, events = load(perfmon, cpu, metrics_file, events_files)
     legacy = {m["LegacyName"]: node_name(m["MetricName"]) for m in metrics["Metrics"]}
-    rows, used = [], []
-    for m in metrics["Metrics"]:
-        groups = (m.get("MetricGroup") or "").split(";")
-        if m.get("Category") != "TMA" or not ({"TmaL1", "TmaL2"} & set(groups)):
+    rows, used, dropped = [], [], []
+    for m in tree_nodes(metrics["Metrics"]):
+        if m.get("ParentCategory") and node_name(m["ParentCategory"]) in dropped:
+            dropped.append(node_name(m["MetricName"]))
             continue
-        if m["Level"] not in (1, 2) or m["MetricName"].startswith("Info"):
+        names = []
+        formula = formula_of(m, names)
+        try:
+            for n in names:
+                encode(n, events)
+        except (KeyError, SystemExit):  # uncore, MSR-valued: no core event
+            dropped.append(node_name(m["MetricName"]))
             continue
-        formula = formula_of(m, used)
+        used += [n for n in names if n not in used]
         thr = threshold_of(m, legacy)
         parent = node_name(m["ParentCategory"]) if m.get("ParentCategory") else None
         rows.append((node_name(m["MetricName"]), m["Level"], formula, thr,
-                     first_sentence(m["BriefDescription"]), parent))
+                     first_sentence(m["BriefDescription"]), parent, samples_of(m, events)))
     out = [f"/* {cpu}: {metrics_file}, TMA {metrics['Header'].get('TmaVersion', '?')} */"]
+    if dropped:
+        out.append("/* left out (an event that is no core event, and their children): " +
+                   ", ".join(dropped) + " */")
     out.append(f"static const pk_metric_def {cname}_rows[] = {{")
-    for name, level, formula, thr, desc, parent in rows:
+    for name, level, formula, thr, desc, parent, _ in rows:
         out.append(f"\t{{.name = {c_str(name)}, .formula = {c_str(formula)},")
         out.append(f"\t .unit = \"%\", .style = PK_METRIC_PERCENT,")
         out.append(f"\t .threshold = {c_str(thr) if thr else 'NULL'},")
         out.append(f"\t .description = {c_str(desc)},")
         out.append(f"\t .groups = \"TopdownL{level}\", .parent = {c_str(parent) if parent else 'NULL'}}},")
+    out.append("};")
+    out.append(f"static const char *const {cname}_samples[] = {{")
+    for row in rows:
+        out.append(f"\t{c_str(row[6]) if row[6] else 'NULL'}, /* {row[0]} */")
     out.append("};")
     out.append(f"static const pki_td_event {cname}_events[] = {{")
     for name in used:
@@ -272,11 +332,13 @@ def main():
     perfmon, target, mtarget = sys.argv[1], sys.argv[2], sys.argv[3]
     comment = ["/* Generated by lib/topdown/gen_intel.py from Intel's TMA metric and event",
                " * files (tests/data/perfmon, intel/perfmon 6dadedf, BSD 3-Clause): the",
-               " * TopDown Level 1 and 2 nodes per CPU, in percent, with the raw encoding",
-               " * of every event they name. Do not edit: regenerate, and the test",
-               " * topdown_tables checks that this file equals what the files give. */"]
+               " * TMA tree's nodes (Levels 1-6) per CPU, in percent, their \"Sample with\"",
+               " * events, and the raw encoding of every event they name. Do not edit:",
+               " * regenerate, and the test topdown_tables checks that this file equals",
+               " * what the files give. */"]
     table = ["const pki_td_table pki_td_intel[] = {"]
-    table += [f"\tPKI_TD_TABLE({cname}_rows, {cname}_events)," for _, _, _, cname, _ in CPUS]
+    table += [f"\tPKI_TD_TABLE_S({cname}_rows, {cname}_events, {cname}_samples),"
+              for _, _, _, cname, _ in CPUS]
     text = c_file(comment, "topdown/td_internal.h", gen_cpu, perfmon, table + ["};"])
     check = "--check" in sys.argv[4:]
     return (write_or_check(target, text, perfmon, check)

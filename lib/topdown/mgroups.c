@@ -7,12 +7,16 @@
  * over the counts of its own events (the same bucket) only.
  *
  * Invariants: a metric is added once however often it is named; metrics
- * are in name order, each group's events in the order the formula first
- * names them (slots first: Intel's PERF_METRICS events need a slots
- * leader); an event that is no core event (uncore, MSR) fails the
- * setup naming the metric and the event.
+ * are in perf 6.1's order (most events first, then by_events), each group's
+ * events in the order the formula first names them (slots first: Intel's
+ * PERF_METRICS events need a slots leader); unless --metric-no-merge, a
+ * metric whose events are all in an earlier metric's own group is counted
+ * in that group (perf's merge) and printed on the first of its events
+ * there; an event that is no core event (uncore, MSR) fails the setup
+ * naming the metric and the event.
  * It lives beside TopDown because it needs both the metric tables and
- * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does. */
+ * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does; it
+ * never prints (the open's weak-group notes are the evlist's warnings). */
 #include <pmukit/topdown.h>
 
 #include <errno.h>
@@ -21,11 +25,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include <pmukit/topdown.h>
-
 typedef struct mg_metric {
 	long row;                  /* in the table */
-	size_t first, nr;          /* its evsels [first, first + nr) in the event list */
+	int arg;                   /* the -M list's name that first named it: 0, 1, ... */
+	size_t first, nr;          /* the group counting it, [first, first + nr) in the
+				    * event list: its own, or merged an earlier metric's */
+	size_t anchor;             /* the evsel whose line prints it */
+	bool owns;                 /* the group is its own */
+	char **ev;                 /* during setup: its events' names and configs */
+	uint64_t *cfg;
+	size_t nev;
 	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
 } mg_metric;
 
@@ -35,6 +44,7 @@ struct pk_metric_groups {
 	size_t nr;
 	pk_metric_literal lit[8];  /* #smt_on, #threads, ... */
 	size_t nr_lit;
+	bool no_merge;             /* --metric-no-merge: a group per metric */
 };
 
 pk_metric_groups *pk_metric_groups_new(void)
@@ -42,7 +52,12 @@ pk_metric_groups *pk_metric_groups_new(void)
 	return calloc(1, sizeof(pk_metric_groups));
 }
 
-static int add_metric(pk_metric_groups *mg, long row)
+void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge)
+{
+	mg->no_merge = no_merge;
+}
+
+static int add_metric(pk_metric_groups *mg, long row, int arg)
 {
 	for (size_t i = 0; i < mg->nr; i++)
 		if (mg->v[i].row == row)
@@ -51,24 +66,26 @@ static int add_metric(pk_metric_groups *mg, long row)
 	if (!v)
 		return -ENOMEM;
 	mg->v = v;
-	v[mg->nr++] = (mg_metric){.row = row};
+	v[mg->nr++] = (mg_metric){.row = row, .arg = arg};
 	return 0;
 }
 
-/* Every row each comma-separated name names. */
-static int resolve(pk_metric_groups *mg, const char *names, pk_error *err)
+/* Every row each comma-separated name of the list names; *arg numbers the
+ * names across lists. */
+static int resolve(pk_metric_groups *mg, const char *names, int *arg, pk_error *err)
 {
 	char *copy = strdup(names), *save = NULL;
 	if (!copy)
 		return pk_err(err, -ENOMEM, "out of memory");
 	int r = 0;
-	for (char *n = strtok_r(copy, ",", &save); n && r == 0; n = strtok_r(NULL, ",", &save)) {
+	for (char *n = strtok_r(copy, ",", &save); n && r == 0;
+	     n = strtok_r(NULL, ",", &save), (*arg)++) {
 		bool found = false;
 		for (size_t i = 0; i < pk_metric_table_nr(mg->table) && r == 0; i++) {
 			if (!pk_metric_named(pk_metric_table_def(mg->table, i), n))
 				continue;
 			found = true;
-			if (add_metric(mg, (long)i) < 0)
+			if (add_metric(mg, (long)i, *arg) < 0)
 				r = pk_err(err, -ENOMEM, "out of memory");
 		}
 		if (!found && r == 0)
@@ -84,6 +101,19 @@ static int by_name(const void *a, const void *b, void *t)
 		      pk_metric_table_def(t, (size_t)((const mg_metric *)b)->row)->name);
 }
 
+/* perf 6.1's order: most events first; ties as perf lists them before
+ * sorting, each name's metrics before the previous name's, and a name's
+ * (a group's) metrics in reverse name order. */
+static int by_events(const void *a, const void *b, void *t)
+{
+	const mg_metric *x = a, *y = b;
+	if (x->nev != y->nev)
+		return x->nev > y->nev ? -1 : 1;
+	if (x->arg != y->arg)
+		return x->arg > y->arg ? -1 : 1;
+	return by_name(b, a, t);
+}
+
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
 		     pk_error *err)
 {
@@ -91,9 +121,27 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 	return pk_evlist_add(l, &a, name, pmu) ? 0 : pk_err(err, -ENOMEM, "out of memory");
 }
 
-/* Appends the events of metric m (one group unless no_group). */
-static int add_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
-		      bool no_group, pk_evlist *l, pk_error *err)
+static int push_event(mg_metric *m, const char *name, uint64_t config)
+{
+	char **ev = realloc(m->ev, (m->nev + 1) * sizeof(*ev));
+	if (ev)
+		m->ev = ev;
+	uint64_t *cfg = ev ? realloc(m->cfg, (m->nev + 1) * sizeof(*cfg)) : NULL;
+	if (cfg)
+		m->cfg = cfg;
+	char *copy = cfg ? strdup(name) : NULL;
+	if (!copy)
+		return -ENOMEM;
+	m->ev[m->nev] = copy;
+	m->cfg[m->nev++] = config;
+	return 0;
+}
+
+/* Metric m's events in the order they are opened: the formula's first
+ * mentions, slots first (added when it names PERF_METRICS events without
+ * it: they need a slots leader). */
+static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
+			  pk_error *err)
 {
 	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
 	pk_expr *e = pk_expr_parse(d->formula, err);
@@ -110,23 +158,84 @@ static int add_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, co
 		r = pk_metric_event_config(id, pmu->name, ev, &cfg[i], err);
 		if (r < 0)
 			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
-		/* PERF_METRICS events need a slots leader: added first below */
 		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}
-	m->first = pk_evlist_count(l);
-	if (r == 0 && metrics && !slots)
-		r = add_event(l, pmu, "TOPDOWN.SLOTS", 0x0400, err);
+	if (r == 0 && metrics && !slots && push_event(m, "TOPDOWN.SLOTS", 0x0400) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
 	for (int pass = 0; pass < 2 && r == 0; pass++) /* slots first */
 		for (size_t i = 0; i < n && r == 0; i++)
-			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0))
-				r = add_event(l, pmu, pk_expr_ref(e, i), cfg[i], err);
+			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0) &&
+			    push_event(m, pk_expr_ref(e, i), cfg[i]) < 0)
+				r = pk_err(err, -ENOMEM, "out of memory");
 	free(cfg);
 	pk_expr_free(e);
-	m->nr = pk_evlist_count(l) - m->first;
-	if (r == 0 && !no_group && m->nr > 1)
-		pk_evlist_group(l, m->first, m->nr);
 	return r;
+}
+
+static bool has_event(const mg_metric *m, const char *name)
+{
+	for (size_t i = 0; i < m->nev; i++)
+		if (!strcmp(m->ev[i], name))
+			return true;
+	return false;
+}
+
+/* perf's merge: an earlier metric with a group of its own that has every
+ * event of m, or NULL. */
+static const mg_metric *merge_into(const pk_metric_groups *mg, size_t from, size_t i)
+{
+	const mg_metric *m = &mg->v[i];
+	for (size_t j = from; j < i; j++) {
+		const mg_metric *n = &mg->v[j];
+		bool all = n->owns;
+		for (size_t k = 0; k < m->nev && all; k++)
+			all = has_event(n, m->ev[k]);
+		if (all)
+			return n;
+	}
+	return NULL;
+}
+
+/* Places metric i: in an earlier metric's group (merged), else its events
+ * appended as a group of its own (lone events with no_group); its line is
+ * the group's first event it names. */
+static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pmu *pmu, bool no_group,
+			pk_evlist *l, pk_error *err)
+{
+	mg_metric *m = &mg->v[i];
+	const mg_metric *into = mg->no_merge ? NULL : merge_into(mg, from, i);
+	int r = 0;
+	if (into) {
+		m->first = into->first;
+		m->nr = into->nr;
+	} else {
+		m->owns = true;
+		m->first = pk_evlist_count(l);
+		for (size_t k = 0; k < m->nev && r == 0; k++)
+			r = add_event(l, pmu, m->ev[k], m->cfg[k], err);
+		m->nr = pk_evlist_count(l) - m->first;
+		if (r == 0 && !no_group && m->nr > 1) /* perf's {...}:W */
+			pk_evlist_group_weak(l, m->first, m->nr);
+	}
+	m->anchor = m->first;
+	for (size_t k = m->first; k < m->first + m->nr; k++)
+		if (has_event(m, pk_evsel_name(pk_evlist_at(l, k)))) {
+			m->anchor = k;
+			break;
+		}
+	return r;
+}
+
+static void free_events(mg_metric *m)
+{
+	for (size_t k = 0; k < m->nev; k++)
+		free(m->ev[k]);
+	free(m->ev);
+	free(m->cfg);
+	m->ev = NULL;
+	m->cfg = NULL;
+	m->nev = 0;
 }
 
 static int make_label(pk_metric_groups *mg, mg_metric *m)
@@ -150,8 +259,9 @@ static void set_literals(pk_metric_groups *mg, const pk_kernel *k)
 	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#threads", smt ? 2 : 1};
 }
 
-int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus, const pk_kernel *k,
-		  const char *cpuid, bool no_group, pk_evlist *evlist, pk_error *err)
+int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
+			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
+			 pk_error *err)
 {
 	pk_cpuid id;
 	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
@@ -170,7 +280,8 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 		set_literals(mg, k);
 	}
 	size_t before = mg->nr;
-	r = resolve(mg, names, err);
+	int arg = 0;
+	r = resolve(mg, names, &arg, err);
 	if (r < 0 && !nr)
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
 			    "Skylake, Ice Lake, Sapphire Rapids and Alder Lake (PMUKIT_CPUID or "
@@ -180,31 +291,43 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 		return r;
 	if (!pmu && mg->nr > before)
 		return pk_err(err, -ENODEV, "metrics need a core PMU, and this machine has none");
-	qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_name, mg->table);
+	for (size_t i = before; i < mg->nr && r == 0; i++)
+		r = collect_events(mg, &mg->v[i], &id, pmu, err);
+	if (r == 0)
+		qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_events, mg->table);
 	for (size_t i = before; i < mg->nr && r == 0; i++) {
-		r = add_events(mg, &mg->v[i], &id, pmu, no_group, evlist, err);
+		r = place_metric(mg, before, i, pmu, no_group, evlist, err);
 		if (r == 0 && make_label(mg, &mg->v[i]) < 0)
 			r = pk_err(err, -ENOMEM, "out of memory");
 	}
+	for (size_t i = before; i < mg->nr; i++)
+		free_events(&mg->v[i]);
 	return r;
 }
 
-int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
-		  pk_metric_value *out, const char **label)
+/* The nth metric printed on evsel ev: perf 6.1 prints the metrics of one
+ * event last placed first. */
+static const mg_metric *nth_at(const pk_metric_groups *mg, size_t ev, size_t nth)
+{
+	for (size_t i = mg->nr; i-- > 0;)
+		if (mg->v[i].nr && mg->v[i].anchor == ev && nth-- == 0)
+			return &mg->v[i];
+	return NULL;
+}
+
+int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx, size_t nth,
+		  pk_metric_group_value *out)
 {
 	const pk_metric_count *c = &in->v[idx];
-	size_t ev = (size_t)pk_evsel_idx(c->evsel);
-	const mg_metric *m = NULL;
-	for (size_t i = 0; i < mg->nr && !m; i++)
-		if (mg->v[i].nr && mg->v[i].first == ev)
-			m = &mg->v[i];
+	const mg_metric *m = nth_at(mg, (size_t)pk_evsel_idx(c->evsel), nth);
 	if (!m)
 		return 0;
-	*label = m->label;
-	/* the metric's own counts of this bucket, its first event first */
+	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
+	*out = (pk_metric_group_value){.label = m->label, .name = d->name};
+	/* the counts of the metric's group in this bucket */
 	pk_metric_count *sub = malloc((in->nr ? in->nr : 1) * sizeof(*sub));
 	if (!sub)
-		return -1;
+		return -ENOMEM;
 	size_t n = 0;
 	for (size_t j = 0; j < in->nr; j++) {
 		size_t e = (size_t)pk_evsel_idx(in->v[j].evsel);
@@ -218,17 +341,24 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 	for (size_t i = 0; i < in->nr_lit && nl < 16; i++)
 		lit[nl++] = in->lit[i];
 	pk_metric_counts own = {.v = sub, .nr = n, .lit = lit, .nr_lit = nl};
-	int r = pk_metric_eval(mg->table, (size_t)m->row, &own, 0, out) == 1 ? 1 : -1;
+	pk_metric_value v;
+	if (pk_metric_eval(mg->table, (size_t)m->row, &own, 0, &v) == 1) {
+		out->have = true;
+		out->value = v.value;
+		out->style = d->style;
+	}
 	free(sub);
-	return r;
+	return 1;
 }
 
 void pk_metric_groups_free(pk_metric_groups *mg)
 {
 	if (!mg)
 		return;
-	for (size_t i = 0; i < mg->nr; i++)
+	for (size_t i = 0; i < mg->nr; i++) {
 		free(mg->v[i].label);
+		free_events(&mg->v[i]);
+	}
 	free(mg->v);
 	pk_metric_table_free(mg->table);
 	free(mg);

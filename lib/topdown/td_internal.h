@@ -3,9 +3,12 @@
  * Intel E-core and Lion Cove tables; td_methods.c which CPU takes which method; topdown.c
  * is the one engine).
  *
- * Invariants: a table's rows are pk_metric_def in tree order (each Level 1
- * node followed by its Level 2 children); a row without parent is Level 1,
- * a row with one is Level 2; every event name a formula uses has exactly
+ * Invariants: a table's rows are pk_metric_def in tree order (depth first:
+ * each node followed by its children); a row's level is its groups'
+ * "TopdownL<N>" (without one: 1 without parent, else 2) and a child's is
+ * its parent's plus one; samples, when given, parallel the rows (Intel's
+ * "Sample with" events as "terms/modifiers" specs separated by spaces, or
+ * NULL); every event name a formula uses has exactly
  * one entry in the table's events (tests/topdown checks it); `grouped`
  * events are Intel's PERF_METRICS pseudo events and slots, which go into
  * one group led by slots (the first grouped event). */
@@ -17,6 +20,7 @@
 #include <stdint.h>
 
 #include <pmukit/cpuid.h>
+#include <pmukit/events.h>
 #include <pmukit/metrics.h>
 
 typedef struct pki_td_event {
@@ -30,16 +34,18 @@ typedef struct pki_td_table {
 	size_t nr_rows;
 	const pki_td_event *events;
 	size_t nr_events;
+	const char *const *samples; /* per row, or NULL */
 } pki_td_table;
 
-#define PKI_TD_TABLE(r, e) {r, sizeof(r) / sizeof((r)[0]), e, sizeof(e) / sizeof((e)[0])}
+#define PKI_TD_TABLE(r, e) {r, sizeof(r) / sizeof((r)[0]), e, sizeof(e) / sizeof((e)[0]), NULL}
+#define PKI_TD_TABLE_S(r, e, s) {r, sizeof(r) / sizeof((r)[0]), e, sizeof(e) / sizeof((e)[0]), s}
 
 typedef struct pki_td_method {
 	const char *name;          /* "intel-perf-metrics-l2" */
 	const char *title;         /* one line: what and where from */
 	const char *note;          /* a caveat printed with it, or NULL */
 	const pki_td_table *table;
-	int max_level;
+	int max_level;             /* at most; the table's deepest row caps it */
 	int width;                 /* slots per cycle (#slots); 0: caps/slots */
 	bool perf_metrics;         /* needs the core PMU's slots event */
 } pki_td_method;
@@ -56,7 +62,53 @@ extern const pki_td_table pki_td_gracemont, pki_td_crestmont, pki_td_skymont,
 const pki_td_method *const *pki_td_methods(size_t *nr);
 /* The method of this core PMU on this CPU, or NULL. */
 const pki_td_method *pki_td_find(const pk_cpuid *id, const char *pmu);
-/* A row's level: 1 without parent, else 2. */
+/* A row's level: its groups' TopdownL<N>; without one 1 without parent,
+ * else 2. */
 int pki_td_row_level(const pk_metric_def *row);
+
+/* ---- Event groups, one per metric (td_groups.c) ------------------------- */
+
+typedef struct pki_td_group {
+	bool *ev;                  /* per table event: in this group */
+	bool metrics;              /* holds PERF_METRICS events, led by slots */
+	const pk_evsel **evsel;    /* its evsels once added, in evlist order */
+	size_t nr;                 /* how many */
+	bool split;                /* opened as lone events (its weak group fell back) */
+} pki_td_group;
+
+typedef struct pki_td_groups {
+	pki_td_group *g;
+	size_t nr;
+	int *row;                  /* per table row: the group of its generic events, -1:
+				    * none (or above the level) */
+	int *metric;               /* per table row: the slots group when it reads
+				    * PERF_METRICS, else -1 */
+} pki_td_groups;
+
+/* Generic counters per thread every core of a vendor with a TopDown
+ * method has (Intel with SMT on: 4; AMD Zen and Arm Neoverse: 6, Arm's
+ * cycle counter apart): groups are merged up to it. */
+#define PKI_TD_GROUP_FLOOR(vendor) ((vendor) == PK_VENDOR_INTEL ? 4 : 6)
+
+/* Whether row r is at the chosen level (has a group). */
+#define PKI_TD_ROW_ON(gs, r) ((gs)->row[r] >= 0 || (gs)->metric[r] >= 0)
+
+/* The literals known when the events are chosen. */
+typedef struct pki_td_lits {
+	bool smt;                  /* #smt_on (and #threads) */
+	int width;                 /* #slots */
+	int floor;                 /* PKI_TD_GROUP_FLOOR of the CPU's vendor */
+} pki_td_lits;
+
+long pki_td_find_event(const pki_td_table *t, const char *name);
+long pki_td_find_row(const pki_td_table *t, const char *name);
+/* Marks in need[] the events row r names (through the rows it names), but
+ * those only a branch the literals do not take names (lits NULL: all). */
+int pki_td_mark_row(const pki_td_table *t, size_t r, const pki_td_lits *lits, bool *need,
+		    int depth, pk_error *err);
+/* The groups of the rows up to level (rules: td_groups.c). */
+int pki_td_groups_build(const pki_td_table *t, int level, const pki_td_lits *lits,
+			pki_td_groups *gs, pk_error *err);
+void pki_td_groups_release(pki_td_groups *gs);
 
 #endif

@@ -10,28 +10,30 @@
 
 #include "core/util.h"
 #include "pmu/cpu_models.h"
+#include <pmukit/topdown.h>
+
 #include "topdown/td_internal.h"
 
 static const pki_td_method skl = {
 	"intel-pre-icl",
 	"Intel before Ice Lake: generic counters, width 4, _ANY forms with SMT "
-	"(Intel TMA 5.01, skylake_metrics.json TopdownL1/L2)",
-	NULL, &pki_td_intel[PKI_TD_SKL], 2, 4, false};
+	"(Intel TMA 5.01, skylake_metrics.json, Levels 1-6)",
+	NULL, &pki_td_intel[PKI_TD_SKL], PK_TOPDOWN_MAX_LEVEL, 4, false};
 static const pki_td_method icl = {
 	"intel-perf-metrics-l1",
 	"Intel PERF_METRICS, Level 1 from the register, Level 2 from events "
-	"(Intel TMA 5.1, icelake_metrics.json TopdownL1/L2)",
-	NULL, &pki_td_intel[PKI_TD_ICL], 2, 5, true};
+	"(Intel TMA 5.1, icelake_metrics.json, Levels 1-6)",
+	NULL, &pki_td_intel[PKI_TD_ICL], PK_TOPDOWN_MAX_LEVEL, 5, true};
 static const pki_td_method spr = {
 	"intel-perf-metrics-l2",
 	"Intel PERF_METRICS, Levels 1 and 2 from the register "
-	"(Intel TMA 5.2, sapphirerapids_metrics.json TopdownL1/L2)",
-	NULL, &pki_td_intel[PKI_TD_SPR], 2, 6, true};
+	"(Intel TMA 5.2, sapphirerapids_metrics.json, Levels 1-6)",
+	NULL, &pki_td_intel[PKI_TD_SPR], PK_TOPDOWN_MAX_LEVEL, 6, true};
 static const pki_td_method adl_glc = {
 	"intel-perf-metrics-l2",
 	"Intel PERF_METRICS (Golden Cove P-core), Levels 1 and 2 from the register "
-	"(Intel TMA 5.1, alderlake_metrics_goldencove_core.json TopdownL1/L2)",
-	NULL, &pki_td_intel[PKI_TD_ADL_GLC], 2, 6, true};
+	"(Intel TMA 5.1, alderlake_metrics_goldencove_core.json, Levels 1-6)",
+	NULL, &pki_td_intel[PKI_TD_ADL_GLC], PK_TOPDOWN_MAX_LEVEL, 6, true};
 static const pki_td_method grt = {
 	"intel-ecore",
 	"Intel E-core (Gracemont), TOPDOWN_*.ALL events, width 5 "
@@ -112,5 +114,8 @@ const pki_td_method *pki_td_find(const pk_cpuid *id, const char *pmu)
 
 int pki_td_row_level(const pk_metric_def *row)
 {
+	const char *g = row->groups ? strstr(row->groups, "TopdownL") : NULL;
+	if (g && g[8] >= '1' && g[8] <= '9')
+		return g[8] - '0';
 	return row->parent ? 2 : 1;
 }

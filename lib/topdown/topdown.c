@@ -1,15 +1,17 @@
 /* TopDown: the one engine over the method tables (td_internal.h). It picks
  * a method per core PMU (td_methods.c), compiles the method's rows into a
- * metrics table once, lists the events the chosen level's formulas need,
- * adds them to an evlist grouped as the kernel wants, and evaluates the
- * rows over counts with the metrics engine. Nothing here knows a CPU: PMU
- * knowledge is the tables.
+ * metrics table once, makes one event group per metric of the chosen
+ * levels (td_groups.c), adds them to an evlist, and evaluates each row over
+ * its own group's counts with the metrics engine, the thresholds over the
+ * rows' values. Nothing here knows a CPU or a node: PMU knowledge is the
+ * tables.
  *
  * Invariants: a block's events are exactly those its rows up to the level
  * name (rows they refer to included); an event a formula names but the
- * table lacks is -EINVAL naming both (a table bug, tested); grouped events
- * form one group led by the first of them (slots); the library never
- * prints and never invents a value (NaN: not computable). */
+ * table lacks is -EINVAL naming both (a table bug, tested); a row's value
+ * comes from one group's counts only, so no ratio mixes time slices of
+ * different groups; the library never prints and never invents a value
+ * (NaN: not computable). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "core/util.h"
 #include "events/pfm.h"
+#include "events/evlist_internal.h"
 #include "pmu/cpuid_internal.h"
 #include "topdown/td_internal.h"
 
@@ -31,7 +34,9 @@ typedef struct td_block {
 	pk_vendor vendor;
 	pk_metric_table *table;
 	int width;                 /* #slots */
-	bool *need;                /* per table event: used at this level */
+	int level;                 /* the deepest level computed */
+	pki_td_groups groups;      /* one per metric (td_groups.c) */
+	pk_expr **thr;             /* per row: its threshold, or NULL */
 	const pk_evsel *anchor;    /* its first evsel once added */
 } td_block;
 
@@ -60,51 +65,6 @@ bool pk_topdown_host_smt(const pk_kernel *k)
 	return smt;
 }
 
-static long find_event(const pki_td_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->nr_events; i++)
-		if (!strcmp(t->events[i].name, name))
-			return (long)i;
-	return -1;
-}
-
-static long find_row(const pki_td_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->nr_rows; i++)
-		if (!strcmp(t->rows[i].name, name))
-			return (long)i;
-	return -1;
-}
-
-/* Marks the events row r needs (and those of the rows it names). depth
- * bounds the walk (the metrics table refused cycles already). */
-static int mark_row(const pki_td_table *t, size_t r, bool *need, int depth, pk_error *err)
-{
-	if (depth > 16)
-		return pk_err(err, -EINVAL, "topdown table: rows nested too deep at '%s'",
-			      t->rows[r].name);
-	pk_expr *e = pk_expr_parse(t->rows[r].formula, err);
-	if (!e)
-		return err->code;
-	int rc = 0;
-	for (size_t i = 0; i < pk_expr_nr_refs(e) && !rc; i++) {
-		const char *ref = pk_expr_ref(e, i);
-		long ev, row;
-		if (ref[0] == '#')
-			continue;
-		if ((row = find_row(t, ref)) >= 0)
-			rc = mark_row(t, (size_t)row, need, depth + 1, err);
-		else if ((ev = find_event(t, ref)) >= 0)
-			need[ev] = true;
-		else
-			rc = pk_err(err, -EINVAL, "topdown table: row '%s' names '%s', which is "
-						   "neither a row nor an event of the table",
-				    t->rows[r].name, ref);
-	}
-	pk_expr_free(e);
-	return rc;
-}
-
 static int slots_width(const pk_pmu *pmu, int *width, pk_error *err)
 {
 	const char *cap = pk_pmu_cap(pmu, "slots");
@@ -119,6 +79,30 @@ static int slots_width(const pk_pmu *pmu, int *width, pk_error *err)
 		return -ENODEV;
 	}
 	*width = (int)v;
+	return 0;
+}
+
+/* The deepest level the method's table has (its rows' levels), capped by
+ * the method's. */
+static int table_levels(const pki_td_method *m)
+{
+	int deepest = 1;
+	for (size_t r = 0; r < m->table->nr_rows; r++)
+		if (pki_td_row_level(&m->table->rows[r]) > deepest)
+			deepest = pki_td_row_level(&m->table->rows[r]);
+	return deepest < m->max_level ? deepest : m->max_level;
+}
+
+static int parse_thresholds(td_block *b, pk_error *err)
+{
+	const pki_td_table *t = b->method->table;
+	b->thr = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*b->thr));
+	if (!b->thr)
+		return pk_err(err, -ENOMEM, "out of memory");
+	for (size_t r = 0; r < t->nr_rows; r++)
+		if (t->rows[r].threshold && PKI_TD_ROW_ON(&b->groups, r) &&
+		    !(b->thr[r] = pk_expr_parse(t->rows[r].threshold, err)))
+			return err->code;
 	return 0;
 }
 
@@ -137,24 +121,19 @@ static int block_init(pk_topdown *td, td_block *b, pk_error *err)
 	b->width = b->method->width;
 	if (!b->width && slots_width(b->pmu, &b->width, err) < 0)
 		return -ENODEV;
+	int max = table_levels(b->method);
+	b->level = td->level == PK_TOPDOWN_LEVEL_ALL ? max : td->level;
+	if (b->level > max)
+		return pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max level is %d "
+					    "(%s on '%s').",
+			      td->level, max, b->method->name, b->pmu->name);
 	b->table = pk_metric_table_new(t->rows, t->nr_rows, err);
-	b->need = calloc(t->nr_events ? t->nr_events : 1, sizeof(*b->need));
-	if (!b->table || !b->need)
+	if (!b->table)
 		return err->code ? err->code : pk_err(err, -ENOMEM, "out of memory");
-	bool metrics = false;
-	for (size_t r = 0; r < t->nr_rows; r++)
-		if (pki_td_row_level(&t->rows[r]) <= td->level) {
-			int rc = mark_row(t, r, b->need, 0, err);
-			if (rc < 0)
-				return rc;
-		}
-	for (size_t i = 0; i < t->nr_events; i++)
-		metrics |= b->need[i] && t->events[i].grouped;
-	/* metric events need their slots leader (the kernel's rule) */
-	for (size_t i = 0; i < t->nr_events && metrics; i++)
-		if (t->events[i].grouped && (t->events[i].config & 0xffff) == 0x0400)
-			b->need[i] = true;
-	return 0;
+	pki_td_lits lits = {.smt = td->smt, .width = b->width,
+			    .floor = PKI_TD_GROUP_FLOOR(b->vendor)};
+	int rc = pki_td_groups_build(t, b->level, &lits, &b->groups, err);
+	return rc < 0 ? rc : parse_thresholds(b, err);
 }
 
 static int no_method(const pk_pmus *pmus, const pk_cpuid *id, const char *only, pk_error *err)
@@ -193,9 +172,10 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 	}
 	if (pki_cpuid_check_pmus(cpuid, pmus, err) < 0)
 		return NULL;
-	if (opts->level < 0 || opts->level > 2) {
-		pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max level is 2.",
-		       opts->level);
+	if ((opts->level < 0 || opts->level > PK_TOPDOWN_MAX_LEVEL) &&
+	    opts->level != PK_TOPDOWN_LEVEL_ALL) {
+		pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max level is %d.",
+		       opts->level, PK_TOPDOWN_MAX_LEVEL);
 		return NULL;
 	}
 	pk_topdown *td = calloc(1, sizeof(*td));
@@ -218,10 +198,6 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 		b->method = m;
 		b->vendor = cpuid->vendor;
 		rc = block_init(td, b, err);
-		if (rc == 0 && td->level > m->max_level)
-			rc = pk_err(err, -EINVAL, "Invalid top-down metrics level %d. The max "
-						  "level is %d (%s on '%s').",
-				    td->level, m->max_level, m->name, p->name);
 	}
 	if (rc == 0 && td->nr == 0)
 		rc = no_method(pmus, cpuid, opts->only_pmu, err);
@@ -237,8 +213,12 @@ void pk_topdown_free(pk_topdown *td)
 	if (!td)
 		return;
 	for (size_t i = 0; i < td->nr; i++) {
-		pk_metric_table_free(td->b[i].table);
-		free(td->b[i].need);
+		td_block *b = &td->b[i];
+		for (size_t r = 0; b->thr && r < b->method->table->nr_rows; r++)
+			pk_expr_free(b->thr[r]);
+		free(b->thr);
+		pk_metric_table_free(b->table);
+		pki_td_groups_release(&b->groups);
 	}
 	free(td->b);
 	free(td);
@@ -273,7 +253,17 @@ const char *pk_topdown_block_note(const pk_topdown *td, size_t b)
 
 int pk_topdown_block_max_level(const pk_topdown *td, size_t b)
 {
-	return b < td->nr ? BLOCK(td, b)->method->max_level : 0;
+	return b < td->nr ? table_levels(BLOCK(td, b)->method) : 0;
+}
+
+int pk_topdown_block_level(const pk_topdown *td, size_t b)
+{
+	return b < td->nr ? BLOCK(td, b)->level : 0;
+}
+
+size_t pk_topdown_block_groups(const pk_topdown *td, size_t b)
+{
+	return b < td->nr ? BLOCK(td, b)->groups.nr : 0;
 }
 
 /* The config an event of the table is opened with: its own, except Intel's
@@ -289,37 +279,50 @@ static uint64_t event_config(const td_block *b, const pki_td_event *e)
 	return e->config;
 }
 
-/* Adds the block's needed events of one kind; grouped ones in the order of
- * their configs, so slots (0x0400) leads the metric events (0x80NN) and
- * those follow in PERF_METRICS byte order. *added: how many. */
-static int add_kind(td_block *b, pk_evlist *l, bool grouped, size_t *added, pk_error *err)
+/* The group's next event to add: grouped ones (slots, metric events) first
+ * in the order of their configs, so slots (0x0400) leads the metric events
+ * (0x80NN) in PERF_METRICS byte order; then the others in table order. */
+static long next_event(const pki_td_table *t, const pki_td_group *g, const bool *done)
+{
+	long pick = -1;
+	for (size_t i = 0; i < t->nr_events; i++) {
+		if (!g->ev[i] || done[i])
+			continue;
+		if (pick < 0 || (t->events[i].grouped && !t->events[pick].grouped) ||
+		    (t->events[i].grouped && t->events[i].config < t->events[pick].config))
+			pick = (long)i;
+	}
+	return pick;
+}
+
+static int add_group(td_block *b, pki_td_group *g, pk_evlist *l, bool *done, pk_error *err)
 {
 	const pki_td_table *t = b->method->table;
-	bool *done = calloc(t->nr_events ? t->nr_events : 1, sizeof(*done));
-	if (!done)
+	size_t first = pk_evlist_count(l);
+	memset(done, 0, (t->nr_events ? t->nr_events : 1) * sizeof(*done));
+	free(g->evsel);
+	g->nr = 0;
+	if (!(g->evsel = calloc(t->nr_events ? t->nr_events : 1, sizeof(*g->evsel))))
 		return pk_err(err, -ENOMEM, "out of memory");
-	*added = 0;
-	for (;;) {
-		long pick = -1;
-		for (size_t i = 0; i < t->nr_events; i++)
-			if (b->need[i] && !done[i] && t->events[i].grouped == grouped &&
-			    (pick < 0 || (grouped && t->events[i].config < t->events[pick].config)))
-				pick = (long)i;
-		if (pick < 0)
-			break;
-		done[pick] = true;
+	for (long i; (i = next_event(t, g, done)) >= 0;) {
+		done[i] = true;
 		struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a),
-					    .config = event_config(b, &t->events[pick])};
-		pk_evsel *e = pk_evlist_add(l, &a, t->events[pick].name, b->pmu);
-		if (!e) {
-			free(done);
+					    .config = event_config(b, &t->events[i])};
+		/* the slots group takes fixed counter 3 and the register only:
+		 * pinned, it counts all the time and costs the others nothing */
+		a.pinned = g->metrics && g->nr == 0;
+		pk_evsel *e = pk_evlist_add(l, &a, t->events[i].name, b->pmu);
+		if (!e)
 			return pk_err(err, -ENOMEM, "out of memory");
-		}
+		g->evsel[g->nr++] = e;
+		/* perf's fix_topdown roles: the weak fallback keeps metric events
+		 * with their slots leader */
+		e->td_role = !t->events[i].grouped ? 0 : (t->events[i].config & 0xffff) == 0x0400 ? 1 : 2;
 		if (!b->anchor)
 			b->anchor = e;
-		(*added)++;
 	}
-	free(done);
+	if (g->nr > 1)
+		pk_evlist_group_weak(l, first, g->nr); /* perf's :W */
 	return 0;
 }
 
@@ -329,18 +332,139 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 		return pk_err(err, -EINVAL, "pk_topdown_add_events: NULL argument");
 	for (size_t i = 0; i < td->nr; i++) {
 		td_block *b = &td->b[i];
-		size_t first = pk_evlist_count(evlist), n;
+		const pki_td_table *t = b->method->table;
+		bool *done = calloc(t->nr_events ? t->nr_events : 1, sizeof(*done));
+		if (!done)
+			return pk_err(err, -ENOMEM, "out of memory");
 		b->anchor = NULL;
-		int rc = add_kind(b, evlist, true, &n, err);
-		if (rc < 0)
-			return rc;
-		if (n > 1)
-			pk_evlist_group(evlist, first, n);
-		rc = add_kind(b, evlist, false, &n, err);
+		int rc = 0;
+		for (size_t g = 0; g < b->groups.nr && rc == 0; g++)
+			rc = add_group(b, &b->groups.g[g], evlist, done, err);
+		free(done);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+static bool in_group(const pki_td_group *g, const pk_evsel *e);
+
+/* Whether group g was opened split: a member counted with another leader
+ * than its first event (the weak group fell back). */
+static bool opened_split(const pki_td_group *g, const pk_counting *c, const pk_evlist *l)
+{
+	long lead = -1;
+	for (size_t i = 0; i < pk_evlist_count(l) && g->nr > 1; i++) {
+		if (!in_group(g, pk_evlist_at(l, i)))
+			continue;
+		if (lead < 0)
+			lead = (long)i;
+		if (pk_counting_leader(c, i) != lead)
+			return true;
+	}
+	return false;
+}
+
+void pk_topdown_opened(pk_topdown *td, const pk_counting *c)
+{
+	const pk_evlist *l = c ? pk_counting_evlist(c) : NULL;
+	for (size_t b = 0; td && l && b < td->nr; b++)
+		for (size_t g = 0; g < td->b[b].groups.nr; g++)
+			td->b[b].groups.g[g].split = opened_split(&td->b[b].groups.g[g], c, l);
+}
+
+static bool in_group(const pki_td_group *g, const pk_evsel *e)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->evsel[i] == e)
+			return true;
+	return false;
+}
+
+/* The counts of groups g1 and g2 (NULL: none) only (all buckets: the
+ * engine keeps to the anchor's); *anchor: the first in bucket key, or -1;
+ * *running: the least share of its enabled time a counted member ran. */
+static size_t group_counts(const pki_td_group *g1, const pki_td_group *g2,
+			   const pk_metric_counts *in, int key, pk_metric_count *out, long *anchor,
+			   double *running)
+{
+	size_t n = 0;
+	*anchor = -1;
+	*running = 1;
+	for (size_t i = 0; i < in->nr; i++) {
+		const pk_metric_count *c = &in->v[i];
+		if (!(g1 && in_group(g1, c->evsel)) && !(g2 && in_group(g2, c->evsel)))
+			continue;
+		bool mine = key < 0 || c->key == key;
+		if (mine && *anchor < 0)
+			*anchor = (long)n;
+		if (mine && c->counted && c->running > 0 && c->running < *running)
+			*running = c->running;
+		out[n++] = *c;
+	}
+	return n;
+}
+
+/* Each row's value from its own groups' counts (val, run: per row). */
+static void eval_groups(const td_block *b, const pk_metric_counts *in, int key,
+			pk_metric_count *sub, double *val, double *run, bool *split)
+{
+	const pki_td_groups *gs = &b->groups;
+	for (size_t r = 0; r < b->method->table->nr_rows; r++) {
+		long anchor;
+		pk_metric_value mv;
+		if (!PKI_TD_ROW_ON(gs, r))
+			continue;
+		pk_metric_counts gin = *in;
+		gin.v = sub;
+		const pki_td_group *g1 = gs->row[r] >= 0 ? &gs->g[gs->row[r]] : NULL,
+				   *g2 = gs->metric[r] >= 0 ? &gs->g[gs->metric[r]] : NULL;
+		gin.nr = group_counts(g1, g2, in, key, sub, &anchor, &run[r]);
+		split[r] = (g1 && g1->split) || (g2 && g2->split);
+		if (anchor >= 0 && pk_metric_eval(b->table, r, &gin, (size_t)anchor, &mv) &&
+		    isfinite(mv.value))
+			val[r] = mv.value;
+	}
+}
+
+/* Row r's threshold over the rows' values (a row not computed is NaN, and
+ * a comparison with NaN does not hold). -1: no threshold. */
+static int threshold(const td_block *b, size_t r, const double *val)
+{
+	pk_expr *e = b->thr[r];
+	if (!e)
+		return -1;
+	double v[64];
+	size_t n = pk_expr_nr_refs(e);
+	for (size_t i = 0; i < n && i < 64; i++) {
+		long row = pki_td_find_row(b->method->table, pk_expr_ref(e, i));
+		v[i] = row >= 0 ? val[row] : NAN;
+	}
+	double x = n <= 64 ? pk_expr_eval(e, v) : NAN;
+	return !isnan(x) && x != 0;
+}
+
+static void fill_nodes(const td_block *b, const double *val, const double *run,
+		       const bool *split, pk_topdown_node *out, size_t cap, size_t *n)
+{
+	const pki_td_table *t = b->method->table;
+	for (size_t r = 0; r < t->nr_rows; r++) {
+		const pk_metric_def *d = &t->rows[r];
+		if (!PKI_TD_ROW_ON(&b->groups, r))
+			continue;
+		if (*n < cap) {
+			int over = threshold(b, r, val);
+			out[*n] = (pk_topdown_node){.pmu = b->pmu->name, .name = d->name,
+						    .parent = d->parent, .level = pki_td_row_level(d),
+						    .description = d->description,
+						    .threshold = d->threshold, .value = val[r],
+						    .computable = !isnan(val[r]),
+						    .has_threshold = over >= 0, .over_threshold = over > 0,
+						    .grouped = !split[r], .running = run[r],
+						    .sample = t->samples ? t->samples[r] : NULL};
+		}
+		(*n)++;
+	}
 }
 
 size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_counts *counts,
@@ -357,7 +481,7 @@ size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_count
 		return 0;
 	pk_metric_literal lit[PKI_TD_LITERALS];
 	pk_metric_counts in = *counts;
-	size_t nl = 0;
+	size_t nl = 0, nr = b->method->table->nr_rows, n = 0;
 	for (size_t i = 0; i < counts->nr_lit && nl < PKI_TD_LITERALS - 3; i++)
 		lit[nl++] = counts->lit[i];
 	lit[nl++] = (pk_metric_literal){"#slots", (double)b->width};
@@ -365,27 +489,18 @@ size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_count
 	lit[nl++] = (pk_metric_literal){"#threads", td->smt ? 2 : 1};
 	in.lit = lit;
 	in.nr_lit = nl;
-	size_t n = 0;
-	for (size_t r = 0; r < pk_metric_table_nr(b->table); r++) {
-		const pk_metric_def *d = pk_metric_table_def(b->table, r);
-		if (pki_td_row_level(d) > td->level)
-			continue;
-		if (n < cap) {
-			pk_topdown_node *o = &out[n];
-			pk_metric_value mv;
-			*o = (pk_topdown_node){.pmu = b->pmu->name, .name = d->name,
-					       .parent = d->parent, .level = pki_td_row_level(d),
-					       .description = d->description,
-					       .threshold = d->threshold, .value = NAN};
-			if (pk_metric_eval(b->table, r, &in, anchor, &mv) && isfinite(mv.value)) {
-				o->value = mv.value;
-				o->computable = true;
-				o->has_threshold = mv.has_threshold;
-				o->over_threshold = mv.over_threshold;
-			}
-		}
-		n++;
+	pk_metric_count *sub = malloc((counts->nr + 1) * sizeof(*sub));
+	double *val = malloc((nr + 1) * 2 * sizeof(*val)), *run = val ? val + nr + 1 : NULL;
+	bool *split = calloc(nr + 1, sizeof(*split));
+	if (sub && val && split) {
+		for (size_t r = 0; r < nr; r++)
+			val[r] = NAN, run[r] = 1;
+		eval_groups(b, &in, key, sub, val, run, split);
+		fill_nodes(b, val, run, split, out, cap, &n);
 	}
+	free(sub);
+	free(val);
+	free(split);
 	return n;
 }
 

@@ -4,7 +4,11 @@ Sapphire Rapids and Alder Lake fixture PMU trees (perf-ns.sh), with counts
 served from read() by tests/oracle/peo_stub.c, `perf stat -x, -M LIST -a`
 and `pmukit stat -x, -M LIST -a` print the same value for every metric of
 LIST. LIST per CPU is the metrics both define the same way (perf 6.1's
-tables are TMA 4.x, ours 5.x: docs/metrics.md lists the others and why).
+tables are TMA 4.x, ours 5.x: docs/metrics.md lists the others and why);
+`--metric-only -x,` gives each the same column and value. On Skylake's
+Level 1 the layouts of --metric-only (text, -x, -A, -I), and the metric
+lines with --metric-no-merge, --metric-no-group and -A, are compared
+line for line.
 The counts: every (type, config) either tool opened gets a value derived
 from its config, the same for both.
 
@@ -16,7 +20,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+import oracle61
 
 CPUS = {"skylake": "GenuineIntel-6-5E-3", "icelake": "GenuineIntel-6-7E-5",
         "sapphirerapids": "GenuineIntel-6-8F-4", "alderlake": "GenuineIntel-6-97-2"}
@@ -28,7 +33,7 @@ SAME = {
 }
 
 
-def run(src, machine, tool, metrics, counts, log, stub):
+def run(src, machine, tool, metrics, counts, log, stub, opts=("-x,",), cmd=("sleep", "0.01")):
     env = dict(os.environ, PERF_CPUID=CPUS[machine], PK_PEO_LOG=log, PK_PEO_COUNTS=counts)
     # an ASan build of pmukit under the preloaded stub: ASan's runtime is
     # not first in the library list, which it refuses unless told
@@ -39,7 +44,7 @@ def run(src, machine, tool, metrics, counts, log, stub):
         os.unlink(log)
     cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub,
            os.path.join(src, "tests/data/sysfs", machine, "bus/event_source/devices"),
-           tool, "stat", "-x,", "-M", ",".join(metrics), "-a", "sleep", "0.01"]
+           tool, "stat", *opts, "-M", ",".join(metrics), "-a", *cmd]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd="/tmp")
     return p.returncode, p.stdout + p.stderr
 
@@ -95,24 +100,123 @@ def compare(src, pk, machine, metrics, tmp, stub):
     return values(out[0][1]), values(out[1][1]), out
 
 
+# The layouts compared line for line (times masked) on Skylake's Level 1:
+# perf's merge puts tma_frontend_bound in tma_backend_bound's group and
+# tma_retiring in tma_bad_speculation's; with -I the first interval only
+# (the stub serves the same totals every read: later intervals count
+# nothing, a column per event, and pmukit opens more events, below).
+L1 = "tma_retiring,tma_frontend_bound,tma_bad_speculation,tma_backend_bound".split(",")
+LAYOUTS = [["--metric-only"], ["--metric-only", "-x,"], ["--metric-only", "-A"],
+           ["--metric-only", "-x,", "-A"], ["--metric-only", "-I", "100"],
+           ["--metric-only", "-x,", "-I", "100"], ["--metric-only", "-A", "-I", "100"]]
+# The metric lines (value, unit in order) of the normal output.
+SEQUENCES = [["-x,"], ["-x,", "--metric-no-merge"], ["-x,", "--metric-no-group"],
+             ["-x,", "-A"], ["-x,", "--metric-no-merge", "-A"], ["-x,", "-I", "100"],
+             ["-x,", "-I", "100", "-A"], ["-j"], ["-j", "-A"], ["-j", "-I", "100"]]
+# -M lists whose metrics print in perf's order (ties of event count: the
+# later name's metrics first, a group's in reverse name order; perf 6.1's
+# groups hold other metrics than ours: not compared)
+ORDERS = [L1[::-1], ["tma_frontend_bound", "tma_retiring"],
+          ["tma_retiring", "tma_frontend_bound"], ["tma_bad_speculation", "tma_backend_bound"]]
+
+
+def masked(out, opts):
+    """The lines with times masked; with -I the header and the first
+    interval's lines only."""
+    stamp = [re.match(r"\s*(\d+\.\d{9})", l) for l in out.splitlines()]
+    first = next((m.group(1) for m in stamp if m), None)
+    return [re.sub(r"\d+\.\d{9}", "T", l) for l, m in zip(out.splitlines(), stamp)
+            if "-I" not in opts or not m or m.group(1) == first]
+
+
+def metric_lines(out):
+    """(value, metric unit) of each line carrying a metric, in order (with
+    -A and -I: the CPU and whether it is the first interval too)."""
+    lines, first = [], None
+    for l in out.splitlines():
+        stamp = re.match(r'\s*(\d+\.\d{9})|{"interval" : (\d+\.\d{9})', l)
+        if stamp:
+            first = first or stamp.group(stamp.lastindex)
+        where = (stamp.group(stamp.lastindex) == first if stamp else None,
+                 re.findall(r'^(?:\s*[0-9.]+,)?(CPU\d+),|"cpu" : "(\d+)"', l))
+        j = re.search(r'"metric-value" : ([-0-9.]+), "metric-unit" : "([^"]*)"', l)
+        if j and j.group(2) not in ("", "(null)"):
+            lines.append((where, j.group(1), j.group(2)))
+        elif not l.startswith("{") and l.split(",")[-1].strip():
+            lines.append((where, *l.split(",")[-2:]))
+    return lines
+
+
+def only_columns(out):
+    """--metric-only -x,: column title -> value."""
+    lines = out.splitlines()
+    return dict(zip(lines[0].split(","), lines[1].split(","))) if len(lines) > 1 else {}
+
+
+def layouts(src, pk, tmp, stub, counts):
+    bad = 0
+    for opts in LAYOUTS + SEQUENCES:
+        cmd = ("sleep", "0.15") if "-I" in opts else ("sleep", "0.01")
+        out = [run(src, "skylake", t, L1, counts, os.path.join(tmp, "l.log"), stub, opts, cmd)[1]
+               for t in ("perf", pk)]
+        get = (lambda o: masked(o, opts)) if opts in LAYOUTS else metric_lines
+        a, b = get(out[0]), get(out[1])
+        if a != b or not a:
+            print(f"skylake {' '.join(opts)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
+            bad += 1
+    for metrics in ORDERS:
+        out = [run(src, "skylake", t, metrics, counts, os.path.join(tmp, "l.log"), stub)[1]
+               for t in ("perf", pk)]
+        if metric_lines(out[0]) != metric_lines(out[1]):
+            print(f"skylake -M {','.join(metrics)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
+            bad += 1
+    bad += weak_group(src, pk, tmp, stub, counts)
+    bad += mixed(src, pk, tmp, stub, counts)
+    print(f"skylake: {len(LAYOUTS) + len(SEQUENCES)} layouts, {len(ORDERS)} -M orders, "
+          "the weak group fallback, -e with -M and -d compared")
+    return bad
+
+
+def weak_group(src, pk, tmp, stub, counts):
+    """The PMU refuses CPU_CLK_UNHALTED.THREAD in a group: perf's metric
+    groups are weak ({...}:W), reopened ungrouped, the metrics computed
+    from those counts; -v says "Weak group for LEADER/N failed"."""
+    path = os.path.join(tmp, "weak")
+    with open(counts) as f, open(path, "w") as w:
+        for line in f:
+            w.write(line.rstrip("\n") + (" grouped_fail=22\n" if " config=0x3c " in line else "\n"))
+    metrics = ["tma_frontend_bound", "tma_retiring"]
+    out = [[run(src, "skylake", t, metrics, path, os.path.join(tmp, "w.log"), stub, opts)[1]
+            for opts in (("-x,",), ("-x,", "-v"))] for t in ("perf", pk)]
+    said = [re.findall(r"^Weak group for \S+/\d+ failed$", o[1], re.M) for o in out]
+    if metric_lines(out[0][0]) != metric_lines(out[1][0]) or not metric_lines(out[0][0]) \
+            or not said[0] or not said[1]:
+        print(f"skylake weak group: differs\nperf:\n{out[0][0]}{said[0]}\n"
+              f"pmukit:\n{out[1][0]}{said[1]}")
+        return 1
+    return 0
+
+
+def mixed(src, pk, tmp, stub, counts):
+    """-e, two -M and -d: perf 6.1 puts the -e events first, then the -M
+    lists as one list, then -d's events; a metric on an event with a
+    metric of perf stat's own (a rate beside task-clock) on a line of its
+    own after it."""
+    opts = ("-x,", "-e", "task-clock", "-M", "tma_retiring", "-d")
+    out = [run(src, "skylake", t, ["tma_frontend_bound"], counts, os.path.join(tmp, "m.log"),
+               stub, opts)[1].splitlines() for t in ("perf", pk)]
+    shape = [([l for l in o if "tma_" in l], o[:1], o[-4:]) for o in out]
+    if shape[0] != shape[1] or not shape[0][0]:
+        print(f"skylake {' '.join(opts)}: differs\nperf:\n{out[0]}\npmukit:\n{out[1]}")
+        return 1
+    return 0
+
+
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     discover = "--discover" in sys.argv[3:]
-    try:
-        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        v = ""
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
-        return 77
-    tmp = tempfile.mkdtemp(prefix="pk-metrics61-")
-    stub = os.path.join(tmp, "peo_stub.so")
-    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
-                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
-        raise SystemExit("cannot build peo_stub.c")
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
-    if probe.returncode:
-        print("no mount namespace (needs root): skipped")
+    tmp, stub = oracle61.prepare(src, "pk-metrics61-")
+    if not tmp:
         return 77
     with open(os.path.join(tmp, "zero"), "w") as f:  # every count 0
         f.write("times enabled=1000000 running=1000000\n")
@@ -135,6 +239,21 @@ def main():
         print(f"{machine}: {len(metrics)} metrics compared")
         if bad:
             print("perf:\n" + out[0][1] + "\npmukit:\n" + out[1][1])
+        # --metric-only -x,: the same column for every metric, same value
+        # (perf 6.1 prints Alder Lake's metrics there without values)
+        if machine == "alderlake":
+            continue
+        counts = os.path.join(tmp, "counts")
+        cols = [only_columns(run(src, machine, t, metrics, counts, os.path.join(tmp, "o.log"),
+                                 stub, ("--metric-only", "-x,"))[1]) for t in ("perf", pk)]
+        for m in metrics:
+            pc = [k for k in cols[0] if k.split() and k.split()[-1] == m]
+            if len(pc) != 1 or cols[0][pc[0]] != cols[1].get(pc[0]):
+                print(f"{machine} --metric-only {m}: perf {pc} {[cols[0].get(k) for k in pc]}, "
+                      f"pmukit {[(k, v) for k, v in cols[1].items() if k.endswith(m)]}")
+                bad += 1
+        if machine == "skylake":
+            bad += layouts(src, pk, tmp, stub, counts)
     subprocess.run(["rm", "-rf", tmp])
     return 1 if bad else 0
 

@@ -48,7 +48,7 @@ static int fake_open(const pk_kernel *k, const struct perf_event_attr *attr, pid
 			hit = true;
 		if (f->fail_tid && pid == f->fail_tid)
 			hit = true;
-		if (hit)
+		if (hit && (!f->fail_grouped_only || group_fd != -1))
 			return -f->fail_errno;
 	}
 	if (f->fail_unless_exclude_kernel && !attr->exclude_kernel)

@@ -81,6 +81,7 @@ typedef struct fake_kernel {
 	uint64_t fail_config;
 	int fail_after;            /* -1: no count rule */
 	pid_t fail_tid;            /* 0: none */
+	bool fail_grouped_only;    /* the rules above hit opens in a group only */
 	bool fail_unless_exclude_kernel; /* EACCES for kernel-counting attrs */
 	/* run = ena * mux_num / mux_den, to simulate multiplexing */
 	uint64_t mux_num, mux_den;

@@ -467,6 +467,32 @@ static void test_group_member_refused(void **state)
 	fx_free(&f);
 }
 
+/* A weak group (perf's :W) whose member the kernel refuses in the group
+ * is opened one by one: every event counted, read alone (no group read),
+ * and the event list says so in perf's words. */
+static void test_weak_group_fallback(void **state)
+{
+	(void)state;
+	fixture f;
+	fx_events(&f, clock_faults_cs, 3, false);
+	pk_evlist_group_weak(f.l, 0, 3);
+	fail_config(EINVAL, PERF_COUNT_SW_PAGE_FAULTS);
+	fk.fail_grouped_only = true;
+	assert_int_equal(fx_open_tasks(&f, (pid_t[]){7}, 1), 0);
+	assert_int_equal(fk.nr_open, 3);
+	assert_int_equal(pk_counting_read(f.c, &f.err), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(pk_counting_status(f.c, i), PK_OPEN_OK);
+		fake_event *e = fake_event_of(&fk, pk_counting_fd(f.c, i, 0, 0));
+		assert_int_equal(e->group_fd, -1);
+		assert_int_equal(e->attr.read_format & PERF_FORMAT_GROUP, 0);
+		assert_int_equal(pk_counting_counts(f.c, i, 0, 0)->val, fake_value(e, 1));
+	}
+	assert_int_equal(pk_evlist_nr_warnings(f.l), 1);
+	assert_string_equal(pk_evlist_warning(f.l, 0), "Weak group for task-clock/3 failed");
+	fx_free(&f);
+}
+
 static void test_group_leader_refused(void **state)
 {
 	(void)state;
@@ -930,6 +956,7 @@ int main(void)
 		cmocka_unit_test_setup(test_per_thread_aggr, setup),
 		cmocka_unit_test_setup(test_group_open_and_read, setup),
 		cmocka_unit_test_setup(test_group_member_refused, setup),
+		cmocka_unit_test_setup(test_weak_group_fallback, setup),
 		cmocka_unit_test_setup(test_group_leader_refused, setup),
 		cmocka_unit_test_setup(test_no_core_pmu, setup),
 		cmocka_unit_test_setup(test_eacces_fallback_to_user, setup),

@@ -21,6 +21,8 @@
  *   times enabled=E running=R          default times of every descriptor
  *   type=T config=C [config1=C1] value=V [enabled=E running=R]
  *   type=T config=C [config1=C1] fail=E       its opens fail with errno E
+ *   type=T config=C ... grouped_fail=E         its opens as a group member fail
+ *                                              (a group the PMU cannot hold)
  *
  * A descriptor whose (type, config, config1) has no line reads value 0 and
  * is logged as unserved. With $PK_PEO_LOG naming a file, one line is
@@ -79,6 +81,7 @@ struct count {
 	uint32_t type;
 	uint64_t config, config1, value, enabled, running;
 	uint64_t fail;              /* the errno its opens fail with; 0: none */
+	uint64_t grouped_fail;      /* the errno its opens in a group fail with */
 	int has_times;
 };
 
@@ -158,6 +161,7 @@ static void load_counts(void)
 		word(line, "config1", &c->config1);
 		word(line, "value", &c->value);
 		word(line, "fail", &c->fail);
+		word(line, "grouped_fail", &c->grouped_fail);
 		c->has_times = word(line, "enabled", &c->enabled) & word(line, "running", &c->running);
 	}
 	fclose(f);
@@ -168,13 +172,15 @@ static int is_fake(int fd)
 	return fakes && fd >= 0 && fd < MAX_FD && fakes[fd].used;
 }
 
-/* The errno a count line asks the open of attr to fail with, or 0. */
-static int open_fails(const struct perf_event_attr *attr)
+/* The errno a count line asks the open of attr (grouped: as a member of
+ * a group) to fail with, or 0. */
+static int open_fails(const struct perf_event_attr *attr, int grouped)
 {
 	for (int i = 0; i < nr_counts; i++)
 		if (counts[i].type == attr->type && counts[i].config == attr->config &&
 		    counts[i].config1 == attr->config1)
-			return (int)counts[i].fail;
+			return (int)(counts[i].fail ? counts[i].fail
+						    : grouped ? counts[i].grouped_fail : 0);
 	return 0;
 }
 
@@ -182,7 +188,7 @@ static long fake_open(const struct perf_event_attr *attr, int pid, int cpu, int 
 		      unsigned long flags)
 {
 	load_counts();
-	int fail = open_fails(attr);
+	int fail = open_fails(attr, group_fd != -1);
 	if (fail) {
 		log_line("open type=%u config=%#llx failed errno=%d", attr->type,
 			 (unsigned long long)attr->config, fail);

@@ -86,15 +86,22 @@ static void test_tables(void **state)
 		for (size_t a = 0; a < t->nr_events; a++)
 			for (size_t b = a + 1; b < t->nr_events; b++)
 				assert_string_not_equal(t->events[a].name, t->events[b].name);
-		const char *l1 = NULL;
+		/* depth first: a row's parent is the nearest earlier row one level
+		 * up; levels 1 to 6 */
 		size_t nl1 = 0;
 		for (size_t r = 0; r < t->nr_rows; r++) {
+			int lv = pki_td_row_level(&t->rows[r]);
+			assert_true(lv >= 1 && lv <= PK_TOPDOWN_MAX_LEVEL);
 			if (!t->rows[r].parent) {
-				l1 = t->rows[r].name;
+				assert_int_equal(lv, 1);
 				nl1++;
 			} else {
-				assert_non_null(l1);
-				assert_string_equal(t->rows[r].parent, l1);
+				long p = (long)r - 1;
+				while (p >= 0 && pki_td_row_level(&t->rows[p]) >= lv)
+					p--;
+				assert_true(p >= 0);
+				assert_string_equal(t->rows[r].parent, t->rows[p].name);
+				assert_int_equal(pki_td_row_level(&t->rows[p]), lv - 1);
 			}
 			assert_int_equal(strncmp(t->rows[r].name, "tma_", 4), 0);
 		}
@@ -142,6 +149,9 @@ static void test_compute_spr(void **state)
 	assert_string_equal(pk_evsel_name(lead), "TOPDOWN.SLOTS:perf_metrics");
 	assert_int_equal(pk_evsel_attr(lead)->config, 0x400);
 	assert_int_equal(pk_evsel_nr_members(lead), 9);
+	/* pinned: it takes fixed counter 3 and the register only, and is never
+	 * multiplexed (issue 22); weak like every metric group */
+	assert_true(pk_evsel_attr(lead)->pinned);
 	assert_string_equal(pk_evsel_name(pk_evlist_at(l, 1)), "PERF_METRICS.RETIRING");
 	static const char *const names[] = {
 		"TOPDOWN.SLOTS:perf_metrics", "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
@@ -218,6 +228,95 @@ static void test_compute_skylake_smt(void **state)
 		pk_topdown_free(td);
 		pk_pmus_put(pmus);
 	}
+}
+
+static bool has_evsel(const pk_evlist *l, const char *name)
+{
+	for (size_t i = 0; i < pk_evlist_count(l); i++)
+		if (!strcmp(pk_evsel_name(pk_evlist_at(l, i)), name))
+			return true;
+	return false;
+}
+
+static const pk_topdown_node *find(const pk_topdown_node *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	fail_msg("no node %s", name);
+	return NULL;
+}
+
+/* Issue 22: the whole tree. Skylake goes to Level 6 (--td-level all);
+ * only the #smt_on branch taken is opened; Level 3 nodes come from their
+ * own group's counts (chosen here), thresholds over the nodes' values,
+ * the "Sample with" events as event specs. */
+static void test_deep_levels(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_pmus *pmus;
+	pk_topdown *td = load("skylake", "GenuineIntel-6-5E-3", PK_TOPDOWN_LEVEL_ALL, &pmus, &err);
+	assert_non_null(td);
+	assert_int_equal(pk_topdown_block_level(td, 0), 6);
+	assert_int_equal(pk_topdown_block_max_level(td, 0), 6);
+	pk_topdown_free(td);
+	pk_pmus_put(pmus);
+	for (int smt = 0; smt <= 1; smt++) { /* Level 1: one branch's events */
+		pk_cpuid id;
+		pk_cpuid_parse("GenuineIntel-6-5E-3", &id, &err);
+		pmus = pk_pmus_load(pk_test_sysfs("skylake"), &err);
+		pk_topdown_opts o;
+		pk_topdown_opts_init(&o);
+		o.smt = smt;
+		td = pk_topdown_new(pmus, &id, &o, &err);
+		pk_evlist *l = pk_evlist_new();
+		assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
+		assert_int_equal(has_evsel(l, "CPU_CLK_UNHALTED.THREAD_ANY"), smt);
+		assert_int_equal(has_evsel(l, "INT_MISC.RECOVERY_CYCLES"), !smt);
+		/* Level 1's four generic events fit one group (Intel's floor: 4) */
+		assert_int_equal(pk_topdown_block_groups(td, 0), 1);
+		pk_evlist_put(l);
+		pk_topdown_free(td);
+		pk_pmus_put(pmus);
+	}
+	td = load("skylake", "GenuineIntel-6-5E-3", 3, &pmus, &err);
+	assert_non_null(td);
+	pk_evlist *l = pk_evlist_new();
+	assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
+	pk_metric_count *c = calloc(pk_evlist_count(l), sizeof(*c));
+	for (size_t i = 0; i < pk_evlist_count(l); i++) {
+		const char *name = pk_evsel_name(pk_evlist_at(l, i));
+		double v = !strcmp(name, "CYCLE_ACTIVITY.STALLS_MEM_ANY")    ? 300
+			   : !strcmp(name, "CYCLE_ACTIVITY.STALLS_L1D_MISS") ? 200
+			   : !strcmp(name, "CYCLE_ACTIVITY.STALLS_L2_MISS")  ? 150
+			   : !strcmp(name, "CYCLE_ACTIVITY.STALLS_L3_MISS")  ? 100
+			   : !strcmp(name, "IDQ_UOPS_NOT_DELIVERED.CORE")    ? 800
+										: 1000;
+		c[i] = (pk_metric_count){.evsel = pk_evlist_at(l, i), .key = -1, .value = v,
+					 .counted = true, .running = 0.5};
+	}
+	pk_metric_counts in = {.v = c, .nr = pk_evlist_count(l)};
+	pk_topdown_node v[160];
+	size_t n = pk_topdown_compute(td, 0, &in, -1, v, 160);
+	assert_true(n > 30 && n < 160);
+	/* (STALLS_MEM_ANY - STALLS_L1D_MISS) / CLK, (L2_MISS - L3_MISS) / CLK */
+	assert_float_equal(find(v, n, "tma_l1_bound")->value, 10.0, 1e-9);
+	assert_float_equal(find(v, n, "tma_l3_bound")->value, 5.0, 1e-9);
+	assert_int_equal(find(v, n, "tma_l3_bound")->level, 3);
+	assert_string_equal(find(v, n, "tma_l3_bound")->parent, "tma_memory_bound");
+	/* IDQ_UOPS_NOT_DELIVERED.CORE / (4 x CLK): 20 %, over 15 */
+	const pk_topdown_node *fe = find(v, n, "tma_frontend_bound");
+	assert_float_equal(fe->value, 20.0, 1e-9);
+	assert_true(fe->has_threshold && fe->over_threshold);
+	assert_true(fe->grouped);
+	assert_float_equal(fe->running, 0.5, 1e-12);
+	assert_non_null(strstr(find(v, n, "tma_l2_bound")->sample,
+			       "event=0xd1,umask=0x2,name=MEM_LOAD_RETIRED.L2_HIT/pp"));
+	free(c);
+	pk_evlist_put(l);
+	pk_topdown_free(td);
+	pk_pmus_put(pmus);
 }
 
 static void expect_refusal(const char *machine, const char *cpuid, int level, int code,
@@ -373,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_compute_spr),
 		cmocka_unit_test(test_compute_skylake_smt),
+		cmocka_unit_test(test_deep_levels),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_fixed_counter_encodings),

@@ -55,8 +55,16 @@ static int share_of(const char *node)
 	return -2;
 }
 
+/* Deeper nodes (Levels 3-6) a scenario gives are k = DEEP + their index in
+ * deep_names. */
+enum { DEEP = 100 };
+static const char *const deep_names[] = {"tma_l1_bound", "tma_l2_bound", "tma_l3_bound",
+					 "tma_dram_bound", "tma_l3_miss_bound"};
+
 static double phase_share(const pki_phase *p, int k)
 {
+	if (k >= DEEP)
+		return pki_phase_node_given(p, deep_names[k - DEEP]);
 	if (k < 0)
 		return 0;
 	if (k < PKI_TMA_NR)
@@ -93,7 +101,7 @@ static double truth_of(const pki_scenario *s, size_t t, pki_core_type ct, int k)
 	return truth(&one, ct, k, 0, 1e12);
 }
 
-/* One CSV line of --topdown: [time,]value,%,node,pmu,level,parent. */
+/* One CSV line of --topdown: [time,]value,%,node,pmu,level,parent,running. */
 typedef struct node_row {
 	double t, value;
 	bool computable;
@@ -110,7 +118,7 @@ static size_t parse_csv(const char *out, bool interval, node_row *v, size_t max)
 			continue;
 		int nf = pk_test_csv_split(line, f, 10);
 		int o = interval ? 1 : 0;
-		assert_int_equal(nf, 6 + o);
+		assert_int_equal(nf, 7 + o); /* and the running % */
 		v[n].t = interval ? atof(f[0]) : -1;
 		v[n].computable = f[o][0] != '\0';
 		v[n].value = atof(f[o]);
@@ -123,44 +131,62 @@ static size_t parse_csv(const char *out, bool interval, node_row *v, size_t max)
 }
 
 /* Largest error (percentage points) of the printed shares against the
- * scenario; nodes at intervals where the core type did not run must be
- * not computable. */
-static double max_error(const char *scenario, int level, long interval_ms, size_t *nodes)
+ * scenario at path, per level (worst[1..level]); nodes at intervals where
+ * the core type did not run must be not computable. extra: more options
+ * (-e ...). Returns the worst over the levels. */
+static double max_error_at(const char *path, int level, long interval_ms, const char *extra,
+			   size_t *nodes, double *worst)
 {
 	pki_scenario s;
 	pk_error err;
-	if (pki_scenario_load(example(scenario), &s, &err) < 0)
+	if (pki_scenario_load(path, &s, &err) < 0)
 		fail_msg("%s", err.msg);
 	char *out, iv[32] = "";
 	if (interval_ms)
 		snprintf(iv, sizeof(iv), "-I %ld", interval_ms);
-	int rc = run(&out, "stat --topdown --td-level %d -x, %s --model %s", level, iv,
-		     example(scenario));
+	int rc = run(&out, "stat --topdown --td-level %d -x, %s %s --model %s", level, iv, extra,
+		     path);
 	if (rc != 0)
-		fail_msg("%s: exit %d:\n%s", scenario, rc, out);
+		fail_msg("%s: exit %d:\n%s", path, rc, out);
 	assert_non_null(strstr(out, "# modeled: scenario"));
 	static node_row v[4096];
 	size_t n = parse_csv(out, interval_ms != 0, v, 4096);
 	free(out);
-	double worst = 0;
+	double all = 0;
+	for (int l = 0; l <= level; l++)
+		worst[l] = 0;
 	for (size_t i = 0; i < n; i++) {
 		assert_true(v[i].level >= 1 && v[i].level <= level);
 		pki_core_type ct = strcmp(v[i].pmu, "cpu_atom") ? PKI_CORE_BIG : PKI_CORE_ATOM;
 		double to = interval_ms ? v[i].t * 1000 : 1e12;
 		double from = interval_ms ? fmax(0, to - (double)interval_ms) : 0;
-		double want = truth(&s, ct, share_of(v[i].node), from, to);
+		int k = -2;
+		for (size_t d = 0; v[i].level >= 3 && d < sizeof(deep_names) / sizeof(deep_names[0]);
+		     d++)
+			if (!strcmp(v[i].node, deep_names[d]))
+				k = DEEP + (int)d;
+		if (v[i].level >= 3 && k < 0)
+			continue; /* a node the scenario does not give (the split rule's) */
+		double want = truth(&s, ct, k >= 0 ? k : share_of(v[i].node), from, to);
 		if (isnan(want)) {
 			assert_false(v[i].computable);
 			continue;
 		}
 		if (!v[i].computable)
-			fail_msg("%s %s %s at %.3f: not computable, want %.2f", scenario, v[i].pmu,
+			fail_msg("%s %s %s at %.3f: not computable, want %.2f", path, v[i].pmu,
 				 v[i].node, v[i].t, want);
-		worst = fmax(worst, fabs(v[i].value - want));
+		worst[v[i].level] = fmax(worst[v[i].level], fabs(v[i].value - want));
+		all = fmax(all, worst[v[i].level]);
 	}
 	*nodes = n;
 	pki_scenario_release(&s);
-	return worst;
+	return all;
+}
+
+static double max_error(const char *scenario, int level, long interval_ms, size_t *nodes)
+{
+	double worst[8];
+	return max_error_at(example(scenario), level, interval_ms, "", nodes, worst);
 }
 
 /* The bounds (docs/topdown.md, "Accuracy"): PERF_METRICS shares within
@@ -275,15 +301,24 @@ static void test_tree(void **state)
 	assert_int_equal(run(&out, "stat --topdown --td-level 2 --tree --model %s",
 			     example("sapphirerapids.json")),
 			 0);
-	/* SPR example: retiring is the largest Level 1 node, light operations
-	 * its largest child; both marked, nothing else */
+	/* SPR example: retiring is the largest crossed Level 1 node (heavy
+	 * operations over 10 %), heavy operations its largest crossed child;
+	 * both marked, nothing else: light operations is larger but below its
+	 * threshold (issue 22: the mark went to a node below its threshold) */
 	const char *r = strstr(out, "\n  tma_retiring ");
 	assert_non_null(r);
-	assert_non_null(strstr(r, "<== dominant"));
+	assert_true(strstr(r, "crossed") < strchr(r + 1, '\n'));
 	assert_true(strstr(r, "<== dominant") < strchr(r + 1, '\n'));
+	const char *h = strstr(out, "\n      tma_heavy_operations ");
+	assert_non_null(h);
+	assert_true(strstr(h, "<== dominant") < strchr(h + 1, '\n'));
 	const char *l = strstr(out, "\n      tma_light_operations ");
 	assert_non_null(l);
-	assert_true(strstr(l, "<== dominant") < strchr(l + 1, '\n'));
+	assert_true(strstr(l, "below") < strchr(l + 1, '\n'));
+	assert_true(strstr(l, "<== dominant") > strchr(l + 1, '\n'));
+	/* the bottleneck's events to sample next */
+	assert_non_null(strstr(out, "Sample with (tma_heavy_operations): pmukit record -e "
+				    "cpu/event=0xc2,umask=0x1,name=UOPS_RETIRED.HEAVY/ -- <command>"));
 	int marks = 0;
 	for (const char *p = out; (p = strstr(p, "<== dominant")); p++)
 		marks++;
@@ -331,7 +366,7 @@ static void test_refusals(void **state)
 	snprintf(args, sizeof(args), "stat --topdown -A -a -I 100 --plot x.svg --model %s",
 		 example("zen4.json"));
 	expect_refusal("", args, "--plot draws the aggregated shares: no -A or --per-thread");
-	expect_refusal("", "stat --td-level 2 true", "--td-level and --tree need --topdown");
+	expect_refusal("", "stat --td-level 2 true", "--td-level, --tree and --desc need --topdown");
 	free(bare);
 	free(vm);
 }
@@ -471,7 +506,7 @@ static void test_odd_comm(void **state)
 	assert_int_equal(pk_test_run(cmd, &out, 0), 0);
 	free(out);
 	assert_int_equal(run(&out, "stat --topdown --per-thread -x, --model %s/odd.json", tmp), 0);
-	if (!strstr(out, "\n\"mi,g\"\"r\tat\x01-4001\",14.90,%,tma_frontend_bound,cpu_core,1,\n"))
+	if (!strstr(out, "\n\"mi,g\"\"r\tat\x01-4001\",14.90,%,tma_frontend_bound,cpu_core,1,,30.00\n"))
 		fail_msg("no quoted thread field in:\n%s", out);
 	free(out);
 	assert_int_equal(run(&out, "stat --topdown --per-thread -j --model %s/odd.json", tmp), 0);
@@ -491,6 +526,122 @@ static void test_odd_comm(void **state)
 	assert_int_equal(odd, 2); /* its cpu_core and cpu_atom blocks */
 	free(out);
 	pk_test_rmtree(tmp);
+}
+
+/* Writes a scenario of two phases A and B alternating, first faster than
+ * the multiplexing interval (2.3 ms and 1.4 ms, 1 s), then slower (30 ms
+ * and 50 ms, 0.8 s), `repeat` times, on machine m, with Level 3 memory
+ * nodes when deep (dram_bound, or l3_miss_bound: SPR's name); returns its
+ * path (to free). */
+static char *mux_scenario(const char *dir, const char *m, bool deep, int repeat)
+{
+	static const char *const l3[2] = {
+		", \"l1_bound\": 0.02, \"l2_bound\": 0.03, \"l3_bound\": 0.01, \"%s\": 0.04",
+		", \"l1_bound\": 0.10, \"l2_bound\": 0.05, \"l3_bound\": 0.15, \"%s\": 0.25"};
+	const char *dram = strcmp(m, "sapphirerapids") ? "dram_bound" : "l3_miss_bound";
+	static const char *const tma[2] = {
+		"\"retiring\": 0.45, \"bad_speculation\": 0.05, \"frontend_bound\": 0.20, "
+		"\"backend_bound\": 0.30, \"memory_bound\": 0.10, \"fetch_latency\": 0.15, "
+		"\"branch_mispredicts\": 0.04, \"heavy_operations\": 0.05",
+		"\"retiring\": 0.15, \"bad_speculation\": 0.10, \"frontend_bound\": 0.10, "
+		"\"backend_bound\": 0.65, \"memory_bound\": 0.55, \"fetch_latency\": 0.03, "
+		"\"branch_mispredicts\": 0.02, \"heavy_operations\": 0.10"};
+	char *path = malloc(strlen(dir) + 64);
+	sprintf(path, "%s/mux-%s%s.json", dir, m, deep ? "-l3" : "");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"machine\": \"%s\", \"smt\": false, \"threads\": [{\"tid\": 100, "
+		   "\"comm\": \"phases\", \"cpu\": 0, \"phases\": [", m);
+	for (int i = 0; i < 290 * repeat; i++) {
+		int j = i % 290;
+		double ms = j < 270 ? (j % 2 ? 1.4 : 2.3) : (j % 2 ? 50 : 30);
+		char more[256] = "";
+		if (deep)
+			snprintf(more, sizeof(more), l3[i % 2], dram);
+		fprintf(f, "%s{\"ms\": %g, \"ghz\": 3.0, \"ip\": \"0x401000\", \"tma\": {%s%s}}",
+			i ? ", " : "", ms, tma[i % 2], more);
+	}
+	fprintf(f, "]}]}\n");
+	fclose(f);
+	return path;
+}
+
+/* Issue 22: TopDown under multiplexing pressure. Phases changing faster
+ * and slower than the multiplexing interval, and eight more -e events:
+ * each metric's events are one group (the PERF_METRICS group pinned), so
+ * no ratio mixes time slices. Ice Lake (Level 2 from events), Sapphire
+ * Rapids and Alder Lake stay within 1 pp at Levels 1 and 2 (before: Ice
+ * Lake 3.6 pp at Level 1, 8.4 pp at Level 2); Skylake's nodes that need
+ * more events than its counters (memory and core bound: ten) are opened as
+ * lone events and the output says so; its bound is 2 pp (docs/topdown.md,
+ * "Grouping"). */
+static void test_mux_pressure(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *machine;
+		double bound;
+	} m[] = {{"icelake", 1.0}, {"sapphirerapids", 1.0}, {"skylake", 2.0}};
+	const char *extra = "-e cycles,instructions,branches,branch-misses,cache-references,"
+			    "cache-misses,ref-cycles,bus-cycles";
+	char *dir = pk_test_tmpdir();
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		char *path = mux_scenario(dir, m[i].machine, false, 1);
+		for (int x = 0; x <= 1; x++) {
+			size_t n;
+			double worst[8];
+			max_error_at(path, 2, 0, x ? extra : "", &n, worst);
+			printf("%-16s %s: Level 1 %.2f pp, Level 2 %.2f pp (bound %.1f)\n",
+			       m[i].machine, x ? "+8 events" : "alone    ", worst[1], worst[2],
+			       m[i].bound);
+			assert_int_equal(n, 12);
+			if (worst[1] > m[i].bound || worst[2] > m[i].bound)
+				fail_msg("%s: %.2f / %.2f pp > %.1f", m[i].machine, worst[1], worst[2],
+					 m[i].bound);
+		}
+		char *out;
+		assert_int_equal(run(&out, "stat --topdown --td-level 2 %s --model %s", extra, path),
+				 0);
+		/* multiplexed: said (Sapphire Rapids' Levels 1-2 are the pinned
+		 * register's: never); Skylake's ten-event nodes: said why */
+		assert_true(!strcmp(m[i].machine, "sapphirerapids") ==
+			    (strstr(out, "were counted part of the time") == NULL));
+		assert_true(!strcmp(m[i].machine, "skylake") ==
+			    (strstr(out, "nodes need more events than cpu has counters") != NULL));
+		free(out);
+		free(path);
+	}
+	pk_test_rmtree(dir);
+}
+
+/* Issue 22: Level 3 on the model. The scenario gives Level 3 memory nodes
+ * (l1, l2, l3 bound, DRAM / L3-miss bound) and the model counts the events
+ * their formulas name (events_tree.c); the printed Level 3 shares reproduce
+ * them within 2 pp, alone and with eight more -e events (every Level 3
+ * group multiplexed), over phases faster and slower than the interval
+ * (docs/topdown.md, "Accuracy"). */
+static void test_level3(void **state)
+{
+	(void)state;
+	static const char *const m[] = {"skylake", "icelake", "sapphirerapids"};
+	const char *extra = "-e cycles,instructions,branches,branch-misses,cache-references,"
+			    "cache-misses,ref-cycles,bus-cycles";
+	char *dir = pk_test_tmpdir();
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		char *path = mux_scenario(dir, m[i], true, 2);
+		for (int x = 0; x <= 1; x++) {
+			size_t n;
+			double worst[8];
+			max_error_at(path, 3, 0, x ? extra : "", &n, worst);
+			printf("%-16s %s: Level 1 %.2f, Level 2 %.2f, Level 3 %.2f pp\n", m[i],
+			       x ? "+8 events" : "alone    ", worst[1], worst[2], worst[3]);
+			if (worst[2] > 2.0 || worst[3] > 2.0)
+				fail_msg("%s: Level 2 %.2f, Level 3 %.2f pp > 2", m[i], worst[2],
+					 worst[3]);
+		}
+		free(path);
+	}
+	pk_test_rmtree(dir);
 }
 
 /* -e: the extra events count beside the TopDown group and print after the
@@ -634,6 +785,8 @@ int main(void)
 		cmocka_unit_test(test_per_thread),
 		cmocka_unit_test(test_odd_comm),
 		cmocka_unit_test(test_extra_events),
+		cmocka_unit_test(test_mux_pressure),
+		cmocka_unit_test(test_level3),
 		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,8 @@
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
+#include "stat_aggr.h"
+#include <pmukit/topdown.h>
 
 struct stat_opts {
 	char **events;
@@ -52,12 +54,17 @@ struct stat_opts {
 	bool topdown;              /* --topdown */
 	long td_level;             /* --td-level */
 	bool tree;                 /* --tree */
+	bool td_desc;              /* --desc */
 	const char *plot;          /* --plot: an SVG file of the -I intervals */
 	long log_fd;               /* --log-fd: the output's descriptor; -1: none */
 	bool csv_header;           /* --csv-header */
 	const char **metrics;      /* -M lists */
 	int nr_metrics;
 	bool metric_no_group;      /* --metric-no-group */
+	bool metric_no_merge;      /* --metric-no-merge */
+	bool metric_only;          /* --metric-only */
+	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
+	int detailed;              /* -d, -dd, -ddd */
 	char **cmd;
 };
 
@@ -71,10 +78,17 @@ enum {
 	OPT_TOPDOWN,
 	OPT_TD_LEVEL,
 	OPT_TREE,
+	OPT_TD_DESC,
 	OPT_PLOT,
 	OPT_LOG_FD,
 	OPT_CSV_HEADER,
 	OPT_METRIC_NO_GROUP,
+	OPT_METRIC_NO_MERGE,
+	OPT_METRIC_ONLY,
+	OPT_PER_CORE,
+	OPT_PER_DIE,
+	OPT_PER_SOCKET,
+	OPT_PER_NODE,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -94,11 +108,18 @@ static const pk_opt stat_opts_table[] = {
 	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
 	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
 	 "one line per thread (with a command, -p or -t)"},
+	{"detailed", 'd', 0, no_argument, NULL,
+	 "add perf's detailed events: -d L1-dcache and LLC loads and\n"
+	 "misses, -dd the L1-icache and TLB pairs, -ddd prefetches"},
+	{"per-core", 0, OPT_PER_CORE, no_argument, NULL, "one line per core (with -a or -C)"},
+	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
+	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
+	{"per-node", 0, OPT_PER_NODE, no_argument, NULL, "one line per NUMA node (with -a or -C)"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
 	 "with -x and --topdown: a first row naming the columns\n"
-	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent)"},
+	 "([time,][cpu|thread,]value,unit,node,pmu,level,parent,running)"},
 	{"output", 'o', 0, required_argument, "<file>",
 	 "write the counts to <file> instead of stderr"},
 	{"append", 0, OPT_APPEND, no_argument, NULL, "append to the -o file (or --log-fd)"},
@@ -116,6 +137,12 @@ static const pk_opt stat_opts_table[] = {
 	 "metric), each metric's events in one group (docs/metrics.md)"},
 	{"metric-no-group", 0, OPT_METRIC_NO_GROUP, no_argument, NULL,
 	 "open the events of -M metrics ungrouped"},
+	{"metric-no-merge", 0, OPT_METRIC_NO_MERGE, no_argument, NULL,
+	 "a group per -M metric (default: a metric whose events\n"
+	 "are all in an earlier metric's group is counted there)"},
+	{"metric-only", 0, OPT_METRIC_ONLY, no_argument, NULL,
+	 "print only the metrics: a column each, a line per\n"
+	 "interval and CPU (-A)"},
 	{"topdown", 0, OPT_TOPDOWN, no_argument, NULL,
 	 "TopDown (docs/topdown.md): where the pipeline slots go,\n"
 	 "tma_* shares in percent, one block per core type; the\n"
@@ -123,7 +150,11 @@ static const pk_opt stat_opts_table[] = {
 	 "E-cores, AMD Zen 4/5, Arm Neoverse) comes from the CPU;\n"
 	 "with -A a block per CPU, --per-thread per thread, -e\n"
 	 "events counted beside it and printed after it"},
-	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1|2>", "TopDown level (default 1)"},
+	{"td-level", 0, OPT_TD_LEVEL, required_argument, "<1-6|all>",
+	 "TopDown level (default 1; all: the deepest the CPU's\n"
+	 "files define); from Level 3 the tree drills down: a\n"
+	 "node's children only below a crossed node (-v: all)"},
+	{"desc", 0, OPT_TD_DESC, no_argument, NULL, "with --topdown: each node's description"},
 	{"tree", 0, OPT_TREE, no_argument, NULL,
 	 "TopDown as a tree: each node's share, its threshold\n"
 	 "(crossed or below) and the dominant path (<==)"},
@@ -145,7 +176,7 @@ const pk_optspec stat_optspec = {
 	.synopsis =
 		"usage: pmukit stat [options] [--] [<command> [<args>]]\n"
 		"       pmukit stat --model <scenario> [options]\n"
-		"       pmukit stat --topdown [--td-level 1|2] [--tree] [-a|-C|-p|-t|-- <command>]\n"
+		"       pmukit stat --topdown [--td-level N|all] [--tree] [--desc] [-a|-C|-p|-t|-- <command>]\n"
 		"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
 		"                   [-x <sep>|-j] [--model <scenario>]\n"
 		"\n"
@@ -187,6 +218,12 @@ static int check_options(struct stat_opts *o)
 		return pk_cli_usage_error("stat", "-p and -t cannot be used together");
 	if ((o->pids || o->tids) && (o->all_cpus || o->cpu_list))
 		return pk_cli_usage_error("stat", "-p/-t and -a/-C cannot be used together");
+	/* perf 6.1's refusals, its words and exit status */
+	if (o->metric_only && (o->per_thread || o->repeat > 1)) {
+		fprintf(stderr, "--metric-only is not supported with %s\n",
+			o->per_thread ? "--per-thread" : "-r");
+		return 234;
+	}
 	if (o->no_aggr && o->per_thread)
 		return pk_cli_usage_error("stat", "-A and --per-thread cannot be used together");
 	if (o->interval_ms && o->repeat > 1)
@@ -204,8 +241,8 @@ static int check_options(struct stat_opts *o)
 						  "needs -x and --topdown");
 	if (o->model && has_cmd)
 		return pk_cli_usage_error("stat", "--model runs the scenario's threads: no command");
-	if ((o->td_level || o->tree) && !o->topdown)
-		return pk_cli_usage_error("stat", "--td-level and --tree need --topdown");
+	if ((o->td_level || o->tree || o->td_desc) && !o->topdown)
+		return pk_cli_usage_error("stat", "--td-level, --tree and --desc need --topdown");
 	if (o->plot && (!o->topdown || !o->interval_ms))
 		return pk_cli_usage_error("stat", "--plot draws the TopDown shares of each interval: "
 						  "it needs --topdown and -I <ms>");
@@ -219,6 +256,9 @@ static int check_options(struct stat_opts *o)
 	bool cpus = o->all_cpus || o->cpu_list;
 	if (o->no_aggr && !cpus)
 		return pk_cli_usage_error("stat", "-A (one line per CPU) needs -a or -C");
+	if (o->per && (o->no_aggr || o->per_thread || !cpus || o->topdown))
+		return pk_cli_usage_error("stat", "--per-core/die/socket/node need -a or -C, "
+						  "without -A, --per-thread or --topdown");
 	if (o->per_thread && cpus)
 		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
 	return 0;
@@ -262,13 +302,25 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case 'v': o->verbose = true; break;
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_TOPDOWN: o->topdown = true; break;
-		case OPT_TD_LEVEL: r = parse_long("--td-level", optarg, 1, 2, &o->td_level); break;
+		case OPT_TD_LEVEL:
+			o->td_level = PK_TOPDOWN_LEVEL_ALL;
+			if (strcmp(optarg, "all"))
+				r = parse_long("--td-level", optarg, 1, PK_TOPDOWN_MAX_LEVEL, &o->td_level);
+			break;
 		case OPT_TREE: o->tree = true; break;
+		case OPT_TD_DESC: o->td_desc = true; break;
 		case OPT_PLOT: o->plot = optarg; break;
 		case OPT_LOG_FD: r = parse_long("--log-fd", optarg, 0, INT_MAX, &o->log_fd); break;
 		case OPT_CSV_HEADER: o->csv_header = true; break;
 		case 'M': o->metrics[o->nr_metrics++] = optarg; break;
 		case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
+		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
+		case OPT_METRIC_ONLY: o->metric_only = true; break;
+		case 'd': o->detailed++; break;
+		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
+		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
+		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
+		case OPT_PER_NODE: o->per = STAT_PER_NODE; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -328,6 +380,7 @@ struct stat_session {
 	stat_printer printer;
 	stat_td td;                /* --topdown */
 	pk_metric_groups *mg;      /* -M */
+	size_t warned;             /* the event list's warnings printed */
 	sigset_t waited, old_mask;
 	bool interrupted;
 	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
@@ -346,11 +399,23 @@ static int plot_intervals(struct stat_session *s, pk_error *err)
 	return r;
 }
 
+/* The event list's warnings from *printed on (the open's: "Weak group for
+ * X/N failed", perf's -v message) to stderr when verbose; *printed moves
+ * past them. */
+static void stat_print_notes(const pk_evlist *l, size_t *printed, bool verbose)
+{
+	for (; *printed < pk_evlist_nr_warnings(l); (*printed)++)
+		if (verbose)
+			fprintf(stderr, "%s\n", pk_evlist_warning(l, *printed));
+}
+
 /* Prints one interval's deltas. */
 static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
 {
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
+	if (r == 0)
+		r = stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -446,6 +511,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 	struct stat_opts *o = s->o;
 	res->status = -1;
 	int r = pk_stat_open(s->st, err);
+	stat_print_notes(s->evlist, &s->warned, o->verbose);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
 		r = stat_td_check(&s->td, pk_stat_counting(s->st), s->pmus, err);
@@ -470,7 +536,10 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 					 : print_interval(s, res->elapsed_ns,
 							  res->elapsed_ns - s->last_print_ns, err);
 	}
-	return pk_stat_finish(s->st, rows, err);
+	r = pk_stat_finish(s->st, rows, err);
+	if (r == 0 && stat_rows_per(rows, o->per, s->kernel) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	return r;
 }
 
 /* Explanations for events that could not be counted, one line each, each
@@ -523,6 +592,31 @@ static void print_notes(struct stat_session *s, FILE *out)
 	free(seen);
 }
 
+/* -M: the lists joined by commas (perf 6.1 parses them as one, after the
+ * -e events) into lib/topdown's metric groups. */
+static int add_metrics(struct stat_session *s, const char *cpuid, pk_error *err)
+{
+	struct stat_opts *o = s->o;
+	size_t len = 1;
+	for (int i = 0; i < o->nr_metrics; i++)
+		len += strlen(o->metrics[i]) + 1;
+	char *names = calloc(1, len);
+	if (!names || !(s->mg = pk_metric_groups_new())) {
+		free(names);
+		return pk_err(err, -ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < o->nr_metrics; i++) {
+		if (i)
+			strcat(names, ",");
+		strcat(names, o->metrics[i]);
+	}
+	pk_metric_groups_no_merge(s->mg, o->metric_no_merge);
+	int r = pk_metric_groups_add(s->mg, names, s->pmus, s->kernel, cpuid, o->metric_no_group,
+				     s->evlist, err);
+	free(names);
+	return r;
+}
+
 static int build_evlist(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
@@ -533,18 +627,12 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		return pk_err(err, -ENOMEM, "out of memory");
 	if (o->topdown) {
 		s->td.tree = o->tree;
+		s->td.desc = o->td_desc;
+		s->td.verbose = o->verbose;
 		s->td.csv_header = o->csv_header;
 		s->td.aggr = s->aggr;
 		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
 				      o->cputype, s->evlist, err);
-		if (r < 0)
-			return r;
-	}
-	if (o->nr_metrics && !(s->mg = pk_metric_groups_new()))
-		return pk_err(err, -ENOMEM, "out of memory");
-	for (int i = 0; i < o->nr_metrics; i++) {
-		int r = pk_metric_groups_add(s->mg, o->metrics[i], s->pmus, s->kernel, po.cpuid,
-					     o->metric_no_group, s->evlist, err);
 		if (r < 0)
 			return r;
 	}
@@ -553,12 +641,21 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		if (r < 0)
 			return r;
 	}
+	/* perf 6.1: the -M lists as one, after the -e events */
+	if (o->nr_metrics) {
+		int r = add_metrics(s, po.cpuid, err);
+		if (r < 0)
+			return r;
+	}
 	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
-		int r = pk_evlist_add_default_stat(s->evlist, s->pmus, err);
+		int r = pk_evlist_add_default_stat_on(s->evlist, s->pmus, s->cpus != NULL, err);
 		if (r < 0)
 			return r;
 		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
 	}
+	int dr = pk_evlist_add_detailed_stat(s->evlist, s->pmus, o->detailed, err);
+	if (dr < 0)
+		return dr;
 	pk_config_opts cfg = {
 		.mode = PK_CONFIG_STAT,
 		.system_wide = s->cpus != NULL,
@@ -650,9 +747,10 @@ static int setup(struct stat_session *s, pk_error *err)
 		bool plain = !strncmp(w, "WARNING", 7) || !strncmp(w, "note:", 5);
 		fprintf(stderr, "%s%s\n", plain ? "" : "WARNING: ", w);
 	}
+	s->warned = pk_evlist_nr_warnings(s->evlist);
 	pk_stat_opts so = {.size = sizeof(so), .kernel = s->kernel, .cpus = s->cpus,
 			   .threads = s->threads, .cmd = o->cmd[0] ? o->cmd : NULL,
-			   .aggr = s->aggr, .clock = s->model ? model_clock : NULL,
+			   .aggr = o->per ? PK_AGGR_CPU : s->aggr, .clock = s->model ? model_clock : NULL,
 			   .clock_arg = s->model};
 	return pk_stat_new(s->evlist, &so, &s->st, err);
 }
@@ -723,10 +821,10 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	return r;
 }
 
-static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx,
-			 pk_metric_value *out, const char **label)
+static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			 stat_vendor_metric *out)
 {
-	return pk_metric_groups_value(arg, in, idx, out, label);
+	return pk_metric_groups_value(arg, in, idx, nth, out);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -768,6 +866,8 @@ int cmd_stat(int argc, char **argv)
 		.aggr = s.aggr,
 		.big_num = o.big_num,
 		.runs = 1,
+		.metric_only = o.metric_only,
+		.per = o.per,
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;

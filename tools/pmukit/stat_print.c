@@ -3,6 +3,8 @@
 #include "stat_print.h"
 #include "textout.h"
 
+#include <pmukit/util.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,21 +67,31 @@ typedef struct metric {
 	double value;
 	pk_metric_style style;
 	const char *unit;          /* without a value: what JSON names (perf's "(null)": none) */
+	const char *name;          /* a vendor metric's name: --metric-only's header where
+				    * perf 6.1 has no value for it (none, or --per-*) */
 } metric;
 
 /* A count's metric lines: its metric, then the engine's further lines
- * (PK_METRIC_NEW_LINE rows: "stalled cycles per insn" under the IPC). */
-enum { MAX_METRIC_LINES = 4 };
+ * (PK_METRIC_NEW_LINE rows: "stalled cycles per insn" under the IPC), or
+ * its vendor metrics (stat -M), one a line. */
 typedef struct metric_lines {
-	metric v[MAX_METRIC_LINES];
-	size_t nr;                 /* 1 + the further lines */
+	metric *v;
+	size_t nr, cap;            /* nr >= 1 once computed */
 } metric_lines;
+
+static int push_line(metric_lines *ml, metric m)
+{
+	if (pk_grow(&ml->v, &ml->cap, ml->nr + 1, sizeof(*ml->v)) < 0)
+		return -ENOMEM;
+	ml->v[ml->nr++] = m;
+	return 0;
+}
 
 /* The separators perf puts before a further line's value in CSV: its
  * count, unit and event columns and one per aggregation column. */
-static int csv_line_fields(pk_aggr_mode aggr)
+static int csv_line_fields(const stat_printer *p)
 {
-	return 3 + (aggr == PK_AGGR_CPU || aggr == PK_AGGR_THREAD);
+	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != STAT_PER_NONE);
 }
 
 /* The metric's value in perf's eight human columns. */
@@ -98,7 +110,9 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 		const stat_row *r = &rows->v[i];
 		v[i] = (pk_metric_count){.evsel = r->evsel, .key = r->key,
 					 .value = row_value(r, rows->runs),
-					 .counted = r->status == PK_OPEN_OK && r->counts.run};
+					 .counted = r->status == PK_OPEN_OK && r->counts.run,
+					 .running = r->counts.ena ? (double)r->counts.run /
+									(double)r->counts.ena : 0};
 	}
 	*lit = (pk_metric_literal){.name = "#wall_ns", .value = wall_ns};
 	*in = (pk_metric_counts){.v = v, .nr = rows->nr, .lit = lit, .nr_lit = wall_ns > 0};
@@ -106,29 +120,56 @@ int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_cou
 	return 0;
 }
 
-static void compute_metrics(const stat_printer *p, const pk_metric_table *t,
-			    const pk_metric_counts *in, size_t idx, metric_lines *ml)
+/* Count idx's vendor metrics (stat -M) appended as lines: 0 or -ENOMEM. */
+static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_t idx,
+			metric_lines *ml)
+{
+	stat_vendor_metric vm;
+	int vr = 0;
+	for (size_t nth = 0; p->vendor_metric; nth++) {
+		vr = p->vendor_metric(p->vendor_arg, in, idx, nth, &vm);
+		if (vr <= 0)
+			break;
+		/* without a value perf names no unit (JSON's ""), the metric
+		 * only in --metric-only's header */
+		metric m = {.have = vm.have, .value = vm.have ? vm.value : 0,
+			    .style = vm.have ? vm.style : PK_METRIC_SCALED,
+			    .unit = vm.have ? vm.label : "", .name = vm.name};
+		if (push_line(ml, m) < 0)
+			return -ENOMEM;
+	}
+	return vr < 0 ? vr : 0;
+}
+
+/* Count idx's metric lines into ml (emptied first; free its v): perf
+ * stat's metric and further lines, then the vendor metrics (stat -M), each
+ * a further line, the first in the metric's place when perf stat has none
+ * for the count (perf 6.1's order). */
+static int compute_metrics(const stat_printer *p, const pk_metric_table *t,
+			   const pk_metric_counts *in, size_t idx, metric_lines *ml)
 {
 	pk_metric_value mv;
-	memset(ml, 0, sizeof(*ml));
-	ml->nr = 1;
-	ml->v[0].unit = "(null)"; /* perf 6.1's JSON when no row matched */
-	const char *label;
-	int vr = p->vendor_metric ? p->vendor_metric(p->vendor_arg, in, idx, &mv, &label) : 0;
-	if (vr) {
-		ml->v[0] = (metric){.have = vr > 0, .value = vr > 0 ? mv.value : 0,
-				    .style = vr > 0 ? mv.def->style : PK_METRIC_SCALED, .unit = label};
-		return;
-	}
-	if (!t)
-		return;
-	int have = pk_metric_shadow(t, in, idx, &mv);
-	if (mv.def)
+	ml->nr = 0;
+	/* perf 6.1's JSON when no row matched */
+	if (push_line(ml, (metric){.unit = "(null)"}) < 0)
+		return -ENOMEM;
+	int have = t ? pk_metric_shadow(t, in, idx, &mv) : 0;
+	bool shadow = t && mv.def;
+	if (shadow)
 		ml->v[0] = (metric){.have = have, .value = mv.value, .style = mv.def->style,
 				    .unit = mv.unit};
-	for (size_t pos = 0; ml->nr < MAX_METRIC_LINES && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
-		ml->v[ml->nr++] = (metric){.have = true, .value = mv.value, .style = mv.def->style,
-					   .unit = mv.unit};
+	for (size_t pos = 0; t && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
+		if (push_line(ml, (metric){.have = true, .value = mv.value, .style = mv.def->style,
+					   .unit = mv.unit}) < 0)
+			return -ENOMEM;
+	if (!shadow)
+		ml->nr = 0;
+	int vr = vendor_lines(p, in, idx, ml);
+	if (vr < 0)
+		return vr;
+	if (ml->nr == 0) /* neither */
+		ml->nr = 1;
+	return 0;
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -167,7 +208,9 @@ static void metric_plain(const metric *m, char *buf, size_t len)
 	const char *p = tmp;
 	while (*p == ' ')
 		p++;
-	size_t n = strspn(p, "-0123456789.");
+	/* perf 6.1 keeps the leading digits and dots: a negative value is
+	 * printed as an empty field */
+	size_t n = strspn(p, "0123456789.");
 	snprintf(buf, len, "%.*s", (int)n, p);
 }
 
@@ -187,24 +230,73 @@ static row_head row_head_of(const stat_row *r)
 	return h;
 }
 
-/* The start of a JSON line: the interval and the aggregation keys. */
-static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
+/* --per-*: JSON's key of the bucket */
+static const char *const per_key[] = {
+	[STAT_PER_CORE] = "core", [STAT_PER_DIE] = "die", [STAT_PER_SOCKET] = "socket",
+	[STAT_PER_NODE] = "node"};
+
+/* --per-*: the bucket as perf names it ("S0-D0-C1", "S0-D0", "S0", "N0"). */
+static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
+{
+	if (per == STAT_PER_CORE)
+		snprintf(buf, len, "S%d-D%d-C%d", r->socket, r->die, r->id);
+	else if (per == STAT_PER_DIE)
+		snprintf(buf, len, "S%d-D%d", r->socket, r->die);
+	else if (per == STAT_PER_SOCKET)
+		snprintf(buf, len, "S%d", r->socket);
+	else
+		snprintf(buf, len, "N%d", r->id);
+}
+
+/* --per-*: the bucket and its CPU count, as perf 6.1's columns (text:
+ * the last id left-aligned in 8, or 5 for socket and node, the count in
+ * 4; CSV: two fields). */
+static void per_columns(FILE *o, const stat_row *r, stat_per per, bool csv, const char *sep)
+{
+	char label[64];
+	per_label(r, per, label, sizeof(label));
+	int w = per == STAT_PER_CORE || per == STAT_PER_DIE ? 8 : 5;
+	int head = 0; /* up to the last letter: the number after it is padded */
+	for (int c = 0; label[c]; c++)
+		if (label[c] >= 'A' && label[c] <= 'Z')
+			head = c + 1;
+	fprintf(o, "%.*s%-*s%s%*d%s", head, label, csv ? 0 : w, label + head, sep, csv ? 0 : 4,
+		r->nr_cpus, sep);
+}
+
+/* The start of a JSON line's object: the interval and the bucket as its
+ * first pairs; false when it has any. */
+static bool json_only_start(stat_printer *p, const stat_row *r, double interval_ns)
 {
 	FILE *o = p->out;
 	fputc('{', o);
 	if (interval_ns >= 0) {
 		fprintf(o, "\"interval\" : ");
-		print_interval_prefix(o, interval_ns, false, ", ");
+		print_interval_prefix(o, interval_ns, false, "");
 	}
-	if (p->aggr == PK_AGGR_CPU)
-		fprintf(o, "\"cpu\" : \"%d\", ", r->key);
-	else if (p->aggr == PK_AGGR_THREAD) {
+	const char *sep = interval_ns >= 0 ? ", " : "";
+	if (p->per) {
+		char label[64];
+		per_label(r, p->per, label, sizeof(label));
+		fprintf(o, "%s\"%s\" : \"%s\", \"aggregate-number\" : %d", sep, per_key[p->per],
+			label, r->nr_cpus);
+	} else if (p->aggr == PK_AGGR_CPU) {
+		fprintf(o, "%s\"cpu\" : \"%d\"", sep, r->key);
+	} else if (p->aggr == PK_AGGR_THREAD) {
 		char t[64];
 		snprintf(t, sizeof(t), "%s-%d", r->comm, r->key);
-		fprintf(o, "\"thread\" : ");
+		fprintf(o, "%s\"thread\" : ", sep);
 		out_json_str(o, t);
-		fprintf(o, ", ");
 	}
+	return interval_ns < 0 && p->aggr == PK_AGGR_GLOBAL && !p->per;
+}
+
+/* The start of a JSON line: the interval and the aggregation keys, each
+ * followed by ", ". */
+static void json_line_start(stat_printer *p, const stat_row *r, double interval_ns)
+{
+	if (!json_only_start(p, r, interval_ns))
+		fputs(", ", p->out);
 }
 
 static void json_metric(FILE *o, const metric *m)
@@ -255,7 +347,9 @@ static void csv_line_start(stat_printer *p, const stat_row *r, double interval_n
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, p->sep);
-	if (p->aggr == PK_AGGR_CPU) {
+	if (p->per) {
+		per_columns(o, r, p->per, true, p->sep);
+	} else if (p->aggr == PK_AGGR_CPU) {
 		fprintf(o, "CPU%d%s", r->key, p->sep);
 	} else if (p->aggr == PK_AGGR_THREAD) {
 		char who[96];
@@ -297,8 +391,12 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 	}
 	for (size_t k = 1; k < ml->nr; k++) {
 		csv_line_start(p, r, interval_ns);
-		for (int f = 0; f < csv_line_fields(p->aggr); f++)
+		for (int f = 0; f < csv_line_fields(p); f++)
 			fputs(sep, o);
+		if (!ml->v[k].have) {
+			fprintf(o, "%s%s\n", sep, sep);
+			continue;
+		}
 		metric_plain(&ml->v[k], mv, sizeof(mv));
 		fprintf(o, "%s%s", sep, mv);
 		out_csv_next(o, ml->v[k].unit ? ml->v[k].unit : "", sep);
@@ -312,7 +410,9 @@ static void human_line_start(stat_printer *p, const stat_row *r, double interval
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, " ");
-	if (p->aggr == PK_AGGR_CPU)
+	if (p->per)
+		per_columns(o, r, p->per, false, " ");
+	else if (p->aggr == PK_AGGR_CPU)
 		fprintf(o, "CPU%-7d ", r->key);
 	else if (p->aggr == PK_AGGR_THREAD)
 		fprintf(o, "%16s-%-8d ", r->comm, r->key);
@@ -375,6 +475,11 @@ void stat_print_header(stat_printer *p, const char *target, int runs)
 	fprintf(p->out, ":\n\n");
 }
 
+/* perf's interval header's bucket columns of --per-* */
+static const char *const per_head[] = {
+	[STAT_PER_CORE] = " core            cpus", [STAT_PER_DIE] = " die          cpus",
+	[STAT_PER_SOCKET] = " socket cpus", [STAT_PER_NODE] = " node   cpus"};
+
 static void print_interval_header(stat_printer *p)
 {
 	/* perf repeats the column header every 25 intervals */
@@ -385,7 +490,147 @@ static void print_interval_header(stat_printer *p)
 		[PK_AGGR_CPU] = "#           time CPU                    counts unit events",
 		[PK_AGGR_THREAD] = "#           time             comm-pid                  counts unit events",
 	};
-	fprintf(p->out, "%s\n", heads[p->aggr]);
+	if (p->per)
+		fprintf(p->out, "#           time%s             counts unit events\n", per_head[p->per]);
+	else
+		fprintf(p->out, "%s\n", heads[p->aggr]);
+}
+
+/* ---- --metric-only ------------------------------------------------------ */
+
+/* perf's metric-only column width */
+enum { METRIC_ONLY_LEN = 20 };
+
+/* A metric's --metric-only column title (the header's when header), NULL
+ * for none: perf leaves rates and "CPUs utilized" out and names the event
+ * of a miss ratio ("branch-misses of all branches"). */
+static const char *only_unit(const stat_printer *p, const metric *m, const stat_row *r,
+			     bool header, char *buf, size_t len)
+{
+	/* perf 6.1 evaluates the header once, before the buckets of --per-*
+	 * have values */
+	bool named = header && m->name && (!m->have || p->per);
+	const char *u = named ? m->name : m->unit;
+	if (!u || !strcmp(u, "(null)") || strstr(u, "/sec") || strstr(u, "CPUs utilized"))
+		return NULL;
+	if (!strncmp(u, "of all", 6)) {
+		snprintf(buf, len, "%s %s", row_name(r), u);
+		return buf;
+	}
+	return u;
+}
+
+/* One column: the header's title, or the value as perf prints it
+ * (`%*s ` at least 20 wide in text; CSV the leading digits). */
+static void only_column(stat_printer *p, const char *title, const metric *m, bool header,
+			bool *first)
+{
+	FILE *o = p->out;
+	char v[64] = "";
+	if (m && m->have) {
+		if (p->fmt == STAT_CSV)
+			metric_plain(m, v, sizeof(v));
+		else
+			format_metric(m, v, sizeof(v));
+	}
+	if (p->fmt == STAT_JSON) {
+		fputs(*first ? "" : ", ", o);
+		out_json_str(o, title);
+		fprintf(o, " : \"%s\"", v + strspn(v, " "));
+	} else if (p->fmt == STAT_CSV) {
+		out_csv_field(o, header ? title : v, p->sep);
+		fputs(p->sep, o);
+	} else {
+		size_t w = strlen(title) > METRIC_ONLY_LEN && !header ? strlen(title) + 1
+								     : METRIC_ONLY_LEN;
+		fprintf(o, "%*s ", (int)w, header ? title : v);
+	}
+	*first = false;
+}
+
+/* The columns of one bucket's rows (key), or their titles (header). */
+static int only_columns(stat_printer *p, const stat_rows *rows, const pk_metric_counts *in,
+			int key, bool header, bool first, metric_lines *ml)
+{
+	for (size_t i = 0; i < rows->nr; i++) {
+		const stat_row *r = &rows->v[i];
+		if (r->key != key)
+			continue;
+		if (status_text(r) && !header) { /* perf: an empty column (JSON: none) */
+			if (p->fmt != STAT_JSON)
+				only_column(p, "", NULL, false, &first);
+			continue;
+		}
+		if (compute_metrics(p, p->metrics, in, i, ml) < 0)
+			return -ENOMEM;
+		for (size_t k = 0; k < ml->nr; k++) {
+			char buf[160];
+			const char *t = only_unit(p, &ml->v[k], r, header || p->fmt == STAT_JSON, buf,
+						  sizeof(buf));
+			if (t)
+				only_column(p, t, &ml->v[k], header, &first);
+		}
+	}
+	return 0;
+}
+
+/* The header line: perf's before the first interval and every 25th, or
+ * once without -I; JSON has none. */
+static int only_header(stat_printer *p, const stat_rows *rows, const pk_metric_counts *in,
+		       metric_lines *ml, double interval_ns)
+{
+	static const char *const text_aggr[] = {
+		[PK_AGGR_GLOBAL] = "", [PK_AGGR_CPU] = " CPU    ",
+		[PK_AGGR_THREAD] = "             comm-pid"};
+	static const char *const csv_aggr[] = {
+		[PK_AGGR_GLOBAL] = "", [PK_AGGR_CPU] = "cpu,", [PK_AGGR_THREAD] = "comm-pid,"};
+	static const int indent[] = {[PK_AGGR_GLOBAL] = 0, [PK_AGGR_CPU] = 6, [PK_AGGR_THREAD] = 24};
+	/* perf 6.1's, the missing commas of die and socket included */
+	static const char *const csv_per[] = {
+		[STAT_PER_CORE] = "core,cpus,", [STAT_PER_DIE] = "die,cpus",
+		[STAT_PER_SOCKET] = "socket,cpus", [STAT_PER_NODE] = "node,"};
+	static const int per_indent[] = {
+		[STAT_PER_CORE] = 24, [STAT_PER_DIE] = 18, [STAT_PER_SOCKET] = 12, [STAT_PER_NODE] = 6};
+	if (p->fmt == STAT_JSON || (interval_ns >= 0 && p->interval_lines++ % 25))
+		return 0;
+	FILE *o = p->out;
+	if (p->fmt == STAT_CSV)
+		fprintf(o, "%s%s", interval_ns >= 0 ? " time," : "",
+			p->per ? csv_per[p->per] : csv_aggr[p->aggr]);
+	else if (interval_ns >= 0)
+		fprintf(o, "#           time%s ", p->per ? per_head[p->per] : text_aggr[p->aggr]);
+	else
+		fprintf(o, "%*s", p->per ? per_indent[p->per] : indent[p->aggr], "");
+	int r = only_columns(p, rows, in, rows->nr ? rows->v[0].key : -1, true, true, ml);
+	fputc('\n', o);
+	return r;
+}
+
+/* --metric-only (perf 6.1's layout): a header of metric titles, then one
+ * line per bucket (the whole run, a CPU with -A, a thread) of their
+ * values; an uncounted event is an empty column. */
+static int print_metric_only(stat_printer *p, const stat_rows *rows, const pk_metric_counts *in,
+			     metric_lines *ml, double interval_ns)
+{
+	int r = only_header(p, rows, in, ml, interval_ns);
+	for (size_t i = 0; i < rows->nr && r == 0; i++) {
+		const stat_row *row = &rows->v[i];
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = rows->v[j].key == row->key;
+		if (seen)
+			continue;
+		bool first = true;
+		if (p->fmt == STAT_JSON)
+			first = json_only_start(p, row, interval_ns);
+		else if (p->fmt == STAT_CSV)
+			csv_line_start(p, row, interval_ns);
+		else
+			human_line_start(p, row, interval_ns);
+		r = only_columns(p, rows, in, row->key, false, first, ml);
+		fputs(p->fmt == STAT_JSON ? "}\n" : "\n", p->out);
+	}
+	return r;
 }
 
 int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns)
@@ -400,12 +645,17 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 	}
 	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
-	if (interval_ns >= 0)
+	if (interval_ns >= 0 && !p->metric_only)
 		print_interval_header(p);
-	for (size_t i = 0; i < rows->nr; i++) {
+	metric_lines ml = {0};
+	int ret = 0;
+	if (p->metric_only)
+		ret = print_metric_only(p, rows, &in, &ml, interval_ns);
+	for (size_t i = 0; i < rows->nr && !p->metric_only && ret == 0; i++) {
 		const stat_row *r = &rows->v[i];
-		metric_lines ml;
-		compute_metrics(p, p->metrics, &in, i, &ml);
+		ret = compute_metrics(p, p->metrics, &in, i, &ml);
+		if (ret < 0)
+			break;
 		if (p->fmt == STAT_JSON)
 			print_row_json(p, r, &ml, interval_ns);
 		else if (p->fmt == STAT_CSV)
@@ -413,8 +663,9 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		else
 			print_row_human(p, r, &ml, interval_ns);
 	}
+	free(ml.v);
 	free(counts);
-	return 0;
+	return ret;
 }
 
 void stat_printer_free(stat_printer *p)
@@ -449,7 +700,8 @@ void stat_print_footer(stat_printer *p, const pk_runstats *elapsed, double user_
 	}
 	fprintf(o, " %17.9f seconds time elapsed%s\n\n", elapsed->mean,
 		p->modeled ? " (modeled)" : "");
+	/* perf 6.1: one blank line after the elapsed time without user and
+	 * sys (a target other than a command), two after them */
 	if (user_s >= 0 && sys_s >= 0)
-		fprintf(o, " %17.9f seconds user\n %17.9f seconds sys\n\n", user_s, sys_s);
-	fputc('\n', o);
+		fprintf(o, " %17.9f seconds user\n %17.9f seconds sys\n\n\n", user_s, sys_s);
 }

@@ -11,12 +11,22 @@
 #include <pmukit/counting.h>
 #include <pmukit/metrics.h>
 #include <pmukit/stat.h>
+#include <pmukit/topdown.h>
 
 typedef enum stat_format {
 	STAT_HUMAN = 0,
 	STAT_CSV,
 	STAT_JSON,
 } stat_format;
+
+/* --per-core, --per-die, --per-socket, --per-node (stat_aggr.c) */
+typedef enum stat_per {
+	STAT_PER_NONE = 0,
+	STAT_PER_CORE,
+	STAT_PER_DIE,
+	STAT_PER_SOCKET,
+	STAT_PER_NODE,
+} stat_per;
 
 /* The rows: the counting engine's (pmukit/stat.h), one per printed line. */
 typedef pk_stat_row stat_row;
@@ -28,23 +38,28 @@ typedef pk_stat_rows stat_rows;
 int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
 			    pk_metric_literal *lit, pk_metric_counts *in);
 
+/* A vendor metric (stat -M) as printed on a count's line. */
+typedef pk_metric_group_value stat_vendor_metric;
+
 typedef struct stat_printer {
 	FILE *out;
 	stat_format fmt;
 	const char *sep;           /* CSV field separator */
 	pk_aggr_mode aggr;
+	stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
 	bool big_num;              /* thousands separators in human output */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */
 	/* The metrics printed after counts; NULL: perf stat's (built at the
 	 * first print, freed by stat_printer_free). */
 	pk_metric_table *metrics;
-	/* stat -M: the vendor metric printed on count idx instead (1: a value,
-	 * -1: one without a value, 0: none, perf stat's then), with its label
-	 * as perf's metric unit ("%  tma_retiring"); NULL: none. */
-	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx,
-			     pk_metric_value *out, const char **label);
+	/* stat -M: the nth vendor metric printed on count idx (1: *out filled,
+	 * 0: no more, < 0: no memory); a count with one gets no metric of perf
+	 * stat's. NULL: none. */
+	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			     stat_vendor_metric *out);
 	const void *vendor_arg;
+	bool metric_only;          /* --metric-only: one line of metric columns per bucket */
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
 	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
 	 * measured. */

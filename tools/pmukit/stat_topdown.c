@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TD_MAX_NODES = 32 };
+enum { TD_MAX_NODES = 160 };
 
 int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
 		  int level, const char *cputype, pk_evlist *evlist, pk_error *err)
@@ -51,6 +51,7 @@ static bool is_td(const stat_td *t, const pk_evsel *evsel)
 int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err)
 {
 	pk_evlist *l = pk_counting_evlist(c);
+	pk_topdown_opened(t->td, c);
 	for (size_t i = 0; i < pk_evlist_count(l); i++) {
 		/* a core type none of the chosen CPUs has (-C on hybrid): its block
 		 * counts nothing, the others print */
@@ -170,7 +171,7 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_
 		out_csv_next(o, pk_topdown_block_pmu(t->td, b), p->sep);
 		fprintf(o, "%s%d", p->sep, v[i].level);
 		out_csv_next(o, v[i].parent ? v[i].parent : "", p->sep);
-		fputc('\n', o);
+		fprintf(o, "%s%.2f\n", p->sep, 100 * v[i].running); /* perf's running % */
 	}
 }
 
@@ -208,16 +209,85 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td
 	fprintf(o, "}\n");
 }
 
-/* The index of the largest computable node with this parent, or -1. */
+/* The index of the largest crossed node with this parent (NULL: Level 1),
+ * or -1: toplev's bottleneck path goes only through crossed nodes. */
 static long dominant(const pk_topdown_node *v, size_t n, const char *parent)
 {
 	long best = -1;
 	for (size_t i = 0; i < n; i++) {
 		bool same = parent ? v[i].parent && !strcmp(v[i].parent, parent) : !v[i].parent;
-		if (same && v[i].computable && (best < 0 || v[i].value > v[best].value))
+		if (same && v[i].computable && v[i].over_threshold &&
+		    (best < 0 || v[i].value > v[best].value))
 			best = (long)i;
 	}
 	return best;
+}
+
+/* Marks the bottleneck path in mark[] (from Level 1, the largest crossed
+ * child at each level); returns its deepest node, or -1. */
+static long bottleneck(const pk_topdown_node *v, size_t n, bool *mark)
+{
+	long at = dominant(v, n, NULL), last = -1;
+	while (at >= 0) {
+		mark[at] = true;
+		last = at;
+		at = dominant(v, n, v[at].name);
+	}
+	return last;
+}
+
+static long find_node(const pk_topdown_node *v, size_t n, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* toplev's drill-down: Level 1 always; a child when its parent is shown
+ * and crossed its threshold (or has none); every node with -v. */
+static void drill_down(const stat_td *t, const pk_topdown_node *v, size_t n, bool *show)
+{
+	for (size_t i = 0; i < n; i++) {
+		long p = find_node(v, n, v[i].parent);
+		show[i] = t->verbose || p < 0 ||
+			  (show[p] && (v[p].over_threshold || !v[p].has_threshold));
+	}
+}
+
+/* The bottleneck's (or its nearest ancestor's) "Sample with" events as a
+ * ready record line. */
+static void sample_line(FILE *o, const pk_topdown_node *v, size_t n, long at)
+{
+	while (at >= 0 && !v[at].sample)
+		at = find_node(v, n, v[at].parent);
+	if (at < 0)
+		return;
+	fprintf(o, "  Sample with (%s): pmukit record -e ", v[at].name);
+	const char *s = v[at].sample;
+	for (bool first = true; *s; first = false) {
+		size_t len = strcspn(s, " ");
+		fprintf(o, "%s%s/%.*s", first ? "" : ",", v[at].pmu, (int)len, s);
+		s += len + (s[len] == ' ');
+	}
+	fprintf(o, " -- <command>\n");
+}
+
+static void tree_node(FILE *o, const stat_td *t, const pk_topdown_node *n, bool mark)
+{
+	int indent = 2 + 4 * (n->level - 1);
+	fprintf(o, "%*s%-*s", indent, "", 44 - indent, n->name);
+	if (n->computable)
+		fprintf(o, "%6.1f %%", n->value);
+	else
+		fprintf(o, "%6s %%", "-");
+	if (n->threshold)
+		fprintf(o, "  %-8s (%s)", n->over_threshold ? "crossed" : "below", n->threshold);
+	if (n->running < 0.9995 || !n->grouped)
+		fprintf(o, "  [running %.1f%%%s]", 100 * n->running, n->grouped ? "" : ", ungrouped");
+	fprintf(o, "%s\n", mark ? "  <== dominant" : "");
+	if (t->desc && n->description)
+		fprintf(o, "%*s%s\n", indent + 4, "", n->description);
 }
 
 static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v, size_t n)
@@ -226,21 +296,53 @@ static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_nod
 		pk_topdown_block_title(t->td, b));
 	if (pk_topdown_block_note(t->td, b))
 		fprintf(o, " note: %s\n", pk_topdown_block_note(t->td, b));
-	long top = dominant(v, n, NULL);
-	long sub = top >= 0 ? dominant(v, n, v[top].name) : -1;
-	for (size_t i = 0; i < n; i++) {
-		bool mark = (long)i == top || (long)i == sub;
-		int indent = v[i].level == 1 ? 2 : 6;
-		fprintf(o, "%*s%-*s", indent, "", 34 - indent, v[i].name);
-		if (v[i].computable)
-			fprintf(o, "%6.1f %%", v[i].value);
-		else
-			fprintf(o, "%6s %%", "-");
-		if (v[i].threshold)
-			fprintf(o, "  %-8s (%s)", v[i].over_threshold ? "crossed" : "below",
-				v[i].threshold);
-		fprintf(o, "%s\n", mark ? "  <== dominant" : "");
+	bool *mark = calloc(n + 1, sizeof(bool)), *show = calloc(n + 1, sizeof(bool));
+	if (!mark || !show) {
+		free(mark);
+		free(show);
+		return;
 	}
+	long last = bottleneck(v, n, mark);
+	drill_down(t, v, n, show);
+	size_t hidden = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (show[i])
+			tree_node(o, t, &v[i], mark[i]);
+		hidden += !show[i];
+	}
+	if (hidden)
+		fprintf(o, "  (%zu nodes below a parent under its threshold not shown: -v shows "
+			   "them)\n", hidden);
+	if (last >= 0)
+		sample_line(o, v, n, last);
+	free(mark);
+	free(show);
+}
+
+/* Lines saying which nodes' groups were multiplexed, and which could not
+ * be counted as one group. */
+static void mux_note(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v, size_t n)
+{
+	size_t mux = 0, split = 0;
+	double least = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].computable && v[i].running < 0.9995) {
+			mux++;
+			least = v[i].running < least ? v[i].running : least;
+		}
+		split += !v[i].grouped;
+	}
+	if (mux)
+		fprintf(o, " note: %zu of %zu nodes were counted part of the time (multiplexed "
+			   "groups, or the task ran on another core type; the least ran %.1f%%); "
+			   "each group's ratios come from its own time slices (%zu groups)\n",
+			mux, n, 100 * least, pk_topdown_block_groups(t->td, b));
+	if (split)
+		fprintf(o, " note: %zu nodes need more events than %s has counters: their weak "
+			   "groups were opened as lone events, so their ratios mix time slices and "
+			   "may be off where the workload changes faster than the multiplexing "
+			   "(4 ms)\n",
+			split, pk_topdown_block_pmu(t->td, b));
 }
 
 static bool any_computable(const pk_topdown_node *v, size_t n)
@@ -249,6 +351,16 @@ static bool any_computable(const pk_topdown_node *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		any |= v[i].computable;
 	return any;
+}
+
+/* Human output as a tree: --tree, --desc, or a level of 3 and more (a
+ * row of 100 columns would be no use). */
+static bool tree_layout(const stat_td *t)
+{
+	bool deep = false;
+	for (size_t b = 0; b < pk_topdown_nr_blocks(t->td); b++)
+		deep |= pk_topdown_block_level(t->td, b) >= 3;
+	return t->tree || t->desc || deep;
 }
 
 static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_key *k,
@@ -264,12 +376,12 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 				fprintf(p->out, "time%s", sep);
 			if (k->key >= 0)
 				fprintf(p->out, "%s%s", t->aggr == PK_AGGR_CPU ? "cpu" : "thread", sep);
-			fprintf(p->out, "value%sunit%snode%spmu%slevel%sparent\n", sep, sep, sep, sep,
-				sep);
+			fprintf(p->out, "value%sunit%snode%spmu%slevel%sparent%srunning\n", sep, sep,
+				sep, sep, sep, sep);
 			t->csv_header = false;
 		}
 		csv_row(p, t, b, k, v, n, interval_ns);
-	} else if (t->tree) {
+	} else if (tree_layout(t)) {
 		if (interval_ns >= 0 && b == 0)
 			fprintf(p->out, "\n# time %.9f\n", interval_ns / 1e9);
 		tree_print(p->out, t, b, v, n);
@@ -281,6 +393,8 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 		if (interval_ns < 0 && !any_computable(v, n))
 			fprintf(p->out, " (nothing counted on %s: no measured task ran there)\n",
 				pk_topdown_block_pmu(t->td, b));
+		if (interval_ns < 0)
+			mux_note(p->out, t, b, v, n);
 		if (interval_ns < 0 && !last)
 			fputc('\n', p->out);
 	}
@@ -332,7 +446,7 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 	/* -I: each block's column header once, before its first rows (with
 	 * -A, at the first CPU that has the block) */
 	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
-		if (p->fmt == STAT_HUMAN && !t->tree && n[b] && !(t->headers_done >> b & 1)) {
+		if (p->fmt == STAT_HUMAN && !tree_layout(t) && n[b] && !(t->headers_done >> b & 1)) {
 			human_header(p->out, t, b, v + b * TD_MAX_NODES, n[b], true);
 			t->headers_done |= 1u << b;
 		}
@@ -342,7 +456,7 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 			last = b;
 	if (last == nb || r < 0)
 		return r;
-	if (k->key >= 0 && p->fmt == STAT_HUMAN && (interval_ns < 0 || t->tree))
+	if (k->key >= 0 && p->fmt == STAT_HUMAN && (interval_ns < 0 || tree_layout(t)))
 		fprintf(p->out, "%s %s:\n", first ? "" : "\n", k->label);
 	for (size_t b = 0; b < nb && b < 8; b++)
 		if (k->key < 0 || n[b])

@@ -1,8 +1,11 @@
 /* pmukit stat --topdown (issue 9): the TopDown blocks (one per core PMU,
  * lib/topdown) and their output as newer perf's --topdown prints it:
  * metric-only, tma_* names, percentages, one row per interval with -I, the
- * accuracy advice without -I; --tree as an indented tree with thresholds
- * and the dominant path. The values of every interval are kept as data
+ * accuracy advice without -I; --tree (and from Level 3, or with --desc) as
+ * an indented tree with thresholds, toplev's drill-down (children shown
+ * below a crossed node; -v: all), the bottleneck path (only crossed nodes)
+ * and its "Sample with" events as a record line; which nodes' groups were
+ * multiplexed (their running share). The values of every interval are kept as data
  * (pk_topdown_series) for a plot. Kept out of cmd_stat.c, which branches
  * here. */
 #ifndef PMUKIT_STAT_TOPDOWN_H
@@ -18,6 +21,8 @@
 typedef struct stat_td {
 	pk_topdown *td;
 	bool tree;                 /* --tree */
+	bool desc;                 /* --desc: each node's description */
+	bool verbose;              /* -v: every node, not only below crossed ones */
 	bool csv_header;           /* --csv-header: a column row before the first CSV row */
 	pk_aggr_mode aggr;         /* -A: a block per CPU; --per-thread: per thread */
 	const pk_evlist *evlist;   /* its first nr_events are TopDown's; -e's follow */

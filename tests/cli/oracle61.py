@@ -1,0 +1,29 @@
+"""What the Python tests against Linux perf 6.1 with served counts share
+(metrics_perf61.py, stat_layout_perf61.py, topdown_shadow_perf61.py): whether perf 6.1 and a mount
+namespace are here, and peo_stub.c built into a fresh folder.
+
+  tmp, stub = oracle61.prepare(src, prefix)   None, None: skipped (said why)"""
+import os
+import subprocess
+import tempfile
+
+
+def prepare(src, prefix):
+    """(tmp folder, stub path), or (None, None) after printing why the test
+    is skipped (exit 77): no perf 6.1, or no mount namespace (needs root)."""
+    try:
+        v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        v = ""
+    if "perf version 6.1" not in v:
+        print("perf 6.1 not installed: skipped")
+        return None, None
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        print("no mount namespace (needs root): skipped")
+        return None, None
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    stub = os.path.join(tmp, "peo_stub.so")
+    if subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", stub,
+                       os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
+        raise SystemExit("cannot build peo_stub.c")
+    return tmp, stub
