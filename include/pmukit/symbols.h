@@ -115,7 +115,7 @@ typedef struct pk_task {
 } pk_task;
 typedef struct pk_task_map {
 	uint64_t start, end;
-	uint64_t pgoff;              /* as recorded */
+	uint64_t pgoff;              /* as recorded (a vdso's: 0, as perf keeps it) */
 	uint64_t ino;                /* MMAP2's inode (0: MMAP, or a build id instead) */
 	uint32_t prot, flags;        /* PROT_*, MAP_* (MMAP: PROT_EXEC unless a data map) */
 	char *name;                  /* pk_mmap_dso_name's */

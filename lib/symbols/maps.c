@@ -145,6 +145,15 @@ const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, cha
 	return buf;
 }
 
+/* A user map's file offset as perf keeps it: a vdso's is 0, whatever was
+ * recorded (kernel 3.4 wrote its start); --mmaps prints it so too. */
+uint64_t pki_sy_mmap_pgoff(const pk_pd_rec_mmap *r)
+{
+	const char *f = r->filename;
+	bool vdso = !strcmp(f, "[vdso]") || !strcmp(f, "[vdso32]") || !strcmp(f, "[vdsox32]");
+	return vdso ? 0 : r->pgoff;
+}
+
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 {
 	pk_pd_rec_mmap r;
@@ -183,11 +192,8 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	dso *d = pki_sy_dso_get(m, pk_mmap_dso_name(ev, &r, jit, sizeof(jit), &fileless));
 	if (!d)
 		return -ENOMEM;
-	/* an offset equal to the start maps each address to itself; a vdso's
-	 * offset is 0, whatever was recorded (kernel 3.4 wrote its start) */
-	bool vdso = !strcmp(r.filename, "[vdso]") || !strcmp(r.filename, "[vdso32]") ||
-		    !strcmp(r.filename, "[vdsox32]");
-	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : vdso ? 0 : r.pgoff, d};
+	/* an offset equal to the start maps each address to itself */
+	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : pki_sy_mmap_pgoff(&r), d};
 	if (nm.end < nm.start)
 		return 0;
 	return pki_sy_mg_insert(m, g, nm);

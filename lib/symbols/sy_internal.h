@@ -263,6 +263,7 @@ int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
 void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
+uint64_t pki_sy_mmap_pgoff(const pk_pd_rec_mmap *r);
 
 /* unwind.c */
 void pki_sy_unwind_free(pk_machine *m);

@@ -12,7 +12,8 @@
  *   the FORK's ppid; a task is made for an MMAP's tid (its process leader
  *   with it), also for pid -1;
  * - maps keep what was recorded: pgoff as written (the lookup view rewrites
- *   fileless and vdso offsets), prot, flags, inode; a zero-length map too;
+ *   fileless offsets; a vdso's is 0 in both, as perf keeps it), prot,
+ *   flags, inode; a zero-length map too;
  *   kernel and guest-kernel MMAPs are not kept;
  * - a FORK into another process appends copies of the parent's maps
  *   (unless perf synthesized it for a running task, FORK_EXEC), a new map
@@ -294,7 +295,7 @@ static int on_mmap(pki_sy_tasks *tk, const pk_pd_event *ev)
 	tk_task *x = findnew(tk, (int32_t)r.pid, (int32_t)r.tid);
 	if (!x)
 		return -ENOMEM;
-	pk_task_map m = {.start = r.addr, .end = r.addr + r.len, .pgoff = r.pgoff};
+	pk_task_map m = {.start = r.addr, .end = r.addr + r.len, .pgoff = pki_sy_mmap_pgoff(&r)};
 	if (ev->type == PERF_RECORD_MMAP2) {
 		m.prot = r.prot;
 		m.flags = r.flags;
