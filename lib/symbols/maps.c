@@ -124,8 +124,8 @@ void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi)
 /* Memory without a file (anonymous, heap, stack, SysV shared memory):
  * perf keeps its addresses as they are (no file offsets), and names it,
  * when executable, after the symbol map a JIT may write for the process,
- * "/tmp/perf-<pid>.map". The one rule: the machine's maps and report's
- * --mmaps view (tools/pmukit/report_tasks.c) name maps through it. */
+ * "/tmp/perf-<pid>.map". The one rule: the machine's maps and its task
+ * table as recorded (tasks.c, report's --mmaps) name maps through it. */
 const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
 			     size_t size, bool *fileless)
 {
