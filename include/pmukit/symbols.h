@@ -12,7 +12,8 @@
  * comm version that changes with any name: callers keep text made of names
  * while it stays), maps.c (a process's maps; pk_mmap_dso_name, the one rule
  * naming anonymous and JIT maps), dso.c, symtab.c, elf.c, demangle.c,
- * kallsyms.c, machine.c (lookups and their cache). Kernel modules are dsos
+ * kallsyms.c, machine.c (lookups and their cache), tasks.c (the task table
+ * as recorded, report --tasks/--mmaps). Kernel modules are dsos
  * of their own with perf's names ([i915]).
  *
  * Where symbols come from: buildid.c (only the recorded binaries: a file's
@@ -98,6 +99,38 @@ int64_t pk_machine_pid_of(pk_machine *m, uint32_t tid);
  * (a thread's name set, a thread made): while it stays the same, a name
  * pk_machine_comm gave for (pid, tid) is still its answer. */
 uint64_t pk_machine_comm_version(const pk_machine *m);
+
+/* The task table as recorded, perf report --tasks / --mmaps' view: the
+ * tasks and maps perf's machine keeps from COMM, FORK, EXIT and MMAP
+ * records alone (lib/symbols/tasks.c lists where it differs from the
+ * lookups' view: a FORK of a known tid makes a new task, maps keep their
+ * recorded offsets, the idle task 0/0 "swapper" is there). Kept only after
+ * pk_machine_keep_tasks (before the first record; with_maps: the maps too).
+ * Valid until the next pk_machine_event or pk_machine_free. */
+typedef struct pk_task {
+	int32_t pid, tid;
+	int32_t ppid;                /* the parent's tid from FORK, -1 without one */
+	char *comm;                  /* ":<tid>" until named */
+	size_t idx;                  /* its place in the table order (pk_machine_task_at) */
+} pk_task;
+typedef struct pk_task_map {
+	uint64_t start, end;
+	uint64_t pgoff;              /* as recorded (a vdso's: 0, as perf keeps it) */
+	uint64_t ino;                /* MMAP2's inode (0: MMAP, or a build id instead) */
+	uint32_t prot, flags;        /* PROT_*, MAP_* (MMAP: PROT_EXEC unless a data map) */
+	char *name;                  /* pk_mmap_dso_name's */
+} pk_task_map;
+/* Starts keeping the table (again, empty but for swapper). 0 or -ENOMEM. */
+int pk_machine_keep_tasks(pk_machine *m, bool with_maps);
+/* *n the live tasks. 0, -EINVAL when the table is not kept, or -ENOMEM. */
+int pk_machine_tasks(pk_machine *m, size_t *n);
+/* The i-th live task in perf 6.1's table order (tid modulo 256, then tid);
+ * NULL past the end. */
+const pk_task *pk_machine_task_at(pk_machine *m, size_t i);
+/* The live task of tid, NULL when none. */
+const pk_task *pk_machine_task_find(pk_machine *m, int32_t tid);
+/* t's process maps, sorted by address: *n of them (with_maps only). */
+const pk_task_map *pk_machine_task_maps(pk_machine *m, const pk_task *t, size_t *n);
 
 typedef struct pk_addr_loc {
 	const char *dso;             /* "[kernel.kallsyms]", a path, "[unknown]" */

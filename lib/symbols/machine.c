@@ -9,6 +9,7 @@
  * lookup that has no map group goes through a scratch entry, never a hit. */
 #include "sy_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,7 @@ void pk_machine_free(pk_machine *m)
 	if (!m)
 		return;
 	pki_sy_unwind_free(m);
+	pki_sy_tasks_free(m->tasks);
 	pki_sy_threads_free(m);
 	pki_sy_dsos_free(m);
 	free(m->kmaps.maps);
@@ -55,6 +57,8 @@ void pk_machine_free(pk_machine *m)
 
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 {
+	if (m->tasks && pki_sy_tasks_event(m->tasks, ev) < 0)
+		return -ENOMEM;
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		return pki_sy_on_comm(m, ev);

@@ -124,8 +124,8 @@ void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi)
 /* Memory without a file (anonymous, heap, stack, SysV shared memory):
  * perf keeps its addresses as they are (no file offsets), and names it,
  * when executable, after the symbol map a JIT may write for the process,
- * "/tmp/perf-<pid>.map". The one rule: the machine's maps and report's
- * --mmaps view (tools/pmukit/report_tasks.c) name maps through it. */
+ * "/tmp/perf-<pid>.map". The one rule: the machine's maps and its task
+ * table as recorded (tasks.c, report's --mmaps) name maps through it. */
 const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, char *buf,
 			     size_t size, bool *fileless)
 {
@@ -143,6 +143,15 @@ const char *pk_mmap_dso_name(const pk_pd_event *ev, const pk_pd_rec_mmap *r, cha
 		return f;
 	snprintf(buf, size, "/tmp/perf-%u.map", (unsigned)r->pid);
 	return buf;
+}
+
+/* A user map's file offset as perf keeps it: a vdso's is 0, whatever was
+ * recorded (kernel 3.4 wrote its start); --mmaps prints it so too. */
+uint64_t pki_sy_mmap_pgoff(const pk_pd_rec_mmap *r)
+{
+	const char *f = r->filename;
+	bool vdso = !strcmp(f, "[vdso]") || !strcmp(f, "[vdso32]") || !strcmp(f, "[vdsox32]");
+	return vdso ? 0 : r->pgoff;
 }
 
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
@@ -183,11 +192,8 @@ int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
 	dso *d = pki_sy_dso_get(m, pk_mmap_dso_name(ev, &r, jit, sizeof(jit), &fileless));
 	if (!d)
 		return -ENOMEM;
-	/* an offset equal to the start maps each address to itself; a vdso's
-	 * offset is 0, whatever was recorded (kernel 3.4 wrote its start) */
-	bool vdso = !strcmp(r.filename, "[vdso]") || !strcmp(r.filename, "[vdso32]") ||
-		    !strcmp(r.filename, "[vdsox32]");
-	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : vdso ? 0 : r.pgoff, d};
+	/* an offset equal to the start maps each address to itself */
+	map nm = {r.addr, r.addr + r.len, fileless ? r.addr : pki_sy_mmap_pgoff(&r), d};
 	if (nm.end < nm.start)
 		return 0;
 	return pki_sy_mg_insert(m, g, nm);

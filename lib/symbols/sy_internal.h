@@ -13,6 +13,8 @@
  *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
  *   srcline.c   source lines from DWARF line tables (libdw's Dwfl, per dso)
  *   thread.c    threads and their names, COMM and FORK records
+ *   tasks.c     the task table as recorded (report --tasks/--mmaps), kept
+ *               when asked
  *   machine.c   pk_machine: records in, address lookups (cached) out
  *   unwind.c    user stacks of --call-graph dwarf samples (libdw), a Dwfl
  *               per process map version
@@ -156,6 +158,7 @@ struct pk_machine {
 	char commbuf[32];
 	thread *last_thread;
 	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */
+	struct pki_sy_tasks *tasks;  /* tasks.c's table as recorded, NULL unless kept */
 };
 
 /* symtab.c */
@@ -184,6 +187,12 @@ bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
  * vdso's: perf reads it then; the unwinder reads its CFI), else -1. */
 int pki_sy_vdso_fd(const dso *d);
 uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
+
+/* tasks.c */
+typedef struct pki_sy_tasks pki_sy_tasks;
+pki_sy_tasks *pki_sy_tasks_new(bool with_maps);
+void pki_sy_tasks_free(pki_sy_tasks *tk);
+int pki_sy_tasks_event(pki_sy_tasks *tk, const pk_pd_event *ev);
 
 /* kallsyms.c */
 void pki_sy_kernel_load(pk_machine *m);
@@ -254,6 +263,7 @@ int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
 void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
+uint64_t pki_sy_mmap_pgoff(const pk_pd_rec_mmap *r);
 
 /* unwind.c */
 void pki_sy_unwind_free(pk_machine *m);

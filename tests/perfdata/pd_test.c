@@ -286,3 +286,16 @@ void pd_test_put_record(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_
 	assert_int_equal(pk_pd_writer_write(w, b->data, n, &err), 0);
 	b->len = 0;
 }
+
+void pd_test_same_as_perf(const char *args)
+{
+	char t[2048], o[2048];
+	snprintf(t, sizeof(t), "perf %s 2>/dev/null", args);
+	snprintf(o, sizeof(o), "%s %s 2>/dev/null", pk_test_pmukit(), args);
+	char *theirs = pd_test_output(t), *ours = pd_test_output(o);
+	pd_test_drop_tip(theirs);
+	if (strcmp(ours, theirs))
+		fail_msg("%s\ndiffers from perf's\n--- pmukit:\n%s\n--- perf:\n%s", o, ours, theirs);
+	free(theirs);
+	free(ours);
+}

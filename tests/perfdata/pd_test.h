@@ -58,6 +58,9 @@ void pd_test_put_record(struct pk_pd_writer *w, const struct perf_event_attr *a,
 
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);
+/* `perf ARGS` and `pmukit ARGS` (standard error dropped) must print the
+ * same, perf's closing tip aside; else the test fails showing both. */
+void pd_test_same_as_perf(const char *args);
 
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the

@@ -3,17 +3,11 @@
  *
  * --stats: the file's records by type (the reader's counts, TOTAL first,
  * each with its share), then per event its samples and lost samples.
- * --tasks: a table of tasks kept as perf's machine keeps it when it only
- * takes COMM, FORK and EXIT (and MMAP/MMAP2 for --mmaps): one live task per
- * tid (a FORK of a known tid replaces it; a thread's process leader is made
- * with it), its parent's tid from FORK (-1 without one), its comm (":tid"
- * until it has one; a FORK copies the parent's), and its process's maps:
- * shared by the threads of a process, copied by a FORK into another process
- * unless perf synthesized that FORK for a running task, a new map cutting
- * the parts of the maps it overlaps. The idle task "swapper" (0/0) is
- * always there. The tree is printed from the tasks in perf's table order
- * (by tid modulo 256, then tid): each task not yet placed goes under its
- * parent, up to a task without one, which starts a tree of its own.
+ * --tasks: the machine's task table as recorded (lib/symbols/tasks.c,
+ * pk_machine_keep_tasks; with --mmaps each task's process maps under it),
+ * printed as a tree from the tasks in perf's table order (by tid modulo
+ * 256, then tid): each task not yet placed goes under its parent, up to a
+ * task without one, which starts a tree of its own.
  * -T: the values of PERF_RECORD_READ records (written at a thread's exit
  * under perf record -s) added up per thread and event, threads and events
  * in the order first seen, after the table. */
@@ -24,339 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <pmukit/symbols.h>
 #include <pmukit/util.h>
 
-#define RT_HASH 4096
-#define RT_TABLE 256 /* perf 6.1's thread tables: tids modulo 256 */
+/* The printed tree over the machine's tasks, by their table order. */
+typedef struct rt_node {
+	long child, last, next;      /* -1 for none */
+	bool placed;
+} rt_node;
 
-typedef struct rt_map {
-	uint64_t start, end, pgoff, ino;
-	uint32_t prot, flags;
-	char *name;
-} rt_map;
-
-typedef struct rt_maps {
-	rt_map *v;
-	size_t n, cap;
-} rt_maps;
-
-typedef struct rt_task {
-	int32_t pid, tid, ppid;
-	char *comm;
-	bool comm_set, live, placed;
-	size_t maps;                 /* index in rt->maps */
-	long hnext;                  /* the next live task of the hash bucket, -1 */
-	long child, last, next;      /* the printed tree, -1 for none */
-} rt_task;
-
-typedef struct report_tasks {
-	rt_task *t;
-	size_t n, cap;
-	rt_maps *maps;
-	size_t nmaps, cap_maps;
-	long hash[RT_HASH];
-	bool with_maps;
-	bool failed;                 /* out of memory: reported at the end */
-} report_tasks;
-
-static report_tasks *report_tasks_new(bool with_maps)
-{
-	report_tasks *rt = calloc(1, sizeof(*rt));
-	if (!rt)
-		return NULL;
-	rt->with_maps = with_maps;
-	for (size_t i = 0; i < RT_HASH; i++)
-		rt->hash[i] = -1;
-	return rt;
-}
-
-static void maps_free(rt_maps *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->v[i].name);
-	free(m->v);
-}
-
-static void report_tasks_free(report_tasks *rt)
-{
-	if (!rt)
-		return;
-	for (size_t i = 0; i < rt->n; i++)
-		free(rt->t[i].comm);
-	for (size_t i = 0; i < rt->nmaps; i++)
-		maps_free(&rt->maps[i]);
-	free(rt->maps);
-	free(rt->t);
-	free(rt);
-}
-
-static size_t bucket(int32_t tid)
-{
-	return (uint32_t)tid % RT_HASH;
-}
-
-static rt_task *find(report_tasks *rt, int32_t tid)
-{
-	for (long i = rt->hash[bucket(tid)]; i >= 0; i = rt->t[i].hnext)
-		if (rt->t[i].tid == tid)
-			return &rt->t[i];
-	return NULL;
-}
-
-static void unlink_task(report_tasks *rt, rt_task *x)
-{
-	long *p = &rt->hash[bucket(x->tid)];
-	while (*p >= 0 && &rt->t[*p] != x)
-		p = &rt->t[*p].hnext;
-	if (*p >= 0)
-		*p = x->hnext;
-	x->live = false;
-}
-
-static long new_maps(report_tasks *rt)
-{
-	if (pk_grow(&rt->maps, &rt->cap_maps, rt->nmaps + 1, sizeof(*rt->maps)) < 0)
-		return -1;
-	memset(&rt->maps[rt->nmaps], 0, sizeof(rt->maps[0]));
-	return (long)rt->nmaps++;
-}
-
-static int set_comm(rt_task *x, const char *comm)
-{
-	char *c = strdup(comm);
-	if (!c)
-		return -ENOMEM;
-	free(x->comm);
-	x->comm = c;
-	return 0;
-}
-
-/* A new live task (pointers into rt->t change). */
-static rt_task *add_task(report_tasks *rt, int32_t pid, int32_t tid)
-{
-	if (rt->n == rt->cap) {
-		size_t cap = rt->cap ? 2 * rt->cap : 64;
-		rt_task *t = realloc(rt->t, cap * sizeof(*t));
-		if (!t)
-			return NULL;
-		rt->t = t;
-		rt->cap = cap;
-	}
-	long maps = new_maps(rt);
-	if (maps < 0)
-		return NULL;
-	rt_task *x = &rt->t[rt->n];
-	memset(x, 0, sizeof(*x));
-	char dflt[16];
-	snprintf(dflt, sizeof(dflt), ":%d", (int)tid);
-	if (set_comm(x, dflt))
-		return NULL;
-	x->pid = pid;
-	x->tid = tid;
-	x->ppid = -1;
-	x->live = true;
-	x->maps = (size_t)maps;
-	x->hnext = rt->hash[bucket(tid)];
-	rt->hash[bucket(tid)] = (long)rt->n;
-	rt->n++;
-	return x;
-}
-
-/* perf's findnew: the live task of tid, made when there is none; a
- * thread shares its process leader's maps (the leader made if needed),
- * also when its pid was not known (-1) until now. */
-static rt_task *findnew(report_tasks *rt, int32_t pid, int32_t tid)
-{
-	rt_task *x = find(rt, tid);
-	if (x && (pid == -1 || pid == x->pid || x->pid != -1))
-		return x;
-	if (x)
-		x->pid = pid;
-	else if (!(x = add_task(rt, pid, tid)))
-		return NULL;
-	if (pid == -1 || pid == tid)
-		return x;
-	size_t at = (size_t)(x - rt->t);
-	rt_task *leader = findnew(rt, pid, pid);
-	if (!leader)
-		return NULL;
-	rt->t[at].maps = leader->maps;
-	return &rt->t[at];
-}
-
-static int copy_maps(report_tasks *rt, size_t to, size_t from)
-{
-	rt_maps *src = &rt->maps[from], *dst = &rt->maps[to];
-	if (!src->n || to == from)
-		return 0;
-	rt_map *v = realloc(dst->v, (dst->n + src->n) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	dst->v = v;
-	dst->cap = dst->n + src->n;
-	for (size_t i = 0; i < src->n; i++) {
-		rt_map m = src->v[i];
-		if (!(m.name = strdup(m.name)))
-			return -ENOMEM;
-		dst->v[dst->n++] = m;
-	}
-	return 0;
-}
-
-static int do_fork(report_tasks *rt, const pk_pd_event *ev)
-{
-	pk_pd_rec_fork f;
-	pk_error err;
-	if (pk_pd_rec_fork_parse(ev, &f, &err))
-		return 0;
-	rt_task *old = find(rt, (int32_t)f.tid);
-	long old_at = old ? old - rt->t : -1;
-	rt_task *parent = findnew(rt, (int32_t)f.ppid, (int32_t)f.ptid);
-	if (!parent)
-		return -ENOMEM;
-	if (parent->pid != (int32_t)f.ppid) { /* not the parent after all */
-		unlink_task(rt, parent);
-		if (!(parent = findnew(rt, (int32_t)f.ppid, (int32_t)f.ptid)))
-			return -ENOMEM;
-	}
-	size_t p = (size_t)(parent - rt->t);
-	if (old_at >= 0 && rt->t[old_at].live && rt->t[old_at].tid == (int32_t)f.tid)
-		unlink_task(rt, &rt->t[old_at]);
-	rt_task *x = findnew(rt, (int32_t)f.pid, (int32_t)f.tid);
-	if (!x)
-		return -ENOMEM;
-	parent = &rt->t[p];
-	if (parent->comm_set && set_comm(x, parent->comm))
-		return -ENOMEM;
-	x->comm_set = x->comm_set || parent->comm_set;
-	x->ppid = parent->tid;
-	if (x->pid == parent->pid || x->maps == parent->maps || (ev->misc & PK_RECORD_MISC_FORK_EXEC))
-		return 0;
-	return copy_maps(rt, x->maps, parent->maps);
-}
-
-/* Inserts m into the sorted maps, cutting what it overlaps. */
-static int insert_map(rt_maps *ms, rt_map m)
-{
-	if (ms->n + 2 > ms->cap) {
-		size_t cap = ms->cap ? 2 * ms->cap + 2 : 16;
-		rt_map *v = realloc(ms->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		ms->v = v;
-		ms->cap = cap;
-	}
-	for (size_t i = 0; i < ms->n; i++) {
-		rt_map *o = &ms->v[i];
-		if (o->end <= m.start || o->start >= m.end)
-			continue;
-		if (o->start < m.start && o->end > m.end) { /* split in two */
-			rt_map after = *o;
-			if (!(after.name = strdup(o->name)))
-				return -ENOMEM;
-			after.pgoff += m.end - o->start;
-			after.start = m.end;
-			o->end = m.start;
-			memmove(o + 2, o + 1, (ms->n - i - 1) * sizeof(*o));
-			o[1] = after;
-			ms->n++;
-			break;
-		}
-		if (o->start < m.start) {
-			o->end = m.start;
-		} else if (o->end > m.end) {
-			o->pgoff += m.end - o->start;
-			o->start = m.end;
-		} else {
-			free(o->name);
-			memmove(o, o + 1, (ms->n - i - 1) * sizeof(*o));
-			ms->n--;
-			i--;
-		}
-	}
-	if (!(m.name = strdup(m.name)))
-		return -ENOMEM;
-	size_t at = 0;
-	while (at < ms->n && ms->v[at].start < m.start)
-		at++;
-	memmove(ms->v + at + 1, ms->v + at, (ms->n - at) * sizeof(*ms->v));
-	ms->v[at] = m;
-	ms->n++;
-	return 0;
-}
-
-static int do_mmap(report_tasks *rt, const pk_pd_event *ev)
-{
-	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	pk_pd_rec_mmap r;
-	pk_error err;
-	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    pk_pd_rec_mmap_parse(ev, &r, &err))
-		return 0;
-	rt_task *x = findnew(rt, (int32_t)r.pid, (int32_t)r.tid);
-	if (!x)
-		return -ENOMEM;
-	rt_map m = {.start = r.addr, .end = r.addr + r.len, .pgoff = r.pgoff, .name = (char *)r.filename};
-	if (ev->type == PERF_RECORD_MMAP2) {
-		m.prot = r.prot;
-		m.flags = r.flags;
-		m.ino = r.has_build_id ? 0 : r.ino;
-	} else {
-		m.prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
-	}
-	/* perf names anonymous code after the JIT's map file (lib/symbols' rule) */
-	char jit[64];
-	m.name = (char *)(uintptr_t)pk_mmap_dso_name(ev, &r, jit, sizeof(jit), NULL);
-	return insert_map(&rt->maps[x->maps], m);
-}
-
-static void report_tasks_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before)
-{
-	report_tasks *rt = arg;
-	(void)s;
-	if (!before || rt->failed)
-		return;
-	int r = 0;
-	if (ev->type == PERF_RECORD_COMM) {
-		pk_pd_rec_comm c;
-		pk_error err;
-		if (!pk_pd_rec_comm_parse(ev, &c, &err)) {
-			rt_task *x = findnew(rt, (int32_t)c.pid, (int32_t)c.tid);
-			r = !x || set_comm(x, c.comm) ? -ENOMEM : 0;
-			if (x)
-				x->comm_set = true;
-		}
-	} else if (ev->type == PERF_RECORD_FORK) {
-		r = do_fork(rt, ev);
-	} else if (rt->with_maps && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)) {
-		r = do_mmap(rt, ev);
-	}
-	if (r)
-		rt->failed = true;
-}
-
-static int report_tasks_start(report_tasks *rt)
-{
-	rt_task *x = add_task(rt, 0, 0);
-	if (!x || set_comm(x, "swapper"))
-		return -ENOMEM;
-	x->comm_set = true;
-	return 0;
-}
-
-static const rt_task *sort_tasks;
-
-static int cmp_table(const void *a, const void *b)
-{
-	const rt_task *t = sort_tasks;
-	const rt_task *x = &t[*(const long *)a], *y = &t[*(const long *)b];
-	uint32_t bx = (uint32_t)x->tid % RT_TABLE, by = (uint32_t)y->tid % RT_TABLE;
-	if (bx != by)
-		return bx < by ? -1 : 1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
-static void add_child(rt_task *t, long parent, long child)
+static void add_child(rt_node *t, long parent, long child)
 {
 	t[child].next = -1;
 	if (t[parent].last >= 0)
@@ -367,71 +38,71 @@ static void add_child(rt_task *t, long parent, long child)
 	t[child].placed = true;
 }
 
-static void print_task(const report_tasks *rt, long i, int level, FILE *f)
+static void print_task(pk_machine *m, const rt_node *nd, long i, int level, bool with_maps, FILE *f)
 {
-	const rt_task *x = &rt->t[i];
+	const pk_task *x = pk_machine_task_at(m, (size_t)i);
 	int indent = fprintf(f, "  %8d %8d %8d |%*s", (int)x->pid, (int)x->tid, (int)x->ppid, level, "");
 	fprintf(f, "%s\n", x->comm);
-	const rt_maps *ms = &rt->maps[x->maps];
-	for (size_t k = 0; rt->with_maps && k < ms->n; k++) {
-		const rt_map *m = &ms->v[k];
+	size_t n = 0;
+	const pk_task_map *ms = with_maps ? pk_machine_task_maps(m, x, &n) : NULL;
+	for (size_t k = 0; k < n; k++) {
+		const pk_task_map *mp = &ms[k];
 		fprintf(f, "%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n", indent,
-			"", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
-			m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
-			m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->name);
+			"", mp->start, mp->end, mp->prot & PROT_READ ? 'r' : '-',
+			mp->prot & PROT_WRITE ? 'w' : '-', mp->prot & PROT_EXEC ? 'x' : '-',
+			mp->flags & MAP_SHARED ? 's' : 'p', mp->pgoff, mp->ino, mp->name);
 	}
-	for (long c = x->child; c >= 0; c = rt->t[c].next)
-		print_task(rt, c, level + 1, f);
+	for (long c = nd[i].child; c >= 0; c = nd[c].next)
+		print_task(m, nd, c, level + 1, with_maps, f);
 }
 
-static int report_tasks_print(report_tasks *rt, FILE *f)
+/* Places task i and its ancestors not yet placed; *root and *root_last hold the
+ * list of tops. -1 when a parent is not in the table. */
+static int place(pk_machine *m, rt_node *nd, long i, long *root, long *root_last)
 {
-	if (rt->failed) {
+	while (i >= 0 && !nd[i].placed) {
+		const pk_task *x = pk_machine_task_at(m, (size_t)i);
+		if (x->ppid == -1) { /* the top of a tree */
+			nd[i].placed = true;
+			nd[i].next = -1;
+			if (*root_last >= 0)
+				nd[*root_last].next = i;
+			else
+				*root = i;
+			*root_last = i;
+			break;
+		}
+		const pk_task *p = pk_machine_task_find(m, x->ppid);
+		if (!p)
+			return -1;
+		add_child(nd, (long)p->idx, i);
+		i = (long)p->idx;
+	}
+	return 0;
+}
+
+static int report_tasks_print(pk_machine *m, bool with_maps, FILE *f)
+{
+	size_t n;
+	rt_node *nd = NULL;
+	if (pk_machine_tasks(m, &n) < 0 || !(nd = malloc((n ? n : 1) * sizeof(*nd)))) {
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	long *order = malloc((rt->n ? rt->n : 1) * sizeof(*order)), n = 0;
-	if (!order) {
-		fprintf(stderr, "pmukit report: out of memory\n");
-		return 1;
-	}
-	for (size_t i = 0; i < rt->n; i++) {
-		rt->t[i].child = rt->t[i].last = rt->t[i].next = -1;
-		rt->t[i].placed = false;
-		if (rt->t[i].live)
-			order[n++] = (long)i;
-	}
-	sort_tasks = rt->t;
-	qsort(order, (size_t)n, sizeof(*order), cmp_table);
+	for (size_t i = 0; i < n; i++)
+		nd[i] = (rt_node){-1, -1, -1, false};
 	long root = -1, root_last = -1;
-	for (long k = 0; k < n; k++) {
-		long i = order[k];
-		while (i >= 0 && !rt->t[i].placed) {
-			rt_task *x = &rt->t[i];
-			if (x->ppid == -1) { /* the top of a tree */
-				x->placed = true;
-				x->next = -1;
-				if (root_last >= 0)
-					rt->t[root_last].next = i;
-				else
-					root = i;
-				root_last = i;
-				break;
-			}
-			rt_task *p = find(rt, x->ppid);
-			if (!p) {
-				fprintf(stderr, "Error: failed to process tasks\n");
-				free(order);
-				return 1;
-			}
-			add_child(rt->t, p - rt->t, i);
-			i = p - rt->t;
+	for (size_t k = 0; k < n; k++) {
+		if (place(m, nd, (long)k, &root, &root_last) < 0) {
+			fprintf(stderr, "Error: failed to process tasks\n");
+			free(nd);
+			return 1;
 		}
 	}
-	free(order);
 	fprintf(f, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
-	for (long i = root; i >= 0; i = rt->t[i].next)
-		print_task(rt, i, 0, f);
+	for (long i = root; i >= 0; i = nd[i].next)
+		print_task(m, nd, i, 0, with_maps, f);
+	free(nd);
 	return 0;
 }
 
@@ -501,19 +172,13 @@ static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 
 int report_tasks_run(pk_session *s, bool with_maps)
 {
-	report_tasks *rt = report_tasks_new(with_maps);
-	if (!rt || report_tasks_start(rt)) {
-		report_tasks_free(rt);
+	pk_machine *m = pk_session_machine(s);
+	if (pk_machine_keep_tasks(m, with_maps) < 0) {
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	pk_session_on_event(s, report_tasks_event, rt);
 	int status = pd_session_run(s, no_sample, NULL);
-	if (!status)
-		status = report_tasks_print(rt, stdout);
-	pk_session_on_event(s, NULL, NULL);
-	report_tasks_free(rt);
-	return status;
+	return status ? status : report_tasks_print(m, with_maps, stdout);
 }
 
 int report_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)

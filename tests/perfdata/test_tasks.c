@@ -1,0 +1,157 @@
+/* The machine's task table as recorded (lib/symbols/tasks.c, issue 21:
+ * report --tasks/--mmaps print from lib/symbols' iterator): a hand-made
+ * file whose records take the paths where perf's thread table and the
+ * machine's lookup view part (a FORK of a known tid into a parent without a
+ * name, maps copied into a child process, a fileless map and a vdso whose
+ * recorded offsets the lookups rewrite). report --tasks and --mmaps must
+ * print what perf 6.1 prints (skipped without perf); the iterator must give
+ * the table in perf's order with the recorded values while the lookups keep
+ * theirs. */
+#include "helpers.h"
+#include "pd_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/session.h>
+#include <pmukit/symbols.h>
+
+static const struct perf_event_attr attr = {
+	.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_CPU_CLOCK,
+	.sample_period = 1000, .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	.sample_id_all = 1, .mmap = 1, .comm = 1, .task = 1};
+
+static void comm(pk_pd_writer *w, pk_pd_buf *b, uint32_t pid, uint32_t tid, const char *name)
+{
+	pk_pd_buf_u64(b, 0); /* header, set by pd_test_put_record */
+	pk_pd_buf_u32(b, pid);
+	pk_pd_buf_u32(b, tid);
+	pk_pd_buf_name(b, name);
+	pd_test_put_record(w, &attr, b, PERF_RECORD_COMM, 0, pid);
+}
+
+static void fork_(pk_pd_writer *w, pk_pd_buf *b, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid)
+{
+	pk_pd_buf_u64(b, 0);
+	uint32_t v[] = {pid, ppid, tid, ptid};
+	pk_pd_buf_bytes(b, v, sizeof(v));
+	pk_pd_buf_u64(b, 1000000000ULL);
+	pd_test_put_record(w, &attr, b, PERF_RECORD_FORK, 0, pid);
+}
+
+static void mmap2(pk_pd_writer *w, pk_pd_buf *b, uint32_t pid, uint64_t start, uint64_t pgoff,
+		  uint64_t ino, const char *name)
+{
+	pk_pd_buf_u64(b, 0);
+	pk_pd_buf_u32(b, pid);
+	pk_pd_buf_u32(b, pid);
+	uint64_t v[] = {start, 0x10000, pgoff, 0, ino, 0}; /* start, len, pgoff, dev, ino, gen */
+	pk_pd_buf_bytes(b, v, sizeof(v));
+	pk_pd_buf_u32(b, 5);    /* PROT_READ | PROT_EXEC */
+	pk_pd_buf_u32(b, 0x22); /* MAP_PRIVATE | MAP_ANONYMOUS */
+	pk_pd_buf_name(b, name);
+	pd_test_put_record(w, &attr, b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, pid);
+}
+
+static const char *make_file(void)
+{
+	static char path[1024];
+	snprintf(path, sizeof(path), "%s/tasks.data", pd_test_dir);
+	pk_pd_writer *w;
+	pk_error err;
+	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
+	assert_int_equal(pk_pd_writer_add_evsel(w, &attr, 0, "cpu-clock", NULL, 0, &err), 0);
+	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	pk_pd_buf b = {0};
+	comm(w, &b, 100, 100, "parent");
+	mmap2(w, &b, 100, 0x10000, 0x1234, 0, "//anon");
+	mmap2(w, &b, 100, 0x30000, 0x30000, 0, "[vdso]");
+	mmap2(w, &b, 100, 0x50000, 0x2000, 77, "/usr/bin/true");
+	fork_(w, &b, 200, 100, 200, 100); /* a child process: the parent's maps copied */
+	comm(w, &b, 200, 200, "child");
+	fork_(w, &b, 300, 300, 301, 300); /* a thread of an unnamed process */
+	comm(w, &b, 300, 301, "worker");
+	fork_(w, &b, 300, 300, 301, 300); /* again: a new task, no name from the parent */
+	pk_pd_buf_release(&b);
+	assert_int_equal(pk_pd_writer_close(w, &err), 0);
+	return path;
+}
+
+static void test_views_vs_perf(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	const char *file = make_file();
+	char args[1200];
+	snprintf(args, sizeof(args), "report --stdio --tasks -i %s", file);
+	pd_test_same_as_perf(args);
+	snprintf(args, sizeof(args), "report --stdio --mmaps -i %s", file);
+	pd_test_same_as_perf(args);
+}
+
+static void check_task(pk_machine *m, size_t i, int32_t pid, int32_t tid, int32_t ppid,
+		       const char *comm_)
+{
+	const pk_task *t = pk_machine_task_at(m, i);
+	assert_non_null(t);
+	assert_int_equal(t->pid, pid);
+	assert_int_equal(t->tid, tid);
+	assert_int_equal(t->ppid, ppid);
+	assert_string_equal(t->comm, comm_);
+	assert_int_equal(t->idx, i);
+	assert_ptr_equal(pk_machine_task_find(m, tid), t);
+}
+
+static void test_iterator(void **state)
+{
+	(void)state;
+	pk_session *s;
+	pk_error err;
+	assert_int_equal(pk_session_open(make_file(), NULL, &s, &err), 0);
+	pk_machine *m = pk_session_machine(s);
+	size_t n;
+	assert_int_equal(pk_machine_tasks(m, &n), -EINVAL); /* not kept */
+	assert_null(pk_machine_task_at(m, 0));
+	assert_int_equal(pk_machine_keep_tasks(m, true), 0);
+	assert_int_equal(pk_session_run(s, NULL, NULL, &err), 0);
+	assert_int_equal(pk_machine_tasks(m, &n), 0);
+	assert_int_equal(n, 5);
+	/* perf's order: tid modulo 256, then tid */
+	check_task(m, 0, 0, 0, -1, "swapper");
+	check_task(m, 1, 300, 300, -1, ":300");
+	check_task(m, 2, 300, 301, 300, ":301");
+	check_task(m, 3, 100, 100, -1, "parent");
+	check_task(m, 4, 200, 200, 100, "child");
+	assert_null(pk_machine_task_at(m, 5));
+	/* the lookups' view keeps the name the FORK found */
+	assert_string_equal(pk_machine_comm(m, 300, 301), "worker");
+	/* the child's copy of the parent's maps, as recorded */
+	const pk_task_map *v = pk_machine_task_maps(m, pk_machine_task_find(m, 200), &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0].start, 0x10000);
+	assert_int_equal(v[0].pgoff, 0x1234);
+	assert_string_equal(v[0].name, "/tmp/perf-100.map");
+	assert_int_equal(v[1].pgoff, 0); /* a vdso's, as perf keeps it */
+	assert_int_equal(v[2].ino, 77);
+	assert_int_equal(v[2].prot, 5);
+	assert_int_equal(v[2].flags, 0x22);
+	/* the lookups rewrite the fileless map's and the vdso's offsets */
+	pk_frame_map fm;
+	assert_non_null(pk_machine_frame_map(m, 200, PERF_RECORD_MISC_USER, 0x10040, &fm));
+	assert_int_equal(fm.pgoff, 0x10000);
+	assert_non_null(pk_machine_frame_map(m, 200, PERF_RECORD_MISC_USER, 0x30040, &fm));
+	assert_int_equal(fm.pgoff, 0);
+	pk_session_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_views_vs_perf),
+		cmocka_unit_test(test_iterator),
+	};
+	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
+}
