@@ -273,7 +273,7 @@ static void test_json_shape(void **state)
 	char *dir = pk_test_tmpdir();
 	char path[512];
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(stat_run(&out, "-j -I 50 -o %s -e task-clock -- sleep 0.12", path), 0);
+	assert_int_equal(stat_run(&out, "-j -I 50 -o %s -e task-clock -- sleep 0.4", path), 0);
 	assert_string_equal(out, "");
 	free(out);
 	FILE *f = fopen(path, "r");
