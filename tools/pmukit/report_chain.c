@@ -49,6 +49,48 @@ static bool before(const pk_hist_cnode *a, const pk_hist_cnode *b)
 	return a->ip > b->ip;
 }
 
+/* Merge sort of v[0, k) by cmp, stable (of equal nodes the earlier first),
+ * as the insertion sort it replaced (quadratic on a wide node: a dso's root
+ * under --sort dso); safe with the address order, which is not transitive
+ * where symbols and bare addresses of one dso meet (qsort needs that). */
+typedef int node_cmp(const pk_hist_cnode *, const pk_hist_cnode *);
+
+static void merge_sort(const pk_hist_cnode **v, const pk_hist_cnode **t, size_t k, node_cmp *cmp)
+{
+	if (k < 2)
+		return;
+	size_t h = k / 2, x = 0, y = h, o = 0;
+	merge_sort(v, t, h, cmp);
+	merge_sort(v + h, t, k - h, cmp);
+	while (x < h && y < k)
+		t[o++] = cmp(v[y], v[x]) < 0 ? v[y++] : v[x++];
+	while (x < h)
+		t[o++] = v[x++];
+	memcpy(v, t, o * sizeof(*v)); /* v[y, k) is in place */
+}
+
+static bool sort_stable(const pk_hist_cnode **v, size_t k, node_cmp *cmp)
+{
+	if (k < 2)
+		return true;
+	const pk_hist_cnode **t = malloc(k * sizeof(*t));
+	if (!t)
+		return false;
+	merge_sort(v, t, k, cmp);
+	free(t);
+	return true;
+}
+
+static int cmp_addr(const pk_hist_cnode *a, const pk_hist_cnode *b)
+{
+	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
+}
+
+static int cmp_cumul(const pk_hist_cnode *a, const pk_hist_cnode *b)
+{
+	return a->cumul != b->cumul ? (a->cumul > b->cumul ? -1 : 1) : 0;
+}
+
 /* n's children, highest address first: the order perf keeps children in
  * (a tree by address), which decides among equal values. */
 static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***out)
@@ -61,13 +103,9 @@ static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***ou
 	if (!v)
 		return 0;
 	k = 0;
-	for (const pk_hist_cnode *c = n->child; c; c = c->next) {
-		size_t j = k++;
-		for (; j > 0 && before(c, v[j - 1]); j--)
-			v[j] = v[j - 1];
-		v[j] = c;
-	}
-	return k;
+	for (const pk_hist_cnode *c = n->child; c; c = c->next)
+		v[k++] = c;
+	return sort_stable(v, k, cmp_addr) ? k : 0;
 }
 
 /* The children kept (cumul >= the threshold), by cumul, stable. */
@@ -82,14 +120,7 @@ static size_t kept_children(const cg_print *p, const pk_hist_cnode *n, const pk_
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->cumul >= min_hit)
 			v[k++] = v[i];
-	for (size_t i = 1; i < k; i++) { /* insertion sort: stable */
-		const pk_hist_cnode *x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return k;
+	return sort_stable(v, k, cmp_cumul) ? k : 0;
 }
 
 static void margin(const cg_print *p)
