@@ -86,9 +86,16 @@ static int cmp_addr(const pk_hist_cnode *a, const pk_hist_cnode *b)
 	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
-static int cmp_cumul(const pk_hist_cnode *a, const pk_hist_cnode *b)
+/* The address order is not transitive where symbols and bare addresses of
+ * one dso meet, so its sorts differ there: a node of fewer than WIDE
+ * children keeps the insertion sort (the order perf's tree gives on the
+ * files tested, perfdata_brstack's); a wider one (a dso's root under
+ * --sort dso) the merge sort, as an insertion sort is quadratic. */
+#define WIDE 64
+
+static bool is_wide(const pk_hist_cnode *n)
 {
-	return a->cumul != b->cumul ? (a->cumul > b->cumul ? -1 : 1) : 0;
+	return n->nr_child >= WIDE;
 }
 
 /* n's children, highest address first: the order perf keeps children in
@@ -103,9 +110,18 @@ static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***ou
 	if (!v)
 		return 0;
 	k = 0;
-	for (const pk_hist_cnode *c = n->child; c; c = c->next)
-		v[k++] = c;
-	return sort_stable(v, k, cmp_addr) ? k : 0;
+	if (is_wide(n)) {
+		for (const pk_hist_cnode *c = n->child; c; c = c->next)
+			v[k++] = c;
+		return sort_stable(v, k, cmp_addr) ? k : 0;
+	}
+	for (const pk_hist_cnode *c = n->child; c; c = c->next) { /* insertion: see WIDE */
+		size_t j = k++;
+		for (; j > 0 && before(c, v[j - 1]); j--)
+			v[j] = v[j - 1];
+		v[j] = c;
+	}
+	return k;
 }
 
 /* The children kept (cumul >= the threshold), by cumul, stable. */
@@ -120,7 +136,14 @@ static size_t kept_children(const cg_print *p, const pk_hist_cnode *n, const pk_
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->cumul >= min_hit)
 			v[k++] = v[i];
-	return sort_stable(v, k, cmp_cumul) ? k : 0;
+	for (size_t i = 1; i < k; i++) { /* insertion sort: stable; few kept */
+		const pk_hist_cnode *x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return k;
 }
 
 static void margin(const cg_print *p)
