@@ -78,7 +78,7 @@ for kind in "${kinds[@]}"; do
 		pf=$(tr ' ' '\n' <<<"${cpus[perf]}" | grep . | spread)
 		rpk=$(($(tr ' ' '\n' <<<"${rss[pmukit]}" | grep . | sort -n | tail -1) / 1024))
 		rpf=$(($(tr ' ' '\n' <<<"${rss[perf]}" | grep . | sort -n | tail -1) / 1024))
-		ratio=$(awk -v a="${pf%% *}" -v b="${pk%% *}" 'BEGIN {printf "%.1fx", b > 0 ? a / b : 0}')
+		ratio=$(awk -v a="${pf%% *}" -v b="${pk%% *}" 'BEGIN {printf "%.1fx", (b > 0 ? a / b : 0)}')
 		printf "%-8s %-8s %-24s %-24s %7s %7s %6s %s\n" "$kind" "$view" "$pk" "$pf" $rpk $rpf "$ratio" $same
 	done
 done
