@@ -163,7 +163,9 @@ typedef struct pk_hist_cnode {
 	uint64_t hit, cumul;         /* periods: chains ending here; with the children */
 	uint64_t nr, cumul_nr;       /* the same in samples */
 	bool has_map;                /* the address is in a map (its dso known) */
+	uint32_t nr_child;           /* the children on the child list */
 	struct pk_hist_cnode *child, *last, *next;
+	struct pki_hist_cindex *index; /* private: the children by function, once many */
 } pk_hist_cnode;
 
 enum pk_hist_cg_mode { PK_HIST_CG_GRAPH, PK_HIST_CG_FRACTAL, PK_HIST_CG_FLAT,

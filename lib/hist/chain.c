@@ -6,9 +6,16 @@
  * a branch as one node; here a run is walked when printing
  * (tools/pmukit/report_chain.c): a node with one child and no chain ending
  * at it goes on the same run. A node's cumul is its hit plus its
- * children's cumul. */
+ * children's cumul.
+ *
+ * Finding a child is a walk of the list while a node has few children;
+ * from INDEX_FROM on, the node also keeps an index (open addressing, at
+ * most half full) of its children by function, so a wide node (a dso's
+ * root under --sort dso: every function it calls) costs one probe, not a
+ * walk of thousands. The list stays the order; the index only finds. */
 #include "report.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +28,75 @@ static bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
 	return n->ip == l->ip;
 }
 
+#define INDEX_FROM 8u
+
+struct pki_hist_cindex {
+	uint32_t mask;               /* slots - 1, slots a power of 2 */
+	pk_hist_cnode *slot[];       /* NULL: free */
+};
+
+/* Equal by same_fn, equal hash: a symbol by its start and dso, else the
+ * address. */
+static uint32_t fn_hash(const char *sym, const char *dso, uint64_t sym_start, uint64_t ip)
+{
+	uint64_t h = sym ? sym_start ^ ((uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) : ~ip;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
+static void index_put(struct pki_hist_cindex *x, pk_hist_cnode *c)
+{
+	uint32_t i = fn_hash(c->sym, c->dso, c->sym_start, c->ip) & x->mask;
+	while (x->slot[i])
+		i = (i + 1) & x->mask;
+	x->slot[i] = c;
+}
+
+/* The parent's index made (or doubled) for its nr_child children; false
+ * when out of memory (the list still finds them all). */
+static bool index_grow(pk_hist_cnode *parent)
+{
+	uint32_t slots = 4 * INDEX_FROM;
+	while (slots < 4 * parent->nr_child)
+		slots *= 2;
+	struct pki_hist_cindex *x = calloc(1, sizeof(*x) + slots * sizeof(x->slot[0]));
+	if (!x) { /* the list alone from here: a smaller index would fill */
+		free(parent->index);
+		parent->index = NULL;
+		return false;
+	}
+	x->mask = slots - 1;
+	for (pk_hist_cnode *c = parent->child; c; c = c->next)
+		index_put(x, c);
+	free(parent->index);
+	parent->index = x;
+	return true;
+}
+
+static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l)
+{
+	const struct pki_hist_cindex *x = parent->index;
+	if (!x) {
+		for (pk_hist_cnode *c = parent->child; c; c = c->next)
+			if (same_fn(c, l))
+				return c;
+		return NULL;
+	}
+	for (uint32_t i = fn_hash(l->sym, l->dso, l->sym_start, l->ip) & x->mask; x->slot[i];
+	     i = (i + 1) & x->mask)
+		if (same_fn(x->slot[i], l))
+			return x->slot[i];
+	return NULL;
+}
+
 static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 {
-	for (pk_hist_cnode *c = parent->child; c; c = c->next)
-		if (same_fn(c, l))
-			return c;
-	pk_hist_cnode *c = calloc(1, sizeof(*c));
+	pk_hist_cnode *c = find_child(parent, l);
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->sym = l->sym;
@@ -40,6 +110,12 @@ static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 	else
 		parent->child = c;
 	parent->last = c;
+	parent->nr_child++;
+	/* at most half full: (re)made at INDEX_FROM, 2x, 4x, ... children */
+	if (parent->nr_child >= INDEX_FROM && !(parent->nr_child & (parent->nr_child - 1)))
+		index_grow(parent);
+	else if (parent->index)
+		index_put(parent->index, c);
 	return c;
 }
 
@@ -87,5 +163,8 @@ void pki_hist_cnode_free(pk_hist_cnode *root)
 		c = nx;
 	}
 	root->child = root->last = NULL;
+	free(root->index);
+	root->index = NULL;
+	root->nr_child = 0;
 }
 

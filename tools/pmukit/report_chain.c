@@ -49,6 +49,55 @@ static bool before(const pk_hist_cnode *a, const pk_hist_cnode *b)
 	return a->ip > b->ip;
 }
 
+/* Merge sort of v[0, k) by cmp, stable (of equal nodes the earlier first),
+ * as the insertion sort it replaced (quadratic on a wide node: a dso's root
+ * under --sort dso); safe with the address order, which is not transitive
+ * where symbols and bare addresses of one dso meet (qsort needs that). */
+typedef int node_cmp(const pk_hist_cnode *, const pk_hist_cnode *);
+
+static void merge_sort(const pk_hist_cnode **v, const pk_hist_cnode **t, size_t k, node_cmp *cmp)
+{
+	if (k < 2)
+		return;
+	size_t h = k / 2, x = 0, y = h, o = 0;
+	merge_sort(v, t, h, cmp);
+	merge_sort(v + h, t, k - h, cmp);
+	while (x < h && y < k)
+		t[o++] = cmp(v[y], v[x]) < 0 ? v[y++] : v[x++];
+	while (x < h)
+		t[o++] = v[x++];
+	memcpy(v, t, o * sizeof(*v)); /* v[y, k) is in place */
+}
+
+static bool sort_stable(const pk_hist_cnode **v, size_t k, node_cmp *cmp)
+{
+	if (k < 2)
+		return true;
+	const pk_hist_cnode **t = malloc(k * sizeof(*t));
+	if (!t)
+		return false;
+	merge_sort(v, t, k, cmp);
+	free(t);
+	return true;
+}
+
+static int cmp_addr(const pk_hist_cnode *a, const pk_hist_cnode *b)
+{
+	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
+}
+
+/* The address order is not transitive where symbols and bare addresses of
+ * one dso meet, so its sorts differ there: a node of fewer than WIDE
+ * children keeps the insertion sort (the order perf's tree gives on the
+ * files tested, perfdata_brstack's); a wider one (a dso's root under
+ * --sort dso) the merge sort, as an insertion sort is quadratic. */
+#define WIDE 64
+
+static bool is_wide(const pk_hist_cnode *n)
+{
+	return n->nr_child >= WIDE;
+}
+
 /* n's children, highest address first: the order perf keeps children in
  * (a tree by address), which decides among equal values. */
 static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***out)
@@ -61,7 +110,12 @@ static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***ou
 	if (!v)
 		return 0;
 	k = 0;
-	for (const pk_hist_cnode *c = n->child; c; c = c->next) {
+	if (is_wide(n)) {
+		for (const pk_hist_cnode *c = n->child; c; c = c->next)
+			v[k++] = c;
+		return sort_stable(v, k, cmp_addr) ? k : 0;
+	}
+	for (const pk_hist_cnode *c = n->child; c; c = c->next) { /* insertion: see WIDE */
 		size_t j = k++;
 		for (; j > 0 && before(c, v[j - 1]); j--)
 			v[j] = v[j - 1];
@@ -82,7 +136,7 @@ static size_t kept_children(const cg_print *p, const pk_hist_cnode *n, const pk_
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->cumul >= min_hit)
 			v[k++] = v[i];
-	for (size_t i = 1; i < k; i++) { /* insertion sort: stable */
+	for (size_t i = 1; i < k; i++) { /* insertion sort: stable; few kept */
 		const pk_hist_cnode *x = v[i];
 		size_t j = i;
 		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
