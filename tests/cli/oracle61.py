@@ -2,7 +2,8 @@
 (metrics_perf61.py, stat_layout_perf61.py, topdown_shadow_perf61.py): whether perf 6.1 and a mount
 namespace are here, and peo_stub.c built into a fresh folder.
 
-  tmp, stub = oracle61.prepare(src, prefix)   None, None: skipped (said why)"""
+  tmp, stub = oracle61.prepare(src, prefix)   None, None: skipped (said why)
+  env = oracle61.stub_env(PERF_CPUID=...)     the environment of a stubbed run"""
 import os
 import subprocess
 import tempfile
@@ -27,3 +28,14 @@ def prepare(src, prefix):
                        os.path.join(src, "tests/oracle/peo_stub.c"), "-ldl"]).returncode:
         raise SystemExit("cannot build peo_stub.c")
     return tmp, stub
+
+
+def stub_env(**kw):
+    """os.environ with kw, without PMUKIT_CPUID (the tools take PERF_CPUID),
+    and ASan told not to insist on coming first: an ASan build of pmukit
+    runs with the stub preloaded before its runtime."""
+    env = dict(os.environ, **kw)
+    env.pop("PMUKIT_CPUID", None)
+    env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"),
+                                                 "verify_asan_link_order=0"]))
+    return env

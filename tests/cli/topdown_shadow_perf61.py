@@ -23,8 +23,7 @@ COUNTS = {"full": {0x400: 1000000, 0x8000: 302000, 0x8100: 51000, 0x8200: 149000
 
 
 def run(src, tool, fmt, counts, stub):
-    env = dict(os.environ, PERF_CPUID="GenuineIntel-6-7E-5", PK_PEO_COUNTS=counts)
-    env.pop("PMUKIT_CPUID", None)
+    env = oracle61.stub_env(PERF_CPUID="GenuineIntel-6-7E-5", PK_PEO_COUNTS=counts)
     cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub,
            os.path.join(src, "tests/data/sysfs/icelake/bus/event_source/devices"),
            tool, "stat"] + fmt + ["-e", EVENTS, "-a", "sleep", "0.01"]
