@@ -34,12 +34,7 @@ SAME = {
 
 
 def run(src, machine, tool, metrics, counts, log, stub, opts=("-x,",), cmd=("sleep", "0.01")):
-    env = dict(os.environ, PERF_CPUID=CPUS[machine], PK_PEO_LOG=log, PK_PEO_COUNTS=counts)
-    # an ASan build of pmukit under the preloaded stub: ASan's runtime is
-    # not first in the library list, which it refuses unless told
-    env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"),
-                                                 "verify_asan_link_order=0"]))
-    env.pop("PMUKIT_CPUID", None)
+    env = oracle61.stub_env(PERF_CPUID=CPUS[machine], PK_PEO_LOG=log, PK_PEO_COUNTS=counts)
     if os.path.exists(log):
         os.unlink(log)
     cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub,
@@ -61,8 +56,7 @@ def values(out):
 
 
 def listed(tool, machine):
-    env = dict(os.environ, PERF_CPUID=CPUS[machine])
-    env.pop("PMUKIT_CPUID", None)
+    env = oracle61.stub_env(PERF_CPUID=CPUS[machine])
     out = subprocess.run([tool, "list", "metric"], env=env, capture_output=True, text=True).stdout
     return {l.strip() for l in out.splitlines() if re.fullmatch(r"  \S+", l)}
 

@@ -65,9 +65,7 @@ HOST_EVENTS = ("L1-", "LLC-", "dTLB-", "iTLB-")
 
 
 def run(src, tool, overlays, opts, counts, stub):
-    env = dict(os.environ, PERF_CPUID="GenuineIntel-6-5E-3", PK_PEO_COUNTS=counts, LC_ALL="C",
-               ASAN_OPTIONS="verify_asan_link_order=0")
-    env.pop("PMUKIT_CPUID", None)
+    env = oracle61.stub_env(PERF_CPUID="GenuineIntel-6-5E-3", PK_PEO_COUNTS=counts, LC_ALL="C")
     cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub]
     for o in overlays:
         cmd += ["-f", o]
