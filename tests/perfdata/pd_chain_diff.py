@@ -46,10 +46,9 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import drop_tip, first_difference, no_perf61, run, small_diff_args  # noqa: E402
+from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noqa: E402
 
 REAL = os.path.join("tests", "data", "perfdata-real", "perfparser")
 # the LBR file's binary, at its recorded path under the --symfs folder
@@ -214,16 +213,10 @@ def compare(pmukit, tmp, path, opts, show):
 
 
 def main():
-    got = small_diff_args(__doc__)
-    if got == 2:
-        return 2
-    show, keep, srcdir, pmukit = got
-    why = no_perf61()
-    if why:
-        print("SKIP: " + why)
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="pd_chain_diff.")
-    os.makedirs(tmp, exist_ok=True)
+    got = test_args(__doc__, lambda _cc: no_perf61(), "pd_chain_diff.")
+    if isinstance(got, int):
+        return got
+    show, keep, srcdir, pmukit, _cc, tmp = got
     try:
         files, fill = corpus(srcdir, tmp)
         why = record_traces(pmukit, tmp, files)

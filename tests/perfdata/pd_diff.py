@@ -153,9 +153,9 @@ def no_perf61():
 
 
 def small_diff_args(doc):
-    """The arguments of the small differential scripts (pd_sym_diff.py,
-    pd_chain_diff.py): (show, keep, srcdir, pmukit), or an exit status 2
-    after printing the usage or what is missing."""
+    """The arguments of the small differential scripts (through test_args):
+    (show, keep, srcdir, pmukit), or an exit status 2 after printing the
+    usage or what is missing."""
     args = sys.argv[1:]
     show = "--show" in args
     keep = args[args.index("--keep") + 1] if "--keep" in args[:-1] else None
@@ -280,7 +280,7 @@ def build_ids(text):
 
 
 def test_args(doc, skip_reason, prefix):
-    """A symbol test's command line and environment (small_diff_args, the
+    """A small differential test's command line and environment (small_diff_args, the
     pmukit path made absolute), C compiler and directory (DIR, else a new
     temporary one named prefix...): (show, keep, srcdir, pmukit, cc, tmp),
     or the exit status after printing what is wrong (2) or why the test is
