@@ -369,7 +369,7 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 	 * counted by the reader and reported by pki_session_finish */
 	while ((rc = pk_pd_next_parsed(s->reader, &ev, &sample, err)) > 0) {
 		uint64_t t;
-		if ((s->spe.have_info || s->ipt.have_info) && record_time(&ev, &sample, &t)) {
+		if (s->aux_samples && record_time(&ev, &sample, &t)) {
 			/* the Arm SPE / Intel PT samples older than this record come first */
 			int r = s->spe.have_info ? pki_spe_before(&s->spe, s, &ev, t, fn, arg)
 						 : pki_ipt_before(&s->ipt, s, &ev, t, fn, arg);
@@ -382,6 +382,7 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 					  : 1;
 			if (aux < 0 || (!aux && pki_spe_event(&s->spe, s, &ev) < 0))
 				return pk_err(err, -ENOMEM, "out of memory");
+			s->aux_samples = s->spe.have_info || s->ipt.have_info;
 			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
 				pki_trace_record(&s->trace, s, &ev);
 			if (s->on_feature && ev.type == PK_RECORD_HEADER_FEATURE)
@@ -408,7 +409,8 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 		if (sample_chain(s, &ev, &sample) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
 		const pk_pd_sample *smp = &sample;
-		if (s->ipt.have_info && s->ipt.callchain && !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
+		if (s->aux_samples && s->ipt.have_info && s->ipt.callchain &&
+		    !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
 			/* Intel PT's report: the file's samples get chains too (on
 			 * a copy: the reader's fast path keeps `sample` as filled) */
 			s->ipt.fsmp = sample;

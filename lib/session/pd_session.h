@@ -27,6 +27,9 @@ struct pk_session {
 	pki_spe spe;                 /* Arm SPE data; spe.dump (-D): dump, no samples */
 	pki_ipt ipt;                 /* Intel PT data (not with -D) */
 	pki_trace trace;             /* tracepoint payloads (tracing data) */
+	/* spe.have_info || ipt.have_info, kept after each side record: the
+	 * one test a sample pays for the trace decoders */
+	bool aux_samples;
 	/* PERF_SAMPLE_READ: each counter's last value, by id, for the deltas
 	 * handed out as one sample per group member (perf's way) */
 	struct pd_read_prev { uint64_t id, value; bool used; } *read_prev;
