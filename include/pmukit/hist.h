@@ -154,7 +154,9 @@ const pk_hist_value *pk_hist_value_nth(size_t i);
 const pk_hist_value *pk_hist_value_of(enum pk_hist_val v);
 
 /* A node of a chain tree: one function (or address) on a path; read-only
- * for callers, owned by its entry. */
+ * for callers, owned by its entry. Only the library makes nodes, so the
+ * struct grows by appending fields (never reordering): a caller built
+ * against an older header reads the fields it knows. */
 typedef struct pk_hist_cnode {
 	const char *sym;             /* NULL: an address, printed as ip */
 	const char *dso;

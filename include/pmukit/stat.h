@@ -32,7 +32,10 @@
 extern "C" {
 #endif
 
-/* One line of output: an evsel summed over one aggregation bucket. */
+/* One line of output: an evsel summed over one aggregation bucket. Only
+ * the library fills rows, but callers index pk_stat_rows.v with this
+ * struct's size: a field added after a release changes the ABI (the
+ * soname's major version moves with it). Until 1.0, fields are appended. */
 typedef struct pk_stat_row {
 	const pk_evsel *evsel;
 	const char *name;          /* as counted (pk_counting_name: "cycles:u" after the fallback) */
