@@ -70,12 +70,23 @@ typedef struct pk_topdown_opts {
 	int level;                 /* 1 to PK_TOPDOWN_MAX_LEVEL, or _ALL (0: 1) */
 	bool smt;                  /* SMT on: the #smt_on forms (pre-Ice Lake _ANY events) */
 	const char *only_pmu;      /* one core PMU only (--cputype); NULL: all */
+	const pk_kernel *kernel;   /* the machine whose literals formulas name
+				      (pk_topdown_host_literals); NULL: none, and
+				      the nodes that need them are not computable */
 } pk_topdown_opts;
 
 void pk_topdown_opts_init(pk_topdown_opts *opts);
 /* Whether the kernel's CPU 0 has thread siblings (SMT on); k NULL: the real
  * kernel. False when the topology is not published. */
 bool pk_topdown_host_smt(const pk_kernel *k);
+/* The machine's literals metric formulas name (#smt_on, #threads,
+ * #num_cpus, #num_cores, #num_dies, #num_packages, #sockets, #tsc_hz,
+ * #system_tsc_freq) as the kernel k (NULL: the real one) publishes them,
+ * into out (at most cap, PK_TOPDOWN_HOST_LITERALS is all): their number. A
+ * fact not published is left out (its formulas are not computable). With
+ * the caller's #wall_ns they give Intel's #duration_ms and #tsc. */
+#define PK_TOPDOWN_HOST_LITERALS 9
+size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size_t cap);
 
 /* The methods for every core PMU of pmus on CPU cpuid. Errors (-ENODEV with
  * a message saying why and what is possible instead): no core PMU; no core

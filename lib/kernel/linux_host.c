@@ -84,6 +84,9 @@ static int perfmon_capable(int64_t *out)
 	return r;
 }
 
+/* the TSC's rate (below, beside the other /proc/cpuinfo reader) */
+static int tsc_hz(int64_t *out);
+
 int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 {
 	(void)k;
@@ -105,6 +108,8 @@ int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 		return mem_total_kb(out);
 	case PK_HOST_PERFMON_CAPABLE:
 		return perfmon_capable(out);
+	case PK_HOST_TSC_HZ:
+		return tsc_hz(out);
 	default:
 		return -EINVAL;
 	}
@@ -248,6 +253,34 @@ static void cpuinfo_field(const char *key, char *buf, size_t len)
 		break;
 	}
 	fclose(f);
+}
+
+/* The TSC's rate: CPUID leaf 0x15 gives it as the crystal's rate times the
+ * TSC/crystal ratio where the CPU states all three; else the nominal rate
+ * of Intel's brand string ("... @ 2.50GHz"), which the TSC runs at. */
+static int tsc_hz(int64_t *out)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	if (__get_cpuid_max(0, NULL) >= 0x15 && __get_cpuid(0x15, &a, &b, &c, &d) && a && b &&
+	    c) {
+		*out = (int64_t)((uint64_t)c * b / a);
+		return 0;
+	}
+#endif
+	char name[256], *end;
+	cpuinfo_field("model name", name, sizeof(name));
+	const char *at = strrchr(name, '@');
+	double v = at ? strtod(at + 1, &end) : 0;
+	if (!at || v <= 0 || end == at + 1)
+		return -ENOENT;
+	while (*end == ' ')
+		end++;
+	double unit = !strncmp(end, "GHz", 3) ? 1e9 : !strncmp(end, "MHz", 3) ? 1e6 : 0;
+	if (!unit)
+		return -ENOENT;
+	*out = (int64_t)(v * unit + 0.5);
+	return 0;
 }
 
 int pki_linux_cpu(const pk_kernel *k, pk_host_cpu *out)

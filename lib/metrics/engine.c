@@ -377,6 +377,18 @@ static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor
 	return NULL;
 }
 
+/* Literals derived from the caller's: Intel's durations from the wall time
+ * it gives (#wall_ns: the interval's under -I), and #tsc, the TSC's ticks
+ * in that time (#tsc_hz, pk_topdown_host_literals). */
+static const struct {
+	const char *name, *from, *times; /* name = from * times (NULL: 1) * scale */
+	double scale;
+} derived[] = {
+	{"#duration_ms", "#wall_ns", NULL, 1e-6},
+	{"#duration_s", "#wall_ns", NULL, 1e-9},
+	{"#tsc", "#wall_ns", "#tsc_hz", 1e-9},
+};
+
 static bool find_literal(const pk_metric_counts *in, const char *name, double *v)
 {
 	for (size_t i = 0; i < in->nr_lit; i++)
@@ -384,6 +396,14 @@ static bool find_literal(const pk_metric_counts *in, const char *name, double *v
 			*v = in->lit[i].value;
 			return true;
 		}
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+		double a, b = 1;
+		if (!strcasecmp(name, derived[i].name) && find_literal(in, derived[i].from, &a) &&
+		    (!derived[i].times || find_literal(in, derived[i].times, &b))) {
+			*v = a * b * derived[i].scale;
+			return true;
+		}
+	}
 	return false;
 }
 

@@ -23,8 +23,10 @@ with the raw core encoding of each event (or none: uncore, MSR and energy
 events, which `stat -M` refuses by name), one table per CPU keyed by the
 core of lib/pmu/cpu_models.c (pki_uarch and its first libpfm4 name, the C
 name here, so Skylake-X and Ice Lake-X, other files, take none). Constants become literals:
-#smt_on, #threads, #num_cpus, #sockets, #tsc_freq, #duration_ms, #duration_s, #chas;
-any other constant but a number stops the generator.
+#smt_on, #threads, #num_cpus, #sockets, #tsc, #duration_ms, #duration_s, #chas;
+any other constant but a number stops the generator. SYSTEM_TSC_FREQ becomes
+#tsc: the files' formulas use it as their BaseFormula's `tsc`, the TSC's
+ticks over the measured time (CPUs_Utilized = REF_TSC / tsc), not a rate.
 
   gen_intel.py PERFMON_DIR OUT.c METRICS.c        write
   gen_intel.py PERFMON_DIR OUT.c METRICS.c --check  exit 1 when either differs
@@ -46,7 +48,7 @@ PERF_METRICS = ["RETIRING", "BAD_SPECULATION", "FRONTEND_BOUND", "BACKEND_BOUND"
                 "HEAVY_OPERATIONS", "BRANCH_MISPREDICTS", "FETCH_LATENCY", "MEMORY_BOUND"]
 CONSTANTS = {"HYPERTHREADING_ON": "#smt_on", "THREADS_PER_CORE": "#threads",
              "system.sockets[0].cpus.count * system.socket_count": "#num_cpus",
-             "SOCKET_COUNT": "#sockets", "SYSTEM_TSC_FREQ": "#tsc_freq",
+             "SOCKET_COUNT": "#sockets", "SYSTEM_TSC_FREQ": "#tsc",
              "DURATIONTIMEINMILLISECONDS": "#duration_ms",
              "DURATIONTIMEINSECONDS": "#duration_s", "CHAS_PER_SOCKET": "#chas"}
 UNITS = {"percent": "%", "": "", "per instruction": "per instr"}

@@ -42,7 +42,7 @@ struct pk_metric_groups {
 	pk_metric_table *table;    /* the CPU's vendor metrics */
 	mg_metric *v;
 	size_t nr;
-	pk_metric_literal lit[8];  /* #smt_on, #threads, ... */
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS]; /* #smt_on, #tsc_hz, ... */
 	size_t nr_lit;
 	bool no_merge;             /* --metric-no-merge: a group per metric */
 };
@@ -254,9 +254,7 @@ static int make_label(pk_metric_groups *mg, mg_metric *m)
 
 static void set_literals(pk_metric_groups *mg, const pk_kernel *k)
 {
-	bool smt = pk_topdown_host_smt(k);
-	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#smt_on", smt ? 1 : 0};
-	mg->lit[mg->nr_lit++] = (pk_metric_literal){"#threads", smt ? 2 : 1};
+	mg->nr_lit = pk_topdown_host_literals(k, mg->lit, PK_TOPDOWN_HOST_LITERALS);
 }
 
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,

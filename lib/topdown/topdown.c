@@ -45,6 +45,8 @@ struct pk_topdown {
 	size_t nr;
 	int level;
 	bool smt;
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS]; /* the machine's (opts.kernel) */
+	size_t nr_lit;
 };
 
 void pk_topdown_opts_init(pk_topdown_opts *opts)
@@ -187,6 +189,8 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 	}
 	td->level = opts->level ? opts->level : 1;
 	td->smt = opts->smt;
+	if (opts->kernel)
+		td->nr_lit = pk_topdown_host_literals(opts->kernel, td->lit, PK_TOPDOWN_HOST_LITERALS);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const pk_pmu *p = pk_pmus_core_at(pmus, i);
@@ -487,6 +491,8 @@ size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_count
 	lit[nl++] = (pk_metric_literal){"#slots", (double)b->width};
 	lit[nl++] = (pk_metric_literal){"#smt_on", td->smt ? 1 : 0};
 	lit[nl++] = (pk_metric_literal){"#threads", td->smt ? 2 : 1};
+	for (size_t i = 0; i < td->nr_lit && nl < PKI_TD_LITERALS; i++)
+		lit[nl++] = td->lit[i];
 	in.lit = lit;
 	in.nr_lit = nl;
 	pk_metric_count *sub = malloc((counts->nr + 1) * sizeof(*sub));

@@ -452,6 +452,63 @@ static void test_table_topdown(void **state)
 	bench_free(&b);
 }
 
+/* Intel's system metrics on Skylake with the machine's literals (issue 22):
+ * SYSTEM_TSC_FREQ in the files is `tsc`, the TSC's ticks in the measured
+ * time (#tsc: #tsc_hz times #wall_ns), and DURATIONTIMEINMILLISECONDS the
+ * wall time. Two threads at 2.7 GHz for 0.6 s on a 2.1 GHz TSC, 4 CPUs:
+ * core frequency 2.7, 2 CPUs utilized, 50% utilization, and 64-byte lines
+ * over the time for a fill bandwidth; without the TSC's rate or the wall
+ * time, not computable. */
+static void test_system_literals(void **state)
+{
+	(void)state;
+	pk_cpuid id;
+	pk_error err;
+	assert_int_equal(pk_cpuid_parse("GenuineIntel-6-5E-3", &id, &err), 0);
+	size_t nr;
+	const pk_metric_def *defs = pk_metric_defs_cpu(&id, NULL, &nr, NULL);
+	pk_metric_table *t = pk_metric_table_new(defs, nr, &err);
+	assert_non_null(t);
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs("skylake"), &err);
+	assert_non_null(pmus);
+	pk_evlist *l = pk_evlist_new();
+	static const char *const ev[] = {"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.REF_TSC",
+					 "L1D.REPLACEMENT"};
+	const double val[] = {2 * 2.7e9 * 0.6, 2 * 2.1e9 * 0.6, 1e8};
+	pk_metric_count c[3];
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t config;
+		assert_int_equal(pk_metric_event_config(&id, NULL, ev[i], &config, &err), 0);
+		struct perf_event_attr a = {.type = PERF_TYPE_RAW, .config = config};
+		c[i] = (pk_metric_count){.evsel = pk_evlist_add(l, &a, ev[i], pk_pmus_find(pmus, "cpu")),
+					 .key = -1, .value = val[i], .counted = true};
+		assert_non_null(c[i].evsel);
+	}
+	pk_metric_literal lit[] = {{"#wall_ns", 0.6e9}, {"#tsc_hz", 2.1e9}, {"#num_cpus", 4}};
+	pk_metric_counts in = {.v = c, .nr = 3, .lit = lit, .nr_lit = 3};
+	static const struct {
+		const char *name;
+		double want;
+	} m[] = {{"tma_info_system_core_frequency", 2.7}, {"tma_info_system_cpus_utilized", 2},
+		 {"tma_info_system_cpu_utilization", 0.5},
+		 {"tma_info_memory_l1d_cache_fill_bw", 64 * 1e8 / 1e9 / 0.6}};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		long r = pk_metric_table_find(t, m[i].name);
+		assert_true(r >= 0);
+		pk_metric_value mv;
+		if (pk_metric_eval(t, (size_t)r, &in, -1, &mv) != 1 || !near(mv.value, m[i].want))
+			fail_msg("%s: %g, want %g", m[i].name, mv.value, m[i].want);
+		in.nr_lit = 1; /* no TSC rate: only the bandwidth, over the wall time */
+		assert_int_equal(pk_metric_eval(t, (size_t)r, &in, -1, &mv), i == 3);
+		in.nr_lit = 0;
+		assert_int_equal(pk_metric_eval(t, (size_t)r, &in, -1, &mv), 0);
+		in.nr_lit = 3;
+	}
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_metric_table_free(t);
+}
+
 static void expect_table_error(const pk_metric_def *defs, size_t n, const char *what, long pos)
 {
 	pk_error err;
@@ -690,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_perfmon_parse_all),
 		cmocka_unit_test(test_perfmon_values),
 		cmocka_unit_test(test_table_topdown),
+		cmocka_unit_test(test_system_literals),
 		cmocka_unit_test(test_table_errors),
 		cmocka_unit_test(test_stat_shadow),
 		cmocka_unit_test(test_stat_cache_stall_rows),

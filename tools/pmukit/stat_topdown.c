@@ -28,6 +28,7 @@ int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const cha
 	pk_topdown_opts_init(&o);
 	o.level = level;
 	o.smt = pk_topdown_host_smt(k);
+	o.kernel = k;
 	o.only_pmu = cputype;
 	t->td = pk_topdown_new(pmus, &id, &o, err);
 	if (!t->td)
@@ -487,7 +488,7 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	pk_metric_count *counts;
 	pk_metric_literal lit;
 	pk_metric_counts in;
-	if (stat_rows_metric_counts(rows, -1, &counts, &lit, &in) < 0)
+	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	td_key *keys = NULL;
 	size_t nk = td_keys(t, rows, &keys);

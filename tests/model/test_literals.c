@@ -1,0 +1,164 @@
+/* The machine's literals of metric formulas (pk_topdown_host_literals,
+ * issue 22), read through the kernel seam: on the model they are the
+ * scenario's own facts (SMT, the CPUs its threads name rounded to whole
+ * cores); the model publishes no TSC rate (its solver does not place the
+ * latency nodes that scale by it, mhost.c), so #tsc_hz is left out, never
+ * guessed, and stat -M's tma_info_system_core_frequency is blank there. On
+ * this machine they agree with sysfs' present CPUs and the brand string's
+ * "@ N.NNGHz" (when the CPU gives no CPUID leaf 0x15 and the name states
+ * one). The formulas with them: tests/metrics (test_system_literals). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/model.h>
+#include <pmukit/topdown.h>
+
+#include "helpers.h"
+
+/* A Skylake scenario, SMT on, threads on CPUs 0 and 2 at 2.7 GHz for 0.6 s;
+ * ref_ghz given when ref > 0. Returns its path (to free). */
+static char *scenario(const char *dir, double ref)
+{
+	char *path = malloc(strlen(dir) + 32);
+	sprintf(path, "%s/lit-%g.json", dir, ref);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	char refs[64] = "";
+	if (ref > 0)
+		snprintf(refs, sizeof(refs), "\"ref_ghz\": %g, ", ref);
+	const char *phase = "\"phases\": [{\"ms\": 600, \"ghz\": 2.7, \"tma\": {\"retiring\": 0.4, "
+			    "\"bad_speculation\": 0.1, \"frontend_bound\": 0.2, "
+			    "\"backend_bound\": 0.3}}]";
+	fprintf(f, "{\"machine\": \"skylake\", \"smt\": true, %s\"threads\": ["
+		   "{\"tid\": 10, \"comm\": \"a\", \"cpu\": 0, %s}, "
+		   "{\"tid\": 11, \"comm\": \"b\", \"cpu\": 2, %s}]}\n", refs, phase, phase);
+	fclose(f);
+	return path;
+}
+
+static bool literal(const pk_metric_literal *v, size_t n, const char *name, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name)) {
+			*out = v[i].value;
+			return true;
+		}
+	return false;
+}
+
+static void test_model_literals(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	static const struct {
+		const char *name;
+		double value;
+	} want[] = {{"#smt_on", 1}, {"#threads", 2}, {"#num_cpus", 4}, {"#num_cores", 2},
+		    {"#num_dies", 1}, {"#num_packages", 1}, {"#sockets", 1}};
+	char *path = scenario(dir, 2.1);
+	pk_model *m = pk_test_model(path);
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS];
+	size_t n = pk_topdown_host_literals(pk_model_kernel(m), lit, PK_TOPDOWN_HOST_LITERALS);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		double v;
+		if (!literal(lit, n, want[i].name, &v))
+			fail_msg("%s missing", want[i].name);
+		if (v != want[i].value)
+			fail_msg("%s = %g, want %g", want[i].name, v, want[i].value);
+	}
+	double v;
+	assert_false(literal(lit, n, "#tsc_hz", &v));
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	/* the cap is kept */
+	assert_int_equal(pk_topdown_host_literals(pk_model_kernel(m), lit, 3), 3);
+	pk_model_free(m);
+	free(path);
+	pk_test_rmtree(dir);
+}
+
+/* The highest CPU of a sysfs CPU list ("0-3,8"), -1 if none. */
+static int list_max(const char *text)
+{
+	int max = -1;
+	for (const char *p = text; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		max = (int)v > max ? (int)v : max;
+		p = *end ? end + 1 : end;
+	}
+	return max;
+}
+
+static void test_host_literals(void **state)
+{
+	(void)state;
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS];
+	size_t n = pk_topdown_host_literals(NULL, lit, PK_TOPDOWN_HOST_LITERALS);
+	double v = 0;
+	char *present = pk_test_read_text("/sys/devices/system/cpu/present");
+	if (present) {
+		assert_true(literal(lit, n, "#num_cpus", &v));
+		assert_int_equal((int)v, list_max(present) + 1);
+		free(present);
+	}
+	char *cpuinfo = pk_test_read_text("/proc/cpuinfo");
+	const char *name = cpuinfo ? strstr(cpuinfo, "model name") : NULL;
+	const char *at = name ? strchr(name, '@') : NULL, *eol = name ? strchr(name, '\n') : NULL;
+	if (at && eol && at < eol && strstr(at, "GHz") && strstr(at, "GHz") < eol &&
+	    literal(lit, n, "#tsc_hz", &v)) {
+		/* leaf 0x15 may state the exact rate; the brand string rounds */
+		double ghz = strtod(at + 1, NULL);
+		assert_true(fabs(v / 1e9 - ghz) < 0.05 * ghz);
+		assert_true(literal(lit, n, "#system_tsc_freq", &v));
+	} else {
+		printf("note: this CPU's name states no rate: #tsc_hz not checked\n");
+	}
+	free(cpuinfo);
+}
+
+/* The value of metric name on the lines of out: the number after '#' on each
+ * line naming it, into v (at most max); how many. */
+static int values(const char *out, const char *name, double *v, int max)
+{
+	int n = 0;
+	for (const char *l = strstr(out, name); l && n < max; l = strstr(l + 1, name)) {
+		const char *hash = l;
+		while (hash > out && hash[-1] != '\n' && *hash != '#')
+			hash--;
+		if (*hash == '#')
+			v[n++] = strtod(hash + 1, NULL);
+	}
+	return n;
+}
+
+/* The model publishes no TSC rate: the metrics over it are not invented. */
+static void test_model_core_frequency(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char *path = scenario(dir, 2.1), *out;
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -M tma_info_system_core_frequency,"
+						  "tma_info_system_turbo_utilization 2>&1", path), 0);
+	double v[4];
+	assert_int_equal(values(out, "tma_info_system_core_frequency", v, 4), 0);
+	/* the ratio beside it needs no literal: THREAD over REF_TSC, 2.7 / 2.1 */
+	assert_int_equal(values(out, "tma_info_system_turbo_utilization", v, 4), 1);
+	assert_true(fabs(v[0] - 2.7 / 2.1) < 0.005);
+	free(out);
+	free(path);
+	pk_test_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_literals),
+		cmocka_unit_test(test_host_literals),
+		cmocka_unit_test(test_model_core_frequency),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
