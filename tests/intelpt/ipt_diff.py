@@ -31,10 +31,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "perfdata"))
-from pd_diff import drop_tip, no_perf61, small_diff_args  # noqa: E402
+from pd_diff import drop_tip, no_perf61, test_args  # noqa: E402
 
 FILE = "quipper/perf.data.intel_pt-4.14"
 IDENTICAL = ["script --itrace=p", "script --ns --itrace=p", "script --itrace=",
@@ -63,16 +62,10 @@ def nr_errors(argv, cwd):
 
 
 def main():
-    got = small_diff_args(__doc__)
-    if got == 2:
-        return 2
-    show, keep, srcdir, pmukit = got
-    why = no_perf61()
-    if why:
-        print("SKIP: " + why)
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="ipt_diff.")
-    os.makedirs(tmp, exist_ok=True)
+    got = test_args(__doc__, lambda cc: no_perf61(), "ipt_diff.")
+    if got in (2, 77):
+        return got
+    show, keep, srcdir, pmukit, _, tmp = got
     try:
         path = os.path.join(tmp, "intel_pt.data")
         with lzma.open(os.path.join(srcdir, "tests", "data", "perfdata-real", FILE + ".xz")) as src, \
