@@ -100,6 +100,11 @@ int64_t pk_machine_pid_of(pk_machine *m, uint32_t tid);
  * pk_machine_comm gave for (pid, tid) is still its answer. */
 uint64_t pk_machine_comm_version(const pk_machine *m);
 
+/* Whether the recording's architecture (its ARCH header) is this host's,
+ * perf's "native arch" (true when either is not known, as perf then
+ * assumes). */
+bool pk_machine_arch_is_host(const pk_machine *m);
+
 /* The task table as recorded, perf report --tasks / --mmaps' view: the
  * tasks and maps perf's machine keeps from COMM, FORK, EXIT and MMAP
  * records alone (lib/symbols/tasks.c lists where it differs from the

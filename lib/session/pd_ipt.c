@@ -73,26 +73,75 @@ static void cpu_task(const pki_ipt *pt, pk_session *s, uint32_t cpu, int64_t *pi
 		*pid = pk_machine_pid_of(s->machine, (uint32_t)*tid);
 }
 
-/* The walker: no code is read (pmukit has no x86 instruction decoder),
- * so every walk fails, as perf's does without the traced binaries. */
+/* The state of the dso at ip in pid's maps (kernel space from bit 63, as
+ * perf's x86_64 kernel start); NULL when ip is in no map (or no memory). */
+static pki_ipt_dso *dso_at(pki_ipt *pt, pk_session *s, uint32_t pid, uint64_t ip)
+{
+	pk_addr_loc loc;
+	pk_machine_locate(s->machine, pid,
+			  ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, &loc);
+	if (!loc.has_map)
+		return NULL;
+	for (size_t i = 0; i < pt->nr_dsos; i++)
+		if (pt->dsos[i].ordinal == loc.dso_ordinal)
+			return &pt->dsos[i];
+	if (pk_grow(&pt->dsos, &pt->cap_dsos, pt->nr_dsos + 1, sizeof(*pt->dsos)))
+		return NULL;
+	pt->dsos[pt->nr_dsos] = (pki_ipt_dso){.ordinal = loc.dso_ordinal};
+	return &pt->dsos[pt->nr_dsos++];
+}
+
+/* The walker: no code is read (pmukit has no x86 instruction decoder), so
+ * every walk fails as perf's does without the traced binaries: with an
+ * error, but silently in a dso tried before and met so by a walk. */
 static int walk(void *arg, uint64_t ip, uint64_t stop, pk_ipt_insn *insn)
 {
 	(void)stop, (void)insn;
 	pki_ipt *pt = arg;
-	pk_session *s = pt->s;
 	int64_t pid, tid;
-	cpu_task(pt, s, pt->walking->cpu, &pid, &tid);
-	pk_addr_loc loc;
-	pk_machine_locate(s->machine, pid >= 0 ? (uint32_t)pid : 0,
-			  ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, &loc);
-	if (!loc.has_map)
+	cpu_task(pt, pt->s, pt->walking->cpu, &pid, &tid);
+	pki_ipt_dso *d = dso_at(pt, pt->s, pid >= 0 ? (uint32_t)pid : 0, ip);
+	if (!d)
 		return PK_IPT_WALK_NOINSN;
-	for (size_t i = 0; i < pt->nr_failed; i++)
-		if (pt->failed[i] == loc.dso_ordinal)
-			return PK_IPT_WALK_SKIP;
-	if (!pk_grow(&pt->failed, &pt->cap_failed, pt->nr_failed + 1, sizeof(*pt->failed)))
-		pt->failed[pt->nr_failed++] = loc.dso_ordinal;
+	if (d->tried && d->seen)
+		return PK_IPT_WALK_SKIP;
+	d->seen = d->tried;
+	d->tried = true;
 	return PK_IPT_WALK_NOINSN;
+}
+
+void pki_ipt_read_code(pki_ipt *pt, pk_session *s, uint32_t pid, uint64_t ip)
+{
+	pki_ipt_dso *d = pt->read_code && ip ? dso_at(pt, s, pid, ip) : NULL;
+	if (d)
+		d->tried = true;
+}
+
+/* perf's vdso mmap: to pick a 32- or 64-bit vdso it tries the files of the
+ * process's dsos named by a path, in address order, until one opens
+ * (none does here). */
+static void tried_all(pki_ipt *pt, pk_session *s, uint32_t pid)
+{
+	pk_frame_map fm;
+	for (uint64_t a = 0; a < UINT64_MAX; a = fm.end) {
+		if (pk_machine_frame_map(s->machine, pid, PERF_RECORD_MISC_USER, a, &fm)) {
+			pk_addr_loc loc;
+			pk_machine_locate(s->machine, pid, PERF_RECORD_MISC_USER, fm.start, &loc);
+			pki_ipt_dso *d = loc.dso_long[0] == '/' ? dso_at(pt, s, pid, fm.start) : NULL;
+			if (d)
+				d->tried = true;
+		}
+		if (fm.end <= a)
+			break;
+	}
+}
+
+void pki_ipt_record(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
+{
+	pk_pd_rec_mmap r;
+	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
+	    pk_pd_rec_mmap_parse(ev, &r, NULL) == 0 && !strcmp(r.filename, "[vdso]"))
+		tried_all(pt, s, r.pid);
 }
 
 static uint64_t perf_time(pki_ipt *pt, pk_session *s, uint64_t tsc)
@@ -212,6 +261,7 @@ static void parse_info(pki_ipt *pt, pk_session *s, const pk_pd_event *ev)
 	pk_ipt_params_from_info(&pt->params, w, n, config);
 	pt->params.walk = walk;
 	pt->params.walk_arg = pt;
+	pt->read_code = !pt->report && pk_machine_arch_is_host(s->machine);
 	pt->max_nonturbo = (uint32_t)w[PK_IPT_MAX_NONTURBO_RATIO];
 	if (!pt->itrace_set)
 		set_default(pt);
@@ -317,6 +367,7 @@ static int emit(pki_ipt *pt, pk_session *s, pki_ipt_queue *q, pk_session_sample_
 	smp->callchain_nr = pt->callchain ? pki_ipt_chain(pt, q, e->ip) : 0;
 	ev->evsel = ev_sel;
 	s->nr_samples++;
+	pki_ipt_read_code(pt, s, smp->pid, smp->ip);
 	return fn(arg, s, ev, smp);
 }
 
@@ -357,7 +408,7 @@ void pki_ipt_release(pki_ipt *pt)
 	}
 	free(pt->queues);
 	pki_cpu_tasks_release(&pt->cpu_tasks);
-	free(pt->failed);
+	free(pt->dsos);
 	pt->queues = NULL;
 	pt->nr_queues = 0;
 }

@@ -10,10 +10,15 @@
  * when queued (perf's AUXTRACE data is small beside the file's mapping);
  * a queue's next event is decoded ahead (its perf time known) and the
  * events of all queues come out oldest first, each before the first file
- * record whose time is not earlier. The walker knows no code: an IP in no
- * map fails with an error each time, the first failure in a dso too, later
- * ones in it silently (perf's way with a dso whose data it could not
- * read). */
+ * record whose time is not earlier. The walker knows no code and follows
+ * perf's bookkeeping of dsos whose file it could not read (the traced
+ * binaries are taken to be absent): an IP in no map fails with an error
+ * each time; in a dso, a walk fails with an error until the dso's file has
+ * been tried and a walk met it so, then silently. perf tries a dso's file
+ * in a walk, when script reads the instruction at a sample's IP (every
+ * sample it prints, when the recording's architecture is the host's) and,
+ * at a process's vdso mmap, for every dso with a path in its maps (to tell
+ * 32- from 64-bit); pki_ipt_dso keeps that per dso. */
 #ifndef PMUKIT_PD_IPT_H
 #define PMUKIT_PD_IPT_H
 
@@ -31,6 +36,14 @@ typedef struct pki_ipt_queue pki_ipt_queue;
 /* perf's order of its synthetic evsels; transactions (TSX aborts) never
  * gets a sample here (not decoded), but perf makes its evsel and its name
  * is the widest (script's event column) */
+/* A dso's data as perf 6.1 keeps it: tried (its file looked for, which
+ * fails: perf's DSO_DATA_STATUS_ERROR) and, once tried, met by a walk
+ * (DSO_DATA_STATUS_SEEN_ITRACE), after which its walks fail silently. */
+typedef struct pki_ipt_dso {
+	uint64_t ordinal;            /* pk_addr_loc's dso_ordinal */
+	bool tried, seen;
+} pki_ipt_dso;
+
 enum { PKI_IPT_BRANCHES, PKI_IPT_TRANSACTIONS, PKI_IPT_CBR, PKI_IPT_PSB, PKI_IPT_NR_SYNTH };
 
 typedef struct pki_ipt {
@@ -53,8 +66,9 @@ typedef struct pki_ipt {
 	bool have_tc;
 	pk_pd_rec_time_conv tc;
 	pki_cpu_tasks cpu_tasks;     /* per CPU: the task switched in */
-	uint64_t *failed;            /* the dsos (ordinals) a walk failed in */
-	size_t nr_failed, cap_failed;
+	pki_ipt_dso *dsos;           /* the dsos perf tried to read */
+	size_t nr_dsos, cap_dsos;
+	bool read_code;              /* script's reading of each sample's code (native) */
 	struct pk_session *s;        /* while a queue decodes: for the walker */
 	pki_ipt_queue *walking;
 	uint64_t nr_errors, nr_aux, aux_bytes;
@@ -72,6 +86,12 @@ int pki_ipt_event(pki_ipt *pt, struct pk_session *s, const pk_pd_event *ev);
  * than it; then a context switch sets its CPU's task. fn's nonzero result. */
 int pki_ipt_before(pki_ipt *pt, struct pk_session *s, const pk_pd_event *ev, uint64_t t,
 		   pk_session_sample_fn fn, void *arg);
+/* A record perf sees before the decoder goes on: a vdso mmap makes perf
+ * try the files of the process's dsos. Only while Intel PT is decoded. */
+void pki_ipt_record(pki_ipt *pt, struct pk_session *s, const pk_pd_event *ev);
+/* A sample script prints: perf reads the code at its IP (script's
+ * instruction fetch), trying the file of its dso. */
+void pki_ipt_read_code(pki_ipt *pt, struct pk_session *s, uint32_t pid, uint64_t ip);
 /* The chain of a sample at ip (report's default g): in pt->chain, its
  * length; q NULL: the file's samples (the IP alone). */
 size_t pki_ipt_chain(pki_ipt *pt, const pki_ipt_queue *q, uint64_t ip);

@@ -389,6 +389,8 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 				s->on_feature(s->feature_arg, s, &ev);
 			if (s->on_event)
 				s->on_event(s->event_arg, s, &ev, true);
+			if (s->ipt.have_info)
+				pki_ipt_record(&s->ipt, s, &ev);
 			if (pk_machine_event(s->machine, &ev) < 0)
 				return pk_err(err, -ENOMEM, "out of memory");
 			if (s->on_event)
@@ -409,6 +411,8 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 		if (sample_chain(s, &ev, &sample) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
 		const pk_pd_sample *smp = &sample;
+		if (s->aux_samples && s->ipt.have_info)
+			pki_ipt_read_code(&s->ipt, s, sample.pid, sample.ip);
 		if (s->aux_samples && s->ipt.have_info && s->ipt.callchain &&
 		    !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
 			/* Intel PT's report: the file's samples get chains too (on

@@ -384,6 +384,11 @@ bool pki_sy_arch_is_host(const pk_machine *m)
 	return file[0] == host[0];
 }
 
+bool pk_machine_arch_is_host(const pk_machine *m)
+{
+	return pki_sy_arch_is_host(m);
+}
+
 void pki_sy_set_arch(pk_machine *m, const uint8_t *raw, size_t len)
 {
 	/* perf's string: a u32 length, then the text, NUL padded */
