@@ -15,7 +15,16 @@
  *   PKI_TREE_DEFAULT per cycle;
  * - sweeps set each owned unknown, by bisection, so that its node's formula
  *   gives the target with the others as they are, until no node is off by
- *   more than 1e-9 (or 200 sweeps).
+ *   more than 1e-9 (or 200 sweeps);
+ * - then passes over every unknown (owned or not) move each to the value
+ *   that lowers the squared misses of the nodes naming it, never taking a
+ *   node that is on its target (PKI_TREE_ON) off it: this places the nodes
+ *   whose owned unknown alone could not (the others' defaults too large);
+ * - every rate stays in [0, PKI_TREE_MAX] per cycle (a solve that needs
+ *   more misses instead of inventing an impossible count);
+ * - Intel's latency nodes scale by the core clock, #tsc over #duration_ms:
+ *   the nominal rate (ref_ghz; without it they are not solved, and the
+ *   model publishes no TSC rate, mhost.c).
  * A node whose formula has no unknown left (every event counted by the
  * rows: Store_Bound over EXE_ACTIVITY.BOUND_ON_STORES, 0) keeps the value
  * the rows give: the model cannot set it, and says which in the error
@@ -39,6 +48,10 @@
 
 #define PKI_TREE_DEFAULT 0.02 /* counts per cycle of an unknown no node owns */
 #define PKI_TREE_SWEEPS 200
+#define PKI_TREE_PASSES 20     /* joint passes over every unknown after the sweeps */
+#define PKI_TREE_MAX 16.0      /* counts per cycle: more than a core does */
+#define PKI_TREE_NAN 1e6       /* the squared miss of a row not computable */
+#define PKI_TREE_ON 0.01       /* pp: a node this close is on its target */
 
 typedef struct pki_tree_rates {
 	const pki_td_table *t;
@@ -55,6 +68,7 @@ typedef struct tree_ctx {
 	double *rate;          /* per event */
 	bool *unknown;
 	long *owns;            /* per row: the event it sets, -1 */
+	long **ref;            /* per row: each reference's event, -1: a literal */
 } tree_ctx;
 
 /* Intel's fixed-counter pseudo codes as the rows know them (perf's codes). */
@@ -76,6 +90,13 @@ static double literal(const tree_ctx *c, const char *name)
 		return c->core->smt ? 2 : 1;
 	if (!strcasecmp(name, "#slots"))
 		return c->core->row->width;
+	/* Intel's latency nodes scale by the core clock: #tsc (the TSC's ticks)
+	 * over #duration_ms, here a second at the nominal rate (ref_ghz; none:
+	 * NaN, and the model publishes no TSC rate then either) */
+	if (!strcasecmp(name, "#duration_ms"))
+		return 1000;
+	if (!strcasecmp(name, "#tsc"))
+		return c->core->ref_ghz > 0 ? c->core->ref_ghz * 1e9 : NAN;
 	return NAN;
 }
 
@@ -87,9 +108,8 @@ static double eval_row(const tree_ctx *c, size_t r)
 	if (n > 128)
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
-		const char *ref = pk_expr_ref(e, i);
-		long ev = ref[0] == '#' ? -1 : pki_td_find_event(c->t, ref);
-		v[i] = ref[0] == '#' ? literal(c, ref) : ev >= 0 ? c->rate[ev] : NAN;
+		long ev = c->ref[r][i];
+		v[i] = ev >= 0 ? c->rate[ev] : ev == -1 ? literal(c, pk_expr_ref(e, i)) : NAN;
 	}
 	return pk_expr_eval(e, v);
 }
@@ -104,8 +124,9 @@ static bool solve_one(tree_ctx *c, size_t r, long ev)
 	double flo = eval_row(c, r) - want;
 	c->rate[ev] = hi;
 	double fhi = eval_row(c, r) - want;
-	for (int i = 0; i < 12 && !(isfinite(flo) && isfinite(fhi) && flo * fhi <= 0); i++) {
-		hi *= 2; /* up to 4096 counts per cycle */
+	for (int i = 0; hi < PKI_TREE_MAX && !(isfinite(flo) && isfinite(fhi) && flo * fhi <= 0);
+	     i++) {
+		hi *= 2; /* up to PKI_TREE_MAX counts per cycle */
 		c->rate[ev] = hi;
 		fhi = eval_row(c, r) - want;
 	}
@@ -225,6 +246,93 @@ static void sweep_all(tree_ctx *c)
 	free(reach);
 }
 
+/* Row r's references bound to the table's events once (-1: a literal, -2:
+ * an event the table does not have). */
+static int bind_refs(tree_ctx *c, size_t r)
+{
+	size_t n = pk_expr_nr_refs(c->f[r]);
+	c->ref[r] = malloc((n ? n : 1) * sizeof(long));
+	if (!c->ref[r])
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *ref = pk_expr_ref(c->f[r], i);
+		long ev = ref[0] == '#' ? -1 : pki_td_find_event(c->t, ref);
+		c->ref[r][i] = ref[0] == '#' ? -1 : ev >= 0 ? ev : -2;
+	}
+	return 0;
+}
+
+/* The squared misses of the deeper rows naming event ev (all rows: -1); a
+ * row that cannot be computed weighs PKI_TREE_NAN. With keep, a row of
+ * keep[] (on its target before) that leaves its target makes it infinite:
+ * refining a node never takes another off its target. */
+static double miss(const tree_ctx *c, long ev, const bool *keep)
+{
+	double sum = 0;
+	for (size_t r = 0; r < c->t->nr_rows; r++) {
+		if (!c->f[r] || isnan(c->target[r]))
+			continue;
+		bool named = ev < 0;
+		for (size_t i = 0; !named && i < pk_expr_nr_refs(c->f[r]); i++)
+			named = c->ref[r][i] == ev;
+		if (!named)
+			continue;
+		double d = eval_row(c, r) - c->target[r];
+		if (keep && keep[r] && !(fabs(d) <= PKI_TREE_ON))
+			return INFINITY;
+		sum += isfinite(d) ? d * d : PKI_TREE_NAN;
+	}
+	return sum;
+}
+
+/* miss() with ev set to v (and left there). */
+static double miss_at(tree_ctx *c, long ev, double v, const bool *keep)
+{
+	c->rate[ev] = v;
+	return miss(c, ev, keep);
+}
+
+/* Moves unknown ev to the value in [0, PKI_TREE_MAX] that lowers the misses
+ * of the rows naming it most without taking one that is on its target off
+ * it (a log scan, then golden-section around the best point); keeps its
+ * value when nothing is lower. */
+static void refine_one(tree_ctx *c, long ev, bool *keep)
+{
+	for (size_t r = 0; r < c->t->nr_rows; r++)
+		keep[r] = c->f[r] && !isnan(c->target[r]) &&
+			  fabs(eval_row(c, r) - c->target[r]) <= PKI_TREE_ON;
+	double x = c->rate[ev], low = miss(c, ev, keep);
+	for (int i = 0; i <= 32; i++) { /* rates span decades */
+		double v = i == 0 ? 0 : PKI_TREE_MAX * pow(2, i - 32), m = miss_at(c, ev, v, keep);
+		if (m < low)
+			low = m, x = v;
+	}
+	double a = x / 2, b = x > 0 ? x * 2 : PKI_TREE_MAX * pow(2, -31);
+	for (int i = 0; i < 40; i++) {
+		double p = b - (b - a) * 0.618034, q = a + (b - a) * 0.618034;
+		double mp = miss_at(c, ev, p, keep), mq = miss_at(c, ev, q, keep);
+		if (mp < mq)
+			b = q;
+		else
+			a = p;
+		if (fmin(mp, mq) < low)
+			low = fmin(mp, mq), x = mp < mq ? p : q;
+	}
+	c->rate[ev] = x;
+}
+
+/* Every unknown at once, after the sweeps: passes of refine_one over them
+ * while some node misses its target. */
+static void refine_all(tree_ctx *c)
+{
+	bool *keep = calloc(c->t->nr_rows + 1, sizeof(*keep));
+	for (int pass = 0; keep && pass < PKI_TREE_PASSES && miss(c, -1, NULL) > 1e-6; pass++)
+		for (long ev = 0; (size_t)ev < c->t->nr_events; ev++)
+			if (c->unknown[ev])
+				refine_one(c, ev, keep);
+	free(keep);
+}
+
 static int solve(pki_tree_rates *out, const pki_core *core, const pki_phase *ph, pk_error *err)
 {
 	const pki_td_table *t = out->t;
@@ -233,19 +341,27 @@ static int solve(pki_tree_rates *out, const pki_core *core, const pki_phase *ph,
 		      .target = calloc(nr, sizeof(double)), .rate = out->rate,
 		      .unknown = out->unknown, .owns = calloc(nr, sizeof(long))};
 	int rc = c.f && c.target && c.owns ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	c.ref = calloc(nr, sizeof(long *));
+	if (!c.ref)
+		rc = pk_err(err, -ENOMEM, "out of memory");
 	for (size_t r = 0; r < t->nr_rows && rc == 0; r++)
 		if (pki_td_row_level(&t->rows[r]) >= 3 &&
-		    !(c.f[r] = pk_expr_parse(t->rows[r].formula, err)))
-			rc = err->code;
+		    (!(c.f[r] = pk_expr_parse(t->rows[r].formula, err)) || bind_refs(&c, r) < 0))
+			rc = err->code ? err->code : pk_err(err, -ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = known_rates(&c, err);
 	if (rc == 0) {
 		targets(&c);
 		assign(&c);
 		sweep_all(&c);
+		refine_all(&c);
 	}
-	for (size_t r = 0; c.f && r < t->nr_rows; r++)
+	for (size_t r = 0; c.f && r < t->nr_rows; r++) {
 		pk_expr_free(c.f[r]);
+		if (c.ref)
+			free(c.ref[r]);
+	}
+	free(c.ref);
 	free(c.f);
 	free(c.target);
 	free(c.owns);

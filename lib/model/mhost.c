@@ -24,11 +24,12 @@ static int host_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 	case PK_HOST_MLOCK_KB: *out = MK_MLOCK_KB; return 0;
 	case PK_HOST_PAGE_SIZE: *out = 4096; return 0;
 	case PK_HOST_PERFMON_CAPABLE: *out = priv; return 0;
-	/* MemTotal: memory is not modeled. The TSC's rate: ref-cycles count at
-	 * ref_ghz, but the deeper nodes that scale by it (Intel's latency
-	 * nodes: #tsc) are not placed by the model's solver (events_tree.c), so
-	 * formulas using it stay not computable rather than off */
-	default: return -ENOENT;
+	case PK_HOST_TSC_HZ: /* ref-cycles' rate, when the scenario gives one */
+		if (!(MK(k)->sc.ref_ghz > 0))
+			return -ENOENT;
+		*out = (int64_t)(MK(k)->sc.ref_ghz * 1e9 + 0.5);
+		return 0;
+	default: return -ENOENT; /* MemTotal: memory is not modeled */
 	}
 }
 

@@ -1,12 +1,14 @@
 /* The machine's literals of metric formulas (pk_topdown_host_literals,
  * issue 22), read through the kernel seam: on the model they are the
  * scenario's own facts (SMT, the CPUs its threads name rounded to whole
- * cores); the model publishes no TSC rate (its solver does not place the
- * latency nodes that scale by it, mhost.c), so #tsc_hz is left out, never
- * guessed, and stat -M's tma_info_system_core_frequency is blank there. On
- * this machine they agree with sysfs' present CPUs and the brand string's
- * "@ N.NNGHz" (when the CPU gives no CPUID leaf 0x15 and the name states
- * one). The formulas with them: tests/metrics (test_system_literals). */
+ * cores, ref_ghz as the TSC's rate; no ref_ghz: no #tsc_hz, never guessed);
+ * on this machine they agree with sysfs' present CPUs and the brand
+ * string's "@ N.NNGHz" (when the CPU gives no CPUID leaf 0x15). Then the
+ * formulas over them on the model: Intel's tma_info_system_core_frequency
+ * (THREAD / REF_TSC * tsc / 1e9 / time) is the scenario's core clock in a
+ * whole run and in each -I interval, blank without ref_ghz, and a latency
+ * node that scales by it (tma_contested_accesses) reproduces the share the
+ * scenario gives. The formulas alone: tests/metrics (test_system_literals). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +19,9 @@
 
 #include "helpers.h"
 
-/* A Skylake scenario, SMT on, threads on CPUs 0 and 2 at 2.7 GHz for 0.6 s;
- * ref_ghz given when ref > 0. Returns its path (to free). */
+/* A Skylake scenario, SMT on, threads on CPUs 0 and 2 at 2.7 GHz for 0.6 s,
+ * 5% L3 bound of which 2% contested accesses; ref_ghz given when ref > 0.
+ * Returns its path (to free). */
 static char *scenario(const char *dir, double ref)
 {
 	char *path = malloc(strlen(dir) + 32);
@@ -30,7 +33,8 @@ static char *scenario(const char *dir, double ref)
 		snprintf(refs, sizeof(refs), "\"ref_ghz\": %g, ", ref);
 	const char *phase = "\"phases\": [{\"ms\": 600, \"ghz\": 2.7, \"tma\": {\"retiring\": 0.4, "
 			    "\"bad_speculation\": 0.1, \"frontend_bound\": 0.2, "
-			    "\"backend_bound\": 0.3}}]";
+			    "\"backend_bound\": 0.3, \"memory_bound\": 0.15, \"l3_bound\": 0.05, "
+			    "\"contested_accesses\": 0.02}}]";
 	fprintf(f, "{\"machine\": \"skylake\", \"smt\": true, %s\"threads\": ["
 		   "{\"tid\": 10, \"comm\": \"a\", \"cpu\": 0, %s}, "
 		   "{\"tid\": 11, \"comm\": \"b\", \"cpu\": 2, %s}]}\n", refs, phase, phase);
@@ -56,25 +60,29 @@ static void test_model_literals(void **state)
 		const char *name;
 		double value;
 	} want[] = {{"#smt_on", 1}, {"#threads", 2}, {"#num_cpus", 4}, {"#num_cores", 2},
-		    {"#num_dies", 1}, {"#num_packages", 1}, {"#sockets", 1}};
-	char *path = scenario(dir, 2.1);
-	pk_model *m = pk_test_model(path);
-	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS];
-	size_t n = pk_topdown_host_literals(pk_model_kernel(m), lit, PK_TOPDOWN_HOST_LITERALS);
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		double v;
-		if (!literal(lit, n, want[i].name, &v))
-			fail_msg("%s missing", want[i].name);
-		if (v != want[i].value)
-			fail_msg("%s = %g, want %g", want[i].name, v, want[i].value);
+		    {"#num_dies", 1}, {"#num_packages", 1}, {"#sockets", 1}, {"#tsc_hz", 2.1e9},
+		    {"#system_tsc_freq", 2.1e9}};
+	for (int with_ref = 1; with_ref >= 0; with_ref--) {
+		char *path = scenario(dir, with_ref ? 2.1 : 0);
+		pk_model *m = pk_test_model(path);
+		pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS];
+		size_t n = pk_topdown_host_literals(pk_model_kernel(m), lit, PK_TOPDOWN_HOST_LITERALS);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			double v;
+			if (strstr(want[i].name, "tsc") && !with_ref) {
+				assert_false(literal(lit, n, want[i].name, &v));
+				continue;
+			}
+			if (!literal(lit, n, want[i].name, &v))
+				fail_msg("%s missing", want[i].name);
+			if (v != want[i].value)
+				fail_msg("%s = %g, want %g", want[i].name, v, want[i].value);
+		}
+		/* the cap is kept */
+		assert_int_equal(pk_topdown_host_literals(pk_model_kernel(m), lit, 3), 3);
+		pk_model_free(m);
+		free(path);
 	}
-	double v;
-	assert_false(literal(lit, n, "#tsc_hz", &v));
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
-	/* the cap is kept */
-	assert_int_equal(pk_topdown_host_literals(pk_model_kernel(m), lit, 3), 3);
-	pk_model_free(m);
-	free(path);
 	pk_test_rmtree(dir);
 }
 
@@ -135,19 +143,58 @@ static int values(const char *out, const char *name, double *v, int max)
 	return n;
 }
 
-/* The model publishes no TSC rate: the metrics over it are not invented. */
 static void test_model_core_frequency(void **state)
 {
 	(void)state;
 	char *dir = pk_test_tmpdir();
 	char *path = scenario(dir, 2.1), *out;
 	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -M tma_info_system_core_frequency,"
-						  "tma_info_system_turbo_utilization 2>&1", path), 0);
-	double v[4];
-	assert_int_equal(values(out, "tma_info_system_core_frequency", v, 4), 0);
-	/* the ratio beside it needs no literal: THREAD over REF_TSC, 2.7 / 2.1 */
-	assert_int_equal(values(out, "tma_info_system_turbo_utilization", v, 4), 1);
-	assert_true(fabs(v[0] - 2.7 / 2.1) < 0.005);
+						  "tma_info_system_cpus_utilized,"
+						  "tma_info_system_cpu_utilization 2>&1", path), 0);
+	double v[16];
+	assert_int_equal(values(out, "tma_info_system_core_frequency", v, 16), 1);
+	assert_true(fabs(v[0] - 2.7) < 0.005);
+	/* two threads busy the whole time, of four CPUs */
+	assert_int_equal(values(out, "tma_info_system_cpus_utilized", v, 16), 1);
+	assert_true(fabs(v[0] - 2.0) < 0.005);
+	assert_int_equal(values(out, "tma_info_system_cpu_utilization", v, 16), 1);
+	assert_true(fabs(v[0] - 0.5) < 0.005);
+	free(out);
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -I 200 -M "
+						  "tma_info_system_core_frequency 2>&1", path), 0);
+	int n = values(out, "tma_info_system_core_frequency", v, 16);
+	assert_true(n >= 2);
+	for (int i = 0; i < n; i++)
+		if (fabs(v[i] - 2.7) >= 0.005)
+			fail_msg("interval %d: %g GHz, the scenario's is 2.7\n%s", i, v[i], out);
+	free(out);
+	free(path);
+	/* no ref_ghz: the TSC's rate is unknown, the metric is not computed */
+	path = scenario(dir, 0);
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s -M "
+						  "tma_info_system_core_frequency 2>&1", path), 0);
+	assert_int_equal(values(out, "tma_info_system_core_frequency", v, 16), 0);
+	free(out);
+	free(path);
+	pk_test_rmtree(dir);
+}
+
+/* A node that scales by the core clock (#tsc over the time) reproduces the
+ * scenario's share: contested accesses 2% (Level 4, Skylake). */
+static void test_model_latency_node(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char *path = scenario(dir, 2.1), *out;
+	assert_int_equal(pk_test_pmukit_run(&out, "stat --model %s --topdown --td-level 4 -v -x, "
+						  "2>&1", path), 0);
+	const char *l = strstr(out, "tma_contested_accesses");
+	assert_non_null(l);
+	while (l > out && l[-1] != '\n')
+		l--;
+	double v = strtod(l, NULL);
+	if (fabs(v - 2.0) > 0.1)
+		fail_msg("tma_contested_accesses %g%%, the scenario's is 2%%\n%s", v, out);
 	free(out);
 	free(path);
 	pk_test_rmtree(dir);
@@ -159,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_model_literals),
 		cmocka_unit_test(test_host_literals),
 		cmocka_unit_test(test_model_core_frequency),
+		cmocka_unit_test(test_model_latency_node),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
