@@ -41,9 +41,15 @@ void pki_sy_mg_put(mapgroup *g)
  * in two); g has room for one more map. */
 static void cut_maps(mapgroup *g, uint64_t start, uint64_t end)
 {
-	for (size_t i = 0; i < g->nr; i++) {
+	/* from the last map starting at or before start (zero-length ones
+	 * skipped back), up to the first starting at or after end */
+	size_t i = pki_sy_count_le(g->maps, g->nr, sizeof(map), start);
+	i = i ? i - 1 : 0;
+	while (i > 0 && g->maps[i].start == g->maps[i].end)
+		i--;
+	for (; i < g->nr && g->maps[i].start < end; i++) {
 		map *o = &g->maps[i];
-		if (o->end <= start || o->start >= end)
+		if (o->end <= start)
 			continue;
 		if (o->start < start && o->end > end) { /* split in two */
 			map after = *o;

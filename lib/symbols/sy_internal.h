@@ -295,7 +295,11 @@ thread *pki_sy_thread_findnew(pk_machine *m, uint32_t pid, uint32_t tid);
 /* The machine's idle task, swapper 0/0. 0 or -ENOMEM. */
 int pki_sy_idle_thread(pk_machine *m);
 /* The maps lookups of process pid use (its leader's), NULL when none. */
-mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid);
+static inline mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid)
+{
+	thread *leader = pki_sy_thread_find(m, pid);
+	return leader ? leader->mg : NULL;
+}
 int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev);
 int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev);
 void pki_sy_threads_free(pk_machine *m);

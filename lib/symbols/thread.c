@@ -138,12 +138,6 @@ int pki_sy_idle_thread(pk_machine *m)
 	return 0;
 }
 
-mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid)
-{
-	thread *leader = pki_sy_thread_find(m, pid);
-	return leader ? leader->mg : NULL;
-}
-
 void pki_sy_threads_free(pk_machine *m)
 {
 	for (size_t i = 0; i < THREAD_HASH; i++) {
