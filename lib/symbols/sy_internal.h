@@ -134,6 +134,8 @@ typedef struct thread {
 	uint32_t tid, pid;
 	int32_t ppid;                /* the parent's tid from FORK, -1 without one */
 	bool idle;                   /* the machine's swapper, no record named it yet */
+	bool by_task;                /* made or named by a COMM or FORK (report --tasks
+					without --mmaps takes no MMAP: lists only these) */
 	char *comm;                  /* NULL: never named */
 	char *dflt;                  /* tasks.c: ":<tid>", made when listed unnamed */
 	uint64_t gen;                /* unique per thread made */
@@ -177,6 +179,7 @@ struct pk_machine {
 	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */
 	size_t nr_threads;           /* live threads in the table */
 	uint64_t thread_gen;         /* threads made so far */
+	bool in_task_rec;            /* thread.c: a COMM or FORK being taken in */
 	struct pki_sy_tasks *tasks;  /* tasks.c's listing, NULL unless kept */
 };
 

@@ -8,6 +8,9 @@
  * and maps.c's maps (offsets, prot, flags and inodes as recorded, zero-length
  * maps, a FORK's copy, a new map cutting those it overlaps).
  *
+ * perf report --tasks without --mmaps takes no MMAP record: the threads
+ * only MMAP records made are not listed then.
+ *
  * Where pmukit's lookups still part from perf's (the table is one, the
  * questions differ):
  * - a sample's maps are found by its pid (the leader's; the lookup API has
@@ -111,7 +114,8 @@ static int build(pk_machine *m)
 	size_t n = 0;
 	for (size_t i = 0; i < THREAD_HASH; i++)
 		for (thread *t = m->threads[i]; t; t = t->next)
-			tk->order[n++] = t;
+			if (tk->with_maps || t->by_task)
+				tk->order[n++] = t;
 	qsort(tk->order, n, sizeof(*tk->order), cmp_table);
 	tk->listing++;
 	tk->nr_maps = 0;

@@ -98,6 +98,7 @@ static thread *thread_new(pk_machine *m, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 	t->ppid = -1;
 	t->gen = ++m->thread_gen;
+	t->by_task = m->in_task_rec;
 	t->next = m->threads[tid % THREAD_HASH];
 	m->threads[tid % THREAD_HASH] = t;
 	m->nr_threads++;
@@ -115,6 +116,7 @@ static thread *findnew(pk_machine *m, uint32_t pid, uint32_t tid)
 	if (!t)
 		return thread_new(m, pid, tid);
 	t->idle = false;
+	t->by_task |= m->in_task_rec;
 	if (pid == t->pid || pid == (uint32_t)-1 || t->pid != (uint32_t)-1)
 		return t;
 	t->pid = pid;
@@ -135,6 +137,7 @@ int pki_sy_idle_thread(pk_machine *m)
 	if (!t || !(t->comm = strdup("swapper")))
 		return -ENOMEM;
 	t->idle = true;
+	t->by_task = true;
 	return 0;
 }
 
@@ -166,7 +169,9 @@ int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev)
 	pk_pd_rec_comm c;
 	if (pk_pd_rec_comm_parse(ev, &c, NULL) < 0)
 		return 0;
+	m->in_task_rec = true;
 	thread *t = findnew(m, c.pid, c.tid);
+	m->in_task_rec = false;
 	return t ? set_comm(m, t, c.comm) : -ENOMEM;
 }
 
@@ -182,16 +187,11 @@ static thread *fork_parent(pk_machine *m, const pk_pd_rec_fork *f)
 	return p;
 }
 
-int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
+static int on_fork(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_fork *f)
 {
-	pk_pd_rec_fork f;
-	if (pk_pd_rec_fork_parse(ev, &f, NULL) < 0)
-		return 0;
-	if (ev->type == PERF_RECORD_EXIT)
-		return 0; /* samples may still follow; keep the thread */
-	thread *old = pki_sy_thread_find(m, f.tid);
+	thread *old = pki_sy_thread_find(m, f->tid);
 	uint64_t old_gen = old ? old->gen : 0;
-	thread *p = fork_parent(m, &f);
+	thread *p = fork_parent(m, f);
 	if (!p)
 		return -ENOMEM;
 	uint32_t ptid = p->tid;
@@ -200,10 +200,10 @@ int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
 		return -ENOMEM;
 	/* the thread of tid before the FORK, unless the parent's handling
 	 * replaced it already */
-	old = pki_sy_thread_find(m, f.tid);
+	old = pki_sy_thread_find(m, f->tid);
 	if (old && old->gen == old_gen)
 		thread_remove(m, old);
-	thread *t = findnew(m, f.pid, f.tid);
+	thread *t = findnew(m, f->pid, f->tid);
 	p = pki_sy_thread_find(m, ptid);
 	if (!t || !p) {
 		free(comm);
@@ -212,12 +212,26 @@ int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
 	if (comm) {
 		free(t->comm);
 		t->comm = comm;
+		m->comm_version++;
 	}
 	t->ppid = (int32_t)p->tid;
 	if (t->pid == p->pid || t->mg == p->mg || (ev->misc & PK_RECORD_MISC_FORK_EXEC))
 		return 0;
 	/* a new process starts with a copy of its parent's maps */
 	return pki_sy_mg_copy(m, t->mg, p->mg);
+}
+
+int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
+{
+	pk_pd_rec_fork f;
+	if (pk_pd_rec_fork_parse(ev, &f, NULL) < 0)
+		return 0;
+	if (ev->type == PERF_RECORD_EXIT)
+		return 0; /* samples may still follow; keep the thread */
+	m->in_task_rec = true;
+	int ret = on_fork(m, ev, &f);
+	m->in_task_rec = false;
+	return ret;
 }
 
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid)

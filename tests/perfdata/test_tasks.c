@@ -89,6 +89,7 @@ static const char *make_file(void)
 	comm(w, &b, 300, 301, "worker");
 	fork_(w, &b, 300, 300, 301, 300); /* again: a new task, no name from the parent */
 	comm(w, &b, 401, 402, "named");
+	mmap2(w, &b, 900, 0x10000, 0, 0, "/no/such/t900"); /* a task for --mmaps only */
 	fork_(w, &b, 700, 700, 701, 402); /* 402 is not of process 700: made anew */
 	/* samples resolve against the same table: the replaced thread's name
 	 * is gone; the remade parent's and its child's are their tids; the
@@ -144,18 +145,19 @@ static void test_iterator(void **state)
 	assert_int_equal(pk_machine_keep_tasks(m, true), 0);
 	assert_int_equal(pk_session_run(s, NULL, NULL, &err), 0);
 	assert_int_equal(pk_machine_tasks(m, &n), 0);
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	/* perf's order: tid modulo 256, then tid */
 	check_task(m, 0, 0, 0, -1, "swapper");
 	check_task(m, 1, 300, 300, -1, ":300");
 	check_task(m, 2, 300, 301, 300, ":301");
 	check_task(m, 3, 100, 100, -1, "parent");
-	check_task(m, 4, 401, 401, -1, ":401");
-	check_task(m, 5, 700, 402, -1, ":402"); /* made anew for the FORK */
-	check_task(m, 6, 700, 700, -1, ":700");
-	check_task(m, 7, 700, 701, 402, ":701");
-	check_task(m, 8, 200, 200, 100, "child");
-	assert_null(pk_machine_task_at(m, 9));
+	check_task(m, 4, 900, 900, -1, ":900");
+	check_task(m, 5, 401, 401, -1, ":401");
+	check_task(m, 6, 700, 402, -1, ":402"); /* made anew for the FORK */
+	check_task(m, 7, 700, 700, -1, ":700");
+	check_task(m, 8, 700, 701, 402, ":701");
+	check_task(m, 9, 200, 200, 100, "child");
+	assert_null(pk_machine_task_at(m, 10));
 	/* lookups read the same table: the FORK's new task has no name */
 	assert_string_equal(pk_machine_comm(m, 300, 301), ":301");
 	assert_int_equal(pk_machine_pid_of(m, 402), 700);
