@@ -192,29 +192,36 @@ static int kernel_mmap(pk_machine *m, const pk_pd_rec_mmap *r)
 	return pki_sy_mg_insert(m, &m->kmaps, nm);
 }
 
-/* A user MMAP into the maps of its tid's thread (made when missing, as
- * perf makes it), with what was recorded: prot, flags, inode, the offset
- * (a vdso's 0, as perf keeps it); a zero-length map too. Memory without a
- * file keeps its recorded offset; its addresses are their own (fileless). */
-static int user_mmap(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap *r)
+/* The map a user MMAP records: what was recorded (prot, flags, inode, the
+ * offset: a vdso's 0, as perf keeps it); memory without a file keeps its
+ * recorded offset, its addresses are their own (fileless). 0 or -ENOMEM. */
+static int recorded_map(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap *r, map *nm)
 {
-	thread *t = pki_sy_thread_findnew(m, r->pid, r->tid);
-	if (!t)
-		return -ENOMEM;
 	char jit[40];
 	bool fileless;
 	dso *d = pki_sy_dso_get(m, pk_mmap_dso_name(ev, r, jit, sizeof(jit), &fileless));
 	if (!d)
 		return -ENOMEM;
-	map nm = {.start = r->addr, .end = r->addr + r->len, .pgoff = pki_sy_mmap_pgoff(r),
-		  .dso = d, .fileless = fileless};
+	*nm = (map){.start = r->addr, .end = r->addr + r->len, .pgoff = pki_sy_mmap_pgoff(r),
+		    .dso = d, .fileless = fileless};
 	if (ev->type == PERF_RECORD_MMAP2) {
-		nm.prot = r->prot;
-		nm.flags = r->flags;
-		nm.ino = r->has_build_id ? 0 : r->ino;
+		nm->prot = r->prot;
+		nm->flags = r->flags;
+		nm->ino = r->has_build_id ? 0 : r->ino;
 	} else {
-		nm.prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
+		nm->prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
 	}
+	return 0;
+}
+
+/* A user MMAP into the maps of its tid's thread (made when missing, as
+ * perf makes it); a zero-length map too. */
+static int user_mmap(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap *r)
+{
+	thread *t = pki_sy_thread_findnew(m, r->pid, r->tid);
+	map nm;
+	if (!t || recorded_map(m, ev, r, &nm) < 0)
+		return -ENOMEM;
 	if (nm.end < nm.start || !t->mg)
 		return 0;
 	return pki_sy_mg_insert(m, t->mg, nm);
@@ -225,17 +232,13 @@ static int user_mmap(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap 
  * process when that is known, for lookups, as pmukit always did. */
 static int guest_kernel_mmap(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap *r)
 {
-	thread *leader = pki_sy_thread_find(m, r->pid);
-	if (!leader || !leader->mg || !r->len || r->addr + r->len < r->addr)
+	mapgroup *g = pki_sy_process_maps(m, r->pid);
+	map nm;
+	if (!g || !r->len || r->addr + r->len < r->addr)
 		return 0;
-	char jit[40];
-	bool fileless;
-	dso *d = pki_sy_dso_get(m, pk_mmap_dso_name(ev, r, jit, sizeof(jit), &fileless));
-	if (!d)
+	if (recorded_map(m, ev, r, &nm) < 0)
 		return -ENOMEM;
-	map nm = {.start = r->addr, .end = r->addr + r->len, .pgoff = pki_sy_mmap_pgoff(r),
-		  .dso = d, .fileless = fileless};
-	return pki_sy_mg_insert(m, leader->mg, nm);
+	return pki_sy_mg_insert(m, g, nm);
 }
 
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev)
