@@ -103,6 +103,12 @@ static int list_maps(pki_sy_tasks *tk, mapgroup *g)
 	return 0;
 }
 
+/* Whether t is listed: report --tasks without --mmaps takes no MMAP. */
+static bool listed(const pki_sy_tasks *tk, const thread *t)
+{
+	return tk->with_maps || t->by_task;
+}
+
 /* The listing, made again when a record came since. */
 static int build(pk_machine *m)
 {
@@ -114,7 +120,7 @@ static int build(pk_machine *m)
 	size_t n = 0;
 	for (size_t i = 0; i < THREAD_HASH; i++)
 		for (thread *t = m->threads[i]; t; t = t->next)
-			if (tk->with_maps || t->by_task)
+			if (listed(tk, t))
 				tk->order[n++] = t;
 	qsort(tk->order, n, sizeof(*tk->order), cmp_table);
 	tk->listing++;
@@ -162,7 +168,7 @@ const pk_task *pk_machine_task_find(pk_machine *m, int32_t tid)
 	if (pk_machine_tasks(m, &n) < 0)
 		return NULL;
 	thread *t = pki_sy_thread_find(m, (uint32_t)tid);
-	return t ? &t->pub : NULL;
+	return t && listed(m->tasks, t) ? &t->pub : NULL;
 }
 
 const pk_task_map *pk_machine_task_maps(pk_machine *m, const pk_task *t, size_t *n)
