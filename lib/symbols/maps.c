@@ -203,14 +203,16 @@ static int recorded_map(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mm
 	if (!d)
 		return -ENOMEM;
 	*nm = (map){.start = r->addr, .end = r->addr + r->len, .pgoff = pki_sy_mmap_pgoff(r),
-		    .dso = d, .fileless = fileless};
+		    .dso = d};
 	if (ev->type == PERF_RECORD_MMAP2) {
-		nm->prot = r->prot;
+		nm->prot = r->prot & ~MAP_FILELESS;
 		nm->flags = r->flags;
 		nm->ino = r->has_build_id ? 0 : r->ino;
 	} else {
 		nm->prot = ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
 	}
+	if (fileless)
+		nm->prot |= MAP_FILELESS;
 	return 0;
 }
 
@@ -222,9 +224,10 @@ static int user_mmap(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_mmap 
 	map nm;
 	if (!t || recorded_map(m, ev, r, &nm) < 0)
 		return -ENOMEM;
-	if (nm.end < nm.start || !t->mg)
+	if (nm.end < nm.start)
 		return 0;
-	return pki_sy_mg_insert(m, t->mg, nm);
+	mapgroup *g = pki_sy_thread_maps(m, t);
+	return g ? pki_sy_mg_insert(m, g, nm) : -ENOMEM;
 }
 
 /* A guest kernel's MMAP: guests are not modelled (perf keeps it in the

@@ -108,15 +108,19 @@ typedef struct map {
 	uint64_t start, end, pgoff;  /* pgoff as recorded (a vdso's 0) */
 	dso *dso;
 	uint64_t ino;                /* MMAP2's inode (0: MMAP, or a build id) */
-	uint32_t prot, flags;        /* PROT_*, MAP_* (MMAP: PROT_EXEC unless data) */
-	bool fileless;               /* no file: addresses are their own */
+	uint32_t prot;               /* PROT_* (MMAP: PROT_EXEC unless data), and
+					MAP_FILELESS */
+	uint32_t flags;              /* MAP_* */
 } map;
 
-/* The offset lookups use: the address itself for memory without a file
- * (perf's identity map), else the recorded one. */
+/* In map.prot: no file, the addresses are their own (perf's identity map). */
+#define MAP_FILELESS 0x80000000u
+
+/* The offset lookups use: the address itself for memory without a file,
+ * else the recorded one. */
 static inline uint64_t pki_sy_map_pgoff(const map *mp)
 {
-	return mp->fileless ? mp->start : mp->pgoff;
+	return mp->prot & MAP_FILELESS ? mp->start : mp->pgoff;
 }
 
 typedef struct mapgroup {
@@ -130,14 +134,13 @@ typedef struct mapgroup {
 } mapgroup;
 
 typedef struct thread {
-	pk_task pub;                 /* tasks.c: the listed view, filled when listed */
 	uint32_t tid, pid;
 	int32_t ppid;                /* the parent's tid from FORK, -1 without one */
+	uint32_t idx;                /* tasks.c: its place in the last listing */
 	bool idle;                   /* the machine's swapper, no record named it yet */
 	bool by_task;                /* made or named by a COMM or FORK (report --tasks
 					without --mmaps takes no MMAP: lists only these) */
 	char *comm;                  /* NULL: never named */
-	char *dflt;                  /* tasks.c: ":<tid>", made when listed unnamed */
 	uint64_t gen;                /* unique per thread made */
 	mapgroup *mg;                /* the process's maps (its leader's, shared) */
 	struct thread *next;
@@ -295,6 +298,8 @@ thread *pki_sy_thread_find(pk_machine *m, uint32_t tid);
 /* The live thread of tid, made when missing (with its leader); its pid
  * set only when unknown. NULL when out of memory. */
 thread *pki_sy_thread_findnew(pk_machine *m, uint32_t pid, uint32_t tid);
+/* t's maps, made when it has none yet; NULL when out of memory. */
+mapgroup *pki_sy_thread_maps(pk_machine *m, thread *t);
 /* The machine's idle task, swapper 0/0. 0 or -ENOMEM. */
 int pki_sy_idle_thread(pk_machine *m);
 /* The maps lookups of process pid use (its leader's), NULL when none. */

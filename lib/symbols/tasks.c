@@ -23,9 +23,10 @@
  *   would answer 0; unverified on SPE and Intel PT files, kept);
  * - a FORK's copy into a child that has maps already cuts them (perf keeps
  *   both, overlapping).
- * Invariants: the listing (order, pk_task views, maps copied out) is made
- * on the first read after a change and valid until the next record; it
- * holds no thread (threads are the table's). */
+ * Invariants: the listing (order, pk_task views and their ":<tid>" names,
+ * maps copied out) is made on the first read after a change and valid
+ * until the next record; it holds no thread (threads are the table's), each
+ * listed thread knows its place in it (thread.idx). */
 #include "sy_internal.h"
 
 #include <errno.h>
@@ -41,8 +42,10 @@ struct pki_sy_tasks {
 	bool with_maps;
 	bool stale;                  /* a record came since the listing was made */
 	uint64_t listing;            /* the listing's number (mapgroup.listed) */
-	thread **order;              /* live threads in table order */
-	size_t nr_order, cap_order;
+	thread **order;              /* listed threads in table order */
+	pk_task *pub;                /* their views, in the same order */
+	char (*dflt)[16];            /* their ":<tid>" names */
+	size_t nr_order, cap_order, cap_pub, cap_dflt;
 	pk_task_map *maps;           /* the listed process maps, group after group */
 	size_t nr_maps, cap_maps;
 };
@@ -52,6 +55,8 @@ void pki_sy_tasks_free(pki_sy_tasks *tk)
 	if (!tk)
 		return;
 	free(tk->order);
+	free(tk->pub);
+	free(tk->dflt);
 	free(tk->maps);
 	free(tk);
 }
@@ -72,18 +77,14 @@ static int cmp_table(const void *a, const void *b)
 	return tx < ty ? -1 : tx > ty;
 }
 
-/* Fills t's listed view (its place idx); 0 or -ENOMEM. */
-static int list_task(thread *t, size_t idx)
+/* Fills the view of the idx-th listed thread t. */
+static void list_task(pki_sy_tasks *tk, thread *t, size_t idx)
 {
-	if (!t->comm && !t->dflt) {
-		char dflt[16];
-		snprintf(dflt, sizeof(dflt), ":%d", (int)t->tid);
-		if (!(t->dflt = strdup(dflt)))
-			return -ENOMEM;
-	}
-	t->pub = (pk_task){.pid = (int32_t)t->pid, .tid = (int32_t)t->tid, .ppid = t->ppid,
-			   .comm = t->comm ? t->comm : t->dflt, .idx = idx};
-	return 0;
+	snprintf(tk->dflt[idx], sizeof(tk->dflt[idx]), ":%d", (int)t->tid);
+	tk->pub[idx] = (pk_task){.pid = (int32_t)t->pid, .tid = (int32_t)t->tid,
+				 .ppid = t->ppid, .comm = t->comm ? t->comm : tk->dflt[idx],
+				 .idx = idx};
+	t->idx = (uint32_t)idx;
 }
 
 /* g's maps copied out once per listing (groups are shared by threads). */
@@ -98,7 +99,8 @@ static int list_maps(pki_sy_tasks *tk, mapgroup *g)
 	for (size_t i = 0; i < g->nr; i++) {
 		const map *mp = &g->maps[i];
 		tk->maps[tk->nr_maps++] = (pk_task_map){mp->start, mp->end, mp->pgoff, mp->ino,
-							mp->prot, mp->flags, mp->dso->name};
+							mp->prot & ~MAP_FILELESS, mp->flags,
+							mp->dso->name};
 	}
 	return 0;
 }
@@ -115,7 +117,10 @@ static int build(pk_machine *m)
 	pki_sy_tasks *tk = m->tasks;
 	if (!tk->stale)
 		return 0;
-	if (pk_grow(&tk->order, &tk->cap_order, m->nr_threads + 1, sizeof(*tk->order)) < 0)
+	size_t cap = m->nr_threads + 1;
+	if (pk_grow(&tk->order, &tk->cap_order, cap, sizeof(*tk->order)) < 0 ||
+	    pk_grow(&tk->pub, &tk->cap_pub, cap, sizeof(*tk->pub)) < 0 ||
+	    pk_grow(&tk->dflt, &tk->cap_dflt, cap, sizeof(*tk->dflt)) < 0)
 		return -ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < THREAD_HASH; i++)
@@ -125,10 +130,11 @@ static int build(pk_machine *m)
 	qsort(tk->order, n, sizeof(*tk->order), cmp_table);
 	tk->listing++;
 	tk->nr_maps = 0;
-	for (size_t k = 0; k < n; k++)
-		if (list_task(tk->order[k], k) < 0 ||
-		    (tk->with_maps && list_maps(tk, tk->order[k]->mg) < 0))
+	for (size_t k = 0; k < n; k++) {
+		list_task(tk, tk->order[k], k);
+		if (tk->with_maps && list_maps(tk, tk->order[k]->mg) < 0)
 			return -ENOMEM;
+	}
 	tk->nr_order = n;
 	tk->stale = false;
 	return 0;
@@ -159,7 +165,7 @@ const pk_task *pk_machine_task_at(pk_machine *m, size_t i)
 	size_t n;
 	if (pk_machine_tasks(m, &n) < 0 || i >= n)
 		return NULL;
-	return &m->tasks->order[i]->pub;
+	return &m->tasks->pub[i];
 }
 
 const pk_task *pk_machine_task_find(pk_machine *m, int32_t tid)
@@ -168,15 +174,17 @@ const pk_task *pk_machine_task_find(pk_machine *m, int32_t tid)
 	if (pk_machine_tasks(m, &n) < 0)
 		return NULL;
 	thread *t = pki_sy_thread_find(m, (uint32_t)tid);
-	return t && listed(m->tasks, t) ? &t->pub : NULL;
+	return t && listed(m->tasks, t) ? &m->tasks->pub[t->idx] : NULL;
 }
 
 const pk_task_map *pk_machine_task_maps(pk_machine *m, const pk_task *t, size_t *n)
 {
-	const thread *x = (const thread *)t; /* pub is a thread's first member */
 	size_t nt;
 	*n = 0;
-	if (pk_machine_tasks(m, &nt) < 0 || !m->tasks->with_maps || !x->mg)
+	if (pk_machine_tasks(m, &nt) < 0 || !m->tasks->with_maps)
+		return NULL;
+	const thread *x = pki_sy_thread_find(m, (uint32_t)t->tid);
+	if (!x || !x->mg)
 		return NULL;
 	*n = x->mg->nr;
 	return m->tasks->maps + x->mg->listed_at;

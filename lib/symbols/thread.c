@@ -9,7 +9,7 @@
  *   changes it only when it was unknown, -1); a thread is made for any
  *   COMM, FORK (its parent too) or MMAP names, with its process leader;
  * - a thread shares its process leader's maps (refcounted), taken when it
- *   is made; a FORK into another process copies the parent's maps into the
+ *   is made (a leader's are made on first use); a FORK into another process copies the parent's maps into the
  *   child's, unless perf synthesized it for a running task (FORK_EXEC): its
  *   own maps follow;
  * - the idle task "swapper" (0/0) is always there (machine.c makes it).
@@ -39,7 +39,6 @@ thread *pki_sy_thread_find(pk_machine *m, uint32_t tid)
 static void thread_free(thread *t)
 {
 	free(t->comm);
-	free(t->dflt);
 	pki_sy_mg_put(t->mg);
 	free(t);
 }
@@ -59,31 +58,29 @@ static void thread_remove(pk_machine *m, thread *t)
 	thread_free(t);
 }
 
-static mapgroup *new_maps(pk_machine *m)
-{
-	mapgroup *g = pki_sy_mg_new();
-	if (g)
-		g->version = m->next_version++;
-	return g;
-}
 
 static thread *findnew(pk_machine *m, uint32_t pid, uint32_t tid);
 
+/* t's maps, made when it has none yet (a leader's are made on first use). */
+mapgroup *pki_sy_thread_maps(pk_machine *m, thread *t)
+{
+	if (!t->mg && (t->mg = pki_sy_mg_new()))
+		t->mg->version = m->next_version++;
+	return t->mg;
+}
+
 /* t's maps: its own for a process leader (or a thread of no known
- * process), else its leader's (made when missing). */
+ * process), made on first use; else its leader's (the leader made when
+ * missing), shared. */
 static int thread_init_maps(pk_machine *m, thread *t)
 {
-	mapgroup *g;
-	if (t->pid == (uint32_t)-1 || t->pid == t->tid) {
-		g = new_maps(m);
-	} else {
+	mapgroup *g = NULL;
+	if (t->pid != (uint32_t)-1 && t->pid != t->tid) {
 		thread *leader = findnew(m, t->pid, t->pid);
-		g = leader ? leader->mg : NULL;
-		if (g)
-			pki_ref_get(&g->ref);
+		if (!leader || !(g = pki_sy_thread_maps(m, leader)))
+			return -ENOMEM;
+		pki_ref_get(&g->ref);
 	}
-	if (!g)
-		return -ENOMEM;
 	pki_sy_mg_put(t->mg);
 	t->mg = g;
 	return 0;
@@ -215,10 +212,11 @@ static int on_fork(pk_machine *m, const pk_pd_event *ev, const pk_pd_rec_fork *f
 		m->comm_version++;
 	}
 	t->ppid = (int32_t)p->tid;
-	if (t->pid == p->pid || t->mg == p->mg || (ev->misc & PK_RECORD_MISC_FORK_EXEC))
+	if (t->pid == p->pid || t->mg == p->mg || (ev->misc & PK_RECORD_MISC_FORK_EXEC) ||
+	    !p->mg || !p->mg->nr)
 		return 0;
 	/* a new process starts with a copy of its parent's maps */
-	return pki_sy_mg_copy(m, t->mg, p->mg);
+	return pki_sy_thread_maps(m, t) ? pki_sy_mg_copy(m, t->mg, p->mg) : -ENOMEM;
 }
 
 int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev)
