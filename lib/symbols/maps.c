@@ -81,6 +81,8 @@ int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm)
 {
 	if (g->nr + 2 > g->cap) {
 		size_t cap = g->cap ? g->cap * 2 : 16;
+		while (cap < g->nr + 2)
+			cap *= 2;
 		map *nmaps = realloc(g->maps, cap * sizeof(map));
 		if (!nmaps)
 			return -ENOMEM;
@@ -103,6 +105,18 @@ int pki_sy_mg_copy(pk_machine *m, mapgroup *g, const mapgroup *src)
 {
 	if (!g || !src)
 		return 0;
+	if (!g->nr && src->nr) { /* the usual case: a copy of the same size */
+		map *v = malloc(src->nr * sizeof(map));
+		if (!v)
+			return -ENOMEM;
+		memcpy(v, src->maps, src->nr * sizeof(map));
+		free(g->maps);
+		g->maps = v;
+		g->nr = g->cap = src->nr;
+		g->last = 0;
+		g->version = m->next_version++;
+		return 0;
+	}
 	for (size_t i = 0; i < src->nr; i++)
 		if (pki_sy_mg_insert(m, g, src->maps[i]) < 0)
 			return -ENOMEM;
