@@ -9,9 +9,9 @@
  *   changes it only when it was unknown, -1); a thread is made for any
  *   COMM, FORK (its parent too) or MMAP names, with its process leader;
  * - a thread shares its process leader's maps (refcounted), taken when it
- *   is made (a leader's are made on first use); a FORK into another process copies the parent's maps into the
- *   child's, unless perf synthesized it for a running task (FORK_EXEC): its
- *   own maps follow;
+ *   is made (a leader's are made on first use); a FORK into another
+ *   process copies the parent's maps into the child's, unless perf
+ *   synthesized it for a running task (FORK_EXEC): its own maps follow;
  * - the idle task "swapper" (0/0) is always there (machine.c makes it).
  * EXIT is ignored: samples may still follow. Names follow perf: a new
  * thread takes its parent's name when the parent was named, else it is
@@ -57,7 +57,6 @@ static void thread_remove(pk_machine *m, thread *t)
 	m->comm_version++;
 	thread_free(t);
 }
-
 
 static thread *findnew(pk_machine *m, uint32_t pid, uint32_t tid);
 
