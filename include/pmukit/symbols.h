@@ -8,12 +8,13 @@
  * build id differs from the recorded one, or (without one) of another
  * architecture, gives no symbols; so does another kernel's kallsyms.
  *
- * lib/symbols, one file per concept: thread.c (tasks, their names, and a
- * comm version that changes with any name: callers keep text made of names
- * while it stays), maps.c (a process's maps; pk_mmap_dso_name, the one rule
+ * lib/symbols, one file per concept: thread.c (the one thread table, kept
+ * by perf's rules, that samples resolve against and report --tasks lists:
+ * tasks, their names, and a comm version that changes with any name:
+ * callers keep text made of names while it stays), maps.c (a process's maps; pk_mmap_dso_name, the one rule
  * naming anonymous and JIT maps), dso.c, symtab.c, elf.c, demangle.c,
- * kallsyms.c, machine.c (lookups and their cache), tasks.c (the task table
- * as recorded, report --tasks/--mmaps). Kernel modules are dsos
+ * kallsyms.c, machine.c (lookups and their cache), tasks.c (the table's
+ * listing, report --tasks/--mmaps). Kernel modules are dsos
  * of their own with perf's names ([i915]).
  *
  * Where symbols come from: buildid.c (only the recorded binaries: a file's
@@ -92,11 +93,13 @@ int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
-/* The process of a thread seen in COMM or FORK records; -1 when unknown
- * (perf's machine__find_thread(-1, tid)). */
+/* The process of a thread seen in COMM, FORK or MMAP records (the pid it
+ * was made with); -1 when unknown (perf's machine__find_thread(-1, tid)),
+ * also for the idle task until a record names it. */
 int64_t pk_machine_pid_of(pk_machine *m, uint32_t tid);
-/* A counter that changes whenever any answer of pk_machine_comm may change
- * (a thread's name set, a thread made): while it stays the same, a name
+/* A counter that changes whenever any answer of pk_machine_comm or
+ * pk_machine_pid_of may change (a thread's name set, a thread made,
+ * replaced or given its pid): while it stays the same, a name
  * pk_machine_comm gave for (pid, tid) is still its answer. */
 uint64_t pk_machine_comm_version(const pk_machine *m);
 
@@ -105,13 +108,14 @@ uint64_t pk_machine_comm_version(const pk_machine *m);
  * assumes). */
 bool pk_machine_arch_is_host(const pk_machine *m);
 
-/* The task table as recorded, perf report --tasks / --mmaps' view: the
- * tasks and maps perf's machine keeps from COMM, FORK, EXIT and MMAP
- * records alone (lib/symbols/tasks.c lists where it differs from the
- * lookups' view: a FORK of a known tid makes a new task, maps keep their
- * recorded offsets, the idle task 0/0 "swapper" is there). Kept only after
- * pk_machine_keep_tasks (before the first record; with_maps: the maps too).
- * Valid until the next pk_machine_event or pk_machine_free. */
+/* The machine's thread table listed, perf report --tasks / --mmaps' view:
+ * the tasks and maps perf's machine keeps from COMM, FORK, EXIT and MMAP
+ * records, the same table samples resolve against (thread.c lists its
+ * rules: a FORK of a known tid makes a new task, maps keep their recorded
+ * offsets, the idle task 0/0 "swapper" is there; tasks.c where lookups
+ * still part from perf's). Listed only after pk_machine_keep_tasks
+ * (with_maps: the maps too). Valid until the next pk_machine_event or
+ * pk_machine_free. */
 typedef struct pk_task {
 	int32_t pid, tid;
 	int32_t ppid;                /* the parent's tid from FORK, -1 without one */
@@ -125,7 +129,8 @@ typedef struct pk_task_map {
 	uint32_t prot, flags;        /* PROT_*, MAP_* (MMAP: PROT_EXEC unless a data map) */
 	char *name;                  /* pk_mmap_dso_name's */
 } pk_task_map;
-/* Starts keeping the table (again, empty but for swapper). 0 or -ENOMEM. */
+/* Lets the iterators list the table (the machine keeps it anyway). 0 or
+ * -ENOMEM. */
 int pk_machine_keep_tasks(pk_machine *m, bool with_maps);
 /* *n the live tasks. 0, -EINVAL when the table is not kept, or -ENOMEM. */
 int pk_machine_tasks(pk_machine *m, size_t *n);

@@ -39,6 +39,10 @@ pk_machine *pk_machine_new(const pk_machine_opts *opts)
 	m->cache = calloc(LOC_CACHE, sizeof(loc_entry));
 	m->next_version = 1;
 	m->kmaps.version = m->next_version++;
+	if (pki_sy_idle_thread(m) < 0) {
+		pk_machine_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -57,16 +61,17 @@ void pk_machine_free(pk_machine *m)
 
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 {
-	if (m->tasks && pki_sy_tasks_event(m->tasks, ev) < 0)
-		return -ENOMEM;
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
+		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_comm(m, ev);
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
+		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_fork(m, ev);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_mmap(m, ev);
 	case PK_RECORD_HEADER_BUILD_ID: {
 		pk_pd_rec_build_id b;
@@ -134,10 +139,9 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 /* The map of process pid that holds addr, *off the address in its dso. */
 static const map *user_map(pk_machine *m, uint32_t pid, uint64_t addr, uint64_t *off)
 {
-	thread *leader = pki_sy_thread_find(m, pid);
-	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	const map *mp = pki_sy_mg_find(pki_sy_process_maps(m, pid), addr);
 	if (mp)
-		*off = addr - mp->start + mp->pgoff;
+		*off = addr - mp->start + pki_sy_map_pgoff(mp);
 	return mp;
 }
 
@@ -179,8 +183,7 @@ static const mapgroup *lookup_maps(pk_machine *m, uint32_t pid, unsigned cpumode
 {
 	if (kernel_mode(cpumode))
 		return &m->kmaps;
-	thread *leader = pki_sy_thread_find(m, pid);
-	return leader ? leader->mg : NULL;
+	return pki_sy_process_maps(m, pid);
 }
 
 int pk_machine_srcline(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
@@ -190,14 +193,13 @@ int pk_machine_srcline(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t a
 	*line = 0;
 	if (kernel_mode(cpumode))
 		return -1; /* kallsyms has no line tables */
-	thread *leader = pki_sy_thread_find(m, pid);
-	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	const map *mp = pki_sy_mg_find(pki_sy_process_maps(m, pid), addr);
 	if (!mp || m->opts.no_symbols)
 		return -1;
 	dso *d = mp->dso;
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
-	uint64_t vaddr = pki_sy_seg_vaddr(d, addr - mp->start + mp->pgoff);
+	uint64_t vaddr = pki_sy_seg_vaddr(d, addr - mp->start + pki_sy_map_pgoff(mp));
 	return pki_sy_dso_srcline(m, d, vaddr, file, line);
 }
 
@@ -246,13 +248,13 @@ const void *pk_machine_frame_map(pk_machine *m, uint32_t pid, unsigned cpumode,
 	*fm = (pk_frame_map){NULL, 0, UINT64_MAX, 0};
 	if (kernel_mode(cpumode))
 		return NULL;
-	thread *leader = pki_sy_thread_find(m, pid);
-	const map *mp = leader ? pki_sy_mg_find(leader->mg, addr) : NULL;
+	mapgroup *g = pki_sy_process_maps(m, pid);
+	const map *mp = pki_sy_mg_find(g, addr);
 	if (!mp) {
-		pki_sy_mg_gap(leader ? leader->mg : NULL, addr, &fm->start, &fm->end);
+		pki_sy_mg_gap(g, addr, &fm->start, &fm->end);
 		return NULL;
 	}
-	*fm = (pk_frame_map){mp->dso, mp->start, mp->end, mp->pgoff};
+	*fm = (pk_frame_map){mp->dso, mp->start, mp->end, pki_sy_map_pgoff(mp)};
 	return mp->dso;
 }
 

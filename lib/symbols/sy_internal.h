@@ -12,15 +12,15 @@
  *   maps.c      address maps of a process (or the kernel), MMAP records
  *   perfmap.c   JIT symbols from /tmp/perf-<pid>.map
  *   srcline.c   source lines from DWARF line tables (libdw's Dwfl, per dso)
- *   thread.c    threads and their names, COMM and FORK records
- *   tasks.c     the task table as recorded (report --tasks/--mmaps), kept
- *               when asked
+ *   thread.c    the one thread table (perf's rules): names, parents, maps;
+ *               COMM and FORK records
+ *   tasks.c     its listing in perf's order (report --tasks/--mmaps)
  *   machine.c   pk_machine: records in, address lookups (cached) out
  *   unwind.c    user stacks of --call-graph dwarf samples (libdw), a Dwfl
  *               per process map version
  *
  * Ownership: the machine owns every thread and dso (hash tables, freed with
- * it); threads of one process share one refcounted map group; maps point at
+ * it; a thread a FORK replaces is freed then); threads of one process share one refcounted map group; maps point at
  * dsos without a reference (dsos live as long as the machine). Every change
  * to a map group gives it a new version, unique across groups, so that
  * (group, version, address) keys the lookup cache. */
@@ -105,9 +105,23 @@ typedef struct dso {
 } dso;
 
 typedef struct map {
-	uint64_t start, end, pgoff;
+	uint64_t start, end, pgoff;  /* pgoff as recorded (a vdso's 0) */
 	dso *dso;
+	uint64_t ino;                /* MMAP2's inode (0: MMAP, or a build id) */
+	uint32_t prot;               /* PROT_* (MMAP: PROT_EXEC unless data), and
+					MAP_FILELESS */
+	uint32_t flags;              /* MAP_* */
 } map;
+
+/* In map.prot: no file, the addresses are their own (perf's identity map). */
+#define MAP_FILELESS 0x80000000u
+
+/* The offset lookups use: the address itself for memory without a file,
+ * else the recorded one. */
+static inline uint64_t pki_sy_map_pgoff(const map *mp)
+{
+	return mp->prot & MAP_FILELESS ? mp->start : mp->pgoff;
+}
 
 typedef struct mapgroup {
 	map *maps;
@@ -115,12 +129,20 @@ typedef struct mapgroup {
 	size_t last;
 	pki_ref ref;
 	uint64_t version;            /* bumped by every change, for the lookup cache */
+	uint64_t listed;             /* tasks.c: the listing its maps are in (0: none) */
+	size_t listed_at;            /* tasks.c: where, in the machine's listed maps */
 } mapgroup;
 
 typedef struct thread {
 	uint32_t tid, pid;
-	char *comm;
-	mapgroup *mg;                /* the process's maps (shared by its threads) */
+	int32_t ppid;                /* the parent's tid from FORK, -1 without one */
+	uint32_t idx;                /* tasks.c: its place in the last listing */
+	bool idle;                   /* the machine's swapper, no record named it yet */
+	bool by_task;                /* made or named by a COMM or FORK (report --tasks
+					without --mmaps takes no MMAP: lists only these) */
+	char *comm;                  /* NULL: never named */
+	uint64_t gen;                /* unique per thread made */
+	mapgroup *mg;                /* the process's maps (its leader's, shared) */
 	struct thread *next;
 } thread;
 
@@ -158,7 +180,10 @@ struct pk_machine {
 	char commbuf[32];
 	thread *last_thread;
 	struct pki_sy_unwind *unwind; /* unwind.c's Dwfl cache, made on first use */
-	struct pki_sy_tasks *tasks;  /* tasks.c's table as recorded, NULL unless kept */
+	size_t nr_threads;           /* live threads in the table */
+	uint64_t thread_gen;         /* threads made so far */
+	bool in_task_rec;            /* thread.c: a COMM or FORK being taken in */
+	struct pki_sy_tasks *tasks;  /* tasks.c's listing, NULL unless kept */
 };
 
 /* symtab.c */
@@ -190,9 +215,9 @@ uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
 
 /* tasks.c */
 typedef struct pki_sy_tasks pki_sy_tasks;
-pki_sy_tasks *pki_sy_tasks_new(bool with_maps);
 void pki_sy_tasks_free(pki_sy_tasks *tk);
-int pki_sy_tasks_event(pki_sy_tasks *tk, const pk_pd_event *ev);
+/* The listing is to be made again (a record changed the table). */
+void pki_sy_tasks_changed(pki_sy_tasks *tk);
 
 /* kallsyms.c */
 void pki_sy_kernel_load(pk_machine *m);
@@ -258,7 +283,7 @@ void pki_sy_dso_srcline_free(dso *d);
 /* maps.c */
 mapgroup *pki_sy_mg_new(void);
 void pki_sy_mg_put(mapgroup *g);
-mapgroup *pki_sy_mg_clone(const mapgroup *src);
+int pki_sy_mg_copy(pk_machine *m, mapgroup *g, const mapgroup *src);
 int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
 void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
@@ -270,7 +295,19 @@ void pki_sy_unwind_free(pk_machine *m);
 
 /* thread.c */
 thread *pki_sy_thread_find(pk_machine *m, uint32_t tid);
-mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid);
+/* The live thread of tid, made when missing (with its leader); its pid
+ * set only when unknown. NULL when out of memory. */
+thread *pki_sy_thread_findnew(pk_machine *m, uint32_t pid, uint32_t tid);
+/* t's maps, made when it has none yet; NULL when out of memory. */
+mapgroup *pki_sy_thread_maps(pk_machine *m, thread *t);
+/* The machine's idle task, swapper 0/0. 0 or -ENOMEM. */
+int pki_sy_idle_thread(pk_machine *m);
+/* The maps lookups of process pid use (its leader's), NULL when none. */
+static inline mapgroup *pki_sy_process_maps(pk_machine *m, uint32_t pid)
+{
+	thread *leader = pki_sy_thread_find(m, pid);
+	return leader ? leader->mg : NULL;
+}
 int pki_sy_on_comm(pk_machine *m, const pk_pd_event *ev);
 int pki_sy_on_fork(pk_machine *m, const pk_pd_event *ev);
 void pki_sy_threads_free(pk_machine *m);

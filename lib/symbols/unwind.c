@@ -189,13 +189,14 @@ static const Dwfl_Callbacks dwfl_cbs = {
  * link-time address is the same across the load segment holding it. */
 static uint64_t load_bias(const dso *d, const map *mp)
 {
+	uint64_t pgoff = pki_sy_map_pgoff(mp);
 	const seg *best = NULL;
 	for (size_t i = 0; i < d->nr_segs; i++)
-		if ((d->segs[i].offset & ~(uint64_t)0xfff) <= mp->pgoff &&
+		if ((d->segs[i].offset & ~(uint64_t)0xfff) <= pgoff &&
 		    (!best || d->segs[i].offset >= best->offset))
 			best = &d->segs[i];
 	uint64_t delta = best ? best->vaddr - best->offset : 0;
-	return mp->start - mp->pgoff - delta;
+	return mp->start - pgoff - delta;
 }
 
 /* Whether d was reported already (one module per file). */

@@ -1,12 +1,12 @@
-/* The machine's task table as recorded (lib/symbols/tasks.c, issue 21:
- * report --tasks/--mmaps print from lib/symbols' iterator): a hand-made
- * file whose records take the paths where perf's thread table and the
- * machine's lookup view part (a FORK of a known tid into a parent without a
- * name, maps copied into a child process, a fileless map and a vdso whose
- * recorded offsets the lookups rewrite). report --tasks and --mmaps must
- * print what perf 6.1 prints (skipped without perf); the iterator must give
- * the table in perf's order with the recorded values while the lookups keep
- * theirs. */
+/* The machine's one thread table (lib/symbols/thread.c; issue 21: report
+ * --tasks/--mmaps list it through lib/symbols' iterator, tasks.c, and
+ * samples resolve against it): a hand-made file whose records take perf's
+ * rules (a FORK of a known tid into a parent without a name, a FORK's
+ * parent of another process made anew, maps copied into a child process, a
+ * fileless map and a vdso with their recorded offsets) and samples after
+ * them. report --tasks, --mmaps and script must print what perf 6.1 prints
+ * (skipped without perf); the iterator must give the table in perf's order
+ * with the recorded values, the lookups the same names and pids. */
 #include "helpers.h"
 #include "pd_test.h"
 
@@ -56,6 +56,19 @@ static void mmap2(pk_pd_writer *w, pk_pd_buf *b, uint32_t pid, uint64_t start, u
 	pd_test_put_record(w, &attr, b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, pid);
 }
 
+static void sample(pk_pd_writer *w, uint32_t pid, uint32_t tid, uint64_t ip)
+{
+	struct {
+		uint32_t type;
+		uint16_t misc, size;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+	} r = {PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(r), ip, pid, tid, 2000000000ULL};
+	pk_error err;
+	assert_int_equal(pk_pd_writer_write(w, &r, sizeof(r), &err), 0);
+}
+
 static const char *make_file(void)
 {
 	static char path[1024];
@@ -75,6 +88,18 @@ static const char *make_file(void)
 	fork_(w, &b, 300, 300, 301, 300); /* a thread of an unnamed process */
 	comm(w, &b, 300, 301, "worker");
 	fork_(w, &b, 300, 300, 301, 300); /* again: a new task, no name from the parent */
+	comm(w, &b, 401, 402, "named");
+	mmap2(w, &b, 900, 0x10000, 0, 0, "/no/such/t900"); /* a task for --mmaps only */
+	fork_(w, &b, 700, 700, 701, 402); /* 402 is not of process 700: made anew */
+	/* samples resolve against the same table: the replaced thread's name
+	 * is gone; the remade parent's and its child's are their tids; the
+	 * child's copy of the fileless map and of the file's */
+	sample(w, 300, 301, 0x50040);
+	sample(w, 401, 402, 0x50040);
+	sample(w, 700, 701, 0x50040);
+	sample(w, 200, 200, 0x10040);
+	sample(w, 200, 200, 0x50040);
+	sample(w, 100, 100, 0x30040);
 	pk_pd_buf_release(&b);
 	assert_int_equal(pk_pd_writer_close(w, &err), 0);
 	return path;
@@ -89,6 +114,8 @@ static void test_views_vs_perf(void **state)
 	snprintf(args, sizeof(args), "report --stdio --tasks -i %s", file);
 	pd_test_same_as_perf(args);
 	snprintf(args, sizeof(args), "report --stdio --mmaps -i %s", file);
+	pd_test_same_as_perf(args);
+	snprintf(args, sizeof(args), "script -i %s -F comm,pid,tid,ip,sym,dso", file);
 	pd_test_same_as_perf(args);
 }
 
@@ -118,16 +145,22 @@ static void test_iterator(void **state)
 	assert_int_equal(pk_machine_keep_tasks(m, true), 0);
 	assert_int_equal(pk_session_run(s, NULL, NULL, &err), 0);
 	assert_int_equal(pk_machine_tasks(m, &n), 0);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 10);
 	/* perf's order: tid modulo 256, then tid */
 	check_task(m, 0, 0, 0, -1, "swapper");
 	check_task(m, 1, 300, 300, -1, ":300");
 	check_task(m, 2, 300, 301, 300, ":301");
 	check_task(m, 3, 100, 100, -1, "parent");
-	check_task(m, 4, 200, 200, 100, "child");
-	assert_null(pk_machine_task_at(m, 5));
-	/* the lookups' view keeps the name the FORK found */
-	assert_string_equal(pk_machine_comm(m, 300, 301), "worker");
+	check_task(m, 4, 900, 900, -1, ":900");
+	check_task(m, 5, 401, 401, -1, ":401");
+	check_task(m, 6, 700, 402, -1, ":402"); /* made anew for the FORK */
+	check_task(m, 7, 700, 700, -1, ":700");
+	check_task(m, 8, 700, 701, 402, ":701");
+	check_task(m, 9, 200, 200, 100, "child");
+	assert_null(pk_machine_task_at(m, 10));
+	/* lookups read the same table: the FORK's new task has no name */
+	assert_string_equal(pk_machine_comm(m, 300, 301), ":301");
+	assert_int_equal(pk_machine_pid_of(m, 402), 700);
 	/* the child's copy of the parent's maps, as recorded */
 	const pk_task_map *v = pk_machine_task_maps(m, pk_machine_task_find(m, 200), &n);
 	assert_int_equal(n, 3);

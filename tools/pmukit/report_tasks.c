@@ -3,8 +3,9 @@
  *
  * --stats: the file's records by type (the reader's counts, TOTAL first,
  * each with its share), then per event its samples and lost samples.
- * --tasks: the machine's task table as recorded (lib/symbols/tasks.c,
- * pk_machine_keep_tasks; with --mmaps each task's process maps under it),
+ * --tasks: the machine's thread table, the one samples resolve against
+ * (listed by lib/symbols/tasks.c after pk_machine_keep_tasks; with --mmaps
+ * each task's process maps under it),
  * printed as a tree from the tasks in perf's table order (by tid modulo
  * 256, then tid): each task not yet placed goes under its parent, up to a
  * task without one, which starts a tree of its own.
