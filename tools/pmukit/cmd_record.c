@@ -25,7 +25,7 @@
 #include "builtin.h"
 #include "perf_regs.h"
 #include "session_cli.h"
-#include "stat_model.h"
+#include "stat_print.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -204,7 +204,7 @@ static int setup_model_targets(rsession *s)
 		cpus = pk_cpumap_targets(s->kernel, o->cpu_list, &s->err);
 		threads = cpus ? pk_threadmap_any() : NULL;
 	} else {
-		threads = stat_model_threads(s->model, o->pids, o->tids, &s->err);
+		threads = pk_model_threads(s->model, o->pids, o->tids, &s->err);
 	}
 	if (!threads) {
 		pk_cpumap_put(cpus);

@@ -23,11 +23,9 @@
 #include <pmukit/stat.h>
 
 #include "builtin.h"
-#include "stat_model.h"
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
-#include "stat_aggr.h"
 #include <pmukit/topdown.h>
 
 struct stat_opts {
@@ -63,7 +61,7 @@ struct stat_opts {
 	bool metric_no_group;      /* --metric-no-group */
 	bool metric_no_merge;      /* --metric-no-merge */
 	bool metric_only;          /* --metric-only */
-	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
+	pk_stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
 	int detailed;              /* -d, -dd, -ddd */
 	char **cmd;
 };
@@ -317,10 +315,10 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
 		case OPT_METRIC_ONLY: o->metric_only = true; break;
 		case 'd': o->detailed++; break;
-		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
-		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
-		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
-		case OPT_PER_NODE: o->per = STAT_PER_NODE; break;
+		case OPT_PER_CORE: o->per = PK_STAT_PER_CORE; break;
+		case OPT_PER_DIE: o->per = PK_STAT_PER_DIE; break;
+		case OPT_PER_SOCKET: o->per = PK_STAT_PER_SOCKET; break;
+		case OPT_PER_NODE: o->per = PK_STAT_PER_NODE; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -415,7 +413,7 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
 	if (r == 0)
-		r = stat_rows_per(&rows, s->o->per, s->kernel);
+		r = pk_stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -499,7 +497,7 @@ static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
 static int model_wait(struct stat_session *s, pk_error *err)
 {
 	s->intervals_done = s->o->interval_ms != 0;
-	return stat_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
+	return pk_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
 			      err);
 }
 
@@ -537,7 +535,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 							  res->elapsed_ns - s->last_print_ns, err);
 	}
 	r = pk_stat_finish(s->st, rows, err);
-	if (r == 0 && stat_rows_per(rows, o->per, s->kernel) < 0)
+	if (r == 0 && pk_stat_rows_per(rows, o->per, s->kernel) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
 	return r;
 }
@@ -730,7 +728,7 @@ static int setup(struct stat_session *s, pk_error *err)
 		if (!s->cpus)
 			return err->code ? err->code : -ENOMEM;
 	} else if (s->model) {
-		s->threads = stat_model_threads(s->model, o->pids, o->tids, err);
+		s->threads = pk_model_threads(s->model, o->pids, o->tids, err);
 		if (!s->threads)
 			return err->code ? err->code : -ENOMEM;
 	} else if (o->pids || o->tids) {
@@ -876,7 +874,8 @@ int cmd_stat(int argc, char **argv)
 	char label[PATH_MAX + 300];
 	if (s.model) {
 		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
-		stat_model_print_label(out, s.printer.fmt, label);
+		if (s.printer.fmt != STAT_JSON) /* JSON rows say "modeled" */
+			fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 	}
 	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
 	if (r < 0 && runs == 0) {

@@ -34,6 +34,13 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
 
+const char *stat_model_label(const pk_model *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
+		 pk_model_machine(m));
+	return buf;
+}
+
 /* ---- Event units and metrics ------------------------------------------- */
 
 /* perf shows the software clocks in msec (counted in ns). */
@@ -91,7 +98,7 @@ static int push_line(metric_lines *ml, metric m)
  * count, unit and event columns and one per aggregation column. */
 static int csv_line_fields(const stat_printer *p)
 {
-	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != STAT_PER_NONE);
+	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != PK_STAT_PER_NONE);
 }
 
 /* The metric's value in perf's eight human columns. */
@@ -232,17 +239,17 @@ static row_head row_head_of(const stat_row *r)
 
 /* --per-*: JSON's key of the bucket */
 static const char *const per_key[] = {
-	[STAT_PER_CORE] = "core", [STAT_PER_DIE] = "die", [STAT_PER_SOCKET] = "socket",
-	[STAT_PER_NODE] = "node"};
+	[PK_STAT_PER_CORE] = "core", [PK_STAT_PER_DIE] = "die", [PK_STAT_PER_SOCKET] = "socket",
+	[PK_STAT_PER_NODE] = "node"};
 
 /* --per-*: the bucket as perf names it ("S0-D0-C1", "S0-D0", "S0", "N0"). */
-static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
+static void per_label(const stat_row *r, pk_stat_per per, char *buf, size_t len)
 {
-	if (per == STAT_PER_CORE)
+	if (per == PK_STAT_PER_CORE)
 		snprintf(buf, len, "S%d-D%d-C%d", r->socket, r->die, r->id);
-	else if (per == STAT_PER_DIE)
+	else if (per == PK_STAT_PER_DIE)
 		snprintf(buf, len, "S%d-D%d", r->socket, r->die);
-	else if (per == STAT_PER_SOCKET)
+	else if (per == PK_STAT_PER_SOCKET)
 		snprintf(buf, len, "S%d", r->socket);
 	else
 		snprintf(buf, len, "N%d", r->id);
@@ -251,11 +258,11 @@ static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
 /* --per-*: the bucket and its CPU count, as perf 6.1's columns (text:
  * the last id left-aligned in 8, or 5 for socket and node, the count in
  * 4; CSV: two fields). */
-static void per_columns(FILE *o, const stat_row *r, stat_per per, bool csv, const char *sep)
+static void per_columns(FILE *o, const stat_row *r, pk_stat_per per, bool csv, const char *sep)
 {
 	char label[64];
 	per_label(r, per, label, sizeof(label));
-	int w = per == STAT_PER_CORE || per == STAT_PER_DIE ? 8 : 5;
+	int w = per == PK_STAT_PER_CORE || per == PK_STAT_PER_DIE ? 8 : 5;
 	int head = 0; /* up to the last letter: the number after it is padded */
 	for (int c = 0; label[c]; c++)
 		if (label[c] >= 'A' && label[c] <= 'Z')
@@ -477,8 +484,8 @@ void stat_print_header(stat_printer *p, const char *target, int runs)
 
 /* perf's interval header's bucket columns of --per-* */
 static const char *const per_head[] = {
-	[STAT_PER_CORE] = " core            cpus", [STAT_PER_DIE] = " die          cpus",
-	[STAT_PER_SOCKET] = " socket cpus", [STAT_PER_NODE] = " node   cpus"};
+	[PK_STAT_PER_CORE] = " core            cpus", [PK_STAT_PER_DIE] = " die          cpus",
+	[PK_STAT_PER_SOCKET] = " socket cpus", [PK_STAT_PER_NODE] = " node   cpus"};
 
 static void print_interval_header(stat_printer *p)
 {
@@ -587,10 +594,10 @@ static int only_header(stat_printer *p, const stat_rows *rows, const pk_metric_c
 	static const int indent[] = {[PK_AGGR_GLOBAL] = 0, [PK_AGGR_CPU] = 6, [PK_AGGR_THREAD] = 24};
 	/* perf 6.1's, the missing commas of die and socket included */
 	static const char *const csv_per[] = {
-		[STAT_PER_CORE] = "core,cpus,", [STAT_PER_DIE] = "die,cpus",
-		[STAT_PER_SOCKET] = "socket,cpus", [STAT_PER_NODE] = "node,"};
+		[PK_STAT_PER_CORE] = "core,cpus,", [PK_STAT_PER_DIE] = "die,cpus",
+		[PK_STAT_PER_SOCKET] = "socket,cpus", [PK_STAT_PER_NODE] = "node,"};
 	static const int per_indent[] = {
-		[STAT_PER_CORE] = 24, [STAT_PER_DIE] = 18, [STAT_PER_SOCKET] = 12, [STAT_PER_NODE] = 6};
+		[PK_STAT_PER_CORE] = 24, [PK_STAT_PER_DIE] = 18, [PK_STAT_PER_SOCKET] = 12, [PK_STAT_PER_NODE] = 6};
 	if (p->fmt == STAT_JSON || (interval_ns >= 0 && p->interval_lines++ % 25))
 		return 0;
 	FILE *o = p->out;

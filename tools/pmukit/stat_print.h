@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <pmukit/counting.h>
 #include <pmukit/metrics.h>
+#include <pmukit/model.h>
 #include <pmukit/stat.h>
 #include <pmukit/topdown.h>
 
@@ -18,15 +19,6 @@ typedef enum stat_format {
 	STAT_CSV,
 	STAT_JSON,
 } stat_format;
-
-/* --per-core, --per-die, --per-socket, --per-node (stat_aggr.c) */
-typedef enum stat_per {
-	STAT_PER_NONE = 0,
-	STAT_PER_CORE,
-	STAT_PER_DIE,
-	STAT_PER_SOCKET,
-	STAT_PER_NODE,
-} stat_per;
 
 /* The rows: the counting engine's (pmukit/stat.h), one per printed line. */
 typedef pk_stat_row stat_row;
@@ -46,7 +38,7 @@ typedef struct stat_printer {
 	stat_format fmt;
 	const char *sep;           /* CSV field separator */
 	pk_aggr_mode aggr;
-	stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
+	pk_stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
 	bool big_num;              /* thousands separators in human output */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */
@@ -84,6 +76,10 @@ void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double use
  * software clocks in msec (scale 1e-6: ns counted), else the sysfs alias's
  * (scale 1 without one). perf script scales sample periods so too. */
 const char *stat_evsel_unit(const pk_evsel *e, double *scale);
+
+/* "scenario 'S' on machine 'M'" into buf: what every output of a run on the
+ * model (stat and record --model) names. */
+const char *stat_model_label(const pk_model *m, char *buf, size_t len);
 
 /* Formats v with thousands separators and `decimals` digits. */
 void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num);
