@@ -84,6 +84,13 @@ bool pk_topdown_host_smt(const pk_kernel *k);
 pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 			   const pk_topdown_opts *opts, pk_error *err);
 void pk_topdown_free(pk_topdown *td);
+/* pk_topdown_new for the machine k runs on (NULL: the real one): its CPU
+ * from cpuid (a "GenuineIntel-6-8F-8" string, a model's) or the host's
+ * (PMUKIT_CPUID / PERF_CPUID first), SMT from its topology; opts' level and
+ * only_pmu as given. Without a core PMU the CPU does not matter (the error
+ * says there is none). NULL with err set. */
+pk_topdown *pk_topdown_new_host(const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
+				const pk_topdown_opts *opts, pk_error *err);
 
 /* Blocks: one per core PMU with a method, cpu_core before cpu_atom. */
 size_t pk_topdown_nr_blocks(const pk_topdown *td);
@@ -108,6 +115,14 @@ size_t pk_topdown_block_groups(const pk_topdown *td, size_t b);
  * led by slots, slots first, metric events after it). Remembers which
  * evsels are the block's (the evlist must outlive td's use of counts). */
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
+/* Whether e is one of the events pk_topdown_add_events appended (not one
+ * counted beside TopDown's). */
+bool pk_topdown_has_evsel(const pk_topdown *td, const pk_evsel *e);
+/* After the open (pk_topdown_opened's bookkeeping done here): every one of
+ * TopDown's events counted (or on no chosen CPU: another core type's)?
+ * Else -EOPNOTSUPP with err naming the first that was not and why
+ * (counting's explanation) and a hint: no shares should be shown. */
+int pk_topdown_check(pk_topdown *td, pk_counting *c, const pk_pmus *pmus, pk_error *err);
 /* After the open: which of the block's groups were opened as groups (a
  * weak group the PMU could never schedule is opened as lone events, and
  * its nodes' ratios then mix time slices: pk_topdown_node.grouped). */
@@ -187,6 +202,31 @@ typedef struct pk_topdown_node {
  * counts). */
 size_t pk_topdown_compute(const pk_topdown *td, size_t b, const pk_metric_counts *counts,
 			  int key, pk_topdown_node *out, size_t cap);
+
+/* ---- Decisions over a block's nodes (td_tree.c) ------------------------- */
+
+/* The index of the node named name among v[0..n), or -1 (name NULL: -1). */
+long pk_topdown_find(const pk_topdown_node *v, size_t n, const char *name);
+/* toplev's bottleneck path: from Level 1, the largest crossed node among
+ * the children of the previous one, marked in path[] (n entries, false
+ * before); returns its deepest node, or -1 when no Level 1 node crossed. */
+long pk_topdown_bottleneck(const pk_topdown_node *v, size_t n, bool *path);
+/* toplev's drill-down into show[] (n entries): Level 1 always, a child when
+ * its parent is shown and crossed its threshold (or has none); all: every
+ * node. Returns how many are not shown. */
+size_t pk_topdown_drill_down(const pk_topdown_node *v, size_t n, bool all, bool *show);
+/* The node whose "Sample with" events to record for node at: at itself or
+ * its nearest ancestor with any (pk_topdown_node.sample), or -1. */
+long pk_topdown_sample_node(const pk_topdown_node *v, size_t n, long at);
+
+/* How far a block's readings can be trusted. */
+typedef struct pk_topdown_mux {
+	size_t multiplexed;        /* computable nodes whose group ran part of the time */
+	double least;              /* the least running share among them (1: none) */
+	size_t split;              /* nodes whose weak group fell back to lone events */
+	size_t computable;         /* nodes with a value */
+} pk_topdown_mux;
+void pk_topdown_mux_summary(const pk_topdown_node *v, size_t n, pk_topdown_mux *out);
 
 /* ---- A run's nodes as data (plots, regions) ------------------------------ */
 

@@ -1,6 +1,6 @@
 /* stat --topdown's check that every TopDown event was counted (issue 9):
  * on the counting tests' fake kernel, an event the kernel does not support
- * (ENOENT) makes stat_td_check fail with the event's name and counting's
+ * (ENOENT) makes pk_topdown_check fail with the event's name and counting's
  * explanation, so no table is printed; a permission refusal (EACCES, as
  * perf_event_paranoid gives) already fails the open with the sysctl named;
  * with every event opened the check passes and the blocks print. */
@@ -88,7 +88,7 @@ static void test_refused_event(void **state)
 	pk_counting *c = open_td(pmus, &t, &l, &err);
 	assert_non_null(c);
 	pk_error_clear(&err);
-	assert_true(stat_td_check(&t, c, pmus, &err) < 0);
+	assert_true(pk_topdown_check(t.td, c, pmus, &err) < 0);
 	if (!strstr(err.msg, "TopDown needs every one of its events, and "
 			     "'INT_MISC.UOP_DROPPING' (cpu) could not be counted"))
 		fail_msg("%s", err.msg);
@@ -101,7 +101,7 @@ static void test_refused_event(void **state)
 	fake_kernel_init(&fk);
 	c = open_td(pmus, &t, &l, &err);
 	assert_non_null(c);
-	assert_int_equal(stat_td_check(&t, c, pmus, &err), 0);
+	assert_int_equal(pk_topdown_check(t.td, c, pmus, &err), 0);
 	assert_int_equal(pk_counting_read(c, &err), 0);
 	stat_rows rows = {0};
 	assert_int_equal(pk_stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false), 0);

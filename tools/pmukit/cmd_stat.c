@@ -512,7 +512,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 	stat_print_notes(s->evlist, &s->warned, o->verbose);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
-		r = stat_td_check(&s->td, pk_stat_counting(s->st), s->pmus, err);
+		r = pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err);
 	s->last_print_ns = 0;
 	if (r == 0)
 		r = pk_stat_go(s->st, err);
