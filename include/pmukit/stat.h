@@ -56,6 +56,8 @@ typedef struct pk_stat_rows {
 /* The rows of one reading of c (delta: since the previous read); 0 or
  * -ENOMEM (rows unchanged). */
 int pk_stat_rows_collect(pk_stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta);
+/* A row's scaled value (pk_counts_scale) averaged over runs (-r). */
+double pk_stat_row_value(const pk_stat_row *r, int runs);
 /* Adds one run's rows into an accumulator of the same shape (-r): the
  * counts summed, the scaled value into noise, a failure in any run kept. */
 int pk_stat_rows_accumulate(pk_stat_rows *acc, const pk_stat_rows *run);

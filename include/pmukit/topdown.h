@@ -156,15 +156,8 @@ void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge);
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
 			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
 			 pk_error *err);
-/* A metric as printed on a count's line. */
-typedef struct pk_metric_group_value {
-	bool have;                 /* the value could be computed */
-	double value;
-	pk_metric_style style;
-	const char *label;         /* perf's metric unit: "%  tma_retiring" */
-	const char *name;          /* "tma_retiring": --metric-only's header without a value */
-} pk_metric_group_value;
-/* The nth metric printed on count idx of in (perf 6.1 prints the metrics
+/* The nth metric (pk_metric_group_value, metrics.h) printed on count idx
+ * of in (perf 6.1 prints the metrics
  * of one event last placed first): 1 with *out filled (its value when it
  * can be computed), 0 when there is none, -ENOMEM. */
 int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,

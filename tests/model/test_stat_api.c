@@ -10,8 +10,12 @@
  * run by intervals (pk_model_run) ticks every interval and the per-CPU
  * rows fold into perf's --per-core and --per-socket buckets
  * (pk_stat_rows_per) with every count kept; pk_model_threads is every
- * scenario thread by default. */
+ * scenario thread by default; the rows as the metrics engine's counts give
+ * perf stat's lines (pk_metric_stat_lines): the IPC after instructions, a
+ * vendor metric under cycles' empty GHz column or in the place of a count
+ * without one. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +47,64 @@ static pk_evlist *stat_events(pk_pmus *pmus, const char *cpuid, const char *even
 static double model_clock(void *arg)
 {
 	return (double)pk_model_now(arg);
+}
+
+/* stat -M's stand-in: one metric on count 0, none elsewhere. */
+static int one_vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			     pk_metric_group_value *out)
+{
+	(void)arg;
+	(void)in;
+	if (idx != 0 || nth > 0)
+		return 0;
+	*out = (pk_metric_group_value){.have = true, .value = 42, .style = PK_METRIC_SCALED,
+				       .label = "answers", .name = "answer"};
+	return 1;
+}
+
+/* The metric lines of cycles and instructions rows (runs: 2, summed). */
+static void check_metric_lines(const pk_stat_rows *rows)
+{
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	assert_int_equal(pk_metric_counts_from_stat(rows, 1e9, &counts, &lit, &in), 0);
+	assert_int_equal(in.nr, 2);
+	assert_int_equal(in.nr_lit, 1);
+	/* averaged over the runs */
+	assert_true(counts[0].value == (double)rows->v[0].counts.val / 2);
+	pk_metric_table *t = pk_metric_table_stat(NULL);
+	pk_metric_lines ml = {0};
+	assert_int_equal(pk_metric_stat_lines(t, &in, 1, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_true(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "insn per cycle");
+	assert_true(fabs(ml.v[0].value - (double)rows->v[1].counts.val /
+						 (double)rows->v[0].counts.val) < 1e-9);
+	/* cycles without a clock: perf stat's GHz row ends the search without a
+	 * value (an empty metric column), the vendor's metric a further line */
+	assert_int_equal(pk_metric_stat_lines(t, &in, 0, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 2);
+	assert_false(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "Ghz");
+	assert_true(ml.v[1].have && ml.v[1].value == 42);
+	assert_string_equal(ml.v[1].unit, "answers");
+	assert_string_equal(ml.v[1].name, "answer");
+	/* without stat -M: the empty metric alone */
+	assert_int_equal(pk_metric_stat_lines(t, &in, 0, NULL, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	/* no table (script's view without metrics): one line, perf 6.1's
+	 * JSON unit "(null)", the vendor's in the metric's place */
+	assert_int_equal(pk_metric_stat_lines(NULL, &in, 0, NULL, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_false(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "(null)");
+	assert_int_equal(pk_metric_stat_lines(NULL, &in, 0, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_true(ml.v[0].have && ml.v[0].value == 42);
+	pk_metric_lines_release(&ml);
+	pk_metric_table_free(t);
+	free(counts);
 }
 
 static void test_model_run(void **state)
@@ -85,6 +147,7 @@ static void test_model_run(void **state)
 	assert_int_equal(acc.v[0].counts.val, 2 * rows.v[0].counts.val);
 	assert_true(acc.v[0].noise.n == 2);
 	assert_true(acc.v[0].noise.mean == (double)rows.v[0].counts.val);
+	check_metric_lines(&acc);
 	pk_stat_rows_free(&rows);
 	pk_stat_rows_free(&acc);
 	pk_stat_free(s);

@@ -820,7 +820,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 }
 
 static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
-			 stat_vendor_metric *out)
+			 pk_metric_group_value *out)
 {
 	return pk_metric_groups_value(arg, in, idx, nth, out);
 }

@@ -63,36 +63,13 @@ const char *stat_evsel_unit(const pk_evsel *e, double *scale)
 
 static double row_value(const stat_row *r, int runs)
 {
-	pk_scaled s;
-	pk_counts_scale(&r->counts, &s);
-	return s.value / (runs > 1 ? runs : 1);
+	return pk_stat_row_value(r, runs);
 }
 
-/* What is printed after a count: the engine's shadow metric, if any. */
-typedef struct metric {
-	bool have;
-	double value;
-	pk_metric_style style;
-	const char *unit;          /* without a value: what JSON names (perf's "(null)": none) */
-	const char *name;          /* a vendor metric's name: --metric-only's header where
-				    * perf 6.1 has no value for it (none, or --per-*) */
-} metric;
-
-/* A count's metric lines: its metric, then the engine's further lines
- * (PK_METRIC_NEW_LINE rows: "stalled cycles per insn" under the IPC), or
- * its vendor metrics (stat -M), one a line. */
-typedef struct metric_lines {
-	metric *v;
-	size_t nr, cap;            /* nr >= 1 once computed */
-} metric_lines;
-
-static int push_line(metric_lines *ml, metric m)
-{
-	if (pk_grow(&ml->v, &ml->cap, ml->nr + 1, sizeof(*ml->v)) < 0)
-		return -ENOMEM;
-	ml->v[ml->nr++] = m;
-	return 0;
-}
+/* What is printed after a count, and the further lines: the metrics
+ * engine's (pk_metric_stat_lines). */
+typedef pk_metric_line metric;
+typedef pk_metric_lines metric_lines;
 
 /* The separators perf puts before a further line's value in CSV: its
  * count, unit and event columns and one per aggregation column. */
@@ -107,76 +84,11 @@ static int format_metric(const metric *m, char *buf, size_t len)
 	return pk_metric_format(m->style, m->value, buf, len);
 }
 
-int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
-			    pk_metric_literal *lit, pk_metric_counts *in)
-{
-	pk_metric_count *v = calloc(rows->nr ? rows->nr : 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < rows->nr; i++) {
-		const stat_row *r = &rows->v[i];
-		v[i] = (pk_metric_count){.evsel = r->evsel, .key = r->key,
-					 .value = row_value(r, rows->runs),
-					 .counted = r->status == PK_OPEN_OK && r->counts.run,
-					 .running = r->counts.ena ? (double)r->counts.run /
-									(double)r->counts.ena : 0};
-	}
-	*lit = (pk_metric_literal){.name = "#wall_ns", .value = wall_ns};
-	*in = (pk_metric_counts){.v = v, .nr = rows->nr, .lit = lit, .nr_lit = wall_ns > 0};
-	*out = v;
-	return 0;
-}
-
-/* Count idx's vendor metrics (stat -M) appended as lines: 0 or -ENOMEM. */
-static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_t idx,
-			metric_lines *ml)
-{
-	stat_vendor_metric vm;
-	int vr = 0;
-	for (size_t nth = 0; p->vendor_metric; nth++) {
-		vr = p->vendor_metric(p->vendor_arg, in, idx, nth, &vm);
-		if (vr <= 0)
-			break;
-		/* without a value perf names no unit (JSON's ""), the metric
-		 * only in --metric-only's header */
-		metric m = {.have = vm.have, .value = vm.have ? vm.value : 0,
-			    .style = vm.have ? vm.style : PK_METRIC_SCALED,
-			    .unit = vm.have ? vm.label : "", .name = vm.name};
-		if (push_line(ml, m) < 0)
-			return -ENOMEM;
-	}
-	return vr < 0 ? vr : 0;
-}
-
-/* Count idx's metric lines into ml (emptied first; free its v): perf
- * stat's metric and further lines, then the vendor metrics (stat -M), each
- * a further line, the first in the metric's place when perf stat has none
- * for the count (perf 6.1's order). */
+/* Count idx's metric lines into ml. */
 static int compute_metrics(const stat_printer *p, const pk_metric_table *t,
 			   const pk_metric_counts *in, size_t idx, metric_lines *ml)
 {
-	pk_metric_value mv;
-	ml->nr = 0;
-	/* perf 6.1's JSON when no row matched */
-	if (push_line(ml, (metric){.unit = "(null)"}) < 0)
-		return -ENOMEM;
-	int have = t ? pk_metric_shadow(t, in, idx, &mv) : 0;
-	bool shadow = t && mv.def;
-	if (shadow)
-		ml->v[0] = (metric){.have = have, .value = mv.value, .style = mv.def->style,
-				    .unit = mv.unit};
-	for (size_t pos = 0; t && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
-		if (push_line(ml, (metric){.have = true, .value = mv.value, .style = mv.def->style,
-					   .unit = mv.unit}) < 0)
-			return -ENOMEM;
-	if (!shadow)
-		ml->nr = 0;
-	int vr = vendor_lines(p, in, idx, ml);
-	if (vr < 0)
-		return vr;
-	if (ml->nr == 0) /* neither */
-		ml->nr = 1;
-	return 0;
+	return pk_metric_stat_lines(t, in, idx, p->vendor_metric, p->vendor_arg, ml);
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -650,7 +562,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		if (!p->metrics)
 			return -ENOMEM;
 	}
-	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
+	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	if (interval_ns >= 0 && !p->metric_only)
 		print_interval_header(p);
@@ -670,7 +582,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		else
 			print_row_human(p, r, &ml, interval_ns);
 	}
-	free(ml.v);
+	pk_metric_lines_release(&ml);
 	free(counts);
 	return ret;
 }

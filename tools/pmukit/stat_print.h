@@ -24,15 +24,6 @@ typedef enum stat_format {
 typedef pk_stat_row stat_row;
 typedef pk_stat_rows stat_rows;
 
-/* The rows as the metrics engine sees them, with the wall time the counts
- * cover as #wall_ns (absent when unknown: no "CPUs utilized"); *out is the
- * array to free. Returns 0 or -ENOMEM. */
-int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
-			    pk_metric_literal *lit, pk_metric_counts *in);
-
-/* A vendor metric (stat -M) as printed on a count's line. */
-typedef pk_metric_group_value stat_vendor_metric;
-
 typedef struct stat_printer {
 	FILE *out;
 	stat_format fmt;
@@ -48,8 +39,7 @@ typedef struct stat_printer {
 	/* stat -M: the nth vendor metric printed on count idx (1: *out filled,
 	 * 0: no more, < 0: no memory); a count with one gets no metric of perf
 	 * stat's. NULL: none. */
-	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
-			     stat_vendor_metric *out);
+	pk_metric_vendor_fn vendor_metric;
 	const void *vendor_arg;
 	bool metric_only;          /* --metric-only: one line of metric columns per bucket */
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows

@@ -374,7 +374,7 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	pk_metric_count *counts;
 	pk_metric_literal lit;
 	pk_metric_counts in;
-	if (stat_rows_metric_counts(rows, -1, &counts, &lit, &in) < 0)
+	if (pk_metric_counts_from_stat(rows, -1, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	td_key *keys = NULL;
 	size_t nk = td_keys(t, rows, &keys);
