@@ -270,6 +270,21 @@ const pk_metric_def *pk_metric_defs_cpu(const pk_cpuid *id, const char *pmu, siz
 /* Whether `name` names the row itself or one of its groups, compared
  * without case as perf does ("topdownl1" is TopdownL1). */
 bool pk_metric_named(const pk_metric_def *row, const char *name);
+/* A CPU's metrics as perf 6.1's list shows them (metric_list.c). */
+typedef struct pk_metric_listing {
+	const pk_metric_def **rows; /* pk_metric_defs_cpu's, sorted by name (strcmp) */
+	size_t nr;
+	char **groups;             /* the distinct group names, sorted; "No_group" for
+				    * a row without one */
+	size_t nr_groups;
+} pk_metric_listing;
+/* The listing of the CPU's core PMU (pk_metric_defs_cpu with pmu NULL):
+ * empty for a CPU without tables. 0 or -ENOMEM. */
+int pk_metric_listing_new(const pk_cpuid *id, pk_metric_listing *out);
+void pk_metric_listing_release(pk_metric_listing *l);
+/* Whether list shows row d under group (one of its groups, not its own
+ * name; "No_group" for a row without any). */
+bool pk_metric_in_group(const pk_metric_def *d, const char *group);
 /* The raw config on the core PMU of an event a CPU's metrics name (as the
  * formulas write it, "INT_MISC.RECOVERY_CYCLES:c1:e1"). 0 with *config;
  * -ENOENT when no metric of the CPU names it; -EOPNOTSUPP when it is no
