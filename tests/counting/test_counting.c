@@ -1,6 +1,7 @@
 /* The counting layer driven by a fake kernel: opens on (cpu, thread) pairs,
  * groups, reads and scaling, aggregation, failures and their explanations,
- * the default event set and hybrid rows on the alderlake fixture. (The stat
+ * the default event set and hybrid rows on the alderlake fixture; stat's
+ * notes (pk_counting_notes: one per reason, with its events counted). (The stat
  * printer is the CLI's: tests/cli; the metrics are lib/metrics':
  * tests/metrics.) */
 #include "helpers.h"
@@ -553,6 +554,7 @@ static void test_no_core_pmu(void **state)
 	struct perf_event_attr cyc = {.type = PERF_TYPE_HARDWARE, .size = PK_ATTR_SIZE,
 				      .config = PERF_COUNT_HW_CPU_CYCLES};
 	assert_non_null(pk_evlist_add(f.l, &cyc, "cycles", NULL));
+	assert_non_null(pk_evlist_add(f.l, &cyc, "cycles2", NULL));
 	/* the kernel of a VM without a PMU: no hardware events */
 	fail_config(ENOENT, PERF_COUNT_HW_CPU_CYCLES);
 	assert_int_equal(fx_open_tasks(&f, (pid_t[]){9}, 1), 0);
@@ -564,6 +566,15 @@ static void test_no_core_pmu(void **state)
 	assert_non_null(strstr(why.msg, "no core PMU"));
 	assert_non_null(strstr(why.msg, "VM without PMU virtualization"));
 	assert_null(strchr(why.msg, '\n'));
+	/* stat's notes: both events' one reason, said once; the open events
+	 * have none */
+	pk_counting_note *notes;
+	size_t nr;
+	assert_int_equal(pk_counting_notes(f.c, pmus, &notes, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(notes[0].nr_events, 2);
+	assert_string_equal(notes[0].why.msg, why.msg);
+	free(notes);
 	/* the same explanation without knowing the PMUs is about the event */
 	pk_error_clear(&why);
 	pk_counting_explain(f.c, 4, NULL, &why);

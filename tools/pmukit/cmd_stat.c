@@ -541,53 +541,36 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 }
 
 /* Explanations for events that could not be counted, one line each, each
- * said once (all hardware events of a PMU-less VM share one line); without
- * -v at most a few, then how many more there are. */
+ * said once (pk_counting_notes: all hardware events of a PMU-less VM share
+ * one line); without -v at most a few, then how many more events there are. */
 static void print_notes(struct stat_session *s, FILE *out)
 {
 	enum { MAX_QUIET_NOTES = 3 };
-	char **seen = NULL;
-	size_t nseen = 0, more = 0;
-	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
-		pk_open_status st = pk_counting_status(pk_stat_counting(s->st), i);
-		if (st != PK_OPEN_UNSUPPORTED && st != PK_OPEN_NO_CPUS)
-			continue;
-		pk_error e;
-		pk_error_clear(&e);
-		if (pk_counting_explain(pk_stat_counting(s->st), i, s->pmus, &e) == 0)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < nseen && !dup; k++)
-			dup = !strcmp(seen[k], e.msg);
-		if (dup)
-			continue;
-		if (!s->o->verbose && nseen == MAX_QUIET_NOTES) {
-			more++;
+	pk_counting_note *notes = NULL;
+	size_t nr = 0, more = 0;
+	pk_counting_notes(pk_stat_counting(s->st), s->pmus, &notes, &nr);
+	for (size_t k = 0; k < nr; k++) {
+		const pk_error *e = &notes[k].why;
+		if (!s->o->verbose && k >= MAX_QUIET_NOTES) {
+			more += notes[k].nr_events;
 			continue;
 		}
-		char **ns = realloc(seen, (nseen + 1) * sizeof(*seen));
-		if (!ns)
-			break;
-		seen = ns;
-		seen[nseen++] = strdup(e.msg);
-		if (s->printer.fmt == STAT_HUMAN && nseen == 1 && out == s->printer.out)
+		if (s->printer.fmt == STAT_HUMAN && k == 0 && out == s->printer.out)
 			fputc('\n', out);
-		fprintf(out, "note: %s\n", e.msg);
-		if (s->o->verbose && e.hint[0])
-			fprintf(out, "%s%s", e.hint, e.hint[strlen(e.hint) - 1] == '\n' ? "" : "\n");
+		fprintf(out, "note: %s\n", e->msg);
+		if (s->o->verbose && e->hint[0])
+			fprintf(out, "%s%s", e->hint, e->hint[strlen(e->hint) - 1] == '\n' ? "" : "\n");
 	}
 	if (more)
 		fprintf(out, "note: %zu more events could not be counted (-v says why)\n", more);
 	if (s->default_without_hw) {
-		if (s->printer.fmt == STAT_HUMAN && nseen == 0 && out == s->printer.out)
+		if (s->printer.fmt == STAT_HUMAN && nr == 0 && out == s->printer.out)
 			fputc('\n', out);
 		fprintf(out, "note: no core PMU in %s/bus/event_source/devices (a VM without PMU "
 			     "virtualization?): hardware events are left out; software events count normally\n",
 			pk_pmus_root(s->pmus));
 	}
-	for (size_t k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
+	free(notes);
 }
 
 /* -M: the lists joined by commas (perf 6.1 parses them as one, after the
