@@ -164,6 +164,42 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 			   size_t nth, pk_metric_group_value *out);
 void pk_metric_groups_free(pk_metric_groups *mg);
 
+/* ---- perf stat's event list (stat_events.c) ------------------------------- */
+
+/* Set size to sizeof(pk_stat_events_opts); new fields go at the end. */
+typedef struct pk_stat_events_opts {
+	size_t size;
+	const pk_pmus *pmus;
+	const pk_kernel *kernel;   /* NULL: the real one */
+	const char *cpuid;         /* the CPU (a model's); NULL: the host's */
+	const char *only_pmu;      /* --cputype's core PMU; NULL: all */
+	bool topdown;              /* --topdown: TopDown's events first */
+	int td_level;              /* --td-level (0: 1; PK_TOPDOWN_LEVEL_ALL) */
+	const char *const *events; /* -e strings */
+	size_t nr_events;
+	const char *const *metrics; /* -M lists */
+	size_t nr_metrics;
+	bool metric_no_group, metric_no_merge;
+	int detailed;              /* -d, -dd, -ddd: 1 to 3 */
+	bool system_wide;          /* -a/-C: counting CPUs */
+	bool forked_workload;      /* a command stat forks (enable_on_exec) */
+	bool no_inherit;           /* -i */
+} pk_stat_events_opts;
+
+typedef struct pk_stat_events {
+	pk_evlist *evlist;
+	pk_topdown *td;            /* with topdown: its blocks; else NULL */
+	pk_metric_groups *mg;      /* with -M lists: their groups; else NULL */
+	bool default_without_hw;   /* perf's default set on a machine without a core PMU */
+} pk_stat_events;
+
+/* The events perf stat 6.1 counts for these options, in its order:
+ * TopDown's, -e's, the -M lists as one, or the default set when none of
+ * these; then -d's detailed events; configured for stat. < 0 with err set
+ * (the parser's, TopDown's or -M's message); release *out either way. */
+int pk_stat_events_build(const pk_stat_events_opts *opts, pk_stat_events *out, pk_error *err);
+void pk_stat_events_release(pk_stat_events *ev);
+
 /* One node's value. */
 typedef struct pk_topdown_node {
 	const char *pmu;           /* the block's core PMU */

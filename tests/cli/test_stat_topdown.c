@@ -19,11 +19,18 @@ static fake_kernel fk;
 /* Sets up and opens; returns NULL when the open failed (err says why). */
 static pk_counting *open_td(const pk_pmus *pmus, stat_td *t, pk_evlist **l, pk_error *err)
 {
-	*l = pk_evlist_new();
 	memset(t, 0, sizeof(*t));
-	assert_int_equal(stat_td_setup(t, pmus, &fk.k, "GenuineIntel-6-8F-8", 1, NULL, *l, err), 0);
-	pk_config_opts co = {.mode = PK_CONFIG_STAT};
-	assert_int_equal(pk_evlist_config(*l, &co, err), 0);
+	/* stat --topdown's events, as the library builds them for stat */
+	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = pmus, .kernel = &fk.k,
+				  .cpuid = "GenuineIntel-6-8F-8", .topdown = true, .td_level = 1};
+	pk_stat_events ev;
+	assert_int_equal(pk_stat_events_build(&eo, &ev, err), 0);
+	assert_null(ev.mg);
+	assert_false(ev.default_without_hw);
+	*l = ev.evlist;
+	t->td = ev.td;
+	for (size_t i = 0; i < pk_evlist_count(*l); i++)
+		assert_true(pk_topdown_has_evsel(t->td, pk_evlist_at(*l, i)));
 	pk_counting_opts o;
 	pk_counting_opts_init(&o);
 	o.kernel = &fk.k;

@@ -1,8 +1,9 @@
 /* pmukit stat: count events for a command, processes, threads or CPUs, with
  * perf stat's options and output. The counting itself (the runs, the
- * command, reading and aggregating) is the library's (pmukit/stat.h); here:
- * the options, the events asked for (TopDown, -M, -e, the default set),
- * the wait with its signals and -I's schedule, and all the printing. */
+ * command, reading and aggregating, stat.h) and the event list (TopDown,
+ * -e, -M, the default set: pk_stat_events_build, topdown.h) are the
+ * library's; here: the options, the wait with its signals and -I's
+ * schedule, and all the printing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -573,77 +574,28 @@ static void print_notes(struct stat_session *s, FILE *out)
 	free(notes);
 }
 
-/* -M: the lists joined by commas (perf 6.1 parses them as one, after the
- * -e events) into lib/topdown's metric groups. */
-static int add_metrics(struct stat_session *s, const char *cpuid, pk_error *err)
-{
-	struct stat_opts *o = s->o;
-	size_t len = 1;
-	for (int i = 0; i < o->nr_metrics; i++)
-		len += strlen(o->metrics[i]) + 1;
-	char *names = calloc(1, len);
-	if (!names || !(s->mg = pk_metric_groups_new())) {
-		free(names);
-		return pk_err(err, -ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < o->nr_metrics; i++) {
-		if (i)
-			strcat(names, ",");
-		strcat(names, o->metrics[i]);
-	}
-	pk_metric_groups_no_merge(s->mg, o->metric_no_merge);
-	int r = pk_metric_groups_add(s->mg, names, s->pmus, s->kernel, cpuid, o->metric_no_group,
-				     s->evlist, err);
-	free(names);
-	return r;
-}
-
+/* The events (pk_stat_events_build: TopDown's, -e's, -M's or the default
+ * set, -d's), the session taking what it built. */
 static int build_evlist(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
-	pk_parse_opts po = {.only_pmu = o->cputype,
-			    .cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL};
-	s->evlist = pk_evlist_new();
-	if (!s->evlist)
-		return pk_err(err, -ENOMEM, "out of memory");
-	if (o->topdown) {
-		s->td.tree = o->tree;
-		s->td.desc = o->td_desc;
-		s->td.verbose = o->verbose;
-		s->td.csv_header = o->csv_header;
-		s->td.aggr = s->aggr;
-		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
-				      o->cputype, s->evlist, err);
-		if (r < 0)
-			return r;
-	}
-	for (int i = 0; i < o->nr_events; i++) {
-		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
-		if (r < 0)
-			return r;
-	}
-	/* perf 6.1: the -M lists as one, after the -e events */
-	if (o->nr_metrics) {
-		int r = add_metrics(s, po.cpuid, err);
-		if (r < 0)
-			return r;
-	}
-	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
-		int r = pk_evlist_add_default_stat_on(s->evlist, s->pmus, s->cpus != NULL, err);
-		if (r < 0)
-			return r;
-		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
-	}
-	int dr = pk_evlist_add_detailed_stat(s->evlist, s->pmus, o->detailed, err);
-	if (dr < 0)
-		return dr;
-	pk_config_opts cfg = {
-		.mode = PK_CONFIG_STAT,
-		.system_wide = s->cpus != NULL,
-		.forked_workload = o->cmd[0] && !s->cpus && !s->threads,
-		.no_inherit = o->no_inherit,
-	};
-	return pk_evlist_config(s->evlist, &cfg, err);
+	pk_stat_events_opts eo = {
+		.size = sizeof(eo), .pmus = s->pmus, .kernel = s->kernel,
+		.cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL, .only_pmu = o->cputype,
+		.topdown = o->topdown, .td_level = (int)o->td_level,
+		.events = (const char *const *)o->events, .nr_events = (size_t)o->nr_events,
+		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
+		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
+		.detailed = o->detailed, .system_wide = s->cpus != NULL,
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit};
+	pk_stat_events ev;
+	int r = pk_stat_events_build(&eo, &ev, err);
+	s->evlist = ev.evlist;
+	s->mg = ev.mg;
+	s->default_without_hw = ev.default_without_hw;
+	s->td = (stat_td){.td = ev.td, .tree = o->tree, .desc = o->td_desc, .verbose = o->verbose,
+			  .csv_header = o->csv_header, .aggr = s->aggr};
+	return r;
 }
 
 /* The command's exit status; perf 6.1's for a signal: pmukit's own

@@ -11,21 +11,6 @@
 
 enum { TD_MAX_NODES = 160 };
 
-int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
-		  int level, const char *cputype, pk_evlist *evlist, pk_error *err)
-{
-	pk_topdown_opts o;
-	pk_topdown_opts_init(&o);
-	o.level = level;
-	o.only_pmu = cputype;
-	t->td = pk_topdown_new_host(pmus, k, cpuid, &o, err);
-	if (!t->td)
-		return err->code ? err->code : -ENOMEM;
-	size_t first = pk_evlist_count(evlist);
-	int r = pk_topdown_add_events(t->td, evlist, err);
-	return first ? pk_err(err, -EINVAL, "TopDown's events must come first") : r;
-}
-
 static void print_value(FILE *o, const pk_topdown_node *n, int width)
 {
 	if (n->computable)

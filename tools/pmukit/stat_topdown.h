@@ -29,12 +29,6 @@ typedef struct stat_td {
 	unsigned headers_done;     /* -I: bit b: block b's column header was printed */
 } stat_td;
 
-/* The blocks for this machine (cpuid: the model's, or NULL for the host's
- * or PMUKIT_CPUID) and their events appended to evlist (first: -e's events
- * come after them). < 0 with err saying why TopDown cannot run here and
- * what can. */
-int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
-		  int level, const char *cputype, pk_evlist *evlist, pk_error *err);
 /* Prints one reading: totals (interval_ns < 0) or one -I row per block;
  * with -A / --per-thread the blocks of each CPU / thread (a block whose
  * core PMU counted nothing there is left out), labeled; then -e's events as
