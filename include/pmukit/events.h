@@ -145,6 +145,10 @@ pk_cpumap *pk_evsel_cpus(const pk_evsel *evsel);
 /* Scale and unit of a sysfs alias (1.0 and NULL otherwise). */
 double pk_evsel_scale(const pk_evsel *evsel);
 const char *pk_evsel_unit(const pk_evsel *evsel);
+/* The unit perf shows the event's counts in and the scale to it: the
+ * software clocks in msec (scale 1e-6: ns counted), else the sysfs
+ * alias's ("" and scale 1 without one). */
+const char *pk_evsel_display_unit(const pk_evsel *evsel, double *scale);
 /* :P was given: the highest precise_ip the PMU accepts. */
 bool pk_evsel_precise_max(const pk_evsel *evsel);
 

@@ -144,6 +144,23 @@ static void fail_config(int err, uint64_t config)
 
 /* ---- counts -------------------------------------------------------------- */
 
+/* The unit stat shows: clocks in msec of their ns, else the alias's. */
+static void test_display_unit(void **state)
+{
+	(void)state;
+	pk_evlist *l = pk_evlist_new();
+	pk_evsel *tc = add_sw(l, PERF_COUNT_SW_TASK_CLOCK, "task-clock");
+	pk_evsel *cc = add_sw(l, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock");
+	pk_evsel *cs = add_sw(l, PERF_COUNT_SW_CONTEXT_SWITCHES, "cs");
+	double scale = 0;
+	assert_string_equal(pk_evsel_display_unit(tc, &scale), "msec");
+	assert_true(scale == 1e-6);
+	assert_string_equal(pk_evsel_display_unit(cc, &scale), "msec");
+	assert_string_equal(pk_evsel_display_unit(cs, &scale), "");
+	assert_true(scale == 1.0);
+	pk_evlist_put(l);
+}
+
 static void test_parse_single(void **state)
 {
 	(void)state;
@@ -957,6 +974,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_parse_single, setup),
+		cmocka_unit_test_setup(test_display_unit, setup),
 		cmocka_unit_test_setup(test_parse_group, setup),
 		cmocka_unit_test_setup(test_scale, setup),
 		cmocka_unit_test_setup(test_runstats, setup),

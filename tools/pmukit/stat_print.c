@@ -43,22 +43,9 @@ const char *stat_model_label(const pk_model *m, char *buf, size_t len)
 
 /* ---- Event units and metrics ------------------------------------------- */
 
-/* perf shows the software clocks in msec (counted in ns). */
-static bool is_clock(const pk_evsel *e)
-{
-	return pk_evsel_attr(e)->type == PERF_TYPE_SOFTWARE && (pk_evsel_attr(e)->config == PERF_COUNT_SW_TASK_CLOCK ||
-						      pk_evsel_attr(e)->config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
 const char *stat_evsel_unit(const pk_evsel *e, double *scale)
 {
-	if (is_clock(e)) {
-		*scale = 1e-6; /* ns counted, msec shown */
-		return "msec";
-	}
-	double s = pk_evsel_scale(e);
-	*scale = s > 0 ? s : 1.0;
-	return pk_evsel_unit(e) ? pk_evsel_unit(e) : "";
+	return pk_evsel_display_unit(e, scale);
 }
 
 static double row_value(const stat_row *r, int runs)
