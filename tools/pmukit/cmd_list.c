@@ -2,7 +2,10 @@
  * offers, as perf list shows them: hardware, software and cache events,
  * each PMU's sysfs events, raw descriptors, libpfm4's named events for the
  * CPU (perf lists its JSON events by default too), tracepoints, the CPU's
- * metric groups and metrics (list_metrics.c); on request the PMU formats. */
+ * metric groups and metrics (list_metrics.c); on request the PMU formats.
+ * Which events exist and their kinds come from the library
+ * (pk_event_catalog, pk_pfm_foreach, pk_tracepoint_foreach); here: the
+ * sections and patterns asked for, and the printing. */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>

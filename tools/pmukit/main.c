@@ -12,7 +12,7 @@
  *
  * One cmd_<name>.c per subcommand, with its helpers: list's metric sections
  * (list_metrics.c); stat's lines (stat_print.c), --topdown (stat_topdown.c),
- * --model (stat_model.c) and -M (printed from lib/topdown's pk_metric_groups);
+ * --model (the model run: pk_model_run) and -M (printed from lib/topdown's pk_metric_groups);
  * record's options and messages over lib/record's pk_recording, stat's over
  * lib/counting's pk_stat (the engines: the command launcher, the Arm SPE
  * setup, the runs and intervals are the library's);
