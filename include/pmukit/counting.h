@@ -240,6 +240,17 @@ const pk_counts *pk_counting_counts(const pk_counting *c, size_t evsel_idx, int 
 int pk_counting_explain(const pk_counting *c, size_t evsel_idx, const pk_pmus *pmus,
 			pk_error *err);
 
+/* One reason events could not be counted. */
+typedef struct pk_counting_note {
+	pk_error why;              /* pk_counting_explain's message and hint */
+	size_t nr_events;          /* the events it explains */
+} pk_counting_note;
+/* The reasons the events of c that are unsupported or on no CPU of their
+ * PMU could not be counted, each message once, in the order of its first
+ * event (*out to free; none: NULL, 0). 0 or -ENOMEM. */
+int pk_counting_notes(const pk_counting *c, const pk_pmus *pmus, pk_counting_note **out,
+		      size_t *nr);
+
 /* How counts are summed for printing. */
 typedef enum pk_aggr_mode {
 	PK_AGGR_GLOBAL = 0,        /* one sum per evsel */

@@ -145,6 +145,10 @@ pk_cpumap *pk_evsel_cpus(const pk_evsel *evsel);
 /* Scale and unit of a sysfs alias (1.0 and NULL otherwise). */
 double pk_evsel_scale(const pk_evsel *evsel);
 const char *pk_evsel_unit(const pk_evsel *evsel);
+/* The unit perf shows the event's counts in and the scale to it: the
+ * software clocks in msec (scale 1e-6: ns counted), else the sysfs
+ * alias's ("" and scale 1 without one). */
+const char *pk_evsel_display_unit(const pk_evsel *evsel, double *scale);
 /* :P was given: the highest precise_ip the PMU accepts. */
 bool pk_evsel_precise_max(const pk_evsel *evsel);
 
@@ -232,6 +236,28 @@ const char *pk_sw_event_alias(size_t idx, size_t n);
 /* Valid cache events in perf's order ("L1-dcache-loads", ...). */
 size_t pk_cache_event_count(void);
 const char *pk_cache_event_name(size_t idx, uint64_t *config);
+
+/* The event catalog (catalog.c): perf list's sections of a machine's
+ * events, but libpfm4's named events (pk_pfm_foreach) and tracepoints
+ * (pk_tracepoint_foreach). */
+enum {
+	PK_CATALOG_HW = 1 << 0,     /* the symbolic hardware events a core PMU supports */
+	PK_CATALOG_SW = 1 << 1,     /* the software events */
+	PK_CATALOG_CACHE = 1 << 2,  /* the cache events (with a core PMU) */
+	PK_CATALOG_PMU = 1 << 3,    /* each PMU, then its sysfs events */
+	PK_CATALOG_RAW = 1 << 4,    /* the raw descriptors (with a core PMU) */
+	PK_CATALOG_FORMAT = 1 << 5, /* each PMU's format fields */
+};
+typedef struct pk_catalog_entry {
+	const char *name;          /* as perf lists it: "cpu-cycles OR cycles", "cpu/branches/" */
+	const char *match[3];      /* the names a pattern is matched against (NULL-padded) */
+	const char *kind;          /* perf's words: "Hardware event", "Kernel PMU event" */
+} pk_catalog_entry;
+/* Called for each entry; a nonzero return stops the walk. */
+typedef int (*pk_catalog_fn)(const pk_catalog_entry *e, void *arg);
+/* The entries of the sections (PK_CATALOG_* bits) of pmus, in perf 6.1's
+ * order (sections in bit order); 0 or fn's nonzero return. */
+int pk_event_catalog(const pk_pmus *pmus, unsigned sections, pk_catalog_fn fn, void *arg);
 
 /* Every libpfm4 event of each core PMU of this machine (`pmukit list`'s
  * named events; cpuid NULL: the host's or PMUKIT_CPUID): cb for each, with

@@ -55,6 +55,7 @@
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/events.h>
+#include <pmukit/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,6 +214,51 @@ int pk_metric_shadow_line(const pk_metric_table *table, const pk_metric_counts *
 int pk_metric_eval(const pk_metric_table *table, size_t row, const pk_metric_counts *counts,
 		   long anchor, pk_metric_value *out);
 
+/* ---- perf stat's lines after a count (stat_lines.c) ------------------------ */
+
+/* The counting engine's rows (stat.h) as counts (values averaged over
+ * rows->runs), with the wall time they cover as #wall_ns (left out when
+ * not above 0: no "CPUs utilized"); *out is the array to free. 0 or
+ * -ENOMEM. */
+int pk_metric_counts_from_stat(const pk_stat_rows *rows, double wall_ns, pk_metric_count **out,
+			       pk_metric_literal *lit, pk_metric_counts *in);
+
+/* A vendor metric (stat -M) as printed on a count's line. */
+typedef struct pk_metric_group_value {
+	bool have;                 /* the value could be computed */
+	double value;
+	pk_metric_style style;
+	const char *label;         /* perf's metric unit: "%  tma_retiring" */
+	const char *name;          /* "tma_retiring": --metric-only's header without a value */
+} pk_metric_group_value;
+/* The nth vendor metric of count idx (pk_metric_groups_value's form): 1
+ * with *out filled, 0 when no more, < 0 on error. */
+typedef int (*pk_metric_vendor_fn)(const void *arg, const pk_metric_counts *in, size_t idx,
+				   size_t nth, pk_metric_group_value *out);
+
+/* One line's metric after (or under) a count. */
+typedef struct pk_metric_line {
+	bool have;                 /* a value to print */
+	double value;
+	pk_metric_style style;
+	const char *unit;          /* without a value: what JSON names ("(null)": no row) */
+	const char *name;          /* a vendor metric's name, else NULL */
+} pk_metric_line;
+
+typedef struct pk_metric_lines {
+	pk_metric_line *v;
+	size_t nr, cap;
+} pk_metric_lines;
+
+/* Count idx's lines into ml (emptied first, grown as needed): perf stat's
+ * metric from t (NULL: none) and its further lines, then the vendor
+ * metrics (vendor NULL: none), each a further line, the first in the
+ * metric's place when t has none for the count (perf 6.1's order); at
+ * least one line. 0, or -ENOMEM / the vendor's error. */
+int pk_metric_stat_lines(const pk_metric_table *t, const pk_metric_counts *in, size_t idx,
+			 pk_metric_vendor_fn vendor, const void *arg, pk_metric_lines *ml);
+void pk_metric_lines_release(pk_metric_lines *ml);
+
 /* ---- The vendors' metrics of a CPU (stat -M, list metric) ------------------ */
 
 /* The metric rows of this CPU's core PMU `pmu` (NULL: "cpu", or the P-core
@@ -224,6 +270,21 @@ const pk_metric_def *pk_metric_defs_cpu(const pk_cpuid *id, const char *pmu, siz
 /* Whether `name` names the row itself or one of its groups, compared
  * without case as perf does ("topdownl1" is TopdownL1). */
 bool pk_metric_named(const pk_metric_def *row, const char *name);
+/* A CPU's metrics as perf 6.1's list shows them (metric_list.c). */
+typedef struct pk_metric_listing {
+	const pk_metric_def **rows; /* pk_metric_defs_cpu's, sorted by name (strcmp) */
+	size_t nr;
+	char **groups;             /* the distinct group names, sorted; "No_group" for
+				    * a row without one */
+	size_t nr_groups;
+} pk_metric_listing;
+/* The listing of the CPU's core PMU (pk_metric_defs_cpu with pmu NULL):
+ * empty for a CPU without tables. 0 or -ENOMEM. */
+int pk_metric_listing_new(const pk_cpuid *id, pk_metric_listing *out);
+void pk_metric_listing_release(pk_metric_listing *l);
+/* Whether list shows row d under group (one of its groups, not its own
+ * name; "No_group" for a row without any). */
+bool pk_metric_in_group(const pk_metric_def *d, const char *group);
 /* The raw config on the core PMU of an event a CPU's metrics name (as the
  * formulas write it, "INT_MISC.RECOVERY_CYCLES:c1:e1"). 0 with *config;
  * -ENOENT when no metric of the CPU names it; -EOPNOTSUPP when it is no

@@ -60,6 +60,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <pmukit/counting.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/kernel.h>
@@ -114,6 +115,21 @@ bool pk_model_advance(pk_model *m, uint64_t ns);
  * when tid is not a scenario thread or has ended. The model's TSC is
  * pk_model_now (the user page's time_mult 1, time_shift 0). */
 int pk_model_rdpmc(pk_model *m, pid_t tid, uint32_t ecx, uint64_t *value, pk_error *err);
+
+/* The threads a run on the model counts or samples: pids or tids (perf's
+ * -p/-t lists, of scenario threads), or with neither every thread of the
+ * scenario. NULL with err set. */
+pk_threadmap *pk_model_threads(pk_model *m, const char *pids, const char *tids, pk_error *err);
+
+/* Called by pk_model_run after each interval with its end and length
+ * (virtual ns); < 0 stops the run. */
+typedef int (*pk_model_tick_fn)(void *arg, double t_ns, double len_ns, pk_error *err);
+/* Runs the model to the scenario's end at once (interval_ms 0), or by
+ * intervals of interval_ms with tick after each (the last one ends at the
+ * end, shorter if need be) until the end or interval_count ticks (0: no
+ * limit). Returns 0 or the tick's error. */
+int pk_model_run(pk_model *m, long interval_ms, long interval_count, pk_model_tick_fn tick,
+		 void *arg, pk_error *err);
 
 #ifdef __cplusplus
 }

@@ -114,6 +114,9 @@ size_t pk_pmus_nr_core(const pk_pmus *pmus);
 const pk_pmu *pk_pmus_core_at(const pk_pmus *pmus, size_t idx);
 /* True when more than one core PMU exists (Intel hybrid). */
 bool pk_pmus_is_hybrid(const pk_pmus *pmus);
+/* --cputype's core PMU (NULL: none asked, 0): -EINVAL with err naming the
+ * core PMUs when the machine is not hybrid or has no such core PMU. */
+int pk_pmus_check_cputype(const pk_pmus *pmus, const char *pmu_name, pk_error *err);
 /* Things in the tree that were skipped (a PMU without a readable type, a
  * malformed format file ...), one line each, naming the file. */
 size_t pk_pmus_nr_warnings(const pk_pmus *pmus);

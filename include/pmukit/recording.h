@@ -92,6 +92,13 @@ typedef struct pk_recording_opts {
 
 typedef struct pk_recording pk_recording;
 
+/* --call-graph MODE[,SIZE] into o as perf 6.1 takes it: fp (SIZE: at most
+ * that many entries, max_stack; 127 and more: the kernel's), dwarf (SIZE:
+ * the user stack dump, rounded up to 8 bytes, 8..65528; sample_addr set,
+ * as perf's record does for the data maps), lbr. -EINVAL with err quoting
+ * arg (o unchanged). */
+int pk_recording_call_graph(pk_recording_opts *o, const char *arg, pk_error *err);
+
 /* What the closing lines say. */
 typedef struct pk_recording_totals {
 	uint64_t wakeups;            /* passes after which data was ready */

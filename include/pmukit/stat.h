@@ -59,10 +59,31 @@ typedef struct pk_stat_rows {
 /* The rows of one reading of c (delta: since the previous read); 0 or
  * -ENOMEM (rows unchanged). */
 int pk_stat_rows_collect(pk_stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, bool delta);
+/* A row's scaled value (pk_counts_scale) averaged over runs (-r). */
+double pk_stat_row_value(const pk_stat_row *r, int runs);
 /* Adds one run's rows into an accumulator of the same shape (-r): the
  * counts summed, the scaled value into noise, a failure in any run kept. */
 int pk_stat_rows_accumulate(pk_stat_rows *acc, const pk_stat_rows *run);
 void pk_stat_rows_free(pk_stat_rows *rows);
+
+/* perf stat's topology buckets (--per-core, --per-die, --per-socket,
+ * --per-node). */
+typedef enum pk_stat_per {
+	PK_STAT_PER_NONE = 0,
+	PK_STAT_PER_CORE,
+	PK_STAT_PER_DIE,
+	PK_STAT_PER_SOCKET,
+	PK_STAT_PER_NODE,
+} pk_stat_per;
+
+/* Folds per-CPU rows (PK_AGGR_CPU: keys are CPUs) into per's buckets from
+ * k's topology (NULL: the real kernel), in perf 6.1's order: bucket-major
+ * (socket, die, then core or node ascending), events in list order inside
+ * a bucket; a folded row's key is its bucket's index, socket/die/id name
+ * the bucket, nr_cpus counts its CPUs; an event no CPU of a bucket counted
+ * has no row there. Nothing for PK_STAT_PER_NONE. 0 or -ENOMEM (rows
+ * unchanged). */
+int pk_stat_rows_per(pk_stat_rows *rows, pk_stat_per per, const pk_kernel *k);
 
 /* Set size to sizeof(pk_stat_opts); new fields go at the end. */
 typedef struct pk_stat_opts {

@@ -95,6 +95,13 @@ size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size
 pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 			   const pk_topdown_opts *opts, pk_error *err);
 void pk_topdown_free(pk_topdown *td);
+/* pk_topdown_new for the machine k runs on (NULL: the real one): its CPU
+ * from cpuid (a "GenuineIntel-6-8F-8" string, a model's) or the host's
+ * (PMUKIT_CPUID / PERF_CPUID first), SMT from its topology, its literals
+ * (opts.kernel = k); opts' level and only_pmu as given. Without a core PMU the CPU does not matter (the error
+ * says there is none). NULL with err set. */
+pk_topdown *pk_topdown_new_host(const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
+				const pk_topdown_opts *opts, pk_error *err);
 
 /* Blocks: one per core PMU with a method, cpu_core before cpu_atom. */
 size_t pk_topdown_nr_blocks(const pk_topdown *td);
@@ -119,6 +126,14 @@ size_t pk_topdown_block_groups(const pk_topdown *td, size_t b);
  * led by slots, slots first, metric events after it). Remembers which
  * evsels are the block's (the evlist must outlive td's use of counts). */
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err);
+/* Whether e is one of the events pk_topdown_add_events appended (not one
+ * counted beside TopDown's). */
+bool pk_topdown_has_evsel(const pk_topdown *td, const pk_evsel *e);
+/* After the open (pk_topdown_opened's bookkeeping done here): every one of
+ * TopDown's events counted (or on no chosen CPU: another core type's)?
+ * Else -EOPNOTSUPP with err naming the first that was not and why
+ * (counting's explanation) and a hint: no shares should be shown. */
+int pk_topdown_check(pk_topdown *td, pk_counting *c, const pk_pmus *pmus, pk_error *err);
 /* After the open: which of the block's groups were opened as groups (a
  * weak group the PMU could never schedule is opened as lone events, and
  * its nodes' ratios then mix time slices: pk_topdown_node.grouped). */
@@ -152,20 +167,49 @@ void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge);
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
 			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
 			 pk_error *err);
-/* A metric as printed on a count's line. */
-typedef struct pk_metric_group_value {
-	bool have;                 /* the value could be computed */
-	double value;
-	pk_metric_style style;
-	const char *label;         /* perf's metric unit: "%  tma_retiring" */
-	const char *name;          /* "tma_retiring": --metric-only's header without a value */
-} pk_metric_group_value;
-/* The nth metric printed on count idx of in (perf 6.1 prints the metrics
+/* The nth metric (pk_metric_group_value, metrics.h) printed on count idx
+ * of in (perf 6.1 prints the metrics
  * of one event last placed first): 1 with *out filled (its value when it
  * can be computed), 0 when there is none, -ENOMEM. */
 int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *in, size_t idx,
 			   size_t nth, pk_metric_group_value *out);
 void pk_metric_groups_free(pk_metric_groups *mg);
+
+/* ---- perf stat's event list (stat_events.c) ------------------------------- */
+
+/* Set size to sizeof(pk_stat_events_opts); new fields go at the end. */
+typedef struct pk_stat_events_opts {
+	size_t size;
+	const pk_pmus *pmus;
+	const pk_kernel *kernel;   /* NULL: the real one */
+	const char *cpuid;         /* the CPU (a model's); NULL: the host's */
+	const char *only_pmu;      /* --cputype's core PMU; NULL: all */
+	bool topdown;              /* --topdown: TopDown's events first */
+	int td_level;              /* --td-level (0: 1; PK_TOPDOWN_LEVEL_ALL) */
+	const char *const *events; /* -e strings */
+	size_t nr_events;
+	const char *const *metrics; /* -M lists */
+	size_t nr_metrics;
+	bool metric_no_group, metric_no_merge;
+	int detailed;              /* -d, -dd, -ddd: 1 to 3 */
+	bool system_wide;          /* -a/-C: counting CPUs */
+	bool forked_workload;      /* a command stat forks (enable_on_exec) */
+	bool no_inherit;           /* -i */
+} pk_stat_events_opts;
+
+typedef struct pk_stat_events {
+	pk_evlist *evlist;
+	pk_topdown *td;            /* with topdown: its blocks; else NULL */
+	pk_metric_groups *mg;      /* with -M lists: their groups; else NULL */
+	bool default_without_hw;   /* perf's default set on a machine without a core PMU */
+} pk_stat_events;
+
+/* The events perf stat 6.1 counts for these options, in its order:
+ * TopDown's, -e's, the -M lists as one, or the default set when none of
+ * these; then -d's detailed events; configured for stat. < 0 with err set
+ * (the parser's, TopDown's or -M's message); release *out either way. */
+int pk_stat_events_build(const pk_stat_events_opts *opts, pk_stat_events *out, pk_error *err);
+void pk_stat_events_release(pk_stat_events *ev);
 
 /* One node's value. */
 typedef struct pk_topdown_node {
@@ -198,6 +242,31 @@ typedef struct pk_topdown_node {
  * counts). */
 size_t pk_topdown_compute(const pk_topdown *td, size_t b, const pk_metric_counts *counts,
 			  int key, pk_topdown_node *out, size_t cap);
+
+/* ---- Decisions over a block's nodes (td_tree.c) ------------------------- */
+
+/* The index of the node named name among v[0..n), or -1 (name NULL: -1). */
+long pk_topdown_find(const pk_topdown_node *v, size_t n, const char *name);
+/* toplev's bottleneck path: from Level 1, the largest crossed node among
+ * the children of the previous one, marked in path[] (n entries, false
+ * before); returns its deepest node, or -1 when no Level 1 node crossed. */
+long pk_topdown_bottleneck(const pk_topdown_node *v, size_t n, bool *path);
+/* toplev's drill-down into show[] (n entries): Level 1 always, a child when
+ * its parent is shown and crossed its threshold (or has none); all: every
+ * node. Returns how many are not shown. */
+size_t pk_topdown_drill_down(const pk_topdown_node *v, size_t n, bool all, bool *show);
+/* The node whose "Sample with" events to record for node at: at itself or
+ * its nearest ancestor with any (pk_topdown_node.sample), or -1. */
+long pk_topdown_sample_node(const pk_topdown_node *v, size_t n, long at);
+
+/* How far a block's readings can be trusted. */
+typedef struct pk_topdown_mux {
+	size_t multiplexed;        /* computable nodes whose group ran part of the time */
+	double least;              /* the least running share among them (1: none) */
+	size_t split;              /* nodes whose weak group fell back to lone events */
+	size_t computable;         /* nodes with a value */
+} pk_topdown_mux;
+void pk_topdown_mux_summary(const pk_topdown_node *v, size_t n, pk_topdown_mux *out);
 
 /* ---- A run's nodes as data (plots, regions) ------------------------------ */
 

@@ -111,6 +111,13 @@ int pk_stat_rows_accumulate(pk_stat_rows *acc, const pk_stat_rows *run)
 	return 0;
 }
 
+double pk_stat_row_value(const pk_stat_row *r, int runs)
+{
+	pk_scaled s;
+	pk_counts_scale(&r->counts, &s);
+	return s.value / (runs > 1 ? runs : 1);
+}
+
 void pk_stat_rows_free(pk_stat_rows *rows)
 {
 	free(rows->v);

@@ -218,6 +218,23 @@ const char *pk_evsel_unit(const pk_evsel *e)
 	return e->unit;
 }
 
+/* perf shows the software clocks in msec (counted in ns). */
+static bool is_clock(const pk_evsel *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE && (e->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+						      e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+const char *pk_evsel_display_unit(const pk_evsel *e, double *scale)
+{
+	if (is_clock(e)) {
+		*scale = 1e-6; /* ns counted, msec shown */
+		return "msec";
+	}
+	*scale = e->scale > 0 ? e->scale : 1.0;
+	return e->unit ? e->unit : "";
+}
+
 bool pk_evsel_precise_max(const pk_evsel *e)
 {
 	return e->precise_max;

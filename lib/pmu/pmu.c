@@ -636,6 +636,31 @@ bool pk_pmus_is_hybrid(const pk_pmus *p)
 	return p && p->nr_core > 1;
 }
 
+int pk_pmus_check_cputype(const pk_pmus *pmus, const char *pmu_name, pk_error *err)
+{
+	if (!pmu_name)
+		return 0;
+	char names[256] = "";
+	size_t n = 0;
+	bool found = false;
+	for (size_t i = 0; i < pk_pmus_nr_core(pmus); i++) {
+		const pk_pmu *p = pk_pmus_core_at(pmus, i);
+		found |= !strcmp(p->name, pmu_name);
+		if (n < sizeof(names))
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					      p->name);
+	}
+	/* perf 6.1 on a machine without hybrid PMUs: "--cputype core is not
+	 * supported!", whatever the type */
+	if (!pk_pmus_is_hybrid(pmus))
+		return pk_err(err, -EINVAL, "--cputype %s: not a hybrid machine (core PMUs: %s)",
+			      pmu_name, n ? names : "none");
+	if (!found)
+		return pk_err(err, -EINVAL, "--cputype %s: no such core PMU (core PMUs: %s)",
+			      pmu_name, names);
+	return 0;
+}
+
 size_t pk_pmus_nr_warnings(const pk_pmus *p)
 {
 	return p ? p->warnings.nr : 0;

@@ -47,6 +47,8 @@ struct pk_topdown {
 	bool smt;
 	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS]; /* the machine's (opts.kernel) */
 	size_t nr_lit;
+	const pk_evlist *evlist;   /* pk_topdown_add_events': its events */
+	size_t first, nr_events;   /* are evlist's [first, first + nr_events) */
 };
 
 void pk_topdown_opts_init(pk_topdown_opts *opts)
@@ -334,6 +336,9 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 {
 	if (!td || !evlist)
 		return pk_err(err, -EINVAL, "pk_topdown_add_events: NULL argument");
+	td->evlist = evlist;
+	td->first = pk_evlist_count(evlist);
+	td->nr_events = 0;
 	for (size_t i = 0; i < td->nr; i++) {
 		td_block *b = &td->b[i];
 		const pki_td_table *t = b->method->table;
@@ -345,8 +350,63 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 		for (size_t g = 0; g < b->groups.nr && rc == 0; g++)
 			rc = add_group(b, &b->groups.g[g], evlist, done, err);
 		free(done);
+		td->nr_events = pk_evlist_count(evlist) - td->first;
 		if (rc < 0)
 			return rc;
+	}
+	return 0;
+}
+
+bool pk_topdown_has_evsel(const pk_topdown *td, const pk_evsel *e)
+{
+	for (size_t i = 0; td->evlist && i < td->nr_events; i++)
+		if (pk_evlist_at(td->evlist, td->first + i) == e)
+			return true;
+	return false;
+}
+
+pk_topdown *pk_topdown_new_host(const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
+				const pk_topdown_opts *opts, pk_error *err)
+{
+	pk_cpuid id;
+	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
+	/* without a core PMU the CPU model does not matter: pk_topdown_new
+	 * says that instead */
+	if (r < 0 && pk_pmus_nr_core(pmus) == 0 && !cpuid && !pk_cpuid_overridden()) {
+		memset(&id, 0, sizeof(id));
+		pk_error_clear(err);
+		r = 0;
+	}
+	if (r < 0)
+		return NULL;
+	pk_topdown_opts o = *opts;
+	o.smt = pk_topdown_host_smt(k);
+	o.kernel = k;
+	return pk_topdown_new(pmus, &id, &o, err);
+}
+
+int pk_topdown_check(pk_topdown *td, pk_counting *c, const pk_pmus *pmus, pk_error *err)
+{
+	pk_evlist *l = pk_counting_evlist(c);
+	pk_topdown_opened(td, c);
+	for (size_t i = 0; i < pk_evlist_count(l); i++) {
+		/* a core type none of the chosen CPUs has (-C on hybrid): its block
+		 * counts nothing, the others print */
+		pk_open_status st = pk_counting_status(c, i);
+		const pk_evsel *e = pk_evlist_at(l, i);
+		if (st == PK_OPEN_OK || st == PK_OPEN_NO_CPUS || !pk_topdown_has_evsel(td, e))
+			continue;
+		pk_error why;
+		pk_error_clear(&why);
+		pk_counting_explain(c, i, pmus, &why);
+		pk_err(err, -EOPNOTSUPP, "TopDown needs every one of its events, and '%s' (%s) could "
+					 "not be counted: %s", pk_evsel_name(e), pk_evsel_pmu_name(e),
+		       why.msg[0] ? why.msg : "the kernel refused it");
+		pk_err_hint(err, "no TopDown numbers are printed without all of them. A "
+				 "perf_event_paranoid above 0 (or 2 for -a) needs CAP_PERFMON; software "
+				 "events still count (-e task-clock); `--model SCENARIO` shows TopDown "
+				 "on the PMU model");
+		return err->code;
 	}
 	return 0;
 }

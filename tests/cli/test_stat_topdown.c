@@ -1,6 +1,6 @@
 /* stat --topdown's check that every TopDown event was counted (issue 9):
  * on the counting tests' fake kernel, an event the kernel does not support
- * (ENOENT) makes stat_td_check fail with the event's name and counting's
+ * (ENOENT) makes pk_topdown_check fail with the event's name and counting's
  * explanation, so no table is printed; a permission refusal (EACCES, as
  * perf_event_paranoid gives) already fails the open with the sysctl named;
  * with every event opened the check passes and the blocks print. */
@@ -19,11 +19,18 @@ static fake_kernel fk;
 /* Sets up and opens; returns NULL when the open failed (err says why). */
 static pk_counting *open_td(const pk_pmus *pmus, stat_td *t, pk_evlist **l, pk_error *err)
 {
-	*l = pk_evlist_new();
 	memset(t, 0, sizeof(*t));
-	assert_int_equal(stat_td_setup(t, pmus, &fk.k, "GenuineIntel-6-8F-8", 1, NULL, *l, err), 0);
-	pk_config_opts co = {.mode = PK_CONFIG_STAT};
-	assert_int_equal(pk_evlist_config(*l, &co, err), 0);
+	/* stat --topdown's events, as the library builds them for stat */
+	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = pmus, .kernel = &fk.k,
+				  .cpuid = "GenuineIntel-6-8F-8", .topdown = true, .td_level = 1};
+	pk_stat_events ev;
+	assert_int_equal(pk_stat_events_build(&eo, &ev, err), 0);
+	assert_null(ev.mg);
+	assert_false(ev.default_without_hw);
+	*l = ev.evlist;
+	t->td = ev.td;
+	for (size_t i = 0; i < pk_evlist_count(*l); i++)
+		assert_true(pk_topdown_has_evsel(t->td, pk_evlist_at(*l, i)));
 	pk_counting_opts o;
 	pk_counting_opts_init(&o);
 	o.kernel = &fk.k;
@@ -88,7 +95,7 @@ static void test_refused_event(void **state)
 	pk_counting *c = open_td(pmus, &t, &l, &err);
 	assert_non_null(c);
 	pk_error_clear(&err);
-	assert_true(stat_td_check(&t, c, pmus, &err) < 0);
+	assert_true(pk_topdown_check(t.td, c, pmus, &err) < 0);
 	if (!strstr(err.msg, "TopDown needs every one of its events, and "
 			     "'INT_MISC.UOP_DROPPING' (cpu) could not be counted"))
 		fail_msg("%s", err.msg);
@@ -101,7 +108,7 @@ static void test_refused_event(void **state)
 	fake_kernel_init(&fk);
 	c = open_td(pmus, &t, &l, &err);
 	assert_non_null(c);
-	assert_int_equal(stat_td_check(&t, c, pmus, &err), 0);
+	assert_int_equal(pk_topdown_check(t.td, c, pmus, &err), 0);
 	assert_int_equal(pk_counting_read(c, &err), 0);
 	stat_rows rows = {0};
 	assert_int_equal(pk_stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false), 0);

@@ -1,6 +1,7 @@
 /* The counting layer driven by a fake kernel: opens on (cpu, thread) pairs,
  * groups, reads and scaling, aggregation, failures and their explanations,
- * the default event set and hybrid rows on the alderlake fixture. (The stat
+ * the default event set and hybrid rows on the alderlake fixture; stat's
+ * notes (pk_counting_notes: one per reason, with its events counted). (The stat
  * printer is the CLI's: tests/cli; the metrics are lib/metrics':
  * tests/metrics.) */
 #include "helpers.h"
@@ -142,6 +143,23 @@ static void fail_config(int err, uint64_t config)
 }
 
 /* ---- counts -------------------------------------------------------------- */
+
+/* The unit stat shows: clocks in msec of their ns, else the alias's. */
+static void test_display_unit(void **state)
+{
+	(void)state;
+	pk_evlist *l = pk_evlist_new();
+	pk_evsel *tc = add_sw(l, PERF_COUNT_SW_TASK_CLOCK, "task-clock");
+	pk_evsel *cc = add_sw(l, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock");
+	pk_evsel *cs = add_sw(l, PERF_COUNT_SW_CONTEXT_SWITCHES, "cs");
+	double scale = 0;
+	assert_string_equal(pk_evsel_display_unit(tc, &scale), "msec");
+	assert_true(scale == 1e-6);
+	assert_string_equal(pk_evsel_display_unit(cc, &scale), "msec");
+	assert_string_equal(pk_evsel_display_unit(cs, &scale), "");
+	assert_true(scale == 1.0);
+	pk_evlist_put(l);
+}
 
 static void test_parse_single(void **state)
 {
@@ -553,6 +571,7 @@ static void test_no_core_pmu(void **state)
 	struct perf_event_attr cyc = {.type = PERF_TYPE_HARDWARE, .size = PK_ATTR_SIZE,
 				      .config = PERF_COUNT_HW_CPU_CYCLES};
 	assert_non_null(pk_evlist_add(f.l, &cyc, "cycles", NULL));
+	assert_non_null(pk_evlist_add(f.l, &cyc, "cycles2", NULL));
 	/* the kernel of a VM without a PMU: no hardware events */
 	fail_config(ENOENT, PERF_COUNT_HW_CPU_CYCLES);
 	assert_int_equal(fx_open_tasks(&f, (pid_t[]){9}, 1), 0);
@@ -564,6 +583,15 @@ static void test_no_core_pmu(void **state)
 	assert_non_null(strstr(why.msg, "no core PMU"));
 	assert_non_null(strstr(why.msg, "VM without PMU virtualization"));
 	assert_null(strchr(why.msg, '\n'));
+	/* stat's notes: both events' one reason, said once; the open events
+	 * have none */
+	pk_counting_note *notes;
+	size_t nr;
+	assert_int_equal(pk_counting_notes(f.c, pmus, &notes, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(notes[0].nr_events, 2);
+	assert_string_equal(notes[0].why.msg, why.msg);
+	free(notes);
 	/* the same explanation without knowing the PMUs is about the event */
 	pk_error_clear(&why);
 	pk_counting_explain(f.c, 4, NULL, &why);
@@ -946,6 +974,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_parse_single, setup),
+		cmocka_unit_test_setup(test_display_unit, setup),
 		cmocka_unit_test_setup(test_parse_group, setup),
 		cmocka_unit_test_setup(test_scale, setup),
 		cmocka_unit_test_setup(test_runstats, setup),

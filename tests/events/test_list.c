@@ -1,5 +1,11 @@
-/* pmukit list, run as a program against the fixture trees. */
+/* pmukit list, run as a program against the fixture trees; and the event
+ * catalog it prints (pk_event_catalog) through the public API on the
+ * same trees: sections in order, the hybrid unit, what a machine without
+ * a core PMU leaves out. */
 #include "helpers.h"
+
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +104,62 @@ static void test_alderlake(void **state)
 	assert_int_equal(run_list("alderlake", "junk", "PMUKIT_TRACEFS=/nonexistent", "", &out, 1), 1);
 	assert_non_null(strstr(out, "malformed PMUKIT_CPUID"));
 	free(out);
+}
+
+/* The catalog's entries as "kind|name|match0" lines. */
+typedef struct seen {
+	char text[1 << 16];
+	size_t len, nr;
+	size_t stop_at;            /* a nonzero return after this many (0: never) */
+} seen;
+
+static int collect(const pk_catalog_entry *e, void *arg)
+{
+	seen *s = arg;
+	s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s|%s|%s\n",
+				   e->kind, e->name, e->match[0]);
+	s->nr++;
+	return s->nr == s->stop_at ? 7 : 0;
+}
+
+static void catalog_of(const char *tree, unsigned sections, seen *s)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs(tree), &err);
+	assert_non_null(pmus);
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(pk_event_catalog(pmus, sections, collect, s), 0);
+	pk_pmus_put(pmus);
+}
+
+static void test_catalog_api(void **state)
+{
+	(void)state;
+	static seen s;
+	catalog_of("alderlake", PK_CATALOG_HW | PK_CATALOG_PMU | PK_CATALOG_RAW, &s);
+	assert_non_null(strstr(s.text, "Hardware event|cpu-cycles OR cycles|cpu-cycles\n"));
+	assert_non_null(strstr(s.text, "Kernel PMU event. Unit: cpu_atom|cpu_atom/topdown-retiring/|"
+				       "cpu_atom/topdown-retiring/\n"));
+	assert_non_null(strstr(s.text, "Kernel PMU, type 4, cpus 0-15|cpu_core|cpu_core\n"));
+	assert_non_null(strstr(s.text, "Raw hardware event descriptor|cpu_core/t1=v1[,t2=v2,t3 "
+				       "...]/modifier|"));
+	assert_null(strstr(s.text, "stalled-cycles-frontend")); /* Intel exports none */
+	assert_null(strstr(s.text, "Software event")); /* not asked */
+	/* sections in bit order: hardware before the PMUs before raw */
+	assert_true(strstr(s.text, "Hardware event") < strstr(s.text, "Kernel PMU") &&
+		    strstr(s.text, "Kernel PMU") < strstr(s.text, "Raw hardware"));
+	catalog_of("zen4", PK_CATALOG_FORMAT, &s);
+	assert_non_null(strstr(s.text, "PMU format config:0-7,32-35, max 0xfff|cpu/event=N/|cpu/event=N/\n"));
+	/* a callback's nonzero return ends the walk with it */
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs("alderlake"), &err);
+	memset(&s, 0, sizeof(s));
+	s.stop_at = 10;
+	assert_int_equal(pk_event_catalog(pmus, PK_CATALOG_PMU, collect, &s), 7);
+	assert_int_equal(s.nr, 10);
+	pk_pmus_put(pmus);
 }
 
 static void test_zen4_stalled_cycles(void **state)
@@ -271,6 +333,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alderlake),
 		cmocka_unit_test(test_zen4_stalled_cycles),
+		cmocka_unit_test(test_catalog_api),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_named),

@@ -3,7 +3,9 @@
  * threshold parse, references to other rows bind, no cycles); every event
  * reference resolves to a core encoding or is refused as no core event;
  * rows are sorted; lookups by CPU, by name and by group (without case) as
- * perf's; encodings checked against Intel's events files by hand. */
+ * perf's; encodings checked against Intel's events files by hand; list's
+ * view (pk_metric_listing): rows in strcmp order, each group name once and
+ * sorted, every row under each of its groups but not under its own name. */
 #include "helpers.h"
 
 #include <errno.h>
@@ -113,12 +115,47 @@ static void test_event_config(void **state)
 	assert_int_equal(pk_metric_event_config(&skl, NULL, "NO.SUCH", &c, &err), -ENOENT);
 }
 
+static void test_listing(void **state)
+{
+	(void)state;
+	pk_cpuid id = cpu("GenuineIntel-6-8F-8");
+	pk_metric_listing l;
+	assert_int_equal(pk_metric_listing_new(&id, &l), 0);
+	size_t nr;
+	pk_metric_defs_cpu(&id, NULL, &nr, NULL);
+	assert_int_equal(l.nr, nr);
+	assert_true(nr > 10 && l.nr_groups > 5);
+	for (size_t i = 1; i < l.nr; i++)
+		assert_true(strcmp(l.rows[i - 1]->name, l.rows[i]->name) < 0);
+	for (size_t g = 1; g < l.nr_groups; g++)
+		assert_true(strcmp(l.groups[g - 1], l.groups[g]) < 0); /* sorted, once */
+	/* every row is in a group, and each group holds a row */
+	for (size_t i = 0; i < l.nr; i++) {
+		size_t in = 0;
+		for (size_t g = 0; g < l.nr_groups; g++)
+			in += pk_metric_in_group(l.rows[i], l.groups[g]);
+		assert_true(in >= 1);
+		assert_false(pk_metric_in_group(l.rows[i], l.rows[i]->name));
+	}
+	pk_metric_def lone = {.name = "lone", .groups = ""};
+	assert_true(pk_metric_in_group(&lone, "No_group"));
+	assert_false(pk_metric_in_group(&lone, "TopdownL1"));
+	pk_metric_listing_release(&l);
+	/* a CPU without tables: an empty listing */
+	id = cpu("GenuineIntel-6-01-1");
+	assert_int_equal(pk_metric_listing_new(&id, &l), 0);
+	assert_int_equal(l.nr, 0);
+	assert_int_equal(l.nr_groups, 0);
+	pk_metric_listing_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_table_compiles),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_event_config),
+		cmocka_unit_test(test_listing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

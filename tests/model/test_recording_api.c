@@ -2,7 +2,10 @@
  * CLI: a program records a model scenario through pk_recording's steps and
  * gets a perf.data whose samples are the ones the stats count; a rate above
  * the kernel's maximum is lowered with a note (no print); an AUX event not
- * first is refused as a usage error; a finished file reads back whole. */
+ * first is refused as a usage error; a finished file reads back whole;
+ * --call-graph's words set the mode, the stack dump (rounded up to 8) or
+ * the entry limit as perf 6.1, and a bad word leaves the options alone. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,12 +135,39 @@ static void test_bad_event_is_the_parsers_error(void **state)
 	assert_string_equal(err.where, "no-such-event");
 }
 
+static void test_call_graph_words(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_recording_opts o = {.size = sizeof(o)};
+	assert_int_equal(pk_recording_call_graph(&o, "dwarf,4093", &err), 0);
+	assert_int_equal(o.call_graph, PK_CALL_GRAPH_DWARF);
+	assert_int_equal(o.stack_dump, 4096);
+	assert_true(o.sample_addr);
+	/* too large: refused with perf's words, nothing changed */
+	assert_int_equal(pk_recording_call_graph(&o, "dwarf,65536", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "Incorrect stack dump size (max 65528): 65536"));
+	assert_int_equal(o.stack_dump, 4096);
+	assert_int_equal(pk_recording_call_graph(&o, "fp,20", &err), 0);
+	assert_int_equal(o.call_graph, PK_CALL_GRAPH_FP);
+	assert_int_equal(o.max_stack, 20);
+	assert_int_equal(pk_recording_call_graph(&o, "fp,500", &err), 0);
+	assert_int_equal(o.max_stack, 0); /* the kernel's limit */
+	assert_int_equal(pk_recording_call_graph(&o, "lbr", &err), 0);
+	assert_int_equal(o.call_graph, PK_CALL_GRAPH_LBR);
+	assert_int_equal(pk_recording_call_graph(&o, "lbr,8", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not 'lbr,8'"));
+	assert_int_equal(o.call_graph, PK_CALL_GRAPH_LBR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_scenario),
 		cmocka_unit_test(test_aux_event_not_first_refused),
 		cmocka_unit_test(test_bad_event_is_the_parsers_error),
+		cmocka_unit_test(test_call_graph_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

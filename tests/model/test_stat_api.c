@@ -6,8 +6,16 @@
  * run fails the open with its errno; a real command's run reaps it with its
  * exit status and counts its task-clock; stat -M's metric groups
  * (topdown.h) put a PERF_METRICS metric's events in one group behind a
- * slots leader and refuse an unknown name with perf's message. */
+ * slots leader and refuse an unknown name with perf's message; the model
+ * run by intervals (pk_model_run) ticks every interval and the per-CPU
+ * rows fold into perf's --per-core and --per-socket buckets
+ * (pk_stat_rows_per) with every count kept; pk_model_threads is every
+ * scenario thread by default; the rows as the metrics engine's counts give
+ * perf stat's lines (pk_metric_stat_lines): the IPC after instructions, a
+ * vendor metric under cycles' empty GHz column or in the place of a count
+ * without one. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +47,64 @@ static pk_evlist *stat_events(pk_pmus *pmus, const char *cpuid, const char *even
 static double model_clock(void *arg)
 {
 	return (double)pk_model_now(arg);
+}
+
+/* stat -M's stand-in: one metric on count 0, none elsewhere. */
+static int one_vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
+			     pk_metric_group_value *out)
+{
+	(void)arg;
+	(void)in;
+	if (idx != 0 || nth > 0)
+		return 0;
+	*out = (pk_metric_group_value){.have = true, .value = 42, .style = PK_METRIC_SCALED,
+				       .label = "answers", .name = "answer"};
+	return 1;
+}
+
+/* The metric lines of cycles and instructions rows (runs: 2, summed). */
+static void check_metric_lines(const pk_stat_rows *rows)
+{
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	assert_int_equal(pk_metric_counts_from_stat(rows, 1e9, &counts, &lit, &in), 0);
+	assert_int_equal(in.nr, 2);
+	assert_int_equal(in.nr_lit, 1);
+	/* averaged over the runs */
+	assert_true(counts[0].value == (double)rows->v[0].counts.val / 2);
+	pk_metric_table *t = pk_metric_table_stat(NULL);
+	pk_metric_lines ml = {0};
+	assert_int_equal(pk_metric_stat_lines(t, &in, 1, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_true(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "insn per cycle");
+	assert_true(fabs(ml.v[0].value - (double)rows->v[1].counts.val /
+						 (double)rows->v[0].counts.val) < 1e-9);
+	/* cycles without a clock: perf stat's GHz row ends the search without a
+	 * value (an empty metric column), the vendor's metric a further line */
+	assert_int_equal(pk_metric_stat_lines(t, &in, 0, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 2);
+	assert_false(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "Ghz");
+	assert_true(ml.v[1].have && ml.v[1].value == 42);
+	assert_string_equal(ml.v[1].unit, "answers");
+	assert_string_equal(ml.v[1].name, "answer");
+	/* without stat -M: the empty metric alone */
+	assert_int_equal(pk_metric_stat_lines(t, &in, 0, NULL, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	/* no table (script's view without metrics): one line, perf 6.1's
+	 * JSON unit "(null)", the vendor's in the metric's place */
+	assert_int_equal(pk_metric_stat_lines(NULL, &in, 0, NULL, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_false(ml.v[0].have);
+	assert_string_equal(ml.v[0].unit, "(null)");
+	assert_int_equal(pk_metric_stat_lines(NULL, &in, 0, one_vendor_metric, NULL, &ml), 0);
+	assert_int_equal(ml.nr, 1);
+	assert_true(ml.v[0].have && ml.v[0].value == 42);
+	pk_metric_lines_release(&ml);
+	pk_metric_table_free(t);
+	free(counts);
 }
 
 static void test_model_run(void **state)
@@ -81,9 +147,104 @@ static void test_model_run(void **state)
 	assert_int_equal(acc.v[0].counts.val, 2 * rows.v[0].counts.val);
 	assert_true(acc.v[0].noise.n == 2);
 	assert_true(acc.v[0].noise.mean == (double)rows.v[0].counts.val);
+	check_metric_lines(&acc);
 	pk_stat_rows_free(&rows);
 	pk_stat_rows_free(&acc);
 	pk_stat_free(s);
+	pk_cpumap_put(cpus);
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
+/* pk_model_run's tick: one -I reading, the cycles of each CPU summed. */
+typedef struct ticks {
+	pk_stat *s;
+	int n;
+	double last_ns;
+	uint64_t cycles[64];
+} ticks;
+
+static int on_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	ticks *t = arg;
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_interval(t->s, &rows, err), 0);
+	assert_true(t_ns - t->last_ns == len_ns);
+	t->last_ns = t_ns;
+	for (size_t i = 0; i < rows.nr; i++)
+		if (!strcmp(rows.v[i].name, "cycles") && rows.v[i].key < 64)
+			t->cycles[rows.v[i].key] += rows.v[i].counts.val;
+	pk_stat_rows_free(&rows);
+	t->n++;
+	return 0;
+}
+
+/* Folds rows (per CPU) into per's buckets and checks them against the
+ * CPU's rows: nr_buckets rows per event of cpus_per CPUs each, every
+ * count kept; returns the cycles of bucket 0. */
+static uint64_t check_per(const pk_stat_rows *cpu_rows, pk_stat_per per, const pk_kernel *k,
+			  int nr_buckets, int cpus_per)
+{
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_rows_accumulate(&rows, cpu_rows), 0);
+	assert_int_equal(pk_stat_rows_per(&rows, per, k), 0);
+	assert_int_equal(rows.nr, 2 * (size_t)nr_buckets);
+	uint64_t sum = 0, all = 0, first = rows.v[0].counts.val;
+	for (size_t i = 0; i < rows.nr; i++) {
+		/* bucket-major, events in list order inside a bucket */
+		assert_int_equal(rows.v[i].key, (int)(i / 2));
+		assert_string_equal(rows.v[i].name, i % 2 ? "instructions" : "cycles");
+		assert_int_equal(rows.v[i].nr_cpus, cpus_per);
+		assert_int_equal(rows.v[i].socket, 0);
+		if (per == PK_STAT_PER_CORE)
+			assert_int_equal(rows.v[i].id, (int)(i / 2));
+		sum += i % 2 ? 0 : rows.v[i].counts.val;
+	}
+	for (size_t i = 0; i < cpu_rows->nr; i++)
+		all += strcmp(cpu_rows->v[i].name, "cycles") ? 0 : cpu_rows->v[i].counts.val;
+	assert_true(sum == all);
+	pk_stat_rows_free(&rows);
+	return first;
+}
+
+static void test_model_intervals_per_core(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const pk_kernel *k = pk_model_kernel(m);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_threadmap *threads = pk_model_threads(m, NULL, NULL, &err);
+	assert_non_null(threads);
+	assert_int_equal(pk_threadmap_nr(threads), 2); /* skl-a, skl-b */
+	pk_threadmap_put(threads);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
+	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
+	int ncpus = pk_cpumap_nr(cpus);
+	assert_true(ncpus >= 6 && ncpus <= 64 && ncpus % 2 == 0);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_CPU,
+			  .clock = model_clock, .clock_arg = m};
+	ticks t = {0};
+	assert_int_equal(pk_stat_new(l, &o, &t.s, &err), 0);
+	assert_int_equal(pk_stat_open(t.s, &err), 0);
+	assert_int_equal(pk_stat_go(t.s, &err), 0);
+	/* 1000 ms of scenario by 300 ms: three ticks and a last of 100 ms */
+	assert_int_equal(pk_model_run(m, 300, 0, on_tick, &t, &err), 0);
+	assert_int_equal(t.n, 4);
+	assert_true(t.last_ns == (double)pk_model_end(m));
+	assert_true(t.cycles[0] > 0 && t.cycles[4] > 0 && t.cycles[1] == 0);
+	pk_stat_result res;
+	pk_stat_stop(t.s, &res);
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_finish(t.s, &rows, &err), 0);
+	assert_int_equal(rows.nr, 2 * (size_t)ncpus);
+	/* SMT siblings cpu/2: skl-a's core 0 counted, core 1 not */
+	assert_true(check_per(&rows, PK_STAT_PER_CORE, k, ncpus / 2, 2) > 0);
+	check_per(&rows, PK_STAT_PER_SOCKET, k, 1, ncpus);
+	pk_stat_rows_free(&rows);
+	pk_stat_free(t.s);
 	pk_cpumap_put(cpus);
 	pk_evlist_put(l);
 	pk_pmus_put(pmus);
@@ -170,6 +331,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_run),
+		cmocka_unit_test(test_model_intervals_per_core),
 		cmocka_unit_test(test_command_not_found),
 		cmocka_unit_test(test_command_run),
 		cmocka_unit_test(test_metric_groups),

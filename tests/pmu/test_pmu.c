@@ -59,6 +59,13 @@ static void test_alderlake_hybrid(void **state)
 	assert_int_equal(pk_pmus_find(p, "msr")->kind, PK_PMU_OTHER);
 	assert_ptr_equal(pk_pmus_find_type(p, 8), atom);
 	assert_int_equal(pk_pmus_nr_warnings(p), 0);
+	/* --cputype: a core PMU of this hybrid machine, or none asked */
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_pmus_check_cputype(p, "cpu_atom", &err), 0);
+	assert_int_equal(pk_pmus_check_cputype(p, NULL, &err), 0);
+	assert_int_equal(pk_pmus_check_cputype(p, "msr", &err), -EINVAL);
+	assert_string_equal(err.msg, "--cputype msr: no such core PMU (core PMUs: cpu_core, cpu_atom)");
 	pk_pmus_put(p);
 }
 
@@ -70,6 +77,10 @@ static void test_non_hybrid_and_arm(void **state)
 	assert_int_equal(pk_pmus_nr_core(p), 1);
 	assert_string_equal(pk_pmus_core_at(p, 0)->name, "cpu");
 	assert_null(pk_pmus_core_at(p, 0)->cpus);
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_pmus_check_cputype(p, "cpu_core", &err), -EINVAL);
+	assert_string_equal(err.msg, "--cputype cpu_core: not a hybrid machine (core PMUs: cpu)");
 	pk_pmus_put(p);
 
 	p = load("neoverse-n1-spe");

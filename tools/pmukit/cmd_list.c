@@ -2,7 +2,10 @@
  * offers, as perf list shows them: hardware, software and cache events,
  * each PMU's sysfs events, raw descriptors, libpfm4's named events for the
  * CPU (perf lists its JSON events by default too), tracepoints, the CPU's
- * metric groups and metrics (list_metrics.c); on request the PMU formats. */
+ * metric groups and metrics (list_metrics.c); on request the PMU formats.
+ * Which events exist and their kinds come from the library
+ * (pk_event_catalog, pk_pfm_foreach, pk_tracepoint_foreach); here: the
+ * sections and patterns asked for, and the printing. */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -56,14 +59,15 @@ const pk_optspec list_optspec = {
 		 "the CPU identification; $PMUKIT_TRACEFS the tracefs mount point.\n",
 };
 
+/* the library's catalog sections (PK_CATALOG_*), then those listed here */
 enum section {
-	SEC_HW = 1 << 0,
-	SEC_SW = 1 << 1,
-	SEC_CACHE = 1 << 2,
-	SEC_PMU = 1 << 3,
-	SEC_RAW = 1 << 4,
-	SEC_TRACEPOINT = 1 << 5,
-	SEC_FORMAT = 1 << 6,
+	SEC_HW = PK_CATALOG_HW,
+	SEC_SW = PK_CATALOG_SW,
+	SEC_CACHE = PK_CATALOG_CACHE,
+	SEC_PMU = PK_CATALOG_PMU,
+	SEC_RAW = PK_CATALOG_RAW,
+	SEC_FORMAT = PK_CATALOG_FORMAT,
+	SEC_TRACEPOINT = 1 << 6,
 	SEC_NAMED = 1 << 7,
 	SEC_METRIC = 1 << 8,
 	SEC_METRICGROUP = 1 << 9,
@@ -133,134 +137,25 @@ static void emit(struct lister *l, const char *name, const char *kind)
 	l->printed++;
 }
 
-/* One symbolic event with its aliases: "cpu-cycles OR cycles". */
-static void emit_symbolic(struct lister *l, const char *canonical, const char *alias0,
-			  const char *alias1, const char *kind)
+static int print_entry(const pk_catalog_entry *e, void *arg)
 {
-	const char *names[3] = {canonical, alias0, alias1};
-	if (!wanted(l, names, 3))
-		return;
-	char line[160];
-	int n = snprintf(line, sizeof(line), "%s", canonical);
-	for (int i = 1; i < 3 && names[i] && n > 0 && (size_t)n < sizeof(line); i++)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " OR %s", names[i]);
-	emit(l, line, kind);
+	struct lister *l = arg;
+	if (wanted(l, e->match, 3))
+		emit(l, e->name, e->kind);
+	return 0;
 }
 
-/* x86 core PMUs export the generic events they support as sysfs aliases of
- * the same name (Intel has no stalled-cycles-*). When no core PMU exports
- * any of them (Arm), every generic event is shown. */
-static bool hw_event_supported(const pk_pmus *pmus, const char *canonical)
+/* The library's catalog sections, in perf's order; the cache events need
+ * a core PMU: said instead of listing nothing silently. */
+static void list_catalog(struct lister *l, unsigned sections)
 {
-	size_t nr_core = pk_pmus_nr_core(pmus);
-	if (nr_core == 0)
-		return false;
-	bool any_generic = false;
-	for (size_t i = 0; i < nr_core; i++) {
-		const pk_pmu *p = pk_pmus_core_at(pmus, i);
-		for (size_t h = 0; h < pk_hw_event_count(); h++)
-			any_generic |= pk_pmu_alias(p, pk_hw_event_name(h, NULL)) != NULL;
-		if (pk_pmu_alias(p, canonical))
-			return true;
-	}
-	return !any_generic;
-}
-
-static void list_hw(struct lister *l)
-{
-	for (size_t i = 0; i < pk_hw_event_count(); i++) {
-		const char *name = pk_hw_event_name(i, NULL);
-		if (hw_event_supported(l->pmus, name))
-			emit_symbolic(l, name, pk_hw_event_alias(i, 0), pk_hw_event_alias(i, 1),
-				      "Hardware event");
-	}
-}
-
-static void list_sw(struct lister *l)
-{
-	for (size_t i = 0; i < pk_sw_event_count(); i++)
-		emit_symbolic(l, pk_sw_event_name(i, NULL), pk_sw_event_alias(i, 0),
-			      pk_sw_event_alias(i, 1), "Software event");
-}
-
-static void list_cache(struct lister *l)
-{
-	if (pk_pmus_nr_core(l->pmus) == 0) {
-		/* nothing could count them: say so instead of listing nothing silently */
+	pk_event_catalog(l->pmus, sections & (SEC_HW | SEC_SW), print_entry, l);
+	if ((sections & SEC_CACHE) && pk_pmus_nr_core(l->pmus) == 0)
 		fprintf(stderr, "pmukit list: no hardware or cache events listed: no core PMU in "
 				"%s/bus/event_source/devices (a VM without PMU virtualization?)\n",
 			pk_pmus_root(l->pmus));
-		return;
-	}
-	for (size_t i = 0; i < pk_cache_event_count(); i++)
-		emit_symbolic(l, pk_cache_event_name(i, NULL), NULL, NULL, "Hardware cache event");
-}
-
-/* The unit note that tells hybrid core PMUs apart. */
-static void kind_with_unit(char *buf, size_t len, const char *kind, const pk_pmu *p)
-{
-	if (p->hybrid)
-		snprintf(buf, len, "%s. Unit: %s", kind, p->name);
-	else
-		snprintf(buf, len, "%s", kind);
-}
-
-static void list_pmus(struct lister *l)
-{
-	for (size_t i = 0; i < pk_pmus_count(l->pmus); i++) {
-		const pk_pmu *p = pk_pmus_at(l->pmus, i);
-		const char *pmu_names[1] = {p->name};
-		if (wanted(l, pmu_names, 1)) {
-			char kind[160], cpus[96] = "";
-			if (p->cpus) {
-				char list[80];
-				pk_cpumap_format(p->cpus, list, sizeof(list));
-				snprintf(cpus, sizeof(cpus), ", cpus %s", list);
-			}
-			snprintf(kind, sizeof(kind), "Kernel PMU, type %u%s", p->type, cpus);
-			emit(l, p->name, kind);
-		}
-		for (size_t a = 0; a < p->nr_aliases; a++) {
-			char name[256], kind[96];
-			snprintf(name, sizeof(name), "%s/%s/", p->name, p->aliases[a].name);
-			const char *names[2] = {name, p->aliases[a].name};
-			if (!wanted(l, names, 2))
-				continue;
-			kind_with_unit(kind, sizeof(kind), "Kernel PMU event", p);
-			emit(l, name, kind);
-		}
-	}
-}
-
-static void list_raw(struct lister *l)
-{
-	const pk_pmu *core = pk_pmus_nr_core(l->pmus) ? pk_pmus_core_at(l->pmus, 0) : NULL;
-	const char *rnnn[1] = {"rNNN"};
-	if (core && wanted(l, rnnn, 1))
-		emit(l, "rNNN", "Raw hardware event descriptor");
-	char desc[128];
-	snprintf(desc, sizeof(desc), "%s/t1=v1[,t2=v2,t3 ...]/modifier", core ? core->name : "");
-	const char *names[1] = {desc};
-	if (core && wanted(l, names, 1))
-		emit(l, desc, "Raw hardware event descriptor");
-}
-
-static void list_formats(struct lister *l)
-{
-	for (size_t i = 0; i < pk_pmus_count(l->pmus); i++) {
-		const pk_pmu *p = pk_pmus_at(l->pmus, i);
-		for (size_t f = 0; f < p->nr_formats; f++) {
-			char name[256], text[128], kind[160];
-			snprintf(name, sizeof(name), "%s/%s=N/", p->name, p->formats[f].name);
-			const char *names[2] = {name, p->formats[f].name};
-			if (!wanted(l, names, 2))
-				continue;
-			pk_format_describe(&p->formats[f], text, sizeof(text));
-			snprintf(kind, sizeof(kind), "PMU format %s, max 0x%llx", text,
-				 (unsigned long long)pk_format_max(&p->formats[f]));
-			emit(l, name, kind);
-		}
-	}
+	pk_event_catalog(l->pmus, sections & (SEC_CACHE | SEC_PMU | SEC_RAW | SEC_FORMAT),
+			 print_entry, l);
 }
 
 static int print_tracepoint(const char *sys, const char *name, uint64_t id, void *arg)
@@ -429,18 +324,7 @@ int cmd_list(int argc, char **argv)
 		sections &= ~(unsigned)SEC_GROUPED;
 	if (sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP))
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
-	if (sections & SEC_HW)
-		list_hw(&l);
-	if (sections & SEC_SW)
-		list_sw(&l);
-	if (sections & SEC_CACHE)
-		list_cache(&l);
-	if (sections & SEC_PMU)
-		list_pmus(&l);
-	if (sections & SEC_RAW)
-		list_raw(&l);
-	if (sections & SEC_FORMAT)
-		list_formats(&l);
+	list_catalog(&l, sections);
 	if (sections & SEC_NAMED)
 		rc |= list_named(&l, (explicit_sections && (sections & SEC_NAMED)) ||
 					     (extra & SEC_NAMED));

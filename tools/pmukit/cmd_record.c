@@ -25,7 +25,7 @@
 #include "builtin.h"
 #include "perf_regs.h"
 #include "session_cli.h"
-#include "stat_model.h"
+#include "stat_print.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -37,34 +37,12 @@ static void on_signal(int sig)
 #define RECORD_MAX_EVENT_OPTS 64
 
 typedef struct ropts {
-	char *events[RECORD_MAX_EVENT_OPTS];   /* the -e strings */
-	int nr_events;
-	uint64_t freq, period;
-	bool freq_max;               /* -F max */
-	bool all_cpus;
-	int call_graph;              /* -g, --call-graph: PK_CALL_GRAPH_*, 0: none */
-	uint32_t stack_dump;         /* --call-graph dwarf,SIZE (0: perf's 8192) */
-	uint16_t max_stack;          /* --call-graph fp,N: sample_max_stack */
-	const char *cpu_list, *pids, *tids, *output;
-	const char *model;           /* --model: a scenario file */
-	size_t mmap_pages;
-	size_t aux_pages;            /* -m ,AUX */
-	int spe_meta;                /* --spe-meta */
-	char **cmd;
+	pk_recording_opts r;         /* the options the library takes */
+	char *events[RECORD_MAX_EVENT_OPTS];   /* the -e strings (r.events) */
 	int cmd_argc;
-	/* what goes into the attrs (perf 6.1's record options) */
-	bool sample_addr, sample_cpu, inherit_stat, sample_period, weight, raw;
-	bool no_inherit, per_thread, sample_identifier, all_user, all_kernel;
-	bool namespaces, all_cgroups, switch_events;
-	uint64_t sample_extra;       /* --phys-data, --data/code-page-size */
-	uint64_t user_regs, intr_regs; /* --user-regs, -I: register masks */
-	int64_t delay_ms;            /* -D: events enabled this late (0: at once) */
+	const char *model;           /* --model: a scenario file */
 	bool quiet;                  /* -q: no closing lines */
-	uint64_t max_size;           /* --max-size: stop at this many bytes (0: none) */
 	const char *filter;          /* --filter, for the event before it */
-	int compress;                /* -z: zstd level, 0: none */
-	uint64_t branch;             /* -b / -j: branch_sample_type, 0: none */
-	bool no_buildid;             /* -B: no BUILD_ID feature */
 } ropts;
 
 /* One recording: the library's, and the model it may run on. */
@@ -125,31 +103,16 @@ static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, cons
 	}
 }
 
-/* The options as the library takes them. */
+/* The options as the library takes them: the parsed ones, the run's. */
 static void recording_opts(const rsession *s, int argc, char **argv, pk_recording_opts *ro)
 {
-	const ropts *o = s->o;
-	*ro = (pk_recording_opts){
-		.size = sizeof(*ro), .kernel = s->kernel,
-		.sysfs_root = s->model ? pk_model_sysfs_root(s->model) : NULL,
-		.cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL,
-		.events = (const char *const *)o->events, .nr_events = (size_t)o->nr_events,
-		.freq = o->freq, .period = o->period, .freq_max = o->freq_max,
-		.call_graph = o->call_graph, .stack_dump = o->stack_dump, .max_stack = o->max_stack,
-		.system_wide = o->all_cpus, .cpu_list = o->cpu_list, .pids = o->pids,
-		.tids = o->tids, .cmd = o->cmd_argc ? o->cmd : NULL,
-		.mmap_pages = o->mmap_pages, .aux_pages = o->aux_pages, .spe_meta = o->spe_meta,
-		.sample_addr = o->sample_addr, .sample_cpu = o->sample_cpu,
-		.inherit_stat = o->inherit_stat, .sample_period = o->sample_period,
-		.weight = o->weight, .raw = o->raw, .no_inherit = o->no_inherit,
-		.per_thread = o->per_thread, .sample_identifier = o->sample_identifier,
-		.all_user = o->all_user, .all_kernel = o->all_kernel, .namespaces = o->namespaces,
-		.all_cgroups = o->all_cgroups, .switch_events = o->switch_events,
-		.sample_extra = o->sample_extra, .user_regs = o->user_regs,
-		.intr_regs = o->intr_regs, .branch = o->branch, .delay_ms = o->delay_ms,
-		.max_size = o->max_size, .compress = o->compress, .no_buildid = o->no_buildid,
-		.output = o->output, .argc = argc, .argv = argv, .note = on_note,
-	};
+	*ro = s->o->r;
+	ro->kernel = s->kernel;
+	ro->sysfs_root = s->model ? pk_model_sysfs_root(s->model) : NULL;
+	ro->cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL;
+	ro->argc = argc;
+	ro->argv = argv;
+	ro->note = on_note;
 }
 
 /* --filter applies to the event before it: a tracepoint's filter, which
@@ -200,11 +163,11 @@ static int setup_model_targets(rsession *s)
 	const ropts *o = s->o;
 	pk_cpumap *cpus = NULL;
 	pk_threadmap *threads;
-	if (o->all_cpus || o->cpu_list) {
-		cpus = pk_cpumap_targets(s->kernel, o->cpu_list, &s->err);
+	if (o->r.system_wide || o->r.cpu_list) {
+		cpus = pk_cpumap_targets(s->kernel, o->r.cpu_list, &s->err);
 		threads = cpus ? pk_threadmap_any() : NULL;
 	} else {
-		threads = stat_model_threads(s->model, o->pids, o->tids, &s->err);
+		threads = pk_model_threads(s->model, o->r.pids, o->r.tids, &s->err);
 	}
 	if (!threads) {
 		pk_cpumap_put(cpus);
@@ -295,7 +258,7 @@ static void print_summary(const rsession *s)
 			st->nr_samples - rs->samples);
 	fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 		(double)rs->bytes / (1024.0 * 1024.0),
-		pk_recording_pipe(s->rec) ? "(pipe)" : s->o->output, rs->samples);
+		pk_recording_pipe(s->rec) ? "(pipe)" : s->o->r.output, rs->samples);
 }
 
 /* From the file begun to the file closed; the exit status. */
@@ -363,7 +326,7 @@ static int parse_mmap_pages(const char *arg, ropts *o)
 			return r;
 		if (v & (v - 1))
 			return pk_cli_usage_error("record", "-m needs a power of 2, not '%s'", buf);
-		o->mmap_pages = (size_t)v;
+		o->r.mmap_pages = (size_t)v;
 	}
 	if (aux && *aux) {
 		if ((r = pk_cli_parse_u64("record", "-m ,AUX", aux, 2, (uint64_t)1 << 18, &v)))
@@ -371,7 +334,7 @@ static int parse_mmap_pages(const char *arg, ropts *o)
 		if (v & (v - 1))
 			return pk_cli_usage_error("record", "the AUX pages of -m need a power of 2, "
 							    "not '%s'", aux);
-		o->aux_pages = (size_t)v;
+		o->r.aux_pages = (size_t)v;
 	}
 	return 0;
 }
@@ -512,11 +475,11 @@ static int parse_size(const char *arg, uint64_t *out)
 /* -b (any) / -j FILTERS: once, as perf takes them. 0, or the exit code. */
 static int parse_branch(const char *arg, ropts *o)
 {
-	if (o->branch)
+	if (o->r.branch)
 		return pk_cli_usage_error("record", "-b and -j exclude each other and come once");
 	pk_error err;
 	pk_error_clear(&err);
-	if (pk_branch_filter_parse(arg, &o->branch, &err) < 0) {
+	if (pk_branch_filter_parse(arg, &o->r.branch, &err) < 0) {
 		pk_cli_print_error("record", &err);
 		return 129;
 	}
@@ -529,41 +492,41 @@ static int parse_attr_option(int c, ropts *o)
 {
 	int r = 0;
 	switch (c) {
-	case 'd': o->sample_addr = true; break;
+	case 'd': o->r.sample_addr = true; break;
 	case 'T': break; /* samples have TIME already (perf 6.1 the same) */
-	case O_SAMPLE_CPU: o->sample_cpu = true; break;
-	case 's': o->inherit_stat = true; break;
-	case 'P': o->sample_period = true; break;
-	case 'W': o->weight = true; break;
-	case 'B': o->no_buildid = true; break;
+	case O_SAMPLE_CPU: o->r.sample_cpu = true; break;
+	case 's': o->r.inherit_stat = true; break;
+	case 'P': o->r.sample_period = true; break;
+	case 'W': o->r.weight = true; break;
+	case 'B': o->r.no_buildid = true; break;
 	case 'N': break; /* no build-id cache: pmukit fills none (docs/perfdata.md) */
 	case O_NO_BPF_EVENT: break; /* pmukit synthesizes no BPF events */
-	case O_NAMESPACES: o->namespaces = true; break;
-	case O_ALL_CGROUPS: o->all_cgroups = true; break;
-	case O_SWITCH_EVENTS: o->switch_events = true; break;
-	case O_ALL_USER: o->all_user = true; break;
-	case O_ALL_KERNEL: o->all_kernel = true; break;
-	case O_PHYS_DATA: o->sample_extra |= PERF_SAMPLE_PHYS_ADDR; break;
-	case O_DATA_PAGE_SIZE: o->sample_extra |= PERF_SAMPLE_DATA_PAGE_SIZE; break;
-	case O_CODE_PAGE_SIZE: o->sample_extra |= PERF_SAMPLE_CODE_PAGE_SIZE; break;
-	case 'R': o->raw = true; break;
-	case O_USER_REGS: r = parse_regs("--user-regs", optarg, &o->user_regs); break;
-	case 'I': r = parse_regs("-I", optarg, &o->intr_regs); break;
+	case O_NAMESPACES: o->r.namespaces = true; break;
+	case O_ALL_CGROUPS: o->r.all_cgroups = true; break;
+	case O_SWITCH_EVENTS: o->r.switch_events = true; break;
+	case O_ALL_USER: o->r.all_user = true; break;
+	case O_ALL_KERNEL: o->r.all_kernel = true; break;
+	case O_PHYS_DATA: o->r.sample_extra |= PERF_SAMPLE_PHYS_ADDR; break;
+	case O_DATA_PAGE_SIZE: o->r.sample_extra |= PERF_SAMPLE_DATA_PAGE_SIZE; break;
+	case O_CODE_PAGE_SIZE: o->r.sample_extra |= PERF_SAMPLE_CODE_PAGE_SIZE; break;
+	case 'R': o->r.raw = true; break;
+	case O_USER_REGS: r = parse_regs("--user-regs", optarg, &o->r.user_regs); break;
+	case 'I': r = parse_regs("-I", optarg, &o->r.intr_regs); break;
 	case 'D': {
 		uint64_t v;
 		r = pk_cli_parse_u64("record", "-D", optarg, 0, INT32_MAX, &v);
-		o->delay_ms = (int64_t)v;
+		o->r.delay_ms = (int64_t)v;
 		break;
 	}
 	case 'q': o->quiet = true; break;
-	case O_PER_THREAD: o->per_thread = true; break;
-	case O_SAMPLE_ID: o->sample_identifier = true; break;
-	case 'i': o->no_inherit = true; break;
-	case O_MAX_SIZE: r = parse_size(optarg, &o->max_size); break;
+	case O_PER_THREAD: o->r.per_thread = true; break;
+	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
+	case 'i': o->r.no_inherit = true; break;
+	case O_MAX_SIZE: r = parse_size(optarg, &o->r.max_size); break;
 	case 'b':
 	case 'j': r = parse_branch(c == 'b' ? "any" : optarg, o); break;
 	case O_FILTER:
-		if (!o->nr_events) /* perf's words and status */
+		if (!o->r.nr_events) /* perf's words and status */
 			r = pk_cli_usage_error("record", "--filter option should follow a -e "
 							 "tracepoint or HW tracer option");
 		o->filter = optarg;
@@ -571,7 +534,7 @@ static int parse_attr_option(int c, ropts *o)
 	case 'z': {
 		uint64_t v = 1; /* perf's default level */
 		r = optarg ? pk_cli_parse_u64("record", "-z", optarg, 1, 22, &v) : 0;
-		o->compress = (int)v;
+		o->r.compress = (int)v;
 		break;
 	}
 	default: return 1;
@@ -579,48 +542,12 @@ static int parse_attr_option(int c, ropts *o)
 	return r ? -r : 0;
 }
 
-/* --call-graph MODE[,SIZE] as perf 6.1 takes it: fp (SIZE: at most that
- * many entries, sample_max_stack), dwarf (SIZE: the user stack dump, rounded
- * up to 8 bytes, 8..65528), lbr; 0 or the exit code of a usage error. */
-static int parse_call_graph(const char *arg, ropts *o)
-{
-	const char *comma = strchr(arg, ',');
-	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-	if (n == 5 && !strncmp(arg, "dwarf", 5)) {
-		o->call_graph = PK_CALL_GRAPH_DWARF;
-		o->sample_addr = true; /* perf's record does, for the data maps */
-		if (!comma)
-			return 0;
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(comma + 1, &end, 0);
-		v = (v + 7) & ~7ULL;
-		if (errno || end == comma + 1 || *end || !v || v > PK_STACK_DUMP_MAX)
-			return pk_cli_usage_error("record", "callchain: Incorrect stack dump size "
-							    "(max %u): %s",
-						  PK_STACK_DUMP_MAX, comma + 1);
-		o->stack_dump = (uint32_t)v;
-		return 0;
-	}
-	if (n == 2 && !strncmp(arg, "fp", 2)) {
-		o->call_graph = PK_CALL_GRAPH_FP;
-		/* perf keeps N below the kernel's default perf_event_max_stack (127) */
-		unsigned long v = comma ? strtoul(comma + 1, NULL, 0) : 0;
-		o->max_stack = v < 127 ? (uint16_t)v : 0;
-		return 0;
-	}
-	if (n == 3 && !strncmp(arg, "lbr", 3) && !comma) {
-		o->call_graph = PK_CALL_GRAPH_LBR;
-		return 0;
-	}
-	return pk_cli_usage_error("record", "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'",
-				  arg);
-}
-
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
 	int c, r;
+	pk_error err;
+	pk_error_clear(&err);
 	pk_opt_begin(&record_optspec);
 	while ((c = pk_opt_next(&record_optspec, argc, argv)) != -1) {
 		if ((r = parse_attr_option(c, o)) <= 0) {
@@ -630,34 +557,34 @@ static int parse_options(int argc, char **argv, ropts *o)
 		}
 		switch (c) {
 		case 'e':
-			if (o->nr_events == RECORD_MAX_EVENT_OPTS)
+			if (o->r.nr_events == RECORD_MAX_EVENT_OPTS)
 				return pk_cli_usage_error("record", "too many -e options");
-			o->events[o->nr_events++] = optarg;
+			o->events[o->r.nr_events++] = optarg;
 			break;
 		case 'F':
-			o->freq_max = !strcmp(optarg, "max");
-			if (!o->freq_max && (r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX,
-								 &o->freq)))
+			o->r.freq_max = !strcmp(optarg, "max");
+			if (!o->r.freq_max && (r = pk_cli_parse_u64("record", "-F", optarg, 1, UINT64_MAX,
+								 &o->r.freq)))
 				return r;
 			break;
 		case 'c':
 			/* the kernel takes periods below 2^63 */
-			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o->period)))
+			if ((r = pk_cli_parse_u64("record", "-c", optarg, 1, INT64_MAX, &o->r.period)))
 				return r;
 			break;
 		case 'g':
-			if (!o->call_graph)
-				o->call_graph = PK_CALL_GRAPH_FP;
+			if (!o->r.call_graph)
+				o->r.call_graph = PK_CALL_GRAPH_FP;
 			break;
 		case 'G':
-			if ((r = parse_call_graph(optarg, o)))
-				return r;
+			if (pk_recording_call_graph(&o->r, optarg, &err) < 0)
+				return pk_cli_usage_error("record", "%s", err.msg);
 			break;
-		case 'a': o->all_cpus = true; break;
-		case 'C': o->cpu_list = optarg; break;
-		case 'p': o->pids = optarg; break;
-		case 't': o->tids = optarg; break;
-		case 'o': o->output = optarg; break;
+		case 'a': o->r.system_wide = true; break;
+		case 'C': o->r.cpu_list = optarg; break;
+		case 'p': o->r.pids = optarg; break;
+		case 't': o->r.tids = optarg; break;
+		case 'o': o->r.output = optarg; break;
 		case 'M': o->model = optarg; break;
 		case 'm':
 			if ((r = parse_mmap_pages(optarg, o)))
@@ -667,31 +594,31 @@ static int parse_options(int argc, char **argv, ropts *o)
 			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
 				return pk_cli_usage_error("record", "--spe-meta takes 1 or 2, not '%s'",
 							  optarg);
-			o->spe_meta = optarg[0] - '0';
+			o->r.spe_meta = optarg[0] - '0';
 			break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 	}
-	r = pk_cli_nonempty("record", "-p", o->pids, "process id");
+	r = pk_cli_nonempty("record", "-p", o->r.pids, "process id");
 	if (!r)
-		r = pk_cli_nonempty("record", "-t", o->tids, "thread id");
-	for (int i = 0; !r && i < o->nr_events; i++)
+		r = pk_cli_nonempty("record", "-t", o->r.tids, "thread id");
+	for (size_t i = 0; !r && i < o->r.nr_events; i++)
 		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
 	if (r)
 		return r;
-	if ((o->freq || o->freq_max) && o->period)
+	if ((o->r.freq || o->r.freq_max) && o->r.period)
 		return pk_cli_usage_error("record", "-F and -c exclude each other");
-	if ((o->pids != NULL) + (o->tids != NULL) + (o->all_cpus || o->cpu_list) > 1)
+	if ((o->r.pids != NULL) + (o->r.tids != NULL) + (o->r.system_wide || o->r.cpu_list) > 1)
 		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
-	o->cmd = argv + optind;
 	o->cmd_argc = argc - optind;
-	if (o->compress && o->output && !strcmp(o->output, "-"))
+	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
+	if (o->r.compress && o->r.output && !strcmp(o->r.output, "-"))
 		return pk_cli_usage_error("record", "-z writes a file: pipe mode (-o -) is not compressed");
 	if (o->model && o->cmd_argc)
 		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
 	if (o->model) /* the model's default target is the scenario's threads */
 		return 0;
-	if (!o->cmd_argc && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
+	if (!o->cmd_argc && !o->r.pids && !o->r.tids && !o->r.system_wide && !o->r.cpu_list)
 		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
 	return 0;
 }
@@ -700,7 +627,9 @@ int cmd_record(int argc, char **argv)
 {
 	ropts o;
 	memset(&o, 0, sizeof(o));
-	o.output = "perf.data";
+	o.r.size = sizeof(o.r);
+	o.r.events = (const char *const *)o.events;
+	o.r.output = "perf.data";
 	int r = parse_options(argc, argv, &o);
 	if (r)
 		return r;

@@ -1,8 +1,9 @@
 /* pmukit stat: count events for a command, processes, threads or CPUs, with
  * perf stat's options and output. The counting itself (the runs, the
- * command, reading and aggregating) is the library's (pmukit/stat.h); here:
- * the options, the events asked for (TopDown, -M, -e, the default set),
- * the wait with its signals and -I's schedule, and all the printing. */
+ * command, reading and aggregating, stat.h) and the event list (TopDown,
+ * -e, -M, the default set: pk_stat_events_build, topdown.h) are the
+ * library's; here: the options, the wait with its signals and -I's
+ * schedule, and all the printing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,11 +24,9 @@
 #include <pmukit/stat.h>
 
 #include "builtin.h"
-#include "stat_model.h"
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
-#include "stat_aggr.h"
 #include <pmukit/topdown.h>
 
 struct stat_opts {
@@ -63,7 +62,7 @@ struct stat_opts {
 	bool metric_no_group;      /* --metric-no-group */
 	bool metric_no_merge;      /* --metric-no-merge */
 	bool metric_only;          /* --metric-only */
-	stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
+	pk_stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
 	int detailed;              /* -d, -dd, -ddd */
 	char **cmd;
 };
@@ -317,10 +316,10 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_METRIC_NO_MERGE: o->metric_no_merge = true; break;
 		case OPT_METRIC_ONLY: o->metric_only = true; break;
 		case 'd': o->detailed++; break;
-		case OPT_PER_CORE: o->per = STAT_PER_CORE; break;
-		case OPT_PER_DIE: o->per = STAT_PER_DIE; break;
-		case OPT_PER_SOCKET: o->per = STAT_PER_SOCKET; break;
-		case OPT_PER_NODE: o->per = STAT_PER_NODE; break;
+		case OPT_PER_CORE: o->per = PK_STAT_PER_CORE; break;
+		case OPT_PER_DIE: o->per = PK_STAT_PER_DIE; break;
+		case OPT_PER_SOCKET: o->per = PK_STAT_PER_SOCKET; break;
+		case OPT_PER_NODE: o->per = PK_STAT_PER_NODE; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -415,7 +414,7 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
 	if (r == 0)
-		r = stat_rows_per(&rows, s->o->per, s->kernel);
+		r = pk_stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -499,7 +498,7 @@ static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
 static int model_wait(struct stat_session *s, pk_error *err)
 {
 	s->intervals_done = s->o->interval_ms != 0;
-	return stat_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
+	return pk_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
 			      err);
 }
 
@@ -514,7 +513,7 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 	stat_print_notes(s->evlist, &s->warned, o->verbose);
 	/* TopDown prints nothing rather than shares missing an event */
 	if (r == 0 && o->topdown)
-		r = stat_td_check(&s->td, pk_stat_counting(s->st), s->pmus, err);
+		r = pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err);
 	s->last_print_ns = 0;
 	if (r == 0)
 		r = pk_stat_go(s->st, err);
@@ -537,132 +536,66 @@ static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res
 							  res->elapsed_ns - s->last_print_ns, err);
 	}
 	r = pk_stat_finish(s->st, rows, err);
-	if (r == 0 && stat_rows_per(rows, o->per, s->kernel) < 0)
+	if (r == 0 && pk_stat_rows_per(rows, o->per, s->kernel) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
 	return r;
 }
 
 /* Explanations for events that could not be counted, one line each, each
- * said once (all hardware events of a PMU-less VM share one line); without
- * -v at most a few, then how many more there are. */
+ * said once (pk_counting_notes: all hardware events of a PMU-less VM share
+ * one line); without -v at most a few, then how many more events there are. */
 static void print_notes(struct stat_session *s, FILE *out)
 {
 	enum { MAX_QUIET_NOTES = 3 };
-	char **seen = NULL;
-	size_t nseen = 0, more = 0;
-	for (size_t i = 0; i < pk_evlist_count(s->evlist); i++) {
-		pk_open_status st = pk_counting_status(pk_stat_counting(s->st), i);
-		if (st != PK_OPEN_UNSUPPORTED && st != PK_OPEN_NO_CPUS)
-			continue;
-		pk_error e;
-		pk_error_clear(&e);
-		if (pk_counting_explain(pk_stat_counting(s->st), i, s->pmus, &e) == 0)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < nseen && !dup; k++)
-			dup = !strcmp(seen[k], e.msg);
-		if (dup)
-			continue;
-		if (!s->o->verbose && nseen == MAX_QUIET_NOTES) {
-			more++;
+	pk_counting_note *notes = NULL;
+	size_t nr = 0, more = 0;
+	pk_counting_notes(pk_stat_counting(s->st), s->pmus, &notes, &nr);
+	for (size_t k = 0; k < nr; k++) {
+		const pk_error *e = &notes[k].why;
+		if (!s->o->verbose && k >= MAX_QUIET_NOTES) {
+			more += notes[k].nr_events;
 			continue;
 		}
-		char **ns = realloc(seen, (nseen + 1) * sizeof(*seen));
-		if (!ns)
-			break;
-		seen = ns;
-		seen[nseen++] = strdup(e.msg);
-		if (s->printer.fmt == STAT_HUMAN && nseen == 1 && out == s->printer.out)
+		if (s->printer.fmt == STAT_HUMAN && k == 0 && out == s->printer.out)
 			fputc('\n', out);
-		fprintf(out, "note: %s\n", e.msg);
-		if (s->o->verbose && e.hint[0])
-			fprintf(out, "%s%s", e.hint, e.hint[strlen(e.hint) - 1] == '\n' ? "" : "\n");
+		fprintf(out, "note: %s\n", e->msg);
+		if (s->o->verbose && e->hint[0])
+			fprintf(out, "%s%s", e->hint, e->hint[strlen(e->hint) - 1] == '\n' ? "" : "\n");
 	}
 	if (more)
 		fprintf(out, "note: %zu more events could not be counted (-v says why)\n", more);
 	if (s->default_without_hw) {
-		if (s->printer.fmt == STAT_HUMAN && nseen == 0 && out == s->printer.out)
+		if (s->printer.fmt == STAT_HUMAN && nr == 0 && out == s->printer.out)
 			fputc('\n', out);
 		fprintf(out, "note: no core PMU in %s/bus/event_source/devices (a VM without PMU "
 			     "virtualization?): hardware events are left out; software events count normally\n",
 			pk_pmus_root(s->pmus));
 	}
-	for (size_t k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
+	free(notes);
 }
 
-/* -M: the lists joined by commas (perf 6.1 parses them as one, after the
- * -e events) into lib/topdown's metric groups. */
-static int add_metrics(struct stat_session *s, const char *cpuid, pk_error *err)
-{
-	struct stat_opts *o = s->o;
-	size_t len = 1;
-	for (int i = 0; i < o->nr_metrics; i++)
-		len += strlen(o->metrics[i]) + 1;
-	char *names = calloc(1, len);
-	if (!names || !(s->mg = pk_metric_groups_new())) {
-		free(names);
-		return pk_err(err, -ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < o->nr_metrics; i++) {
-		if (i)
-			strcat(names, ",");
-		strcat(names, o->metrics[i]);
-	}
-	pk_metric_groups_no_merge(s->mg, o->metric_no_merge);
-	int r = pk_metric_groups_add(s->mg, names, s->pmus, s->kernel, cpuid, o->metric_no_group,
-				     s->evlist, err);
-	free(names);
-	return r;
-}
-
+/* The events (pk_stat_events_build: TopDown's, -e's, -M's or the default
+ * set, -d's), the session taking what it built. */
 static int build_evlist(struct stat_session *s, pk_error *err)
 {
 	struct stat_opts *o = s->o;
-	pk_parse_opts po = {.only_pmu = o->cputype,
-			    .cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL};
-	s->evlist = pk_evlist_new();
-	if (!s->evlist)
-		return pk_err(err, -ENOMEM, "out of memory");
-	if (o->topdown) {
-		s->td.tree = o->tree;
-		s->td.desc = o->td_desc;
-		s->td.verbose = o->verbose;
-		s->td.csv_header = o->csv_header;
-		s->td.aggr = s->aggr;
-		int r = stat_td_setup(&s->td, s->pmus, s->kernel, po.cpuid, (int)o->td_level,
-				      o->cputype, s->evlist, err);
-		if (r < 0)
-			return r;
-	}
-	for (int i = 0; i < o->nr_events; i++) {
-		int r = pk_evlist_parse(s->evlist, s->pmus, o->events[i], &po, err);
-		if (r < 0)
-			return r;
-	}
-	/* perf 6.1: the -M lists as one, after the -e events */
-	if (o->nr_metrics) {
-		int r = add_metrics(s, po.cpuid, err);
-		if (r < 0)
-			return r;
-	}
-	if (o->nr_events == 0 && !o->topdown && !o->nr_metrics) {
-		int r = pk_evlist_add_default_stat_on(s->evlist, s->pmus, s->cpus != NULL, err);
-		if (r < 0)
-			return r;
-		s->default_without_hw = pk_pmus_nr_core(s->pmus) == 0;
-	}
-	int dr = pk_evlist_add_detailed_stat(s->evlist, s->pmus, o->detailed, err);
-	if (dr < 0)
-		return dr;
-	pk_config_opts cfg = {
-		.mode = PK_CONFIG_STAT,
-		.system_wide = s->cpus != NULL,
-		.forked_workload = o->cmd[0] && !s->cpus && !s->threads,
-		.no_inherit = o->no_inherit,
-	};
-	return pk_evlist_config(s->evlist, &cfg, err);
+	pk_stat_events_opts eo = {
+		.size = sizeof(eo), .pmus = s->pmus, .kernel = s->kernel,
+		.cpuid = s->model ? pk_model_cpuid(s->model)->str : NULL, .only_pmu = o->cputype,
+		.topdown = o->topdown, .td_level = (int)o->td_level,
+		.events = (const char *const *)o->events, .nr_events = (size_t)o->nr_events,
+		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
+		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
+		.detailed = o->detailed, .system_wide = s->cpus != NULL,
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit};
+	pk_stat_events ev;
+	int r = pk_stat_events_build(&eo, &ev, err);
+	s->evlist = ev.evlist;
+	s->mg = ev.mg;
+	s->default_without_hw = ev.default_without_hw;
+	s->td = (stat_td){.td = ev.td, .tree = o->tree, .desc = o->td_desc, .verbose = o->verbose,
+			  .csv_header = o->csv_header, .aggr = s->aggr};
+	return r;
 }
 
 /* The command's exit status; perf 6.1's for a signal: pmukit's own
@@ -730,7 +663,7 @@ static int setup(struct stat_session *s, pk_error *err)
 		if (!s->cpus)
 			return err->code ? err->code : -ENOMEM;
 	} else if (s->model) {
-		s->threads = stat_model_threads(s->model, o->pids, o->tids, err);
+		s->threads = pk_model_threads(s->model, o->pids, o->tids, err);
 		if (!s->threads)
 			return err->code ? err->code : -ENOMEM;
 	} else if (o->pids || o->tids) {
@@ -822,7 +755,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 }
 
 static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
-			 stat_vendor_metric *out)
+			 pk_metric_group_value *out)
 {
 	return pk_metric_groups_value(arg, in, idx, nth, out);
 }
@@ -876,7 +809,8 @@ int cmd_stat(int argc, char **argv)
 	char label[PATH_MAX + 300];
 	if (s.model) {
 		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
-		stat_model_print_label(out, s.printer.fmt, label);
+		if (s.printer.fmt != STAT_JSON) /* JSON rows say "modeled" */
+			fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 	}
 	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
 	if (r < 0 && runs == 0) {

@@ -12,7 +12,7 @@
  *
  * One cmd_<name>.c per subcommand, with its helpers: list's metric sections
  * (list_metrics.c); stat's lines (stat_print.c), --topdown (stat_topdown.c),
- * --model (stat_model.c) and -M (printed from lib/topdown's pk_metric_groups);
+ * --model (the model run: pk_model_run) and -M (printed from lib/topdown's pk_metric_groups);
  * record's options and messages over lib/record's pk_recording, stat's over
  * lib/counting's pk_stat (the engines: the command launcher, the Arm SPE
  * setup, the runs and intervals are the library's);
@@ -175,26 +175,10 @@ const char *pk_cli_cputype(const char *arg)
 
 int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name)
 {
-	if (!pmu_name)
-		return 0;
-	char names[256] = "";
-	size_t n = 0;
-	bool found = false;
-	for (size_t i = 0; i < pk_pmus_nr_core(pmus); i++) {
-		const pk_pmu *p = pk_pmus_core_at(pmus, i);
-		found |= !strcmp(p->name, pmu_name);
-		if (n < sizeof(names))
-			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-					      p->name);
-	}
-	/* perf 6.1 on a machine without hybrid PMUs: "--cputype core is not
-	 * supported!" (exit 129), whatever the type */
-	if (!pk_pmus_is_hybrid(pmus))
-		return pk_cli_usage_error(cmd, "--cputype %s: not a hybrid machine (core PMUs: %s)",
-					  pmu_name, n ? names : "none");
-	if (!found)
-		return pk_cli_usage_error(cmd, "--cputype %s: no such core PMU (core PMUs: %s)",
-					  pmu_name, names);
+	pk_error err;
+	pk_error_clear(&err);
+	if (pk_pmus_check_cputype(pmus, pmu_name, &err) < 0)
+		return pk_cli_usage_error(cmd, "%s", err.msg);
 	return 0;
 }
 

@@ -34,64 +34,35 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
 
-/* ---- Event units and metrics ------------------------------------------- */
-
-/* perf shows the software clocks in msec (counted in ns). */
-static bool is_clock(const pk_evsel *e)
+const char *stat_model_label(const pk_model *m, char *buf, size_t len)
 {
-	return pk_evsel_attr(e)->type == PERF_TYPE_SOFTWARE && (pk_evsel_attr(e)->config == PERF_COUNT_SW_TASK_CLOCK ||
-						      pk_evsel_attr(e)->config == PERF_COUNT_SW_CPU_CLOCK);
+	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
+		 pk_model_machine(m));
+	return buf;
 }
+
+/* ---- Event units and metrics ------------------------------------------- */
 
 const char *stat_evsel_unit(const pk_evsel *e, double *scale)
 {
-	if (is_clock(e)) {
-		*scale = 1e-6; /* ns counted, msec shown */
-		return "msec";
-	}
-	double s = pk_evsel_scale(e);
-	*scale = s > 0 ? s : 1.0;
-	return pk_evsel_unit(e) ? pk_evsel_unit(e) : "";
+	return pk_evsel_display_unit(e, scale);
 }
 
 static double row_value(const stat_row *r, int runs)
 {
-	pk_scaled s;
-	pk_counts_scale(&r->counts, &s);
-	return s.value / (runs > 1 ? runs : 1);
+	return pk_stat_row_value(r, runs);
 }
 
-/* What is printed after a count: the engine's shadow metric, if any. */
-typedef struct metric {
-	bool have;
-	double value;
-	pk_metric_style style;
-	const char *unit;          /* without a value: what JSON names (perf's "(null)": none) */
-	const char *name;          /* a vendor metric's name: --metric-only's header where
-				    * perf 6.1 has no value for it (none, or --per-*) */
-} metric;
-
-/* A count's metric lines: its metric, then the engine's further lines
- * (PK_METRIC_NEW_LINE rows: "stalled cycles per insn" under the IPC), or
- * its vendor metrics (stat -M), one a line. */
-typedef struct metric_lines {
-	metric *v;
-	size_t nr, cap;            /* nr >= 1 once computed */
-} metric_lines;
-
-static int push_line(metric_lines *ml, metric m)
-{
-	if (pk_grow(&ml->v, &ml->cap, ml->nr + 1, sizeof(*ml->v)) < 0)
-		return -ENOMEM;
-	ml->v[ml->nr++] = m;
-	return 0;
-}
+/* What is printed after a count, and the further lines: the metrics
+ * engine's (pk_metric_stat_lines). */
+typedef pk_metric_line metric;
+typedef pk_metric_lines metric_lines;
 
 /* The separators perf puts before a further line's value in CSV: its
  * count, unit and event columns and one per aggregation column. */
 static int csv_line_fields(const stat_printer *p)
 {
-	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != STAT_PER_NONE);
+	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != PK_STAT_PER_NONE);
 }
 
 /* The metric's value in perf's eight human columns. */
@@ -100,76 +71,11 @@ static int format_metric(const metric *m, char *buf, size_t len)
 	return pk_metric_format(m->style, m->value, buf, len);
 }
 
-int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
-			    pk_metric_literal *lit, pk_metric_counts *in)
-{
-	pk_metric_count *v = calloc(rows->nr ? rows->nr : 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < rows->nr; i++) {
-		const stat_row *r = &rows->v[i];
-		v[i] = (pk_metric_count){.evsel = r->evsel, .key = r->key,
-					 .value = row_value(r, rows->runs),
-					 .counted = r->status == PK_OPEN_OK && r->counts.run,
-					 .running = r->counts.ena ? (double)r->counts.run /
-									(double)r->counts.ena : 0};
-	}
-	*lit = (pk_metric_literal){.name = "#wall_ns", .value = wall_ns};
-	*in = (pk_metric_counts){.v = v, .nr = rows->nr, .lit = lit, .nr_lit = wall_ns > 0};
-	*out = v;
-	return 0;
-}
-
-/* Count idx's vendor metrics (stat -M) appended as lines: 0 or -ENOMEM. */
-static int vendor_lines(const stat_printer *p, const pk_metric_counts *in, size_t idx,
-			metric_lines *ml)
-{
-	stat_vendor_metric vm;
-	int vr = 0;
-	for (size_t nth = 0; p->vendor_metric; nth++) {
-		vr = p->vendor_metric(p->vendor_arg, in, idx, nth, &vm);
-		if (vr <= 0)
-			break;
-		/* without a value perf names no unit (JSON's ""), the metric
-		 * only in --metric-only's header */
-		metric m = {.have = vm.have, .value = vm.have ? vm.value : 0,
-			    .style = vm.have ? vm.style : PK_METRIC_SCALED,
-			    .unit = vm.have ? vm.label : "", .name = vm.name};
-		if (push_line(ml, m) < 0)
-			return -ENOMEM;
-	}
-	return vr < 0 ? vr : 0;
-}
-
-/* Count idx's metric lines into ml (emptied first; free its v): perf
- * stat's metric and further lines, then the vendor metrics (stat -M), each
- * a further line, the first in the metric's place when perf stat has none
- * for the count (perf 6.1's order). */
+/* Count idx's metric lines into ml. */
 static int compute_metrics(const stat_printer *p, const pk_metric_table *t,
 			   const pk_metric_counts *in, size_t idx, metric_lines *ml)
 {
-	pk_metric_value mv;
-	ml->nr = 0;
-	/* perf 6.1's JSON when no row matched */
-	if (push_line(ml, (metric){.unit = "(null)"}) < 0)
-		return -ENOMEM;
-	int have = t ? pk_metric_shadow(t, in, idx, &mv) : 0;
-	bool shadow = t && mv.def;
-	if (shadow)
-		ml->v[0] = (metric){.have = have, .value = mv.value, .style = mv.def->style,
-				    .unit = mv.unit};
-	for (size_t pos = 0; t && pk_metric_shadow_line(t, in, idx, &pos, &mv);)
-		if (push_line(ml, (metric){.have = true, .value = mv.value, .style = mv.def->style,
-					   .unit = mv.unit}) < 0)
-			return -ENOMEM;
-	if (!shadow)
-		ml->nr = 0;
-	int vr = vendor_lines(p, in, idx, ml);
-	if (vr < 0)
-		return vr;
-	if (ml->nr == 0) /* neither */
-		ml->nr = 1;
-	return 0;
+	return pk_metric_stat_lines(t, in, idx, p->vendor_metric, p->vendor_arg, ml);
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -232,17 +138,17 @@ static row_head row_head_of(const stat_row *r)
 
 /* --per-*: JSON's key of the bucket */
 static const char *const per_key[] = {
-	[STAT_PER_CORE] = "core", [STAT_PER_DIE] = "die", [STAT_PER_SOCKET] = "socket",
-	[STAT_PER_NODE] = "node"};
+	[PK_STAT_PER_CORE] = "core", [PK_STAT_PER_DIE] = "die", [PK_STAT_PER_SOCKET] = "socket",
+	[PK_STAT_PER_NODE] = "node"};
 
 /* --per-*: the bucket as perf names it ("S0-D0-C1", "S0-D0", "S0", "N0"). */
-static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
+static void per_label(const stat_row *r, pk_stat_per per, char *buf, size_t len)
 {
-	if (per == STAT_PER_CORE)
+	if (per == PK_STAT_PER_CORE)
 		snprintf(buf, len, "S%d-D%d-C%d", r->socket, r->die, r->id);
-	else if (per == STAT_PER_DIE)
+	else if (per == PK_STAT_PER_DIE)
 		snprintf(buf, len, "S%d-D%d", r->socket, r->die);
-	else if (per == STAT_PER_SOCKET)
+	else if (per == PK_STAT_PER_SOCKET)
 		snprintf(buf, len, "S%d", r->socket);
 	else
 		snprintf(buf, len, "N%d", r->id);
@@ -251,11 +157,11 @@ static void per_label(const stat_row *r, stat_per per, char *buf, size_t len)
 /* --per-*: the bucket and its CPU count, as perf 6.1's columns (text:
  * the last id left-aligned in 8, or 5 for socket and node, the count in
  * 4; CSV: two fields). */
-static void per_columns(FILE *o, const stat_row *r, stat_per per, bool csv, const char *sep)
+static void per_columns(FILE *o, const stat_row *r, pk_stat_per per, bool csv, const char *sep)
 {
 	char label[64];
 	per_label(r, per, label, sizeof(label));
-	int w = per == STAT_PER_CORE || per == STAT_PER_DIE ? 8 : 5;
+	int w = per == PK_STAT_PER_CORE || per == PK_STAT_PER_DIE ? 8 : 5;
 	int head = 0; /* up to the last letter: the number after it is padded */
 	for (int c = 0; label[c]; c++)
 		if (label[c] >= 'A' && label[c] <= 'Z')
@@ -477,8 +383,8 @@ void stat_print_header(stat_printer *p, const char *target, int runs)
 
 /* perf's interval header's bucket columns of --per-* */
 static const char *const per_head[] = {
-	[STAT_PER_CORE] = " core            cpus", [STAT_PER_DIE] = " die          cpus",
-	[STAT_PER_SOCKET] = " socket cpus", [STAT_PER_NODE] = " node   cpus"};
+	[PK_STAT_PER_CORE] = " core            cpus", [PK_STAT_PER_DIE] = " die          cpus",
+	[PK_STAT_PER_SOCKET] = " socket cpus", [PK_STAT_PER_NODE] = " node   cpus"};
 
 static void print_interval_header(stat_printer *p)
 {
@@ -587,10 +493,10 @@ static int only_header(stat_printer *p, const stat_rows *rows, const pk_metric_c
 	static const int indent[] = {[PK_AGGR_GLOBAL] = 0, [PK_AGGR_CPU] = 6, [PK_AGGR_THREAD] = 24};
 	/* perf 6.1's, the missing commas of die and socket included */
 	static const char *const csv_per[] = {
-		[STAT_PER_CORE] = "core,cpus,", [STAT_PER_DIE] = "die,cpus",
-		[STAT_PER_SOCKET] = "socket,cpus", [STAT_PER_NODE] = "node,"};
+		[PK_STAT_PER_CORE] = "core,cpus,", [PK_STAT_PER_DIE] = "die,cpus",
+		[PK_STAT_PER_SOCKET] = "socket,cpus", [PK_STAT_PER_NODE] = "node,"};
 	static const int per_indent[] = {
-		[STAT_PER_CORE] = 24, [STAT_PER_DIE] = 18, [STAT_PER_SOCKET] = 12, [STAT_PER_NODE] = 6};
+		[PK_STAT_PER_CORE] = 24, [PK_STAT_PER_DIE] = 18, [PK_STAT_PER_SOCKET] = 12, [PK_STAT_PER_NODE] = 6};
 	if (p->fmt == STAT_JSON || (interval_ns >= 0 && p->interval_lines++ % 25))
 		return 0;
 	FILE *o = p->out;
@@ -643,7 +549,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		if (!p->metrics)
 			return -ENOMEM;
 	}
-	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
+	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	if (interval_ns >= 0 && !p->metric_only)
 		print_interval_header(p);
@@ -663,7 +569,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		else
 			print_row_human(p, r, &ml, interval_ns);
 	}
-	free(ml.v);
+	pk_metric_lines_release(&ml);
 	free(counts);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <pmukit/counting.h>
 #include <pmukit/metrics.h>
+#include <pmukit/model.h>
 #include <pmukit/stat.h>
 #include <pmukit/topdown.h>
 
@@ -19,34 +20,16 @@ typedef enum stat_format {
 	STAT_JSON,
 } stat_format;
 
-/* --per-core, --per-die, --per-socket, --per-node (stat_aggr.c) */
-typedef enum stat_per {
-	STAT_PER_NONE = 0,
-	STAT_PER_CORE,
-	STAT_PER_DIE,
-	STAT_PER_SOCKET,
-	STAT_PER_NODE,
-} stat_per;
-
 /* The rows: the counting engine's (pmukit/stat.h), one per printed line. */
 typedef pk_stat_row stat_row;
 typedef pk_stat_rows stat_rows;
-
-/* The rows as the metrics engine sees them, with the wall time the counts
- * cover as #wall_ns (absent when unknown: no "CPUs utilized"); *out is the
- * array to free. Returns 0 or -ENOMEM. */
-int stat_rows_metric_counts(const stat_rows *rows, double wall_ns, pk_metric_count **out,
-			    pk_metric_literal *lit, pk_metric_counts *in);
-
-/* A vendor metric (stat -M) as printed on a count's line. */
-typedef pk_metric_group_value stat_vendor_metric;
 
 typedef struct stat_printer {
 	FILE *out;
 	stat_format fmt;
 	const char *sep;           /* CSV field separator */
 	pk_aggr_mode aggr;
-	stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
+	pk_stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
 	bool big_num;              /* thousands separators in human output */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */
@@ -56,8 +39,7 @@ typedef struct stat_printer {
 	/* stat -M: the nth vendor metric printed on count idx (1: *out filled,
 	 * 0: no more, < 0: no memory); a count with one gets no metric of perf
 	 * stat's. NULL: none. */
-	int (*vendor_metric)(const void *arg, const pk_metric_counts *in, size_t idx, size_t nth,
-			     stat_vendor_metric *out);
+	pk_metric_vendor_fn vendor_metric;
 	const void *vendor_arg;
 	bool metric_only;          /* --metric-only: one line of metric columns per bucket */
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
@@ -80,10 +62,15 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
  * (negative: not shown). Human only. */
 void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double user_s, double sys_s);
 
-/* The unit perf shows an event's counts in and the scale to it: the
+/* The unit perf shows an event's counts in and the scale to it (the
+ * library's pk_evsel_display_unit; kept for script_metric.c): the
  * software clocks in msec (scale 1e-6: ns counted), else the sysfs alias's
  * (scale 1 without one). perf script scales sample periods so too. */
 const char *stat_evsel_unit(const pk_evsel *e, double *scale);
+
+/* "scenario 'S' on machine 'M'" into buf: what every output of a run on the
+ * model (stat and record --model) names. */
+const char *stat_model_label(const pk_model *m, char *buf, size_t len);
 
 /* Formats v with thousands separators and `decimals` digits. */
 void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num);

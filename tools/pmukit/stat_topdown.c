@@ -11,70 +11,6 @@
 
 enum { TD_MAX_NODES = 160 };
 
-int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
-		  int level, const char *cputype, pk_evlist *evlist, pk_error *err)
-{
-	pk_cpuid id;
-	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
-	/* without a core PMU the CPU model does not matter: say that instead */
-	if (r < 0 && pk_pmus_nr_core(pmus) == 0 && !cpuid && !pk_cpuid_overridden()) {
-		memset(&id, 0, sizeof(id));
-		pk_error_clear(err);
-		r = 0;
-	}
-	if (r < 0)
-		return r;
-	pk_topdown_opts o;
-	pk_topdown_opts_init(&o);
-	o.level = level;
-	o.smt = pk_topdown_host_smt(k);
-	o.kernel = k;
-	o.only_pmu = cputype;
-	t->td = pk_topdown_new(pmus, &id, &o, err);
-	if (!t->td)
-		return err->code ? err->code : -ENOMEM;
-	size_t first = pk_evlist_count(evlist);
-	r = pk_topdown_add_events(t->td, evlist, err);
-	t->evlist = evlist;
-	t->nr_events = pk_evlist_count(evlist) - first;
-	return first ? pk_err(err, -EINVAL, "TopDown's events must come first") : r;
-}
-
-/* Is evsel one of TopDown's events (not one of -e's)? */
-static bool is_td(const stat_td *t, const pk_evsel *evsel)
-{
-	for (size_t i = 0; i < t->nr_events; i++)
-		if (pk_evlist_at(t->evlist, i) == evsel)
-			return true;
-	return false;
-}
-
-int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err)
-{
-	pk_evlist *l = pk_counting_evlist(c);
-	pk_topdown_opened(t->td, c);
-	for (size_t i = 0; i < pk_evlist_count(l); i++) {
-		/* a core type none of the chosen CPUs has (-C on hybrid): its block
-		 * counts nothing, the others print */
-		pk_open_status st = pk_counting_status(c, i);
-		if (st == PK_OPEN_OK || st == PK_OPEN_NO_CPUS || !is_td(t, pk_evlist_at(l, i)))
-			continue;
-		pk_error why;
-		pk_error_clear(&why);
-		pk_counting_explain(c, i, pmus, &why);
-		pk_err(err, -EOPNOTSUPP, "TopDown needs every one of its events, and '%s' (%s) could "
-					 "not be counted: %s", pk_evsel_name(pk_evlist_at(l, i)),
-		       pk_evsel_pmu_name(pk_evlist_at(l, i)),
-		       why.msg[0] ? why.msg : "the kernel refused it");
-		pk_err_hint(err, "no TopDown numbers are printed without all of them. A "
-				 "perf_event_paranoid above 0 (or 2 for -a) needs CAP_PERFMON; software "
-				 "events still count (-e task-clock); `--model SCENARIO` shows TopDown "
-				 "on the PMU model");
-		return err->code;
-	}
-	return 0;
-}
-
 static void print_value(FILE *o, const pk_topdown_node *n, int width)
 {
 	if (n->computable)
@@ -210,58 +146,11 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td
 	fprintf(o, "}\n");
 }
 
-/* The index of the largest crossed node with this parent (NULL: Level 1),
- * or -1: toplev's bottleneck path goes only through crossed nodes. */
-static long dominant(const pk_topdown_node *v, size_t n, const char *parent)
-{
-	long best = -1;
-	for (size_t i = 0; i < n; i++) {
-		bool same = parent ? v[i].parent && !strcmp(v[i].parent, parent) : !v[i].parent;
-		if (same && v[i].computable && v[i].over_threshold &&
-		    (best < 0 || v[i].value > v[best].value))
-			best = (long)i;
-	}
-	return best;
-}
-
-/* Marks the bottleneck path in mark[] (from Level 1, the largest crossed
- * child at each level); returns its deepest node, or -1. */
-static long bottleneck(const pk_topdown_node *v, size_t n, bool *mark)
-{
-	long at = dominant(v, n, NULL), last = -1;
-	while (at >= 0) {
-		mark[at] = true;
-		last = at;
-		at = dominant(v, n, v[at].name);
-	}
-	return last;
-}
-
-static long find_node(const pk_topdown_node *v, size_t n, const char *name)
-{
-	for (size_t i = 0; name && i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return (long)i;
-	return -1;
-}
-
-/* toplev's drill-down: Level 1 always; a child when its parent is shown
- * and crossed its threshold (or has none); every node with -v. */
-static void drill_down(const stat_td *t, const pk_topdown_node *v, size_t n, bool *show)
-{
-	for (size_t i = 0; i < n; i++) {
-		long p = find_node(v, n, v[i].parent);
-		show[i] = t->verbose || p < 0 ||
-			  (show[p] && (v[p].over_threshold || !v[p].has_threshold));
-	}
-}
-
 /* The bottleneck's (or its nearest ancestor's) "Sample with" events as a
  * ready record line. */
 static void sample_line(FILE *o, const pk_topdown_node *v, size_t n, long at)
 {
-	while (at >= 0 && !v[at].sample)
-		at = find_node(v, n, v[at].parent);
+	at = pk_topdown_sample_node(v, n, at);
 	if (at < 0)
 		return;
 	fprintf(o, "  Sample with (%s): pmukit record -e ", v[at].name);
@@ -303,14 +192,11 @@ static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_nod
 		free(show);
 		return;
 	}
-	long last = bottleneck(v, n, mark);
-	drill_down(t, v, n, show);
-	size_t hidden = 0;
-	for (size_t i = 0; i < n; i++) {
+	long last = pk_topdown_bottleneck(v, n, mark);
+	size_t hidden = pk_topdown_drill_down(v, n, t->verbose, show);
+	for (size_t i = 0; i < n; i++)
 		if (show[i])
 			tree_node(o, t, &v[i], mark[i]);
-		hidden += !show[i];
-	}
 	if (hidden)
 		fprintf(o, "  (%zu nodes below a parent under its threshold not shown: -v shows "
 			   "them)\n", hidden);
@@ -320,38 +206,26 @@ static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_nod
 	free(show);
 }
 
-/* Lines saying which nodes' groups were multiplexed, and which could not
- * be counted as one group. */
+/* Lines saying that nothing was counted, which nodes' groups were
+ * multiplexed, and which could not be counted as one group. */
 static void mux_note(FILE *o, const stat_td *t, size_t b, const pk_topdown_node *v, size_t n)
 {
-	size_t mux = 0, split = 0;
-	double least = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].computable && v[i].running < 0.9995) {
-			mux++;
-			least = v[i].running < least ? v[i].running : least;
-		}
-		split += !v[i].grouped;
-	}
-	if (mux)
+	pk_topdown_mux m;
+	pk_topdown_mux_summary(v, n, &m);
+	if (!m.computable)
+		fprintf(o, " (nothing counted on %s: no measured task ran there)\n",
+			pk_topdown_block_pmu(t->td, b));
+	if (m.multiplexed)
 		fprintf(o, " note: %zu of %zu nodes were counted part of the time (multiplexed "
 			   "groups, or the task ran on another core type; the least ran %.1f%%); "
 			   "each group's ratios come from its own time slices (%zu groups)\n",
-			mux, n, 100 * least, pk_topdown_block_groups(t->td, b));
-	if (split)
+			m.multiplexed, n, 100 * m.least, pk_topdown_block_groups(t->td, b));
+	if (m.split)
 		fprintf(o, " note: %zu nodes need more events than %s has counters: their weak "
 			   "groups were opened as lone events, so their ratios mix time slices and "
 			   "may be off where the workload changes faster than the multiplexing "
 			   "(4 ms)\n",
-			split, pk_topdown_block_pmu(t->td, b));
-}
-
-static bool any_computable(const pk_topdown_node *v, size_t n)
-{
-	bool any = false;
-	for (size_t i = 0; i < n; i++)
-		any |= v[i].computable;
-	return any;
+			m.split, pk_topdown_block_pmu(t->td, b));
 }
 
 /* Human output as a tree: --tree, --desc, or a level of 3 and more (a
@@ -391,9 +265,6 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 			human_header(p->out, t, b, v, n, false);
 		human_row(p->out, row_label(t, b, k, buf, sizeof(buf), interval_ns), label_width(t),
 			  v, n, interval_ns);
-		if (interval_ns < 0 && !any_computable(v, n))
-			fprintf(p->out, " (nothing counted on %s: no measured task ran there)\n",
-				pk_topdown_block_pmu(t->td, b));
 		if (interval_ns < 0)
 			mux_note(p->out, t, b, v, n);
 		if (interval_ns < 0 && !last)
@@ -416,7 +287,7 @@ static size_t td_keys(const stat_td *t, const stat_rows *rows, td_key **out)
 		size_t j = 0;
 		while (j < n && k[j].key != r->key)
 			j++;
-		if (j < n || r->key < 0 || !is_td(t, r->evsel))
+		if (j < n || r->key < 0 || !pk_topdown_has_evsel(t->td, r->evsel))
 			continue;
 		k[n].key = r->key;
 		if (t->aggr == PK_AGGR_CPU)
@@ -473,7 +344,7 @@ static int print_extra(const stat_td *t, stat_printer *p, const stat_rows *rows,
 	if (!extra.v)
 		return -ENOMEM;
 	for (size_t i = 0; i < rows->nr; i++)
-		if (!is_td(t, rows->v[i].evsel))
+		if (!pk_topdown_has_evsel(t->td, rows->v[i].evsel))
 			extra.v[extra.nr++] = rows->v[i];
 	if (extra.nr && p->fmt == STAT_HUMAN && interval_ns < 0)
 		fputc('\n', p->out);
@@ -488,7 +359,7 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	pk_metric_count *counts;
 	pk_metric_literal lit;
 	pk_metric_counts in;
-	if (stat_rows_metric_counts(rows, wall_ns, &counts, &lit, &in) < 0)
+	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
 	td_key *keys = NULL;
 	size_t nk = td_keys(t, rows, &keys);
@@ -496,7 +367,7 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	int r = v && keys ? 0 : -ENOMEM;
 	for (size_t i = 0; i < nk && r == 0; i++)
 		r = print_key(t, p, &in, &keys[i], i == 0, v, interval_ns);
-	if (r == 0 && t->nr_events < rows->nr)
+	if (r == 0)
 		r = print_extra(t, p, rows, wall_ns, interval_ns);
 	free(v);
 	free(keys);

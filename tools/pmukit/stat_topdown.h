@@ -25,22 +25,10 @@ typedef struct stat_td {
 	bool verbose;              /* -v: every node, not only below crossed ones */
 	bool csv_header;           /* --csv-header: a column row before the first CSV row */
 	pk_aggr_mode aggr;         /* -A: a block per CPU; --per-thread: per thread */
-	const pk_evlist *evlist;   /* its first nr_events are TopDown's; -e's follow */
-	size_t nr_events;
 	pk_topdown_series series;  /* every printed reading, per block */
 	unsigned headers_done;     /* -I: bit b: block b's column header was printed */
 } stat_td;
 
-/* The blocks for this machine (cpuid: the model's, or NULL for the host's
- * or PMUKIT_CPUID) and their events appended to evlist (first: -e's events
- * come after them). < 0 with err saying why TopDown cannot run here and
- * what can. */
-int stat_td_setup(stat_td *t, const pk_pmus *pmus, const pk_kernel *k, const char *cpuid,
-		  int level, const char *cputype, pk_evlist *evlist, pk_error *err);
-/* Every TopDown event counted? Else < 0 with err naming the first that was
- * not and why (its explanation from counting): no table is printed. (-e's
- * events are not TopDown's: they print "<not counted>" as in plain stat.) */
-int stat_td_check(const stat_td *t, pk_counting *c, const pk_pmus *pmus, pk_error *err);
 /* Prints one reading: totals (interval_ns < 0) or one -I row per block;
  * with -A / --per-thread the blocks of each CPU / thread (a block whose
  * core PMU counted nothing there is left out), labeled; then -e's events as

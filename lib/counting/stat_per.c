@@ -1,5 +1,5 @@
-/* pmukit stat --per-core, --per-die, --per-socket, --per-node: per-CPU rows
- * folded into perf 6.1's topology buckets (stat_aggr.c).
+/* perf stat's --per-core, --per-die, --per-socket, --per-node: per-CPU rows
+ * folded into perf 6.1's topology buckets (pk_stat_rows_per, stat.h).
  *
  * The counts are collected per CPU (PK_AGGR_CPU) and summed here, per
  * bucket and event; a bucket is the CPU's (socket, die, core) from the
@@ -10,7 +10,8 @@
  * (socket, die, then core or node ascending), events in list order inside
  * a bucket; a row's key is its bucket's index (so the metrics engine pairs
  * counts of one bucket only) and nr_cpus the CPUs summed into it. */
-#include "stat_aggr.h"
+#include <pmukit/kernel.h>
+#include <pmukit/stat.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,9 +39,9 @@ static int node_of(const pk_kernel *k, int cpu)
 	return found < 0 ? 0 : found;
 }
 
-static bucket bucket_of(const pk_kernel *k, stat_per per, int cpu)
+static bucket bucket_of(const pk_kernel *k, pk_stat_per per, int cpu)
 {
-	if (per == STAT_PER_NODE)
+	if (per == PK_STAT_PER_NODE)
 		return (bucket){-1, -1, node_of(k, cpu)};
 	pk_cpu_topology t = {.core_id = -1, .package_id = -1, .die_id = -1};
 	if (k->ops->host.topology)
@@ -48,9 +49,9 @@ static bucket bucket_of(const pk_kernel *k, stat_per per, int cpu)
 	pk_cpu_topology_release(&t);
 	/* a kernel without die_id has one die per socket (perf reads 0) */
 	bucket b = {t.package_id, t.die_id < 0 ? 0 : t.die_id, t.core_id};
-	if (per != STAT_PER_CORE)
+	if (per != PK_STAT_PER_CORE)
 		b.id = -1;
-	if (per == STAT_PER_SOCKET)
+	if (per == PK_STAT_PER_SOCKET)
 		b.die = -1;
 	return b;
 }
@@ -71,7 +72,7 @@ static int by_bucket(const void *a, const void *b)
 
 /* The distinct buckets of the rows' CPUs, sorted; (*row_bucket)[i] the
  * bucket index of row i. */
-static int buckets(const stat_rows *rows, stat_per per, const pk_kernel *k, bucket **out,
+static int buckets(const pk_stat_rows *rows, pk_stat_per per, const pk_kernel *k, bucket **out,
 		   size_t *nr, size_t **row_bucket)
 {
 	bucket *of = calloc(rows->nr ? rows->nr : 1, sizeof(*of));
@@ -106,7 +107,7 @@ static int buckets(const stat_rows *rows, stat_per per, const pk_kernel *k, buck
 }
 
 /* Row i added into bucket row a (the first CPU's row starts it). */
-static void add_row(stat_row *a, const stat_row *r, bool first)
+static void add_row(pk_stat_row *a, const pk_stat_row *r, bool first)
 {
 	if (first) {
 		int key = a->key;
@@ -123,11 +124,11 @@ static void add_row(stat_row *a, const stat_row *r, bool first)
 		a->status = r->status; /* counted on some CPU of the bucket */
 }
 
-int stat_rows_per(stat_rows *rows, stat_per per, const pk_kernel *k)
+int pk_stat_rows_per(pk_stat_rows *rows, pk_stat_per per, const pk_kernel *k)
 {
 	bucket *b;
 	size_t nb, *rb;
-	if (per == STAT_PER_NONE)
+	if (per == PK_STAT_PER_NONE)
 		return 0;
 	if (buckets(rows, per, k ? k : pk_kernel_linux(), &b, &nb, &rb) < 0)
 		return -ENOMEM;
@@ -136,7 +137,7 @@ int stat_rows_per(stat_rows *rows, stat_per per, const pk_kernel *k)
 	for (size_t i = 0; i < rows->nr; i++)
 		nev += i == 0 || rows->v[i].evsel != rows->v[i - 1].evsel;
 	size_t cells = nb * nev > 0 ? nb * nev : 1;
-	stat_row *v = calloc(cells, sizeof(*v));
+	pk_stat_row *v = calloc(cells, sizeof(*v));
 	bool *started = calloc(cells, sizeof(*started));
 	if (!v || !started) {
 		free(v);
@@ -148,7 +149,7 @@ int stat_rows_per(stat_rows *rows, stat_per per, const pk_kernel *k)
 	for (size_t i = 0, e = 0; i < rows->nr; i++) {
 		if (i > 0 && rows->v[i].evsel != rows->v[i - 1].evsel)
 			e++;
-		stat_row *a = &v[rb[i] * nev + e];
+		pk_stat_row *a = &v[rb[i] * nev + e];
 		a->key = (int)rb[i];
 		add_row(a, &rows->v[i], !started[rb[i] * nev + e]);
 		started[rb[i] * nev + e] = true;

@@ -1,24 +1,16 @@
-/* pmukit stat --model (issue 8): targets and the run in virtual time; see
- * stat_model.h. */
+/* A model run as perf stat and record drive it (model.h): the scenario's
+ * threads as a thread map, and virtual time advanced to the scenario's end
+ * by intervals with a callback after each.
+ *
+ * Invariants: the run never waits (time is virtual); the last interval
+ * ends at the scenario's end, shorter when need be; a callback's error
+ * stops the run and is returned as is. */
+#include <pmukit/counting.h>
+#include <pmukit/model.h>
+
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "stat_model.h"
-
-const char *stat_model_label(const pk_model *m, char *buf, size_t len)
-{
-	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
-		 pk_model_machine(m));
-	return buf;
-}
-
-void stat_model_print_label(FILE *out, stat_format fmt, const char *label)
-{
-	if (fmt == STAT_JSON)
-		return;
-	fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
-}
 
 /* The scenario's tids as "a,b,c" (grown as needed: a scenario may have
  * thousands of threads). */
@@ -42,7 +34,7 @@ static int add_tid(void *arg, pid_t tid)
 	return 0;
 }
 
-pk_threadmap *stat_model_threads(pk_model *m, const char *pids, const char *tids, pk_error *err)
+pk_threadmap *pk_model_threads(pk_model *m, const char *pids, const char *tids, pk_error *err)
 {
 	const pk_kernel *k = pk_model_kernel(m);
 	if (pids)
@@ -60,8 +52,8 @@ pk_threadmap *stat_model_threads(pk_model *m, const char *pids, const char *tids
 	return map;
 }
 
-int stat_model_run(pk_model *m, long interval_ms, long interval_count, stat_model_tick_fn tick,
-		   void *arg, pk_error *err)
+int pk_model_run(pk_model *m, long interval_ms, long interval_count, pk_model_tick_fn tick,
+		 void *arg, pk_error *err)
 {
 	uint64_t end = pk_model_end(m);
 	if (!interval_ms) {
