@@ -12,7 +12,9 @@
  * from INDEX_FROM on, the node also keeps an index (open addressing, at
  * most half full) of its children by function, so a wide node (a dso's
  * root under --sort dso: every function it calls) costs one probe, not a
- * walk of thousands. The list stays the order; the index only finds. */
+ * walk of thousands. The list stays the order; the index only finds.
+ * Before either, the child found or made last (hot) is tried: samples of
+ * a loop repeat their chains, so most steps of a path are that child. */
 #include "report.h"
 
 #include <stdint.h>
@@ -77,6 +79,8 @@ static bool index_grow(pk_hist_cnode *parent)
 
 static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l)
 {
+	if (parent->hot && same_fn(parent->hot, l)) /* chains of a loop repeat */
+		return parent->hot;
 	const struct pki_hist_cindex *x = parent->index;
 	if (!x) {
 		for (pk_hist_cnode *c = parent->child; c; c = c->next)
@@ -95,7 +99,7 @@ static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 {
 	pk_hist_cnode *c = find_child(parent, l);
 	if (c)
-		return c;
+		return parent->hot = c;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -110,6 +114,7 @@ static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 	else
 		parent->child = c;
 	parent->last = c;
+	parent->hot = c;
 	parent->nr_child++;
 	/* at most half full: (re)made at INDEX_FROM, 2x, 4x, ... children */
 	if (parent->nr_child >= INDEX_FROM && !(parent->nr_child & (parent->nr_child - 1)))
@@ -162,7 +167,7 @@ void pki_hist_cnode_free(pk_hist_cnode *root)
 		free(c);
 		c = nx;
 	}
-	root->child = root->last = NULL;
+	root->child = root->last = root->hot = NULL;
 	free(root->index);
 	root->index = NULL;
 	root->nr_child = 0;

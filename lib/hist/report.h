@@ -77,6 +77,8 @@ struct pk_hist {
 	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
 	struct pk_session *s;
 	bool synth_checked;           /* the session's made chains looked at (first sample) */
+	struct pki_hist_fast *fast;   /* the entry cache (report_hist.c), when the keys allow */
+	int fast_state;               /* 0 not decided, 1 on, -1 off */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */

@@ -175,12 +175,95 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
 	return n < max ? n : max;
 }
 
+/* ---- the entry cache: a sample's keys to its entry without their texts ----
+ * Under keys whose texts are functions of the thread's name and the
+ * address's symbol and dso alone (comm, pid, dso, sym: the default and the
+ * common -s lists), an entry is found again by those inputs (the task and
+ * the machine's comm version, the dso and symbol pointers, the symbol's
+ * start or the address), without making and hashing the texts: a Children
+ * pass asks for an entry per function of every chain. A slot holds the
+ * last entry of its inputs; a miss takes the texts' way and fills it.
+ * Entries are never freed or moved before pk_hist_collect, which ends the
+ * cache's use. */
+#define FAST_SLOTS 4096u
+
+typedef struct pki_hist_fast {
+	pk_hist_entry *e;
+	const char *sym, *dso, *dso_short;
+	uint64_t addr, comm_version;
+	uint32_t pid, tid;
+	int ev;
+	bool has_map;
+} pki_hist_fast;
+
+/* Whether every key's text is made from the comm and the location only. */
+static bool keys_fast(const pk_hist *rp)
+{
+	static const char *const ok[] = {"comm", "pid", "dso", "sym", "symbol"};
+	for (int k = 0; k < rp->o.nr_keys; k++) {
+		bool found = false;
+		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && !found; i++)
+			found = !strcmp(rp->o.keys[k]->name, ok[i]);
+		if (!found || rp->o.keys[k]->side != PK_HIST_SIDE_ENTRY)
+			return false;
+	}
+	return true;
+}
+
+/* c's inputs as a slot's (addr: what the sym key shows and keys by). */
+static void fast_inputs(const pk_hist *rp, const pki_hist_ctx *c, int ev, pki_hist_fast *f)
+{
+	const pki_hist_loc *l = c->loc;
+	*f = (pki_hist_fast){.sym = l->sym, .dso = l->dso, .dso_short = l->dso_short,
+			     .addr = l->sym ? l->sym_start : l->has_map ? l->dso_addr : l->ip,
+			     .comm_version = pk_machine_comm_version(rp->s->machine),
+			     .pid = c->smp->pid, .tid = c->smp->tid, .ev = ev, .has_map = l->has_map};
+}
+
+static pki_hist_fast *fast_slot(pk_hist *rp, const pki_hist_fast *f)
+{
+	uint64_t h = f->addr ^ (uint64_t)(uintptr_t)f->sym * 31 ^ (uint64_t)(uintptr_t)f->dso * 17 ^
+		     ((uint64_t)f->tid << 32) ^ f->comm_version * 7 ^ (uint64_t)f->ev;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return &rp->fast[(h >> 40) % FAST_SLOTS];
+}
+
+static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
+{
+	return a->addr == b->addr && a->sym == b->sym && a->dso == b->dso && a->tid == b->tid &&
+	       a->pid == b->pid && a->comm_version == b->comm_version && a->ev == b->ev &&
+	       a->dso_short == b->dso_short && a->has_map == b->has_map;
+}
+
+static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid);
+
+/* The entry of these keys, made when new (the cache first, when it
+ * applies). */
+pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
+{
+	if (!rp->fast_state) /* the keys are settled by the first sample */
+		rp->fast_state = keys_fast(rp) && (rp->fast = calloc(FAST_SLOTS, sizeof(*rp->fast)))
+					 ? 1
+					 : -1;
+	if (rp->fast_state < 0)
+		return entry_slow(rp, c, ev, hid);
+	pki_hist_fast f;
+	fast_inputs(rp, c, ev, &f);
+	pki_hist_fast *slot = fast_slot(rp, &f);
+	if (slot->e && fast_same(slot, &f))
+		return slot->e;
+	f.e = entry_slow(rp, c, ev, hid);
+	if (f.e)
+		*slot = f;
+	return f.e;
+}
+
 /* The entry of these keys, made when new. A new entry is hidden when the
  * sample that makes it is (hid): perf 6.1 marks an entry filtered by its
  * first sample only, and later samples of any kind add to it (so with
  * --symbols X and no symbol key a row is its whole dso or comm, shown
  * when its first sample was in X). */
-pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
+static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
 {
 	char cols[PK_HIST_MAX_KEYS][PK_HIST_NAME_MAX];
 	uint64_t nums[PK_HIST_MAX_KEYS];
@@ -513,6 +596,8 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		return NULL;
 	size_t n = 0;
 	bool changed = false;
+	if (rp->fast) /* entries merge below: the cache's use ends */
+		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
 	for (size_t b = 0; b < NBUCKETS; b++)
 		for (pk_hist_entry *e = rp->buckets[b]; e; e = e->hnext) {
 			all[n++] = e;
@@ -579,6 +664,7 @@ void pk_hist_free(pk_hist *rp)
 		}
 	}
 	free(rp->buckets);
+	free(rp->fast);
 	free(rp->leader);
 	free(rp->member);
 	free(rp->nr_members);
