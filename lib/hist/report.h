@@ -41,10 +41,18 @@ static inline const char *pki_hist_dso_short(const pki_hist_loc *l)
 	return s && s[1] ? s + 1 : l->dso;
 }
 
-void pki_hist_cnode_add(pk_hist_cnode *root, const pki_hist_loc *locs, size_t n, bool caller,
-			uint64_t period);
-void pki_hist_cnode_merge(pk_hist_cnode *into, pk_hist_cnode *from);
-void pki_hist_cnode_free(pk_hist_cnode *root);
+/* Where a histogram's chain nodes come from (chain.c): blocks freed
+ * together by pki_hist_arena_free, nothing freed alone. */
+typedef struct pki_hist_arena {
+	struct pki_hist_ablock *blocks;
+	char *at;
+	size_t left;
+} pki_hist_arena;
+void pki_hist_arena_free(pki_hist_arena *a);
+
+void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_loc *locs, size_t n,
+			bool caller, uint64_t period);
+void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode *from);
 
 struct pk_hist_entry {
 	struct pk_hist_entry *hnext;
@@ -61,6 +69,7 @@ struct pk_hist_entry {
 	const char *dso;             /* the dso of the address that made it (short name) */
 	uint64_t *v;                 /* PK_HIST_NV values per member */
 	size_t max_depth;            /* the longest chain added */
+	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */
 	pk_hist_cnode chain;
 };
@@ -79,6 +88,8 @@ struct pk_hist {
 	bool synth_checked;           /* the session's made chains looked at (first sample) */
 	struct pki_hist_fast *fast;   /* the entry cache (report_hist.c), when the keys allow */
 	int fast_state;               /* 0 not decided, 1 on, -1 off */
+	uint64_t nr_passes;           /* Children passes so far: a sample's stamp */
+	pki_hist_arena nodes;         /* every entry's chain nodes */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */

@@ -185,7 +185,7 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
  * last entry of its inputs; a miss takes the texts' way and fills it.
  * Entries are never freed or moved before pk_hist_collect, which ends the
  * cache's use. */
-#define FAST_SLOTS 4096u
+#define FAST_SLOTS 16384u
 
 typedef struct pki_hist_fast {
 	pk_hist_entry *e;
@@ -363,18 +363,17 @@ static void add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, 
 	if (depth > e->max_depth)
 		e->max_depth = depth;
 	if (rp->o.cg.caller)
-		pki_hist_cnode_add(&e->chain, chain, at + 1, true, period);
+		pki_hist_cnode_add(&rp->nodes, &e->chain, chain, at + 1, true, period);
 	else
-		pki_hist_cnode_add(&e->chain, chain + at, n - at, false, period);
+		pki_hist_cnode_add(&rp->nodes, &e->chain, chain + at, n - at, false, period);
 }
 
 /* Children: every other function of the chain, once per sample. */
 static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const pki_hist_loc *chain, size_t n,
 		       int ev, int mi, uint64_t period, bool hid)
 {
-	pk_hist_entry *seen[PK_MAX_STACK + 1];
-	size_t nseen = 0;
-	seen[nseen++] = self;
+	uint64_t stamp = ++rp->nr_passes; /* an entry counted this pass holds it */
+	self->seen = stamp;
 	bool repeat = false; /* perf's quirk: see pki_hist_key_children_repeat */
 	for (int k = 0; k < rp->o.nr_keys; k++)
 		repeat |= pki_hist_key_children_repeat(rp->o.keys[k]);
@@ -395,12 +394,9 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
 		if (!e)
 			return 1;
-		bool dup = false;
-		for (size_t k = 0; k < nseen && !dup && !repeat; k++)
-			dup = seen[k] == e;
-		if (dup)
+		if (e->seen == stamp && !repeat)
 			continue;
-		seen[nseen++] = e;
+		e->seen = stamp;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
 		add_chain(rp, e, chain, n, i, period);
@@ -584,7 +580,6 @@ static void free_entry(pk_hist_entry *e, int nr_keys)
 	for (int k = 0; k < nr_keys; k++)
 		free(e->cols[k]);
 	free(e->v);
-	pki_hist_cnode_free(&e->chain);
 	free(e);
 }
 
@@ -623,7 +618,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 				for (int v = 0; v < rp->nr_members[d->ev] * PK_HIST_NV; v++)
 					d->v[v] += e->v[v];
 				d->filtered = d->filtered && e->filtered;
-				pki_hist_cnode_merge(&d->chain, &e->chain);
+				pki_hist_cnode_merge(&rp->nodes, &d->chain, &e->chain);
 				e->id[0] = '\0'; /* freed with the buckets, never found again */
 				continue;
 			}
@@ -665,6 +660,7 @@ void pk_hist_free(pk_hist *rp)
 	}
 	free(rp->buckets);
 	free(rp->fast);
+	pki_hist_arena_free(&rp->nodes);
 	free(rp->leader);
 	free(rp->member);
 	free(rp->nr_members);
