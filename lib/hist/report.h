@@ -108,6 +108,12 @@ bool pki_hist_settle_chains(pk_hist *rp, pk_session *s);
 /* Chains the session makes (Intel PT's report): the graph and Children as
  * for a file whose events sample chains (settle.c, at the first sample). */
 void pki_hist_synth_chains(pk_hist *h);
+/* An order of entries: < 0 when x comes first. */
+typedef int pki_hist_entry_cmp(const pk_hist *h, const pk_hist_entry *x, const pk_hist_entry *y);
+/* all (grouped by event, each group in perf's table order) put in the
+ * order perf's red-black tree of cmp makes (order.c); false when out of
+ * memory (all then unchanged or partly ordered). */
+bool pki_hist_tree_order(pk_hist_entry **all, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

@@ -533,19 +533,18 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 
 /* Output order: Children, then Self (each member in the group view), then
  * the keys. */
-static int cmp_out(const void *a, const void *b)
+static int out_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
 {
-	const pk_hist_entry *x = *(pk_hist_entry *const *)a, *y = *(pk_hist_entry *const *)b;
-	const pk_hist *rp = sort_rp;
 	int nm = rp->nr_members[x->ev];
 	if (rp->o.fields)
 		return pki_hist_fields_cmp(rp, x, y);
 	if (rp->o.children && x->v[PK_HIST_ACC] != y->v[PK_HIST_ACC])
 		return x->v[PK_HIST_ACC] > y->v[PK_HIST_ACC] ? -1 : 1;
 	/* perf: equal Children of one thread, the longer chains first in
-	 * caller order, the shorter first in callee order */
+	 * caller order, the shorter first in callee order (depth 0: no chain
+	 * added); not transitive: order_out */
 	if (rp->o.children && rp->o.use_cg && x->tid == y->tid && x->pid == y->pid &&
-	    x->max_depth && y->max_depth && x->max_depth != y->max_depth)
+	    x->max_depth != y->max_depth)
 		return (x->max_depth > y->max_depth) == rp->o.cg.caller ? -1 : 1;
 	for (int m = 0; m < nm; m++)
 		if (x->v[m * PK_HIST_NV + PK_HIST_SELF] != y->v[m * PK_HIST_NV + PK_HIST_SELF])
@@ -556,6 +555,50 @@ static int cmp_out(const void *a, const void *b)
 			return c;
 	}
 	return 0;
+}
+
+static int cmp_out(const void *a, const void *b)
+{
+	return out_cmp(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b);
+}
+
+/* perf's table order (its collapse order), in which it makes the output
+ * order: by event, then per key those without a dso or symbol after
+ * those with one, names by strcmp, a symbol by its start and an address
+ * without one by itself (perf compares them by their difference as a
+ * signed number, which wraps: kept). */
+static int cmp_table(const void *a, const void *b)
+{
+	const pk_hist_entry *x = *(pk_hist_entry *const *)a, *y = *(pk_hist_entry *const *)b;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	for (int k = 0; k < sort_rp->o.nr_keys; k++) {
+		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+		if (ux != uy)
+			return ux ? 1 : -1;
+		int c = sort_rp->o.keys[k]->order == PK_HIST_ORD_SYM ? 0 : strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+		int64_t d = (int64_t)(x->nums[k] - y->nums[k]);
+		if (d)
+			return d < 0 ? -1 : 1;
+		c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* perf's output order: its tree's when the order is not transitive (equal
+ * Children of one thread by chain depth, order.c), else a sort. */
+static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n)
+{
+	if (rp->o.children && rp->o.use_cg && !rp->o.fields) {
+		qsort(all, n, sizeof(*all), cmp_table);
+		if (pki_hist_tree_order(all, n, out_cmp, rp))
+			return;
+	}
+	qsort(all, n, sizeof(*all), cmp_out);
 }
 
 static int cmp_identity(const void *a, const void *b)
@@ -626,7 +669,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		}
 		n = w;
 	}
-	qsort(all, n, sizeof(*all), cmp_out);
+	order_out(rp, all, n);
 	*nout = n;
 	return all;
 }
