@@ -374,9 +374,13 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 {
 	uint64_t stamp = ++rp->nr_passes; /* an entry counted this pass holds it */
 	self->seen = stamp;
-	bool repeat = false; /* perf's quirk: see pki_hist_key_children_repeat */
-	for (int k = 0; k < rp->o.nr_keys; k++)
-		repeat |= pki_hist_key_children_repeat(rp->o.keys[k]);
+	if (!rp->repeat_state) { /* perf's quirk: see pki_hist_key_children_repeat */
+		rp->repeat_state = -1; /* the keys are settled by the first sample */
+		for (int k = 0; k < rp->o.nr_keys; k++)
+			if (pki_hist_key_children_repeat(rp->o.keys[k]))
+				rp->repeat_state = 1;
+	}
+	bool repeat = rp->repeat_state > 0;
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->o.cg.caller ? n - 1 - step : step;
