@@ -15,6 +15,12 @@
 #   flat     -g none --no-children
 #   dso      --sort dso
 #   cds      --sort comm,dso,sym
+# Before the views, per kind the floor: `pmukit script -F tid -i FILE` (the
+# script fast path, one short field a sample) to /dev/null, RUNS times: the
+# cost of reading and parsing the file, below which no view can go (the
+# default fields would print call chains and tracepoint payloads, which
+# report does not); each view's "over floor" column is its pmukit CPU
+# median less the floor's.
 # The invariant: both tools read the same file with the same options; the
 # output compared is the whole stdout.
 set -euo pipefail
@@ -50,12 +56,21 @@ cut_tip() { awk '{l[NR] = $0} END {n = NR; if (n >= 3 && l[n - 1] ~ /^# \(Tip/) 
 spread() { sort -n | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (%.2f-%.2f)", m, v[1], v[NR]}'; }
 
 echo "load $(cut -d' ' -f1-3 /proc/loadavg), $runs rounds"
-printf "%-8s %-8s %-24s %-24s %7s %7s %6s %s\n" kind view "pmukit cpu s" "perf cpu s" pk_MB perf_MB ratio output
+printf "%-8s %-8s %-24s %-24s %7s %7s %6s %-9s %s\n" kind view "pmukit cpu s" "perf cpu s" pk_MB perf_MB ratio output "over floor"
 for kind in "${kinds[@]}"; do
 	f=$dir/$kind.data
 	if [ ! -f "$f" ]; then # bench/script records it (and prints its numbers)
 		PK_BENCH_DIR=$dir RUNS=1 TC_BELOW=0 "$here/../script/run.sh" "$pmukit" "$kind" >/dev/null
 	fi
+	fl="" frss=""
+	for ((i = 0; i < runs; i++)); do
+		read -r _ c r < <(measure "$pmukit" script -F tid -i "$f")
+		fl+="$c "
+		frss+="$r "
+	done
+	floor=$(tr ' ' '\n' <<<"$fl" | grep . | spread)
+	rfl=$(($(tr ' ' '\n' <<<"$frss" | grep . | sort -n | tail -1) / 1024))
+	printf "%-8s %-8s %-24s %-24s %7s %7s %6s %s\n" "$kind" floor "$floor" - $rfl - - "(pmukit script -F tid -i FILE >/dev/null)"
 	for view in "${views[@]}"; do
 		view_args "$view"
 		cmd=(report --stdio "${args[@]}" -i "$f")
@@ -79,6 +94,7 @@ for kind in "${kinds[@]}"; do
 		rpk=$(($(tr ' ' '\n' <<<"${rss[pmukit]}" | grep . | sort -n | tail -1) / 1024))
 		rpf=$(($(tr ' ' '\n' <<<"${rss[perf]}" | grep . | sort -n | tail -1) / 1024))
 		ratio=$(awk -v a="${pf%% *}" -v b="${pk%% *}" 'BEGIN {printf "%.1fx", (b > 0 ? a / b : 0)}')
-		printf "%-8s %-8s %-24s %-24s %7s %7s %6s %s\n" "$kind" "$view" "$pk" "$pf" $rpk $rpf "$ratio" $same
+		over=$(awk -v a="${pk%% *}" -v b="${floor%% *}" 'BEGIN {printf "%.2f", a - b}')
+		printf "%-8s %-8s %-24s %-24s %7s %7s %6s %-9s %s\n" "$kind" "$view" "$pk" "$pf" $rpk $rpf "$ratio" $same "$over"
 	done
 done

@@ -168,6 +168,7 @@ typedef struct pk_hist_cnode {
 	uint32_t nr_child;           /* the children on the child list */
 	struct pk_hist_cnode *child, *last, *next;
 	struct pki_hist_cindex *index; /* private: the children by function, once many */
+	struct pk_hist_cnode *hot;   /* private: the child found or made last */
 } pk_hist_cnode;
 
 enum pk_hist_cg_mode { PK_HIST_CG_GRAPH, PK_HIST_CG_FRACTAL, PK_HIST_CG_FLAT,

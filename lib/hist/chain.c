@@ -12,9 +12,12 @@
  * from INDEX_FROM on, the node also keeps an index (open addressing, at
  * most half full) of its children by function, so a wide node (a dso's
  * root under --sort dso: every function it calls) costs one probe, not a
- * walk of thousands. The list stays the order; the index only finds. */
+ * walk of thousands. The list stays the order; the index only finds.
+ * Before either, the child found or made last (hot) is tried: samples of
+ * a loop repeat their chains, so most steps of a path are that child. */
 #include "report.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,50 @@ static bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
 	if (n->sym || l->sym)
 		return false;
 	return n->ip == l->ip;
+}
+
+/* ---- the arena: a histogram's nodes and indexes, freed all at once ----
+ * Nodes are never freed one by one (an entry's tree lives as long as the
+ * histogram; a merged entry's tree is left unreachable), so they come
+ * from blocks cut in order: no allocator header per node, and the end
+ * frees a block list, not a walk of every tree. A doubled index leaves
+ * its old one in the arena (at most as much again). */
+#define ARENA_BLOCK (256u * 1024u)
+
+struct pki_hist_ablock {
+	struct pki_hist_ablock *next;
+	max_align_t data[];
+};
+
+/* n zeroed bytes (rounded up to 16), NULL when out of memory. */
+static void *arena_get(pki_hist_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n > a->left) {
+		size_t sz = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+		struct pki_hist_ablock *b = calloc(1, sizeof(*b) + sz);
+		if (!b)
+			return NULL;
+		b->next = a->blocks;
+		a->blocks = b;
+		a->at = (char *)b->data;
+		a->left = sz;
+	}
+	void *p = a->at;
+	a->at += n;
+	a->left -= n;
+	return p;
+}
+
+void pki_hist_arena_free(pki_hist_arena *a)
+{
+	while (a->blocks) {
+		struct pki_hist_ablock *nx = a->blocks->next;
+		free(a->blocks);
+		a->blocks = nx;
+	}
+	a->at = NULL;
+	a->left = 0;
 }
 
 #define INDEX_FROM 8u
@@ -56,27 +103,27 @@ static void index_put(struct pki_hist_cindex *x, pk_hist_cnode *c)
 
 /* The parent's index made (or doubled) for its nr_child children; false
  * when out of memory (the list still finds them all). */
-static bool index_grow(pk_hist_cnode *parent)
+static bool index_grow(pki_hist_arena *a, pk_hist_cnode *parent)
 {
 	uint32_t slots = 4 * INDEX_FROM;
 	while (slots < 4 * parent->nr_child)
 		slots *= 2;
-	struct pki_hist_cindex *x = calloc(1, sizeof(*x) + slots * sizeof(x->slot[0]));
+	struct pki_hist_cindex *x = arena_get(a, sizeof(*x) + slots * sizeof(x->slot[0]));
 	if (!x) { /* the list alone from here: a smaller index would fill */
-		free(parent->index);
 		parent->index = NULL;
 		return false;
 	}
 	x->mask = slots - 1;
 	for (pk_hist_cnode *c = parent->child; c; c = c->next)
 		index_put(x, c);
-	free(parent->index);
 	parent->index = x;
 	return true;
 }
 
 static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l)
 {
+	if (parent->hot && same_fn(parent->hot, l)) /* chains of a loop repeat */
+		return parent->hot;
 	const struct pki_hist_cindex *x = parent->index;
 	if (!x) {
 		for (pk_hist_cnode *c = parent->child; c; c = c->next)
@@ -91,12 +138,12 @@ static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc
 	return NULL;
 }
 
-static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
+static pk_hist_cnode *child_for(pki_hist_arena *a, pk_hist_cnode *parent, const pki_hist_loc *l)
 {
 	pk_hist_cnode *c = find_child(parent, l);
 	if (c)
-		return c;
-	c = calloc(1, sizeof(*c));
+		return parent->hot = c;
+	c = arena_get(a, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->sym = l->sym;
@@ -110,22 +157,24 @@ static pk_hist_cnode *child_for(pk_hist_cnode *parent, const pki_hist_loc *l)
 	else
 		parent->child = c;
 	parent->last = c;
+	parent->hot = c;
 	parent->nr_child++;
 	/* at most half full: (re)made at INDEX_FROM, 2x, 4x, ... children */
 	if (parent->nr_child >= INDEX_FROM && !(parent->nr_child & (parent->nr_child - 1)))
-		index_grow(parent);
+		index_grow(a, parent);
 	else if (parent->index)
 		index_put(parent->index, c);
 	return c;
 }
 
-void pki_hist_cnode_add(pk_hist_cnode *root, const pki_hist_loc *locs, size_t n, bool caller, uint64_t period)
+void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_loc *locs, size_t n,
+			bool caller, uint64_t period)
 {
 	pk_hist_cnode *cur = root;
 	root->cumul += period;
 	root->cumul_nr++;
 	for (size_t i = 0; i < n; i++) {
-		pk_hist_cnode *c = child_for(cur, &locs[caller ? n - 1 - i : i]);
+		pk_hist_cnode *c = child_for(a, cur, &locs[caller ? n - 1 - i : i]);
 		if (!c)
 			return; /* out of memory: the chain stops here */
 		c->cumul += period;
@@ -138,7 +187,7 @@ void pki_hist_cnode_add(pk_hist_cnode *root, const pki_hist_loc *locs, size_t n,
 	}
 }
 
-void pki_hist_cnode_merge(pk_hist_cnode *into, pk_hist_cnode *from)
+void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode *from)
 {
 	into->hit += from->hit;
 	into->nr += from->nr;
@@ -147,24 +196,8 @@ void pki_hist_cnode_merge(pk_hist_cnode *into, pk_hist_cnode *from)
 	for (pk_hist_cnode *c = from->child; c; c = c->next) {
 		pki_hist_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
 			    .has_map = c->has_map, .dso_ordinal = c->dso_ordinal};
-		pk_hist_cnode *t = child_for(into, &l);
+		pk_hist_cnode *t = child_for(a, into, &l);
 		if (t)
-			pki_hist_cnode_merge(t, c);
+			pki_hist_cnode_merge(a, t, c);
 	}
 }
-
-void pki_hist_cnode_free(pk_hist_cnode *root)
-{
-	pk_hist_cnode *c = root->child;
-	while (c) {
-		pk_hist_cnode *nx = c->next;
-		pki_hist_cnode_free(c);
-		free(c);
-		c = nx;
-	}
-	root->child = root->last = NULL;
-	free(root->index);
-	root->index = NULL;
-	root->nr_child = 0;
-}
-

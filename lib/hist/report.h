@@ -41,10 +41,18 @@ static inline const char *pki_hist_dso_short(const pki_hist_loc *l)
 	return s && s[1] ? s + 1 : l->dso;
 }
 
-void pki_hist_cnode_add(pk_hist_cnode *root, const pki_hist_loc *locs, size_t n, bool caller,
-			uint64_t period);
-void pki_hist_cnode_merge(pk_hist_cnode *into, pk_hist_cnode *from);
-void pki_hist_cnode_free(pk_hist_cnode *root);
+/* Where a histogram's chain nodes come from (chain.c): blocks freed
+ * together by pki_hist_arena_free, nothing freed alone. */
+typedef struct pki_hist_arena {
+	struct pki_hist_ablock *blocks;
+	char *at;
+	size_t left;
+} pki_hist_arena;
+void pki_hist_arena_free(pki_hist_arena *a);
+
+void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_loc *locs, size_t n,
+			bool caller, uint64_t period);
+void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode *from);
 
 struct pk_hist_entry {
 	struct pk_hist_entry *hnext;
@@ -61,6 +69,7 @@ struct pk_hist_entry {
 	const char *dso;             /* the dso of the address that made it (short name) */
 	uint64_t *v;                 /* PK_HIST_NV values per member */
 	size_t max_depth;            /* the longest chain added */
+	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */
 	pk_hist_cnode chain;
 };
@@ -77,6 +86,11 @@ struct pk_hist {
 	pk_pd_header *pipe_hdr;       /* a pipe's header, until its first sample */
 	struct pk_session *s;
 	bool synth_checked;           /* the session's made chains looked at (first sample) */
+	struct pki_hist_fast *fast;   /* the entry cache (report_hist.c), when the keys allow */
+	int fast_state;               /* 0 not decided, 1 on, -1 off */
+	int repeat_state;             /* a key repeats Children (add_callers): 0 not decided, 1, -1 */
+	uint64_t nr_passes;           /* Children passes so far: a sample's stamp */
+	pki_hist_arena nodes;         /* every entry's chain nodes */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */
@@ -95,6 +109,12 @@ bool pki_hist_settle_chains(pk_hist *rp, pk_session *s);
 /* Chains the session makes (Intel PT's report): the graph and Children as
  * for a file whose events sample chains (settle.c, at the first sample). */
 void pki_hist_synth_chains(pk_hist *h);
+/* An order of entries: < 0 when x comes first. */
+typedef int pki_hist_entry_cmp(const pk_hist *h, const pk_hist_entry *x, const pk_hist_entry *y);
+/* all (grouped by event, each group in perf's table order) put in the
+ * order perf's red-black tree of cmp makes (order.c); false when out of
+ * memory (all then unchanged or partly ordered). */
+bool pki_hist_tree_order(pk_hist_entry **all, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

@@ -175,12 +175,95 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
 	return n < max ? n : max;
 }
 
+/* ---- the entry cache: a sample's keys to its entry without their texts ----
+ * Under keys whose texts are functions of the thread's name and the
+ * address's symbol and dso alone (comm, pid, dso, sym: the default and the
+ * common -s lists), an entry is found again by those inputs (the task and
+ * the machine's comm version, the dso and symbol pointers, the symbol's
+ * start or the address), without making and hashing the texts: a Children
+ * pass asks for an entry per function of every chain. A slot holds the
+ * last entry of its inputs; a miss takes the texts' way and fills it.
+ * Entries are never freed or moved before pk_hist_collect, which ends the
+ * cache's use. */
+#define FAST_SLOTS 16384u
+
+typedef struct pki_hist_fast {
+	pk_hist_entry *e;
+	const char *sym, *dso, *dso_short;
+	uint64_t addr, comm_version;
+	uint32_t pid, tid;
+	int ev;
+	bool has_map;
+} pki_hist_fast;
+
+/* Whether every key's text is made from the comm and the location only. */
+static bool keys_fast(const pk_hist *rp)
+{
+	static const char *const ok[] = {"comm", "pid", "dso", "sym", "symbol"};
+	for (int k = 0; k < rp->o.nr_keys; k++) {
+		bool found = false;
+		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && !found; i++)
+			found = !strcmp(rp->o.keys[k]->name, ok[i]);
+		if (!found || rp->o.keys[k]->side != PK_HIST_SIDE_ENTRY)
+			return false;
+	}
+	return true;
+}
+
+/* c's inputs as a slot's (addr: what the sym key shows and keys by). */
+static void fast_inputs(const pk_hist *rp, const pki_hist_ctx *c, int ev, pki_hist_fast *f)
+{
+	const pki_hist_loc *l = c->loc;
+	*f = (pki_hist_fast){.sym = l->sym, .dso = l->dso, .dso_short = l->dso_short,
+			     .addr = l->sym ? l->sym_start : l->has_map ? l->dso_addr : l->ip,
+			     .comm_version = pk_machine_comm_version(rp->s->machine),
+			     .pid = c->smp->pid, .tid = c->smp->tid, .ev = ev, .has_map = l->has_map};
+}
+
+static pki_hist_fast *fast_slot(pk_hist *rp, const pki_hist_fast *f)
+{
+	uint64_t h = f->addr ^ (uint64_t)(uintptr_t)f->sym * 31 ^ (uint64_t)(uintptr_t)f->dso * 17 ^
+		     ((uint64_t)f->tid << 32) ^ f->comm_version * 7 ^ (uint64_t)f->ev;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return &rp->fast[(h >> 40) % FAST_SLOTS];
+}
+
+static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
+{
+	return a->addr == b->addr && a->sym == b->sym && a->dso == b->dso && a->tid == b->tid &&
+	       a->pid == b->pid && a->comm_version == b->comm_version && a->ev == b->ev &&
+	       a->dso_short == b->dso_short && a->has_map == b->has_map;
+}
+
+static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid);
+
+/* The entry of these keys, made when new (the cache first, when it
+ * applies). */
+pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
+{
+	if (!rp->fast_state) /* the keys are settled by the first sample */
+		rp->fast_state = keys_fast(rp) && (rp->fast = calloc(FAST_SLOTS, sizeof(*rp->fast)))
+					 ? 1
+					 : -1;
+	if (rp->fast_state < 0)
+		return entry_slow(rp, c, ev, hid);
+	pki_hist_fast f;
+	fast_inputs(rp, c, ev, &f);
+	pki_hist_fast *slot = fast_slot(rp, &f);
+	if (slot->e && fast_same(slot, &f))
+		return slot->e;
+	f.e = entry_slow(rp, c, ev, hid);
+	if (f.e)
+		*slot = f;
+	return f.e;
+}
+
 /* The entry of these keys, made when new. A new entry is hidden when the
  * sample that makes it is (hid): perf 6.1 marks an entry filtered by its
  * first sample only, and later samples of any kind add to it (so with
  * --symbols X and no symbol key a row is its whole dso or comm, shown
  * when its first sample was in X). */
-pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
+static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
 {
 	char cols[PK_HIST_MAX_KEYS][PK_HIST_NAME_MAX];
 	uint64_t nums[PK_HIST_MAX_KEYS];
@@ -280,21 +363,24 @@ static void add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, 
 	if (depth > e->max_depth)
 		e->max_depth = depth;
 	if (rp->o.cg.caller)
-		pki_hist_cnode_add(&e->chain, chain, at + 1, true, period);
+		pki_hist_cnode_add(&rp->nodes, &e->chain, chain, at + 1, true, period);
 	else
-		pki_hist_cnode_add(&e->chain, chain + at, n - at, false, period);
+		pki_hist_cnode_add(&rp->nodes, &e->chain, chain + at, n - at, false, period);
 }
 
 /* Children: every other function of the chain, once per sample. */
 static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const pki_hist_loc *chain, size_t n,
 		       int ev, int mi, uint64_t period, bool hid)
 {
-	pk_hist_entry *seen[PK_MAX_STACK + 1];
-	size_t nseen = 0;
-	seen[nseen++] = self;
-	bool repeat = false; /* perf's quirk: see pki_hist_key_children_repeat */
-	for (int k = 0; k < rp->o.nr_keys; k++)
-		repeat |= pki_hist_key_children_repeat(rp->o.keys[k]);
+	uint64_t stamp = ++rp->nr_passes; /* an entry counted this pass holds it */
+	self->seen = stamp;
+	if (!rp->repeat_state) { /* perf's quirk: see pki_hist_key_children_repeat */
+		rp->repeat_state = -1; /* the keys are settled by the first sample */
+		for (int k = 0; k < rp->o.nr_keys; k++)
+			if (pki_hist_key_children_repeat(rp->o.keys[k]))
+				rp->repeat_state = 1;
+	}
+	bool repeat = rp->repeat_state > 0;
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->o.cg.caller ? n - 1 - step : step;
@@ -312,12 +398,9 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
 		if (!e)
 			return 1;
-		bool dup = false;
-		for (size_t k = 0; k < nseen && !dup && !repeat; k++)
-			dup = seen[k] == e;
-		if (dup)
+		if (e->seen == stamp && !repeat)
 			continue;
-		seen[nseen++] = e;
+		e->seen = stamp;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
 		add_chain(rp, e, chain, n, i, period);
@@ -454,19 +537,18 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 
 /* Output order: Children, then Self (each member in the group view), then
  * the keys. */
-static int cmp_out(const void *a, const void *b)
+static int out_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
 {
-	const pk_hist_entry *x = *(pk_hist_entry *const *)a, *y = *(pk_hist_entry *const *)b;
-	const pk_hist *rp = sort_rp;
 	int nm = rp->nr_members[x->ev];
 	if (rp->o.fields)
 		return pki_hist_fields_cmp(rp, x, y);
 	if (rp->o.children && x->v[PK_HIST_ACC] != y->v[PK_HIST_ACC])
 		return x->v[PK_HIST_ACC] > y->v[PK_HIST_ACC] ? -1 : 1;
 	/* perf: equal Children of one thread, the longer chains first in
-	 * caller order, the shorter first in callee order */
+	 * caller order, the shorter first in callee order (depth 0: no chain
+	 * added); not transitive: order_out */
 	if (rp->o.children && rp->o.use_cg && x->tid == y->tid && x->pid == y->pid &&
-	    x->max_depth && y->max_depth && x->max_depth != y->max_depth)
+	    x->max_depth != y->max_depth)
 		return (x->max_depth > y->max_depth) == rp->o.cg.caller ? -1 : 1;
 	for (int m = 0; m < nm; m++)
 		if (x->v[m * PK_HIST_NV + PK_HIST_SELF] != y->v[m * PK_HIST_NV + PK_HIST_SELF])
@@ -477,6 +559,50 @@ static int cmp_out(const void *a, const void *b)
 			return c;
 	}
 	return 0;
+}
+
+static int cmp_out(const void *a, const void *b)
+{
+	return out_cmp(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b);
+}
+
+/* perf's table order (its collapse order), in which it makes the output
+ * order: by event, then per key those without a dso or symbol after
+ * those with one, names by strcmp, a symbol by its start and an address
+ * without one by itself (perf compares them by their difference as a
+ * signed number, which wraps: kept). */
+static int cmp_table(const void *a, const void *b)
+{
+	const pk_hist_entry *x = *(pk_hist_entry *const *)a, *y = *(pk_hist_entry *const *)b;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	for (int k = 0; k < sort_rp->o.nr_keys; k++) {
+		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+		if (ux != uy)
+			return ux ? 1 : -1;
+		int c = sort_rp->o.keys[k]->order == PK_HIST_ORD_SYM ? 0 : strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+		int64_t d = (int64_t)(x->nums[k] - y->nums[k]);
+		if (d)
+			return d < 0 ? -1 : 1;
+		c = strcmp(x->cols[k], y->cols[k]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* perf's output order: its tree's when the order is not transitive (equal
+ * Children of one thread by chain depth, order.c), else a sort. */
+static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n)
+{
+	if (rp->o.children && rp->o.use_cg && !rp->o.fields) {
+		qsort(all, n, sizeof(*all), cmp_table);
+		if (pki_hist_tree_order(all, n, out_cmp, rp))
+			return;
+	}
+	qsort(all, n, sizeof(*all), cmp_out);
 }
 
 static int cmp_identity(const void *a, const void *b)
@@ -501,7 +627,6 @@ static void free_entry(pk_hist_entry *e, int nr_keys)
 	for (int k = 0; k < nr_keys; k++)
 		free(e->cols[k]);
 	free(e->v);
-	pki_hist_cnode_free(&e->chain);
 	free(e);
 }
 
@@ -513,6 +638,8 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		return NULL;
 	size_t n = 0;
 	bool changed = false;
+	if (rp->fast) /* entries merge below: the cache's use ends */
+		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
 	for (size_t b = 0; b < NBUCKETS; b++)
 		for (pk_hist_entry *e = rp->buckets[b]; e; e = e->hnext) {
 			all[n++] = e;
@@ -538,7 +665,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 				for (int v = 0; v < rp->nr_members[d->ev] * PK_HIST_NV; v++)
 					d->v[v] += e->v[v];
 				d->filtered = d->filtered && e->filtered;
-				pki_hist_cnode_merge(&d->chain, &e->chain);
+				pki_hist_cnode_merge(&rp->nodes, &d->chain, &e->chain);
 				e->id[0] = '\0'; /* freed with the buckets, never found again */
 				continue;
 			}
@@ -546,7 +673,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		}
 		n = w;
 	}
-	qsort(all, n, sizeof(*all), cmp_out);
+	order_out(rp, all, n);
 	*nout = n;
 	return all;
 }
@@ -579,6 +706,8 @@ void pk_hist_free(pk_hist *rp)
 		}
 	}
 	free(rp->buckets);
+	free(rp->fast);
+	pki_hist_arena_free(&rp->nodes);
 	free(rp->leader);
 	free(rp->member);
 	free(rp->nr_members);

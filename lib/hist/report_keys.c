@@ -46,7 +46,8 @@ static void dso_text(const pki_hist_loc *l, char *b, size_t n)
 	const char *base = pki_hist_dso_short(l);
 	int tid;
 	char tail;
-	if (sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 && tail == 'p') {
+	if (!strncmp(base, "perf-", 5) && sscanf(base, "perf-%d.ma%c", &tid, &tail) == 2 &&
+	    tail == 'p') {
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}

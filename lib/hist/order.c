@@ -1,0 +1,136 @@
+/* libpmukit: report's output order as perf report 6.1 makes it, for an
+ * order that is not transitive.
+ *
+ * perf orders equal Children of one thread by their chains' depth and
+ * entries of two threads by Self and the keys: three entries can then
+ * compare a < b < c < a, and the order depends on how it was made. perf
+ * makes it by inserting the entries one by one into a red-black tree, each
+ * going before a node it sorts before and after a node it ties with, in
+ * the order of its table of entries (ascending by the keys' collapse order:
+ * names by strcmp, symbols by start address, those without one after); the
+ * output is the tree's in-order walk. So here: the same insertions into a
+ * red-black tree balanced by the classic rules (red uncle: recolour and go
+ * up; else one or two rotations), whose shapes, and so the walk, are
+ * perf's. One tree per event (perf's histogram is per event).
+ * Invariants: with a transitive order the result is a stable sort of the
+ * input order; the array is permuted, nothing is added or lost. */
+#include "report.h"
+
+#include <stdlib.h>
+
+#define NIL UINT32_MAX
+
+typedef struct rb_node {
+	uint32_t left, right, parent;
+	bool red;
+} rb_node;
+
+typedef struct rb_tree {
+	rb_node *t;
+	uint32_t root;
+} rb_tree;
+
+/* Rotate x down to the left (right: mirror), its child up in its place. */
+static void rotate(rb_tree *r, uint32_t x, bool left)
+{
+	rb_node *t = r->t;
+	uint32_t y = left ? t[x].right : t[x].left;
+	uint32_t inner = left ? t[y].left : t[y].right;
+	if (left)
+		t[x].right = inner;
+	else
+		t[x].left = inner;
+	if (inner != NIL)
+		t[inner].parent = x;
+	uint32_t p = t[x].parent;
+	t[y].parent = p;
+	if (p == NIL)
+		r->root = y;
+	else if (t[p].left == x)
+		t[p].left = y;
+	else
+		t[p].right = y;
+	if (left)
+		t[y].left = x;
+	else
+		t[y].right = x;
+	t[x].parent = y;
+}
+
+/* The red node z's tree balanced again. */
+static void fixup(rb_tree *r, uint32_t z)
+{
+	rb_node *t = r->t;
+	while (t[z].parent != NIL && t[t[z].parent].red) {
+		uint32_t p = t[z].parent, g = t[p].parent;
+		bool pleft = t[g].left == p;
+		uint32_t u = pleft ? t[g].right : t[g].left;
+		if (u != NIL && t[u].red) {
+			t[p].red = t[u].red = false;
+			t[g].red = true;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? t[p].right : t[p].left)) {
+			z = p;
+			rotate(r, z, pleft);
+			p = t[z].parent;
+		}
+		t[p].red = false;
+		t[g].red = true;
+		rotate(r, g, !pleft);
+	}
+	t[r->root].red = false;
+}
+
+/* v[0, n) inserted in order into a tree by cmp, written back in its walk. */
+static bool tree_order(pk_hist_entry **v, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h)
+{
+	rb_tree r = {malloc(n * sizeof(rb_node)), NIL};
+	pk_hist_entry **out = malloc(n * sizeof(*out));
+	uint32_t *stack = malloc(n * sizeof(*stack));
+	if (!r.t || !out || !stack) {
+		free(r.t);
+		free(out);
+		free(stack);
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = NIL, *at = &r.root;
+		while (*at != NIL) { /* before a node it sorts before, else after */
+			p = *at;
+			at = cmp(h, v[i], v[p]) < 0 ? &r.t[p].left : &r.t[p].right;
+		}
+		r.t[i] = (rb_node){NIL, NIL, p, true};
+		*at = i;
+		fixup(&r, i);
+	}
+	size_t k = 0, sp = 0;
+	for (uint32_t x = r.root; x != NIL || sp;) { /* in order */
+		if (x != NIL) {
+			stack[sp++] = x;
+			x = r.t[x].left;
+			continue;
+		}
+		x = stack[--sp];
+		out[k++] = v[x];
+		x = r.t[x].right;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = out[i];
+	free(r.t);
+	free(out);
+	free(stack);
+	return true;
+}
+
+bool pki_hist_tree_order(pk_hist_entry **all, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h)
+{
+	for (size_t i = 0, j; i < n; i = j) { /* all is by event: a tree each */
+		for (j = i + 1; j < n && all[j]->ev == all[i]->ev; j++)
+			;
+		if (!tree_order(all + i, j - i, cmp, h))
+			return false;
+	}
+	return true;
+}
