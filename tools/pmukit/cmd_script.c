@@ -230,7 +230,7 @@ typedef struct script {
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
 	side_events side;            /* --show-*-events */
-	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
+	const pk_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	chain_plan chain;            /* the sample's chain (on_sample) */
 	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
@@ -1325,9 +1325,9 @@ static int rare_fields_setup(script *sc, pk_session *s)
 		pk_cli_print_error("script", &err);
 		return 1;
 	}
-	sc->regs_arch = perf_regs_for(h.arch);
+	sc->regs_arch = pk_regs_for(h.arch);
 	if (!sc->regs_arch)
-		sc->regs_arch = perf_regs_host();
+		sc->regs_arch = pk_regs_host();
 	sc->clock_wall_ns = h.clock_wall_ns;
 	sc->clock_ns = h.clock_clockid_ns;
 	bool clock = h.has_clock_data;

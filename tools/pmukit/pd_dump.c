@@ -18,7 +18,7 @@
 #include "pd_ipt.h"
 
 #include <pmukit/intelpt.h>
-#include "perf_regs.h"
+#include <pmukit/regs.h>
 #include "report_tasks.h"
 
 #define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
@@ -38,7 +38,7 @@ typedef struct dump_ctx {
 	/* the caller's on_event (script's side events), after each record's dump */
 	void (*next_event)(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
 	void *next_arg;
-	const perf_regs_arch *regs;
+	const pk_regs_arch *regs;
 	stats_count c;
 } dump_ctx;
 
@@ -429,7 +429,7 @@ static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_
 	for (int bit = 0; bit < 64 && k < n; bit++) {
 		if (!(mask >> bit & 1))
 			continue;
-		const char *nm = d->regs ? perf_regs_name(d->regs, bit) : NULL;
+		const char *nm = d->regs ? pk_regs_name(d->regs, bit) : NULL;
 		printf(".... %-5s 0x%016" PRIx64 "\n", nm ? nm : "unknown", v[k++]);
 	}
 }
@@ -603,7 +603,7 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 		      .stats = stats, .rounds_shown = flags & PD_DUMP_ROUNDS_SHOWN,
 		      .then = then, .then_arg = then_arg, .next_arg = NULL};
 	d.next_event = pk_session_event_hook(s, &d.next_arg);
-	d.regs = perf_regs_host();
+	d.regs = pk_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
 	pk_session_on_event(s, dump_event, &d);
