@@ -7,13 +7,13 @@
 #include <sys/mman.h>
 
 #include <pmukit/datasrc.h>
+#include <pmukit/script.h>
 
 #include "builtin.h"
 #include "pd_dump.h"
 #include "pd_header.h"
 #include "session_cli.h"
 #include "script_fields.h"
-#include "script_filter.h"
 #include "script_metric.h"
 #include "script_side_events.h"
 
@@ -225,7 +225,7 @@ typedef struct script {
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
 	char period_text[PD_OUT_BLOCK];
-	script_filter filter;        /* --comms, --pid, --time ...: filter.active */
+	pk_script_filter *filter;    /* --comms, --pid, --time ...; NULL: none */
 	int time_shift;              /* 0, or --reltime / --deltatime */
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
@@ -1142,7 +1142,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
+	if (!f || (sc->filter && !pk_script_filter_keep(sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -1243,7 +1243,7 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	pk_session_spe_same(s, &same_before, &same_after);
 	/* the kept line is this record's when the sample before was */
 	if (same_before && sc->replay.valid &&
-	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
+	    (!sc->filter || pk_script_filter_keep(sc->filter, s, ev, smp)) &&
 	    replay_line(sc, s, ev, e, f, smp))
 		return 0;
 	sc->replay.valid = false;
@@ -1344,6 +1344,25 @@ static int skip_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk
 {
 	(void)arg, (void)s, (void)ev, (void)smp;
 	return 0;
+}
+
+/* The filters' options (pk_script_filter), in pk_script_filter_kind's
+ * order from SF_COMMS. */
+enum { SF_COMMS = 512, SF_PID, SF_TID, SF_TIME, SF_CPU, SF_SYMS, SF_DSOS };
+
+/* Adds a filter option (the filter made on the first); -EINVAL or -ENOMEM
+ * after saying what is wrong. */
+static int filter_option(script *sc, int opt, const char *arg)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	if (!sc->filter && !(sc->filter = pk_script_filter_new()))
+		pk_err(&err, -ENOMEM, "out of memory");
+	else
+		pk_script_filter_add(sc->filter, (pk_script_filter_kind)(opt - SF_COMMS), arg, &err);
+	if (err.code)
+		fprintf(stderr, "pmukit script: %s\n", err.msg);
+	return err.code;
 }
 
 /* long options without a letter (past the filters' SF_* and side kinds) */
@@ -1455,8 +1474,8 @@ int cmd_script(int argc, char **argv)
 	pk_opt_begin(&script_optspec);
 	while ((c = pk_opt_next(&script_optspec, argc, argv)) != -1) {
 		if (c >= SF_COMMS && c <= SF_DSOS) {
-			if (script_filter_option(&sc.filter, c, optarg) < 0) {
-				script_filter_release(&sc.filter);
+			if (filter_option(&sc, c, optarg) < 0) {
+				pk_script_filter_free(sc.filter);
 				return 129;
 			}
 			continue;
@@ -1504,14 +1523,14 @@ int cmd_script(int argc, char **argv)
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
 	if (rc) {
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return rc;
 	}
 	if (dump)
 		pd_session_spe_dump(s);
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 1;
 	}
 	sc.machine = pk_session_machine(s);
@@ -1519,7 +1538,7 @@ int cmd_script(int argc, char **argv)
 	pd_session_spe_export(s, export_fmt);
 	if (itrace && pd_session_itrace(s, itrace)) {
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 129;
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
@@ -1528,7 +1547,7 @@ int cmd_script(int argc, char **argv)
 	if (setup_rc) {
 		script_metric_close(&sc.metric);
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return setup_rc;
 	}
 	if (header || header_only) {
@@ -1541,7 +1560,7 @@ int cmd_script(int argc, char **argv)
 	if (header_only) {
 		script_metric_close(&sc.metric);
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 0;
 	}
 	pd_out_init(&sc.out, stdout);
@@ -1574,12 +1593,12 @@ int cmd_script(int argc, char **argv)
 		free(sc.labels[i].text);
 	}
 	free(sc.labels);
-	script_filter_release(&sc.filter);
+	pk_script_filter_free(sc.filter);
 	script_metric_close(&sc.metric);
 	rc = pd_session_finish(s, rc);
 	pd_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
-	script_filter_release(&sc.filter);
+	pk_script_filter_free(sc.filter);
 	return 129;
 }
