@@ -8,7 +8,7 @@
  *   the address's symbol and dso come from the session's machine).
  * - The `metric` field (pk_script_metric, script_metric.c): perf script's
  *   running state for the shadow metrics of group samples, the formulas
- *   being lib/metrics' stat table (the rules in the comment below). */
+ *   being lib/metrics' stat table (the rules in script_metric.c). */
 #ifndef PMUKIT_SCRIPT_H
 #define PMUKIT_SCRIPT_H
 
@@ -47,6 +47,30 @@ int pk_script_filter_add(pk_script_filter *f, pk_script_filter_kind kind, const 
 bool pk_script_filter_keep(const pk_script_filter *f, pk_session *s, const pk_pd_event *ev,
 			   const pk_pd_sample *smp);
 void pk_script_filter_free(pk_script_filter *f);
+
+/* ---- The metric field ---------------------------------------------------- */
+
+typedef struct pk_script_metric pk_script_metric;
+
+/* A metric line: its text ("value unit", as perf prints it after
+ * "\tmetric: ") and how many times the sample's start and "\tmetric: " come
+ * before it: 1, or 2 for a further line (a PK_METRIC_NEW_LINE row: perf
+ * script's new_line prints them once more). */
+typedef struct pk_script_metric_line {
+	char text[96];
+	unsigned starts;
+} pk_script_metric_line;
+
+/* The running state for the session's file (its events and groups); NULL
+ * with err set (its message begins "metric: ", or the header's error). */
+pk_script_metric *pk_script_metric_new(pk_session *s, pk_error *err);
+void pk_script_metric_free(pk_script_metric *m);
+/* One printed sample of e; returns the number of metric lines the round
+ * ends with (0 while it goes on), read with pk_script_metric_line_at. */
+size_t pk_script_metric_sample(pk_script_metric *m, const pk_pd_evsel *e,
+			       const pk_pd_sample *smp);
+/* Line i of the last round's (an empty one past them). */
+const pk_script_metric_line *pk_script_metric_line_at(const pk_script_metric *m, size_t i);
 
 #ifdef __cplusplus
 }

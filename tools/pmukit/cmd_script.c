@@ -14,7 +14,6 @@
 #include "pd_header.h"
 #include "session_cli.h"
 #include "script_fields.h"
-#include "script_metric.h"
 #include "script_side_events.h"
 
 enum {
@@ -48,7 +47,7 @@ enum {
 	F_BRSTACKSYM = 1 << 27,
 	F_BRSTACKOFF = 1 << 28,
 	F_SRCLINE = 1 << 29,
-	F_METRIC = 1 << 30,          /* group samples' shadow metrics (script_metric.c) */
+	F_METRIC = 1 << 30,          /* group samples' shadow metrics (pk_script_metric) */
 };
 #define F_SYNTH (1u << 31)           /* Intel PT's psb / cbr payload */
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
@@ -253,7 +252,7 @@ typedef struct script {
 		uint64_t version;
 		pk_frame_map fm;
 	} maps[1u << MAP_MEMO_BITS];
-	script_metric metric;        /* -F metric's running state */
+	pk_script_metric *metric;    /* -F metric's running state */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -1030,9 +1029,9 @@ static void print_start(script *sc, const pk_pd_event *ev, unsigned f, bool chai
 static void print_metrics(script *sc, const pk_pd_event *ev, unsigned f,
 			  bool chain, const pk_pd_sample *smp)
 {
-	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
+	size_t n = sc->metric ? pk_script_metric_sample(sc->metric, ev->evsel, smp) : 0;
 	for (size_t i = 0; i < n; i++) {
-		const sm_line *l = script_metric_line(&sc->metric, i);
+		const pk_script_metric_line *l = pk_script_metric_line_at(sc->metric, i);
 		for (unsigned k = 0; k < l->starts; k++) {
 			print_start(sc, ev, f, chain, smp);
 			pd_out_lit(&sc->out, "\tmetric: ");
@@ -1340,6 +1339,17 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	return 0;
 }
 
+/* -F metric's state; 0, or 1 after saying why not. */
+static int metric_setup(script *sc, pk_session *s)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	sc->metric = pk_script_metric_new(s, &err);
+	if (!sc->metric)
+		pk_cli_print_error("script", &err);
+	return sc->metric ? 0 : 1;
+}
+
 static int skip_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	(void)arg, (void)s, (void)ev, (void)smp;
@@ -1543,9 +1553,9 @@ int cmd_script(int argc, char **argv)
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
 	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
-		setup_rc = script_metric_open(&sc.metric, s);
+		setup_rc = metric_setup(&sc, s);
 	if (setup_rc) {
-		script_metric_close(&sc.metric);
+		pk_script_metric_free(sc.metric);
 		pd_session_close(s);
 		pk_script_filter_free(sc.filter);
 		return setup_rc;
@@ -1558,7 +1568,7 @@ int cmd_script(int argc, char **argv)
 	}
 	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
 	if (header_only) {
-		script_metric_close(&sc.metric);
+		pk_script_metric_free(sc.metric);
 		pd_session_close(s);
 		pk_script_filter_free(sc.filter);
 		return 0;
@@ -1594,7 +1604,7 @@ int cmd_script(int argc, char **argv)
 	}
 	free(sc.labels);
 	pk_script_filter_free(sc.filter);
-	script_metric_close(&sc.metric);
+	pk_script_metric_free(sc.metric);
 	rc = pd_session_finish(s, rc);
 	pd_session_close(s);
 	return rc;
