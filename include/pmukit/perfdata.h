@@ -417,6 +417,23 @@ bool pk_pd_has_feature(const pk_pd_reader *r, int feat);
 int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *len,
 		      pk_error *err);
 
+/* A jited function of a BPF program (BPF_PROG_INFO, named with BPF_BTF's
+ * help as perf 6.1 names it: "bpf_prog_<tag>_<name>"). */
+typedef struct pk_pd_bpf_func {
+	uint32_t prog_id;            /* the program's id */
+	uint32_t index, nr;          /* the sub-program's index, the program's count */
+	uint64_t addr;
+	uint32_t size;
+	char name[272];
+} pk_pd_bpf_func;
+
+/* The functions of BPF_PROG_INFO's programs, in program id order (the
+ * first of equal ids kept; a program whose arrays are absent or damaged
+ * left out); the caller frees *out with free(). 0 (none: nr 0) or -ENOMEM. */
+int pk_pd_bpf_funcs(pk_pd_reader *r, pk_pd_bpf_func **out, size_t *nr);
+/* The ids of BPF_BTF's blobs, in order, each once; free() *out. */
+int pk_pd_btf_ids(pk_pd_reader *r, uint32_t **out, size_t *nr);
+
 typedef struct pk_pd_event_desc {
 	struct perf_event_attr attr;
 	char *name;

@@ -275,6 +275,38 @@ static void print_dir_format(pk_pd_reader *r, FILE *f)
 	fprintf(f, "# directory data version : %" PRIu64 "\n", v);
 }
 
+/* BPF_BTF: a line per blob; BPF_PROG_INFO: a line per program, or a
+ * line and one per sub-program (pk_pd_bpf_funcs). */
+static void print_bpf(pk_pd_reader *r, int feat, FILE *f)
+{
+	size_t n;
+	if (feat == PK_FEAT_BPF_BTF) {
+		uint32_t *ids;
+		if (pk_pd_btf_ids(r, &ids, &n) < 0)
+			return;
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "# btf info of id %u\n", ids[i]);
+		free(ids);
+		return;
+	}
+	pk_pd_bpf_func *fn;
+	if (pk_pd_bpf_funcs(r, &fn, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const pk_pd_bpf_func *b = &fn[i];
+		if (b->nr == 1) {
+			fprintf(f, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", b->prog_id,
+				b->name, b->addr, b->size);
+			continue;
+		}
+		if (!b->index)
+			fprintf(f, "# bpf_prog_info %u:\n", b->prog_id);
+		fprintf(f, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", b->index, b->name,
+			b->addr, b->size);
+	}
+	free(fn);
+}
+
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	switch (feat) {
@@ -324,7 +356,7 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
 	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
 	case PK_FEAT_BPF_PROG_INFO:
-	case PK_FEAT_BPF_BTF: pd_bpf_print(r, feat, f); break;
+	case PK_FEAT_BPF_BTF: print_bpf(r, feat, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:
