@@ -434,6 +434,20 @@ int pk_pd_bpf_funcs(pk_pd_reader *r, pk_pd_bpf_func **out, size_t *nr);
 /* The ids of BPF_BTF's blobs, in order, each once; free() *out. */
 int pk_pd_btf_ids(pk_pd_reader *r, uint32_t **out, size_t *nr);
 
+/* A PMU's capabilities (CPU_PMU_CAPS: the "cpu" PMU's; PMU_CAPS: every
+ * other PMU's): name, value pairs in caps[2 * i], caps[2 * i + 1]. */
+#define PK_PD_PMU_CAPS_MAX 64
+typedef struct pk_pd_pmu_cap_set {
+	const char *pmu;
+	uint32_t nr;
+	const char *caps[2 * PK_PD_PMU_CAPS_MAX];
+} pk_pd_pmu_cap_set;
+
+/* The PMUs of feature feat (PK_FEAT_CPU_PMU_CAPS or PK_FEAT_PMU_CAPS) up to
+ * the first damaged one (none in a byte-swapped file); the strings live
+ * as long as the reader; free() *out. 0 or -ENOMEM. */
+int pk_pd_pmu_caps(pk_pd_reader *r, int feat, pk_pd_pmu_cap_set **out, size_t *nr);
+
 typedef struct pk_pd_event_desc {
 	struct perf_event_attr attr;
 	char *name;
