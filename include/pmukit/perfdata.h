@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -310,6 +311,9 @@ int pk_pd_sample_check(const pk_pd_sample *s, pk_error *err);
 /* Parses a SAMPLE event with its evsel's sample_type, in the kernel's order.
  * A field running past the record end is an error naming it and the offset. */
 int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* The offset in ev's record of the user stack's size word (perf's -D
+ * "ustack ... offset"), from the sample parsed out of it. */
+size_t pk_pd_sample_ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp);
 /* pk_pd_parse_sample, and a failure is counted in the reader's stats
  * (PK_PD_DROP_BAD_SAMPLE with the first offset and field); a sample without
  * an evsel fails without being counted again (the reader counted it). */
@@ -403,6 +407,10 @@ int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *out, pk_error *e
 int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *out, pk_error *err);
 int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *out, pk_error *err);
 int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *out, pk_error *err);
+/* The CPUs of a cpu_map_data (CPU_MAP records, EVENT_UPDATE's cpus) at p,
+ * n bytes, as perf 6.1's dump lists them (a run reaching CPU 65535 left
+ * out); empty when damaged, NULL when out of memory. */
+pk_cpumap *pk_pd_cpu_map_data(const uint8_t *p, size_t n);
 /* Payload u64 number i after the header (LOST, THROTTLE, AUX, LOST_SAMPLES,
  * ID_INDEX, AUXTRACE_INFO priv ...). 0 past the end. */
 uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i);
