@@ -213,9 +213,10 @@ int pk_pd_bpf_funcs(pk_pd_reader *r, pk_pd_bpf_func **out, size_t *nr)
 {
 	blob *btfs, *progs;
 	struct bpf_prog_info *infos = NULL;
-	size_t nbtf, n, cap = 0;
-	nbtf = by_id(btfs, read_blobs(r, PK_FEAT_BPF_BTF, &btfs, NULL));
-	n = by_id(progs, read_blobs(r, PK_FEAT_BPF_PROG_INFO, &progs, &infos));
+	size_t cap = 0, nbtf = read_blobs(r, PK_FEAT_BPF_BTF, &btfs, NULL);
+	size_t n = read_blobs(r, PK_FEAT_BPF_PROG_INFO, &progs, &infos);
+	nbtf = by_id(btfs, nbtf);
+	n = by_id(progs, n);
 	*out = NULL;
 	*nr = 0;
 	bool ok = true;
