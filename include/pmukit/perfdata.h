@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -310,6 +311,9 @@ int pk_pd_sample_check(const pk_pd_sample *s, pk_error *err);
 /* Parses a SAMPLE event with its evsel's sample_type, in the kernel's order.
  * A field running past the record end is an error naming it and the offset. */
 int pk_pd_parse_sample(const pk_pd_event *ev, pk_pd_sample *s, pk_error *err);
+/* The offset in ev's record of the user stack's size word (perf's -D
+ * "ustack ... offset"), from the sample parsed out of it. */
+size_t pk_pd_sample_ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp);
 /* pk_pd_parse_sample, and a failure is counted in the reader's stats
  * (PK_PD_DROP_BAD_SAMPLE with the first offset and field); a sample without
  * an evsel fails without being counted again (the reader counted it). */
@@ -403,6 +407,10 @@ int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *out, pk_error *e
 int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *out, pk_error *err);
 int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *out, pk_error *err);
 int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *out, pk_error *err);
+/* The CPUs of a cpu_map_data (CPU_MAP records, EVENT_UPDATE's cpus) at p,
+ * n bytes, as perf 6.1's dump lists them (a run reaching CPU 65535 left
+ * out); empty when damaged, NULL when out of memory. */
+pk_cpumap *pk_pd_cpu_map_data(const uint8_t *p, size_t n);
 /* Payload u64 number i after the header (LOST, THROTTLE, AUX, LOST_SAMPLES,
  * ID_INDEX, AUXTRACE_INFO priv ...). 0 past the end. */
 uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i);
@@ -416,6 +424,37 @@ bool pk_pd_has_feature(const pk_pd_reader *r, int feat);
  * from its HEADER_FEATURE record). The data stays valid until close. */
 int pk_pd_feature_raw(pk_pd_reader *r, int feat, const uint8_t **data, size_t *len,
 		      pk_error *err);
+
+/* A jited function of a BPF program (BPF_PROG_INFO, named with BPF_BTF's
+ * help as perf 6.1 names it: "bpf_prog_<tag>_<name>"). */
+typedef struct pk_pd_bpf_func {
+	uint32_t prog_id;            /* the program's id */
+	uint32_t index, nr;          /* the sub-program's index, the program's count */
+	uint64_t addr;
+	uint32_t size;
+	char name[272];
+} pk_pd_bpf_func;
+
+/* The functions of BPF_PROG_INFO's programs, in program id order (the
+ * first of equal ids kept; a program whose arrays are absent or damaged
+ * left out); the caller frees *out with free(). 0 (none: nr 0) or -ENOMEM. */
+int pk_pd_bpf_funcs(pk_pd_reader *r, pk_pd_bpf_func **out, size_t *nr);
+/* The ids of BPF_BTF's blobs, in order, each once; free() *out. */
+int pk_pd_btf_ids(pk_pd_reader *r, uint32_t **out, size_t *nr);
+
+/* A PMU's capabilities (CPU_PMU_CAPS: the "cpu" PMU's; PMU_CAPS: every
+ * other PMU's): name, value pairs in caps[2 * i], caps[2 * i + 1]. */
+#define PK_PD_PMU_CAPS_MAX 64
+typedef struct pk_pd_pmu_cap_set {
+	const char *pmu;
+	uint32_t nr;
+	const char *caps[2 * PK_PD_PMU_CAPS_MAX];
+} pk_pd_pmu_cap_set;
+
+/* The PMUs of feature feat (PK_FEAT_CPU_PMU_CAPS or PK_FEAT_PMU_CAPS) up to
+ * the first damaged one (none in a byte-swapped file); the strings live
+ * as long as the reader; free() *out. 0 or -ENOMEM. */
+int pk_pd_pmu_caps(pk_pd_reader *r, int feat, pk_pd_pmu_cap_set **out, size_t *nr);
 
 typedef struct pk_pd_event_desc {
 	struct perf_event_attr attr;

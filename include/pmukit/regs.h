@@ -8,6 +8,7 @@
 #define PMUKIT_REGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct pk_regs_arch pk_regs_arch;
@@ -26,5 +27,10 @@ uint64_t pk_regs_dwarf_mask(const pk_regs_arch *arch, bool user_regs_given);
 const char *pk_regs_name(const pk_regs_arch *arch, int bit);
 /* The bit of a register named so (case-insensitive), or -1. */
 int pk_regs_bit(const pk_regs_arch *arch, const char *name);
+/* A comma list of names ("ip,sp", case-insensitive) into a mask; NULL or ""
+ * gives the default. -EINVAL with the unknown name in bad (when not NULL),
+ * -ENOMEM. */
+int pk_regs_parse(const pk_regs_arch *arch, const char *list, uint64_t *mask, char *bad,
+		  size_t bad_len);
 
 #endif

@@ -3,6 +3,9 @@
  * psABI's DWARF numbers), walked by the accessors below. */
 #include "regs.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -82,4 +85,30 @@ int pk_regs_bit(const pk_regs_arch *arch, const char *name)
 		if (!strcasecmp(arch->regs[i].name, name))
 			return arch->regs[i].bit;
 	return -1;
+}
+
+int pk_regs_parse(const pk_regs_arch *arch, const char *list, uint64_t *mask, char *bad,
+		  size_t bad_len)
+{
+	*mask = 0;
+	if (!list || !*list) {
+		*mask = pk_regs_default_mask(arch);
+		return 0;
+	}
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	int rc = 0;
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		int bit = pk_regs_bit(arch, t);
+		if (bit < 0) {
+			if (bad)
+				snprintf(bad, bad_len, "%s", t);
+			rc = -EINVAL;
+		} else {
+			*mask |= 1ULL << bit;
+		}
+	}
+	free(copy);
+	return rc;
 }

@@ -3,12 +3,14 @@
 
 #include "core/util.h"
 #include "events/names.h"
+#include <pmukit/cpumap.h>
 #include <pmukit/events.h>
 
 #include <linux/hw_breakpoint.h>
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *const kernel_names[] = {
 	[PERF_RECORD_MMAP] = "MMAP",
@@ -294,4 +296,47 @@ const char *pk_pd_evsel_name(const pk_pd_evsel *e)
 	if (!e)
 		return "unknown";
 	return e->name ? e->name : e->attr_name;
+}
+
+/* Whether cpu is in cpu_map_data p (n bytes): u16 type, then a u16 list
+ * (0), a mask of u32 or u64 words (1) or a u16 range (2). */
+static bool cpu_map_has(const uint8_t *p, size_t n, uint16_t type, int cpu)
+{
+	if (type == 0 && n >= 4) {
+		uint16_t nr = pd_ld16(p + 2);
+		for (uint16_t i = 0; i < nr && 4 + 2 * (size_t)i + 2 <= n; i++)
+			if (pd_ld16(p + 4 + 2 * i) == cpu)
+				return true;
+	} else if (type == 1 && n >= 6) {
+		uint16_t nr = pd_ld16(p + 2), ls = pd_ld16(p + 4);
+		/* u32 words after long_size; u64 words after 4 more bytes */
+		size_t base = ls == 4 ? 6 : 10, bits = (size_t)nr * (ls == 4 ? 32 : 64);
+		return (size_t)cpu < bits && base + (size_t)cpu / 8 < n &&
+		       (p[base + (size_t)cpu / 8] >> (cpu % 8) & 1);
+	} else if (type == 2 && n >= 6) {
+		uint16_t lo = pd_ld16(p + 4), hi = n >= 8 ? pd_ld16(p + 6) : lo;
+		return cpu >= lo && cpu <= hi;
+	}
+	return false;
+}
+
+pk_cpumap *pk_pd_cpu_map_data(const uint8_t *p, size_t n)
+{
+	uint16_t type = n >= 2 ? pd_ld16(p) : 0xffff;
+	int *cpus = malloc(65536 * sizeof(int)), nr = 0;
+	if (!cpus)
+		return NULL;
+	for (int cpu = 0; cpu < 65536; cpu++)
+		if (cpu_map_has(p, n, type, cpu))
+			cpus[nr++] = cpu;
+	/* perf's list ends with the last run that ends below 65535 */
+	if (nr && cpus[nr - 1] == 65535) {
+		int k = nr - 1;
+		while (k > 0 && cpus[k - 1] == cpus[k] - 1)
+			k--;
+		nr = k;
+	}
+	pk_cpumap *m = pk_cpumap_from_array(cpus, nr);
+	free(cpus);
+	return m;
 }

@@ -666,3 +666,34 @@ size_t pki_pd_write_sample_head(uint8_t *p, uint64_t st, const pk_pd_sample *s)
 	}
 	return (size_t)(p - start);
 }
+
+/* Where a pointer into the record ends, n bytes on (0 for none). */
+static size_t end_of(const pk_pd_event *ev, const void *p, size_t n)
+{
+	return p ? (size_t)((const uint8_t *)p - ev->data) + n : 0;
+}
+
+/* The end of the fields before the user stack's size word: the last
+ * variable one the parse points at, then the user regs. */
+size_t pk_pd_sample_ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp)
+{
+	if (smp->stack)
+		return (size_t)(smp->stack - ev->data) - 8;
+	uint64_t t = smp->type;
+	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_regs)
+		return end_of(ev, smp->user_regs, smp->user_regs_nr * 8);
+	size_t pos = 8;
+	for (int bit = 0; bit <= 9; bit++) /* IP .. STREAM_ID, IDENTIFIER: 8 bytes each */
+		pos += (t >> bit & 1) && bit != 4 && bit != 5 ? 8 : 0; /* READ, CALLCHAIN apart */
+	pos += t & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	size_t e;
+	if ((e = end_of(ev, smp->read, smp->read_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->callchain, smp->callchain_nr * 8)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->raw, smp->raw_size)) > pos)
+		pos = e;
+	if ((e = end_of(ev, smp->branch, smp->branch_nr * sizeof(*smp->branch))) > pos)
+		pos = e;
+	return pos + (t & PERF_SAMPLE_REGS_USER ? 8 : 0); /* the ABI word */
+}

@@ -43,11 +43,32 @@ def uncomment(text):
     return re.sub(r"//[^\n]*", " ", text)
 
 
+def without_bodies(text):
+    """text without the bodies of the functions it defines (a header's
+    static inline ones): a {...} block that follows ')' becomes ';'."""
+    out, i = [], 0
+    while i < len(text):
+        j = text.find("{", i)
+        if j < 0 or not text[:j].rstrip().endswith(")"):
+            end = len(text) if j < 0 else j + 1
+            out.append(text[i:end])
+            i = end
+            continue
+        out.append(text[i:j] + ";")
+        depth = 0
+        for k in range(j, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            if depth == 0:
+                break
+        i = k + 1
+    return "".join(out)
+
+
 def declared(incdir):
     """{name: header} of the pk_ functions the public headers declare."""
     names = {}
     for h in sorted(pathlib.Path(incdir).glob("*.h")):
-        text = uncomment(h.read_text())
+        text = without_bodies(uncomment(h.read_text()))
         text = re.sub(r"^\s*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.M)
         for decl in text.split(";"):
             if "typedef" in decl or "static" in decl:

@@ -4,17 +4,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <pmukit/datasrc.h>
+#include <pmukit/script.h>
 
 #include "builtin.h"
 #include "pd_dump.h"
 #include "pd_header.h"
 #include "session_cli.h"
 #include "script_fields.h"
-#include "script_filter.h"
-#include "script_metric.h"
 #include "script_side_events.h"
 
 enum {
@@ -48,7 +46,7 @@ enum {
 	F_BRSTACKSYM = 1 << 27,
 	F_BRSTACKOFF = 1 << 28,
 	F_SRCLINE = 1 << 29,
-	F_METRIC = 1 << 30,          /* group samples' shadow metrics (script_metric.c) */
+	F_METRIC = 1 << 30,          /* group samples' shadow metrics (pk_script_metric) */
 };
 #define F_SYNTH (1u << 31)           /* Intel PT's psb / cbr payload */
 #define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
@@ -144,27 +142,11 @@ static void print_synth(pd_out *o, const pk_pd_evsel *e, const pk_pd_sample *smp
 		pd_out_pad(o, (int)(34 - len));
 }
 
-/* Formatted address lines (print_addr_tagged), direct mapped. A slot is two
- * cache lines; nearly all lines fit in it (kernel ones take 60-80
- * bytes), longer ones (C++ names, long paths) live on the heap. */
-#define LINE_CACHE_BITS 14
-#define LINE_CACHE (1u << LINE_CACHE_BITS)
+/* Formatted address lines are kept in the library's slots
+ * (pk_line_cache) under a key: the fields they were made with, and
+ * whether a chain's. */
 #define LINE_CHAIN (1u << 31)
-/* User-space chain lines under (dso, offset), shared by the processes
- * (chain_gather): the text depends on nothing else, and short-lived
- * processes each have their own maps version. */
-#define FRAME_CACHE_BITS 16
-#define FRAME_CACHE (1u << FRAME_CACHE_BITS)
 #define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
-#define MAP_MEMO_BITS 8
-typedef struct line_slot {
-	uint64_t addr, version;      /* version 0: empty */
-	unsigned key;                /* the fields it was formatted with */
-	char *long_text;             /* the text when longer than text[] */
-	uint32_t len, long_cap;
-	char text[88];
-} line_slot;
-_Static_assert(sizeof(line_slot) == 128, "a line slot is two cache lines");
 
 /* The task fields of recent threads (print_task), direct mapped by tid. */
 #define TASK_CACHE 256
@@ -175,22 +157,6 @@ typedef struct task_slot {
 	uint64_t comm_version;       /* pk_machine_comm_version when made */
 	char text[40];
 } task_slot;
-
-/* A sample's call chain, gathered before its line is printed: each
- * entry's slot is found and prefetched then, so that the slots' cache
- * misses overlap with each other and with the formatting of the sample's
- * fields. A slot holds a line under a tag: (address, maps version) in the
- * line cache, (offset, dso) in the frame cache (print_addr_tagged). */
-typedef struct chain_plan {
-	int n;                       /* entries; 0 also for a chain perf drops */
-	struct chain_ent {
-		uint64_t ip, version;
-		unsigned mode;
-		const char *inl;
-		struct line_slot *ls; /* its slot, or NULL: not cached */
-		uint64_t tag_addr, tag_version;
-	} e[PK_MAX_STACK];
-} chain_plan;
 
 typedef struct script {
 	pd_out out;
@@ -215,9 +181,8 @@ typedef struct script {
 	} *labels;
 	bool checked;
 	int status;
-	line_slot *lines;            /* LINE_CACHE slots; NULL: no caching */
-	line_slot *frames;           /* FRAME_CACHE slots, after lines */
-	size_t nr_long;              /* slots with a long_text to free */
+	pk_line_cache *lines;        /* the lines' slots; NULL: no caching */
+	pk_line_slot *table, *frames; /* its line and frame tables */
 	task_slot tasks[TASK_CACHE];
 	uint64_t sec_val;            /* the seconds of sec_text */
 	int sec_len;                 /* 0: none yet */
@@ -225,16 +190,15 @@ typedef struct script {
 	uint64_t period_val;         /* the period of period_text */
 	int period_len;              /* 0: none yet */
 	char period_text[PD_OUT_BLOCK];
-	script_filter filter;        /* --comms, --pid, --time ...: filter.active */
+	pk_script_filter *filter;    /* --comms, --pid, --time ...; NULL: none */
 	int time_shift;              /* 0, or --reltime / --deltatime */
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
 	side_events side;            /* --show-*-events */
-	const perf_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
+	const pk_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
-	chain_plan chain;            /* the sample's chain (on_sample) */
-	line_slot *recent;           /* the slot of the latest sample line (ip_slot) */
-	line_slot own;               /* stands for no slot while the cache is bypassed (empty) */
+	pk_chain_plan chain;         /* the sample's chain (on_sample) */
+	pk_line_probe probe;         /* sample lines' use of the lines' slots */
 	size_t label_at[2];          /* where the latest label begins and ends in out */
 	struct replay {              /* a line the next sample may print again (replay_line) */
 		bool valid;
@@ -245,15 +209,8 @@ typedef struct script {
 		uint32_t pid, tid, cpu;
 		uint16_t misc;
 	} replay;
-	struct line_stats {          /* the line cache's use by sample lines */
-		uint32_t probes, hits; /* in the current window */
-		uint32_t bypass;     /* sample lines left to format without it */
-	} lc;
-	struct map_memo {            /* frame_map: recent maps, version 0: empty */
-		uint64_t version;
-		pk_frame_map fm;
-	} maps[1u << MAP_MEMO_BITS];
-	script_metric metric;        /* -F metric's running state */
+	pk_chain_gatherer gather;    /* chains' memo of maps */
+	pk_script_metric *metric;    /* -F metric's running state */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -469,20 +426,8 @@ static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode,
 	}
 }
 
-static inline line_slot *line_slot_of(script *sc, uint64_t version, uint64_t ip)
-{
-	uint64_t h = (ip ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	return &sc->lines[h >> (64 - LINE_CACHE_BITS)];
-}
-
-static inline line_slot *frame_slot_of(script *sc, const void *dso, uint64_t off)
-{
-	uint64_t h = (off ^ (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	return &sc->frames[h >> (64 - FRAME_CACHE_BITS)];
-}
-
 /* The text of a slot into the output. */
-static inline void slot_out(pd_out *o, const line_slot *ls)
+static inline void slot_out(pd_out *o, const pk_line_slot *ls)
 {
 	if (ls->len <= sizeof(ls->text) && o->cap - o->len >= sizeof(ls->text)) {
 		/* a fixed-size copy: the bytes past len are overwritten next */
@@ -493,39 +438,10 @@ static inline void slot_out(pd_out *o, const line_slot *ls)
 	}
 }
 
-/* Keeps the len bytes of text in ls under (addr, version, key); text has
- * `readable` bytes (a short text: one fixed-size move when they are a
- * slot's worth). */
-static void slot_keep(script *sc, line_slot *ls, const char *text, size_t len, size_t readable,
-		      uint64_t addr, uint64_t version, unsigned key)
-{
-	char *dst = ls->text;
-	if (len <= sizeof(ls->text) && readable >= sizeof(ls->text)) {
-		pd_copy_fixed(dst, text, sizeof(ls->text));
-	} else if (len > sizeof(ls->text)) {
-		if (len > ls->long_cap) {
-			char *t = realloc(ls->long_text, len);
-			if (!t)
-				return;
-			sc->nr_long += !ls->long_text;
-			ls->long_text = t;
-			ls->long_cap = (uint32_t)len;
-		}
-		dst = ls->long_text;
-		memcpy(dst, text, len);
-	} else {
-		memcpy(dst, text, len);
-	}
-	ls->len = (uint32_t)len;
-	ls->addr = addr;
-	ls->version = version;
-	ls->key = key;
-}
-
 /* A line not in its slot: looked up, formatted, kept in ls (when not
  * NULL) under its tag. */
 static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
-			    uint64_t ip, bool chain, line_slot *ls, uint64_t tag_addr,
+			    uint64_t ip, bool chain, pk_line_slot *ls, uint64_t tag_addr,
 			    uint64_t tag_version)
 {
 	pd_out *o = &sc->out;
@@ -538,11 +454,11 @@ static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
 	else
 		loc = pk_machine_lookup(sc->machine, pid, mode, ip);
 	/* formatted in place, then copied into the slot; not the slot of
-	 * lines bypassing the cache (ip_slot: an address seldom comes back
+	 * lines bypassing the cache (PK_LS_OWN: an address seldom comes back
 	 * then, and the copy reads bytes just stored: a store-forwarding
 	 * stall), which stays empty */
 	size_t need = loc->sym_len + loc->dso_len + 64;
-	bool keep = ls && ls != &sc->own && pd_out_room(o, need);
+	bool keep = ls && ls != &sc->probe.own && pd_out_room(o, need);
 	size_t start = o->len;
 	if (chain) {
 		pd_out_ch(o, '\t');
@@ -559,8 +475,8 @@ static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
 	if (chain)
 		pd_out_ch(o, '\n');
 	if (keep)
-		slot_keep(sc, ls, o->buf + start, o->len - start, o->cap - start, tag_addr,
-			  tag_version, (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
+		pk_line_slot_keep(sc->lines, ls, o->buf + start, o->len - start, tag_addr,
+				  tag_version, (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0));
 }
 
 /* An address with its symbol and dso: a call chain line ("\t<addr in
@@ -569,7 +485,7 @@ static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
  * in slot ls (NULL: none) under its tag and copied when it comes again,
  * without even a symbol lookup. */
 static inline void print_addr_tagged(script *sc, unsigned f, uint32_t pid,
-				     unsigned mode, uint64_t ip, bool chain, line_slot *ls,
+				     unsigned mode, uint64_t ip, bool chain, pk_line_slot *ls,
 				     uint64_t tag_addr, uint64_t tag_version)
 {
 	unsigned key = (f & LINE_FIELDS) | (chain ? LINE_CHAIN : 0);
@@ -579,58 +495,12 @@ static inline void print_addr_tagged(script *sc, unsigned f, uint32_t pid,
 		print_addr_miss(sc, f, pid, mode, ip, chain, ls, tag_addr, tag_version);
 }
 
-/* Sample lines (not chains) and the line cache: a slot costs a memory
- * touch at a random place, and saves the lookup only when the address
- * comes again before the slot is reused. Where addresses are spread (Arm
- * SPE: a distinct pc in nearly every record) it misses almost always, so
- * its hits are counted over windows of LC_WINDOW probes: under one in
- * LC_MIN_HITS, the next LC_BYPASS lines are formatted without a slot
- * (their stand-in, sc->own, stays empty), then the cache is probed again.
- * The slot of the latest line is tried first, untouched by the counts. */
-enum { LC_WINDOW = 4096, LC_MIN_HITS = 4, LC_BYPASS = 1 << 16 };
-
-/* How a sample's line comes out of its slot (ip_slot). */
-enum { LS_NONE, LS_RECENT, LS_PROBE, LS_OWN };
-
-/* The slot for a sample's line at (version, ip), and how it is used:
- * LS_RECENT the latest line's, holding it; LS_PROBE the cache's
- * (prefetched, its hit to be counted by ip_line_out); LS_OWN bypassing
- * the cache (formatted, kept nowhere). */
-static inline line_slot *ip_slot(script *sc, uint64_t version, uint64_t ip, unsigned key,
-				 int *how)
-{
-	line_slot *l = sc->recent;
-	if (l && l->addr == ip && l->version == version && l->key == key) {
-		*how = LS_RECENT;
-		return l;
-	}
-	if (sc->lc.bypass) {
-		sc->lc.bypass--;
-		*how = LS_OWN;
-		return &sc->own;
-	}
-	*how = LS_PROBE;
-	l = line_slot_of(sc, version, ip);
-	__builtin_prefetch(l);
-	return l;
-}
-
-/* The sample's address line through its slot ls (ip_slot, not
- * LS_RECENT), counting the cache's hits when it was probed. */
+/* The sample's address line through its slot ls (not PK_LS_RECENT),
+ * counted by the probe (pk_line_probe_used). */
 static void ip_line_out(script *sc, unsigned f, const pk_pd_sample *smp,
-			unsigned cpumode, line_slot *ls, int how, uint64_t version)
+			unsigned cpumode, pk_line_slot *ls, int how, uint64_t version)
 {
-	if (how == LS_PROBE) {
-		struct line_stats *lc = &sc->lc;
-		lc->hits += ls->addr == smp->ip && ls->version == version &&
-			    ls->key == (f & LINE_FIELDS);
-		if (++lc->probes == LC_WINDOW) {
-			if (lc->hits * LC_MIN_HITS < LC_WINDOW)
-				lc->bypass = LC_BYPASS;
-			lc->probes = lc->hits = 0;
-		}
-	}
-	sc->recent = ls;
+	pk_line_probe_used(&sc->probe, ls, how, smp->ip, version, f & LINE_FIELDS);
 	print_addr_tagged(sc, f, smp->pid, cpumode, smp->ip, false, ls, smp->ip, version);
 }
 
@@ -657,75 +527,12 @@ static void print_inlined(script *sc, unsigned f, uint32_t pid, uint64_t ip,
 	pd_out_ch(o, '\n');
 }
 
-/* The map of a user-space address (NULL: none), from a memo of maps (and
- * of the room between them) by (maps version, 64 KiB block of the
- * address), valid while the process's maps version holds: a chain's
- * frames lie in a few maps, the next sample's mostly in the same. */
-static const pk_frame_map *frame_map(script *sc, uint32_t pid, unsigned mode,
-				      uint64_t version, uint64_t ip)
-{
-	uint64_t h = ((ip >> 16) ^ version * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-	struct map_memo *mm = &sc->maps[h >> (64 - MAP_MEMO_BITS)];
-	if (mm->version != version || ip - mm->fm.start >= mm->fm.end - mm->fm.start) {
-		pk_machine_frame_map(sc->machine, pid, mode, ip, &mm->fm);
-		mm->version = version;
-	}
-	return mm->fm.dso ? &mm->fm : NULL;
-}
-
-/* The entries of smp's chain (at most perf's --max-stack), each with its
- * slot prefetched: a user-space line is the same text in every process
- * that maps the dso (pk_machine_frame_map), kept in the frame cache under
- * (offset, dso); others in the line cache under (address, maps version). */
-static void chain_gather(script *sc, pk_session *s, const pk_pd_sample *smp, unsigned cpumode,
-			 chain_plan *cp)
-{
-	int n = 0;
-	unsigned mode = cpumode;
-	uint64_t version = pk_machine_maps_version(sc->machine, smp->pid, mode);
-	const char *const *inls = pk_session_chain_inlines(s, smp);
-	cp->n = 0;
-	/* perf reads no further than max_stack entries: a bad marker past
-	 * them is not seen */
-	for (uint64_t i = 0; i < smp->callchain_nr && n < sc->max_stack; i++) {
-		uint64_t ip = smp->callchain[i];
-		int m = pk_callchain_marker(ip, &mode);
-		if (m < 0)
-			return; /* perf 6.1 drops the chain as corrupt */
-		if (m) {
-			version = pk_machine_maps_version(sc->machine, smp->pid, mode);
-			continue;
-		}
-		struct chain_ent *ce = &cp->e[n++];
-		ce->ip = ce->tag_addr = ip;
-		ce->version = ce->tag_version = version;
-		ce->mode = mode;
-		ce->inl = inls ? inls[i] : NULL;
-		ce->ls = NULL;
-		if (!sc->lines || !version || ce->inl)
-			continue;
-		const pk_frame_map *fm = mode == PERF_RECORD_MISC_USER
-						  ? frame_map(sc, smp->pid, mode, version, ip)
-						  : NULL;
-		if (fm) {
-			uint64_t off = ip - fm->start + fm->pgoff;
-			ce->tag_addr = off;
-			ce->tag_version = (uint64_t)(uintptr_t)fm->dso;
-			ce->ls = frame_slot_of(sc, fm->dso, off);
-		} else {
-			ce->ls = line_slot_of(sc, version, ip);
-		}
-		__builtin_prefetch(ce->ls);
-	}
-	cp->n = n;
-}
-
 /* The call chain gathered, one line per address. */
 static void print_chain(script *sc, unsigned f, const pk_pd_sample *smp,
-			const chain_plan *cp)
+			const pk_chain_plan *cp)
 {
 	for (int i = 0; i < cp->n; i++) {
-		const struct chain_ent *ce = &cp->e[i];
+		const pk_chain_ent *ce = &cp->e[i];
 		if (ce->inl)
 			print_inlined(sc, f, smp->pid, ce->ip, ce->inl);
 		else
@@ -1030,9 +837,9 @@ static void print_start(script *sc, const pk_pd_event *ev, unsigned f, bool chai
 static void print_metrics(script *sc, const pk_pd_event *ev, unsigned f,
 			  bool chain, const pk_pd_sample *smp)
 {
-	size_t n = script_metric_sample(&sc->metric, ev->evsel, smp);
+	size_t n = sc->metric ? pk_script_metric_sample(sc->metric, ev->evsel, smp) : 0;
 	for (size_t i = 0; i < n; i++) {
-		const sm_line *l = script_metric_line(&sc->metric, i);
+		const pk_script_metric_line *l = pk_script_metric_line_at(sc->metric, i);
 		for (unsigned k = 0; k < l->starts; k++) {
 			print_start(sc, ev, f, chain, smp);
 			pd_out_lit(&sc->out, "\tmetric: ");
@@ -1142,20 +949,23 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
-	if (!f || (sc->filter.active && !script_filter_keep(&sc->filter, s, ev, smp)))
+	if (!f || (sc->filter && !pk_script_filter_keep(sc->filter, s, ev, smp)))
 		return 0;
 	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* the lines' slots are found and prefetched first, used last */
 	uint64_t version = 0;
-	line_slot *ls = NULL;
-	int how = LS_NONE;
+	pk_line_slot *ls = NULL;
+	int how = PK_LS_NONE;
 	if (chain) {
-		chain_gather(sc, s, smp, cpumode, &sc->chain);
+		pk_script_chain_gather(&sc->gather, sc->table, sc->frames, sc->machine,
+				       pk_session_chain_inlines(s, smp), smp, cpumode, sc->max_stack,
+				       &sc->chain);
 	} else if (f & F_IP) {
 		version = pk_machine_maps_version(sc->machine, smp->pid, cpumode);
 		if (sc->lines && version)
-			ls = ip_slot(sc, version, smp->ip, f & LINE_FIELDS, &how);
+			ls = pk_line_probe_slot(&sc->probe, sc->table, version, smp->ip, f & LINE_FIELDS,
+						&how);
 	}
 	print_start(sc, ev, f, chain, smp);
 	if (f & F_PERIOD)
@@ -1179,7 +989,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, f, smp, &sc->chain);
-	} else if (how == LS_RECENT) {
+	} else if (how == PK_LS_RECENT) {
 		slot_out(o, ls);
 	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
 		ip_line_out(sc, f, smp, cpumode, ls, how, version);
@@ -1243,7 +1053,7 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	pk_session_spe_same(s, &same_before, &same_after);
 	/* the kept line is this record's when the sample before was */
 	if (same_before && sc->replay.valid &&
-	    (!sc->filter.active || script_filter_keep(&sc->filter, s, ev, smp)) &&
+	    (!sc->filter || pk_script_filter_keep(sc->filter, s, ev, smp)) &&
 	    replay_line(sc, s, ev, e, f, smp))
 		return 0;
 	sc->replay.valid = false;
@@ -1325,9 +1135,9 @@ static int rare_fields_setup(script *sc, pk_session *s)
 		pk_cli_print_error("script", &err);
 		return 1;
 	}
-	sc->regs_arch = perf_regs_for(h.arch);
+	sc->regs_arch = pk_regs_for(h.arch);
 	if (!sc->regs_arch)
-		sc->regs_arch = perf_regs_host();
+		sc->regs_arch = pk_regs_host();
 	sc->clock_wall_ns = h.clock_wall_ns;
 	sc->clock_ns = h.clock_clockid_ns;
 	bool clock = h.has_clock_data;
@@ -1340,10 +1150,40 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	return 0;
 }
 
+/* -F metric's state; 0, or 1 after saying why not. */
+static int metric_setup(script *sc, pk_session *s)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	sc->metric = pk_script_metric_new(s, &err);
+	if (!sc->metric)
+		pk_cli_print_error("script", &err);
+	return sc->metric ? 0 : 1;
+}
+
 static int skip_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
 {
 	(void)arg, (void)s, (void)ev, (void)smp;
 	return 0;
+}
+
+/* The filters' options (pk_script_filter), in pk_script_filter_kind's
+ * order from SF_COMMS. */
+enum { SF_COMMS = 512, SF_PID, SF_TID, SF_TIME, SF_CPU, SF_SYMS, SF_DSOS };
+
+/* Adds a filter option (the filter made on the first); -EINVAL or -ENOMEM
+ * after saying what is wrong. */
+static int filter_option(script *sc, int opt, const char *arg)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	if (!sc->filter && !(sc->filter = pk_script_filter_new()))
+		pk_err(&err, -ENOMEM, "out of memory");
+	else
+		pk_script_filter_add(sc->filter, (pk_script_filter_kind)(opt - SF_COMMS), arg, &err);
+	if (err.code)
+		fprintf(stderr, "pmukit script: %s\n", err.msg);
+	return err.code;
 }
 
 /* long options without a letter (past the filters' SF_* and side kinds) */
@@ -1417,28 +1257,6 @@ const pk_optspec script_optspec = {
 	.stop_at_arg = true,
 };
 
-/* The line and frame caches' slots, zeroed, on 2 MiB pages where the
- * kernel gives them (MADV_HUGEPAGE): their 10 MiB are touched at random, and
- * on 4 KiB pages nearly every first touch of a slot was a TLB miss as well
- * as a cache miss. NULL when out of memory (no caching then). */
-static line_slot *slots_alloc(void **map, size_t *len)
-{
-	const size_t huge = (size_t)2 << 20;
-	size_t need = (LINE_CACHE + FRAME_CACHE) * sizeof(line_slot);
-	need = (need + huge - 1) / huge * huge;
-	*len = need + huge; /* room to start on a 2 MiB boundary */
-	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (*map == MAP_FAILED) {
-		*map = NULL;
-		return NULL;
-	}
-	char *p = (char *)*map + (huge - (uintptr_t)*map % huge) % huge;
-#ifdef MADV_HUGEPAGE
-	madvise(p, need, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-#endif
-	return (line_slot *)(void *)p;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	script sc;
@@ -1455,8 +1273,8 @@ int cmd_script(int argc, char **argv)
 	pk_opt_begin(&script_optspec);
 	while ((c = pk_opt_next(&script_optspec, argc, argv)) != -1) {
 		if (c >= SF_COMMS && c <= SF_DSOS) {
-			if (script_filter_option(&sc.filter, c, optarg) < 0) {
-				script_filter_release(&sc.filter);
+			if (filter_option(&sc, c, optarg) < 0) {
+				pk_script_filter_free(sc.filter);
 				return 129;
 			}
 			continue;
@@ -1504,14 +1322,14 @@ int cmd_script(int argc, char **argv)
 	int rc = pd_session_open(&s, "script", input, no_order || (sc.side.kinds & SIDE_ROUND), force,
 				  dump);
 	if (rc) {
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return rc;
 	}
 	if (dump)
 		pd_session_spe_dump(s);
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 1;
 	}
 	sc.machine = pk_session_machine(s);
@@ -1519,16 +1337,16 @@ int cmd_script(int argc, char **argv)
 	pd_session_spe_export(s, export_fmt);
 	if (itrace && pd_session_itrace(s, itrace)) {
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 129;
 	}
 	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
 	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
-		setup_rc = script_metric_open(&sc.metric, s);
+		setup_rc = metric_setup(&sc, s);
 	if (setup_rc) {
-		script_metric_close(&sc.metric);
+		pk_script_metric_free(sc.metric);
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return setup_rc;
 	}
 	if (header || header_only) {
@@ -1539,9 +1357,9 @@ int cmd_script(int argc, char **argv)
 	}
 	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
 	if (header_only) {
-		script_metric_close(&sc.metric);
+		pk_script_metric_free(sc.metric);
 		pd_session_close(s);
-		script_filter_release(&sc.filter);
+		pk_script_filter_free(sc.filter);
 		return 0;
 	}
 	pd_out_init(&sc.out, stdout);
@@ -1549,12 +1367,11 @@ int cmd_script(int argc, char **argv)
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
 		pk_session_on_event(s, dump ? on_dump_side_event : on_side_event, &sc);
 	}
-	/* slots on 2 MiB (so cache line) boundaries: one slot, two lines */
-	size_t slots_len;
-	void *slots_map;
-	sc.lines = slots_alloc(&slots_map, &slots_len);
-	if (sc.lines)
-		sc.frames = sc.lines + LINE_CACHE;
+	sc.lines = pk_line_cache_new();
+	if (sc.lines) {
+		sc.table = pk_line_cache_lines(sc.lines);
+		sc.frames = pk_line_cache_frames(sc.lines);
+	}
 	/* --csv/--jsonl: the SPE records only, printed by session_cli.c */
 	pk_session_on_spe_sample(s, on_spe_sample);
 	pk_session_on_itrace_error(s, on_itrace_error, &sc);
@@ -1564,22 +1381,19 @@ int cmd_script(int argc, char **argv)
 	else
 		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
-	for (size_t i = 0; sc.lines && sc.nr_long && i < LINE_CACHE + FRAME_CACHE; i++)
-		free(sc.lines[i].long_text);
-	if (slots_map)
-		munmap(slots_map, slots_len);
+	pk_line_cache_free(sc.lines);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
 		free(sc.labels[i].name);
 		free(sc.labels[i].text);
 	}
 	free(sc.labels);
-	script_filter_release(&sc.filter);
-	script_metric_close(&sc.metric);
+	pk_script_filter_free(sc.filter);
+	pk_script_metric_free(sc.metric);
 	rc = pd_session_finish(s, rc);
 	pd_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
-	script_filter_release(&sc.filter);
+	pk_script_filter_free(sc.filter);
 	return 129;
 }

@@ -20,11 +20,11 @@
  * -I/--user-regs lists into masks, "?", script iregs/uregs).
  *
  * perf.data's header as perf prints it (pd_header.c, report and script; a
- * pipe's features as their records are read; BPF programs and BTF ids in
- * pd_bpf.c). Script's filters (script_filter.c), side records
- * (script_side_events.c), rarer fields (script_fields.c, branch stacks among
- * them) and -F metric (script_metric.c: perf script's rounds of group
- * samples over the stat table of lib/metrics). Report's table printed from
+ * pipe's features as their records are read; BPF programs, BTF ids and PMU
+ * caps decoded by lib/perfdata). Script's filters, -F metric's rounds and the
+ * address lines' slots are lib/session's (pmukit/script.h); here its side
+ * records (script_side_events.c) and rarer fields (script_fields.c, branch
+ * stacks among them). Report's table printed from
  * lib/hist's entries (report_print.c), call-chain trees printed
  * graph/fractal/flat/folded (report_chain.c), -F columns parsed and printed
  * (report_fields.c), --hierarchy (report_hier.c), the branch view's keys (-b)

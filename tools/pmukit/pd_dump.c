@@ -18,7 +18,7 @@
 #include "pd_ipt.h"
 
 #include <pmukit/intelpt.h>
-#include "perf_regs.h"
+#include <pmukit/regs.h>
 #include "report_tasks.h"
 
 #define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
@@ -38,7 +38,7 @@ typedef struct dump_ctx {
 	/* the caller's on_event (script's side events), after each record's dump */
 	void (*next_event)(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
 	void *next_arg;
-	const perf_regs_arch *regs;
+	const pk_regs_arch *regs;
 	stats_count c;
 } dump_ctx;
 
@@ -141,36 +141,13 @@ static void dump_mmap(const pk_pd_event *ev)
 /* cpu_map_data at p (n bytes) as perf's list ("0-3,8"). */
 static void dump_cpus(const uint8_t *p, size_t n)
 {
-	uint16_t type = n >= 2 ? *(const uint16_t *)(const void *)p : 0xffff;
-	bool any = false;
-	int run = -2, last = -2;
-	for (int cpu = 0; cpu < 65536; cpu++) {
-		bool set = false;
-		if (type == 0 && n >= 4) {
-			uint16_t nr = *(const uint16_t *)(const void *)(p + 2);
-			for (uint16_t i = 0; i < nr && 4 + 2 * (size_t)i + 2 <= n && !set; i++)
-				set = *(const uint16_t *)(const void *)(p + 4 + 2 * i) == cpu;
-		} else if (type == 1 && n >= 6) {
-			uint16_t nr = *(const uint16_t *)(const void *)(p + 2);
-			uint16_t ls = *(const uint16_t *)(const void *)(p + 4);
-			/* u32 words after long_size; u64 words after 4 more bytes */
-			size_t base = ls == 4 ? 6 : 10, bits = (size_t)nr * (ls == 4 ? 32 : 64);
-			if ((size_t)cpu < bits && base + (size_t)cpu / 8 < n)
-				set = p[base + (size_t)cpu / 8] >> (cpu % 8) & 1;
-		} else if (type == 2 && n >= 6) {
-			uint16_t lo = *(const uint16_t *)(const void *)(p + 4);
-			uint16_t hi = n >= 8 ? *(const uint16_t *)(const void *)(p + 6) : lo;
-			set = cpu >= lo && cpu <= hi;
-		}
-		if (set && last != cpu - 1)
-			run = cpu;
-		if (!set && last == cpu - 1 && last >= 0) {
-			printf(run == last ? "%s%d" : "%s%d-%d", any ? "," : "", run, last);
-			any = true;
-		}
-		if (set)
-			last = cpu;
-	}
+	pk_cpumap *m = pk_pd_cpu_map_data(p, n);
+	int len = m ? pk_cpumap_format(m, NULL, 0) : -1;
+	char *list = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (list && pk_cpumap_format(m, list, (size_t)len + 1) >= 0)
+		fputs(list, stdout);
+	free(list);
+	pk_cpumap_put(m);
 }
 
 static void dump_switch(const pk_pd_event *ev)
@@ -429,7 +406,7 @@ static void dump_regs(const dump_ctx *d, const char *kind, uint64_t abi, uint64_
 	for (int bit = 0; bit < 64 && k < n; bit++) {
 		if (!(mask >> bit & 1))
 			continue;
-		const char *nm = d->regs ? perf_regs_name(d->regs, bit) : NULL;
+		const char *nm = d->regs ? pk_regs_name(d->regs, bit) : NULL;
 		printf(".... %-5s 0x%016" PRIx64 "\n", nm ? nm : "unknown", v[k++]);
 	}
 }
@@ -449,37 +426,6 @@ static void dump_lbr_chain(const pk_pd_sample *smp)
 	printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i++, smp->branch[0].to);
 	for (uint64_t b = 0; b < smp->branch_nr; b++, i++)
 		printf("..... %2" PRIu64 ": %016" PRIx64 "\n", i, smp->branch[b].from);
-}
-
-/* Where a pointer into the record ends, n bytes on (0 for none). */
-static size_t end_of(const pk_pd_event *ev, const void *p, size_t n)
-{
-	return p ? (size_t)((const uint8_t *)p - ev->data) + n : 0;
-}
-
-/* The offset of the user stack's size word: the end of the fields before
- * it (the last variable one the parse points at, then the user regs). */
-static size_t ustack_offset(const pk_pd_event *ev, const pk_pd_sample *smp)
-{
-	if (smp->stack)
-		return (size_t)(smp->stack - ev->data) - 8;
-	uint64_t t = smp->type;
-	if ((t & PERF_SAMPLE_REGS_USER) && smp->user_regs)
-		return end_of(ev, smp->user_regs, smp->user_regs_nr * 8);
-	size_t pos = 8;
-	for (int bit = 0; bit <= 9; bit++) /* IP .. STREAM_ID, IDENTIFIER: 8 bytes each */
-		pos += (t >> bit & 1) && bit != 4 && bit != 5 ? 8 : 0; /* READ, CALLCHAIN apart */
-	pos += t & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
-	size_t e;
-	if ((e = end_of(ev, smp->read, smp->read_nr * 8)) > pos)
-		pos = e;
-	if ((e = end_of(ev, smp->callchain, smp->callchain_nr * 8)) > pos)
-		pos = e;
-	if ((e = end_of(ev, smp->raw, smp->raw_size)) > pos)
-		pos = e;
-	if ((e = end_of(ev, smp->branch, smp->branch_nr * sizeof(*smp->branch))) > pos)
-		pos = e;
-	return pos + (t & PERF_SAMPLE_REGS_USER ? 8 : 0); /* the ABI word */
 }
 
 /* The sample's fields after its first line, in perf's order. */
@@ -521,7 +467,7 @@ static void dump_sample_fields(const dump_ctx *d, const pk_pd_event *ev, const p
 	if (t & PERF_SAMPLE_STACK_USER) /* perf: the dynamic size, the offset of the size word */
 		printf("... ustack: size %" PRIu64 ", offset 0x%x\n",
 		       smp->stack_size ? smp->stack_dyn_size : 0,
-		       (unsigned)ustack_offset(ev, smp));
+		       (unsigned)pk_pd_sample_ustack_offset(ev, smp));
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		printf("... weight: %" PRIu64 ",0x%x,0x%x\n", smp->weight, smp->weight_var2,
 		       smp->weight_var3);
@@ -603,7 +549,7 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 		      .stats = stats, .rounds_shown = flags & PD_DUMP_ROUNDS_SHOWN,
 		      .then = then, .then_arg = then_arg, .next_arg = NULL};
 	d.next_event = pk_session_event_hook(s, &d.next_arg);
-	d.regs = perf_regs_host();
+	d.regs = pk_regs_host();
 	if (report_stats_begin(&d.c, s) < 0)
 		return 1;
 	pk_session_on_event(s, dump_event, &d);

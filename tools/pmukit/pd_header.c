@@ -204,61 +204,23 @@ static void print_clock_data(const pk_pd_header *h, FILE *f)
 		name);
 }
 
-/* One PMU's caps ({u32 nr; {string name; string value}}) at *p as perf
- * prints them: "# <pmu> pmu capabilities: a=1, b=2"; false when damaged. */
-static bool print_caps(const uint8_t **p, const uint8_t *end, const char *pmu, FILE *f,
-		       bool named)
-{
-	uint32_t nr;
-	if (end - *p < 4)
-		return false;
-	memcpy(&nr, *p, 4);
-	*p += 4;
-	const char *caps[2 * 64];
-	if (nr > 64)
-		return false;
-	for (uint32_t i = 0; i < 2 * nr + named; i++) {
-		uint32_t len;
-		if (end - *p < 4 || (memcpy(&len, *p, 4), (size_t)(end - *p - 4) < len) || !len ||
-		    (*p)[4 + len - 1])
-			return false;
-		if (i < 2 * nr)
-			caps[i] = (const char *)*p + 4;
-		else
-			pmu = (const char *)*p + 4;
-		*p += 4 + len;
-	}
-	if (!nr) {
-		fprintf(f, "# %s pmu capabilities: not available\n", pmu);
-		return true;
-	}
-	fprintf(f, "# %s pmu capabilities: ", pmu);
-	for (uint32_t i = 0; i < nr; i++)
-		fprintf(f, "%s%s=%s", i ? ", " : "", caps[2 * i], caps[2 * i + 1]);
-	fprintf(f, "\n");
-	return true;
-}
-
-/* CPU_PMU_CAPS (the "cpu" PMU's caps) and PMU_CAPS (u32 nr; {caps;
- * string pmu}), native byte order only (perf swaps neither either). */
+/* CPU_PMU_CAPS or PMU_CAPS: "# <pmu> pmu capabilities: a=1, b=2" per PMU
+ * (pk_pd_pmu_caps). */
 static void print_pmu_caps(pk_pd_reader *r, int feat, FILE *f)
 {
-	const uint8_t *p, *end;
-	size_t len;
-	if (pk_pd_needs_swap(r) || pk_pd_feature_raw(r, feat, &p, &len, NULL) < 0)
+	pk_pd_pmu_cap_set *c;
+	size_t n;
+	if (pk_pd_pmu_caps(r, feat, &c, &n) < 0)
 		return;
-	end = p + len;
-	if (feat == PK_FEAT_CPU_PMU_CAPS) {
-		print_caps(&p, end, "cpu", f, false);
-		return;
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "# %s pmu capabilities: ", c[i].pmu);
+		if (!c[i].nr)
+			fprintf(f, "not available");
+		for (uint32_t k = 0; k < c[i].nr; k++)
+			fprintf(f, "%s%s=%s", k ? ", " : "", c[i].caps[2 * k], c[i].caps[2 * k + 1]);
+		fprintf(f, "\n");
 	}
-	uint32_t nr;
-	if (len < 4)
-		return;
-	memcpy(&nr, p, 4);
-	p += 4;
-	for (uint32_t i = 0; i < nr && print_caps(&p, end, "", f, true); i++)
-		;
+	free(c);
 }
 
 /* DIR_FORMAT: u64 version (perf record --threads' directory). */
@@ -273,6 +235,38 @@ static void print_dir_format(pk_pd_reader *r, FILE *f)
 	if (pk_pd_needs_swap(r))
 		v = __builtin_bswap64(v);
 	fprintf(f, "# directory data version : %" PRIu64 "\n", v);
+}
+
+/* BPF_BTF: a line per blob; BPF_PROG_INFO: a line per program, or a
+ * line and one per sub-program (pk_pd_bpf_funcs). */
+static void print_bpf(pk_pd_reader *r, int feat, FILE *f)
+{
+	size_t n;
+	if (feat == PK_FEAT_BPF_BTF) {
+		uint32_t *ids;
+		if (pk_pd_btf_ids(r, &ids, &n) < 0)
+			return;
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "# btf info of id %u\n", ids[i]);
+		free(ids);
+		return;
+	}
+	pk_pd_bpf_func *fn;
+	if (pk_pd_bpf_funcs(r, &fn, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const pk_pd_bpf_func *b = &fn[i];
+		if (b->nr == 1) {
+			fprintf(f, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", b->prog_id,
+				b->name, b->addr, b->size);
+			continue;
+		}
+		if (!b->index)
+			fprintf(f, "# bpf_prog_info %u:\n", b->prog_id);
+		fprintf(f, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", b->index, b->name,
+			b->addr, b->size);
+	}
+	free(fn);
 }
 
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
@@ -324,7 +318,7 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
 	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
 	case PK_FEAT_BPF_PROG_INFO:
-	case PK_FEAT_BPF_BTF: pd_bpf_print(r, feat, f); break;
+	case PK_FEAT_BPF_BTF: print_bpf(r, feat, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
 	case PK_FEAT_CACHE:

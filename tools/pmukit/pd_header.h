@@ -32,7 +32,5 @@ int pd_header_pipe_features(pk_pd_reader *r, FILE *f);
  * eq " = " in headers; evlist -v uses ": "). */
 void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, const char *eq);
 
-/* BPF_PROG_INFO or BPF_BTF (feat) as perf prints it (pd_bpf.c). */
-void pd_bpf_print(pk_pd_reader *r, int feat, FILE *f);
 
 #endif

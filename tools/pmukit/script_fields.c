@@ -1,11 +1,11 @@
 /* The rarer script fields in perf 6.1's layout (see script_fields.h); the
- * register names come from perf_regs.c, the one table of them. */
+ * register names come from the library (pmukit/regs.h), the one table of them. */
 #include "script_fields.h"
 
 #include <inttypes.h>
 #include <time.h>
 
-void script_print_regs(pd_out *o, const perf_regs_arch *arch, uint64_t abi, uint64_t mask,
+void script_print_regs(pd_out *o, const pk_regs_arch *arch, uint64_t abi, uint64_t mask,
 		       const uint64_t *regs, size_t nr)
 {
 	if (!regs || !nr)
@@ -15,7 +15,7 @@ void script_print_regs(pd_out *o, const perf_regs_arch *arch, uint64_t abi, uint
 	for (int bit = 0; bit < 64 && i < nr; bit++) {
 		if (!(mask >> bit & 1))
 			continue;
-		const char *name = perf_regs_name(arch, bit);
+		const char *name = pk_regs_name(arch, bit);
 		pd_out_printf(o, "%5s:0x%" PRIx64 " ", name ? name : "unknown", regs[i++]);
 	}
 }

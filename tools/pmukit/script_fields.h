@@ -10,11 +10,11 @@
 #include <stdint.h>
 
 #include "session_cli.h"
-#include "perf_regs.h"
+#include <pmukit/regs.h>
 
 /* " ABI:<abi> " and "%5s:0x%x " per register of mask (nothing without
  * registers). */
-void script_print_regs(pd_out *o, const perf_regs_arch *arch, uint64_t abi, uint64_t mask,
+void script_print_regs(pd_out *o, const pk_regs_arch *arch, uint64_t abi, uint64_t mask,
 		       const uint64_t *regs, size_t nr);
 /* "K", "U", "H", "G", "g" and "x" (exact IP) padded to 6, then a space. */
 void script_print_misc(pd_out *o, uint16_t misc);

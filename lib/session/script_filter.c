@@ -1,19 +1,29 @@
-/* The sample filters of `pmukit script` as perf script 6.1 applies them:
- * lists are comma-separated; --comms matches the thread's name, --pid and
- * --tid the sample's ids, --time a "start,end" range in seconds (either
- * side may be empty), -C the sample's CPU, -S the symbol name of the
- * sample's address, --dsos its dso as a path or a file name. Every list is
- * parsed once, here; script_filter_keep only compares. */
-#include "script_filter.h"
+/* perf script 6.1's sample filters (pmukit/script.h): lists are
+ * comma-separated; comms match the thread's name, pids and tids the
+ * sample's ids, the time a "start,end" range in seconds (either side may be
+ * empty), cpus the sample's CPU, syms the symbol name of the sample's
+ * address, dsos its dso as a path or a file name. Every list is parsed once,
+ * by pk_script_filter_add; pk_script_filter_keep only compares. */
+#include <pmukit/script.h>
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <pmukit/cpumap.h>
 
-/* "a,b,c" into a NULL-free array of copies. */
+struct pk_script_filter {
+	char **comms, **syms, **dsos;
+	size_t nr_comms, nr_syms, nr_dsos;
+	long *pids, *tids;
+	size_t nr_pids, nr_tids;
+	bool has_time;
+	uint64_t t_start, t_end;     /* ns, t_end 0 for no end */
+	int *cpus;                   /* the CPUs kept */
+	size_t nr_cpus;
+};
+
+/* "a,b,c" appended to a NULL-free array of copies. */
 static int split(const char *arg, char ***out, size_t *nr)
 {
 	char *copy = strdup(arg), *save = NULL;
@@ -36,7 +46,7 @@ static int split(const char *arg, char ***out, size_t *nr)
 	return 0;
 }
 
-static int parse_ids(const char *opt, const char *arg, long **out, size_t *nr)
+static int parse_ids(const char *opt, const char *arg, long **out, size_t *nr, pk_error *err)
 {
 	char **words = NULL;
 	size_t n = 0;
@@ -48,10 +58,8 @@ static int parse_ids(const char *opt, const char *arg, long **out, size_t *nr)
 		char *end;
 		errno = 0;
 		(*out)[i] = strtol(words[i], &end, 10);
-		if (errno || *end || end == words[i]) {
-			fprintf(stderr, "pmukit script: %s: '%s' is not a number\n", opt, words[i]);
-			rc = -EINVAL;
-		}
+		if (errno || *end || end == words[i])
+			rc = pk_err(err, -EINVAL, "%s: '%s' is not a number", opt, words[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(words[i]);
@@ -84,29 +92,26 @@ static int parse_time(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
-static int parse_range(script_filter *f, const char *arg)
+static int parse_range(pk_script_filter *f, const char *arg, pk_error *err)
 {
 	const char *comma = strchr(arg, ',');
 	size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
 	if (parse_time(arg, first, &f->t_start) < 0 ||
-	    (comma && parse_time(comma + 1, strlen(comma + 1), &f->t_end) < 0)) {
-		fprintf(stderr, "pmukit script: --time '%s': expected start,end in seconds "
-				"(e.g. 13622.85,13622.86; either side may be empty)\n", arg);
-		return -EINVAL;
-	}
+	    (comma && parse_time(comma + 1, strlen(comma + 1), &f->t_end) < 0))
+		return pk_err(err, -EINVAL,
+			      "--time '%s': expected start,end in seconds "
+			      "(e.g. 13622.85,13622.86; either side may be empty)", arg);
 	f->has_time = true;
 	return 0;
 }
 
-static int parse_cpus(script_filter *f, const char *arg)
+static int parse_cpus(pk_script_filter *f, const char *arg, pk_error *err)
 {
-	pk_error err;
-	pk_error_clear(&err);
-	pk_cpumap *m = pk_cpumap_parse(arg, &err);
-	if (!m) {
-		fprintf(stderr, "pmukit script: -C '%s': %s\n", arg, err.msg);
-		return -EINVAL;
-	}
+	pk_error e;
+	pk_error_clear(&e);
+	pk_cpumap *m = pk_cpumap_parse(arg, &e);
+	if (!m)
+		return pk_err(err, -EINVAL, "-C '%s': %s", arg, e.msg);
 	f->nr_cpus = (size_t)pk_cpumap_nr(m);
 	f->cpus = calloc(f->nr_cpus ? f->nr_cpus : 1, sizeof(int));
 	for (size_t i = 0; f->cpus && i < f->nr_cpus; i++)
@@ -115,23 +120,26 @@ static int parse_cpus(script_filter *f, const char *arg)
 	return f->cpus ? 0 : -ENOMEM;
 }
 
-int script_filter_option(script_filter *f, int opt, const char *arg)
+pk_script_filter *pk_script_filter_new(void)
+{
+	return calloc(1, sizeof(pk_script_filter));
+}
+
+int pk_script_filter_add(pk_script_filter *f, pk_script_filter_kind kind, const char *arg,
+			 pk_error *err)
 {
 	int rc;
-	switch (opt) {
-	case SF_COMMS: rc = split(arg, &f->comms, &f->nr_comms); break;
-	case SF_SYMS: rc = split(arg, &f->syms, &f->nr_syms); break;
-	case SF_DSOS: rc = split(arg, &f->dsos, &f->nr_dsos); break;
-	case SF_PID: rc = parse_ids("--pid", arg, &f->pids, &f->nr_pids); break;
-	case SF_TID: rc = parse_ids("--tid", arg, &f->tids, &f->nr_tids); break;
-	case SF_TIME: rc = parse_range(f, arg); break;
-	case SF_CPU: rc = parse_cpus(f, arg); break;
-	default: return -EINVAL;
+	switch (kind) {
+	case PK_SF_COMMS: rc = split(arg, &f->comms, &f->nr_comms); break;
+	case PK_SF_SYMS: rc = split(arg, &f->syms, &f->nr_syms); break;
+	case PK_SF_DSOS: rc = split(arg, &f->dsos, &f->nr_dsos); break;
+	case PK_SF_PIDS: rc = parse_ids("--pid", arg, &f->pids, &f->nr_pids, err); break;
+	case PK_SF_TIDS: rc = parse_ids("--tid", arg, &f->tids, &f->nr_tids, err); break;
+	case PK_SF_TIME: rc = parse_range(f, arg, err); break;
+	case PK_SF_CPUS: rc = parse_cpus(f, arg, err); break;
+	default: return pk_err(err, -EINVAL, "unknown filter kind %d", (int)kind);
 	}
-	if (rc == -ENOMEM)
-		fprintf(stderr, "pmukit script: out of memory\n");
-	f->active = true;
-	return rc;
+	return rc == -ENOMEM ? pk_err(err, -ENOMEM, "out of memory") : rc;
 }
 
 static bool has_word(char *const *list, size_t n, const char *s, size_t len)
@@ -150,8 +158,8 @@ static bool has_id(const long *ids, size_t n, long id)
 	return false;
 }
 
-/* The sample's symbol and dso against -S and --dsos. */
-static bool keep_location(const script_filter *f, pk_session *s, const pk_pd_event *ev,
+/* The sample's symbol and dso against syms and dsos. */
+static bool keep_location(const pk_script_filter *f, pk_session *s, const pk_pd_event *ev,
 			  const pk_pd_sample *smp)
 {
 	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -166,8 +174,8 @@ static bool keep_location(const script_filter *f, pk_session *s, const pk_pd_eve
 	return true;
 }
 
-bool script_filter_keep(const script_filter *f, pk_session *s, const pk_pd_event *ev,
-			const pk_pd_sample *smp)
+bool pk_script_filter_keep(const pk_script_filter *f, pk_session *s, const pk_pd_event *ev,
+			   const pk_pd_sample *smp)
 {
 	if (f->nr_pids && !has_id(f->pids, f->nr_pids, (long)smp->pid))
 		return false;
@@ -190,8 +198,10 @@ bool script_filter_keep(const script_filter *f, pk_session *s, const pk_pd_event
 	return (!f->nr_syms && !f->nr_dsos) || keep_location(f, s, ev, smp);
 }
 
-void script_filter_release(script_filter *f)
+void pk_script_filter_free(pk_script_filter *f)
 {
+	if (!f)
+		return;
 	char **lists[3] = {f->comms, f->syms, f->dsos};
 	size_t nrs[3] = {f->nr_comms, f->nr_syms, f->nr_dsos};
 	for (int l = 0; l < 3; l++) {
@@ -202,5 +212,5 @@ void script_filter_release(script_filter *f)
 	free(f->pids);
 	free(f->tids);
 	free(f->cpus);
-	memset(f, 0, sizeof(*f));
+	free(f);
 }

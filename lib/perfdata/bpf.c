@@ -1,23 +1,27 @@
-/* The BPF_PROG_INFO and BPF_BTF features of perf.data printed as perf 6.1
- * prints them in the header: one line per BPF program (or one per
- * sub-program) in program id order, named "bpf_prog_<tag>_<name>" where the
- * name is the function's from the program's BTF (BPF_BTF, by the program's
- * btf_id), else the program's own name (one sub-program) or "F"; then one
- * line per BTF blob in id order. A duplicate id keeps the first entry.
+/* The BPF_PROG_INFO and BPF_BTF features of perf.data decoded as perf 6.1
+ * reads them (pk_pd_bpf_funcs, pk_pd_btf_ids; perfdata.h): the programs in
+ * id order, each with its jited functions (one, or one per sub-program),
+ * named "bpf_prog_<tag>_<name>" where the name is the function's from the
+ * program's BTF (BPF_BTF, by the program's btf_id), else the program's own
+ * name (one sub-program) or "F"; the BTF blobs' ids in order. A duplicate
+ * id keeps the first entry.
  *
  * A program entry is u32 info_len, u32 data_len, u64 arrays (which arrays
  * the data holds), struct bpf_prog_info (info_len bytes; its array fields
  * hold offsets into the data), then the data. Everything is bounds-checked:
- * an entry whose arrays are absent or out of its data prints nothing (perf
+ * an entry whose arrays are absent or out of its data gives nothing (perf
  * would follow a stale pointer); a damaged section stops where it breaks,
  * as perf stops reading it. Native byte order only (perf reads no other). */
-#include "pd_header.h"
+#include "pd_internal.h"
 
-#include <inttypes.h>
+#include <errno.h>
 #include <linux/bpf.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/util.h"
 
 /* perf's array numbers (bits of `arrays`) */
 enum { BPIL_JITED_KSYMS = 3, BPIL_JITED_FUNC_LENS = 4, BPIL_FUNC_INFO = 5, BPIL_PROG_TAGS = 8 };
@@ -149,19 +153,43 @@ static const uint8_t *array(const blob *b, int bit, uint64_t offs, uint64_t n, s
 	return b->data + offs;
 }
 
-static void print_prog(const blob *b, const blob *btfs, size_t nbtf, FILE *f)
+/* The name of sub-program i of program in, whose BTF blob is btf (NULL:
+ * none), into full: "bpf_prog_<tag>[_<name>]". */
+static void func_name(const blob *b, const blob *btf, uint32_t i, const uint8_t *tags,
+		      char *full, size_t size)
+{
+	const struct bpf_prog_info *in = (const struct bpf_prog_info *)(const void *)b->p;
+	const uint8_t *finfo = array(b, BPIL_FUNC_INFO, in->func_info, in->nr_func_info,
+				     in->func_info_rec_size);
+	const char *name = NULL;
+	if (btf) {
+		if (finfo && i < in->nr_func_info && in->func_info_rec_size >= 8)
+			btf_type_name(btf, ld32(finfo + (size_t)i * in->func_info_rec_size + 4), &name);
+	} else if (in->nr_jited_ksyms == 1) {
+		name = in->name[0] ? in->name : NULL;
+	} else {
+		name = "F";
+	}
+	char tag[2 * BPF_TAG_SIZE + 1];
+	for (int k = 0; k < BPF_TAG_SIZE; k++)
+		snprintf(tag + 2 * k, 3, "%02x", tags[(size_t)i * BPF_TAG_SIZE + (size_t)k]);
+	snprintf(full, size, "bpf_prog_%s%s%.200s", tag, name ? "_" : "", name ? name : "");
+}
+
+/* Program b's functions appended to *out (n so far, cap its room); false
+ * when out of memory. */
+static bool add_prog(const blob *b, const blob *btfs, size_t nbtf, pk_pd_bpf_func **out,
+		     size_t *n, size_t *cap)
 {
 	const struct bpf_prog_info *in = (const struct bpf_prog_info *)(const void *)b->p;
 	uint32_t cnt = in->nr_jited_ksyms;
 	if (cnt != in->nr_prog_tags || cnt != in->nr_jited_func_lens)
-		return;
+		return true;
 	const uint8_t *addrs = array(b, BPIL_JITED_KSYMS, in->jited_ksyms, cnt, 8);
 	const uint8_t *lens = array(b, BPIL_JITED_FUNC_LENS, in->jited_func_lens, cnt, 4);
 	const uint8_t *tags = array(b, BPIL_PROG_TAGS, in->prog_tags, cnt, BPF_TAG_SIZE);
-	const uint8_t *finfo = array(b, BPIL_FUNC_INFO, in->func_info, in->nr_func_info,
-				     in->func_info_rec_size);
 	if (!addrs || !lens || !tags)
-		return;
+		return true;
 	const blob *btf = NULL;
 	blob key = {.id = in->btf_id};
 	const char *unused;
@@ -169,50 +197,46 @@ static void print_prog(const blob *b, const blob *btfs, size_t nbtf, FILE *f)
 		btf = bsearch(&key, btfs, nbtf, sizeof(*btfs), blob_cmp);
 	if (btf && !btf_type_name(btf, 0, &unused))
 		btf = NULL;
-	if (cnt > 1)
-		fprintf(f, "# bpf_prog_info %u:\n", in->id);
+	if (pki_grow(out, cap, *n + cnt, sizeof(**out)) < 0)
+		return false;
 	for (uint32_t i = 0; i < cnt; i++) {
-		const char *name = NULL;
-		if (btf) {
-			if (finfo && i < in->nr_func_info && in->func_info_rec_size >= 8)
-				btf_type_name(btf, ld32(finfo + (size_t)i * in->func_info_rec_size + 4),
-					      &name);
-		} else if (cnt == 1) {
-			name = in->name[0] ? in->name : NULL;
-		} else {
-			name = "F";
-		}
-		char tag[2 * BPF_TAG_SIZE + 1];
-		for (int k = 0; k < BPF_TAG_SIZE; k++)
-			snprintf(tag + 2 * k, 3, "%02x", tags[(size_t)i * BPF_TAG_SIZE + (size_t)k]);
-		char full[BPF_OBJ_NAME_LEN + 256];
-		snprintf(full, sizeof(full), "bpf_prog_%s%s%.200s", tag, name ? "_" : "", name ? name : "");
-		if (cnt == 1)
-			fprintf(f, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", in->id, full,
-				ld64(addrs), ld32(lens));
-		else
-			fprintf(f, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", i, full,
-				ld64(addrs + 8 * (size_t)i), ld32(lens + 4 * (size_t)i));
+		pk_pd_bpf_func *f = &(*out)[(*n)++];
+		*f = (pk_pd_bpf_func){.prog_id = in->id, .index = i, .nr = cnt,
+				      .addr = ld64(addrs + 8 * (size_t)i),
+				      .size = ld32(lens + 4 * (size_t)i)};
+		func_name(b, btf, i, tags, f->name, sizeof(f->name));
 	}
+	return true;
 }
 
-void pd_bpf_print(pk_pd_reader *r, int feat, FILE *f)
+int pk_pd_bpf_funcs(pk_pd_reader *r, pk_pd_bpf_func **out, size_t *nr)
 {
 	blob *btfs, *progs;
 	struct bpf_prog_info *infos = NULL;
-	size_t nbtf = read_blobs(r, PK_FEAT_BPF_BTF, &btfs, NULL);
-	nbtf = by_id(btfs, nbtf);
-	if (feat == PK_FEAT_BPF_BTF) {
-		for (size_t i = 0; i < nbtf; i++)
-			fprintf(f, "# btf info of id %u\n", btfs[i].id);
-		free(btfs);
-		return;
-	}
+	size_t cap = 0, nbtf = read_blobs(r, PK_FEAT_BPF_BTF, &btfs, NULL);
 	size_t n = read_blobs(r, PK_FEAT_BPF_PROG_INFO, &progs, &infos);
+	nbtf = by_id(btfs, nbtf);
 	n = by_id(progs, n);
-	for (size_t i = 0; i < n; i++)
-		print_prog(&progs[i], btfs, nbtf, f);
+	*out = NULL;
+	*nr = 0;
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++)
+		ok = add_prog(&progs[i], btfs, nbtf, out, nr, &cap);
 	free(btfs);
 	free(progs);
 	free(infos);
+	return ok ? 0 : -ENOMEM;
+}
+
+int pk_pd_btf_ids(pk_pd_reader *r, uint32_t **out, size_t *nr)
+{
+	blob *btfs;
+	size_t n = read_blobs(r, PK_FEAT_BPF_BTF, &btfs, NULL);
+	n = by_id(btfs, n);
+	*out = calloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; *out && i < n; i++)
+		(*out)[i] = btfs[i].id;
+	*nr = *out ? n : 0;
+	free(btfs);
+	return *out ? 0 : -ENOMEM;
 }
