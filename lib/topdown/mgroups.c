@@ -289,7 +289,8 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 	r = resolve(mg, names, &arg, err);
 	if (r < 0 && !nr)
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
-			    "Skylake, Ice Lake, Sapphire Rapids and Alder Lake (PMUKIT_CPUID or "
+			    "Skylake, Ice Lake, Sapphire Rapids, Alder Lake and Gracemont, AMD's "
+			    "for Zen 2-5, Arm's for Neoverse N1, V1, N2 and V2 (PMUKIT_CPUID or "
 			    "PERF_CPUID chooses one: `PERF_CPUID=GenuineIntel-6-5E-3 pmukit list "
 			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
 	if (r < 0)
