@@ -1,6 +1,6 @@
 /* The vendors' metric tables looked up for a CPU (stat -M, list metric):
  * the core of lib/pmu/cpu_models.c picks the generated table
- * (metrics_intel.c), names and groups match without case as perf's do, and
+ * (metrics_intel.c, else metrics_perf.c), names and groups match without case as perf's do, and
  * a formula's event names resolve to their raw core encodings.
  *
  * Invariants: a lookup never allocates; an event that is no core event is
@@ -14,15 +14,23 @@
 
 static const pki_metric_cpu_table *table_of(const pk_cpuid *id, const char *pmu)
 {
-	const pki_cpu_model *m = pki_cpu_model_find(id, pmu ? pmu : "cpu");
-	if (!m && !pmu)
-		m = pki_cpu_model_find(id, "cpu_core");
+	/* no PMU named: x86's core PMU, a hybrid's P-core, an Arm server's
+	 * (ACPI's armv8_pmuv3_0) */
+	static const char *const cores[] = {"cpu", "cpu_core", "armv8_pmuv3_0"};
+	const pki_cpu_model *m = pmu ? pki_cpu_model_find(id, pmu) : NULL;
+	for (size_t i = 0; !pmu && !m && i < PK_ARRAY_SIZE(cores); i++)
+		m = pki_cpu_model_find(id, cores[i]);
 	if (!m)
 		return NULL;
-	for (size_t i = 0; i < pki_metric_intel_nr; i++)
-		if (pki_metric_intel[i].uarch == m->uarch && (!m->pfm[0] ||
-		    !strcmp(pki_metric_intel[i].pfm, m->pfm[0])))
-			return &pki_metric_intel[i];
+	const struct {
+		const pki_metric_cpu_table *v;
+		size_t nr;
+	} sets[] = {{pki_metric_intel, pki_metric_intel_nr}, {pki_metric_perf, pki_metric_perf_nr}};
+	for (size_t s = 0; s < PK_ARRAY_SIZE(sets); s++)
+		for (size_t i = 0; i < sets[s].nr; i++)
+			if (sets[s].v[i].uarch == m->uarch &&
+			    (!m->pfm[0] || !strcmp(sets[s].v[i].pfm, m->pfm[0])))
+				return &sets[s].v[i];
 	return NULL;
 }
 

@@ -42,7 +42,7 @@ struct pk_metric_groups {
 	pk_metric_table *table;    /* the CPU's vendor metrics */
 	mg_metric *v;
 	size_t nr;
-	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS]; /* #smt_on, #tsc_hz, ... */
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 1]; /* #smt_on, #tsc_hz, ..., #slots */
 	size_t nr_lit;
 	bool no_merge;             /* --metric-no-merge: a group per metric */
 };
@@ -252,9 +252,16 @@ static int make_label(pk_metric_groups *mg, mg_metric *m)
 	return 0;
 }
 
-static void set_literals(pk_metric_groups *mg, const pk_kernel *k)
+/* The machine's literals, and #slots from the core PMU's caps/slots (Arm's
+ * topdown metrics: perf reads the same file). */
+static void set_literals(pk_metric_groups *mg, const pk_kernel *k, const pk_pmu *pmu)
 {
 	mg->nr_lit = pk_topdown_host_literals(k, mg->lit, PK_TOPDOWN_HOST_LITERALS);
+	const char *slots = pmu ? pk_pmu_cap(pmu, "slots") : NULL;
+	char *end;
+	double v = slots ? strtod(slots, &end) : 0;
+	if (slots && end != slots && v > 0)
+		mg->lit[mg->nr_lit++] = (pk_metric_literal){"#slots", v};
 }
 
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
@@ -275,14 +282,15 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 		mg->table = pk_metric_table_new(rows, nr, err);
 		if (!mg->table)
 			return err->code ? err->code : -ENOMEM;
-		set_literals(mg, k);
+		set_literals(mg, k, pmu);
 	}
 	size_t before = mg->nr;
 	int arg = 0;
 	r = resolve(mg, names, &arg, err);
 	if (r < 0 && !nr)
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
-			    "Skylake, Ice Lake, Sapphire Rapids and Alder Lake (PMUKIT_CPUID or "
+			    "Skylake, Ice Lake, Sapphire Rapids, Alder Lake and Gracemont, AMD's "
+			    "for Zen 2-5, Arm's for Neoverse N1, V1, N2 and V2 (PMUKIT_CPUID or "
 			    "PERF_CPUID chooses one: `PERF_CPUID=GenuineIntel-6-5E-3 pmukit list "
 			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
 	if (r < 0)

@@ -1,5 +1,5 @@
 /* The vendors' metric tables (lib/metrics/metrics_intel.c, generated from
- * tests/data/perfmon): every row of every CPU compiles (formula and
+ * tests/data/perfmon; metrics_perf.c from tests/data/perfmon-perf): every row of every CPU compiles (formula and
  * threshold parse, references to other rows bind, no cycles); every event
  * reference resolves to a core encoding or is refused as no core event;
  * rows are sorted; lookups by CPU, by name and by group (without case) as
@@ -60,6 +60,9 @@ static void test_every_table_compiles(void **state)
 	assert_int_equal(pki_metric_intel_nr, 4);
 	for (size_t i = 0; i < pki_metric_intel_nr; i++)
 		check_table(&pki_metric_intel[i]);
+	assert_int_equal(pki_metric_perf_nr, 9);
+	for (size_t i = 0; i < pki_metric_perf_nr; i++)
+		check_table(&pki_metric_perf[i]);
 }
 
 static void test_lookup(void **state)
@@ -68,17 +71,38 @@ static void test_lookup(void **state)
 	size_t nr;
 	const char *src;
 	pk_cpuid skl = cpu("GenuineIntel-6-5E-3"), adl = cpu("GenuineIntel-6-97-2");
-	pk_cpuid skx = cpu("GenuineIntel-6-55-4"), zen = cpu("AuthenticAMD-25-11-1");
+	pk_cpuid skx = cpu("GenuineIntel-6-55-4");
 	const pk_metric_def *rows = pk_metric_defs_cpu(&skl, NULL, &nr, &src);
 	assert_int_equal(nr, 207); /* skylake_metrics.json's 207 metrics */
 	assert_string_equal(src, "SKL: skylake_metrics.json");
 	rows = pk_metric_defs_cpu(&adl, NULL, &nr, &src);
 	assert_string_equal(src, "ADL: alderlake_metrics_goldencove_core.json");
 	assert_non_null(pk_metric_defs_cpu(&adl, "cpu_core", &nr, NULL));
-	assert_null(pk_metric_defs_cpu(&adl, "cpu_atom", &nr, NULL));
+	/* the E-cores: Gracemont's table (perf's alderlaken files) */
+	assert_non_null(pk_metric_defs_cpu(&adl, "cpu_atom", &nr, &src));
+	assert_string_equal(src, "perf alderlaken");
 	assert_null(pk_metric_defs_cpu(&skx, NULL, &nr, NULL)); /* SKX: another file */
 	assert_int_equal(nr, 0);
-	assert_null(pk_metric_defs_cpu(&zen, NULL, &nr, NULL));
+	/* perf's JSON tables: the entries with a MetricName (amdzen4's
+	 * recommended.json repeats umc_cas_cmd_read_ratio: once here) */
+	static const struct {
+		const char *cpuid, *source;
+		size_t nr;
+	} perf[] = {{"AuthenticAMD-23-31-0", "perf amdzen2", 11},
+		    {"AuthenticAMD-25-01-1", "perf amdzen3", 13},
+		    {"AuthenticAMD-25-11-1", "perf amdzen4", 73},
+		    {"AuthenticAMD-26-02-0", "perf amdzen5", 63},
+		    {"0x00000000410fd0c0", "perf neoverse-n1", 31},
+		    {"0x00000000410fd400", "perf neoverse-v1", 35},
+		    {"0x00000000410fd490", "perf neoverse-n2-v2", 45},
+		    {"0x00000000410fd4f0", "perf neoverse-n2-v2", 45},
+		    {"GenuineIntel-6-BE-0", "perf alderlaken", 93}};
+	for (size_t i = 0; i < sizeof(perf) / sizeof(perf[0]); i++) {
+		pk_cpuid id = cpu(perf[i].cpuid);
+		if (!pk_metric_defs_cpu(&id, NULL, &nr, &src) || strcmp(src, perf[i].source) ||
+		    nr != perf[i].nr)
+			fail_msg("%s: %s, %zu rows", perf[i].cpuid, src ? src : "no table", nr);
+	}
 	rows = pk_metric_defs_cpu(&skl, NULL, &nr, NULL);
 	size_t l1 = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -113,6 +137,22 @@ static void test_event_config(void **state)
 	assert_int_equal(pk_metric_event_config(&skl, NULL, "UNC_CLOCK.SOCKET", &c, &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "UNC_CLOCK.SOCKET: not a core PMU event"));
 	assert_int_equal(pk_metric_event_config(&skl, NULL, "NO.SUCH", &c, &err), -ENOENT);
+	/* amdzen4 (perf JSON): de_no_dispatch_per_slot EventCode 0x1a0 (bits 0-7,
+	 * 32-35), umask 0x01, the metric's cmask=0x6 (24-31) */
+	pk_cpuid zen4 = cpu("AuthenticAMD-25-11-1");
+	assert_int_equal(pk_metric_event_config(&zen4, NULL,
+			 "de_no_dispatch_per_slot.no_ops_from_frontend:c6", &c, &err), 0);
+	assert_int_equal(c, 0xa0 | 1ull << 32 | 0x01 << 8 | 6u << 24);
+	assert_int_equal(pk_metric_event_config(&zen4, NULL, "l3_lookup_state.l3_miss", &c, &err),
+			 -EOPNOTSUPP); /* Unit L3PMC */
+	/* Neoverse N2: STALL_SLOT_FRONTEND is the common event 0x3E */
+	pk_cpuid n2 = cpu("0x00000000410fd490");
+	assert_int_equal(pk_metric_event_config(&n2, "armv8_pmuv3_0", "STALL_SLOT_FRONTEND", &c, &err), 0);
+	assert_int_equal(c, 0x3e);
+	/* Gracemont: TOPDOWN_BE_BOUND.ALL EventCode 0x74 (UMask left out: 0) */
+	pk_cpuid grt = cpu("GenuineIntel-6-BE-0");
+	assert_int_equal(pk_metric_event_config(&grt, NULL, "TOPDOWN_BE_BOUND.ALL", &c, &err), 0);
+	assert_int_equal(c, 0x74);
 }
 
 static void test_listing(void **state)

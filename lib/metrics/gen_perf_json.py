@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Generates lib/metrics/metrics_perf.c: the metrics of the Linux kernel's
+perf-format JSON files (tests/data/perfmon-perf: AMD Zen 2-5, Arm Neoverse
+N1/V1/N2/V2, Intel Gracemont as Alder Lake-N) as pmukit rows, one table
+per CPU keyed like metrics_intel.c (the core of lib/pmu/cpu_models.c and its
+first libpfm4 name), with the raw core encoding of every event they name.
+Data in, data out: the C file holds no logic.
+
+Invariants (what a row is, from a file's entry):
+- name, groups (MetricGroup) and description (BriefDescription, white space
+  collapsed) are the file's; rows are sorted by name without case.
+- the formula is the MetricExpr with every reference to another metric of
+  the same CPU inlined in parentheses (perf evaluates a reference without
+  its ScaleUnit), `PMU@EVENT\\,cmask\\=0xN@` written EVENT:cN (edge :e1,
+  inv :i1), `cpu@EVENT@` written EVENT, duration_time written #wall_ns (both
+  nanoseconds), strcmp_cpuid_str(MIDR) decided for the table's MIDR
+  (Neoverse N2 is r0p0, 0x410fd490, as perf's mapfile and the PMU model key
+  it; V2 0x410fd4f0), and the ScaleUnit's factor applied ("100%" ->
+  100 * ( expr ), unit "%"; "1MPKI" -> unit "MPKI"): a row's value is what
+  perf prints.
+- a threshold (MetricThreshold) names rows by their unscaled value, as perf
+  does: each reference to a scaled row becomes ( row / factor ).
+- Arm: an entry with ArchStdEvent takes the fields of that name's metric in
+  sbsa.json and overrides them with its own (perf's rule); events resolve
+  through the directory's events.json (ArchStdEvent names) to the common
+  armv8 event numbers (common-and-microarch.json), the number being the
+  raw config.
+- AMD: EventCode (12 bits: 0-7 and 32-35), UMask (8-15) and cmask (24-31)
+  as lib/model's PKI_AMD; an event with a Unit (L3PMC, DFPMC, UMCPMC) or
+  not in the files is no core event (core false, config 0), so `stat -M`
+  refuses its metric by name.
+- Intel: encodings by gen_intel.py's encode_core (one place).
+
+  gen_perf_json.py DATA_DIR OUT.c           write
+  gen_perf_json.py DATA_DIR OUT.c --check   exit 1 when OUT.c differs
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "topdown"))
+import gen_intel  # noqa: E402  (c_str, encode_core: one place)
+
+# directory, C name, core (pki_uarch), libpfm4 name of its cpu_models row, kind, MIDR
+CPUS = [
+    ("amdzen2", "zen2", "ZEN2", "amd64_fam17h_zen2", "amd", None),
+    ("amdzen3", "zen3", "ZEN3", "amd64_fam19h_zen3", "amd", None),
+    ("amdzen4", "zen4", "ZEN4", "amd64_fam19h_zen4", "amd", None),
+    ("amdzen5", "zen5", "ZEN5", "amd64_fam1ah_zen5", "amd", None),
+    ("neoverse-n1", "neoverse_n1", "NEOVERSE_N1", "arm_n1", "arm", 0x410fd0c0),
+    ("neoverse-v1", "neoverse_v1", "NEOVERSE_V1", "arm_v1", "arm", 0x410fd400),
+    ("neoverse-n2-v2", "neoverse_n2", "NEOVERSE_N2", "arm_n2", "arm", 0x410fd490),
+    ("neoverse-n2-v2", "neoverse_v2", "NEOVERSE_V2", "", "arm", 0x410fd4f0),
+    ("alderlaken", "adln_grt", "GRACEMONT", "adl_grt", "intel", None),
+]
+# perf's generic hardware events as the kernel maps them to raw events
+# (arch/x86/events/amd/core.c amd_perfmon_event_map, intel/core.c
+# intel_perfmon_event_map, arm64 armv8_pmuv3_perf_map)
+GENERIC = {"amd": {"instructions": 0xc0, "cycles": 0x76},
+           "intel": {"instructions": 0xc0, "cycles": 0x3c},
+           "arm": {"instructions": 0x08, "cycles": 0x11}}
+KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "strcmp_cpuid_str", "smt_on"}
+NAME = re.compile(r"(?<![A-Za-z0-9_.:\\])[A-Za-z_#](?:[A-Za-z0-9_.:]|\\.)*(?:@[^@]*@[A-Za-z0-9_.:]*)?")
+
+
+def read(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def load(data, d, kind):
+    """The metric entries (Arm's merged with sbsa.json) and events by
+    lower-case name of directory d."""
+    entries, events = [], {}
+    for f in sorted(os.listdir(os.path.join(data, d))):
+        for e in read(os.path.join(data, d, f)):
+            if "EventName" in e:
+                events[e["EventName"].lower()] = e
+            elif "MetricName" in e or ("ArchStdEvent" in e and f != "events.json"):
+                entries.append(e)
+    if kind == "arm":
+        common = {e["EventName"].lower(): e for e in read(os.path.join(data, "armv8-events.json"))}
+        std = {e["MetricName"]: e for e in read(os.path.join(data, "sbsa.json"))}
+        entries = [dict(std[e["ArchStdEvent"]], **{k: v for k, v in e.items() if k != "ArchStdEvent"})
+                   if "ArchStdEvent" in e else e for e in entries]
+        for e in read(os.path.join(data, d, "events.json")):
+            if "ArchStdEvent" in e:
+                events[e["ArchStdEvent"].lower()] = common[e["ArchStdEvent"].lower()]
+    return entries, events
+
+
+def scale_unit(m):
+    """(factor text or None, unit) of a ScaleUnit: "100%" -> ("100", "%")."""
+    s = m.get("ScaleUnit")
+    if not s:
+        return None, ""
+    num, unit = re.fullmatch(r"([0-9.]+(?:e-?[0-9]+)?)(.*)", s).groups()
+    return (None if float(num) == 1 else num), unit
+
+
+def pmu_event(tok):
+    """A `pmu@event\\,mod\\=v@` token as pmukit's expression names it."""
+    pmu, body, suffix = tok.split("@")
+    parts = body.replace("\\", "").split(",")
+    if pmu != "cpu" or suffix:
+        return tok  # another PMU's event (msr, cstate), a privilege suffix: no core event
+    mods = {"cmask": lambda v: f":c{int(v, 0)}", "edge": lambda v: ":e1", "inv": lambda v: ":i1"}
+    out = parts[0]
+    for p in parts[1:]:
+        k, _, v = p.partition("=")
+        out += mods[k](v)
+    return out
+
+
+def parser_name(tok):
+    """The reference name pmukit's parser (lib/metrics/expr.c) gives tok."""
+    name = re.sub(r"@([^@]*)@", lambda m: "/" + m.group(1).replace("\\", "") + "/", tok)
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def decide_cpuid(expr, midr):
+    """strcmp_cpuid_str(X) as 1 (the table's MIDR is X) or 0, then N ^ 1."""
+    expr = re.sub(r"strcmp_cpuid_str\((0x[0-9a-fA-F]+)\)",
+                  lambda m: "1" if midr is not None and int(m.group(1), 16) == midr else "0", expr)
+    return re.sub(r"\b([01])\s*\^\s*1\b", lambda m: str(1 - int(m.group(1))), expr)
+
+
+class Cpu:
+    def __init__(self, entries, midr):
+        self.by_name = {}
+        for m in entries:
+            if self.by_name.get(m["MetricName"], m) != m:  # amdzen4 repeats one, equal
+                raise SystemExit(f"metric {m['MetricName']} defined twice, differently")
+            self.by_name[m["MetricName"]] = m
+        self.midr = midr
+        self.used = []
+
+    def expr(self, name, depth=0):
+        """The unscaled formula of metric name, references inlined."""
+        if depth > 16:
+            raise SystemExit(f"{name}: metric references nest too deep (a cycle?)")
+        text = decide_cpuid(self.by_name[name]["MetricExpr"], self.midr)
+        return NAME.sub(lambda t: self.token(t.group(0), depth), text)
+
+    def token(self, tok, depth):
+        if tok in KEYWORDS or tok.startswith("#"):
+            return tok
+        if tok in self.by_name:
+            return "( " + self.expr(tok, depth + 1) + " )"
+        if tok == "duration_time":
+            return "#wall_ns"
+        if "@" in tok:
+            tok = pmu_event(tok)
+        if parser_name(tok) not in self.used:
+            self.used.append(parser_name(tok))
+        return tok
+
+    def formula(self, name):
+        factor, _ = scale_unit(self.by_name[name])
+        e = re.sub(r"\s+", " ", self.expr(name)).strip()
+        return f"{factor} * ( {e} )" if factor else e
+
+    def threshold(self, name):
+        t = self.by_name[name].get("MetricThreshold")
+        if not t:
+            return None
+
+        def ref(m):
+            n = m.group(0)
+            f = scale_unit(self.by_name[n])[0] if n in self.by_name else None
+            return f"( {n} / {f} )" if f else n
+        return re.sub(r"\s+", " ", NAME.sub(ref, t)).strip()
+
+
+def encode(name, events, kind):
+    """The raw core config of a reference name, or None: no core event."""
+    if name in GENERIC[kind]:
+        return GENERIC[kind][name]
+    base, *mods = name.split(":")
+    if kind == "intel":
+        # perf's files leave out a zero EventCode or UMask (the fixed counters')
+        perfmon = {k: dict({"EventCode": "0x00", "UMask": "0x00"}, **v) for k, v in events.items()}
+        return gen_intel.encode_core(name, perfmon) if base in perfmon else None
+    e = events.get(base.lower())
+    if not e or "/" in base or e.get("Unit"):
+        return None
+    code = int(e["EventCode"], 16)
+    if kind == "arm":
+        return code
+    cfg = (code & 0xff) | ((code >> 8) & 0xf) << 32 | (int(e.get("UMask", "0"), 16) & 0xff) << 8
+    for m in mods:
+        if re.fullmatch(r"c\d+", m):
+            cfg |= int(m[1:]) << 24
+        elif m == "e1":
+            cfg |= 1 << 18
+        elif m == "i1":
+            cfg |= 1 << 23
+        else:
+            raise SystemExit(f"{name}: modifier '{m}' not known to the generator")
+    return cfg
+
+
+def gen_cpu(data, d, cname, uarch, pfm, kind, midr):
+    entries, events = load(data, d, kind)
+    if kind == "intel":  # perfmon keys by their EventName as written
+        events = {e["EventName"]: e for e in events.values()}
+    cpu = Cpu(entries, midr)
+    out = [f"/* {d}: {', '.join(sorted(f for f in os.listdir(os.path.join(data, d)) if f != 'events.json'))} */",
+           f"static const pk_metric_def {cname}_metrics[] = {{"]
+    for name in sorted(cpu.by_name, key=str.lower):
+        m = cpu.by_name[name]
+        _, unit = scale_unit(m)
+        thr = cpu.threshold(name)
+        desc = re.sub(r"\s+", " ", m.get("BriefDescription", "")).strip()
+        out.append(f"\t{{.name = {gen_intel.c_str(name)}, .formula = {gen_intel.c_str(cpu.formula(name))},")
+        style = "PK_METRIC_SCALED" if m.get("ScaleUnit") else "PK_METRIC_UNSCALED"  # perf's %8.1f / %8.2f
+        out.append(f"\t .unit = {gen_intel.c_str(unit)}, .style = {style},")
+        out.append(f"\t .threshold = {gen_intel.c_str(thr) if thr else 'NULL'},")
+        out.append(f"\t .description = {gen_intel.c_str(desc)},")
+        out.append(f"\t .groups = {gen_intel.c_str(m.get('MetricGroup') or '')}}},")
+    out.append("};")
+    out.append(f"static const pki_metric_event {cname}_metric_events[] = {{")
+    for name in sorted(cpu.used):
+        cfg = encode(name, events, kind)
+        out.append(f"\t{{{gen_intel.c_str(name)}, {cfg if cfg is not None else 0:#x}, "
+                   f"{'true' if cfg is not None else 'false'}}},")
+    out.append("};")
+    return "\n".join(out)
+
+
+def c_file(data):
+    parts = ["/* Generated by lib/metrics/gen_perf_json.py from the Linux kernel's perf",
+             " * metric and event files (tests/data/perfmon-perf, Linux 6.12.117,",
+             " * GPL-2.0 data): every metric per CPU, sorted by name, for `stat -M` and",
+             " * `list metric`, with the raw core encoding of every event they name",
+             " * (core false: not a core event). Do not edit: regenerate, and the test",
+             " * metrics_perf_tables checks that this file equals what the files give. */",
+             "#include \"metrics/metric_tables.h\"", ""]
+    for cpu in CPUS:
+        parts += [gen_cpu(data, *cpu), ""]
+    parts.append("const pki_metric_cpu_table pki_metric_perf[] = {")
+    for d, cname, uarch, pfm, _, _ in CPUS:
+        parts.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {gen_intel.c_str(pfm)}, "
+                     f"{gen_intel.c_str('perf ' + d)}, {cname}_metrics, {cname}_metric_events),")
+    parts += ["};", f"const size_t pki_metric_perf_nr = {len(CPUS)};"]
+    return "\n".join(parts) + "\n"
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    data, target = sys.argv[1], sys.argv[2]
+    text = c_file(data)
+    if "--check" not in sys.argv[3:]:
+        with open(target, "w") as f:
+            f.write(text)
+        return 0
+    old = open(target).read() if os.path.exists(target) else ""
+    if old != text:
+        print(f"{target} differs from what {data} gives: run lib/metrics/gen_perf_json.py",
+              file=sys.stderr)
+        return 1
+    print(f"{target}: equal to {data}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

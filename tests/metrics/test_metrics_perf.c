@@ -1,0 +1,182 @@
+/* The metric tables generated from the kernel's perf JSON files
+ * (lib/metrics/metrics_perf.c: AMD Zen, Arm Neoverse, Intel Gracemont)
+ * evaluated by the engine over chosen counts, each value computed by hand
+ * from the files' formulas (the comments give the arithmetic): AMD's
+ * PipelineL1/L2 (perf's metric references and ScaleUnit "100%"),
+ * Neoverse's TopdownL1 (the #slots literal, the N2 r0p0 erratum form that
+ * strcmp_cpuid_str picks, and V2's without it), a few ratios, and
+ * Gracemont's tma_backend_bound with its threshold (perf's thresholds
+ * name unscaled values).
+ *
+ * Invariants: every event is resolved through pk_metric_event_config, so a
+ * name the table lacks or refuses fails the test; counts sit on the
+ * fixture's core PMU. */
+#include "helpers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+#include <pmukit/metrics.h>
+#include <pmukit/pmu.h>
+
+typedef struct count {
+	const char *event;
+	double value;
+} count;
+
+typedef struct want {
+	const char *metric;
+	double value;              /* as printed: scaled (100 * a fraction) */
+} want;
+
+/* Evaluates each wanted metric of cpuid's table over counts on the core
+ * PMU pmu of sysfs fixture machine, with #slots when slots > 0. */
+static void check(const char *cpuid, const char *machine, const char *pmu, const count *c, size_t nc,
+		  double slots, const want *w, size_t nw)
+{
+	pk_error err;
+	pk_cpuid id;
+	assert_int_equal(pk_cpuid_parse(cpuid, &id, &err), 0);
+	size_t nr;
+	const pk_metric_def *defs = pk_metric_defs_cpu(&id, pmu, &nr, NULL);
+	if (!defs)
+		fail_msg("%s: no table", cpuid);
+	pk_metric_table *t = pk_metric_table_new(defs, nr, &err);
+	assert_non_null(t);
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs(machine), &err);
+	assert_non_null(pmus);
+	pk_evlist *l = pk_evlist_new();
+	pk_metric_count v[24];
+	assert_true(nc <= 24);
+	for (size_t i = 0; i < nc; i++) {
+		uint64_t config;
+		if (pk_metric_event_config(&id, pmu, c[i].event, &config, &err) < 0)
+			fail_msg("%s: %s", cpuid, err.msg);
+		struct perf_event_attr a = {.type = PERF_TYPE_RAW, .config = config};
+		v[i] = (pk_metric_count){.evsel = pk_evlist_add(l, &a, c[i].event, pk_pmus_find(pmus, pmu)),
+					 .key = -1, .value = c[i].value, .counted = true};
+		assert_non_null(v[i].evsel);
+	}
+	pk_metric_literal lit[] = {{"#slots", slots}};
+	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = slots > 0};
+	for (size_t i = 0; i < nw; i++) {
+		long r = pk_metric_table_find(t, w[i].metric);
+		if (r < 0)
+			fail_msg("%s: no metric %s", cpuid, w[i].metric);
+		pk_metric_value mv;
+		if (pk_metric_eval(t, (size_t)r, &in, -1, &mv) != 1 || fabs(mv.value - w[i].value) > 1e-9)
+			fail_msg("%s: %s = %g, want %g", cpuid, w[i].metric, mv.value, w[i].value);
+	}
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+	pk_metric_table_free(t);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* amdzen4 pipeline.json: total_dispatch_slots = 6 * ls_not_halted_cyc =
+ * 6000; every Level 2 metric names its Level 1 parent by reference. */
+static void test_zen4_pipeline(void **state)
+{
+	(void)state;
+	static const count c[] = {
+		{"ls_not_halted_cyc", 1000}, {"ex_ret_ops", 2400}, {"de_src_op_disp.all", 3000},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend", 1500},
+		{"de_no_dispatch_per_slot.no_ops_from_frontend:c6", 100},
+		{"de_no_dispatch_per_slot.backend_stalls", 1500},
+		{"de_no_dispatch_per_slot.smt_contention", 0},
+		{"ex_no_retire.load_not_complete", 300}, {"ex_no_retire.not_complete", 400},
+		{"ex_ret_brn_misp", 30}, {"resyncs_or_nc_redirects", 10}, {"ex_ret_ucode_ops", 240},
+		{"ex_ret_brn", 300}};
+	static const want w[] = {
+		{"retiring", 40},                       /* 2400 / 6000 */
+		{"bad_speculation", 10},                /* (3000 - 2400) / 6000 */
+		{"frontend_bound", 25},                 /* 1500 / 6000 */
+		{"backend_bound", 25},                  /* 1500 / 6000 */
+		{"smt_contention", 0},
+		{"frontend_bound_latency", 10},         /* 6 * 100 / 6000 */
+		{"frontend_bound_bandwidth", 15},       /* (1500 - 600) / 6000 */
+		{"backend_bound_memory", 18.75},        /* 0.25 * 300 / 400 */
+		{"backend_bound_cpu", 6.25},            /* 0.25 * (1 - 0.75) */
+		{"bad_speculation_mispredicts", 7.5},   /* 0.1 * 30 / 40 */
+		{"bad_speculation_pipeline_restarts", 2.5},
+		{"retiring_microcode", 4},              /* 0.4 * 240 / 2400 */
+		{"retiring_fastpath", 36},
+		{"branch_misprediction_ratio", 10},     /* 30 / 300 */
+		{"total_dispatch_slots", 6000},         /* no ScaleUnit: the value */
+	};
+	check("AuthenticAMD-25-11-1", "zen4", "cpu", c, N(c), 0, w, N(w));
+}
+
+/* Neoverse N2 r0p0 (#slots 5): STALL_SLOT and STALL_SLOT_FRONTEND count
+ * one slot more per cycle, which the file's strcmp_cpuid_str branch takes
+ * off (minus CPU_CYCLES); V2 takes nothing off. */
+static const count neoverse[] = {
+	{"CPU_CYCLES", 1000}, {"STALL_SLOT_FRONTEND", 2000}, {"STALL_SLOT_BACKEND", 1500},
+	{"STALL_SLOT", 3500}, {"OP_RETIRED", 1800}, {"OP_SPEC", 2000}, {"BR_MIS_PRED", 10},
+	{"INST_RETIRED", 1500}};
+
+static void test_neoverse_topdown(void **state)
+{
+	(void)state;
+	static const want n2[] = {
+		{"frontend_bound", 19},  /* (2000 - 1000) / 5000 - 10 / 1000 */
+		{"backend_bound", 27},   /* 1500 / 5000 - 3 * 10 / 1000 */
+		{"retiring", 45},        /* 1800 / 2000 * (1 - (3500 - 1000) / 5000) */
+		{"bad_speculation", 9},  /* (1 - 0.9) * 0.5 + 4 * 10 / 1000 */
+		{"ipc", 1.5},            /* 1500 / 1000 */
+	};
+	check("0x00000000410fd490", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, n2,
+	      N(n2));
+	static const want v2[] = {
+		{"frontend_bound", 39},  /* 2000 / 5000 - 10 / 1000 */
+		{"retiring", 27},        /* 0.9 * (1 - 3500 / 5000) */
+	};
+	check("0x00000000410fd4f0", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, v2,
+	      N(v2));
+}
+
+/* Neoverse N1: cycle accounting and an MPKI ("1MPKI": factor 1). */
+static void test_neoverse_n1_ratios(void **state)
+{
+	(void)state;
+	static const count c[] = {{"CPU_CYCLES", 1000}, {"STALL_FRONTEND", 250},
+				  {"BR_MIS_PRED_RETIRED", 5}, {"INST_RETIRED", 1000}};
+	static const want w[] = {{"frontend_stalled_cycles", 25}, {"branch_mpki", 5}};
+	check("0x00000000410fd0c0", "neoverse-n2", "armv8_pmuv3_0", c, N(c), 0, w, N(w));
+}
+
+/* Gracemont (adln-metrics.json): tma_backend_bound = TOPDOWN_BE_BOUND.ALL
+ * / (5 * CPU_CLK_UNHALTED.CORE); its threshold "> 0.1" is on the fraction. */
+static void test_gracemont(void **state)
+{
+	(void)state;
+	static const count c[] = {{"TOPDOWN_BE_BOUND.ALL", 1000}, {"CPU_CLK_UNHALTED.CORE", 1000},
+				  {"TOPDOWN_RETIRING.ALL", 2000}};
+	static const want w[] = {{"tma_backend_bound", 20}, {"tma_retiring", 40}};
+	check("GenuineIntel-6-BE-0", "skylake", "cpu", c, N(c), 0, w, N(w));
+	pk_error err;
+	pk_cpuid id;
+	assert_int_equal(pk_cpuid_parse("GenuineIntel-6-BE-0", &id, &err), 0);
+	size_t nr;
+	const pk_metric_def *defs = pk_metric_defs_cpu(&id, NULL, &nr, NULL);
+	pk_metric_table *t = pk_metric_table_new(defs, nr, &err);
+	assert_non_null(t);
+	long r = pk_metric_table_find(t, "tma_backend_bound");
+	assert_true(r >= 0);
+	assert_string_equal(pk_metric_table_def(t, (size_t)r)->threshold, "( tma_backend_bound / 100 ) > 0.1");
+	pk_metric_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zen4_pipeline),
+		cmocka_unit_test(test_neoverse_topdown),
+		cmocka_unit_test(test_neoverse_n1_ratios),
+		cmocka_unit_test(test_gracemont),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
