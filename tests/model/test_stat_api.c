@@ -13,9 +13,13 @@
  * scenario thread by default; the rows as the metrics engine's counts give
  * perf stat's lines (pk_metric_stat_lines): the IPC after instructions, a
  * vendor metric under cycles' empty GHz column or in the place of a count
- * without one. */
+ * without one; pk_targets_select makes stat's and record's -a/-C/-p/-t
+ * choice (the model's threads by default, -C refusing an offline CPU);
+ * pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
+ * or waits for its exit. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +304,108 @@ static void test_command_run(void **state)
 	pk_evlist_put(l);
 }
 
+/* -a, -C, -t and the default on the model's kernel. */
+static void test_targets(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	pk_error err;
+	pk_error_clear(&err);
+	pk_targets_opts o = {.size = sizeof(o), .kernel = pk_model_kernel(m)};
+	pk_cpumap *cpus;
+	pk_threadmap *threads;
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0); /* nothing chosen */
+	assert_null(cpus);
+	assert_null(threads);
+	o.every_task = true; /* the scenario's threads: skl-a, skl-b */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_null(cpus);
+	assert_int_equal(pk_threadmap_nr(threads), 2);
+	char tid[16];
+	snprintf(tid, sizeof(tid), "%d", (int)pk_threadmap_tid(threads, 1));
+	pk_threadmap_put(threads);
+	o.tids = tid; /* -t: that one */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_int_equal(pk_threadmap_nr(threads), 1);
+	pk_threadmap_put(threads);
+	o.all_cpus = true, o.any_with_cpus = true; /* -a first; threads {-1} */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_true(pk_cpumap_nr(cpus) >= 6);
+	assert_int_equal(pk_threadmap_nr(threads), 1);
+	assert_int_equal(pk_threadmap_tid(threads, 0), -1);
+	pk_cpumap_put(cpus);
+	pk_threadmap_put(threads);
+	o.cpu_list = "4096";
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), -EINVAL);
+	assert_null(cpus);
+	assert_null(threads);
+	assert_non_null(strstr(err.msg, "-C 4096: CPU 4096 is not online"));
+	pk_model_free(m);
+}
+
+typedef struct wait_ticks {
+	int n;
+	double t[8], len[8];
+} wait_ticks;
+
+static int wait_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	(void)err;
+	wait_ticks *w = arg;
+	if (w->n < 8)
+		w->t[w->n] = t_ns, w->len[w->n] = len_ns;
+	w->n++;
+	return 0;
+}
+
+/* One run waited for by pk_stat_wait: with -I 50 and --interval-count 2 a
+ * command that would sleep 10 s is ended after two ticks at 50 ms
+ * multiples; without -I the wait ends at the command's exit. */
+static void test_stat_wait(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_evlist *l = stat_events(NULL, NULL, "task-clock", false);
+	sigset_t sigs, old;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGCHLD);
+	sigaddset(&sigs, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	char *long_cmd[] = {(char *)"sleep", (char *)"10", NULL};
+	char *short_cmd[] = {(char *)"sh", (char *)"-c", (char *)"exit 5", NULL};
+	for (int with_i = 1; with_i >= 0; with_i--) {
+		pk_stat_opts o = {.size = sizeof(o), .cmd = with_i ? long_cmd : short_cmd};
+		pk_stat *s;
+		assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+		assert_int_equal(pk_stat_open(s, &err), 0);
+		assert_int_equal(pk_stat_go(s, &err), 0);
+		wait_ticks t = {0};
+		pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = &sigs,
+					.interval_ms = with_i ? 50 : 0, .interval_count = 2,
+					.tick = wait_tick, .arg = &t};
+		pk_stat_waited w;
+		assert_int_equal(pk_stat_wait(s, &wo, &w, &err), 0);
+		pk_stat_result res;
+		pk_stat_stop(s, &res);
+		assert_false(w.interrupted);
+		assert_int_equal(t.n, with_i ? 2 : 0);
+		assert_true(w.intervals_done == with_i);
+		if (with_i) {
+			assert_true(t.t[0] >= 50e6 && t.t[1] >= 100e6 && res.elapsed_ns < 5e9);
+			assert_true(t.len[0] == t.t[0] && t.len[1] == t.t[1] - t.t[0]);
+			assert_true(w.last_tick_ns == t.t[1]);
+			assert_true(WIFSIGNALED(res.status) && WTERMSIG(res.status) == SIGTERM);
+		} else {
+			assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 5);
+		}
+		pk_stat_finish(s, NULL, &err);
+		pk_stat_free(s);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	pk_evlist_put(l);
+}
+
 static void test_metric_groups(void **state)
 {
 	(void)state;
@@ -335,6 +441,8 @@ int main(void)
 		cmocka_unit_test(test_command_not_found),
 		cmocka_unit_test(test_command_run),
 		cmocka_unit_test(test_metric_groups),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_stat_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
