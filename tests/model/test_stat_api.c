@@ -16,7 +16,9 @@
  * without one; pk_targets_select makes stat's and record's -a/-C/-p/-t
  * choice (the model's threads by default, -C refusing an offline CPU);
  * pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
- * or waits for its exit. */
+ * or waits for its exit; pk_topdown_buckets finds -A's CPUs among TopDown's
+ * rows (one bucket when aggregated) and pk_topdown_compute_bucket computes
+ * a bucket's blocks, the aggregated one kept in the --plot series. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -406,6 +408,74 @@ static void test_stat_wait(void **state)
 	pk_evlist_put(l);
 }
 
+/* TopDown on the model per CPU: a bucket per CPU named CPUn, Level 1's
+ * shares of each summing to 100; aggregated, one bucket kept for --plot. */
+static void test_topdown_buckets(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const pk_kernel *k = pk_model_kernel(m);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = pmus, .kernel = k,
+				  .cpuid = pk_model_cpuid(m)->str, .topdown = true,
+				  .system_wide = true};
+	pk_stat_events ev;
+	assert_int_equal(pk_stat_events_build(&eo, &ev, &err), 0);
+	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_CPU,
+			  .clock = model_clock, .clock_arg = m};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(ev.evlist, &o, &s, &err), 0);
+	assert_int_equal(pk_stat_open(s, &err), 0);
+	assert_int_equal(pk_stat_go(s, &err), 0);
+	pk_model_advance(m, pk_model_end(m) - pk_model_now(m));
+	pk_stat_result res;
+	pk_stat_stop(s, &res);
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_finish(s, &rows, &err), 0);
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	assert_int_equal(pk_metric_counts_from_stat(&rows, res.elapsed_ns, &counts, &lit, &in), 0);
+	pk_topdown_bucket *b;
+	size_t nb;
+	assert_int_equal(pk_topdown_buckets(ev.td, &rows, PK_AGGR_CPU, &b, &nb), 0);
+	assert_int_equal(nb, (size_t)pk_cpumap_nr(cpus));
+	assert_int_equal(b[1].key, pk_cpumap_cpu(cpus, 1));
+	char label[16];
+	snprintf(label, sizeof(label), "CPU%d", pk_cpumap_cpu(cpus, 1));
+	assert_string_equal(b[1].label, label);
+	enum { CAP = 64 };
+	pk_topdown_node v[8 * CAP];
+	size_t n[8] = {0};
+	pk_topdown_series series = {0};
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, b[0].key, v, CAP, n, 8, &series, 1),
+			 0);
+	assert_true(n[0] >= 4 && series.nr == 0); /* a CPU's: not kept */
+	double l1 = 0;
+	for (size_t i = 0; i < n[0]; i++)
+		l1 += v[i].level == 1 && v[i].computable ? v[i].value : 0;
+	assert_true(fabs(l1 - 100) < 0.5);
+	free(b);
+	assert_int_equal(pk_topdown_buckets(ev.td, &rows, PK_AGGR_GLOBAL, &b, &nb), 0);
+	assert_int_equal(nb, 1);
+	assert_int_equal(b[0].key, -1);
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, -1, v, CAP, n, 8, &series, 1), 0);
+	assert_int_equal(series.nr, n[0]); /* one block: a sample per node */
+	assert_true(series.v[0].t_ns == 1 && series.v[0].block == 0);
+	pk_topdown_series_release(&series);
+	free(b);
+	free(counts);
+	pk_stat_rows_free(&rows);
+	pk_stat_free(s);
+	pk_cpumap_put(cpus);
+	pk_stat_events_release(&ev);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
 static void test_metric_groups(void **state)
 {
 	(void)state;
@@ -443,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_metric_groups),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_stat_wait),
+		cmocka_unit_test(test_topdown_buckets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
