@@ -310,6 +310,22 @@ int pk_topdown_compute_bucket(const pk_topdown *td, const pk_metric_counts *in, 
 			      pk_topdown_node *v, size_t cap, size_t *n, size_t max_blocks,
 			      pk_topdown_series *series, double t_ns);
 
+/* Block b of a series as a table (what --plot draws): nt interval ends,
+ * the first interval's nodes (at most max_nodes; pointers into s), and
+ * each node's share of each interval, its value / 100 clamped to 0..1 (0
+ * when not computable). */
+typedef struct pk_topdown_table {
+	double *times;             /* nt interval ends, seconds */
+	size_t nt;
+	const pk_topdown_node **node;
+	size_t nn;
+	double *shares;            /* nn x nt: node k's at interval i is [k * nt + i] */
+} pk_topdown_table;
+/* 0 or -ENOMEM (nothing to release then). */
+int pk_topdown_series_table(const pk_topdown_series *s, size_t b, size_t max_nodes,
+			    pk_topdown_table *t);
+void pk_topdown_table_release(pk_topdown_table *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,15 +1,20 @@
 /* TopDown per bucket of perf stat's rows (topdown.h): which buckets the
  * TopDown events have (-A's CPUs, --per-thread's threads, or the one
  * aggregated bucket) and every block computed for one of them, kept for
- * --plot when aggregated.
+ * --plot when aggregated; and a block of the kept series as a table of
+ * shares per interval (what --plot draws).
  *
  * Invariants: buckets come in the rows' order of appearance, each once;
  * rows of events that are not TopDown's make no bucket; a block's node
- * count is clamped to the caller's capacity. */
+ * count is clamped to the caller's capacity. Every reading of a block
+ * lists its nodes in the same order (pk_topdown_compute's), so a node is
+ * its position in a reading; a share is the node's value / 100 clamped to
+ * 0..1, 0 when not computable. */
 #include <pmukit/stat.h>
 #include <pmukit/topdown.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,4 +61,67 @@ int pk_topdown_compute_bucket(const pk_topdown *td, const pk_metric_counts *in, 
 			return r;
 	}
 	return 0;
+}
+
+/* The block's interval times and nodes (first pass). */
+static int table_times(const pk_topdown_series *s, size_t b, size_t max_nodes,
+		       pk_topdown_table *t)
+{
+	t->times = calloc(s->nr ? s->nr : 1, sizeof(*t->times));
+	t->node = calloc(max_nodes ? max_nodes : 1, sizeof(*t->node));
+	if (!t->times || !t->node)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++) {
+		const pk_topdown_sample *x = &s->v[i];
+		if (x->block != b || x->t_ns < 0)
+			continue;
+		if (t->nt == 0 || x->t_ns / 1e9 != t->times[t->nt - 1])
+			t->times[t->nt++] = x->t_ns / 1e9;
+		if (t->nt == 1 && t->nn < max_nodes)
+			t->node[t->nn++] = &x->node;
+	}
+	return 0;
+}
+
+static double share_of(const pk_topdown_node *n)
+{
+	if (!n->computable || !isfinite(n->value))
+		return 0;
+	double v = n->value / 100;
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+int pk_topdown_series_table(const pk_topdown_series *s, size_t b, size_t max_nodes,
+			    pk_topdown_table *t)
+{
+	*t = (pk_topdown_table){0};
+	if (table_times(s, b, max_nodes, t) < 0 ||
+	    !(t->shares = calloc(t->nn * t->nt + 1, sizeof(*t->shares)))) {
+		pk_topdown_table_release(t);
+		return -ENOMEM;
+	}
+	size_t ti = 0, k = 0;
+	double last = -1;
+	for (size_t i = 0; i < s->nr; i++) {
+		const pk_topdown_sample *x = &s->v[i];
+		if (x->block != b || x->t_ns < 0)
+			continue;
+		if (last >= 0 && x->t_ns != last) {
+			ti++;
+			k = 0;
+		}
+		last = x->t_ns;
+		if (ti < t->nt && k < t->nn)
+			t->shares[k * t->nt + ti] = share_of(&x->node);
+		k++;
+	}
+	return 0;
+}
+
+void pk_topdown_table_release(pk_topdown_table *t)
+{
+	free(t->times);
+	free(t->node);
+	free(t->shares);
+	*t = (pk_topdown_table){0};
 }

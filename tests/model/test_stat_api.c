@@ -18,7 +18,8 @@
  * pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
  * or waits for its exit; pk_topdown_buckets finds -A's CPUs among TopDown's
  * rows (one bucket when aggregated) and pk_topdown_compute_bucket computes
- * a bucket's blocks, the aggregated one kept in the --plot series. */
+ * a bucket's blocks, the aggregated one kept in the --plot series, which
+ * pk_topdown_series_table turns into Level shares per interval. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -465,6 +466,20 @@ static void test_topdown_buckets(void **state)
 	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, -1, v, CAP, n, 8, &series, 1), 0);
 	assert_int_equal(series.nr, n[0]); /* one block: a sample per node */
 	assert_true(series.v[0].t_ns == 1 && series.v[0].block == 0);
+	/* a second interval at 2 s: the block's table has two columns */
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, -1, v, CAP, n, 8, &series, 2e9), 0);
+	pk_topdown_table tab;
+	assert_int_equal(pk_topdown_series_table(&series, 0, 32, &tab), 0);
+	assert_int_equal(tab.nt, 2);
+	assert_true(tab.times[0] == 1e-9 && tab.times[1] == 2);
+	assert_int_equal(tab.nn, n[0] < 32 ? n[0] : 32);
+	double share = 0;
+	for (size_t j = 0; j < tab.nn; j++) {
+		assert_true(tab.shares[j * 2] == tab.shares[j * 2 + 1]); /* the same counts */
+		share += tab.node[j]->level == 1 ? tab.shares[j * 2] : 0;
+	}
+	assert_true(fabs(share - 1) < 0.005);
+	pk_topdown_table_release(&tab);
 	pk_topdown_series_release(&series);
 	free(b);
 	free(counts);
