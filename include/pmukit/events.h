@@ -287,6 +287,11 @@ typedef int (*pk_catalog_fn)(const pk_catalog_entry *e, void *arg);
 /* The entries of the sections (PK_CATALOG_* bits) of pmus, in perf 6.1's
  * order (sections in bit order); 0 or fn's nonzero return. */
 int pk_event_catalog(const pk_pmus *pmus, unsigned sections, pk_catalog_fn fn, void *arg);
+/* perf list's filter: true when no pattern is given or one matches one of
+ * the names (NULLs skipped); a pattern with *, ? or [ is a glob matched
+ * whole, else a substring; case is ignored either way. */
+bool pk_catalog_match(const char *const *patterns, size_t nr_patterns, const char *const *names,
+		      size_t nr);
 
 /* Every libpfm4 event of each core PMU of this machine (`pmukit list`'s
  * named events; cpuid NULL: the host's or PMUKIT_CPUID): cb for each, with
