@@ -22,31 +22,37 @@ static void add(fields *f, const char *name, uint64_t value, pk_attr_kind kind, 
 	f->n++;
 }
 
+typedef struct named_bit {
+	const char *name;
+	uint64_t v;
+} named_bit;
+
+/* Each bit as a field of kind; set: non-zero, or always with all. */
+static void add_bits(fields *f, const named_bit *bits, size_t nr, pk_attr_kind kind, bool all)
+{
+	for (size_t i = 0; i < nr; i++)
+		add(f, bits[i].name, bits[i].v, kind, all || bits[i].v != 0);
+}
+
 /* The modifiers: encode's table flags column. */
 static void flags_view(fields *f, const pk_evsel *e, const struct perf_event_attr *a)
 {
-	add(f, "exclude_user", 1, PK_ATTR_BOOL, a->exclude_user);
-	add(f, "exclude_kernel", 1, PK_ATTR_BOOL, a->exclude_kernel);
-	add(f, "exclude_hv", 1, PK_ATTR_BOOL, a->exclude_hv);
-	add(f, "exclude_host", 1, PK_ATTR_BOOL, a->exclude_host);
-	add(f, "exclude_guest", 1, PK_ATTR_BOOL, a->exclude_guest);
-	add(f, "exclude_idle", 1, PK_ATTR_BOOL, a->exclude_idle);
-	add(f, "precise_ip=1", 1, PK_ATTR_BOOL, a->precise_ip == 1);
-	add(f, "precise_ip=2", 1, PK_ATTR_BOOL, a->precise_ip == 2);
-	add(f, "precise_ip=3", 1, PK_ATTR_BOOL, a->precise_ip == 3);
-	add(f, "precise_max", 1, PK_ATTR_BOOL, pk_evsel_precise_max(e));
-	add(f, "pinned", 1, PK_ATTR_BOOL, a->pinned);
-	add(f, "exclusive", 1, PK_ATTR_BOOL, a->exclusive);
-	add(f, "config3", 1, PK_ATTR_BOOL, pk_evsel_config3(e) != 0);
+	const named_bit mods[] = {
+		{"exclude_user", a->exclude_user},   {"exclude_kernel", a->exclude_kernel},
+		{"exclude_hv", a->exclude_hv},       {"exclude_host", a->exclude_host},
+		{"exclude_guest", a->exclude_guest}, {"exclude_idle", a->exclude_idle},
+		{"precise_ip=1", a->precise_ip == 1}, {"precise_ip=2", a->precise_ip == 2},
+		{"precise_ip=3", a->precise_ip == 3}, {"precise_max", pk_evsel_precise_max(e)},
+		{"pinned", a->pinned},               {"exclusive", a->exclusive},
+		{"config3", pk_evsel_config3(e) != 0},
+	};
+	add_bits(f, mods, sizeof(mods) / sizeof(mods[0]), PK_ATTR_BOOL, false);
 }
 
 /* The bits perf -vv prints as numbers, in its order (text view). */
 static void text_bits(fields *f, const struct perf_event_attr *a)
 {
-	const struct {
-		const char *name;
-		uint64_t v;
-	} bits[] = {
+	const named_bit bits[] = {
 		{"disabled", a->disabled}, {"inherit", a->inherit}, {"pinned", a->pinned},
 		{"exclusive", a->exclusive}, {"exclude_user", a->exclude_user},
 		{"exclude_kernel", a->exclude_kernel}, {"exclude_hv", a->exclude_hv},
@@ -56,8 +62,7 @@ static void text_bits(fields *f, const struct perf_event_attr *a)
 		{"exclude_guest", a->exclude_guest}, {"bp_type", a->bp_type},
 		{"aux_output", a->aux_output},
 	};
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		add(f, bits[i].name, bits[i].v, PK_ATTR_UINT, bits[i].v != 0);
+	add_bits(f, bits, sizeof(bits) / sizeof(bits[0]), PK_ATTR_UINT, false);
 }
 
 /* perf -vv's lines: what is set. */
@@ -89,12 +94,12 @@ static void json_view(fields *f, const pk_evsel *e, const struct perf_event_attr
 	add(f, "config3", pk_evsel_config3(e), PK_ATTR_HEX, true);
 	bool leader = pk_evsel_is_leader(e);
 	add(f, "group_leader", leader ? 0 : (uint64_t)pk_evsel_leader(e), PK_ATTR_EVSEL, !leader);
-	add(f, "exclude_user", a->exclude_user, PK_ATTR_BOOL, true);
-	add(f, "exclude_kernel", a->exclude_kernel, PK_ATTR_BOOL, true);
-	add(f, "exclude_hv", a->exclude_hv, PK_ATTR_BOOL, true);
-	add(f, "exclude_host", a->exclude_host, PK_ATTR_BOOL, true);
-	add(f, "exclude_guest", a->exclude_guest, PK_ATTR_BOOL, true);
-	add(f, "exclude_idle", a->exclude_idle, PK_ATTR_BOOL, true);
+	const named_bit excl[] = {
+		{"exclude_user", a->exclude_user},   {"exclude_kernel", a->exclude_kernel},
+		{"exclude_hv", a->exclude_hv},       {"exclude_host", a->exclude_host},
+		{"exclude_guest", a->exclude_guest}, {"exclude_idle", a->exclude_idle},
+	};
+	add_bits(f, excl, sizeof(excl) / sizeof(excl[0]), PK_ATTR_BOOL, true);
 	add(f, "precise_ip", a->precise_ip, PK_ATTR_UINT, true);
 	add(f, "precise_max", pk_evsel_precise_max(e), PK_ATTR_BOOL, true);
 	add(f, "sample_period", a->sample_period, PK_ATTR_UINT, true);
@@ -103,11 +108,12 @@ static void json_view(fields *f, const pk_evsel *e, const struct perf_event_attr
 	add(f, "sample_type_names", a->sample_type, PK_ATTR_SAMPLE_TYPE, true);
 	add(f, "read_format", a->read_format, PK_ATTR_HEX, true);
 	add(f, "read_format_names", a->read_format, PK_ATTR_READ_FORMAT, true);
-	add(f, "disabled", a->disabled, PK_ATTR_BOOL, true);
-	add(f, "inherit", a->inherit, PK_ATTR_BOOL, true);
-	add(f, "enable_on_exec", a->enable_on_exec, PK_ATTR_BOOL, true);
-	add(f, "pinned", a->pinned, PK_ATTR_BOOL, true);
-	add(f, "exclusive", a->exclusive, PK_ATTR_BOOL, true);
+	const named_bit run[] = {
+		{"disabled", a->disabled}, {"inherit", a->inherit},
+		{"enable_on_exec", a->enable_on_exec}, {"pinned", a->pinned},
+		{"exclusive", a->exclusive},
+	};
+	add_bits(f, run, sizeof(run) / sizeof(run[0]), PK_ATTR_BOOL, true);
 	bool bp = a->type == PERF_TYPE_BREAKPOINT;
 	add(f, "bp_type", a->bp_type, PK_ATTR_UINT, bp);
 	add(f, "bp_addr", a->bp_addr, PK_ATTR_HEX, bp);
