@@ -114,6 +114,21 @@ static void check_metric_lines(const pk_stat_rows *rows)
 	free(counts);
 }
 
+/* A pk_stat of l on every CPU of the model, opened and going. */
+static pk_stat *model_stat(pk_model *m, pk_evlist *l, pk_cpumap *cpus, pk_aggr_mode aggr)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_non_null(cpus);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = pk_model_kernel(m), .cpus = cpus,
+			  .aggr = aggr, .clock = model_clock, .clock_arg = m};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+	assert_int_equal(pk_stat_open(s, &err), 0);
+	assert_int_equal(pk_stat_go(s, &err), 0);
+	return s;
+}
+
 static void test_model_run(void **state)
 {
 	(void)state;
@@ -124,13 +139,7 @@ static void test_model_run(void **state)
 	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
 	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
 	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
-	assert_non_null(cpus);
-	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_GLOBAL,
-			  .clock = model_clock, .clock_arg = m};
-	pk_stat *s;
-	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
-	assert_int_equal(pk_stat_open(s, &err), 0);
-	assert_int_equal(pk_stat_go(s, &err), 0);
+	pk_stat *s = model_stat(m, l, cpus, PK_AGGR_GLOBAL);
 	assert_int_equal(pk_stat_pid(s), -1);
 	uint64_t start = pk_model_now(m), end = pk_model_end(m);
 	pk_model_advance(m, end - start);
@@ -231,12 +240,7 @@ static void test_model_intervals_per_core(void **state)
 	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
 	int ncpus = pk_cpumap_nr(cpus);
 	assert_true(ncpus >= 6 && ncpus <= 64 && ncpus % 2 == 0);
-	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_CPU,
-			  .clock = model_clock, .clock_arg = m};
-	ticks t = {0};
-	assert_int_equal(pk_stat_new(l, &o, &t.s, &err), 0);
-	assert_int_equal(pk_stat_open(t.s, &err), 0);
-	assert_int_equal(pk_stat_go(t.s, &err), 0);
+	ticks t = {.s = model_stat(m, l, cpus, PK_AGGR_CPU)};
 	/* 1000 ms of scenario by 300 ms: three ticks and a last of 100 ms */
 	assert_int_equal(pk_model_run(m, 300, 0, on_tick, &t, &err), 0);
 	assert_int_equal(t.n, 4);
@@ -425,12 +429,7 @@ static void test_topdown_buckets(void **state)
 	pk_stat_events ev;
 	assert_int_equal(pk_stat_events_build(&eo, &ev, &err), 0);
 	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
-	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_CPU,
-			  .clock = model_clock, .clock_arg = m};
-	pk_stat *s;
-	assert_int_equal(pk_stat_new(ev.evlist, &o, &s, &err), 0);
-	assert_int_equal(pk_stat_open(s, &err), 0);
-	assert_int_equal(pk_stat_go(s, &err), 0);
+	pk_stat *s = model_stat(m, ev.evlist, cpus, PK_AGGR_CPU);
 	pk_model_advance(m, pk_model_end(m) - pk_model_now(m));
 	pk_stat_result res;
 	pk_stat_stop(s, &res);
