@@ -17,7 +17,8 @@
  * Above it, perf stat's run is a pk_stat (stat.h, stat.c: the runs of -r,
  * -I's deltas, rows per bucket), the measured command is forked and held
  * before exec by workload.h (workload.c), and -a/-C's CPUs come from
- * pk_cpumap_targets (targets.c).
+ * pk_cpumap_targets, the whole -a/-C/-p/-t choice from pk_targets_select
+ * (targets.c).
  *
  * `pmukit record` reuses the open step: configure the evlist with
  * PK_CONFIG_RECORD (or tweak each attr through pk_counting_opts.tweak), open,
@@ -78,6 +79,24 @@ pk_threadmap *pk_threadmap_from_tids(const pk_kernel *k, const char *list, pk_er
  * real one) or -C cpu_list: every CPU listed must be online (else -EINVAL
  * naming it and the online CPUs), and an empty list is refused. */
 pk_cpumap *pk_cpumap_targets(const pk_kernel *k, const char *cpu_list, pk_error *err);
+
+/* What stat and record count: -a/-C's CPUs (pk_cpumap_targets), -p's or
+ * -t's threads, else every_task's default or nothing. Set size to
+ * sizeof(pk_targets_opts); new fields go at the end. */
+typedef struct pk_targets_opts {
+	size_t size;
+	const pk_kernel *kernel;   /* NULL: the real one */
+	bool all_cpus;             /* -a */
+	const char *cpu_list;      /* -C */
+	const char *pids, *tids;   /* -p, -t */
+	bool every_task;           /* none of them: every task of kernel (a model's threads) */
+	bool any_with_cpus;        /* with CPUs, threads {-1} too (record's rings per CPU) */
+} pk_targets_opts;
+/* Sets *cpus and *threads (each NULL when not chosen; both NULL when
+ * nothing was and every_task is not set). 0, or a negative errno with err
+ * set and nothing returned. */
+int pk_targets_select(const pk_targets_opts *o, pk_cpumap **cpus, pk_threadmap **threads,
+		      pk_error *err);
 pk_threadmap *pk_threadmap_get(pk_threadmap *map);
 void pk_threadmap_put(pk_threadmap *map);
 int pk_threadmap_nr(const pk_threadmap *map);

@@ -223,6 +223,35 @@ int pk_sample_type_str(uint64_t sample_type, char *buf, size_t len);
 int pk_read_format_str(uint64_t read_format, char *buf, size_t len);
 int pk_branch_sample_type_str(uint64_t branch_sample_type, char *buf, size_t len);
 
+/* An evsel's attr as named fields, for `pmukit encode`'s views
+ * (attr_fields.c). */
+typedef enum pk_attr_view {
+	PK_ATTR_VIEW_FLAGS,        /* the modifiers set ("precise_ip=2", "config3") */
+	PK_ATTR_VIEW_TEXT,         /* perf -vv's lines: type, size, config words, bits */
+	PK_ATTR_VIEW_JSON,         /* every field, JSON's names */
+} pk_attr_view;
+
+typedef enum pk_attr_kind {
+	PK_ATTR_UINT,              /* a number */
+	PK_ATTR_HEX,               /* a number shown in hex (masks, configs) */
+	PK_ATTR_BOOL,              /* a flag (value 0 or 1) */
+	PK_ATTR_SAMPLE_TYPE,       /* a mask shown by pk_sample_type_str */
+	PK_ATTR_READ_FORMAT,       /* a mask shown by pk_read_format_str */
+	PK_ATTR_EVSEL,             /* another evsel's index (group leader); unset: none */
+} pk_attr_kind;
+
+typedef struct pk_attr_field {
+	const char *name;
+	uint64_t value;
+	pk_attr_kind kind;
+	bool set;                  /* the view shows it for this attr (text, flags:
+				    * non-zero; json: a breakpoint's on breakpoints) */
+} pk_attr_field;
+
+/* The fields view shows of evsel e, in the view's fixed order, set or not:
+ * at most cap into out (out may be NULL); returns the view's count. */
+size_t pk_attr_fields(const pk_evsel *e, pk_attr_view view, pk_attr_field *out, size_t cap);
+
 /* Names of the symbolic events, for listings: hardware, software, cache.
  * Each returns the number of names; name(i) gives one. */
 size_t pk_hw_event_count(void);
@@ -258,6 +287,11 @@ typedef int (*pk_catalog_fn)(const pk_catalog_entry *e, void *arg);
 /* The entries of the sections (PK_CATALOG_* bits) of pmus, in perf 6.1's
  * order (sections in bit order); 0 or fn's nonzero return. */
 int pk_event_catalog(const pk_pmus *pmus, unsigned sections, pk_catalog_fn fn, void *arg);
+/* perf list's filter: true when no pattern is given or one matches one of
+ * the names (NULLs skipped); a pattern with *, ? or [ is a glob matched
+ * whole, else a substring; case is ignored either way. */
+bool pk_catalog_match(const char *const *patterns, size_t nr_patterns, const char *const *names,
+		      size_t nr);
 
 /* Every libpfm4 event of each core PMU of this machine (`pmukit list`'s
  * named events; cpuid NULL: the host's or PMUKIT_CPUID): cb for each, with

@@ -6,16 +6,20 @@
  * enable_on_exec; the others when the run goes). One run is
  *   pk_stat_open   the command forked, the counters opened
  *   pk_stat_go     enabled, the clock started, the command let go
- *   (the caller waits: pk_stat_reap when the command may have ended,
- *    pk_stat_interval for -I's deltas, pk_stat_targets_alive for -p/-t)
+ *   pk_stat_wait   until the command's exit, a signal, the -p/-t targets'
+ *                  exit or --interval-count, -I's ticks on the way (or
+ *                  the caller's own wait: pk_stat_reap when the command may
+ *                  have ended, pk_stat_interval for -I's deltas,
+ *                  pk_stat_targets_alive for -p/-t)
  *   pk_stat_stop   the command ended (SIGTERM when still running), the
  *                  elapsed time, its wait status and resource usage
  *   pk_stat_finish disabled; the totals read into rows
  * and -r repeats it (pk_stat_rows_accumulate sums the runs, with each
  * value's spread). Rows are the counts aggregated per bucket (global, per
  * CPU with -A, per thread), each with running/enabled for the scaling.
- * It never prints, installs no signal handler and sends no signal but the
- * SIGTERM that ends its own command; waiting (and Ctrl-C) is the caller's. */
+ * It never prints, installs no signal handler and signals no process but
+ * its own command (SIGTERM to end it, a Ctrl-C sent to pk_stat_wait's
+ * caller alone passed on); which signals end a wait is the caller's. */
 #ifndef PMUKIT_STAT_H
 #define PMUKIT_STAT_H
 
@@ -23,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/select.h> /* sigset_t (POSIX) */
 #include <sys/types.h>
 #include <pmukit/counting.h>
 #include <pmukit/error.h>
@@ -126,6 +131,36 @@ bool pk_stat_targets_alive(const pk_stat *s);
 double pk_stat_now(const pk_stat *s);
 /* -I: the counts since the previous reading, as rows. */
 int pk_stat_interval(pk_stat *s, pk_stat_rows *rows, pk_error *err);
+
+/* -I's callback: an interval ended at t_ns (the run's clock), len_ns long
+ * (the same shape as pk_model_tick_fn); < 0 ends the wait with it. */
+typedef int (*pk_stat_tick_fn)(void *arg, double t_ns, double len_ns, pk_error *err);
+
+/* Set size to sizeof(pk_stat_wait_opts); new fields go at the end. */
+typedef struct pk_stat_wait_opts {
+	size_t size;
+	/* Blocked by the caller: SIGCHLD (the command's end) and those that
+	 * end a run (SIGINT, SIGTERM, SIGHUP: passed on to a command when
+	 * sent to the caller alone). */
+	const sigset_t *signals;
+	long interval_ms;          /* -I; 0: none */
+	long interval_count;       /* --interval-count; 0: no limit */
+	pk_stat_tick_fn tick;      /* after each interval (with interval_ms) */
+	void *arg;
+} pk_stat_wait_opts;
+
+typedef struct pk_stat_waited {
+	bool interrupted;          /* a signal of the set (not SIGCHLD) came */
+	bool intervals_done;       /* --interval-count reached (a command got SIGTERM) */
+	double last_tick_ns;       /* the last interval's end; 0: none */
+} pk_stat_waited;
+
+/* Waits for the run's end (after pk_stat_go): the command's exit, a
+ * signal of the set (the command, if any, goes on to its end), -p/-t
+ * targets all gone (polled 4 times a second), or interval_count ticks.
+ * Intervals end at interval_ms multiples of the run's clock. 0, or the
+ * tick's error. */
+int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_error *err);
 
 typedef struct pk_stat_result {
 	double elapsed_ns;

@@ -54,6 +54,7 @@
 #include <pmukit/kernel.h>
 #include <pmukit/metrics.h>
 #include <pmukit/pmu.h>
+#include <pmukit/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -286,6 +287,44 @@ typedef struct pk_topdown_series {
 int pk_topdown_series_add(pk_topdown_series *s, double t_ns, size_t block,
 			  const pk_topdown_node *nodes, size_t nr);
 void pk_topdown_series_release(pk_topdown_series *s);
+
+/* ---- Per bucket of stat's rows (td_buckets.c) ---------------------------- */
+
+/* One bucket of TopDown's counts: -A's CPU, --per-thread's thread, or the
+ * aggregated one. */
+typedef struct pk_topdown_bucket {
+	int key;                   /* CPU or tid; -1: aggregated */
+	char label[64];            /* "CPU3", "comm-tid"; "" when aggregated */
+} pk_topdown_bucket;
+
+/* The buckets of td's events among rows (aggregated as aggr), in order of
+ * appearance; PK_AGGR_GLOBAL: the one bucket -1. *out to free (also on
+ * failure); 0 or -ENOMEM. */
+int pk_topdown_buckets(const pk_topdown *td, const pk_stat_rows *rows,
+		       pk_aggr_mode aggr, pk_topdown_bucket **out, size_t *nr);
+/* Every block b (below max_blocks) of bucket key computed
+ * (pk_topdown_compute) into v + b * cap, n[b] its nodes (at most cap);
+ * the aggregated bucket's blocks appended to series at t_ns when series is
+ * not NULL. 0 or -ENOMEM. */
+int pk_topdown_compute_bucket(const pk_topdown *td, const pk_metric_counts *in, int key,
+			      pk_topdown_node *v, size_t cap, size_t *n, size_t max_blocks,
+			      pk_topdown_series *series, double t_ns);
+
+/* Block b of a series as a table (what --plot draws): nt interval ends,
+ * the first interval's nodes (at most max_nodes; pointers into s), and
+ * each node's share of each interval, its value / 100 clamped to 0..1 (0
+ * when not computable). */
+typedef struct pk_topdown_table {
+	double *times;             /* nt interval ends, seconds */
+	size_t nt;
+	const pk_topdown_node **node;
+	size_t nn;
+	double *shares;            /* nn x nt: node k's at interval i is [k * nt + i] */
+} pk_topdown_table;
+/* 0 or -ENOMEM (nothing to release then). */
+int pk_topdown_series_table(const pk_topdown_series *s, size_t b, size_t max_nodes,
+			    pk_topdown_table *t);
+void pk_topdown_table_release(pk_topdown_table *t);
 
 #ifdef __cplusplus
 }

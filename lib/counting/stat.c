@@ -5,7 +5,9 @@
  * Invariants: a run's counting lives from pk_stat_open to the next open
  * (or free); the command is forked before its counters open (they need its
  * pid) and is never left behind: stop and free end it (SIGTERM) and reap
- * it. Nothing here prints, blocks or handles signals. */
+ * it. Nothing here prints or installs a signal handler; only pk_stat_wait
+ * blocks, in sigtimedwait on the signals its caller blocked, and signals
+ * no process but the run's own command. */
 #include <pmukit/stat.h>
 #include <pmukit/workload.h>
 
@@ -287,4 +289,80 @@ int pk_stat_finish(pk_stat *s, pk_stat_rows *rows, pk_error *err)
 	if (r == 0 && pk_stat_rows_collect(rows, s->counting, s->o.aggr, false) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
 	return r;
+}
+
+/* ---- Waiting ------------------------------------------------------------- */
+
+/* How long to wait for a signal: to the next interval's end (-I), a
+ * quarter second when polling -p/-t targets, else (NULL) for ever. */
+static struct timespec *wait_for(const pk_stat *s, double next, bool poll, struct timespec *ts)
+{
+	if (next > 0) {
+		double wait = next - pk_stat_now(s);
+		if (wait < 0)
+			wait = 0;
+		ts->tv_sec = (time_t)(wait / 1e9);
+		ts->tv_nsec = (long)(wait - (double)ts->tv_sec * 1e9);
+		return ts;
+	}
+	if (!poll)
+		return NULL;
+	*ts = (struct timespec){.tv_nsec = 250 * 1000 * 1000};
+	return ts;
+}
+
+/* -I: an interval ended at now; 1 when --interval-count says the run is
+ * over (a command is sent SIGTERM and waited for), 0 to go on, < 0 the
+ * tick's error. */
+static int tick(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, long *ticks,
+		pk_error *err)
+{
+	double t = pk_stat_now(s);
+	int r = o->tick(o->arg, t, t - w->last_tick_ns, err);
+	if (r < 0)
+		return r;
+	w->last_tick_ns = t;
+	if (++*ticks < o->interval_count || !o->interval_count)
+		return 0;
+	w->intervals_done = true;
+	if (s->wl.pid <= 0)
+		return 1;
+	kill(s->wl.pid, SIGTERM);
+	return 0;
+}
+
+int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_error *err)
+{
+	double interval = (double)o->interval_ms * 1e6;
+	long ticks = 0;
+	bool poll = s->o.threads && s->wl.pid < 0;
+	*w = (pk_stat_waited){0};
+	for (;;) {
+		struct timespec ts;
+		double next = interval > 0 ? interval * (double)(ticks + 1) : 0;
+		struct timespec *tsp = wait_for(s, next, poll, &ts);
+		siginfo_t si;
+		int sig = tsp ? sigtimedwait(o->signals, &si, tsp) : sigwaitinfo(o->signals, &si);
+		pid_t pid = s->wl.pid;
+		if (sig == SIGCHLD && pid > 0) {
+			if (pk_stat_reap(s))
+				return 0;
+		} else if (sig > 0 && sig != SIGCHLD) {
+			w->interrupted = true;
+			if (pid <= 0)
+				return 0;
+			/* A terminal's Ctrl-C reached the command too; a kill aimed
+			 * at the caller alone is passed on. */
+			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+				kill(pid, sig);
+		} else if (sig < 0 && errno == EAGAIN) {
+			if (interval > 0 && pk_stat_now(s) >= next) {
+				int r = tick(s, o, w, &ticks, err);
+				if (r)
+					return r < 0 ? r : 0;
+			}
+			if (poll && !pk_stat_targets_alive(s))
+				return 0;
+		}
+	}
 }

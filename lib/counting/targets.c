@@ -1,9 +1,16 @@
 /* The CPUs a counting or a recording runs on: every online CPU of the
  * kernel seam (system-wide, -a), or a list of them (-C), each of which must
- * be online. The error names the list as the user gave it. */
+ * be online. The error names the list as the user gave it. And the whole
+ * target choice of stat and record (pk_targets_select): -a/-C, -p, -t, or
+ * by default every task of the kernel (a model's scenario threads).
+ *
+ * Invariants: at most one of the CPU and thread choices is made from the
+ * options (-a/-C first); on failure nothing is returned (no reference). */
 #include <pmukit/counting.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 pk_cpumap *pk_cpumap_targets(const pk_kernel *k, const char *cpu_list, pk_error *err)
 {
@@ -29,4 +36,65 @@ pk_cpumap *pk_cpumap_targets(const pk_kernel *k, const char *cpu_list, pk_error 
 		want = NULL;
 	}
 	return want;
+}
+
+/* Every task's tid as "a,b,c" (grown as needed: a scenario may have
+ * thousands of threads). */
+typedef struct tid_list {
+	char *s;
+	size_t len, cap;
+} tid_list;
+
+static int add_tid(void *arg, pid_t tid)
+{
+	tid_list *l = arg;
+	if (l->len + 16 > l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		char *s = realloc(l->s, cap);
+		if (!s)
+			return -ENOMEM;
+		l->s = s, l->cap = cap;
+	}
+	l->len += (size_t)snprintf(l->s + l->len, l->cap - l->len, "%s%d", l->len ? "," : "",
+				   (int)tid);
+	return 0;
+}
+
+static pk_threadmap *every_task(const pk_kernel *k, pk_error *err)
+{
+	tid_list all = {0};
+	if (!k || k->ops->host.tasks(k, 0, add_tid, &all) < 0 || !all.s) {
+		free(all.s);
+		pk_err(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	pk_threadmap *map = pk_threadmap_from_tids(k, all.s, err);
+	free(all.s);
+	return map;
+}
+
+int pk_targets_select(const pk_targets_opts *o, pk_cpumap **cpus, pk_threadmap **threads,
+		      pk_error *err)
+{
+	*cpus = NULL;
+	*threads = NULL;
+	if (o->all_cpus || o->cpu_list) {
+		*cpus = pk_cpumap_targets(o->kernel, o->cpu_list, err);
+		if (*cpus && o->any_with_cpus)
+			*threads = pk_threadmap_any();
+	} else if (o->pids) {
+		*threads = pk_threadmap_from_pids(o->kernel, o->pids, err);
+	} else if (o->tids) {
+		*threads = pk_threadmap_from_tids(o->kernel, o->tids, err);
+	} else if (o->every_task) {
+		*threads = every_task(o->kernel, err);
+	} else {
+		return 0;
+	}
+	bool by_cpu = o->all_cpus || o->cpu_list;
+	if (by_cpu ? *cpus && (*threads || !o->any_with_cpus) : *threads != NULL)
+		return 0;
+	pk_cpumap_put(*cpus);
+	*cpus = NULL;
+	return err && err->code ? err->code : -ENOMEM;
 }

@@ -8,11 +8,43 @@
  * Invariants: sections come in the order of their bits, entries in perf's
  * order inside a section; nothing without a core PMU in the hardware,
  * cache and raw sections (nothing could count them); an entry's strings
- * live until the callback returns. */
+ * live until the callback returns. And perf list's patterns
+ * (pk_catalog_match): a glob (*, ?, [) matched whole, else a substring,
+ * both ignoring case. */
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
 
+#include <fnmatch.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return n == 0;
+}
+
+bool pk_catalog_match(const char *const *patterns, size_t nr_patterns, const char *const *names,
+		      size_t nr)
+{
+	if (nr_patterns == 0)
+		return true;
+	for (size_t p = 0; p < nr_patterns; p++)
+		for (size_t i = 0; i < nr; i++) {
+			if (!names[i])
+				continue;
+			bool hit = strpbrk(patterns[p], "*?[")
+					   ? fnmatch(patterns[p], names[i], FNM_CASEFOLD) == 0
+					   : contains_nocase(names[i], patterns[p]);
+			if (hit)
+				return true;
+		}
+	return false;
+}
 
 /* x86 core PMUs export the generic events they support as sysfs aliases of
  * the same name (Intel has no stalled-cycles-*). When no core PMU exports

@@ -8,48 +8,14 @@
 #include <pmukit/counting.h>
 #include <pmukit/model.h>
 
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-/* The scenario's tids as "a,b,c" (grown as needed: a scenario may have
- * thousands of threads). */
-typedef struct tid_list {
-	char *s;
-	size_t len, cap;
-} tid_list;
-
-static int add_tid(void *arg, pid_t tid)
-{
-	tid_list *l = arg;
-	if (l->len + 16 > l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 4096;
-		char *s = realloc(l->s, cap);
-		if (!s)
-			return -ENOMEM;
-		l->s = s, l->cap = cap;
-	}
-	l->len += (size_t)snprintf(l->s + l->len, l->cap - l->len, "%s%d", l->len ? "," : "",
-				   (int)tid);
-	return 0;
-}
 
 pk_threadmap *pk_model_threads(pk_model *m, const char *pids, const char *tids, pk_error *err)
 {
-	const pk_kernel *k = pk_model_kernel(m);
-	if (pids)
-		return pk_threadmap_from_pids(k, pids, err);
-	if (tids)
-		return pk_threadmap_from_tids(k, tids, err);
-	tid_list all = {0};
-	if (k->ops->host.tasks(k, 0, add_tid, &all) < 0 || !all.s) {
-		free(all.s);
-		pk_err(err, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	pk_threadmap *map = pk_threadmap_from_tids(k, all.s, err);
-	free(all.s);
-	return map;
+	pk_targets_opts o = {.size = sizeof(o), .kernel = pk_model_kernel(m), .pids = pids,
+			     .tids = tids, .every_task = true};
+	pk_cpumap *cpus;
+	pk_threadmap *threads;
+	return pk_targets_select(&o, &cpus, &threads, err) < 0 ? NULL : threads;
 }
 
 int pk_model_run(pk_model *m, long interval_ms, long interval_count, pk_model_tick_fn tick,

@@ -1,7 +1,7 @@
 /* pmukit list, run as a program against the fixture trees; and the event
  * catalog it prints (pk_event_catalog) through the public API on the
  * same trees: sections in order, the hybrid unit, what a machine without
- * a core PMU leaves out. */
+ * a core PMU leaves out; list's pattern filter (pk_catalog_match). */
 #include "helpers.h"
 
 #include <pmukit/events.h>
@@ -328,6 +328,22 @@ static void test_bad_sysfs(void **state)
 	free(out);
 }
 
+/* list's filter: a substring or a whole glob, case ignored; no pattern
+ * takes everything, NULL names are skipped. */
+static void test_catalog_match(void **state)
+{
+	(void)state;
+	const char *names[] = {NULL, "cpu-cycles OR cycles", "cpu/branches/"};
+	const char *sub[] = {"CYCLES"}, *glob[] = {"cpu/*/"}, *part_glob[] = {"cyc*"};
+	const char *none[] = {"tlb", "x*"};
+	assert_true(pk_catalog_match(NULL, 0, names, 3));
+	assert_true(pk_catalog_match(sub, 1, names, 3));
+	assert_true(pk_catalog_match(glob, 1, names, 3));
+	assert_false(pk_catalog_match(part_glob, 1, names, 3)); /* a glob is matched whole */
+	assert_false(pk_catalog_match(none, 2, names, 3));
+	assert_false(pk_catalog_match(sub, 1, names, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_zen4_stalled_cycles),
 		cmocka_unit_test(test_catalog_api),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_catalog_match),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_tracepoints),

@@ -1,5 +1,6 @@
 /* Event syntax: grammar, resolution, hybrid expansion, modifiers, groups,
- * errors with positions, and the per-command attr defaults. */
+ * errors with positions, and the per-command attr defaults; an evsel's attr
+ * as each encode view's named fields (pk_attr_fields). */
 #include "helpers.h"
 
 #include <errno.h>
@@ -698,6 +699,47 @@ static void test_pfm_named(void **state)
 	pk_evlist_put(l);
 }
 
+/* pk_attr_field lookup by name in a view's list. */
+static const pk_attr_field *field(const pk_attr_field *f, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].name, name))
+			return &f[i];
+	fail_msg("no field %s", name);
+	return NULL;
+}
+
+/* pk_attr_fields: each view's fields of a group member with modifiers and
+ * of a breakpoint; the list is fixed, set says what the view shows. */
+static void test_attr_fields(void **state)
+{
+	(void)state;
+	pk_evlist *l = must_parse("icelake", "{cycles,instructions:upp},mem:0x1000:rw");
+	const pk_evsel *ins = pk_evlist_at(l, 1), *bp = pk_evlist_at(l, 2);
+	pk_attr_field f[40];
+	size_t n = pk_attr_fields(ins, PK_ATTR_VIEW_FLAGS, f, 40);
+	assert_int_equal(n, pk_attr_fields(ins, PK_ATTR_VIEW_FLAGS, NULL, 0));
+	assert_true(field(f, n, "exclude_kernel")->set && field(f, n, "precise_ip=2")->set);
+	assert_false(field(f, n, "exclude_user")->set || field(f, n, "precise_ip=1")->set);
+	n = pk_attr_fields(ins, PK_ATTR_VIEW_JSON, f, 40);
+	assert_true(n <= 40);
+	const pk_attr_field *g = field(f, n, "group_leader");
+	assert_true(g->kind == PK_ATTR_EVSEL && g->set && g->value == 0);
+	assert_int_equal(field(f, n, "precise_ip")->value, 2);
+	assert_false(field(f, n, "bp_addr")->set);
+	n = pk_attr_fields(pk_evlist_at(l, 0), PK_ATTR_VIEW_JSON, f, 40);
+	assert_false(field(f, n, "group_leader")->set);
+	n = pk_attr_fields(bp, PK_ATTR_VIEW_TEXT, f, 40);
+	assert_true(n <= 40);
+	assert_string_equal(f[0].name, "type");
+	assert_int_equal(f[0].value, PERF_TYPE_BREAKPOINT);
+	const pk_attr_field *addr = field(f, n, "bp_addr");
+	assert_true(addr->set && addr->kind == PK_ATTR_HEX && addr->value == 0x1000);
+	assert_true(field(f, n, "bp_len")->set && field(f, n, "bp_type")->value == 3);
+	assert_false(field(f, n, "precise_ip")->set);
+	pk_evlist_put(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -710,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_pfm_named),       cmocka_unit_test(test_refused_like_perf),
 		cmocka_unit_test(test_record_like_perf),
 		cmocka_unit_test(test_malformed_cpuid_env),
+		cmocka_unit_test(test_attr_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

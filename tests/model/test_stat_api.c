@@ -13,9 +13,16 @@
  * scenario thread by default; the rows as the metrics engine's counts give
  * perf stat's lines (pk_metric_stat_lines): the IPC after instructions, a
  * vendor metric under cycles' empty GHz column or in the place of a count
- * without one. */
+ * without one; pk_targets_select makes stat's and record's -a/-C/-p/-t
+ * choice (the model's threads by default, -C refusing an offline CPU);
+ * pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
+ * or waits for its exit; pk_topdown_buckets finds -A's CPUs among TopDown's
+ * rows (one bucket when aggregated) and pk_topdown_compute_bucket computes
+ * a bucket's blocks, the aggregated one kept in the --plot series, which
+ * pk_topdown_series_table turns into Level shares per interval. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +114,21 @@ static void check_metric_lines(const pk_stat_rows *rows)
 	free(counts);
 }
 
+/* A pk_stat of l on every CPU of the model, opened and going. */
+static pk_stat *model_stat(pk_model *m, pk_evlist *l, pk_cpumap *cpus, pk_aggr_mode aggr)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_non_null(cpus);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = pk_model_kernel(m), .cpus = cpus,
+			  .aggr = aggr, .clock = model_clock, .clock_arg = m};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+	assert_int_equal(pk_stat_open(s, &err), 0);
+	assert_int_equal(pk_stat_go(s, &err), 0);
+	return s;
+}
+
 static void test_model_run(void **state)
 {
 	(void)state;
@@ -117,13 +139,7 @@ static void test_model_run(void **state)
 	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
 	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
 	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
-	assert_non_null(cpus);
-	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_GLOBAL,
-			  .clock = model_clock, .clock_arg = m};
-	pk_stat *s;
-	assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
-	assert_int_equal(pk_stat_open(s, &err), 0);
-	assert_int_equal(pk_stat_go(s, &err), 0);
+	pk_stat *s = model_stat(m, l, cpus, PK_AGGR_GLOBAL);
 	assert_int_equal(pk_stat_pid(s), -1);
 	uint64_t start = pk_model_now(m), end = pk_model_end(m);
 	pk_model_advance(m, end - start);
@@ -224,12 +240,7 @@ static void test_model_intervals_per_core(void **state)
 	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
 	int ncpus = pk_cpumap_nr(cpus);
 	assert_true(ncpus >= 6 && ncpus <= 64 && ncpus % 2 == 0);
-	pk_stat_opts o = {.size = sizeof(o), .kernel = k, .cpus = cpus, .aggr = PK_AGGR_CPU,
-			  .clock = model_clock, .clock_arg = m};
-	ticks t = {0};
-	assert_int_equal(pk_stat_new(l, &o, &t.s, &err), 0);
-	assert_int_equal(pk_stat_open(t.s, &err), 0);
-	assert_int_equal(pk_stat_go(t.s, &err), 0);
+	ticks t = {.s = model_stat(m, l, cpus, PK_AGGR_CPU)};
 	/* 1000 ms of scenario by 300 ms: three ticks and a last of 100 ms */
 	assert_int_equal(pk_model_run(m, 300, 0, on_tick, &t, &err), 0);
 	assert_int_equal(t.n, 4);
@@ -300,6 +311,185 @@ static void test_command_run(void **state)
 	pk_evlist_put(l);
 }
 
+/* -a, -C, -t and the default on the model's kernel. */
+static void test_targets(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	pk_error err;
+	pk_error_clear(&err);
+	pk_targets_opts o = {.size = sizeof(o), .kernel = pk_model_kernel(m)};
+	pk_cpumap *cpus;
+	pk_threadmap *threads;
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0); /* nothing chosen */
+	assert_null(cpus);
+	assert_null(threads);
+	o.every_task = true; /* the scenario's threads: skl-a, skl-b */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_null(cpus);
+	assert_int_equal(pk_threadmap_nr(threads), 2);
+	char tid[16];
+	snprintf(tid, sizeof(tid), "%d", (int)pk_threadmap_tid(threads, 1));
+	pk_threadmap_put(threads);
+	o.tids = tid; /* -t: that one */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_int_equal(pk_threadmap_nr(threads), 1);
+	pk_threadmap_put(threads);
+	o.all_cpus = true, o.any_with_cpus = true; /* -a first; threads {-1} */
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), 0);
+	assert_true(pk_cpumap_nr(cpus) >= 6);
+	assert_int_equal(pk_threadmap_nr(threads), 1);
+	assert_int_equal(pk_threadmap_tid(threads, 0), -1);
+	pk_cpumap_put(cpus);
+	pk_threadmap_put(threads);
+	o.cpu_list = "4096";
+	assert_int_equal(pk_targets_select(&o, &cpus, &threads, &err), -EINVAL);
+	assert_null(cpus);
+	assert_null(threads);
+	assert_non_null(strstr(err.msg, "-C 4096: CPU 4096 is not online"));
+	pk_model_free(m);
+}
+
+typedef struct wait_ticks {
+	int n;
+	double t[8], len[8];
+} wait_ticks;
+
+static int wait_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	(void)err;
+	wait_ticks *w = arg;
+	if (w->n < 8)
+		w->t[w->n] = t_ns, w->len[w->n] = len_ns;
+	w->n++;
+	return 0;
+}
+
+/* One run waited for by pk_stat_wait: with -I 50 and --interval-count 2 a
+ * command that would sleep 10 s is ended after two ticks at 50 ms
+ * multiples; without -I the wait ends at the command's exit. */
+static void test_stat_wait(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_evlist *l = stat_events(NULL, NULL, "task-clock", false);
+	sigset_t sigs, old;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGCHLD);
+	sigaddset(&sigs, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	char *long_cmd[] = {(char *)"sleep", (char *)"10", NULL};
+	char *short_cmd[] = {(char *)"sh", (char *)"-c", (char *)"exit 5", NULL};
+	for (int with_i = 1; with_i >= 0; with_i--) {
+		pk_stat_opts o = {.size = sizeof(o), .cmd = with_i ? long_cmd : short_cmd};
+		pk_stat *s;
+		assert_int_equal(pk_stat_new(l, &o, &s, &err), 0);
+		assert_int_equal(pk_stat_open(s, &err), 0);
+		assert_int_equal(pk_stat_go(s, &err), 0);
+		wait_ticks t = {0};
+		pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = &sigs,
+					.interval_ms = with_i ? 50 : 0, .interval_count = 2,
+					.tick = wait_tick, .arg = &t};
+		pk_stat_waited w;
+		assert_int_equal(pk_stat_wait(s, &wo, &w, &err), 0);
+		pk_stat_result res;
+		pk_stat_stop(s, &res);
+		assert_false(w.interrupted);
+		assert_int_equal(t.n, with_i ? 2 : 0);
+		assert_true(w.intervals_done == with_i);
+		if (with_i) {
+			assert_true(t.t[0] >= 50e6 && t.t[1] >= 100e6 && res.elapsed_ns < 5e9);
+			assert_true(t.len[0] == t.t[0] && t.len[1] == t.t[1] - t.t[0]);
+			assert_true(w.last_tick_ns == t.t[1]);
+			assert_true(WIFSIGNALED(res.status) && WTERMSIG(res.status) == SIGTERM);
+		} else {
+			assert_true(WIFEXITED(res.status) && WEXITSTATUS(res.status) == 5);
+		}
+		pk_stat_finish(s, NULL, &err);
+		pk_stat_free(s);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	pk_evlist_put(l);
+}
+
+/* TopDown on the model per CPU: a bucket per CPU named CPUn, Level 1's
+ * shares of each summing to 100; aggregated, one bucket kept for --plot. */
+static void test_topdown_buckets(void **state)
+{
+	(void)state;
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const pk_kernel *k = pk_model_kernel(m);
+	pk_error err;
+	pk_error_clear(&err);
+	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = pmus, .kernel = k,
+				  .cpuid = pk_model_cpuid(m)->str, .topdown = true,
+				  .system_wide = true};
+	pk_stat_events ev;
+	assert_int_equal(pk_stat_events_build(&eo, &ev, &err), 0);
+	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
+	pk_stat *s = model_stat(m, ev.evlist, cpus, PK_AGGR_CPU);
+	pk_model_advance(m, pk_model_end(m) - pk_model_now(m));
+	pk_stat_result res;
+	pk_stat_stop(s, &res);
+	pk_stat_rows rows = {0};
+	assert_int_equal(pk_stat_finish(s, &rows, &err), 0);
+	pk_metric_count *counts;
+	pk_metric_literal lit;
+	pk_metric_counts in;
+	assert_int_equal(pk_metric_counts_from_stat(&rows, res.elapsed_ns, &counts, &lit, &in), 0);
+	pk_topdown_bucket *b;
+	size_t nb;
+	assert_int_equal(pk_topdown_buckets(ev.td, &rows, PK_AGGR_CPU, &b, &nb), 0);
+	assert_int_equal(nb, (size_t)pk_cpumap_nr(cpus));
+	assert_int_equal(b[1].key, pk_cpumap_cpu(cpus, 1));
+	char label[16];
+	snprintf(label, sizeof(label), "CPU%d", pk_cpumap_cpu(cpus, 1));
+	assert_string_equal(b[1].label, label);
+	enum { CAP = 64 };
+	pk_topdown_node v[8 * CAP];
+	size_t n[8] = {0};
+	pk_topdown_series series = {0};
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, b[0].key, v, CAP, n, 8, &series, 1),
+			 0);
+	assert_true(n[0] >= 4 && series.nr == 0); /* a CPU's: not kept */
+	double l1 = 0;
+	for (size_t i = 0; i < n[0]; i++)
+		l1 += v[i].level == 1 && v[i].computable ? v[i].value : 0;
+	assert_true(fabs(l1 - 100) < 0.5);
+	free(b);
+	assert_int_equal(pk_topdown_buckets(ev.td, &rows, PK_AGGR_GLOBAL, &b, &nb), 0);
+	assert_int_equal(nb, 1);
+	assert_int_equal(b[0].key, -1);
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, -1, v, CAP, n, 8, &series, 1), 0);
+	assert_int_equal(series.nr, n[0]); /* one block: a sample per node */
+	assert_true(series.v[0].t_ns == 1 && series.v[0].block == 0);
+	/* a second interval at 2 s: the block's table has two columns */
+	assert_int_equal(pk_topdown_compute_bucket(ev.td, &in, -1, v, CAP, n, 8, &series, 2e9), 0);
+	pk_topdown_table tab;
+	assert_int_equal(pk_topdown_series_table(&series, 0, 32, &tab), 0);
+	assert_int_equal(tab.nt, 2);
+	assert_true(tab.times[0] == 1e-9 && tab.times[1] == 2);
+	assert_int_equal(tab.nn, n[0] < 32 ? n[0] : 32);
+	double share = 0;
+	for (size_t j = 0; j < tab.nn; j++) {
+		assert_true(tab.shares[j * 2] == tab.shares[j * 2 + 1]); /* the same counts */
+		share += tab.node[j]->level == 1 ? tab.shares[j * 2] : 0;
+	}
+	assert_true(fabs(share - 1) < 0.005);
+	pk_topdown_table_release(&tab);
+	pk_topdown_series_release(&series);
+	free(b);
+	free(counts);
+	pk_stat_rows_free(&rows);
+	pk_stat_free(s);
+	pk_cpumap_put(cpus);
+	pk_stat_events_release(&ev);
+	pk_pmus_put(pmus);
+	pk_model_free(m);
+}
+
 static void test_metric_groups(void **state)
 {
 	(void)state;
@@ -335,6 +525,9 @@ int main(void)
 		cmocka_unit_test(test_command_not_found),
 		cmocka_unit_test(test_command_run),
 		cmocka_unit_test(test_metric_groups),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_stat_wait),
+		cmocka_unit_test(test_topdown_buckets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,26 +61,12 @@ static void print_table(const pk_evlist *evlist)
 			snprintf(c1, sizeof(c1), "0x%llx", (unsigned long long)a->config1);
 		if (a->config2)
 			snprintf(c2, sizeof(c2), "0x%llx", (unsigned long long)a->config2);
-		size_t n = 0;
-#define ADD(cond, text)                                                                        \
-	do {                                                                                   \
-		if ((cond) && n < sizeof(flags))                                               \
-			n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s%s", n ? "," : "", text); \
-	} while (0)
-		ADD(a->exclude_user, "exclude_user");
-		ADD(a->exclude_kernel, "exclude_kernel");
-		ADD(a->exclude_hv, "exclude_hv");
-		ADD(a->exclude_host, "exclude_host");
-		ADD(a->exclude_guest, "exclude_guest");
-		ADD(a->exclude_idle, "exclude_idle");
-		ADD(a->precise_ip == 1, "precise_ip=1");
-		ADD(a->precise_ip == 2, "precise_ip=2");
-		ADD(a->precise_ip == 3, "precise_ip=3");
-		ADD(pk_evsel_precise_max(e), "precise_max");
-		ADD(a->pinned, "pinned");
-		ADD(a->exclusive, "exclusive");
-		ADD(pk_evsel_config3(e), "config3");
-#undef ADD
+		pk_attr_field f[16];
+		size_t nf = pk_attr_fields(e, PK_ATTR_VIEW_FLAGS, f, 16), n = 0;
+		for (size_t k = 0; k < nf && k < 16; k++)
+			if (f[k].set && n < sizeof(flags))
+				n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s%s", n ? "," : "",
+						      f[k].name);
 		char cfg[24];
 		snprintf(cfg, sizeof(cfg), "0x%llx", (unsigned long long)a->config);
 		const char *name = pk_evsel_name(e), *pmu = pk_evsel_pmu_name(e);
@@ -89,11 +75,23 @@ static void print_table(const pk_evlist *evlist)
 	}
 }
 
+/* A field's value as text: names for masks, hex or decimal. */
+static const char *field_str(const pk_attr_field *f, char *buf, size_t len)
+{
+	if (f->kind == PK_ATTR_SAMPLE_TYPE)
+		pk_sample_type_str(f->value, buf, len);
+	else if (f->kind == PK_ATTR_READ_FORMAT)
+		pk_read_format_str(f->value, buf, len);
+	else
+		snprintf(buf, len, f->kind == PK_ATTR_HEX ? "0x%llx" : "%llu",
+			 (unsigned long long)f->value);
+	return buf;
+}
+
 static void print_text(const pk_evlist *evlist)
 {
 	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
 		const pk_evsel *e = pk_evlist_at(evlist, i);
-		const struct perf_event_attr *a = pk_evsel_attr(e);
 		char cpus[256] = "any";
 		if (pk_evsel_cpus(e))
 			pk_cpumap_format(pk_evsel_cpus(e), cpus, sizeof(cpus));
@@ -102,102 +100,45 @@ static void print_text(const pk_evlist *evlist)
 		if (!pk_evsel_is_leader(e))
 			printf(", group leader #%d", pk_evsel_leader(e));
 		printf(")\n");
-		uint64_t words[4] = {a->config, a->config1, a->config2, pk_evsel_config3(e)};
-		printf("    %-32s %u\n", "type", a->type);
-		printf("    %-32s %u\n", "size", pk_evsel_config3(e) ? PK_ATTR_SIZE_CONFIG3 : PK_ATTR_SIZE);
-		for (int w = 0; w < 4; w++)
-			if (words[w] || w == 0)
-				printf("    %-32s 0x%llx\n", pk_config_word_name(w), (unsigned long long)words[w]);
-		if (a->sample_period)
-			printf("    %-32s %llu\n", "{ sample_period, sample_freq }",
-			       (unsigned long long)a->sample_period);
+		pk_attr_field f[40];
+		size_t nf = pk_attr_fields(e, PK_ATTR_VIEW_TEXT, f, 40);
 		char buf[256];
-		if (a->sample_type) {
-			pk_sample_type_str(a->sample_type, buf, sizeof(buf));
-			printf("    %-32s %s\n", "sample_type", buf);
-		}
-		if (a->read_format) {
-			pk_read_format_str(a->read_format, buf, sizeof(buf));
-			printf("    %-32s %s\n", "read_format", buf);
-		}
-#define FLAG(f)                                                                               \
-	do {                                                                                  \
-		if (a->f)                                                                     \
-			printf("    %-32s %u\n", #f, (unsigned)a->f);                         \
-	} while (0)
-		FLAG(disabled);
-		FLAG(inherit);
-		FLAG(pinned);
-		FLAG(exclusive);
-		FLAG(exclude_user);
-		FLAG(exclude_kernel);
-		FLAG(exclude_hv);
-		FLAG(exclude_idle);
-		FLAG(freq);
-		FLAG(enable_on_exec);
-		FLAG(precise_ip);
-		FLAG(sample_id_all);
-		FLAG(exclude_host);
-		FLAG(exclude_guest);
-		FLAG(bp_type);
-		FLAG(aux_output);
-#undef FLAG
-		if (a->type == PERF_TYPE_BREAKPOINT) {
-			printf("    %-32s 0x%llx\n", "bp_addr", (unsigned long long)a->bp_addr);
-			printf("    %-32s %llu\n", "bp_len", (unsigned long long)a->bp_len);
-		}
+		for (size_t k = 0; k < nf && k < 40; k++)
+			if (f[k].set)
+				printf("    %-32s %s\n", f[k].name, field_str(&f[k], buf, sizeof(buf)));
 	}
 }
 
-static json_t *hex(uint64_t v)
+/* A field as JSON: numbers, hex strings, booleans, names; an unset
+ * evsel index is null. */
+static json_t *field_json(const pk_attr_field *f)
 {
-	char buf[32];
-	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
-	return json_string(buf);
+	char buf[256];
+	switch (f->kind) {
+	case PK_ATTR_BOOL:
+		return json_boolean(f->value);
+	case PK_ATTR_UINT:
+		return json_integer((json_int_t)f->value);
+	case PK_ATTR_EVSEL:
+		return f->set ? json_integer((json_int_t)f->value) : json_null();
+	default:
+		return json_string(field_str(f, buf, sizeof(buf)));
+	}
 }
 
 static json_t *evsel_json(const pk_evsel *e, size_t idx)
 {
-	const struct perf_event_attr *a = pk_evsel_attr(e);
 	json_t *o = json_object();
 	char buf[256];
 	json_object_set_new(o, "index", json_integer((json_int_t)idx));
 	const char *name = pk_evsel_name(e), *pmu = pk_evsel_pmu_name(e);
 	json_object_set_new(o, "name", json_string(name ? name : ""));
 	json_object_set_new(o, "pmu", pmu ? json_string(pmu) : json_null());
-	json_object_set_new(o, "type", json_integer(a->type));
-	json_object_set_new(o, "config", hex(a->config));
-	json_object_set_new(o, "config1", hex(a->config1));
-	json_object_set_new(o, "config2", hex(a->config2));
-	json_object_set_new(o, "config3", hex(pk_evsel_config3(e)));
-	json_object_set_new(o, "group_leader",
-			    pk_evsel_is_leader(e) ? json_null() : json_integer(pk_evsel_leader(e)));
-	json_object_set_new(o, "exclude_user", json_boolean(a->exclude_user));
-	json_object_set_new(o, "exclude_kernel", json_boolean(a->exclude_kernel));
-	json_object_set_new(o, "exclude_hv", json_boolean(a->exclude_hv));
-	json_object_set_new(o, "exclude_host", json_boolean(a->exclude_host));
-	json_object_set_new(o, "exclude_guest", json_boolean(a->exclude_guest));
-	json_object_set_new(o, "exclude_idle", json_boolean(a->exclude_idle));
-	json_object_set_new(o, "precise_ip", json_integer(a->precise_ip));
-	json_object_set_new(o, "precise_max", json_boolean(pk_evsel_precise_max(e)));
-	json_object_set_new(o, "sample_period", json_integer((json_int_t)a->sample_period));
-	json_object_set_new(o, "freq", json_boolean(a->freq));
-	json_object_set_new(o, "sample_type", hex(a->sample_type));
-	pk_sample_type_str(a->sample_type, buf, sizeof(buf));
-	json_object_set_new(o, "sample_type_names", json_string(buf));
-	json_object_set_new(o, "read_format", hex(a->read_format));
-	pk_read_format_str(a->read_format, buf, sizeof(buf));
-	json_object_set_new(o, "read_format_names", json_string(buf));
-	json_object_set_new(o, "disabled", json_boolean(a->disabled));
-	json_object_set_new(o, "inherit", json_boolean(a->inherit));
-	json_object_set_new(o, "enable_on_exec", json_boolean(a->enable_on_exec));
-	json_object_set_new(o, "pinned", json_boolean(a->pinned));
-	json_object_set_new(o, "exclusive", json_boolean(a->exclusive));
-	if (a->type == PERF_TYPE_BREAKPOINT) {
-		json_object_set_new(o, "bp_type", json_integer(a->bp_type));
-		json_object_set_new(o, "bp_addr", hex(a->bp_addr));
-		json_object_set_new(o, "bp_len", json_integer((json_int_t)a->bp_len));
-	}
+	pk_attr_field f[40];
+	size_t nf = pk_attr_fields(e, PK_ATTR_VIEW_JSON, f, 40);
+	for (size_t k = 0; k < nf && k < 40; k++)
+		if (f[k].set || f[k].kind == PK_ATTR_EVSEL)
+			json_object_set_new(o, f[k].name, field_json(&f[k]));
 	if (pk_evsel_cpus(e)) {
 		pk_cpumap_format(pk_evsel_cpus(e), buf, sizeof(buf));
 		json_object_set_new(o, "cpus", json_string(buf));

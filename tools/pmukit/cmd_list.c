@@ -7,7 +7,6 @@
  * (pk_event_catalog, pk_pfm_foreach, pk_tracepoint_foreach); here: the
  * sections and patterns asked for, and the printing. */
 #include <ctype.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -99,36 +98,11 @@ struct lister {
 	bool details;              /* --details */
 };
 
-static bool has_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
-static bool contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return true;
-	return n == 0;
-}
-
 /* True when no pattern was given or one matches any of the names. */
 static bool wanted(const struct lister *l, const char *const *names, size_t nr)
 {
-	if (l->nr_patterns == 0)
-		return true;
-	for (int p = 0; p < l->nr_patterns; p++)
-		for (size_t i = 0; i < nr; i++) {
-			if (!names[i])
-				continue;
-			bool hit = has_glob(l->patterns[p])
-					   ? fnmatch(l->patterns[p], names[i], FNM_CASEFOLD) == 0
-					   : contains_nocase(names[i], l->patterns[p]);
-			if (hit)
-				return true;
-		}
-	return false;
+	return pk_catalog_match((const char *const *)l->patterns, (size_t)l->nr_patterns, names,
+				nr);
 }
 
 static void emit(struct lister *l, const char *name, const char *kind)

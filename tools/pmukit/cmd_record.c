@@ -161,16 +161,13 @@ static int setup_events(rsession *s, int argc, char **argv)
 static int setup_model_targets(rsession *s)
 {
 	const ropts *o = s->o;
-	pk_cpumap *cpus = NULL;
+	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel,
+			      .all_cpus = o->r.system_wide, .cpu_list = o->r.cpu_list,
+			      .pids = o->r.pids, .tids = o->r.tids, .every_task = true,
+			      .any_with_cpus = true};
+	pk_cpumap *cpus;
 	pk_threadmap *threads;
-	if (o->r.system_wide || o->r.cpu_list) {
-		cpus = pk_cpumap_targets(s->kernel, o->r.cpu_list, &s->err);
-		threads = cpus ? pk_threadmap_any() : NULL;
-	} else {
-		threads = pk_model_threads(s->model, o->r.pids, o->r.tids, &s->err);
-	}
-	if (!threads) {
-		pk_cpumap_put(cpus);
+	if (pk_targets_select(&to, &cpus, &threads, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return 1;
 	}

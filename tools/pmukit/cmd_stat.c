@@ -408,9 +408,10 @@ static void stat_print_notes(const pk_evlist *l, size_t *printed, bool verbose)
 			fprintf(stderr, "%s\n", pk_evlist_warning(l, *printed));
 }
 
-/* Prints one interval's deltas. */
-static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk_error *err)
+/* Prints one interval's deltas (a pk_stat_tick_fn). */
+static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 {
+	struct stat_session *s = arg;
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
 	if (r == 0)
@@ -425,65 +426,20 @@ static int print_interval(struct stat_session *s, double t_ns, double len_ns, pk
 	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 }
 
-/* Waits for the end of a run: the command's exit, Ctrl-C, the targets'
- * exit, or the interval count; prints intervals on the way. Times are the
- * run's clock (pk_stat_now). */
+/* Waits for the end of a run (pk_stat_wait), printing intervals on the
+ * way. */
 static int wait_run(struct stat_session *s, pk_error *err)
 {
-	struct stat_opts *o = s->o;
-	double interval = (double)o->interval_ms * 1e6;
-	long ticks = 0;
-	bool poll_targets = s->threads && pk_stat_pid(s->st) < 0;
-	for (;;) {
-		struct timespec ts, *tsp = NULL;
-		double next = 0;
-		if (interval > 0) {
-			next = interval * (double)(ticks + 1);
-			double wait = next - pk_stat_now(s->st);
-			if (wait < 0)
-				wait = 0;
-			ts.tv_sec = (time_t)(wait / 1e9);
-			ts.tv_nsec = (long)(wait - (double)ts.tv_sec * 1e9);
-			tsp = &ts;
-		} else if (poll_targets) {
-			ts.tv_sec = 0;
-			ts.tv_nsec = 250 * 1000 * 1000;
-			tsp = &ts;
-		}
-		siginfo_t si;
-		int sig = tsp ? sigtimedwait(&s->waited, &si, tsp) : sigwaitinfo(&s->waited, &si);
-		pid_t pid = pk_stat_pid(s->st);
-		if (sig == SIGCHLD && pid > 0) {
-			if (pk_stat_reap(s->st))
-				return 0;
-		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			s->interrupted = true;
-			if (pid <= 0)
-				return 0;
-			/* A terminal's Ctrl-C reached the command too; a kill aimed
-			 * at us alone is passed on. Either way its counts are wanted. */
-			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
-				kill(pid, sig);
-		} else if (sig < 0 && errno == EAGAIN) {
-			if (interval > 0 && pk_stat_now(s->st) >= next) {
-				double t = pk_stat_now(s->st);
-				int r = print_interval(s, t, t - s->last_print_ns, err);
-				if (r < 0)
-					return r;
-				s->last_print_ns = t;
-				ticks++;
-				if (o->interval_count && ticks >= o->interval_count) {
-					s->intervals_done = true;
-					if (pid > 0)
-						kill(pid, SIGTERM);
-					else
-						return 0;
-				}
-			}
-			if (poll_targets && !pk_stat_targets_alive(s->st))
-				return 0;
-		}
-	}
+	pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = &s->waited,
+				.interval_ms = s->o->interval_ms,
+				.interval_count = s->o->interval_count, .tick = print_interval,
+				.arg = s};
+	pk_stat_waited w;
+	int r = pk_stat_wait(s->st, &wo, &w, err);
+	s->interrupted |= w.interrupted;
+	s->intervals_done |= w.intervals_done;
+	s->last_print_ns = w.last_tick_ns;
+	return r;
 }
 
 static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
@@ -658,21 +614,13 @@ static int setup(struct stat_session *s, pk_error *err)
 	int usage = pk_cli_check_cputype("stat", s->pmus, o->cputype);
 	if (usage)
 		return usage;
-	if (o->all_cpus || o->cpu_list) {
-		s->cpus = pk_cpumap_targets(s->kernel, o->cpu_list, err);
-		if (!s->cpus)
-			return err->code ? err->code : -ENOMEM;
-	} else if (s->model) {
-		s->threads = pk_model_threads(s->model, o->pids, o->tids, err);
-		if (!s->threads)
-			return err->code ? err->code : -ENOMEM;
-	} else if (o->pids || o->tids) {
-		s->threads = o->pids ? pk_threadmap_from_pids(NULL, o->pids, err)
-				     : pk_threadmap_from_tids(NULL, o->tids, err);
-		if (!s->threads)
-			return err->code ? err->code : -ENOMEM;
-	}
-	int r = build_evlist(s, err);
+	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel, .all_cpus = o->all_cpus,
+			      .cpu_list = o->cpu_list, .pids = o->pids, .tids = o->tids,
+			      .every_task = s->model != NULL};
+	int r = pk_targets_select(&to, &s->cpus, &s->threads, err);
+	if (r < 0)
+		return r;
+	r = build_evlist(s, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < pk_evlist_nr_warnings(s->evlist); i++) {

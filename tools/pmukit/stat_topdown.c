@@ -1,5 +1,6 @@
 /* pmukit stat --topdown: see stat_topdown.h. The numbers come from the
- * library (pk_topdown_compute); this file lays them out. A node that is
+ * library (pk_topdown_buckets, pk_topdown_compute_bucket); this file lays
+ * them out. A node that is
  * not computable is printed as "-" (JSON null), never as 0. */
 #include "stat_topdown.h"
 #include "textout.h"
@@ -25,10 +26,7 @@ static int col_width(const pk_topdown_node *n)
 }
 
 /* -A / --per-thread: one bucket's blocks, named "CPU3" or "comm-tid". */
-typedef struct td_key {
-	int key;                   /* -1: aggregated */
-	char label[64];
-} td_key;
+typedef pk_topdown_bucket td_key;
 
 /* The -I rows' label column: the bucket (-A, --per-thread; with the core
  * PMU on hybrid threads), else the core PMU on hybrid; its title. */
@@ -272,34 +270,6 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 	}
 }
 
-/* The buckets of TopDown's rows in order of appearance: -1 alone when
- * aggregated. *out to free. */
-static size_t td_keys(const stat_td *t, const stat_rows *rows, td_key **out)
-{
-	td_key *k = calloc(rows->nr + 1, sizeof(*k));
-	size_t n = 0;
-	if (!k)
-		return 0;
-	if (t->aggr == PK_AGGR_GLOBAL)
-		k[n++].key = -1;
-	for (size_t i = 0; t->aggr != PK_AGGR_GLOBAL && i < rows->nr; i++) {
-		const stat_row *r = &rows->v[i];
-		size_t j = 0;
-		while (j < n && k[j].key != r->key)
-			j++;
-		if (j < n || r->key < 0 || !pk_topdown_has_evsel(t->td, r->evsel))
-			continue;
-		k[n].key = r->key;
-		if (t->aggr == PK_AGGR_CPU)
-			snprintf(k[n].label, sizeof(k[n].label), "CPU%d", r->key);
-		else
-			snprintf(k[n].label, sizeof(k[n].label), "%s-%d", r->comm, r->key);
-		n++;
-	}
-	*out = k;
-	return n;
-}
-
 /* One bucket's blocks: computed, kept for --plot (aggregated only),
  * printed; a bucket's block without counts (a CPU of the other core type)
  * is left out, and a bucket without any block too. */
@@ -307,14 +277,8 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 		     const td_key *k, bool first, pk_topdown_node *v, double interval_ns)
 {
 	size_t nb = pk_topdown_nr_blocks(t->td), n[8] = {0};
-	int r = 0;
-	for (size_t b = 0; b < nb && b < 8 && r == 0; b++) {
-		n[b] = pk_topdown_compute(t->td, b, in, k->key, v + b * TD_MAX_NODES, TD_MAX_NODES);
-		n[b] = n[b] > TD_MAX_NODES ? TD_MAX_NODES : n[b];
-		if (k->key < 0)
-			r = pk_topdown_series_add(&t->series, interval_ns, b, v + b * TD_MAX_NODES,
-						  n[b]);
-	}
+	int r = pk_topdown_compute_bucket(t->td, in, k->key, v, TD_MAX_NODES, n, 8, &t->series,
+					  interval_ns);
 	/* -I: each block's column header once, before its first rows (with
 	 * -A, at the first CPU that has the block) */
 	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
@@ -361,10 +325,11 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	pk_metric_counts in;
 	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
-	td_key *keys = NULL;
-	size_t nk = td_keys(t, rows, &keys);
+	td_key *keys;
+	size_t nk;
+	int r = pk_topdown_buckets(t->td, rows, t->aggr, &keys, &nk);
 	pk_topdown_node *v = calloc(8 * TD_MAX_NODES, sizeof(*v));
-	int r = v && keys ? 0 : -ENOMEM;
+	r = v ? r : -ENOMEM;
 	for (size_t i = 0; i < nk && r == 0; i++)
 		r = print_key(t, p, &in, &keys[i], i == 0, v, interval_ns);
 	if (r == 0)
