@@ -223,6 +223,34 @@ typedef struct pk_hist_opts {
 	uint64_t time_start, time_end;  /* --time; 0: open */
 } pk_hist_opts;
 
+/* perf report's option words into o (opts.c). -s's keys (replacing the
+ * defaults; "" leaves none: a row per event): -EINVAL naming the unknown
+ * key in err's where, -ENOMEM. */
+int pk_hist_opts_sort(pk_hist_opts *o, const char *arg, pk_error *err);
+/* -g's words (graph ... none, caller/callee, percent/period/count, then
+ * the threshold and the print limit); false, o unchanged, when a word is
+ * not one of them. */
+bool pk_hist_opts_callgraph(pk_hist_opts *o, const char *arg);
+/* Appends a comma-separated list's items (--comms, --pid, -d ...): 0 or
+ * -ENOMEM. */
+int pk_hist_list_add(pk_hist_list *l, const char *arg);
+/* -C's CPU list ("0-3,8") and --time's "START,END" in seconds (either
+ * side may be empty): 0 or -EINVAL (-ENOMEM). */
+int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg);
+int pk_hist_opts_time(pk_hist_opts *o, const char *arg);
+/* Whether the file can take -C, as perf 6.1 decides: 0; -ENODATA when its
+ * samples carry no CPU; -ERANGE when a CPU asked is past the file's
+ * (*cpu: the first such). */
+int pk_hist_opts_cpus_fit(const pk_hist_opts *o, pk_session *s, const pk_pd_header *h,
+			  size_t *cpu);
+/* -F's list, after the other options: the columns (o->out: the list, a
+ * "+list" after overhead, then the -s keys not in it) and the order
+ * (o->sort: the -s keys, then the columns not among them); keys named are
+ * added to o->keys. -EINVAL naming an unknown field in err's where. */
+int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err);
+/* Frees the lists' items and the CPU set these functions made. */
+void pk_hist_opts_release(pk_hist_opts *o);
+
 /* A histogram with perf report's defaults (comm,dso,sym; the chains'
  * 0.5% and PK_MAX_STACK; the file decides branches); NULL when out of
  * memory. pk_hist_free frees the entries, not the options' lists. */
@@ -292,6 +320,10 @@ const char *pk_hist_entry_dso(const pk_hist_entry *e);
 const pk_hist_cnode *pk_hist_entry_chain(const pk_hist_entry *e);
 const pk_pd_branch_entry *pk_hist_entry_branch(const pk_hist_entry *e);
 bool pk_hist_entry_nosym(const pk_hist_entry *e, enum pk_hist_side side);
+
+/* The key columns' widths perf 6.1 prints event ev's entries with, into
+ * w[nr_keys] (all: every entry of the histogram, any order; widths.c). */
+void pk_hist_widths(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, int *w);
 
 /* The width perf 6.1 gives a symbol's text: an inlined function's
  * " (inlined)" (--call-graph dwarf chains) is not counted. */

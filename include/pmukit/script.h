@@ -9,6 +9,10 @@
  * - The `metric` field (pk_script_metric, script_metric.c): perf script's
  *   running state for the shadow metrics of group samples, the formulas
  *   being lib/metrics' stat table (the rules in script_metric.c).
+ * - The -F field list (pk_script_fields, script_select.c): parsed into the
+ *   fields asked, added and taken away, then checked once per event
+ *   against its sample_type as perf 6.1 does (the defaults per event type,
+ *   what a missing attribute drops or refuses, the event names' width).
  * - Address lines remembered (pk_line_cache, script_lines.c): the text the
  *   caller formatted for an address kept in a slot under a tag, so that it
  *   is copied when the address comes again; a sample's call chain gathered
@@ -77,6 +81,64 @@ size_t pk_script_metric_sample(pk_script_metric *m, const pk_pd_evsel *e,
 			       const pk_pd_sample *smp);
 /* Line i of the last round's (an empty one past them). */
 const pk_script_metric_line *pk_script_metric_line_at(const pk_script_metric *m, size_t i);
+
+/* ---- The -F field list ---------------------------------------------------- */
+
+/* perf script's fields, one bit each (PK_SCRIPT_F_SYNTH: Intel PT's psb and
+ * cbr payload, never named by -F). */
+#define PK_SCRIPT_F_COMM (1u << 0)
+#define PK_SCRIPT_F_TID (1u << 1)
+#define PK_SCRIPT_F_PID (1u << 2)
+#define PK_SCRIPT_F_CPU (1u << 3)
+#define PK_SCRIPT_F_TIME (1u << 4)
+#define PK_SCRIPT_F_EVNAME (1u << 5)
+#define PK_SCRIPT_F_IP (1u << 6)
+#define PK_SCRIPT_F_SYM (1u << 7)
+#define PK_SCRIPT_F_SYMOFF (1u << 8)
+#define PK_SCRIPT_F_DSO (1u << 9)
+#define PK_SCRIPT_F_ADDR (1u << 10)
+#define PK_SCRIPT_F_PHYS_ADDR (1u << 11)
+#define PK_SCRIPT_F_PERIOD (1u << 12)
+#define PK_SCRIPT_F_WEIGHT (1u << 13)
+#define PK_SCRIPT_F_DATA_SRC (1u << 14)
+#define PK_SCRIPT_F_DATA_PAGE_SIZE (1u << 15)
+#define PK_SCRIPT_F_CODE_PAGE_SIZE (1u << 16)
+#define PK_SCRIPT_F_CGROUP (1u << 17)
+#define PK_SCRIPT_F_INS_LAT (1u << 18)
+#define PK_SCRIPT_F_TRACE (1u << 19)
+#define PK_SCRIPT_F_IREGS (1u << 20)
+#define PK_SCRIPT_F_UREGS (1u << 21)
+#define PK_SCRIPT_F_FLAGS (1u << 22)
+#define PK_SCRIPT_F_MISC (1u << 23)
+#define PK_SCRIPT_F_TOD (1u << 24)
+#define PK_SCRIPT_F_CALLINDENT (1u << 25)
+#define PK_SCRIPT_F_BRSTACK (1u << 26)
+#define PK_SCRIPT_F_BRSTACKSYM (1u << 27)
+#define PK_SCRIPT_F_BRSTACKOFF (1u << 28)
+#define PK_SCRIPT_F_SRCLINE (1u << 29)
+#define PK_SCRIPT_F_METRIC (1u << 30)
+#define PK_SCRIPT_F_SYNTH (1u << 31)
+
+/* What -F asked: a list that replaces the defaults (user), or changes to
+ * them (+field, -field), for the events of type_filter ("hw", "sw",
+ * "trace", "raw") or of every type (NULL). Zeroed: perf's defaults. */
+typedef struct pk_script_fields {
+	unsigned fields;             /* the list, when user */
+	bool user;                   /* a list without + or - */
+	unsigned add, del;           /* +field, -field */
+	const char *type_filter;     /* a static string, or NULL */
+} pk_script_fields;
+
+/* Parses -F's argument into sel: 0 or -EINVAL (err in perf's words, to be
+ * printed after "pmukit script: "), -ENOMEM. */
+int pk_script_fields_parse(pk_script_fields *sel, const char *arg, pk_error *err);
+/* Each event's fields after checking them against its sample_type, into
+ * out[pk_session_nr_evsels(s)] (0: the event is not printed), and the
+ * widest name of an event printed into *name_width (left as it is when
+ * none is wider). hide_callchain: -G. -EINVAL when a field asked for needs
+ * an attribute the samples lack (err: perf's line, printed as it is). */
+int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide_callchain,
+			   unsigned *out, int *name_width, pk_error *err);
 
 /* ---- Address lines remembered ------------------------------------------ */
 

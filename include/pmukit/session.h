@@ -227,6 +227,26 @@ void pk_session_aux_flags(pk_session_msg_fn fn, void *arg, uint64_t truncated, u
 			  uint64_t collision, uint64_t nr_aux, const char *lost_hint,
 			  const char *collision_hint);
 
+/* ---- report --stats' counts (stats.c) ---- */
+
+/* Samples and lost samples (LOST_SAMPLES records) per evsel index (n:
+ * the file's evsels and SPE's synthetic ones). Begin (0 or -ENOMEM), run
+ * the session with pk_session_stats_sample and pk_session_stats_event
+ * (arg: the counts), end frees them. */
+typedef struct pk_session_stats {
+	uint64_t *samples, *lost;
+	size_t n;
+} pk_session_stats;
+int pk_session_stats_begin(pk_session_stats *c, pk_session *s);
+int pk_session_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev,
+			    const pk_pd_sample *smp);
+void pk_session_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+void pk_session_stats_end(pk_session_stats *c);
+/* The records of type t as perf 6.1 counts them (COMPRESSED2 as
+ * COMPRESSED; 0 for types past FINISHED_INIT or unnamed), and their total. */
+uint64_t pk_session_stats_records(const pk_pd_stats *st, uint32_t t);
+uint64_t pk_session_stats_total(const pk_pd_stats *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,12 @@
  * them, side records before and after it, messages kept when no callback
  * is given, perf's owner check, a file of which nothing decodes
  * (-ENODATA naming how many samples and where the first was), options of
- * an older size refused, a missing file with perf's hint. */
+ * an older size refused, a missing file with perf's hint; script's -F
+ * list (pk_script_fields) parsed and checked against the file's
+ * sample_type, its refusals in perf 6.1's words; report's option words
+ * read into pk_hist_opts (pk_hist_opts_*), and the key columns' widths
+ * (pk_hist_widths) against the dots under perf 6.1's titles; report
+ * --stats' counts (pk_session_stats). */
 #include "helpers.h"
 #include "pd_test.h"
 #include "perfdata/sample_write.h"
@@ -14,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pmukit/hist.h>
+#include <pmukit/script.h>
 #include <pmukit/session.h>
 
 #define PID 777
@@ -182,6 +189,190 @@ static void test_open_refusals(void **state)
 	pk_session_close(s);
 }
 
+/* -F parsed, then checked on cpu-clock samples with ip, tid, time and
+ * period (no cpu): the defaults lose cpu silently, a list asking for it
+ * is refused as perf 6.1 refuses it, +/- change the defaults. */
+static unsigned fields_of(pk_session *s, const char *arg, int *rc, pk_error *err)
+{
+	pk_script_fields sel = {0};
+	unsigned f = 0;
+	int w = 0;
+	*rc = arg ? pk_script_fields_parse(&sel, arg, err) : 0;
+	if (!*rc)
+		*rc = pk_script_fields_check(&sel, s, false, &f, &w, err);
+	assert_true(*rc || w == (int)strlen(pk_pd_evsel_name(pk_session_evsel_at(s, 0))));
+	return f;
+}
+
+static void test_script_fields(void **state)
+{
+	(void)state;
+	const char *path = make_file("fields.data", 3, false);
+	pk_session *s;
+	pk_error err;
+	int rc;
+	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
+	unsigned def = PK_SCRIPT_F_COMM | PK_SCRIPT_F_TID | PK_SCRIPT_F_TIME | PK_SCRIPT_F_EVNAME |
+		       PK_SCRIPT_F_IP | PK_SCRIPT_F_SYM | PK_SCRIPT_F_SYMOFF | PK_SCRIPT_F_DSO |
+		       PK_SCRIPT_F_PERIOD;
+	assert_int_equal(fields_of(s, NULL, &rc, &err), def);
+	assert_int_equal(fields_of(s, "-sym,+addr,+cpu", &rc, &err), def & ~PK_SCRIPT_F_SYM);
+	assert_int_equal(fields_of(s, "sw:ip,tid", &rc, &err), PK_SCRIPT_F_IP | PK_SCRIPT_F_TID);
+	assert_int_equal(fields_of(s, "trace:ip", &rc, &err), def); /* not this event's type */
+	fields_of(s, "ip,cpu", &rc, &err);
+	assert_int_equal(rc, -EINVAL);
+	char want[256];
+	snprintf(want, sizeof(want), "Samples for '%s' event do not have CPU attribute set. "
+		 "Cannot print 'cpu' field.", pk_pd_evsel_name(pk_session_evsel_at(s, 0)));
+	assert_string_equal(err.msg, want);
+	if (pd_test_have("perf")) { /* perf 6.1 says the same */
+		char cmd[1200], *out = NULL;
+		snprintf(cmd, sizeof(cmd), "perf script -F ip,cpu -i %s 2>&1", path);
+		pk_test_run(cmd, &out, 0);
+		assert_non_null(out);
+		assert_non_null(strstr(out, err.msg));
+		free(out);
+	}
+	fields_of(s, "symoff", &rc, &err);
+	assert_string_equal(err.msg, "Display of offsets requested but symbol is notselected.");
+	pk_script_fields sel = {0};
+	assert_int_equal(pk_script_fields_parse(&sel, "ip,+sym", &err), -EINVAL);
+	assert_string_equal(err.msg, "cannot mix +-field with overridden fields");
+	assert_int_equal(pk_script_fields_parse(&sel, "bogus", &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid field requested: 'bogus'");
+	assert_int_equal(pk_script_fields_parse(&sel, "hx:ip", &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid event type 'hx' in field string");
+	assert_int_equal(pk_script_fields_parse(&sel, "", &err), -EINVAL);
+	pk_session_close(s);
+}
+
+/* report's option words: -s, -g, the lists, -C, --time, -F. */
+static void test_hist_opts(void **state)
+{
+	(void)state;
+	pk_hist *h = pk_hist_new();
+	assert_non_null(h);
+	pk_hist_opts *o = pk_hist_options(h);
+	pk_error err;
+	assert_int_equal(pk_hist_opts_sort(o, "dso,sym", &err), 0);
+	assert_int_equal(o->nr_keys, 2);
+	assert_string_equal(o->keys[1]->name, "sym");
+	assert_true(o->sort_given && !o->sym_first);
+	assert_int_equal(pk_hist_opts_sort(o, "dso,bogus", &err), -EINVAL);
+	assert_string_equal(err.where, "bogus");
+	assert_int_equal(pk_hist_opts_sort(o, "dso", &err), 0);
+	assert_true(pk_hist_opts_callgraph(o, "caller,0.5,3"));
+	assert_true(o->cg.caller && o->cg.order_set && o->cg.print_limit == 3);
+	assert_true(o->cg.min_percent == 0.5);
+	assert_false(pk_hist_opts_callgraph(o, "callee,nonsense"));
+	assert_true(o->cg.caller); /* unchanged */
+	assert_int_equal(pk_hist_list_add(&o->comms, "a,b"), 0);
+	assert_int_equal(o->comms.n, 2);
+	assert_string_equal(o->comms.items[1], "b");
+	assert_int_equal(pk_hist_opts_cpus(o, "0-2,5"), 0);
+	assert_true(o->cpus[2] && !o->cpus[3] && o->cpus[5]);
+	assert_int_equal(pk_hist_opts_time(o, "1.5,"), 0);
+	assert_true(o->time_start == 1500000000 && o->time_end == 0);
+	assert_int_equal(pk_hist_opts_time(o, "x"), -EINVAL);
+	/* -F after -s dso: the columns, then dso; the order dso first */
+	assert_int_equal(pk_hist_opts_fields(o, "overhead,comm", &err), 0);
+	assert_int_equal(o->nr_out, 3);
+	assert_int_equal(o->out[0].val, PK_HIST_V_OVERHEAD);
+	assert_string_equal(o->keys[o->out[1].key]->name, "comm");
+	assert_string_equal(o->keys[o->out[2].key]->name, "dso");
+	assert_string_equal(o->keys[o->sort[0].key]->name, "dso");
+	assert_int_equal(pk_hist_opts_fields(o, "bogus", &err), -EINVAL);
+	assert_string_equal(err.where, "bogus");
+	pk_hist_opts_release(o);
+	assert_null(o->cpus);
+	assert_int_equal(o->comms.n, 0);
+	pk_hist_free(h);
+}
+
+/* The dots under perf 6.1's titles, one run per column ("# ...  ..."). */
+static int perf_dots(const char *path, int *w, int max)
+{
+	char cmd[1200], *out = NULL;
+	snprintf(cmd, sizeof(cmd), "perf report --stdio --no-children -i %s 2>/dev/null", path);
+	pk_test_run(cmd, &out, 0);
+	assert_non_null(out);
+	int n = 0;
+	for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "# .", 3))
+			continue;
+		for (char *p = l + 2; *p == '.' && n < max;) {
+			int k = 0;
+			while (p[k] == '.')
+				k++;
+			w[n++] = k;
+			p += k;
+			while (*p == ' ')
+				p++;
+		}
+		break;
+	}
+	free(out);
+	return n;
+}
+
+/* The key columns' widths of a file's entries, as perf sizes them. */
+static void test_hist_widths(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	const char *path = make_file("widths.data", 20, false);
+	pk_session *s;
+	pk_error err;
+	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
+	pk_pd_header hdr;
+	memset(&hdr, 0, sizeof(hdr));
+	assert_int_equal(pk_pd_header_read(pk_session_reader(s), &hdr, &err), 0);
+	pk_hist *h = pk_hist_new();
+	pk_hist_options(h)->children = false;
+	pk_hist_options(h)->children_set = true;
+	assert_int_equal(pk_hist_settle(h, s, &hdr, &err), 0);
+	assert_int_equal(pk_hist_setup(h, s, &hdr), 0);
+	assert_int_equal(pk_session_run(s, pk_hist_sample, h, &err), 0);
+	size_t n;
+	pk_hist_entry **all = pk_hist_collect(h, &n);
+	assert_non_null(all);
+	int w[PK_HIST_MAX_KEYS], dots[8];
+	pk_hist_widths(h, all, n, 0, w);
+	int nd = perf_dots(path, dots, 8);
+	const pk_hist_opts *o = pk_hist_config(h);
+	assert_int_equal(nd, 1 + o->nr_keys); /* Overhead, then the keys */
+	for (int k = 0; k < o->nr_keys; k++)
+		assert_int_equal(w[k], dots[1 + k]);
+	free(all);
+	pk_hist_free(h);
+	pk_pd_header_release(&hdr);
+	pk_session_close(s);
+}
+
+/* --stats' counts: each event's samples, the records by type, their total. */
+static void test_session_stats(void **state)
+{
+	(void)state;
+	const char *path = make_file("stats.data", 30, false);
+	pk_session *s;
+	pk_error err;
+	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
+	pk_session_stats c;
+	assert_int_equal(pk_session_stats_begin(&c, s), 0);
+	pk_session_on_event(s, pk_session_stats_event, &c);
+	assert_int_equal(pk_session_run(s, pk_session_stats_sample, &c, &err), 0);
+	assert_int_equal(c.samples[0], 30);
+	assert_int_equal(c.lost[0], 0);
+	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(s));
+	assert_int_equal(pk_session_stats_records(st, PERF_RECORD_SAMPLE), 30);
+	assert_int_equal(pk_session_stats_records(st, PERF_RECORD_COMM), 1);
+	assert_int_equal(pk_session_stats_records(st, PK_RECORD_TYPE_MAX), 0);
+	assert_true(pk_session_stats_total(st) >= 31);
+	pk_session_stats_end(&c);
+	assert_null(c.samples);
+	pk_session_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +380,10 @@ int main(void)
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_nothing_decoded),
 		cmocka_unit_test(test_open_refusals),
+		cmocka_unit_test(test_script_fields),
+		cmocka_unit_test(test_hist_opts),
+		cmocka_unit_test(test_hist_widths),
+		cmocka_unit_test(test_session_stats),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

@@ -16,156 +16,21 @@
 
 /* ---- options ---- */
 
+/* -s: perf's words for a key it does not know, with the keys it knows. */
 static int parse_sort(pk_hist_opts *o, const char *arg)
 {
-	char *copy = strdup(arg);
-	if (!copy)
-		return -ENOMEM;
-	o->nr_keys = 0;
-	o->sort_given = true;
-	o->sym_first = !strncmp(arg, "sym", 3);
-	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		const pk_hist_key *k = pk_hist_key_find(t);
-		if (!k || o->nr_keys == PK_HIST_MAX_KEYS) {
-			char clip[PK_CLIP_LEN];
-			fprintf(stderr, "pmukit report: unknown --sort key '%s' (",
-				pk_cli_clip(t, clip));
-			for (size_t i = 0; pk_hist_key_nth(i); i++)
-				fprintf(stderr, "%s%s", i ? ", " : "", pk_hist_key_nth(i)->name);
-			fprintf(stderr, ")\n");
-			free(copy);
-			return -EINVAL;
-		}
-		o->keys[o->nr_keys++] = k;
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_hist_opts_sort(o, arg, &err);
+	if (rc == -EINVAL) {
+		char clip[PK_CLIP_LEN];
+		fprintf(stderr, "pmukit report: unknown --sort key '%s' (",
+			pk_cli_clip(err.where, clip));
+		for (size_t i = 0; pk_hist_key_nth(i); i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", pk_hist_key_nth(i)->name);
+		fprintf(stderr, ")\n");
 	}
-	free(copy);
-	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
-	return 0;
-}
-
-/* One word of -g: a mode, an order, a key, a value, or a number. */
-static bool cg_word(pk_hist_opts *o, const char *t, int *nums)
-{
-	static const char *const modes[] = {"graph", "fractal", "flat", "folded", "none"};
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(t, modes[i])) {
-			o->cg.mode = (enum pk_hist_cg_mode)i;
-			return true;
-		}
-	if (!strcmp(t, "caller") || !strcmp(t, "callee")) {
-		o->cg.caller = t[4] == 'e' && t[5] == 'r';
-		o->cg.order_set = true;
-		return true;
-	}
-	if (!strcmp(t, "function") || !strcmp(t, "address"))
-		return true;
-	if (!strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count")) {
-		o->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
-		o->cg.show_count = t[0] == 'c';
-		return true;
-	}
-	char *end;
-	double v = strtod(t, &end);
-	if (end == t || *end)
-		return false;
-	if ((*nums)++ == 0)
-		o->cg.min_percent = v;
-	else
-		o->cg.print_limit = (unsigned)v;
-	return true;
-}
-
-/* -g's argument; false (nothing changed) when it is not one. */
-static bool parse_cg(pk_hist_opts *o, const char *arg)
-{
-	pk_hist_cg_opts save = o->cg;
-	char *copy = strdup(arg);
-	if (!copy)
-		return false;
-	int nums = 0;
-	bool ok = true;
-	for (char *t = strtok(copy, ","); t && ok; t = strtok(NULL, ","))
-		ok = cg_word(o, t, &nums);
-	free(copy);
-	if (!ok)
-		o->cg = save;
-	return ok;
-}
-
-static int parse_list(pk_hist_list *l, const char *arg)
-{
-	char *copy = strdup(arg);
-	if (!copy)
-		return -ENOMEM;
-	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-		char **n = realloc(l->items, (l->n + 1) * sizeof(*n));
-		if (!n || !(n[l->n] = strdup(t))) {
-			if (n)
-				l->items = n;
-			free(copy);
-			return -ENOMEM;
-		}
-		l->items = n;
-		l->n++;
-	}
-	free(copy);
-	return 0;
-}
-
-static void free_list(pk_hist_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->items[i]);
-	free(l->items);
-}
-
-static int parse_cpus(pk_hist_opts *o, const char *arg)
-{
-	o->nr_cpus = 4096;
-	o->cpus = calloc(o->nr_cpus, sizeof(bool));
-	if (!o->cpus)
-		return -ENOMEM;
-	const char *p = arg;
-	while (*p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-		if (end == p)
-			return -EINVAL;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p)
-				return -EINVAL;
-		}
-		for (unsigned long c = a; c <= b && c < o->nr_cpus; c++)
-			o->cpus[c] = true;
-		p = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/* --time START,END in seconds (either may be empty). */
-static int parse_time(pk_hist_opts *o, const char *arg)
-{
-	const char *comma = strchr(arg, ',');
-	if (!comma)
-		return -EINVAL;
-	char *end;
-	if (comma != arg) {
-		double a = strtod(arg, &end);
-		if (end != comma)
-			return -EINVAL;
-		o->time_start = (uint64_t)(a * 1e9 + 0.5);
-	}
-	if (comma[1]) {
-		double b = strtod(comma + 1, &end);
-		if (*end)
-			return -EINVAL;
-		o->time_end = (uint64_t)(b * 1e9 + 0.5);
-	}
-	return 0;
+	return rc;
 }
 
 enum {
@@ -290,10 +155,10 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	case O_NO_CHILDREN: o->children = false; o->children_set = true; break;
 	case 'g':
 		o->cg_set = true;
-		if (optarg && !parse_cg(o, optarg))
+		if (optarg && !pk_hist_opts_callgraph(o, optarg))
 			return pk_cli_usage_error("report", "bad --call-graph '%s'", optarg);
 		/* perf takes "-g caller": a separate word that reads as -g's */
-		if (!optarg && optind < argc && argv[optind][0] != '-' && parse_cg(o, argv[optind]))
+		if (!optarg && optind < argc && argv[optind][0] != '-' && pk_hist_opts_callgraph(o, argv[optind]))
 			optind++;
 		break;
 	case 'G': o->inverted = true; break;
@@ -305,17 +170,17 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	}
 	case O_GROUP: o->group = o->group_set = true; break;
 	case O_NO_GROUP: o->group = false; o->group_set = true; break;
-	case O_COMM: r = parse_list(&o->comms, optarg) ? 1 : 0; break;
-	case O_PID: r = parse_list(&o->pids, optarg) ? 1 : 0; break;
-	case O_TID: r = parse_list(&o->tids, optarg) ? 1 : 0; break;
-	case 'd': r = parse_list(&o->dsos, optarg) ? 1 : 0; break;
-	case O_SYMBOLS: r = parse_list(&o->syms, optarg) ? 1 : 0; break;
+	case O_COMM: r = pk_hist_list_add(&o->comms, optarg) ? 1 : 0; break;
+	case O_PID: r = pk_hist_list_add(&o->pids, optarg) ? 1 : 0; break;
+	case O_TID: r = pk_hist_list_add(&o->tids, optarg) ? 1 : 0; break;
+	case 'd': r = pk_hist_list_add(&o->dsos, optarg) ? 1 : 0; break;
+	case O_SYMBOLS: r = pk_hist_list_add(&o->syms, optarg) ? 1 : 0; break;
 	case 'C':
-		if (parse_cpus(o, optarg))
+		if (pk_hist_opts_cpus(o, optarg))
 			return pk_cli_usage_error("report", "bad CPU list '%s'", optarg);
 		break;
 	case O_TIME:
-		if (parse_time(o, optarg))
+		if (pk_hist_opts_time(o, optarg))
 			return pk_cli_usage_error("report", "bad --time '%s' (START,END in seconds)", optarg);
 		break;
 	case O_PERCENT_LIMIT: {
@@ -368,35 +233,31 @@ static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
  * past the file's: on stderr, with no table and status 0. */
 static bool cpus_refused(const pk_hist_opts *o, pk_session *s, const pk_pd_header *h)
 {
-	if (!o->cpus)
-		return false;
-	bool has_cpu = false;
-	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
-		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_CPU)
-			has_cpu = true;
-	if (!has_cpu) {
+	size_t c = 0;
+	int rc = pk_hist_opts_cpus_fit(o, s, h, &c);
+	if (rc == -ENODATA)
 		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
-	} else {
-		size_t c = h->nr_cpus_avail;
-		while (c && c < o->nr_cpus && !o->cpus[c])
-			c++;
-		if (!c || c >= o->nr_cpus)
-			return false;
+	else if (rc == -ERANGE)
 		fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", c);
-	}
-	fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
-	return true;
+	if (rc)
+		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+	return rc != 0;
+}
+
+/* -F's columns; 129 after perf's words for an unknown one. */
+static int fields_setup(pk_hist_opts *o, const char *list)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_hist_opts_fields(o, list, &err);
+	if (rc == -EINVAL && err.where[0])
+		fprintf(stderr, "Error:\nUnknown --fields key: `%s'\n", err.where);
+	return rc ? 129 : 0;
 }
 
 static void report_free(pk_hist *hist)
 {
-	pk_hist_opts *o = pk_hist_options(hist);
-	free_list(&o->comms);
-	free_list(&o->dsos);
-	free_list(&o->syms);
-	free_list(&o->pids);
-	free_list(&o->tids);
-	free(o->cpus);
+	pk_hist_opts_release(pk_hist_options(hist));
 	pk_hist_free(hist);
 }
 
@@ -547,8 +408,8 @@ int cmd_report(int argc, char **argv)
 	pk_opt_begin(&report_optspec);
 	while (!status && (c = pk_opt_next(&report_optspec, argc, argv)) != -1)
 		status = report_opt(o, &a, c, argc, argv);
-	if (!status && a.fields && report_fields_setup(o, a.fields))
-		status = 129;
+	if (!status && a.fields)
+		status = fields_setup(o, a.fields);
 	if (!status)
 		status = report_run(hist, &a);
 	report_free(hist);

@@ -15,105 +15,10 @@
 #include "script_fields.h"
 #include "script_side_events.h"
 
-enum {
-	F_COMM = 1 << 0,
-	F_TID = 1 << 1,
-	F_PID = 1 << 2,
-	F_CPU = 1 << 3,
-	F_TIME = 1 << 4,
-	F_EVNAME = 1 << 5,
-	F_IP = 1 << 6,
-	F_SYM = 1 << 7,
-	F_SYMOFF = 1 << 8,
-	F_DSO = 1 << 9,
-	F_ADDR = 1 << 10,
-	F_PHYS_ADDR = 1 << 11,
-	F_PERIOD = 1 << 12,
-	F_WEIGHT = 1 << 13,
-	F_DATA_SRC = 1 << 14,
-	F_DATA_PAGE_SIZE = 1 << 15,
-	F_CODE_PAGE_SIZE = 1 << 16,
-	F_CGROUP = 1 << 17,
-	F_INS_LAT = 1 << 18,
-	F_TRACE = 1 << 19,
-	F_IREGS = 1 << 20,
-	F_UREGS = 1 << 21,
-	F_FLAGS = 1 << 22,
-	F_MISC = 1 << 23,
-	F_TOD = 1 << 24,
-	F_CALLINDENT = 1 << 25,      /* branch tracing's call depth: nothing elsewhere */
-	F_BRSTACK = 1 << 26,
-	F_BRSTACKSYM = 1 << 27,
-	F_BRSTACKOFF = 1 << 28,
-	F_SRCLINE = 1 << 29,
-	F_METRIC = 1 << 30,          /* group samples' shadow metrics (pk_script_metric) */
-};
-#define F_SYNTH (1u << 31)           /* Intel PT's psb / cbr payload */
-#define F_BRANCHES (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
+#define F(name) PK_SCRIPT_F_##name /* the -F fields (pmukit/script.h) */
+#define F_BRANCHES (F(BRSTACK) | F(BRSTACKSYM) | F(BRSTACKOFF))
 /* the fields printed by script_fields.c, out of the common path */
-#define F_RARE (F_IREGS | F_UREGS | F_FLAGS | F_MISC | F_TOD)
-
-static const struct field_def {
-	const char *name;
-	unsigned bit;
-	uint64_t needs;              /* sample_type bits the field needs */
-	const char *attr;            /* as perf names the missing attribute */
-} field_defs[] = {
-	{"comm", F_COMM, PERF_SAMPLE_TID, "TID"},
-	{"tid", F_TID, PERF_SAMPLE_TID, "TID"},
-	{"pid", F_PID, PERF_SAMPLE_TID, "TID"},
-	{"cpu", F_CPU, PERF_SAMPLE_CPU, "CPU"},
-	{"time", F_TIME, PERF_SAMPLE_TIME, "TIME"},
-	{"event", F_EVNAME, 0, NULL},
-	{"ip", F_IP, PERF_SAMPLE_IP, "IP"},
-	{"sym", F_SYM, PERF_SAMPLE_IP, "IP"},
-	{"symoff", F_SYMOFF, PERF_SAMPLE_IP, "IP"},
-	{"dso", F_DSO, PERF_SAMPLE_IP, "IP"},
-	{"addr", F_ADDR, PERF_SAMPLE_ADDR, "ADDR"},
-	{"phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
-	{"period", F_PERIOD, 0, NULL}, /* the attr's period when samples lack it */
-	{"weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT"},
-	{"ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
-	{"data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
-	{"data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
-	{"code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
-	{"cgroup", F_CGROUP, PERF_SAMPLE_CGROUP, "CGROUP"},
-	{"trace", F_TRACE, PERF_SAMPLE_RAW, "RAW"},
-	{"iregs", F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS"},
-	{"uregs", F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"},
-	{"flags", F_FLAGS, 0, NULL}, /* synthesized samples' branch flags: none yet */
-	{"misc", F_MISC, 0, NULL},
-	{"tod", F_TOD, 0, NULL},
-	{"callindent", F_CALLINDENT, 0, NULL},
-	{"brstack", F_BRSTACK, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-	{"brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-	{"brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-	{"srcline", F_SRCLINE, PERF_SAMPLE_IP, "IP"},
-	{"metric", F_METRIC, 0, NULL},
-};
-
-/* perf 6.1's default for hardware/software events (and other PMUs). */
-#define DEFAULT_FIELDS                                                                            \
-	(F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
-/* Raw events (the core PMU's memory events among them) add the memory
- * fields, printed when the samples have them. */
-#define RAW_FIELDS                                                                                \
-	(DEFAULT_FIELDS | F_ADDR | F_DATA_SRC | F_WEIGHT | F_INS_LAT | F_PHYS_ADDR |              \
-	 F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE)
-
-/* Tracepoints print their payload instead of the period and address. */
-#define TRACE_FIELDS (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE)
-/* Synthesized events (Intel PT's psb, cbr) their payload, no period. */
-#define SYNTH_FIELDS                                                                              \
-	(F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_SYNTH | F_IP | F_SYM | F_SYMOFF | F_DSO)
-
-static unsigned default_fields(uint32_t type)
-{
-	return type == PERF_TYPE_RAW ? RAW_FIELDS
-	       : type == PERF_TYPE_TRACEPOINT ? TRACE_FIELDS
-	       : type == PK_SESSION_SYNTH_TYPE ? SYNTH_FIELDS
-					       : DEFAULT_FIELDS;
-}
+#define F_RARE (F(IREGS) | F(UREGS) | F(FLAGS) | F(MISC) | F(TOD))
 
 /* perf's BTS-like events (Intel PT's branches): "ip => addr". */
 static bool is_bts(const pk_pd_evsel *e)
@@ -146,7 +51,7 @@ static void print_synth(pd_out *o, const pk_pd_evsel *e, const pk_pd_sample *smp
  * (pk_line_cache) under a key: the fields they were made with, and
  * whether a chain's. */
 #define LINE_CHAIN (1u << 31)
-#define LINE_FIELDS (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
+#define LINE_FIELDS (F(IP) | F(SYM) | F(SYMOFF) | F(DSO) | F(SRCLINE))
 
 /* The task fields of recent threads (print_task), direct mapped by tid. */
 #define TASK_CACHE 256
@@ -164,10 +69,7 @@ typedef struct script {
 	 * is set), kept here: the sample loop asks for them per line */
 	pk_machine *machine;
 	pk_pd_reader *reader;
-	unsigned fields;             /* as asked (-F list) */
-	bool user_fields;            /* -F given (not +/-) */
-	unsigned add, del;           /* -F +field,-field: changes to the defaults */
-	const char *type_filter;     /* "hw", "sw" ... or NULL: every event */
+	pk_script_fields sel;        /* -F */
 	bool ns;
 	bool hide_callchain;
 	int name_width;
@@ -226,107 +128,7 @@ static uint64_t shift_time(script *sc, uint64_t t)
 	return d;
 }
 
-static const char *event_type_name(uint32_t type)
-{
-	switch (type) {
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE: return "hw";
-	case PERF_TYPE_SOFTWARE: return "sw";
-	case PERF_TYPE_TRACEPOINT: return "trace";
-	case PERF_TYPE_RAW: return "raw";
-	default: return "raw"; /* dynamic PMUs print like raw events */
-	}
-}
-
-static int parse_fields(script *sc, const char *arg)
-{
-	if (!*arg) {
-		/* perf 6.1's words and status (129) */
-		fprintf(stderr, "pmukit script: -F '': cannot set fields to 'none' for all event types\n");
-		return -EINVAL;
-	}
-	char *copy = strdup(arg);
-	if (!copy)
-		return -ENOMEM;
-	char *list = copy;
-	char *colon = strchr(list, ':');
-	char *comma = strchr(list, ',');
-	if (colon && (!comma || colon < comma)) {
-		*colon = '\0';
-		static const char *const types[] = {"hw", "sw", "trace", "raw", "synth", "break"};
-		bool ok = false;
-		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-			ok |= !strcmp(list, types[i]);
-		if (!ok) {
-			fprintf(stderr, "pmukit script: invalid event type '%s' in field string\n", list);
-			free(copy);
-			return -EINVAL;
-		}
-		sc->type_filter = strcmp(list, "hw") == 0   ? "hw"
-				  : strcmp(list, "sw") == 0 ? "sw"
-				  : strcmp(list, "trace") == 0 ? "trace"
-							       : "raw";
-		list = colon + 1;
-	}
-	unsigned set = 0, add = 0, del = 0;
-	bool modify = false;
-	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		int mode = 0;
-		if (*tok == '+' || *tok == '-') {
-			mode = *tok == '+' ? 1 : -1;
-			modify = true;
-			tok++;
-		}
-		unsigned bit = 0;
-		for (size_t i = 0; i < sizeof(field_defs) / sizeof(field_defs[0]); i++)
-			if (!strcmp(tok, field_defs[i].name))
-				bit = field_defs[i].bit;
-		if (!bit) {
-			fprintf(stderr, "pmukit script: invalid field requested: '%s'\n", tok);
-			free(copy);
-			return -EINVAL;
-		}
-		if (mode > 0)
-			add |= bit;
-		else if (mode < 0)
-			del |= bit;
-		else
-			set |= bit;
-	}
-	free(copy);
-	if (modify && set) {
-		fprintf(stderr, "pmukit script: cannot mix +-field with overridden fields\n");
-		return -EINVAL;
-	}
-	if (modify) {
-		sc->add = add;
-		sc->del = del;
-		sc->user_fields = false;
-	} else {
-		sc->fields = set;
-		sc->user_fields = true;
-	}
-	return 0;
-}
-
-/* perf 6.1 in pipe mode: the attrs arrive after -F was read, and when the
- * file's events have call chains (or a branch stack, or user regs and
- * stack) each one turns ip and sym on for its event type, unless -F took
- * them off. */
-static unsigned pipe_chain_fields(const script *sc, pk_session *s)
-{
-	if (!pk_pd_is_pipe(pk_session_reader(s)) || sc->hide_callchain)
-		return 0;
-	uint64_t st = 0;
-	for (size_t i = 0; i < pk_session_nr_evsels(s); i++)
-		st |= pk_session_evsel_at(s, i)->attr.sample_type;
-	bool chains = (st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK)) ||
-		      ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER));
-	return chains ? (F_IP | F_SYM) & ~sc->del : 0;
-}
-
-/* Checks the fields against each event's sample_type, as perf does:
- * asked-for fields the samples lack are an error, defaults are dropped. */
+/* Each event's fields (pk_script_fields_check) and its label's slot. */
 static int check_fields(script *sc, pk_session *s)
 {
 	size_t n = pk_session_nr_evsels(s);
@@ -335,67 +137,22 @@ static int check_fields(script *sc, pk_session *s)
 	if (!sc->evsel_fields || !sc->labels)
 		return -ENOMEM;
 	sc->nr_evsel_fields = n;
-	/* perf 6.1: when a tracepoint event has call chains (and -G is not
-	 * given), the tracepoints' default fields gain ip, sym, symoff and
-	 * dso: their chains are printed under the payload */
-	unsigned trace_add = 0;
-	for (size_t i = 0; i < n && !sc->hide_callchain; i++) {
-		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
-		if (e->attr.type == PERF_TYPE_TRACEPOINT &&
-		    (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			trace_add = F_IP | F_SYM | F_SYMOFF | F_DSO;
-	}
-	unsigned pipe_add = pipe_chain_fields(sc, s);
-	for (size_t i = 0; i < n; i++) {
-		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
-		uint64_t st = e->attr.sample_type;
-		bool applies = !sc->type_filter || !strcmp(sc->type_filter, event_type_name(e->attr.type));
-		bool user = sc->user_fields && applies;
-		unsigned base = default_fields(e->attr.type);
-		bool payload = pk_session_trace_usable(s, e);
-		if (e->attr.type == PERF_TYPE_TRACEPOINT)
-			base = payload ? base | trace_add
-				       : DEFAULT_FIELDS; /* no tracing data: the numeric fields (said once) */
-		unsigned f = user ? sc->fields : applies ? (base | sc->add) & ~sc->del : base;
-		if (!payload)
-			f &= ~F_TRACE; /* perf: "'trace' not valid for ... events. Ignoring." */
-		if (!user && e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY)
-			continue;
-		for (size_t k = 0; k < sizeof(field_defs) / sizeof(field_defs[0]); k++) {
-			const struct field_def *d = &field_defs[k];
-			if (!(f & d->bit) || !d->needs || (st & d->needs))
-				continue;
-			if (user) {
-				fprintf(stderr,
-					"Samples for '%s' event do not have %s attribute set. "
-					"Cannot print '%s' field.\n",
-					pk_pd_evsel_name(e), d->attr, d->name);
-				return -EINVAL;
-			}
-			f &= ~d->bit;
-		}
-		if (user && (f & F_SYMOFF) && !(f & F_SYM)) {
-			/* perf 6.1's words, its typo too */
-			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
-			return -EINVAL;
-		}
-		if (user && (st & PERF_SAMPLE_IP))
-			f |= pipe_add;
-		sc->evsel_fields[i] = f;
-		int w = (int)strlen(pk_pd_evsel_name(e));
-		if (w > sc->name_width)
-			sc->name_width = w;
-	}
-	return 0;
+	pk_error err;
+	pk_error_clear(&err);
+	int rc = pk_script_fields_check(&sc->sel, s, sc->hide_callchain, sc->evsel_fields,
+					&sc->name_width, &err);
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	return rc;
 }
 
 static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 {
-	if (f & F_SYM) {
+	if (f & F(SYM)) {
 		pd_out_ch(o, ' ');
 		if (loc->sym) {
 			pd_out_mem(o, loc->sym, loc->sym_len);
-			if (f & F_SYMOFF) {
+			if (f & F(SYMOFF)) {
 				pd_out_lit(o, "+0x");
 				pd_out_hex(o, loc->symoff, 0);
 			}
@@ -403,7 +160,7 @@ static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 			pd_out_lit(o, "[unknown]");
 		}
 	}
-	if (f & F_DSO) {
+	if (f & F(DSO)) {
 		pd_out_mem(o, " (", 2);
 		pd_out_mem(o, loc->dso, loc->dso_len);
 		pd_out_ch(o, ')');
@@ -466,11 +223,11 @@ static void print_addr_miss(script *sc, unsigned f, uint32_t pid, unsigned mode,
 		pd_out_hex(o, loc->has_map && !loc->kernel ? loc->dso_addr : ip, 16);
 	} else {
 		pd_out_ch(o, ' ');
-		if (f & F_IP)
+		if (f & F(IP))
 			pd_out_hex(o, ip, 16);
 	}
 	print_loc(o, f, loc);
-	if (f & F_SRCLINE)
+	if (f & F(SRCLINE))
 		print_srcline(o, sc->machine, pid, mode, ip, loc);
 	if (chain)
 		pd_out_ch(o, '\n');
@@ -515,10 +272,10 @@ static void print_inlined(script *sc, unsigned f, uint32_t pid, uint64_t ip,
 	pd_out_ch(o, '\t');
 	pd_out_hex(o, loc->has_map ? loc->dso_addr : ip, 16);
 	size_t len = strlen(name) - (sizeof(" (inlined)") - 1); /* pk_session_chain_inlines' text */
-	if (f & F_SYM) {
+	if (f & F(SYM)) {
 		pd_out_ch(o, ' ');
 		pd_out_mem(o, name, len);
-		if (f & F_SYMOFF) {
+		if (f & F(SYMOFF)) {
 			pd_out_lit(o, "+0x");
 			pd_out_hex(o, loc->symoff, 0);
 		}
@@ -640,20 +397,20 @@ static void print_evname(script *sc, const pk_pd_evsel *e)
 static void format_task(pd_out *o, unsigned f, bool chain, const char *comm,
 			const pk_pd_sample *smp)
 {
-	if (f & F_COMM) {
+	if (f & F(COMM)) {
 		if (chain)
 			pd_out_str(o, comm);
 		else
 			pd_out_pad_str(o, comm, 16);
 		pd_out_ch(o, ' ');
 	}
-	if ((f & F_PID) && (f & F_TID)) {
+	if ((f & F(PID)) && (f & F(TID))) {
 		pd_out_int(o, (int)smp->pid, 5);
 		pd_out_ch(o, '/');
 		pd_out_int(o, (int)smp->tid, -5);
 		pd_out_ch(o, ' ');
-	} else if (f & (F_PID | F_TID)) {
-		pd_out_int(o, (int)((f & F_PID) ? smp->pid : smp->tid), 5);
+	} else if (f & (F(PID) | F(TID))) {
+		pd_out_int(o, (int)((f & F(PID)) ? smp->pid : smp->tid), 5);
 		pd_out_ch(o, ' ');
 	}
 }
@@ -666,7 +423,7 @@ static void print_task(script *sc, unsigned f, bool chain,
 {
 	pd_out *o = &sc->out;
 	uint64_t cv = pk_machine_comm_version(sc->machine);
-	unsigned mode = (f & (F_COMM | F_PID | F_TID)) | (chain ? LINE_CHAIN : 0);
+	unsigned mode = (f & (F(COMM) | F(PID) | F(TID))) | (chain ? LINE_CHAIN : 0);
 	task_slot *t = &sc->tasks[smp->tid % TASK_CACHE];
 	if (t->len && t->tid == smp->tid && t->pid == smp->pid && t->mode == mode &&
 	    t->comm_version == cv && o->cap - o->len >= sizeof(t->text)) {
@@ -674,7 +431,7 @@ static void print_task(script *sc, unsigned f, bool chain,
 		o->len += t->len;
 		return;
 	}
-	const char *comm = (f & F_COMM) ? pk_machine_comm(sc->machine, smp->pid, smp->tid) : "";
+	const char *comm = (f & F(COMM)) ? pk_machine_comm(sc->machine, smp->pid, smp->tid) : "";
 	bool keep = pd_out_room(o, sizeof(t->text));
 	size_t start = o->len;
 	format_task(o, f, chain, comm, smp);
@@ -766,10 +523,10 @@ static void print_trace(script *sc, pk_session *s, const pk_pd_evsel *e, const p
 static void print_brstack(script *sc, unsigned f, const pk_pd_sample *smp,
 			  unsigned cpumode)
 {
-	script_brstack b = {.kind = f & F_BRSTACK      ? SCRIPT_BR_ADDR
-				    : f & F_BRSTACKSYM ? SCRIPT_BR_SYM
+	script_brstack b = {.kind = f & F(BRSTACK)      ? SCRIPT_BR_ADDR
+				    : f & F(BRSTACKSYM) ? SCRIPT_BR_SYM
 						       : SCRIPT_BR_OFF,
-			    .dso = f & F_DSO, .pid = smp->pid, .cpumode = cpumode};
+			    .dso = f & F(DSO), .pid = smp->pid, .cpumode = cpumode};
 	script_print_brstack(&sc->out, sc->machine, &b, smp);
 }
 
@@ -792,7 +549,7 @@ static void print_sample_addr(script *sc, const pk_pd_evsel *e, unsigned f,
 			      const pk_pd_sample *smp, unsigned cpumode)
 {
 	pd_out_hex(&sc->out, smp->addr, 16);
-	if (!(f & (F_SYM | F_DSO)) || !addr_has_symbol(e))
+	if (!(f & (F(SYM) | F(DSO))) || !addr_has_symbol(e))
 		return;
 	const pk_addr_loc *loc = pk_machine_lookup(sc->machine, smp->pid, cpumode, smp->addr);
 	unsigned mode = smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
@@ -807,9 +564,9 @@ static void print_start(script *sc, const pk_pd_event *ev, unsigned f, bool chai
 			const pk_pd_sample *smp)
 {
 	pd_out *o = &sc->out;
-	if (f & (F_COMM | F_PID | F_TID))
+	if (f & (F(COMM) | F(PID) | F(TID)))
 		print_task(sc, f, chain, smp);
-	if (f & F_CPU) {
+	if (f & F(CPU)) {
 		char cb[16];
 		int cpu = (int)smp->cpu;
 		if (cpu >= 0 && cpu < 1000) {
@@ -822,13 +579,13 @@ static void print_start(script *sc, const pk_pd_event *ev, unsigned f, bool chai
 			pd_out_printf(o, "[%03d] ", cpu);
 		}
 	}
-	if (f & (F_MISC | F_TOD)) {
-		if (f & F_MISC)
+	if (f & (F(MISC) | F(TOD))) {
+		if (f & F(MISC))
 			script_print_misc(o, ev->misc);
-		if (f & F_TOD)
+		if (f & F(TOD))
 			script_print_tod(o, smp->time, sc->clock_wall_ns, sc->clock_ns);
 	}
-	if (f & F_TIME)
+	if (f & F(TIME))
 		print_time(sc, smp->time);
 }
 
@@ -855,14 +612,15 @@ static void print_metrics(script *sc, const pk_pd_event *ev, unsigned f,
  * prints the same fields of the same values. Only fields whose text is
  * made of the values compared qualify (not a page fault's symbolized
  * addr), without a call chain or --deltatime/--reltime. */
-#define REPLAY_FIELDS                                                                           \
-	(F_COMM | F_TID | F_PID | F_CPU | F_TIME | F_EVNAME | F_IP | F_SYM | F_SYMOFF | F_DSO |   \
-	 F_ADDR | F_PHYS_ADDR | F_PERIOD | F_WEIGHT | F_INS_LAT | F_DATA_SRC | F_SRCLINE)
+#define REPLAY_FIELDS                                                                             \
+	(F(COMM) | F(TID) | F(PID) | F(CPU) | F(TIME) | F(EVNAME) | F(IP) | F(SYM) | F(SYMOFF) |  \
+	 F(DSO) | F(ADDR) | F(PHYS_ADDR) | F(PERIOD) | F(WEIGHT) | F(INS_LAT) | F(DATA_SRC) |     \
+	 F(SRCLINE))
 
 static bool replayable(const script *sc, const pk_pd_evsel *e, unsigned f, bool chain)
 {
 	return !(f & ~REPLAY_FIELDS) && !chain && !sc->time_shift &&
-	       !((f & F_ADDR) && addr_has_symbol(e));
+	       !((f & F(ADDR)) && addr_has_symbol(e));
 }
 
 /* Whether smp prints as the line kept in rp (of event ev's record). */
@@ -903,13 +661,13 @@ static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 	static const char no_label[PD_OUT_BLOCK];
 	const char *label = no_label;
 	ll = 0;
-	if (f & F_EVNAME)
+	if (f & F(EVNAME))
 		label = label_of(sc, e, &ll);
 	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
 	/* (f is the kept line's, which was replayable: only the event may
 	 * differ, a page fault's addr being symbolized) */
 	if (!label || rp->flushes != o->flushes || !replay_same(rp, ev, f, smp) ||
-	    ((f & F_ADDR) && addr_has_symbol(e)) ||
+	    ((f & F(ADDR)) && addr_has_symbol(e)) ||
 	    o->cap - o->len < head + ll + tail + REPLAY_SLACK)
 		return false;
 	char *d = o->buf + o->len;
@@ -951,7 +709,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
 	if (!f || (sc->filter && !pk_script_filter_keep(sc->filter, s, ev, smp)))
 		return 0;
-	bool chain = (f & F_IP) && smp->callchain && !sc->hide_callchain;
+	bool chain = (f & F(IP)) && smp->callchain && !sc->hide_callchain;
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* the lines' slots are found and prefetched first, used last */
 	uint64_t version = 0;
@@ -961,66 +719,66 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		pk_script_chain_gather(&sc->gather, sc->table, sc->frames, sc->machine,
 				       pk_session_chain_inlines(s, smp), smp, cpumode, sc->max_stack,
 				       &sc->chain);
-	} else if (f & F_IP) {
+	} else if (f & F(IP)) {
 		version = pk_machine_maps_version(sc->machine, smp->pid, cpumode);
 		if (sc->lines && version)
 			ls = pk_line_probe_slot(&sc->probe, sc->table, version, smp->ip, f & LINE_FIELDS,
 						&how);
 	}
 	print_start(sc, ev, f, chain, smp);
-	if (f & F_PERIOD)
+	if (f & F(PERIOD))
 		print_period(sc, smp->period);
-	if (f & F_EVNAME)
+	if (f & F(EVNAME))
 		print_evname(sc, e);
-	if (f & F_FLAGS) /* perf's "  %-21s " of the flags' text, empty for none */
+	if (f & F(FLAGS)) /* perf's "  %-21s " of the flags' text, empty for none */
 		script_print_flags(o);
-	if (f & F_TRACE)
+	if (f & F(TRACE))
 		print_trace(sc, s, e, smp);
-	if (f & F_SYNTH)
+	if (f & F(SYNTH))
 		print_synth(o, e, smp);
-	if ((f & F_ADDR) && !is_bts(e))
+	if ((f & F(ADDR)) && !is_bts(e))
 		print_sample_addr(sc, e, f, smp, cpumode);
-	if (f & F_DATA_SRC)
+	if (f & F(DATA_SRC))
 		print_data_src(sc, smp->data_src);
-	if (f & F_WEIGHT)
+	if (f & F(WEIGHT))
 		pd_out_u64(o, smp->weight, 16);
-	if (f & F_INS_LAT)
+	if (f & F(INS_LAT))
 		pd_out_u64(o, smp->weight_var2, 16); /* WEIGHT_STRUCT's second field */
 	if (chain) {
 		pd_out_ch(o, '\n');
 		print_chain(sc, f, smp, &sc->chain);
 	} else if (how == PK_LS_RECENT) {
 		slot_out(o, ls);
-	} else if (f & F_IP) { /* sym and dso without ip: the addr's, or none (perf) */
+	} else if (f & F(IP)) { /* sym and dso without ip: the addr's, or none (perf) */
 		ip_line_out(sc, f, smp, cpumode, ls, how, version);
 	}
-	if ((f & F_IP) && (smp->type & PERF_SAMPLE_ADDR) && is_bts(e) &&
-	    (!sc->user_fields || (f & F_ADDR))) {
+	if ((f & F(IP)) && (smp->type & PERF_SAMPLE_ADDR) && is_bts(e) &&
+	    (!sc->sel.user || (f & F(ADDR)))) {
 		pd_out_lit(o, " =>");
 		print_addr_miss(sc, f, smp->pid,
 				smp->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
 				smp->addr, false, NULL, smp->addr, 0);
 	}
-	if (f & (F_IREGS | F_UREGS)) {
-		if (f & F_IREGS)
+	if (f & (F(IREGS) | F(UREGS))) {
+		if (f & F(IREGS))
 			script_print_regs(o, sc->regs_arch, smp->intr_abi, e->attr.sample_regs_intr,
 					  smp->intr_regs, smp->intr_regs_nr);
-		if (f & F_UREGS)
+		if (f & F(UREGS))
 			script_print_regs(o, sc->regs_arch, smp->user_abi, e->attr.sample_regs_user,
 					  smp->user_regs, smp->user_regs_nr);
 	}
 	if (f & F_BRANCHES) /* one of them, in perf's order of preference */
 		print_brstack(sc, f, smp, cpumode);
-	if (f & F_PHYS_ADDR)
+	if (f & F(PHYS_ADDR))
 		pd_out_hex(o, smp->phys_addr, 16);
-	if (f & F_DATA_PAGE_SIZE)
+	if (f & F(DATA_PAGE_SIZE))
 		print_page_size(o, smp->data_page_size);
-	if (f & F_CODE_PAGE_SIZE)
+	if (f & F(CODE_PAGE_SIZE))
 		print_page_size(o, smp->code_page_size);
-	if (f & F_CGROUP)
+	if (f & F(CGROUP))
 		pd_out_printf(o, " %" PRIu64, smp->cgroup);
 	pd_out_ch(o, '\n');
-	if (f & F_METRIC)
+	if (f & F(METRIC))
 		print_metrics(sc, ev, f, chain, smp);
 	return 0;
 }
@@ -1064,7 +822,7 @@ static int on_spe_sample(void *arg, pk_session *s, const pk_pd_event *ev, const 
 	if (rc || !same_after || o->len == start || !replayable(sc, e, f, smp->callchain != NULL))
 		return rc;
 	size_t pos[4] = {start, o->len, o->len, o->len};
-	if (f & F_EVNAME) {
+	if (f & F(EVNAME)) {
 		pos[1] = sc->label_at[0];
 		pos[2] = sc->label_at[1];
 	}
@@ -1091,12 +849,12 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 	pk_pd_sample smp = PK_PD_SAMPLE_INIT;
 	smp.pid = ev->id.pid;
 	smp.tid = ev->id.tid;
-	bool chain = e && (f & F_IP) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	bool chain = e && (f & F(IP)) && (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
 		     !sc->hide_callchain;
 	format_task(&sc->out, f, chain, comm ? comm : ":-1", &smp);
-	if (f & F_CPU)
+	if (f & F(CPU))
 		pd_out_printf(&sc->out, "[%03u] ", ev->id.cpu);
-	if (f & F_TIME)
+	if (f & F(TIME))
 		print_time(sc, ev->id.time);
 }
 
@@ -1142,7 +900,7 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	sc->clock_ns = h.clock_clockid_ns;
 	bool clock = h.has_clock_data;
 	pk_pd_header_release(&h);
-	if ((sc->fields | sc->add) & F_TOD && !clock) {
+	if ((sc->sel.fields | sc->sel.add) & F(TOD) && !clock) {
 		fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid "
 		       "option.\n");
 		return 255;
@@ -1270,6 +1028,7 @@ int cmd_script(int argc, char **argv)
 	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
 	int c;
+	pk_error err;
 	pk_opt_begin(&script_optspec);
 	while ((c = pk_opt_next(&script_optspec, argc, argv)) != -1) {
 		if (c >= SF_COMMS && c <= SF_DSOS) {
@@ -1302,8 +1061,10 @@ int cmd_script(int argc, char **argv)
 		case 'D': dump = true; break;
 		case 'T': itrace = optarg; break;
 		case 'F':
-			if (parse_fields(&sc, optarg) < 0)
+			if (pk_script_fields_parse(&sc.sel, optarg, &err) < 0) {
+				fprintf(stderr, "pmukit script: %s\n", err.msg);
 				goto usage;
+			}
 			break;
 		case 'n': sc.ns = true; break;
 		case 'G': sc.hide_callchain = true; break;
@@ -1340,8 +1101,8 @@ int cmd_script(int argc, char **argv)
 		pk_script_filter_free(sc.filter);
 		return 129;
 	}
-	int setup_rc = (sc.fields | sc.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
-	if (!setup_rc && ((sc.fields | sc.add) & F_METRIC))
+	int setup_rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
+	if (!setup_rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
 		setup_rc = metric_setup(&sc, s);
 	if (setup_rc) {
 		pk_script_metric_free(sc.metric);

@@ -39,7 +39,7 @@ typedef struct dump_ctx {
 	void (*next_event)(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
 	void *next_arg;
 	const pk_regs_arch *regs;
-	stats_count c;
+	pk_session_stats c;
 } dump_ctx;
 
 /* The offset perf names: a pipe's counts from the end of its header. */
@@ -500,9 +500,9 @@ static int dump_delivered(void *arg, pk_session *s, const pk_pd_event *ev,
 		return d->then(d->then_arg, s, ev, smp);
 	}
 	if (!d->branch_view || !smp->branch_nr)
-		return d->branch_view ? 0 : report_stats_sample(&d->c, s, ev, smp);
+		return d->branch_view ? 0 : pk_session_stats_sample(&d->c, s, ev, smp);
 	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
-		report_stats_sample(&d->c, s, ev, smp);
+		pk_session_stats_sample(&d->c, s, ev, smp);
 	return 0;
 }
 
@@ -524,7 +524,7 @@ static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool bef
 {
 	dump_ctx *d = arg;
 	if (!before) {
-		report_stats_event(&d->c, s, ev, before);
+		pk_session_stats_event(&d->c, s, ev, before);
 		if (d->next_event)
 			d->next_event(d->next_arg, s, ev, false);
 		return;
@@ -559,6 +559,6 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 	pk_session_after_dump(s, NULL, NULL);
 	if (!status && stats)
 		report_stats_print(s, d.c.samples, d.c.lost, true, stdout);
-	report_stats_end(&d.c);
+	pk_session_stats_end(&d.c);
 	return status;
 }

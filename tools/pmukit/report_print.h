@@ -28,10 +28,8 @@ void report_branch_stats_print(const pk_hist *h, pk_hist_entry **all, size_t n);
 void report_hier_heads(const pk_hist *h, int nm, const int *w);
 void report_hier_print(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, const int *w);
 
-/* -F: the columns and order from its list (after the other options); 0, or
- * -EINVAL after printing perf's error for an unknown field. Then the
- * titles and the row of an entry (nm: the group's members). */
-int report_fields_setup(pk_hist_opts *o, const char *list);
+/* -F (pk_hist_opts_fields): the titles and the row of an entry (nm: the
+ * group's members). */
 void report_fields_heads(const pk_hist *h, int nm, const int *w);
 void report_fields_row(const pk_hist *h, const pk_hist_entry *e, int nm, const int *w);
 

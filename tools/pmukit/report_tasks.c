@@ -1,7 +1,8 @@
 /* pmukit report --stats, --tasks, --mmaps, -T: the views of a perf.data file
  * other than the table, as perf report 6.1 prints them.
  *
- * --stats: the file's records by type (the reader's counts, TOTAL first,
+ * --stats: the file's records by type (the reader's counts, counted as
+ * perf 6.1 counts them by lib/session/stats.c, TOTAL first,
  * each with its share), then per event its samples and lost samples.
  * --tasks: the machine's thread table, the one samples resolve against
  * (listed by lib/symbols/tasks.c after pk_machine_keep_tasks; with --mmaps
@@ -117,13 +118,6 @@ static void stats_line(FILE *f, const char *name, uint64_t n, uint64_t total)
 		fprintf(f, "%16s events: %10d\n", name, (int)n);
 }
 
-/* A record type's count as perf 6.1 shows it: it has no COMPRESSED2 (perf
- * 6.16's), so those are counted as the COMPRESSED they replace. */
-static uint64_t stats_nr(const pk_pd_stats *st, uint32_t t)
-{
-	return st->nr_records[t] + (t == PK_RECORD_COMPRESSED ? st->nr_records[PK_RECORD_COMPRESSED2] : 0);
-}
-
 /* perf's --stats reads a pipe with a tool that takes in neither
  * HEADER_FEATURE nor EVENT_UPDATE records: the names are made from the
  * attrs ("cycles:uH"); a file's come from its header, and so do a pipe's
@@ -139,19 +133,14 @@ void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *
 			bool features, FILE *f)
 {
 	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(s));
-	uint64_t total = 0;
-	/* perf 6.1 knows the records up to FINISHED_INIT */
-	uint32_t last = PK_RECORD_FINISHED_INIT;
-	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
-		if (pk_pd_record_name(t))
-			total += stats_nr(st, t);
+	uint64_t total = pk_session_stats_total(st);
 	bool aux = !pk_pd_is_pipe(pk_session_reader(s)) && pk_pd_has_feature(pk_session_reader(s), PK_FEAT_AUXTRACE);
 	fprintf(f, "\nAggregated stats:%s\n",
 		aux ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	stats_line(f, "TOTAL", total, 0);
-	for (uint32_t t = 1; t <= last && t < PK_RECORD_TYPE_MAX; t++)
-		if (pk_pd_record_name(t) && stats_nr(st, t))
-			stats_line(f, pk_pd_record_name(t), stats_nr(st, t), total);
+	for (uint32_t t = 1; t <= PK_RECORD_FINISHED_INIT && t < PK_RECORD_TYPE_MAX; t++)
+		if (pk_session_stats_records(st, t))
+			stats_line(f, pk_pd_record_name(t), pk_session_stats_records(st, t), total);
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++) {
 		if (!samples[i])
 			continue;
@@ -182,58 +171,25 @@ int report_tasks_run(pk_session *s, bool with_maps)
 	return status ? status : report_tasks_print(m, with_maps, stdout);
 }
 
-int report_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
+int report_stats_begin(pk_session_stats *c, pk_session *s)
 {
-	stats_count *c = arg;
-	(void)s;
-	(void)smp;
-	if ((size_t)ev->evsel->idx < c->n)
-		c->samples[ev->evsel->idx]++;
-	return 0;
-}
-
-void report_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
-{
-	stats_count *c = arg;
-	(void)s;
-	if (before && ev->type == PERF_RECORD_LOST_SAMPLES && ev->evsel && ev->size >= 16 &&
-	    (size_t)ev->evsel->idx < c->n) {
-		uint64_t lost;
-		memcpy(&lost, ev->data + 8, sizeof(lost));
-		c->lost[ev->evsel->idx] += lost;
-	}
-}
-
-int report_stats_begin(stats_count *c, pk_session *s)
-{
-	c->n = pk_pd_nr_evsels(pk_session_reader(s)) + PK_SPE_NR_KINDS;
-	c->samples = calloc(c->n, sizeof(uint64_t));
-	c->lost = calloc(c->n, sizeof(uint64_t));
-	if (c->samples && c->lost)
+	if (!pk_session_stats_begin(c, s))
 		return 0;
-	report_stats_end(c);
 	fprintf(stderr, "pmukit %s: out of memory\n", pd_session_cmd(s));
 	return -1;
 }
 
-void report_stats_end(stats_count *c)
-{
-	free(c->samples);
-	free(c->lost);
-	c->samples = c->lost = NULL;
-}
-
 int report_stats_run(pk_session *s)
 {
-	stats_count c;
+	pk_session_stats c;
 	if (report_stats_begin(&c, s) < 0)
 		return 1;
-	pk_session_on_event(s, report_stats_event, &c);
-	int status = pd_session_run(s, report_stats_sample, &c);
+	pk_session_on_event(s, pk_session_stats_event, &c);
+	int status = pd_session_run(s, pk_session_stats_sample, &c);
 	pk_session_on_event(s, NULL, NULL);
 	if (!status)
 		report_stats_print(s, c.samples, c.lost, false, stdout);
-	report_stats_end(&c);
+	pk_session_stats_end(&c);
 	return status;
 }
 

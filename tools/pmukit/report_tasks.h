@@ -12,21 +12,14 @@ int report_tasks_run(pk_session *s, bool with_maps);
 /* --stats: reads the session and prints perf's "Aggregated stats" of the
  * file's records, then each event's samples and lost samples. */
 int report_stats_run(pk_session *s);
-/* Its pieces, for a reader that prints the stats after its own pass (-D):
- * begin (0, or -1 after printing the error), the session's sample and
- * on_event callbacks (arg: the stats_count), the blocks, end. */
-typedef struct stats_count {
-	uint64_t *samples, *lost;    /* per evsel index */
-	size_t n;
-} stats_count;
-int report_stats_begin(stats_count *c, pk_session *s);
-int report_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp);
-void report_stats_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before);
+/* For a reader that prints the stats after its own pass (-D): the counts
+ * begun (pk_session_stats_begin: 0, or -1 after printing the error), then
+ * the blocks. */
+int report_stats_begin(pk_session_stats *c, pk_session *s);
 /* features: the names perf gives when its tool took in a pipe's
  * HEADER_FEATURE and EVENT_UPDATE records (-D), not --stats' attr names. */
 void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *lost,
 			bool features, FILE *f);
-void report_stats_end(stats_count *c);
 
 /* -T/--threads: the values of PERF_RECORD_READ records (perf record -s)
  * added up per thread and event, printed after the table as perf does. */

@@ -1,0 +1,264 @@
+/* perf report 6.1's option words read into pk_hist_opts (pmukit/hist.h):
+ * -s's key list, -g's words (mode, order, value, then the threshold and
+ * the limit), the comma lists of --comms, --pid, --tid, -d and -S, -C's
+ * CPU list and --time's range, whether a file can take -C, and -F's
+ * columns with the order they sort in (the rules in pmukit/hist.h). Every
+ * option is parsed once here; a word that is not one leaves the options
+ * as they were (-g) or returns -EINVAL, the caller printing the words. */
+#include <pmukit/hist.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pk_hist_opts_sort(pk_hist_opts *o, const char *arg, pk_error *err)
+{
+	char *copy = strdup(arg);
+	if (!copy)
+		return pk_err(err, -ENOMEM, "--sort: out of memory");
+	o->nr_keys = 0;
+	o->sort_given = true;
+	o->sym_first = !strncmp(arg, "sym", 3);
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+		const pk_hist_key *k = pk_hist_key_find(t);
+		if (!k || o->nr_keys == PK_HIST_MAX_KEYS) {
+			pk_err_at(err, -EINVAL, "--sort key", t, -1, "unknown --sort key");
+			free(copy);
+			return -EINVAL;
+		}
+		o->keys[o->nr_keys++] = k;
+	}
+	free(copy);
+	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
+	return 0;
+}
+
+/* One word of -g: a mode, an order, a key, a value, or a number. */
+static bool cg_word(pk_hist_opts *o, const char *t, int *nums)
+{
+	static const char *const modes[] = {"graph", "fractal", "flat", "folded", "none"};
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(t, modes[i])) {
+			o->cg.mode = (enum pk_hist_cg_mode)i;
+			return true;
+		}
+	if (!strcmp(t, "caller") || !strcmp(t, "callee")) {
+		o->cg.caller = t[4] == 'e' && t[5] == 'r';
+		o->cg.order_set = true;
+		return true;
+	}
+	if (!strcmp(t, "function") || !strcmp(t, "address"))
+		return true;
+	if (!strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count")) {
+		o->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
+		o->cg.show_count = t[0] == 'c';
+		return true;
+	}
+	char *end;
+	double v = strtod(t, &end);
+	if (end == t || *end)
+		return false;
+	if ((*nums)++ == 0)
+		o->cg.min_percent = v;
+	else
+		o->cg.print_limit = (unsigned)v;
+	return true;
+}
+
+bool pk_hist_opts_callgraph(pk_hist_opts *o, const char *arg)
+{
+	pk_hist_cg_opts save = o->cg;
+	char *copy = strdup(arg);
+	if (!copy)
+		return false;
+	int nums = 0;
+	bool ok = true;
+	for (char *t = strtok(copy, ","); t && ok; t = strtok(NULL, ","))
+		ok = cg_word(o, t, &nums);
+	free(copy);
+	if (!ok)
+		o->cg = save;
+	return ok;
+}
+
+int pk_hist_list_add(pk_hist_list *l, const char *arg)
+{
+	char *copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+		char **n = realloc(l->items, (l->n + 1) * sizeof(*n));
+		if (!n || !(n[l->n] = strdup(t))) {
+			if (n)
+				l->items = n;
+			free(copy);
+			return -ENOMEM;
+		}
+		l->items = n;
+		l->n++;
+	}
+	free(copy);
+	return 0;
+}
+
+static void free_list(pk_hist_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+	*l = (pk_hist_list){0};
+}
+
+void pk_hist_opts_release(pk_hist_opts *o)
+{
+	free_list(&o->comms);
+	free_list(&o->dsos);
+	free_list(&o->syms);
+	free_list(&o->pids);
+	free_list(&o->tids);
+	free(o->cpus);
+	o->cpus = NULL;
+	o->nr_cpus = 0;
+}
+
+int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg)
+{
+	o->nr_cpus = 4096;
+	o->cpus = calloc(o->nr_cpus, sizeof(bool));
+	if (!o->cpus)
+		return -ENOMEM;
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			return -EINVAL;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p)
+				return -EINVAL;
+		}
+		for (unsigned long c = a; c <= b && c < o->nr_cpus; c++)
+			o->cpus[c] = true;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int pk_hist_opts_time(pk_hist_opts *o, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	if (!comma)
+		return -EINVAL;
+	char *end;
+	if (comma != arg) {
+		double a = strtod(arg, &end);
+		if (end != comma)
+			return -EINVAL;
+		o->time_start = (uint64_t)(a * 1e9 + 0.5);
+	}
+	if (comma[1]) {
+		double b = strtod(comma + 1, &end);
+		if (*end)
+			return -EINVAL;
+		o->time_end = (uint64_t)(b * 1e9 + 0.5);
+	}
+	return 0;
+}
+
+int pk_hist_opts_cpus_fit(const pk_hist_opts *o, pk_session *s, const pk_pd_header *h,
+			  size_t *cpu)
+{
+	if (!o->cpus)
+		return 0;
+	bool has_cpu = false;
+	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
+		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_CPU)
+			has_cpu = true;
+	if (!has_cpu)
+		return -ENODATA;
+	size_t c = h->nr_cpus_avail;
+	while (c && c < o->nr_cpus && !o->cpus[c])
+		c++;
+	if (!c || c >= o->nr_cpus)
+		return 0;
+	*cpu = c;
+	return -ERANGE;
+}
+
+static bool same_field(pk_hist_field a, pk_hist_field b)
+{
+	return a.val == b.val && (a.val != PK_HIST_V_KEY || a.key == b.key);
+}
+
+static bool has_field(const pk_hist_field *v, int n, pk_hist_field f)
+{
+	for (int i = 0; i < n; i++)
+		if (same_field(v[i], f))
+			return true;
+	return false;
+}
+
+/* One name of the list as a field (a key added to o->keys when new). */
+static int parse_field(pk_hist_opts *o, const char *t, pk_hist_field *f, pk_error *err)
+{
+	for (size_t i = 0; pk_hist_value_nth(i); i++) {
+		const pk_hist_value *v = pk_hist_value_nth(i);
+		if (!strcmp(t, v->name)) {
+			*f = (pk_hist_field){v->val, 0};
+			return 0;
+		}
+	}
+	const pk_hist_key *k = pk_hist_key_find(t);
+	if (!k)
+		return pk_err_at(err, -EINVAL, "--fields key", t, -1, "unknown --fields key");
+	for (int i = 0; i < o->nr_keys; i++)
+		if (o->keys[i] == k) {
+			*f = (pk_hist_field){PK_HIST_V_KEY, i};
+			return 0;
+		}
+	if (o->nr_keys == PK_HIST_MAX_KEYS)
+		return pk_err(err, -EINVAL, "--fields: more than %d keys", PK_HIST_MAX_KEYS);
+	o->keys[o->nr_keys] = k;
+	*f = (pk_hist_field){PK_HIST_V_KEY, o->nr_keys++};
+	return 0;
+}
+
+int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err)
+{
+	char *copy = strdup(list[0] == '+' ? list + 1 : list);
+	if (!copy)
+		return pk_err(err, -ENOMEM, "--fields: out of memory");
+	o->fields = true;
+	bool plus = list[0] == '+';
+	/* "+list" keeps the default keys; else only -s's */
+	int nr_sort_keys = o->sort_given || plus ? o->nr_keys : 0;
+	o->nr_keys = nr_sort_keys;
+	o->nr_out = o->nr_sort = 0;
+	if (plus) { /* the default order: overhead, then the keys */
+		o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_OVERHEAD, 0};
+		o->sort[o->nr_sort++] = (pk_hist_field){PK_HIST_V_OVERHEAD, 0};
+	}
+	int rc = 0;
+	for (char *t = strtok(copy, ","); t && !rc; t = strtok(NULL, ",")) {
+		pk_hist_field f;
+		rc = parse_field(o, t, &f, err);
+		if (!rc && !has_field(o->out, o->nr_out, f) && o->nr_out < PK_HIST_MAX_FIELDS)
+			o->out[o->nr_out++] = f;
+	}
+	free(copy);
+	if (rc)
+		return rc;
+	for (int k = 0; k < nr_sort_keys; k++)
+		o->sort[o->nr_sort++] = (pk_hist_field){PK_HIST_V_KEY, k};
+	for (int i = 0; i < o->nr_out; i++)
+		if (!has_field(o->sort, o->nr_sort, o->out[i]))
+			o->sort[o->nr_sort++] = o->out[i];
+	for (int k = 0; k < nr_sort_keys; k++) /* the -s keys shown after */
+		if (!has_field(o->out, o->nr_out, (pk_hist_field){PK_HIST_V_KEY, k}))
+			o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_KEY, k};
+	return 0;
+}
