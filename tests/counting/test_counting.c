@@ -511,6 +511,67 @@ static void test_weak_group_fallback(void **state)
 	fx_free(&f);
 }
 
+/* The weak fallback keeps Intel's metric events with their slots leader
+ * (they count only in its group: perf's evlist__reset_weak_group on a
+ * PERF_METRICS group): on Ice Lake's tree, {slots, topdown-retiring,
+ * topdown-be-bound, cycles}:W with cycles refused in the group reopens as
+ * slots with both metric events grouped under it and cycles alone, the
+ * group read only for the kept group; with no other member to take apart,
+ * a refused metric event is not counted and the group is not split (no
+ * "Weak group ... failed"). */
+static void test_weak_group_keeps_slots(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs("icelake"), &err);
+	assert_non_null(pmus);
+	for (int only_metrics = 0; only_metrics <= 1; only_metrics++) {
+		fixture f;
+		memset(&f, 0, sizeof(f));
+		pk_error_clear(&f.err);
+		f.l = pk_evlist_new();
+		pk_parse_opts po = {.cpuid = "GenuineIntel-6-7E-5"};
+		const char *ev = only_metrics ? "{slots,topdown-retiring}:W"
+					      : "{slots,topdown-retiring,topdown-be-bound,cycles}:W";
+		assert_int_equal(pk_evlist_parse(f.l, pmus, ev, &po, &f.err), 0);
+		pk_counting_opts_init(&f.opts);
+		f.opts.kernel = &fk.k;
+		f.opts.paranoid = 2;
+		f.opts.perfmon_capable = 0;
+		size_t n = pk_evlist_count(f.l);
+		/* refused in a group: cycles (PERF_COUNT_HW_CPU_CYCLES, 0), else
+		 * topdown-retiring (0x8000) */
+		fail_config(EINVAL, only_metrics ? 0x8000 : 0);
+		fk.fail_grouped_only = true;
+		int r = fx_open_tasks(&f, (pid_t[]){7}, 1);
+		if (only_metrics) { /* no split: the refused event is not counted */
+			assert_true(r == 0 || r == -EINVAL);
+			assert_int_not_equal(pk_counting_status(f.c, 1), PK_OPEN_OK);
+			assert_int_equal(pk_evlist_nr_warnings(f.l), 0);
+			fx_free(&f);
+			continue;
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(n, 4);
+		int lead = pk_counting_fd(f.c, 0, 0, 0);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(pk_counting_status(f.c, i), PK_OPEN_OK);
+			fake_event *e = fake_event_of(&fk, pk_counting_fd(f.c, i, 0, 0));
+			if (i == 0 || i == 3) /* the leader, and cycles taken apart */
+				assert_int_equal(e->group_fd, -1);
+			else /* metric events: still in the slots group */
+				assert_int_equal(e->group_fd, lead);
+		}
+		assert_int_not_equal(fake_event_of(&fk, lead)->attr.read_format & PERF_FORMAT_GROUP, 0);
+		assert_int_equal(fake_event_of(&fk, pk_counting_fd(f.c, 3, 0, 0))->attr.read_format &
+				 PERF_FORMAT_GROUP, 0);
+		assert_int_equal(pk_evlist_nr_warnings(f.l), 1);
+		assert_string_equal(pk_evlist_warning(f.l, 0), "Weak group for slots/4 failed");
+		fx_free(&f);
+	}
+	pk_pmus_put(pmus);
+}
+
 static void test_group_leader_refused(void **state)
 {
 	(void)state;
@@ -986,6 +1047,7 @@ int main(void)
 		cmocka_unit_test_setup(test_group_open_and_read, setup),
 		cmocka_unit_test_setup(test_group_member_refused, setup),
 		cmocka_unit_test_setup(test_weak_group_fallback, setup),
+		cmocka_unit_test_setup(test_weak_group_keeps_slots, setup),
 		cmocka_unit_test_setup(test_group_leader_refused, setup),
 		cmocka_unit_test_setup(test_no_core_pmu, setup),
 		cmocka_unit_test_setup(test_eacces_fallback_to_user, setup),
