@@ -359,6 +359,45 @@ static int sample_chain(pk_session *s, const pk_pd_event *ev, pk_pd_sample *smp)
 	return 0;
 }
 
+/* A record other than a sample: the AUX decoders, tracing data, the
+ * caller's hooks around the machine's own reading of it. */
+static int session_record(pk_session *s, const pk_pd_event *ev)
+{
+	int aux = ev->type == PK_RECORD_AUXTRACE || ev->type == PK_RECORD_AUXTRACE_INFO
+			  ? pki_ipt_event(&s->ipt, s, ev)
+			  : 1;
+	if (aux < 0 || (!aux && pki_spe_event(&s->spe, s, ev) < 0))
+		return -ENOMEM;
+	s->aux_samples = s->spe.have_info || s->ipt.have_info;
+	if (ev->type == PK_RECORD_HEADER_TRACING_DATA)
+		pki_trace_record(&s->trace, s, ev);
+	if (s->on_feature && ev->type == PK_RECORD_HEADER_FEATURE)
+		s->on_feature(s->feature_arg, s, ev);
+	if (s->on_event)
+		s->on_event(s->event_arg, s, ev, true);
+	if (s->ipt.have_info)
+		pki_ipt_record(&s->ipt, s, ev);
+	if (pk_machine_event(s->machine, ev) < 0)
+		return -ENOMEM;
+	if (s->on_event)
+		s->on_event(s->event_arg, s, ev, false);
+	return 0;
+}
+
+/* A file sample in an Intel PT session: perf reads the code at its IP
+ * (which tries the dso's file), and its report gives the sample a chain
+ * (on a copy: the reader's fast path keeps `sample` as filled). */
+static const pk_pd_sample *ipt_sample(pk_session *s, const pk_pd_sample *sample)
+{
+	pki_ipt_read_code(&s->ipt, s, sample->pid, sample->ip);
+	if (!s->ipt.callchain || (sample->type & PERF_SAMPLE_CALLCHAIN))
+		return sample;
+	s->ipt.fsmp = *sample;
+	s->ipt.fsmp.callchain = s->ipt.chain;
+	s->ipt.fsmp.callchain_nr = pki_ipt_chain(&s->ipt, NULL, sample->ip);
+	return &s->ipt.fsmp;
+}
+
 int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
 {
 	pk_pd_event ev;
@@ -377,24 +416,8 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 				return spe_failed(err, r);
 		}
 		if (ev.type != PERF_RECORD_SAMPLE) {
-			int aux = ev.type == PK_RECORD_AUXTRACE || ev.type == PK_RECORD_AUXTRACE_INFO
-					  ? pki_ipt_event(&s->ipt, s, &ev)
-					  : 1;
-			if (aux < 0 || (!aux && pki_spe_event(&s->spe, s, &ev) < 0))
+			if (session_record(s, &ev) < 0)
 				return pk_err(err, -ENOMEM, "out of memory");
-			s->aux_samples = s->spe.have_info || s->ipt.have_info;
-			if (ev.type == PK_RECORD_HEADER_TRACING_DATA)
-				pki_trace_record(&s->trace, s, &ev);
-			if (s->on_feature && ev.type == PK_RECORD_HEADER_FEATURE)
-				s->on_feature(s->feature_arg, s, &ev);
-			if (s->on_event)
-				s->on_event(s->event_arg, s, &ev, true);
-			if (s->ipt.have_info)
-				pki_ipt_record(&s->ipt, s, &ev);
-			if (pk_machine_event(s->machine, &ev) < 0)
-				return pk_err(err, -ENOMEM, "out of memory");
-			if (s->on_event)
-				s->on_event(s->event_arg, s, &ev, false);
 			continue;
 		}
 		s->nr_samples++;
@@ -410,18 +433,9 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 		}
 		if (sample_chain(s, &ev, &sample) < 0)
 			return pk_err(err, -ENOMEM, "out of memory");
-		const pk_pd_sample *smp = &sample;
-		if (s->aux_samples && s->ipt.have_info)
-			pki_ipt_read_code(&s->ipt, s, sample.pid, sample.ip);
-		if (s->aux_samples && s->ipt.have_info && s->ipt.callchain &&
-		    !(sample.type & PERF_SAMPLE_CALLCHAIN)) {
-			/* Intel PT's report: the file's samples get chains too (on
-			 * a copy: the reader's fast path keeps `sample` as filled) */
-			s->ipt.fsmp = sample;
-			s->ipt.fsmp.callchain = s->ipt.chain;
-			s->ipt.fsmp.callchain_nr = pki_ipt_chain(&s->ipt, NULL, sample.ip);
-			smp = &s->ipt.fsmp;
-		}
+		const pk_pd_sample *smp = s->aux_samples && s->ipt.have_info
+						  ? ipt_sample(s, &sample)
+						  : &sample;
 		int r = (sample.type & PERF_SAMPLE_READ) && sample.read_nr
 				? deliver_read(s, &ev, &sample, to, to_arg)
 				: to(to_arg, s, &ev, smp);

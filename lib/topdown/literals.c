@@ -19,6 +19,8 @@
 #include <pmukit/kernel.h>
 #include <pmukit/topdown.h>
 
+#include "topdown/td_internal.h"
+
 #define LIT_CPUS 4096
 
 typedef struct lit_ids {
@@ -91,4 +93,12 @@ size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size
 	}
 #undef PUT
 	return n;
+}
+
+size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,
+			   const pk_metric_literal *src, size_t n)
+{
+	for (size_t i = 0; i < n && nr < cap; i++)
+		dst[nr++] = src[i];
+	return nr;
 }

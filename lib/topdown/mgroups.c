@@ -19,6 +19,8 @@
  * never prints (the open's weak-group notes are the evlist's warnings). */
 #include <pmukit/topdown.h>
 
+#include "topdown/td_internal.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,11 +343,8 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 			sub[n++] = in->v[j];
 	}
 	pk_metric_literal lit[16];
-	size_t nl = 0;
-	for (size_t i = 0; i < mg->nr_lit; i++)
-		lit[nl++] = mg->lit[i];
-	for (size_t i = 0; i < in->nr_lit && nl < 16; i++)
-		lit[nl++] = in->lit[i];
+	size_t nl = pki_literals_append(lit, 0, 16, in->lit, in->nr_lit);
+	nl = pki_literals_append(lit, nl, 16, mg->lit, mg->nr_lit);
 	pk_metric_counts own = {.v = sub, .nr = n, .lit = lit, .nr_lit = nl};
 	pk_metric_value v;
 	if (pk_metric_eval(mg->table, (size_t)m->row, &own, 0, &v) == 1) {

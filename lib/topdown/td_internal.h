@@ -100,6 +100,12 @@ typedef struct pki_td_lits {
 	int floor;                 /* PKI_TD_GROUP_FLOOR of the CPU's vendor */
 } pki_td_lits;
 
+/* Appends src[0..n) to dst[0..nr) up to cap; the new count. A formula
+ * takes the first literal of a name, so the one appended first wins: the
+ * caller's before the engine's before the machine's. */
+size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,
+			   const pk_metric_literal *src, size_t n);
+
 long pki_td_find_event(const pki_td_table *t, const char *name);
 long pki_td_find_row(const pki_td_table *t, const char *name);
 /* Marks in need[] the events row r names (through the rows it names), but

@@ -545,14 +545,13 @@ size_t pk_topdown_compute(const pk_topdown *td, size_t bi, const pk_metric_count
 		return 0;
 	pk_metric_literal lit[PKI_TD_LITERALS];
 	pk_metric_counts in = *counts;
-	size_t nl = 0, nr = b->method->table->nr_rows, n = 0;
-	for (size_t i = 0; i < counts->nr_lit && nl < PKI_TD_LITERALS - 3; i++)
-		lit[nl++] = counts->lit[i];
-	lit[nl++] = (pk_metric_literal){"#slots", (double)b->width};
-	lit[nl++] = (pk_metric_literal){"#smt_on", td->smt ? 1 : 0};
-	lit[nl++] = (pk_metric_literal){"#threads", td->smt ? 2 : 1};
-	for (size_t i = 0; i < td->nr_lit && nl < PKI_TD_LITERALS; i++)
-		lit[nl++] = td->lit[i];
+	size_t nr = b->method->table->nr_rows, n = 0;
+	const pk_metric_literal own[] = {{"#slots", (double)b->width},
+					 {"#smt_on", td->smt ? 1 : 0},
+					 {"#threads", td->smt ? 2 : 1}};
+	size_t nl = pki_literals_append(lit, 0, PKI_TD_LITERALS - 3, counts->lit, counts->nr_lit);
+	nl = pki_literals_append(lit, nl, PKI_TD_LITERALS, own, 3);
+	nl = pki_literals_append(lit, nl, PKI_TD_LITERALS, td->lit, td->nr_lit);
 	in.lit = lit;
 	in.nr_lit = nl;
 	pk_metric_count *sub = malloc((counts->nr + 1) * sizeof(*sub));

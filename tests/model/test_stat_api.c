@@ -129,17 +129,41 @@ static pk_stat *model_stat(pk_model *m, pk_evlist *l, pk_cpumap *cpus, pk_aggr_m
 	return s;
 }
 
+/* A scenario's machine with its PMUs and every CPU: the tests' setup. */
+typedef struct machine_fix {
+	pk_model *m;
+	const pk_kernel *k;
+	pk_pmus *pmus;
+	pk_cpumap *cpus;
+	pk_error err;
+} machine_fix;
+
+static void fix_open(machine_fix *f, const char *scenario)
+{
+	pk_error_clear(&f->err);
+	f->m = pk_test_model(pk_test_example(scenario));
+	f->k = pk_model_kernel(f->m);
+	f->pmus = pk_pmus_load(pk_model_sysfs_root(f->m), &f->err);
+	assert_non_null(f->pmus);
+	f->cpus = pk_cpumap_targets(f->k, NULL, &f->err);
+	assert_non_null(f->cpus);
+}
+
+static void fix_close(machine_fix *f)
+{
+	pk_cpumap_put(f->cpus);
+	pk_pmus_put(f->pmus);
+	pk_model_free(f->m);
+}
+
 static void test_model_run(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
-	const pk_kernel *k = pk_model_kernel(m);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
-	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
-	pk_stat *s = model_stat(m, l, cpus, PK_AGGR_GLOBAL);
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	pk_model *m = f.m;
+	pk_evlist *l = stat_events(f.pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
+	pk_stat *s = model_stat(m, l, f.cpus, PK_AGGR_GLOBAL);
 	assert_int_equal(pk_stat_pid(s), -1);
 	uint64_t start = pk_model_now(m), end = pk_model_end(m);
 	pk_model_advance(m, end - start);
@@ -148,7 +172,7 @@ static void test_model_run(void **state)
 	assert_true(res.elapsed_ns == (double)(end - start));
 	assert_int_equal(res.status, -1);
 	pk_stat_rows rows = {0}, acc = {0};
-	assert_int_equal(pk_stat_finish(s, &rows, &err), 0);
+	assert_int_equal(pk_stat_finish(s, &rows, &f.err), 0);
 	assert_int_equal(rows.nr, 2);
 	for (size_t i = 0; i < rows.nr; i++) {
 		assert_int_equal(rows.v[i].status, PK_OPEN_OK);
@@ -167,10 +191,8 @@ static void test_model_run(void **state)
 	pk_stat_rows_free(&rows);
 	pk_stat_rows_free(&acc);
 	pk_stat_free(s);
-	pk_cpumap_put(cpus);
 	pk_evlist_put(l);
-	pk_pmus_put(pmus);
-	pk_model_free(m);
+	fix_close(&f);
 }
 
 /* pk_model_run's tick: one -I reading, the cycles of each CPU summed. */
@@ -227,17 +249,17 @@ static uint64_t check_per(const pk_stat_rows *cpu_rows, pk_stat_per per, const p
 static void test_model_intervals_per_core(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
-	const pk_kernel *k = pk_model_kernel(m);
-	pk_error err;
-	pk_error_clear(&err);
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	pk_model *m = f.m;
+	const pk_kernel *k = f.k;
+	pk_cpumap *cpus = f.cpus;
+	pk_error err = f.err;
 	pk_threadmap *threads = pk_model_threads(m, NULL, NULL, &err);
 	assert_non_null(threads);
 	assert_int_equal(pk_threadmap_nr(threads), 2); /* skl-a, skl-b */
 	pk_threadmap_put(threads);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	pk_evlist *l = stat_events(pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
-	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
+	pk_evlist *l = stat_events(f.pmus, pk_model_cpuid(m)->str, "cycles,instructions", true);
 	int ncpus = pk_cpumap_nr(cpus);
 	assert_true(ncpus >= 6 && ncpus <= 64 && ncpus % 2 == 0);
 	ticks t = {.s = model_stat(m, l, cpus, PK_AGGR_CPU)};
@@ -256,10 +278,8 @@ static void test_model_intervals_per_core(void **state)
 	check_per(&rows, PK_STAT_PER_SOCKET, k, 1, ncpus);
 	pk_stat_rows_free(&rows);
 	pk_stat_free(t.s);
-	pk_cpumap_put(cpus);
 	pk_evlist_put(l);
-	pk_pmus_put(pmus);
-	pk_model_free(m);
+	fix_close(&f);
 }
 
 static void test_command_not_found(void **state)
@@ -418,17 +438,16 @@ static void test_stat_wait(void **state)
 static void test_topdown_buckets(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
-	const pk_kernel *k = pk_model_kernel(m);
-	pk_error err;
-	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = pmus, .kernel = k,
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	pk_model *m = f.m;
+	pk_cpumap *cpus = f.cpus;
+	pk_error err = f.err;
+	pk_stat_events_opts eo = {.size = sizeof(eo), .pmus = f.pmus, .kernel = f.k,
 				  .cpuid = pk_model_cpuid(m)->str, .topdown = true,
 				  .system_wide = true};
 	pk_stat_events ev;
 	assert_int_equal(pk_stat_events_build(&eo, &ev, &err), 0);
-	pk_cpumap *cpus = pk_cpumap_targets(k, NULL, &err);
 	pk_stat *s = model_stat(m, ev.evlist, cpus, PK_AGGR_CPU);
 	pk_model_advance(m, pk_model_end(m) - pk_model_now(m));
 	pk_stat_result res;
@@ -484,19 +503,18 @@ static void test_topdown_buckets(void **state)
 	free(counts);
 	pk_stat_rows_free(&rows);
 	pk_stat_free(s);
-	pk_cpumap_put(cpus);
 	pk_stat_events_release(&ev);
-	pk_pmus_put(pmus);
-	pk_model_free(m);
+	fix_close(&f);
 }
 
 static void test_metric_groups(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("sapphirerapids.json"));
-	pk_error err;
-	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
+	machine_fix f;
+	fix_open(&f, "sapphirerapids.json");
+	pk_model *m = f.m;
+	pk_pmus *pmus = f.pmus;
+	pk_error err = f.err;
 	const char *cpuid = pk_model_cpuid(m)->str;
 	pk_evlist *l = pk_evlist_new();
 	pk_metric_groups *mg = pk_metric_groups_new();
@@ -513,8 +531,7 @@ static void test_metric_groups(void **state)
 	assert_int_equal(pk_evlist_count(l), n);
 	pk_metric_groups_free(mg);
 	pk_evlist_put(l);
-	pk_pmus_put(pmus);
-	pk_model_free(m);
+	fix_close(&f);
 }
 
 int main(void)
