@@ -7,6 +7,10 @@
 # /tmp/pmukit-bench-script) and kept for reruns:
 #   sys-200, sys-400  system-wide cpu-clock at 20 kHz per CPU with call chains
 #                     while two busy loops run, until 200 / 400 MB; default fields
+#   many-200          system-wide as sys-200 while many short processes run
+#                     (two shells spawning find, sha1sum, gzip, sort, python3
+#                     and sh in turn: thousands of pids, comms, execs, mmaps),
+#                     until 200 MB; default fields
 #   proc-48, proc-96  one process (python3 walking /usr, hashing, compressing)
 #                     with call chains, cpu-clock at 50 kHz, until 48 / 96 MB;
 #                     -F tid,time,ip,sym
@@ -25,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pmukit=${1:-$here/../../build/tools/pmukit/pmukit}
 shift || true
 kinds=("$@")
-[ ${#kinds[@]} -gt 0 ] || kinds=(sys-200 sys-400 proc-48 proc-96 sched read sched-trace read-trace)
+[ ${#kinds[@]} -gt 0 ] || kinds=(sys-200 sys-400 many-200 proc-48 proc-96 sched read sched-trace read-trace)
 runs=${RUNS:-3}
 dir=${PK_BENCH_DIR:-/tmp/pmukit-bench-script}
 mkdir -p "$dir"
@@ -56,6 +60,10 @@ record_until() {
 }
 
 busy_loops='for _ in 1 2; do (while :; do :; done) & done; wait'
+# many short processes in two shells: each round execs a dozen programs
+many_procs='for _ in 1 2; do (while :; do find /usr/share -maxdepth 3 -type f 2>/dev/null | head -400 |
+	xargs -n 25 sha1sum | sort | gzip -1 | wc -c; python3 -c "import json; json.dumps(list(range(5000)))";
+	sh -c "ls /usr/bin | grep -c a"; done) & done; wait'
 # one process, deep user stacks and system calls: python over /usr, forever
 py_walk="import os, hashlib, zlib, json, re
 while True:
@@ -74,6 +82,9 @@ record_kind() { # kind file -> records it; sets fields
 	sys-*)
 		fields=()
 		record_until "${kind#sys-}" "$f" "$busy_loops" -- -a -g -e cpu-clock -c 50000 -m 1024 ;;
+	many-*)
+		fields=()
+		record_until "${kind#many-}" "$f" "$many_procs" -- -a -g -e cpu-clock -c 50000 -m 1024 ;;
 	proc-*)
 		fields=(-F tid,time,ip,sym)
 		[ -f "$f" ] && [ "$(stat -c %s "$f")" -ge $((${kind#proc-} * 1000000)) ] && return

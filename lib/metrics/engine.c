@@ -5,7 +5,8 @@
  * reference to what supplies its value:
  *   THIS     the count the metric is printed after (a trigger name, #this)
  *   METRIC   another row of the table (evaluated for the same anchor)
- *   LITERAL  a #name from the caller's literals
+ *   LITERAL  a #name from the caller's literals, or derived from them:
+ *            durations from #wall_ns, #midr_ge_0x<MIDR> from #midr
  *   EVENT    a count found by event name (event_ref: resolved once to a
  *            symbolic type/config or kept as a name)
  * Rows may refer to rows defined later; cycles are refused when compiling,
@@ -28,6 +29,7 @@
 
 #include "core/util.h"
 #include "events/names.h"
+#include "pmu/cpuid_internal.h"
 
 typedef enum ref_kind { REF_EVENT, REF_METRIC, REF_LITERAL, REF_THIS } ref_kind;
 
@@ -389,6 +391,10 @@ static const struct {
 	{"#tsc", "#wall_ns", "#tsc_hz", 1e-9},
 };
 
+/* perf's strcmp_cpuid_str(MIDR) as the generators write it: 1 when the
+ * caller's #midr is that part at that revision or later, else 0. */
+#define MIDR_GE "#midr_ge_"
+
 static bool find_literal(const pk_metric_counts *in, const char *name, double *v)
 {
 	for (size_t i = 0; i < in->nr_lit; i++)
@@ -396,6 +402,15 @@ static bool find_literal(const pk_metric_counts *in, const char *name, double *v
 			*v = in->lit[i].value;
 			return true;
 		}
+	double midr;
+	if (!strncasecmp(name, MIDR_GE, strlen(MIDR_GE)) && find_literal(in, "#midr", &midr)) {
+		char *end;
+		uint64_t ref = strtoull(name + strlen(MIDR_GE), &end, 16);
+		if (*end)
+			return false;
+		*v = pki_midr_at_least((uint64_t)midr, ref);
+		return true;
+	}
 	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
 		double a, b = 1;
 		if (!strcasecmp(name, derived[i].name) && find_literal(in, derived[i].from, &a) &&

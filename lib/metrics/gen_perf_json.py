@@ -13,9 +13,9 @@ Invariants (what a row is, from a file's entry):
   the same CPU inlined in parentheses (perf evaluates a reference without
   its ScaleUnit), `PMU@EVENT\\,cmask\\=0xN@` written EVENT:cN (edge :e1,
   inv :i1), `cpu@EVENT@` written EVENT, duration_time written #wall_ns (both
-  nanoseconds), strcmp_cpuid_str(MIDR) decided for the table's MIDR
-  (Neoverse N2 is r0p0, 0x410fd490, as perf's mapfile and the PMU model key
-  it; V2 0x410fd4f0), and the ScaleUnit's factor applied ("100%" ->
+  nanoseconds), strcmp_cpuid_str(MIDR) written #midr_ge_MIDR (the engine
+  answers it from the CPU's MIDR, as perf at run time: so one directory is
+  one table, Neoverse N2 and V2 share theirs), and the ScaleUnit's factor applied ("100%" ->
   100 * ( expr ), unit "%"; "1MPKI" -> unit "MPKI"): a row's value is what
   perf prints.
 - a threshold (MetricThreshold) names rows by their unscaled value, as perf
@@ -42,17 +42,18 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "topdown"))
 import gen_intel  # noqa: E402  (c_str, encode_core: one place)
 
-# directory, C name, core (pki_uarch), libpfm4 name of its cpu_models row, kind, MIDR
+# directory, C name of its table, core (pki_uarch), libpfm4 name of its
+# cpu_models row, kind; a directory listed twice has one table
 CPUS = [
-    ("amdzen2", "zen2", "ZEN2", "amd64_fam17h_zen2", "amd", None),
-    ("amdzen3", "zen3", "ZEN3", "amd64_fam19h_zen3", "amd", None),
-    ("amdzen4", "zen4", "ZEN4", "amd64_fam19h_zen4", "amd", None),
-    ("amdzen5", "zen5", "ZEN5", "amd64_fam1ah_zen5", "amd", None),
-    ("neoverse-n1", "neoverse_n1", "NEOVERSE_N1", "arm_n1", "arm", 0x410fd0c0),
-    ("neoverse-v1", "neoverse_v1", "NEOVERSE_V1", "arm_v1", "arm", 0x410fd400),
-    ("neoverse-n2-v2", "neoverse_n2", "NEOVERSE_N2", "arm_n2", "arm", 0x410fd490),
-    ("neoverse-n2-v2", "neoverse_v2", "NEOVERSE_V2", "", "arm", 0x410fd4f0),
-    ("alderlaken", "adln_grt", "GRACEMONT", "adl_grt", "intel", None),
+    ("amdzen2", "zen2", "ZEN2", "amd64_fam17h_zen2", "amd"),
+    ("amdzen3", "zen3", "ZEN3", "amd64_fam19h_zen3", "amd"),
+    ("amdzen4", "zen4", "ZEN4", "amd64_fam19h_zen4", "amd"),
+    ("amdzen5", "zen5", "ZEN5", "amd64_fam1ah_zen5", "amd"),
+    ("neoverse-n1", "neoverse_n1", "NEOVERSE_N1", "arm_n1", "arm"),
+    ("neoverse-v1", "neoverse_v1", "NEOVERSE_V1", "arm_v1", "arm"),
+    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_N2", "arm_n2", "arm"),
+    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_V2", "", "arm"),
+    ("alderlaken", "adln_grt", "GRACEMONT", "adl_grt", "intel"),
 ]
 # perf's generic hardware events as the kernel maps them to raw events
 # (arch/x86/events/amd/core.c amd_perfmon_event_map, intel/core.c
@@ -119,28 +120,29 @@ def parser_name(tok):
     return re.sub(r"\\(.)", r"\1", name)
 
 
-def decide_cpuid(expr, midr):
-    """strcmp_cpuid_str(X) as 1 (the table's MIDR is X) or 0, then N ^ 1."""
+def decide_cpuid(expr):
+    """strcmp_cpuid_str(X) as the literal #midr_ge_X, which the engine
+    answers from the CPU's MIDR (1: X's part at X's revision or later), and
+    `L ^ 1` (xor binds tighter than |) as (1 - L)."""
     expr = re.sub(r"strcmp_cpuid_str\((0x[0-9a-fA-F]+)\)",
-                  lambda m: "1" if midr is not None and int(m.group(1), 16) == midr else "0", expr)
-    return re.sub(r"\b([01])\s*\^\s*1\b", lambda m: str(1 - int(m.group(1))), expr)
+                  lambda m: "#midr_ge_0x%x" % int(m.group(1), 16), expr)
+    return re.sub(r"(#midr_ge_0x[0-9a-f]+)\s*\^\s*1\b", r"(1 - \1)", expr)
 
 
 class Cpu:
-    def __init__(self, entries, midr):
+    def __init__(self, entries):
         self.by_name = {}
         for m in entries:
             if self.by_name.get(m["MetricName"], m) != m:  # amdzen4 repeats one, equal
                 raise SystemExit(f"metric {m['MetricName']} defined twice, differently")
             self.by_name[m["MetricName"]] = m
-        self.midr = midr
         self.used = []
 
     def expr(self, name, depth=0):
         """The unscaled formula of metric name, references inlined."""
         if depth > 16:
             raise SystemExit(f"{name}: metric references nest too deep (a cycle?)")
-        text = decide_cpuid(self.by_name[name]["MetricExpr"], self.midr)
+        text = decide_cpuid(self.by_name[name]["MetricExpr"])
         return NAME.sub(lambda t: self.token(t.group(0), depth), text)
 
     def token(self, tok, depth):
@@ -201,11 +203,11 @@ def encode(name, events, kind):
     return cfg
 
 
-def gen_cpu(data, d, cname, uarch, pfm, kind, midr):
+def gen_cpu(data, d, cname, kind):
     entries, events = load(data, d, kind)
     if kind == "intel":  # perfmon keys by their EventName as written
         events = {e["EventName"]: e for e in events.values()}
-    cpu = Cpu(entries, midr)
+    cpu = Cpu(entries)
     out = [f"/* {d}: {', '.join(sorted(f for f in os.listdir(os.path.join(data, d)) if f != 'events.json'))} */",
            f"static const pk_metric_def {cname}_metrics[] = {{"]
     for name in sorted(cpu.by_name, key=str.lower):
@@ -237,10 +239,13 @@ def c_file(data):
              " * (core false: not a core event). Do not edit: regenerate, and the test",
              " * metrics_perf_tables checks that this file equals what the files give. */",
              "#include \"metrics/metric_tables.h\"", ""]
-    for cpu in CPUS:
-        parts += [gen_cpu(data, *cpu), ""]
+    done = set()
+    for d, cname, _, _, kind in CPUS:
+        if cname not in done:
+            parts += [gen_cpu(data, d, cname, kind), ""]
+            done.add(cname)
     parts.append("const pki_metric_cpu_table pki_metric_perf[] = {")
-    for d, cname, uarch, pfm, _, _ in CPUS:
+    for d, cname, uarch, pfm, _ in CPUS:
         parts.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {gen_intel.c_str(pfm)}, "
                      f"{gen_intel.c_str('perf ' + d)}, {cname}_metrics, {cname}_metric_events),")
     parts += ["};", f"const size_t pki_metric_perf_nr = {len(CPUS)};"]

@@ -25,6 +25,7 @@
 #include "core/util.h"
 #include "events/names.h"
 #include "model/events.h"
+#include "pmu/cpuid_internal.h"
 
 /* The symbolic hardware events every family counts (a family's own tables
  * come first and may override them). */
@@ -253,10 +254,14 @@ static void key_name(const pki_event_key *ev, char *buf, size_t len)
 		snprintf(buf, len, "event type %u config %#llx", (unsigned)ev->kind, config);
 }
 
-static const pki_event_row *find_row(const pki_event_family *f, uint32_t kind, uint64_t config)
+static const pki_event_row *find_row(const pki_event_family *f, const pki_core *core,
+				     uint32_t kind, uint64_t config)
 {
 	for (size_t t = 0; t < PKI_FAMILY_TABLES && f->tables[t]; t++)
 		for (size_t i = 0; i < f->tables[t]->nr; i++) {
+			if (f->tables[t]->fixed_from &&
+			    pki_midr_at_least(core->midr, f->tables[t]->fixed_from))
+				break;
 			const pki_event_row *r = &f->tables[t]->rows[i];
 			if (r->kind == kind && r->config == config)
 				return r;
@@ -290,7 +295,7 @@ int pki_event_rate_rows(const pki_core *core, const pki_event_key *ev, const pki
 		config &= ~f->any_bit;
 		threads = core->smt ? 2 : 1;
 	}
-	const pki_event_row *row = f ? find_row(f, ev->kind, config) : NULL;
+	const pki_event_row *row = f ? find_row(f, core, ev->kind, config) : NULL;
 	if (!row) {
 		pk_err_at(err, -ENOENT, "model", name, -1,
 			  "the PMU model has no count for %s on %s", name,

@@ -54,6 +54,8 @@ typedef struct pki_event_row {
 typedef struct pki_event_table {
 	const pki_event_row *rows;
 	size_t nr;
+	uint64_t fixed_from;       /* Arm erratum rows: not used on this MIDR's part
+				    * from its revision on (pki_midr_at_least); 0: always */
 } pki_event_table;
 
 #define PKI_EVENT_TABLE(rows) {rows, sizeof(rows) / sizeof((rows)[0])}

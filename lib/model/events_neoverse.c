@@ -8,11 +8,12 @@
  * backend shares of the cycles (stalls are whole cycles). V1, N2 and V2
  * count STALL_SLOT_* slots per node, OP_RETIRED the retired slots and
  * OP_SPEC the retired plus the bad-speculation slots. N2's erratum (the
- * n2-v2 metrics subtract cpu_cycles when #slots is 5): STALL_SLOT_FRONTEND
+ * n2-v2 metrics subtract cpu_cycles before r0p3): STALL_SLOT_FRONTEND
  * and STALL_SLOT count one slot more per cycle. Decision, as Intel's
  * UOP_DROPPING: BR_MIS_PRED counts 0 (and so the retired form), so that
  * perf's formulas and the topdown-tool's mispredict corrections agree; the
- * model's branch-misses on Neoverse is therefore 0. */
+ * model's branch-misses on Neoverse is therefore 0. The erratum is fixed in
+ * N2 r0p3: from there the rows are not used (the scenario's cpuid MIDR). */
 #include <linux/perf_event.h>
 
 #include "model/events.h"
@@ -50,4 +51,4 @@ static const pki_event_row n2[] = {
 	R(0x3e, "STALL_SLOT_FRONTEND", "width * frontend_bound + 1"),
 	R(0x3f, "STALL_SLOT", "width * (frontend_bound + backend_bound) + 1"),
 };
-const pki_event_table pki_events_neoverse_n2 = PKI_EVENT_TABLE(n2);
+const pki_event_table pki_events_neoverse_n2 = {n2, sizeof(n2) / sizeof(n2[0]), 0x410fd493};

@@ -194,6 +194,7 @@ static int resolve_event(pk_model *m, mk_event *e)
 	}
 	e->core.smt = m->sc.smt;
 	e->core.ref_ghz = m->sc.ref_ghz;
+	e->core.midr = m->sc.cpuid.midr;
 	const pki_td_method *td = pki_td_find(&m->sc.cpuid, e->pmu->name);
 	e->core.tree = td ? td->table : NULL; /* the deeper nodes' events (events_tree.c) */
 	e->key.kind = kind;

@@ -261,6 +261,7 @@ typedef struct pki_core {
 	const pki_counters *row;   /* the CPU model's core PMU row */
 	bool smt;                  /* SMT on (the _ANY forms count both threads) */
 	double ref_ghz;            /* the scenario's ref_ghz; 0: not given */
+	uint64_t midr;             /* Arm: the scenario's MIDR (errata), else 0 */
 	const struct pki_td_table *tree; /* the TopDown method's table (deeper nodes), or NULL */
 } pki_core;
 

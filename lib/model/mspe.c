@@ -350,7 +350,7 @@ static void take_sample(pk_model *m, mk_event *e, const pki_phase *ph, const spe
 static double ops_per_cycle(pk_model *m, const pki_phase *ph)
 {
 	const pk_pmu *pmu = pki_mk_pmu_of(m, ph->core_type);
-	pki_core core = {.smt = m->sc.smt, .ref_ghz = m->sc.ref_ghz};
+	pki_core core = {.smt = m->sc.smt, .ref_ghz = m->sc.ref_ghz, .midr = m->sc.cpuid.midr};
 	pki_event_key key = {.kind = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS};
 	double rate = 0;
 	core.row = pmu ? pki_counters_find(&m->sc.cpuid, pmu->name, NULL) : NULL;

@@ -42,6 +42,13 @@ static pk_vendor vendor_of(const char *s, size_t len)
 	return PK_VENDOR_UNKNOWN;
 }
 
+/* MIDR_EL1: implementer 31-24, variant 23-20, architecture 19-16, part
+ * number 15-4, revision 3-0. */
+static unsigned midr_rnpm(uint64_t midr)
+{
+	return (unsigned)((midr >> 20 & 0xf) << 4 | (midr & 0xf));
+}
+
 /* x86: "<vendor>-<family decimal>-<model hex>[-<stepping hex>]".
  * Arm: "0x<16 hex digits>" (MIDR_EL1, as perf reads it) or "ARM-<anything>". */
 int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
@@ -60,7 +67,7 @@ int pk_cpuid_parse(const char *s, pk_cpuid *out, pk_error *err)
 		out->midr = midr;
 		out->family = (int)((midr >> 24) & 0xff);   /* implementer */
 		out->model = (int)((midr >> 4) & 0xfff);     /* part number */
-		out->stepping = (int)(((midr >> 20) & 0xf) << 4 | (midr & 0xf)); /* rNpM */
+		out->stepping = (int)midr_rnpm(midr); /* rNpM */
 		return 0;
 	}
 	if (!strncmp(s, "ARM-", 4)) {
@@ -174,4 +181,10 @@ int pki_cpuid_check_pmus(const pk_cpuid *id, const pk_pmus *pmus, pk_error *err)
 	pk_err_hint(err, "set PMUKIT_CPUID (or PERF_CPUID) to a CPU of the tree, or PMUKIT_SYSFS "
 			 "to a tree of the CPU");
 	return -EINVAL;
+}
+
+bool pki_midr_at_least(uint64_t midr, uint64_t ref)
+{
+	const uint64_t part = 0xff00fff0u;
+	return midr && (midr & part) == (ref & part) && midr_rnpm(midr) >= midr_rnpm(ref);
 }

@@ -20,4 +20,9 @@ pk_vendor pki_pmus_vendor(const pk_pmus *pmus, const char **why);
  * Intel PMUs): -EINVAL naming both, else 0. */
 int pki_cpuid_check_pmus(const pk_cpuid *id, const pk_pmus *pmus, pk_error *err);
 
+/* Arm: whether MIDR midr is the part of ref (same implementer and part
+ * number) at ref's variant and revision or later (r1p0 > r0p3 > r0p0);
+ * perf's strcmp_cpuid_str in metric formulas (0 elsewhere). */
+bool pki_midr_at_least(uint64_t midr, uint64_t ref);
+
 #endif

@@ -12,7 +12,9 @@
  * Invariant: a fact the kernel does not publish is left out, never
  * guessed, so a formula that needs it evaluates to NaN (not computable).
  * Intel's #duration_ms, #duration_s and #tsc (the TSC's ticks in the
- * measured time) are the engine's (engine.c: from the caller's #wall_ns). */
+ * measured time) are the engine's (engine.c: from the caller's #wall_ns).
+ * The CPU identification's (pki_cpuid_literals): #midr, Arm's MIDR_EL1, from
+ * which the engine answers the files' strcmp_cpuid_str (#midr_ge_0x...). */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -93,6 +95,14 @@ size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size
 	}
 #undef PUT
 	return n;
+}
+
+size_t pki_cpuid_literals(const pk_cpuid *id, pk_metric_literal *out, size_t cap)
+{
+	if (!id || !id->midr || !cap)
+		return 0;
+	out[0] = (pk_metric_literal){"#midr", (double)id->midr};
+	return 1;
 }
 
 size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,

@@ -44,7 +44,7 @@ struct pk_metric_groups {
 	pk_metric_table *table;    /* the CPU's vendor metrics */
 	mg_metric *v;
 	size_t nr;
-	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 1]; /* #smt_on, #tsc_hz, ..., #slots */
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 2]; /* #smt_on, #tsc_hz, ..., #slots, #midr */
 	size_t nr_lit;
 	bool no_merge;             /* --metric-no-merge: a group per metric */
 };
@@ -254,11 +254,13 @@ static int make_label(pk_metric_groups *mg, mg_metric *m)
 	return 0;
 }
 
-/* The machine's literals, and #slots from the core PMU's caps/slots (Arm's
- * topdown metrics: perf reads the same file). */
-static void set_literals(pk_metric_groups *mg, const pk_kernel *k, const pk_pmu *pmu)
+/* The machine's literals, the CPU's (#midr), and #slots from the core PMU's
+ * caps/slots (Arm's topdown metrics: perf reads the same file). */
+static void set_literals(pk_metric_groups *mg, const pk_kernel *k, const pk_pmu *pmu,
+			 const pk_cpuid *id)
 {
 	mg->nr_lit = pk_topdown_host_literals(k, mg->lit, PK_TOPDOWN_HOST_LITERALS);
+	mg->nr_lit += pki_cpuid_literals(id, mg->lit + mg->nr_lit, 1);
 	const char *slots = pmu ? pk_pmu_cap(pmu, "slots") : NULL;
 	char *end;
 	double v = slots ? strtod(slots, &end) : 0;
@@ -284,7 +286,7 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 		mg->table = pk_metric_table_new(rows, nr, err);
 		if (!mg->table)
 			return err->code ? err->code : -ENOMEM;
-		set_literals(mg, k, pmu);
+		set_literals(mg, k, pmu, &id);
 	}
 	size_t before = mg->nr;
 	int arg = 0;

@@ -100,6 +100,8 @@ typedef struct pki_td_lits {
 	int floor;                 /* PKI_TD_GROUP_FLOOR of the CPU's vendor */
 } pki_td_lits;
 
+/* The literals of a CPU identification: #midr on Arm (0 or 1 written). */
+size_t pki_cpuid_literals(const pk_cpuid *id, pk_metric_literal *out, size_t cap);
 /* Appends src[0..n) to dst[0..nr) up to cap; the new count. A formula
  * takes the first literal of a name, so the one appended first wins: the
  * caller's before the engine's before the machine's. */

@@ -317,11 +317,13 @@ static const pk_metric_def sbsa_rows[] = {ARM_ROWS("STALL_SLOT_FRONTEND", "STALL
 static const pki_td_event arm_events[] = {ARM_EVENTS};
 const pki_td_table pki_td_arm_sbsa = PKI_TD_TABLE(sbsa_rows, arm_events);
 
-/* perf's neoverse-n2-v2 form: with 5 slots (N2) STALL_SLOT_FRONTEND and
- * STALL_SLOT count one slot too many per cycle (an erratum). */
+/* perf's neoverse-n2-v2 form: on N2 before r0p3 STALL_SLOT_FRONTEND and
+ * STALL_SLOT count one slot too many per cycle (an erratum; the files'
+ * strcmp_cpuid_str(0x410fd493) branch, from the CPU's #midr). */
+#define N2_ERRATUM "#midr_ge_0x410fd490 > #midr_ge_0x410fd493"
 static const pk_metric_def n2v2_rows[] = {
-	ARM_ROWS("( STALL_SLOT_FRONTEND - CPU_CYCLES if #slots == 5 else STALL_SLOT_FRONTEND )",
-		 "( STALL_SLOT - CPU_CYCLES if #slots == 5 else STALL_SLOT )"),
+	ARM_ROWS("( STALL_SLOT_FRONTEND - CPU_CYCLES if " N2_ERRATUM " else STALL_SLOT_FRONTEND )",
+		 "( STALL_SLOT - CPU_CYCLES if " N2_ERRATUM " else STALL_SLOT )"),
 };
 const pki_td_table pki_td_neoverse_n2_v2 = PKI_TD_TABLE(n2v2_rows, arm_events);
 

@@ -45,7 +45,8 @@ struct pk_topdown {
 	size_t nr;
 	int level;
 	bool smt;
-	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS]; /* the machine's (opts.kernel) */
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 1]; /* the machine's (opts.kernel),
+							      * the CPU's (#midr) */
 	size_t nr_lit;
 	const pk_evlist *evlist;   /* pk_topdown_add_events': its events */
 	size_t first, nr_events;   /* are evlist's [first, first + nr_events) */
@@ -193,6 +194,7 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 	td->smt = opts->smt;
 	if (opts->kernel)
 		td->nr_lit = pk_topdown_host_literals(opts->kernel, td->lit, PK_TOPDOWN_HOST_LITERALS);
+	td->nr_lit += pki_cpuid_literals(cpuid, td->lit + td->nr_lit, 1);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const pk_pmu *p = pk_pmus_core_at(pmus, i);

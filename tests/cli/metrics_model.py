@@ -13,12 +13,19 @@ erratum form) and V2 TopdownL1 in percent of slots (#slots from the
 fixture's caps/slots), Neoverse N1's cycle accounting (stall cycles are
 the frontend and backend shares of the cycles, docs/model.md).
 
+Neoverse N2's erratum by revision: the N2 scenario rewritten to r0p3 (MIDR
+0x410fd493, where the erratum is fixed) and r1p0 gives the same TopdownL1
+shares by -M and by --topdown, while its raw STALL_SLOT (r3f) per
+CPU_CYCLES (r11) is the scenario's 5 * (frontend + backend) share, one
+more per cycle at r0p0 (Arm's erratum: one slot too many per cycle).
+
   metrics_model.py SRCDIR PMUKIT"""
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def shares(src, scenario):
@@ -63,26 +70,67 @@ CASES = [("zen4.json", "PipelineL1,PipelineL2", zen4),
          ("neoverse-n1.json", "Cycle_Accounting", cycles)]
 
 
+def run(pk, args):
+    """pmukit's -x, lines (stdout and stderr) and its exit code."""
+    p = subprocess.run([pk, "stat", "-x,"] + args, capture_output=True, text=True, timeout=120)
+    return [line.split(",") for line in p.stdout.splitlines() + p.stderr.splitlines()], p
+
+
+def check(label, got, want_of_shares, p):
+    bad = 0
+    for name, want in want_of_shares.items():
+        ok = name in got and abs(got[name] - want) <= 0.5
+        bad += not ok
+        print(f"{'ok' if ok else 'FAIL'}: {label} {name} {got.get(name)} want {want:.2f}")
+    if p.returncode != 0:
+        bad += 1
+        print(f"FAIL: {label}: exit {p.returncode}: {p.stderr.strip()}")
+    return bad
+
+
+def metric_values(pk, groups, path):
+    lines, p = run(pk, ["-M", groups, "--model", path])
+    # "COUNT,,EVENT,RUN,PCT,VALUE,UNIT  NAME" or ",,,,VALUE,UNIT  NAME"
+    return {f[-1].split()[-1]: float(f[-2]) for f in lines
+            if len(f) >= 6 and f[-1].strip() and re.fullmatch(r"-?[0-9.]+", f[-2])}, p
+
+
+def n2_revisions(src, pk):
+    """The erratum by MIDR: shares at every revision, raw STALL_SLOT per cycle."""
+    bad = 0
+    base = os.path.join(src, "examples/model/neoverse-n2.json")
+    with open(base) as f:
+        sc = json.load(f)
+    s = shares(src, "neoverse-n2.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        for midr, extra in (("0x00000000410fd490", 1), ("0x00000000410fd493", 0),
+                            ("0x00000000411fd490", 0)):
+            path = os.path.join(tmp, f"n2-{midr[-4:]}.json")
+            with open(path, "w") as f:
+                json.dump(dict(sc, cpuid=midr), f)
+            got, p = metric_values(pk, "TopdownL1", path)
+            bad += check(f"n2 {midr} -M", got, level1(s), p)
+            lines, p = run(pk, ["--topdown", "--model", path])
+            td = {f[2]: float(f[0]) for f in lines if len(f) >= 3 and f[2].startswith("tma_")}
+            bad += check(f"n2 {midr} --topdown", td,
+                         {"tma_" + k: v for k, v in level1(s).items()}, p)
+            lines, p = run(pk, ["-e", "r3f,r11", "--model", path])
+            c = {f[2]: float(f[0]) for f in lines if len(f) >= 3 and f[2] in ("r3f", "r11")}
+            want = 5 * (s["frontend_bound"] + s["backend_bound"]) / 100 + extra
+            got = c["r3f"] / c["r11"] if c.get("r11") else None
+            ok = got is not None and abs(got - want) < 1e-6
+            bad += not ok
+            print(f"{'ok' if ok else 'FAIL'}: n2 {midr} STALL_SLOT per cycle {got} want {want}")
+    return bad
+
+
 def main():
     src, pk = sys.argv[1], sys.argv[2]
     bad = 0
     for scenario, groups, want_of in CASES:
-        p = subprocess.run([pk, "stat", "-x,", "-M", groups, "--model",
-                            os.path.join(src, "examples/model", scenario)],
-                           capture_output=True, text=True, timeout=120)
-        got = {}
-        for line in p.stdout.splitlines() + p.stderr.splitlines():
-            f = line.split(",")
-            # "COUNT,,EVENT,RUN,PCT,VALUE,UNIT  NAME" or ",,,,VALUE,UNIT  NAME"
-            if len(f) >= 6 and f[-1].strip() and re.fullmatch(r"-?[0-9.]+", f[-2]):
-                got[f[-1].split()[-1]] = float(f[-2])
-        for name, want in want_of(shares(src, scenario)).items():
-            ok = name in got and abs(got[name] - want) <= 0.5
-            bad += not ok
-            print(f"{'ok' if ok else 'FAIL'}: {scenario} {name} {got.get(name)} want {want:.2f}")
-        if p.returncode != 0:
-            bad += 1
-            print(f"FAIL: {scenario}: exit {p.returncode}: {p.stderr.strip()}")
+        got, p = metric_values(pk, groups, os.path.join(src, "examples/model", scenario))
+        bad += check(scenario, got, want_of(shares(src, scenario)), p)
+    bad += n2_revisions(src, pk)
     print(f"{bad} failed")
     return 1 if bad else 0
 

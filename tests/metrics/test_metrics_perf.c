@@ -59,8 +59,9 @@ static void check(const char *cpuid, const char *machine, const char *pmu, const
 					 .key = -1, .value = c[i].value, .counted = true};
 		assert_non_null(v[i].evsel);
 	}
-	pk_metric_literal lit[] = {{"#slots", slots}};
-	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = slots > 0};
+	/* #midr as stat -M gives it: the files' strcmp_cpuid_str branches */
+	pk_metric_literal lit[] = {{"#midr", (double)id.midr}, {"#slots", slots}};
+	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 1 + (slots > 0)};
 	for (size_t i = 0; i < nw; i++) {
 		long r = pk_metric_table_find(t, w[i].metric);
 		if (r < 0)
@@ -110,9 +111,9 @@ static void test_zen4_pipeline(void **state)
 	check("AuthenticAMD-25-11-1", "zen4", "cpu", c, N(c), 0, w, N(w));
 }
 
-/* Neoverse N2 r0p0 (#slots 5): STALL_SLOT and STALL_SLOT_FRONTEND count
- * one slot more per cycle, which the file's strcmp_cpuid_str branch takes
- * off (minus CPU_CYCLES); V2 takes nothing off. */
+/* Neoverse N2 before r0p3 (#slots 5): STALL_SLOT and STALL_SLOT_FRONTEND
+ * count one slot more per cycle, which the file's strcmp_cpuid_str branch
+ * takes off (minus CPU_CYCLES); N2 from r0p3 on and V2 take nothing off. */
 static const count neoverse[] = {
 	{"CPU_CYCLES", 1000}, {"STALL_SLOT_FRONTEND", 2000}, {"STALL_SLOT_BACKEND", 1500},
 	{"STALL_SLOT", 3500}, {"OP_RETIRED", 1800}, {"OP_SPEC", 2000}, {"BR_MIS_PRED", 10},
@@ -128,13 +129,21 @@ static void test_neoverse_topdown(void **state)
 		{"bad_speculation", 9},  /* (1 - 0.9) * 0.5 + 4 * 10 / 1000 */
 		{"ipc", 1.5},            /* 1500 / 1000 */
 	};
+	/* r0p0 and r0p2: the erratum */
 	check("0x00000000410fd490", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, n2,
+	      N(n2));
+	check("0x00000000410fd492", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, n2,
 	      N(n2));
 	static const want v2[] = {
 		{"frontend_bound", 39},  /* 2000 / 5000 - 10 / 1000 */
 		{"retiring", 27},        /* 0.9 * (1 - 3500 / 5000) */
 	};
 	check("0x00000000410fd4f0", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, v2,
+	      N(v2));
+	/* N2 r0p3 and r1p0: fixed, as V2 */
+	check("0x00000000410fd493", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, v2,
+	      N(v2));
+	check("0x00000000411fd490", "neoverse-n2", "armv8_pmuv3_0", neoverse, N(neoverse), 5, v2,
 	      N(v2));
 }
 
