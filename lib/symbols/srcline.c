@@ -135,11 +135,8 @@ static const char *symtab_file(dso *d, uint64_t addr, bool *func)
  * __libc_start_call_main of libc_start_call_main.h in libc-start.c; and
  * not for Python's thread.c, which lists itself again, whose
  * thread_pthread.h rows keep their file. */
-static const char *addr2line_file(Dwfl_Line *l, const char *src)
+static const char *addr2line_file(Dwarf_Line *dl, Dwarf_Die *cu, const char *src)
 {
-	Dwarf_Addr bias;
-	Dwarf_Line *dl = dwfl_dwarf_line(l, &bias);
-	Dwarf_Die *cu = dwfl_linecu(l);
 	Dwarf_Files *files;
 	size_t idx, n;
 	Dwarf_Half version;
@@ -158,6 +155,21 @@ static const char *addr2line_file(Dwfl_Line *l, const char *src)
 	return primary;
 }
 
+Dwarf_Die *pki_sy_unit_of(Dwfl_Module *mod, uint64_t addr, uint64_t *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+	Dwarf_Addr b;
+	Dwarf *dw = cu ? NULL : dwfl_module_getdwarf(mod, &b);
+	Dwarf_Aranges *ar;
+	size_t n;
+	if (!dw || dwarf_getaranges(dw, &ar, &n) || n > 0)
+		return cu;
+	for (cu = dwfl_module_nextcu(mod, NULL, bias); cu; cu = dwfl_module_nextcu(mod, cu, bias))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
 /* Whether a compilation unit's ranges hold vaddr. libdw's lookup of the
  * unit by address answers from the units' overall spans when the file has
  * no .debug_aranges, so an address between two ranges of a unit (crt1's
@@ -166,7 +178,7 @@ static const char *addr2line_file(Dwfl_Line *l, const char *src)
 static bool unit_holds(Dwfl_Module *mod, uint64_t vaddr)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias);
+	Dwarf_Die *cu = pki_sy_unit_of(mod, vaddr, &bias);
 	return cu && dwarf_haspc(cu, vaddr - bias) > 0;
 }
 
@@ -179,10 +191,14 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 	if (!mod)
 		return -1;
 	Dwfl_Line *l = dwfl_module_getsrc(mod, vaddr);
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = l ? dwfl_linecu(l) : pki_sy_unit_of(mod, vaddr, &bias);
+	Dwarf_Line *dl = l ? dwfl_dwarf_line(l, &bias) : cu ? dwarf_getsrc_die(cu, vaddr - bias) : NULL;
 	int lineno = 0;
-	const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	const char *src = dl ? dwarf_linesrc(dl, NULL, NULL) : NULL;
 	if (src) {
-		src = addr2line_file(l, src);
+		dwarf_lineno(dl, &lineno);
+		src = addr2line_file(dl, cu, src);
 		*file = base_name(src);
 		*line = lineno > 0 ? (unsigned)lineno : 0;
 		return 1;

@@ -31,6 +31,7 @@
 
 #include "core/strmap.h"
 
+#include <elfutils/libdwfl.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -279,6 +280,11 @@ bool pki_sy_perfmap_line(dso *d, const char *line, size_t len);
 int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 		       unsigned *line);
 void pki_sy_dso_srcline_free(dso *d);
+/* srcline.c: the compilation unit of mod holding addr (a module address),
+ * *bias set; NULL when none does. Units are found by libdw's lookup, or,
+ * in a file where libdw finds no address ranges (clang's DWARF 5 without
+ * .debug_aranges: libdw 0.188 answers nothing there), by asking each. */
+Dwarf_Die *pki_sy_unit_of(Dwfl_Module *mod, uint64_t addr, uint64_t *bias);
 
 /* maps.c */
 mapgroup *pki_sy_mg_new(void);

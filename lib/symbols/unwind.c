@@ -554,7 +554,7 @@ int pk_machine_inlines(pk_machine *m, uint32_t pid, uint64_t addr, const char **
 		return 0;
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	Dwarf_Die *cu = mod ? pki_sy_unit_of(mod, addr, &bias) : NULL;
 	Dwarf_Die *scopes = NULL, fn;
 	int nr = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	bool more = nr > 0 && first_function(scopes, 0, nr, &fn);
