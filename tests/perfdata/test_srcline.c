@@ -106,18 +106,29 @@ static char *addr2line(const char *path, uint64_t addr, char *buf, size_t size)
 	return addr2line_opts(path, "", addr, buf, size);
 }
 
+/* A machine with PK_SYM_LINES mapped at BASE for pid 4242 and the file's
+ * entry point and outer; NULL (the test skips) without the file. */
+static pk_machine *lines_machine(const char **path, uint64_t *entry, uint64_t *outer)
+{
+	*path = getenv("PK_SYM_LINES");
+	if (!*path || access(*path, R_OK))
+		return NULL;
+	elf_addrs(*path, entry, "outer", outer);
+	pk_machine *m = pk_machine_new(&(pk_machine_opts){.kallsyms = ""});
+	assert_non_null(m);
+	mmap_file(m, 4242, *path);
+	return m;
+}
+
 static void test_entry_and_unit(void **state)
 {
 	(void)state;
-	const char *path = getenv("PK_SYM_LINES");
-	if (!path || access(path, R_OK))
-		skip();
+	const char *path;
 	uint64_t entry, outer;
-	elf_addrs(path, &entry, "outer", &outer);
 	uint32_t pid = 4242;
-	pk_machine *m = pk_machine_new(&(pk_machine_opts){.kallsyms = ""});
-	assert_non_null(m);
-	mmap_file(m, pid, path);
+	pk_machine *m = lines_machine(&path, &entry, &outer);
+	if (!m)
+		skip();
 	const char *file;
 	unsigned line;
 	/* a function of the unit: its line table's row */
@@ -162,16 +173,17 @@ static size_t a2l_functions(const char *path, uint64_t addr, char fn[][64], size
 static void test_inlines_as_addr2line(void **state)
 {
 	(void)state;
-	const char *path = getenv("PK_SYM_LINES");
+	const char *path;
 	char buf[4200];
-	if (!path || access(path, R_OK) || !addr2line(path, 0, buf, sizeof(buf)))
-		skip();
 	uint64_t entry, outer;
-	elf_addrs(path, &entry, "outer", &outer);
 	uint32_t pid = 4242;
-	pk_machine *m = pk_machine_new(&(pk_machine_opts){.kallsyms = ""});
-	assert_non_null(m);
-	mmap_file(m, pid, path);
+	pk_machine *m = lines_machine(&path, &entry, &outer);
+	if (!m)
+		skip();
+	if (!addr2line(path, 0, buf, sizeof(buf))) {
+		pk_machine_free(m);
+		skip();
+	}
 	int found = 0;
 	for (uint64_t off = 0; off < 512 && found < 4; off++) {
 		char want[8][64];
