@@ -43,6 +43,19 @@ static char *entry(const char *listing, const char *name)
 	return strndup(p, (size_t)(end - p));
 }
 
+/* Every "  name\n       [desc]" entry of name in a listing, in order, one
+ * after another (a hybrid part lists a name once per core PMU's table). */
+static char *entries(const char *listing, const char *name)
+{
+	char key[128], *all = calloc(1, strlen(listing) + 1);
+	snprintf(key, sizeof(key), "\n  %s\n", name);
+	for (const char *p = strstr(listing, key); p; p = strstr(p + 1, key)) {
+		const char *end = strchr(p + strlen(key), '\n');
+		strncat(all, p, (size_t)(end - p));
+	}
+	return all;
+}
+
 static const char *const cpus[] = {"GenuineIntel-6-5E-3", "GenuineIntel-6-7E-5",
 				   "GenuineIntel-6-8F-4"};
 /* TMA nodes whose first sentence is the same in perf 6.1's files and ours */
@@ -91,6 +104,53 @@ static void test_list_metric(void **state)
 	}
 }
 
+/* Alder Lake (hybrid): both core types' tables, each description followed
+ * by perf 6.1's ". Unit: cpu_core " or ". Unit: cpu_atom ", a name both
+ * have listed twice in perf's order (by the description as printed). The
+ * entries compared are those whose text is the same in perf 6.1's files and
+ * ours (both tables' tma_bad_speculation and tma_machine_clears); for
+ * tma_retiring and tma_backend_bound (perf 6.1's E-core descriptions
+ * differ: a typo fixed since) both list the two PMUs in the same order. */
+static void test_list_metric_hybrid(void **state)
+{
+	(void)state;
+	if (!have_perf())
+		skip();
+	char *perf = run("PERF_CPUID=GenuineIntel-6-97-2 perf list metric 2>&1");
+	char *pk = run("PERF_CPUID=GenuineIntel-6-97-2 %s list metric", pk_test_pmukit());
+	assert_memory_equal(perf, pk, strlen("\nMetrics:\n\n  "));
+	const char *same_text[] = {"tma_bad_speculation", "tma_machine_clears"};
+	for (size_t i = 0; i < sizeof(same_text) / sizeof(same_text[0]); i++) {
+		char *a = entries(perf, same_text[i]), *b = entries(pk, same_text[i]);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+	}
+	const char *units[] = {"tma_retiring", "tma_backend_bound", "tma_bad_speculation"};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		char *e[2] = {entries(perf, units[i]), entries(pk, units[i])};
+		for (int t = 0; t < 2; t++) {
+			const char *atom = strstr(e[t], ". Unit: cpu_atom ]");
+			const char *core = strstr(e[t], ". Unit: cpu_core ]");
+			if (!atom || !core || atom > core) /* perf 6.1: the E-core's first */
+				fail_msg("%s: %s lists '%s'", units[i], t ? "pmukit" : "perf", e[t]);
+		}
+		free(e[0]);
+		free(e[1]);
+	}
+	free(perf);
+	free(pk);
+	/* the groups: the E-core table's too (tma_resource_bound_group is
+	 * Gracemont's only) */
+	perf = run("PERF_CPUID=GenuineIntel-6-97-2 perf list metricgroup 2>&1");
+	pk = run("PERF_CPUID=GenuineIntel-6-97-2 %s list metricgroup", pk_test_pmukit());
+	assert_non_null(strstr(perf, "\ntma_resource_bound_group\n"));
+	assert_non_null(strstr(pk, "\ntma_resource_bound_group\n"));
+	assert_non_null(strstr(pk, "\nTopdownL1\n"));
+	free(perf);
+	free(pk);
+}
+
 static void test_list_metricgroup(void **state)
 {
 	(void)state;
@@ -121,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_metric),
 		cmocka_unit_test(test_list_metric),
 		cmocka_unit_test(test_list_metricgroup),
+		cmocka_unit_test(test_list_metric_hybrid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
