@@ -4,6 +4,9 @@
  * 6.1's tables are TMA 4.x, ours 5.x). Skipped when perf is absent. */
 #include "helpers.h"
 
+#include <pmukit/cpuid.h>
+#include <pmukit/metrics.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +154,71 @@ static void test_list_metric_hybrid(void **state)
 	free(pk);
 }
 
+/* The n-th line (0: the name's) of each entry of name, '|' between entries. */
+static char *entry_lines(const char *listing, const char *name, int n)
+{
+	char key[128], *all = calloc(1, strlen(listing) + 2);
+	snprintf(key, sizeof(key), "\n  %s\n", name);
+	for (const char *p = strstr(listing, key); p; p = strstr(p + 1, key)) {
+		const char *l = p + 1;
+		for (int i = 0; i < n && l; i++)
+			l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+		if (l) {
+			strncat(all, l, strcspn(l, "\n"));
+			strcat(all, "|");
+		}
+	}
+	return all;
+}
+
+/* list --details metric: perf 6.1's layout (the name, "       [desc]",
+ * "       [formula]"), the formula pmukit's table as generated (perf 6.1
+ * prints its files' own, with references to other metrics: not compared),
+ * on Skylake and on the hybrid Alder Lake (each core type's formula). */
+static void test_list_details(void **state)
+{
+	(void)state;
+	if (!have_perf())
+		skip();
+	const char *cpuid[] = {"GenuineIntel-6-5E-3", "GenuineIntel-6-97-2"};
+	for (size_t c = 0; c < 2; c++) {
+		char *perf = run("PERF_CPUID=%s perf list --details metric 2>&1", cpuid[c]);
+		char *pk = run("PERF_CPUID=%s %s list --details metric", cpuid[c], pk_test_pmukit());
+		pk_cpuid id;
+		pk_error err = {0};
+		assert_int_equal(pk_cpuid_parse(cpuid[c], &id, &err), 0);
+		char want[4096] = "";
+		const char *pmus[] = {c ? "cpu_atom" : NULL, c ? "cpu_core" : NULL};
+		for (size_t t = 0; t < 1 + c; t++) { /* Alder Lake: the E-core's first */
+			size_t nr;
+			const pk_metric_def *rows = pk_metric_defs_cpu(&id, pmus[t], &nr, NULL);
+			for (size_t i = 0; i < nr; i++)
+				if (!strcmp(rows[i].name, "tma_retiring"))
+					snprintf(want + strlen(want), sizeof(want) - strlen(want),
+						 "       [%s]|", rows[i].formula);
+		}
+		char *a = entry_lines(pk, "tma_retiring", 2), *b = entry_lines(perf, "tma_retiring", 2);
+		assert_string_equal(a, want);
+		for (int n = 1; n <= 3; n++) { /* the same shape: [desc], [formula], next name */
+			const char *prefix = n < 3 ? "       [" : "  ";
+			char *x[2] = {entry_lines(perf, "tma_retiring", n),
+				      entry_lines(pk, "tma_retiring", n)};
+			for (int t = 0; t < 2; t++) {
+				assert_int_equal(strlen(x[t]) > 0, 1);
+				for (const char *l = x[t]; *l; l = strchr(l, '|') + 1)
+					if (strncmp(l, prefix, strlen(prefix)) || l[strlen(prefix)] == ' ')
+						fail_msg("%s line %d: '%s'", t ? "pmukit" : "perf", n, x[t]);
+			}
+			free(x[0]);
+			free(x[1]);
+		}
+		free(a);
+		free(b);
+		free(perf);
+		free(pk);
+	}
+}
+
 static void test_list_metricgroup(void **state)
 {
 	(void)state;
@@ -182,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_list_metric),
 		cmocka_unit_test(test_list_metricgroup),
 		cmocka_unit_test(test_list_metric_hybrid),
+		cmocka_unit_test(test_list_details),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
