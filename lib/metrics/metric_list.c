@@ -4,7 +4,8 @@
  * each row's description followed by its PMU as perf 6.1 prints it.
  *
  * Invariants: names sort with strcmp (upper case first, as perf), a name
- * both tables have by its printed description (perf's order); a row
+ * both tables have by its printed description (perf's order; a metric
+ * counting no core event, a package C-state's, is printed without PMU); a row
  * without a group belongs to "No_group"; a metric is not listed under a
  * group of its own name. */
 #include <pmukit/metrics.h>
@@ -66,13 +67,31 @@ static size_t tables(const pk_cpuid *id, const pk_metric_def **rows, size_t *nr,
 	return 1;
 }
 
+/* Whether d counts an event of the core PMU pmu, one with a privilege
+ * suffix too ("CPU_CLK_UNHALTED.THREAD_P:SUP", refused by stat -M but a
+ * core event: perf 6.1 lists its metric with the PMU); the C-state
+ * metrics count none (perf 6.1 lists them without a PMU). */
+static bool on_core(const pk_cpuid *id, const char *pmu, const pk_metric_def *d)
+{
+	pk_error err = {0};
+	pk_expr *e = pk_expr_parse(d->formula, &err);
+	bool core = !e;
+	uint64_t config;
+	for (size_t i = 0; e && i < pk_expr_nr_refs(e) && !core; i++)
+		core = pk_expr_ref(e, i)[0] != '#' &&
+		       (strchr(pk_expr_ref(e, i), ':') ||
+			pk_metric_event_config(id, pmu, pk_expr_ref(e, i), &config, &err) == 0);
+	pk_expr_free(e);
+	return core;
+}
+
 /* d's description as list prints it (perf 6.1 adds the hybrid PMU). */
-static int describe(listed *e)
+static int describe(const pk_cpuid *id, listed *e)
 {
 	const char *d = e->def->description;
 	if (!d || !*d)
 		return 0;
-	if (e->pmu)
+	if (e->pmu && on_core(id, e->pmu, e->def))
 		return asprintf(&e->desc, "%s. Unit: %s ", d, e->pmu) < 0 ? -ENOMEM : 0;
 	return (e->desc = strdup(d)) ? 0 : -ENOMEM;
 }
@@ -102,7 +121,7 @@ int pk_metric_listing_new(const pk_cpuid *id, pk_metric_listing *l)
 	for (size_t t = 0, k = 0; t < nt && r == 0; t++)
 		for (size_t i = 0; i < nr[t] && r == 0; i++, k++) {
 			v[k] = (listed){.def = &rows[t][i], .pmu = pmu[t]};
-			r = describe(&v[k]);
+			r = describe(id, &v[k]);
 			if (r == 0)
 				r = add_groups(l, &cap, &rows[t][i]);
 		}
