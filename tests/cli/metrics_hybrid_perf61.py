@@ -13,6 +13,7 @@ core PMU: the metric line's PMU is its event column's "cpu_core/..." or
   same value on cpu_core, with the E-core counts served 0 (perf 6.1 adds
   the E-core's counts of a P-core metric's events into it: its bug,
   docs/metrics.md);
+- ATOM with -A: the same on CPU1's cpu_atom lines;
 - WHERE: each metric of LIST is printed on the same PMUs by both (a metric
   both types have on both, a P-core-only one on cpu_core, an E-core-only
   one on cpu_atom);
@@ -45,28 +46,30 @@ WHERE = {"tma_retiring": {"cpu_core", "cpu_atom"}, "tma_memory_bound": {"cpu_cor
 
 
 def printed(out):
-    """(PMU, metric) -> value as printed ('' when none)."""
+    """(PMU, metric) -> value as printed ('' when none); with -A's CPU
+    column first, the PMU is "CPUn cpu_atom"."""
     got, pmu = {}, None
     for line in out.splitlines():
         f = line.split(",")
+        cpu = f.pop(0) + " " if f and re.fullmatch(r"CPU\d+", f[0]) else ""
         if len(f) < 6:
             continue
         if f[2]:
-            pmu = f[2].split("/")[0] if "/" in f[2] else None
+            pmu = cpu + f[2].split("/")[0] if "/" in f[2] else None
         if f[-1].strip() and (re.fullmatch(r"-?[0-9.]+", f[-2]) or not f[-2]):
             got.setdefault((pmu, f[-1].split()[-1]), f[-2])
     return got
 
 
-def both(src, pk, metrics, tmp, stub, skip_type):
+def both(src, pk, metrics, tmp, stub, skip_type, opts=("-x,",)):
     """perf's and pmukit's printed() on counts for every event either opened
-    (but PMU type skip_type's: 0)."""
+    (but PMU type skip_type's: 0), stat run with opts."""
     logs = [os.path.join(tmp, n + ".log") for n in ("perf", "pmukit")]
     zero = os.path.join(tmp, "zero")
     for tool, log in zip(("perf", pk), logs):
         m61.run(src, "alderlake", tool, metrics, zero, log, stub, ns=NS)
     counts = m61.counts_file(tmp, logs, skip_type)
-    out = [m61.run(src, "alderlake", t, metrics, counts, log, stub, ns=NS)
+    out = [m61.run(src, "alderlake", t, metrics, counts, log, stub, opts, ns=NS)
            for t, log in zip(("perf", pk), logs)]
     if out[1][0] != 0:
         raise SystemExit(f"pmukit failed:\n{out[1][1]}")
@@ -133,6 +136,8 @@ def main():
                                   "cpu_atom/type")).read().strip()
     a, b, out = both(src, pk, ATOM, tmp, stub, None)
     bad = same("ATOM", "cpu_atom", ATOM, a, b, out)
+    a, b, out = both(src, pk, ATOM, tmp, stub, None, ("-x,", "-A"))
+    bad += same("ATOM -A", "CPU1 cpu_atom", ATOM, a, b, out)
     a, b, out = both(src, pk, CORE, tmp, stub, atom_type)
     bad += same("CORE", "cpu_core", CORE, a, b, out)
     a, b, out = both(src, pk, list(WHERE), tmp, stub, None)
