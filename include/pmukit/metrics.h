@@ -272,14 +272,22 @@ const pk_metric_def *pk_metric_defs_cpu(const pk_cpuid *id, const char *pmu, siz
 bool pk_metric_named(const pk_metric_def *row, const char *name);
 /* A CPU's metrics as perf 6.1's list shows them (metric_list.c). */
 typedef struct pk_metric_listing {
-	const pk_metric_def **rows; /* pk_metric_defs_cpu's, sorted by name (strcmp) */
+	const pk_metric_def **rows; /* pk_metric_defs_cpu's, sorted by name (strcmp),
+				    * equal names by description as printed (with
+				    * the PMU: perf 6.1's order) */
+	const char **pmus;         /* per row: the core PMU whose table has it on a
+				    * hybrid part ("cpu_core", "cpu_atom"), else NULL */
+	char **descs;              /* per row: its description as list prints it (on
+				    * a hybrid part with perf 6.1's ". Unit: PMU "),
+				    * NULL when it has none */
 	size_t nr;
 	char **groups;             /* the distinct group names, sorted; "No_group" for
 				    * a row without one */
 	size_t nr_groups;
 } pk_metric_listing;
-/* The listing of the CPU's core PMU (pk_metric_defs_cpu with pmu NULL):
- * empty for a CPU without tables. 0 or -ENOMEM. */
+/* The listing of the CPU's core PMU (pk_metric_defs_cpu with pmu NULL), on
+ * a hybrid part of both core PMUs' tables (cpu_core's and cpu_atom's, as
+ * perf 6.1 lists both): empty for a CPU without tables. 0 or -ENOMEM. */
 int pk_metric_listing_new(const pk_cpuid *id, pk_metric_listing *out);
 void pk_metric_listing_release(pk_metric_listing *l);
 /* Whether list shows row d under group (one of its groups, not its own

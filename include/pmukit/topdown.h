@@ -164,7 +164,10 @@ void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge);
  * counts: each name's metrics before the previous name's, a group's in
  * reverse name order), each metric's events in one weak group
  * (pk_evlist_group_weak: perf's {...}:W) unless no_group. An unknown name
- * fails with perf's message (-EINVAL); -ENODEV without a core PMU. */
+ * fails with perf's message (-EINVAL); -ENODEV without a core PMU. On a
+ * hybrid part each name is looked up in every core PMU's table (cpu_core's
+ * and cpu_atom's) and a metric is counted and printed per PMU that has it,
+ * its events named PMU/EVENT/ on that PMU. */
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
 			 const pk_kernel *k, const char *cpuid, bool no_group, pk_evlist *evlist,
 			 pk_error *err);

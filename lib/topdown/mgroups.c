@@ -1,10 +1,12 @@
 /* stat -M (perf's --metrics) as a library (pk_metric_groups, topdown.h):
- * names and groups resolved in the CPU's
- * vendor metric table (lib/metrics, pk_metric_defs_cpu), each metric's
- * events opened as one group on the core PMU (perf 6.1's rule: a metric's
- * events in one group, so its ratio never mixes time slices), or ungrouped
- * with --metric-no-group, and each metric evaluated by the metrics engine
- * over the counts of its own events (the same bucket) only.
+ * names and groups resolved in the vendor metric table of each core PMU
+ * (lib/metrics, pk_metric_defs_cpu: on a hybrid part cpu_core's and
+ * cpu_atom's, as perf 6.1 resolves them in both core types' tables), each
+ * metric's events opened as one group on the PMU of the table that has it
+ * (perf 6.1's rule: a metric's events in one group, so its ratio never
+ * mixes time slices), or ungrouped with --metric-no-group, and each metric
+ * evaluated by the metrics engine over the counts of its own events (the
+ * same bucket) only.
  *
  * Invariants: a metric is added once however often it is named; metrics
  * are in perf 6.1's order (most events first, then by_events), each group's
@@ -13,7 +15,10 @@
  * metric whose events are all in an earlier metric's own group is counted
  * in that group (perf's merge) and printed on the first of its events
  * there; an event that is no core event (uncore, MSR) fails the setup
- * naming the metric and the event.
+ * naming the metric and the event. A metric both core types of a hybrid
+ * have is two metrics (one per PMU, never merged across PMUs); there the
+ * events are named PMU/EVENT/ ("cpu_atom/TOPDOWN_RETIRING.ALL/") as
+ * perf prints hybrid events.
  * It lives beside TopDown because it needs both the metric tables and
  * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does; it
  * never prints (the open's weak-group notes are the evlist's warnings). */
@@ -28,7 +33,8 @@
 #include <strings.h>
 
 typedef struct mg_metric {
-	long row;                  /* in the table */
+	size_t side;               /* the core PMU whose table has it */
+	long row;                  /* in that table */
 	int arg;                   /* the -M list's name that first named it: 0, 1, ... */
 	size_t first, nr;          /* the group counting it, [first, first + nr) in the
 				    * event list: its own, or merged an earlier metric's */
@@ -40,12 +46,22 @@ typedef struct mg_metric {
 	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
 } mg_metric;
 
-struct pk_metric_groups {
-	pk_metric_table *table;    /* the CPU's vendor metrics */
-	mg_metric *v;
-	size_t nr;
+/* A core PMU and its CPU's metric table. */
+typedef struct mg_side {
+	char pmu[32];              /* "cpu", "cpu_core", "cpu_atom"; "" without a core PMU */
+	pk_metric_table *table;    /* its vendor metrics */
 	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 2]; /* #smt_on, #tsc_hz, ..., #slots, #midr */
 	size_t nr_lit;
+} mg_side;
+
+#define MG_SIDES 4
+
+struct pk_metric_groups {
+	mg_side side[MG_SIDES];    /* the core PMUs, cpu_core first (perf's order) */
+	size_t nr_sides;
+	bool hybrid;               /* more than one: events named PMU/EVENT/ */
+	mg_metric *v;
+	size_t nr;
 	bool no_merge;             /* --metric-no-merge: a group per metric */
 };
 
@@ -59,17 +75,22 @@ void pk_metric_groups_no_merge(pk_metric_groups *mg, bool no_merge)
 	mg->no_merge = no_merge;
 }
 
-static int add_metric(pk_metric_groups *mg, long row, int arg)
+static int add_metric(pk_metric_groups *mg, size_t side, long row, int arg)
 {
 	for (size_t i = 0; i < mg->nr; i++)
-		if (mg->v[i].row == row)
+		if (mg->v[i].side == side && mg->v[i].row == row)
 			return 0;
 	mg_metric *v = realloc(mg->v, (mg->nr + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	mg->v = v;
-	v[mg->nr++] = (mg_metric){.row = row, .arg = arg};
+	v[mg->nr++] = (mg_metric){.side = side, .row = row, .arg = arg};
 	return 0;
+}
+
+static const pk_metric_def *def_of(const pk_metric_groups *mg, const mg_metric *m)
+{
+	return pk_metric_table_def(mg->side[m->side].table, (size_t)m->row);
 }
 
 /* Every row each comma-separated name of the list names; *arg numbers the
@@ -83,12 +104,15 @@ static int resolve(pk_metric_groups *mg, const char *names, int *arg, pk_error *
 	for (char *n = strtok_r(copy, ",", &save); n && r == 0;
 	     n = strtok_r(NULL, ",", &save), (*arg)++) {
 		bool found = false;
-		for (size_t i = 0; i < pk_metric_table_nr(mg->table) && r == 0; i++) {
-			if (!pk_metric_named(pk_metric_table_def(mg->table, i), n))
-				continue;
-			found = true;
-			if (add_metric(mg, (long)i, *arg) < 0)
-				r = pk_err(err, -ENOMEM, "out of memory");
+		for (size_t s = 0; s < mg->nr_sides; s++) {
+			const pk_metric_table *t = mg->side[s].table;
+			for (size_t i = 0; i < pk_metric_table_nr(t) && r == 0; i++) {
+				if (!pk_metric_named(pk_metric_table_def(t, i), n))
+					continue;
+				found = true;
+				if (add_metric(mg, s, (long)i, *arg) < 0)
+					r = pk_err(err, -ENOMEM, "out of memory");
+			}
 		}
 		if (!found && r == 0)
 			r = pk_err(err, -EINVAL, "Cannot find metric or group `%s'", n);
@@ -97,23 +121,23 @@ static int resolve(pk_metric_groups *mg, const char *names, int *arg, pk_error *
 	return r;
 }
 
-static int by_name(const void *a, const void *b, void *t)
+static int by_name(const void *a, const void *b, void *mg)
 {
-	return strcmp(pk_metric_table_def(t, (size_t)((const mg_metric *)a)->row)->name,
-		      pk_metric_table_def(t, (size_t)((const mg_metric *)b)->row)->name);
+	return strcmp(def_of(mg, a)->name, def_of(mg, b)->name);
 }
 
 /* perf 6.1's order: most events first; ties as perf lists them before
  * sorting, each name's metrics before the previous name's, and a name's
  * (a group's) metrics in reverse name order. */
-static int by_events(const void *a, const void *b, void *t)
+static int by_events(const void *a, const void *b, void *mg)
 {
 	const mg_metric *x = a, *y = b;
 	if (x->nev != y->nev)
 		return x->nev > y->nev ? -1 : 1;
 	if (x->arg != y->arg)
 		return x->arg > y->arg ? -1 : 1;
-	return by_name(b, a, t);
+	int c = by_name(b, a, mg);
+	return c ? c : (x->side > y->side) - (x->side < y->side);
 }
 
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
@@ -123,7 +147,8 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 	return pk_evlist_add(l, &a, name, pmu) ? 0 : pk_err(err, -ENOMEM, "out of memory");
 }
 
-static int push_event(mg_metric *m, const char *name, uint64_t config)
+/* Appends event name (PMU/name/ with pmu: a hybrid's) to m's. */
+static int push_event(mg_metric *m, const char *pmu, const char *name, uint64_t config)
 {
 	char **ev = realloc(m->ev, (m->nev + 1) * sizeof(*ev));
 	if (ev)
@@ -131,7 +156,11 @@ static int push_event(mg_metric *m, const char *name, uint64_t config)
 	uint64_t *cfg = ev ? realloc(m->cfg, (m->nev + 1) * sizeof(*cfg)) : NULL;
 	if (cfg)
 		m->cfg = cfg;
-	char *copy = cfg ? strdup(name) : NULL;
+	char *copy = NULL;
+	if (cfg && pmu)
+		copy = asprintf(&copy, "%s/%s/", pmu, name) < 0 ? NULL : copy;
+	else if (cfg)
+		copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
 	m->ev[m->nev] = copy;
@@ -142,10 +171,10 @@ static int push_event(mg_metric *m, const char *name, uint64_t config)
 /* Metric m's events in the order they are opened: the formula's first
  * mentions, slots first (added when it names PERF_METRICS events without
  * it: they need a slots leader). */
-static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, const pk_pmu *pmu,
-			  pk_error *err)
+static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, pk_error *err)
 {
-	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
+	const pk_metric_def *d = def_of(mg, m);
+	const char *pmu = mg->side[m->side].pmu, *prefix = mg->hybrid ? pmu : NULL;
 	pk_expr *e = pk_expr_parse(d->formula, err);
 	if (!e)
 		return err->code;
@@ -157,18 +186,18 @@ static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id
 		const char *ev = pk_expr_ref(e, i);
 		if (ev[0] == '#')
 			continue;
-		r = pk_metric_event_config(id, pmu->name, ev, &cfg[i], err);
+		r = pk_metric_event_config(id, pmu, ev, &cfg[i], err);
 		if (r < 0)
 			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
 		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}
-	if (r == 0 && metrics && !slots && push_event(m, "TOPDOWN.SLOTS", 0x0400) < 0)
+	if (r == 0 && metrics && !slots && push_event(m, prefix, "TOPDOWN.SLOTS", 0x0400) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
 	for (int pass = 0; pass < 2 && r == 0; pass++) /* slots first */
 		for (size_t i = 0; i < n && r == 0; i++)
 			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0) &&
-			    push_event(m, pk_expr_ref(e, i), cfg[i]) < 0)
+			    push_event(m, prefix, pk_expr_ref(e, i), cfg[i]) < 0)
 				r = pk_err(err, -ENOMEM, "out of memory");
 	free(cfg);
 	pk_expr_free(e);
@@ -190,7 +219,7 @@ static const mg_metric *merge_into(const pk_metric_groups *mg, size_t from, size
 	const mg_metric *m = &mg->v[i];
 	for (size_t j = from; j < i; j++) {
 		const mg_metric *n = &mg->v[j];
-		bool all = n->owns;
+		bool all = n->owns && n->side == m->side;
 		for (size_t k = 0; k < m->nev && all; k++)
 			all = has_event(n, m->ev[k]);
 		if (all)
@@ -202,11 +231,12 @@ static const mg_metric *merge_into(const pk_metric_groups *mg, size_t from, size
 /* Places metric i: in an earlier metric's group (merged), else its events
  * appended as a group of its own (lone events with no_group); its line is
  * the group's first event it names. */
-static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pmu *pmu, bool no_group,
-			pk_evlist *l, pk_error *err)
+static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pmus *pmus,
+			bool no_group, pk_evlist *l, pk_error *err)
 {
 	mg_metric *m = &mg->v[i];
 	const mg_metric *into = mg->no_merge ? NULL : merge_into(mg, from, i);
+	const pk_pmu *pmu = pk_pmus_find(pmus, mg->side[m->side].pmu);
 	int r = 0;
 	if (into) {
 		m->first = into->first;
@@ -242,7 +272,7 @@ static void free_events(mg_metric *m)
 
 static int make_label(pk_metric_groups *mg, mg_metric *m)
 {
-	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
+	const pk_metric_def *d = def_of(mg, m);
 	size_t len = strlen(d->name) + strlen(d->unit ? d->unit : "") + 3;
 	m->label = malloc(len);
 	if (!m->label)
@@ -256,16 +286,48 @@ static int make_label(pk_metric_groups *mg, mg_metric *m)
 
 /* The machine's literals, the CPU's (#midr), and #slots from the core PMU's
  * caps/slots (Arm's topdown metrics: perf reads the same file). */
-static void set_literals(pk_metric_groups *mg, const pk_kernel *k, const pk_pmu *pmu,
-			 const pk_cpuid *id)
+static void set_literals(mg_side *side, const pk_kernel *k, const pk_pmu *pmu, const pk_cpuid *id)
 {
-	mg->nr_lit = pk_topdown_host_literals(k, mg->lit, PK_TOPDOWN_HOST_LITERALS);
-	mg->nr_lit += pki_cpuid_literals(id, mg->lit + mg->nr_lit, 1);
+	side->nr_lit = pk_topdown_host_literals(k, side->lit, PK_TOPDOWN_HOST_LITERALS);
+	side->nr_lit += pki_cpuid_literals(id, side->lit + side->nr_lit, 1);
 	const char *slots = pmu ? pk_pmu_cap(pmu, "slots") : NULL;
 	char *end;
 	double v = slots ? strtod(slots, &end) : 0;
 	if (slots && end != slots && v > 0)
-		mg->lit[mg->nr_lit++] = (pk_metric_literal){"#slots", v};
+		side->lit[side->nr_lit++] = (pk_metric_literal){"#slots", v};
+}
+
+/* One side per core PMU (cpu_core first, perf's order; one without a
+ * PMU on a machine without any, for the tables' names and perf's error),
+ * each with its CPU's table for that PMU. */
+static int set_sides(pk_metric_groups *mg, const pk_pmus *pmus, const pk_kernel *k,
+		     const pk_cpuid *id, pk_error *err)
+{
+	const pk_pmu *pc = pk_pmus_find(pmus, "cpu_core");
+	size_t n = pk_pmus_nr_core(pmus);
+	for (size_t i = 0; i <= n && mg->nr_sides < MG_SIDES; i++) {
+		const pk_pmu *pmu = i == 0 ? pc : pk_pmus_core_at(pmus, i - 1);
+		if ((i > 0 && pmu == pc) || (i == 0 && !pc && n))
+			continue;
+		mg_side *s = &mg->side[mg->nr_sides++];
+		snprintf(s->pmu, sizeof(s->pmu), "%s", pmu ? pmu->name : "");
+		size_t nr;
+		const pk_metric_def *rows = pk_metric_defs_cpu(id, pmu ? pmu->name : NULL, &nr, NULL);
+		s->table = pk_metric_table_new(rows, nr, err);
+		if (!s->table)
+			return err->code ? err->code : -ENOMEM;
+		set_literals(s, k, pmu, id);
+	}
+	mg->hybrid = mg->nr_sides > 1;
+	return 0;
+}
+
+static bool any_table(const pk_metric_groups *mg)
+{
+	for (size_t s = 0; s < mg->nr_sides; s++)
+		if (pk_metric_table_nr(mg->side[s].table))
+			return true;
+	return false;
 }
 
 int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus *pmus,
@@ -274,24 +336,14 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 {
 	pk_cpuid id;
 	int r = cpuid ? pk_cpuid_parse(cpuid, &id, err) : pk_host_cpuid(k, &id, err);
+	if (r == 0 && !mg->nr_sides)
+		r = set_sides(mg, pmus, k, &id, err);
 	if (r < 0)
 		return r;
-	/* the P-core on a hybrid part, whose metrics the tables hold */
-	const pk_pmu *pmu = pk_pmus_find(pmus, "cpu_core");
-	if (!pmu && pk_pmus_nr_core(pmus))
-		pmu = pk_pmus_core_at(pmus, 0);
-	size_t nr;
-	const pk_metric_def *rows = pk_metric_defs_cpu(&id, pmu ? pmu->name : NULL, &nr, NULL);
-	if (!mg->table) {
-		mg->table = pk_metric_table_new(rows, nr, err);
-		if (!mg->table)
-			return err->code ? err->code : -ENOMEM;
-		set_literals(mg, k, pmu, &id);
-	}
 	size_t before = mg->nr;
 	int arg = 0;
 	r = resolve(mg, names, &arg, err);
-	if (r < 0 && !nr)
+	if (r < 0 && !any_table(mg))
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
 			    "Skylake, Ice Lake, Sapphire Rapids, Alder Lake and Gracemont, AMD's "
 			    "for Zen 2-5, Arm's for Neoverse N1, V1, N2 and V2 (PMUKIT_CPUID or "
@@ -299,14 +351,14 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
 	if (r < 0)
 		return r;
-	if (!pmu && mg->nr > before)
+	if (!pk_pmus_nr_core(pmus) && mg->nr > before)
 		return pk_err(err, -ENODEV, "metrics need a core PMU, and this machine has none");
 	for (size_t i = before; i < mg->nr && r == 0; i++)
-		r = collect_events(mg, &mg->v[i], &id, pmu, err);
+		r = collect_events(mg, &mg->v[i], &id, err);
 	if (r == 0)
-		qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_events, mg->table);
+		qsort_r(mg->v + before, mg->nr - before, sizeof(*mg->v), by_events, mg);
 	for (size_t i = before; i < mg->nr && r == 0; i++) {
-		r = place_metric(mg, before, i, pmu, no_group, evlist, err);
+		r = place_metric(mg, before, i, pmus, no_group, evlist, err);
 		if (r == 0 && make_label(mg, &mg->v[i]) < 0)
 			r = pk_err(err, -ENOMEM, "out of memory");
 	}
@@ -332,7 +384,8 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 	const mg_metric *m = nth_at(mg, (size_t)pk_evsel_idx(c->evsel), nth);
 	if (!m)
 		return 0;
-	const pk_metric_def *d = pk_metric_table_def(mg->table, (size_t)m->row);
+	const mg_side *side = &mg->side[m->side];
+	const pk_metric_def *d = pk_metric_table_def(side->table, (size_t)m->row);
 	*out = (pk_metric_group_value){.label = m->label, .name = d->name};
 	/* the counts of the metric's group in this bucket */
 	pk_metric_count *sub = malloc((in->nr ? in->nr : 1) * sizeof(*sub));
@@ -346,10 +399,10 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 	}
 	pk_metric_literal lit[16];
 	size_t nl = pki_literals_append(lit, 0, 16, in->lit, in->nr_lit);
-	nl = pki_literals_append(lit, nl, 16, mg->lit, mg->nr_lit);
+	nl = pki_literals_append(lit, nl, 16, side->lit, side->nr_lit);
 	pk_metric_counts own = {.v = sub, .nr = n, .lit = lit, .nr_lit = nl};
 	pk_metric_value v;
-	if (pk_metric_eval(mg->table, (size_t)m->row, &own, 0, &v) == 1) {
+	if (pk_metric_eval(side->table, (size_t)m->row, &own, 0, &v) == 1) {
 		out->have = true;
 		out->value = v.value;
 		out->style = d->style;
@@ -367,6 +420,7 @@ void pk_metric_groups_free(pk_metric_groups *mg)
 		free_events(&mg->v[i]);
 	}
 	free(mg->v);
-	pk_metric_table_free(mg->table);
+	for (size_t s = 0; s < mg->nr_sides; s++)
+		pk_metric_table_free(mg->side[s].table);
 	free(mg);
 }

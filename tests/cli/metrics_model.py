@@ -11,7 +11,11 @@ memory_bound, bad_speculation_mispredicts = branch_mispredicts,
 retiring_microcode = heavy_operations), Neoverse N2 (r0p0: perf's
 erratum form) and V2 TopdownL1 in percent of slots (#slots from the
 fixture's caps/slots), Neoverse N1's cycle accounting (stall cycles are
-the frontend and backend shares of the cycles, docs/model.md).
+the frontend and backend shares of the cycles, docs/model.md), and on the
+hybrid Alder Lake TopdownL1 of each core type: the P-core's metrics
+(cpu_core) give its phases' shares, the E-core's (cpu_atom, the Gracemont
+table) its phases' (weighted by time: the scenario's E-core phases run at
+one clock, so by cycles too).
 
 Neoverse N2's erratum by revision: the N2 scenario rewritten to r0p3 (MIDR
 0x410fd493, where the erratum is fixed) and r1p0 gives the same TopdownL1
@@ -28,10 +32,12 @@ import sys
 import tempfile
 
 
-def shares(src, scenario):
-    """Node -> the scenario's share in percent, weighted by phase time."""
+def shares(src, scenario, core_type=None):
+    """Node -> the scenario's share in percent, weighted by phase time (of
+    the phases on core_type's cores only when given)."""
     with open(os.path.join(src, "examples/model", scenario)) as f:
-        phases = [p for t in json.load(f)["threads"] for p in t["phases"]]
+        phases = [p for t in json.load(f)["threads"] for p in t["phases"]
+                  if core_type in (None, p.get("core_type"))]
     total = sum(p["ms"] for p in phases)
     nodes = {k for p in phases for k in p["tma"]}
     return {k: 100 * sum(p["ms"] * p["tma"].get(k, 0) for p in phases) / total for k in nodes}
@@ -63,11 +69,34 @@ def cycles(s):
             "backend_stalled_cycles": s["backend_bound"]}
 
 
-CASES = [("zen4.json", "PipelineL1,PipelineL2", zen4),
-         ("zen5.json", "PipelineL1,PipelineL2", zen5),
-         ("neoverse-n2.json", "TopdownL1", level1),
-         ("neoverse-v2.json", "TopdownL1", level1),
-         ("neoverse-n1.json", "Cycle_Accounting", cycles)]
+def tma(s):
+    """Intel's Level 1 names (percent metrics)."""
+    return {"tma_" + k: v for k, v in level1(s).items()}
+
+
+# (scenario, -M, wanted from shares, the PMU printing them and its core_type)
+CASES = [("zen4.json", "PipelineL1,PipelineL2", zen4, None, None),
+         ("zen5.json", "PipelineL1,PipelineL2", zen5, None, None),
+         ("neoverse-n2.json", "TopdownL1", level1, None, None),
+         ("neoverse-v2.json", "TopdownL1", level1, None, None),
+         ("neoverse-n1.json", "Cycle_Accounting", cycles, None, None),
+         ("alderlake-hybrid.json", "TopdownL1", tma, "cpu_core", "core"),
+         ("alderlake-hybrid.json", "TopdownL1", tma, "cpu_atom", "atom")]
+
+
+def printed(out):
+    """(PMU, metric) -> value of each metric line: the PMU is the event
+    column's "PMU/EVENT/" prefix (None without), a line of its own
+    (",,,,VALUE,UNIT  NAME") the event line's before it."""
+    got, pmu = {}, None
+    for line in out.splitlines():
+        f = line.split(",")
+        if len(f) >= 6 and f[2]:
+            pmu = f[2].split("/")[0] if "/" in f[2] else None
+        # "COUNT,,EVENT,RUN,PCT,VALUE,UNIT  NAME" or ",,,,VALUE,UNIT  NAME"
+        if len(f) >= 6 and f[-1].strip() and re.fullmatch(r"-?[0-9.]+", f[-2]):
+            got.setdefault((pmu, f[-1].split()[-1]), float(f[-2]))
+    return got
 
 
 def run(pk, args):
@@ -127,9 +156,12 @@ def n2_revisions(src, pk):
 def main():
     src, pk = sys.argv[1], sys.argv[2]
     bad = 0
-    for scenario, groups, want_of in CASES:
-        got, p = metric_values(pk, groups, os.path.join(src, "examples/model", scenario))
-        bad += check(scenario, got, want_of(shares(src, scenario)), p)
+    for scenario, groups, want_of, pmu, core_type in CASES:
+        _, p = run(pk, ["-M", groups, "--model", os.path.join(src, "examples/model", scenario)])
+        got = {name: v for (on, name), v in printed(p.stdout + "\n" + p.stderr).items()
+               if on == pmu}
+        bad += check(f"{scenario} {pmu or ''}".strip(), got,
+                     want_of(shares(src, scenario, core_type)), p)
     bad += n2_revisions(src, pk)
     print(f"{bad} failed")
     return 1 if bad else 0

@@ -33,11 +33,14 @@ SAME = {
 }
 
 
-def run(src, machine, tool, metrics, counts, log, stub, opts=("-x,",), cmd=("sleep", "0.01")):
+def run(src, machine, tool, metrics, counts, log, stub, opts=("-x,",), cmd=("sleep", "0.01"),
+        ns=()):
+    """tool stat OPTS -M METRICS -a CMD on machine's tree (ns: more
+    perf-ns.sh options, its -f files)."""
     env = oracle61.stub_env(PERF_CPUID=CPUS[machine], PK_PEO_LOG=log, PK_PEO_COUNTS=counts)
     if os.path.exists(log):
         os.unlink(log)
-    cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub,
+    cmd = ["timeout", "60", "sh", os.path.join(src, "tests/oracle/perf-ns.sh"), "-p", stub, *ns,
            os.path.join(src, "tests/data/sysfs", machine, "bus/event_source/devices"),
            tool, "stat", *opts, "-M", ",".join(metrics), "-a", *cmd]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd="/tmp")

@@ -165,6 +165,8 @@ static void test_listing(void **state)
 	pk_metric_defs_cpu(&id, NULL, &nr, NULL);
 	assert_int_equal(l.nr, nr);
 	assert_true(nr > 10 && l.nr_groups > 5);
+	assert_null(l.pmus[0]); /* not hybrid: no PMU, the description alone */
+	assert_string_equal(l.descs[0], l.rows[0]->description);
 	for (size_t i = 1; i < l.nr; i++)
 		assert_true(strcmp(l.rows[i - 1]->name, l.rows[i]->name) < 0);
 	for (size_t g = 1; g < l.nr_groups; g++)
@@ -180,6 +182,30 @@ static void test_listing(void **state)
 	pk_metric_def lone = {.name = "lone", .groups = ""};
 	assert_true(pk_metric_in_group(&lone, "No_group"));
 	assert_false(pk_metric_in_group(&lone, "TopdownL1"));
+	pk_metric_listing_release(&l);
+	/* Alder Lake: the P-core's rows and the E-core's (Gracemont), each
+	 * with its PMU, a name of both by its description with the PMU */
+	id = cpu("GenuineIntel-6-97-2");
+	assert_int_equal(pk_metric_listing_new(&id, &l), 0);
+	size_t nc, na;
+	pk_metric_defs_cpu(&id, "cpu_core", &nc, NULL);
+	pk_metric_defs_cpu(&id, "cpu_atom", &na, NULL);
+	assert_true(nc > 100 && na > 50);
+	assert_int_equal(l.nr, nc + na);
+	size_t atom = 0;
+	for (size_t i = 0; i < l.nr; i++) {
+		atom += !strcmp(l.pmus[i], "cpu_atom");
+		if (i && !strcmp(l.rows[i - 1]->name, l.rows[i]->name))
+			assert_true(strcmp(l.descs[i - 1], l.descs[i]) < 0);
+	}
+	assert_int_equal(atom, na);
+	for (size_t i = 0; i < l.nr; i++)
+		if (!strcmp(l.rows[i]->name, "tma_retiring")) {
+			assert_string_equal(l.descs[i], "Counts the number of issue slots that result "
+					    "in retirement slots. Unit: cpu_atom ");
+			assert_string_equal(l.pmus[i + 1], "cpu_core");
+			break;
+		}
 	pk_metric_listing_release(&l);
 	/* a CPU without tables: an empty listing */
 	id = cpu("GenuineIntel-6-01-1");

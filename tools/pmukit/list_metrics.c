@@ -10,13 +10,13 @@
 
 #include "list_metrics.h"
 
-static void print_metric(const pk_metric_def *d, bool details)
+static void print_metric(const pk_metric_listing *l, size_t i, bool details)
 {
-	printf("  %s\n", d->name);
-	if (d->description && *d->description)
-		printf("       [%s]\n", d->description);
+	printf("  %s\n", l->rows[i]->name);
+	if (l->descs[i])
+		printf("       [%s]\n", l->descs[i]);
 	if (details)
-		printf("       [%s]\n", d->formula);
+		printf("       [%s]\n", l->rows[i]->formula);
 }
 
 int pk_list_metrics(const pk_cpuid *id, enum pk_list_metrics_how how, bool details)
@@ -26,12 +26,12 @@ int pk_list_metrics(const pk_cpuid *id, enum pk_list_metrics_how how, bool detai
 		return -1;
 	printf("\n%s:\n\n", how == PK_LIST_METRICS ? "Metrics" : "Metric Groups");
 	for (size_t i = 0; how == PK_LIST_METRICS && i < l.nr; i++)
-		print_metric(l.rows[i], details);
+		print_metric(&l, i, details);
 	for (size_t g = 0; how != PK_LIST_METRICS && g < l.nr_groups; g++) {
 		printf(how == PK_LIST_METRIC_GROUPS ? "%s\n" : "%s:\n", l.groups[g]);
 		for (size_t i = 0; how == PK_LIST_GROUPED && i < l.nr; i++)
 			if (pk_metric_in_group(l.rows[i], l.groups[g]))
-				print_metric(l.rows[i], details);
+				print_metric(&l, i, details);
 	}
 	pk_metric_listing_release(&l);
 	return 0;
