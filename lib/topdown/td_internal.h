@@ -22,6 +22,7 @@
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metrics.h>
+#include <pmukit/topdown.h>
 
 typedef struct pki_td_event {
 	const char *name;          /* as the formulas write it */
@@ -105,6 +106,9 @@ typedef struct pki_td_lits {
  * caller's before the engine's before the machine's. */
 size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,
 			   const pk_metric_literal *src, size_t n);
+
+/* Block b's pinned reference for the multiplexing estimate, or NULL. */
+const pk_evsel *pki_td_block_ref(const pk_topdown *td, size_t b);
 
 long pki_td_find_event(const pki_td_table *t, const char *name);
 long pki_td_find_row(const pki_td_table *t, const char *name);

@@ -38,6 +38,10 @@ typedef struct td_block {
 	pki_td_groups groups;      /* one per metric (td_groups.c) */
 	pk_expr **thr;             /* per row: its threshold, or NULL */
 	const pk_evsel *anchor;    /* its first evsel once added */
+	const pk_evsel *ref;       /* the pinned reference of the multiplexing
+				    * estimate (td_muxerr.c): PERF_METRICS'
+				    * retiring byte, else a pinned instructions
+				    * on Intel; NULL: none */
 } td_block;
 
 struct pk_topdown {
@@ -326,10 +330,47 @@ static int add_group(td_block *b, pki_td_group *g, pk_evlist *l, bool *done, pk_
 		e->td_role = !t->events[i].grouped ? 0 : (t->events[i].config & 0xffff) == 0x0400 ? 1 : 2;
 		if (!b->anchor)
 			b->anchor = e;
+		if (a.type == b->pmu->type && pk_topdown_metric_field(a.config) == 0)
+			b->ref = e; /* topdown-retiring, pinned with slots */
 	}
 	if (g->nr > 1)
 		pk_evlist_group_weak(l, first, g->nr); /* perf's :W */
 	return 0;
+}
+
+/* Whether a group of b counts instructions (INST_RETIRED.ANY). */
+static bool counts_instructions(const td_block *b)
+{
+	const pki_td_table *t = b->method->table;
+	long i = pki_td_find_event(t, "INST_RETIRED.ANY");
+	for (size_t g = 0; i >= 0 && g < b->groups.nr; g++)
+		if (b->groups.g[g].ev[i])
+			return true;
+	return false;
+}
+
+/* Intel without PERF_METRICS: the multiplexing estimate's reference, a
+ * pinned instructions on fixed counter 0. A group that counts instructions
+ * then takes a generic counter for them: with SMT on (4 per thread) such a
+ * group of 4 generic events would never fit, so there is no reference. */
+static int add_reference(const pk_topdown *td, td_block *b, pk_evlist *l, pk_error *err)
+{
+	uint64_t config[PK_NR_CONFIGS];
+	if (b->vendor != PK_VENDOR_INTEL || (td->smt && counts_instructions(b)) ||
+	    !pki_pfm_fixed_encode(b->pmu, "INST_RETIRED.ANY", config))
+		return 0;
+	struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a), .config = config[0],
+				    .pinned = 1};
+	pk_evsel *e = pk_evlist_add(l, &a, "INST_RETIRED.ANY", b->pmu);
+	if (!e)
+		return pk_err(err, -ENOMEM, "out of memory");
+	b->ref = e;
+	return 0;
+}
+
+const pk_evsel *pki_td_block_ref(const pk_topdown *td, size_t b)
+{
+	return b < td->nr ? td->b[b].ref : NULL;
 }
 
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
@@ -345,11 +386,13 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 		bool *done = calloc(t->nr_events ? t->nr_events : 1, sizeof(*done));
 		if (!done)
 			return pk_err(err, -ENOMEM, "out of memory");
-		b->anchor = NULL;
+		b->anchor = b->ref = NULL;
 		int rc = 0;
 		for (size_t g = 0; g < b->groups.nr && rc == 0; g++)
 			rc = add_group(b, &b->groups.g[g], evlist, done, err);
 		free(done);
+		if (rc == 0 && !b->ref)
+			rc = add_reference(td, b, evlist, err);
 		td->nr_events = pk_evlist_count(evlist) - td->first;
 		if (rc < 0)
 			return rc;
