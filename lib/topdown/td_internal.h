@@ -107,8 +107,10 @@ typedef struct pki_td_lits {
 size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,
 			   const pk_metric_literal *src, size_t n);
 
-/* Block b's pinned reference for the multiplexing estimate, or NULL. */
-const pk_evsel *pki_td_block_ref(const pk_topdown *td, size_t b);
+/* Block b's pinned references for the multiplexing estimate (*refs, their
+ * number returned; 0: none). */
+#define PKI_TD_MAX_REFS 8
+size_t pki_td_block_refs(const pk_topdown *td, size_t b, const pk_evsel *const **refs);
 
 long pki_td_find_event(const pki_td_table *t, const char *name);
 long pki_td_find_row(const pki_td_table *t, const char *name);

@@ -94,89 +94,201 @@ static long row_of(const pk_metric_count *v, size_t nr, const pk_evsel *e)
 	return -1;
 }
 
-/* The reference's row for count i: its block's (same core PMU), or -1. */
-static long ref_row(const pk_topdown_windows *w, const pk_metric_count *v, size_t nr, size_t i)
+enum { MAX_REFS = PKI_TD_MAX_REFS };
+
+typedef struct mw_refs {
+	long row[MAX_REFS];
+	size_t n;
+} mw_refs;
+
+/* The reference rows for count i: its block's (same core PMU). */
+static void refs_of(const pk_topdown_windows *w, const pk_metric_count *v, size_t nr, size_t i,
+		    mw_refs *r)
 {
 	const pk_topdown *td = w->td;
+	r->n = 0;
 	if (!pk_topdown_has_evsel(td, v[i].evsel))
-		return -1;
+		return;
 	for (size_t b = 0; b < pk_topdown_nr_blocks(td); b++) {
-		const pk_evsel *ref = pki_td_block_ref(td, b);
-		if (ref && ref != v[i].evsel &&
-		    !strcmp(pk_evsel_pmu_name(ref), pk_evsel_pmu_name(v[i].evsel)))
-			return row_of(v, nr, ref);
+		const pk_evsel *const *ref;
+		size_t n = pki_td_block_refs(td, b, &ref);
+		for (size_t j = 0; j < n; j++) {
+			long row = row_of(v, nr, ref[j]);
+			if (row >= 0 && v[row].counted && ref[j] != v[i].evsel &&
+			    !strcmp(pk_evsel_pmu_name(ref[j]), pk_evsel_pmu_name(v[i].evsel)))
+				r->row[r->n++] = row;
+		}
 	}
-	return -1;
 }
 
-/* The reference's rate in window k (per enabled ns); NaN when not known. */
-static double rho(const pk_topdown_windows *w, size_t k, long ref)
+/* The references' rates in window k (per enabled ns) into x; false when
+ * one is not known (not counting all of the window). */
+static bool rates(const pk_topdown_windows *w, size_t k, const mw_refs *r, double *x)
 {
-	const mw_delta *r = &w->d[k * w->nr_rows + (size_t)ref];
-	return r->ena > 0 && r->run >= r->ena ? r->val / r->ena : NAN;
+	for (size_t j = 0; j < r->n; j++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + (size_t)r->row[j]];
+		if (!(d->ena > 0 && d->run >= d->ena))
+			return false;
+		x[j] = d->val / d->ena;
+	}
+	return true;
 }
 
+/* The rate of a count regressed on the references' rates over the windows
+ * its group ran, the references made orthogonal first (Gram-Schmidt, a
+ * reference that adds nothing to the earlier ones dropped: PERF_METRICS'
+ * bytes sum to slots). */
 typedef struct mw_fit {
-	double a, b;               /* rate = a + b rho */
-	double lo, hi;             /* rho's range over the windows it ran */
+	size_t n;                  /* references */
+	double mx[MAX_REFS], my;   /* weighted means over its windows */
+	double g[MAX_REFS][MAX_REFS]; /* z_j = x_j - mx_j - sum_l<j g[j][l] z_l */
+	bool keep[MAX_REFS];
+	double zz[MAX_REFS], c[MAX_REFS]; /* rate = my + sum_j c_j z_j */
+	double lo[MAX_REFS], hi[MAX_REFS], tol[MAX_REFS]; /* z_j's range seen */
 	double resid;              /* the largest residual rate */
+	bool any;                  /* it ran in a window with the references known */
 } mw_fit;
 
-/* Weighted least squares of count i's rate on the reference's rate over
- * the windows it ran. */
-static void fit(const pk_topdown_windows *w, size_t i, long ref, mw_fit *f)
+static void to_z(const mw_fit *f, const double *x, double *z)
 {
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-	size_t n = 0;
-	f->lo = INFINITY, f->hi = -INFINITY, f->resid = 0;
-	for (size_t k = 0; k < w->nr; k++) {
-		const mw_delta *d = &w->d[k * w->nr_rows + i];
-		double x = rho(w, k, ref);
-		if (d->run <= 0 || isnan(x))
-			continue;
-		double y = d->val / d->run, wt = d->run;
-		sw += wt, sx += wt * x, sy += wt * y, sxx += wt * x * x, sxy += wt * x * y, n++;
-		f->lo = fmin(f->lo, x), f->hi = fmax(f->hi, x);
+	for (size_t j = 0; j < f->n; j++) {
+		z[j] = x[j] - f->mx[j];
+		for (size_t l = 0; l < j; l++)
+			if (f->keep[l])
+				z[j] -= f->g[j][l] * z[l];
 	}
-	double mx = sw > 0 ? sx / sw : 0, my = sw > 0 ? sy / sw : 0;
-	double vxx = sw > 0 ? sxx / sw - mx * mx : 0;
-	f->b = n >= 3 && vxx > 1e-9 * mx * mx ? (sxy / sw - mx * my) / vxx : 0;
-	f->a = my - f->b * mx;
+}
+
+static double predict(const mw_fit *f, const double *x)
+{
+	double z[MAX_REFS], y = f->my;
+	to_z(f, x, z);
+	for (size_t j = 0; j < f->n; j++)
+		if (f->keep[j])
+			y += f->c[j] * z[j];
+	return y;
+}
+
+/* Whether x lies outside what the fit's windows saw. */
+static bool unseen(const mw_fit *f, const double *x)
+{
+	double z[MAX_REFS];
+	to_z(f, x, z);
+	/* a reference dropped for not varying in its windows counts too */
+	for (size_t j = 0; j < f->n; j++)
+		if (z[j] < f->lo[j] - f->tol[j] || z[j] > f->hi[j] + f->tol[j])
+			return true;
+	return false;
+}
+
+/* The windows count i ran with every reference known, as weighted sums:
+ * means, then each reference made orthogonal to the kept earlier ones. */
+static void fit_means(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f,
+		      double *sw)
+{
+	double x[MAX_REFS];
+	*sw = 0;
 	for (size_t k = 0; k < w->nr; k++) {
 		const mw_delta *d = &w->d[k * w->nr_rows + i];
-		double x = rho(w, k, ref);
-		/* a window the group ran a sliver of says little of its rate */
-		if (d->run * 2 < d->ena || isnan(x))
+		if (d->run <= 0 || !rates(w, k, r, x))
 			continue;
-		f->resid = fmax(f->resid, fabs(d->val / d->run - f->a - f->b * x));
+		*sw += d->run;
+		f->my += d->run * d->val / d->run;
+		for (size_t j = 0; j < r->n; j++)
+			f->mx[j] += d->run * x[j];
+	}
+	f->any = *sw > 0;
+	for (size_t j = 0; f->any && j < r->n; j++)
+		f->mx[j] /= *sw;
+	f->my = f->any ? f->my / *sw : 0;
+}
+
+/* Reference j made orthogonal to the kept references before it, over the
+ * windows count i ran; kept when it varies there on its own. */
+static void fit_ref(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f,
+		    size_t j, size_t nwin)
+{
+	double x[MAX_REFS], z[MAX_REFS], zz = 0, xx = 0, zy = 0, zl[MAX_REFS] = {0};
+	f->keep[j] = false;
+	for (size_t l = 0; l < j; l++) { /* g[j][l] = <x_j - mx_j, z_l> / <z_l, z_l> */
+		f->g[j][l] = 0;
+		if (!f->keep[l])
+			continue;
+		for (size_t k = 0; k < w->nr; k++) {
+			const mw_delta *d = &w->d[k * w->nr_rows + i];
+			if (d->run <= 0 || !rates(w, k, r, x))
+				continue;
+			to_z(f, x, z);
+			zl[l] += d->run * (x[j] - f->mx[j]) * z[l];
+		}
+		f->g[j][l] = zl[l] / f->zz[l];
+	}
+	f->lo[j] = INFINITY, f->hi[j] = -INFINITY;
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		if (d->run <= 0 || !rates(w, k, r, x))
+			continue;
+		to_z(f, x, z);
+		zz += d->run * z[j] * z[j];
+		xx += d->run * x[j] * x[j];
+		zy += d->run * z[j] * (d->val / d->run - f->my);
+		f->lo[j] = fmin(f->lo[j], z[j]), f->hi[j] = fmax(f->hi[j], z[j]);
+	}
+	size_t kept = 0;
+	for (size_t l = 0; l < j; l++)
+		kept += f->keep[l];
+	f->keep[j] = zz > 1e-8 * xx && nwin >= kept + 4;
+	f->zz[j] = zz;
+	f->c[j] = f->keep[j] ? zy / zz : 0;
+}
+
+static void fit(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f)
+{
+	double sw, x[MAX_REFS];
+	size_t nwin = 0;
+	memset(f, 0, sizeof(*f));
+	f->n = r->n;
+	fit_means(w, i, r, f, &sw);
+	for (size_t k = 0; k < w->nr; k++)
+		nwin += w->d[k * w->nr_rows + i].run > 0;
+	for (size_t j = 0; f->any && j < r->n; j++)
+		fit_ref(w, i, r, f, j, nwin);
+	for (size_t j = 0; f->any && j < r->n; j++) /* tolerance: a share of its scale */
+		f->tol[j] = 0.05 * (f->hi[j] - f->lo[j]) + 0.02 * fabs(f->mx[j]);
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		/* a window the group ran a sliver of says little of its rate */
+		if (d->run * 2 < d->ena || !rates(w, k, r, x))
+			continue;
+		f->resid = fmax(f->resid, fabs(d->val / d->run - predict(f, x)));
 	}
 }
 
 /* Count i corrected: its value and bound. */
-static void correct_one(const pk_topdown_windows *w, size_t i, long ref, pk_metric_count *c,
-			double *delta)
+static void correct_one(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			pk_metric_count *c, double *delta)
 {
 	mw_fit f;
-	fit(w, i, ref, &f);
-	double total = 0, off = 0, span = f.hi - f.lo, tol = 0.05 * span + 0.02 * fabs(f.hi);
-	double unseen = 0, ena = 0;
+	fit(w, i, r, &f);
+	double total = 0, off = 0, away = 0, ena = 0, x[MAX_REFS];
 	for (size_t k = 0; k < w->nr; k++) {
 		const mw_delta *d = &w->d[k * w->nr_rows + i];
-		double x = rho(w, k, ref), gap = d->ena - d->run;
+		double gap = d->ena - d->run;
+		bool known = rates(w, k, r, x);
 		ena += d->ena;
 		total += d->val;
 		if (gap <= 0)
 			continue;
 		off += gap;
-		if (isnan(x) || isinf(f.lo) || x < f.lo - tol || x > f.hi + tol)
-			unseen += gap;
-		total += gap * fmax(0, f.a + (isnan(x) ? 0 : f.b * x));
+		if (!f.any || !known || unseen(&f, x))
+			away += gap;
+		total += gap * fmax(0, known ? predict(&f, x) : f.my);
 	}
-	if (off <= 0)
+	if (off <= 0 || !f.any)
 		return;
 	c->value = total;
 	/* some of the time it missed looked like none it saw */
-	*delta = isinf(f.lo) || unseen > 0.01 * ena ? INFINITY : f.resid * off;
+	*delta = away > 0.01 * ena ? INFINITY : f.resid * off;
 }
 
 int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
@@ -187,9 +299,10 @@ int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, 
 	if (!w || w->nr < 2 || nr != w->nr_rows)
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
-		long ref = v[i].counted ? ref_row(w, v, nr, i) : -1;
-		if (ref >= 0 && v[(size_t)ref].counted)
-			correct_one(w, i, ref, &v[i], &delta[i]);
+		mw_refs r;
+		refs_of(w, v, nr, i, &r);
+		if (v[i].counted && r.n)
+			correct_one(w, i, &r, &v[i], &delta[i]);
 	}
 	return 0;
 }

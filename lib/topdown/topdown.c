@@ -38,10 +38,11 @@ typedef struct td_block {
 	pki_td_groups groups;      /* one per metric (td_groups.c) */
 	pk_expr **thr;             /* per row: its threshold, or NULL */
 	const pk_evsel *anchor;    /* its first evsel once added */
-	const pk_evsel *ref;       /* the pinned reference of the multiplexing
-				    * estimate (td_muxerr.c): PERF_METRICS'
-				    * retiring byte, else a pinned instructions
-				    * on Intel; NULL: none */
+	/* the pinned references of the multiplexing estimate (td_muxerr.c):
+	 * the PERF_METRICS group's metric events, else a pinned instructions
+	 * on Intel; none elsewhere */
+	const pk_evsel *ref[PKI_TD_MAX_REFS];
+	size_t nr_ref;
 } td_block;
 
 struct pk_topdown {
@@ -330,8 +331,8 @@ static int add_group(td_block *b, pki_td_group *g, pk_evlist *l, bool *done, pk_
 		e->td_role = !t->events[i].grouped ? 0 : (t->events[i].config & 0xffff) == 0x0400 ? 1 : 2;
 		if (!b->anchor)
 			b->anchor = e;
-		if (a.type == b->pmu->type && pk_topdown_metric_field(a.config) == 0)
-			b->ref = e; /* topdown-retiring, pinned with slots */
+		if (pk_topdown_metric_field(a.config) >= 0 && b->nr_ref < PKI_TD_MAX_REFS)
+			b->ref[b->nr_ref++] = e; /* pinned with slots */
 	}
 	if (g->nr > 1)
 		pk_evlist_group_weak(l, first, g->nr); /* perf's :W */
@@ -364,13 +365,14 @@ static int add_reference(const pk_topdown *td, td_block *b, pk_evlist *l, pk_err
 	pk_evsel *e = pk_evlist_add(l, &a, "INST_RETIRED.ANY", b->pmu);
 	if (!e)
 		return pk_err(err, -ENOMEM, "out of memory");
-	b->ref = e;
+	b->ref[b->nr_ref++] = e;
 	return 0;
 }
 
-const pk_evsel *pki_td_block_ref(const pk_topdown *td, size_t b)
+size_t pki_td_block_refs(const pk_topdown *td, size_t b, const pk_evsel *const **refs)
 {
-	return b < td->nr ? td->b[b].ref : NULL;
+	*refs = b < td->nr ? td->b[b].ref : NULL;
+	return b < td->nr ? td->b[b].nr_ref : 0;
 }
 
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
@@ -386,12 +388,13 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 		bool *done = calloc(t->nr_events ? t->nr_events : 1, sizeof(*done));
 		if (!done)
 			return pk_err(err, -ENOMEM, "out of memory");
-		b->anchor = b->ref = NULL;
+		b->anchor = NULL;
+		b->nr_ref = 0;
 		int rc = 0;
 		for (size_t g = 0; g < b->groups.nr && rc == 0; g++)
 			rc = add_group(b, &b->groups.g[g], evlist, done, err);
 		free(done);
-		if (rc == 0 && !b->ref)
+		if (rc == 0 && !b->nr_ref)
 			rc = add_reference(td, b, evlist, err);
 		td->nr_events = pk_evlist_count(evlist) - td->first;
 		if (rc < 0)

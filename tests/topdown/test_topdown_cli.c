@@ -643,75 +643,95 @@ static void test_mux_pressure(void **state)
 	pk_test_rmtree(dir);
 }
 
-/* Writes a scenario of phases A and B (mux_scenario's Level 1-2 shares)
- * alternating a_ms and b_ms for 1.6 s on machine m (constant: every phase
- * is A); returns its path (to free). */
+/* Writes a scenario of phases A, B (mux_scenario's Level 1-2 shares) and,
+ * when c_ms > 0, C (A's retiring with other Level 2 shares: a reference
+ * that follows retiring alone cannot tell A from C), a_ms, b_ms, c_ms long,
+ * in turn for 1.6 s on machine m (constant: every phase is A); returns its
+ * path (to free). */
 static char *alias_scenario(const char *dir, const char *m, double a_ms, double b_ms,
-			    bool constant)
+			    double c_ms, bool constant)
 {
-	static const char *const tma[2] = {
+	static const char *const tma[3] = {
 		"\"retiring\": 0.45, \"bad_speculation\": 0.05, \"frontend_bound\": 0.20, "
 		"\"backend_bound\": 0.30, \"memory_bound\": 0.10, \"fetch_latency\": 0.15, "
 		"\"branch_mispredicts\": 0.04, \"heavy_operations\": 0.05",
 		"\"retiring\": 0.15, \"bad_speculation\": 0.10, \"frontend_bound\": 0.10, "
 		"\"backend_bound\": 0.65, \"memory_bound\": 0.55, \"fetch_latency\": 0.03, "
-		"\"branch_mispredicts\": 0.02, \"heavy_operations\": 0.10"};
+		"\"branch_mispredicts\": 0.02, \"heavy_operations\": 0.10",
+		"\"retiring\": 0.45, \"bad_speculation\": 0.05, \"frontend_bound\": 0.05, "
+		"\"backend_bound\": 0.45, \"memory_bound\": 0.40, \"fetch_latency\": 0.02, "
+		"\"branch_mispredicts\": 0.01, \"heavy_operations\": 0.02"};
+	const double ms[3] = {a_ms, b_ms, c_ms};
+	int kinds = c_ms > 0 ? 3 : 2;
 	char *path = malloc(strlen(dir) + 96);
-	sprintf(path, "%s/alias-%s-%g-%g%s.json", dir, m, a_ms, b_ms, constant ? "-c" : "");
+	sprintf(path, "%s/alias-%s-%g-%g-%g%s.json", dir, m, a_ms, b_ms, c_ms, constant ? "-c" : "");
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "{\"machine\": \"%s\", \"smt\": false, \"threads\": [{\"tid\": 100, "
 		   "\"comm\": \"phases\", \"cpu\": 0, \"phases\": [", m);
-	int n = (int)(1600 / (a_ms + b_ms)) * 2;
+	int n = (int)(1600 / (a_ms + b_ms + c_ms)) * kinds;
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s{\"ms\": %g, \"ghz\": 3.0, \"ip\": \"0x401000\", \"tma\": {%s}}",
-			i ? ", " : "", i % 2 ? b_ms : a_ms, tma[constant ? 0 : i % 2]);
+			i ? ", " : "", ms[i % kinds], tma[constant ? 0 : i % kinds]);
 	fprintf(f, "]}]}\n");
 	fclose(f);
 	return path;
 }
 
 /* Issue 22: phases in step with the 4 ms rotation (k x 4 ms) bias a
- * multiplexed group the same way in every window. With eight more -e
- * events: every node printed without a bound is within 1 pp, every bound
- * printed covers the real error; Skylake's 4/4 ms case has groups that ran
- * in one phase only, which is said ("error not bounded", why); constant
- * phases print no bound. */
+ * multiplexed group the same way in every window, unless the pinned
+ * reference corrects it. With eight more -e events: every node printed
+ * without a bound is within 1 pp, every bound printed covers the real
+ * error (max_error_flagged); what is printed: nothing (constant phases,
+ * and every case the reference corrects), "error not bounded" with why
+ * (a group that ran in some phases only: Skylake's 4/4 and 8/8 ms, and Ice
+ * Lake's three phases repeating every 28 ms, 7 rotations), or "error up to
+ * +-X pp" (Skylake's three phases: its one reference, instructions, cannot
+ * tell A from C). */
 static void test_mux_aliasing(void **state)
 {
 	(void)state;
+	enum { NONE, UNBOUNDED, BOUNDED };
 	static const struct {
 		const char *machine;
-		double a, b;
+		double a, b, c;
 		bool constant;
-		bool flagged; /* a bound is printed */
-	} c[] = {{"skylake", 4, 4, false, true},  {"skylake", 8, 4, false, false},
-		 {"skylake", 8, 8, false, true}, {"skylake", 2.3, 1.4, true, false},
-		 {"icelake", 4, 4, false, false}, {"icelake", 8, 8, false, false},
-		 {"icelake", 2.3, 1.4, true, false}};
+		int said;
+	} c[] = {{"skylake", 4, 4, 0, false, UNBOUNDED}, {"skylake", 8, 4, 0, false, NONE},
+		 {"skylake", 8, 8, 0, false, UNBOUNDED},  {"skylake", 2.3, 1.4, 0, true, NONE},
+		 {"skylake", 2.3, 1.4, 1.9, false, BOUNDED}, {"icelake", 4, 4, 0, false, NONE},
+		 {"icelake", 8, 8, 0, false, NONE},       {"icelake", 2.3, 1.4, 0, true, NONE},
+		 {"icelake", 2.3, 1.4, 1.9, false, UNBOUNDED}};
 	const char *extra = "-e cycles,instructions,branches,branch-misses,cache-references,"
 			    "cache-misses,ref-cycles,bus-cycles";
 	char *dir = pk_test_tmpdir();
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		char *path = alias_scenario(dir, c[i].machine, c[i].a, c[i].b, c[i].constant);
+		char *path = alias_scenario(dir, c[i].machine, c[i].a, c[i].b, c[i].c, c[i].constant);
 		size_t n, flagged;
 		double worst[8];
 		max_error_flagged(path, 2, 0, extra, &n, worst, &flagged);
-		printf("%-8s %g/%g ms%s: Level 1 %.2f pp, Level 2 %.2f pp, %zu bounds printed\n",
-		       c[i].machine, c[i].a, c[i].b, c[i].constant ? " constant" : "", worst[1],
-		       worst[2], flagged);
+		printf("%-8s %g/%g/%g ms%s: Level 1 %.2f pp, Level 2 %.2f pp, %zu bounds printed\n",
+		       c[i].machine, c[i].a, c[i].b, c[i].c, c[i].constant ? " constant" : "",
+		       worst[1], worst[2], flagged);
 		if (worst[1] > 1.0 || worst[2] > 1.0)
 			fail_msg("%s %g/%g: %.2f / %.2f pp > 1 without a bound", c[i].machine, c[i].a,
 				 c[i].b, worst[1], worst[2]);
-		assert_true((flagged > 0) == c[i].flagged);
-		char *out;
+		assert_true((flagged > 0) == (c[i].said != NONE));
+		char *out, *json;
 		assert_int_equal(run(&out, "stat --topdown --td-level 2 %s --model %s", extra, path),
 				 0);
-		bool said = strstr(out, "error not bounded (its group ran only while the workload "
-					"was in some of its phases") != NULL;
-		assert_true(said == c[i].flagged);
-		assert_null(strstr(out, "error up to"));
+		assert_int_equal(run(&json, "stat --topdown --td-level 2 -j %s --model %s", extra,
+				     path), 0);
+		bool unbounded = strstr(out, "error not bounded (its group ran only while the "
+					     "workload was in some of its phases") != NULL;
+		bool bounded = strstr(out, "error up to \u00b1") != NULL;
+		assert_true(unbounded == (c[i].said == UNBOUNDED));
+		assert_true(bounded == (c[i].said == BOUNDED));
+		/* -j: the nodes' bounds, null when not bounded */
+		assert_true((strstr(json, "\"error\" : {\"tma_") != NULL) == (c[i].said != NONE));
+		assert_true((strstr(json, " : null") != NULL) == (c[i].said == UNBOUNDED));
 		free(out);
+		free(json);
 		free(path);
 	}
 	pk_test_rmtree(dir);
