@@ -32,7 +32,8 @@
  * slot width (#slots: from the method, or Arm's caps/slots); topdown.c, the
  * one engine: choose the method per core PMU, add the events (a slots-led
  * PERF_METRICS group), compute the nodes with the metrics engine, a run's
- * nodes as data (pk_topdown_series). `pmukit stat --topdown` prints what it
+ * nodes as data (pk_topdown_series); td_muxerr.c, the multiplexing error
+ * (pk_topdown_windows). `pmukit stat --topdown` prints what it
  * computes (tools/pmukit/stat_topdown.c).
  *
  * Intel's PERF_METRICS register is decoded as the driver does in one place,
