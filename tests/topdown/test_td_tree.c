@@ -108,19 +108,33 @@ static void test_sample_node_and_mux(void **state)
 	assert_int_equal(m.computable, NR - 1);
 }
 
+/* TopDown's Level 1 on the machine of a bundled scenario's model (*m and
+ * *pmus to free). */
+static pk_topdown *model_td(const char *scenario, pk_model **m, pk_pmus **pmus)
+{
+	*m = pk_test_model(pk_test_example(scenario));
+	pk_error err;
+	pk_error_clear(&err);
+	*pmus = pk_pmus_load(pk_model_sysfs_root(*m), &err);
+	assert_non_null(*pmus);
+	pk_topdown_opts o;
+	pk_topdown_opts_init(&o);
+	pk_topdown *td = pk_topdown_new_host(*pmus, pk_model_kernel(*m), pk_model_cpuid(*m)->str,
+					     &o, &err);
+	assert_non_null(td);
+	return td;
+}
+
 static void test_new_host_events(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("icelake.json"));
+	pk_model *m;
+	pk_pmus *pmus;
+	pk_topdown *td = model_td("icelake.json", &m, &pmus);
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	assert_non_null(pmus);
 	pk_topdown_opts o;
 	pk_topdown_opts_init(&o);
-	pk_topdown *td = pk_topdown_new_host(pmus, pk_model_kernel(m), pk_model_cpuid(m)->str,
-					     &o, &err);
-	assert_non_null(td);
 	assert_int_equal(pk_topdown_nr_blocks(td), 1);
 	pk_evlist *l = pk_evlist_new();
 	assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
@@ -169,15 +183,11 @@ static void window_totals(pk_stat_rows *r, const pk_evlist *l, size_t k, size_t 
 static void test_windows(void **state)
 {
 	(void)state;
-	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	pk_model *m;
+	pk_pmus *pmus;
+	pk_topdown *td = model_td("skylake.json", &m, &pmus);
 	pk_error err;
 	pk_error_clear(&err);
-	pk_pmus *pmus = pk_pmus_load(pk_model_sysfs_root(m), &err);
-	pk_topdown_opts o;
-	pk_topdown_opts_init(&o);
-	pk_topdown *td = pk_topdown_new_host(pmus, pk_model_kernel(m), pk_model_cpuid(m)->str,
-					     &o, &err);
-	assert_non_null(td);
 	pk_evlist *l = pk_evlist_new();
 	assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
 	size_t nr = pk_evlist_count(l);
