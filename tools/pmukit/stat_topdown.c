@@ -120,36 +120,45 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_
  * bound exceeds the stated one. */
 static void json_errors(FILE *o, const pk_topdown_node *v, size_t n)
 {
-	const char *sep = ", \"error\" : {";
+	bool any = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].error_why)
 			continue;
-		fputs(sep, o);
+		fputs(any ? ", " : ", \"error\" : {", o);
 		out_json_str(o, v[i].name);
 		if (isinf(v[i].error))
 			fputs(" : null", o);
 		else
 			fprintf(o, " : %.2f", v[i].error);
-		sep = ", ";
+		any = true;
 	}
-	if (*sep == ',' && sep[1] == ' ' && sep[2] == '\0')
+	if (any)
 		fputc('}', o);
 }
 
-/* Under a block: each node whose multiplexing error may exceed the stated
- * bound (pk_topdown_error_limit), with its running share and why. */
+/* Under a block: the nodes whose multiplexing error may exceed the stated
+ * bound (pk_topdown_error_limit), with their running share and why; nodes
+ * not bounded for the same reason at the same running share on one line. */
 static void error_notes(FILE *o, const pk_topdown_node *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].error_why)
+	bool *done = calloc(n + 1, sizeof(*done));
+	for (size_t i = 0; done && i < n; i++) {
+		if (!v[i].error_why || done[i])
 			continue;
-		fprintf(o, " note: %s: multiplexed (running %.1f%%), ", v[i].name,
-			100 * v[i].running);
+		fprintf(o, " note: %s", v[i].name);
+		for (size_t j = i + 1; isinf(v[i].error) && j < n; j++)
+			if (v[j].error_why == v[i].error_why && isinf(v[j].error) &&
+			    v[j].running == v[i].running) {
+				fprintf(o, ", %s", v[j].name);
+				done[j] = true;
+			}
+		fprintf(o, ": multiplexed (running %.1f%%), ", 100 * v[i].running);
 		if (isinf(v[i].error))
 			fprintf(o, "error not bounded (%s)\n", v[i].error_why);
 		else
 			fprintf(o, "error up to \u00b1%.1f pp (%s)\n", v[i].error, v[i].error_why);
 	}
+	free(done);
 }
 
 static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td_key *k,
