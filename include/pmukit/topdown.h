@@ -281,9 +281,9 @@ void pk_topdown_mux_summary(const pk_topdown_node *v, size_t n, pk_topdown_mux *
 /* The readings of a run at every rotation of the counters (the model's mux
  * interval), to correct and bound what multiplexing does to the shares:
  * each multiplexed event's count in the windows its group did not run is
- * predicted from a pinned reference read in every window (PERF_METRICS'
- * retiring byte, or a pinned instructions on Intel before Ice Lake: the
- * event's rate regressed on the reference's over the windows it ran),
+ * predicted from pinned references read in every window (PERF_METRICS'
+ * metric events, or a pinned instructions on Intel before Ice Lake: the
+ * event's rate regressed on theirs over the windows it ran),
  * instead of enabled/running's uniform rate; the largest residual times the
  * time not counted bounds what is left (docs/topdown.md, "Multiplexing
  * error"). */

@@ -4,16 +4,19 @@
  * from a pinned reference read in every window, and what that prediction
  * can still miss bounded and carried through the node formulas.
  *
- * Method, per multiplexed event e of a block with reference R (its rate
- * rho_w in window w: R's delta over the window's enabled time):
+ * Method, per multiplexed event e of a block with references R_1..R_n
+ * (pinned: PERF_METRICS' metric events, or a pinned instructions; their
+ * rates x_w in window w: each one's delta over the window's enabled time):
  * - over the windows where e's group ran (weights: its running time), e's
- *   rate y_w = count / running is regressed on rho_w: y = a + b rho (b = 0
- *   when rho did not vary there);
+ *   rate y_w = count / running is regressed on x_w, the references made
+ *   orthogonal first and those adding nothing (or not varying there)
+ *   dropped: y = mean + sum c_j z_j;
  * - e's count = what it counted + for each window the time it did not run
- *   times a + b rho_w (enabled/running's scaling is the case b = 0);
- * - its bound: the largest residual |y_w - a - b rho_w| over the windows it
- *   ran most of, times the time it did not run; INFINITY when windows it did
- *   not run saw the reference outside the range its own windows saw (its
+ *   times the predicted rate (enabled/running's scaling is the case of no
+ *   reference kept);
+ * - its bound: the largest residual over the windows it ran most of, times
+ *   the time it did not run; INFINITY when windows it did not run (over 1%
+ *   of its enabled time) saw the references outside what its own saw (its
  *   group ran in step with some phases only: nothing says what it missed).
  * A node's error is the sum over its counts of how far each count's bound
  * moves it (the formula evaluated again with the count moved).
@@ -114,7 +117,7 @@ static void refs_of(const pk_topdown_windows *w, const pk_metric_count *v, size_
 		size_t n = pki_td_block_refs(td, b, &ref);
 		for (size_t j = 0; j < n; j++) {
 			long row = row_of(v, nr, ref[j]);
-			if (row >= 0 && v[row].counted && ref[j] != v[i].evsel &&
+			if (row >= 0 && v[row].counted && ref[j] != v[i].evsel && r->n < MAX_REFS &&
 			    !strcmp(pk_evsel_pmu_name(ref[j]), pk_evsel_pmu_name(v[i].evsel)))
 				r->row[r->n++] = row;
 		}
