@@ -99,6 +99,9 @@ const pk_cpuid *pk_model_cpuid(const pk_model *m);
 uint64_t pk_model_now(const pk_model *m);
 /* When the last thread ends, ns. */
 uint64_t pk_model_end(const pk_model *m);
+/* The counters' rotation interval (ns): the core PMU's
+ * perf_event_mux_interval_ms, else 4 ms. */
+uint64_t pk_model_mux_ns(const pk_model *m);
 /* Runs the scenario forward by ns: every enabled event counts what its
  * thread or CPU does meanwhile. Returns true while a thread is still
  * running at the new time. */

@@ -32,7 +32,8 @@
  * slot width (#slots: from the method, or Arm's caps/slots); topdown.c, the
  * one engine: choose the method per core PMU, add the events (a slots-led
  * PERF_METRICS group), compute the nodes with the metrics engine, a run's
- * nodes as data (pk_topdown_series). `pmukit stat --topdown` prints what it
+ * nodes as data (pk_topdown_series); td_muxerr.c, the multiplexing error
+ * (pk_topdown_windows). `pmukit stat --topdown` prints what it
  * computes (tools/pmukit/stat_topdown.c).
  *
  * Intel's PERF_METRICS register is decoded as the driver does in one place,
@@ -236,6 +237,12 @@ typedef struct pk_topdown_node {
 	const char *sample;        /* Intel's "Sample with" events as PMU event
 				    * specs ("event=0xd1,umask=0x2,name=X/pp"),
 				    * separated by spaces, or NULL */
+	double error;              /* pk_topdown_windows_bound: how far (pp) the
+				    * multiplexing can have moved the value, 0:
+				    * not at all or not estimated, INFINITY:
+				    * cannot be estimated */
+	const char *error_why;     /* why, when error is above
+				    * pk_topdown_error_limit; else NULL */
 } pk_topdown_node;
 
 /* The nodes of block b up to the chosen level, in the method's order
@@ -271,6 +278,42 @@ typedef struct pk_topdown_mux {
 	size_t computable;         /* nodes with a value */
 } pk_topdown_mux;
 void pk_topdown_mux_summary(const pk_topdown_node *v, size_t n, pk_topdown_mux *out);
+
+/* ---- The multiplexing error (td_muxerr.c) -------------------------------- */
+
+/* The readings of a run at every rotation of the counters (the model's mux
+ * interval), to correct and bound what multiplexing does to the shares:
+ * each multiplexed event's count in the windows its group did not run is
+ * predicted from pinned references read in every window (PERF_METRICS'
+ * metric events, or a pinned instructions on Intel before Ice Lake: the
+ * event's rate regressed on theirs over the windows it ran),
+ * instead of enabled/running's uniform rate; the largest residual times the
+ * time not counted bounds what is left (docs/topdown.md, "Multiplexing
+ * error"). */
+typedef struct pk_topdown_windows pk_topdown_windows;
+
+pk_topdown_windows *pk_topdown_windows_new(const pk_topdown *td);
+void pk_topdown_windows_free(pk_topdown_windows *w);
+/* A window ended: rows are the run's totals so far (PK_AGGR_GLOBAL, the
+ * same evlist every time). 0 or -ENOMEM. */
+int pk_topdown_windows_add(pk_topdown_windows *w, const pk_stat_rows *totals);
+/* How many windows were read. */
+size_t pk_topdown_windows_nr(const pk_topdown_windows *w);
+/* The counts of TopDown's multiplexed events in v (from the same rows as
+ * the windows', PK_AGGR_GLOBAL) replaced by the reference's prediction;
+ * delta[i] (nr entries) each count's bound (INFINITY: the windows of its
+ * group never saw some of the reference's values, so no prediction holds).
+ * 0 or -ENOMEM. */
+int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+			       double *delta);
+/* The nodes v[0..n) of block b (computed from in, corrected) get their
+ * error: each count's delta carried through the formulas; error_why where
+ * it exceeds pk_topdown_error_limit. */
+void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+			      const double *delta, pk_topdown_node *v, size_t n);
+/* The stated bound of a level under multiplexing, in pp: 1 at Levels 1-2,
+ * 2 below. */
+double pk_topdown_error_limit(int level);
 
 /* ---- A run's nodes as data (plots, regions) ------------------------------ */
 

@@ -263,6 +263,11 @@ uint64_t pk_model_end(const pk_model *m)
 	return m->end;
 }
 
+uint64_t pk_model_mux_ns(const pk_model *m)
+{
+	return m->mux_ns;
+}
+
 bool pk_model_advance(pk_model *m, uint64_t ns)
 {
 	pki_mk_run_to(m, m->now + ns, false);

@@ -22,6 +22,7 @@
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metrics.h>
+#include <pmukit/topdown.h>
 
 typedef struct pki_td_event {
 	const char *name;          /* as the formulas write it */
@@ -107,6 +108,11 @@ size_t pki_cpuid_literals(const pk_cpuid *id, pk_metric_literal *out, size_t cap
  * caller's before the engine's before the machine's. */
 size_t pki_literals_append(pk_metric_literal *dst, size_t nr, size_t cap,
 			   const pk_metric_literal *src, size_t n);
+
+/* Block b's pinned references for the multiplexing estimate (*refs, their
+ * number returned; 0: none). */
+#define PKI_TD_MAX_REFS 8
+size_t pki_td_block_refs(const pk_topdown *td, size_t b, const pk_evsel *const **refs);
 
 long pki_td_find_event(const pki_td_table *t, const char *name);
 long pki_td_find_row(const pki_td_table *t, const char *name);

@@ -38,6 +38,11 @@ typedef struct td_block {
 	pki_td_groups groups;      /* one per metric (td_groups.c) */
 	pk_expr **thr;             /* per row: its threshold, or NULL */
 	const pk_evsel *anchor;    /* its first evsel once added */
+	/* the pinned references of the multiplexing estimate (td_muxerr.c):
+	 * the PERF_METRICS group's metric events, else a pinned instructions
+	 * on Intel; none elsewhere */
+	const pk_evsel *ref[PKI_TD_MAX_REFS];
+	size_t nr_ref;
 } td_block;
 
 struct pk_topdown {
@@ -328,10 +333,48 @@ static int add_group(td_block *b, pki_td_group *g, pk_evlist *l, bool *done, pk_
 		e->td_role = !t->events[i].grouped ? 0 : (t->events[i].config & 0xffff) == 0x0400 ? 1 : 2;
 		if (!b->anchor)
 			b->anchor = e;
+		if (pk_topdown_metric_field(a.config) >= 0 && b->nr_ref < PKI_TD_MAX_REFS)
+			b->ref[b->nr_ref++] = e; /* pinned with slots */
 	}
 	if (g->nr > 1)
 		pk_evlist_group_weak(l, first, g->nr); /* perf's :W */
 	return 0;
+}
+
+/* Whether a group of b counts instructions (INST_RETIRED.ANY). */
+static bool counts_instructions(const td_block *b)
+{
+	const pki_td_table *t = b->method->table;
+	long i = pki_td_find_event(t, "INST_RETIRED.ANY");
+	for (size_t g = 0; i >= 0 && g < b->groups.nr; g++)
+		if (b->groups.g[g].ev[i])
+			return true;
+	return false;
+}
+
+/* Intel without PERF_METRICS: the multiplexing estimate's reference, a
+ * pinned instructions on fixed counter 0. A group that counts instructions
+ * then takes a generic counter for them: with SMT on (4 per thread) such a
+ * group of 4 generic events would never fit, so there is no reference. */
+static int add_reference(const pk_topdown *td, td_block *b, pk_evlist *l, pk_error *err)
+{
+	uint64_t config[PK_NR_CONFIGS];
+	if (b->vendor != PK_VENDOR_INTEL || (td->smt && counts_instructions(b)) ||
+	    !pki_pfm_fixed_encode(b->pmu, "INST_RETIRED.ANY", config))
+		return 0;
+	struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a), .config = config[0],
+				    .pinned = 1};
+	pk_evsel *e = pk_evlist_add(l, &a, "INST_RETIRED.ANY", b->pmu);
+	if (!e)
+		return pk_err(err, -ENOMEM, "out of memory");
+	b->ref[b->nr_ref++] = e;
+	return 0;
+}
+
+size_t pki_td_block_refs(const pk_topdown *td, size_t b, const pk_evsel *const **refs)
+{
+	*refs = b < td->nr ? td->b[b].ref : NULL;
+	return b < td->nr ? td->b[b].nr_ref : 0;
 }
 
 int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
@@ -348,10 +391,13 @@ int pk_topdown_add_events(pk_topdown *td, pk_evlist *evlist, pk_error *err)
 		if (!done)
 			return pk_err(err, -ENOMEM, "out of memory");
 		b->anchor = NULL;
+		b->nr_ref = 0;
 		int rc = 0;
 		for (size_t g = 0; g < b->groups.nr && rc == 0; g++)
 			rc = add_group(b, &b->groups.g[g], evlist, done, err);
 		free(done);
+		if (rc == 0 && !b->nr_ref)
+			rc = add_reference(td, b, evlist, err);
 		td->nr_events = pk_evlist_count(evlist) - td->first;
 		if (rc < 0)
 			return rc;

@@ -273,7 +273,7 @@ static void test_topdown_csv_header(void **state)
 	free(out);
 	assert_int_equal(sh(&out, 0, "%s stat --topdown -x, --csv-header -I 100 --model %s "
 				     "--log-fd 3 3>&1 2>/dev/null", pk, scn), 0);
-	assert_true(has(out, "\ntime,value,unit,node,pmu,level,parent,running\n0.100000000,"));
+	assert_true(has(out, "\ntime,value,unit,node,pmu,level,parent,running,error\n0.100000000,"));
 	const char *h = strstr(out, "time,value");
 	assert_null(strstr(h + 1, "time,value")); /* once */
 	free(out);

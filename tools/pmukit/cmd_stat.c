@@ -449,11 +449,36 @@ static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
 	return print_interval(s, t_ns, len_ns, err);
 }
 
+/* --topdown's totals on the model: a reading at every rotation of the
+ * counters, for the multiplexing estimate (a pk_model_tick_fn). */
+static int model_window(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	struct stat_session *s = arg;
+	(void)t_ns, (void)len_ns;
+	stat_rows rows = {0};
+	pk_counting *c = pk_stat_counting(s->st);
+	int r = pk_counting_read(c, err);
+	if (r == 0 && (pk_stat_rows_collect(&rows, c, PK_AGGR_GLOBAL, false) < 0 ||
+		       pk_topdown_windows_add(s->td.windows, &rows) < 0))
+		r = pk_err(err, -ENOMEM, "out of memory");
+	pk_stat_rows_free(&rows);
+	return r;
+}
+
 /* The run on the model: virtual time to the scenario's end, every interval
- * printed on the way; no partial interval after it. */
+ * printed on the way; no partial interval after it. TopDown's aggregated
+ * totals are read at every rotation (pk_topdown_windows). */
 static int model_wait(struct stat_session *s, pk_error *err)
 {
 	s->intervals_done = s->o->interval_ms != 0;
+	long mux_ms = (long)(pk_model_mux_ns(s->model) / 1000000u);
+	if (s->o->topdown && !s->o->interval_ms && s->aggr == PK_AGGR_GLOBAL && mux_ms > 0 &&
+	    s->o->repeat <= 1) {
+		pk_topdown_windows_free(s->td.windows);
+		if (!(s->td.windows = pk_topdown_windows_new(s->td.td)))
+			return pk_err(err, -ENOMEM, "out of memory");
+		return pk_model_run(s->model, mux_ms, 0, model_window, s, err);
+	}
 	return pk_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
 			      err);
 }

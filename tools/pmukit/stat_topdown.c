@@ -106,8 +106,59 @@ static void csv_row(const stat_printer *p, const stat_td *t, size_t b, const td_
 		out_csv_next(o, pk_topdown_block_pmu(t->td, b), p->sep);
 		fprintf(o, "%s%d", p->sep, v[i].level);
 		out_csv_next(o, v[i].parent ? v[i].parent : "", p->sep);
-		fprintf(o, "%s%.2f\n", p->sep, 100 * v[i].running); /* perf's running % */
+		fprintf(o, "%s%.2f", p->sep, 100 * v[i].running); /* perf's running % */
+		fputs(p->sep, o); /* the error bound where above the stated one */
+		if (v[i].error_why && isinf(v[i].error))
+			fputs("inf", o);
+		else if (v[i].error_why)
+			fprintf(o, "%.2f", v[i].error);
+		fputc('\n', o);
 	}
+}
+
+/* -j: "error" : {node : bound (pp; null: not bounded)} for the nodes whose
+ * bound exceeds the stated one. */
+static void json_errors(FILE *o, const pk_topdown_node *v, size_t n)
+{
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].error_why)
+			continue;
+		fputs(any ? ", " : ", \"error\" : {", o);
+		out_json_str(o, v[i].name);
+		if (isinf(v[i].error))
+			fputs(" : null", o);
+		else
+			fprintf(o, " : %.2f", v[i].error);
+		any = true;
+	}
+	if (any)
+		fputc('}', o);
+}
+
+/* Under a block: the nodes whose multiplexing error may exceed the stated
+ * bound (pk_topdown_error_limit), with their running share and why; nodes
+ * not bounded for the same reason at the same running share on one line. */
+static void error_notes(FILE *o, const pk_topdown_node *v, size_t n)
+{
+	bool *done = calloc(n + 1, sizeof(*done));
+	for (size_t i = 0; done && i < n; i++) {
+		if (!v[i].error_why || done[i])
+			continue;
+		fprintf(o, " note: %s", v[i].name);
+		for (size_t j = i + 1; isinf(v[i].error) && j < n; j++)
+			if (v[j].error_why == v[i].error_why && isinf(v[j].error) &&
+			    v[j].running == v[i].running) {
+				fprintf(o, ", %s", v[j].name);
+				done[j] = true;
+			}
+		fprintf(o, ": multiplexed (running %.1f%%), ", 100 * v[i].running);
+		if (isinf(v[i].error))
+			fprintf(o, "error not bounded (%s)\n", v[i].error_why);
+		else
+			fprintf(o, "error up to \u00b1%.1f pp (%s)\n", v[i].error, v[i].error_why);
+	}
+	free(done);
 }
 
 static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td_key *k,
@@ -137,6 +188,7 @@ static void json_row(const stat_printer *p, const stat_td *t, size_t b, const td
 		else
 			fprintf(o, "null");
 	}
+	json_errors(o, v, n);
 	if (p->modeled) {
 		fprintf(o, ", \"modeled\" : ");
 		out_json_str(o, p->modeled);
@@ -200,6 +252,7 @@ static void tree_print(FILE *o, const stat_td *t, size_t b, const pk_topdown_nod
 			   "them)\n", hidden);
 	if (last >= 0)
 		sample_line(o, v, n, last);
+	error_notes(o, v, n);
 	free(mark);
 	free(show);
 }
@@ -249,8 +302,8 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 				fprintf(p->out, "time%s", sep);
 			if (k->key >= 0)
 				fprintf(p->out, "%s%s", t->aggr == PK_AGGR_CPU ? "cpu" : "thread", sep);
-			fprintf(p->out, "value%sunit%snode%spmu%slevel%sparent%srunning\n", sep, sep,
-				sep, sep, sep, sep);
+			fprintf(p->out, "value%sunit%snode%spmu%slevel%sparent%srunning%serror\n", sep,
+				sep, sep, sep, sep, sep, sep);
 			t->csv_header = false;
 		}
 		csv_row(p, t, b, k, v, n, interval_ns);
@@ -263,8 +316,10 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 			human_header(p->out, t, b, v, n, false);
 		human_row(p->out, row_label(t, b, k, buf, sizeof(buf), interval_ns), label_width(t),
 			  v, n, interval_ns);
-		if (interval_ns < 0)
+		if (interval_ns < 0) {
 			mux_note(p->out, t, b, v, n);
+			error_notes(p->out, v, n);
+		}
 		if (interval_ns < 0 && !last)
 			fputc('\n', p->out);
 	}
@@ -279,6 +334,8 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 	size_t nb = pk_topdown_nr_blocks(t->td), n[8] = {0};
 	int r = pk_topdown_compute_bucket(t->td, in, k->key, v, TD_MAX_NODES, n, 8, &t->series,
 					  interval_ns);
+	for (size_t b = 0; b < nb && b < 8 && t->delta && k->key < 0; b++)
+		pk_topdown_windows_bound(t->td, b, in, t->delta, v + b * TD_MAX_NODES, n[b]);
 	/* -I: each block's column header once, before its first rows (with
 	 * -A, at the first CPU that has the block) */
 	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
@@ -325,6 +382,12 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	pk_metric_counts in;
 	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
 		return -ENOMEM;
+	/* totals on the model: multiplexed counts from the rotation's readings */
+	double *delta = NULL;
+	if (t->windows && interval_ns < 0 && t->aggr == PK_AGGR_GLOBAL &&
+	    (delta = calloc(in.nr + 1, sizeof(*delta))))
+		pk_topdown_windows_correct(t->windows, counts, in.nr, delta);
+	t->delta = delta;
 	td_key *keys;
 	size_t nk;
 	int r = pk_topdown_buckets(t->td, rows, t->aggr, &keys, &nk);
@@ -337,6 +400,8 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 	free(v);
 	free(keys);
 	free(counts);
+	free(delta);
+	t->delta = NULL;
 	return r;
 }
 
@@ -350,6 +415,7 @@ void stat_td_advice(const stat_printer *p)
 void stat_td_free(stat_td *t)
 {
 	pk_topdown_free(t->td);
+	pk_topdown_windows_free(t->windows);
 	pk_topdown_series_release(&t->series);
 	memset(t, 0, sizeof(*t));
 }

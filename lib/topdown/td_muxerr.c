@@ -1,0 +1,366 @@
+/* The multiplexing error of TopDown's shares (topdown.h, issue 22): the
+ * run read at every rotation of the counters, each window's deltas kept;
+ * a multiplexed event's count where its group was off the PMU predicted
+ * from a pinned reference read in every window, and what that prediction
+ * can still miss bounded and carried through the node formulas.
+ *
+ * Method, per multiplexed event e of a block with references R_1..R_n
+ * (pinned: PERF_METRICS' metric events, or a pinned instructions; their
+ * rates x_w in window w: each one's delta over the window's enabled time):
+ * - over the windows where e's group ran (weights: its running time), e's
+ *   rate y_w = count / running is regressed on x_w, the references made
+ *   orthogonal first and those adding nothing (or not varying there)
+ *   dropped: y = mean + sum c_j z_j;
+ * - e's count = what it counted + for each window the time it did not run
+ *   times the predicted rate (enabled/running's scaling is the case of no
+ *   reference kept);
+ * - its bound: the largest residual over the windows it ran most of, times
+ *   the time it did not run; INFINITY when windows it did not run (over 1%
+ *   of its enabled time) saw the references outside what its own saw (its
+ *   group ran in step with some phases only: nothing says what it missed).
+ * A node's error is the sum over its counts of how far each count's bound
+ * moves it (the formula evaluated again with the count moved).
+ *
+ * Invariants: windows hold deltas of the same rows in the same order; the
+ * reference is pinned (counts in every window); events that never
+ * multiplexed keep their counts and a bound of 0. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "topdown/td_internal.h"
+
+typedef struct mw_delta {
+	double val, ena, run;
+} mw_delta;
+
+struct pk_topdown_windows {
+	const pk_topdown *td;
+	size_t nr_rows;            /* rows per window */
+	mw_delta *prev;            /* the totals at the last window's end */
+	mw_delta *d;               /* window-major: d[w * nr_rows + i] */
+	size_t nr, cap;            /* windows */
+};
+
+pk_topdown_windows *pk_topdown_windows_new(const pk_topdown *td)
+{
+	pk_topdown_windows *w = calloc(1, sizeof(*w));
+	if (w)
+		w->td = td;
+	return w;
+}
+
+void pk_topdown_windows_free(pk_topdown_windows *w)
+{
+	if (!w)
+		return;
+	free(w->prev);
+	free(w->d);
+	free(w);
+}
+
+size_t pk_topdown_windows_nr(const pk_topdown_windows *w)
+{
+	return w ? w->nr : 0;
+}
+
+int pk_topdown_windows_add(pk_topdown_windows *w, const pk_stat_rows *totals)
+{
+	if (!w->prev) {
+		w->nr_rows = totals->nr;
+		if (!(w->prev = calloc(totals->nr + 1, sizeof(*w->prev))))
+			return -ENOMEM;
+	}
+	if (totals->nr != w->nr_rows)
+		return -EINVAL;
+	if (pki_grow(&w->d, &w->cap, (w->nr + 1) * w->nr_rows + 1, sizeof(*w->d)) < 0)
+		return -ENOMEM;
+	mw_delta *d = &w->d[w->nr++ * w->nr_rows];
+	for (size_t i = 0; i < w->nr_rows; i++) {
+		const pk_counts *c = &totals->v[i].counts;
+		mw_delta now = {(double)c->val, (double)c->ena, (double)c->run};
+		d[i] = (mw_delta){now.val - w->prev[i].val, now.ena - w->prev[i].ena,
+				  now.run - w->prev[i].run};
+		w->prev[i] = now;
+	}
+	return 0;
+}
+
+/* The row of evsel e, or -1. */
+static long row_of(const pk_metric_count *v, size_t nr, const pk_evsel *e)
+{
+	for (size_t i = 0; e && i < nr; i++)
+		if (v[i].evsel == e)
+			return (long)i;
+	return -1;
+}
+
+enum { MAX_REFS = PKI_TD_MAX_REFS };
+
+typedef struct mw_refs {
+	long row[MAX_REFS];
+	size_t n;
+} mw_refs;
+
+/* The reference rows for count i: its block's (same core PMU). */
+static void refs_of(const pk_topdown_windows *w, const pk_metric_count *v, size_t nr, size_t i,
+		    mw_refs *r)
+{
+	const pk_topdown *td = w->td;
+	r->n = 0;
+	if (!pk_topdown_has_evsel(td, v[i].evsel))
+		return;
+	for (size_t b = 0; b < pk_topdown_nr_blocks(td); b++) {
+		const pk_evsel *const *ref;
+		size_t n = pki_td_block_refs(td, b, &ref);
+		for (size_t j = 0; j < n; j++) {
+			long row = row_of(v, nr, ref[j]);
+			if (row >= 0 && v[row].counted && ref[j] != v[i].evsel && r->n < MAX_REFS &&
+			    !strcmp(pk_evsel_pmu_name(ref[j]), pk_evsel_pmu_name(v[i].evsel)))
+				r->row[r->n++] = row;
+		}
+	}
+}
+
+/* The references' rates in window k (per enabled ns) into x; false when
+ * one is not known (not counting all of the window). */
+static bool rates(const pk_topdown_windows *w, size_t k, const mw_refs *r, double *x)
+{
+	for (size_t j = 0; j < r->n; j++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + (size_t)r->row[j]];
+		if (!(d->ena > 0 && d->run >= d->ena))
+			return false;
+		x[j] = d->val / d->ena;
+	}
+	return true;
+}
+
+/* The rate of a count regressed on the references' rates over the windows
+ * its group ran, the references made orthogonal first (Gram-Schmidt, a
+ * reference that adds nothing to the earlier ones dropped: PERF_METRICS'
+ * bytes sum to slots). */
+typedef struct mw_fit {
+	size_t n;                  /* references */
+	double mx[MAX_REFS], my;   /* weighted means over its windows */
+	double g[MAX_REFS][MAX_REFS]; /* z_j = x_j - mx_j - sum_l<j g[j][l] z_l */
+	bool keep[MAX_REFS];
+	double zz[MAX_REFS], c[MAX_REFS]; /* rate = my + sum_j c_j z_j */
+	double lo[MAX_REFS], hi[MAX_REFS], tol[MAX_REFS]; /* z_j's range seen */
+	double resid;              /* the largest residual rate */
+	bool any;                  /* it ran in a window with the references known */
+} mw_fit;
+
+static void to_z(const mw_fit *f, const double *x, double *z)
+{
+	for (size_t j = 0; j < f->n; j++) {
+		z[j] = x[j] - f->mx[j];
+		for (size_t l = 0; l < j; l++)
+			if (f->keep[l])
+				z[j] -= f->g[j][l] * z[l];
+	}
+}
+
+static double predict(const mw_fit *f, const double *x)
+{
+	double z[MAX_REFS], y = f->my;
+	to_z(f, x, z);
+	for (size_t j = 0; j < f->n; j++)
+		if (f->keep[j])
+			y += f->c[j] * z[j];
+	return y;
+}
+
+/* Whether x lies outside what the fit's windows saw. */
+static bool unseen(const mw_fit *f, const double *x)
+{
+	double z[MAX_REFS];
+	to_z(f, x, z);
+	/* a reference dropped for not varying in its windows counts too */
+	for (size_t j = 0; j < f->n; j++)
+		if (z[j] < f->lo[j] - f->tol[j] || z[j] > f->hi[j] + f->tol[j])
+			return true;
+	return false;
+}
+
+/* The windows count i ran with every reference known, as weighted sums:
+ * means, then each reference made orthogonal to the kept earlier ones. */
+static void fit_means(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f,
+		      double *sw)
+{
+	double x[MAX_REFS];
+	*sw = 0;
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		if (d->run <= 0 || !rates(w, k, r, x))
+			continue;
+		*sw += d->run;
+		f->my += d->run * d->val / d->run;
+		for (size_t j = 0; j < r->n; j++)
+			f->mx[j] += d->run * x[j];
+	}
+	f->any = *sw > 0;
+	for (size_t j = 0; f->any && j < r->n; j++)
+		f->mx[j] /= *sw;
+	f->my = f->any ? f->my / *sw : 0;
+}
+
+/* Reference j made orthogonal to the kept references before it, over the
+ * windows count i ran; kept when it varies there on its own. */
+static void fit_ref(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f,
+		    size_t j, size_t nwin)
+{
+	double x[MAX_REFS], z[MAX_REFS], zz = 0, xx = 0, zy = 0, zl[MAX_REFS] = {0};
+	f->keep[j] = false;
+	for (size_t l = 0; l < j; l++) { /* g[j][l] = <x_j - mx_j, z_l> / <z_l, z_l> */
+		f->g[j][l] = 0;
+		if (!f->keep[l])
+			continue;
+		for (size_t k = 0; k < w->nr; k++) {
+			const mw_delta *d = &w->d[k * w->nr_rows + i];
+			if (d->run <= 0 || !rates(w, k, r, x))
+				continue;
+			to_z(f, x, z);
+			zl[l] += d->run * (x[j] - f->mx[j]) * z[l];
+		}
+		f->g[j][l] = zl[l] / f->zz[l];
+	}
+	f->lo[j] = INFINITY, f->hi[j] = -INFINITY;
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		if (d->run <= 0 || !rates(w, k, r, x))
+			continue;
+		to_z(f, x, z);
+		zz += d->run * z[j] * z[j];
+		xx += d->run * x[j] * x[j];
+		zy += d->run * z[j] * (d->val / d->run - f->my);
+		f->lo[j] = fmin(f->lo[j], z[j]), f->hi[j] = fmax(f->hi[j], z[j]);
+	}
+	size_t kept = 0;
+	for (size_t l = 0; l < j; l++)
+		kept += f->keep[l];
+	f->keep[j] = zz > 1e-8 * xx && nwin >= kept + 4;
+	f->zz[j] = zz;
+	f->c[j] = f->keep[j] ? zy / zz : 0;
+}
+
+static void fit(const pk_topdown_windows *w, size_t i, const mw_refs *r, mw_fit *f)
+{
+	double sw, x[MAX_REFS];
+	size_t nwin = 0;
+	memset(f, 0, sizeof(*f));
+	f->n = r->n;
+	fit_means(w, i, r, f, &sw);
+	for (size_t k = 0; k < w->nr; k++)
+		nwin += w->d[k * w->nr_rows + i].run > 0;
+	for (size_t j = 0; f->any && j < r->n; j++)
+		fit_ref(w, i, r, f, j, nwin);
+	for (size_t j = 0; f->any && j < r->n; j++) /* tolerance: a share of its scale */
+		f->tol[j] = 0.05 * (f->hi[j] - f->lo[j]) + 0.02 * fabs(f->mx[j]);
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		/* a window the group ran a sliver of says little of its rate */
+		if (d->run * 2 < d->ena || !rates(w, k, r, x))
+			continue;
+		f->resid = fmax(f->resid, fabs(d->val / d->run - predict(f, x)));
+	}
+}
+
+/* Count i corrected: its value and bound. */
+static void correct_one(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			pk_metric_count *c, double *delta)
+{
+	mw_fit f;
+	fit(w, i, r, &f);
+	double total = 0, off = 0, away = 0, ena = 0, x[MAX_REFS];
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		double gap = d->ena - d->run;
+		bool known = rates(w, k, r, x);
+		ena += d->ena;
+		total += d->val;
+		if (gap <= 0)
+			continue;
+		off += gap;
+		if (!f.any || !known || unseen(&f, x))
+			away += gap;
+		total += gap * fmax(0, known ? predict(&f, x) : f.my);
+	}
+	if (off <= 0 || !f.any)
+		return;
+	c->value = total;
+	/* some of the time it missed looked like none it saw */
+	*delta = away > 0.01 * ena ? INFINITY : f.resid * off;
+}
+
+int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+			       double *delta)
+{
+	for (size_t i = 0; i < nr; i++)
+		delta[i] = 0;
+	if (!w || w->nr < 2 || nr != w->nr_rows)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		mw_refs r;
+		refs_of(w, v, nr, i, &r);
+		if (v[i].counted && r.n)
+			correct_one(w, i, &r, &v[i], &delta[i]);
+	}
+	return 0;
+}
+
+double pk_topdown_error_limit(int level)
+{
+	return level <= 2 ? 1.0 : 2.0;
+}
+
+/* How far node values move (into err[]) with count i of in (whose v is
+ * the caller's copy, c) moved by d. */
+static void moved(const pk_topdown *td, size_t b, const pk_metric_counts *in, pk_metric_count *c,
+		  size_t i, double d, const pk_topdown_node *v, size_t n, double *err,
+		  pk_topdown_node *tmp)
+{
+	double keep = c[i].value;
+	c[i].value = keep + d;
+	size_t m = pk_topdown_compute(td, b, in, -1, tmp, n);
+	c[i].value = keep;
+	for (size_t k = 0; k < m && k < n; k++)
+		if (v[k].computable && tmp[k].computable)
+			err[k] += fabs(tmp[k].value - v[k].value);
+}
+
+static const char *why(double error)
+{
+	return isinf(error) ? "its group ran only while the workload was in some of its phases: "
+			      "they change in step with the counter rotation"
+			    : "the workload changes within the rotation in ways the pinned "
+			      "reference does not follow";
+}
+
+void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+			      const double *delta, pk_topdown_node *v, size_t n)
+{
+	pk_topdown_node *tmp = calloc(n + 1, sizeof(*tmp));
+	double *err = calloc(2 * n + 2, sizeof(*err)), *unk = err ? err + n + 1 : NULL;
+	pk_metric_count *c = malloc((in->nr + 1) * sizeof(*c));
+	if (tmp && err && c) {
+		memcpy(c, in->v, in->nr * sizeof(*c));
+		pk_metric_counts own = *in;
+		own.v = c;
+		for (size_t i = 0; i < in->nr; i++) {
+			if (isinf(delta[i])) /* which nodes it feeds: moved a tenth */
+				moved(td, b, &own, c, i, 0.1 * c[i].value, v, n, unk, tmp);
+			else if (delta[i] > 0)
+				moved(td, b, &own, c, i, delta[i], v, n, err, tmp);
+		}
+		for (size_t k = 0; k < n; k++) {
+			v[k].error = unk[k] > 0.005 ? INFINITY : err[k];
+			if (v[k].error > pk_topdown_error_limit(v[k].level))
+				v[k].error_why = why(v[k].error);
+		}
+	}
+	free(tmp);
+	free(err);
+	free(c);
+}
