@@ -171,6 +171,20 @@ typedef struct pk_hist_cnode {
 	struct pk_hist_cnode *hot;   /* private: the child found or made last */
 } pk_hist_cnode;
 
+/* The orders perf report 6.1 prints a chain tree in (chain_order.c).
+ * pk_hist_cnode_children: the children of n it prints (cumul >= min_hit)
+ * by cumul, the higher first, equal ones in perf's address order (by dso,
+ * then symbol start or address); pk_hist_cnode_ends: the nodes of root's
+ * tree where chains end (hit >= min_hit, hit > 0) as its flat and folded
+ * views list them (each after its children, then by hit). Both put the
+ * nodes into *out, an array the caller frees (0 nodes when out of memory).
+ * pk_hist_cnode_path: the nodes from root's child down to n into out (at
+ * most max); their count, 0 when n is not below root. */
+size_t pk_hist_cnode_children(const pk_hist_cnode *n, uint64_t min_hit, const pk_hist_cnode ***out);
+size_t pk_hist_cnode_ends(const pk_hist_cnode *root, uint64_t min_hit, const pk_hist_cnode ***out);
+size_t pk_hist_cnode_path(const pk_hist_cnode *root, const pk_hist_cnode *n,
+			  const pk_hist_cnode **out, size_t max);
+
 enum pk_hist_cg_mode { PK_HIST_CG_GRAPH, PK_HIST_CG_FRACTAL, PK_HIST_CG_FLAT,
 		       PK_HIST_CG_FOLDED, PK_HIST_CG_NONE };
 typedef struct pk_hist_cg_opts {

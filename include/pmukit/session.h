@@ -247,6 +247,24 @@ void pk_session_stats_end(pk_session_stats *c);
 uint64_t pk_session_stats_records(const pk_pd_stats *st, uint32_t t);
 uint64_t pk_session_stats_total(const pk_pd_stats *st);
 
+/* ---- report -T's counts (stats.c) ---- */
+
+/* The values of PERF_RECORD_READ records (perf record -s: a thread's
+ * counts at its exit) added up per thread and event, threads and events
+ * in the order first seen. Made by pk_session_reads_new (NULL: no
+ * memory), filled by running the session with pk_session_reads_event as
+ * its on_event (arg: the reads). pk_session_reads_size: the threads and
+ * events (0, or -ENOMEM when a record could not be counted); then thread
+ * i's pid and tid, event column c's evsel index, thread i's sum in c. */
+typedef struct pk_session_reads pk_session_reads;
+pk_session_reads *pk_session_reads_new(void);
+void pk_session_reads_free(pk_session_reads *r);
+void pk_session_reads_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+int pk_session_reads_size(const pk_session_reads *r, size_t *nr_threads, size_t *nr_events);
+void pk_session_reads_thread(const pk_session_reads *r, size_t i, int32_t *pid, int32_t *tid);
+int pk_session_reads_evsel(const pk_session_reads *r, size_t c);
+uint64_t pk_session_reads_value(const pk_session_reads *r, size_t i, size_t c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -303,10 +303,9 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 		return 1;
 	}
 	pk_session_on_spe_record(s, rs ? pk_spe_hist_record : NULL, rs);
-	report_threads *th = a->threads ? report_threads_new(s) : NULL;
-	if (th) {
-		pk_session_on_event(s, report_threads_event, th);
-	}
+	pk_session_reads *th = a->threads ? pk_session_reads_new() : NULL;
+	if (th)
+		pk_session_on_event(s, pk_session_reads_event, th);
 	if (a->header && pk_pd_is_pipe(pk_session_reader(s)))
 		pd_session_pipe_features(s, stdout);
 	int status = pd_session_run(s, pk_hist_sample, hist);
@@ -317,14 +316,14 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 			print_available(hist, s);
 			report_hist_print(hist);
 			if (th)
-				report_threads_print(th, stdout);
+				report_threads_print(s, th, stdout);
 		}
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
 	pk_spe_hist_free(rs);
 	pk_session_on_event(s, NULL, NULL);
-	report_threads_free(th);
+	pk_session_reads_free(th);
 	return status;
 }
 
