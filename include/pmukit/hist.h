@@ -335,6 +335,21 @@ const pk_hist_cnode *pk_hist_entry_chain(const pk_hist_entry *e);
 const pk_pd_branch_entry *pk_hist_entry_branch(const pk_hist_entry *e);
 bool pk_hist_entry_nosym(const pk_hist_entry *e, enum pk_hist_side side);
 
+/* --hierarchy's nodes at level depth (a key's index) among entries
+ * e[0, n) of one event, nm its group members (hier.c): the entries that
+ * agree on the keys down to depth make a node, whose v holds their sums
+ * (value w of member m at m * PK_HIST_NV + w, at most 8 members); nodes
+ * in perf 6.1's order (by values, then the key's order). e is reordered so
+ * that a node's entries, its e[0, n), are next to each other. *out (the
+ * caller frees it) gets *nr nodes; 0, or -ENOMEM. */
+typedef struct pk_hist_hnode {
+	pk_hist_entry **e;
+	size_t n;
+	uint64_t v[PK_HIST_NV * 8];
+} pk_hist_hnode;
+int pk_hist_hier_level(const pk_hist *h, pk_hist_entry **e, size_t n, int depth, int nm,
+		       pk_hist_hnode **out, size_t *nr);
+
 /* The key columns' widths perf 6.1 prints event ev's entries with, into
  * w[nr_keys] (all: every entry of the histogram, any order; widths.c). */
 void pk_hist_widths(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, int *w);

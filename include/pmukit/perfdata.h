@@ -455,6 +455,12 @@ typedef struct pk_pd_pmu_cap_set {
  * the first damaged one (none in a byte-swapped file); the strings live
  * as long as the reader; free() *out. 0 or -ENOMEM. */
 int pk_pd_pmu_caps(pk_pd_reader *r, int feat, pk_pd_pmu_cap_set **out, size_t *nr);
+/* DIR_FORMAT's version (perf record --threads' directory): 0, or
+ * -ENODATA when the file has none or it is damaged. */
+int pk_pd_dir_format(pk_pd_reader *r, uint64_t *version);
+/* perf's name of a clock (CLOCK_DATA's clockid: "monotonic", "realtime",
+ * ...); NULL for one perf does not name. */
+const char *pk_pd_clockid_name(uint32_t clockid);
 
 typedef struct pk_pd_event_desc {
 	struct perf_event_attr attr;

@@ -20,10 +20,10 @@
 #include <pmukit/model.h>
 #include <pmukit/pmu.h>
 #include <pmukit/recording.h>
+#include <pmukit/regs.h>
 #include <pmukit/workload.h>
 
 #include "builtin.h"
-#include "perf_regs.h"
 #include "session_cli.h"
 #include "stat_print.h"
 
@@ -435,17 +435,22 @@ const pk_optspec record_optspec = {
 	.stop_at_arg = true,
 };
 
-/* --user-regs / -I: register names into a mask ('?' lists them). 0, or
- * the exit code. */
+/* --user-regs / -I: register names into a mask (lib/core's table; '?'
+ * lists them as perf does). 0, or the exit code. */
 static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 {
-	const perf_regs_arch *arch = perf_regs_host();
+	const pk_regs_arch *arch = pk_regs_host();
 	char bad[64] = "";
 	if (arg && !strcmp(arg, "?")) {
-		perf_regs_list(arch, stderr);
+		uint64_t all = pk_regs_default_mask(arch);
+		fprintf(stderr, "available registers: ");
+		for (int bit = 0; bit < 64; bit++)
+			if (all >> bit & 1 && pk_regs_name(arch, bit))
+				fprintf(stderr, "%s ", pk_regs_name(arch, bit));
+		fprintf(stderr, "\n");
 		return 129;
 	}
-	if (perf_regs_parse(arch, arg, mask, bad, sizeof(bad)) < 0)
+	if (pk_regs_parse(arch, arg, mask, bad, sizeof(bad)) < 0)
 		return pk_cli_usage_error("record", "%s: unknown register '%s' ('%s=?' lists them)",
 					  opt, bad, opt);
 	return 0;

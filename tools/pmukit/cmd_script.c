@@ -1088,28 +1088,20 @@ int cmd_script(int argc, char **argv)
 	}
 	if (dump)
 		pd_session_spe_dump(s);
-	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 1;
-	}
+	rc = 1;
+	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts))
+		goto done;
 	sc.machine = pk_session_machine(s);
 	sc.reader = pk_session_reader(s);
 	pd_session_spe_export(s, export_fmt);
-	if (itrace && pd_session_itrace(s, itrace)) {
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 129;
-	}
-	int setup_rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
-	if (!setup_rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
-		setup_rc = metric_setup(&sc, s);
-	if (setup_rc) {
-		pk_script_metric_free(sc.metric);
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return setup_rc;
-	}
+	rc = 129;
+	if (itrace && pd_session_itrace(s, itrace))
+		goto done;
+	rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
+	if (!rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
+		rc = metric_setup(&sc, s);
+	if (rc)
+		goto done;
 	if (header || header_only) {
 		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
 		fflush(stdout);
@@ -1117,12 +1109,8 @@ int cmd_script(int argc, char **argv)
 			pd_session_pipe_features(s, stdout);
 	}
 	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
-	if (header_only) {
-		pk_script_metric_free(sc.metric);
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 0;
-	}
+	if (header_only)
+		goto done;
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
@@ -1142,6 +1130,8 @@ int cmd_script(int argc, char **argv)
 	else
 		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
+	rc = pd_session_finish(s, rc);
+done: /* the session and what the options made freed */
 	pk_line_cache_free(sc.lines);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
@@ -1151,7 +1141,6 @@ int cmd_script(int argc, char **argv)
 	free(sc.labels);
 	pk_script_filter_free(sc.filter);
 	pk_script_metric_free(sc.metric);
-	rc = pd_session_finish(s, rc);
 	pd_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */

@@ -16,6 +16,7 @@
 
 #include "pd_dump.h"
 #include "pd_ipt.h"
+#include "script_side_events.h"
 
 #include <pmukit/intelpt.h>
 #include <pmukit/regs.h>
@@ -40,6 +41,7 @@ typedef struct dump_ctx {
 	void *next_arg;
 	const pk_regs_arch *regs;
 	pk_session_stats c;
+	pd_out out;                  /* pd_record_text's, flushed at once */
 } dump_ctx;
 
 /* The offset perf names: a pipe's counts from the end of its header. */
@@ -112,32 +114,6 @@ static void dump_tstamp(dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *
 		printf("%" PRIu64 " ", time);
 }
 
-static void dump_mmap(const pk_pd_event *ev)
-{
-	pk_pd_rec_mmap m;
-	pk_error err;
-	if (pk_pd_rec_mmap_parse(ev, &m, &err) < 0) {
-		printf(": unhandled!\n");
-		return;
-	}
-	printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int32_t)m.pid, (int32_t)m.tid,
-	       m.addr, m.len, m.pgoff);
-	if (ev->type == PERF_RECORD_MMAP) {
-		printf("]: %c %s\n", ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', m.filename);
-		return;
-	}
-	if (m.has_build_id) {
-		printf(" <");
-		for (unsigned i = 0; i < m.build_id_size; i++)
-			printf("%02x", m.build_id[i]);
-		printf(">");
-	} else {
-		printf(" %02x:%02x %" PRIu64 " %" PRIu64, m.maj, m.min, m.ino, m.ino_generation);
-	}
-	printf("]: %c%c%c%c %s\n", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
-	       m.prot & 4 ? 'x' : '-', m.flags & 1 ? 's' : 'p', m.filename);
-}
-
 /* cpu_map_data at p (n bytes) as perf's list ("0-3,8"). */
 static void dump_cpus(const uint8_t *p, size_t n)
 {
@@ -148,35 +124,6 @@ static void dump_cpus(const uint8_t *p, size_t n)
 		fputs(list, stdout);
 	free(list);
 	pk_cpumap_put(m);
-}
-
-static void dump_switch(const pk_pd_event *ev)
-{
-	bool out = ev->misc & PERF_RECORD_MISC_SWITCH_OUT;
-	const char *io = !out ? "IN         "
-			 : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ";
-	if (ev->type == PERF_RECORD_SWITCH) {
-		printf(" %s\n", io);
-		return;
-	}
-	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
-	printf(" %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev", (int32_t)w[0],
-	       (int32_t)w[1]);
-}
-
-static void dump_namespaces(const pk_pd_event *ev)
-{
-	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
-	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
-	uint64_t nr = pk_pd_rec_u64(ev, 1);
-	printf(" %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int32_t)w[0], (int32_t)w[1], nr);
-	for (uint64_t i = 0; i < nr && 24 + 16 * (i + 1) <= ev->size; i++) {
-		printf("%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i, i < 7 ? names[i] : "UNKNOWN",
-		       pk_pd_rec_u64(ev, 2 + 2 * i), pk_pd_rec_u64(ev, 3 + 2 * i),
-		       i + 1 != nr ? ", " : "]\n");
-		if ((i + 1) % 4 == 0 && i + 1 != nr)
-			printf("\n\t\t ");
-	}
 }
 
 static void dump_time_conv(const pk_pd_event *ev)
@@ -226,19 +173,14 @@ static void dump_id_index(const pk_pd_event *ev)
 		       (int64_t)pk_pd_rec_u64(ev, 3 + 4 * i), (int64_t)pk_pd_rec_u64(ev, 4 + 4 * i));
 }
 
-/* The rest of the line of a kernel record other than MMAP/COMM/FORK/EXIT/
- * SAMPLE; false when perf prints it as unhandled. */
+/* The rest of the line of a kernel record other than those script's side
+ * events print too (pd_record_text) and SAMPLE; false when perf prints it
+ * as unhandled. */
 static bool dump_kernel_other(const pk_pd_event *ev)
 {
 	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
 	uint64_t f;
 	switch (ev->type) {
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: dump_switch(ev); return true;
-	case PERF_RECORD_NAMESPACES: dump_namespaces(ev); return true;
-	case PERF_RECORD_CGROUP:
-		printf(" cgroup: %" PRIu64 " %s\n", pk_pd_rec_u64(ev, 0), (const char *)ev->data + 16);
-		return true;
 	case PERF_RECORD_KSYMBOL:
 		printf(" addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", pk_pd_rec_u64(ev, 0),
 		       w[2], (unsigned)(w[3] & 0xffff), (unsigned)(w[3] >> 16), (const char *)ev->data + 24);
@@ -332,32 +274,11 @@ static void dump_other(dump_ctx *d, const pk_pd_event *ev)
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
 	if (ev->type == PERF_RECORD_EXIT && script)
 		dump_next(d, ev);
-	switch (ev->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		dump_mmap(ev);
+	if (pd_record_text(&d->out, ev)) { /* the text script's side events print too */
+		pd_out_flush(&d->out);
 		return;
-	case PERF_RECORD_COMM: {
-		pk_pd_rec_comm c;
-		pk_error err;
-		if (pk_pd_rec_comm_parse(ev, &c, &err) == 0) {
-			printf("%s: %s:%d/%d\n", ev->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
-			       c.comm, (int32_t)c.pid, (int32_t)c.tid);
-			return;
-		}
-		break;
 	}
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		pk_pd_rec_fork f;
-		pk_error err;
-		if (pk_pd_rec_fork_parse(ev, &f, &err) == 0) {
-			printf("(%d:%d):(%d:%d)\n", (int32_t)f.pid, (int32_t)f.tid, (int32_t)f.ppid,
-			       (int32_t)f.ptid);
-			return;
-		}
-		break;
-	}
+	switch (ev->type) {
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		if (script)
@@ -554,7 +475,9 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 		return 1;
 	pk_session_on_event(s, dump_event, &d);
 	pk_session_after_dump(s, dump_delivered, &d);
+	pd_out_init(&d.out, stdout);
 	int status = pd_session_run(s, dump_sample, &d);
+	pd_out_free(&d.out);
 	pk_session_on_event(s, NULL, NULL);
 	pk_session_after_dump(s, NULL, NULL);
 	if (!status && stats)
