@@ -161,6 +161,54 @@ static void test_call_graph_words(void **state)
 	assert_int_equal(o.call_graph, PK_CALL_GRAPH_LBR);
 }
 
+/* --max-size's units (perf's B, K, M, G, T) and refusals, o unchanged. */
+static void test_max_size_words(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_recording_opts o = {.size = sizeof(o)};
+	assert_int_equal(pk_recording_max_size(&o, "4096", &err), 0);
+	assert_int_equal(o.max_size, 4096);
+	assert_int_equal(pk_recording_max_size(&o, "512k", &err), 0);
+	assert_int_equal(o.max_size, 512 * 1024);
+	assert_int_equal(pk_recording_max_size(&o, "2G", &err), 0);
+	assert_int_equal(o.max_size, 2ull << 30);
+	assert_int_equal(pk_recording_max_size(&o, "10X", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'10X': a size like 4096"));
+	assert_int_equal(pk_recording_max_size(&o, "-1", &err), -EINVAL);
+	assert_int_equal(pk_recording_max_size(&o, "99999999999T", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too large"));
+	assert_int_equal(o.max_size, 2ull << 30);
+}
+
+/* The options together, perf record 6.1's rules, each with its words. */
+static void test_opts_check(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	char *cmd[] = {(char *)"true", NULL};
+	pk_recording_opts o = {.size = sizeof(o), .cmd = cmd};
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), 0);
+	o.freq = 99, o.period = 1000;
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_string_equal(err.msg, "-F and -c exclude each other");
+	o.freq = 0, o.pids = "1", o.system_wide = true;
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_string_equal(err.msg, "-a/-C, -p and -t exclude each other");
+	o.system_wide = false, o.compress = 1, o.output = "-";
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pipe mode (-o -) is not compressed"));
+	o.compress = 0, o.pids = NULL;
+	assert_int_equal(pk_recording_opts_check(&o, true, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--model runs the scenario's threads"));
+	o.cmd = NULL;
+	assert_int_equal(pk_recording_opts_check(&o, true, &err), 0);
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "nothing to record"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_aux_event_not_first_refused),
 		cmocka_unit_test(test_bad_event_is_the_parsers_error),
 		cmocka_unit_test(test_call_graph_words),
+		cmocka_unit_test(test_max_size_words),
+		cmocka_unit_test(test_opts_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -456,24 +456,6 @@ static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 	return 0;
 }
 
-/* "4096", "4K", "10M", "1G" (perf's --max-size units: B, K, M, G, T). */
-static int parse_size(const char *arg, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	static const char units[] = "BKMGT";
-	const char *u = *end ? strchr(units, *end & ~0x20) : units;
-	if (errno || end == arg || !u || (*end && end[1]) || *arg == '-')
-		return pk_cli_usage_error("record", "--max-size '%s': a size like 4096, 512K, 10M, 1G",
-					  arg);
-	unsigned shift = (unsigned)(u - units) * 10;
-	if (shift && v > UINT64_MAX >> shift)
-		return pk_cli_usage_error("record", "--max-size '%s' is too large", arg);
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
 /* -b (any) / -j FILTERS: once, as perf takes them. 0, or the exit code. */
 static int parse_branch(const char *arg, ropts *o)
 {
@@ -493,6 +475,7 @@ static int parse_branch(const char *arg, ropts *o)
 static int parse_attr_option(int c, ropts *o)
 {
 	int r = 0;
+	pk_error err;
 	switch (c) {
 	case 'd': o->r.sample_addr = true; break;
 	case 'T': break; /* samples have TIME already (perf 6.1 the same) */
@@ -524,7 +507,10 @@ static int parse_attr_option(int c, ropts *o)
 	case O_PER_THREAD: o->r.per_thread = true; break;
 	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
 	case 'i': o->r.no_inherit = true; break;
-	case O_MAX_SIZE: r = parse_size(optarg, &o->r.max_size); break;
+	case O_MAX_SIZE:
+		if (pk_recording_max_size(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
 	case 'b':
 	case 'j': r = parse_branch(c == 'b' ? "any" : optarg, o); break;
 	case O_FILTER:
@@ -608,20 +594,10 @@ static int parse_options(int argc, char **argv, ropts *o)
 		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
 	if (r)
 		return r;
-	if ((o->r.freq || o->r.freq_max) && o->r.period)
-		return pk_cli_usage_error("record", "-F and -c exclude each other");
-	if ((o->r.pids != NULL) + (o->r.tids != NULL) + (o->r.system_wide || o->r.cpu_list) > 1)
-		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o->cmd_argc = argc - optind;
 	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
-	if (o->r.compress && o->r.output && !strcmp(o->r.output, "-"))
-		return pk_cli_usage_error("record", "-z writes a file: pipe mode (-o -) is not compressed");
-	if (o->model && o->cmd_argc)
-		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
-	if (o->model) /* the model's default target is the scenario's threads */
-		return 0;
-	if (!o->cmd_argc && !o->r.pids && !o->r.tids && !o->r.system_wide && !o->r.cpu_list)
-		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+	if (pk_recording_opts_check(&o->r, o->model != NULL, &err) < 0)
+		return pk_cli_usage_error("record", "%s", err.msg);
 	return 0;
 }
 
