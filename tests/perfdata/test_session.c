@@ -349,6 +349,51 @@ static void test_hist_widths(void **state)
 	pk_session_close(s);
 }
 
+/* --hierarchy's nodes (pk_hist_hier_level): at each level the entries
+ * agreeing on the keys down to it make one node holding their sums, nodes
+ * by value; a node's entries lie together. */
+static void test_hist_hier(void **state)
+{
+	(void)state;
+	const char *path = make_file("hier.data", 20, false);
+	pk_session *s;
+	pk_error err;
+	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
+	pk_pd_header hdr;
+	memset(&hdr, 0, sizeof(hdr));
+	assert_int_equal(pk_pd_header_read(pk_session_reader(s), &hdr, &err), 0);
+	pk_hist *h = pk_hist_new();
+	assert_int_equal(pk_hist_opts_sort(pk_hist_options(h), "dso,sym", &err), 0);
+	assert_int_equal(pk_hist_settle(h, s, &hdr, &err), 0);
+	assert_int_equal(pk_hist_setup(h, s, &hdr), 0);
+	assert_int_equal(pk_session_run(s, pk_hist_sample, h, &err), 0);
+	size_t n, nn;
+	pk_hist_entry **all = pk_hist_collect(h, &n);
+	assert_non_null(all);
+	assert_true(n > 1);
+	pk_hist_hnode *nodes;
+	assert_int_equal(pk_hist_hier_level(h, all, n, 0, 1, &nodes, &nn), 0);
+	assert_true(nn >= 1 && nn < n); /* the symbols of a dso under one node */
+	uint64_t sum = 0, entries = 0;
+	for (size_t i = 0; i < nn; i++) {
+		uint64_t v = nodes[i].v[PK_HIST_SELF];
+		assert_true(i == 0 || v <= nodes[i - 1].v[PK_HIST_SELF]);
+		for (size_t k = 0; k < nodes[i].n; k++)
+			assert_string_equal(pk_hist_entry_text(nodes[i].e[k], 0),
+					    pk_hist_entry_text(nodes[i].e[0], 0));
+		sum += v;
+		entries += nodes[i].n;
+	}
+	assert_int_equal(entries, n);
+	assert_int_equal(sum, pk_hist_total_of(h, 0, false));
+	free(nodes);
+	free(all);
+	pk_hist_opts_release(pk_hist_options(h));
+	pk_hist_free(h);
+	pk_pd_header_release(&hdr);
+	pk_session_close(s);
+}
+
 /* --stats' counts: each event's samples, the records by type, their total. */
 static void test_session_stats(void **state)
 {
@@ -377,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_in_order),
+		cmocka_unit_test(test_hist_hier),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_nothing_decoded),
 		cmocka_unit_test(test_open_refusals),
