@@ -380,12 +380,7 @@ struct stat_session {
 	stat_td td;                /* --topdown */
 	pk_metric_groups *mg;      /* -M */
 	size_t warned;             /* the event list's warnings printed */
-	sigset_t waited, old_mask;
-	bool interrupted;
-	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
-	bool intervals_done;       /* --interval-count reached: no partial interval */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
-	int exec_errno;            /* the command could not be run */
 };
 
 
@@ -426,75 +421,29 @@ static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 }
 
-/* Waits for the end of a run (pk_stat_wait), printing intervals on the
- * way. */
-static int wait_run(struct stat_session *s, pk_error *err)
-{
-	pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = &s->waited,
-				.interval_ms = s->o->interval_ms,
-				.interval_count = s->o->interval_count, .tick = print_interval,
-				.arg = s};
-	pk_stat_waited w;
-	int r = pk_stat_wait(s->st, &wo, &w, err);
-	s->interrupted |= w.interrupted;
-	s->intervals_done |= w.intervals_done;
-	s->last_print_ns = w.last_tick_ns;
-	return r;
-}
-
-static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+/* After each open: the event list's new warnings; TopDown prints nothing
+ * rather than shares missing an event. */
+static int run_opened(void *arg, int rc, pk_error *err)
 {
 	struct stat_session *s = arg;
-	s->last_print_ns = t_ns;
-	return print_interval(s, t_ns, len_ns, err);
+	stat_print_notes(s->evlist, &s->warned, s->o->verbose);
+	return rc == 0 && s->o->topdown ? pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err)
+					: rc;
 }
 
-/* The run on the model: virtual time to the scenario's end, every interval
- * printed on the way; no partial interval after it. */
-static int model_wait(struct stat_session *s, pk_error *err)
+/* A command a signal killed (not one we passed on): said as perf 6.1
+ * says it (psignal), before the counts. */
+static void run_stopped(void *arg, const pk_stat_result *res, bool interrupted, bool done)
 {
-	s->intervals_done = s->o->interval_ms != 0;
-	return pk_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
-			      err);
+	struct stat_session *s = arg;
+	if (res->status >= 0 && WIFSIGNALED(res->status) && !interrupted && !done)
+		fprintf(stderr, "%s: %s\n", s->o->cmd[0], strsignal(WTERMSIG(res->status)));
 }
 
-/* One run: open, start, wait, read; rows get the totals (not with -I, which
- * prints as it goes and ends with the last partial interval). */
-static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res,
-		    pk_error *err)
+static int model_run(void *m, long interval_ms, long count, pk_stat_tick_fn tick, void *arg,
+		     pk_error *err)
 {
-	struct stat_opts *o = s->o;
-	res->status = -1;
-	int r = pk_stat_open(s->st, err);
-	stat_print_notes(s->evlist, &s->warned, o->verbose);
-	/* TopDown prints nothing rather than shares missing an event */
-	if (r == 0 && o->topdown)
-		r = pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err);
-	s->last_print_ns = 0;
-	if (r == 0)
-		r = pk_stat_go(s->st, err);
-	if (r < 0) { /* a command held still is stopped by pk_stat_free */
-		s->exec_errno = pk_stat_exec_errno(s->st);
-		return r;
-	}
-	r = s->model ? model_wait(s, err) : wait_run(s, err);
-	pk_stat_stop(s->st, res);
-	/* a command a signal killed (not one we passed on): said as perf 6.1
-	 * says it (psignal), before the counts */
-	if (res->status >= 0 && WIFSIGNALED(res->status) && !s->interrupted && !s->intervals_done)
-		fprintf(stderr, "%s: %s\n", o->cmd[0], strsignal(WTERMSIG(res->status)));
-	if (r < 0)
-		return r;
-	if (o->interval_ms) { /* the last, partial interval */
-		pk_stat_finish(s->st, NULL, err);
-		return s->intervals_done ? 0
-					 : print_interval(s, res->elapsed_ns,
-							  res->elapsed_ns - s->last_print_ns, err);
-	}
-	r = pk_stat_finish(s->st, rows, err);
-	if (r == 0 && pk_stat_rows_per(rows, o->per, s->kernel) < 0)
-		r = pk_err(err, -ENOMEM, "out of memory");
-	return r;
+	return pk_model_run(m, interval_ms, count, tick, arg, err);
 }
 
 /* Explanations for events that could not be counted, one line each, each
@@ -636,44 +585,38 @@ static int setup(struct stat_session *s, pk_error *err)
 	return pk_stat_new(s->evlist, &so, &s->st, err);
 }
 
-/* Every run (-r), signals taken synchronously in wait_run while they run;
- * the counts of all runs accumulate in acc (without -I). Returns the last
- * run's result (< 0 with err set on failure) and sets *runs. */
-static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
-		   pk_runstats *elapsed, pk_stat_result *res, int *runs, pk_error *err)
+/* Every run (pk_stat_runs_do), signals taken synchronously while they run
+ * (they end a run, not pmukit; the command gets the old mask back); the
+ * counts of all runs accumulate in acc (without -I). */
+static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, pk_error *err)
 {
-	/* Signals end a run, they do not end pmukit; the command gets the old
-	 * mask back. */
-	sigemptyset(&s->waited);
-	sigaddset(&s->waited, SIGCHLD);
-	sigaddset(&s->waited, SIGINT);
-	sigaddset(&s->waited, SIGTERM);
-	sigaddset(&s->waited, SIGHUP);
-	sigprocmask(SIG_BLOCK, &s->waited, &s->old_mask);
+	sigset_t waited, old_mask;
+	sigemptyset(&waited);
+	sigaddset(&waited, SIGCHLD);
+	sigaddset(&waited, SIGINT);
+	sigaddset(&waited, SIGTERM);
+	sigaddset(&waited, SIGHUP);
+	sigprocmask(SIG_BLOCK, &waited, &old_mask);
 	signal(SIGPIPE, SIG_IGN);
-	int r = 0;
-	*runs = 0;
-	for (long run = 0; run < s->o->repeat && !s->interrupted; run++) {
-		r = run_once(s, rows, res, err);
-		if (r < 0)
-			break;
-		(*runs)++;
-		pk_runstats_add(elapsed, res->elapsed_ns / 1e9);
-		if (!s->o->interval_ms && pk_stat_rows_accumulate(acc, rows) < 0) {
-			r = pk_err(err, -ENOMEM, "out of memory");
-			break;
-		}
-	}
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	const struct stat_opts *o = s->o;
+	pk_stat_run_opts ro = {.size = sizeof(ro), .repeat = o->repeat, .signals = &waited,
+			       .interval_ms = o->interval_ms, .interval_count = o->interval_count,
+			       .tick = print_interval, .arg = s, .run = s->model ? model_run : NULL,
+			       .run_arg = s->model, .opened = run_opened, .stopped = run_stopped,
+			       .per = o->per, .kernel = s->kernel};
+	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
 }
 
 /* The totals (without -I), the notes and the footer; returns r, or an
  * error when printing failed. */
 static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
-			const pk_runstats *elapsed, const pk_stat_result *res, int runs, int r,
-			pk_error *err)
+			const pk_stat_runs *rs, int r, pk_error *err)
 {
+	const pk_runstats *elapsed = &rs->elapsed;
+	const pk_stat_result *res = &rs->last;
+	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
 	if (!o->interval_ms) {
 		char *target = target_name(o);
@@ -713,10 +656,9 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = {0};
 	struct stat_session s = {.o = &o};
 	pk_error err;
-	stat_rows acc = {0}, rows = {0};
-	pk_runstats elapsed = {0};
-	pk_stat_result res = {.status = -1};
-	int ret = 1, r, runs = 0;
+	stat_rows acc = {0};
+	pk_stat_runs runs = {.last = {.status = -1}};
+	int ret = 1, r;
 	pk_error_clear(&err);
 	r = parse_options(argc, argv, &o);
 	if (r) {
@@ -760,13 +702,13 @@ int cmd_stat(int argc, char **argv)
 		if (s.printer.fmt != STAT_JSON) /* JSON rows say "modeled" */
 			fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 	}
-	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
-	if (r < 0 && runs == 0) {
+	r = run_all(&s, &acc, &runs, &err);
+	if (r < 0 && runs.runs == 0) {
 		if (out != stderr)
 			fclose(out);
 		goto fail;
 	}
-	r = print_totals(&s, out, &acc, &elapsed, &res, runs, r, &err);
+	r = print_totals(&s, out, &acc, &runs, r, &err);
 	if (r >= 0 && o.plot)
 		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
@@ -775,20 +717,20 @@ int cmd_stat(int argc, char **argv)
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
 	/* a command we ended ourselves (--interval-count) ended as asked */
-	if (s.intervals_done)
-		res.status = -1;
-	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status, s.interrupted);
+	if (runs.intervals_done)
+		runs.last.status = -1;
+	ret = r < 0 || wr < 0 ? 1 : exit_code_of(runs.last.status, runs.interrupted);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);
 	/* as a shell: 127 for a command not found, 126 for one not runnable */
-	ret = s.exec_errno ? pk_workload_exec_exit_code(s.exec_errno) : 1;
+	ret = s.st && pk_stat_exec_errno(s.st) ? pk_workload_exec_exit_code(pk_stat_exec_errno(s.st))
+					      : 1;
 out:
 	stat_printer_free(&s.printer);
 	stat_td_free(&s.td);
 	pk_metric_groups_free(s.mg);
 	pk_stat_rows_free(&acc);
-	pk_stat_rows_free(&rows);
 	pk_stat_free(s.st);
 	pk_evlist_put(s.evlist);
 	pk_cpumap_put(s.cpus);
