@@ -88,6 +88,10 @@ typedef struct pk_recording_opts {
 	char *const *argv;
 	pk_recording_note_fn note;
 	void *note_arg;
+	/* a model's kernel: the targets as pk_targets_select chooses them
+	 * there (-a/-C: its CPUs, every task; else a ring per thread: -p/-t, or
+	 * every task of the kernel), no command */
+	bool every_task;
 } pk_recording_opts;
 
 typedef struct pk_recording pk_recording;

@@ -161,6 +161,42 @@ static void test_call_graph_words(void **state)
 	assert_int_equal(o.call_graph, PK_CALL_GRAPH_LBR);
 }
 
+/* every_task (a model's kernel): without targets a ring per scenario
+ * thread, which samples; a -t list naming no task of the kernel refused at
+ * the open with the targets' error. */
+static void test_every_task(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const char *ev[] = {"cycles"};
+	pk_recording_opts o = model_opts(m, ev, 1);
+	o.system_wide = false, o.every_task = true, o.output = path;
+	pk_recording *r;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	assert_int_equal(pk_recording_open(r, &err), 0);
+	assert_int_equal(pk_recording_begin(r, &err), 0);
+	assert_int_equal(pk_recording_start(r, &err), 0);
+	while (pk_recording_step(r, &err) == 1 && pk_model_now(m) < pk_model_end(m))
+		;
+	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+	assert_true(pk_recording_stats(r)->samples > 0);
+	pk_recording_free(r);
+	o.tids = "999999";
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	assert_true(pk_recording_open(r, &err) < 0);
+	assert_non_null(strstr(err.msg, "999999"));
+	pk_recording_free(r);
+	pk_model_free(m);
+	pk_test_rmtree(dir);
+}
+
 /* --max-size's units (perf's B, K, M, G, T) and refusals, o unchanged. */
 static void test_max_size_words(void **state)
 {
@@ -216,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_aux_event_not_first_refused),
 		cmocka_unit_test(test_bad_event_is_the_parsers_error),
 		cmocka_unit_test(test_call_graph_words),
+		cmocka_unit_test(test_every_task),
 		cmocka_unit_test(test_max_size_words),
 		cmocka_unit_test(test_opts_check),
 	};

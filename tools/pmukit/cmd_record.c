@@ -113,6 +113,7 @@ static void recording_opts(const rsession *s, int argc, char **argv, pk_recordin
 	ro->argc = argc;
 	ro->argv = argv;
 	ro->note = on_note;
+	ro->every_task = s->model != NULL;
 }
 
 /* --filter applies to the event before it: a tracepoint's filter, which
@@ -156,34 +157,10 @@ static int setup_events(rsession *s, int argc, char **argv)
 	return 0;
 }
 
-/* On the model: the model's CPUs for -a/-C (every task), else per thread
- * (ring per thread): -p/-t or every scenario thread. */
-static int setup_model_targets(rsession *s)
-{
-	const ropts *o = s->o;
-	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel,
-			      .all_cpus = o->r.system_wide, .cpu_list = o->r.cpu_list,
-			      .pids = o->r.pids, .tids = o->r.tids, .every_task = true,
-			      .any_with_cpus = true};
-	pk_cpumap *cpus;
-	pk_threadmap *threads;
-	if (pk_targets_select(&to, &cpus, &threads, &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return 1;
-	}
-	pk_recording_set_targets(s->rec, cpus, threads);
-	pk_cpumap_put(cpus);
-	pk_threadmap_put(threads);
-	return 0;
-}
-
-/* Targets, the command held before exec, the events opened. 0, or the
- * exit code. */
+/* Targets (a model's: pk_recording_opts.every_task), the command held
+ * before exec, the events opened. 0, or the exit code. */
 static int open_events(rsession *s)
 {
-	int rc = s->model ? setup_model_targets(s) : 0;
-	if (rc)
-		return rc;
 	if (pk_recording_open(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		int e = pk_recording_exec_errno(s->rec);
