@@ -215,6 +215,11 @@ typedef struct pk_stat_runs {
  * not run). */
 int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk_stat_runs *out,
 		    pk_error *err);
+/* perf stat 6.1's exit status after the runs: the command's (its exit
+ * code; 128+N for signal N that the caller passed on, SIGINT or SIGTERM, as
+ * perf raising it again); 0 for a command killed by another's signal, one
+ * ended at --interval-count, or none. */
+int pk_stat_runs_exit_code(const pk_stat_runs *r);
 
 #ifdef __cplusplus
 }

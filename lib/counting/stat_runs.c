@@ -8,11 +8,15 @@
  * Invariants: nothing here prints or touches signals (the caller blocks
  * the set it passes, and says what its hooks say); a run that fails ends
  * the runs with its error, the runs done so far counted in out; an
- * interruption (a signal of the set) ends the runs after the current one. */
+ * interruption (a signal of the set) ends the runs after the current one;
+ * the exit status perf stat 6.1 gives (pk_stat_runs_exit_code). */
 #include <pmukit/stat.h>
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+
+#include <pmukit/workload.h>
 
 typedef struct run_ctx {
 	const pk_stat_run_opts *o;
@@ -102,4 +106,12 @@ int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk
 	}
 	pk_stat_rows_free(&rows);
 	return r;
+}
+
+int pk_stat_runs_exit_code(const pk_stat_runs *r)
+{
+	int status = r->intervals_done ? -1 : r->last.status; /* ended as asked */
+	if (status < 0 || (WIFSIGNALED(status) && !r->interrupted))
+		return 0;
+	return pk_workload_exit_code(status);
 }

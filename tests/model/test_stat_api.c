@@ -358,6 +358,36 @@ static void test_stat_runs(void **state)
 	fix_close(&f);
 }
 
+/* perf stat's exit status (pk_stat_runs_exit_code) and the model's words
+ * for what ran (pk_model_label) and for a file it recorded
+ * (pk_model_recorded). */
+static void test_exit_code_and_label(void **state)
+{
+	(void)state;
+	pk_stat_runs r = {.last = {.status = 3 << 8}};
+	assert_int_equal(pk_stat_runs_exit_code(&r), 3);
+	r.intervals_done = true; /* ended at --interval-count: as asked */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	r = (pk_stat_runs){.last = {.status = SIGKILL}}; /* another's signal */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	r.interrupted = true;                            /* ours, passed on */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 128 + SIGKILL);
+	r.last.status = -1;
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	char buf[512];
+	assert_non_null(strstr(pk_model_label(f.m, buf, sizeof(buf)), "' on machine 'skylake'"));
+	assert_int_equal(strncmp(buf, "scenario '", 10), 0);
+	pk_pd_header h = {.hostname = (char *)PK_MODEL_NODENAME, .osrelease = (char *)PK_MODEL_RELEASE};
+	char *d = pk_model_recorded(&h);
+	assert_string_equal(d, "the PMU model");
+	free(d);
+	h.osrelease = (char *)"6.1.0";
+	assert_null(pk_model_recorded(&h));
+	fix_close(&f);
+}
+
 static void test_command_not_found(void **state)
 {
 	(void)state;
@@ -621,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_stat_wait),
 		cmocka_unit_test(test_stat_runs),
+		cmocka_unit_test(test_exit_code_and_label),
 		cmocka_unit_test(test_topdown_buckets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

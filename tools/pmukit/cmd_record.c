@@ -216,7 +216,7 @@ static void print_summary(const rsession *s)
 		return;
 	if (s->model) {
 		char label[PATH_MAX + 300];
-		stat_model_label(s->model, label, sizeof(label));
+		pk_model_label(s->model, label, sizeof(label));
 		fprintf(stderr, "# modeled: %s -- no hardware was measured; %.3f s of virtual time\n",
 			label, (double)pk_model_now(s->model) / 1e9);
 	}

@@ -503,16 +503,6 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	return r;
 }
 
-/* The command's exit status; perf 6.1's for a signal: pmukit's own
- * (SIGINT, SIGTERM passed on to the command) ends it as 128+N, as perf
- * raising it again; a command killed by another's signal is 0, as perf. */
-static int exit_code_of(int status, bool interrupted)
-{
-	if (status < 0 || (WIFSIGNALED(status) && !interrupted))
-		return 0;
-	return pk_workload_exit_code(status);
-}
-
 static FILE *open_output(const struct stat_opts *o)
 {
 	if (o->log_fd >= 0) { /* perf's --log-fd: the fd as given, no "started on" */
@@ -698,7 +688,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	char label[PATH_MAX + 300];
 	if (s.model) {
-		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
+		s.printer.modeled = pk_model_label(s.model, label, sizeof(label));
 		if (s.printer.fmt != STAT_JSON) /* JSON rows say "modeled" */
 			fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 	}
@@ -716,10 +706,7 @@ int cmd_stat(int argc, char **argv)
 			       : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
-	/* a command we ended ourselves (--interval-count) ended as asked */
-	if (runs.intervals_done)
-		runs.last.status = -1;
-	ret = r < 0 || wr < 0 ? 1 : exit_code_of(runs.last.status, runs.interrupted);
+	ret = r < 0 || wr < 0 ? 1 : pk_stat_runs_exit_code(&runs);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);

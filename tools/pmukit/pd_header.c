@@ -315,12 +315,9 @@ char *pd_header_modeled(pk_pd_reader *r)
 {
 	pk_pd_header h;
 	pk_error err;
-	char *desc = NULL;
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
-	if (pk_pd_header_read(r, &h, &err) == 0 && h.hostname && h.osrelease &&
-	    !strcmp(h.hostname, PK_MODEL_NODENAME) && !strcmp(h.osrelease, PK_MODEL_RELEASE))
-		desc = strdup(h.cpudesc ? h.cpudesc : "the PMU model");
+	char *desc = pk_pd_header_read(r, &h, &err) == 0 ? pk_model_recorded(&h) : NULL;
 	pk_pd_header_release(&h);
 	return desc;
 }

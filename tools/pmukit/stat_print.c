@@ -34,13 +34,6 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
 
-const char *stat_model_label(const pk_model *m, char *buf, size_t len)
-{
-	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
-		 pk_model_machine(m));
-	return buf;
-}
-
 /* ---- Event units and metrics ------------------------------------------- */
 
 /* What is printed after a count, and the further lines: the metrics
