@@ -193,7 +193,7 @@ static int parse_options(int argc, char **argv, struct encode_opts *o)
 				return r;
 			break;
 		case OPT_CPUTYPE:
-			o->popts.only_pmu = pk_cli_cputype(optarg);
+			o->popts.only_pmu = pk_pmus_cputype_name(optarg);
 			break;
 		case OPT_MODEL:
 			o->model = optarg;

@@ -297,7 +297,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case 'i': o->no_inherit = true; break;
 		case 'B': o->big_num = true; break;
 		case OPT_NO_BIG_NUM: o->big_num = false; break;
-		case OPT_CPUTYPE: o->cputype = pk_cli_cputype(optarg); break;
+		case OPT_CPUTYPE: o->cputype = pk_pmus_cputype_name(optarg); break;
 		case 'v': o->verbose = true; break;
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_TOPDOWN: o->topdown = true; break;

@@ -164,15 +164,6 @@ static int close_stdout(const char *cmd, int rc)
 	return e && !rc ? 1 : rc;
 }
 
-const char *pk_cli_cputype(const char *arg)
-{
-	if (!strcmp(arg, "core"))
-		return "cpu_core";
-	if (!strcmp(arg, "atom"))
-		return "cpu_atom";
-	return arg;
-}
-
 int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name)
 {
 	pk_error err;
