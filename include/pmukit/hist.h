@@ -248,6 +248,10 @@ bool pk_hist_opts_callgraph(pk_hist_opts *o, const char *arg);
 /* Appends a comma-separated list's items (--comms, --pid, -d ...): 0 or
  * -ENOMEM. */
 int pk_hist_list_add(pk_hist_list *l, const char *arg);
+/* The filter list of key k (--comm for comm, --dsos for dso, --symbols
+ * for a symbol's key) and its name in perf's "# what: item" line above the
+ * table; NULL for a key without one. */
+const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what);
 /* -C's CPU list ("0-3,8") and --time's "START,END" in seconds (either
  * side may be empty): 0 or -EINVAL (-ENOMEM). */
 int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg);

@@ -241,6 +241,14 @@ int pk_session_stats_begin(pk_session_stats *c, pk_session *s);
 int pk_session_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev,
 			    const pk_pd_sample *smp);
 void pk_session_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+/* The branch view's count (report -b, -D): a sample once per branch. */
+int pk_session_stats_branches(void *arg, pk_session *s, const pk_pd_event *ev,
+			      const pk_pd_sample *smp);
+/* The name perf gives evsel i's stats block: --stats reads a pipe with a
+ * tool that takes in neither HEADER_FEATURE nor EVENT_UPDATE records, so
+ * the name made from the attr ("cycles:uH"); a file's from its header, and
+ * a pipe's when its tool took those records in (features: -D's). */
+const char *pk_session_stats_name(pk_session *s, size_t i, bool features);
 void pk_session_stats_end(pk_session_stats *c);
 /* The records of type t as perf 6.1 counts them (COMPRESSED2 as
  * COMPRESSED; 0 for types past FINISHED_INIT or unnamed), and their total. */

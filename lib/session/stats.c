@@ -33,6 +33,21 @@ int pk_session_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev,
 	return 0;
 }
 
+int pk_session_stats_branches(void *arg, pk_session *s, const pk_pd_event *ev,
+			      const pk_pd_sample *smp)
+{
+	for (uint64_t i = 0; i < smp->branch_nr; i++)
+		pk_session_stats_sample(arg, s, ev, smp);
+	return 0;
+}
+
+const char *pk_session_stats_name(pk_session *s, size_t i, bool features)
+{
+	const pk_pd_evsel *e = pk_session_evsel_at(s, i);
+	return !features && pk_pd_is_pipe(pk_session_reader(s)) && e->attr_name[0] ? e->attr_name
+									  : pk_pd_evsel_name(e);
+}
+
 void pk_session_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	pk_session_stats *c = arg;

@@ -283,6 +283,16 @@ static void test_hist_opts(void **state)
 	assert_string_equal(o->keys[o->sort[0].key]->name, "dso");
 	assert_int_equal(pk_hist_opts_fields(o, "bogus", &err), -EINVAL);
 	assert_string_equal(err.where, "bogus");
+	/* each key's filter list, named as perf's line above the table */
+	assert_int_equal(pk_hist_opts_sort(o, "comm,dso,sym,pid", &err), 0);
+	const char *what;
+	assert_ptr_equal(pk_hist_key_filter(o, 0, &what), &o->comms);
+	assert_string_equal(what, "comm");
+	assert_ptr_equal(pk_hist_key_filter(o, 1, &what), &o->dsos);
+	assert_ptr_equal(pk_hist_key_filter(o, 2, &what), &o->syms);
+	assert_string_equal(what, "symbol");
+	assert_null(pk_hist_key_filter(o, 3, &what)); /* pid: none */
+	assert_null(pk_hist_key_filter(o, -1, &what));
 	pk_hist_opts_release(o);
 	assert_null(o->cpus);
 	assert_int_equal(o->comms.n, 0);
@@ -413,6 +423,25 @@ static void test_session_stats(void **state)
 	assert_int_equal(pk_session_stats_records(st, PERF_RECORD_COMM), 1);
 	assert_int_equal(pk_session_stats_records(st, PK_RECORD_TYPE_MAX), 0);
 	assert_true(pk_session_stats_total(st) >= 31);
+	/* a file's stats block is named from its header */
+	assert_string_equal(pk_session_stats_name(s, 0, false),
+			    pk_pd_evsel_name(pk_session_evsel_at(s, 0)));
+	/* the branch view counts a sample once per branch: none here */
+	pk_pd_event ev = {.evsel = pk_session_evsel_at(s, 0)};
+	pk_pd_sample smp = PK_PD_SAMPLE_INIT;
+	smp.branch_nr = 3;
+	assert_int_equal(pk_session_stats_branches(&c, s, &ev, &smp), 0);
+	assert_int_equal(c.samples[0], 33);
+	smp.branch_nr = 0;
+	assert_int_equal(pk_session_stats_branches(&c, s, &ev, &smp), 0);
+	assert_int_equal(c.samples[0], 33);
+	/* what -D prints a record's CPU and TIME by; its offset (a file's:
+	 * as is) */
+	const pk_pd_reader *r = pk_session_reader(s);
+	assert_int_equal(pk_pd_sample_types(r, 1), pk_session_evsel_at(s, 0)->attr.sample_type);
+	assert_int_equal(pk_pd_sample_types(r, 0), 0);
+	ev.offset = 4096;
+	assert_int_equal(pk_pd_event_offset(r, &ev), 4096);
 	pk_session_stats_end(&c);
 	assert_null(c.samples);
 	pk_session_close(s);

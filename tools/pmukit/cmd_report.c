@@ -337,7 +337,7 @@ static int report_run(pk_hist *hist, report_args *a)
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
 			      .symfs = a->symfs};
 	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(s, &mo)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		return 1;
 	}
 	if (a->stats || a->tasks) {
@@ -346,12 +346,12 @@ static int report_run(pk_hist *hist, report_args *a)
 		pk_session_itrace_default(s, PK_ITRACE_NONE);
 		int status = a->stats ? report_stats_run(s) : report_tasks_run(s, a->mmaps);
 		status = pd_session_finish(s, status);
-		pd_session_close(s);
+		pk_session_close(s);
 		return status;
 	}
 	pk_session_itrace_default(s, PK_ITRACE_REPORT);
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		return 129;
 	}
 	pk_pd_header h;
@@ -360,7 +360,7 @@ static int report_run(pk_hist *hist, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
 	if (settle(hist, s, &h)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;
 	}
@@ -391,7 +391,7 @@ static int report_run(pk_hist *hist, report_args *a)
 				st->nr_lost_events);
 	}
 	status = pd_session_finish(s, status);
-	pd_session_close(s);
+	pk_session_close(s);
 	pk_pd_header_release(&h);
 	return status;
 }

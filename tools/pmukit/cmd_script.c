@@ -1125,7 +1125,7 @@ done: /* the session and what the options made freed */
 	free(sc.labels);
 	pk_script_filter_free(sc.filter);
 	pk_script_metric_free(sc.metric);
-	pd_session_close(s);
+	pk_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
 	pk_script_filter_free(sc.filter);

@@ -23,8 +23,7 @@
 #include "report_tasks.h"
 
 #define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
-enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from here */
-       PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
+enum { PD_USER_TYPES = 64 }; /* records of perf's own (FINISHED_ROUND ...) from here */
 
 typedef struct dump_ctx {
 	pk_session *s;
@@ -44,18 +43,11 @@ typedef struct dump_ctx {
 	pd_out out;                  /* pd_record_text's, flushed at once */
 } dump_ctx;
 
-/* The offset perf names: a pipe's counts from the end of its header. */
-static uint64_t dump_offset(const pk_session *s, const pk_pd_event *ev)
-{
-	return pk_pd_is_pipe(pk_session_reader(s)) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
-									 : ev->offset;
-}
-
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
 static void dump_raw(const pk_session *s, const pk_pd_event *ev)
 {
 	if (pk_pd_is_pipe(pk_session_reader(s)))
-		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
+		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", pk_pd_event_offset(pk_session_reader(s), ev), ev->size,
 		       ev->type);
 	else
 		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, pk_session_input(s), ev->size,
@@ -91,9 +83,7 @@ static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
 	if (n == d->nr_evsels)
 		return;
 	d->nr_evsels = n;
-	d->combined = 0;
-	for (size_t i = 0; i < n; i++)
-		d->combined |= pk_pd_evsel_at(pk_session_reader(d->s), i)->attr.sample_type;
+	d->combined = pk_pd_sample_types(pk_session_reader(d->s), n);
 	d->id_all = n && pk_pd_evsel_at(pk_session_reader(d->s), 0)->attr.sample_id_all;
 }
 
@@ -271,7 +261,7 @@ static void dump_other(dump_ctx *d, const pk_pd_event *ev)
 	const pk_session *s = d->s;
 	bool script = d->then != NULL;
 	const char *name = pk_pd_record_name(ev->type);
-	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
+	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", pk_pd_event_offset(pk_session_reader(s), ev), ev->size, name ? name : "UNKNOWN");
 	if (ev->type == PERF_RECORD_EXIT && script)
 		dump_next(d, ev);
 	if (pd_record_text(&d->out, ev)) { /* the text script's side events print too */
@@ -420,11 +410,8 @@ static int dump_delivered(void *arg, pk_session *s, const pk_pd_event *ev,
 		fflush(stdout); /* the caller's lines follow */
 		return d->then(d->then_arg, s, ev, smp);
 	}
-	if (!d->branch_view || !smp->branch_nr)
-		return d->branch_view ? 0 : pk_session_stats_sample(&d->c, s, ev, smp);
-	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
-		pk_session_stats_sample(&d->c, s, ev, smp);
-	return 0;
+	return d->branch_view ? pk_session_stats_branches(&d->c, s, ev, smp) /* each branch */
+			      : pk_session_stats_sample(&d->c, s, ev, smp);
 }
 
 static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -435,7 +422,7 @@ static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk
 	dump_tstamp(d, ev, smp);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_SAMPLE(IP, 0x%x): %d/%d: %#" PRIx64
 	       " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
+	       pk_pd_event_offset(pk_session_reader(s), ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
 	return 0; /* the rest: dump_delivered, as the session hands it out */

@@ -64,17 +64,6 @@ static void stats_line(FILE *f, const char *name, uint64_t n, uint64_t total)
 		fprintf(f, "%16s events: %10d\n", name, (int)n);
 }
 
-/* perf's --stats reads a pipe with a tool that takes in neither
- * HEADER_FEATURE nor EVENT_UPDATE records: the names are made from the
- * attrs ("cycles:uH"); a file's come from its header, and so do a pipe's
- * when its tool took in those records (report -D: "cycles:u"). */
-static const char *stats_name(pk_session *s, size_t i, bool features)
-{
-	const pk_pd_evsel *e = pk_session_evsel_at(s, i);
-	return !features && pk_pd_is_pipe(pk_session_reader(s)) && e->attr_name[0] ? e->attr_name
-									  : pk_pd_evsel_name(e);
-}
-
 void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *lost,
 			bool features, FILE *f)
 {
@@ -90,20 +79,11 @@ void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *
 	for (size_t i = 0; i < pk_session_nr_evsels(s); i++) {
 		if (!samples[i])
 			continue;
-		fprintf(f, "%s stats:\n", stats_name(s, i, features));
+		fprintf(f, "%s stats:\n", pk_session_stats_name(s, i, features));
 		stats_line(f, "SAMPLE", samples[i], 0);
 		if (lost[i])
 			stats_line(f, "LOST_SAMPLES", lost[i], 0);
 	}
-}
-
-static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
-{
-	(void)arg;
-	(void)s;
-	(void)ev;
-	(void)smp;
-	return 0;
 }
 
 int report_tasks_run(pk_session *s, bool with_maps)
@@ -113,7 +93,7 @@ int report_tasks_run(pk_session *s, bool with_maps)
 		fprintf(stderr, "pmukit report: out of memory\n");
 		return 1;
 	}
-	int status = pd_session_run(s, no_sample, NULL);
+	int status = pd_session_run(s, NULL, NULL); /* the records only */
 	return status ? status : report_tasks_print(m, with_maps, stdout);
 }
 
