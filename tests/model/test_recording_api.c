@@ -58,6 +58,21 @@ static uint64_t file_samples(const char *path)
 	return n;
 }
 
+/* r opened, begun, stepped to the scenario's end and finished. */
+static void record_to_end(pk_recording *r, pk_model *m)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_open(r, &err), 0);
+	assert_int_equal(pk_recording_begin(r, &err), 0);
+	assert_int_equal(pk_recording_start(r, &err), 0);
+	int rc;
+	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
+		;
+	assert_true(rc >= 0);
+	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+}
+
 static void test_records_scenario(void **state)
 {
 	(void)state;
@@ -84,14 +99,7 @@ static void test_records_scenario(void **state)
 	assert_int_equal(ns.asked, 1000000000);
 	assert_int_equal(pk_evsel_attr(pk_evlist_at(pk_recording_evlist(r), 0))->sample_freq,
 			 (uint64_t)max);
-	assert_int_equal(pk_recording_open(r, &err), 0);
-	assert_int_equal(pk_recording_begin(r, &err), 0);
-	assert_int_equal(pk_recording_start(r, &err), 0);
-	int rc;
-	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
-		;
-	assert_true(rc >= 0);
-	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+	record_to_end(r, m);
 	const pk_recording_totals *t = pk_recording_stats(r);
 	uint64_t samples = t->samples;
 	assert_true(samples > 0);
@@ -179,12 +187,7 @@ static void test_every_task(void **state)
 	pk_error_clear(&err);
 	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
 	assert_int_equal(pk_recording_configure(r, &err), 0);
-	assert_int_equal(pk_recording_open(r, &err), 0);
-	assert_int_equal(pk_recording_begin(r, &err), 0);
-	assert_int_equal(pk_recording_start(r, &err), 0);
-	while (pk_recording_step(r, &err) == 1 && pk_model_now(m) < pk_model_end(m))
-		;
-	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+	record_to_end(r, m);
 	assert_true(pk_recording_stats(r)->samples > 0);
 	pk_recording_free(r);
 	o.tids = "999999";

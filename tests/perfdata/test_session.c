@@ -325,6 +325,25 @@ static int perf_dots(const char *path, int *w, int max)
 	return n;
 }
 
+/* A histogram of the file's samples (sort: -s, NULL: the defaults; no
+ * Children column), its session and header the caller's to end. */
+static pk_hist *read_hist(const char *path, const char *sort, pk_session **s, pk_pd_header *hdr)
+{
+	pk_error err;
+	assert_int_equal(pk_session_open(path, NULL, s, &err), 0);
+	memset(hdr, 0, sizeof(*hdr));
+	assert_int_equal(pk_pd_header_read(pk_session_reader(*s), hdr, &err), 0);
+	pk_hist *h = pk_hist_new();
+	if (sort)
+		assert_int_equal(pk_hist_opts_sort(pk_hist_options(h), sort, &err), 0);
+	pk_hist_options(h)->children = false;
+	pk_hist_options(h)->children_set = true;
+	assert_int_equal(pk_hist_settle(h, *s, hdr, &err), 0);
+	assert_int_equal(pk_hist_setup(h, *s, hdr), 0);
+	assert_int_equal(pk_session_run(*s, pk_hist_sample, h, &err), 0);
+	return h;
+}
+
 /* The key columns' widths of a file's entries, as perf sizes them. */
 static void test_hist_widths(void **state)
 {
@@ -332,17 +351,8 @@ static void test_hist_widths(void **state)
 	PD_TEST_NEED("perf");
 	const char *path = make_file("widths.data", 20, false);
 	pk_session *s;
-	pk_error err;
-	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
 	pk_pd_header hdr;
-	memset(&hdr, 0, sizeof(hdr));
-	assert_int_equal(pk_pd_header_read(pk_session_reader(s), &hdr, &err), 0);
-	pk_hist *h = pk_hist_new();
-	pk_hist_options(h)->children = false;
-	pk_hist_options(h)->children_set = true;
-	assert_int_equal(pk_hist_settle(h, s, &hdr, &err), 0);
-	assert_int_equal(pk_hist_setup(h, s, &hdr), 0);
-	assert_int_equal(pk_session_run(s, pk_hist_sample, h, &err), 0);
+	pk_hist *h = read_hist(path, NULL, &s, &hdr);
 	size_t n;
 	pk_hist_entry **all = pk_hist_collect(h, &n);
 	assert_non_null(all);
@@ -365,18 +375,9 @@ static void test_hist_widths(void **state)
 static void test_hist_hier(void **state)
 {
 	(void)state;
-	const char *path = make_file("hier.data", 20, false);
 	pk_session *s;
-	pk_error err;
-	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
 	pk_pd_header hdr;
-	memset(&hdr, 0, sizeof(hdr));
-	assert_int_equal(pk_pd_header_read(pk_session_reader(s), &hdr, &err), 0);
-	pk_hist *h = pk_hist_new();
-	assert_int_equal(pk_hist_opts_sort(pk_hist_options(h), "dso,sym", &err), 0);
-	assert_int_equal(pk_hist_settle(h, s, &hdr, &err), 0);
-	assert_int_equal(pk_hist_setup(h, s, &hdr), 0);
-	assert_int_equal(pk_session_run(s, pk_hist_sample, h, &err), 0);
+	pk_hist *h = read_hist(make_file("hier.data", 20, false), "dso,sym", &s, &hdr);
 	size_t n, nn;
 	pk_hist_entry **all = pk_hist_collect(h, &n);
 	assert_non_null(all);
