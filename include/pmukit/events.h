@@ -238,6 +238,8 @@ typedef enum pk_attr_kind {
 	PK_ATTR_SAMPLE_TYPE,       /* a mask shown by pk_sample_type_str */
 	PK_ATTR_READ_FORMAT,       /* a mask shown by pk_read_format_str */
 	PK_ATTR_EVSEL,             /* another evsel's index (group leader); unset: none */
+	PK_ATTR_INT,               /* a signed number (value: its two's complement) */
+	PK_ATTR_BRANCH_TYPE,       /* a mask shown by pk_branch_sample_type_str */
 } pk_attr_kind;
 
 typedef struct pk_attr_field {
@@ -251,6 +253,10 @@ typedef struct pk_attr_field {
 /* The fields view shows of evsel e, in the view's fixed order, set or not:
  * at most cap into out (out may be NULL); returns the view's count. */
 size_t pk_attr_fields(const pk_evsel *e, pk_attr_view view, pk_attr_field *out, size_t cap);
+/* A bare attr's fields as perf 6.1's perf_event_attr__fprintf lists them
+ * (a perf.data header's event lines), set where non-zero; the same
+ * contract as pk_attr_fields. */
+size_t pk_attr_fields_perf(const struct perf_event_attr *a, pk_attr_field *out, size_t cap);
 
 /* Names of the symbolic events, for listings: hardware, software, cache.
  * Each returns the number of names; name(i) gives one. */

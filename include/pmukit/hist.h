@@ -171,6 +171,20 @@ typedef struct pk_hist_cnode {
 	struct pk_hist_cnode *hot;   /* private: the child found or made last */
 } pk_hist_cnode;
 
+/* The orders perf report 6.1 prints a chain tree in (chain_order.c).
+ * pk_hist_cnode_children: the children of n it prints (cumul >= min_hit)
+ * by cumul, the higher first, equal ones in perf's address order (by dso,
+ * then symbol start or address); pk_hist_cnode_ends: the nodes of root's
+ * tree where chains end (hit >= min_hit, hit > 0) as its flat and folded
+ * views list them (each after its children, then by hit). Both put the
+ * nodes into *out, an array the caller frees (0 nodes when out of memory).
+ * pk_hist_cnode_path: the nodes from root's child down to n into out (at
+ * most max); their count, 0 when n is not below root. */
+size_t pk_hist_cnode_children(const pk_hist_cnode *n, uint64_t min_hit, const pk_hist_cnode ***out);
+size_t pk_hist_cnode_ends(const pk_hist_cnode *root, uint64_t min_hit, const pk_hist_cnode ***out);
+size_t pk_hist_cnode_path(const pk_hist_cnode *root, const pk_hist_cnode *n,
+			  const pk_hist_cnode **out, size_t max);
+
 enum pk_hist_cg_mode { PK_HIST_CG_GRAPH, PK_HIST_CG_FRACTAL, PK_HIST_CG_FLAT,
 		       PK_HIST_CG_FOLDED, PK_HIST_CG_NONE };
 typedef struct pk_hist_cg_opts {
@@ -234,6 +248,10 @@ bool pk_hist_opts_callgraph(pk_hist_opts *o, const char *arg);
 /* Appends a comma-separated list's items (--comms, --pid, -d ...): 0 or
  * -ENOMEM. */
 int pk_hist_list_add(pk_hist_list *l, const char *arg);
+/* The filter list of key k (--comm for comm, --dsos for dso, --symbols
+ * for a symbol's key) and its name in perf's "# what: item" line above the
+ * table; NULL for a key without one. */
+const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what);
 /* -C's CPU list ("0-3,8") and --time's "START,END" in seconds (either
  * side may be empty): 0 or -EINVAL (-ENOMEM). */
 int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg);
@@ -320,6 +338,21 @@ const char *pk_hist_entry_dso(const pk_hist_entry *e);
 const pk_hist_cnode *pk_hist_entry_chain(const pk_hist_entry *e);
 const pk_pd_branch_entry *pk_hist_entry_branch(const pk_hist_entry *e);
 bool pk_hist_entry_nosym(const pk_hist_entry *e, enum pk_hist_side side);
+
+/* --hierarchy's nodes at level depth (a key's index) among entries
+ * e[0, n) of one event, nm its group members (hier.c): the entries that
+ * agree on the keys down to depth make a node, whose v holds their sums
+ * (value w of member m at m * PK_HIST_NV + w, at most 8 members); nodes
+ * in perf 6.1's order (by values, then the key's order). e is reordered so
+ * that a node's entries, its e[0, n), are next to each other. *out (the
+ * caller frees it) gets *nr nodes; 0, or -ENOMEM. */
+typedef struct pk_hist_hnode {
+	pk_hist_entry **e;
+	size_t n;
+	uint64_t v[PK_HIST_NV * 8];
+} pk_hist_hnode;
+int pk_hist_hier_level(const pk_hist *h, pk_hist_entry **e, size_t n, int depth, int nm,
+		       pk_hist_hnode **out, size_t *nr);
 
 /* The key columns' widths perf 6.1 prints event ev's entries with, into
  * w[nr_keys] (all: every entry of the histogram, any order; widths.c). */

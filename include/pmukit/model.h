@@ -64,6 +64,7 @@
 #include <pmukit/cpuid.h>
 #include <pmukit/error.h>
 #include <pmukit/kernel.h>
+#include <pmukit/perfdata.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,13 @@ const char *pk_model_machine(const pk_model *m);
 const char *pk_model_scenario(const pk_model *m);
 /* The CPU identification of the scenario. */
 const pk_cpuid *pk_model_cpuid(const pk_model *m);
+/* "scenario 'S' on machine 'M'" into buf: what every output of a run on
+ * the model names (stat and record --model). */
+const char *pk_model_label(const pk_model *m, char *buf, size_t len);
+/* A perf.data header recorded on the model (HOSTNAME and OSRELEASE are
+ * PK_MODEL_NODENAME and PK_MODEL_RELEASE): its CPU description (a copy,
+ * "the PMU model" without one); NULL for a measured file or no memory. */
+char *pk_model_recorded(const pk_pd_header *h);
 
 /* Virtual time since the start of the scenario, ns. */
 uint64_t pk_model_now(const pk_model *m);

@@ -196,6 +196,12 @@ bool pk_pd_is_pipe(const pk_pd_reader *r);
 bool pk_pd_needs_swap(const pk_pd_reader *r);
 const char *pk_pd_path(const pk_pd_reader *r);
 size_t pk_pd_nr_evsels(const pk_pd_reader *r);
+/* The sample_type bits of the first n evsels, or'ed (what perf's -D
+ * prints a record's CPU and TIME by). */
+uint64_t pk_pd_sample_types(const pk_pd_reader *r, size_t n);
+/* The offset perf names a record by (-D): a pipe's counts from the end of
+ * its header. */
+uint64_t pk_pd_event_offset(const pk_pd_reader *r, const pk_pd_event *ev);
 const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx);
 const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id);
 /* The name perf would show: the stored name, else one made from the attr. */
@@ -455,6 +461,12 @@ typedef struct pk_pd_pmu_cap_set {
  * the first damaged one (none in a byte-swapped file); the strings live
  * as long as the reader; free() *out. 0 or -ENOMEM. */
 int pk_pd_pmu_caps(pk_pd_reader *r, int feat, pk_pd_pmu_cap_set **out, size_t *nr);
+/* DIR_FORMAT's version (perf record --threads' directory): 0, or
+ * -ENODATA when the file has none or it is damaged. */
+int pk_pd_dir_format(pk_pd_reader *r, uint64_t *version);
+/* perf's name of a clock (CLOCK_DATA's clockid: "monotonic", "realtime",
+ * ...); NULL for one perf does not name. */
+const char *pk_pd_clockid_name(uint32_t clockid);
 
 typedef struct pk_pd_event_desc {
 	struct perf_event_attr attr;

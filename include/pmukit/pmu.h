@@ -117,6 +117,9 @@ bool pk_pmus_is_hybrid(const pk_pmus *pmus);
 /* --cputype's core PMU (NULL: none asked, 0): -EINVAL with err naming the
  * core PMUs when the machine is not hybrid or has no such core PMU. */
 int pk_pmus_check_cputype(const pk_pmus *pmus, const char *pmu_name, pk_error *err);
+/* The PMU a --cputype word names: perf's "core" and "atom" are cpu_core
+ * and cpu_atom; any other word as it is. */
+const char *pk_pmus_cputype_name(const char *arg);
 /* Things in the tree that were skipped (a PMU without a readable type, a
  * malformed format file ...), one line each, naming the file. */
 size_t pk_pmus_nr_warnings(const pk_pmus *pmus);

@@ -88,6 +88,10 @@ typedef struct pk_recording_opts {
 	char *const *argv;
 	pk_recording_note_fn note;
 	void *note_arg;
+	/* a model's kernel: the targets as pk_targets_select chooses them
+	 * there (-a/-C: its CPUs, every task; else a ring per thread: -p/-t, or
+	 * every task of the kernel), no command */
+	bool every_task;
 } pk_recording_opts;
 
 typedef struct pk_recording pk_recording;
@@ -98,6 +102,13 @@ typedef struct pk_recording pk_recording;
  * as perf's record does for the data maps), lbr. -EINVAL with err quoting
  * arg (o unchanged). */
 int pk_recording_call_graph(pk_recording_opts *o, const char *arg, pk_error *err);
+/* --max-size SIZE into o->max_size: a number with an optional unit (B, K,
+ * M, G, T: perf's). -EINVAL with err quoting arg (o unchanged). */
+int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err);
+/* The options together, as perf record 6.1 takes them: -F or -c, one kind
+ * of target, -z not to a pipe, a command or targets (model: the scenario's
+ * threads, no command). 0, or -EINVAL with err saying which rule. */
+int pk_recording_opts_check(const pk_recording_opts *o, bool model, pk_error *err);
 
 /* What the closing lines say. */
 typedef struct pk_recording_totals {

@@ -238,6 +238,34 @@ static inline void pk_line_probe_used(pk_line_probe *pr, pk_line_slot *ls, int h
 	pr->recent = ls;
 }
 
+/* What a sample's line is made of, for printing the line again (script's
+ * Arm SPE samples of one record differ mostly by their event only: the next
+ * one's line is the previous text with its own label when the two keys are
+ * the same): the record, the sample's values the fields show, the fields. */
+typedef struct pk_line_key {
+	uint64_t offset, time, ip, period, addr, data_src, phys_addr, weight, ins_lat;
+	uint32_t pid, tid, cpu;
+	uint16_t misc;
+	unsigned fields;
+} pk_line_key;
+
+static inline pk_line_key pk_line_key_of(const pk_pd_event *ev, const pk_pd_sample *smp,
+					 unsigned fields)
+{
+	return (pk_line_key){ev->offset, smp->time, smp->ip, smp->period, smp->addr,
+			     smp->data_src, smp->phys_addr, smp->weight, smp->weight_var2,
+			     smp->pid, smp->tid, smp->cpu, ev->misc, fields};
+}
+
+static inline bool pk_line_key_same(const pk_line_key *a, const pk_line_key *b)
+{
+	return a->offset == b->offset && a->fields == b->fields && a->time == b->time &&
+	       a->ip == b->ip && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->misc == b->misc && a->period == b->period && a->addr == b->addr &&
+	       a->data_src == b->data_src && a->phys_addr == b->phys_addr &&
+	       a->weight == b->weight && a->ins_lat == b->ins_lat;
+}
+
 /* A sample's call chain, the entries perf prints (at most max_stack). */
 typedef struct pk_chain_ent {
 	uint64_t ip, version;        /* the address, its maps version */

@@ -241,11 +241,37 @@ int pk_session_stats_begin(pk_session_stats *c, pk_session *s);
 int pk_session_stats_sample(void *arg, pk_session *s, const pk_pd_event *ev,
 			    const pk_pd_sample *smp);
 void pk_session_stats_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+/* The branch view's count (report -b, -D): a sample once per branch. */
+int pk_session_stats_branches(void *arg, pk_session *s, const pk_pd_event *ev,
+			      const pk_pd_sample *smp);
+/* The name perf gives evsel i's stats block: --stats reads a pipe with a
+ * tool that takes in neither HEADER_FEATURE nor EVENT_UPDATE records, so
+ * the name made from the attr ("cycles:uH"); a file's from its header, and
+ * a pipe's when its tool took those records in (features: -D's). */
+const char *pk_session_stats_name(pk_session *s, size_t i, bool features);
 void pk_session_stats_end(pk_session_stats *c);
 /* The records of type t as perf 6.1 counts them (COMPRESSED2 as
  * COMPRESSED; 0 for types past FINISHED_INIT or unnamed), and their total. */
 uint64_t pk_session_stats_records(const pk_pd_stats *st, uint32_t t);
 uint64_t pk_session_stats_total(const pk_pd_stats *st);
+
+/* ---- report -T's counts (stats.c) ---- */
+
+/* The values of PERF_RECORD_READ records (perf record -s: a thread's
+ * counts at its exit) added up per thread and event, threads and events
+ * in the order first seen. Made by pk_session_reads_new (NULL: no
+ * memory), filled by running the session with pk_session_reads_event as
+ * its on_event (arg: the reads). pk_session_reads_size: the threads and
+ * events (0, or -ENOMEM when a record could not be counted); then thread
+ * i's pid and tid, event column c's evsel index, thread i's sum in c. */
+typedef struct pk_session_reads pk_session_reads;
+pk_session_reads *pk_session_reads_new(void);
+void pk_session_reads_free(pk_session_reads *r);
+void pk_session_reads_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before);
+int pk_session_reads_size(const pk_session_reads *r, size_t *nr_threads, size_t *nr_events);
+void pk_session_reads_thread(const pk_session_reads *r, size_t i, int32_t *pid, int32_t *tid);
+int pk_session_reads_evsel(const pk_session_reads *r, size_t c);
+uint64_t pk_session_reads_value(const pk_session_reads *r, size_t i, size_t c);
 
 #ifdef __cplusplus
 }

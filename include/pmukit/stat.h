@@ -174,6 +174,53 @@ void pk_stat_stop(pk_stat *s, pk_stat_result *res);
 /* The counters disabled and, with rows, their totals read. */
 int pk_stat_finish(pk_stat *s, pk_stat_rows *rows, pk_error *err);
 
+/* ---- perf stat's runs (stat_runs.c) ---- */
+
+/* Set size to sizeof(pk_stat_run_opts); new fields go at the end. */
+typedef struct pk_stat_run_opts {
+	size_t size;
+	long repeat;               /* -r: the runs (0: 1); an interruption ends them */
+	const sigset_t *signals;   /* as pk_stat_wait_opts' */
+	long interval_ms, interval_count; /* -I, --interval-count */
+	pk_stat_tick_fn tick;      /* -I: each interval, then the last partial one */
+	void *arg;                 /* tick's and the hooks' */
+	/* the run itself instead of pk_stat_wait (the PMU model's pk_model_run
+	 * over virtual time: every interval ticked, none left partial); NULL:
+	 * pk_stat_wait */
+	int (*run)(void *run_arg, long interval_ms, long interval_count, pk_stat_tick_fn tick,
+		   void *tick_arg, pk_error *err);
+	void *run_arg;
+	/* after each pk_stat_open with its result (0 or < 0), before the
+	 * counters go (TopDown's check): the run's result from there */
+	int (*opened)(void *arg, int rc, pk_error *err);
+	/* after each run stopped, before its counts are read (so far over the
+	 * runs: interrupted, intervals_done) */
+	void (*stopped)(void *arg, const pk_stat_result *res, bool interrupted,
+			bool intervals_done);
+	pk_stat_per per;           /* each run's rows folded so (pk_stat_rows_per) */
+	const pk_kernel *kernel;   /* for per: the topology's */
+} pk_stat_run_opts;
+
+typedef struct pk_stat_runs {
+	int runs;                  /* the runs done */
+	pk_runstats elapsed;       /* their elapsed seconds */
+	pk_stat_result last;       /* the last run's end */
+	bool interrupted;          /* a signal of the set came */
+	bool intervals_done;       /* --interval-count (or the caller's run) ended the intervals */
+} pk_stat_runs;
+
+/* Every run of s (perf stat -r): open, go, wait, stop, read; without -I
+ * the counts of all runs added up into acc. 0, or < 0 with err set (the
+ * runs done so far in out; pk_stat_exec_errno says when the command could
+ * not run). */
+int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk_stat_runs *out,
+		    pk_error *err);
+/* perf stat 6.1's exit status after the runs: the command's (its exit
+ * code; 128+N for signal N that the caller passed on, SIGINT or SIGTERM, as
+ * perf raising it again); 0 for a command killed by another's signal, one
+ * ended at --interval-count, or none. */
+int pk_stat_runs_exit_code(const pk_stat_runs *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -141,6 +141,18 @@ const pk_task *pk_machine_task_at(pk_machine *m, size_t i);
 const pk_task *pk_machine_task_find(pk_machine *m, int32_t tid);
 /* t's process maps, sorted by address: *n of them (with_maps only). */
 const pk_task_map *pk_machine_task_maps(pk_machine *m, const pk_task *t, size_t *n);
+/* The tasks as perf report --tasks prints them, a tree: from each task in
+ * table order not yet placed, up its parents to one without a parent (the
+ * top of a tree, in the order tops are reached); each task under its
+ * parent, children in the order placed. *out (the caller frees it) gets
+ * *n places depth first: the task's table index (pk_machine_task_at) and
+ * its depth. 0, -EINVAL when the table is not kept, -ENOMEM, or -ESRCH
+ * when a task's parent is not in the table. */
+typedef struct pk_task_place {
+	size_t idx;
+	int level;
+} pk_task_place;
+int pk_machine_task_tree(pk_machine *m, pk_task_place **out, size_t *n);
 
 typedef struct pk_addr_loc {
 	const char *dso;             /* "[kernel.kallsyms]", a path, "[unknown]" */

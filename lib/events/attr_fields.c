@@ -1,7 +1,8 @@
 /* An evsel's perf_event_attr as named fields, for the views of `pmukit
  * encode` (events.h, pk_attr_fields): which fields each view shows, in
  * its order, their names (perf -vv's where perf prints them) and values;
- * the tools format them.
+ * and a bare attr's as perf_event_attr__fprintf lists them (a perf.data
+ * header's event lines: pk_attr_fields_perf). The tools format them.
  *
  * Invariants: a view's field list and order are fixed (a field not set
  * for this attr is still listed, with set false), so a caller can rely on
@@ -130,5 +131,47 @@ size_t pk_attr_fields(const pk_evsel *e, pk_attr_view view, pk_attr_field *out, 
 		text_view(&f, e, a);
 	else
 		json_view(&f, e, a);
+	return f.n;
+}
+
+/* perf_event_attr__fprintf's bits and small fields, in its order. */
+static void perf_bits(fields *f, const struct perf_event_attr *a)
+{
+#define U(x) add(f, #x, (uint64_t)a->x, PK_ATTR_UINT, a->x != 0)
+	U(disabled); U(inherit); U(pinned); U(exclusive); U(exclude_user); U(exclude_kernel);
+	U(exclude_hv); U(exclude_idle); U(mmap); U(comm); U(freq); U(inherit_stat);
+	U(enable_on_exec); U(task); U(watermark); U(precise_ip); U(mmap_data); U(sample_id_all);
+	U(exclude_host); U(exclude_guest); U(exclude_callchain_kernel);
+	U(exclude_callchain_user); U(mmap2); U(comm_exec); U(use_clockid); U(context_switch);
+	U(write_backward); U(namespaces); U(ksymbol); U(bpf_event); U(aux_output); U(cgroup);
+	U(text_poke); U(build_id); U(inherit_thread); U(remove_on_exec); U(sigtrap);
+#undef U
+}
+
+size_t pk_attr_fields_perf(const struct perf_event_attr *a, pk_attr_field *out, size_t cap)
+{
+	fields f = {.v = out, .cap = out ? cap : 0};
+#define V(name, x, kind) add(&f, name, (uint64_t)a->x, kind, a->x != 0)
+	V("type", type, PK_ATTR_UINT);
+	V("size", size, PK_ATTR_UINT);
+	V("config", config, PK_ATTR_HEX);
+	V("{ sample_period, sample_freq }", sample_period, PK_ATTR_UINT);
+	V("sample_type", sample_type, PK_ATTR_SAMPLE_TYPE);
+	V("read_format", read_format, PK_ATTR_READ_FORMAT);
+	perf_bits(&f, a);
+	V("{ wakeup_events, wakeup_watermark }", wakeup_events, PK_ATTR_UINT);
+	V("bp_type", bp_type, PK_ATTR_UINT);
+	V("{ bp_addr, config1 }", bp_addr, PK_ATTR_HEX);
+	V("{ bp_len, config2 }", bp_len, PK_ATTR_HEX);
+	V("branch_sample_type", branch_sample_type, PK_ATTR_BRANCH_TYPE);
+	V("sample_regs_user", sample_regs_user, PK_ATTR_HEX);
+	V("sample_stack_user", sample_stack_user, PK_ATTR_UINT);
+	add(&f, "clockid", (uint64_t)(int64_t)a->clockid, PK_ATTR_INT, a->clockid != 0);
+	V("sample_regs_intr", sample_regs_intr, PK_ATTR_HEX);
+	V("aux_watermark", aux_watermark, PK_ATTR_UINT);
+	V("sample_max_stack", sample_max_stack, PK_ATTR_UINT);
+	V("aux_sample_size", aux_sample_size, PK_ATTR_UINT);
+	V("sig_data", sig_data, PK_ATTR_UINT);
+#undef V
 	return f.n;
 }

@@ -262,3 +262,17 @@ int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err)
 			o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_KEY, k};
 	return 0;
 }
+
+const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what)
+{
+	*what = NULL;
+	if (k < 0 || k >= o->nr_keys)
+		return NULL;
+	if (!strcmp(o->keys[k]->name, "comm"))
+		return *what = "comm", &o->comms;
+	if (!strcmp(o->keys[k]->name, "dso"))
+		return *what = "dso", &o->dsos;
+	if (o->keys[k]->order == PK_HIST_ORD_SYM)
+		return *what = "symbol", &o->syms;
+	return NULL;
+}

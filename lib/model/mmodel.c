@@ -294,3 +294,17 @@ __attribute__((constructor)) static void register_loader(void)
 {
 	pki_kernel_loader_set(&pki_model_loader);
 }
+
+const char *pk_model_label(const pk_model *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "scenario '%s' on machine '%s'", m->scenario_path, m->sc.machine);
+	return buf;
+}
+
+char *pk_model_recorded(const pk_pd_header *h)
+{
+	if (!h->hostname || !h->osrelease || strcmp(h->hostname, PK_MODEL_NODENAME) ||
+	    strcmp(h->osrelease, PK_MODEL_RELEASE))
+		return NULL;
+	return strdup(h->cpudesc ? h->cpudesc : "the PMU model");
+}

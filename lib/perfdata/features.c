@@ -1,11 +1,12 @@
 /* Header features: raw sections (read on demand) and the typed parse of the
- * ones the tools show. Each parser checks every length against the section,
+ * ones the tools show (and perf's names of CLOCK_DATA's clocks). Each parser checks every length against the section,
  * so a damaged section is reported and skipped, never read past. */
 #include "pd_internal.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PD_MAX_FEAT_SIZE ((uint64_t)256 << 20)
@@ -533,5 +534,31 @@ int pk_pd_build_ids(pk_pd_reader *r, int (*fn)(void *arg, const pk_pd_rec_build_
 			return rc;
 		off += (size_t)n;
 	}
+	return 0;
+}
+
+const char *pk_pd_clockid_name(uint32_t clockid)
+{
+	static const struct {
+		uint32_t id;
+		const char *name;
+	} clocks[] = {{CLOCK_MONOTONIC, "monotonic"}, {CLOCK_MONOTONIC_RAW, "monotonic_raw"},
+		      {CLOCK_REALTIME, "realtime"}, {CLOCK_BOOTTIME, "boottime"},
+		      {CLOCK_TAI, "tai"}};
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (clocks[i].id == clockid)
+			return clocks[i].name;
+	return NULL;
+}
+
+int pk_pd_dir_format(pk_pd_reader *r, uint64_t *version)
+{
+	const uint8_t *p;
+	size_t len;
+	if (pk_pd_feature_raw(r, PK_FEAT_DIR_FORMAT, &p, &len, NULL) < 0 || len < 8)
+		return -ENODATA;
+	memcpy(version, p, 8);
+	if (pk_pd_needs_swap(r))
+		*version = __builtin_bswap64(*version);
 	return 0;
 }

@@ -656,6 +656,20 @@ const pk_pd_evsel *pk_pd_evsel_at(const pk_pd_reader *r, size_t idx)
 	return idx < r->nr_evsels ? r->evsels[idx] : NULL;
 }
 
+uint64_t pk_pd_sample_types(const pk_pd_reader *r, size_t n)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < n && i < r->nr_evsels; i++)
+		t |= r->evsels[i]->attr.sample_type;
+	return t;
+}
+
+uint64_t pk_pd_event_offset(const pk_pd_reader *r, const pk_pd_event *ev)
+{
+	enum { PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
+	return r->pipe && ev->offset >= PIPE_HEADER ? ev->offset - PIPE_HEADER : ev->offset;
+}
+
 const pk_pd_evsel *pk_pd_evsel_by_id(const pk_pd_reader *r, uint64_t id)
 {
 	int i = pki_pd_idmap_get(&r->ids, id);

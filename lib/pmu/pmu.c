@@ -636,6 +636,15 @@ bool pk_pmus_is_hybrid(const pk_pmus *p)
 	return p && p->nr_core > 1;
 }
 
+const char *pk_pmus_cputype_name(const char *arg)
+{
+	if (!strcmp(arg, "core"))
+		return "cpu_core";
+	if (!strcmp(arg, "atom"))
+		return "cpu_atom";
+	return arg;
+}
+
 int pk_pmus_check_cputype(const pk_pmus *pmus, const char *pmu_name, pk_error *err)
 {
 	if (!pmu_name)

@@ -286,6 +286,13 @@ static int setup_targets(pk_recording *r, pk_error *err)
 	const pk_recording_opts *o = &r->o;
 	if (r->threads)
 		return 0; /* the caller's */
+	if (o->every_task) { /* a model's: its CPUs for -a/-C, else per thread */
+		pk_targets_opts to = {.size = sizeof(to), .kernel = o->kernel,
+				      .all_cpus = o->system_wide, .cpu_list = o->cpu_list,
+				      .pids = o->pids, .tids = o->tids, .every_task = true,
+				      .any_with_cpus = true};
+		return pk_targets_select(&to, &r->cpus, &r->threads, err);
+	}
 	/* --per-thread: events on any CPU, a ring per thread */
 	r->cpus = o->per_thread && !r->system_wide ? pk_cpumap_any()
 						   : pk_cpumap_targets(o->kernel, o->cpu_list, err);

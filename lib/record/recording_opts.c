@@ -1,5 +1,6 @@
 /* perf record's option words that set more than one field of a recording
- * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it.
+ * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it, --max-size's
+ * units; and the options checked together (pk_recording_opts_check).
  *
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
@@ -48,4 +49,36 @@ int pk_recording_call_graph(pk_recording_opts *o, const char *arg, pk_error *err
 		return 0;
 	}
 	return pk_err(err, -EINVAL, "--call-graph takes fp, dwarf[,SIZE] or lbr, not '%s'", arg);
+}
+
+int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	static const char units[] = "BKMGT";
+	const char *u = *end ? strchr(units, *end & ~0x20) : units;
+	if (errno || end == arg || !u || (*end && end[1]) || *arg == '-')
+		return pk_err(err, -EINVAL, "--max-size '%s': a size like 4096, 512K, 10M, 1G", arg);
+	unsigned shift = (unsigned)(u - units) * 10;
+	if (shift && v > UINT64_MAX >> shift)
+		return pk_err(err, -EINVAL, "--max-size '%s' is too large", arg);
+	o->max_size = (uint64_t)v << shift;
+	return 0;
+}
+
+int pk_recording_opts_check(const pk_recording_opts *o, bool model, pk_error *err)
+{
+	bool cpus = o->system_wide || o->cpu_list;
+	if ((o->freq || o->freq_max) && o->period)
+		return pk_err(err, -EINVAL, "-F and -c exclude each other");
+	if ((o->pids != NULL) + (o->tids != NULL) + cpus > 1)
+		return pk_err(err, -EINVAL, "-a/-C, -p and -t exclude each other");
+	if (o->compress && o->output && !strcmp(o->output, "-"))
+		return pk_err(err, -EINVAL, "-z writes a file: pipe mode (-o -) is not compressed");
+	if (model && o->cmd)
+		return pk_err(err, -EINVAL, "--model runs the scenario's threads: no command");
+	if (!model && !o->cmd && !o->pids && !o->tids && !cpus)
+		return pk_err(err, -EINVAL, "nothing to record: give a command, -p, -t, -a or -C");
+	return 0;
 }

@@ -189,3 +189,83 @@ const pk_task_map *pk_machine_task_maps(pk_machine *m, const pk_task *t, size_t 
 	*n = x->mg->nr;
 	return m->tasks->maps + x->mg->listed_at;
 }
+
+/* ---- the tree perf report --tasks prints (pk_machine_task_tree) ---- */
+
+/* A task's place while the tree is made: its children's list. */
+typedef struct tree_node {
+	long child, last, next;      /* -1 for none */
+	bool placed;
+} tree_node;
+
+static void add_child(tree_node *t, long parent, long child)
+{
+	t[child].next = -1;
+	if (t[parent].last >= 0)
+		t[t[parent].last].next = child;
+	else
+		t[parent].child = child;
+	t[parent].last = child;
+	t[child].placed = true;
+}
+
+/* Places task i and its ancestors not yet placed; *root and *root_last
+ * hold the list of tops. -ESRCH when a parent is not in the table. */
+static int place(pk_machine *m, tree_node *nd, long i, long *root, long *root_last)
+{
+	while (i >= 0 && !nd[i].placed) {
+		const pk_task *x = pk_machine_task_at(m, (size_t)i);
+		if (x->ppid == -1) { /* the top of a tree */
+			nd[i].placed = true;
+			nd[i].next = -1;
+			if (*root_last >= 0)
+				nd[*root_last].next = i;
+			else
+				*root = i;
+			*root_last = i;
+			break;
+		}
+		const pk_task *p = pk_machine_task_find(m, x->ppid);
+		if (!p)
+			return -ESRCH;
+		add_child(nd, (long)p->idx, i);
+		i = (long)p->idx;
+	}
+	return 0;
+}
+
+/* Task i and the tasks below it into out from *k, depth first. */
+static void walk(const tree_node *nd, long i, int level, pk_task_place *out, size_t *k)
+{
+	out[(*k)++] = (pk_task_place){(size_t)i, level};
+	for (long c = nd[i].child; c >= 0; c = nd[c].next)
+		walk(nd, c, level + 1, out, k);
+}
+
+int pk_machine_task_tree(pk_machine *m, pk_task_place **out, size_t *n)
+{
+	*out = NULL;
+	int r = pk_machine_tasks(m, n);
+	tree_node *nd = r < 0 ? NULL : malloc((*n ? *n : 1) * sizeof(*nd));
+	pk_task_place *v = nd ? malloc((*n ? *n : 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(nd);
+		return r < 0 ? r : -ENOMEM;
+	}
+	for (size_t i = 0; i < *n; i++)
+		nd[i] = (tree_node){-1, -1, -1, false};
+	long root = -1, root_last = -1;
+	for (size_t i = 0; i < *n && r == 0; i++)
+		r = place(m, nd, (long)i, &root, &root_last);
+	size_t k = 0;
+	for (long i = root; r == 0 && i >= 0; i = nd[i].next)
+		walk(nd, i, 0, v, &k);
+	free(nd);
+	if (r < 0) {
+		free(v);
+		return r;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}

@@ -740,9 +740,34 @@ static void test_attr_fields(void **state)
 	pk_evlist_put(l);
 }
 
+/* pk_attr_fields_perf: a bare attr's fields in perf_event_attr__fprintf's
+ * order (a header's event lines), set where non-zero, kinds for masks. */
+static void test_attr_fields_perf(void **state)
+{
+	(void)state;
+	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .size = 128, .config = 9,
+				    .sample_type = PERF_SAMPLE_IP, .disabled = 1, .clockid = -1,
+				    .branch_sample_type = PERF_SAMPLE_BRANCH_ANY};
+	pk_attr_field f[64];
+	size_t n = pk_attr_fields_perf(&a, f, 64);
+	assert_int_equal(n, pk_attr_fields_perf(&a, NULL, 0));
+	assert_string_equal(f[0].name, "type");
+	assert_string_equal(f[2].name, "config");
+	assert_int_equal(f[2].kind, PK_ATTR_HEX);
+	assert_int_equal(f[4].kind, PK_ATTR_SAMPLE_TYPE);
+	assert_string_equal(f[6].name, "disabled"); /* the bits after read_format */
+	assert_true(f[6].set);
+	assert_false(field(f, n, "inherit")->set || field(f, n, "read_format")->set);
+	const pk_attr_field *c = field(f, n, "clockid");
+	assert_true(c->set && c->kind == PK_ATTR_INT && (int64_t)c->value == -1);
+	assert_int_equal(field(f, n, "branch_sample_type")->kind, PK_ATTR_BRANCH_TYPE);
+	assert_string_equal(f[n - 1].name, "sig_data");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attr_fields_perf),
 		cmocka_unit_test(test_grammar),         cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_symbolic),        cmocka_unit_test(test_hybrid_expansion),
 		cmocka_unit_test(test_hybrid_groups),   cmocka_unit_test(test_modifiers),

@@ -58,6 +58,21 @@ static uint64_t file_samples(const char *path)
 	return n;
 }
 
+/* r opened, begun, stepped to the scenario's end and finished. */
+static void record_to_end(pk_recording *r, pk_model *m)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_open(r, &err), 0);
+	assert_int_equal(pk_recording_begin(r, &err), 0);
+	assert_int_equal(pk_recording_start(r, &err), 0);
+	int rc;
+	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
+		;
+	assert_true(rc >= 0);
+	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+}
+
 static void test_records_scenario(void **state)
 {
 	(void)state;
@@ -84,14 +99,7 @@ static void test_records_scenario(void **state)
 	assert_int_equal(ns.asked, 1000000000);
 	assert_int_equal(pk_evsel_attr(pk_evlist_at(pk_recording_evlist(r), 0))->sample_freq,
 			 (uint64_t)max);
-	assert_int_equal(pk_recording_open(r, &err), 0);
-	assert_int_equal(pk_recording_begin(r, &err), 0);
-	assert_int_equal(pk_recording_start(r, &err), 0);
-	int rc;
-	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
-		;
-	assert_true(rc >= 0);
-	assert_int_equal(pk_recording_finish(r, true, &err), 0);
+	record_to_end(r, m);
 	const pk_recording_totals *t = pk_recording_stats(r);
 	uint64_t samples = t->samples;
 	assert_true(samples > 0);
@@ -161,6 +169,85 @@ static void test_call_graph_words(void **state)
 	assert_int_equal(o.call_graph, PK_CALL_GRAPH_LBR);
 }
 
+/* every_task (a model's kernel): without targets a ring per scenario
+ * thread, which samples; a -t list naming no task of the kernel refused at
+ * the open with the targets' error. */
+static void test_every_task(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const char *ev[] = {"cycles"};
+	pk_recording_opts o = model_opts(m, ev, 1);
+	o.system_wide = false, o.every_task = true, o.output = path;
+	pk_recording *r;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	record_to_end(r, m);
+	assert_true(pk_recording_stats(r)->samples > 0);
+	pk_recording_free(r);
+	o.tids = "999999";
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	assert_true(pk_recording_open(r, &err) < 0);
+	assert_non_null(strstr(err.msg, "999999"));
+	pk_recording_free(r);
+	pk_model_free(m);
+	pk_test_rmtree(dir);
+}
+
+/* --max-size's units (perf's B, K, M, G, T) and refusals, o unchanged. */
+static void test_max_size_words(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	pk_recording_opts o = {.size = sizeof(o)};
+	assert_int_equal(pk_recording_max_size(&o, "4096", &err), 0);
+	assert_int_equal(o.max_size, 4096);
+	assert_int_equal(pk_recording_max_size(&o, "512k", &err), 0);
+	assert_int_equal(o.max_size, 512 * 1024);
+	assert_int_equal(pk_recording_max_size(&o, "2G", &err), 0);
+	assert_int_equal(o.max_size, 2ull << 30);
+	assert_int_equal(pk_recording_max_size(&o, "10X", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'10X': a size like 4096"));
+	assert_int_equal(pk_recording_max_size(&o, "-1", &err), -EINVAL);
+	assert_int_equal(pk_recording_max_size(&o, "99999999999T", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too large"));
+	assert_int_equal(o.max_size, 2ull << 30);
+}
+
+/* The options together, perf record 6.1's rules, each with its words. */
+static void test_opts_check(void **state)
+{
+	(void)state;
+	pk_error err;
+	pk_error_clear(&err);
+	char *cmd[] = {(char *)"true", NULL};
+	pk_recording_opts o = {.size = sizeof(o), .cmd = cmd};
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), 0);
+	o.freq = 99, o.period = 1000;
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_string_equal(err.msg, "-F and -c exclude each other");
+	o.freq = 0, o.pids = "1", o.system_wide = true;
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_string_equal(err.msg, "-a/-C, -p and -t exclude each other");
+	o.system_wide = false, o.compress = 1, o.output = "-";
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pipe mode (-o -) is not compressed"));
+	o.compress = 0, o.pids = NULL;
+	assert_int_equal(pk_recording_opts_check(&o, true, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--model runs the scenario's threads"));
+	o.cmd = NULL;
+	assert_int_equal(pk_recording_opts_check(&o, true, &err), 0);
+	assert_int_equal(pk_recording_opts_check(&o, false, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "nothing to record"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +255,9 @@ int main(void)
 		cmocka_unit_test(test_aux_event_not_first_refused),
 		cmocka_unit_test(test_bad_event_is_the_parsers_error),
 		cmocka_unit_test(test_call_graph_words),
+		cmocka_unit_test(test_every_task),
+		cmocka_unit_test(test_max_size_words),
+		cmocka_unit_test(test_opts_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@
  * vendor metric under cycles' empty GHz column or in the place of a count
  * without one; pk_targets_select makes stat's and record's -a/-C/-p/-t
  * choice (the model's threads by default, -C refusing an offline CPU);
- * pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
+ * pk_stat_runs_do runs -r's runs and -I's intervals over the model's run
+ * (issue 21: moved out of cmd_stat.c); pk_stat_wait ticks -I's intervals and ends a command at --interval-count,
  * or waits for its exit; pk_topdown_buckets finds -A's CPUs among TopDown's
  * rows (one bucket when aggregated) and pk_topdown_compute_bucket computes
  * a bucket's blocks, the aggregated one kept in the --plot series, which
@@ -282,6 +283,111 @@ static void test_model_intervals_per_core(void **state)
 	fix_close(&f);
 }
 
+/* pk_stat_runs_do's hooks, counted. */
+typedef struct runs_seen {
+	int opened, stopped, ticks;
+	double last_ns;
+} runs_seen;
+
+static int seen_opened(void *arg, int rc, pk_error *err)
+{
+	(void)err;
+	((runs_seen *)arg)->opened++;
+	return rc;
+}
+
+static void seen_stopped(void *arg, const pk_stat_result *res, bool interrupted, bool done)
+{
+	(void)res, (void)interrupted, (void)done;
+	((runs_seen *)arg)->stopped++;
+}
+
+static int seen_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+{
+	(void)len_ns, (void)err;
+	((runs_seen *)arg)->ticks++;
+	((runs_seen *)arg)->last_ns = t_ns;
+	return 0;
+}
+
+static int seen_run(void *m, long interval_ms, long count, pk_stat_tick_fn tick, void *arg,
+		    pk_error *err)
+{
+	return pk_model_run(m, interval_ms, count, tick, arg, err);
+}
+
+/* perf stat's runs (pk_stat_runs_do) on the model's run: -I's intervals
+ * all ticked, none partial after the model's last; -r's runs added up. */
+static void test_stat_runs(void **state)
+{
+	(void)state;
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	pk_evlist *l = stat_events(f.pmus, pk_model_cpuid(f.m)->str, "cycles", true);
+	pk_stat_opts o = {.size = sizeof(o), .kernel = f.k, .cpus = f.cpus, .clock = model_clock,
+			  .clock_arg = f.m};
+	pk_stat *s;
+	assert_int_equal(pk_stat_new(l, &o, &s, &f.err), 0);
+	runs_seen seen = {0};
+	pk_stat_run_opts ro = {.size = sizeof(ro), .interval_ms = 300, .tick = seen_tick,
+			       .arg = &seen, .run = seen_run, .run_arg = f.m,
+			       .opened = seen_opened, .stopped = seen_stopped};
+	pk_stat_rows acc = {0};
+	pk_stat_runs out;
+	assert_int_equal(pk_stat_runs_do(s, &ro, &acc, &out, &f.err), 0);
+	assert_int_equal(out.runs, 1);
+	assert_true(out.intervals_done && !out.interrupted);
+	assert_int_equal(seen.ticks, 4); /* 1000 ms by 300 ms: 3 and a last of 100 */
+	assert_true(seen.last_ns == (double)pk_model_end(f.m));
+	assert_int_equal(acc.nr, 0); /* -I: no totals */
+	pk_stat_free(s);
+	/* -r 2 without -I: each run read, the totals added up */
+	assert_int_equal(pk_stat_new(l, &o, &s, &f.err), 0);
+	ro.interval_ms = 0, ro.repeat = 2, seen = (runs_seen){0};
+	assert_int_equal(pk_stat_runs_do(s, &ro, &acc, &out, &f.err), 0);
+	assert_int_equal(out.runs, 2);
+	assert_true(seen.opened == 2 && seen.stopped == 2 && seen.ticks == 0);
+	assert_int_equal(acc.runs, 2);
+	assert_int_equal(acc.nr, 1);
+	assert_int_equal(out.elapsed.n, 2);
+	ro.size = 0;
+	assert_int_equal(pk_stat_runs_do(s, &ro, &acc, &out, &f.err), -EINVAL);
+	pk_stat_rows_free(&acc);
+	pk_stat_free(s);
+	pk_evlist_put(l);
+	fix_close(&f);
+}
+
+/* perf stat's exit status (pk_stat_runs_exit_code) and the model's words
+ * for what ran (pk_model_label) and for a file it recorded
+ * (pk_model_recorded). */
+static void test_exit_code_and_label(void **state)
+{
+	(void)state;
+	pk_stat_runs r = {.last = {.status = 3 << 8}};
+	assert_int_equal(pk_stat_runs_exit_code(&r), 3);
+	r.intervals_done = true; /* ended at --interval-count: as asked */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	r = (pk_stat_runs){.last = {.status = SIGKILL}}; /* another's signal */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	r.interrupted = true;                            /* ours, passed on */
+	assert_int_equal(pk_stat_runs_exit_code(&r), 128 + SIGKILL);
+	r.last.status = -1;
+	assert_int_equal(pk_stat_runs_exit_code(&r), 0);
+	machine_fix f;
+	fix_open(&f, "skylake.json");
+	char buf[512];
+	assert_non_null(strstr(pk_model_label(f.m, buf, sizeof(buf)), "' on machine 'skylake'"));
+	assert_int_equal(strncmp(buf, "scenario '", 10), 0);
+	pk_pd_header h = {.hostname = (char *)PK_MODEL_NODENAME, .osrelease = (char *)PK_MODEL_RELEASE};
+	char *d = pk_model_recorded(&h);
+	assert_string_equal(d, "the PMU model");
+	free(d);
+	h.osrelease = (char *)"6.1.0";
+	assert_null(pk_model_recorded(&h));
+	fix_close(&f);
+}
+
 static void test_command_not_found(void **state)
 {
 	(void)state;
@@ -544,6 +650,8 @@ int main(void)
 		cmocka_unit_test(test_metric_groups),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_stat_wait),
+		cmocka_unit_test(test_stat_runs),
+		cmocka_unit_test(test_exit_code_and_label),
 		cmocka_unit_test(test_topdown_buckets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmukit/perfdata.h>
@@ -111,6 +112,13 @@ static void test_order(void **state)
 	assert_int_equal(pk_pd_reader_open(dir, NULL, &r, &err), 0);
 	assert_string_equal(pk_pd_path(r), dir);
 	assert_true(pk_pd_has_feature(r, PK_FEAT_DIR_FORMAT));
+	uint64_t version = 0;
+	assert_int_equal(pk_pd_dir_format(r, &version), 0); /* the header's --header line */
+	assert_int_equal(version, 1);
+	/* perf's clock names, for CLOCK_DATA's line */
+	assert_string_equal(pk_pd_clockid_name(CLOCK_MONOTONIC_RAW), "monotonic_raw");
+	assert_string_equal(pk_pd_clockid_name(CLOCK_TAI), "tai");
+	assert_null(pk_pd_clockid_name(CLOCK_PROCESS_CPUTIME_ID));
 	pk_pd_layout l;
 	pk_pd_get_layout(r, &l);
 	assert_int_equal(l.data_size, 8 + 4 + 4 + 16); /* the header file's COMM only */

@@ -164,7 +164,8 @@ static void test_pipe_stats_names(void **state)
 /* script -D: script's line after each sample's dump (its chain unwound
  * from the user stack: contentsize's DWARF samples), thread and CPU maps
  * and THROTTLE records taken in by script's tool, side events' lines after
- * their record's (an EXIT's amid it), on corpus files and a recording. */
+ * their record's (an EXIT's amid it; the record's text the dump's, MMAP2's
+ * build id in <>), on corpus files and recordings. */
 static void test_script_dump(void **state)
 {
 	(void)state;
@@ -177,6 +178,9 @@ static void test_script_dump(void **state)
 	same_local_dump("script", "sd.data",
 			"--show-task-events --show-mmap-events --show-round-events");
 	same_local_dump("script", "sd.data", "-F comm,tid,ip,sym,dso --show-task-events");
+	/* MMAP2 records with build ids: " <id>" in -D's line and script's alike */
+	pd_test_record("perf", "--buildid-mmap -e cpu-clock:u -c 20000 -o bm.data -- sh -c " LOOP);
+	same_local_dump("script", "bm.data", "--show-mmap-events");
 }
 
 /* PERF_SAMPLE_READ: each sample's values dumped (group or one counter,

@@ -19,6 +19,7 @@
 
 #include <pmukit/datasrc.h>
 #include <pmukit/perfdata.h>
+#include <pmukit/script.h>
 #include <pmukit/symbols.h>
 
 static const char *path_in(const char *name)
@@ -892,9 +893,32 @@ static void test_build_id_cache_perf(void **state)
 	free(ours);
 }
 
+/* A line's key (pk_line_key, script's replay of SPE samples): the same
+ * for samples printing the same values, another when a value, the record
+ * or the fields differ; the event is not part of it. */
+static void test_line_key(void **state)
+{
+	(void)state;
+	pk_pd_event ev = {.offset = 4096, .misc = PERF_RECORD_MISC_USER};
+	pk_pd_sample a = PK_PD_SAMPLE_INIT, b;
+	a.ip = 0x400000, a.time = 7, a.pid = a.tid = 9, a.weight_var2 = 3, a.data_src = 5;
+	b = a;
+	pk_line_key ka = pk_line_key_of(&ev, &a, 3), kb = pk_line_key_of(&ev, &b, 3);
+	assert_true(pk_line_key_same(&ka, &kb));
+	b.weight_var2 = 4; /* ins_lat */
+	kb = pk_line_key_of(&ev, &b, 3);
+	assert_false(pk_line_key_same(&ka, &kb));
+	kb = pk_line_key_of(&ev, &a, 1);
+	assert_false(pk_line_key_same(&ka, &kb));
+	ev.offset = 8192;
+	kb = pk_line_key_of(&ev, &a, 3);
+	assert_false(pk_line_key_same(&ka, &kb));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line_key),
 		cmocka_unit_test(test_demangle_names),
 		cmocka_unit_test(test_data_src_format),
 		cmocka_unit_test(test_cxx_recorded),

@@ -283,6 +283,16 @@ static void test_hist_opts(void **state)
 	assert_string_equal(o->keys[o->sort[0].key]->name, "dso");
 	assert_int_equal(pk_hist_opts_fields(o, "bogus", &err), -EINVAL);
 	assert_string_equal(err.where, "bogus");
+	/* each key's filter list, named as perf's line above the table */
+	assert_int_equal(pk_hist_opts_sort(o, "comm,dso,sym,pid", &err), 0);
+	const char *what;
+	assert_ptr_equal(pk_hist_key_filter(o, 0, &what), &o->comms);
+	assert_string_equal(what, "comm");
+	assert_ptr_equal(pk_hist_key_filter(o, 1, &what), &o->dsos);
+	assert_ptr_equal(pk_hist_key_filter(o, 2, &what), &o->syms);
+	assert_string_equal(what, "symbol");
+	assert_null(pk_hist_key_filter(o, 3, &what)); /* pid: none */
+	assert_null(pk_hist_key_filter(o, -1, &what));
 	pk_hist_opts_release(o);
 	assert_null(o->cpus);
 	assert_int_equal(o->comms.n, 0);
@@ -315,6 +325,25 @@ static int perf_dots(const char *path, int *w, int max)
 	return n;
 }
 
+/* A histogram of the file's samples (sort: -s, NULL: the defaults; no
+ * Children column), its session and header the caller's to end. */
+static pk_hist *read_hist(const char *path, const char *sort, pk_session **s, pk_pd_header *hdr)
+{
+	pk_error err;
+	assert_int_equal(pk_session_open(path, NULL, s, &err), 0);
+	memset(hdr, 0, sizeof(*hdr));
+	assert_int_equal(pk_pd_header_read(pk_session_reader(*s), hdr, &err), 0);
+	pk_hist *h = pk_hist_new();
+	if (sort)
+		assert_int_equal(pk_hist_opts_sort(pk_hist_options(h), sort, &err), 0);
+	pk_hist_options(h)->children = false;
+	pk_hist_options(h)->children_set = true;
+	assert_int_equal(pk_hist_settle(h, *s, hdr, &err), 0);
+	assert_int_equal(pk_hist_setup(h, *s, hdr), 0);
+	assert_int_equal(pk_session_run(*s, pk_hist_sample, h, &err), 0);
+	return h;
+}
+
 /* The key columns' widths of a file's entries, as perf sizes them. */
 static void test_hist_widths(void **state)
 {
@@ -322,17 +351,8 @@ static void test_hist_widths(void **state)
 	PD_TEST_NEED("perf");
 	const char *path = make_file("widths.data", 20, false);
 	pk_session *s;
-	pk_error err;
-	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
 	pk_pd_header hdr;
-	memset(&hdr, 0, sizeof(hdr));
-	assert_int_equal(pk_pd_header_read(pk_session_reader(s), &hdr, &err), 0);
-	pk_hist *h = pk_hist_new();
-	pk_hist_options(h)->children = false;
-	pk_hist_options(h)->children_set = true;
-	assert_int_equal(pk_hist_settle(h, s, &hdr, &err), 0);
-	assert_int_equal(pk_hist_setup(h, s, &hdr), 0);
-	assert_int_equal(pk_session_run(s, pk_hist_sample, h, &err), 0);
+	pk_hist *h = read_hist(path, NULL, &s, &hdr);
 	size_t n;
 	pk_hist_entry **all = pk_hist_collect(h, &n);
 	assert_non_null(all);
@@ -344,6 +364,42 @@ static void test_hist_widths(void **state)
 	for (int k = 0; k < o->nr_keys; k++)
 		assert_int_equal(w[k], dots[1 + k]);
 	free(all);
+	pk_hist_free(h);
+	pk_pd_header_release(&hdr);
+	pk_session_close(s);
+}
+
+/* --hierarchy's nodes (pk_hist_hier_level): at each level the entries
+ * agreeing on the keys down to it make one node holding their sums, nodes
+ * by value; a node's entries lie together. */
+static void test_hist_hier(void **state)
+{
+	(void)state;
+	pk_session *s;
+	pk_pd_header hdr;
+	pk_hist *h = read_hist(make_file("hier.data", 20, false), "dso,sym", &s, &hdr);
+	size_t n, nn;
+	pk_hist_entry **all = pk_hist_collect(h, &n);
+	assert_non_null(all);
+	assert_true(n > 1);
+	pk_hist_hnode *nodes;
+	assert_int_equal(pk_hist_hier_level(h, all, n, 0, 1, &nodes, &nn), 0);
+	assert_true(nn >= 1 && nn < n); /* the symbols of a dso under one node */
+	uint64_t sum = 0, entries = 0;
+	for (size_t i = 0; i < nn; i++) {
+		uint64_t v = nodes[i].v[PK_HIST_SELF];
+		assert_true(i == 0 || v <= nodes[i - 1].v[PK_HIST_SELF]);
+		for (size_t k = 0; k < nodes[i].n; k++)
+			assert_string_equal(pk_hist_entry_text(nodes[i].e[k], 0),
+					    pk_hist_entry_text(nodes[i].e[0], 0));
+		sum += v;
+		entries += nodes[i].n;
+	}
+	assert_int_equal(entries, n);
+	assert_int_equal(sum, pk_hist_total_of(h, 0, false));
+	free(nodes);
+	free(all);
+	pk_hist_opts_release(pk_hist_options(h));
 	pk_hist_free(h);
 	pk_pd_header_release(&hdr);
 	pk_session_close(s);
@@ -368,6 +424,25 @@ static void test_session_stats(void **state)
 	assert_int_equal(pk_session_stats_records(st, PERF_RECORD_COMM), 1);
 	assert_int_equal(pk_session_stats_records(st, PK_RECORD_TYPE_MAX), 0);
 	assert_true(pk_session_stats_total(st) >= 31);
+	/* a file's stats block is named from its header */
+	assert_string_equal(pk_session_stats_name(s, 0, false),
+			    pk_pd_evsel_name(pk_session_evsel_at(s, 0)));
+	/* the branch view counts a sample once per branch: none here */
+	pk_pd_event ev = {.evsel = pk_session_evsel_at(s, 0)};
+	pk_pd_sample smp = PK_PD_SAMPLE_INIT;
+	smp.branch_nr = 3;
+	assert_int_equal(pk_session_stats_branches(&c, s, &ev, &smp), 0);
+	assert_int_equal(c.samples[0], 33);
+	smp.branch_nr = 0;
+	assert_int_equal(pk_session_stats_branches(&c, s, &ev, &smp), 0);
+	assert_int_equal(c.samples[0], 33);
+	/* what -D prints a record's CPU and TIME by; its offset (a file's:
+	 * as is) */
+	const pk_pd_reader *r = pk_session_reader(s);
+	assert_int_equal(pk_pd_sample_types(r, 1), pk_session_evsel_at(s, 0)->attr.sample_type);
+	assert_int_equal(pk_pd_sample_types(r, 0), 0);
+	ev.offset = 4096;
+	assert_int_equal(pk_pd_event_offset(r, &ev), 4096);
 	pk_session_stats_end(&c);
 	assert_null(c.samples);
 	pk_session_close(s);
@@ -377,6 +452,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples_in_order),
+		cmocka_unit_test(test_hist_hier),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_nothing_decoded),
 		cmocka_unit_test(test_open_refusals),

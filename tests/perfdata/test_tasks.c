@@ -177,6 +177,69 @@ static void test_iterator(void **state)
 	assert_int_equal(fm.pgoff, 0x10000);
 	assert_non_null(pk_machine_frame_map(m, 200, PERF_RECORD_MISC_USER, 0x30040, &fm));
 	assert_int_equal(fm.pgoff, 0);
+	/* --tasks' tree (pk_machine_task_tree): tops in the order reached, a
+	 * task under its parent, depth first (the view perf prints above) */
+	pk_task_place *tp;
+	assert_int_equal(pk_machine_task_tree(m, &tp, &n), 0);
+	static const size_t idx[] = {0, 1, 2, 3, 9, 4, 5, 6, 8, 7};
+	static const int level[] = {0, 0, 1, 0, 1, 0, 0, 0, 1, 0};
+	assert_int_equal(n, 10);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(tp[i].idx, idx[i]);
+		assert_int_equal(tp[i].level, level[i]);
+	}
+	free(tp);
+	pk_session_close(s);
+}
+
+static void read_rec(pk_pd_writer *w, pk_pd_buf *b, uint32_t pid, uint32_t tid, uint64_t value)
+{
+	pk_pd_buf_u64(b, 0);
+	pk_pd_buf_u32(b, pid);
+	pk_pd_buf_u32(b, tid);
+	pk_pd_buf_u64(b, value);
+	pd_test_put_record(w, &attr, b, PERF_RECORD_READ, 0, pid);
+}
+
+/* report -T's sums (pk_session_reads): READ records' values added up per
+ * thread and event, threads in the order first seen. */
+static void test_reads(void **state)
+{
+	(void)state;
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/reads.data", pd_test_dir);
+	pk_pd_writer *w;
+	pk_error err;
+	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
+	assert_int_equal(pk_pd_writer_add_evsel(w, &attr, 0, "cpu-clock", NULL, 0, &err), 0);
+	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	pk_pd_buf b = {0};
+	read_rec(w, &b, 100, 101, 5);
+	read_rec(w, &b, 100, 100, 7);
+	read_rec(w, &b, 100, 101, 10);
+	pk_pd_buf_release(&b);
+	assert_int_equal(pk_pd_writer_close(w, &err), 0);
+	pk_session *s;
+	assert_int_equal(pk_session_open(path, NULL, &s, &err), 0);
+	pk_session_reads *r = pk_session_reads_new();
+	assert_non_null(r);
+	pk_session_on_event(s, pk_session_reads_event, r);
+	assert_int_equal(pk_session_run(s, NULL, NULL, &err), 0);
+	size_t nth, nev;
+	assert_int_equal(pk_session_reads_size(r, &nth, &nev), 0);
+	assert_int_equal(nth, 2);
+	assert_int_equal(nev, 1);
+	int32_t pid, tid;
+	pk_session_reads_thread(r, 0, &pid, &tid);
+	assert_int_equal(tid, 101);
+	pk_session_reads_thread(r, 1, &pid, &tid);
+	assert_int_equal(pid, 100);
+	assert_int_equal(tid, 100);
+	assert_int_equal(pk_session_reads_evsel(r, 0), 0);
+	assert_int_equal(pk_session_reads_value(r, 0, 0), 15);
+	assert_int_equal(pk_session_reads_value(r, 1, 0), 7);
+	assert_int_equal(pk_session_reads_value(r, 2, 0), 0); /* past the table */
+	pk_session_reads_free(r);
 	pk_session_close(s);
 }
 
@@ -185,6 +248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_views_vs_perf),
 		cmocka_unit_test(test_iterator),
+		cmocka_unit_test(test_reads),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

@@ -63,6 +63,9 @@ static void test_alderlake_hybrid(void **state)
 	pk_error err;
 	pk_error_clear(&err);
 	assert_int_equal(pk_pmus_check_cputype(p, "cpu_atom", &err), 0);
+	assert_int_equal(pk_pmus_check_cputype(p, pk_pmus_cputype_name("core"), &err), 0);
+	assert_string_equal(pk_pmus_cputype_name("atom"), "cpu_atom"); /* perf's words */
+	assert_string_equal(pk_pmus_cputype_name("cpu_core"), "cpu_core");
 	assert_int_equal(pk_pmus_check_cputype(p, NULL, &err), 0);
 	assert_int_equal(pk_pmus_check_cputype(p, "msr", &err), -EINVAL);
 	assert_string_equal(err.msg, "--cputype msr: no such core PMU (core PMUs: cpu_core, cpu_atom)");

@@ -48,9 +48,7 @@ int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
  * root (into root, PATH_MAX bytes) and CPUID (into cpuid, 64 bytes). 0, or
  * 1 with the error said as "pmukit <cmd>: ...". */
 int pk_cli_model_machine(const char *cmd, const char *scenario, char *root, char *cpuid);
-/* --cputype: perf's "core"/"atom", or a core PMU's name. */
-const char *pk_cli_cputype(const char *arg);
-/* Refuses a --cputype (already mapped by pk_cli_cputype; NULL: none given)
+/* Refuses a --cputype (already mapped by pk_pmus_cputype_name; NULL: none given)
  * that is not a core PMU of a hybrid machine: prints a usage error and
  * returns 129, else 0. */
 int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name);

@@ -11,6 +11,7 @@
 #include <pmukit/pmu.h>
 
 #include "builtin.h"
+#include "pd_header.h"
 
 enum { OPT_RECORD = 256, OPT_CPUTYPE, OPT_MODEL };
 
@@ -75,19 +76,6 @@ static void print_table(const pk_evlist *evlist)
 	}
 }
 
-/* A field's value as text: names for masks, hex or decimal. */
-static const char *field_str(const pk_attr_field *f, char *buf, size_t len)
-{
-	if (f->kind == PK_ATTR_SAMPLE_TYPE)
-		pk_sample_type_str(f->value, buf, len);
-	else if (f->kind == PK_ATTR_READ_FORMAT)
-		pk_read_format_str(f->value, buf, len);
-	else
-		snprintf(buf, len, f->kind == PK_ATTR_HEX ? "0x%llx" : "%llu",
-			 (unsigned long long)f->value);
-	return buf;
-}
-
 static void print_text(const pk_evlist *evlist)
 {
 	for (size_t i = 0; i < pk_evlist_count(evlist); i++) {
@@ -105,7 +93,7 @@ static void print_text(const pk_evlist *evlist)
 		char buf[256];
 		for (size_t k = 0; k < nf && k < 40; k++)
 			if (f[k].set)
-				printf("    %-32s %s\n", f[k].name, field_str(&f[k], buf, sizeof(buf)));
+				printf("    %-32s %s\n", f[k].name, pd_attr_field_str(&f[k], buf, sizeof(buf)));
 	}
 }
 
@@ -122,7 +110,7 @@ static json_t *field_json(const pk_attr_field *f)
 	case PK_ATTR_EVSEL:
 		return f->set ? json_integer((json_int_t)f->value) : json_null();
 	default:
-		return json_string(field_str(f, buf, sizeof(buf)));
+		return json_string(pd_attr_field_str(f, buf, sizeof(buf)));
 	}
 }
 
@@ -205,7 +193,7 @@ static int parse_options(int argc, char **argv, struct encode_opts *o)
 				return r;
 			break;
 		case OPT_CPUTYPE:
-			o->popts.only_pmu = pk_cli_cputype(optarg);
+			o->popts.only_pmu = pk_pmus_cputype_name(optarg);
 			break;
 		case OPT_MODEL:
 			o->model = optarg;

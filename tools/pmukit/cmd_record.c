@@ -20,10 +20,10 @@
 #include <pmukit/model.h>
 #include <pmukit/pmu.h>
 #include <pmukit/recording.h>
+#include <pmukit/regs.h>
 #include <pmukit/workload.h>
 
 #include "builtin.h"
-#include "perf_regs.h"
 #include "session_cli.h"
 #include "stat_print.h"
 
@@ -113,6 +113,7 @@ static void recording_opts(const rsession *s, int argc, char **argv, pk_recordin
 	ro->argc = argc;
 	ro->argv = argv;
 	ro->note = on_note;
+	ro->every_task = s->model != NULL;
 }
 
 /* --filter applies to the event before it: a tracepoint's filter, which
@@ -156,34 +157,10 @@ static int setup_events(rsession *s, int argc, char **argv)
 	return 0;
 }
 
-/* On the model: the model's CPUs for -a/-C (every task), else per thread
- * (ring per thread): -p/-t or every scenario thread. */
-static int setup_model_targets(rsession *s)
-{
-	const ropts *o = s->o;
-	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel,
-			      .all_cpus = o->r.system_wide, .cpu_list = o->r.cpu_list,
-			      .pids = o->r.pids, .tids = o->r.tids, .every_task = true,
-			      .any_with_cpus = true};
-	pk_cpumap *cpus;
-	pk_threadmap *threads;
-	if (pk_targets_select(&to, &cpus, &threads, &s->err) < 0) {
-		pk_cli_print_error("record", &s->err);
-		return 1;
-	}
-	pk_recording_set_targets(s->rec, cpus, threads);
-	pk_cpumap_put(cpus);
-	pk_threadmap_put(threads);
-	return 0;
-}
-
-/* Targets, the command held before exec, the events opened. 0, or the
- * exit code. */
+/* Targets (a model's: pk_recording_opts.every_task), the command held
+ * before exec, the events opened. 0, or the exit code. */
 static int open_events(rsession *s)
 {
-	int rc = s->model ? setup_model_targets(s) : 0;
-	if (rc)
-		return rc;
 	if (pk_recording_open(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		int e = pk_recording_exec_errno(s->rec);
@@ -239,7 +216,7 @@ static void print_summary(const rsession *s)
 		return;
 	if (s->model) {
 		char label[PATH_MAX + 300];
-		stat_model_label(s->model, label, sizeof(label));
+		pk_model_label(s->model, label, sizeof(label));
 		fprintf(stderr, "# modeled: %s -- no hardware was measured; %.3f s of virtual time\n",
 			label, (double)pk_model_now(s->model) / 1e9);
 	}
@@ -435,37 +412,24 @@ const pk_optspec record_optspec = {
 	.stop_at_arg = true,
 };
 
-/* --user-regs / -I: register names into a mask ('?' lists them). 0, or
- * the exit code. */
+/* --user-regs / -I: register names into a mask (lib/core's table; '?'
+ * lists them as perf does). 0, or the exit code. */
 static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 {
-	const perf_regs_arch *arch = perf_regs_host();
+	const pk_regs_arch *arch = pk_regs_host();
 	char bad[64] = "";
 	if (arg && !strcmp(arg, "?")) {
-		perf_regs_list(arch, stderr);
+		uint64_t all = pk_regs_default_mask(arch);
+		fprintf(stderr, "available registers: ");
+		for (int bit = 0; bit < 64; bit++)
+			if (all >> bit & 1 && pk_regs_name(arch, bit))
+				fprintf(stderr, "%s ", pk_regs_name(arch, bit));
+		fprintf(stderr, "\n");
 		return 129;
 	}
-	if (perf_regs_parse(arch, arg, mask, bad, sizeof(bad)) < 0)
+	if (pk_regs_parse(arch, arg, mask, bad, sizeof(bad)) < 0)
 		return pk_cli_usage_error("record", "%s: unknown register '%s' ('%s=?' lists them)",
 					  opt, bad, opt);
-	return 0;
-}
-
-/* "4096", "4K", "10M", "1G" (perf's --max-size units: B, K, M, G, T). */
-static int parse_size(const char *arg, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	static const char units[] = "BKMGT";
-	const char *u = *end ? strchr(units, *end & ~0x20) : units;
-	if (errno || end == arg || !u || (*end && end[1]) || *arg == '-')
-		return pk_cli_usage_error("record", "--max-size '%s': a size like 4096, 512K, 10M, 1G",
-					  arg);
-	unsigned shift = (unsigned)(u - units) * 10;
-	if (shift && v > UINT64_MAX >> shift)
-		return pk_cli_usage_error("record", "--max-size '%s' is too large", arg);
-	*out = (uint64_t)v << shift;
 	return 0;
 }
 
@@ -488,6 +452,7 @@ static int parse_branch(const char *arg, ropts *o)
 static int parse_attr_option(int c, ropts *o)
 {
 	int r = 0;
+	pk_error err;
 	switch (c) {
 	case 'd': o->r.sample_addr = true; break;
 	case 'T': break; /* samples have TIME already (perf 6.1 the same) */
@@ -519,7 +484,10 @@ static int parse_attr_option(int c, ropts *o)
 	case O_PER_THREAD: o->r.per_thread = true; break;
 	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
 	case 'i': o->r.no_inherit = true; break;
-	case O_MAX_SIZE: r = parse_size(optarg, &o->r.max_size); break;
+	case O_MAX_SIZE:
+		if (pk_recording_max_size(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
 	case 'b':
 	case 'j': r = parse_branch(c == 'b' ? "any" : optarg, o); break;
 	case O_FILTER:
@@ -603,20 +571,10 @@ static int parse_options(int argc, char **argv, ropts *o)
 		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
 	if (r)
 		return r;
-	if ((o->r.freq || o->r.freq_max) && o->r.period)
-		return pk_cli_usage_error("record", "-F and -c exclude each other");
-	if ((o->r.pids != NULL) + (o->r.tids != NULL) + (o->r.system_wide || o->r.cpu_list) > 1)
-		return pk_cli_usage_error("record", "-a/-C, -p and -t exclude each other");
 	o->cmd_argc = argc - optind;
 	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
-	if (o->r.compress && o->r.output && !strcmp(o->r.output, "-"))
-		return pk_cli_usage_error("record", "-z writes a file: pipe mode (-o -) is not compressed");
-	if (o->model && o->cmd_argc)
-		return pk_cli_usage_error("record", "--model runs the scenario's threads: no command");
-	if (o->model) /* the model's default target is the scenario's threads */
-		return 0;
-	if (!o->cmd_argc && !o->r.pids && !o->r.tids && !o->r.system_wide && !o->r.cpu_list)
-		return pk_cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+	if (pk_recording_opts_check(&o->r, o->model != NULL, &err) < 0)
+		return pk_cli_usage_error("record", "%s", err.msg);
 	return 0;
 }
 

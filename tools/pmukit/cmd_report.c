@@ -303,10 +303,9 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 		return 1;
 	}
 	pk_session_on_spe_record(s, rs ? pk_spe_hist_record : NULL, rs);
-	report_threads *th = a->threads ? report_threads_new(s) : NULL;
-	if (th) {
-		pk_session_on_event(s, report_threads_event, th);
-	}
+	pk_session_reads *th = a->threads ? pk_session_reads_new() : NULL;
+	if (th)
+		pk_session_on_event(s, pk_session_reads_event, th);
 	if (a->header && pk_pd_is_pipe(pk_session_reader(s)))
 		pd_session_pipe_features(s, stdout);
 	int status = pd_session_run(s, pk_hist_sample, hist);
@@ -317,14 +316,14 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 			print_available(hist, s);
 			report_hist_print(hist);
 			if (th)
-				report_threads_print(th, stdout);
+				report_threads_print(s, th, stdout);
 		}
 		if (a->plot)
 			status = plot_latency(rs, s, a->plot);
 	}
 	pk_spe_hist_free(rs);
 	pk_session_on_event(s, NULL, NULL);
-	report_threads_free(th);
+	pk_session_reads_free(th);
 	return status;
 }
 
@@ -338,7 +337,7 @@ static int report_run(pk_hist *hist, report_args *a)
 	pk_machine_opts mo = {.no_demangle = a->no_demangle, .kallsyms = a->kallsyms,
 			      .symfs = a->symfs};
 	if ((a->no_demangle || a->kallsyms || a->symfs) && pd_session_machine(s, &mo)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		return 1;
 	}
 	if (a->stats || a->tasks) {
@@ -347,12 +346,12 @@ static int report_run(pk_hist *hist, report_args *a)
 		pk_session_itrace_default(s, PK_ITRACE_NONE);
 		int status = a->stats ? report_stats_run(s) : report_tasks_run(s, a->mmaps);
 		status = pd_session_finish(s, status);
-		pd_session_close(s);
+		pk_session_close(s);
 		return status;
 	}
 	pk_session_itrace_default(s, PK_ITRACE_REPORT);
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		return 129;
 	}
 	pk_pd_header h;
@@ -361,7 +360,7 @@ static int report_run(pk_hist *hist, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
 	if (settle(hist, s, &h)) {
-		pd_session_close(s);
+		pk_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;
 	}
@@ -392,7 +391,7 @@ static int report_run(pk_hist *hist, report_args *a)
 				st->nr_lost_events);
 	}
 	status = pd_session_finish(s, status);
-	pd_session_close(s);
+	pk_session_close(s);
 	pk_pd_header_release(&h);
 	return status;
 }

@@ -104,12 +104,9 @@ typedef struct script {
 	size_t label_at[2];          /* where the latest label begins and ends in out */
 	struct replay {              /* a line the next sample may print again (replay_line) */
 		bool valid;
-		unsigned f;          /* its fields */
 		uint64_t flushes;    /* out.flushes when printed: its text is in out.buf */
 		size_t start, label, rest, end; /* its text, the label at [label, rest) */
-		uint64_t offset, time, ip, period, addr, data_src, phys_addr, weight, ins_lat;
-		uint32_t pid, tid, cpu;
-		uint16_t misc;
+		pk_line_key key;     /* what it was made of */
 	} replay;
 	pk_chain_gatherer gather;    /* chains' memo of maps */
 	pk_script_metric *metric;    /* -F metric's running state */
@@ -623,28 +620,14 @@ static bool replayable(const script *sc, const pk_pd_evsel *e, unsigned f, bool 
 	       !((f & F(ADDR)) && addr_has_symbol(e));
 }
 
-/* Whether smp prints as the line kept in rp (of event ev's record). */
-static bool replay_same(const struct replay *rp, const pk_pd_event *ev, unsigned f,
-			const pk_pd_sample *smp)
-{
-	return rp->offset == ev->offset && rp->f == f && rp->time == smp->time &&
-	       rp->ip == smp->ip && rp->pid == smp->pid && rp->tid == smp->tid &&
-	       rp->cpu == smp->cpu && rp->misc == ev->misc && rp->period == smp->period &&
-	       rp->addr == smp->addr && rp->data_src == smp->data_src &&
-	       rp->phys_addr == smp->phys_addr && rp->weight == smp->weight &&
-	       rp->ins_lat == smp->weight_var2;
-}
-
 /* Keeps the line just printed at pos[0]..pos[3] of the buffer (its label
  * at pos[1]..pos[2]) for the next sample of its record, unless the buffer
  * was emptied since it began (flushes: out.flushes then). */
 static void replay_keep(script *sc, const pk_pd_event *ev, unsigned f, const pk_pd_sample *smp,
 			const size_t pos[4], uint64_t flushes)
 {
-	sc->replay = (struct replay){sc->out.flushes == flushes, f, flushes, pos[0], pos[1], pos[2],
-				     pos[3], ev->offset, smp->time, smp->ip, smp->period,
-				     smp->addr, smp->data_src, smp->phys_addr, smp->weight,
-				     smp->weight_var2, smp->pid, smp->tid, smp->cpu, ev->misc};
+	sc->replay = (struct replay){sc->out.flushes == flushes, flushes, pos[0], pos[1], pos[2],
+				     pos[3], pk_line_key_of(ev, smp, f)};
 }
 
 /* Room past a replayed line: its parts' fixed-size moves (replay_line). */
@@ -666,7 +649,8 @@ static bool replay_line(script *sc, const pk_session *s, const pk_pd_event *ev,
 	size_t head = rp->label - rp->start, tail = rp->end - rp->rest;
 	/* (f is the kept line's, which was replayable: only the event may
 	 * differ, a page fault's addr being symbolized) */
-	if (!label || rp->flushes != o->flushes || !replay_same(rp, ev, f, smp) ||
+	pk_line_key key = pk_line_key_of(ev, smp, f);
+	if (!label || rp->flushes != o->flushes || !pk_line_key_same(&rp->key, &key) ||
 	    ((f & F(ADDR)) && addr_has_symbol(e)) ||
 	    o->cap - o->len < head + ll + tail + REPLAY_SLACK)
 		return false;
@@ -1088,28 +1072,20 @@ int cmd_script(int argc, char **argv)
 	}
 	if (dump)
 		pd_session_spe_dump(s);
-	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts)) {
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 1;
-	}
+	rc = 1;
+	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts))
+		goto done;
 	sc.machine = pk_session_machine(s);
 	sc.reader = pk_session_reader(s);
 	pd_session_spe_export(s, export_fmt);
-	if (itrace && pd_session_itrace(s, itrace)) {
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 129;
-	}
-	int setup_rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
-	if (!setup_rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
-		setup_rc = metric_setup(&sc, s);
-	if (setup_rc) {
-		pk_script_metric_free(sc.metric);
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return setup_rc;
-	}
+	rc = 129;
+	if (itrace && pd_session_itrace(s, itrace))
+		goto done;
+	rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
+	if (!rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
+		rc = metric_setup(&sc, s);
+	if (rc)
+		goto done;
 	if (header || header_only) {
 		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
 		fflush(stdout);
@@ -1117,12 +1093,8 @@ int cmd_script(int argc, char **argv)
 			pd_session_pipe_features(s, stdout);
 	}
 	pd_header_note_modeled(pk_session_reader(s), "script", false, stderr);
-	if (header_only) {
-		pk_script_metric_free(sc.metric);
-		pd_session_close(s);
-		pk_script_filter_free(sc.filter);
-		return 0;
-	}
+	if (header_only)
+		goto done;
 	pd_out_init(&sc.out, stdout);
 	if (sc.side.kinds) {
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
@@ -1142,6 +1114,8 @@ int cmd_script(int argc, char **argv)
 	else
 		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
 	pd_out_free(&sc.out);
+	rc = pd_session_finish(s, rc);
+done: /* the session and what the options made freed */
 	pk_line_cache_free(sc.lines);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {
@@ -1151,8 +1125,7 @@ int cmd_script(int argc, char **argv)
 	free(sc.labels);
 	pk_script_filter_free(sc.filter);
 	pk_script_metric_free(sc.metric);
-	rc = pd_session_finish(s, rc);
-	pd_session_close(s);
+	pk_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
 	pk_script_filter_free(sc.filter);

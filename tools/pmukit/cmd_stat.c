@@ -297,7 +297,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case 'i': o->no_inherit = true; break;
 		case 'B': o->big_num = true; break;
 		case OPT_NO_BIG_NUM: o->big_num = false; break;
-		case OPT_CPUTYPE: o->cputype = pk_cli_cputype(optarg); break;
+		case OPT_CPUTYPE: o->cputype = pk_pmus_cputype_name(optarg); break;
 		case 'v': o->verbose = true; break;
 		case OPT_MODEL: o->model = optarg; break;
 		case OPT_TOPDOWN: o->topdown = true; break;
@@ -380,12 +380,7 @@ struct stat_session {
 	stat_td td;                /* --topdown */
 	pk_metric_groups *mg;      /* -M */
 	size_t warned;             /* the event list's warnings printed */
-	sigset_t waited, old_mask;
-	bool interrupted;
-	double last_print_ns;      /* -I: when the previous interval was printed (run clock) */
-	bool intervals_done;       /* --interval-count reached: no partial interval */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
-	int exec_errno;            /* the command could not be run */
 };
 
 
@@ -426,27 +421,14 @@ static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 	return r == -ENOMEM ? pk_err(err, r, "out of memory") : r;
 }
 
-/* Waits for the end of a run (pk_stat_wait), printing intervals on the
- * way. */
-static int wait_run(struct stat_session *s, pk_error *err)
-{
-	pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = &s->waited,
-				.interval_ms = s->o->interval_ms,
-				.interval_count = s->o->interval_count, .tick = print_interval,
-				.arg = s};
-	pk_stat_waited w;
-	int r = pk_stat_wait(s->st, &wo, &w, err);
-	s->interrupted |= w.interrupted;
-	s->intervals_done |= w.intervals_done;
-	s->last_print_ns = w.last_tick_ns;
-	return r;
-}
-
-static int model_tick(void *arg, double t_ns, double len_ns, pk_error *err)
+/* After each open: the event list's new warnings; TopDown prints nothing
+ * rather than shares missing an event. */
+static int run_opened(void *arg, int rc, pk_error *err)
 {
 	struct stat_session *s = arg;
-	s->last_print_ns = t_ns;
-	return print_interval(s, t_ns, len_ns, err);
+	stat_print_notes(s->evlist, &s->warned, s->o->verbose);
+	return rc == 0 && s->o->topdown ? pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err)
+					: rc;
 }
 
 /* --topdown's totals on the model: a reading at every rotation of the
@@ -465,61 +447,31 @@ static int model_window(void *arg, double t_ns, double len_ns, pk_error *err)
 	return r;
 }
 
-/* The run on the model: virtual time to the scenario's end, every interval
- * printed on the way; no partial interval after it. TopDown's aggregated
- * totals are read at every rotation (pk_topdown_windows). */
-static int model_wait(struct stat_session *s, pk_error *err)
+/* A command a signal killed (not one we passed on): said as perf 6.1
+ * says it (psignal), before the counts. */
+static void run_stopped(void *arg, const pk_stat_result *res, bool interrupted, bool done)
 {
-	s->intervals_done = s->o->interval_ms != 0;
+	struct stat_session *s = arg;
+	if (res->status >= 0 && WIFSIGNALED(res->status) && !interrupted && !done)
+		fprintf(stderr, "%s: %s\n", s->o->cmd[0], strsignal(WTERMSIG(res->status)));
+}
+
+/* The run on the model (pk_stat_run_opts.run): virtual time to the
+ * scenario's end, every interval ticked; TopDown's aggregated totals
+ * without -I are read at every rotation instead (pk_topdown_windows). */
+static int model_run(void *arg, long interval_ms, long count, pk_stat_tick_fn tick,
+		     void *tick_arg, pk_error *err)
+{
+	struct stat_session *s = arg;
 	long mux_ms = (long)(pk_model_mux_ns(s->model) / 1000000u);
-	if (s->o->topdown && !s->o->interval_ms && s->aggr == PK_AGGR_GLOBAL && mux_ms > 0 &&
+	if (s->o->topdown && !interval_ms && s->aggr == PK_AGGR_GLOBAL && mux_ms > 0 &&
 	    s->o->repeat <= 1) {
 		pk_topdown_windows_free(s->td.windows);
 		if (!(s->td.windows = pk_topdown_windows_new(s->td.td)))
 			return pk_err(err, -ENOMEM, "out of memory");
 		return pk_model_run(s->model, mux_ms, 0, model_window, s, err);
 	}
-	return pk_model_run(s->model, s->o->interval_ms, s->o->interval_count, model_tick, s,
-			      err);
-}
-
-/* One run: open, start, wait, read; rows get the totals (not with -I, which
- * prints as it goes and ends with the last partial interval). */
-static int run_once(struct stat_session *s, stat_rows *rows, pk_stat_result *res,
-		    pk_error *err)
-{
-	struct stat_opts *o = s->o;
-	res->status = -1;
-	int r = pk_stat_open(s->st, err);
-	stat_print_notes(s->evlist, &s->warned, o->verbose);
-	/* TopDown prints nothing rather than shares missing an event */
-	if (r == 0 && o->topdown)
-		r = pk_topdown_check(s->td.td, pk_stat_counting(s->st), s->pmus, err);
-	s->last_print_ns = 0;
-	if (r == 0)
-		r = pk_stat_go(s->st, err);
-	if (r < 0) { /* a command held still is stopped by pk_stat_free */
-		s->exec_errno = pk_stat_exec_errno(s->st);
-		return r;
-	}
-	r = s->model ? model_wait(s, err) : wait_run(s, err);
-	pk_stat_stop(s->st, res);
-	/* a command a signal killed (not one we passed on): said as perf 6.1
-	 * says it (psignal), before the counts */
-	if (res->status >= 0 && WIFSIGNALED(res->status) && !s->interrupted && !s->intervals_done)
-		fprintf(stderr, "%s: %s\n", o->cmd[0], strsignal(WTERMSIG(res->status)));
-	if (r < 0)
-		return r;
-	if (o->interval_ms) { /* the last, partial interval */
-		pk_stat_finish(s->st, NULL, err);
-		return s->intervals_done ? 0
-					 : print_interval(s, res->elapsed_ns,
-							  res->elapsed_ns - s->last_print_ns, err);
-	}
-	r = pk_stat_finish(s->st, rows, err);
-	if (r == 0 && pk_stat_rows_per(rows, o->per, s->kernel) < 0)
-		r = pk_err(err, -ENOMEM, "out of memory");
-	return r;
+	return pk_model_run(s->model, interval_ms, count, tick, tick_arg, err);
 }
 
 /* Explanations for events that could not be counted, one line each, each
@@ -577,16 +529,6 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	s->td = (stat_td){.td = ev.td, .tree = o->tree, .desc = o->td_desc, .verbose = o->verbose,
 			  .csv_header = o->csv_header, .aggr = s->aggr};
 	return r;
-}
-
-/* The command's exit status; perf 6.1's for a signal: pmukit's own
- * (SIGINT, SIGTERM passed on to the command) ends it as 128+N, as perf
- * raising it again; a command killed by another's signal is 0, as perf. */
-static int exit_code_of(int status, bool interrupted)
-{
-	if (status < 0 || (WIFSIGNALED(status) && !interrupted))
-		return 0;
-	return pk_workload_exit_code(status);
 }
 
 static FILE *open_output(const struct stat_opts *o)
@@ -661,44 +603,38 @@ static int setup(struct stat_session *s, pk_error *err)
 	return pk_stat_new(s->evlist, &so, &s->st, err);
 }
 
-/* Every run (-r), signals taken synchronously in wait_run while they run;
- * the counts of all runs accumulate in acc (without -I). Returns the last
- * run's result (< 0 with err set on failure) and sets *runs. */
-static int run_all(struct stat_session *s, stat_rows *rows, stat_rows *acc,
-		   pk_runstats *elapsed, pk_stat_result *res, int *runs, pk_error *err)
+/* Every run (pk_stat_runs_do), signals taken synchronously while they run
+ * (they end a run, not pmukit; the command gets the old mask back); the
+ * counts of all runs accumulate in acc (without -I). */
+static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, pk_error *err)
 {
-	/* Signals end a run, they do not end pmukit; the command gets the old
-	 * mask back. */
-	sigemptyset(&s->waited);
-	sigaddset(&s->waited, SIGCHLD);
-	sigaddset(&s->waited, SIGINT);
-	sigaddset(&s->waited, SIGTERM);
-	sigaddset(&s->waited, SIGHUP);
-	sigprocmask(SIG_BLOCK, &s->waited, &s->old_mask);
+	sigset_t waited, old_mask;
+	sigemptyset(&waited);
+	sigaddset(&waited, SIGCHLD);
+	sigaddset(&waited, SIGINT);
+	sigaddset(&waited, SIGTERM);
+	sigaddset(&waited, SIGHUP);
+	sigprocmask(SIG_BLOCK, &waited, &old_mask);
 	signal(SIGPIPE, SIG_IGN);
-	int r = 0;
-	*runs = 0;
-	for (long run = 0; run < s->o->repeat && !s->interrupted; run++) {
-		r = run_once(s, rows, res, err);
-		if (r < 0)
-			break;
-		(*runs)++;
-		pk_runstats_add(elapsed, res->elapsed_ns / 1e9);
-		if (!s->o->interval_ms && pk_stat_rows_accumulate(acc, rows) < 0) {
-			r = pk_err(err, -ENOMEM, "out of memory");
-			break;
-		}
-	}
-	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+	const struct stat_opts *o = s->o;
+	pk_stat_run_opts ro = {.size = sizeof(ro), .repeat = o->repeat, .signals = &waited,
+			       .interval_ms = o->interval_ms, .interval_count = o->interval_count,
+			       .tick = print_interval, .arg = s, .run = s->model ? model_run : NULL,
+			       .run_arg = s, .opened = run_opened, .stopped = run_stopped,
+			       .per = o->per, .kernel = s->kernel};
+	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
 }
 
 /* The totals (without -I), the notes and the footer; returns r, or an
  * error when printing failed. */
 static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
-			const pk_runstats *elapsed, const pk_stat_result *res, int runs, int r,
-			pk_error *err)
+			const pk_stat_runs *rs, int r, pk_error *err)
 {
+	const pk_runstats *elapsed = &rs->elapsed;
+	const pk_stat_result *res = &rs->last;
+	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
 	if (!o->interval_ms) {
 		char *target = target_name(o);
@@ -738,10 +674,9 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = {0};
 	struct stat_session s = {.o = &o};
 	pk_error err;
-	stat_rows acc = {0}, rows = {0};
-	pk_runstats elapsed = {0};
-	pk_stat_result res = {.status = -1};
-	int ret = 1, r, runs = 0;
+	stat_rows acc = {0};
+	pk_stat_runs runs = {.last = {.status = -1}};
+	int ret = 1, r;
 	pk_error_clear(&err);
 	r = parse_options(argc, argv, &o);
 	if (r) {
@@ -781,17 +716,17 @@ int cmd_stat(int argc, char **argv)
 	}
 	char label[PATH_MAX + 300];
 	if (s.model) {
-		s.printer.modeled = stat_model_label(s.model, label, sizeof(label));
+		s.printer.modeled = pk_model_label(s.model, label, sizeof(label));
 		if (s.printer.fmt != STAT_JSON) /* JSON rows say "modeled" */
 			fprintf(out, "# modeled: %s -- no hardware was measured\n", label);
 	}
-	r = run_all(&s, &rows, &acc, &elapsed, &res, &runs, &err);
-	if (r < 0 && runs == 0) {
+	r = run_all(&s, &acc, &runs, &err);
+	if (r < 0 && runs.runs == 0) {
 		if (out != stderr)
 			fclose(out);
 		goto fail;
 	}
-	r = print_totals(&s, out, &acc, &elapsed, &res, runs, r, &err);
+	r = print_totals(&s, out, &acc, &runs, r, &err);
 	if (r >= 0 && o.plot)
 		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
@@ -799,21 +734,18 @@ int cmd_stat(int argc, char **argv)
 			       : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
-	/* a command we ended ourselves (--interval-count) ended as asked */
-	if (s.intervals_done)
-		res.status = -1;
-	ret = r < 0 || wr < 0 ? 1 : exit_code_of(res.status, s.interrupted);
+	ret = r < 0 || wr < 0 ? 1 : pk_stat_runs_exit_code(&runs);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);
 	/* as a shell: 127 for a command not found, 126 for one not runnable */
-	ret = s.exec_errno ? pk_workload_exec_exit_code(s.exec_errno) : 1;
+	ret = s.st && pk_stat_exec_errno(s.st) ? pk_workload_exec_exit_code(pk_stat_exec_errno(s.st))
+					      : 1;
 out:
 	stat_printer_free(&s.printer);
 	stat_td_free(&s.td);
 	pk_metric_groups_free(s.mg);
 	pk_stat_rows_free(&acc);
-	pk_stat_rows_free(&rows);
 	pk_stat_free(s.st);
 	pk_evlist_put(s.evlist);
 	pk_cpumap_put(s.cpus);

@@ -16,7 +16,7 @@
  * record's options and messages over lib/record's pk_recording, stat's over
  * lib/counting's pk_stat (the engines: the command launcher, the Arm SPE
  * setup, the runs and intervals are the library's);
- * sampled register names (perf_regs.c over lib/core's table: record
+ * sampled register names (lib/core's table, pk_regs_parse: record
  * -I/--user-regs lists into masks, "?", script iregs/uregs).
  *
  * perf.data's header as perf prints it (pd_header.c, report and script; a
@@ -162,15 +162,6 @@ static int close_stdout(const char *cmd, int rc)
 		e = -1;
 	}
 	return e && !rc ? 1 : rc;
-}
-
-const char *pk_cli_cputype(const char *arg)
-{
-	if (!strcmp(arg, "core"))
-		return "cpu_core";
-	if (!strcmp(arg, "atom"))
-		return "cpu_atom";
-	return arg;
 }
 
 int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_name)

@@ -16,14 +16,14 @@
 
 #include "pd_dump.h"
 #include "pd_ipt.h"
+#include "script_side_events.h"
 
 #include <pmukit/intelpt.h>
 #include <pmukit/regs.h>
 #include "report_tasks.h"
 
 #define PK_CONTEXT_USER_MARK ((uint64_t)-512) /* PERF_CONTEXT_USER */
-enum { PD_USER_TYPES = 64,    /* records of perf's own (FINISHED_ROUND ...) from here */
-       PD_PIPE_HEADER = 16 }; /* a pipe's header: magic, size */
+enum { PD_USER_TYPES = 64 }; /* records of perf's own (FINISHED_ROUND ...) from here */
 
 typedef struct dump_ctx {
 	pk_session *s;
@@ -40,20 +40,14 @@ typedef struct dump_ctx {
 	void *next_arg;
 	const pk_regs_arch *regs;
 	pk_session_stats c;
+	pd_out out;                  /* pd_record_text's, flushed at once */
 } dump_ctx;
-
-/* The offset perf names: a pipe's counts from the end of its header. */
-static uint64_t dump_offset(const pk_session *s, const pk_pd_event *ev)
-{
-	return pk_pd_is_pipe(pk_session_reader(s)) && ev->offset >= PD_PIPE_HEADER ? ev->offset - PD_PIPE_HEADER
-									 : ev->offset;
-}
 
 /* "\n0xOFF@FILE [0xSIZE]: event: TYPE" and the record's bytes in hex. */
 static void dump_raw(const pk_session *s, const pk_pd_event *ev)
 {
 	if (pk_pd_is_pipe(pk_session_reader(s)))
-		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", dump_offset(s, ev), ev->size,
+		printf("\n%#" PRIx64 "@pipe [%#x]: event: %u\n", pk_pd_event_offset(pk_session_reader(s), ev), ev->size,
 		       ev->type);
 	else
 		printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", ev->offset, pk_session_input(s), ev->size,
@@ -89,9 +83,7 @@ static void dump_evlist(dump_ctx *d, const pk_pd_event *ev)
 	if (n == d->nr_evsels)
 		return;
 	d->nr_evsels = n;
-	d->combined = 0;
-	for (size_t i = 0; i < n; i++)
-		d->combined |= pk_pd_evsel_at(pk_session_reader(d->s), i)->attr.sample_type;
+	d->combined = pk_pd_sample_types(pk_session_reader(d->s), n);
 	d->id_all = n && pk_pd_evsel_at(pk_session_reader(d->s), 0)->attr.sample_id_all;
 }
 
@@ -112,32 +104,6 @@ static void dump_tstamp(dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *
 		printf("%" PRIu64 " ", time);
 }
 
-static void dump_mmap(const pk_pd_event *ev)
-{
-	pk_pd_rec_mmap m;
-	pk_error err;
-	if (pk_pd_rec_mmap_parse(ev, &m, &err) < 0) {
-		printf(": unhandled!\n");
-		return;
-	}
-	printf(" %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int32_t)m.pid, (int32_t)m.tid,
-	       m.addr, m.len, m.pgoff);
-	if (ev->type == PERF_RECORD_MMAP) {
-		printf("]: %c %s\n", ev->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x', m.filename);
-		return;
-	}
-	if (m.has_build_id) {
-		printf(" <");
-		for (unsigned i = 0; i < m.build_id_size; i++)
-			printf("%02x", m.build_id[i]);
-		printf(">");
-	} else {
-		printf(" %02x:%02x %" PRIu64 " %" PRIu64, m.maj, m.min, m.ino, m.ino_generation);
-	}
-	printf("]: %c%c%c%c %s\n", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
-	       m.prot & 4 ? 'x' : '-', m.flags & 1 ? 's' : 'p', m.filename);
-}
-
 /* cpu_map_data at p (n bytes) as perf's list ("0-3,8"). */
 static void dump_cpus(const uint8_t *p, size_t n)
 {
@@ -148,35 +114,6 @@ static void dump_cpus(const uint8_t *p, size_t n)
 		fputs(list, stdout);
 	free(list);
 	pk_cpumap_put(m);
-}
-
-static void dump_switch(const pk_pd_event *ev)
-{
-	bool out = ev->misc & PERF_RECORD_MISC_SWITCH_OUT;
-	const char *io = !out ? "IN         "
-			 : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" : "OUT        ";
-	if (ev->type == PERF_RECORD_SWITCH) {
-		printf(" %s\n", io);
-		return;
-	}
-	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
-	printf(" %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev", (int32_t)w[0],
-	       (int32_t)w[1]);
-}
-
-static void dump_namespaces(const pk_pd_event *ev)
-{
-	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
-	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
-	uint64_t nr = pk_pd_rec_u64(ev, 1);
-	printf(" %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int32_t)w[0], (int32_t)w[1], nr);
-	for (uint64_t i = 0; i < nr && 24 + 16 * (i + 1) <= ev->size; i++) {
-		printf("%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i, i < 7 ? names[i] : "UNKNOWN",
-		       pk_pd_rec_u64(ev, 2 + 2 * i), pk_pd_rec_u64(ev, 3 + 2 * i),
-		       i + 1 != nr ? ", " : "]\n");
-		if ((i + 1) % 4 == 0 && i + 1 != nr)
-			printf("\n\t\t ");
-	}
 }
 
 static void dump_time_conv(const pk_pd_event *ev)
@@ -226,19 +163,14 @@ static void dump_id_index(const pk_pd_event *ev)
 		       (int64_t)pk_pd_rec_u64(ev, 3 + 4 * i), (int64_t)pk_pd_rec_u64(ev, 4 + 4 * i));
 }
 
-/* The rest of the line of a kernel record other than MMAP/COMM/FORK/EXIT/
- * SAMPLE; false when perf prints it as unhandled. */
+/* The rest of the line of a kernel record other than those script's side
+ * events print too (pd_record_text) and SAMPLE; false when perf prints it
+ * as unhandled. */
 static bool dump_kernel_other(const pk_pd_event *ev)
 {
 	const uint32_t *w = (const uint32_t *)(const void *)(ev->data + 8);
 	uint64_t f;
 	switch (ev->type) {
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: dump_switch(ev); return true;
-	case PERF_RECORD_NAMESPACES: dump_namespaces(ev); return true;
-	case PERF_RECORD_CGROUP:
-		printf(" cgroup: %" PRIu64 " %s\n", pk_pd_rec_u64(ev, 0), (const char *)ev->data + 16);
-		return true;
 	case PERF_RECORD_KSYMBOL:
 		printf(" addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", pk_pd_rec_u64(ev, 0),
 		       w[2], (unsigned)(w[3] & 0xffff), (unsigned)(w[3] >> 16), (const char *)ev->data + 24);
@@ -329,35 +261,14 @@ static void dump_other(dump_ctx *d, const pk_pd_event *ev)
 	const pk_session *s = d->s;
 	bool script = d->then != NULL;
 	const char *name = pk_pd_record_name(ev->type);
-	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev), ev->size, name ? name : "UNKNOWN");
+	printf("%#" PRIx64 " [%#x]: PERF_RECORD_%s", pk_pd_event_offset(pk_session_reader(s), ev), ev->size, name ? name : "UNKNOWN");
 	if (ev->type == PERF_RECORD_EXIT && script)
 		dump_next(d, ev);
-	switch (ev->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		dump_mmap(ev);
+	if (pd_record_text(&d->out, ev)) { /* the text script's side events print too */
+		pd_out_flush(&d->out);
 		return;
-	case PERF_RECORD_COMM: {
-		pk_pd_rec_comm c;
-		pk_error err;
-		if (pk_pd_rec_comm_parse(ev, &c, &err) == 0) {
-			printf("%s: %s:%d/%d\n", ev->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
-			       c.comm, (int32_t)c.pid, (int32_t)c.tid);
-			return;
-		}
-		break;
 	}
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		pk_pd_rec_fork f;
-		pk_error err;
-		if (pk_pd_rec_fork_parse(ev, &f, &err) == 0) {
-			printf("(%d:%d):(%d:%d)\n", (int32_t)f.pid, (int32_t)f.tid, (int32_t)f.ppid,
-			       (int32_t)f.ptid);
-			return;
-		}
-		break;
-	}
+	switch (ev->type) {
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		if (script)
@@ -499,11 +410,8 @@ static int dump_delivered(void *arg, pk_session *s, const pk_pd_event *ev,
 		fflush(stdout); /* the caller's lines follow */
 		return d->then(d->then_arg, s, ev, smp);
 	}
-	if (!d->branch_view || !smp->branch_nr)
-		return d->branch_view ? 0 : pk_session_stats_sample(&d->c, s, ev, smp);
-	for (uint64_t i = 0; i < smp->branch_nr; i++) /* report counts each branch */
-		pk_session_stats_sample(&d->c, s, ev, smp);
-	return 0;
+	return d->branch_view ? pk_session_stats_branches(&d->c, s, ev, smp) /* each branch */
+			      : pk_session_stats_sample(&d->c, s, ev, smp);
 }
 
 static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_pd_sample *smp)
@@ -514,7 +422,7 @@ static int dump_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk
 	dump_tstamp(d, ev, smp);
 	printf("%#" PRIx64 " [%#x]: PERF_RECORD_SAMPLE(IP, 0x%x): %d/%d: %#" PRIx64
 	       " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-	       dump_offset(s, ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
+	       pk_pd_event_offset(pk_session_reader(s), ev), ev->size, ev->misc, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 	       smp->period, smp->addr);
 	dump_sample_fields(d, ev, smp);
 	return 0; /* the rest: dump_delivered, as the session hands it out */
@@ -554,7 +462,9 @@ int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *
 		return 1;
 	pk_session_on_event(s, dump_event, &d);
 	pk_session_after_dump(s, dump_delivered, &d);
+	pd_out_init(&d.out, stdout);
 	int status = pd_session_run(s, dump_sample, &d);
+	pd_out_free(&d.out);
 	pk_session_on_event(s, NULL, NULL);
 	pk_session_after_dump(s, NULL, NULL);
 	if (!status && stats)

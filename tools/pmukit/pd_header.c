@@ -1,7 +1,7 @@
 /* perf.data's header printed as perf 6.1 prints it (`--header`,
- * `--header-only`). The attr fields are one list in perf's order (the
- * fields perf_event_attr__fprintf prints, zero ones skipped, flags and
- * sample_type/read_format by name); the features print in feature order,
+ * `--header-only`). The attr fields are the library's list in perf's order
+ * (pk_attr_fields_perf: zero ones skipped, flags and sample_type/read_format
+ * by name); the features print in feature order,
  * the ones perf shows only with -I as "<NAME> info available". */
 #include "pd_header.h"
 
@@ -14,57 +14,28 @@
 #include <pmukit/events.h>
 #include <pmukit/model.h>
 
-enum style { S_U, S_HEX, S_SIGNED, S_SAMPLE_TYPE, S_READ_FORMAT, S_BRANCH };
-
-typedef struct attr_out {
-	FILE *f;
-	const char *sep, *eq;
-} attr_out;
-
-static void field(const attr_out *o, const char *name, uint64_t v, enum style st)
+const char *pd_attr_field_str(const pk_attr_field *f, char *buf, size_t len)
 {
-	if (!v)
-		return;
-	char buf[512];
-	switch (st) {
-	case S_U: snprintf(buf, sizeof(buf), "%" PRIu64, v); break;
-	case S_HEX: snprintf(buf, sizeof(buf), "%#" PRIx64, v); break;
-	case S_SIGNED: snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v); break;
-	case S_SAMPLE_TYPE: pk_sample_type_str(v, buf, sizeof(buf)); break;
-	case S_READ_FORMAT: pk_read_format_str(v, buf, sizeof(buf)); break;
-	case S_BRANCH: pk_branch_sample_type_str(v, buf, sizeof(buf)); break;
-	}
-	fprintf(o->f, "%s%s%s%s", o->sep, name, o->eq, buf);
+	if (f->kind == PK_ATTR_SAMPLE_TYPE)
+		pk_sample_type_str(f->value, buf, len);
+	else if (f->kind == PK_ATTR_READ_FORMAT)
+		pk_read_format_str(f->value, buf, len);
+	else if (f->kind == PK_ATTR_BRANCH_TYPE)
+		pk_branch_sample_type_str(f->value, buf, len);
+	else
+		snprintf(buf, len, f->kind == PK_ATTR_HEX ? "0x%" PRIx64 : f->kind == PK_ATTR_INT ? "%" PRId64 : "%" PRIu64,
+			 f->value);
+	return buf;
 }
 
 void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, const char *eq)
 {
-	const attr_out o = {f, sep, eq};
-#define U(x) field(&o, #x, (uint64_t)a->x, S_U)
-	field(&o, "type", a->type, S_U);
-	field(&o, "size", a->size, S_U);
-	field(&o, "config", a->config, S_HEX);
-	field(&o, "{ sample_period, sample_freq }", a->sample_period, S_U);
-	field(&o, "sample_type", a->sample_type, S_SAMPLE_TYPE);
-	field(&o, "read_format", a->read_format, S_READ_FORMAT);
-	U(disabled); U(inherit); U(pinned); U(exclusive); U(exclude_user); U(exclude_kernel);
-	U(exclude_hv); U(exclude_idle); U(mmap); U(comm); U(freq); U(inherit_stat);
-	U(enable_on_exec); U(task); U(watermark); U(precise_ip); U(mmap_data); U(sample_id_all);
-	U(exclude_host); U(exclude_guest); U(exclude_callchain_kernel);
-	U(exclude_callchain_user); U(mmap2); U(comm_exec); U(use_clockid); U(context_switch);
-	U(write_backward); U(namespaces); U(ksymbol); U(bpf_event); U(aux_output); U(cgroup);
-	U(text_poke); U(build_id); U(inherit_thread); U(remove_on_exec); U(sigtrap);
-	field(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events, S_U);
-	U(bp_type);
-	field(&o, "{ bp_addr, config1 }", a->bp_addr, S_HEX);
-	field(&o, "{ bp_len, config2 }", a->bp_len, S_HEX);
-	field(&o, "branch_sample_type", a->branch_sample_type, S_BRANCH);
-	field(&o, "sample_regs_user", a->sample_regs_user, S_HEX);
-	U(sample_stack_user);
-	field(&o, "clockid", (uint64_t)(int64_t)a->clockid, S_SIGNED);
-	field(&o, "sample_regs_intr", a->sample_regs_intr, S_HEX);
-	U(aux_watermark); U(sample_max_stack); U(aux_sample_size); U(sig_data);
-#undef U
+	pk_attr_field v[64];
+	size_t n = pk_attr_fields_perf(a, v, 64);
+	char buf[512];
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (v[i].set)
+			fprintf(f, "%s%s%s%s", sep, v[i].name, eq, pd_attr_field_str(&v[i], buf, sizeof(buf)));
 }
 
 static void print_file_info(pk_pd_reader *r, const char *input, FILE *f)
@@ -172,23 +143,17 @@ static void print_sample_time(const pk_pd_header *h, FILE *f)
 }
 
 /* CLOCK_DATA: the clock of the samples and the reference time of day, the
- * date in local time as perf prints it; perf's names of the clocks. */
+ * date in local time as perf prints it, the clock by perf's name
+ * (pk_pd_clockid_name). */
 static void print_clock_data(const pk_pd_header *h, FILE *f)
 {
-	static const struct {
-		uint32_t id;
-		const char *name;
-	} clocks[] = {{CLOCK_MONOTONIC, "monotonic"}, {CLOCK_MONOTONIC_RAW, "monotonic_raw"},
-		      {CLOCK_REALTIME, "realtime"}, {CLOCK_BOOTTIME, "boottime"},
-		      {CLOCK_TAI, "tai"}};
 	if (!h->has_clock_data) {
 		fprintf(f, "# reference time disabled\n");
 		return;
 	}
-	const char *name = "(not found)";
-	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (clocks[i].id == h->clock_data_clockid)
-			name = clocks[i].name;
+	const char *name = pk_pd_clockid_name(h->clock_data_clockid);
+	if (!name)
+		name = "(not found)";
 	time_t sec = (time_t)(h->clock_wall_ns / 1000000000);
 	unsigned usec = (unsigned)(h->clock_wall_ns % 1000000000 / 1000);
 	char date[64] = "<error>";
@@ -221,20 +186,6 @@ static void print_pmu_caps(pk_pd_reader *r, int feat, FILE *f)
 		fprintf(f, "\n");
 	}
 	free(c);
-}
-
-/* DIR_FORMAT: u64 version (perf record --threads' directory). */
-static void print_dir_format(pk_pd_reader *r, FILE *f)
-{
-	const uint8_t *p;
-	size_t len;
-	uint64_t v;
-	if (pk_pd_feature_raw(r, PK_FEAT_DIR_FORMAT, &p, &len, NULL) < 0 || len < 8)
-		return;
-	memcpy(&v, p, 8);
-	if (pk_pd_needs_swap(r))
-		v = __builtin_bswap64(v);
-	fprintf(f, "# directory data version : %" PRIu64 "\n", v);
 }
 
 /* BPF_BTF: a line per blob; BPF_PROG_INFO: a line per program, or a
@@ -271,6 +222,7 @@ static void print_bpf(pk_pd_reader *r, int feat, FILE *f)
 
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
+	uint64_t v;
 	switch (feat) {
 	case PK_FEAT_HOSTNAME:
 	case PK_FEAT_OSRELEASE:
@@ -316,7 +268,10 @@ static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE
 	case PK_FEAT_CLOCK_DATA: print_clock_data(h, f); break;
 	case PK_FEAT_CPU_PMU_CAPS:
 	case PK_FEAT_PMU_CAPS: print_pmu_caps(r, feat, f); break;
-	case PK_FEAT_DIR_FORMAT: print_dir_format(r, f); break;
+	case PK_FEAT_DIR_FORMAT: /* perf record --threads' directory */
+		if (pk_pd_dir_format(r, &v) == 0)
+			fprintf(f, "# directory data version : %" PRIu64 "\n", v);
+		break;
 	case PK_FEAT_BPF_PROG_INFO:
 	case PK_FEAT_BPF_BTF: print_bpf(r, feat, f); break;
 	case PK_FEAT_CPU_TOPOLOGY:
@@ -360,12 +315,9 @@ char *pd_header_modeled(pk_pd_reader *r)
 {
 	pk_pd_header h;
 	pk_error err;
-	char *desc = NULL;
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
-	if (pk_pd_header_read(r, &h, &err) == 0 && h.hostname && h.osrelease &&
-	    !strcmp(h.hostname, PK_MODEL_NODENAME) && !strcmp(h.osrelease, PK_MODEL_RELEASE))
-		desc = strdup(h.cpudesc ? h.cpudesc : "the PMU model");
+	char *desc = pk_pd_header_read(r, &h, &err) == 0 ? pk_model_recorded(&h) : NULL;
 	pk_pd_header_release(&h);
 	return desc;
 }

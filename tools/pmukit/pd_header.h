@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <pmukit/events.h>
 #include <pmukit/perfdata.h>
 
 /* The "# ========" block, then "#" (input: the path, "-" for a pipe). In
@@ -31,6 +32,9 @@ int pd_header_pipe_features(pk_pd_reader *r, FILE *f);
  * "<sep><name><eq><value>" (perf's perf_event_attr__fprintf: sep ", " and
  * eq " = " in headers; evlist -v uses ": "). */
 void pd_attr_print(FILE *f, const struct perf_event_attr *a, const char *sep, const char *eq);
+/* A field's value as text (header and encode): names for masks, hex with
+ * 0x, signed or unsigned decimal. */
+const char *pd_attr_field_str(const pk_attr_field *f, char *buf, size_t len);
 
 
 #endif

@@ -1,8 +1,9 @@
 /* pmukit report: the call-chain tree of an entry (lib/hist/chain.c)
  * printed as perf report --stdio shows it (-g graph, fractal, flat,
- * folded). perf stores runs of nodes without a branch as one node; here a
- * run is walked when printing: a node with one child and no chain ending
- * at it goes on the same run. */
+ * folded), in the orders the library gives (pk_hist_cnode_children,
+ * pk_hist_cnode_ends). perf stores runs of nodes without a branch as one
+ * node; here a run is walked when printing: a node with one child and no
+ * chain ending at it goes on the same run. */
 #include "report_print.h"
 
 #include <inttypes.h>
@@ -34,116 +35,14 @@ static void put_value(const cg_print *p, uint64_t v, uint64_t nr, uint64_t total
 		fprintf(p->f, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-/* perf's order of two children, the higher first: by dso (none lowest;
- * two dsos as perf's by where each was allocated, which glibc's allocator
- * makes the order they were made: here that order, the dso's ordinal),
- * then by symbol start when both have one, else by address. */
-static bool before(const pk_hist_cnode *a, const pk_hist_cnode *b)
-{
-	if (a->has_map != b->has_map)
-		return a->has_map;
-	if (a->has_map && a->dso_ordinal != b->dso_ordinal)
-		return a->dso_ordinal > b->dso_ordinal;
-	if (a->sym && b->sym)
-		return a->sym_start > b->sym_start;
-	return a->ip > b->ip;
-}
-
-/* Merge sort of v[0, k) by cmp, stable (of equal nodes the earlier first),
- * as the insertion sort it replaced (quadratic on a wide node: a dso's root
- * under --sort dso); safe with the address order, which is not transitive
- * where symbols and bare addresses of one dso meet (qsort needs that). */
-typedef int node_cmp(const pk_hist_cnode *, const pk_hist_cnode *);
-
-static void merge_sort(const pk_hist_cnode **v, const pk_hist_cnode **t, size_t k, node_cmp *cmp)
-{
-	if (k < 2)
-		return;
-	size_t h = k / 2, x = 0, y = h, o = 0;
-	merge_sort(v, t, h, cmp);
-	merge_sort(v + h, t, k - h, cmp);
-	while (x < h && y < k)
-		t[o++] = cmp(v[y], v[x]) < 0 ? v[y++] : v[x++];
-	while (x < h)
-		t[o++] = v[x++];
-	memcpy(v, t, o * sizeof(*v)); /* v[y, k) is in place */
-}
-
-static bool sort_stable(const pk_hist_cnode **v, size_t k, node_cmp *cmp)
-{
-	if (k < 2)
-		return true;
-	const pk_hist_cnode **t = malloc(k * sizeof(*t));
-	if (!t)
-		return false;
-	merge_sort(v, t, k, cmp);
-	free(t);
-	return true;
-}
-
-static int cmp_addr(const pk_hist_cnode *a, const pk_hist_cnode *b)
-{
-	return before(a, b) ? -1 : before(b, a) ? 1 : 0;
-}
-
-/* The address order is not transitive where symbols and bare addresses of
- * one dso meet, so its sorts differ there: a node of fewer than WIDE
- * children keeps the insertion sort (the order perf's tree gives on the
- * files tested, perfdata_brstack's); a wider one (a dso's root under
- * --sort dso) the merge sort, as an insertion sort is quadratic. */
-#define WIDE 64
-
-static bool is_wide(const pk_hist_cnode *n)
-{
-	return n->nr_child >= WIDE;
-}
-
-/* n's children, highest address first: the order perf keeps children in
- * (a tree by address), which decides among equal values. */
-static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***out)
-{
-	size_t k = 0;
-	for (const pk_hist_cnode *c = n->child; c; c = c->next)
-		k++;
-	const pk_hist_cnode **v = malloc((k ? k : 1) * sizeof(*v));
-	*out = v;
-	if (!v)
-		return 0;
-	k = 0;
-	if (is_wide(n)) {
-		for (const pk_hist_cnode *c = n->child; c; c = c->next)
-			v[k++] = c;
-		return sort_stable(v, k, cmp_addr) ? k : 0;
-	}
-	for (const pk_hist_cnode *c = n->child; c; c = c->next) { /* insertion: see WIDE */
-		size_t j = k++;
-		for (; j > 0 && before(c, v[j - 1]); j--)
-			v[j] = v[j - 1];
-		v[j] = c;
-	}
-	return k;
-}
-
-/* The children kept (cumul >= the threshold), by cumul, stable. */
+/* The children kept (pk_hist_cnode_children: perf's order); fractal's
+ * threshold is of the parent's children, level by level. */
 static size_t kept_children(const cg_print *p, const pk_hist_cnode *n, const pk_hist_cnode ***out)
 {
 	uint64_t min_hit = p->min_hit;
-	if (p->o->mode == PK_HIST_CG_FRACTAL) /* of the parent's children, level by level */
+	if (p->o->mode == PK_HIST_CG_FRACTAL)
 		min_hit = (uint64_t)((double)(n->cumul - n->hit) * p->o->min_percent / 100.0);
-	const pk_hist_cnode **v;
-	size_t all = children_by_addr(n, &v), k = 0;
-	*out = v;
-	for (size_t i = 0; i < all; i++)
-		if (v[i]->cumul >= min_hit)
-			v[k++] = v[i];
-	for (size_t i = 1; i < k; i++) { /* insertion sort: stable; few kept */
-		const pk_hist_cnode *x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	return k;
+	return pk_hist_cnode_children(n, min_hit, out);
 }
 
 static void margin(const cg_print *p)
@@ -252,61 +151,13 @@ static bool print_graph(cg_print *p, const pk_hist_cnode *root, uint64_t total, 
 	return !first || below;
 }
 
-/* Nodes with chains ending there (hit >= min), after their children, then
- * by hit: the order perf lists flat and folded chains in. */
-static void collect_ends(const pk_hist_cnode *n, uint64_t min_hit, const pk_hist_cnode ***v, size_t *k,
-			 size_t *cap)
-{
-	const pk_hist_cnode **kids;
-	size_t nk = children_by_addr(n, &kids);
-	for (size_t i = 0; i < nk; i++)
-		collect_ends(kids[i], min_hit, v, k, cap);
-	free(kids);
-	if (!n->hit || n->hit < min_hit)
-		return;
-	if (*k == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		const pk_hist_cnode **nv = realloc(*v, nc * sizeof(**v));
-		if (!nv)
-			return;
-		*v = nv;
-		*cap = nc;
-	}
-	(*v)[(*k)++] = n;
-}
-
-/* The path from the root to n, root first. */
-static size_t path_to(const pk_hist_cnode *root, const pk_hist_cnode *n, const pk_hist_cnode **out, size_t max,
-		      size_t depth)
-{
-	for (const pk_hist_cnode *c = root->child; c; c = c->next) {
-		if (depth >= max)
-			return 0;
-		out[depth] = c;
-		if (c == n)
-			return depth + 1;
-		size_t r = path_to(c, n, out, max, depth + 1);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
 static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 {
-	const pk_hist_cnode **v = NULL;
-	size_t k = 0, cap = 0;
-	collect_ends(root, p->min_hit, &v, &k, &cap);
-	for (size_t i = 1; i < k; i++) {
-		const pk_hist_cnode *x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1]->hit < x->hit; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	const pk_hist_cnode **v;
+	size_t k = pk_hist_cnode_ends(root, p->min_hit, &v); /* perf's order */
 	const pk_hist_cnode *path[PK_MAX_STACK + 2];
 	for (size_t i = 0; i < k; i++) {
-		size_t np = path_to(root, v[i], path, PK_MAX_STACK + 2, 0);
+		size_t np = pk_hist_cnode_path(root, v[i], path, PK_MAX_STACK + 2);
 		if (p->o->mode == PK_HIST_CG_FOLDED) {
 			put_value(p, v[i]->hit, v[i]->nr, total);
 			fputc(' ', p->f);

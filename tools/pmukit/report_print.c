@@ -202,14 +202,8 @@ void report_hist_print(pk_hist *h)
 	 * when it has a column (elided), with -q too (perf 6.1) */
 	for (int i = 0; i < (o->fields ? o->nr_out : o->nr_keys); i++) {
 		int k = !o->fields ? i : o->out[i].val == PK_HIST_V_KEY ? o->out[i].key : -1;
-		const pk_hist_list *l = NULL;
-		const char *what = NULL;
-		if (k >= 0 && !strcmp(o->keys[k]->name, "comm"))
-			l = &o->comms, what = "comm";
-		else if (k >= 0 && !strcmp(o->keys[k]->name, "dso"))
-			l = &o->dsos, what = "dso";
-		else if (k >= 0 && o->keys[k]->order == PK_HIST_ORD_SYM)
-			l = &o->syms, what = "symbol";
+		const char *what;
+		const pk_hist_list *l = pk_hist_key_filter(o, k, &what);
 		if (l && l->n == 1)
 			printf("# %s: %s\n", what, l->items[0]);
 	}

@@ -22,12 +22,8 @@ void report_stats_print(pk_session *s, const uint64_t *samples, const uint64_t *
 			bool features, FILE *f);
 
 /* -T/--threads: the values of PERF_RECORD_READ records (perf record -s)
- * added up per thread and event, printed after the table as perf does. */
-typedef struct report_threads report_threads;
-report_threads *report_threads_new(pk_session *s);
-void report_threads_free(report_threads *t);
-/* pk_session's on_event. */
-void report_threads_event(void *arg, struct pk_session *s, const pk_pd_event *ev, bool before);
-void report_threads_print(const report_threads *t, FILE *f);
+ * added up per thread and event (pk_session_reads), printed after the
+ * table as perf does. */
+void report_threads_print(pk_session *s, const pk_session_reads *t, FILE *f);
 
 #endif

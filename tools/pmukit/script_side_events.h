@@ -39,5 +39,10 @@ typedef struct side_events {
 bool side_events_wants(const side_events *se, const pk_pd_event *ev, bool before);
 /* Prints the record's line. */
 void side_events_print(side_events *se, pk_session *s, const pk_pd_event *ev);
+/* The text after "PERF_RECORD_<NAME>" of a MMAP, MMAP2, COMM, FORK, EXIT,
+ * SWITCH, SWITCH_CPU_WIDE, NAMESPACES or CGROUP record, the same in these
+ * lines and -D's dump (perf_event__fprintf's); false for another type or
+ * a damaged record (nothing written). */
+bool pd_record_text(pd_out *o, const pk_pd_event *ev);
 
 #endif

@@ -204,11 +204,6 @@ int pd_session_finish(pk_session *s, int status)
 	return rc < 0 && !status ? 1 : status;
 }
 
-void pd_session_close(pk_session *s)
-{
-	pk_session_close(s);
-}
-
 void pd_aux_flags_warn(uint64_t truncated, uint64_t partial, uint64_t collision, uint64_t nr_aux,
 		       const char *lost_hint, const char *collision_hint)
 {

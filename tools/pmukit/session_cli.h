@@ -40,7 +40,6 @@ void pd_session_pipe_features(pk_session *s, FILE *f);
 /* Prints the session's closing words (stderr); returns status, or 1 when
  * samples were there and none could be decoded. */
 int pd_session_finish(pk_session *s, int status);
-void pd_session_close(pk_session *s);
 /* perf's warnings for PERF_RECORD_AUX flags, printed (stderr). */
 void pd_aux_flags_warn(uint64_t truncated, uint64_t partial, uint64_t collision, uint64_t nr_aux,
 		       const char *lost_hint, const char *collision_hint);

@@ -34,24 +34,7 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
 
-const char *stat_model_label(const pk_model *m, char *buf, size_t len)
-{
-	snprintf(buf, len, "scenario '%s' on machine '%s'", pk_model_scenario(m),
-		 pk_model_machine(m));
-	return buf;
-}
-
 /* ---- Event units and metrics ------------------------------------------- */
-
-const char *stat_evsel_unit(const pk_evsel *e, double *scale)
-{
-	return pk_evsel_display_unit(e, scale);
-}
-
-static double row_value(const stat_row *r, int runs)
-{
-	return pk_stat_row_value(r, runs);
-}
 
 /* What is printed after a count, and the further lines: the metrics
  * engine's (pk_metric_stat_lines). */
@@ -63,19 +46,6 @@ typedef pk_metric_lines metric_lines;
 static int csv_line_fields(const stat_printer *p)
 {
 	return 3 + (p->aggr == PK_AGGR_CPU || p->aggr == PK_AGGR_THREAD) + 2 * (p->per != PK_STAT_PER_NONE);
-}
-
-/* The metric's value in perf's eight human columns. */
-static int format_metric(const metric *m, char *buf, size_t len)
-{
-	return pk_metric_format(m->style, m->value, buf, len);
-}
-
-/* Count idx's metric lines into ml. */
-static int compute_metrics(const stat_printer *p, const pk_metric_table *t,
-			   const pk_metric_counts *in, size_t idx, metric_lines *ml)
-{
-	return pk_metric_stat_lines(t, in, idx, p->vendor_metric, p->vendor_arg, ml);
 }
 
 /* ---- Printing ----------------------------------------------------------- */
@@ -110,7 +80,7 @@ static void print_interval_prefix(FILE *o, double ns, bool pad, const char *tail
 static void metric_plain(const metric *m, char *buf, size_t len)
 {
 	char tmp[64];
-	format_metric(m, tmp, sizeof(tmp));
+	pk_metric_format(m->style, m->value, tmp, sizeof(tmp));
 	const char *p = tmp;
 	while (*p == ' ')
 		p++;
@@ -131,7 +101,7 @@ typedef struct row_head {
 static row_head row_head_of(const stat_row *r)
 {
 	row_head h;
-	h.unit = stat_evsel_unit(r->evsel, &h.scale);
+	h.unit = pk_evsel_display_unit(r->evsel, &h.scale);
 	h.st = status_text(r);
 	return h;
 }
@@ -221,7 +191,7 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 	if (h.st) {
 		out_json_str(o, h.st);
 	} else {
-		fprintf(o, "\"%f\"", row_value(r, p->runs) * h.scale);
+		fprintf(o, "\"%f\"", pk_stat_row_value(r, p->runs) * h.scale);
 	}
 	fprintf(o, ", \"unit\" : ");
 	out_json_str(o, h.unit);
@@ -279,7 +249,7 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 	if (h.st)
 		out_csv_field(o, h.st, sep);
 	else
-		fprintf(o, "%.*f", h.scale != 1.0 ? 2 : 0, row_value(r, p->runs) * h.scale);
+		fprintf(o, "%.*f", h.scale != 1.0 ? 2 : 0, pk_stat_row_value(r, p->runs) * h.scale);
 	out_csv_next(o, h.unit, sep);
 	out_csv_next(o, row_name(r), sep);
 	if (p->runs > 1)
@@ -333,7 +303,7 @@ static void human_metric(FILE *o, const metric *m)
 	}
 	int n = fprintf(o, " # ");
 	char mv[64];
-	n += format_metric(m, mv, sizeof(mv));
+	n += pk_metric_format(m->style, m->value, mv, sizeof(mv));
 	fputs(mv, o);
 	fprintf(o, " %-*s", 35 - n - 1, m->unit);
 }
@@ -353,7 +323,7 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		fputc('\n', o);
 		return;
 	}
-	stat_format_num(val, sizeof(val), row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
+	stat_format_num(val, sizeof(val), pk_stat_row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
 			p->big_num);
 	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
 	human_metric(o, &ml->v[0]);
@@ -437,7 +407,7 @@ static void only_column(stat_printer *p, const char *title, const metric *m, boo
 		if (p->fmt == STAT_CSV)
 			metric_plain(m, v, sizeof(v));
 		else
-			format_metric(m, v, sizeof(v));
+			pk_metric_format(m->style, m->value, v, sizeof(v));
 	}
 	if (p->fmt == STAT_JSON) {
 		fputs(*first ? "" : ", ", o);
@@ -467,7 +437,7 @@ static int only_columns(stat_printer *p, const stat_rows *rows, const pk_metric_
 				only_column(p, "", NULL, false, &first);
 			continue;
 		}
-		if (compute_metrics(p, p->metrics, in, i, ml) < 0)
+		if (pk_metric_stat_lines(p->metrics, in, i, p->vendor_metric, p->vendor_arg, ml) < 0)
 			return -ENOMEM;
 		for (size_t k = 0; k < ml->nr; k++) {
 			char buf[160];
@@ -559,7 +529,7 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
 		ret = print_metric_only(p, rows, &in, &ml, interval_ns);
 	for (size_t i = 0; i < rows->nr && !p->metric_only && ret == 0; i++) {
 		const stat_row *r = &rows->v[i];
-		ret = compute_metrics(p, p->metrics, &in, i, &ml);
+		ret = pk_metric_stat_lines(p->metrics, &in, i, p->vendor_metric, p->vendor_arg, &ml);
 		if (ret < 0)
 			break;
 		if (p->fmt == STAT_JSON)

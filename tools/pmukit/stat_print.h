@@ -62,16 +62,6 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
  * (negative: not shown). Human only. */
 void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double user_s, double sys_s);
 
-/* The unit perf shows an event's counts in and the scale to it (the
- * library's pk_evsel_display_unit; kept for script_metric.c): the
- * software clocks in msec (scale 1e-6: ns counted), else the sysfs alias's
- * (scale 1 without one). perf script scales sample periods so too. */
-const char *stat_evsel_unit(const pk_evsel *e, double *scale);
-
-/* "scenario 'S' on machine 'M'" into buf: what every output of a run on the
- * model (stat and record --model) names. */
-const char *stat_model_label(const pk_model *m, char *buf, size_t len);
-
 /* Formats v with thousands separators and `decimals` digits. */
 void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num);
 
