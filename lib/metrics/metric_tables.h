@@ -24,7 +24,8 @@ typedef struct pki_metric_event {
 
 typedef struct pki_metric_cpu_table {
 	pki_uarch uarch;           /* the core of lib/pmu/cpu_models.c */
-	const char *pfm;           /* and its first libpfm4 name ("skl", not "skx") */
+	const char *platform;      /* and its platform (perf's pmu-events directory:
+				      "skylake", not "skylakex") */
 	const char *source;        /* "SKL: skylake_metrics.json" */
 	const pk_metric_def *rows;
 	size_t nr_rows;
