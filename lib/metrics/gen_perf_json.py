@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generates lib/metrics/metrics_perf.c: the metrics of the Linux kernel's
 perf-format JSON files (tests/data/perfmon-perf: AMD Zen 2-5, Arm Neoverse
-N1/V1/N2/V2, Intel Gracemont as Alder Lake-N) as pmukit rows, one table
-per CPU keyed like metrics_intel.c (the core of lib/pmu/cpu_models.c and its
-first libpfm4 name), with the raw core encoding of every event they name.
+N1/V1/N2/V2, Intel Haswell to Emerald Rapids, Sierra Forest, Grand Ridge,
+Meteor Lake, Gracemont as Alder Lake-N) as pmukit rows, one table per CPU
+(per Unit of a hybrid file) keyed like metrics_intel.c (the core of
+lib/pmu/cpu_models.c and its platform, perf's pmu-events directory), with
+the raw core encoding of every event they name.
 Data in, data out: the C file holds no logic.
 
 Invariants (what a row is, from a file's entry):
@@ -29,7 +31,11 @@ Invariants (what a row is, from a file's entry):
   as lib/model's PKI_AMD; an event with a Unit (L3PMC, DFPMC, UMCPMC) or
   not in the files is no core event (core false, config 0), so `stat -M`
   refuses its metric by name.
-- Intel: encodings by gen_intel.py's encode_core (one place).
+- Intel: encodings by gen_intel.py's encode_core (one place); perf's
+  topdown-* events named PERF_METRICS.* as Intel's tables name them, the
+  TSX sysfs events (cycles-t, ...) by the kernel's encodings; an event
+  entry with a Unit other than the table's (uncore, the other core) is no
+  core event; source_count(EV) becomes the literal #source_count.
 
   gen_perf_json.py DATA_DIR OUT.c           write
   gen_perf_json.py DATA_DIR OUT.c --check   exit 1 when OUT.c differs
