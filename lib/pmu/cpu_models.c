@@ -30,6 +30,11 @@
 #define INTEL_R(r, pmu, uarch, pfm1, pfm2, dir)                                         \
 	{PK_VENDOR_INTEL, 6, r, 0, pmu, uarch, {pfm1, pfm2, NULL}, dir}
 
+static const int haswell[] = {0x3C, 0x3C, 0x45, 0x46, ANY};
+static const int skylake[] = {0x4E, 0x4E, 0x5E, 0x5E, 0x8E, 0x8E, 0x9E, 0x9E, 0xA5, 0xA6, ANY};
+static const int icelake[] = {0x7D, 0x7E, ANY};
+static const int tigerlake[] = {0x8C, 0x8D, ANY};
+static const int icelakex[] = {0x6A, 0x6A, 0x6C, 0x6C, ANY};
 static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xBF, 0xBF, ANY};
 /* Meteor Lake (AA, AC): Redwood Cove P-cores, Crestmont E-cores */
 static const int meteor[] = {0xAA, 0xAA, 0xAC, 0xAC, ANY};
@@ -48,30 +53,22 @@ static const pki_cpu_model table[] = {
 	/* Sandy Bridge .. Broadwell */
 	INTEL(0x2A, "snb", "sandybridge"), INTEL(0x2D, "snb_ep", "jaketown"),
 	INTEL(0x3A, "ivb", "ivybridge"), INTEL(0x3E, "ivb_ep", "ivytown"),
-	INTEL(0x3C, "hsw", "haswell"), INTEL(0x45, "hsw", "haswell"), INTEL(0x46, "hsw", "haswell"),
+	INTEL_R(haswell, "cpu", PKI_UARCH_NONE, "hsw", NULL, "haswell"),
 	INTEL(0x3F, "hsw_ep", "haswellx"), INTEL(0x3D, "bdw", "broadwell"),
 	INTEL(0x47, "bdw", "broadwell"), INTEL(0x4F, "bdw_ep", "broadwellx"),
 	INTEL(0x56, "bdw_ep", "broadwellde"),
 	/* Skylake client and its refreshes (Kaby/Coffee/Comet Lake) */
-	INTEL_U(0x4E, PKI_UARCH_SKYLAKE, "skl", "skylake"),
-	INTEL_U(0x5E, PKI_UARCH_SKYLAKE, "skl", "skylake"),
-	INTEL_U(0x8E, PKI_UARCH_SKYLAKE, "skl", "skylake"),
-	INTEL_U(0x9E, PKI_UARCH_SKYLAKE, "skl", "skylake"),
-	INTEL_U(0xA5, PKI_UARCH_SKYLAKE, "skl", "skylake"),
-	INTEL_U(0xA6, PKI_UARCH_SKYLAKE, "skl", "skylake"),
+	INTEL_R(skylake, "cpu", PKI_UARCH_SKYLAKE, "skl", NULL, "skylake"),
 	/* Skylake-X; stepping 5 and later are Cascade Lake */
 	{PK_VENDOR_INTEL, 6, (const int[]){0x55, 0x55, ANY}, 5, "cpu", PKI_UARCH_SKYLAKE,
 	 {"clx", "skx", NULL}, "cascadelakex"},
 	INTEL_U(0x55, PKI_UARCH_SKYLAKE, "skx", "skylakex"),
 	/* Ice Lake / Tiger Lake (Willow Cove) / Rocket Lake (Cypress Cove)
 	 * client, Ice Lake server: Sunny Cove's PMU, each its own metric files */
-	INTEL_U(0x7D, PKI_UARCH_SUNNY_COVE, "icl", "icelake"),
-	INTEL_U(0x7E, PKI_UARCH_SUNNY_COVE, "icl", "icelake"),
-	INTEL_U(0x8C, PKI_UARCH_SUNNY_COVE, "icl", "tigerlake"),
-	INTEL_U(0x8D, PKI_UARCH_SUNNY_COVE, "icl", "tigerlake"),
+	INTEL_R(icelake, "cpu", PKI_UARCH_SUNNY_COVE, "icl", NULL, "icelake"),
+	INTEL_R(tigerlake, "cpu", PKI_UARCH_SUNNY_COVE, "icl", NULL, "tigerlake"),
 	INTEL_U(0xA7, PKI_UARCH_SUNNY_COVE, "icl", "rocketlake"),
-	INTEL_U(0x6A, PKI_UARCH_SUNNY_COVE, "icx", "icelakex"),
-	INTEL_U(0x6C, PKI_UARCH_SUNNY_COVE, "icx", "icelakex"),
+	INTEL_R(icelakex, "cpu", PKI_UARCH_SUNNY_COVE, "icx", NULL, "icelakex"),
 	/* Sapphire Rapids, Emerald Rapids (Golden Cove / Raptor Cove cores) */
 	INTEL_U(0x8F, PKI_UARCH_GOLDEN_COVE_SRV, "spr", "sapphirerapids"),
 	{PK_VENDOR_INTEL, 6, (const int[]){0xCF, 0xCF, ANY}, 0, "cpu", PKI_UARCH_GOLDEN_COVE_SRV,

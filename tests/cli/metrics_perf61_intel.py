@@ -19,6 +19,18 @@ import sys
 
 import metrics_perf61
 
+# Tiger Lake and Rocket Lake: the same nodes
+TGL_RKL = (
+        "4k_aliasing backend_bound bad_speculation branch_instructions branch_mispredicts "
+        "branch_resteers cisc clears_resteers core_bound divider dram_bound dsb_switches "
+        "dtlb_load fb_full fetch_bandwidth fetch_latency few_uops_instructions "
+        "fp_vector_128b fp_vector_256b fp_vector_512b icache_misses itlb_misses l1_bound "
+        "l3_bound lcp light_operations load_stlb_miss lock_latency machine_clears "
+        "mem_bandwidth mem_latency memory_bound memory_operations mispredicts_resteers "
+        "ms_switches nop_instructions other_light_ops ports_utilization ports_utilized_1 "
+        "ports_utilized_2 ports_utilized_3m retiring serializing_operation slow_pause "
+        "split_loads sq_full store_bound store_fwd_blk store_latency streaming_stores "
+        "unknown_branches x87_use")
 # the TMA nodes (tma_ left out) both print alike, per CPU
 CASES = [
     ("GenuineIntel-6-55-4", "skylake",
@@ -65,28 +77,8 @@ CASES = [
         "ports_utilized_2 ports_utilized_3m retiring serializing_operation slow_pause "
         "split_loads sq_full store_bound store_fwd_blk store_latency streaming_stores "
         "unknown_branches x87_use"),
-    ("GenuineIntel-6-8C-1", "icelake",
-        "4k_aliasing backend_bound bad_speculation branch_instructions branch_mispredicts "
-        "branch_resteers cisc clears_resteers core_bound divider dram_bound dsb_switches "
-        "dtlb_load fb_full fetch_bandwidth fetch_latency few_uops_instructions "
-        "fp_vector_128b fp_vector_256b fp_vector_512b icache_misses itlb_misses l1_bound "
-        "l3_bound lcp light_operations load_stlb_miss lock_latency machine_clears "
-        "mem_bandwidth mem_latency memory_bound memory_operations mispredicts_resteers "
-        "ms_switches nop_instructions other_light_ops ports_utilization ports_utilized_1 "
-        "ports_utilized_2 ports_utilized_3m retiring serializing_operation slow_pause "
-        "split_loads sq_full store_bound store_fwd_blk store_latency streaming_stores "
-        "unknown_branches x87_use"),
-    ("GenuineIntel-6-A7-1", "icelake",
-        "4k_aliasing backend_bound bad_speculation branch_instructions branch_mispredicts "
-        "branch_resteers cisc clears_resteers core_bound divider dram_bound dsb_switches "
-        "dtlb_load fb_full fetch_bandwidth fetch_latency few_uops_instructions "
-        "fp_vector_128b fp_vector_256b fp_vector_512b icache_misses itlb_misses l1_bound "
-        "l3_bound lcp light_operations load_stlb_miss lock_latency machine_clears "
-        "mem_bandwidth mem_latency memory_bound memory_operations mispredicts_resteers "
-        "ms_switches nop_instructions other_light_ops ports_utilization ports_utilized_1 "
-        "ports_utilized_2 ports_utilized_3m retiring serializing_operation slow_pause "
-        "split_loads sq_full store_bound store_fwd_blk store_latency streaming_stores "
-        "unknown_branches x87_use"),
+    ("GenuineIntel-6-8C-1", "icelake", TGL_RKL),
+    ("GenuineIntel-6-A7-1", "icelake", TGL_RKL),
 ]
 CASES = [(c, m, ["tma_" + n for n in names.split()]) for c, m, names in CASES]
 
