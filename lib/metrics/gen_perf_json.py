@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generates lib/metrics/metrics_perf.c: the metrics of the Linux kernel's
 perf-format JSON files (tests/data/perfmon-perf: AMD Zen 2-5, Arm Neoverse
-N1/V1/N2/V2, Intel Gracemont as Alder Lake-N) as pmukit rows, one table
-per CPU keyed like metrics_intel.c (the core of lib/pmu/cpu_models.c and its
-first libpfm4 name), with the raw core encoding of every event they name.
+N1/V1/N2/V2, Intel Haswell to Emerald Rapids, Sierra Forest, Grand Ridge,
+Meteor Lake, Gracemont as Alder Lake-N) as pmukit rows, one table per CPU
+(per Unit of a hybrid file) keyed like metrics_intel.c (the core of
+lib/pmu/cpu_models.c and its platform, perf's pmu-events directory), with
+the raw core encoding of every event they name.
 Data in, data out: the C file holds no logic.
 
 Invariants (what a row is, from a file's entry):
@@ -29,10 +31,18 @@ Invariants (what a row is, from a file's entry):
   as lib/model's PKI_AMD; an event with a Unit (L3PMC, DFPMC, UMCPMC) or
   not in the files is no core event (core false, config 0), so `stat -M`
   refuses its metric by name.
-- Intel: encodings by gen_intel.py's encode_core (one place).
+- Intel: encodings by gen_intel.py's encode_core (one place); perf's
+  topdown-* events named PERF_METRICS.* as Intel's tables name them, the
+  TSX sysfs events (cycles-t, ...) by the kernel's encodings; an event
+  entry with a Unit other than the table's (uncore, the other core) is no
+  core event; source_count(EV) becomes the literal #source_count.
 
   gen_perf_json.py DATA_DIR OUT.c           write
   gen_perf_json.py DATA_DIR OUT.c --check   exit 1 when OUT.c differs
+  gen_perf_json.py --extract KERNEL_ARCH_DIR DATA_DIR DIR...
+      copy DIR's metric files from the kernel's tools/perf/pmu-events/arch/x86
+      (or arm64/...) into DATA_DIR/DIR and write DATA_DIR/DIR/events.json, the
+      events their formulas name (the x86 folders' data step)
 """
 import json
 import os
@@ -42,18 +52,36 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "topdown"))
 import gen_intel  # noqa: E402  (c_str, encode_core: one place)
 
-# directory, C name of its table, core (pki_uarch), libpfm4 name of its
-# cpu_models row, kind; a directory listed twice has one table
+# directory, C name of its table, core (pki_uarch), platform (cpu_models.c's
+# perf directory: with the core, the key), kind ("intel:UNIT": a hybrid
+# file's metrics and events of that Unit only); a table listed twice is one
 CPUS = [
-    ("amdzen2", "zen2", "ZEN2", "amd64_fam17h_zen2", "amd"),
-    ("amdzen3", "zen3", "ZEN3", "amd64_fam19h_zen3", "amd"),
-    ("amdzen4", "zen4", "ZEN4", "amd64_fam19h_zen4", "amd"),
-    ("amdzen5", "zen5", "ZEN5", "amd64_fam1ah_zen5", "amd"),
-    ("neoverse-n1", "neoverse_n1", "NEOVERSE_N1", "arm_n1", "arm"),
-    ("neoverse-v1", "neoverse_v1", "NEOVERSE_V1", "arm_v1", "arm"),
-    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_N2", "arm_n2", "arm"),
-    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_V2", "", "arm"),
-    ("alderlaken", "adln_grt", "GRACEMONT", "adl_grt", "intel"),
+    ("amdzen2", "zen2", "ZEN2", "amdzen2", "amd"),
+    ("amdzen3", "zen3", "ZEN3", "amdzen3", "amd"),
+    ("amdzen4", "zen4", "ZEN4", "amdzen4", "amd"),
+    ("amdzen5", "zen5", "ZEN5", "amdzen5", "amd"),
+    ("neoverse-n1", "neoverse_n1", "NEOVERSE_N1", "neoverse-n1", "arm"),
+    ("neoverse-v1", "neoverse_v1", "NEOVERSE_V1", "neoverse-v1", "arm"),
+    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_N2", "neoverse-n2-v2", "arm"),
+    ("neoverse-n2-v2", "neoverse_n2_v2", "NEOVERSE_V2", "neoverse-n2-v2", "arm"),
+    ("alderlaken", "adln_grt", "GRACEMONT", "alderlaken", "intel"),
+    # Alder Lake hybrid's E-cores: Alder Lake-N's Gracemont table
+    ("alderlaken", "adln_grt", "GRACEMONT", "alderlake", "intel"),
+    ("haswell", "hsw", "NONE", "haswell", "intel"),
+    ("haswellx", "hsx", "NONE", "haswellx", "intel"),
+    ("broadwell", "bdw", "NONE", "broadwell", "intel"),
+    ("broadwellx", "bdx", "NONE", "broadwellx", "intel"),
+    ("broadwellde", "bdwde", "NONE", "broadwellde", "intel"),
+    ("skylakex", "skx", "SKYLAKE", "skylakex", "intel"),
+    ("cascadelakex", "clx", "SKYLAKE", "cascadelakex", "intel"),
+    ("icelakex", "icx", "SUNNY_COVE", "icelakex", "intel"),
+    ("tigerlake", "tgl", "SUNNY_COVE", "tigerlake", "intel"),
+    ("rocketlake", "rkl", "SUNNY_COVE", "rocketlake", "intel"),
+    ("emeraldrapids", "emr", "GOLDEN_COVE_SRV", "emeraldrapids", "intel"),
+    ("sierraforest", "srf", "CRESTMONT", "sierraforest", "intel"),
+    ("grandridge", "grr", "CRESTMONT", "grandridge", "intel"),
+    ("meteorlake", "mtl_rwc", "REDWOOD_COVE", "meteorlake", "intel:cpu_core"),
+    ("meteorlake", "mtl_cmt", "CRESTMONT", "meteorlake", "intel:cpu_atom"),
 ]
 # perf's generic hardware events as the kernel maps them to raw events
 # (arch/x86/events/amd/core.c amd_perfmon_event_map, intel/core.c
@@ -61,6 +89,16 @@ CPUS = [
 GENERIC = {"amd": {"instructions": 0xc0, "cycles": 0x76},
            "intel": {"instructions": 0xc0, "cycles": 0x3c},
            "arm": {"instructions": 0x08, "cycles": 0x11}}
+# the Intel core PMU's named events of sysfs (arch/x86/events/intel/core.c):
+# TSX's (in_tx: config bit 32, in_tx_cp: bit 33), and the PERF_METRICS
+# fields as pmukit's Intel tables name them (lib/topdown/gen_intel.py)
+INTEL_SYSFS = {"cycles-t": 0x10000003c, "cycles-ct": 0x30000003c, "tx-start": 0x1c9,
+               "el-start": 0x1c8}
+TOPDOWN = {"topdown-retiring": "RETIRING", "topdown-bad-spec": "BAD_SPECULATION",
+           "topdown-fe-bound": "FRONTEND_BOUND", "topdown-be-bound": "BACKEND_BOUND",
+           "topdown-heavy-ops": "HEAVY_OPERATIONS", "topdown-br-mispredict": "BRANCH_MISPREDICTS",
+           "topdown-fetch-lat": "FETCH_LATENCY", "topdown-mem-bound": "MEMORY_BOUND"}
+CORE_PMUS = {"cpu", "cpu_core", "cpu_atom"}
 KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "strcmp_cpuid_str", "smt_on"}
 NAME = re.compile(r"(?<![A-Za-z0-9_.:\\])[A-Za-z_#](?:[A-Za-z0-9_.:]|\\.)*(?:@[^@]*@[A-Za-z0-9_.:]*)?")
 
@@ -72,13 +110,19 @@ def read(path):
 
 def load(data, d, kind):
     """The metric entries (Arm's merged with sbsa.json) and events by
-    lower-case name of directory d."""
+    lower-case name of directory d; of a hybrid's ("intel:cpu_atom") the
+    entries of that Unit (cpu_core's also those without one: C-states, SMI),
+    and its events (another Unit's: no core event)."""
     entries, events = [], {}
+    unit = kind.partition(":")[2] or None
+    mine = None if unit in (None, "cpu_core") else unit  # no Unit: the P-core's (perf's "cpu")
     for f in sorted(os.listdir(os.path.join(data, d))):
         for e in read(os.path.join(data, d, f)):
             if "EventName" in e:
+                if kind.startswith("intel") and e.get("Unit") != unit:
+                    continue  # uncore, or the other core's
                 events[e["EventName"].lower()] = e
-            elif "MetricName" in e or ("ArchStdEvent" in e and f != "events.json"):
+            elif ("MetricName" in e and e.get("Unit") in (unit, mine)) or ("ArchStdEvent" in e and f != "events.json"):
                 entries.append(e)
     if kind == "arm":
         common = {e["EventName"].lower(): e for e in read(os.path.join(data, "armv8-events.json"))}
@@ -104,10 +148,11 @@ def pmu_event(tok):
     """A `pmu@event\\,mod\\=v@` token as pmukit's expression names it."""
     pmu, body, suffix = tok.split("@")
     parts = body.replace("\\", "").split(",")
-    if pmu != "cpu" or suffix:
+    if pmu not in CORE_PMUS or suffix:
         return tok  # another PMU's event (msr, cstate), a privilege suffix: no core event
-    mods = {"cmask": lambda v: f":c{int(v, 0)}", "edge": lambda v: ":e1", "inv": lambda v: ":i1"}
-    out = parts[0]
+    mods = {"cmask": lambda v: f":c{int(v, 0)}", "edge": lambda v: ":e1", "inv": lambda v: ":i1",
+            "umask": lambda v: f":u{int(v, 0):#x}"}
+    out = parts[0] if parts[0] not in TOPDOWN else "PERF_METRICS." + TOPDOWN[parts[0]]
     for p in parts[1:]:
         k, _, v = p.partition("=")
         out += mods[k](v)
@@ -129,6 +174,13 @@ def decide_cpuid(expr):
     return re.sub(r"(#midr_ge_0x[0-9a-f]+)\s*\^\s*1\b", r"(1 - \1)", expr)
 
 
+def source_count(expr):
+    """perf's source_count(EV) (the number of uncore PMUs EV is summed
+    over) as the literal #source_count, which no caller supplies: the
+    metrics using it name uncore events, which stat -M refuses anyway."""
+    return re.sub(r"source_count\([^()]*\)", "#source_count", expr)
+
+
 class Cpu:
     def __init__(self, entries):
         self.by_name = {}
@@ -142,7 +194,7 @@ class Cpu:
         """The unscaled formula of metric name, references inlined."""
         if depth > 16:
             raise SystemExit(f"{name}: metric references nest too deep (a cycle?)")
-        text = decide_cpuid(self.by_name[name]["MetricExpr"])
+        text = source_count(decide_cpuid(self.by_name[name]["MetricExpr"]))
         return NAME.sub(lambda t: self.token(t.group(0), depth), text)
 
     def token(self, tok, depth):
@@ -154,6 +206,8 @@ class Cpu:
             return "#wall_ns"
         if "@" in tok:
             tok = pmu_event(tok)
+        if parser_name(tok) in TOPDOWN:
+            tok = "PERF_METRICS." + TOPDOWN[parser_name(tok)]
         if parser_name(tok) not in self.used:
             self.used.append(parser_name(tok))
         return tok
@@ -177,13 +231,16 @@ class Cpu:
 
 def encode(name, events, kind):
     """The raw core config of a reference name, or None: no core event."""
-    if name in GENERIC[kind]:
-        return GENERIC[kind][name]
+    if name in GENERIC[kind.partition(":")[0]]:
+        return GENERIC[kind.partition(":")[0]][name]
     base, *mods = name.split(":")
-    if kind == "intel":
+    if kind.startswith("intel") and name in INTEL_SYSFS:
+        return INTEL_SYSFS[name]
+    if kind.startswith("intel"):
         # perf's files leave out a zero EventCode or UMask (the fixed counters')
         perfmon = {k: dict({"EventCode": "0x00", "UMask": "0x00"}, **v) for k, v in events.items()}
-        return gen_intel.encode_core(name, perfmon) if base in perfmon else None
+        known = base in perfmon or base.startswith("PERF_METRICS.")
+        return gen_intel.encode_core(name, perfmon) if known else None
     e = events.get(base.lower())
     if not e or "/" in base or e.get("Unit"):
         return None
@@ -205,10 +262,12 @@ def encode(name, events, kind):
 
 def gen_cpu(data, d, cname, kind):
     entries, events = load(data, d, kind)
-    if kind == "intel":  # perfmon keys by their EventName as written
+    if kind.startswith("intel"):  # perfmon keys by their EventName as written
         events = {e["EventName"]: e for e in events.values()}
     cpu = Cpu(entries)
-    out = [f"/* {d}: {', '.join(sorted(f for f in os.listdir(os.path.join(data, d)) if f != 'events.json'))} */",
+    unit = kind.partition(":")[2]
+    files = ', '.join(sorted(f for f in os.listdir(os.path.join(data, d)) if f != 'events.json'))
+    out = [f"/* {d}: {files}{', Unit ' + unit if unit else ''} */",
            f"static const pk_metric_def {cname}_metrics[] = {{"]
     for name in sorted(cpu.by_name, key=str.lower):
         m = cpu.by_name[name]
@@ -245,14 +304,44 @@ def c_file(data):
             parts += [gen_cpu(data, d, cname, kind), ""]
             done.add(cname)
     parts.append("const pki_metric_cpu_table pki_metric_perf[] = {")
-    for d, cname, uarch, pfm, _ in CPUS:
-        parts.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {gen_intel.c_str(pfm)}, "
-                     f"{gen_intel.c_str('perf ' + d)}, {cname}_metrics, {cname}_metric_events),")
+    for d, cname, uarch, platform, kind in CPUS:
+        unit = kind.partition(":")[2]
+        parts.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {gen_intel.c_str(platform)}, "
+                     f"{gen_intel.c_str(' '.join(['perf', d] + ([unit] if unit else [])))}, "
+                     f"{cname}_metrics, {cname}_metric_events),")
     parts += ["};", f"const size_t pki_metric_perf_nr = {len(CPUS)};"]
     return "\n".join(parts) + "\n"
 
 
+def extract(arch, data, dirs):
+    """Copy each directory's metric files (the kernel's arch/<arch> files
+    whose entries have a MetricName) unchanged into data/<dir>/, and write
+    data/<dir>/events.json: the entries of its event files whose EventName
+    a MetricExpr names as a word, in the kernel's file and entry order."""
+    for d in dirs:
+        src, dst = os.path.join(arch, d), os.path.join(data, d)
+        os.makedirs(dst, exist_ok=True)
+        mfiles, kept = [], []
+        for f in sorted(os.listdir(src)):
+            e = read(os.path.join(src, f)) if f.endswith(".json") else None
+            if isinstance(e, list) and any("MetricName" in x and "EventName" not in x for x in e):
+                mfiles.append(f)
+                with open(os.path.join(src, f)) as i, open(os.path.join(dst, f), "w") as o:
+                    o.write(i.read())
+        text = " ".join(m.get("MetricExpr", "") for f in mfiles for m in read(os.path.join(src, f)))
+        words = {w.lower() for w in re.findall(r"[A-Za-z0-9_.]+", text.replace("\\", ""))}
+        for f in sorted(os.listdir(src)):
+            if f in mfiles or f == "metricgroups.json" or not f.endswith(".json"):
+                continue
+            kept += [e for e in read(os.path.join(src, f)) if e.get("EventName", "").lower() in words]
+        with open(os.path.join(dst, "events.json"), "w") as o:
+            o.write(json.dumps(kept, indent=4) + "\n")
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[1] == "--extract":
+        extract(sys.argv[2], sys.argv[3], sys.argv[4:])
+        return 0
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     data, target = sys.argv[1], sys.argv[2]

@@ -1,6 +1,7 @@
 /* The vendors' metric tables looked up for a CPU (stat -M, list metric):
- * the core of lib/pmu/cpu_models.c picks the generated table
- * (metrics_intel.c, else metrics_perf.c), names and groups match without case as perf's do, and
+ * the core and the platform (perf's pmu-events directory) of
+ * lib/pmu/cpu_models.c pick the generated table (metrics_intel.c, else
+ * metrics_perf.c; a hybrid's platform has one per core), names and groups match without case as perf's do, and
  * a formula's event names resolve to their raw core encodings.
  *
  * Invariants: a lookup never allocates; an event that is no core event is
@@ -28,8 +29,8 @@ static const pki_metric_cpu_table *table_of(const pk_cpuid *id, const char *pmu)
 	} sets[] = {{pki_metric_intel, pki_metric_intel_nr}, {pki_metric_perf, pki_metric_perf_nr}};
 	for (size_t s = 0; s < PK_ARRAY_SIZE(sets); s++)
 		for (size_t i = 0; i < sets[s].nr; i++)
-			if (sets[s].v[i].uarch == m->uarch &&
-			    (!m->pfm[0] || !strcmp(sets[s].v[i].pfm, m->pfm[0])))
+			if (sets[s].v[i].uarch == m->uarch && m->platform &&
+			    !strcmp(sets[s].v[i].platform, m->platform))
 				return &sets[s].v[i];
 	return NULL;
 }

@@ -5710,9 +5710,9 @@ static const pki_metric_event adl_glc_metric_events[] = {
 };
 
 const pki_metric_cpu_table pki_metric_intel[] = {
-	PKI_METRIC_CPU_TABLE(PKI_UARCH_SKYLAKE, "skl", "SKL: skylake_metrics.json", skl_metrics, skl_metric_events),
-	PKI_METRIC_CPU_TABLE(PKI_UARCH_SUNNY_COVE, "icl", "ICL: icelake_metrics.json", icl_metrics, icl_metric_events),
-	PKI_METRIC_CPU_TABLE(PKI_UARCH_GOLDEN_COVE_SRV, "spr", "SPR: sapphirerapids_metrics.json", spr_metrics, spr_metric_events),
-	PKI_METRIC_CPU_TABLE(PKI_UARCH_GOLDEN_COVE, "adl_glc", "ADL: alderlake_metrics_goldencove_core.json", adl_glc_metrics, adl_glc_metric_events),
+	PKI_METRIC_CPU_TABLE(PKI_UARCH_SKYLAKE, "skylake", "SKL: skylake_metrics.json", skl_metrics, skl_metric_events),
+	PKI_METRIC_CPU_TABLE(PKI_UARCH_SUNNY_COVE, "icelake", "ICL: icelake_metrics.json", icl_metrics, icl_metric_events),
+	PKI_METRIC_CPU_TABLE(PKI_UARCH_GOLDEN_COVE_SRV, "sapphirerapids", "SPR: sapphirerapids_metrics.json", spr_metrics, spr_metric_events),
+	PKI_METRIC_CPU_TABLE(PKI_UARCH_GOLDEN_COVE, "alderlake", "ADL: alderlake_metrics_goldencove_core.json", adl_glc_metrics, adl_glc_metric_events),
 };
 const size_t pki_metric_intel_nr = 4;

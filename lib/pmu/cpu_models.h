@@ -2,8 +2,9 @@
  * identified CPU is, and libpfm4's tables for it. The TopDown methods
  * (lib/topdown/td_methods.c), the PMU model's counters (lib/model/
  * counters.c) and libpfm4's named events (lib/events/pfm.c) key their own
- * data by the core it names, so the three cannot drift apart. Internal,
- * pki_ names. */
+ * data by the core it names, so the three cannot drift apart; the vendors'
+ * metric tables (lib/metrics/metric_find.c) by the core and the platform
+ * (perf's pmu-events directory). Internal, pki_ names. */
 #ifndef PK_PMU_CPU_MODELS_H
 #define PK_PMU_CPU_MODELS_H
 
@@ -12,11 +13,12 @@
 #include <pmukit/cpuid.h>
 
 typedef enum pki_uarch {
-	PKI_UARCH_NONE, /* known to libpfm4 only */
+	PKI_UARCH_NONE, /* no core data of pmukit's own (libpfm4's, metrics only) */
 	PKI_UARCH_SKYLAKE,
 	PKI_UARCH_SUNNY_COVE,
 	PKI_UARCH_GOLDEN_COVE,     /* Alder/Raptor Lake P-core */
 	PKI_UARCH_GOLDEN_COVE_SRV, /* Sapphire/Emerald Rapids */
+	PKI_UARCH_REDWOOD_COVE,    /* Meteor Lake P-core, Granite Rapids */
 	PKI_UARCH_GRACEMONT,
 	PKI_UARCH_CRESTMONT,
 	PKI_UARCH_LION_COVE,
@@ -46,6 +48,8 @@ typedef struct pki_cpu_model {
 	const char *pmu;      /* core PMU name, or a prefix ending in '*' */
 	pki_uarch uarch;
 	const char *pfm[3];   /* libpfm4 PMU names, best first */
+	const char *platform; /* perf's pmu-events directory (its mapfile.csv), which keys
+				 the vendors' metric tables with uarch; NULL: none */
 } pki_cpu_model;
 
 /* The first row matching this CPU and core PMU, or NULL. */

@@ -21,8 +21,9 @@ case MetricName for TMA, the MetricName otherwise), in Intel's groups plus
 perf's TopdownL<N>, tma_L<N>_group and tma_<parent>_group for tree nodes,
 with the raw core encoding of each event (or none: uncore, MSR and energy
 events, which `stat -M` refuses by name), one table per CPU keyed by the
-core of lib/pmu/cpu_models.c (pki_uarch and its first libpfm4 name, the C
-name here, so Skylake-X and Ice Lake-X, other files, take none). Constants become literals:
+core of lib/pmu/cpu_models.c and its platform (perf's pmu-events directory:
+Skylake-X, Ice Lake-X and Tiger Lake, other files, take the kernel's tables
+of lib/metrics/gen_perf_json.py). Constants become literals:
 #smt_on, #threads, #num_cpus, #sockets, #tsc, #duration_ms, #duration_s, #chas;
 any other constant but a number stops the generator. SYSTEM_TSC_FREQ becomes
 #tsc: the files' formulas use it as their BaseFormula's `tsc`, the TSC's
@@ -44,6 +45,9 @@ CPUS = [
     ("ADL", "alderlake_metrics_goldencove_core.json", ["alderlake_goldencove_core.json"], "adl_glc",
      "GOLDEN_COVE"),
 ]
+# perf's pmu-events directory of each CPU folder (lib/pmu/cpu_models.c's
+# platform): with the core, the key of its metric table
+PLATFORMS = {"SKL": "skylake", "ICL": "icelake", "SPR": "sapphirerapids", "ADL": "alderlake"}
 PERF_METRICS = ["RETIRING", "BAD_SPECULATION", "FRONTEND_BOUND", "BACKEND_BOUND",
                 "HEAVY_OPERATIONS", "BRANCH_MISPREDICTS", "FETCH_LATENCY", "MEMORY_BOUND"]
 CONSTANTS = {"HYPERTHREADING_ON": "#smt_on", "THREADS_PER_CORE": "#threads",
@@ -310,7 +314,7 @@ def metrics_file(perfmon):
                " * checks that this file equals what the files give. */"]
     table = ["const pki_metric_cpu_table pki_metric_intel[] = {"]
     for cpu, mfile, _, cname, uarch in CPUS:
-        table.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {c_str(cname)}, "
+        table.append(f"\tPKI_METRIC_CPU_TABLE(PKI_UARCH_{uarch}, {c_str(PLATFORMS[cpu])}, "
                      f"{c_str(cpu + ': ' + mfile)}, {cname}_metrics, {cname}_metric_events),")
     table += ["};", f"const size_t pki_metric_intel_nr = {len(CPUS)};"]
     return c_file(comment, "metrics/metric_tables.h", gen_metrics_cpu, perfmon, table)

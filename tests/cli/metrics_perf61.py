@@ -97,6 +97,30 @@ def compare(src, pk, machine, metrics, tmp, stub):
     return values(out[0][1]), values(out[1][1]), out
 
 
+def check_cases(src, pk, cases, prefix):
+    """Each (PERF_CPUID, fixture machine, metrics) compared (compare): every
+    metric printed with the same value by both, or FAIL and both outputs.
+    The exit status: 77 without perf 6.1 or a mount namespace, else 1 when
+    any failed."""
+    tmp, stub = oracle61.prepare(src, prefix)
+    if not tmp:
+        return 77
+    with open(os.path.join(tmp, "zero"), "w") as f:
+        f.write("times enabled=1000000 running=1000000\n")
+    bad = 0
+    for cpuid, machine, metrics in cases:
+        CPUS[machine] = cpuid  # the fixture tree, this CPU's tables
+        a, b, out = compare(src, pk, machine, metrics, tmp, stub)
+        for m in metrics:
+            ok = m in a and a[m] == b.get(m)
+            bad += not ok
+            print(f"{'ok' if ok else 'FAIL'}: {cpuid} {m}: perf {a.get(m)} pmukit {b.get(m)}")
+        if any(m not in a or a[m] != b.get(m) for m in metrics):
+            print(f"perf:\n{out[0][1]}\npmukit:\n{out[1][1]}")
+    print(f"{bad} failed")
+    return 1 if bad else 0
+
+
 # The layouts compared line for line (times masked) on Skylake's Level 1:
 # perf's merge puts tma_frontend_bound in tma_backend_bound's group and
 # tma_retiring in tma_bad_speculation's; with -I the first interval only

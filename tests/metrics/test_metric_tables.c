@@ -60,7 +60,7 @@ static void test_every_table_compiles(void **state)
 	assert_int_equal(pki_metric_intel_nr, 4);
 	for (size_t i = 0; i < pki_metric_intel_nr; i++)
 		check_table(&pki_metric_intel[i]);
-	assert_int_equal(pki_metric_perf_nr, 9);
+	assert_int_equal(pki_metric_perf_nr, 25);
 	for (size_t i = 0; i < pki_metric_perf_nr; i++)
 		check_table(&pki_metric_perf[i]);
 }
@@ -81,8 +81,24 @@ static void test_lookup(void **state)
 	/* the E-cores: Gracemont's table (perf's alderlaken files) */
 	assert_non_null(pk_metric_defs_cpu(&adl, "cpu_atom", &nr, &src));
 	assert_string_equal(src, "perf alderlaken");
-	assert_null(pk_metric_defs_cpu(&skx, NULL, &nr, NULL)); /* SKX: another file */
+	/* Skylake-X: perf's skylakex files, not Skylake client's */
+	assert_non_null(pk_metric_defs_cpu(&skx, NULL, &nr, &src));
+	assert_string_equal(src, "perf skylakex");
+	/* Tiger Lake, Rocket Lake: their own files, though Sunny Cove's PMU
+	 * (TopDown and the model take Ice Lake's) */
+	pk_cpuid tgl = cpu("GenuineIntel-6-8C-1");
+	assert_non_null(pk_metric_defs_cpu(&tgl, NULL, &nr, &src));
+	assert_string_equal(src, "perf tigerlake");
+	/* Meteor Lake: the P-core's by default, the E-core's by cpu_atom */
+	pk_cpuid mtl = cpu("GenuineIntel-6-AA-4");
+	assert_non_null(pk_metric_defs_cpu(&mtl, "cpu_atom", &nr, &src));
+	assert_string_equal(src, "perf meteorlake cpu_atom");
+	assert_int_equal(nr, 84);
+	/* Granite Rapids, Lunar Lake: no metric file in Linux 6.12 */
+	pk_cpuid gnr = cpu("GenuineIntel-6-AD-1"), lnl = cpu("GenuineIntel-6-BD-1");
+	assert_null(pk_metric_defs_cpu(&gnr, NULL, &nr, NULL));
 	assert_int_equal(nr, 0);
+	assert_null(pk_metric_defs_cpu(&lnl, "cpu_core", &nr, NULL));
 	/* perf's JSON tables: the entries with a MetricName (amdzen4's
 	 * recommended.json repeats umc_cas_cmd_read_ratio: once here) */
 	static const struct {
@@ -96,7 +112,22 @@ static void test_lookup(void **state)
 		    {"0x00000000410fd400", "perf neoverse-v1", 35},
 		    {"0x00000000410fd490", "perf neoverse-n2-v2", 45},
 		    {"0x00000000410fd4f0", "perf neoverse-n2-v2", 45},
-		    {"GenuineIntel-6-BE-0", "perf alderlaken", 93}};
+		    {"GenuineIntel-6-BE-0", "perf alderlaken", 93},
+		    {"GenuineIntel-6-3C-3", "perf haswell", 118},
+		    {"GenuineIntel-6-3F-2", "perf haswellx", 158},
+		    {"GenuineIntel-6-3D-4", "perf broadwell", 142},
+		    {"GenuineIntel-6-4F-1", "perf broadwellx", 182},
+		    {"GenuineIntel-6-56-2", "perf broadwellde", 141},
+		    {"GenuineIntel-6-55-4", "perf skylakex", 259},
+		    {"GenuineIntel-6-55-7", "perf cascadelakex", 268},
+		    {"GenuineIntel-6-6A-6", "perf icelakex", 272},
+		    {"GenuineIntel-6-8D-1", "perf tigerlake", 222},
+		    {"GenuineIntel-6-A7-1", "perf rocketlake", 239},
+		    {"GenuineIntel-6-CF-2", "perf emeraldrapids", 296},
+		    {"GenuineIntel-6-AF-3", "perf sierraforest", 146},
+		    {"GenuineIntel-6-B6-1", "perf grandridge", 133},
+		    /* Meteor Lake's P-core: Unit cpu_core and none (C-states) */
+		    {"GenuineIntel-6-AC-4", "perf meteorlake cpu_core", 211 + 12}};
 	for (size_t i = 0; i < sizeof(perf) / sizeof(perf[0]); i++) {
 		pk_cpuid id = cpu(perf[i].cpuid);
 		if (!pk_metric_defs_cpu(&id, NULL, &nr, &src) || strcmp(src, perf[i].source) ||

@@ -1,12 +1,14 @@
 /* The metric tables generated from the kernel's perf JSON files
- * (lib/metrics/metrics_perf.c: AMD Zen, Arm Neoverse, Intel Gracemont)
+ * (lib/metrics/metrics_perf.c: AMD Zen, Arm Neoverse, Intel)
  * evaluated by the engine over chosen counts, each value computed by hand
  * from the files' formulas (the comments give the arithmetic): AMD's
  * PipelineL1/L2 (perf's metric references and ScaleUnit "100%"),
  * Neoverse's TopdownL1 (the #slots literal, the N2 r0p0 erratum form that
  * strcmp_cpuid_str picks, and V2's without it), a few ratios, and
  * Gracemont's tma_backend_bound with its threshold (perf's thresholds
- * name unscaled values).
+ * name unscaled values), and a few metrics of each Intel platform of the
+ * kernel's files (Haswell to Emerald Rapids, Sierra Forest, Grand Ridge,
+ * Meteor Lake's P-core and E-core tables by PMU).
  *
  * Invariants: every event is resolved through pk_metric_event_config, so a
  * name the table lacks or refuses fails the test; counts sit on the
@@ -60,8 +62,11 @@ static void check(const char *cpuid, const char *machine, const char *pmu, const
 		assert_non_null(v[i].evsel);
 	}
 	/* #midr as stat -M gives it: the files' strcmp_cpuid_str branches */
-	pk_metric_literal lit[] = {{"#midr", (double)id.midr}, {"#slots", slots}};
-	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 1 + (slots > 0)};
+	/* and Intel's #core_wide and #smt_on as perf gives them for -a on a
+	 * machine without SMT (the thread's own cycles are the core's) */
+	pk_metric_literal lit[] = {{"#midr", (double)id.midr}, {"#core_wide", 1}, {"#smt_on", 0},
+				   {"#slots", slots}};
+	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 3 + (slots > 0)};
 	for (size_t i = 0; i < nw; i++) {
 		long r = pk_metric_table_find(t, w[i].metric);
 		if (r < 0)
@@ -179,6 +184,81 @@ static void test_gracemont(void **state)
 	pk_metric_table_free(t);
 }
 
+/* Skylake-X, Cascade Lake, Haswell: tma_info_thread_slots = 4 *
+ * tma_info_core_core_clks, which is CPU_CLK_UNHALTED.THREAD when
+ * #core_wide and not #SMT_on: slots 4000. skx tma_retiring = 100 *
+ * RETIRE_SLOTS 2000 / 4000 = 50; clx tma_frontend_bound = 100 *
+ * IDQ_UOPS_NOT_DELIVERED.CORE 1000 / 4000 = 25. Haswell-X and the
+ * Broadwells: tma_info_thread_ipc = INST_RETIRED.ANY 3000 / THREAD 1000. */
+static void test_intel_before_icl(void **state)
+{
+	(void)state;
+	static const count c[] = {{"UOPS_RETIRED.RETIRE_SLOTS", 2000}, {"CPU_CLK_UNHALTED.THREAD", 1000},
+				  {"IDQ_UOPS_NOT_DELIVERED.CORE", 1000}, {"INST_RETIRED.ANY", 3000}};
+	static const want skx[] = {{"tma_retiring", 50}, {"tma_info_thread_ipc", 3}};
+	static const want clx[] = {{"tma_frontend_bound", 25}, {"tma_retiring", 50}};
+	static const want ipc[] = {{"tma_info_thread_ipc", 3}};
+	check("GenuineIntel-6-55-4", "skylake", "cpu", c, N(c), 0, skx, N(skx));
+	check("GenuineIntel-6-55-7", "skylake", "cpu", c, N(c), 0, clx, N(clx));
+	check("GenuineIntel-6-3C-3", "skylake", "cpu", c, N(c), 0, skx, N(skx));
+	const char *more[] = {"GenuineIntel-6-3F-2", "GenuineIntel-6-3D-4", "GenuineIntel-6-4F-1",
+			      "GenuineIntel-6-56-2"};
+	for (size_t i = 0; i < N(more); i++)
+		check(more[i], "skylake", "cpu", c, N(c), 0, ipc, N(ipc));
+}
+
+/* PERF_METRICS (perf's topdown-* events) over FE 30, BS 10, RET 40, BE 20
+ * (sum 100), TOPDOWN.SLOTS 1000: Ice Lake-X and Meteor Lake's P-core
+ * tma_retiring = 100 * 40 / 100 (+ 0 * slots) = 40; Emerald Rapids
+ * tma_heavy_operations = 100 * HEAVY 15 / 100 = 15. Tiger Lake
+ * tma_bad_speculation = 100 * max(1 - (fe + be + ret), 0) with fe = 0.3 -
+ * INT_MISC.UOP_DROPPING 50 / 1000 = 0.25, be = 0.2 + 5 *
+ * INT_MISC.CLEARS_COUNT 20 / 1000 = 0.3, ret 0.4: 100 * 0.05 = 5. Rocket
+ * Lake tma_info_thread_ipc = INST_RETIRED.ANY 3000 / THREAD 1000 = 3. */
+static void test_intel_perf_metrics(void **state)
+{
+	(void)state;
+	static const count c[] = {{"TOPDOWN.SLOTS", 1000}, {"PERF_METRICS.FRONTEND_BOUND", 30},
+				  {"PERF_METRICS.BAD_SPECULATION", 10}, {"PERF_METRICS.RETIRING", 40},
+				  {"PERF_METRICS.BACKEND_BOUND", 20}, {"INST_RETIRED.ANY", 3000},
+				  {"CPU_CLK_UNHALTED.THREAD", 1000}};
+	static const count tgl[] = {{"TOPDOWN.SLOTS", 1000}, {"PERF_METRICS.FRONTEND_BOUND", 30},
+				    {"PERF_METRICS.BAD_SPECULATION", 10}, {"PERF_METRICS.RETIRING", 40},
+				    {"PERF_METRICS.BACKEND_BOUND", 20}, {"INT_MISC.UOP_DROPPING", 50},
+				    {"INT_MISC.CLEARS_COUNT", 20}};
+	static const count emr[] = {{"TOPDOWN.SLOTS", 1000}, {"PERF_METRICS.FRONTEND_BOUND", 30},
+				    {"PERF_METRICS.BAD_SPECULATION", 10}, {"PERF_METRICS.RETIRING", 40},
+				    {"PERF_METRICS.BACKEND_BOUND", 20}, {"PERF_METRICS.HEAVY_OPERATIONS", 15}};
+	static const want ret[] = {{"tma_retiring", 40}, {"tma_info_thread_ipc", 3}};
+	static const want bad[] = {{"tma_bad_speculation", 5}};
+	static const want heavy[] = {{"tma_heavy_operations", 15}, {"tma_retiring", 40}};
+	check("GenuineIntel-6-6A-6", "icelake", "cpu", c, N(c), 0, ret, N(ret));
+	check("GenuineIntel-6-A7-1", "icelake", "cpu", c, N(c), 0, ret, N(ret));
+	check("GenuineIntel-6-8C-1", "icelake", "cpu", tgl, N(tgl), 0, bad, N(bad));
+	check("GenuineIntel-6-CF-2", "sapphirerapids", "cpu", emr, N(emr), 0, heavy, N(heavy));
+	check("GenuineIntel-6-AA-4", "alderlake", "cpu_core", c, N(c), 0, ret, N(ret));
+}
+
+/* Crestmont, 6 slots a cycle: Sierra Forest tma_retiring = 100 *
+ * TOPDOWN_RETIRING.ALL_P 3000 / (6 * CPU_CLK_UNHALTED.CORE 1000) = 50;
+ * Grand Ridge tma_backend_bound = 100 * TOPDOWN_BE_BOUND.ALL_P 1200 / 6000
+ * = 20; Meteor Lake's E-core (cpu_atom: the Unit cpu_atom metrics)
+ * tma_frontend_bound = 100 * TOPDOWN_FE_BOUND.ALL_P 1500 / 6000 = 25 and
+ * tma_info_core_ipc = INST_RETIRED.ANY 3000 / CORE 1000 = 3. */
+static void test_crestmont(void **state)
+{
+	(void)state;
+	static const count c[] = {{"TOPDOWN_RETIRING.ALL_P", 3000}, {"TOPDOWN_BE_BOUND.ALL_P", 1200},
+				  {"TOPDOWN_FE_BOUND.ALL_P", 1500}, {"CPU_CLK_UNHALTED.CORE", 1000},
+				  {"INST_RETIRED.ANY", 3000}};
+	static const want srf[] = {{"tma_retiring", 50}, {"tma_backend_bound", 20}};
+	static const want mtl[] = {{"tma_frontend_bound", 25}, {"tma_info_core_ipc", 3},
+				   {"tma_retiring", 50}};
+	check("GenuineIntel-6-AF-3", "skylake", "cpu", c, N(c), 0, srf, N(srf));
+	check("GenuineIntel-6-B6-1", "skylake", "cpu", c, N(c), 0, srf, N(srf));
+	check("GenuineIntel-6-AA-4", "alderlake", "cpu_atom", c, N(c), 0, mtl, N(mtl));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +266,9 @@ int main(void)
 		cmocka_unit_test(test_neoverse_topdown),
 		cmocka_unit_test(test_neoverse_n1_ratios),
 		cmocka_unit_test(test_gracemont),
+		cmocka_unit_test(test_intel_before_icl),
+		cmocka_unit_test(test_intel_perf_metrics),
+		cmocka_unit_test(test_crestmont),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

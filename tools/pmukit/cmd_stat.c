@@ -709,6 +709,7 @@ int cmd_stat(int argc, char **argv)
 		.runs = 1,
 		.metric_only = o.metric_only,
 		.per = o.per,
+		.core_wide = o.all_cpus && !o.cpu_list,
 	};
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;

@@ -512,15 +512,16 @@ static int print_metric_only(stat_printer *p, const stat_rows *rows, const pk_me
 int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, double interval_ns)
 {
 	pk_metric_count *counts;
-	pk_metric_literal lit;
+	pk_metric_literal lit[2];
 	pk_metric_counts in;
 	if (!p->metrics) {
 		p->metrics = pk_metric_table_stat(NULL);
 		if (!p->metrics)
 			return -ENOMEM;
 	}
-	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, &lit, &in) < 0)
+	if (pk_metric_counts_from_stat(rows, wall_ns, &counts, lit, &in) < 0)
 		return -ENOMEM;
+	lit[in.nr_lit++] = (pk_metric_literal){"#core_wide", p->core_wide};
 	if (interval_ns >= 0 && !p->metric_only)
 		print_interval_header(p);
 	metric_lines ml = {0};

@@ -42,6 +42,9 @@ typedef struct stat_printer {
 	pk_metric_vendor_fn vendor_metric;
 	const void *vendor_arg;
 	bool metric_only;          /* --metric-only: one line of metric columns per bucket */
+	/* perf's #core_wide for the vendor metrics: every CPU is counted (-a
+	 * without -C), so a thread's core is measured whole */
+	bool core_wide;
 	/* --model: what was modeled ("scenario 'S' on machine 'M'"); JSON rows
 	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
 	 * measured. */
