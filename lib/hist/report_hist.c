@@ -354,18 +354,24 @@ bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
 	return false;
 }
 
-static void add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, size_t n, size_t at,
-		      uint64_t period)
+/* e's tree takes the chain from position at: at once, or (Children, the
+ * sample's trie walk in rp->path) at the end, by a credit at its node;
+ * non-zero when out of memory. */
+static int add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, size_t n, size_t at,
+		     uint64_t period)
 {
 	if (!rp->o.use_cg || !n)
-		return;
+		return 0;
 	size_t depth = rp->o.cg.caller ? at + 1 : n - at;
 	if (depth > e->max_depth)
 		e->max_depth = depth;
+	if (rp->path)
+		return !pki_hist_trie_credit(&rp->trie, rp->path[at], e, period);
 	if (rp->o.cg.caller)
 		pki_hist_cnode_add(&rp->nodes, &e->chain, chain, at + 1, true, period);
 	else
 		pki_hist_cnode_add(&rp->nodes, &e->chain, chain + at, n - at, false, period);
+	return 0;
 }
 
 /* Children: every other function of the chain, once per sample. */
@@ -403,7 +409,8 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		e->seen = stamp;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
-		add_chain(rp, e, chain, n, i, period);
+		if (add_chain(rp, e, chain, n, i, period))
+			return 1;
 	}
 	return 0;
 }
@@ -465,12 +472,20 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	case PERF_RECORD_MISC_GUEST_USER: e->v[mi * PK_HIST_NV + PK_HIST_GUS] += period; break;
 	default: break;
 	}
-	if (rp->o.children) {
-		add_chain(rp, e, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
-		return add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
+	size_t at = rp->o.cg.caller ? n - 1 : 0;
+	if (!rp->o.children) /* one path a sample: straight into the tree */
+		return add_chain(rp, e, chain, n, at, period);
+	pki_hist_tnode *path[PK_MAX_STACK];
+	if (rp->o.use_cg && n) {
+		if (!pki_hist_trie_walk(&rp->trie, smp->pid, smp->tid, chain, n, rp->o.cg.caller, path))
+			return 1;
+		rp->path = path;
 	}
-	add_chain(rp, e, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
-	return 0;
+	int r = add_chain(rp, e, chain, n, at, period);
+	if (!r)
+		r = add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
+	rp->path = NULL;
+	return r;
 }
 
 /* ---- the end: texts made late, merged entries, order ---- */
@@ -638,6 +653,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		return NULL;
 	size_t n = 0;
 	bool changed = false;
+	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
 	if (rp->fast) /* entries merge below: the cache's use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
 	for (size_t b = 0; b < NBUCKETS; b++)
@@ -708,6 +724,7 @@ void pk_hist_free(pk_hist *rp)
 	free(rp->buckets);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);
+	pki_hist_arena_free(&rp->trie.a);
 	free(rp->leader);
 	free(rp->member);
 	free(rp->nr_members);
