@@ -120,13 +120,13 @@ static bool index_grow(pki_hist_arena *a, pk_hist_cnode *parent)
 	return true;
 }
 
-/* same_fn, and for an address without a symbol the same dso and map
- * (strict: the Children trie's nodes, whose fields the trees copy). */
+/* same_fn, and (strict: the Children trie's nodes, whose fields the trees
+ * copy and whose entries they keep) the same symbol, dso and map. */
 static bool same(const pk_hist_cnode *n, const pki_hist_loc *l, bool strict)
 {
 	if (!same_fn(n, l))
 		return false;
-	return !strict || n->sym || (n->dso == l->dso && n->has_map == l->has_map);
+	return !strict || (n->sym == l->sym && n->dso == l->dso && n->has_map == l->has_map);
 }
 
 static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l, bool strict)
@@ -233,14 +233,8 @@ void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode 
  * in the order the samples made them: a tree node is made by the first
  * sample through it, whose credit is the first made to pass it (a later
  * credit of an earlier sample would have passed it earlier). Trie nodes
- * match as tree nodes do, and an address without a symbol also by its dso
- * and map (the tree copies the trie node's fields). */
-struct pki_hist_tnode {
-	pk_hist_cnode n;             /* the function (child_for's node) */
-	pki_hist_tnode *up;          /* the parent; NULL: a thread's node */
-	struct pki_hist_credit *credits;
-};
-
+ * match as tree nodes do and also by the symbol, dso and map (the tree
+ * copies the trie node's fields; the node keeps its entry, report_hist.c). */
 typedef struct pki_hist_credit {
 	pk_hist_entry *e;
 	pki_hist_tnode *node;

@@ -57,6 +57,17 @@ void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode 
 /* Children's chains (chain.c): one trie per thread of its samples'
  * chains, each entry's tree made from it at the end. */
 typedef struct pki_hist_tnode pki_hist_tnode;
+struct pki_hist_tnode {
+	pk_hist_cnode n;             /* the function (a tree node's fields) */
+	pki_hist_tnode *up;          /* the parent; NULL: a thread's node */
+	struct pki_hist_credit *credits;
+	/* the entry of the function under the entry cache's keys (a thread's
+	 * trie: the function decides it), valid for this comm version and
+	 * event */
+	struct pk_hist_entry *e;
+	uint64_t comm_version;
+	int ev;
+};
 typedef struct pki_hist_trie {
 	pki_hist_arena a;            /* its nodes and credits */
 	pk_hist_cnode root;          /* a child per thread */

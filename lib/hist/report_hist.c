@@ -374,6 +374,25 @@ static int add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, s
 	return 0;
 }
 
+/* The entry of chain[i] (c->loc) under the sample's filters (perf): the one
+ * its trie node keeps when the entry cache's keys apply. */
+static pk_hist_entry *chain_entry(pk_hist *rp, const pki_hist_ctx *c, size_t i, int ev, bool hid)
+{
+	if (!rp->path || rp->fast_state <= 0)
+		return pki_hist_entry_for(rp, c, ev, hid);
+	pki_hist_tnode *t = rp->path[i];
+	uint64_t v = pk_machine_comm_version(rp->s->machine);
+	if (!t->e || t->comm_version != v || t->ev != ev) {
+		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+		if (!e)
+			return NULL;
+		t->e = e;
+		t->comm_version = v;
+		t->ev = ev;
+	}
+	return t->e;
+}
+
 /* Children: every other function of the chain, once per sample. */
 static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const pki_hist_loc *chain, size_t n,
 		       int ev, int mi, uint64_t period, bool hid)
@@ -401,7 +420,7 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		if (!at.sym)
 			at.dso_addr = at.ip;
 		c->loc = &at;
-		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
+		pk_hist_entry *e = chain_entry(rp, c, i, ev, hid);
 		if (!e)
 			return 1;
 		if (e->seen == stamp && !repeat)
@@ -498,9 +517,11 @@ static bool late_text(const pk_hist *rp, int k, const pk_hist_entry *e, char *b,
 		snprintf(b, n, "%7d:%s", (int)e->tid, pk_machine_comm(m, e->pid, e->tid));
 		return true;
 	}
+	if (strcmp(name, "comm") || e->cols[k][0] != ':') /* the default's first byte */
+		return false;
 	char dflt[16];
 	snprintf(dflt, sizeof(dflt), ":%u", e->tid);
-	if (!strcmp(name, "comm") && !strcmp(e->cols[k], dflt)) {
+	if (!strcmp(e->cols[k], dflt)) {
 		/* perf names a task's earlier samples after its first COMM */
 		snprintf(b, n, "%s", pk_machine_comm(m, e->pid, e->tid));
 		return true;
