@@ -374,16 +374,33 @@ static int add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, s
 	return 0;
 }
 
-/* The entry of chain[i] (c->loc) under the sample's filters (perf): the one
- * its trie node keeps when the entry cache's keys apply. */
-static pk_hist_entry *chain_entry(pk_hist *rp, const pki_hist_ctx *c, size_t i, int ev, bool hid)
+/* The entry of chain[i] under the sample's filters (perf). */
+static pk_hist_entry *chain_loc_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hist_loc *l, int ev,
+				      bool hid)
+{
+	/* perf keys a chain's unresolved address by the address itself, not
+	 * by its offset in the map as the sample's own entry: one entry per
+	 * process and load address, apart from the Self one */
+	pki_hist_loc at = *l;
+	if (!at.sym)
+		at.dso_addr = at.ip;
+	c->loc = &at;
+	pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+	c->loc = NULL; /* at is gone */
+	return e;
+}
+
+/* chain_loc_entry's, or the one chain[i]'s trie node keeps when the entry
+ * cache's keys apply. */
+static pk_hist_entry *chain_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hist_loc *chain, size_t i,
+				  int ev, bool hid)
 {
 	if (!rp->path || rp->fast_state <= 0)
-		return pki_hist_entry_for(rp, c, ev, hid);
+		return chain_loc_entry(rp, c, &chain[i], ev, hid);
 	pki_hist_tnode *t = rp->path[i];
 	uint64_t v = pk_machine_comm_version(rp->s->machine);
 	if (!t->e || t->comm_version != v || t->ev != ev) {
-		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+		pk_hist_entry *e = chain_loc_entry(rp, c, &chain[i], ev, hid);
 		if (!e)
 			return NULL;
 		t->e = e;
@@ -409,18 +426,11 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->o.cg.caller ? n - 1 - step : step;
-		/* perf keys a chain's unresolved address by the address itself,
-		 * not by its offset in the map as the sample's own entry: one
-		 * entry per process and load address, apart from the Self one */
-		pki_hist_loc at = chain[i];
 		/* an address without a map takes the level of the last one
 		 * with a map on the walk, else the sample's (perf 6.1) */
-		if (at.has_map || at.sym)
-			c->level = at.level;
-		if (!at.sym)
-			at.dso_addr = at.ip;
-		c->loc = &at;
-		pk_hist_entry *e = chain_entry(rp, c, i, ev, hid);
+		if (chain[i].has_map || chain[i].sym)
+			c->level = chain[i].level;
+		pk_hist_entry *e = chain_entry(rp, c, chain, i, ev, hid);
 		if (!e)
 			return 1;
 		if (e->seen == stamp && !repeat)
