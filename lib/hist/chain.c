@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
+static inline bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
 {
 	if (n->sym && l->sym)
 		return n->sym_start == l->sym_start && n->dso == l->dso;
@@ -122,11 +122,12 @@ static bool index_grow(pki_hist_arena *a, pk_hist_cnode *parent)
 
 /* same_fn, and (strict: the Children trie's nodes, whose fields the trees
  * copy and whose entries they keep) the same symbol, dso and map. */
-static bool same(const pk_hist_cnode *n, const pki_hist_loc *l, bool strict)
+static inline bool same(const pk_hist_cnode *n, const pki_hist_loc *l, bool strict)
 {
-	if (!same_fn(n, l))
-		return false;
-	return !strict || (n->sym == l->sym && n->dso == l->dso && n->has_map == l->has_map);
+	if (strict)
+		return n->sym == l->sym && n->dso == l->dso && n->has_map == l->has_map &&
+		       (n->sym ? n->sym_start == l->sym_start : n->ip == l->ip);
+	return same_fn(n, l);
 }
 
 static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l, bool strict)
@@ -250,9 +251,12 @@ bool pki_hist_trie_walk(pki_hist_trie *t, uint32_t pid, uint32_t tid, const pki_
 	pk_hist_cnode *cur = child_for(&t->a, &t->root, &th, sizeof(pki_hist_tnode), true);
 	for (size_t k = 0; cur && k < n; k++) {
 		size_t i = leaf_first ? k : n - 1 - k;
-		pk_hist_cnode *c = child_for(&t->a, cur, &chain[i], sizeof(pki_hist_tnode), true);
-		if (c)
-			((pki_hist_tnode *)c)->up = (pki_hist_tnode *)cur;
+		pk_hist_cnode *c = cur->hot; /* the path of the last sample: no call */
+		if (!c || !same(c, &chain[i], true)) {
+			c = child_for(&t->a, cur, &chain[i], sizeof(pki_hist_tnode), true);
+			if (c)
+				((pki_hist_tnode *)c)->up = (pki_hist_tnode *)cur;
+		}
 		path[i] = (pki_hist_tnode *)c;
 		cur = c;
 	}
