@@ -181,8 +181,9 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
  * common -s lists), an entry is found again by those inputs (the task and
  * the machine's comm version, the dso and symbol pointers, the symbol's
  * start or the address), without making and hashing the texts: a Children
- * pass asks for an entry per function of every chain. A slot holds the
- * last entry of its inputs; a miss takes the texts' way and fills it.
+ * pass asks for an entry per function of every chain. A set of two slots
+ * holds the last two entries of its inputs' hash; a miss takes the texts'
+ * way and fills the set's first slot (its entry moved to the second).
  * Entries are never freed or moved before pk_hist_collect, which ends the
  * cache's use. */
 #define FAST_SLOTS 16384u
@@ -225,7 +226,7 @@ static pki_hist_fast *fast_slot(pk_hist *rp, const pki_hist_fast *f)
 	uint64_t h = f->addr ^ (uint64_t)(uintptr_t)f->sym * 31 ^ (uint64_t)(uintptr_t)f->dso * 17 ^
 		     ((uint64_t)f->tid << 32) ^ f->comm_version * 7 ^ (uint64_t)f->ev;
 	h *= 0x9e3779b97f4a7c15ULL;
-	return &rp->fast[(h >> 40) % FAST_SLOTS];
+	return &rp->fast[((h >> 40) % (FAST_SLOTS / 2)) * 2];
 }
 
 static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
@@ -249,12 +250,16 @@ pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bo
 		return entry_slow(rp, c, ev, hid);
 	pki_hist_fast f;
 	fast_inputs(rp, c, ev, &f);
-	pki_hist_fast *slot = fast_slot(rp, &f);
+	pki_hist_fast *slot = fast_slot(rp, &f), *other = slot + 1; /* a set of two */
 	if (slot->e && fast_same(slot, &f))
 		return slot->e;
+	if (other->e && fast_same(other, &f))
+		return other->e;
 	f.e = entry_slow(rp, c, ev, hid);
-	if (f.e)
+	if (f.e) { /* the newest first: the older of the two goes */
+		*other = *slot;
 		*slot = f;
+	}
 	return f.e;
 }
 
@@ -325,6 +330,12 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	rp->buckets[h] = e;
 	rp->nr_entries++;
 	return e;
+}
+
+/* Whether any of --comm, --pid, --tid, --dsos, --symbols is given. */
+static inline bool filters(const pk_hist *rp)
+{
+	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n;
 }
 
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
@@ -481,7 +492,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		return pki_hist_branch_sample(rp, &c, ei, lead, mi);
 	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
-	bool hid = pki_hist_hidden(rp, &c);
+	bool hid = filters(rp) && pki_hist_hidden(rp, &c);
 	pk_hist_entry *e = pki_hist_entry_for(rp, &c, lead, hid);
 	if (!e)
 		return 1;
