@@ -186,7 +186,10 @@ void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_l
 	root->cumul += period;
 	root->cumul_nr++;
 	for (size_t i = 0; i < n; i++) {
-		pk_hist_cnode *c = child_for(a, cur, &locs[caller ? n - 1 - i : i], sizeof(*c), false);
+		const pki_hist_loc *l = &locs[caller ? n - 1 - i : i];
+		pk_hist_cnode *c = cur->hot; /* chains of a loop repeat: no call */
+		if (!c || !same_fn(c, l))
+			c = child_for(a, cur, l, sizeof(*c), false);
 		if (!c)
 			return; /* out of memory: the chain stops here */
 		c->cumul += period;
