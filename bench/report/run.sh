@@ -15,6 +15,9 @@
 #   flat     -g none --no-children
 #   dso      --sort dso
 #   cds      --sort comm,dso,sym
+#   caller   -g caller
+#   hier     --hierarchy
+#   fields   -F overhead,sample,period,comm,dso,sym
 # Before the views, per kind the floor: `pmukit script -F tid -i FILE` (the
 # script fast path, one short field a sample) to /dev/null, RUNS times: the
 # cost of reading and parsing the file, below which no view can go (the
@@ -29,7 +32,7 @@ pmukit=${1:-$here/../../build/tools/pmukit/pmukit}
 shift || true
 kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(proc-48 sched)
-read -r -a views <<<"${VIEWS:-default nochild flat dso cds}"
+read -r -a views <<<"${VIEWS:-default nochild flat dso cds caller hier fields}"
 runs=${RUNS:-3}
 dir=${PK_BENCH_DIR:-/tmp/pmukit-bench-script}
 command -v perf >/dev/null || { echo "perf not found" >&2; exit 2; }
@@ -45,6 +48,9 @@ view_args() { # view -> the options after `report --stdio`
 	flat) args=(-g none --no-children) ;;
 	dso) args=(--sort dso) ;;
 	cds) args=(--sort comm,dso,sym) ;;
+	caller) args=(-g caller) ;;
+	hier) args=(--hierarchy) ;;
+	fields) args=(-F overhead,sample,period,comm,dso,sym) ;;
 	*) echo "unknown view $1" >&2; exit 2 ;;
 	esac
 }

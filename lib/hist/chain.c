@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
+static inline bool same_fn(const pk_hist_cnode *n, const pki_hist_loc *l)
 {
 	if (n->sym && l->sym)
 		return n->sym_start == l->sym_start && n->dso == l->dso;
@@ -120,30 +120,42 @@ static bool index_grow(pki_hist_arena *a, pk_hist_cnode *parent)
 	return true;
 }
 
-static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l)
+/* same_fn, and (strict: the Children trie's nodes, whose fields the trees
+ * copy and whose entries they keep) the same symbol, dso and map. */
+static inline bool same(const pk_hist_cnode *n, const pki_hist_loc *l, bool strict)
 {
-	if (parent->hot && same_fn(parent->hot, l)) /* chains of a loop repeat */
+	if (strict)
+		return n->sym == l->sym && n->dso == l->dso && n->has_map == l->has_map &&
+		       (n->sym ? n->sym_start == l->sym_start : n->ip == l->ip);
+	return same_fn(n, l);
+}
+
+static pk_hist_cnode *find_child(const pk_hist_cnode *parent, const pki_hist_loc *l, bool strict)
+{
+	if (parent->hot && same(parent->hot, l, strict)) /* chains of a loop repeat */
 		return parent->hot;
 	const struct pki_hist_cindex *x = parent->index;
 	if (!x) {
 		for (pk_hist_cnode *c = parent->child; c; c = c->next)
-			if (same_fn(c, l))
+			if (same(c, l, strict))
 				return c;
 		return NULL;
 	}
 	for (uint32_t i = fn_hash(l->sym, l->dso, l->sym_start, l->ip) & x->mask; x->slot[i];
 	     i = (i + 1) & x->mask)
-		if (same_fn(x->slot[i], l))
+		if (same(x->slot[i], l, strict))
 			return x->slot[i];
 	return NULL;
 }
 
-static pk_hist_cnode *child_for(pki_hist_arena *a, pk_hist_cnode *parent, const pki_hist_loc *l)
+/* parent's child of l, made (size bytes, a pk_hist_cnode first) when new. */
+static pk_hist_cnode *child_for(pki_hist_arena *a, pk_hist_cnode *parent, const pki_hist_loc *l,
+				size_t size, bool strict)
 {
-	pk_hist_cnode *c = find_child(parent, l);
+	pk_hist_cnode *c = find_child(parent, l, strict);
 	if (c)
 		return parent->hot = c;
-	c = arena_get(a, sizeof(*c));
+	c = arena_get(a, size);
 	if (!c)
 		return NULL;
 	c->sym = l->sym;
@@ -174,7 +186,10 @@ void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_l
 	root->cumul += period;
 	root->cumul_nr++;
 	for (size_t i = 0; i < n; i++) {
-		pk_hist_cnode *c = child_for(a, cur, &locs[caller ? n - 1 - i : i]);
+		const pki_hist_loc *l = &locs[caller ? n - 1 - i : i];
+		pk_hist_cnode *c = cur->hot; /* chains of a loop repeat: no call */
+		if (!c || !same_fn(c, l))
+			c = child_for(a, cur, l, sizeof(*c), false);
 		if (!c)
 			return; /* out of memory: the chain stops here */
 		c->cumul += period;
@@ -187,6 +202,13 @@ void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_l
 	}
 }
 
+/* The function of node n as a location (what child_for copies). */
+static pki_hist_loc loc_of(const pk_hist_cnode *n)
+{
+	return (pki_hist_loc){.sym = n->sym, .dso = n->dso, .ip = n->ip, .sym_start = n->sym_start,
+			      .has_map = n->has_map, .dso_ordinal = n->dso_ordinal};
+}
+
 void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode *from)
 {
 	into->hit += from->hit;
@@ -194,10 +216,105 @@ void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode 
 	into->cumul += from->cumul;
 	into->cumul_nr += from->cumul_nr;
 	for (pk_hist_cnode *c = from->child; c; c = c->next) {
-		pki_hist_loc l = {.sym = c->sym, .dso = c->dso, .ip = c->ip, .sym_start = c->sym_start,
-			    .has_map = c->has_map, .dso_ordinal = c->dso_ordinal};
-		pk_hist_cnode *t = child_for(a, into, &l);
+		pki_hist_loc l = loc_of(c);
+		pk_hist_cnode *t = child_for(a, into, &l, sizeof(*t), false);
 		if (t)
 			pki_hist_cnode_merge(a, t, c);
 	}
+}
+
+/* ---- Children's trie: every sample's chain once, the trees at the end ----
+ * In Children mode a sample adds a path to the tree of every entry on its
+ * chain: the function's caller-order path down to the leaf, or its
+ * callee-order path up to the root, O(depth^2) nodes a sample. Instead each
+ * thread keeps one trie of its samples' chains, walked once a sample, in
+ * the order that makes every entry's path a trie node's path back to its
+ * thread: leaf first for caller order (chain[i] .. chain[0]), root first
+ * for callee order (chain[i] .. chain[n-1]). A sample credits an entry at
+ * a trie node (its period and count summed there: one credit per node and
+ * entry); the credits, kept in the order they were made, add their paths
+ * to the entries' trees at the end. That order makes the trees' children
+ * in the order the samples made them: a tree node is made by the first
+ * sample through it, whose credit is the first made to pass it (a later
+ * credit of an earlier sample would have passed it earlier). Trie nodes
+ * match as tree nodes do and also by the symbol, dso and map (the tree
+ * copies the trie node's fields; the node keeps its entry, report_hist.c). */
+typedef struct pki_hist_credit {
+	pk_hist_entry *e;
+	pki_hist_tnode *node;
+	uint64_t period, nr;
+	struct pki_hist_credit *here, *next; /* the node's others; the next made */
+} pki_hist_credit;
+
+bool pki_hist_trie_walk(pki_hist_trie *t, uint32_t pid, uint32_t tid, const pki_hist_loc *chain,
+			size_t n, bool leaf_first, pki_hist_tnode **path)
+{
+	/* a thread's node: a bare address no chain node matches (level 1) */
+	pki_hist_loc th = {.ip = ((uint64_t)pid << 32) | tid};
+	pk_hist_cnode *cur = child_for(&t->a, &t->root, &th, sizeof(pki_hist_tnode), true);
+	for (size_t k = 0; cur && k < n; k++) {
+		size_t i = leaf_first ? k : n - 1 - k;
+		pk_hist_cnode *c = cur->hot; /* the path of the last sample: no call */
+		if (!c || !same(c, &chain[i], true)) {
+			c = child_for(&t->a, cur, &chain[i], sizeof(pki_hist_tnode), true);
+			if (c)
+				((pki_hist_tnode *)c)->up = (pki_hist_tnode *)cur;
+		}
+		path[i] = (pki_hist_tnode *)c;
+		cur = c;
+	}
+	return cur != NULL;
+}
+
+bool pki_hist_trie_credit(pki_hist_trie *t, pki_hist_tnode *node, pk_hist_entry *e, uint64_t period)
+{
+	pki_hist_credit *c = node->credits;
+	while (c && c->e != e)
+		c = c->here;
+	if (!c) {
+		c = arena_get(&t->a, sizeof(*c));
+		if (!c)
+			return false;
+		c->e = e;
+		c->node = node;
+		c->here = node->credits;
+		node->credits = c;
+		if (!t->tail)
+			t->tail = &t->first;
+		*t->tail = c;
+		t->tail = &c->next;
+	}
+	c->period += period;
+	c->nr++;
+	return true;
+}
+
+/* The credit's path into its entry's tree, as pki_hist_cnode_add adds a
+ * chain (nr samples of period in all). */
+static void credit_add(pki_hist_arena *a, const pki_hist_credit *cr)
+{
+	pk_hist_cnode *root = &cr->e->chain, *cur = root;
+	root->cumul += cr->period;
+	root->cumul_nr += cr->nr;
+	for (const pki_hist_tnode *tn = cr->node; tn->up; tn = tn->up) {
+		pki_hist_loc l = loc_of(&tn->n);
+		pk_hist_cnode *c = child_for(a, cur, &l, sizeof(*c), false);
+		if (!c)
+			return; /* out of memory: the chain stops here */
+		c->cumul += cr->period;
+		c->cumul_nr += cr->nr;
+		cur = c;
+	}
+	if (cur != root) {
+		cur->hit += cr->period;
+		cur->nr += cr->nr;
+	}
+}
+
+void pki_hist_trie_build(pki_hist_trie *t, pki_hist_arena *into)
+{
+	for (const pki_hist_credit *c = t->first; c; c = c->next)
+		credit_add(into, c);
+	pki_hist_arena_free(&t->a);
+	*t = (pki_hist_trie){0};
 }

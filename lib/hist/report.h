@@ -54,6 +54,37 @@ void pki_hist_cnode_add(pki_hist_arena *a, pk_hist_cnode *root, const pki_hist_l
 			bool caller, uint64_t period);
 void pki_hist_cnode_merge(pki_hist_arena *a, pk_hist_cnode *into, pk_hist_cnode *from);
 
+/* Children's chains (chain.c): one trie per thread of its samples'
+ * chains, each entry's tree made from it at the end. */
+typedef struct pki_hist_tnode pki_hist_tnode;
+struct pki_hist_tnode {
+	pk_hist_cnode n;             /* the function (a tree node's fields) */
+	pki_hist_tnode *up;          /* the parent; NULL: a thread's node */
+	struct pki_hist_credit *credits;
+	/* the entry of the function under the entry cache's keys (a thread's
+	 * trie: the function decides it), valid for this comm version and
+	 * event */
+	struct pk_hist_entry *e;
+	uint64_t comm_version;
+	int ev;
+};
+typedef struct pki_hist_trie {
+	pki_hist_arena a;            /* its nodes and credits */
+	pk_hist_cnode root;          /* a child per thread */
+	struct pki_hist_credit *first, **tail; /* the credits in the order made */
+} pki_hist_trie;
+struct pk_hist_entry;
+/* The chain's walk of the thread's trie: path[i] the node of chain[i]
+ * (leaf_first: caller order's trees); false when out of memory. */
+bool pki_hist_trie_walk(pki_hist_trie *t, uint32_t pid, uint32_t tid, const pki_hist_loc *chain,
+			size_t n, bool leaf_first, pki_hist_tnode **path);
+/* One sample of period credited to e at node (e's tree takes node's path). */
+bool pki_hist_trie_credit(pki_hist_trie *t, pki_hist_tnode *node, struct pk_hist_entry *e,
+			  uint64_t period);
+/* Every credit's path added to its entry's tree (nodes from into), in the
+ * order made; the trie freed. */
+void pki_hist_trie_build(pki_hist_trie *t, pki_hist_arena *into);
+
 struct pk_hist_entry {
 	struct pk_hist_entry *hnext;
 	char *id;                    /* the keys' texts and numbers: what makes the entry */
@@ -91,6 +122,8 @@ struct pk_hist {
 	int repeat_state;             /* a key repeats Children (add_callers): 0 not decided, 1, -1 */
 	uint64_t nr_passes;           /* Children passes so far: a sample's stamp */
 	pki_hist_arena nodes;         /* every entry's chain nodes */
+	pki_hist_trie trie;           /* Children's chains until pk_hist_collect */
+	pki_hist_tnode **path;        /* the sample's walk of it (Children), else NULL */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */

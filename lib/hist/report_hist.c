@@ -181,8 +181,9 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
  * common -s lists), an entry is found again by those inputs (the task and
  * the machine's comm version, the dso and symbol pointers, the symbol's
  * start or the address), without making and hashing the texts: a Children
- * pass asks for an entry per function of every chain. A slot holds the
- * last entry of its inputs; a miss takes the texts' way and fills it.
+ * pass asks for an entry per function of every chain. A set of two slots
+ * holds the last two entries of its inputs' hash; a miss takes the texts'
+ * way and fills the set's first slot (its entry moved to the second).
  * Entries are never freed or moved before pk_hist_collect, which ends the
  * cache's use. */
 #define FAST_SLOTS 16384u
@@ -225,7 +226,7 @@ static pki_hist_fast *fast_slot(pk_hist *rp, const pki_hist_fast *f)
 	uint64_t h = f->addr ^ (uint64_t)(uintptr_t)f->sym * 31 ^ (uint64_t)(uintptr_t)f->dso * 17 ^
 		     ((uint64_t)f->tid << 32) ^ f->comm_version * 7 ^ (uint64_t)f->ev;
 	h *= 0x9e3779b97f4a7c15ULL;
-	return &rp->fast[(h >> 40) % FAST_SLOTS];
+	return &rp->fast[((h >> 40) % (FAST_SLOTS / 2)) * 2];
 }
 
 static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
@@ -249,12 +250,16 @@ pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bo
 		return entry_slow(rp, c, ev, hid);
 	pki_hist_fast f;
 	fast_inputs(rp, c, ev, &f);
-	pki_hist_fast *slot = fast_slot(rp, &f);
+	pki_hist_fast *slot = fast_slot(rp, &f), *other = slot + 1; /* a set of two */
 	if (slot->e && fast_same(slot, &f))
 		return slot->e;
+	if (other->e && fast_same(other, &f))
+		return other->e;
 	f.e = entry_slow(rp, c, ev, hid);
-	if (f.e)
+	if (f.e) { /* the newest first: the older of the two goes */
+		*other = *slot;
 		*slot = f;
+	}
 	return f.e;
 }
 
@@ -327,6 +332,12 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	return e;
 }
 
+/* Whether any of --comm, --pid, --tid, --dsos, --symbols is given. */
+static inline bool filters(const pk_hist *rp)
+{
+	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n;
+}
+
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
 bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
 {
@@ -354,18 +365,60 @@ bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
 	return false;
 }
 
-static void add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, size_t n, size_t at,
-		      uint64_t period)
+/* e's tree takes the chain from position at: at once, or (Children, the
+ * sample's trie walk in rp->path) at the end, by a credit at its node;
+ * non-zero when out of memory. */
+static int add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, size_t n, size_t at,
+		     uint64_t period)
 {
 	if (!rp->o.use_cg || !n)
-		return;
+		return 0;
 	size_t depth = rp->o.cg.caller ? at + 1 : n - at;
 	if (depth > e->max_depth)
 		e->max_depth = depth;
+	if (rp->path)
+		return !pki_hist_trie_credit(&rp->trie, rp->path[at], e, period);
 	if (rp->o.cg.caller)
 		pki_hist_cnode_add(&rp->nodes, &e->chain, chain, at + 1, true, period);
 	else
 		pki_hist_cnode_add(&rp->nodes, &e->chain, chain + at, n - at, false, period);
+	return 0;
+}
+
+/* The entry of chain[i] under the sample's filters (perf). */
+static pk_hist_entry *chain_loc_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hist_loc *l, int ev,
+				      bool hid)
+{
+	/* perf keys a chain's unresolved address by the address itself, not
+	 * by its offset in the map as the sample's own entry: one entry per
+	 * process and load address, apart from the Self one */
+	pki_hist_loc at = *l;
+	if (!at.sym)
+		at.dso_addr = at.ip;
+	c->loc = &at;
+	pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+	c->loc = NULL; /* at is gone */
+	return e;
+}
+
+/* chain_loc_entry's, or the one chain[i]'s trie node keeps when the entry
+ * cache's keys apply. */
+static pk_hist_entry *chain_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hist_loc *chain, size_t i,
+				  int ev, bool hid)
+{
+	if (!rp->path || rp->fast_state <= 0)
+		return chain_loc_entry(rp, c, &chain[i], ev, hid);
+	pki_hist_tnode *t = rp->path[i];
+	uint64_t v = pk_machine_comm_version(rp->s->machine);
+	if (!t->e || t->comm_version != v || t->ev != ev) {
+		pk_hist_entry *e = chain_loc_entry(rp, c, &chain[i], ev, hid);
+		if (!e)
+			return NULL;
+		t->e = e;
+		t->comm_version = v;
+		t->ev = ev;
+	}
+	return t->e;
 }
 
 /* Children: every other function of the chain, once per sample. */
@@ -384,18 +437,11 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 	for (size_t step = 0; step < n; step++) {
 		/* perf walks the chain in its print order: root first for caller */
 		size_t i = rp->o.cg.caller ? n - 1 - step : step;
-		/* perf keys a chain's unresolved address by the address itself,
-		 * not by its offset in the map as the sample's own entry: one
-		 * entry per process and load address, apart from the Self one */
-		pki_hist_loc at = chain[i];
 		/* an address without a map takes the level of the last one
 		 * with a map on the walk, else the sample's (perf 6.1) */
-		if (at.has_map || at.sym)
-			c->level = at.level;
-		if (!at.sym)
-			at.dso_addr = at.ip;
-		c->loc = &at;
-		pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid); /* the sample's filters (perf) */
+		if (chain[i].has_map || chain[i].sym)
+			c->level = chain[i].level;
+		pk_hist_entry *e = chain_entry(rp, c, chain, i, ev, hid);
 		if (!e)
 			return 1;
 		if (e->seen == stamp && !repeat)
@@ -403,7 +449,8 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		e->seen = stamp;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
-		add_chain(rp, e, chain, n, i, period);
+		if (add_chain(rp, e, chain, n, i, period))
+			return 1;
 	}
 	return 0;
 }
@@ -445,7 +492,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		return pki_hist_branch_sample(rp, &c, ei, lead, mi);
 	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
-	bool hid = pki_hist_hidden(rp, &c);
+	bool hid = filters(rp) && pki_hist_hidden(rp, &c);
 	pk_hist_entry *e = pki_hist_entry_for(rp, &c, lead, hid);
 	if (!e)
 		return 1;
@@ -465,12 +512,20 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	case PERF_RECORD_MISC_GUEST_USER: e->v[mi * PK_HIST_NV + PK_HIST_GUS] += period; break;
 	default: break;
 	}
-	if (rp->o.children) {
-		add_chain(rp, e, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
-		return add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
+	size_t at = rp->o.cg.caller ? n - 1 : 0;
+	if (!rp->o.children) /* one path a sample: straight into the tree */
+		return add_chain(rp, e, chain, n, at, period);
+	pki_hist_tnode *path[PK_MAX_STACK];
+	if (rp->o.use_cg && n) {
+		if (!pki_hist_trie_walk(&rp->trie, smp->pid, smp->tid, chain, n, rp->o.cg.caller, path))
+			return 1;
+		rp->path = path;
 	}
-	add_chain(rp, e, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
-	return 0;
+	int r = add_chain(rp, e, chain, n, at, period);
+	if (!r)
+		r = add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
+	rp->path = NULL;
+	return r;
 }
 
 /* ---- the end: texts made late, merged entries, order ---- */
@@ -483,9 +538,11 @@ static bool late_text(const pk_hist *rp, int k, const pk_hist_entry *e, char *b,
 		snprintf(b, n, "%7d:%s", (int)e->tid, pk_machine_comm(m, e->pid, e->tid));
 		return true;
 	}
+	if (strcmp(name, "comm") || e->cols[k][0] != ':') /* the default's first byte */
+		return false;
 	char dflt[16];
 	snprintf(dflt, sizeof(dflt), ":%u", e->tid);
-	if (!strcmp(name, "comm") && !strcmp(e->cols[k], dflt)) {
+	if (!strcmp(e->cols[k], dflt)) {
 		/* perf names a task's earlier samples after its first COMM */
 		snprintf(b, n, "%s", pk_machine_comm(m, e->pid, e->tid));
 		return true;
@@ -638,6 +695,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		return NULL;
 	size_t n = 0;
 	bool changed = false;
+	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
 	if (rp->fast) /* entries merge below: the cache's use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
 	for (size_t b = 0; b < NBUCKETS; b++)
@@ -708,6 +766,7 @@ void pk_hist_free(pk_hist *rp)
 	free(rp->buckets);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);
+	pki_hist_arena_free(&rp->trie.a);
 	free(rp->leader);
 	free(rp->member);
 	free(rp->nr_members);
