@@ -224,7 +224,10 @@ static bool print_graph(cg_print *p, const pk_hist_cnode *root, uint64_t total, 
 		return false;
 	const pk_hist_cnode *top = root;
 	bool first = true;
-	if (root->child && !root->child->next) { /* one root: no percentage, one level less */
+	/* one root holding all of the entry's period: no percentage, one level
+	 * less (perf 6.1: a sample whose chain was dropped, a corrupt context
+	 * marker, leaves the entry's period above its one root's) */
+	if (root->child && !root->child->next && root->child->cumul == parent) {
 		const pk_hist_cnode *e = root->child;
 		for (int j = 0;; j++) {
 			if (!(j == 0 && skip_first)) {
