@@ -61,6 +61,8 @@ struct pk_hist_entry {
 	char *cols[PK_HIST_MAX_KEYS];
 	uint64_t nums[PK_HIST_MAX_KEYS];
 	uint32_t pid, tid;           /* texts made at the end: pid, a relabeled comm */
+	uint64_t thread;             /* the thread that made it (perf's struct thread:
+					a tid used again is another), for the order */
 	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */

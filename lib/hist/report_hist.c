@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "session/pd_session.h"
+#include "symbols/sy_internal.h"
 #include "report_keys.h"
 
 #define NBUCKETS 65536
@@ -239,6 +240,14 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 static void free_entry(pk_hist_entry *e, int nr_keys);
 
+/* The thread instance of the sample's tid (a tid used again after its
+ * thread ended is another: perf's struct thread); 0 when none. */
+static uint64_t thread_of(const pki_hist_ctx *c)
+{
+	const thread *t = c->m ? pki_sy_thread_find(c->m, c->smp->tid) : NULL;
+	return t ? t->gen : 0;
+}
+
 /* The entry of these keys, made when new (the cache first, when it
  * applies). */
 pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
@@ -306,6 +315,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
+	e->thread = thread_of(c);
 	e->nosym = !c->loc->sym;
 	e->nosym_end[0] = c->from && !c->from->sym;
 	e->nosym_end[1] = c->to && !c->to->sym;
@@ -348,6 +358,7 @@ static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_h
 	d->level = c->loc->has_map ? c->loc->level : c->level;
 	d->pid = c->smp->pid; /* the thread of the sample that made it */
 	d->tid = c->smp->tid;
+	d->thread = thread_of(c);
 	d->v = calloc((size_t)rp->nr_members[e->ev] * PK_HIST_NV, sizeof(uint64_t));
 	d->id = strdup(e->id);
 	bool ok = d->v && d->id;
@@ -609,8 +620,8 @@ static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_e
 	/* perf: equal Children of one thread, the longer chains first in
 	 * caller order, the shorter first in callee order (depth 0: no chain
 	 * added); not transitive: order_out */
-	if (rp->o.children && rp->o.use_cg && x->tid == y->tid && x->pid == y->pid &&
-	    x->max_depth != y->max_depth)
+	if (rp->o.children && rp->o.use_cg && x->thread == y->thread && x->tid == y->tid &&
+	    x->pid == y->pid && x->max_depth != y->max_depth)
 		return (x->max_depth > y->max_depth) == rp->o.cg.caller ? -1 : 1;
 	for (int m = 0; m < nm; m++)
 		if (x->v[m * PK_HIST_NV + PK_HIST_SELF] != y->v[m * PK_HIST_NV + PK_HIST_SELF])
