@@ -23,13 +23,7 @@ static char data[1024];
 
 static void unpack(void)
 {
-	char cmd[2048];
-	snprintf(data, sizeof(data), "%s/garbage.data", pd_test_dir);
-	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", pk_test_fixture("perfdata-garbage/garbage.data.xz"),
-		 data);
-	assert_int_equal(system(cmd), 0);
-	setenv("HOME", pd_test_dir, 1);
-	setenv("PERF_BUILDID_DIR", pd_test_dir, 1);
+	pd_test_unpack_xz("perfdata-garbage/garbage.data.xz", "garbage.data", data, sizeof(data));
 }
 
 /* The two outputs the same, else the first line that differs (the whole
