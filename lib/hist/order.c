@@ -83,45 +83,119 @@ static void fixup(rb_tree *r, uint32_t z)
 	t[r->root].red = false;
 }
 
-/* v[0, n) inserted in order into a tree by cmp, written back in its walk. */
-static bool tree_order(pk_hist_entry **v, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h)
+/* Where e goes down r by cmp: the first node it ties with (when stop_equal,
+ * perf's look-up), else NIL with the parent and side to hang it on. */
+static uint32_t descend(const pki_hist_rbt *r, const pk_hist_entry *e, pki_hist_entry_cmp *cmp,
+			const pk_hist *h, bool stop_equal, uint32_t *parent, bool *left)
 {
-	rb_tree r = {malloc(n * sizeof(rb_node)), NIL};
-	pk_hist_entry **out = malloc(n * sizeof(*out));
-	uint32_t *stack = malloc(n * sizeof(*stack));
-	if (!r.t || !out || !stack) {
-		free(r.t);
-		free(out);
-		free(stack);
-		return false;
+	*parent = NIL;
+	*left = false;
+	for (uint32_t x = r->root; x != NIL;) {
+		int c = cmp(h, e, r->v[x]);
+		if (!c && stop_equal)
+			return x;
+		*parent = x;
+		*left = c < 0; /* before a node it sorts before, else after */
+		x = c < 0 ? r->t[x].left : r->t[x].right;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t p = NIL, *at = &r.root;
-		while (*at != NIL) { /* before a node it sorts before, else after */
-			p = *at;
-			at = cmp(h, v[i], v[p]) < 0 ? &r.t[p].left : &r.t[p].right;
-		}
-		r.t[i] = (rb_node){NIL, NIL, p, true};
-		*at = i;
-		fixup(&r, i);
+	return NIL;
+}
+
+/* e hung on parent's side, the tree balanced again; false when out of memory. */
+static bool hang(pki_hist_rbt *r, pk_hist_entry *e, uint32_t parent, bool left)
+{
+	if (r->n == r->cap) {
+		uint32_t nc = r->cap ? r->cap * 2 : 1024;
+		rb_node *t = realloc(r->t, nc * sizeof(*t));
+		if (t)
+			r->t = t;
+		pk_hist_entry **v = realloc(r->v, nc * sizeof(*v));
+		if (v)
+			r->v = v;
+		if (!t || !v)
+			return false;
+		r->cap = nc;
 	}
+	uint32_t i = r->n++;
+	r->t[i] = (rb_node){NIL, NIL, parent, true};
+	r->v[i] = e;
+	if (parent == NIL)
+		r->root = i;
+	else if (left)
+		r->t[parent].left = i;
+	else
+		r->t[parent].right = i;
+	rb_tree tr = {r->t, r->root};
+	fixup(&tr, i);
+	r->root = tr.root;
+	return true;
+}
+
+void pki_hist_rbt_init(pki_hist_rbt *r)
+{
+	*r = (pki_hist_rbt){.root = NIL};
+}
+
+void pki_hist_rbt_free(pki_hist_rbt *r)
+{
+	free(r->t);
+	free(r->v);
+	pki_hist_rbt_init(r);
+}
+
+pk_hist_entry *pki_hist_rbt_find(const pki_hist_rbt *r, const pk_hist_entry *e, pki_hist_entry_cmp *cmp,
+				 const pk_hist *h)
+{
+	uint32_t p;
+	bool left;
+	uint32_t x = descend(r, e, cmp, h, true, &p, &left);
+	return x == NIL ? NULL : r->v[x];
+}
+
+pk_hist_entry *pki_hist_rbt_add(pki_hist_rbt *r, pk_hist_entry *e, pki_hist_entry_cmp *cmp, const pk_hist *h,
+				bool stop_equal, bool *ok)
+{
+	uint32_t p;
+	bool left;
+	uint32_t x = descend(r, e, cmp, h, stop_equal, &p, &left);
+	*ok = true;
+	if (x != NIL)
+		return r->v[x];
+	*ok = hang(r, e, p, left);
+	return NULL;
+}
+
+size_t pki_hist_rbt_walk(const pki_hist_rbt *r, pk_hist_entry **out)
+{
+	uint32_t *stack = malloc((r->n ? r->n : 1) * sizeof(*stack));
+	if (!stack)
+		return 0;
 	size_t k = 0, sp = 0;
-	for (uint32_t x = r.root; x != NIL || sp;) { /* in order */
+	for (uint32_t x = r->root; x != NIL || sp;) { /* in order */
 		if (x != NIL) {
 			stack[sp++] = x;
-			x = r.t[x].left;
+			x = r->t[x].left;
 			continue;
 		}
 		x = stack[--sp];
-		out[k++] = v[x];
-		x = r.t[x].right;
+		out[k++] = r->v[x];
+		x = r->t[x].right;
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i] = out[i];
-	free(r.t);
-	free(out);
 	free(stack);
-	return true;
+	return k;
+}
+
+/* v[0, n) inserted in order into a tree by cmp, written back in its walk. */
+static bool tree_order(pk_hist_entry **v, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h)
+{
+	pki_hist_rbt r;
+	pki_hist_rbt_init(&r);
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++)
+		pki_hist_rbt_add(&r, v[i], cmp, h, false, &ok);
+	ok = ok && pki_hist_rbt_walk(&r, v) == n;
+	pki_hist_rbt_free(&r);
+	return ok;
 }
 
 bool pki_hist_tree_order(pk_hist_entry **all, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h)

@@ -92,6 +92,8 @@ struct pk_hist_entry {
 	char *cols[PK_HIST_MAX_KEYS];
 	uint64_t nums[PK_HIST_MAX_KEYS];
 	uint32_t pid, tid;           /* texts made at the end: pid, a relabeled comm */
+	uint64_t thread;             /* the thread that made it (perf's struct thread:
+					a tid used again is another), for the order */
 	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
 	char level;                  /* "[k]": the cpumode of the sample that made it */
 	uint8_t unresolved;          /* per key: a symbol key without a symbol */
@@ -103,7 +105,15 @@ struct pk_hist_entry {
 	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */
 	pk_hist_cnode chain;
+	pk_hist_entry *dnext;        /* the next of pk_hist's dups */
 };
+
+/* A red-black tree of entries as perf keeps its histogram (order.c). */
+typedef struct pki_hist_rbt {
+	struct rb_node *t;
+	pk_hist_entry **v;
+	uint32_t root, n, cap;
+} pki_hist_rbt;
 
 struct pk_hist {
 	pk_hist_opts o;
@@ -124,6 +134,9 @@ struct pk_hist {
 	pki_hist_arena nodes;         /* every entry's chain nodes */
 	pki_hist_trie trie;           /* Children's chains until pk_hist_collect */
 	pki_hist_tnode **path;        /* the sample's walk of it (Children), else NULL */
+	pki_hist_rbt in;              /* perf's tree of entries as made (entries_in) */
+	pk_hist_entry *dups;          /* entries perf's look-up made again (by dnext) */
+	bool in_broken;               /* in is not whole (out of memory): sorted instead */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */
@@ -148,6 +161,21 @@ typedef int pki_hist_entry_cmp(const pk_hist *h, const pk_hist_entry *x, const p
  * order perf's red-black tree of cmp makes (order.c); false when out of
  * memory (all then unchanged or partly ordered). */
 bool pki_hist_tree_order(pk_hist_entry **all, size_t n, pki_hist_entry_cmp *cmp, const pk_hist *h);
+/* A red-black tree of entries as perf keeps its histogram (order.c):
+ * entries hung in the order they come, each before a node it sorts before
+ * and after one it ties with (an order that need not be transitive, so a
+ * look-up can miss an equal entry, as perf's does). */
+void pki_hist_rbt_init(pki_hist_rbt *r);
+void pki_hist_rbt_free(pki_hist_rbt *r);
+/* The first node on e's way down that ties with it, or NULL. */
+pk_hist_entry *pki_hist_rbt_find(const pki_hist_rbt *r, const pk_hist_entry *e, pki_hist_entry_cmp *cmp,
+				 const pk_hist *h);
+/* e hung where its way down ends; with stop_equal, not hung when a node on
+ * the way ties with it: that node is returned. *ok false: out of memory. */
+pk_hist_entry *pki_hist_rbt_add(pki_hist_rbt *r, pk_hist_entry *e, pki_hist_entry_cmp *cmp, const pk_hist *h,
+				bool stop_equal, bool *ok);
+/* The entries in order into out (room for r->n); 0 when out of memory. */
+size_t pki_hist_rbt_walk(const pki_hist_rbt *r, pk_hist_entry **out);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "session/pd_session.h"
+#include "symbols/sy_internal.h"
 #include "report_keys.h"
 
 #define NBUCKETS 65536
@@ -237,6 +238,16 @@ static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
 }
 
 static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid);
+static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
+static void free_entry(pk_hist_entry *e, int nr_keys);
+
+/* The thread instance of the sample's tid (a tid used again after its
+ * thread ended is another: perf's struct thread); 0 when none. */
+static uint64_t thread_of(const pki_hist_ctx *c)
+{
+	const thread *t = c->m ? pki_sy_thread_find(c->m, c->smp->tid) : NULL;
+	return t ? t->gen : 0;
+}
 
 /* The entry of these keys, made when new (the cache first, when it
  * applies). */
@@ -309,6 +320,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
 	e->tid = c->smp->tid;
+	e->thread = thread_of(c);
 	e->nosym = !c->loc->sym;
 	e->nosym_end[0] = c->from && !c->from->sym;
 	e->nosym_end[1] = c->to && !c->to->sym;
@@ -329,6 +341,9 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->hnext = rp->buckets[h];
 	rp->buckets[h] = e;
 	rp->nr_entries++;
+	bool ok;
+	pki_hist_rbt_add(&rp->in, e, table_cmp, rp, false, &ok);
+	rp->in_broken |= !ok;
 	return e;
 }
 
@@ -336,6 +351,60 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 static inline bool filters(const pk_hist *rp)
 {
 	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n;
+}
+
+/* Another entry of e's keys, made where perf's look-up missed e: the
+ * level of the address that made it (as a new entry's), no values yet. */
+static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_hist_ctx *c, bool hid)
+{
+	pk_hist_entry *d = malloc(sizeof(*d));
+	if (!d)
+		return NULL;
+	*d = *e;
+	d->hnext = NULL;
+	d->seen = 0;
+	d->max_depth = 0;
+	memset(&d->chain, 0, sizeof(d->chain));
+	d->filtered = hid;
+	d->level = c->loc->has_map ? c->loc->level : c->level;
+	d->pid = c->smp->pid; /* the thread of the sample that made it */
+	d->tid = c->smp->tid;
+	d->thread = thread_of(c);
+	d->v = calloc((size_t)rp->nr_members[e->ev] * PK_HIST_NV, sizeof(uint64_t));
+	d->id = strdup(e->id);
+	bool ok = d->v && d->id;
+	for (int k = 0; k < rp->o.nr_keys; k++)
+		ok = (d->cols[k] = strdup(e->cols[k])) && ok;
+	if (!ok) {
+		free_entry(d, rp->o.nr_keys);
+		return NULL;
+	}
+	d->dnext = rp->dups;
+	rp->dups = d;
+	rp->nr_entries++;
+	return d;
+}
+
+/* The entry perf adds a sample to for e's keys: its look-up in its tree of
+ * entries, whose order compares addresses without a map by their signed
+ * difference (perf's _sort__addr_cmp), which wraps for addresses 2^63 or
+ * more apart, so that it can miss e (or find another entry of its keys)
+ * and make one more entry of the same keys (a garbage address of a chain
+ * then has two rows). Entries of addresses in a map compare transitively:
+ * their look-up is e. */
+static pk_hist_entry *perf_entry(pk_hist *rp, pk_hist_entry *e, const pki_hist_ctx *c, bool hid)
+{
+	if (!e || c->loc->has_map || c->loc->sym || rp->in_broken)
+		return e;
+	pk_hist_entry *x = pki_hist_rbt_find(&rp->in, e, table_cmp, rp);
+	if (x)
+		return x;
+	pk_hist_entry *d = dup_entry(rp, e, c, hid);
+	bool ok = d != NULL;
+	if (d)
+		pki_hist_rbt_add(&rp->in, d, table_cmp, rp, false, &ok);
+	rp->in_broken |= !ok;
+	return d ? d : e;
 }
 
 /* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
@@ -446,7 +515,10 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 			return 1;
 		if (e->seen == stamp && !repeat)
 			continue;
-		e->seen = stamp;
+		e->seen = stamp; /* on the keys' first entry: perf skips equal keys */
+		c->loc = &chain[i];
+		e = perf_entry(rp, e, c, hid);
+		c->loc = NULL;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
 		if (add_chain(rp, e, chain, n, i, period))
@@ -493,9 +565,10 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	rp->tot_period[ei] += period;
 	rp->tot_nr[ei]++;
 	bool hid = filters(rp) && pki_hist_hidden(rp, &c);
-	pk_hist_entry *e = pki_hist_entry_for(rp, &c, lead, hid);
-	if (!e)
+	pk_hist_entry *e0 = pki_hist_entry_for(rp, &c, lead, hid);
+	if (!e0)
 		return 1;
+	pk_hist_entry *e = perf_entry(rp, e0, &c, hid);
 	if (!e->filtered) { /* perf counts by the entry's mark, not the sample's */
 		rp->nf_period[ei] += period;
 		rp->nf_nr[ei]++;
@@ -523,7 +596,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	}
 	int r = add_chain(rp, e, chain, n, at, period);
 	if (!r)
-		r = add_callers(rp, &c, e, chain, n, lead, mi, period, hid);
+		r = add_callers(rp, &c, e0, chain, n, lead, mi, period, hid);
 	rp->path = NULL;
 	return r;
 }
@@ -593,8 +666,10 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 }
 
 /* Output order: Children, then Self (each member in the group view), then
- * the keys. */
-static int out_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+ * the keys. tree: the order perf's output tree is made by, where symbols
+ * of one name and addresses without one tie (perf's sort__sym_sort), so
+ * they stay in table order (which a sort stands in for by their numbers). */
+static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree)
 {
 	int nm = rp->nr_members[x->ev];
 	if (rp->o.fields)
@@ -604,18 +679,33 @@ static int out_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entr
 	/* perf: equal Children of one thread, the longer chains first in
 	 * caller order, the shorter first in callee order (depth 0: no chain
 	 * added); not transitive: order_out */
-	if (rp->o.children && rp->o.use_cg && x->tid == y->tid && x->pid == y->pid &&
-	    x->max_depth != y->max_depth)
+	if (rp->o.children && rp->o.use_cg && x->thread == y->thread && x->tid == y->tid &&
+	    x->pid == y->pid && x->max_depth != y->max_depth)
 		return (x->max_depth > y->max_depth) == rp->o.cg.caller ? -1 : 1;
 	for (int m = 0; m < nm; m++)
 		if (x->v[m * PK_HIST_NV + PK_HIST_SELF] != y->v[m * PK_HIST_NV + PK_HIST_SELF])
 			return x->v[m * PK_HIST_NV + PK_HIST_SELF] > y->v[m * PK_HIST_NV + PK_HIST_SELF] ? -1 : 1;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
-		int c = pk_hist_cmp_key(rp, k, x, y);
+		int c;
+		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+		if (tree && rp->o.keys[k]->order == PK_HIST_ORD_SYM)
+			c = ux != uy ? (ux ? 1 : -1) : ux ? 0 : strcmp(x->cols[k], y->cols[k]);
+		else
+			c = pk_hist_cmp_key(rp, k, x, y);
 		if (c)
 			return c;
 	}
 	return 0;
+}
+
+static int out_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	return out_cmp_as(rp, x, y, false);
+}
+
+static int out_cmp_tree(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	return out_cmp_as(rp, x, y, true);
 }
 
 static int cmp_out(const void *a, const void *b)
@@ -628,16 +718,15 @@ static int cmp_out(const void *a, const void *b)
  * those with one, names by strcmp, a symbol by its start and an address
  * without one by itself (perf compares them by their difference as a
  * signed number, which wraps: kept). */
-static int cmp_table(const void *a, const void *b)
+static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
 {
-	const pk_hist_entry *x = *(pk_hist_entry *const *)a, *y = *(pk_hist_entry *const *)b;
 	if (x->ev != y->ev)
 		return x->ev < y->ev ? -1 : 1;
-	for (int k = 0; k < sort_rp->o.nr_keys; k++) {
+	for (int k = 0; k < rp->o.nr_keys; k++) {
 		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
 		if (ux != uy)
 			return ux ? 1 : -1;
-		int c = sort_rp->o.keys[k]->order == PK_HIST_ORD_SYM ? 0 : strcmp(x->cols[k], y->cols[k]);
+		int c = rp->o.keys[k]->order == PK_HIST_ORD_SYM ? 0 : strcmp(x->cols[k], y->cols[k]);
 		if (c)
 			return c;
 		int64_t d = (int64_t)(x->nums[k] - y->nums[k]);
@@ -650,13 +739,52 @@ static int cmp_table(const void *a, const void *b)
 	return 0;
 }
 
+static int cmp_table(const void *a, const void *b)
+{
+	return table_cmp(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b);
+}
+
+/* perf's collapse: its tree of entries as made (rp->in) walked in order and
+ * each entry hung in a second tree by the same order, merged into an entry
+ * of its keys met on its way down (perf's look-up missed some, collapse
+ * finds others). all gets the second tree's walk: perf's table order.
+ * false (all unchanged) when in does not hold all's n entries or memory
+ * runs out. */
+static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
+{
+	if (rp->in_broken || rp->in.n != *n)
+		return false;
+	pk_hist_entry **w = malloc((*n ? *n : 1) * sizeof(*w));
+	pki_hist_rbt col;
+	pki_hist_rbt_init(&col);
+	bool ok = w && pki_hist_rbt_walk(&rp->in, w) == *n;
+	for (size_t i = 0; ok && i < *n; i++) {
+		pk_hist_entry *d = pki_hist_rbt_add(&col, w[i], table_cmp, rp, true, &ok), *e = w[i];
+		if (!d)
+			continue;
+		for (int v = 0; v < rp->nr_members[d->ev] * PK_HIST_NV; v++)
+			d->v[v] += e->v[v];
+		d->filtered = d->filtered && e->filtered; /* its own max_depth, as perf's */
+		pki_hist_cnode_merge(&rp->nodes, &d->chain, &e->chain);
+		e->id[0] = '\0';
+	}
+	size_t k = ok ? pki_hist_rbt_walk(&col, all) : 0;
+	pki_hist_rbt_free(&col);
+	free(w);
+	if (!ok || !k) /* all may be part written: made again by the caller's sort */
+		return false;
+	*n = k;
+	return true;
+}
+
 /* perf's output order: its tree's when the order is not transitive (equal
  * Children of one thread by chain depth, order.c), else a sort. */
-static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n)
+static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n, bool in_table_order)
 {
 	if (rp->o.children && rp->o.use_cg && !rp->o.fields) {
-		qsort(all, n, sizeof(*all), cmp_table);
-		if (pki_hist_tree_order(all, n, out_cmp, rp))
+		if (!in_table_order)
+			qsort(all, n, sizeof(*all), cmp_table);
+		if (pki_hist_tree_order(all, n, out_cmp_tree, rp))
 			return;
 	}
 	qsort(all, n, sizeof(*all), cmp_out);
@@ -687,6 +815,22 @@ static void free_entry(pk_hist_entry *e, int nr_keys)
 	free(e);
 }
 
+/* e's texts made at the end (late_text); *changed set when one is new. */
+static void late_texts(const pk_hist *rp, pk_hist_entry *e, bool *changed)
+{
+	for (int k = 0; k < rp->o.nr_keys; k++) {
+		char t[PK_HIST_NAME_MAX];
+		if (late_text(rp, k, e, t, sizeof(t)) && strcmp(t, e->cols[k])) {
+			char *d = strdup(t);
+			if (d) {
+				free(e->cols[k]);
+				e->cols[k] = d;
+				*changed = true;
+			}
+		}
+	}
+}
+
 /* All entries in an array, late texts made, equal ones merged. */
 pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 {
@@ -701,18 +845,12 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 	for (size_t b = 0; b < NBUCKETS; b++)
 		for (pk_hist_entry *e = rp->buckets[b]; e; e = e->hnext) {
 			all[n++] = e;
-			for (int k = 0; k < rp->o.nr_keys; k++) {
-				char t[PK_HIST_NAME_MAX];
-				if (late_text(rp, k, e, t, sizeof(t)) && strcmp(t, e->cols[k])) {
-					char *d = strdup(t);
-					if (d) {
-						free(e->cols[k]);
-						e->cols[k] = d;
-						changed = true;
-					}
-				}
-			}
+			late_texts(rp, e, &changed);
 		}
+	for (pk_hist_entry *e = rp->dups; e; e = e->dnext) {
+		all[n++] = e;
+		late_texts(rp, e, &changed);
+	}
 	sort_rp = rp;
 	if (changed && n > 1) {
 		qsort(all, n, sizeof(*all), cmp_identity);
@@ -731,7 +869,14 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 		}
 		n = w;
 	}
-	order_out(rp, all, n);
+	bool table = false;
+	if (!changed) {
+		size_t m = n;
+		table = collapse(rp, all, &m);
+		if (table)
+			n = m;
+	}
+	order_out(rp, all, n, table);
 	*nout = n;
 	return all;
 }
@@ -748,6 +893,7 @@ pk_hist *pk_hist_new(void)
 	rp->o.cg.min_percent = 0.5;
 	rp->o.cg.max_stack = PK_MAX_STACK;
 	rp->o.branch = -1;
+	pki_hist_rbt_init(&rp->in);
 	return rp;
 }
 
@@ -763,6 +909,11 @@ void pk_hist_free(pk_hist *rp)
 			e = nx;
 		}
 	}
+	for (pk_hist_entry *e = rp->dups, *nx; e; e = nx) {
+		nx = e->dnext;
+		free_entry(e, rp->o.nr_keys);
+	}
+	pki_hist_rbt_free(&rp->in);
 	free(rp->buckets);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);

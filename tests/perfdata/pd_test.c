@@ -299,3 +299,13 @@ void pd_test_same_as_perf(const char *args)
 	free(theirs);
 	free(ours);
 }
+
+void pd_test_unpack_xz(const char *fixture, const char *name, char *out, size_t n)
+{
+	char cmd[2048];
+	snprintf(out, n, "%s/%s", pd_test_dir, name);
+	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", pk_test_fixture(fixture), out);
+	assert_int_equal(system(cmd), 0);
+	setenv("HOME", pd_test_dir, 1);
+	setenv("PERF_BUILDID_DIR", pd_test_dir, 1);
+}

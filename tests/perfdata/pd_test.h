@@ -58,6 +58,10 @@ void pd_test_put_record(struct pk_pd_writer *w, const struct perf_event_attr *a,
 
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);
+/* The fixture (tests/data/<fixture>, xz) decompressed into the test's folder
+ * as name, its path into out (n bytes); perf and pmukit then read it with
+ * no build-id cache (HOME and PERF_BUILDID_DIR in that folder). */
+void pd_test_unpack_xz(const char *fixture, const char *name, char *out, size_t n);
 /* `perf ARGS` and `pmukit ARGS` (standard error dropped) must print the
  * same, perf's closing tip aside; else the test fails showing both. */
 void pd_test_same_as_perf(const char *args);

@@ -17,13 +17,7 @@ static char data[1024];
 
 static void unpack(void)
 {
-	char cmd[2048];
-	snprintf(data, sizeof(data), "%s/ties.data", pd_test_dir);
-	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", pk_test_fixture("perfdata-ties/ties.data.xz"),
-		 data);
-	assert_int_equal(system(cmd), 0);
-	setenv("HOME", pd_test_dir, 1);
-	setenv("PERF_BUILDID_DIR", pd_test_dir, 1);
+	pd_test_unpack_xz("perfdata-ties/ties.data.xz", "ties.data", data, sizeof(data));
 }
 
 /* The default view: Children and the call graph. */

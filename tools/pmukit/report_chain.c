@@ -15,6 +15,7 @@ typedef struct cg_print {
 	const pk_hist_cg_opts *o;
 	uint64_t min_hit;
 	int margin;
+	uint64_t whole;              /* the period the chains add to when none was dropped */
 } cg_print;
 
 static void put_name(FILE *f, const pk_hist_cnode *n)
@@ -123,7 +124,10 @@ static bool print_graph(cg_print *p, const pk_hist_cnode *root, uint64_t total, 
 		return false;
 	const pk_hist_cnode *top = root;
 	bool first = true;
-	if (root->child && !root->child->next) { /* one root: no percentage, one level less */
+	/* one root holding all of the entry's period: no percentage, one level
+	 * less (perf 6.1: a sample whose chain was dropped, a corrupt context
+	 * marker, leaves the entry's period above its one root's) */
+	if (root->child && !root->child->next && root->child->cumul == p->whole) {
 		const pk_hist_cnode *e = root->child;
 		for (int j = 0;; j++) {
 			if (!(j == 0 && skip_first)) {
@@ -184,9 +188,9 @@ static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 }
 
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o, uint64_t total,
-		    uint64_t parent, bool skip_first)
+		    uint64_t parent, bool skip_first, uint64_t whole)
 {
-	cg_print p = {.f = f, .o = o};
+	cg_print p = {.f = f, .o = o, .whole = whole};
 	double base = o->mode == PK_HIST_CG_FRACTAL ? (double)parent : (double)total;
 	p.min_hit = (uint64_t)(base * o->min_percent / 100.0);
 	bool printed = false;
@@ -204,4 +208,12 @@ void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opt
 	}
 	if (printed)
 		fputc('\n', f);
+}
+
+uint64_t report_entry_whole(const pk_hist_entry *e, int nm, int which)
+{
+	uint64_t v = 0;
+	for (int m = 0; m < nm; m++)
+		v += pk_hist_entry_value(e, m, which);
+	return v;
 }

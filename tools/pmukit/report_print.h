@@ -15,9 +15,13 @@
 void report_hist_print(pk_hist *h);
 
 /* The tree of one entry: total is what percentages are of in graph mode,
- * parent the entry's own value (fractal). */
+ * parent the entry's own value (fractal), whole the period its chains were
+ * added with (every member's in the group view): one root holding less (a
+ * chain perf dropped) is printed with its percentage. */
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o,
-			uint64_t total, uint64_t parent, bool skip_first);
+			uint64_t total, uint64_t parent, bool skip_first, uint64_t whole);
+/* An entry's value (PK_HIST_SELF, PK_HIST_ACC) over its nm members. */
+uint64_t report_entry_whole(const pk_hist_entry *e, int nm, int which);
 
 /* perf 6.1's "Branch Statistics" after the table: each entry's branch by
  * kind and type, weighted by the entry's samples. */
