@@ -118,7 +118,8 @@ typedef struct pki_hist_rbt {
 struct pk_hist {
 	pk_hist_opts o;
 	/* what was seen */
-	pk_hist_entry **buckets;
+	pk_hist_entry **buckets;      /* the entries by id (report_hist.c), nbuckets chains */
+	size_t nbuckets;
 	size_t nr_entries;
 	size_t nr_ev;
 	int *leader, *member, *nr_members;  /* per evsel (group view) */

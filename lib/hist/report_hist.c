@@ -21,6 +21,9 @@
 #include "symbols/sy_internal.h"
 #include "report_keys.h"
 
+/* The entries' table: chained buckets, NBUCKETS at first, four times as
+ * many whenever there are twice as many entries as buckets (a system-wide
+ * file's Children view makes close to a million). */
 #define NBUCKETS 65536
 
 static size_t hash_str(const char *s)
@@ -100,6 +103,7 @@ int pk_hist_setup(pk_hist *rp, struct pk_session *s, pk_pd_header *hdr)
 	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
 	if (!rp->buckets)
 		return -ENOMEM;
+	rp->nbuckets = NBUCKETS;
 	if (pk_pd_is_pipe(s->reader))
 		rp->pipe_hdr = hdr;
 	return setup_events(rp, s, hdr) < 0 ? -ENOMEM : 0;
@@ -279,6 +283,26 @@ pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bo
  * first sample only, and later samples of any kind add to it (so with
  * --symbols X and no symbol key a row is its whole dso or comm, shown
  * when its first sample was in X). */
+/* Four times the buckets, every entry hung again; out of memory: the
+ * chains stay as they are (longer, still right). */
+static void grow_buckets(pk_hist *rp)
+{
+	size_t nb = rp->nbuckets * 4;
+	pk_hist_entry **b = calloc(nb, sizeof(*b));
+	if (!b)
+		return;
+	for (size_t i = 0; i < rp->nbuckets; i++)
+		for (pk_hist_entry *e = rp->buckets[i], *nx; e; e = nx) {
+			nx = e->hnext;
+			size_t h = hash_str(e->id) % nb;
+			e->hnext = b[h];
+			b[h] = e;
+		}
+	free(rp->buckets);
+	rp->buckets = b;
+	rp->nbuckets = nb;
+}
+
 static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
 {
 	char cols[PK_HIST_MAX_KEYS][PK_HIST_NAME_MAX];
@@ -299,7 +323,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 			id[n++] = "0123456789abcdef"[v & 15];
 	}
 	id[n] = '\0';
-	size_t h = hash_str(id) % NBUCKETS;
+	size_t h = hash_str(id) % rp->nbuckets;
 	for (pk_hist_entry *e = rp->buckets[h]; e; e = e->hnext)
 		if (!strcmp(e->id, id))
 			return e;
@@ -340,7 +364,8 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	}
 	e->hnext = rp->buckets[h];
 	rp->buckets[h] = e;
-	rp->nr_entries++;
+	if (++rp->nr_entries > 2 * rp->nbuckets)
+		grow_buckets(rp);
 	bool ok;
 	pki_hist_rbt_add(&rp->in, e, table_cmp, rp, false, &ok);
 	rp->in_broken |= !ok;
@@ -842,7 +867,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
 	if (rp->fast) /* entries merge below: the cache's use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
-	for (size_t b = 0; b < NBUCKETS; b++)
+	for (size_t b = 0; b < rp->nbuckets; b++)
 		for (pk_hist_entry *e = rp->buckets[b]; e; e = e->hnext) {
 			all[n++] = e;
 			late_texts(rp, e, &changed);
@@ -901,7 +926,7 @@ void pk_hist_free(pk_hist *rp)
 {
 	if (!rp)
 		return;
-	for (size_t b = 0; rp->buckets && b < NBUCKETS; b++) {
+	for (size_t b = 0; rp->buckets && b < rp->nbuckets; b++) {
 		pk_hist_entry *e = rp->buckets[b];
 		while (e) {
 			pk_hist_entry *nx = e->hnext;
