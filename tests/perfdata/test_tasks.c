@@ -69,15 +69,24 @@ static void sample(pk_pd_writer *w, uint32_t pid, uint32_t tid, uint64_t ip)
 	assert_int_equal(pk_pd_writer_write(w, &r, sizeof(r), &err), 0);
 }
 
-static const char *make_file(void)
+/* A file at pd_test_dir/name (path: room for 1024) with the one evsel,
+ * begun: records go next. */
+static pk_pd_writer *writer_at(const char *name, char *path)
 {
-	static char path[1024];
-	snprintf(path, sizeof(path), "%s/tasks.data", pd_test_dir);
+	snprintf(path, 1024, "%s/%s", pd_test_dir, name);
 	pk_pd_writer *w;
 	pk_error err;
 	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
 	assert_int_equal(pk_pd_writer_add_evsel(w, &attr, 0, "cpu-clock", NULL, 0, &err), 0);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	return w;
+}
+
+static const char *make_file(void)
+{
+	static char path[1024];
+	pk_pd_writer *w = writer_at("tasks.data", path);
+	pk_error err;
 	pk_pd_buf b = {0};
 	comm(w, &b, 100, 100, "parent");
 	mmap2(w, &b, 100, 0x10000, 0x1234, 0, "//anon");
@@ -207,12 +216,8 @@ static void test_reads(void **state)
 {
 	(void)state;
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/reads.data", pd_test_dir);
-	pk_pd_writer *w;
+	pk_pd_writer *w = writer_at("reads.data", path);
 	pk_error err;
-	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
-	assert_int_equal(pk_pd_writer_add_evsel(w, &attr, 0, "cpu-clock", NULL, 0, &err), 0);
-	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	pk_pd_buf b = {0};
 	read_rec(w, &b, 100, 101, 5);
 	read_rec(w, &b, 100, 100, 7);
