@@ -187,8 +187,11 @@ static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id
 		if (ev[0] == '#')
 			continue;
 		r = pk_metric_event_config(id, pmu, ev, &cfg[i], err);
-		if (r < 0)
-			r = pk_err(err, r, "metric %s: %s", d->name, err->msg);
+		if (r < 0) { /* the message written into itself would overlap: a copy */
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			r = pk_err(err, r, "metric %s: %s", d->name, why);
+		}
 		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}

@@ -635,6 +635,13 @@ static void test_metric_groups(void **state)
 					      l, &err), -EINVAL);
 	assert_string_equal(err.msg, "Cannot find metric or group `nosuch'");
 	assert_int_equal(pk_evlist_count(l), n);
+	/* a metric of an uncore event: refused, the event named once */
+	assert_true(pk_metric_groups_add(mg, "tma_info_system_dram_bw_use", pmus, pk_model_kernel(m),
+					 cpuid, false, l, &err) < 0);
+	assert_string_equal(err.msg, "metric tma_info_system_dram_bw_use: UNC_M_CAS_COUNT.RD: not a "
+				     "core PMU event (uncore, MSR or energy events of metrics are not "
+				     "supported yet)");
+	assert_int_equal(pk_evlist_count(l), n);
 	pk_metric_groups_free(mg);
 	pk_evlist_put(l);
 	fix_close(&f);
