@@ -20,6 +20,8 @@
 #include <pmukit/symbols.h>
 #include <pmukit/hist.h>
 
+#include "core/strmap.h"
+
 /* One address of a chain, resolved. */
 typedef struct pki_hist_loc {
 	const char *sym;             /* NULL when unresolved */
@@ -86,8 +88,9 @@ bool pki_hist_trie_credit(pki_hist_trie *t, pki_hist_tnode *node, struct pk_hist
 void pki_hist_trie_build(pki_hist_trie *t, pki_hist_arena *into);
 
 struct pk_hist_entry {
-	struct pk_hist_entry *hnext;
-	char *id;                    /* the keys' texts and numbers: what makes the entry */
+	struct pk_hist_entry *hnext;  /* the next made (pk_hist's first) */
+	char *id;                    /* the keys' texts and numbers: what makes the entry
+					(the entries table's copy, shared by dups) */
 	int ev;                      /* evsel index (group view: the leader's) */
 	char *cols[PK_HIST_MAX_KEYS];
 	uint64_t nums[PK_HIST_MAX_KEYS];
@@ -118,8 +121,8 @@ typedef struct pki_hist_rbt {
 struct pk_hist {
 	pk_hist_opts o;
 	/* what was seen */
-	pk_hist_entry **buckets;      /* the entries by id (report_hist.c), nbuckets chains */
-	size_t nbuckets;
+	pki_strmap entries;           /* the entries by id (report_hist.c) */
+	pk_hist_entry *first, **last; /* the same in the order made (by hnext) */
 	size_t nr_entries;
 	size_t nr_ev;
 	int *leader, *member, *nr_members;  /* per evsel (group view) */

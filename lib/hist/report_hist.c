@@ -17,22 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "session/pd_session.h"
 #include "symbols/sy_internal.h"
 #include "report_keys.h"
-
-/* The entries' table: chained buckets, NBUCKETS at first, four times as
- * many whenever there are twice as many entries as buckets (a system-wide
- * file's Children view makes close to a million). */
-#define NBUCKETS 65536
-
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
 
 static bool list_has(const pk_hist_list *l, const char *s)
 {
@@ -100,10 +88,6 @@ static int setup_events(pk_hist *rp, struct pk_session *s, const pk_pd_header *h
 int pk_hist_setup(pk_hist *rp, struct pk_session *s, pk_pd_header *hdr)
 {
 	rp->s = s;
-	rp->buckets = calloc(NBUCKETS, sizeof(*rp->buckets));
-	if (!rp->buckets)
-		return -ENOMEM;
-	rp->nbuckets = NBUCKETS;
 	if (pk_pd_is_pipe(s->reader))
 		rp->pipe_hdr = hdr;
 	return setup_events(rp, s, hdr) < 0 ? -ENOMEM : 0;
@@ -283,26 +267,6 @@ pk_hist_entry *pki_hist_entry_for(pk_hist *rp, const pki_hist_ctx *c, int ev, bo
  * first sample only, and later samples of any kind add to it (so with
  * --symbols X and no symbol key a row is its whole dso or comm, shown
  * when its first sample was in X). */
-/* Four times the buckets, every entry hung again; out of memory: the
- * chains stay as they are (longer, still right). */
-static void grow_buckets(pk_hist *rp)
-{
-	size_t nb = rp->nbuckets * 4;
-	pk_hist_entry **b = calloc(nb, sizeof(*b));
-	if (!b)
-		return;
-	for (size_t i = 0; i < rp->nbuckets; i++)
-		for (pk_hist_entry *e = rp->buckets[i], *nx; e; e = nx) {
-			nx = e->hnext;
-			size_t h = hash_str(e->id) % nb;
-			e->hnext = b[h];
-			b[h] = e;
-		}
-	free(rp->buckets);
-	rp->buckets = b;
-	rp->nbuckets = nb;
-}
-
 static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid)
 {
 	char cols[PK_HIST_MAX_KEYS][PK_HIST_NAME_MAX];
@@ -323,21 +287,20 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 			id[n++] = "0123456789abcdef"[v & 15];
 	}
 	id[n] = '\0';
-	size_t h = hash_str(id) % rp->nbuckets;
-	for (pk_hist_entry *e = rp->buckets[h]; e; e = e->hnext)
-		if (!strcmp(e->id, id))
-			return e;
+	/* the one string table (lib/core/strmap), grown as entries come: a
+	 * system-wide file's Children view makes close to a million */
+	pki_strmap_slot *slot = pki_strmap_put(&rp->entries, id);
+	if (!slot || slot->val)
+		return slot ? slot->val : NULL;
 	pk_hist_entry *e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->v = calloc((size_t)rp->nr_members[ev] * PK_HIST_NV, sizeof(uint64_t));
-	e->id = strdup(id);
-	if (!e->v || !e->id) {
-		free(e->v);
-		free(e->id);
+	if (e && !(e->v = calloc((size_t)rp->nr_members[ev] * PK_HIST_NV, sizeof(uint64_t)))) {
 		free(e);
-		return NULL;
+		e = NULL;
 	}
+	if (!e)
+		return NULL; /* the id stays without an entry: made again next time */
+	e->id = slot->key; /* the table's copy */
+	slot->val = e;
 	e->ev = ev;
 	e->filtered = hid;
 	/* perf: the map's kind; without a map, the sample's mode */
@@ -362,10 +325,9 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 		    (key->unres == PK_HIST_U_SYM && !l->sym) || (key->unres == PK_HIST_U_MAP && !l->has_map))
 			e->unresolved |= (uint8_t)(1u << k);
 	}
-	e->hnext = rp->buckets[h];
-	rp->buckets[h] = e;
-	if (++rp->nr_entries > 2 * rp->nbuckets)
-		grow_buckets(rp);
+	*rp->last = e; /* the entries in the order made */
+	rp->last = &e->hnext;
+	rp->nr_entries++;
 	bool ok;
 	pki_hist_rbt_add(&rp->in, e, table_cmp, rp, false, &ok);
 	rp->in_broken |= !ok;
@@ -396,8 +358,7 @@ static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_h
 	d->tid = c->smp->tid;
 	d->thread = thread_of(c);
 	d->v = calloc((size_t)rp->nr_members[e->ev] * PK_HIST_NV, sizeof(uint64_t));
-	d->id = strdup(e->id);
-	bool ok = d->v && d->id;
+	bool ok = d->v != NULL; /* d->id: e's, the table's copy */
 	for (int k = 0; k < rp->o.nr_keys; k++)
 		ok = (d->cols[k] = strdup(e->cols[k])) && ok;
 	if (!ok) {
@@ -791,7 +752,6 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 			d->v[v] += e->v[v];
 		d->filtered = d->filtered && e->filtered; /* its own max_depth, as perf's */
 		pki_hist_cnode_merge(&rp->nodes, &d->chain, &e->chain);
-		e->id[0] = '\0';
 	}
 	size_t k = ok ? pki_hist_rbt_walk(&col, all) : 0;
 	pki_hist_rbt_free(&col);
@@ -833,7 +793,6 @@ static int cmp_identity(const void *a, const void *b)
 
 static void free_entry(pk_hist_entry *e, int nr_keys)
 {
-	free(e->id);
 	for (int k = 0; k < nr_keys; k++)
 		free(e->cols[k]);
 	free(e->v);
@@ -867,11 +826,10 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
 	if (rp->fast) /* entries merge below: the cache's use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
-	for (size_t b = 0; b < rp->nbuckets; b++)
-		for (pk_hist_entry *e = rp->buckets[b]; e; e = e->hnext) {
-			all[n++] = e;
-			late_texts(rp, e, &changed);
-		}
+	for (pk_hist_entry *e = rp->first; e; e = e->hnext) {
+		all[n++] = e;
+		late_texts(rp, e, &changed);
+	}
 	for (pk_hist_entry *e = rp->dups; e; e = e->dnext) {
 		all[n++] = e;
 		late_texts(rp, e, &changed);
@@ -887,8 +845,7 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 					d->v[v] += e->v[v];
 				d->filtered = d->filtered && e->filtered;
 				pki_hist_cnode_merge(&rp->nodes, &d->chain, &e->chain);
-				e->id[0] = '\0'; /* freed with the buckets, never found again */
-				continue;
+				continue; /* freed with the others; no look-up after this */
 			}
 			all[w++] = all[i];
 		}
@@ -919,6 +876,7 @@ pk_hist *pk_hist_new(void)
 	rp->o.cg.max_stack = PK_MAX_STACK;
 	rp->o.branch = -1;
 	pki_hist_rbt_init(&rp->in);
+	rp->last = &rp->first;
 	return rp;
 }
 
@@ -926,20 +884,16 @@ void pk_hist_free(pk_hist *rp)
 {
 	if (!rp)
 		return;
-	for (size_t b = 0; rp->buckets && b < rp->nbuckets; b++) {
-		pk_hist_entry *e = rp->buckets[b];
-		while (e) {
-			pk_hist_entry *nx = e->hnext;
-			free_entry(e, rp->o.nr_keys);
-			e = nx;
-		}
+	for (pk_hist_entry *e = rp->first, *nx; e; e = nx) {
+		nx = e->hnext;
+		free_entry(e, rp->o.nr_keys);
 	}
+	pki_strmap_free(&rp->entries, NULL);
 	for (pk_hist_entry *e = rp->dups, *nx; e; e = nx) {
 		nx = e->dnext;
 		free_entry(e, rp->o.nr_keys);
 	}
 	pki_hist_rbt_free(&rp->in);
-	free(rp->buckets);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);
 	pki_hist_arena_free(&rp->trie.a);

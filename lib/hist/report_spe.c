@@ -13,9 +13,9 @@
 #include <linux/perf_event.h>
 #include <pmukit/symbols.h>
 
+#include "core/strmap.h"
 #include "session/pd_session.h"
 
-#define RS_BUCKETS 4096
 #define RS_SOURCES 17            /* data source values 0..15, 16: others */
 #define RS_MAX_BINS 40
 
@@ -24,16 +24,17 @@ typedef struct lat3 {
 } lat3;
 
 struct pk_spe_hist_entry {
-	char *key;                   /* "sym\x01dso" */
+	const char *key;             /* "sym\x01dso": the table's copy */
 	lat3 *lats;
 	size_t nr, cap;
 	uint64_t sources[RS_SOURCES];
 	uint32_t midr;               /* for the sources' names */
-	struct pk_spe_hist_entry *next;
+	struct pk_spe_hist_entry *next; /* the next made */
 };
 
 struct pk_spe_hist {
-	pk_spe_hist_entry *buckets[RS_BUCKETS];
+	pki_strmap by_key;           /* the entries by key (the one string table) */
+	pk_spe_hist_entry *first, **last; /* in the order made */
 	size_t nr_entries;
 	uint64_t nr_records;
 	uint16_t max_total;
@@ -47,6 +48,8 @@ pk_spe_hist *pk_spe_hist_new(void)
 		free(rs);
 		return NULL;
 	}
+	if (rs)
+		rs->last = &rs->first;
 	return rs;
 }
 
@@ -54,38 +57,28 @@ void pk_spe_hist_free(pk_spe_hist *rs)
 {
 	if (!rs)
 		return;
-	for (size_t b = 0; b < RS_BUCKETS; b++)
-		for (pk_spe_hist_entry *e = rs->buckets[b], *n; e; e = n) {
-			n = e->next;
-			free(e->key);
-			free(e->lats);
-			free(e);
-		}
+	for (pk_spe_hist_entry *e = rs->first, *n; e; e = n) {
+		n = e->next;
+		free(e->lats);
+		free(e);
+	}
+	pki_strmap_free(&rs->by_key, NULL);
 	free(rs->hist);
 	free(rs);
 }
 
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h % RS_BUCKETS;
-}
-
 static pk_spe_hist_entry *entry_of(pk_spe_hist *rs, const char *key)
 {
-	size_t h = hash(key);
-	for (pk_spe_hist_entry *e = rs->buckets[h]; e; e = e->next)
-		if (!strcmp(e->key, key))
-			return e;
+	pki_strmap_slot *s = pki_strmap_put(&rs->by_key, key);
+	if (!s || s->val)
+		return s ? s->val : NULL;
 	pk_spe_hist_entry *e = calloc(1, sizeof(*e));
-	if (!e || !(e->key = strdup(key))) {
-		free(e);
-		return NULL;
-	}
-	e->next = rs->buckets[h];
-	rs->buckets[h] = e;
+	if (!e)
+		return NULL; /* the key stays without an entry: made again next time */
+	e->key = s->key;
+	s->val = e;
+	*rs->last = e;
+	rs->last = &e->next;
 	rs->nr_entries++;
 	return e;
 }
@@ -213,9 +206,8 @@ pk_spe_hist_entry **pk_spe_hist_sorted(const pk_spe_hist *rs, size_t *n)
 	if (!all)
 		return NULL;
 	size_t k = 0;
-	for (size_t b = 0; b < RS_BUCKETS; b++)
-		for (pk_spe_hist_entry *e = rs->buckets[b]; e; e = e->next)
-			all[k++] = e;
+	for (pk_spe_hist_entry *e = rs->first; e; e = e->next)
+		all[k++] = e;
 	qsort(all, k, sizeof(*all), cmp_entries);
 	*n = k;
 	return all;
