@@ -219,8 +219,14 @@ int pk_counting_reset(pk_counting *c, pk_error *err);
 
 /* Reads every open counter (a group with one read of its leader when the
  * leader's read_format has PERF_FORMAT_GROUP). The previous readings are kept
- * for deltas (interval printing). */
+ * for deltas (interval printing). A tool event (pk_evsel_tool) is not read:
+ * its first open slot takes the value set by pk_counting_set_tool (as its
+ * count, time enabled and running, as perf's), the others 0; a group it
+ * leads reads nothing (perf 6.1: <not counted>). */
 int pk_counting_read(pk_counting *c, pk_error *err);
+/* The value (ns, cumulative since the start) the next reads give tool event
+ * t; 0 until set. */
+void pk_counting_set_tool(pk_counting *c, pk_tool_event t, uint64_t ns);
 
 pk_evlist *pk_counting_evlist(const pk_counting *c);
 const pk_kernel *pk_counting_kernel(const pk_counting *c);

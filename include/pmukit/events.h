@@ -268,6 +268,24 @@ const char *pk_sw_event_name(size_t idx, uint64_t *config);
  * 1 ... ("cycles" for "cpu-cycles"); NULL past the last. */
 const char *pk_hw_event_alias(size_t idx, size_t n);
 const char *pk_sw_event_alias(size_t idx, size_t n);
+/* perf's tool events: counts the tool makes, not the kernel. duration_time
+ * is the run's (or -I interval's) wall time, user_time and system_time the
+ * measured command's CPU times (its rusage, at the end of the run; 0 in
+ * intervals), all in ns. They are opened as a software dummy event as perf
+ * 6.1 opens them (so a group they lead reads nothing) and their values come
+ * from pk_counting_set_tool. */
+typedef enum pk_tool_event {
+	PK_TOOL_NONE,
+	PK_TOOL_DURATION,
+	PK_TOOL_USER,
+	PK_TOOL_SYSTEM,
+	PK_TOOL_NR
+} pk_tool_event;
+/* "duration_time", "user_time", "system_time"; NULL for PK_TOOL_NONE. */
+const char *pk_tool_event_name(pk_tool_event t);
+/* Which tool event the evsel is (PK_TOOL_NONE: a kernel event). */
+pk_tool_event pk_evsel_tool(const pk_evsel *evsel);
+
 /* Valid cache events in perf's order ("L1-dcache-loads", ...). */
 size_t pk_cache_event_count(void);
 const char *pk_cache_event_name(size_t idx, uint64_t *config);
@@ -277,7 +295,7 @@ const char *pk_cache_event_name(size_t idx, uint64_t *config);
  * (pk_tracepoint_foreach). */
 enum {
 	PK_CATALOG_HW = 1 << 0,     /* the symbolic hardware events a core PMU supports */
-	PK_CATALOG_SW = 1 << 1,     /* the software events */
+	PK_CATALOG_SW = 1 << 1,     /* the software events, then the tool events */
 	PK_CATALOG_CACHE = 1 << 2,  /* the cache events (with a core PMU) */
 	PK_CATALOG_PMU = 1 << 3,    /* each PMU, then its sysfs events */
 	PK_CATALOG_RAW = 1 << 4,    /* the raw descriptors (with a core PMU) */

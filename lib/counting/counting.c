@@ -53,6 +53,7 @@ struct pk_counting {
 	size_t nr;
 	evsel_state *st;
 	bool any_open;
+	uint64_t tool[PK_TOOL_NR];  /* the tool events' values (pk_counting_set_tool) */
 };
 
 void pk_counting_opts_init(pk_counting_opts *o)
@@ -566,6 +567,29 @@ static void spread_group(pk_counting *c, size_t li, size_t k, int ci, const pk_c
 	}
 }
 
+void pk_counting_set_tool(pk_counting *c, pk_tool_event t, uint64_t ns)
+{
+	if (t > PK_TOOL_NONE && t < PK_TOOL_NR)
+		c->tool[t] = ns;
+}
+
+/* Evsel i's reading when it is a tool event: its value in the first slot
+ * open (perf's count, enabled and running times alike); false otherwise. */
+static bool tool_read(pk_counting *c, size_t i)
+{
+	pk_tool_event t = pk_evsel_tool(pk_evlist_at(c->evlist, i));
+	evsel_state *s = &c->st[i];
+	if (!t)
+		return false;
+	bool first = true;
+	for (size_t k = 0; k < slot(c, s->ncpu, 0); k++) {
+		uint64_t v = first && s->fd[k] >= 0 ? c->tool[t] : 0;
+		first &= s->fd[k] < 0;
+		s->cur[k] = (pk_counts){.val = v, .ena = v, .run = v};
+	}
+	return true;
+}
+
 int pk_counting_read(pk_counting *c, pk_error *err)
 {
 	size_t maxw = 5;
@@ -589,6 +613,8 @@ int pk_counting_read(pk_counting *c, pk_error *err)
 		bool group_read = reads_group(c, i);
 		if (s->status != PK_OPEN_OK)
 			continue;
+		if (tool_read(c, i) || pk_evsel_tool(pk_evlist_at(c->evlist, (size_t)s->group)))
+			continue; /* a tool event's own value; its group is not read */
 		/* members of a group read come with their leader's read */
 		if (group_read && s->group != (int)i)
 			continue;

@@ -29,6 +29,7 @@ struct pk_stat {
 	double t0;                 /* the run's start on the clock */
 	int status;                /* the command's wait status, -1: none yet */
 	struct rusage ru;
+	double stop_ns;            /* the run's length at its stop, < 0: running */
 };
 
 /* ---- Rows ---------------------------------------------------------------- */
@@ -154,6 +155,7 @@ int pk_stat_new(pk_evlist *l, const pk_stat_opts *opts, pk_stat **out, pk_error 
 	s->wl = (pk_workload)PK_WORKLOAD_INIT;
 	s->counts_child = s->o.cmd && s->o.cmd[0] && !s->o.cpus && !s->o.threads;
 	s->status = -1;
+	s->stop_ns = -1;
 	*out = s;
 	return 0;
 }
@@ -190,6 +192,7 @@ static int new_counting(pk_stat *s, pk_error *err)
 int pk_stat_open(pk_stat *s, pk_error *err)
 {
 	s->status = -1;
+	s->stop_ns = -1;
 	memset(&s->ru, 0, sizeof(s->ru));
 	int r = s->o.cmd && s->o.cmd[0] ? pk_workload_prepare(s->o.cmd, &s->wl, err) : 0;
 	if (r == 0)
@@ -256,8 +259,25 @@ double pk_stat_now(const pk_stat *s)
 	return clock_ns(s) - s->t0;
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+/* The tool events' values for the next read: the time since the start
+ * (to the stop once stopped) and, for the run's totals, the command's
+ * CPU times (perf 6.1 has none in its intervals). */
+static void tool_values(pk_stat *s, bool totals)
+{
+	double t = s->stop_ns >= 0 ? s->stop_ns : pk_stat_now(s);
+	pk_counting_set_tool(s->counting, PK_TOOL_DURATION, t > 0 ? (uint64_t)(t + 0.5) : 0);
+	pk_counting_set_tool(s->counting, PK_TOOL_USER, totals ? tv_ns(&s->ru.ru_utime) : 0);
+	pk_counting_set_tool(s->counting, PK_TOOL_SYSTEM, totals ? tv_ns(&s->ru.ru_stime) : 0);
+}
+
 int pk_stat_interval(pk_stat *s, pk_stat_rows *rows, pk_error *err)
 {
+	tool_values(s, false);
 	int r = pk_counting_read(s->counting, err);
 	if (r == 0 && pk_stat_rows_collect(rows, s->counting, s->o.aggr, true) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
@@ -267,6 +287,7 @@ int pk_stat_interval(pk_stat *s, pk_stat_rows *rows, pk_error *err)
 void pk_stat_stop(pk_stat *s, pk_stat_result *res)
 {
 	res->elapsed_ns = pk_stat_now(s);
+	s->stop_ns = res->elapsed_ns;
 	if (s->wl.pid > 0) {
 		/* stopped early (an error, an interval count): the command too */
 		int st;
@@ -285,6 +306,7 @@ int pk_stat_finish(pk_stat *s, pk_stat_rows *rows, pk_error *err)
 		pk_counting_disable(s->counting, NULL);
 	if (!rows)
 		return 0;
+	tool_values(s, true);
 	int r = pk_counting_read(s->counting, err);
 	if (r == 0 && pk_stat_rows_collect(rows, s->counting, s->o.aggr, false) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");

@@ -88,6 +88,8 @@ static int symbolic_events(const pk_pmus *pmus, unsigned section, pk_catalog_fn 
 	for (size_t i = 0; section == PK_CATALOG_SW && r == 0 && i < pk_sw_event_count(); i++)
 		r = symbolic(fn, arg, pk_sw_event_name(i, NULL), pk_sw_event_alias(i, 0),
 			     pk_sw_event_alias(i, 1), "Software event");
+	for (int t = PK_TOOL_NONE + 1; section == PK_CATALOG_SW && r == 0 && t < PK_TOOL_NR; t++)
+		r = symbolic(fn, arg, pk_tool_event_name((pk_tool_event)t), NULL, NULL, "Tool event");
 	bool core = pk_pmus_nr_core(pmus) > 0;
 	for (size_t i = 0; section == PK_CATALOG_CACHE && core && r == 0 &&
 			   i < pk_cache_event_count(); i++)

@@ -789,14 +789,25 @@ static int expand_name(struct build *b, const pk_ev_ast *ev, pk_error *err)
 {
 	uint32_t type;
 	uint64_t config;
-	if (pki_symbolic_lookup(ev->name, &type, &config)) {
-		if (type == PERF_TYPE_SOFTWARE) {
+	pk_tool_event tool = pki_tool_lookup(ev->name);
+	if (tool || pki_symbolic_lookup(ev->name, &type, &config)) {
+		if (tool || type == PERF_TYPE_SOFTWARE) {
 			const pk_pmu *sw = pk_pmus_find(b->pmus, "software");
 			pk_evsel *e = new_evsel(sw, "software", ev->name, ev);
 			if (!e)
 				return oom(err);
-			e->attr.type = type;
-			e->attr.config = config;
+			/* a tool event is opened as perf opens it: a dummy */
+			e->attr.type = PERF_TYPE_SOFTWARE;
+			e->attr.config = tool ? PERF_COUNT_SW_DUMMY : config;
+			e->tool = tool;
+			/* perf counts duration_time on CPU 0 alone (-A: one row) */
+			if (tool == PK_TOOL_DURATION) {
+				pk_cpumap_put(e->cpus);
+				if (!(e->cpus = pk_cpumap_from_array((int[]){0}, 1))) {
+					pki_evsel_free(e);
+					return oom(err);
+				}
+			}
 			return build_push(b, e, err);
 		}
 		return expand_on_cores(b, ev, false, type, config, err);

@@ -225,8 +225,17 @@ static bool is_clock(const pk_evsel *e)
 						      e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
+pk_tool_event pk_evsel_tool(const pk_evsel *e)
+{
+	return e->tool;
+}
+
 const char *pk_evsel_display_unit(const pk_evsel *e, double *scale)
 {
+	if (e->tool) {
+		*scale = 1.0;
+		return "ns";
+	}
 	if (is_clock(e)) {
 		*scale = 1e-6; /* ns counted, msec shown */
 		return "msec";

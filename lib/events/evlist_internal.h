@@ -38,6 +38,7 @@ struct pk_evsel {
 	 * events, 2 a metric event, 0 neither. In a :S group the leader and
 	 * metric events never sample; the first other member does. */
 	int td_role;
+	pk_tool_event tool;        /* a tool event (duration_time ...), PK_TOOL_NONE */
 };
 
 struct pk_evlist {

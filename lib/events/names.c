@@ -45,6 +45,13 @@ static const struct sym_event sw_events[] = {
 	{{"cgroup-switches"}, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, newer than some headers */},
 };
 
+/* perf's tool events, in perf list's order. */
+static const char *const tool_events[PK_TOOL_NR] = {
+	[PK_TOOL_DURATION] = "duration_time",
+	[PK_TOOL_USER] = "user_time",
+	[PK_TOOL_SYSTEM] = "system_time",
+};
+
 /* perf's spellings for the three parts of a cache event name. */
 static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][4] = {
 	[PERF_COUNT_HW_CACHE_L1D] = {"L1-dcache", "l1-d", "l1d", "L1-data"},
@@ -167,6 +174,19 @@ bool pki_symbolic_lookup(const char *name, uint32_t *type, uint64_t *config)
 		return true;
 	}
 	return false;
+}
+
+pk_tool_event pki_tool_lookup(const char *name)
+{
+	for (int t = PK_TOOL_NONE + 1; t < PK_TOOL_NR; t++)
+		if (!strcmp(tool_events[t], name))
+			return (pk_tool_event)t;
+	return PK_TOOL_NONE;
+}
+
+const char *pk_tool_event_name(pk_tool_event t)
+{
+	return t > PK_TOOL_NONE && t < PK_TOOL_NR ? tool_events[t] : NULL;
 }
 
 const char *pki_hw_canonical_name(uint64_t config)

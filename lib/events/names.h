@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/events.h>
 
 /* Finds a symbolic event by any of perf's spellings; sets *type
  * (PERF_TYPE_HARDWARE, _SOFTWARE or _HW_CACHE) and *config. Cache events are
@@ -33,5 +34,9 @@ void pki_cache_config_name(uint64_t config, char *buf, size_t size);
  * name ("cycles", "branches", "cpu-clock"), as perf script shows it; NULL
  * where perf says "unknown-hardware"/"unknown-software". */
 const char *pki_symbolic_evsel_name(uint32_t type, uint64_t config);
+
+/* The tool event of that name (perf's duration_time, user_time,
+ * system_time), PK_TOOL_NONE for any other name. */
+pk_tool_event pki_tool_lookup(const char *name);
 
 #endif

@@ -454,17 +454,21 @@ static void test_format_num(void **state)
 {
 	(void)state;
 	char b[64];
-	stat_format_num(b, sizeof(b), 1234567.0, 0, true);
+	stat_format_num(b, sizeof(b), 1234567.0, 0, ",");
 	assert_string_equal(b, "1,234,567");
-	stat_format_num(b, sizeof(b), 999.0, 0, true);
+	stat_format_num(b, sizeof(b), 999.0, 0, ",");
 	assert_string_equal(b, "999");
-	stat_format_num(b, sizeof(b), 1234.5678, 2, true);
+	stat_format_num(b, sizeof(b), 1234.5678, 2, ",");
 	assert_string_equal(b, "1,234.57");
-	stat_format_num(b, sizeof(b), 1234.5678, 2, false);
+	stat_format_num(b, sizeof(b), 1234567.0, 0, "."); /* de_DE's */
+	assert_string_equal(b, "1.234.567");
+	stat_format_num(b, sizeof(b), 1234567.0, 0, ""); /* the C locale's */
+	assert_string_equal(b, "1234567");
+	stat_format_num(b, sizeof(b), 1234.5678, 2, NULL);
 	assert_string_equal(b, "1234.57");
-	stat_format_num(b, sizeof(b), 0, 0, true);
+	stat_format_num(b, sizeof(b), 0, 0, ",");
 	assert_string_equal(b, "0");
-	stat_format_num(b, sizeof(b), -1234.0, 0, true);
+	stat_format_num(b, sizeof(b), -1234.0, 0, ",");
 	assert_string_equal(b, "-1,234");
 }
 

@@ -398,6 +398,107 @@ static void test_cputype_refused(void **state)
  * perf stat and pmukit stat. Faults of a process that touches N fresh pages
  * are N plus the loader's, a few dozen; runs differ by a handful. Tolerance:
  * 0.5% or 16 faults, whichever is larger, between medians of 3 runs. */
+/* The CSV line of event ev in out: its fields (value, unit, event, run,
+ * pcnt) split; false when there is none. */
+static bool csv_fields(const char *out, const char *ev, char f[5][64])
+{
+	char pat[80];
+	snprintf(pat, sizeof(pat), ",%s,", ev);
+	const char *p = strstr(out, pat);
+	if (!p)
+		return false;
+	while (p > out && p[-1] != '\n')
+		p--;
+	return sscanf(p, "%63[^,],%63[^,],%63[^,],%63[^,],%63[^,\n]", f[0], f[1], f[2], f[3], f[4]) ==
+	       5;
+}
+
+/* perf's tool events: duration_time the run's wall time, user_time and
+ * system_time the command's CPU times (<not counted> when 0), all "ns",
+ * their run time the count; the columns and rules as perf 6.1 prints them
+ * for the same command. */
+static void test_tool_events(void **state)
+{
+	(void)state;
+	bool perf = pk_test_run("command -v perf >/dev/null 2>&1 && perf stat -e duration_time true",
+				NULL, 1) == 0;
+	char cmd[1024], *out[2];
+	const char *evs = "duration_time,user_time,system_time";
+	snprintf(cmd, sizeof(cmd), "-x, -e %s -- %s 20000", evs, touch_pages());
+	assert_int_equal(stat_run(&out[0], "%s", cmd), 0);
+	if (perf) {
+		char pcmd[1100];
+		snprintf(pcmd, sizeof(pcmd), "perf stat %s", cmd);
+		assert_int_equal(pk_test_run(pcmd, &out[1], 1), 0);
+	}
+	const char *names[] = {"duration_time", "user_time", "system_time"};
+	double cpu_ns = 0;
+	for (int t = 0; t < (perf ? 2 : 1); t++)
+		for (int i = 0; i < 3; i++) {
+			char f[5][64];
+			assert_true(csv_fields(out[t], names[i], f));
+			assert_string_equal(f[1], "ns");
+			assert_string_equal(f[4], "100.00");
+			if (!strcmp(f[0], "<not counted>")) {
+				assert_int_not_equal(i, 0);
+				assert_string_equal(f[3], "0");
+				continue;
+			}
+			assert_string_equal(f[0], f[3]); /* run time == count */
+			if (i == 0)
+				assert_true(atof(f[0]) > 1e5 && atof(f[0]) < 30e9);
+			else if (t == 0)
+				cpu_ns += atof(f[0]);
+		}
+	assert_true(cpu_ns > 0); /* touching 20000 pages takes CPU time */
+	free(out[0]);
+	if (perf)
+		free(out[1]);
+	/* -I: each interval's own length; no CPU times before the end */
+	assert_int_equal(stat_run(&out[0], "-x, -I 40 -e duration_time,user_time -- sleep 0.1"), 0);
+	size_t n;
+	char **lines = split_lines(out[0], &n);
+	assert_true(n >= 4);
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		double t, v;
+		assert_int_equal(sscanf(lines[i], "%lf,%lf,ns,duration_time,", &t, &v), 2);
+		assert_true(v > 0 && v < 1e9);
+		assert_non_null(strstr(lines[i + 1], "<not counted>,ns,user_time,0,"));
+	}
+	free(lines);
+	free(out[0]);
+	/* duration_time alone: perf's 'system wide' run, no user and sys lines */
+	assert_int_equal(stat_run(&out[0], "-e duration_time -- true"), 0);
+	assert_non_null(strstr(out[0], "Performance counter stats for 'system wide':"));
+	assert_null(strstr(out[0], "seconds user"));
+	free(out[0]);
+	/* in a group it leads, the members read nothing (perf 6.1) */
+	assert_int_equal(stat_run(&out[0], "-x, -e '{duration_time,task-clock}' -- true"), 0);
+	assert_non_null(strstr(out[0], "<not counted>,msec,task-clock,0,100.00"));
+	free(out[0]);
+}
+
+/* Counts are grouped by the locale's thousands separator as perf's %'
+ * groups them: none in the C locale, the count right-aligned in 18. */
+static void test_c_locale_counts(void **state)
+{
+	(void)state;
+	char cmd[1024], *out;
+	snprintf(cmd, sizeof(cmd), "LC_ALL=C %s stat -e page-faults -- %s 20000 2>&1",
+		 getenv("PK_PMUKIT"), touch_pages());
+	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
+	const char *l = strstr(out, " page-faults");
+	assert_non_null(l);
+	const char *b = l;
+	while (b > out && b[-1] != '\n')
+		b--;
+	assert_true(l - b > 18);
+	assert_true(b[17] >= '0' && b[17] <= '9' && b[18] == ' '); /* "%18s " */
+	for (const char *p = b; p < b + 18; p++)
+		assert_true(*p == ' ' || (*p >= '0' && *p <= '9'));
+	free(out);
+}
+
 static double median3(double a, double b, double c)
 {
 	return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
@@ -467,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_hybrid_fixture_rows),
 		cmocka_unit_test(test_cputype_refused),
 		cmocka_unit_test(test_compare_with_perf),
+		cmocka_unit_test(test_tool_events),
+		cmocka_unit_test(test_c_locale_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

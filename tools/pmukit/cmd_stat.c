@@ -627,6 +627,21 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 	return r;
 }
 
+/* perf 6.1 counts duration_time system-wide, on CPU 0: a list of nothing
+ * else makes its run a system-wide one, so named, without the command's
+ * user and sys lines (unless -p, -t or -C name the target). */
+static bool runs_system_wide(const struct stat_session *s)
+{
+	const struct stat_opts *o = s->o;
+	size_t n = pk_evlist_count(s->evlist);
+	if (o->all_cpus || o->pids || o->tids || o->cpu_list || o->model || !n)
+		return o->all_cpus;
+	for (size_t i = 0; i < n; i++)
+		if (pk_evsel_tool(pk_evlist_at(s->evlist, i)) != PK_TOOL_DURATION)
+			return false;
+	return true;
+}
+
 /* The totals (without -I), the notes and the footer; returns r, or an
  * error when printing failed. */
 static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
@@ -637,7 +652,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
 	if (!o->interval_ms) {
-		char *target = target_name(o);
+		char *target = runs_system_wide(s) ? strdup("'system wide'") : target_name(o);
 		s->printer.runs = runs;
 		stat_print_header(&s->printer, target ? target : "?", runs);
 		free(target);
@@ -653,7 +668,8 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	else if (out != stderr)
 		print_notes(s, stderr);
 	if (!o->interval_ms) {
-		bool ru = o->cmd[0] && !s->cpus && !s->threads && runs == 1 && res->status >= 0;
+		bool ru = o->cmd[0] && !s->cpus && !s->threads && runs == 1 && res->status >= 0 &&
+			  !runs_system_wide(s);
 		double user = (double)res->ru.ru_utime.tv_sec + (double)res->ru.ru_utime.tv_usec / 1e6;
 		double sys = (double)res->ru.ru_stime.tv_sec + (double)res->ru.ru_stime.tv_usec / 1e6;
 		stat_print_footer(&s->printer, elapsed, ru ? user : -1, ru ? sys : -1);
@@ -706,6 +722,7 @@ int cmd_stat(int argc, char **argv)
 		.sep = o.sep ? o.sep : " ",
 		.aggr = s.aggr,
 		.big_num = o.big_num,
+		.thousands = stat_thousands_sep(),
 		.runs = 1,
 		.metric_only = o.metric_only,
 		.per = o.per,

@@ -6,17 +6,34 @@
 #include <pmukit/util.h>
 
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- Numbers ------------------------------------------------------------ */
 
-void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num)
+const char *stat_thousands_sep(void)
+{
+	static char sep[8];
+	static bool done;
+	if (!done) {
+		locale_t l = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+		if (l) {
+			snprintf(sep, sizeof(sep), "%s", nl_langinfo_l(THOUSEP, l));
+			freelocale(l);
+		}
+		done = true;
+	}
+	return sep;
+}
+
+void stat_format_num(char *buf, size_t len, double v, int decimals, const char *sep)
 {
 	char tmp[64];
 	snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
-	if (!big_num) {
+	if (!sep || !*sep) {
 		snprintf(buf, len, "%s", tmp);
 		return;
 	}
@@ -28,8 +45,8 @@ void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num
 	for (size_t i = 0; i < digits && o + 1 < len; i++) {
 		buf[o++] = p[i];
 		size_t left = digits - i - 1;
-		if (left && left % 3 == 0 && o + 1 < len)
-			buf[o++] = ',';
+		for (const char *c = sep; left && left % 3 == 0 && *c && o + 1 < len; c++)
+			buf[o++] = *c;
 	}
 	snprintf(buf + o, len - o, "%s", p + digits);
 }
@@ -324,7 +341,7 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		return;
 	}
 	stat_format_num(val, sizeof(val), pk_stat_row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
-			p->big_num);
+			p->big_num ? (p->thousands ? p->thousands : ",") : NULL);
 	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
 	human_metric(o, &ml->v[0]);
 	for (size_t k = 1; k < ml->nr; k++) {

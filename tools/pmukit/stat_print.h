@@ -31,6 +31,7 @@ typedef struct stat_printer {
 	pk_aggr_mode aggr;
 	pk_stat_per per;              /* --per-*: the rows are buckets (aggr GLOBAL) */
 	bool big_num;              /* thousands separators in human output */
+	const char *thousands;     /* which (stat_thousands_sep), NULL: "," */
 	int runs;                  /* -r N, for the header and noise columns */
 	int interval_lines;        /* lines since the interval header */
 	/* The metrics printed after counts; NULL: perf stat's (built at the
@@ -65,7 +66,12 @@ int stat_print_rows(stat_printer *p, const stat_rows *rows, double wall_ns, doub
  * (negative: not shown). Human only. */
 void stat_print_footer(stat_printer *p, const pk_runstats *elapsed_s, double user_s, double sys_s);
 
-/* Formats v with thousands separators and `decimals` digits. */
-void stat_format_num(char *buf, size_t len, double v, int decimals, bool big_num);
+/* Formats v with `decimals` digits, the thousands separated by sep (NULL
+ * or "": not). */
+void stat_format_num(char *buf, size_t len, double v, int decimals, const char *sep);
+/* The environment's thousands separator (LC_ALL, LC_NUMERIC, LANG) as
+ * perf's %' prints with it: "" in the C locale. Read without changing the
+ * process's locale, so '.' stays the decimal point everywhere. */
+const char *stat_thousands_sep(void);
 
 #endif
