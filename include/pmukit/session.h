@@ -122,6 +122,9 @@ uint64_t pk_session_nr_samples(const pk_session *s);
  * l1d-miss, ...): evsel->idx is the index here. */
 size_t pk_session_nr_evsels(const pk_session *s);
 const pk_pd_evsel *pk_session_evsel_at(const pk_session *s, size_t idx);
+/* Whether some event of the file samples with those sample_type bits (all
+ * of them: PERF_SAMPLE_CPU, ...), as perf's checks of -C and the like ask. */
+bool pk_session_samples_with(const pk_session *s, uint64_t sample_type);
 /* The inlined function shown at entry i of a sample's chain ("name
  * (inlined)", --call-graph dwarf), or NULL; it lives as long as s. */
 const char *pk_session_chain_inlined(const pk_session *s, const pk_pd_sample *smp, uint64_t i);

@@ -174,11 +174,7 @@ int pk_hist_opts_cpus_fit(const pk_hist_opts *o, pk_session *s, const pk_pd_head
 {
 	if (!o->cpus)
 		return 0;
-	bool has_cpu = false;
-	for (size_t i = 0; i < pk_pd_nr_evsels(pk_session_reader(s)); i++)
-		if (pk_pd_evsel_at(pk_session_reader(s), i)->attr.sample_type & PERF_SAMPLE_CPU)
-			has_cpu = true;
-	if (!has_cpu)
+	if (!pk_session_samples_with(s, PERF_SAMPLE_CPU))
 		return -ENODATA;
 	size_t c = h->nr_cpus_avail;
 	while (c && c < o->nr_cpus && !o->cpus[c])

@@ -465,6 +465,14 @@ const pk_pd_evsel *pk_session_evsel_at(const pk_session *s, size_t idx)
 		       : NULL;
 }
 
+bool pk_session_samples_with(const pk_session *s, uint64_t sample_type)
+{
+	for (size_t i = 0; i < pk_pd_nr_evsels(s->reader); i++)
+		if ((pk_pd_evsel_at(s->reader, i)->attr.sample_type & sample_type) == sample_type)
+			return true;
+	return false;
+}
+
 /* One line about one kind of dropped record. */
 static void drop_msg(pk_session *s, int kind, const pk_pd_drop *d)
 {

@@ -108,6 +108,8 @@ SCRIPT_OPTS = [
     ("tid", "default", "--tid {pid}"),
     ("time", "default", "--time {mid},"),
     ("cpu", "a", "-C 0"),
+    ("cpu-none", "default", "-C 0"),
+    ("f-addr-none", "default", "-F ip,addr"),
     ("S", "default", "-S main"),
     ("dsos", "default", "--dsos workload"),
     ("show-task", "default", "--show-task-events"),

@@ -110,6 +110,7 @@ typedef struct script {
 	} replay;
 	pk_chain_gatherer gather;    /* chains' memo of maps */
 	pk_script_metric *metric;    /* -F metric's running state */
+	bool cpu_filter;           /* -C was given */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -687,7 +688,7 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	if (!sc->checked) {
 		sc->checked = true;
 		if (check_fields(sc, s) < 0)
-			return 1;
+			return 255; /* perf's status for a field the file cannot give */
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
@@ -867,7 +868,8 @@ static void on_dump_side_event(void *arg, pk_session *s, const pk_pd_event *ev, 
 }
 
 /* What tod and the registers need from the header: the clock pair (perf
- * refuses tod without it, status 255) and the architecture. */
+ * refuses tod without it, status 255) and the architecture; -C on a file
+ * whose samples carry no CPU is refused as perf refuses it (255). */
 static int rare_fields_setup(script *sc, pk_session *s)
 {
 	pk_pd_header h;
@@ -884,6 +886,10 @@ static int rare_fields_setup(script *sc, pk_session *s)
 	sc->clock_ns = h.clock_clockid_ns;
 	bool clock = h.has_clock_data;
 	pk_pd_header_release(&h);
+	if (sc->cpu_filter && !pk_session_samples_with(s, PERF_SAMPLE_CPU)) {
+		fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+		return 255;
+	}
 	if ((sc->sel.fields | sc->sel.add) & F(TOD) && !clock) {
 		fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid "
 		       "option.\n");
@@ -919,6 +925,7 @@ static int filter_option(script *sc, int opt, const char *arg)
 {
 	pk_error err;
 	pk_error_clear(&err);
+	sc->cpu_filter |= opt == SF_CPU;
 	if (!sc->filter && !(sc->filter = pk_script_filter_new()))
 		pk_err(&err, -ENOMEM, "out of memory");
 	else
@@ -1081,7 +1088,7 @@ int cmd_script(int argc, char **argv)
 	rc = 129;
 	if (itrace && pd_session_itrace(s, itrace))
 		goto done;
-	rc = (sc.sel.fields | sc.sel.add) & F_RARE ? rare_fields_setup(&sc, s) : 0;
+	rc = (sc.sel.fields | sc.sel.add) & F_RARE || sc.cpu_filter ? rare_fields_setup(&sc, s) : 0;
 	if (!rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
 		rc = metric_setup(&sc, s);
 	if (rc)
