@@ -172,7 +172,8 @@ static void compute(const pk_diff *d, struct diff_event *de)
 {
 	for (size_t r = 0; r < de->nr; r++) {
 		uint64_t old = de->rows[r].period;
-		double old_pct = de->base_total ? (double)old * 100.0 / (double)de->base_total : 0;
+		/* perf divides by a total of 0 too (a file without samples: -nan) */
+		double old_pct = (double)old * 100.0 / (double)de->base_total;
 		for (size_t f = 1; f < d->n; f++) {
 			pk_diff_cell *c = &de->cells[r * d->n + f];
 			if (!c->paired)
@@ -180,7 +181,7 @@ static void compute(const pk_diff *d, struct diff_event *de)
 			switch (d->o.compute) {
 			case PK_DIFF_DELTA:
 			case PK_DIFF_DELTA_ABS:
-				c->delta = (c->total ? (double)c->period * 100.0 / (double)c->total : 0) - old_pct;
+				c->delta = (double)c->period * 100.0 / (double)c->total - old_pct;
 				break;
 			case PK_DIFF_RATIO:
 				c->ratio = (double)c->period / (double)(old ? old : 1);

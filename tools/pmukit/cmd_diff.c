@@ -209,7 +209,7 @@ static void cell_text(const diff_args *a, const diff_col *col, const pk_diff_row
 	} else if (col->kind == C_FORMULA) {
 		formula(a, r, c, base_total, b, 70);
 	} else if (a->d.compute == PK_DIFF_DELTA || a->d.compute == PK_DIFF_DELTA_ABS) {
-		snprintf(b, 70, "%+4.2F%%", c->delta);
+		snprintf(b, 70, "%+*.2f%%", col->width - 1, c->delta);
 	} else if (r->dummy) {
 		strcpy(b, "N/A");
 	} else if (a->d.compute == PK_DIFF_RATIO) {
