@@ -8,9 +8,11 @@ takes (-c delta|delta-abs|ratio|wdiff:W1,W2, -s, -p, -F, -o, -b, -q,
             two by perf record, two by pmukit record; pairs of each tool's,
             mixed pairs and three files (perf prints /N columns and the list)
   corpus    pairs of tests/data/perfdata-real files both tools read
-            (quipper's busy, callgraph and forkexit recordings of 3.4 and
-            3.8 kernels, perfparser's vector programs, hotspot's true: a
-            baseline without samples)
+            (quipper's busy, callgraph, forkexit, systemwide, singleprocess
+            recordings of 3.4 and 3.8 kernels, two events against two, a
+            process against several; perfparser's vector programs; hotspot's
+            true: a baseline without samples). Not pipe-mode files: perf
+            6.1's diff refuses them (status 234)
 
 A check is `diff:SET:OPTIONS`; a difference must be listed with its reason in
 docs/perfdata-differences.md as pd_diff.py's are. Both tools run with HOME and
@@ -38,7 +40,12 @@ CORPUS = [("quipper/perf.data.busy.0-3.4", "quipper/perf.data.busy.1-3.4"),
           ("quipper/perf.data.callgraph-3.4", "quipper/perf.data.callgraph-3.8"),
           ("quipper/perf.data.forkexit-3.4", "quipper/perf.data.forkexit-3.8"),
           ("perfparser/vector_static_gcc_perf.data", "perfparser/vector_static_clang_perf.data"),
-          ("hotspot/perf.data.true.v1", "hotspot/perf.data.true.v2")]
+          ("hotspot/perf.data.true.v1", "hotspot/perf.data.true.v2"),
+          ("quipper/multi-event-single-process.perf.data", "quipper/perf.data.hw_and_sw-3.4"),
+          ("quipper/perf.data.systemwide.0-3.8", "quipper/perf.data.systemwide.1-3.8"),
+          ("quipper/perf.data.singleprocess-3.4", "quipper/perf.data.singleprocess-3.8"),
+          ("quipper/single-event-multi-process.perf.data",
+           "quipper/single-event-single-process.perf.data")]
 CORPUS_OPTIONS = ["", "-c ratio -F -p", "-c wdiff:2,1 -b", "-s comm,dso"]
 
 
