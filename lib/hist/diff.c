@@ -244,11 +244,8 @@ static int file_cmp(const pk_diff *d, const pk_diff_row *x, const pk_diff_row *y
 	if (!px)
 		return 0;
 	if (idx && d->o.compute != PK_DIFF_DELTA && d->o.compute != PK_DIFF_DELTA_ABS &&
-	    x->dummy != y->dummy)
-		return x->dummy ? 1 : -1;
-	if (idx && x->dummy && y->dummy && d->o.compute != PK_DIFF_DELTA &&
-	    d->o.compute != PK_DIFF_DELTA_ABS)
-		return 0;
+	    (x->dummy || y->dummy))
+		return x->dummy == y->dummy ? 0 : x->dummy ? 1 : -1;
 	return value_cmp(d, &x->cell[f], &y->cell[f]);
 }
 
