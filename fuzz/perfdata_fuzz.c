@@ -1,5 +1,6 @@
 /* libFuzzer target: the perf.data reader on arbitrary bytes (file and pipe
- * mode, both byte orders, every record, sample and feature parser). */
+ * mode, both byte orders, every record, sample and feature parser; the
+ * HEADER_BUILD_ID records inject reads). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pk_pd_rec_auxtrace_parse(&ev, &a, NULL);
 		pk_pd_rec_time_conv_parse(&ev, &t, NULL);
 		pk_pd_rec_u64(&ev, 3);
+		/* a HEADER_BUILD_ID record as inject reads it (lib/record/inject.c) */
+		pk_pd_rec_build_id b;
+		if (ev.type == PK_RECORD_HEADER_BUILD_ID)
+			pk_pd_build_id_parse(ev.data, ev.size, false, &b);
 	}
 	pk_machine_free(m);
 	pk_pd_reader_close(r);

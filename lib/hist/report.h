@@ -180,6 +180,13 @@ pk_hist_entry *pki_hist_rbt_add(pki_hist_rbt *r, pk_hist_entry *e, pki_hist_entr
 				bool stop_equal, bool *ok);
 /* The entries in order into out (room for r->n); 0 when out of memory. */
 size_t pki_hist_rbt_walk(const pki_hist_rbt *r, pk_hist_entry **out);
+/* perf's table order of two entries by their keys alone (report_hist.c;
+ * the histogram's keys; x and y may be of two histograms with the same
+ * keys: perf diff's rows). */
+int pki_hist_table_cmp_keys(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
+/* The output order of two entries by their keys (tree: perf's output
+ * tree's, where symbols of one name and addresses without one tie). */
+int pki_hist_out_keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

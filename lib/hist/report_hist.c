@@ -671,6 +671,11 @@ static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_e
 	for (int m = 0; m < nm; m++)
 		if (x->v[m * PK_HIST_NV + PK_HIST_SELF] != y->v[m * PK_HIST_NV + PK_HIST_SELF])
 			return x->v[m * PK_HIST_NV + PK_HIST_SELF] > y->v[m * PK_HIST_NV + PK_HIST_SELF] ? -1 : 1;
+	return pki_hist_out_keys_cmp(rp, x, y, tree);
+}
+
+int pki_hist_out_keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree)
+{
 	for (int k = 0; k < rp->o.nr_keys; k++) {
 		int c;
 		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
@@ -708,6 +713,11 @@ static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_en
 {
 	if (x->ev != y->ev)
 		return x->ev < y->ev ? -1 : 1;
+	return pki_hist_table_cmp_keys(rp, x, y);
+}
+
+int pki_hist_table_cmp_keys(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
 	for (int k = 0; k < rp->o.nr_keys; k++) {
 		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
 		if (ux != uy)

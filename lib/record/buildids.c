@@ -95,8 +95,7 @@ static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event 
 	return rc;
 }
 
-/* The GNU build id of an ELF file, as bytes. */
-static int file_build_id(const char *path, uint8_t id[20], size_t *len)
+int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -124,26 +123,33 @@ static int object_build_id(const pk_kernel *k, const object *ob, uint8_t id[20],
 		return k->ops->host.build_id ? k->ops->host.build_id(k, ob->kernel ? NULL : ob->name,
 								     id, len)
 					     : -ENOENT;
-	return ob->name[0] == '/' ? file_build_id(ob->name, id, len) : -ENOENT;
+	return ob->name[0] == '/' ? pki_rec_file_build_id(ob->name, id, len) : -ENOENT;
 }
 
-/* One entry: header, pid, id[24] (length in byte 20), name padded to 64. */
-static void put_entry(pk_pd_buf *b, const object *ob, const uint8_t *id, size_t len)
+void pki_rec_build_id_entry(pk_pd_buf *b, uint32_t type, uint16_t misc, const char *name,
+			    const uint8_t *id, size_t len, bool align8)
 {
-	size_t name = (strlen(ob->name) + 1 + 63) / 64 * 64;
+	size_t padded = (strlen(name) + 1 + 63) / 64 * 64;
+	if (align8) /* 36 bytes before the name */
+		padded += 4;
 	uint8_t pad[24] = {0};
 	memcpy(pad, id, len);
 	pad[20] = (uint8_t)len;
-	pk_pd_buf_u32(b, 0);
-	pk_pd_buf_u16(b, (uint16_t)((ob->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
-				    MISC_BUILD_ID_SIZE));
-	pk_pd_buf_u16(b, (uint16_t)(8 + 4 + 24 + name));
+	pk_pd_buf_u32(b, type);
+	pk_pd_buf_u16(b, (uint16_t)(misc | MISC_BUILD_ID_SIZE));
+	pk_pd_buf_u16(b, (uint16_t)(8 + 4 + 24 + padded));
 	pk_pd_buf_u32(b, UINT32_MAX); /* pid -1: the host */
 	pk_pd_buf_bytes(b, pad, sizeof(pad));
 	size_t at = b->len;
-	pk_pd_buf_bytes(b, ob->name, strlen(ob->name));
-	while (b->len < at + name && !b->oom)
+	pk_pd_buf_bytes(b, name, strlen(name));
+	while (b->len < at + padded && !b->oom)
 		pk_pd_buf_bytes(b, "", 1);
+}
+
+static void put_entry(pk_pd_buf *b, const object *ob, const uint8_t *id, size_t len)
+{
+	pki_rec_build_id_entry(b, 0, ob->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+			       ob->name, id, len, false);
 }
 
 static int read_objects(const char *path, objects *o, pk_error *err)

@@ -19,6 +19,17 @@ int pki_rec_mem_features(pk_pd_writer *w, const pk_kernel *k, int nr_avail, pk_e
 /* A CPU list as the kernel writes it ("0-3,8"), as a header string. */
 void pki_rec_buf_cpulist(pk_pd_buf *b, const pk_cpumap *m);
 
+/* The GNU build id of an ELF file, as bytes (*len of them): 0, -errno,
+ * -ENOENT when it has none (buildids.c). */
+int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len);
+/* A build id entry (the BUILD_ID feature's, type 0) or a HEADER_BUILD_ID
+ * record (type PERF_RECORD_HEADER_BUILD_ID) appended to b: header (misc
+ * with MISC_BUILD_ID_SIZE), pid -1, the id in 24 bytes (its length in byte
+ * 20), the name NUL-padded to a multiple of 64 (align8: 4 bytes more, so
+ * that a record's size is a multiple of 8). */
+void pki_rec_build_id_entry(pk_pd_buf *b, uint32_t type, uint16_t misc, const char *name,
+			    const uint8_t *id, size_t len, bool align8);
+
 /* A dummy software event's attr (record's tracking events): period 1,
  * sample_id_all, these sample_type bits. */
 void pki_rec_dummy_attr(struct perf_event_attr *a, uint64_t sample_type);

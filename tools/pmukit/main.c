@@ -67,6 +67,8 @@ static const struct pk_cmd commands[] = {
 	{"record", cmd_record, "Sample into a perf.data file", &record_optspec},
 	{"report", cmd_report, "Summarize a perf.data file", &report_optspec},
 	{"script", cmd_script, "Print the samples of a perf.data file", &script_optspec},
+	{"diff", cmd_diff, "Compare perf.data files", &diff_optspec},
+	{"inject", cmd_inject, "Copy a perf.data stream with build ids put in", &inject_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -129,6 +129,13 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 		for (int m = 0; m < nm; m++)
 			printf("%12" PRIu64, pk_hist_entry_value(e, m, PK_HIST_SELF));
 	}
+	report_key_cols(h, e, w);
+	printf("\n");
+}
+
+void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w)
+{
+	const pk_hist_opts *o = pk_hist_config(h);
 	int last = o->nr_keys - 1; /* perf pads a column before an elided last one */
 	for (int k = 0; k <= last; k++) {
 		if (o->hidden_cols & (1u << k))
@@ -145,7 +152,6 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 			  : (int)sizeof(t);
 		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
 	}
-	printf("\n");
 }
 
 static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)

@@ -14,6 +14,10 @@
  * statistics; perf's error on stderr when there is no entry. */
 void report_hist_print(pk_hist *h);
 
+/* An entry's key columns, each after two spaces, cut and padded to the
+ * widths w as perf prints them (no newline; report's rows, diff's). */
+void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w);
+
 /* The tree of one entry: total is what percentages are of in graph mode,
  * parent the entry's own value (fractal), whole the period its chains were
  * added with (every member's in the group view): one root holding less (a
