@@ -54,7 +54,10 @@ static void print_title(const pk_hist *h, int ev)
 	if (braces)
 		printf(" }");
 	if (!o->mem_mode) {
-		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+		printf("'\n# Event count (approx.): %" PRIu64 "\n", period);
+		if (o->socket_filter >= 0)
+			printf("# Processor Socket: %d\n", o->socket_filter);
+		printf("#\n");
 		return;
 	}
 	printf("'\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
@@ -68,10 +71,10 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
 	for (int dots = 0; dots < 2; dots++) {
-		const char *titles[4 + PK_HIST_MAX_KEYS];
-		int tw[4 + PK_HIST_MAX_KEYS], nc = 0;
-		bool right[4 + PK_HIST_MAX_KEYS];
-		for (int c = 0; c < 4; c++)
+		const char *titles[6 + PK_HIST_MAX_KEYS];
+		int tw[6 + PK_HIST_MAX_KEYS], nc = 0;
+		bool right[6 + PK_HIST_MAX_KEYS];
+		for (int c = 0; c < 6; c++)
 			right[c] = true;
 		if (o->children) {
 			titles[nc] = "Children";
@@ -79,6 +82,10 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 		}
 		titles[nc] = o->children ? "Self" : "Overhead";
 		tw[nc++] = 8 * nm;
+		for (int u = 0; o->cpu_util && u < 2; u++) {
+			titles[nc] = u ? "usr" : "sys";
+			tw[nc++] = 8 * nm;
+		}
 		if (o->show_nr) {
 			titles[nc] = "Samples";
 			tw[nc++] = 12 * nm;
@@ -119,6 +126,11 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	}
 	for (int m = 0; m < nm; m++)
 		printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_SELF));
+	for (int u = 0; o->cpu_util && u < 2; u++) { /* --show-cpu-utilization */
+		printf("  ");
+		for (int m = 0; m < nm; m++)
+			printf("%7.2f%%", pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
+	}
 	if (o->show_nr) {
 		printf("  ");
 		for (int m = 0; m < nm; m++)
