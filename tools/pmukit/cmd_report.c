@@ -41,6 +41,7 @@ enum {
 	O_NO_BRANCH, O_SYMBOL_FILTER, O_SOCKET_FILTER, O_IGNORE_CALLEES, O_TIME_QUANTUM,
 	O_CPU_UTIL, O_DEMANGLE, O_PERCENT_TYPE, O_PRETTY, O_PREFIX, O_PREFIX_STRIP, O_NOTE,
 	O_NOTE_ARG, O_REFUSE, O_REFUSE_ARG, O_DISABLE_ORDER, O_TUI, O_VMLINUX, O_SHOW_INFO,
+	O_SWITCH_ON, O_SWITCH_OFF, O_SHOW_ON_OFF,
 };
 
 static const pk_opt report_opts_table[] = {
@@ -95,6 +96,12 @@ static const pk_opt report_opts_table[] = {
 	{"cpu", 'C', 0, required_argument, "LIST", "only samples of these CPUs"},
 	{"time", 0, O_TIME, required_argument, "START,END",
 	 "only samples in this time range (seconds)"},
+	{"switch-on", 0, O_SWITCH_ON, required_argument, "EVENT",
+	 "samples only after the first sample of EVENT"},
+	{"switch-off", 0, O_SWITCH_OFF, required_argument, "EVENT",
+	 "no samples after one of EVENT (until --switch-on's)"},
+	{"show-on-off-events", 0, O_SHOW_ON_OFF, no_argument, NULL,
+	 "keep the switching samples themselves"},
 	{"time-quantum", 0, O_TIME_QUANTUM, required_argument, "N[ns|us|ms|s]",
 	 "the time key's buckets (default 100ms)"},
 	{"percent-limit", 0, O_PERCENT_LIMIT, required_argument, "PCT",
@@ -197,6 +204,8 @@ typedef struct report_args {
 	bool force;                  /* -f: read a file another user owns */
 	bool show_info;              /* -I */
 	const char *prefix, *prefix_strip;
+	const char *switch_on, *switch_off;
+	bool show_on_off;
 } report_args;
 
 /* The long name of the option getopt just gave (for the notes). */
@@ -288,6 +297,9 @@ static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, cha
 			return pk_cli_usage_error("report", "--pretty takes normal or raw");
 		return 0;
 	case O_PREFIX: a->prefix = optarg; return 0;
+	case O_SWITCH_ON: a->switch_on = optarg; return 0;
+	case O_SWITCH_OFF: a->switch_off = optarg; return 0;
+	case O_SHOW_ON_OFF: a->show_on_off = true; return 0;
 	case O_PREFIX_STRIP: a->prefix_strip = optarg; return 0;
 	default: return report_opt_note(a, c, argc, argv);
 	}
@@ -516,6 +528,11 @@ static int report_run(pk_hist *hist, report_args *a)
 	if (a->itrace && pd_session_itrace(s, a->itrace)) {
 		pk_session_close(s);
 		return 129;
+	}
+	rc = pd_session_switch(s, a->switch_on, a->switch_off, a->show_on_off);
+	if (rc) {
+		pk_session_close(s);
+		return rc;
 	}
 	pk_pd_header h;
 	pk_error err;
