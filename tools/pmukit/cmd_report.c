@@ -259,7 +259,7 @@ static int report_opt_note(report_args *a, int c, int argc, char **argv)
 }
 
 /* The options added for perf's users (issue 24); 0, or a usage error's
- * exit code. */
+ * exit code (-1: stop with 0, as perf does). */
 static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, char **argv)
 {
 	pk_error err;
@@ -273,7 +273,7 @@ static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, cha
 		if (pk_hist_opts_regex(o, c == O_IGNORE_CALLEES, optarg, &err) < 0) {
 			fprintf(stderr, "Invalid %sregex: %s\n%s\n", c == 'p' ? "" : "--ignore-callees ",
 				optarg, err.msg);
-			return 129;
+			return c == 'p' ? -1 : 129; /* perf 6.1 stops with 0 after a bad -p */
 		}
 		return 0;
 	case O_TIME_QUANTUM: {
@@ -602,5 +602,5 @@ int cmd_report(int argc, char **argv)
 	if (!status)
 		status = report_run(hist, &a);
 	report_free(hist);
-	return status;
+	return status < 0 ? 0 : status;
 }
