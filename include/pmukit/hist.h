@@ -245,6 +245,7 @@ typedef struct pk_hist_opts {
 				      * the sample's entry, its callees dropped */
 	uint64_t time_quantum;       /* --time-quantum (ns) of the time key; 0: 100 ms */
 	bool cpu_util;               /* --show-cpu-utilization: sys and usr columns after Self */
+	const char *field_sep;       /* -t: the columns joined by it, unpadded values */
 } pk_hist_opts;
 
 /* perf report's option words into o (opts.c). -s's keys (replacing the

@@ -4,7 +4,8 @@ script's, against perf 6.1 (test `perfdata_opts_diff`). perf records the
 examples' workload three ways here:
 
   g      `-e cpu-clock -g`: call chains (filters of entries and chains,
-         -p/-x, --ignore-callees in both orders, -U, Children's columns)
+         -p/-x, --ignore-callees in both orders, -U, Children's columns,
+         -t's cells and folded chains)
   two    `-e cpu-clock -e page-faults`: two events, no chains (the symbol
          filter given to the first event alone, --switch-on/--switch-off,
          the parent key refused without chains)
@@ -45,7 +46,9 @@ CHECKS = (
         "--time-quantum 0", "--time-quantum 1xs", "--percent-type local-period",
         "--prefix-strip 1", "--prefix /x --prefix-strip 1", "--demangle", "--demangle-kernel",
         "--ignore-vmlinux", "-m", "--full-source-path", "--pretty raw",
-        "--switch-on cpu-clock"]] +
+        "--switch-on cpu-clock", "-t ,", "-t '|' --no-children", "-t , -n --show-total-period",
+        "-t , -s dso", "-t , -s sym,comm", "-t , --show-cpu-utilization", "-t , -q",
+        "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat"]] +
     [("two", R + o) for o in [
         "--symbol-filter a", "--symbol-filter work", "--switch-on page-faults",
         "--switch-on page-faults --switch-off cpu-clock",
@@ -64,7 +67,7 @@ CHECKS = (
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
-    [("g", R + o) for o in ["-v", "-t ,", "-w 5,5", "--branch-history", "--stitch-lbr",
+    [("g", R + o) for o in ["-v", "-t , -F sym", "-w 5,5", "--branch-history", "--stitch-lbr",
                             "--total-cycles", "--group-sort-idx 0", "--vmlinux /x",
                             "--header -I"]] +
     [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed", "-l",

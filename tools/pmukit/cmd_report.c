@@ -179,8 +179,9 @@ static const pk_opt report_opts_table[] = {
 	{"show-info", 'I', O_SHOW_INFO, no_argument, NULL,
 	 "refused with --header/--header-only: the extended\n"
 	 "header (topologies) is not printed; else no effect"},
-	{"field-separator", 't', O_REFUSE_ARG, required_argument, "SEP",
-	 "refused: separated columns not supported"},
+	{"field-separator", 't', 0, required_argument, "SEP",
+	 "columns joined by SEP, no rule line (refused with\n"
+	 "-F and --hierarchy)"},
 	{"column-widths", 'w', O_REFUSE_ARG, required_argument, "LIST",
 	 "refused: fixed column widths not supported"},
 	{"verbose", 'v', O_REFUSE, no_argument, NULL,
@@ -268,6 +269,7 @@ static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, cha
 	case O_SYMBOL_FILTER: o->symbol_filter = optarg; return 0;
 	case O_SOCKET_FILTER: return socket_filter(o, optarg);
 	case 'U': o->hide_unresolved = true; return 0;
+	case 't': o->field_sep = optarg; return 0;
 	case 'x': o->exclude_other = true; return 0;
 	case 'p': case O_IGNORE_CALLEES:
 		if (pk_hist_opts_regex(o, c == O_IGNORE_CALLEES, optarg, &err) < 0) {
@@ -597,6 +599,8 @@ int cmd_report(int argc, char **argv)
 	if (!status && a.show_info && (a.header || a.header_only))
 		status = pk_cli_usage_error("report", "-I/--show-info with --header is not supported: "
 					    "the extended header (CPU, NUMA and memory topology) is not printed");
+	if (!status && o->field_sep && (a.fields || o->hierarchy))
+		status = pk_cli_usage_error("report", "-t with -F or --hierarchy is not supported");
 	if (!status && a.fields)
 		status = fields_setup(o, a.fields);
 	if (!status)
