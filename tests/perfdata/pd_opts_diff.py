@@ -11,6 +11,9 @@ examples' workload three ways here:
          the parent key refused without chains)
   cpu    `-e cpu-clock --sample-cpu`: samples with a CPU (--socket-filter)
 
+and reads quipper's hybrid_topology file (tests/data/perfdata-real) for -I's
+core types.
+
 Each check runs perf and pmukit with the same options on the file and wants
 the same standard output and exit status (report's random tip cut from
 perf's); `script --per-event-dump` also wants the same files. Options pmukit
@@ -23,6 +26,7 @@ usage: pd_opts_diff.py [--show] [--keep DIR]
   PK_WORKLOAD (the examples' workload program)
 """
 import glob
+import lzma
 import os
 import shutil
 import sys
@@ -33,6 +37,7 @@ from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noq
 RECORD = {"g": "-e cpu-clock -g", "two": "-e cpu-clock -e page-faults",
           "cpu": "-e cpu-clock --sample-cpu"}
 R = "report --stdio "
+HYBRID = os.path.join("tests", "data", "perfdata-real", "quipper", "perf.data.hybrid_topology.xz")
 CHECKS = (
     [("g", R + o) for o in [
         "--comms workload", "-c workload", "--comm workload", "-S main",
@@ -48,7 +53,8 @@ CHECKS = (
         "--ignore-vmlinux", "-m", "--full-source-path", "--pretty raw",
         "--switch-on cpu-clock", "-t ,", "-t '|' --no-children", "-t , -n --show-total-period",
         "-t , -s dso", "-t , -s sym,comm", "-t , --show-cpu-utilization", "-t , -q",
-        "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat"]] +
+        "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat", "--header-only -I",
+        "--header -I"]] +
     [("two", R + o) for o in [
         "--symbol-filter a", "--symbol-filter work", "--switch-on page-faults",
         "--switch-on page-faults --switch-off cpu-clock",
@@ -60,26 +66,27 @@ CHECKS = (
     [("two", "script " + o) for o in [
         "--switch-on page-faults", "--switch-on page-faults --switch-off cpu-clock",
         "--switch-off cpu-clock --show-on-off-events", "--switch-on nosuch",
-        "--call-trace", "--call-ret-trace", "-I", "--demangle", "--max-blocks 3",
+        "--call-trace", "--call-ret-trace", "-I", "--header-only -I", "--demangle",
+        "--max-blocks 3",
         "--addr-range 4096"]] +
+    [("hybrid", R + "--header-only -I")] +
     [("g", "script " + o) for o in [
         "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
     [("g", R + o) for o in ["-v", "-t , -F sym", "-w 5,5", "--branch-history", "--stitch-lbr",
-                            "--total-cycles", "--group-sort-idx 0", "--vmlinux /x",
-                            "--header -I"]] +
+                            "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
     [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed", "-l",
                                     "-s x.py", "-g python", "--dlfilter x.so",
                                     "--guestmount /x", "--show-bpf-events",
-                                    "--show-text-poke-events", "--header -I",
+                                    "--show-text-poke-events",
                                     "--stitch-lbr", "-k /x"]])
 
 
 def compare(pmukit, tmp, path, opts, show):
     cmd, rest = opts.split(" ", 1)
-    args = "%s -i %s %s" % (cmd, path, rest)
+    args = "%s -f -i %s %s" % (cmd, path, rest)
     rp, op, _ = run("perf " + args, tmp)
     rk, ok, ek = run(pmukit + " " + args, tmp)
     if cmd == "report":
@@ -127,7 +134,7 @@ def main():
     got = test_args(__doc__, lambda _cc: no_perf61(), "pd_opts_diff.")
     if isinstance(got, int):
         return got
-    show, keep, _srcdir, pmukit, _cc, tmp = got
+    show, keep, srcdir, pmukit, _cc, tmp = got
     workload = os.environ.get("PK_WORKLOAD")
     if not workload:
         print("PK_WORKLOAD must name the examples' workload program")
@@ -142,6 +149,9 @@ def main():
                 print("perf record %s failed: %s" % (opts, err.strip()[-300:]))
                 return 1
             files[key] = out
+        files["hybrid"] = os.path.join(tmp, "hybrid.data")
+        with lzma.open(os.path.join(srcdir, HYBRID)) as f, open(files["hybrid"], "wb") as o:
+            shutil.copyfileobj(f, o)
         for key, opts in CHECKS:
             same += compare(pmukit, tmp, files[key], opts, show)
         for key in ("two", "g"):

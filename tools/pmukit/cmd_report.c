@@ -177,8 +177,8 @@ static const pk_opt report_opts_table[] = {
 	{"inline", 0, O_IGNORED, no_argument, NULL, "accepted: perf 6.1 shows no inlined frames"},
 	{"no-inline", 0, O_IGNORED, no_argument, NULL, "accepted: no inlined frames"},
 	{"show-info", 'I', O_SHOW_INFO, no_argument, NULL,
-	 "refused with --header/--header-only: the extended\n"
-	 "header (topologies) is not printed; else no effect"},
+	 "with --header/--header-only: the CPU, NUMA, cache and\n"
+	 "memory topologies in full"},
 	{"field-separator", 't', 0, required_argument, "SEP",
 	 "columns joined by SEP, no rule line (refused with\n"
 	 "-F and --hierarchy)"},
@@ -596,9 +596,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "--prefix-strip requires --prefix\n");
 		status = 234; /* perf's -EINVAL */
 	}
-	if (!status && a.show_info && (a.header || a.header_only))
-		status = pk_cli_usage_error("report", "-I/--show-info with --header is not supported: "
-					    "the extended header (CPU, NUMA and memory topology) is not printed");
+	pd_header_set_info(a.show_info);
 	if (!status && o->field_sep && (a.fields || o->hierarchy))
 		status = pk_cli_usage_error("report", "-t with -F or --hierarchy is not supported");
 	if (!status && a.fields)

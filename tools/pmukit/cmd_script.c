@@ -1040,8 +1040,8 @@ static const pk_opt script_opts_table[] = {
 	{"max-blocks", 0, O_MAX_BLOCKS, required_argument, "N",
 	 "accepted: for brstackinsn, which pmukit lacks"},
 	{"show-info", 'I', O_SHOW_INFO, no_argument, NULL,
-	 "refused with --header/--header-only: the extended\n"
-	 "header (topologies) is not printed; else no effect"},
+	 "with --header/--header-only: the CPU, NUMA, cache and\n"
+	 "memory topologies in full"},
 	{"demangle", 0, O_DEMANGLE, no_argument, NULL, "C++ names demangled (the default)"},
 	{"demangle-kernel", 0, O_ACCEPT, no_argument, NULL, "accepted: the kernel's are C names"},
 	{"full-source-path", 0, O_ACCEPT, no_argument, NULL,
@@ -1219,11 +1219,7 @@ int cmd_script(int argc, char **argv)
 			itrace = more.itrace;
 		}
 	}
-	if (more.show_info && (header || header_only)) {
-		pk_cli_usage_error("script", "-I/--show-info with --header is not supported: the "
-				   "extended header (CPU, NUMA and memory topology) is not printed");
-		goto usage;
-	}
+	pd_header_set_info(more.show_info);
 	if (more.addr_range && sc.filter) {
 		pk_cli_usage_error("script", "--addr-range with -S is not supported");
 		goto usage;
