@@ -42,6 +42,16 @@ static bool get_str(cursor *c, const char **s)
 	return true;
 }
 
+/* x appended to the list *(T **)out of *nr entries of size bytes: 0 or -ENOMEM. */
+static int push(void *out, size_t *cap, size_t *nr, const void *x, size_t size)
+{
+	if (pki_grow(out, cap, *nr + 1, size) < 0)
+		return -ENOMEM;
+	memcpy(*(char **)out + *nr * size, x, size);
+	(*nr)++;
+	return 0;
+}
+
 /* The feature's data; false for none (or a byte-swapped file). */
 static bool open_feat(pk_pd_reader *r, int feat, cursor *c)
 {
@@ -66,9 +76,8 @@ int pk_pd_numa_nodes(pk_pd_reader *r, pk_pd_numa_node **out, size_t *nr)
 		if (!get(&c, &x.node, 4) || !get(&c, &x.mem_total, 8) || !get(&c, &x.mem_free, 8) ||
 		    !get_str(&c, &x.cpus))
 			break;
-		if (pki_grow(out, &cap, *nr + 1, sizeof(**out)) < 0)
+		if (push(out, &cap, nr, &x, sizeof(x)) < 0)
 			return -ENOMEM;
-		(*out)[(*nr)++] = x;
 	}
 	return 0;
 }
@@ -89,9 +98,8 @@ int pk_pd_caches(pk_pd_reader *r, pk_pd_cache **out, size_t *nr)
 		    !get(&c, &x.ways, 4) || !get_str(&c, &x.type) || !get_str(&c, &x.size) ||
 		    !get_str(&c, &x.map))
 			break;
-		if (pki_grow(out, &cap, *nr + 1, sizeof(**out)) < 0)
+		if (push(out, &cap, nr, &x, sizeof(x)) < 0)
 			return -ENOMEM;
-		(*out)[(*nr)++] = x;
 	}
 	return 0;
 }
@@ -116,9 +124,8 @@ int pk_pd_mem_nodes(pk_pd_reader *r, uint64_t *block_size, pk_pd_mem_node **out,
 			break;
 		x.bits = c.p;
 		c.p += words * 8;
-		if (pki_grow(out, &cap, *nr + 1, sizeof(**out)) < 0)
+		if (push(out, &cap, nr, &x, sizeof(x)) < 0)
 			return -ENOMEM;
-		(*out)[(*nr)++] = x;
 	}
 	return 0;
 }
@@ -136,9 +143,8 @@ int pk_pd_hybrid_nodes(pk_pd_reader *r, pk_pd_hybrid_node **out, size_t *nr)
 		pk_pd_hybrid_node x;
 		if (!get_str(&c, &x.pmu) || !get_str(&c, &x.cpus))
 			break;
-		if (pki_grow(out, &cap, *nr + 1, sizeof(**out)) < 0)
+		if (push(out, &cap, nr, &x, sizeof(x)) < 0)
 			return -ENOMEM;
-		(*out)[(*nr)++] = x;
 	}
 	return 0;
 }

@@ -209,16 +209,6 @@ typedef struct report_args {
 	bool show_on_off;
 } report_args;
 
-/* The long name of the option getopt just gave (for the notes). */
-static const char *opt_name(int c, int argc, char **argv)
-{
-	const char *w = optind > 1 && optind - 1 < argc ? argv[optind - 1] : "";
-	if (optarg && w == optarg && optind > 2) /* "--objdump PATH": the word before */
-		w = argv[optind - 2];
-	(void)c;
-	return w;
-}
-
 /* --socket-filter's number, as perf words a bad one. */
 static int socket_filter(pk_hist_opts *o, const char *arg)
 {
@@ -234,9 +224,9 @@ static int socket_filter(pk_hist_opts *o, const char *arg)
 
 /* The options of perf's that change nothing in --stdio's text (a note
  * said), or that pmukit refuses (129, saying what is not there). */
-static int report_opt_note(report_args *a, int c, int argc, char **argv)
+static int report_opt_note(report_args *a, int c)
 {
-	const char *w = opt_name(c, argc, argv);
+	const char *w = pk_opt_last_name();
 	switch (c) {
 	case O_NOTE: case O_NOTE_ARG:
 		fprintf(stderr, "pmukit report: note: %s is for perf's TUI (annotate, browsing): "
@@ -261,7 +251,7 @@ static int report_opt_note(report_args *a, int c, int argc, char **argv)
 
 /* The options added for perf's users (issue 24); 0, or a usage error's
  * exit code (-1: stop with 0, as perf does). */
-static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, char **argv)
+static int report_opt_more(pk_hist_opts *o, report_args *a, int c)
 {
 	pk_error err;
 	pk_error_clear(&err);
@@ -303,7 +293,7 @@ static int report_opt_more(pk_hist_opts *o, report_args *a, int c, int argc, cha
 	case O_SWITCH_OFF: a->switch_off = optarg; return 0;
 	case O_SHOW_ON_OFF: a->show_on_off = true; return 0;
 	case O_PREFIX_STRIP: a->prefix_strip = optarg; return 0;
-	default: return report_opt_note(a, c, argc, argv);
+	default: return report_opt_note(a, c);
 	}
 }
 
@@ -384,7 +374,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	case 'f': a->force = true; break;
 	case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: case 'm': break;
 	case PK_OPT_ERROR: return 129; /* said */
-	default: return report_opt_more(o, a, c, argc, argv);
+	default: return report_opt_more(o, a, c);
 	}
 	return r;
 }

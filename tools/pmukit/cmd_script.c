@@ -1087,13 +1087,6 @@ typedef struct script_more {
 	bool show_on_off, per_event_dump, show_info, addr_range;
 } script_more;
 
-/* The name of the option just parsed, for messages. */
-static const char *opt_word(int argc, char **argv)
-{
-	const char *w = optind > 1 && optind - 1 < argc ? argv[optind - 1] : "";
-	return optarg && w == optarg && optind > 2 ? argv[optind - 2] : w;
-}
-
 /* --call-trace and --call-ret-trace: perf's fields, --itrace and --ns. */
 static int call_trace(script *sc, script_more *m, bool ret)
 {
@@ -1111,7 +1104,7 @@ static int call_trace(script *sc, script_more *m, bool ret)
 }
 
 /* One of the options above; 0, or an exit status after saying why. */
-static int script_opt_more(script *sc, script_more *m, int c, int argc, char **argv)
+static int script_opt_more(script *sc, script_more *m, int c)
 {
 	uint64_t v;
 	switch (c) {
@@ -1131,15 +1124,15 @@ static int script_opt_more(script *sc, script_more *m, int c, int argc, char **a
 		return pk_cli_parse_u64("script", "--max-blocks", optarg, 0, UINT32_MAX, &v) ? 129 : 0;
 	case O_ACCEPT: return 0;
 	case O_NOTE: {
-		const char *w = opt_word(argc, argv);
-		bool live = !strcmp(w, "-a") || !strncmp(w, "--a", 3);
+		const char *w = pk_opt_last_name();
+		bool live = !strcmp(w, "--all-cpus");
 		fprintf(stderr, "pmukit script: note: %s changes nothing here (%s)\n", w,
 			live ? "perf's live mode only" : "no debug messages");
 		return 0;
 	}
 	default:
 		return pk_cli_usage_error("script", "%s is not supported (see docs/perfdata.md, "
-					  "options refused)", opt_word(argc, argv));
+					  "options refused)", pk_opt_last_name());
 	}
 }
 
@@ -1214,7 +1207,7 @@ int cmd_script(int argc, char **argv)
 		case PK_OPT_ERROR: goto usage; /* said */
 		default:
 			more.itrace = itrace;
-			if (script_opt_more(&sc, &more, c, argc, argv))
+			if (script_opt_more(&sc, &more, c))
 				goto usage;
 			itrace = more.itrace;
 		}
