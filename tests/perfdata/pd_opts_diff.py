@@ -50,7 +50,7 @@ CHECKS = (
         "-s time --time-quantum 1ms", "-s time,sym --time-quantum 10ms --no-children",
         "--time-quantum 0", "--time-quantum 1xs", "--percent-type local-period",
         "--prefix-strip 1", "--prefix /x --prefix-strip 1", "--demangle", "--demangle-kernel",
-        "--ignore-vmlinux", "-m", "--full-source-path", "--pretty raw",
+        "--ignore-vmlinux", "--skip-empty", "-m", "--full-source-path", "--pretty raw",
         "--switch-on cpu-clock", "-t ,", "-t '|' --no-children", "-t , -n --show-total-period",
         "-t , -s dso", "-t , -s sym,comm", "-t , --show-cpu-utilization", "-t , -q",
         "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat", "--header-only -I",
@@ -60,7 +60,7 @@ CHECKS = (
         "--switch-on page-faults --switch-off cpu-clock",
         "--switch-off cpu-clock --show-on-off-events", "--switch-on nosuch",
         "--show-on-off-events", "-p main", "-s parent",
-        "--show-cpu-utilization -n --show-total-period"]] +
+        "--show-cpu-utilization -n --show-total-period", "--skip-empty --no-children"]] +
     [("cpu", R + o) for o in ["--socket-filter 0", "--socket-filter 1",
                              "--socket-filter 0 --no-children", "--socket-filter x"]] +
     [("two", "script " + o) for o in [

@@ -141,6 +141,8 @@ static const pk_opt report_opts_table[] = {
 	{"demangle", 0, O_DEMANGLE, no_argument, NULL, "C++ names demangled (the default)"},
 	{"demangle-kernel", 0, O_IGNORED, no_argument, NULL,
 	 "accepted: the kernel's symbols are C names"},
+	{"skip-empty", 0, O_IGNORED, no_argument, NULL,
+	 "accepted: events without samples are not shown anyway"},
 	{"ignore-vmlinux", 0, O_IGNORED, no_argument, NULL,
 	 "accepted: kernel symbols come from kallsyms"},
 	{"modules", 'm', 0, no_argument, NULL, "accepted: modules' symbols come from kallsyms"},

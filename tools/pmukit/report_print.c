@@ -104,7 +104,7 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 		const char *sep = o->field_sep;
 		printf("#");
 		for (int c = 0; c < nc; c++) {
-			printf(c ? sep ? sep : "  " : " ");
+			fputs(c ? sep ? sep : "  " : " ", stdout);
 			if (dots)
 				for (int j = 0; j < tw[c]; j++)
 					putchar('.');
