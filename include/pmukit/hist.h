@@ -235,6 +235,17 @@ typedef struct pk_hist_opts {
 	bool *cpus;                  /* -C: NULL for all */
 	size_t nr_cpus;
 	uint64_t time_start, time_end;  /* --time; 0: open */
+	/* perf report's further filters and key settings (filters.c) */
+	const char *symbol_filter;   /* --symbol-filter: an entry's symbol holds it */
+	int socket_filter;           /* --socket-filter N: the sample's socket; -1 none */
+	bool hide_unresolved;        /* -U: samples and chain entries without a symbol dropped */
+	bool exclude_other;          /* -x: entries without a parent match hidden */
+	const char *parent;          /* -p: the parent key's regex; NULL: perf's default */
+	const char *ignore_callees;  /* --ignore-callees: a chain's function matching it is
+				      * the sample's entry, its callees dropped */
+	uint64_t time_quantum;       /* --time-quantum (ns) of the time key; 0: 100 ms */
+	bool cpu_util;               /* --show-cpu-utilization: sys and usr columns after Self */
+	const char *field_sep;       /* -t: the columns joined by it, unpadded values */
 } pk_hist_opts;
 
 /* perf report's option words into o (opts.c). -s's keys (replacing the
@@ -266,6 +277,12 @@ int pk_hist_opts_cpus_fit(const pk_hist_opts *o, pk_session *s, const pk_pd_head
  * (o->sort: the -s keys, then the columns not among them); keys named are
  * added to o->keys. -EINVAL naming an unknown field in err's where. */
 int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err);
+/* -p's and --ignore-callees' regular expressions (POSIX extended, as
+ * perf's): 0, or -EINVAL with the compiler's words in err (where: the
+ * pattern). --time-quantum's "N[ns|us|ms|s]" into o: 0, -EINVAL (a bad
+ * unit), -ERANGE (zero). */
+int pk_hist_opts_regex(pk_hist_opts *o, bool ignore_callees, const char *re, pk_error *err);
+int pk_hist_opts_time_quantum(pk_hist_opts *o, const char *arg);
 /* Frees the lists' items and the CPU set these functions made. */
 void pk_hist_opts_release(pk_hist_opts *o);
 
@@ -283,6 +300,8 @@ const pk_hist_opts *pk_hist_config(const pk_hist *h);
  * view (-b, or the file's BRANCH_STACK feature: its keys, no chains).
  * After the options, before pk_hist_setup. 0; -ENODATA: -b on samples
  * without branch stacks; -EINVAL: a branch key outside the branch view
+ * (-ENOEXEC: the parent key on a file without call chains, perf's words
+ * in err)
  * (err's where names it). */
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err);
 /* Ready to take s's samples: the group view from hdr (s's header, kept,

@@ -461,6 +461,35 @@ typedef struct pk_pd_pmu_cap_set {
  * the first damaged one (none in a byte-swapped file); the strings live
  * as long as the reader; free() *out. 0 or -ENOMEM. */
 int pk_pd_pmu_caps(pk_pd_reader *r, int feat, pk_pd_pmu_cap_set **out, size_t *nr);
+/* What perf report --header -I shows (lib/perfdata/topofeat.c): the
+ * NUMA nodes (memory in kB, the CPU list as written), the CPU caches
+ * (CACHE: level, type, size, the CPUs sharing it), the memory nodes
+ * (MEM_TOPOLOGY: block size, per node a bitmap of its blocks, read with
+ * pk_pd_mem_node_bit), the core types (HYBRID_TOPOLOGY). Each list up to the first damaged entry (none in a
+ * byte-swapped file); strings and bitmaps live as long as the reader; free()
+ * *out. 0 or -ENOMEM. */
+typedef struct pk_pd_numa_node {
+	uint32_t node;
+	uint64_t mem_total, mem_free;
+	const char *cpus;
+} pk_pd_numa_node;
+typedef struct pk_pd_cache {
+	uint32_t level, line_size, sets, ways;
+	const char *type, *size, *map;
+} pk_pd_cache;
+typedef struct pk_pd_mem_node {
+	uint64_t node, size, nr_bits;
+	const uint8_t *bits;         /* nr_bits, in u64 words of the file's order */
+} pk_pd_mem_node;
+int pk_pd_numa_nodes(pk_pd_reader *r, pk_pd_numa_node **out, size_t *nr);
+int pk_pd_caches(pk_pd_reader *r, pk_pd_cache **out, size_t *nr);
+int pk_pd_mem_nodes(pk_pd_reader *r, uint64_t *block_size, pk_pd_mem_node **out, size_t *nr);
+bool pk_pd_mem_node_bit(const pk_pd_mem_node *n, uint64_t bit);
+/* HYBRID_TOPOLOGY: each core type's PMU and its CPU list. */
+typedef struct pk_pd_hybrid_node {
+	const char *pmu, *cpus;
+} pk_pd_hybrid_node;
+int pk_pd_hybrid_nodes(pk_pd_reader *r, pk_pd_hybrid_node **out, size_t *nr);
 /* DIR_FORMAT's version (perf record --threads' directory): 0, or
  * -ENODATA when the file has none or it is damaged. */
 int pk_pd_dir_format(pk_pd_reader *r, uint64_t *version);

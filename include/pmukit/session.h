@@ -219,6 +219,14 @@ const char *pk_session_trace_text(pk_session *s, const pk_pd_evsel *e, const pk_
 /* Another machine, with options (--kallsyms FILE, --no-demangle), in place
  * of the session's (before the run); 0 or -ENOMEM. */
 int pk_session_set_machine(pk_session *s, const pk_machine_opts *o, pk_error *err);
+/* perf 6.1's --switch-on/--switch-off (its evswitch), before the run: the
+ * samples handed to the callback start after the first sample of the
+ * event named on and stop at a sample of the event named off, until one of
+ * on again; those switching samples are dropped too unless show (perf's
+ * --show-on-off-events). Names as pk_pd_evsel_name gives them; NULL: not
+ * set. 0, or -ENOENT naming the event the file lacks (err's where). */
+int pk_session_set_switch(pk_session *s, const char *on, const char *off, bool show,
+			  pk_error *err);
 /* pk_session_finish after the command failed already: no error for files
  * that gave nothing, only the closing words (messages). */
 int pk_session_finish_failed(pk_session *s, pk_error *err);

@@ -1,13 +1,15 @@
 /* perf report 6.1's option words read into pk_hist_opts (pmukit/hist.h):
  * -s's key list, -g's words (mode, order, value, then the threshold and
  * the limit), the comma lists of --comms, --pid, --tid, -d and -S, -C's
- * CPU list and --time's range, whether a file can take -C, and -F's
+ * CPU list and --time's range, -p's and --ignore-callees' regular
+ * expressions checked, --time-quantum's unit, whether a file can take -C, and -F's
  * columns with the order they sort in (the rules in pmukit/hist.h). Every
  * option is parsed once here; a word that is not one leaves the options
  * as they were (-g) or returns -EINVAL, the caller printing the words. */
 #include <pmukit/hist.h>
 
 #include <errno.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +169,44 @@ int pk_hist_opts_time(pk_hist_opts *o, const char *arg)
 		o->time_end = (uint64_t)(b * 1e9 + 0.5);
 	}
 	return 0;
+}
+
+int pk_hist_opts_regex(pk_hist_opts *o, bool ignore_callees, const char *re, pk_error *err)
+{
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char why[128];
+		regerror(rc, &r, why, sizeof(why));
+		return pk_err_at(err, -EINVAL, ignore_callees ? "--ignore-callees" : "--parent", re, -1,
+				 "%s", why);
+	}
+	regfree(&r);
+	if (ignore_callees)
+		o->ignore_callees = re;
+	else
+		o->parent = re;
+	return 0;
+}
+
+int pk_hist_opts_time_quantum(pk_hist_opts *o, const char *arg)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (end == arg || errno || arg[0] == '-')
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (!v)
+			return -ERANGE;
+		o->time_quantum = v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
 }
 
 int pk_hist_opts_cpus_fit(const pk_hist_opts *o, pk_session *s, const pk_pd_header *h,

@@ -12,6 +12,7 @@
 #ifndef PMUKIT_HIST_REPORT_H
 #define PMUKIT_HIST_REPORT_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -141,6 +142,8 @@ struct pk_hist {
 	pki_hist_rbt in;              /* perf's tree of entries as made (entries_in) */
 	pk_hist_entry *dups;          /* entries perf's look-up made again (by dnext) */
 	bool in_broken;               /* in is not whole (out of memory): sorted instead */
+	regex_t parent_re, ignore_re; /* -p (or perf's default), --ignore-callees (filters.c) */
+	int re_state;                 /* compiled: 1 parent_re, 2 ignore_re */
 };
 
 /* An address of process pid resolved as the sample's cpumode says. */

@@ -90,6 +90,7 @@ int pk_hist_setup(pk_hist *rp, struct pk_session *s, pk_pd_header *hdr)
 	rp->s = s;
 	if (pk_pd_is_pipe(s->reader))
 		rp->pipe_hdr = hdr;
+	pki_hist_filters_setup(rp);
 	return setup_events(rp, s, hdr) < 0 ? -ENOMEM : 0;
 }
 
@@ -150,6 +151,8 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
 		if (n == PK_MAX_STACK)
 			continue;
 		pki_hist_resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
+		if (rp->o.hide_unresolved && !out[n].sym) /* -U: perf drops the entry */
+			continue;
 		const char *inl = pki_chain_inlined(rp->s, smp, i);
 		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
 			out[n].sym = inl;
@@ -302,7 +305,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->id = slot->key; /* the table's copy */
 	slot->val = e;
 	e->ev = ev;
-	e->filtered = hid;
+	e->filtered = hid || pki_hist_sym_filtered(rp, c->loc, ev);
 	/* perf: the map's kind; without a map, the sample's mode */
 	e->level = c->loc->has_map ? c->loc->level : c->level;
 	e->pid = c->smp->pid;
@@ -334,10 +337,12 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	return e;
 }
 
-/* Whether any of --comm, --pid, --tid, --dsos, --symbols is given. */
+/* Whether any of --comm, --pid, --tid, --dsos, --symbols, --socket-filter,
+ * -x is given. */
 static inline bool filters(const pk_hist *rp)
 {
-	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n;
+	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n ||
+	       rp->o.socket_filter >= 0 || rp->o.exclude_other;
 }
 
 /* Another entry of e's keys, made where perf's look-up missed e: the
@@ -352,7 +357,7 @@ static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_h
 	d->seen = 0;
 	d->max_depth = 0;
 	memset(&d->chain, 0, sizeof(d->chain));
-	d->filtered = hid;
+	d->filtered = hid || pki_hist_sym_filtered(rp, c->loc, e->ev);
 	d->level = c->loc->has_map ? c->loc->level : c->level;
 	d->pid = c->smp->pid; /* the thread of the sample that made it */
 	d->tid = c->smp->tid;
@@ -393,7 +398,8 @@ static pk_hist_entry *perf_entry(pk_hist *rp, pk_hist_entry *e, const pki_hist_c
 	return d ? d : e;
 }
 
-/* Whether --comm, --pid, --tid, --dsos, --symbols hide this address. */
+/* Whether --comm, --pid, --tid, --dsos, --symbols, --socket-filter, -x hide
+ * this address. */
 bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
 {
 	if (rp->o.comms.n && !list_has(&rp->o.comms, pk_machine_comm(rp->s->machine, c->smp->pid,
@@ -417,7 +423,7 @@ bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
 	}
 	if (rp->o.syms.n && (!c->loc->sym || !list_has(&rp->o.syms, c->loc->sym)))
 		return true;
-	return false;
+	return pki_hist_sample_hidden(rp, c);
 }
 
 /* e's tree takes the chain from position at: at once, or (Children, the
@@ -539,11 +545,24 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	pki_hist_loc loc, chain[PK_MAX_STACK];
 	pki_hist_resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
+	if (rp->o.hide_unresolved && !loc.sym && !rp->o.branch_view)
+		return 0; /* -U: perf drops the sample, from the totals too */
 	/* the chain is looked at for the tree, Children and parent only */
 	size_t n = smp->callchain_nr && rp->o.need_chain ? resolve_chain(rp, smp, cpumode, chain) : 0;
+	size_t root = pki_hist_ignore_at(rp, chain, n);
+	if (root < n) { /* --ignore-callees: the entry and the chain walked from there */
+		loc = chain[root];
+		if (rp->o.cg.caller) {
+			n = root + 1;
+		} else {
+			memmove(chain, chain + root, (n - root) * sizeof(*chain));
+			n -= root;
+		}
+	}
 	pki_hist_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
 		    .hdr = rp->hdr, .ns = rp->o.ns, .level = loc.level,
-		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel};
+		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel, .hist = rp,
+		    .time_quantum = rp->o.time_quantum};
 	/* --mem-mode: the weight, 1 for none (perf's cost) */
 	uint64_t period = !rp->o.mem_mode ? smp->period : smp->weight ? smp->weight : 1;
 	if (rp->o.branch_view)
@@ -885,6 +904,7 @@ pk_hist *pk_hist_new(void)
 	rp->o.cg.min_percent = 0.5;
 	rp->o.cg.max_stack = PK_MAX_STACK;
 	rp->o.branch = -1;
+	rp->o.socket_filter = -1;
 	pki_hist_rbt_init(&rp->in);
 	rp->last = &rp->first;
 	return rp;
@@ -904,6 +924,7 @@ void pk_hist_free(pk_hist *rp)
 		free_entry(e, rp->o.nr_keys);
 	}
 	pki_hist_rbt_free(&rp->in);
+	pki_hist_filters_free(rp);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);
 	pki_hist_arena_free(&rp->trie.a);
@@ -989,6 +1010,7 @@ bool pki_hist_settle_chains(pk_hist *rp, pk_session *s)
 	for (int k = 0; k < rp->o.nr_keys; k++)
 		if (!strcmp(rp->o.keys[k]->name, "parent"))
 			rp->o.need_chain = true;
+	rp->o.need_chain |= rp->o.exclude_other; /* -x: the parent match */
 	return chains;
 }
 

@@ -11,7 +11,6 @@
 #include <pmukit/datasrc.h>
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -84,9 +83,7 @@ static void k_cpu(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 
 static void k_socket(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	int s = -1;
-	if (c->hdr && c->smp->cpu < c->hdr->nr_cpu_topo)
-		s = (int)c->hdr->cpu_topo[c->smp->cpu].socket_id;
+	int s = pki_hist_socket_of(c);
 	*num = (uint64_t)(int64_t)s;
 	snprintf(b, n, "%6.3d", s);
 }
@@ -127,24 +124,11 @@ static void k_cgroup(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	put(b, n, "N/A");
 }
 
-static regex_t parent_re;
-static int parent_re_state; /* 0 not compiled, 1 compiled, -1 failed */
-
 static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
-	if (!parent_re_state)
-		parent_re_state = regcomp(&parent_re, "^sys_|^do_page_fault", REG_EXTENDED | REG_NOSUB)
-					  ? -1
-					  : 1;
-	for (size_t i = 0; parent_re_state > 0 && i < c->nr_chain; i++) {
-		const char *s = c->chain[i].sym;
-		if (s && !regexec(&parent_re, s, 0, NULL, 0)) {
-			put(b, n, s);
-			return;
-		}
-	}
-	put(b, n, "[other]");
+	const char *p = c->hist ? pki_hist_parent_of(c->hist, c->chain, c->nr_chain) : NULL;
+	put(b, n, p ? p : "[other]");
 }
 
 static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)

@@ -18,6 +18,7 @@ typedef struct pki_hist_ctx {
 	bool raw_trace;               /* the trace key: raw fields */
 	struct pk_session *s;         /* the trace key: the session's tracing data */
 	const pk_pd_evsel *evsel;     /* the sample's event */
+	const pk_hist *hist;          /* the parent key: its pattern */
 	/* the branch view (-b): the branch entry and its two ends */
 	const pk_pd_branch_entry *br;
 	const pki_hist_loc *from, *to;
@@ -48,5 +49,18 @@ bool pki_hist_key_children_repeat(const pk_hist_key *k);
 /* "name", "0x00000000000012ab": the symbol column's text after its "[k] "
  * (the level is the entry's: the cpumode of the sample that made it). */
 void pki_hist_sym_text(const pki_hist_loc *l, char *b, size_t n);
+
+/* filters.c: the patterns compiled (0) and freed; the chain's first
+ * function matching the parent pattern (NULL: none); the index of the one
+ * --ignore-callees makes the root (n: none); the sample's socket (-1: no
+ * CPU or topology); whether --socket-filter or -x hide the sample; whether
+ * --symbol-filter hides an entry of l of event ev. */
+int pki_hist_filters_setup(pk_hist *rp);
+void pki_hist_filters_free(pk_hist *rp);
+const char *pki_hist_parent_of(const pk_hist *rp, const pki_hist_loc *chain, size_t n);
+size_t pki_hist_ignore_at(const pk_hist *rp, const pki_hist_loc *chain, size_t n);
+int pki_hist_socket_of(const pki_hist_ctx *c);
+bool pki_hist_sample_hidden(const pk_hist *rp, const pki_hist_ctx *c);
+bool pki_hist_sym_filtered(const pk_hist *rp, const pki_hist_loc *l, int ev);
 
 #endif

@@ -59,6 +59,16 @@ static void elide(pk_hist_opts *o)
 		o->hidden_cols = hide;
 }
 
+/* -p: perf adds the parent key after the others. */
+static void settle_parent(pk_hist_opts *o)
+{
+	for (int k = 0; k < o->nr_keys; k++)
+		if (!strcmp(o->keys[k]->name, "parent"))
+			return;
+	if (o->parent && o->nr_keys < PK_HIST_MAX_KEYS)
+		o->keys[o->nr_keys++] = pk_hist_key_find("parent");
+}
+
 static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 {
 	pk_hist_opts *o = &h->o;
@@ -86,7 +96,8 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 	}
 	if (!o->sort_given && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
 		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
-	o->need_chain = o->use_cg || o->children;
+	settle_parent(o);
+	o->need_chain = o->use_cg || o->children || o->exclude_other;
 	for (int k = 0; k < o->nr_keys; k++)
 		if (!strcmp(o->keys[k]->name, "parent"))
 			o->need_chain = true;
@@ -133,5 +144,15 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err)
 {
 	settle_view(h, s, hdr);
-	return settle_branches(&h->o, s, err);
+	int rc = settle_branches(&h->o, s, err);
+	bool parent = false, chains = false;
+	for (int k = 0; k < h->o.nr_keys; k++)
+		parent |= !strcmp(h->o.keys[k]->name, "parent");
+	const pk_pd_reader *r = pk_session_reader(s);
+	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++)
+		chains |= (pk_pd_evsel_at(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	if (!rc && parent && !chains && !pk_pd_is_pipe(r)) /* perf 6.1's refusal */
+		return pk_err(err, -ENOEXEC, "Selected --sort parent, but no callchain data. "
+			      "Did you call 'perf record' without -g?");
+	return rc;
 }

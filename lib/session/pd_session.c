@@ -398,6 +398,22 @@ static const pk_pd_sample *ipt_sample(pk_session *s, const pk_pd_sample *sample)
 	return &s->ipt.fsmp;
 }
 
+/* Whether --switch-on/--switch-off drop a sample of e (perf's evswitch). */
+static bool switched_off(pk_session *s, const pk_pd_evsel *e)
+{
+	if (s->sw_on && s->sw_discarding) {
+		if (e != s->sw_on)
+			return true;
+		s->sw_discarding = false;
+		return !s->sw_show;
+	}
+	if (s->sw_off && !s->sw_discarding && e == s->sw_off) {
+		s->sw_discarding = true;
+		return !s->sw_show;
+	}
+	return false;
+}
+
 int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
 {
 	pk_pd_event ev;
@@ -420,6 +436,8 @@ int pki_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error 
 				return pk_err(err, -ENOMEM, "out of memory");
 			continue;
 		}
+		if ((s->sw_on || s->sw_off) && switched_off(s, ev.evsel))
+			continue;
 		s->nr_samples++;
 		pk_session_sample_fn to = fn;
 		void *to_arg = arg;

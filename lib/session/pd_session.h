@@ -63,6 +63,10 @@ struct pk_session {
 	bool uw_arch_read;
 	uint64_t uw_failed;
 	pk_error uw_err;
+	/* --switch-on/--switch-off: the events (NULL: none), whether samples
+	 * are being dropped, whether the switching ones are shown */
+	const pk_pd_evsel *sw_on, *sw_off;
+	bool sw_discarding, sw_show;
 };
 
 /* A message of the session (printf-style): to msg_fn, else kept. */

@@ -3,6 +3,7 @@
  * accessors that keep its layout private. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pd_session.h"
 
@@ -64,6 +65,26 @@ static int no_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 int pk_session_run(pk_session *s, pk_session_sample_fn fn, void *arg, pk_error *err)
 {
 	return pki_session_run(s, fn ? fn : no_sample, arg, err);
+}
+
+int pk_session_set_switch(pk_session *s, const char *on, const char *off, bool show,
+			  pk_error *err)
+{
+	const char *names[2] = {on, off};
+	const pk_pd_evsel *found[2] = {NULL, NULL};
+	for (int w = 0; w < 2; w++) {
+		for (size_t i = 0; names[w] && !found[w] && i < pk_pd_nr_evsels(s->reader); i++)
+			if (!strcmp(pk_pd_evsel_name(pk_pd_evsel_at(s->reader, i)), names[w]))
+				found[w] = pk_pd_evsel_at(s->reader, i);
+		if (names[w] && !found[w])
+			return pk_err_at(err, -ENOENT, w ? "--switch-off" : "--switch-on", names[w], -1,
+					 "switch-%s event not found (%s)", w ? "off" : "on", names[w]);
+	}
+	s->sw_on = found[0];
+	s->sw_off = found[1];
+	s->sw_show = show;
+	s->sw_discarding = found[0] != NULL;
+	return 0;
 }
 
 int pk_session_finish(pk_session *s, pk_error *err)

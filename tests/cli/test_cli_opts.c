@@ -113,7 +113,7 @@ static void test_completion(void **state)
 	const char *src = getenv("PK_SRCDIR");
 	snprintf(cmd, sizeof(cmd),
 		 "bash -c 'source %s/tools/pmukit/pmukit-completion.bash; PATH=%s:$PATH; "
-		 "COMP_WORDS=(pmukit report --so); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"; "
+		 "COMP_WORDS=(pmukit report --sor); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"; "
 		 "COMP_WORDS=(pmukit rec); COMP_CWORD=1; _pmukit; echo \"${COMPREPLY[*]}\"; "
 		 "COMP_WORDS=(pmukit record --no-b); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"'",
 		 src ? src : ".", dir);

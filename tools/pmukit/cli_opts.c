@@ -13,6 +13,8 @@
 
 static const pk_optspec *built;
 static struct option longopts[MAX_OPTS + 1];
+static const pk_opt *long_of[MAX_OPTS + 1]; /* longopts[i]'s entry */
+static const pk_opt *last;                 /* the entry pk_opt_next gave last */
 static char shortopts[3 * MAX_OPTS + 3];
 
 static int val_of(const pk_opt *o)
@@ -27,8 +29,10 @@ static void build(const pk_optspec *s)
 		shortopts[ns++] = '+';
 	shortopts[ns++] = ':'; /* a missing value is ':', not '?' */
 	for (const pk_opt *o = s->opts; (o->name || o->key) && nl < MAX_OPTS; o++) {
-		if (o->name)
+		if (o->name) {
+			long_of[nl] = o;
 			longopts[nl++] = (struct option){o->name, o->has_arg, NULL, val_of(o)};
+		}
 		if (o->key) {
 			shortopts[ns++] = (char)o->key;
 			for (int i = 0; i < o->has_arg; i++)
@@ -143,6 +147,7 @@ int pk_opt_next(const pk_optspec *s, int argc, char **argv)
 	int c = getopt_long(argc, argv, shortopts, longopts, &li);
 	if (c != '?' && c != ':') {
 		const pk_opt *o = li < 0 && c > 0 ? short_entry(s, c) : NULL;
+		last = li >= 0 ? long_of[li] : o;
 		return o ? val_of(o) : c; /* a short option: its entry's val */
 	}
 	/* the word getopt stopped on: an error at a word's end moved optind past it */
@@ -209,6 +214,18 @@ void pk_opt_help(const pk_optspec *s, FILE *out)
 		fputc('\n', out);
 		fputs(s->notes, out);
 	}
+}
+
+const char *pk_opt_last_name(void)
+{
+	static char buf[72];
+	if (!last)
+		return "?";
+	if (last->name)
+		snprintf(buf, sizeof(buf), "--%s", last->name);
+	else
+		snprintf(buf, sizeof(buf), "-%c", last->key);
+	return buf;
 }
 
 void pk_opt_list(const pk_optspec *s, FILE *out)

@@ -41,6 +41,9 @@ void pk_opt_begin(const pk_optspec *s);
 /* The next option's val (optarg holds its value), -1 after the last, or
  * PK_OPT_ERROR after saying what is wrong on stderr. */
 int pk_opt_next(const pk_optspec *s, int argc, char **argv);
+/* The option pk_opt_next gave last, by its long name ("--name", else
+ * "-k"), whichever way it was written: for messages. */
+const char *pk_opt_last_name(void);
 /* `pmukit help CMD`: synopsis, one entry per option, notes. */
 void pk_opt_help(const pk_optspec *s, FILE *out);
 /* `pmukit CMD --list-opts` (perf's, for bash completion): every long

@@ -38,7 +38,10 @@ enum {
 	O_GROUP, O_NO_GROUP, O_COMM, O_PID, O_TID, O_SYMBOLS, O_TIME, O_PERCENT_LIMIT,
 	O_PERCENTAGE, O_TOTAL_PERIOD, O_NS, O_RAW_TRACE, O_MEM_MODE, O_SPE_LATENCY, O_PLOT, O_NO_DEMANGLE, O_IGNORED,
 	O_IGNORED_ARG, O_STATS, O_TASKS, O_MMAPS, O_KALLSYMS, O_SYMFS, O_THREADS, O_FIELDS, O_HIERARCHY,
-	O_NO_BRANCH,
+	O_NO_BRANCH, O_SYMBOL_FILTER, O_SOCKET_FILTER, O_IGNORE_CALLEES, O_TIME_QUANTUM,
+	O_CPU_UTIL, O_DEMANGLE, O_PERCENT_TYPE, O_PRETTY, O_PREFIX, O_PREFIX_STRIP, O_NOTE,
+	O_NOTE_ARG, O_REFUSE, O_REFUSE_ARG, O_DISABLE_ORDER, O_TUI, O_VMLINUX, O_SHOW_INFO,
+	O_SWITCH_ON, O_SWITCH_OFF, O_SHOW_ON_OFF,
 };
 
 static const pk_opt report_opts_table[] = {
@@ -61,6 +64,8 @@ static const pk_opt report_opts_table[] = {
 	{"mem-mode", 0, O_MEM_MODE, no_argument, NULL, "weights as periods, perf's memory sort order"},
 	{"show-nr-samples", 'n', 0, no_argument, NULL, "add a Samples column"},
 	{"show-total-period", 0, O_TOTAL_PERIOD, no_argument, NULL, "add a Period column"},
+	{"show-cpu-utilization", 0, O_CPU_UTIL, no_argument, NULL,
+	 "add sys and usr columns (and the guest's in a guest file)"},
 	{"children", 0, O_CHILDREN, no_argument, NULL,
 	 "Children and Self columns (default with call chains)"},
 	{"no-children", 0, O_NO_CHILDREN, no_argument, NULL, "one Overhead column"},
@@ -71,14 +76,34 @@ static const pk_opt report_opts_table[] = {
 	{"max-stack", 0, O_MAX_STACK, required_argument, "N", "chain entries used (default 127)"},
 	{"group", 0, O_GROUP, no_argument, NULL, "group members side by side (default for groups)"},
 	{"no-group", 0, O_NO_GROUP, no_argument, NULL, "group members apart"},
-	{"comm", 0, O_COMM, required_argument, "LIST", "only these commands"},
+	{"comms", 'c', O_COMM, required_argument, "LIST", "only these commands"},
 	{"pid", 0, O_PID, required_argument, "LIST", "only these processes"},
 	{"tid", 0, O_TID, required_argument, "LIST", "only these threads"},
 	{"dsos", 'd', 0, required_argument, "LIST", "only these binaries"},
-	{"symbols", 0, O_SYMBOLS, required_argument, "LIST", "only these functions"},
+	{"symbols", 'S', O_SYMBOLS, required_argument, "LIST", "only these functions"},
+	{"symbol-filter", 0, O_SYMBOL_FILTER, required_argument, "TEXT",
+	 "only entries whose symbol holds TEXT"},
+	{"socket-filter", 0, O_SOCKET_FILTER, required_argument, "N",
+	 "only samples of processor socket N"},
+	{"hide-unresolved", 'U', 0, no_argument, NULL,
+	 "drop samples and chain entries without a symbol"},
+	{"parent", 'p', 0, required_argument, "REGEX",
+	 "the parent key's pattern (adds the parent key)"},
+	{"exclude-other", 'x', 0, no_argument, NULL, "only entries with a parent match"},
+	{"ignore-callees", 0, O_IGNORE_CALLEES, required_argument, "REGEX",
+	 "a chain's function matching REGEX is the sample's\n"
+	 "entry, its callees dropped"},
 	{"cpu", 'C', 0, required_argument, "LIST", "only samples of these CPUs"},
 	{"time", 0, O_TIME, required_argument, "START,END",
 	 "only samples in this time range (seconds)"},
+	{"switch-on", 0, O_SWITCH_ON, required_argument, "EVENT",
+	 "samples only after the first sample of EVENT"},
+	{"switch-off", 0, O_SWITCH_OFF, required_argument, "EVENT",
+	 "no samples after one of EVENT (until --switch-on's)"},
+	{"show-on-off-events", 0, O_SHOW_ON_OFF, no_argument, NULL,
+	 "keep the switching samples themselves"},
+	{"time-quantum", 0, O_TIME_QUANTUM, required_argument, "N[ns|us|ms|s]",
+	 "the time key's buckets (default 100ms)"},
 	{"percent-limit", 0, O_PERCENT_LIMIT, required_argument, "PCT",
 	 "hide entries (and chain branches) below PCT"},
 	{"percentage", 0, O_PERCENTAGE, required_argument, "absolute|relative",
@@ -113,8 +138,57 @@ static const pk_opt report_opts_table[] = {
 	{"symfs", 0, O_SYMFS, required_argument, "DIR",
 	 "binaries (and proc/kallsyms, .debug) under DIR"},
 	{"no-demangle", 0, O_NO_DEMANGLE, no_argument, NULL, "C++ names as the symbol table holds them"},
+	{"demangle", 0, O_DEMANGLE, no_argument, NULL, "C++ names demangled (the default)"},
+	{"demangle-kernel", 0, O_IGNORED, no_argument, NULL,
+	 "accepted: the kernel's symbols are C names"},
+	{"skip-empty", 0, O_IGNORED, no_argument, NULL,
+	 "accepted: events without samples are not shown anyway"},
+	{"ignore-vmlinux", 0, O_IGNORED, no_argument, NULL,
+	 "accepted: kernel symbols come from kallsyms"},
+	{"modules", 'm', 0, no_argument, NULL, "accepted: modules' symbols come from kallsyms"},
+	{"vmlinux", 0, O_VMLINUX, required_argument, "FILE",
+	 "refused: kernel symbols from kallsyms (--kallsyms)"},
+	{"percent-type", 0, O_PERCENT_TYPE, required_argument, "TYPE",
+	 "local-period|global-period|local-hits|global-hits:\n"
+	 "annotate's; the table is unchanged"},
+	{"pretty", 0, O_PRETTY, required_argument, "normal|raw", "accepted: the one style"},
+	{"full-source-path", 0, O_IGNORED, no_argument, NULL,
+	 "accepted: for source line keys, which pmukit lacks"},
+	{"prefix", 0, O_PREFIX, required_argument, "PREFIX",
+	 "accepted: for source line keys (with --prefix-strip)"},
+	{"prefix-strip", 0, O_PREFIX_STRIP, required_argument, "N", "with --prefix"},
+	{"disable-order", 0, O_DISABLE_ORDER, no_argument, NULL,
+	 "noted: pmukit reads the records in time order"},
+	{"tui", 0, O_TUI, no_argument, NULL, "noted: no TUI, the --stdio text"},
+	{"objdump", 0, O_NOTE_ARG, required_argument, "PATH",
+	 "noted: perf's TUI annotate only (no effect here)"},
+	{"disassembler-style", 'M', O_NOTE_ARG, required_argument, "STYLE",
+	 "noted: perf's TUI annotate only"},
+	{"asm-raw", 0, O_NOTE, no_argument, NULL, "noted: perf's TUI annotate only"},
+	{"source", 0, O_NOTE, no_argument, NULL, "noted: perf's TUI annotate only"},
+	{"samples", 0, O_NOTE_ARG, required_argument, "N", "noted: perf's TUI browsing only"},
+	{"show-ref-call-graph", 0, O_NOTE, no_argument, NULL,
+	 "noted: perf's reference-event graphs are not made"},
+	{"branch-history", 0, O_REFUSE, no_argument, NULL,
+	 "refused: branches in the call graph not supported"},
+	{"stitch-lbr", 0, O_REFUSE, no_argument, NULL, "refused: LBR stitching not supported"},
+	{"total-cycles", 0, O_REFUSE, no_argument, NULL,
+	 "refused: the block view of LBR cycles not supported"},
+	{"group-sort-idx", 0, O_REFUSE_ARG, required_argument, "N",
+	 "refused: sorting by a group member not supported"},
 	{"inline", 0, O_IGNORED, no_argument, NULL, "accepted: perf 6.1 shows no inlined frames"},
 	{"no-inline", 0, O_IGNORED, no_argument, NULL, "accepted: no inlined frames"},
+	{"show-info", 'I', O_SHOW_INFO, no_argument, NULL,
+	 "with --header/--header-only: the CPU, NUMA, cache and\n"
+	 "memory topologies in full"},
+	{"field-separator", 't', 0, required_argument, "SEP",
+	 "columns joined by SEP, no rule line (refused with\n"
+	 "-F and --hierarchy)"},
+	{"column-widths", 'w', O_REFUSE_ARG, required_argument, "LIST",
+	 "refused: fixed column widths not supported"},
+	{"verbose", 'v', O_REFUSE, no_argument, NULL,
+	 "refused: perf's verbose table (addresses, paths)\n"
+	 "not supported"},
 	{0},
 };
 
@@ -131,7 +205,99 @@ typedef struct report_args {
 	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
 	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
 	bool force;                  /* -f: read a file another user owns */
+	bool show_info;              /* -I */
+	const char *prefix, *prefix_strip;
+	const char *switch_on, *switch_off;
+	bool show_on_off;
 } report_args;
+
+/* --socket-filter's number, as perf words a bad one. */
+static int socket_filter(pk_hist_opts *o, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 0);
+	if (end == arg || *end) {
+		fprintf(stderr, " Error: option `socket-filter' expects a numerical value\n");
+		return 129;
+	}
+	o->socket_filter = (int)v;
+	return 0;
+}
+
+/* The options of perf's that change nothing in --stdio's text (a note
+ * said), or that pmukit refuses (129, saying what is not there). */
+static int report_opt_note(report_args *a, int c)
+{
+	const char *w = pk_opt_last_name();
+	switch (c) {
+	case O_NOTE: case O_NOTE_ARG:
+		fprintf(stderr, "pmukit report: note: %s is for perf's TUI (annotate, browsing): "
+				"no effect on the --stdio table\n", w);
+		return 0;
+	case O_TUI:
+		fprintf(stderr, "pmukit report: note: pmukit has no TUI: the --stdio table follows\n");
+		return 0;
+	case O_DISABLE_ORDER:
+		fprintf(stderr, "pmukit report: note: --disable-order: the records are read in "
+				"time order all the same\n");
+		return 0;
+	case O_SHOW_INFO: a->show_info = true; return 0;
+	case O_VMLINUX:
+		return pk_cli_usage_error("report", "--vmlinux is not supported: kernel symbols come "
+					  "from kallsyms (--kallsyms FILE)");
+	default:
+		return pk_cli_usage_error("report", "%s is not supported (see docs/perfdata.md, "
+					  "options refused)", w);
+	}
+}
+
+/* The options added for perf's users (issue 24); 0, or a usage error's
+ * exit code (-1: stop with 0, as perf does). */
+static int report_opt_more(pk_hist_opts *o, report_args *a, int c)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	switch (c) {
+	case O_SYMBOL_FILTER: o->symbol_filter = optarg; return 0;
+	case O_SOCKET_FILTER: return socket_filter(o, optarg);
+	case 'U': o->hide_unresolved = true; return 0;
+	case 't': o->field_sep = optarg; return 0;
+	case 'x': o->exclude_other = true; return 0;
+	case 'p': case O_IGNORE_CALLEES:
+		if (pk_hist_opts_regex(o, c == O_IGNORE_CALLEES, optarg, &err) < 0) {
+			fprintf(stderr, "Invalid %sregex: %s\n%s\n", c == 'p' ? "" : "--ignore-callees ",
+				optarg, err.msg);
+			return c == 'p' ? -1 : 129; /* perf 6.1 stops with 0 after a bad -p */
+		}
+		return 0;
+	case O_TIME_QUANTUM: {
+		int rc = pk_hist_opts_time_quantum(o, optarg);
+		if (rc == -ERANGE)
+			fprintf(stderr, "time quantum cannot be 0\n");
+		else if (rc)
+			fprintf(stderr, "Cannot parse time quantum `%s'\n", optarg);
+		return rc ? 129 : 0;
+	}
+	case O_CPU_UTIL: o->cpu_util = true; return 0;
+	case O_DEMANGLE: a->no_demangle = false; return 0;
+	case O_PERCENT_TYPE:
+		if (strcmp(optarg, "local-period") && strcmp(optarg, "global-period") &&
+		    strcmp(optarg, "local-hits") && strcmp(optarg, "global-hits"))
+			return pk_cli_usage_error("report", "--percent-type takes local-period, "
+						  "global-period, local-hits or global-hits");
+		return 0;
+	case O_PRETTY:
+		if (strcmp(optarg, "normal") && strcmp(optarg, "raw"))
+			return pk_cli_usage_error("report", "--pretty takes normal or raw");
+		return 0;
+	case O_PREFIX: a->prefix = optarg; return 0;
+	case O_SWITCH_ON: a->switch_on = optarg; return 0;
+	case O_SWITCH_OFF: a->switch_off = optarg; return 0;
+	case O_SHOW_ON_OFF: a->show_on_off = true; return 0;
+	case O_PREFIX_STRIP: a->prefix_strip = optarg; return 0;
+	default: return report_opt_note(a, c);
+	}
+}
 
 /* One option; 0, or the exit code of a usage error. */
 static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **argv)
@@ -208,8 +374,9 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	case 'k': a->kallsyms = optarg; break;
 	case O_SYMFS: a->symfs = optarg; break;
 	case 'f': a->force = true; break;
-	case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: break;
-	default: return 129; /* PK_OPT_ERROR, said */
+	case O_STDIO: case O_IGNORED: case O_IGNORED_ARG: case 'm': break;
+	case PK_OPT_ERROR: return 129; /* said */
+	default: return report_opt_more(o, a, c);
 	}
 	return r;
 }
@@ -226,6 +393,8 @@ static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 				"without -b?\n");
 	else if (rc == -EINVAL)
 		fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", err.where);
+	else if (rc == -ENOEXEC)
+		fprintf(stderr, "Error:\n%s\n", err.msg);
 	return rc;
 }
 
@@ -354,15 +523,23 @@ static int report_run(pk_hist *hist, report_args *a)
 		pk_session_close(s);
 		return 129;
 	}
+	rc = pd_session_switch(s, a->switch_on, a->switch_off, a->show_on_off);
+	if (rc) {
+		pk_session_close(s);
+		return rc;
+	}
 	pk_pd_header h;
 	pk_error err;
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
-	if (settle(hist, s, &h)) {
+	rc = settle(hist, s, &h);
+	if (rc) { /* perf 6.1: no parent key without chains, its header line and 0 */
+		if (rc == -ENOEXEC && !o->quiet)
+			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		pk_session_close(s);
 		pk_pd_header_release(&h);
-		return 129;
+		return rc == -ENOEXEC ? 0 : 129;
 	}
 	if (a->header || a->header_only)
 		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
@@ -407,10 +584,17 @@ int cmd_report(int argc, char **argv)
 	pk_opt_begin(&report_optspec);
 	while (!status && (c = pk_opt_next(&report_optspec, argc, argv)) != -1)
 		status = report_opt(o, &a, c, argc, argv);
+	if (!status && a.prefix_strip && !a.prefix) {
+		fprintf(stderr, "--prefix-strip requires --prefix\n");
+		status = 234; /* perf's -EINVAL */
+	}
+	pd_header_set_info(a.show_info);
+	if (!status && o->field_sep && (a.fields || o->hierarchy))
+		status = pk_cli_usage_error("report", "-t with -F or --hierarchy is not supported");
 	if (!status && a.fields)
 		status = fields_setup(o, a.fields);
 	if (!status)
 		status = report_run(hist, &a);
 	report_free(hist);
-	return status;
+	return status < 0 ? 0 : status;
 }

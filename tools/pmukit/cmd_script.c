@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <pmukit/datasrc.h>
+#include <pmukit/hist.h>
 #include <pmukit/script.h>
 
 #include "builtin.h"
@@ -14,6 +15,7 @@
 #include "session_cli.h"
 #include "script_fields.h"
 #include "script_side_events.h"
+#include "script_dump.h"
 
 #define F(name) PK_SCRIPT_F_##name /* the -F fields (pmukit/script.h) */
 #define F_BRANCHES (F(BRSTACK) | F(BRSTACKSYM) | F(BRSTACKOFF))
@@ -111,6 +113,8 @@ typedef struct script {
 	pk_chain_gatherer gather;    /* chains' memo of maps */
 	pk_script_metric *metric;    /* -F metric's running state */
 	bool cpu_filter;           /* -C was given */
+	script_dumps *dumps;         /* --per-event-dump's files; NULL: stdout */
+	pk_hist_list stop_bt;        /* --stop-bt: the chain's lines end after these */
 } script;
 
 enum { SHIFT_REL = 1, SHIFT_DELTA };
@@ -282,6 +286,23 @@ static void print_inlined(script *sc, unsigned f, uint32_t pid, uint64_t ip,
 	pd_out_ch(o, '\n');
 }
 
+/* Whether --stop-bt names the function of a chain's entry. */
+static bool stop_bt_at(script *sc, uint32_t pid, const pk_chain_ent *ce)
+{
+	const pk_addr_loc *l = pk_machine_lookup(sc->machine, pid, ce->mode, ce->ip);
+	for (size_t i = 0; l && l->sym && i < sc->stop_bt.n; i++)
+		if (!strcmp(sc->stop_bt.items[i], l->sym))
+			return true;
+	return false;
+}
+
+static void stop_bt_free(script *sc)
+{
+	for (size_t i = 0; i < sc->stop_bt.n; i++)
+		free(sc->stop_bt.items[i]);
+	free(sc->stop_bt.items);
+}
+
 /* The call chain gathered, one line per address. */
 static void print_chain(script *sc, unsigned f, const pk_pd_sample *smp,
 			const pk_chain_plan *cp)
@@ -293,6 +314,8 @@ static void print_chain(script *sc, unsigned f, const pk_pd_sample *smp,
 		else
 			print_addr_tagged(sc, f, smp->pid, ce->mode, ce->ip, true, ce->ls,
 					  ce->tag_addr, ce->tag_version);
+		if (sc->stop_bt.n && stop_bt_at(sc, smp->pid, ce))
+			break;
 	}
 }
 
@@ -694,6 +717,13 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
 	if (!f || (sc->filter && !pk_script_filter_keep(sc->filter, s, ev, smp)))
 		return 0;
+	if (sc->dumps) { /* --per-event-dump: the event's file */
+		FILE *to = script_dumps_for(sc->dumps, e->idx);
+		if (to && o->f != to) {
+			pd_out_flush(o);
+			o->f = to;
+		}
+	}
 	bool chain = (f & F(IP)) && smp->callchain && !sc->hide_callchain;
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* the lines' slots are found and prefetched first, used last */
@@ -936,7 +966,9 @@ static int filter_option(script *sc, int opt, const char *arg)
 }
 
 /* long options without a letter (past the filters' SF_* and side kinds) */
-enum { O_CSV = 0x300, O_JSONL };
+enum { O_CSV = 0x300, O_JSONL, O_SWITCH_ON, O_SWITCH_OFF, O_SHOW_ON_OFF, O_PER_EVENT_DUMP,
+       O_CALL_TRACE, O_CALL_RET_TRACE, O_STOP_BT, O_ADDR_RANGE, O_MAX_BLOCKS, O_SHOW_INFO,
+       O_NOTE, O_REFUSE, O_REFUSE_ARG, O_ACCEPT, O_DEMANGLE };
 
 static const pk_opt script_opts_table[] = {
 	{"input", 'i', 0, required_argument, "FILE", "input file ('-' for standard input)"},
@@ -993,8 +1025,123 @@ static const pk_opt script_opts_table[] = {
 	 "Arm SPE: every decoded record with all its fields\n"
 	 "(spe-parser's columns), instead of samples"},
 	{"jsonl", 0, O_JSONL, no_argument, NULL, "Arm SPE: the same as JSON lines"},
+	{"switch-on", 0, O_SWITCH_ON, required_argument, "EVENT",
+	 "samples only after the first sample of EVENT"},
+	{"switch-off", 0, O_SWITCH_OFF, required_argument, "EVENT",
+	 "no samples after one of EVENT (until --switch-on's)"},
+	{"show-on-off-events", 0, O_SHOW_ON_OFF, no_argument, NULL,
+	 "keep the switching samples themselves"},
+	{"per-event-dump", 0, O_PER_EVENT_DUMP, no_argument, NULL,
+	 "each event's lines into FILE.EVENT.dump"},
+	{"call-trace", 0, O_CALL_TRACE, no_argument, NULL,
+	 "calls: -F -ip,-addr,-event,-period,+callindent --ns\n"
+	 "--itrace=cewp"},
+	{"call-ret-trace", 0, O_CALL_RET_TRACE, no_argument, NULL,
+	 "calls and returns: --call-trace's, +flags,\n"
+	 "--itrace=crewp"},
+	{"stop-bt", 0, O_STOP_BT, required_argument, "LIST",
+	 "a call chain's lines end after these functions"},
+	{"addr-range", 0, O_ADDR_RANGE, required_argument, "N",
+	 "refused with -S (perf: samples within N bytes of\n"
+	 "its symbols); else no effect"},
+	{"max-blocks", 0, O_MAX_BLOCKS, required_argument, "N",
+	 "accepted: for brstackinsn, which pmukit lacks"},
+	{"show-info", 'I', O_SHOW_INFO, no_argument, NULL,
+	 "with --header/--header-only: the CPU, NUMA, cache and\n"
+	 "memory topologies in full"},
+	{"demangle", 0, O_DEMANGLE, no_argument, NULL, "C++ names demangled (the default)"},
+	{"demangle-kernel", 0, O_ACCEPT, no_argument, NULL, "accepted: the kernel's are C names"},
+	{"full-source-path", 0, O_ACCEPT, no_argument, NULL,
+	 "accepted: srcline shows addr2line's path"},
+	{"show-kernel-path", 0, O_ACCEPT, no_argument, NULL,
+	 "accepted: kernel symbols come from kallsyms (no\n"
+	 "vmlinux path to show)"},
+	{"all-cpus", 'a', O_NOTE, no_argument, NULL, "noted: perf's live mode only"},
+	{"verbose", 'v', O_NOTE, no_argument, NULL, "noted: no debug messages"},
+	{"show-bpf-events", 0, O_REFUSE, no_argument, NULL, "refused: BPF records not shown"},
+	{"show-text-poke-events", 0, O_REFUSE, no_argument, NULL,
+	 "refused: TEXT_POKE records not shown"},
+	{"insn-trace", 0, O_REFUSE, no_argument, NULL,
+	 "refused: instruction bytes need an x86 decoder"},
+	{"graph-function", 0, O_REFUSE_ARG, required_argument, "SYM",
+	 "refused: Intel PT call graphs of a function"},
+	{"xed", 0, O_REFUSE, no_argument, NULL, "refused: no XED disassembler"},
+	{"stitch-lbr", 0, O_REFUSE, no_argument, NULL, "refused: LBR stitching not supported"},
+	{"debug-mode", 0, O_REFUSE, no_argument, NULL, "refused: perf's ordering check"},
+	{"dump-unsorted-raw-trace", 0, O_REFUSE, no_argument, NULL,
+	 "refused: the raw dump is of sorted records only"},
+	{"list", 'l', O_REFUSE, no_argument, NULL, "refused: pmukit runs no perf scripts"},
+	{"script", 's', O_REFUSE_ARG, required_argument, "NAME",
+	 "refused: pmukit runs no perf scripts (Perl, Python)"},
+	{"gen-script", 'g', O_REFUSE_ARG, required_argument, "LANG",
+	 "refused: pmukit runs no perf scripts"},
+	{"dlfilter", 0, O_REFUSE_ARG, required_argument, "FILE", "refused: no dlfilters"},
+	{"dlarg", 0, O_REFUSE_ARG, required_argument, "ARG", "refused: no dlfilters"},
+	{"list-dlfilters", 0, O_REFUSE, no_argument, NULL, "refused: no dlfilters"},
+	{"vmlinux", 'k', O_REFUSE_ARG, required_argument, "FILE",
+	 "refused: kernel symbols from kallsyms (--kallsyms)"},
+	{"guestmount", 0, O_REFUSE_ARG, required_argument, "DIR", "refused: no guest machines"},
+	{"guestkallsyms", 0, O_REFUSE_ARG, required_argument, "FILE", "refused: no guest machines"},
+	{"guestmodules", 0, O_REFUSE_ARG, required_argument, "FILE", "refused: no guest machines"},
+	{"guestvmlinux", 0, O_REFUSE_ARG, required_argument, "FILE", "refused: no guest machines"},
+	{"guest-code", 0, O_REFUSE, no_argument, NULL, "refused: no guest machines"},
 	{0},
 };
+
+/* The options added for perf's users (issue 24), beyond the loop's. */
+typedef struct script_more {
+	const char *switch_on, *switch_off, *itrace;
+	bool show_on_off, per_event_dump, show_info, addr_range;
+} script_more;
+
+/* --call-trace and --call-ret-trace: perf's fields, --itrace and --ns. */
+static int call_trace(script *sc, script_more *m, bool ret)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	const char *f = ret ? "-ip,-addr,-event,-period,+callindent,+flags"
+			    : "-ip,-addr,-event,-period,+callindent";
+	if (pk_script_fields_parse(&sc->sel, f, &err) < 0) {
+		fprintf(stderr, "pmukit script: %s\n", err.msg);
+		return 129;
+	}
+	m->itrace = ret ? "crewp" : "cewp";
+	sc->ns = true;
+	return 0;
+}
+
+/* One of the options above; 0, or an exit status after saying why. */
+static int script_opt_more(script *sc, script_more *m, int c)
+{
+	uint64_t v;
+	switch (c) {
+	case O_SWITCH_ON: m->switch_on = optarg; return 0;
+	case O_SWITCH_OFF: m->switch_off = optarg; return 0;
+	case O_SHOW_ON_OFF: m->show_on_off = true; return 0;
+	case O_PER_EVENT_DUMP: m->per_event_dump = true; return 0;
+	case O_CALL_TRACE: case O_CALL_RET_TRACE: return call_trace(sc, m, c == O_CALL_RET_TRACE);
+	case O_STOP_BT: return pk_hist_list_add(&sc->stop_bt, optarg) ? 1 : 0;
+	case O_SHOW_INFO: m->show_info = true; return 0;
+	case O_ADDR_RANGE:
+		if (pk_cli_parse_u64("script", "--addr-range", optarg, 0, UINT64_MAX, &v))
+			return 129;
+		m->addr_range = true;
+		return 0;
+	case O_MAX_BLOCKS:
+		return pk_cli_parse_u64("script", "--max-blocks", optarg, 0, UINT32_MAX, &v) ? 129 : 0;
+	case O_ACCEPT: return 0;
+	case O_NOTE: {
+		const char *w = pk_opt_last_name();
+		bool live = !strcmp(w, "--all-cpus");
+		fprintf(stderr, "pmukit script: note: %s changes nothing here (%s)\n", w,
+			live ? "perf's live mode only" : "no debug messages");
+		return 0;
+	}
+	default:
+		return pk_cli_usage_error("script", "%s is not supported (see docs/perfdata.md, "
+					  "options refused)", pk_opt_last_name());
+	}
+}
 
 const pk_optspec script_optspec = {
 	.cmd = "script",
@@ -1018,6 +1165,7 @@ int cmd_script(int argc, char **argv)
 	bool no_order = false, dump = false, force = false;
 	int export_fmt = PD_SPE_EXPORT_NONE;
 	const char *itrace = NULL;
+	script_more more = {0};
 	int c;
 	pk_error err;
 	pk_opt_begin(&script_optspec);
@@ -1062,8 +1210,19 @@ int cmd_script(int argc, char **argv)
 		case 'O': no_order = true; break;
 		case O_CSV: export_fmt = PD_SPE_EXPORT_CSV; break;
 		case O_JSONL: export_fmt = PD_SPE_EXPORT_JSONL; break;
-		default: goto usage; /* PK_OPT_ERROR, said */
+		case O_DEMANGLE: mopts.no_demangle = false; break;
+		case PK_OPT_ERROR: goto usage; /* said */
+		default:
+			more.itrace = itrace;
+			if (script_opt_more(&sc, &more, c))
+				goto usage;
+			itrace = more.itrace;
 		}
+	}
+	pd_header_set_info(more.show_info);
+	if (more.addr_range && sc.filter) {
+		pk_cli_usage_error("script", "--addr-range with -S is not supported");
+		goto usage;
 	}
 	if (optind < argc) {
 		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
@@ -1088,6 +1247,16 @@ int cmd_script(int argc, char **argv)
 	rc = 129;
 	if (itrace && pd_session_itrace(s, itrace))
 		goto done;
+	rc = pd_session_switch(s, more.switch_on, more.switch_off, more.show_on_off);
+	if (rc)
+		goto done;
+	script_dumps dumps;
+	if (more.per_event_dump && (rc = script_dumps_open(&dumps, s)) != 0) {
+		script_dumps_close(&dumps, NULL);
+		goto done;
+	}
+	if (more.per_event_dump)
+		sc.dumps = &dumps;
 	rc = (sc.sel.fields | sc.sel.add) & F_RARE || sc.cpu_filter ? rare_fields_setup(&sc, s) : 0;
 	if (!rc && ((sc.sel.fields | sc.sel.add) & F(METRIC)))
 		rc = metric_setup(&sc, s);
@@ -1120,6 +1289,11 @@ int cmd_script(int argc, char **argv)
 				 export_fmt ? skip_sample : on_dump_sample, &sc);
 	else
 		rc = pd_session_run(s, export_fmt ? skip_sample : on_sample, &sc);
+	pd_out_flush(&sc.out);
+	sc.out.f = stdout;
+	if (sc.dumps && script_dumps_close(sc.dumps, stdout) && !rc)
+		rc = 1;
+	sc.dumps = NULL;
 	pd_out_free(&sc.out);
 	rc = pd_session_finish(s, rc);
 done: /* the session and what the options made freed */
@@ -1132,9 +1306,13 @@ done: /* the session and what the options made freed */
 	free(sc.labels);
 	pk_script_filter_free(sc.filter);
 	pk_script_metric_free(sc.metric);
+	if (sc.dumps)
+		script_dumps_close(sc.dumps, NULL);
+	stop_bt_free(&sc);
 	pk_session_close(s);
 	return rc;
 usage: /* an option refused: what was parsed so far freed */
 	pk_script_filter_free(sc.filter);
+	stop_bt_free(&sc);
 	return 129;
 }

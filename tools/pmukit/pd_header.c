@@ -220,9 +220,18 @@ static void print_bpf(pk_pd_reader *r, int feat, FILE *f)
 	free(fn);
 }
 
+static bool show_info; /* -I */
+
+void pd_header_set_info(bool on)
+{
+	show_info = on;
+}
+
 static void print_feature(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f)
 {
 	uint64_t v;
+	if (show_info && pd_header_info_print(r, h, feat, f))
+		return;
 	switch (feat) {
 	case PK_FEAT_HOSTNAME:
 	case PK_FEAT_OSRELEASE:

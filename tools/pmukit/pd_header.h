@@ -14,6 +14,10 @@
  * pipe mode only the file facts: perf prints the features as it reads
  * their HEADER_FEATURE records (pd_header_feature). */
 void pd_header_print(pk_pd_reader *r, const char *input, FILE *f);
+/* -I/--show-info: the features perf shows only then, printed in full
+ * (pd_header_info.c). */
+void pd_header_set_info(bool on);
+bool pd_header_info_print(pk_pd_reader *r, const pk_pd_header *h, int feat, FILE *f);
 /* When the file was recorded on the PMU model (HOSTNAME and OSRELEASE
  * are the model's): its CPU description ("pmukit model of ..."); else NULL
  * (also when the header cannot be read, e.g. a pipe). */

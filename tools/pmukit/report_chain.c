@@ -16,6 +16,7 @@ typedef struct cg_print {
 	uint64_t min_hit;
 	int margin;
 	uint64_t whole;              /* the period the chains add to when none was dropped */
+	const char *fold_sep;        /* between the folded view's names */
 } cg_print;
 
 static void put_name(FILE *f, const pk_hist_cnode *n)
@@ -167,7 +168,7 @@ static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 			fputc(' ', p->f);
 			for (size_t j = 0; j < np; j++) {
 				if (j)
-					fputc(';', p->f);
+					fputs(p->fold_sep, p->f);
 				put_name(p->f, path[j]);
 			}
 			fputc('\n', p->f);
@@ -188,9 +189,9 @@ static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 }
 
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o, uint64_t total,
-		    uint64_t parent, bool skip_first, uint64_t whole)
+		    uint64_t parent, bool skip_first, uint64_t whole, const char *fold_sep)
 {
-	cg_print p = {.f = f, .o = o, .whole = whole};
+	cg_print p = {.f = f, .o = o, .whole = whole, .fold_sep = fold_sep ? fold_sep : ";"};
 	double base = o->mode == PK_HIST_CG_FRACTAL ? (double)parent : (double)total;
 	p.min_hit = (uint64_t)(base * o->min_percent / 100.0);
 	bool printed = false;

@@ -54,7 +54,10 @@ static void print_title(const pk_hist *h, int ev)
 	if (braces)
 		printf(" }");
 	if (!o->mem_mode) {
-		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+		printf("'\n# Event count (approx.): %" PRIu64 "\n", period);
+		if (o->socket_filter >= 0)
+			printf("# Processor Socket: %d\n", o->socket_filter);
+		printf("#\n");
 		return;
 	}
 	printf("'\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
@@ -68,10 +71,10 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
 	for (int dots = 0; dots < 2; dots++) {
-		const char *titles[4 + PK_HIST_MAX_KEYS];
-		int tw[4 + PK_HIST_MAX_KEYS], nc = 0;
-		bool right[4 + PK_HIST_MAX_KEYS];
-		for (int c = 0; c < 4; c++)
+		const char *titles[6 + PK_HIST_MAX_KEYS];
+		int tw[6 + PK_HIST_MAX_KEYS], nc = 0;
+		bool right[6 + PK_HIST_MAX_KEYS];
+		for (int c = 0; c < 6; c++)
 			right[c] = true;
 		if (o->children) {
 			titles[nc] = "Children";
@@ -79,6 +82,10 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 		}
 		titles[nc] = o->children ? "Self" : "Overhead";
 		tw[nc++] = 8 * nm;
+		for (int u = 0; o->cpu_util && u < 2; u++) {
+			titles[nc] = u ? "usr" : "sys";
+			tw[nc++] = 8 * nm;
+		}
 		if (o->show_nr) {
 			titles[nc] = "Samples";
 			tw[nc++] = 12 * nm;
@@ -94,9 +101,10 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 			titles[nc] = o->keys[k]->title;
 			tw[nc++] = w[k];
 		}
+		const char *sep = o->field_sep;
 		printf("#");
 		for (int c = 0; c < nc; c++) {
-			printf(c ? "  " : " ");
+			fputs(c ? sep ? sep : "  " : " ", stdout);
 			if (dots)
 				for (int j = 0; j < tw[c]; j++)
 					putchar('.');
@@ -104,13 +112,54 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 				printf(right[c] ? "%*s" : "%-*s", tw[c], titles[c]);
 		}
 		printf("\n");
+		if (o->field_sep) /* perf: the titles alone, no rule below */
+			return;
 	}
 	printf("#\n");
+}
+
+/* A value's cell under -t: perf's " %-*s" of its text, w - 1 wide. */
+static void sep_cell(const char *sep, bool first, const char *text, int w)
+{
+	printf("%s %-*s", first ? "" : sep, w - 1, text);
+}
+
+/* print_row's row under -t/--field-separator: the cells joined by sep. */
+static void print_row_sep(const pk_hist *h, const pk_hist_entry *e, int nm, const int *w)
+{
+	const pk_hist_opts *o = pk_hist_config(h);
+	static const int pct[] = {PK_HIST_ACC, PK_HIST_SELF, PK_HIST_SYS, PK_HIST_US};
+	bool first = true;
+	char t[PK_HIST_NAME_MAX];
+	for (int c = o->children ? 0 : 1; c < (o->cpu_util ? 4 : 2); c++)
+		for (int m = 0; m < nm; m++, first = false) {
+			snprintf(t, sizeof(t), "%.2f%%", pk_hist_pct(h, e, m, pct[c]));
+			sep_cell(o->field_sep, first, t, 8);
+		}
+	for (int c = 0; c < 2; c++)
+		for (int m = 0; (c ? o->show_period : o->show_nr) && m < nm; m++) {
+			snprintf(t, sizeof(t), "%" PRIu64,
+				 pk_hist_entry_value(e, m, c ? PK_HIST_SELF : PK_HIST_SELF_NR));
+			sep_cell(o->field_sep, false, t, 12);
+		}
+	int last = o->nr_keys - 1;
+	for (int k = 0; k <= last; k++) {
+		if (o->hidden_cols & (1u << k))
+			continue;
+		pk_hist_col_text(h, e, k, t, sizeof(t));
+		bool pad = k < last || o->keys[k]->pad_last;
+		printf("%s%-*s", o->field_sep, pad ? w[k] : 0, t);
+	}
+	printf("\n");
 }
 
 static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
+	if (o->field_sep) {
+		print_row_sep(h, e, nm, w);
+		return;
+	}
 	printf("  ");
 	if (o->children) {
 		for (int m = 0; m < nm; m++)
@@ -119,6 +168,11 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	}
 	for (int m = 0; m < nm; m++)
 		printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_SELF));
+	for (int u = 0; o->cpu_util && u < 2; u++) { /* --show-cpu-utilization */
+		printf("  ");
+		for (int m = 0; m < nm; m++)
+			printf("%7.2f%%", pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
+	}
 	if (o->show_nr) {
 		printf("  ");
 		for (int m = 0; m < nm; m++)
@@ -185,7 +239,8 @@ static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)
 		if (o->use_cg && o->cg.mode != PK_HIST_CG_NONE)
 			report_cnode_print(stdout, pk_hist_entry_chain(e), &o->cg, pk_hist_total_of(h, ev, false),
 				       pk_hist_entry_value(e, 0, o->children ? PK_HIST_ACC : PK_HIST_SELF), o->sym_first,
-				       report_entry_whole(e, nm, o->children ? PK_HIST_ACC : PK_HIST_SELF));
+				       report_entry_whole(e, nm, o->children ? PK_HIST_ACC : PK_HIST_SELF),
+				       o->field_sep);
 	}
 	printf("\n\n");
 }

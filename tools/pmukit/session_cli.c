@@ -70,6 +70,20 @@ int pd_session_machine(pk_session *s, const pk_machine_opts *o)
 	return 0;
 }
 
+int pd_session_switch(pk_session *s, const char *on, const char *off, bool show)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	if (!on && !off)
+		return 0;
+	if (pk_session_set_switch(s, on, off, show, &err) < 0) {
+		fprintf(stderr, "ERROR: %s\nHINT:  use 'perf evlist' to see the available event "
+				"names\n", err.msg);
+		return 254;
+	}
+	return 0;
+}
+
 int pd_session_itrace(pk_session *s, const char *arg)
 {
 	pk_error err;

@@ -23,6 +23,9 @@ int pd_session_open(pk_session **s, const char *cmd, const char *input, bool no_
 /* A machine with options (--kallsyms FILE, --no-demangle) in place of the
  * default one (before the run); 0, or 1 after printing an error. */
 int pd_session_machine(pk_session *s, const pk_machine_opts *o);
+/* --switch-on/--switch-off (NULL: not given), --show-on-off-events; 0, or
+ * perf's 254 after its words for an event the file lacks. */
+int pd_session_switch(pk_session *s, const char *on, const char *off, bool show);
 /* --itrace ARG; 0, or 129 after printing the error. */
 int pd_session_itrace(pk_session *s, const char *arg);
 /* -D: Arm SPE's AUXTRACE packets printed in perf's layout. */

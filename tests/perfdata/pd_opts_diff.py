@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The options perf users and perf's tests reach for (issue 24), report's and
+script's, against perf 6.1 (test `perfdata_opts_diff`). perf records the
+examples' workload three ways here:
+
+  g      `-e cpu-clock -g`: call chains (filters of entries and chains,
+         -p/-x, --ignore-callees in both orders, -U, Children's columns,
+         -t's cells and folded chains)
+  two    `-e cpu-clock -e page-faults`: two events, no chains (the symbol
+         filter given to the first event alone, --switch-on/--switch-off,
+         the parent key refused without chains)
+  cpu    `-e cpu-clock --sample-cpu`: samples with a CPU (--socket-filter)
+
+and reads quipper's hybrid_topology file (tests/data/perfdata-real) for -I's
+core types.
+
+Each check runs perf and pmukit with the same options on the file and wants
+the same standard output and exit status (report's random tip cut from
+perf's); `script --per-event-dump` also wants the same files. Options pmukit
+refuses (a TUI, scripts, dlfilters, guests, ...) must fail with status 129
+saying "not supported", never be ignored. The test prints each difference,
+then `N/M identical`, and fails on any. Skipped (77) without perf 6.1.
+
+usage: pd_opts_diff.py [--show] [--keep DIR]
+  env PK_PMUKIT (the pmukit binary), PK_SRCDIR (the source tree),
+  PK_WORKLOAD (the examples' workload program)
+"""
+import glob
+import lzma
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noqa: E402
+
+RECORD = {"g": "-e cpu-clock -g", "two": "-e cpu-clock -e page-faults",
+          "cpu": "-e cpu-clock --sample-cpu"}
+R = "report --stdio "
+HYBRID = os.path.join("tests", "data", "perfdata-real", "quipper", "perf.data.hybrid_topology.xz")
+CHECKS = (
+    [("g", R + o) for o in [
+        "--comms workload", "-c workload", "--comm workload", "-S main",
+        "--symbol-filter main", "--symbol-filter page --no-children",
+        "-U", "-U --no-children", "-p main", "-p main -x", "-x", "-p main -x --no-children",
+        "-p '('", "--ignore-callees main", "--ignore-callees main --no-children",
+        "--ignore-callees page_fault --no-children",
+        "--ignore-callees page_fault -g caller --no-children", "--ignore-callees get_page",
+        "--ignore-callees '('", "--show-cpu-utilization", "--show-cpu-utilization --no-children",
+        "-s time --time-quantum 1ms", "-s time,sym --time-quantum 10ms --no-children",
+        "--time-quantum 0", "--time-quantum 1xs", "--percent-type local-period",
+        "--prefix-strip 1", "--prefix /x --prefix-strip 1", "--demangle", "--demangle-kernel",
+        "--ignore-vmlinux", "--skip-empty", "-m", "--full-source-path", "--pretty raw",
+        "--switch-on cpu-clock", "-t ,", "-t '|' --no-children", "-t , -n --show-total-period",
+        "-t , -s dso", "-t , -s sym,comm", "-t , --show-cpu-utilization", "-t , -q",
+        "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat", "--header-only -I",
+        "--header -I"]] +
+    [("two", R + o) for o in [
+        "--symbol-filter a", "--symbol-filter work", "--switch-on page-faults",
+        "--switch-on page-faults --switch-off cpu-clock",
+        "--switch-off cpu-clock --show-on-off-events", "--switch-on nosuch",
+        "--show-on-off-events", "-p main", "-s parent",
+        "--show-cpu-utilization -n --show-total-period", "--skip-empty --no-children"]] +
+    [("cpu", R + o) for o in ["--socket-filter 0", "--socket-filter 1",
+                             "--socket-filter 0 --no-children", "--socket-filter x"]] +
+    [("two", "script " + o) for o in [
+        "--switch-on page-faults", "--switch-on page-faults --switch-off cpu-clock",
+        "--switch-off cpu-clock --show-on-off-events", "--switch-on nosuch",
+        "--call-trace", "--call-ret-trace", "-I", "--header-only -I", "--demangle",
+        "--max-blocks 3",
+        "--addr-range 4096"]] +
+    [("hybrid", R + "--header-only -I")] +
+    [("g", "script " + o) for o in [
+        "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
+        "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path"]])
+# (file, options) pmukit refuses: status 129, "not supported" said
+REFUSED = (
+    [("g", R + o) for o in ["-v", "-t , -F sym", "-w 5,5", "--branch-history", "--stitch-lbr",
+                            "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
+    [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed", "-l",
+                                    "-s x.py", "-g python", "--dlfilter x.so",
+                                    "--guestmount /x", "--show-bpf-events",
+                                    "--show-text-poke-events",
+                                    "--stitch-lbr", "-k /x"]])
+
+
+def compare(pmukit, tmp, path, opts, show):
+    cmd, rest = opts.split(" ", 1)
+    args = "%s -f -i %s %s" % (cmd, path, rest)
+    rp, op, _ = run("perf " + args, tmp)
+    rk, ok, ek = run(pmukit + " " + args, tmp)
+    if cmd == "report":
+        op = drop_tip(op)
+    if rp == rk and op == ok:
+        return True
+    line, a, b = first_difference(op, ok)
+    print("DIFF %s %s: exit %d/%d, line %d\n  perf:   %s\n  pmukit: %s" %
+          (os.path.basename(path), opts, rp, rk, line, a, b))
+    if show:
+        print(ek[-2000:])
+    return False
+
+
+def dumps_compare(pmukit, tmp, path):
+    """script --per-event-dump by both tools: stdout and every file."""
+    got = {}
+    for tool in ("perf", pmukit):
+        for f in glob.glob(path + ".*.dump"):
+            os.remove(f)
+        rc, out, _ = run("%s script -i %s --per-event-dump" % (tool, path), tmp)
+        files = {}
+        for f in sorted(glob.glob(path + ".*.dump")):
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                files[f] = fh.read()
+        got[tool] = (rc, out, files)
+    if got["perf"] == got[pmukit]:
+        return True
+    print("DIFF %s script --per-event-dump: exit %d/%d, files %s/%s" % (
+        os.path.basename(path), got["perf"][0], got[pmukit][0], sorted(got["perf"][2]),
+        sorted(got[pmukit][2])))
+    return False
+
+
+def refused(pmukit, tmp, path, opts):
+    cmd, rest = opts.split(" ", 1)
+    rk, _, ek = run("%s %s -i %s %s" % (pmukit, cmd, path, rest), tmp)
+    if rk == 129 and "not supported" in ek:
+        return True
+    print("NOT REFUSED %s: exit %d, %s" % (opts, rk, ek.strip()[-200:]))
+    return False
+
+
+def main():
+    got = test_args(__doc__, lambda _cc: no_perf61(), "pd_opts_diff.")
+    if isinstance(got, int):
+        return got
+    show, keep, srcdir, pmukit, _cc, tmp = got
+    workload = os.environ.get("PK_WORKLOAD")
+    if not workload:
+        print("PK_WORKLOAD must name the examples' workload program")
+        return 2
+    files, same, total = {}, 0, 0
+    try:
+        for key, opts in RECORD.items():
+            out = os.path.join(tmp, key + ".data")
+            rc, _, err = run("perf record -q -o %s %s -- %s 300 3000000" % (out, opts, workload),
+                             tmp)
+            if rc:
+                print("perf record %s failed: %s" % (opts, err.strip()[-300:]))
+                return 1
+            files[key] = out
+        files["hybrid"] = os.path.join(tmp, "hybrid.data")
+        with lzma.open(os.path.join(srcdir, HYBRID)) as f, open(files["hybrid"], "wb") as o:
+            shutil.copyfileobj(f, o)
+        for key, opts in CHECKS:
+            same += compare(pmukit, tmp, files[key], opts, show)
+        for key in ("two", "g"):
+            same += dumps_compare(pmukit, tmp, files[key])
+        for key, opts in REFUSED:
+            same += refused(pmukit, tmp, files[key], opts)
+        total = len(CHECKS) + 2 + len(REFUSED)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print("%d/%d identical (or refused as they should be)" % (same, total))
+    return 0 if same == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
