@@ -75,6 +75,11 @@ typedef struct pk_topdown_opts {
 	const pk_kernel *kernel;   /* the machine whose literals formulas name
 				      (pk_topdown_host_literals); NULL: none, and
 				      the nodes that need them are not computable */
+	bool mux_reference;        /* the caller reads the run in windows for the
+				      multiplexing estimate (pk_topdown_windows):
+				      add the pinned reference where it is an event
+				      of its own (Intel before Ice Lake); false: no
+				      event is opened for an estimate never made */
 } pk_topdown_opts;
 
 void pk_topdown_opts_init(pk_topdown_opts *opts);
@@ -200,6 +205,9 @@ typedef struct pk_stat_events_opts {
 	bool system_wide;          /* -a/-C: counting CPUs */
 	bool forked_workload;      /* a command stat forks (enable_on_exec) */
 	bool no_inherit;           /* -i */
+	bool td_windows;           /* TopDown's run is read in windows (the model's
+				      rotations, -I's intervals): its pinned
+				      reference is opened (pk_topdown_opts.mux_reference) */
 } pk_stat_events_opts;
 
 typedef struct pk_stat_events {

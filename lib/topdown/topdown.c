@@ -50,6 +50,7 @@ struct pk_topdown {
 	size_t nr;
 	int level;
 	bool smt;
+	bool mux_reference;        /* opts.mux_reference */
 	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 1]; /* the machine's (opts.kernel),
 							      * the CPU's (#midr) */
 	size_t nr_lit;
@@ -197,6 +198,7 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 	}
 	td->level = opts->level ? opts->level : 1;
 	td->smt = opts->smt;
+	td->mux_reference = opts->mux_reference;
 	if (opts->kernel)
 		td->nr_lit = pk_topdown_host_literals(opts->kernel, td->lit, PK_TOPDOWN_HOST_LITERALS);
 	td->nr_lit += pki_cpuid_literals(cpuid, td->lit + td->nr_lit, 1);
@@ -352,14 +354,15 @@ static bool counts_instructions(const td_block *b)
 	return false;
 }
 
-/* Intel without PERF_METRICS: the multiplexing estimate's reference, a
- * pinned instructions on fixed counter 0. A group that counts instructions
+/* Intel without PERF_METRICS, when the caller makes the multiplexing
+ * estimate (opts.mux_reference): its reference, a pinned instructions on
+ * fixed counter 0. A group that counts instructions
  * then takes a generic counter for them: with SMT on (4 per thread) such a
  * group of 4 generic events would never fit, so there is no reference. */
 static int add_reference(const pk_topdown *td, td_block *b, pk_evlist *l, pk_error *err)
 {
 	uint64_t config[PK_NR_CONFIGS];
-	if (b->vendor != PK_VENDOR_INTEL || (td->smt && counts_instructions(b)) ||
+	if (!td->mux_reference || b->vendor != PK_VENDOR_INTEL || (td->smt && counts_instructions(b)) ||
 	    !pki_pfm_fixed_encode(b->pmu, "INST_RETIRED.ANY", config))
 		return 0;
 	struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a), .config = config[0],

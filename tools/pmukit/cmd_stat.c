@@ -393,6 +393,16 @@ static int plot_intervals(struct stat_session *s, pk_error *err)
 	return r;
 }
 
+/* Whether --topdown's run is read at every rotation for the multiplexing
+ * estimate (pk_topdown_windows): on the model (whose rotations the reads
+ * can follow), aggregated, one run without -I. Elsewhere no estimate is
+ * made, and its pinned reference is not opened. */
+static bool td_rotation_windows(const struct stat_session *s)
+{
+	return s->o->topdown && s->model && !s->o->interval_ms && s->aggr == PK_AGGR_GLOBAL &&
+	       s->o->repeat <= 1 && pk_model_mux_ns(s->model) >= 1000000u;
+}
+
 /* The event list's warnings from *printed on (the open's: "Weak group for
  * X/N failed", perf's -v message) to stderr when verbose; *printed moves
  * past them. */
@@ -464,8 +474,7 @@ static int model_run(void *arg, long interval_ms, long count, pk_stat_tick_fn ti
 {
 	struct stat_session *s = arg;
 	long mux_ms = (long)(pk_model_mux_ns(s->model) / 1000000u);
-	if (s->o->topdown && !interval_ms && s->aggr == PK_AGGR_GLOBAL && mux_ms > 0 &&
-	    s->o->repeat <= 1) {
+	if (td_rotation_windows(s) && !interval_ms) {
 		pk_topdown_windows_free(s->td.windows);
 		if (!(s->td.windows = pk_topdown_windows_new(s->td.td)))
 			return pk_err(err, -ENOMEM, "out of memory");
@@ -520,7 +529,8 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
 		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
 		.detailed = o->detailed, .system_wide = s->cpus != NULL,
-		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit};
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit,
+		.td_windows = td_rotation_windows(s)};
 	pk_stat_events ev;
 	int r = pk_stat_events_build(&eo, &ev, err);
 	s->evlist = ev.evlist;
