@@ -319,6 +319,19 @@ int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, 
  * it exceeds pk_topdown_error_limit. */
 void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
 			      const double *delta, pk_topdown_node *v, size_t n);
+/* -I: the windows are the intervals (added as each one ends, the run's
+ * totals so far), coarser than the rotation. The counts of the last
+ * interval in v (its deltas, PK_AGGR_GLOBAL, the windows' rows) corrected:
+ * what each multiplexed count counted plus the time it did not run times
+ * its rate fitted on the references' over the intervals so far; delta[i]
+ * its bound (three standard errors of that fit: statistical; INFINITY
+ * before four intervals with its group). 0. */
+int pk_topdown_windows_correct_last(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+				    double *delta);
+/* pk_topdown_windows_bound for an interval's nodes (their error_why says
+ * the estimate is per interval). */
+void pk_topdown_windows_bound_last(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+				   const double *delta, pk_topdown_node *v, size_t n);
 /* The stated bound of a level under multiplexing, in pp: 1 at Levels 1-2,
  * 2 below. */
 double pk_topdown_error_limit(int level);
