@@ -99,6 +99,9 @@ typedef struct pki_td_lits {
 	bool smt;                  /* #smt_on (and #threads) */
 	int width;                 /* #slots */
 	int floor;                 /* PKI_TD_GROUP_FLOOR of the CPU's vendor */
+	bool fixed0_taken;         /* the pinned instructions reference holds fixed
+				    * counter 0: a group's instructions take a
+				    * generic counter */
 } pki_td_lits;
 
 /* The literals of a CPU identification: #midr on Arm (0 or 1 written). */

@@ -794,6 +794,44 @@ static void test_mux_intervals(void **state)
 	pk_test_rmtree(dir);
 }
 
+/* Skylake with SMT on at Level 2: a group counts INST_RETIRED.ANY
+ * (tma_heavy_operations), which takes a generic counter where the pinned
+ * reference holds fixed counter 0; the groups are made counting it as one
+ * (4 generic counters per thread), so the reference is added there too and
+ * the estimate made (before: no reference, tma_light_operations 11.7 pp off
+ * with nothing said on 8/4 ms phases). Every node printed without a bound
+ * within 1 pp. */
+static void test_smt_reference(void **state)
+{
+	(void)state;
+	const char *extra = "-e cycles,instructions,branches,branch-misses,cache-references,"
+			    "cache-misses,ref-cycles,bus-cycles";
+	char *dir = pk_test_tmpdir();
+	static const double ab[][2] = {{8, 4}, {2.3, 1.4}, {4, 4}};
+	for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++) {
+		char *path = alias_scenario(dir, "skylake", ab[i][0], ab[i][1], 0, false);
+		char *text = pk_test_read_text(path), *at = strstr(text, "\"smt\": false");
+		assert_non_null(at);
+		memcpy(at, "\"smt\": true ", 12);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		free(text);
+		size_t n, flagged;
+		double worst[8];
+		max_error_flagged(path, 2, 0, extra, &n, worst, &flagged);
+		printf("skylake SMT %g/%g ms: Level 1 %.2f pp, Level 2 %.2f pp, %zu bounds printed\n",
+		       ab[i][0], ab[i][1], worst[1], worst[2], flagged);
+		assert_int_equal(n, 12);
+		if (worst[1] > 1.0 || worst[2] > 1.0)
+			fail_msg("SMT %g/%g: %.2f / %.2f pp > 1 without a bound", ab[i][0], ab[i][1],
+				 worst[1], worst[2]);
+		free(path);
+	}
+	pk_test_rmtree(dir);
+}
+
 /* Issue 22: Level 3 on the model. The scenario gives Level 3 memory nodes
  * (l1, l2, l3 bound, DRAM / L3-miss bound) and the model counts the events
  * their formulas name (events_tree.c); the printed Level 3 shares reproduce
@@ -969,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_mux_aliasing),
 		cmocka_unit_test(test_reference_only_for_estimate),
 		cmocka_unit_test(test_mux_intervals),
+		cmocka_unit_test(test_smt_reference),
 		cmocka_unit_test(test_level3),
 		cmocka_unit_test(test_plot),
 	};
