@@ -138,12 +138,15 @@ static bool subset(const bool *a, const bool *b, size_t n)
  * (the register), nor Intel's fixed-counter codes (0x0100 instructions,
  * 0x0200 cycles, 0x0300 reference cycles, as the tables keep them), but
  * instructions when fixed counter 0 is the pinned reference's
- * (lits->fixed0_taken). */
+ * (lits->fixed0_taken); nor Arm's CPU_CYCLES (0x11), which the PMUv3
+ * driver counts on the cycle counter. */
 static bool generic_counter(const pki_td_event *e, const pki_td_lits *lits)
 {
 	uint64_t code = e->config & 0xffff;
 	if (code == 0x0100 && lits && lits->fixed0_taken)
 		return !e->grouped;
+	if (lits && lits->vendor == PK_VENDOR_ARM)
+		return e->config != 0x11;
 	return !e->grouped && code != 0x0100 && code != 0x0200 && code != 0x0300;
 }
 

@@ -149,7 +149,7 @@ static int block_init(pk_topdown *td, td_block *b, pk_error *err)
 	if (!b->table)
 		return err->code ? err->code : pk_err(err, -ENOMEM, "out of memory");
 	pki_td_lits lits = {.smt = td->smt, .width = b->width,
-			    .floor = PKI_TD_GROUP_FLOOR(b->vendor),
+			    .floor = PKI_TD_GROUP_FLOOR(b->vendor), .vendor = b->vendor,
 			    .fixed0_taken = td->smt && wants_reference(td, b)};
 	int rc = pki_td_groups_build(t, b->level, &lits, &b->groups, err);
 	return rc < 0 ? rc : parse_thresholds(b, err);
