@@ -308,20 +308,31 @@ static void correct_one(const pk_topdown_windows *w, size_t i, const mw_refs *r,
 	*delta = away > 0.01 * ena ? INFINITY : f.resid * off;
 }
 
-int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
-			       double *delta)
+typedef void (*mw_correct_fn)(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			      pk_metric_count *c, double *delta);
+
+/* Each count of v with references corrected by fn (with at least min
+ * windows), its bound into delta. */
+static int correct_all(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+		       double *delta, size_t min, mw_correct_fn fn)
 {
 	for (size_t i = 0; i < nr; i++)
 		delta[i] = 0;
-	if (!w || w->nr < 2 || nr != w->nr_rows)
+	if (!w || w->nr < min || nr != w->nr_rows)
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
 		mw_refs r;
 		refs_of(w, v, nr, i, &r);
 		if (v[i].counted && r.n)
-			correct_one(w, i, &r, &v[i], &delta[i]);
+			fn(w, i, &r, &v[i], &delta[i]);
 	}
 	return 0;
+}
+
+int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+			       double *delta)
+{
+	return correct_all(w, v, nr, delta, 2, correct_one);
 }
 
 /* How far the fit can be off at reference rates x: the largest residual
@@ -383,17 +394,7 @@ static void correct_last_one(const pk_topdown_windows *w, size_t i, const mw_ref
 int pk_topdown_windows_correct_last(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
 				    double *delta)
 {
-	for (size_t i = 0; i < nr; i++)
-		delta[i] = 0;
-	if (!w || w->nr < 1 || nr != w->nr_rows)
-		return 0;
-	for (size_t i = 0; i < nr; i++) {
-		mw_refs r;
-		refs_of(w, v, nr, i, &r);
-		if (v[i].counted && r.n)
-			correct_last_one(w, i, &r, &v[i], &delta[i]);
-	}
-	return 0;
+	return correct_all(w, v, nr, delta, 1, correct_last_one);
 }
 
 double pk_topdown_error_limit(int level)
