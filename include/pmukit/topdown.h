@@ -75,6 +75,11 @@ typedef struct pk_topdown_opts {
 	const pk_kernel *kernel;   /* the machine whose literals formulas name
 				      (pk_topdown_host_literals); NULL: none, and
 				      the nodes that need them are not computable */
+	bool mux_reference;        /* the caller reads the run in windows for the
+				      multiplexing estimate (pk_topdown_windows):
+				      add the pinned reference where it is an event
+				      of its own (Intel before Ice Lake); false: no
+				      event is opened for an estimate never made */
 } pk_topdown_opts;
 
 void pk_topdown_opts_init(pk_topdown_opts *opts);
@@ -200,6 +205,9 @@ typedef struct pk_stat_events_opts {
 	bool system_wide;          /* -a/-C: counting CPUs */
 	bool forked_workload;      /* a command stat forks (enable_on_exec) */
 	bool no_inherit;           /* -i */
+	bool td_windows;           /* TopDown's run is read in windows (the model's
+				      rotations, -I's intervals): its pinned
+				      reference is opened (pk_topdown_opts.mux_reference) */
 } pk_stat_events_opts;
 
 typedef struct pk_stat_events {
@@ -311,6 +319,19 @@ int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, 
  * it exceeds pk_topdown_error_limit. */
 void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
 			      const double *delta, pk_topdown_node *v, size_t n);
+/* -I: the windows are the intervals (added as each one ends, the run's
+ * totals so far), coarser than the rotation. The counts of the last
+ * interval in v (its deltas, PK_AGGR_GLOBAL, the windows' rows) corrected:
+ * what each multiplexed count counted plus the time it did not run times
+ * its rate fitted on the references' over the intervals so far; delta[i]
+ * its bound (three standard errors of that fit: statistical; INFINITY
+ * before four intervals with its group). 0. */
+int pk_topdown_windows_correct_last(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+				    double *delta);
+/* pk_topdown_windows_bound for an interval's nodes (their error_why says
+ * the estimate is per interval). */
+void pk_topdown_windows_bound_last(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+				   const double *delta, pk_topdown_node *v, size_t n);
 /* The stated bound of a level under multiplexing, in pp: 1 at Levels 1-2,
  * 2 below. */
 double pk_topdown_error_limit(int level);

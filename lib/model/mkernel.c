@@ -85,7 +85,7 @@ static int resolve_target(pk_model *m, pid_t pid, int cpu, mk_event *e)
 
 /* The fixed counter an event takes when free (-1: generic only). Intel:
  * instructions 0, cycles 1, ref-cycles 2, slots 3, Skymont's TopDown 4-6;
- * Arm: the cycle counter. */
+ * Arm: the cycle counter (cycles, or the raw CPU_CYCLES event 0x11). */
 static int fixed_of(const pki_counters *row, const pki_event_key *k)
 {
 	static const struct { uint32_t kind; uint64_t config; int fixed; } intel[] = {
@@ -102,8 +102,9 @@ static int fixed_of(const pki_counters *row, const pki_event_key *k)
 		{PERF_TYPE_RAW, 0x019c, 5},
 		{PERF_TYPE_RAW, 0x02c2, 6},
 	};
-	if (row->vendor == PK_VENDOR_ARM)
-		return k->kind == PERF_TYPE_HARDWARE && k->config == PERF_COUNT_HW_CPU_CYCLES &&
+	if (row->vendor == PK_VENDOR_ARM) /* the PMUv3 driver: event 0x11, however asked */
+		return ((k->kind == PERF_TYPE_HARDWARE && k->config == PERF_COUNT_HW_CPU_CYCLES) ||
+			(k->kind == PERF_TYPE_RAW && (k->config & 0xffff) == 0x11)) &&
 			       (row->fixed & 1) ? 0 : -1;
 	if (row->vendor != PK_VENDOR_INTEL)
 		return -1;

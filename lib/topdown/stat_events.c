@@ -41,6 +41,7 @@ static int add_topdown(const pk_stat_events_opts *o, pk_stat_events *ev, pk_erro
 	pk_topdown_opts_init(&td);
 	td.level = o->td_level ? o->td_level : 1;
 	td.only_pmu = o->only_pmu;
+	td.mux_reference = o->td_windows;
 	ev->td = pk_topdown_new_host(o->pmus, o->kernel, o->cpuid, &td, err);
 	if (!ev->td)
 		return err->code ? err->code : -ENOMEM;

@@ -14,7 +14,9 @@
  * - its other events reuse a group that holds them all (perf's metric
  *   merging), else join one whose union with them still takes at most
  *   PKI_TD_GROUP_FLOOR generic counters (every core of the vendor has
- *   that many per thread, so a merged group always fits), else start their own;
+ *   that many per thread, so a merged group always fits; instructions
+ *   count as one where the multiplexing reference pins fixed counter 0),
+ *   else start their own;
  * - a row reading the register is evaluated over both its groups: the
  *   shares of the register and one group's ratios of generic events.
  * The groups are added weak (:W): a group the PMU cannot schedule at all
@@ -134,19 +136,27 @@ static bool subset(const bool *a, const bool *b, size_t n)
 
 /* Does the event take a generic counter? Not slots, the metric events
  * (the register), nor Intel's fixed-counter codes (0x0100 instructions,
- * 0x0200 cycles, 0x0300 reference cycles, as the tables keep them). */
-static bool generic_counter(const pki_td_event *e)
+ * 0x0200 cycles, 0x0300 reference cycles, as the tables keep them), but
+ * instructions when fixed counter 0 is the pinned reference's
+ * (lits->fixed0_taken); nor Arm's CPU_CYCLES (0x11), which the PMUv3
+ * driver counts on the cycle counter. */
+static bool generic_counter(const pki_td_event *e, const pki_td_lits *lits)
 {
 	uint64_t code = e->config & 0xffff;
+	if (code == 0x0100 && lits && lits->fixed0_taken)
+		return !e->grouped;
+	if (lits && lits->vendor == PK_VENDOR_ARM)
+		return e->config != 0x11;
 	return !e->grouped && code != 0x0100 && code != 0x0200 && code != 0x0300;
 }
 
 /* The generic counters the union of a and b takes. */
-static int union_generic(const pki_td_table *t, const bool *a, const bool *b)
+static int union_generic(const pki_td_table *t, const bool *a, const bool *b,
+			 const pki_td_lits *lits)
 {
 	int n = 0;
 	for (size_t i = 0; i < t->nr_events; i++)
-		n += (a[i] || b[i]) && generic_counter(&t->events[i]);
+		n += (a[i] || b[i]) && generic_counter(&t->events[i], lits);
 	return n;
 }
 
@@ -154,15 +164,16 @@ static int union_generic(const pki_td_table *t, const bool *a, const bool *b)
  * merging), else one the union with which still fits the floor of
  * counters, both of the same kind (led by slots or not); nr for a new one. */
 static size_t pick_group(const pki_td_table *t, const pki_td_groups *gs, const bool *set,
-			 bool metrics, int floor)
+			 bool metrics, const pki_td_lits *lits)
 {
+	int floor = lits ? lits->floor : PKI_TD_GROUP_FLOOR(PK_VENDOR_INTEL);
 	size_t ne = t->nr_events ? t->nr_events : 1;
 	for (size_t g = 0; g < gs->nr; g++)
 		if (gs->g[g].metrics == metrics && subset(set, gs->g[g].ev, ne))
 			return g;
 	for (size_t g = 0; g < gs->nr; g++)
 		if (gs->g[g].metrics == metrics &&
-		    union_generic(t, set, gs->g[g].ev) <= floor)
+		    union_generic(t, set, gs->g[g].ev, lits) <= floor)
 			return g;
 	return gs->nr;
 }
@@ -170,10 +181,10 @@ static size_t pick_group(const pki_td_table *t, const pki_td_groups *gs, const b
 /* Puts the events of set into a group (led by slots when metrics); its
  * index in *at. */
 static int join(const pki_td_table *t, pki_td_groups *gs, const bool *set, bool metrics,
-		int floor, int *at, pk_error *err)
+		const pki_td_lits *lits, int *at, pk_error *err)
 {
 	size_t ne = t->nr_events ? t->nr_events : 1;
-	size_t g = pick_group(t, gs, set, metrics, floor);
+	size_t g = pick_group(t, gs, set, metrics, lits);
 	if (g == gs->nr) {
 		pki_td_group *n = realloc(gs->g, (gs->nr + 1) * sizeof(*n));
 		if (!n)
@@ -209,10 +220,9 @@ static int add_row(const pki_td_table *t, size_t r, const pki_td_lits *lits, pki
 	for (size_t i = 0; i < t->nr_events && metrics; i++) /* their slots leader */
 		if (t->events[i].grouped && (t->events[i].config & 0xffff) == 0x0400)
 			mset[i] = true;
-	int floor = lits ? lits->floor : PKI_TD_GROUP_FLOOR(PK_VENDOR_INTEL);
-	if (metrics && (rc = join(t, gs, mset, true, floor, &gs->metric[r], err)) < 0)
+	if (metrics && (rc = join(t, gs, mset, true, lits, &gs->metric[r], err)) < 0)
 		return rc;
-	return generic ? join(t, gs, set, false, floor, &gs->row[r], err) : 0;
+	return generic ? join(t, gs, set, false, lits, &gs->row[r], err) : 0;
 }
 
 int pki_td_groups_build(const pki_td_table *t, int level, const pki_td_lits *lits,

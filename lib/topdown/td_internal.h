@@ -57,7 +57,7 @@ enum { PKI_TD_SKL, PKI_TD_ICL, PKI_TD_SPR, PKI_TD_ADL_GLC, PKI_TD_INTEL_NR };
 extern const pki_td_table pki_td_intel[PKI_TD_INTEL_NR];
 extern const pki_td_table pki_td_gracemont, pki_td_crestmont, pki_td_skymont,
 	pki_td_lion_cove, pki_td_zen4, pki_td_zen5,
-	pki_td_arm_sbsa, pki_td_neoverse_n2_v2, pki_td_neoverse_n1;
+	pki_td_arm_sbsa, pki_td_neoverse_v1, pki_td_neoverse_n2_v2, pki_td_neoverse_n1;
 
 /* Every method (td_methods.c), for the tests. */
 const pki_td_method *const *pki_td_methods(size_t *nr);
@@ -99,6 +99,10 @@ typedef struct pki_td_lits {
 	bool smt;                  /* #smt_on (and #threads) */
 	int width;                 /* #slots */
 	int floor;                 /* PKI_TD_GROUP_FLOOR of the CPU's vendor */
+	pk_vendor vendor;          /* the CPU's */
+	bool fixed0_taken;         /* the pinned instructions reference holds fixed
+				    * counter 0: a group's instructions take a
+				    * generic counter */
 } pki_td_lits;
 
 /* The literals of a CPU identification: #midr on Arm (0 or 1 written). */

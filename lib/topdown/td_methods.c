@@ -67,8 +67,13 @@ static const pki_td_method zen5 = {
 static const pki_td_method n2v2 = {
 	"arm-slots",
 	"Arm Neoverse slot events, #slots from caps/slots (perf neoverse-n2-v2 "
-	"metrics, N2's erratum corrected)",
+	"metrics, N2's erratum corrected, mispredicts moved to bad speculation)",
 	NULL, &pki_td_neoverse_n2_v2, 1, 0, false};
+static const pki_td_method v1 = {
+	"arm-slots",
+	"Arm Neoverse V1 slot events (perf neoverse-v1 metrics: 8 slots a cycle, "
+	"mispredicts moved to bad speculation; backend and retiring sbsa.json's)",
+	NULL, &pki_td_neoverse_v1, 1, 0, false};
 static const pki_td_method sbsa = {
 	"arm-slots",
 	"Arm slot events, #slots from caps/slots (perf sbsa.json TopdownL1)",
@@ -89,11 +94,11 @@ static const pki_td_method *const by_uarch[PKI_UARCH_NR] = {
 	[PKI_UARCH_LION_COVE] = &lnc,       [PKI_UARCH_SKYMONT] = &skt,
 	[PKI_UARCH_ZEN4] = &zen4,           [PKI_UARCH_ZEN5] = &zen5,
 	[PKI_UARCH_NEOVERSE_N1] = &n1,      [PKI_UARCH_NEOVERSE_N2] = &n2v2,
-	[PKI_UARCH_NEOVERSE_V2] = &n2v2,
+	[PKI_UARCH_NEOVERSE_V2] = &n2v2,    [PKI_UARCH_NEOVERSE_V1] = &v1,
 };
 
 static const pki_td_method *const methods[] = {&skl, &icl,  &spr, &adl_glc, &grt,  &cmt, &skt,
-					       &lnc, &zen4, &zen5, &n2v2,   &sbsa, &n1};
+					       &lnc, &zen4, &zen5, &n2v2,   &v1, &sbsa, &n1};
 
 const pki_td_method *const *pki_td_methods(size_t *nr)
 {
@@ -106,7 +111,7 @@ const pki_td_method *pki_td_find(const pk_cpuid *id, const char *pmu)
 	const pki_cpu_model *m = pki_cpu_model_find(id, pmu);
 	const pki_td_method *td = m ? by_uarch[m->uarch] : NULL;
 	/* any other Arm core PMU that publishes caps/slots (checked by the
-	 * engine for width 0): V1 and the generic SBSA form */
+	 * engine for width 0): the generic SBSA form */
 	if (!td && id->vendor == PK_VENDOR_ARM && pmu && pki_name_matches("armv8_*", pmu))
 		td = &sbsa;
 	return td;

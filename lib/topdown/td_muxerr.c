@@ -21,6 +21,20 @@
  * A node's error is the sum over its counts of how far each count's bound
  * moves it (the formula evaluated again with the count moved).
  *
+ * With -I (pk_topdown_windows_correct_last) the windows are the intervals,
+ * coarser than the rotation: a group ran part of every interval, the
+ * reference's rate is known over the whole interval only. The last
+ * interval's multiplexed count is what it counted plus the time it did not
+ * run times the fit's rate at that interval's reference rates; its error is
+ * run x (its rate - the fit) plus enabled x the fit's error there, taken
+ * as three times the largest residual of the intervals before it in a standard
+ * error's shape (fit_spread; the fit is over the intervals before it, its
+ * own point would pass the fit through itself): an empirical bound, which
+ * the phases of a workload in step with the rotation inside every interval
+ * escape (nothing read at interval ends shows them). Fewer than four
+ * earlier intervals with its group, or reference rates outside theirs: not
+ * bounded.
+ *
  * Invariants: windows hold deltas of the same rows in the same order; the
  * reference is pinned (counts in every window); events that never
  * multiplexed keep their counts and a bound of 0. */
@@ -294,20 +308,93 @@ static void correct_one(const pk_topdown_windows *w, size_t i, const mw_refs *r,
 	*delta = away > 0.01 * ena ? INFINITY : f.resid * off;
 }
 
-int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
-			       double *delta)
+typedef void (*mw_correct_fn)(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			      pk_metric_count *c, double *delta);
+
+/* Each count of v with references corrected by fn (with at least min
+ * windows), its bound into delta. */
+static int correct_all(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+		       double *delta, size_t min, mw_correct_fn fn)
 {
 	for (size_t i = 0; i < nr; i++)
 		delta[i] = 0;
-	if (!w || w->nr < 2 || nr != w->nr_rows)
+	if (!w || w->nr < min || nr != w->nr_rows)
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
 		mw_refs r;
 		refs_of(w, v, nr, i, &r);
 		if (v[i].counted && r.n)
-			correct_one(w, i, &r, &v[i], &delta[i]);
+			fn(w, i, &r, &v[i], &delta[i]);
 	}
 	return 0;
+}
+
+int pk_topdown_windows_correct(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+			       double *delta)
+{
+	return correct_all(w, v, nr, delta, 2, correct_one);
+}
+
+/* How far the fit can be off at reference rates x: the largest residual
+ * over the nw windows count i ran, times sqrt(1/nw + sum_j z_j^2 /
+ * (zz_j / mean weight)) (a standard error's shape with the largest
+ * residual for the spread: the windows' residuals are not alike). */
+static double fit_spread(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			 const mw_fit *f, const double *x, size_t *nw)
+{
+	double xs[MAX_REFS], z[MAX_REFS], sw = 0, worst = 0;
+	*nw = 0;
+	for (size_t k = 0; k < w->nr; k++) {
+		const mw_delta *d = &w->d[k * w->nr_rows + i];
+		if (d->run <= 0 || !rates(w, k, r, xs))
+			continue;
+		worst = fmax(worst, fabs(d->val / d->run - predict(f, xs)));
+		sw += d->run;
+		(*nw)++;
+	}
+	if (*nw < 2 || sw <= 0)
+		return INFINITY;
+	double q = 1.0 / (double)*nw, mean_w = sw / (double)*nw;
+	to_z(f, x, z);
+	for (size_t j = 0; j < f->n; j++)
+		if (f->keep[j])
+			q += z[j] * z[j] * mean_w / f->zz[j];
+	return worst * sqrt(q);
+}
+
+/* Count i of the last window (-I's interval) corrected from the fit over
+ * the intervals before it (the last one's own point would pass the fit
+ * through itself): its value and bound; INFINITY when fewer than four of
+ * them had its group, or the interval's reference rates lie outside theirs
+ * (nothing says how it follows the reference there). */
+static void correct_last_one(const pk_topdown_windows *w, size_t i, const mw_refs *r,
+			     pk_metric_count *c, double *delta)
+{
+	const mw_delta *d = &w->d[(w->nr - 1) * w->nr_rows + i];
+	pk_topdown_windows before = *w;
+	double x[MAX_REFS], gap = d->ena - d->run;
+	mw_fit f;
+	size_t nw = 0;
+	if (gap <= 0)
+		return;
+	before.nr--;
+	fit(&before, i, r, &f);
+	double se = f.any && rates(w, w->nr - 1, r, x) ? fit_spread(&before, i, r, &f, x, &nw)
+						       : INFINITY;
+	if (nw < 4 || !isfinite(se) || unseen(&f, x)) {
+		*delta = INFINITY;
+		return;
+	}
+	double pred = fmax(0, predict(&f, x));
+	double resid = d->run > 0 ? fabs(d->val / d->run - pred) : 0;
+	c->value = d->val + gap * pred;
+	*delta = d->run * resid + d->ena * 3 * se;
+}
+
+int pk_topdown_windows_correct_last(const pk_topdown_windows *w, pk_metric_count *v, size_t nr,
+				    double *delta)
+{
+	return correct_all(w, v, nr, delta, 1, correct_last_one);
 }
 
 double pk_topdown_error_limit(int level)
@@ -330,16 +417,22 @@ static void moved(const pk_topdown *td, size_t b, const pk_metric_counts *in, pk
 			err[k] += fabs(tmp[k].value - v[k].value);
 }
 
-static const char *why(double error)
+static const char *why(double error, bool intervals)
 {
+	if (intervals)
+		return isinf(error) ? "per-interval estimate: its group's earlier intervals (fewer "
+				      "than 4, or the reference's rates outside theirs) do not "
+				      "show how it follows the pinned reference"
+				    : "per-interval estimate from the earlier intervals: they are "
+				      "its windows, coarser than the 4 ms rotation";
 	return isinf(error) ? "its group ran only while the workload was in some of its phases: "
 			      "they change in step with the counter rotation"
 			    : "the workload changes within the rotation in ways the pinned "
 			      "reference does not follow";
 }
 
-void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
-			      const double *delta, pk_topdown_node *v, size_t n)
+static void bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+		  const double *delta, pk_topdown_node *v, size_t n, bool intervals)
 {
 	pk_topdown_node *tmp = calloc(n + 1, sizeof(*tmp));
 	double *err = calloc(2 * n + 2, sizeof(*err)), *unk = err ? err + n + 1 : NULL;
@@ -357,10 +450,22 @@ void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_co
 		for (size_t k = 0; k < n; k++) {
 			v[k].error = unk[k] > 0.005 ? INFINITY : err[k];
 			if (v[k].error > pk_topdown_error_limit(v[k].level))
-				v[k].error_why = why(v[k].error);
+				v[k].error_why = why(v[k].error, intervals);
 		}
 	}
 	free(tmp);
 	free(err);
 	free(c);
+}
+
+void pk_topdown_windows_bound(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+			      const double *delta, pk_topdown_node *v, size_t n)
+{
+	bound(td, b, in, delta, v, n, false);
+}
+
+void pk_topdown_windows_bound_last(const pk_topdown *td, size_t b, const pk_metric_counts *in,
+				   const double *delta, pk_topdown_node *v, size_t n)
+{
+	bound(td, b, in, delta, v, n, true);
 }

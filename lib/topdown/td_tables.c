@@ -302,30 +302,52 @@ const pki_td_table pki_td_zen5 = PKI_TD_TABLE(zen5_rows, zen5_events);
 	{"CPU_CYCLES", 0x11, false}, {"OP_RETIRED", 0x3a, false}, {"OP_SPEC", 0x3b, false},  \
 	{"STALL_SLOT_BACKEND", 0x3d, false}, {"STALL_SLOT_FRONTEND", 0x3e, false},           \
 	{"STALL_SLOT", 0x3f, false}
-#define ARM_ROWS(FE, ST)                                                                   \
-	ROW("tma_frontend_bound", "100 * " FE " / " ARM_S, NULL,                           \
+/* The four Level 1 rows: FE and ST the frontend and all stalled slots, S
+ * the slots of the frontend and bad speculation rows (the Neoverse V1
+ * file writes 8 there, sbsa.json's #slots), FEX, BSX, BEX the terms the
+ * Neoverse files add (mispredicted branches moved from frontend and
+ * backend to bad speculation; sbsa.json: none). */
+#define ARM_ROWS(FE, ST, S, FEX, BSX, BEX)                                                  \
+	ROW("tma_frontend_bound", "100 * ( " FE " / " S FEX " )", NULL,                     \
 	    "Slots stalled because the frontend delivered no operation.", NULL),            \
 	ROW("tma_bad_speculation",                                                         \
-	    "100 * ( 1 - OP_RETIRED / OP_SPEC ) * ( 1 - " ST " / " ARM_S " )", NULL,         \
+	    "100 * ( ( 1 - OP_RETIRED / OP_SPEC ) * ( 1 - " ST " / " S " )" BSX " )", NULL, \
 	    "Slots used by operations that did not retire.", NULL),                          \
-	ROW("tma_backend_bound", "100 * STALL_SLOT_BACKEND / " ARM_S, NULL,                \
+	ROW("tma_backend_bound", "100 * ( STALL_SLOT_BACKEND / " ARM_S BEX " )", NULL,      \
 	    "Slots stalled because the backend could not accept operations.", NULL),       \
 	ROW("tma_retiring", "100 * ( OP_RETIRED / OP_SPEC ) * ( 1 - " ST " / " ARM_S " )",   \
 	    NULL, "Slots used by operations that retired.", NULL)
 
-static const pk_metric_def sbsa_rows[] = {ARM_ROWS("STALL_SLOT_FRONTEND", "STALL_SLOT")};
+static const pk_metric_def sbsa_rows[] = {
+	ARM_ROWS("STALL_SLOT_FRONTEND", "STALL_SLOT", ARM_S, "", "", ""),
+};
 static const pki_td_event arm_events[] = {ARM_EVENTS};
 const pki_td_table pki_td_arm_sbsa = PKI_TD_TABLE(sbsa_rows, arm_events);
+/* The Neoverse files' forms name BR_MIS_PRED too. */
+static const pki_td_event arm_bmp_events[] = {ARM_EVENTS, {"BR_MIS_PRED", 0x10, false}};
+
+/* perf's neoverse-v1 metrics: frontend_bound and bad_speculation over 8
+ * slots a cycle, four slots per mispredicted branch moved from the
+ * frontend to bad speculation; backend_bound and retiring sbsa.json's. */
+static const pk_metric_def v1_rows[] = {
+	ARM_ROWS("STALL_SLOT_FRONTEND", "STALL_SLOT", "( CPU_CYCLES * 8 )",
+		 " - BR_MIS_PRED * 4 / CPU_CYCLES", " + BR_MIS_PRED * 4 / CPU_CYCLES", ""),
+};
+const pki_td_table pki_td_neoverse_v1 = PKI_TD_TABLE(v1_rows, arm_bmp_events);
 
 /* perf's neoverse-n2-v2 form: on N2 before r0p3 STALL_SLOT_FRONTEND and
  * STALL_SLOT count one slot too many per cycle (an erratum; the files'
- * strcmp_cpuid_str(0x410fd493) branch, from the CPU's #midr). */
+ * strcmp_cpuid_str(0x410fd493) branch, from the CPU's #midr); per
+ * mispredicted branch one slot moved from the frontend and three from the
+ * backend to bad speculation. */
 #define N2_ERRATUM "#midr_ge_0x410fd490 > #midr_ge_0x410fd493"
 static const pk_metric_def n2v2_rows[] = {
 	ARM_ROWS("( STALL_SLOT_FRONTEND - CPU_CYCLES if " N2_ERRATUM " else STALL_SLOT_FRONTEND )",
-		 "( STALL_SLOT - CPU_CYCLES if " N2_ERRATUM " else STALL_SLOT )"),
+		 "( STALL_SLOT - CPU_CYCLES if " N2_ERRATUM " else STALL_SLOT )", ARM_S,
+		 " - BR_MIS_PRED / CPU_CYCLES", " + BR_MIS_PRED * 4 / CPU_CYCLES",
+		 " - BR_MIS_PRED * 3 / CPU_CYCLES"),
 };
-const pki_td_table pki_td_neoverse_n2_v2 = PKI_TD_TABLE(n2v2_rows, arm_events);
+const pki_td_table pki_td_neoverse_n2_v2 = PKI_TD_TABLE(n2v2_rows, arm_bmp_events);
 
 /* N1 has no slot events: Arm's stage 1 is cycle accounting. */
 static const pk_metric_def n1_rows[] = {

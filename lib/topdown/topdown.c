@@ -50,6 +50,7 @@ struct pk_topdown {
 	size_t nr;
 	int level;
 	bool smt;
+	bool mux_reference;        /* opts.mux_reference */
 	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS + 1]; /* the machine's (opts.kernel),
 							      * the CPU's (#midr) */
 	size_t nr_lit;
@@ -116,6 +117,13 @@ static int parse_thresholds(td_block *b, pk_error *err)
 	return 0;
 }
 
+/* Whether block b gets the pinned instructions reference (add_reference):
+ * Intel without PERF_METRICS, when the caller makes the estimate. */
+static bool wants_reference(const pk_topdown *td, const td_block *b)
+{
+	return td->mux_reference && b->vendor == PK_VENDOR_INTEL && !b->method->perf_metrics;
+}
+
 static int block_init(pk_topdown *td, td_block *b, pk_error *err)
 {
 	const pki_td_table *t = b->method->table;
@@ -141,7 +149,8 @@ static int block_init(pk_topdown *td, td_block *b, pk_error *err)
 	if (!b->table)
 		return err->code ? err->code : pk_err(err, -ENOMEM, "out of memory");
 	pki_td_lits lits = {.smt = td->smt, .width = b->width,
-			    .floor = PKI_TD_GROUP_FLOOR(b->vendor)};
+			    .floor = PKI_TD_GROUP_FLOOR(b->vendor), .vendor = b->vendor,
+			    .fixed0_taken = td->smt && wants_reference(td, b)};
 	int rc = pki_td_groups_build(t, b->level, &lits, &b->groups, err);
 	return rc < 0 ? rc : parse_thresholds(b, err);
 }
@@ -197,6 +206,7 @@ pk_topdown *pk_topdown_new(const pk_pmus *pmus, const pk_cpuid *cpuid,
 	}
 	td->level = opts->level ? opts->level : 1;
 	td->smt = opts->smt;
+	td->mux_reference = opts->mux_reference;
 	if (opts->kernel)
 		td->nr_lit = pk_topdown_host_literals(opts->kernel, td->lit, PK_TOPDOWN_HOST_LITERALS);
 	td->nr_lit += pki_cpuid_literals(cpuid, td->lit + td->nr_lit, 1);
@@ -341,26 +351,15 @@ static int add_group(td_block *b, pki_td_group *g, pk_evlist *l, bool *done, pk_
 	return 0;
 }
 
-/* Whether a group of b counts instructions (INST_RETIRED.ANY). */
-static bool counts_instructions(const td_block *b)
-{
-	const pki_td_table *t = b->method->table;
-	long i = pki_td_find_event(t, "INST_RETIRED.ANY");
-	for (size_t g = 0; i >= 0 && g < b->groups.nr; g++)
-		if (b->groups.g[g].ev[i])
-			return true;
-	return false;
-}
-
-/* Intel without PERF_METRICS: the multiplexing estimate's reference, a
- * pinned instructions on fixed counter 0. A group that counts instructions
- * then takes a generic counter for them: with SMT on (4 per thread) such a
- * group of 4 generic events would never fit, so there is no reference. */
+/* Intel without PERF_METRICS, when the caller makes the multiplexing
+ * estimate (opts.mux_reference): its reference, a pinned instructions on
+ * fixed counter 0. A group that counts instructions then takes a generic
+ * counter for them: with SMT on (4 per thread) the groups were made
+ * counting it as one (pki_td_lits.fixed0_taken), so each still fits. */
 static int add_reference(const pk_topdown *td, td_block *b, pk_evlist *l, pk_error *err)
 {
 	uint64_t config[PK_NR_CONFIGS];
-	if (b->vendor != PK_VENDOR_INTEL || (td->smt && counts_instructions(b)) ||
-	    !pki_pfm_fixed_encode(b->pmu, "INST_RETIRED.ANY", config))
+	if (!wants_reference(td, b) || !pki_pfm_fixed_encode(b->pmu, "INST_RETIRED.ANY", config))
 		return 0;
 	struct perf_event_attr a = {.type = b->pmu->type, .size = sizeof(a), .config = config[0],
 				    .pinned = 1};

@@ -119,6 +119,7 @@ static pk_topdown *model_td(const char *scenario, pk_model **m, pk_pmus **pmus)
 	assert_non_null(*pmus);
 	pk_topdown_opts o;
 	pk_topdown_opts_init(&o);
+	o.mux_reference = true; /* the windows' estimate is made */
 	pk_topdown *td = pk_topdown_new_host(*pmus, pk_model_kernel(*m), pk_model_cpuid(*m)->str,
 					     &o, &err);
 	assert_non_null(td);

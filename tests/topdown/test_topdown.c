@@ -252,6 +252,54 @@ static const pk_topdown_node *find(const pk_topdown_node *v, size_t n, const cha
  * only the #smt_on branch taken is opened; Level 3 nodes come from their
  * own group's counts (chosen here), thresholds over the nodes' values,
  * the "Sample with" events as event specs. */
+/* Arm's Level 1 as the Neoverse metric files write it (the kernel 6.12
+ * files in tests/data/perfmon-perf, the same as `stat -M TopdownL1`'s
+ * metrics_perf.c rows), with chosen counts and the values computed by hand
+ * from the files' formulas: N2 r0p3 and V2 move one slot per mispredicted
+ * branch from the frontend and three from the backend to bad speculation;
+ * V1 writes 8 slots a cycle and moves four from the frontend (before: the
+ * sbsa.json form, without BR_MIS_PRED). */
+static void test_neoverse_files(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"CPU_CYCLES", "STALL_SLOT_FRONTEND",
+					    "STALL_SLOT_BACKEND", "STALL_SLOT", "OP_RETIRED",
+					    "OP_SPEC", "BR_MIS_PRED"};
+	const double vals[] = {1000, 1000, 1500, 2500, 2000, 2500, 20};
+	static const struct {
+		const char *cpuid, *method;
+		double fe, bs, be, ret; /* caps/slots 5 (the fixture) */
+	} c[] = {
+		/* FE 1000/5000 - 20/1000; BS 0.2 x 0.5 + 80/1000; BE 1500/5000 - 60/1000 */
+		{"0x00000000410fd493", "arm-slots", 18, 18, 24, 40},
+		{"0x00000000410fd4f0", "arm-slots", 18, 18, 24, 40},
+		/* FE 1000/8000 - 80/1000; BS 0.2 x (1 - 2500/8000) + 0.08; BE, RET: #slots */
+		{"0x00000000410fd400", "arm-slots", 4.5, 21.75, 30, 40},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		pk_error err;
+		pk_pmus *pmus;
+		pk_topdown *td = load("neoverse-n2", c[i].cpuid, 1, &pmus, &err);
+		if (!td)
+			fail_msg("%s: %s", c[i].cpuid, err.msg);
+		assert_string_equal(pk_topdown_block_method(td, 0), c[i].method);
+		pk_evlist *l = pk_evlist_new();
+		assert_int_equal(pk_topdown_add_events(td, l, &err), 0);
+		pk_metric_count *m = counts_for(l, names, vals, 7);
+		pk_metric_counts in = {.v = m, .nr = pk_evlist_count(l)};
+		pk_topdown_node v[8];
+		assert_int_equal(pk_topdown_compute(td, 0, &in, -1, v, 8), 4);
+		assert_float_equal(node(v, 4, "tma_frontend_bound"), c[i].fe, 1e-9);
+		assert_float_equal(node(v, 4, "tma_bad_speculation"), c[i].bs, 1e-9);
+		assert_float_equal(node(v, 4, "tma_backend_bound"), c[i].be, 1e-9);
+		assert_float_equal(node(v, 4, "tma_retiring"), c[i].ret, 1e-9);
+		free(m);
+		pk_evlist_put(l);
+		pk_topdown_free(td);
+		pk_pmus_put(pmus);
+	}
+}
+
 static void test_deep_levels(void **state)
 {
 	(void)state;
@@ -473,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_compute_spr),
 		cmocka_unit_test(test_compute_skylake_smt),
+		cmocka_unit_test(test_neoverse_files),
 		cmocka_unit_test(test_deep_levels),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_series),

@@ -393,6 +393,25 @@ static int plot_intervals(struct stat_session *s, pk_error *err)
 	return r;
 }
 
+/* Whether --topdown's run is read at every rotation for the multiplexing
+ * estimate (pk_topdown_windows): on the model (whose rotations the reads
+ * can follow), aggregated, one run without -I. Elsewhere no estimate is
+ * made, and its pinned reference is not opened. */
+static bool td_rotation_windows(const struct stat_session *s)
+{
+	return s->o->topdown && s->model && !s->o->interval_ms && s->aggr == PK_AGGR_GLOBAL &&
+	       s->o->repeat <= 1 && pk_model_mux_ns(s->model) >= 1000000u;
+}
+
+/* Whether --topdown's -I intervals are the estimate's windows (each
+ * interval's multiplexed counts estimated from the intervals so far,
+ * pk_topdown_windows_correct_last): aggregated, on any kernel (the real one
+ * exposes no rotation, its counters are read at every interval). */
+static bool td_interval_windows(const struct stat_session *s)
+{
+	return s->o->topdown && s->o->interval_ms && s->aggr == PK_AGGR_GLOBAL;
+}
+
 /* The event list's warnings from *printed on (the open's: "Weak group for
  * X/N failed", perf's -v message) to stderr when verbose; *printed moves
  * past them. */
@@ -403,6 +422,19 @@ static void stat_print_notes(const pk_evlist *l, size_t *printed, bool verbose)
 			fprintf(stderr, "%s\n", pk_evlist_warning(l, *printed));
 }
 
+/* -I with --topdown: the run's totals at the interval's end (just read)
+ * as the estimate's next window. */
+static int td_interval_window(struct stat_session *s, pk_error *err)
+{
+	stat_rows tot = {0};
+	int r = 0;
+	if (pk_stat_rows_collect(&tot, pk_stat_counting(s->st), PK_AGGR_GLOBAL, false) < 0 ||
+	    pk_topdown_windows_add(s->td.windows, &tot) < 0)
+		r = pk_err(err, -ENOMEM, "out of memory");
+	pk_stat_rows_free(&tot);
+	return r;
+}
+
 /* Prints one interval's deltas (a pk_stat_tick_fn). */
 static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 {
@@ -411,6 +443,8 @@ static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 	int r = pk_stat_interval(s->st, &rows, err);
 	if (r == 0)
 		r = pk_stat_rows_per(&rows, s->o->per, s->kernel);
+	if (r == 0 && s->td.intervals)
+		r = td_interval_window(s, err);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -464,8 +498,7 @@ static int model_run(void *arg, long interval_ms, long count, pk_stat_tick_fn ti
 {
 	struct stat_session *s = arg;
 	long mux_ms = (long)(pk_model_mux_ns(s->model) / 1000000u);
-	if (s->o->topdown && !interval_ms && s->aggr == PK_AGGR_GLOBAL && mux_ms > 0 &&
-	    s->o->repeat <= 1) {
+	if (td_rotation_windows(s) && !interval_ms) {
 		pk_topdown_windows_free(s->td.windows);
 		if (!(s->td.windows = pk_topdown_windows_new(s->td.td)))
 			return pk_err(err, -ENOMEM, "out of memory");
@@ -520,7 +553,8 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
 		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
 		.detailed = o->detailed, .system_wide = s->cpus != NULL,
-		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit};
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit,
+		.td_windows = td_rotation_windows(s) || td_interval_windows(s)};
 	pk_stat_events ev;
 	int r = pk_stat_events_build(&eo, &ev, err);
 	s->evlist = ev.evlist;
@@ -528,6 +562,11 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 	s->default_without_hw = ev.default_without_hw;
 	s->td = (stat_td){.td = ev.td, .tree = o->tree, .desc = o->td_desc, .verbose = o->verbose,
 			  .csv_header = o->csv_header, .aggr = s->aggr};
+	if (r == 0 && ev.td && td_interval_windows(s)) {
+		s->td.intervals = true;
+		if (!(s->td.windows = pk_topdown_windows_new(ev.td)))
+			r = pk_err(err, -ENOMEM, "out of memory");
+	}
 	return r;
 }
 

@@ -316,10 +316,9 @@ static void print_block(stat_td *t, const stat_printer *p, size_t b, const td_ke
 			human_header(p->out, t, b, v, n, false);
 		human_row(p->out, row_label(t, b, k, buf, sizeof(buf), interval_ns), label_width(t),
 			  v, n, interval_ns);
-		if (interval_ns < 0) {
+		if (interval_ns < 0)
 			mux_note(p->out, t, b, v, n);
-			error_notes(p->out, v, n);
-		}
+		error_notes(p->out, v, n); /* -I: the interval's estimate's */
 		if (interval_ns < 0 && !last)
 			fputc('\n', p->out);
 	}
@@ -335,7 +334,9 @@ static int print_key(stat_td *t, const stat_printer *p, const pk_metric_counts *
 	int r = pk_topdown_compute_bucket(t->td, in, k->key, v, TD_MAX_NODES, n, 8, &t->series,
 					  interval_ns);
 	for (size_t b = 0; b < nb && b < 8 && t->delta && k->key < 0; b++)
-		pk_topdown_windows_bound(t->td, b, in, t->delta, v + b * TD_MAX_NODES, n[b]);
+		(t->intervals ? pk_topdown_windows_bound_last
+			      : pk_topdown_windows_bound)(t->td, b, in, t->delta, v + b * TD_MAX_NODES,
+							  n[b]);
 	/* -I: each block's column header once, before its first rows (with
 	 * -A, at the first CPU that has the block) */
 	for (size_t b = 0; b < nb && b < 8 && r == 0 && interval_ns >= 0; b++)
@@ -384,9 +385,13 @@ int stat_td_print(stat_td *t, stat_printer *p, const stat_rows *rows, double wal
 		return -ENOMEM;
 	/* totals on the model: multiplexed counts from the rotation's readings */
 	double *delta = NULL;
-	if (t->windows && interval_ns < 0 && t->aggr == PK_AGGR_GLOBAL &&
-	    (delta = calloc(in.nr + 1, sizeof(*delta))))
-		pk_topdown_windows_correct(t->windows, counts, in.nr, delta);
+	if (t->windows && (interval_ns < 0) != t->intervals && t->aggr == PK_AGGR_GLOBAL &&
+	    (delta = calloc(in.nr + 1, sizeof(*delta)))) {
+		if (t->intervals) /* -I: this interval's, from the intervals so far */
+			pk_topdown_windows_correct_last(t->windows, counts, in.nr, delta);
+		else
+			pk_topdown_windows_correct(t->windows, counts, in.nr, delta);
+	}
 	t->delta = delta;
 	td_key *keys;
 	size_t nk;

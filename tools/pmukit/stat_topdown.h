@@ -27,7 +27,9 @@ typedef struct stat_td {
 	pk_aggr_mode aggr;         /* -A: a block per CPU; --per-thread: per thread */
 	pk_topdown_series series;  /* every printed reading, per block */
 	unsigned headers_done;     /* -I: bit b: block b's column header was printed */
-	pk_topdown_windows *windows; /* the model's readings at every rotation, or NULL */
+	pk_topdown_windows *windows; /* the model's readings at every rotation, -I's
+				      * at every interval (intervals), or NULL */
+	bool intervals;            /* the windows are -I's intervals */
 	const double *delta;       /* while printing totals: each count's bound */
 } stat_td;
 
