@@ -65,9 +65,10 @@ static void check(const char *cpuid, const char *machine, const char *pmu, const
 	/* #midr as stat -M gives it: the files' strcmp_cpuid_str branches */
 	/* and Intel's #core_wide and #smt_on as perf gives them for -a on a
 	 * machine without SMT (the thread's own cycles are the core's) */
+	/* and #has_pmem as on a machine without persistent memory */
 	pk_metric_literal lit[] = {{"#midr", (double)id.midr}, {"#core_wide", 1}, {"#smt_on", 0},
-				   {"#slots", slots}};
-	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 3 + (slots > 0)};
+				   {"#has_pmem", 0}, {"#slots", slots}};
+	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 4 + (slots > 0)};
 	for (size_t i = 0; i < nw; i++) {
 		long r = pk_metric_table_find(t, w[i].metric);
 		if (r < 0)
@@ -265,7 +266,9 @@ static void test_crestmont(void **state)
  * = 40, tma_info_thread_ipc = INST_RETIRED.ANY 3000 / THREAD 1000 = 3;
  * Skymont (cpu_atom, 8 slots a cycle) tma_frontend_bound = 100 *
  * TOPDOWN_FE_BOUND.ALL 2000 / (8 * CPU_CLK_UNHALTED.CORE 1000) = 25,
- * tma_retiring = 100 * 3200 / 8000 = 40, tma_info_core_ipc = 3. */
+ * tma_retiring = 100 * 3200 / 8000 = 40, tma_info_core_ipc = 3. Granite
+ * Rapids' tma_l3_miss_bound without persistent memory (#has_pmem 0) =
+ * 100 * MEMORY_ACTIVITY.STALLS_L3_MISS 250 / THREAD 1000 = 25. */
 static void test_lion_cove_skymont(void **state)
 {
 	(void)state;
@@ -279,6 +282,10 @@ static void test_lion_cove_skymont(void **state)
 	static const want atom[] = {{"tma_frontend_bound", 25}, {"tma_retiring", 40},
 				    {"tma_info_core_ipc", 3}};
 	check("GenuineIntel-6-AD-1", "sapphirerapids", "cpu", c, N(c), 0, ret, N(ret));
+	static const count l3[] = {{"MEMORY_ACTIVITY.STALLS_L3_MISS", 250},
+				   {"CPU_CLK_UNHALTED.THREAD", 1000}};
+	static const want l3m[] = {{"tma_l3_miss_bound", 25}};
+	check("GenuineIntel-6-AD-1", "sapphirerapids", "cpu", l3, N(l3), 0, l3m, N(l3m));
 	check("GenuineIntel-6-BD-1", "alderlake", "cpu_core", c, N(c), 0, ret, N(ret));
 	check("GenuineIntel-6-C6-2", "alderlake", "cpu_core", c, N(c), 0, ret, N(ret));
 	check("GenuineIntel-6-BD-1", "alderlake", "cpu_atom", skt, N(skt), 0, atom, N(atom));
