@@ -101,6 +101,8 @@ typedef enum pk_host_num {
 	PK_HOST_PERFMON_CAPABLE,   /* 1: the caller has CAP_PERFMON or CAP_SYS_ADMIN */
 	PK_HOST_TSC_HZ,            /* the TSC's rate in Hz (x86: CPUID leaf 0x15, else the
 				      "@ 2.50GHz" of the model name; the model: ref_ghz) */
+	PK_HOST_HAS_PMEM,          /* 1: the firmware describes persistent memory (an ACPI
+				      NFIT table: firmware/acpi/tables/NFIT in sysfs), else 0 */
 	PK_HOST_NUM_NR
 } pk_host_num;
 

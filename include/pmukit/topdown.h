@@ -87,12 +87,12 @@ void pk_topdown_opts_init(pk_topdown_opts *opts);
  * kernel. False when the topology is not published. */
 bool pk_topdown_host_smt(const pk_kernel *k);
 /* The machine's literals metric formulas name (#smt_on, #threads,
- * #num_cpus, #num_cores, #num_dies, #num_packages, #sockets, #tsc_hz,
- * #system_tsc_freq) as the kernel k (NULL: the real one) publishes them,
+ * #num_cpus, #num_cores, #num_dies, #num_packages, #sockets,
+ * #num_cpus_online, #has_pmem, #tsc_hz, #system_tsc_freq) as the kernel k (NULL: the real one) publishes them,
  * into out (at most cap, PK_TOPDOWN_HOST_LITERALS is all): their number. A
  * fact not published is left out (its formulas are not computable). With
  * the caller's #wall_ns they give Intel's #duration_ms and #tsc. */
-#define PK_TOPDOWN_HOST_LITERALS 9
+#define PK_TOPDOWN_HOST_LITERALS 11
 size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size_t cap);
 
 /* The methods for every core PMU of pmus on CPU cpuid. Errors (-ENODEV with

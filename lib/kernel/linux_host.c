@@ -84,6 +84,18 @@ static int perfmon_capable(int64_t *out)
 	return r;
 }
 
+/* Persistent memory as perf's #has_pmem tells it: the firmware's ACPI NFIT
+ * table is published (under the sysfs root, so a fixture answers too). */
+static int has_pmem(int64_t *out)
+{
+	char path[4096];
+	int r = pki_linux_sys_path(path, sizeof(path), "firmware/acpi/tables/NFIT");
+	if (r < 0)
+		return r;
+	*out = access(path, F_OK) == 0;
+	return 0;
+}
+
 /* the TSC's rate (below, beside the other /proc/cpuinfo reader) */
 static int tsc_hz(int64_t *out);
 
@@ -110,6 +122,8 @@ int pki_linux_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 		return perfmon_capable(out);
 	case PK_HOST_TSC_HZ:
 		return tsc_hz(out);
+	case PK_HOST_HAS_PMEM:
+		return has_pmem(out);
 	default:
 		return -EINVAL;
 	}

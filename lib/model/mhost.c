@@ -2,7 +2,7 @@
  * kernel: the perf sysctls as a default Linux has them (paranoid -1 and
  * CAP_PERFMON, unless the scenario says "privileged": false: paranoid 2,
  * Linux's default, and no CAP_PERFMON), page size 4096,
- * no MemTotal; the machine's CPUs (online = present), topology with SMT
+ * no MemTotal, no persistent memory (PK_HOST_HAS_PMEM 0: no NFIT); the machine's CPUs (online = present), topology with SMT
  * siblings (2k, 2k+1) when the scenario says smt; the scenario's CPUID;
  * uname marked as the model; the scenario's threads as tasks, each its own
  * process; no mappings and no kernel text; no NUMA nodes, caches, memory
@@ -29,6 +29,7 @@ static int host_number(const pk_kernel *k, pk_host_num what, int64_t *out)
 			return -ENOENT;
 		*out = (int64_t)(MK(k)->sc.ref_ghz * 1e9 + 0.5);
 		return 0;
+	case PK_HOST_HAS_PMEM: *out = 0; return 0; /* no NFIT: no persistent memory */
 	default: return -ENOENT; /* MemTotal: memory is not modeled */
 	}
 }

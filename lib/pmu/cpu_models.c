@@ -40,7 +40,8 @@ static const int hybrid[] = {0x97, 0x97, 0x9A, 0x9A, 0xB7, 0xB7, 0xBA, 0xBA, 0xB
 static const int meteor[] = {0xAA, 0xAA, 0xAC, 0xAC, ANY};
 /* Lunar Lake (BD), Arrow Lake (C5, C6): the kernel's INTEL_LUNARLAKE_M,
  * INTEL_ARROWLAKE_H and INTEL_ARROWLAKE rows (Lion Cove + Skymont) */
-static const int lunar_arrow[] = {0xBD, 0xBD, 0xC5, 0xC6, ANY};
+static const int lunar[] = {0xBD, 0xBD, ANY};
+static const int arrow[] = {0xC5, 0xC6, ANY};
 static const int granite[] = {0xAD, 0xAE, ANY};
 static const int zen3[] = {0x00, 0x0F, 0x20, 0x5F, ANY};
 static const int zen4[] = {0x10, 0x1F, 0x60, 0xAF, ANY};
@@ -48,7 +49,7 @@ static const int zen5[] = {0x00, 0x2F, 0x40, 0x4F, 0x60, 0x7F, ANY};
 
 /* Intel's rows: the models are the kernel's arch/x86/include/asm/
  * intel-family.h, the directories perf's tools/perf/pmu-events/arch/x86/
- * mapfile.csv (Linux 6.12) */
+ * mapfile.csv (Linux 6.12; lunarlake, arrowlake: intel/perfmon's) */
 static const pki_cpu_model table[] = {
 	/* Sandy Bridge .. Broadwell */
 	INTEL(0x2A, "snb", "sandybridge"), INTEL(0x2D, "snb_ep", "jaketown"),
@@ -96,8 +97,10 @@ static const pki_cpu_model table[] = {
 	INTEL_R(meteor, "cpu_atom", PKI_UARCH_CRESTMONT, NULL, NULL, "meteorlake"),
 	INTEL_R(meteor, "cpu", PKI_UARCH_REDWOOD_COVE, NULL, NULL, "meteorlake"),
 	/* Lunar Lake, Arrow Lake: Lion Cove P-cores, Skymont E-cores */
-	INTEL_R(lunar_arrow, "cpu_core", PKI_UARCH_LION_COVE, NULL, NULL, NULL),
-	INTEL_R(lunar_arrow, "cpu_atom", PKI_UARCH_SKYMONT, NULL, NULL, NULL),
+	INTEL_R(lunar, "cpu_core", PKI_UARCH_LION_COVE, NULL, NULL, "lunarlake"),
+	INTEL_R(lunar, "cpu_atom", PKI_UARCH_SKYMONT, NULL, NULL, "lunarlake"),
+	INTEL_R(arrow, "cpu_core", PKI_UARCH_LION_COVE, NULL, NULL, "arrowlake"),
+	INTEL_R(arrow, "cpu_atom", PKI_UARCH_SKYMONT, NULL, NULL, "arrowlake"),
 	/* AMD (family is the display family, 0x17 = 23 ...) */
 	{PK_VENDOR_AMD, 0x17, (const int[]){0x00, 0x2F, ANY}, 0, "cpu", PKI_UARCH_ZEN1,
 	 {"amd64_fam17h_zen1", NULL, NULL}, "amdzen1"},

@@ -9,6 +9,11 @@
  *   #num_packages       distinct packages (#sockets: Intel's name)
  *   #tsc_hz             the TSC's rate in Hz (PK_HOST_TSC_HZ); perf's later
  *   #system_tsc_freq    files name it so, the same value
+ *   #num_cpus_online    the online CPUs (perf's: the number in sysfs'
+ *                       devices/system/cpu/online)
+ *   #has_pmem           1 when the firmware describes persistent memory
+ *                       (PK_HOST_HAS_PMEM: perf's test, the ACPI NFIT table
+ *                       in sysfs), else 0
  * Invariant: a fact the kernel does not publish is left out, never
  * guessed, so a formula that needs it evaluates to NaN (not computable).
  * Intel's #duration_ms, #duration_s and #tsc (the TSC's ticks in the
@@ -88,6 +93,14 @@ size_t pk_topdown_host_literals(const pk_kernel *k, pk_metric_literal *out, size
 		PUT("#num_cores", distinct(ids, (size_t)nr, 3));
 	}
 	free(ids);
+	pk_cpumap *online = NULL;
+	if (k->ops->host.cpus && k->ops->host.cpus(k, PK_HOST_CPUS_ONLINE, &online) == 0 && online) {
+		PUT("#num_cpus_online", pk_cpumap_nr(online));
+		pk_cpumap_put(online);
+	}
+	int64_t pmem;
+	if (k->ops->host.number && k->ops->host.number(k, PK_HOST_HAS_PMEM, &pmem) == 0)
+		PUT("#has_pmem", pmem != 0);
 	int64_t hz;
 	if (k->ops->host.number && k->ops->host.number(k, PK_HOST_TSC_HZ, &hz) == 0 && hz > 0) {
 		PUT("#tsc_hz", hz);

@@ -348,7 +348,8 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 	r = resolve(mg, names, &arg, err);
 	if (r < 0 && !any_table(mg))
 		pk_err_hint(err, "pmukit has no metric table for this CPU (%s): it has Intel's for "
-			    "Skylake, Ice Lake, Sapphire Rapids, Alder Lake and Gracemont, AMD's "
+			    "Haswell to Granite Rapids, the hybrid parts (Alder Lake to Arrow "
+			    "Lake) and the E-core servers, AMD's "
 			    "for Zen 2-5, Arm's for Neoverse N1, V1, N2 and V2 (PMUKIT_CPUID or "
 			    "PERF_CPUID chooses one: `PERF_CPUID=GenuineIntel-6-5E-3 pmukit list "
 			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
@@ -400,9 +401,11 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 		if (in->v[j].key == c->key && e >= m->first && e < m->first + m->nr)
 			sub[n++] = in->v[j];
 	}
-	pk_metric_literal lit[16];
-	size_t nl = pki_literals_append(lit, 0, 16, in->lit, in->nr_lit);
-	nl = pki_literals_append(lit, nl, 16, side->lit, side->nr_lit);
+	/* the caller's (up to 8) and the side's (the machine's, #slots, #midr) */
+	enum { NL = 8 + PK_TOPDOWN_HOST_LITERALS + 2 };
+	pk_metric_literal lit[NL];
+	size_t nl = pki_literals_append(lit, 0, NL, in->lit, in->nr_lit);
+	nl = pki_literals_append(lit, nl, NL, side->lit, side->nr_lit);
 	pk_metric_counts own = {.v = sub, .nr = n, .lit = lit, .nr_lit = nl};
 	pk_metric_value v;
 	if (pk_metric_eval(side->table, (size_t)m->row, &own, 0, &v) == 1) {

@@ -25,8 +25,9 @@
 #include "pmu/cpuid_internal.h"
 #include "topdown/td_internal.h"
 
-/* Room for the caller's literals plus #slots, #smt_on, #threads. */
-#define PKI_TD_LITERALS 16
+/* Room for the caller's literals (up to 8) plus #slots, #smt_on, #threads
+ * and the machine's. */
+#define PKI_TD_LITERALS (8 + 3 + PK_TOPDOWN_HOST_LITERALS)
 
 typedef struct td_block {
 	const pk_pmu *pmu;

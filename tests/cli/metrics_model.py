@@ -15,13 +15,16 @@ the frontend and backend shares of the cycles, docs/model.md), and on the
 hybrid Alder Lake TopdownL1 of each core type: the P-core's metrics
 (cpu_core) give its phases' shares, the E-core's (cpu_atom, the Gracemont
 table) its phases' (weighted by time: the scenario's E-core phases run at
-one clock, so by cycles too).
+one clock, so by cycles too); Lunar Lake's P-core (cpu_core) likewise.
 
 Neoverse N2's erratum by revision: the N2 scenario rewritten to r0p3 (MIDR
 0x410fd493, where the erratum is fixed) and r1p0 gives the same TopdownL1
 shares by -M and by --topdown, while its raw STALL_SLOT (r3f) per
 CPU_CYCLES (r11) is the scenario's 5 * (frontend + backend) share, one
 more per cycle at r0p0 (Arm's erratum: one slot too many per cycle).
+
+Ice Lake-X's tma_dram_bound on the model (no persistent memory:
+#has_pmem 0) equals the file's formula over the printed counts.
 
   metrics_model.py SRCDIR PMUKIT"""
 import json
@@ -81,7 +84,11 @@ CASES = [("zen4.json", "PipelineL1,PipelineL2", zen4, None, None),
          ("neoverse-v2.json", "TopdownL1", level1, None, None),
          ("neoverse-n1.json", "Cycle_Accounting", cycles, None, None),
          ("alderlake-hybrid.json", "TopdownL1", tma, "cpu_core", "core"),
-         ("alderlake-hybrid.json", "TopdownL1", tma, "cpu_atom", "atom")]
+         ("alderlake-hybrid.json", "TopdownL1", tma, "cpu_atom", "atom"),
+         # Lunar Lake's Lion Cove (intel/perfmon's lnl-metrics.json); its
+         # Skymont TopdownL1 needs the fixed counters' pseudo codes 0x0600
+         # and 0x0700, which the model does not take (docs/metrics.md)
+         ("lunarlake-hybrid.json", "TopdownL1", tma, "cpu_core", "core")]
 
 
 def printed(out):
@@ -153,6 +160,31 @@ def n2_revisions(src, pk):
     return bad
 
 
+def has_pmem(src, pk):
+    """#has_pmem (the model has no NFIT: 0): Ice Lake-X's tma_dram_bound
+    takes its no-persistent-memory branch, computed here from the printed
+    counts by the file's formula: 100 * (STALLS_L3_MISS + (STALLS_L1D_MISS -
+    STALLS_L2_MISS) * (1 - l2)) / clks, l2 = L2_HIT * f / (L2_HIT * f +
+    L1D_PEND_MISS.FB_FULL:c1), f = 1 + FB_HIT / L1_MISS (tma_l2_bound's
+    share of the L1D-miss stalls)."""
+    with open(os.path.join(src, "examples/model/icelake.json")) as f:
+        sc = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "icx.json")
+        with open(path, "w") as f:
+            json.dump(dict(sc, cpuid="GenuineIntel-6-6A-6"), f)
+        lines, p = run(pk, ["-M", "tma_dram_bound", "--model", path])
+    c = {f[2]: float(f[0]) for f in lines if len(f) >= 3 and re.fullmatch(r"[0-9]+", f[0])}
+    got = {f[-1].split()[-1]: float(f[-2]) for f in lines
+           if len(f) >= 6 and f[-1].strip() and re.fullmatch(r"-?[0-9.]+", f[-2])}
+    fr = 1 + c["MEM_LOAD_RETIRED.FB_HIT"] / c["MEM_LOAD_RETIRED.L1_MISS"]
+    l2 = c["MEM_LOAD_RETIRED.L2_HIT"] * fr / (c["MEM_LOAD_RETIRED.L2_HIT"] * fr +
+                                              c["L1D_PEND_MISS.FB_FULL_PERIODS"])
+    l1d = c["CYCLE_ACTIVITY.STALLS_L1D_MISS"] - c["CYCLE_ACTIVITY.STALLS_L2_MISS"]
+    want = 100 * (c["CYCLE_ACTIVITY.STALLS_L3_MISS"] + l1d * (1 - l2)) / c["CPU_CLK_UNHALTED.THREAD"]
+    return check("icx #has_pmem 0", got, {"tma_dram_bound": want}, p)
+
+
 def main():
     src, pk = sys.argv[1], sys.argv[2]
     bad = 0
@@ -163,6 +195,7 @@ def main():
         bad += check(f"{scenario} {pmu or ''}".strip(), got,
                      want_of(shares(src, scenario, core_type)), p)
     bad += n2_revisions(src, pk)
+    bad += has_pmem(src, pk)
     print(f"{bad} failed")
     return 1 if bad else 0
 

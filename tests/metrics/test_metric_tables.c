@@ -60,7 +60,7 @@ static void test_every_table_compiles(void **state)
 	assert_int_equal(pki_metric_intel_nr, 4);
 	for (size_t i = 0; i < pki_metric_intel_nr; i++)
 		check_table(&pki_metric_intel[i]);
-	assert_int_equal(pki_metric_perf_nr, 25);
+	assert_int_equal(pki_metric_perf_nr, 30);
 	for (size_t i = 0; i < pki_metric_perf_nr; i++)
 		check_table(&pki_metric_perf[i]);
 }
@@ -94,11 +94,19 @@ static void test_lookup(void **state)
 	assert_non_null(pk_metric_defs_cpu(&mtl, "cpu_atom", &nr, &src));
 	assert_string_equal(src, "perf meteorlake cpu_atom");
 	assert_int_equal(nr, 84);
-	/* Granite Rapids, Lunar Lake: no metric file in Linux 6.12 */
-	pk_cpuid gnr = cpu("GenuineIntel-6-AD-1"), lnl = cpu("GenuineIntel-6-BD-1");
-	assert_null(pk_metric_defs_cpu(&gnr, NULL, &nr, NULL));
+	/* Lunar Lake, Arrow Lake (intel/perfmon's perf files): Skymont's
+	 * table by cpu_atom, each its own (Unit cpu_atom) */
+	pk_cpuid lnl = cpu("GenuineIntel-6-BD-1"), arl = cpu("GenuineIntel-6-C5-2");
+	assert_non_null(pk_metric_defs_cpu(&lnl, "cpu_atom", &nr, &src));
+	assert_string_equal(src, "perf lunarlake cpu_atom");
+	assert_int_equal(nr, 87);
+	assert_non_null(pk_metric_defs_cpu(&arl, "cpu_atom", &nr, &src));
+	assert_string_equal(src, "perf arrowlake cpu_atom");
+	assert_int_equal(nr, 91);
+	/* Zen 1, Cortex: no metric file */
+	pk_cpuid zen1 = cpu("AuthenticAMD-23-01-0");
+	assert_null(pk_metric_defs_cpu(&zen1, NULL, &nr, NULL));
 	assert_int_equal(nr, 0);
-	assert_null(pk_metric_defs_cpu(&lnl, "cpu_core", &nr, NULL));
 	/* perf's JSON tables: the entries with a MetricName (amdzen4's
 	 * recommended.json repeats umc_cas_cmd_read_ratio: once here) */
 	static const struct {
@@ -127,7 +135,13 @@ static void test_lookup(void **state)
 		    {"GenuineIntel-6-AF-3", "perf sierraforest", 146},
 		    {"GenuineIntel-6-B6-1", "perf grandridge", 133},
 		    /* Meteor Lake's P-core: Unit cpu_core and none (C-states) */
-		    {"GenuineIntel-6-AC-4", "perf meteorlake cpu_core", 211 + 12}};
+		    {"GenuineIntel-6-AC-4", "perf meteorlake cpu_core", 211 + 12},
+		    {"GenuineIntel-6-AD-1", "perf graniterapids", 325},
+		    {"GenuineIntel-6-AE-1", "perf graniterapids", 325},
+		    /* Lion Cove: Unit cpu_core and none (C-states, SMI) */
+		    {"GenuineIntel-6-BD-1", "perf lunarlake cpu_core", 238 + 8},
+		    {"GenuineIntel-6-C6-2", "perf arrowlake cpu_core", 238 + 10},
+		    {"GenuineIntel-6-C5-2", "perf arrowlake cpu_core", 238 + 10}};
 	for (size_t i = 0; i < sizeof(perf) / sizeof(perf[0]); i++) {
 		pk_cpuid id = cpu(perf[i].cpuid);
 		if (!pk_metric_defs_cpu(&id, NULL, &nr, &src) || strcmp(src, perf[i].source) ||
@@ -184,6 +198,18 @@ static void test_event_config(void **state)
 	pk_cpuid grt = cpu("GenuineIntel-6-BE-0");
 	assert_int_equal(pk_metric_event_config(&grt, NULL, "TOPDOWN_BE_BOUND.ALL", &c, &err), 0);
 	assert_int_equal(c, 0x74);
+	/* Granite Rapids: MEMORY_ACTIVITY.STALLS_L3_MISS 0x47 umask 0x09 cmask 9 */
+	pk_cpuid gnr = cpu("GenuineIntel-6-AD-1");
+	assert_int_equal(pk_metric_event_config(&gnr, NULL, "MEMORY_ACTIVITY.STALLS_L3_MISS", &c, &err), 0);
+	assert_int_equal(c, 0x47 | 0x09 << 8 | 9u << 24);
+	/* Lunar Lake: Lion Cove's UOPS_ISSUED.ANY 0xae umask 0x01; Skymont's
+	 * TOPDOWN_FE_BOUND.ALL is fixed counter 5 (UMask 0x6, no EventCode:
+	 * the kernel's pseudo encoding 0x0600) */
+	pk_cpuid lnl = cpu("GenuineIntel-6-BD-1");
+	assert_int_equal(pk_metric_event_config(&lnl, "cpu_core", "UOPS_ISSUED.ANY", &c, &err), 0);
+	assert_int_equal(c, 0x01ae);
+	assert_int_equal(pk_metric_event_config(&lnl, "cpu_atom", "TOPDOWN_FE_BOUND.ALL", &c, &err), 0);
+	assert_int_equal(c, 0x0600);
 }
 
 static void test_listing(void **state)

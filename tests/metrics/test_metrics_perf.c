@@ -8,7 +8,8 @@
  * Gracemont's tma_backend_bound with its threshold (perf's thresholds
  * name unscaled values), and a few metrics of each Intel platform of the
  * kernel's files (Haswell to Emerald Rapids, Sierra Forest, Grand Ridge,
- * Meteor Lake's P-core and E-core tables by PMU).
+ * Meteor Lake's P-core and E-core tables by PMU; intel/perfmon's
+ * Granite Rapids, Lunar Lake and Arrow Lake).
  *
  * Invariants: every event is resolved through pk_metric_event_config, so a
  * name the table lacks or refuses fails the test; counts sit on the
@@ -64,9 +65,10 @@ static void check(const char *cpuid, const char *machine, const char *pmu, const
 	/* #midr as stat -M gives it: the files' strcmp_cpuid_str branches */
 	/* and Intel's #core_wide and #smt_on as perf gives them for -a on a
 	 * machine without SMT (the thread's own cycles are the core's) */
+	/* and #has_pmem as on a machine without persistent memory */
 	pk_metric_literal lit[] = {{"#midr", (double)id.midr}, {"#core_wide", 1}, {"#smt_on", 0},
-				   {"#slots", slots}};
-	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 3 + (slots > 0)};
+				   {"#has_pmem", 0}, {"#slots", slots}};
+	pk_metric_counts in = {.v = v, .nr = nc, .lit = lit, .nr_lit = 4 + (slots > 0)};
 	for (size_t i = 0; i < nw; i++) {
 		long r = pk_metric_table_find(t, w[i].metric);
 		if (r < 0)
@@ -259,6 +261,37 @@ static void test_crestmont(void **state)
 	check("GenuineIntel-6-AA-4", "alderlake", "cpu_atom", c, N(c), 0, mtl, N(mtl));
 }
 
+/* The intel/perfmon files: Granite Rapids' and Lunar/Arrow Lake's P-core
+ * (cpu_core) tma_retiring = 100 * RET 40 / (FE 30 + BS 10 + RET 40 + BE 20)
+ * = 40, tma_info_thread_ipc = INST_RETIRED.ANY 3000 / THREAD 1000 = 3;
+ * Skymont (cpu_atom, 8 slots a cycle) tma_frontend_bound = 100 *
+ * TOPDOWN_FE_BOUND.ALL 2000 / (8 * CPU_CLK_UNHALTED.CORE 1000) = 25,
+ * tma_retiring = 100 * 3200 / 8000 = 40, tma_info_core_ipc = 3. Granite
+ * Rapids' tma_l3_miss_bound without persistent memory (#has_pmem 0) =
+ * 100 * MEMORY_ACTIVITY.STALLS_L3_MISS 250 / THREAD 1000 = 25. */
+static void test_lion_cove_skymont(void **state)
+{
+	(void)state;
+	static const count c[] = {{"TOPDOWN.SLOTS", 1000}, {"PERF_METRICS.FRONTEND_BOUND", 30},
+				  {"PERF_METRICS.BAD_SPECULATION", 10}, {"PERF_METRICS.RETIRING", 40},
+				  {"PERF_METRICS.BACKEND_BOUND", 20}, {"INST_RETIRED.ANY", 3000},
+				  {"CPU_CLK_UNHALTED.THREAD", 1000}};
+	static const count skt[] = {{"TOPDOWN_FE_BOUND.ALL", 2000}, {"TOPDOWN_RETIRING.ALL", 3200},
+				    {"CPU_CLK_UNHALTED.CORE", 1000}, {"INST_RETIRED.ANY", 3000}};
+	static const want ret[] = {{"tma_retiring", 40}, {"tma_info_thread_ipc", 3}};
+	static const want atom[] = {{"tma_frontend_bound", 25}, {"tma_retiring", 40},
+				    {"tma_info_core_ipc", 3}};
+	check("GenuineIntel-6-AD-1", "sapphirerapids", "cpu", c, N(c), 0, ret, N(ret));
+	static const count l3[] = {{"MEMORY_ACTIVITY.STALLS_L3_MISS", 250},
+				   {"CPU_CLK_UNHALTED.THREAD", 1000}};
+	static const want l3m[] = {{"tma_l3_miss_bound", 25}};
+	check("GenuineIntel-6-AD-1", "sapphirerapids", "cpu", l3, N(l3), 0, l3m, N(l3m));
+	check("GenuineIntel-6-BD-1", "alderlake", "cpu_core", c, N(c), 0, ret, N(ret));
+	check("GenuineIntel-6-C6-2", "alderlake", "cpu_core", c, N(c), 0, ret, N(ret));
+	check("GenuineIntel-6-BD-1", "alderlake", "cpu_atom", skt, N(skt), 0, atom, N(atom));
+	check("GenuineIntel-6-C5-2", "alderlake", "cpu_atom", skt, N(skt), 0, atom, N(atom));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_intel_before_icl),
 		cmocka_unit_test(test_intel_perf_metrics),
 		cmocka_unit_test(test_crestmont),
+		cmocka_unit_test(test_lion_cove_skymont),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,8 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <linux/perf_event.h>
+#include <pmukit/metrics.h>
 #include <pmukit/model.h>
+#include <pmukit/pmu.h>
 #include <pmukit/topdown.h>
 
 #include "helpers.h"
@@ -61,7 +65,7 @@ static void test_model_literals(void **state)
 		double value;
 	} want[] = {{"#smt_on", 1}, {"#threads", 2}, {"#num_cpus", 4}, {"#num_cores", 2},
 		    {"#num_dies", 1}, {"#num_packages", 1}, {"#sockets", 1}, {"#tsc_hz", 2.1e9},
-		    {"#system_tsc_freq", 2.1e9}};
+		    {"#system_tsc_freq", 2.1e9}, {"#num_cpus_online", 4}, {"#has_pmem", 0}};
 	for (int with_ref = 1; with_ref >= 0; with_ref--) {
 		char *path = scenario(dir, with_ref ? 2.1 : 0);
 		pk_model *m = pk_test_model(path);
@@ -126,6 +130,58 @@ static void test_host_literals(void **state)
 		printf("note: this CPU's name states no rate: #tsc_hz not checked\n");
 	}
 	free(cpuinfo);
+	/* #num_cpus_online: the CPUs of sysfs' online list; #has_pmem: its
+	 * ACPI NFIT table is there (perf's test) */
+	char *online = pk_test_read_text("/sys/devices/system/cpu/online");
+	if (online) {
+		pk_error err;
+		pk_cpumap *m = pk_cpumap_parse(online, &err);
+		assert_non_null(m);
+		assert_true(literal(lit, n, "#num_cpus_online", &v));
+		assert_int_equal((int)v, pk_cpumap_nr(m));
+		pk_cpumap_put(m);
+		free(online);
+	}
+	assert_true(literal(lit, n, "#has_pmem", &v));
+	assert_int_equal((int)v, access("/sys/firmware/acpi/tables/NFIT", F_OK) == 0);
+}
+
+/* The files' metrics over the model's literals, by hand: Skylake-X's
+ * tma_info_system_cpu_utilization = CPU_CLK_UNHALTED.REF_TSC 3000 / TSC
+ * 4000 / #num_cpus_online 4 (the scenario's CPUs 0-3) = 0.1875 (TSC is
+ * given as a count: stat -M refuses it, an MSR event). */
+static void test_model_cpu_utilization(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char *path = scenario(dir, 2.1);
+	pk_model *m = pk_test_model(path);
+	pk_metric_literal lit[PK_TOPDOWN_HOST_LITERALS];
+	size_t nl = pk_topdown_host_literals(pk_model_kernel(m), lit, PK_TOPDOWN_HOST_LITERALS);
+	pk_error err;
+	pk_cpuid id;
+	assert_int_equal(pk_cpuid_parse("GenuineIntel-6-55-4", &id, &err), 0);
+	size_t nr;
+	const pk_metric_def *defs = pk_metric_defs_cpu(&id, NULL, &nr, NULL);
+	pk_metric_table *t = pk_metric_table_new(defs, nr, &err);
+	assert_non_null(t);
+	pk_evlist *l = pk_evlist_new();
+	struct perf_event_attr a = {.type = PERF_TYPE_RAW, .config = 0x0300};
+	pk_metric_count v[2] = {
+		{.evsel = pk_evlist_add(l, &a, "CPU_CLK_UNHALTED.REF_TSC", NULL), .key = -1,
+		 .value = 3000, .counted = true},
+		{.evsel = pk_evlist_add(l, &a, "TSC", NULL), .key = -1, .value = 4000, .counted = true}};
+	pk_metric_counts in = {.v = v, .nr = 2, .lit = lit, .nr_lit = nl};
+	long r = pk_metric_table_find(t, "tma_info_system_cpu_utilization");
+	assert_true(r >= 0);
+	pk_metric_value mv;
+	assert_int_equal(pk_metric_eval(t, (size_t)r, &in, -1, &mv), 1);
+	assert_true(fabs(mv.value - 0.1875) < 1e-12);
+	pk_evlist_put(l);
+	pk_metric_table_free(t);
+	pk_model_free(m);
+	free(path);
+	pk_test_rmtree(dir);
 }
 
 /* The value of metric name on the lines of out: the number after '#' on each
@@ -205,6 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_literals),
 		cmocka_unit_test(test_host_literals),
+		cmocka_unit_test(test_model_cpu_utilization),
 		cmocka_unit_test(test_model_core_frequency),
 		cmocka_unit_test(test_model_latency_node),
 	};
