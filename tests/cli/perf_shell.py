@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Linux perf's own shell tests (tools/perf/tests/shell, as Debian's
+linux-perf package installs them) run twice: with perf 6.1 as `perf` and with
+pmukit as `perf` on PATH (issue 24). Prints one row per test (perf 6.1's
+result, pmukit's, why) and the count of tests both pass; fails when that
+count is below FLOOR.
+
+A run goes through a shim named `perf` (written into a fresh folder) that
+runs the tool and notes every call it refused: exit status 129 (a usage
+error: unknown option, bad argument) or "is not a ... command". A pass
+counts only when it is not hollow:
+  - exit status 0 (2 is perf's "skipped"),
+  - no call refused on the way (a test that pipes a refused command into
+    grep may still exit 0),
+  - no more skip lines ("Skipped", "[Skip]", "skip:") than perf 6.1's run,
+  - every "[Success]" line of perf 6.1's log in pmukit's too, and some check
+    line ("[Success]", "Testing ...", "OK for ...") when perf 6.1 has one.
+(a call perf 6.1 refuses too, such as a feature probe, is no failure).
+Both runs are live, on this machine: no result is stored. Each test has
+TIMEOUT seconds; the tests run one at a time in a fresh folder; pmukit runs
+only the tests perf 6.1 passes (exit status 0).
+
+  perf_shell.py PMUKIT [TEST.sh ...]   exit 77 without the package or perf 6.1"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+FLOOR = 1
+TIMEOUT = 60
+RESULT = {2: "skip", 1: "fail"}
+SKIP = re.compile(r"Skipped|\[Skip\]|^skip:", re.M)
+CHECK = re.compile(r"\[Success\]|^Testing |^OK for ", re.M)
+SUCCESS = re.compile(r"^.*\[Success\]\s*$", re.M)
+REFUSED = re.compile(r"is not a \w+[ -]command")
+SHIM = r"""#!/bin/bash
+# the perf of one run: TOOL, its refused calls noted in REFUSED
+e=$(mktemp)
+"$PK_SHELL_TOOL" "$@" 2> >(tee "$e" >&2)
+rc=$?
+wait $! 2>/dev/null
+if [ "$rc" = 129 ] || grep -Eq 'is not a [a-z]+[ -]command' "$e"; then
+  printf '%s\t%s\t%s\n' "$rc" "$*" "$(grep -m1 . "$e")" >> "$PK_SHELL_REFUSED"
+fi
+rm -f "$e"
+exit $rc
+"""
+
+
+def shell_tests():
+    """The installed shell tests (top level only: lib/ holds helpers), or []."""
+    try:
+        out = subprocess.run(["dpkg", "-L", "linux-perf"], capture_output=True,
+                             text=True).stdout
+    except OSError:
+        return []
+    return sorted(p for p in out.split()
+                  if re.search(r"/tests/shell/[^/]+\.sh$", p) and os.path.isfile(p))
+
+
+def run(tool, script, work):
+    """(exit status, log, refused calls) of one test with tool as perf."""
+    bindir = os.path.join(work, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    shim = os.path.join(bindir, "perf")
+    with open(shim, "w") as f:
+        f.write(SHIM)
+    os.chmod(shim, 0o755)
+    refused = os.path.join(work, "refused")
+    open(refused, "w").close()
+    cwd = os.path.join(work, "cwd")
+    os.makedirs(cwd, exist_ok=True)
+    env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"],
+               PK_SHELL_TOOL=tool, PK_SHELL_REFUSED=refused)
+    try:
+        p = subprocess.run(["bash", script], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=TIMEOUT, start_new_session=True)
+        rc, log = p.returncode, p.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, log = "timeout", (e.stdout or b"").decode(errors="replace")
+    with open(refused) as f:
+        calls = [line.rstrip("\n") for line in f]
+    shutil.rmtree(cwd, ignore_errors=True)
+    return rc, log, calls
+
+
+def call(line):
+    """A refused call's arguments, its temporary files' names masked."""
+    return re.sub(r"\S*/tmp/\S*", "F", line.split("\t")[1])
+
+
+def verdict(perf, pk):
+    """(pmukit passes, why not) against perf 6.1's run of the same test."""
+    rc, log, refused = pk
+    if rc != 0:
+        return False, f"exit {rc}"
+    refused = [c for c in map(call, refused) if c not in set(map(call, perf[2]))]
+    if refused:
+        return False, "refused: " + refused[0][:60]
+    if len(SKIP.findall(log)) > len(SKIP.findall(perf[1])):
+        return False, "skipped a check perf runs"
+    missing = set(SUCCESS.findall(perf[1])) - set(SUCCESS.findall(log))
+    if missing:
+        return False, "no " + sorted(missing)[0].strip()[:60]
+    if CHECK.search(perf[1]) and not CHECK.search(log):
+        return False, "ran no check"
+    return True, ""
+
+
+def tail(log, n=8):
+    return "\n".join("      " + line for line in log.rstrip().splitlines()[-n:])
+
+
+def main(argv):
+    pmukit = os.path.abspath(argv[1])
+    scripts = shell_tests()
+    if not scripts:
+        print("linux-perf's shell tests not installed (dpkg -L linux-perf): skipped")
+        return 77
+    perf = shutil.which("perf") or ""
+    v = subprocess.run([perf, "--version"], capture_output=True, text=True).stdout if perf else ""
+    if "perf version 6.1" not in v:
+        print("perf 6.1 not installed: skipped")
+        return 77
+    if len(argv) > 2:
+        scripts = [s for s in scripts if os.path.basename(s) in argv[2:]]
+    work = tempfile.mkdtemp(prefix="pk-perf-shell-")
+    both = perf_passes = 0
+    print(f"{'test':40} {'perf 6.1':>9} {'pmukit':>9}  why")
+    for s in scripts:
+        name = os.path.basename(s)
+        t0 = time.time()
+        ref = run(os.path.realpath(perf), s, os.path.join(work, "perf"))
+        t1 = time.time()
+        if ref[0] != 0:
+            print(f"{name:40} {RESULT.get(ref[0], ref[0]):>9} {'-':>9}  ({t1 - t0:.0f} s)")
+            continue
+        pk = run(pmukit, s, os.path.join(work, "pk"))
+        ok, why = verdict(ref, pk)
+        perf_passes += 1
+        both += ok
+        print(f"{name:40} {'pass':>9} {'pass' if ok else 'FAIL':>9}  {why} "
+              f"({t1 - t0:.0f} s, {time.time() - t1:.0f} s)")
+        if not ok:
+            print(tail(pk[1]))
+        sys.stdout.flush()
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"pmukit passes {both} of the {perf_passes} tests perf 6.1 passes here (floor {FLOOR})")
+    return 0 if both >= FLOOR or len(argv) > 2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
