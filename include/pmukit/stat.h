@@ -199,6 +199,7 @@ typedef struct pk_stat_run_opts {
 			bool intervals_done);
 	pk_stat_per per;           /* each run's rows folded so (pk_stat_rows_per) */
 	const pk_kernel *kernel;   /* for per: the topology's */
+	bool totals;               /* with -I too, the runs' totals into acc (--summary) */
 } pk_stat_run_opts;
 
 typedef struct pk_stat_runs {
@@ -210,7 +211,7 @@ typedef struct pk_stat_runs {
 } pk_stat_runs;
 
 /* Every run of s (perf stat -r): open, go, wait, stop, read; without -I
- * the counts of all runs added up into acc. 0, or < 0 with err set (the
+ * (or with totals) the counts of all runs added up into acc. 0, or < 0 with err set (the
  * runs done so far in out; pk_stat_exec_errno says when the command could
  * not run). */
 int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk_stat_runs *out,

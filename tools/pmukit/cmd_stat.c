@@ -64,6 +64,8 @@ struct stat_opts {
 	bool metric_only;          /* --metric-only */
 	pk_stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
 	int detailed;              /* -d, -dd, -ddd */
+	bool summary;              /* --summary: the totals after -I's intervals */
+	bool no_csv_summary;       /* --no-csv-summary: no "summary" column in CSV totals */
 	char **cmd;
 };
 
@@ -88,6 +90,8 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
 	OPT_PER_NODE,
+	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -114,6 +118,11 @@ static const pk_opt stat_opts_table[] = {
 	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
 	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
 	{"per-node", 0, OPT_PER_NODE, no_argument, NULL, "one line per NUMA node (with -a or -C)"},
+	{"summary", 0, OPT_SUMMARY, no_argument, NULL,
+	 "with -I: the run's totals after the intervals (CSV: in\n"
+	 "a \"summary\" time column, as perf)"},
+	{"no-csv-summary", 0, OPT_NO_CSV_SUMMARY, no_argument, NULL,
+	 "CSV totals without the \"summary\" column"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
@@ -320,6 +329,8 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_PER_DIE: o->per = PK_STAT_PER_DIE; break;
 		case OPT_PER_SOCKET: o->per = PK_STAT_PER_SOCKET; break;
 		case OPT_PER_NODE: o->per = PK_STAT_PER_NODE; break;
+		case OPT_SUMMARY: o->summary = true; break;
+		case OPT_NO_CSV_SUMMARY: o->no_csv_summary = true; break;
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -621,7 +632,7 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 			       .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 			       .tick = print_interval, .arg = s, .run = s->model ? model_run : NULL,
 			       .run_arg = s, .opened = run_opened, .stopped = run_stopped,
-			       .per = o->per, .kernel = s->kernel};
+			       .per = o->per, .kernel = s->kernel, .totals = o->summary};
 	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
@@ -636,7 +647,10 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 	const pk_stat_result *res = &rs->last;
 	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
-	if (!o->interval_ms) {
+	bool totals = !o->interval_ms || o->summary;
+	/* perf: CSV totals under --summary say so in the time column */
+	s->printer.csv_summary = o->summary && !o->no_csv_summary;
+	if (totals) {
 		char *target = target_name(o);
 		s->printer.runs = runs;
 		stat_print_header(&s->printer, target ? target : "?", runs);
@@ -652,7 +666,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 		print_notes(s, out);
 	else if (out != stderr)
 		print_notes(s, stderr);
-	if (!o->interval_ms) {
+	if (totals) {
 		bool ru = o->cmd[0] && !s->cpus && !s->threads && runs == 1 && res->status >= 0;
 		double user = (double)res->ru.ru_utime.tv_sec + (double)res->ru.ru_utime.tv_usec / 1e6;
 		double sys = (double)res->ru.ru_stime.tv_sec + (double)res->ru.ru_stime.tv_usec / 1e6;
