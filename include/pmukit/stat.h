@@ -90,6 +90,12 @@ typedef enum pk_stat_per {
  * unchanged). */
 int pk_stat_rows_per(pk_stat_rows *rows, pk_stat_per per, const pk_kernel *k);
 
+/* perf 6.1's system-wide --per-thread rows (stat -a --per-thread): each
+ * event's rows (consecutive, as collected) sorted by value, largest first,
+ * equal values in collected order, the rows of value 0 dropped (every
+ * thread of the system has one). */
+void pk_stat_rows_threads_by_value(pk_stat_rows *rows);
+
 /* Set size to sizeof(pk_stat_opts); new fields go at the end. */
 typedef struct pk_stat_opts {
 	size_t size;
