@@ -20,8 +20,8 @@ Both runs are live, on this machine: no result is stored. Each test has
 TIMEOUT seconds; the tests run one at a time, perf 6.1's and pmukit's runs
 side by side, each in a fresh folder; a test perf 6.1 does not pass (exit
 status not 0) is listed without pmukit's result. A test that fails within
-RETRY_WITHIN seconds runs once more (for either tool): perf 6.1 fails now
-and then on a busy machine.
+RETRY_WITHIN seconds runs again, up to TRIES times (for either tool): perf
+6.1 fails now and then on a busy machine.
 
   perf_shell.py PMUKIT [TEST.sh ...]   exit 77 without the package or perf 6.1"""
 import os
@@ -34,10 +34,14 @@ import sys
 import tempfile
 import time
 
-FLOOR = 4
+# stat+csv_summary, stat+shadow_stat, stat_all_pmu; stat+csv_output and
+# stat+json_output too when perf 6.1 passes them here (it fails them now
+# and then under load, and then they are not counted)
+FLOOR = 3
 TIMEOUT = 120
 RESULT = {2: "skip", 1: "fail"}
-RETRY_WITHIN = 30  # seconds: a failure this quick is run again
+RETRY_WITHIN = 30  # seconds: a failure this quick is run again,
+TRIES = 3          # up to this many times in all
 SKIP = re.compile(r"Skipped|\[Skip\]|^skip:", re.M)
 CHECK = re.compile(r"\[Success\]|^Testing |^OK for ", re.M)
 SUCCESS = re.compile(r"^.*\[Success\]\s*$", re.M)
@@ -98,14 +102,16 @@ def run(tool, script, work):
     return rc, log, calls
 
 
-def run_twice(tool, script, work):
-    """run, and once more after a quick failure: perf 6.1 itself fails
-    now and then when a thread exits as it starts (stat -a --per-thread:
-    "failed to parse CPUs map"); the same second chance for pmukit."""
-    t0 = time.time()
-    r = run(tool, script, work)
-    if r[0] not in (0, 2) and time.time() - t0 < RETRY_WITHIN:
+def run_tries(tool, script, work):
+    """run, and again after a quick failure (TRIES in all): perf 6.1 itself
+    fails now and then on a busy machine when a thread exits as it starts
+    (stat -a --per-thread: "failed to parse CPUs map"); the same chances
+    for pmukit."""
+    for _ in range(TRIES):
+        t0 = time.time()
         r = run(tool, script, work)
+        if r[0] in (0, 2) or time.time() - t0 >= RETRY_WITHIN:
+            break
     return r
 
 
@@ -156,8 +162,8 @@ def main(argv):
         name = os.path.basename(s)
         t0 = time.time()
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            fref = pool.submit(run_twice, os.path.realpath(perf), s, os.path.join(work, "perf"))
-            fpk = pool.submit(run_twice, pmukit, s, os.path.join(work, "pk"))
+            fref = pool.submit(run_tries, os.path.realpath(perf), s, os.path.join(work, "perf"))
+            fpk = pool.submit(run_tries, pmukit, s, os.path.join(work, "pk"))
             ref, pk = fref.result(), fpk.result()
         took = f"({time.time() - t0:.0f} s)"
         if ref[0] != 0:

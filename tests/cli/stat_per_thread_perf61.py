@@ -26,7 +26,10 @@ def run(tool, args):
         busy.wait()
     if p.returncode:
         return None, f"exit {p.returncode}: {p.stderr[-300:]}"
-    return [l for l in p.stderr.splitlines() if l.strip() and not l.startswith("note:")], ""
+    # pmukit's notes on a PMU-less machine; perf's word on a thread that
+    # exited before it read its name
+    return [l for l in p.stderr.splitlines() if l.strip() and not l.startswith("note:")
+            and not l.startswith("Couldn't resolve comm name")], ""
 
 
 def shape(lines, fmt):
