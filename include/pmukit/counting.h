@@ -97,6 +97,11 @@ typedef struct pk_targets_opts {
  * set and nothing returned. */
 int pk_targets_select(const pk_targets_opts *o, pk_cpumap **cpus, pk_threadmap **threads,
 		      pk_error *err);
+/* Every task kernel k (NULL: the real one) lists (host.tasks of pid 0),
+ * in its order, without checking each: one that exits before its counter
+ * is opened is dropped then (pk_counting_opts.drop_exited_threads); perf
+ * stat -a --per-thread's threads, a model's scenario threads. */
+pk_threadmap *pk_threadmap_every_task(const pk_kernel *k, pk_error *err);
 pk_threadmap *pk_threadmap_get(pk_threadmap *map);
 void pk_threadmap_put(pk_threadmap *map);
 int pk_threadmap_nr(const pk_threadmap *map);

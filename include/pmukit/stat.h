@@ -90,6 +90,12 @@ typedef enum pk_stat_per {
  * unchanged). */
 int pk_stat_rows_per(pk_stat_rows *rows, pk_stat_per per, const pk_kernel *k);
 
+/* perf 6.1's system-wide --per-thread rows (stat -a --per-thread): each
+ * event's rows (consecutive, as collected) sorted by value, largest first,
+ * equal values in collected order, the rows of value 0 dropped (every
+ * thread of the system has one). */
+void pk_stat_rows_threads_by_value(pk_stat_rows *rows);
+
 /* Set size to sizeof(pk_stat_opts); new fields go at the end. */
 typedef struct pk_stat_opts {
 	size_t size;
@@ -199,6 +205,7 @@ typedef struct pk_stat_run_opts {
 			bool intervals_done);
 	pk_stat_per per;           /* each run's rows folded so (pk_stat_rows_per) */
 	const pk_kernel *kernel;   /* for per: the topology's */
+	bool totals;               /* with -I too, the runs' totals into acc (--summary) */
 } pk_stat_run_opts;
 
 typedef struct pk_stat_runs {
@@ -210,7 +217,7 @@ typedef struct pk_stat_runs {
 } pk_stat_runs;
 
 /* Every run of s (perf stat -r): open, go, wait, stop, read; without -I
- * the counts of all runs added up into acc. 0, or < 0 with err set (the
+ * (or with totals) the counts of all runs added up into acc. 0, or < 0 with err set (the
  * runs done so far in out; pk_stat_exec_errno says when the command could
  * not run). */
 int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk_stat_runs *out,

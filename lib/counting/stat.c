@@ -77,6 +77,30 @@ int pk_stat_rows_collect(pk_stat_rows *rows, pk_counting *c, pk_aggr_mode aggr, 
 	return 0;
 }
 
+static int by_value_desc(const void *a, const void *b)
+{
+	const pk_stat_row *x = a, *y = b;
+	if (x->counts.val != y->counts.val)
+		return x->counts.val < y->counts.val ? 1 : -1;
+	return x < y ? -1 : x > y; /* qsort is not stable: collected order */
+}
+
+void pk_stat_rows_threads_by_value(pk_stat_rows *rows)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rows->nr;) {
+		size_t j = i;
+		while (j < rows->nr && rows->v[j].evsel == rows->v[i].evsel)
+			j++;
+		qsort(rows->v + i, j - i, sizeof(*rows->v), by_value_desc);
+		for (size_t k = i; k < j; k++)
+			if (rows->v[k].counts.val)
+				rows->v[n++] = rows->v[k];
+		i = j;
+	}
+	rows->nr = n;
+}
+
 /* The accumulator's shape from the first run, its counts zero. */
 static int acc_init(pk_stat_rows *acc, const pk_stat_rows *run)
 {

@@ -52,8 +52,8 @@ static int wait_one(pk_stat *s, const pk_stat_run_opts *o, run_ctx *c, pk_stat_r
 	return r;
 }
 
-/* One run: open, start, wait, stop, read; rows get the totals (not with
- * -I, which ends with the last partial interval). */
+/* One run: open, start, wait, stop, read; rows get the totals (with -I
+ * only when asked: o->totals; -I ends with the last partial interval). */
 static int run_once(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *rows, pk_stat_runs *out,
 		    pk_error *err)
 {
@@ -72,8 +72,13 @@ static int run_once(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *rows, p
 		o->stopped(o->arg, &out->last, out->interrupted, out->intervals_done);
 	if (r < 0)
 		return r;
-	if (o->interval_ms) { /* the last, partial interval */
-		pk_stat_finish(s, NULL, err);
+	if (o->interval_ms) { /* the last, partial interval; the totals too for --summary */
+		if (!o->totals)
+			pk_stat_finish(s, NULL, err);
+		else if ((r = pk_stat_finish(s, rows, err)) < 0)
+			return r;
+		else if (pk_stat_rows_per(rows, o->per, o->kernel) < 0)
+			return pk_err(err, -ENOMEM, "out of memory");
 		return out->intervals_done || !o->tick
 			       ? 0
 			       : o->tick(o->arg, out->last.elapsed_ns,
@@ -99,7 +104,7 @@ int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk
 			break;
 		out->runs++;
 		pk_runstats_add(&out->elapsed, out->last.elapsed_ns / 1e9);
-		if (!o->interval_ms && pk_stat_rows_accumulate(acc, &rows) < 0) {
+		if ((!o->interval_ms || o->totals) && pk_stat_rows_accumulate(acc, &rows) < 0) {
 			r = pk_err(err, -ENOMEM, "out of memory");
 			break;
 		}

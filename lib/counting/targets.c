@@ -38,41 +38,6 @@ pk_cpumap *pk_cpumap_targets(const pk_kernel *k, const char *cpu_list, pk_error 
 	return want;
 }
 
-/* Every task's tid as "a,b,c" (grown as needed: a scenario may have
- * thousands of threads). */
-typedef struct tid_list {
-	char *s;
-	size_t len, cap;
-} tid_list;
-
-static int add_tid(void *arg, pid_t tid)
-{
-	tid_list *l = arg;
-	if (l->len + 16 > l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 4096;
-		char *s = realloc(l->s, cap);
-		if (!s)
-			return -ENOMEM;
-		l->s = s, l->cap = cap;
-	}
-	l->len += (size_t)snprintf(l->s + l->len, l->cap - l->len, "%s%d", l->len ? "," : "",
-				   (int)tid);
-	return 0;
-}
-
-static pk_threadmap *every_task(const pk_kernel *k, pk_error *err)
-{
-	tid_list all = {0};
-	if (!k || k->ops->host.tasks(k, 0, add_tid, &all) < 0 || !all.s) {
-		free(all.s);
-		pk_err(err, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	pk_threadmap *map = pk_threadmap_from_tids(k, all.s, err);
-	free(all.s);
-	return map;
-}
-
 int pk_targets_select(const pk_targets_opts *o, pk_cpumap **cpus, pk_threadmap **threads,
 		      pk_error *err)
 {
@@ -87,7 +52,7 @@ int pk_targets_select(const pk_targets_opts *o, pk_cpumap **cpus, pk_threadmap *
 	} else if (o->tids) {
 		*threads = pk_threadmap_from_tids(o->kernel, o->tids, err);
 	} else if (o->every_task) {
-		*threads = every_task(o->kernel, err);
+		*threads = pk_threadmap_every_task(o->kernel, err);
 	} else {
 		return 0;
 	}

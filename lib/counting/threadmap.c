@@ -191,6 +191,24 @@ static pk_threadmap *threadmap_from_list(const pk_kernel *k, const char *list, b
 	return m;
 }
 
+pk_threadmap *pk_threadmap_every_task(const pk_kernel *k, pk_error *err)
+{
+	const pk_kernel *kk = k ? k : pk_kernel_linux();
+	tidlist l = {0};
+	int r = kk->ops->host.tasks(kk, 0, push_tid, &l);
+	pk_threadmap *m = r < 0 || !l.nr ? NULL : pk_threadmap_new(l.v, (int)l.nr);
+	free(l.v);
+	if (r < 0 && r != -ENOMEM)
+		pk_err(err, r, "cannot list the tasks: %s", strerror(-r));
+	else if (r >= 0 && !l.nr)
+		pk_err(err, -ESRCH, "no task to count");
+	else if (!m)
+		pk_err(err, -ENOMEM, "out of memory");
+	else
+		m->k = k;
+	return m;
+}
+
 pk_threadmap *pk_threadmap_from_pids(const pk_kernel *k, const char *list, pk_error *err)
 {
 	return threadmap_from_list(k, list, true, err);

@@ -5,7 +5,9 @@
  * metric groups and metrics (list_metrics.c); on request the PMU formats.
  * Which events exist and their kinds come from the library
  * (pk_event_catalog, pk_pfm_foreach, pk_tracepoint_foreach); here: the
- * sections and patterns asked for, and the printing. */
+ * sections and patterns asked for, and the printing; --raw-dump prints the
+ * names alone, each followed by a space, sorted within a section as perf
+ * 6.1 does (what perf's shell tests iterate over). */
 #include <ctype.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -29,6 +31,8 @@ static const pk_opt list_opts_table[] = {
 	{"no-named", 0, 'N', no_argument, NULL,
 	 "leave out libpfm4's named events (hundreds per core PMU)"},
 	{"details", 0, 'D', no_argument, NULL, "metrics: also print each formula"},
+	{"raw-dump", 0, 'R', no_argument, NULL,
+	 "the names alone, space-separated (perf's raw dump, for scripts)"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
 	 "the events of the scenario's modeled machine (its PMUs\n"
 	 "and CPUID; docs/model.md)"},
@@ -96,7 +100,48 @@ struct lister {
 	size_t printed;
 	const char *cpuid;         /* --model: the scenario's; NULL: the host's */
 	bool details;              /* --details */
+	bool raw;                  /* --raw-dump: names gathered, then flushed sorted */
+	char **names;
+	size_t nr_names, cap_names;
+	bool oom;
 };
+
+/* --raw-dump: a name kept for the section's sorted line */
+static void keep_name(struct lister *l, const char *name)
+{
+	if (l->nr_names == l->cap_names) {
+		size_t cap = l->cap_names ? 2 * l->cap_names : 64;
+		char **n = realloc(l->names, cap * sizeof(*n));
+		if (!n) {
+			l->oom = true;
+			return;
+		}
+		l->names = n;
+		l->cap_names = cap;
+	}
+	char *dup = strdup(name);
+	if (!dup) {
+		l->oom = true;
+		return;
+	}
+	l->names[l->nr_names++] = dup;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --raw-dump: the section's names, sorted, each followed by a space */
+static void flush_names(struct lister *l)
+{
+	qsort(l->names, l->nr_names, sizeof(*l->names), cmp_name);
+	for (size_t i = 0; i < l->nr_names; i++) {
+		printf("%s ", l->names[i]);
+		free(l->names[i]);
+	}
+	l->nr_names = 0;
+}
 
 /* True when no pattern was given or one matches any of the names. */
 static bool wanted(const struct lister *l, const char *const *names, size_t nr)
@@ -114,8 +159,13 @@ static void emit(struct lister *l, const char *name, const char *kind)
 static int print_entry(const pk_catalog_entry *e, void *arg)
 {
 	struct lister *l = arg;
-	if (wanted(l, e->match, 3))
+	if (!wanted(l, e->match, 3))
+		return 0;
+	if (!l->raw)
 		emit(l, e->name, e->kind);
+	/* perf's raw dump: events by their first name; no PMU, descriptor or format lines */
+	else if (strstr(e->kind, "event") && !strstr(e->kind, "descriptor"))
+		keep_name(l, e->match[0]);
 	return 0;
 }
 
@@ -123,13 +173,16 @@ static int print_entry(const pk_catalog_entry *e, void *arg)
  * a core PMU: said instead of listing nothing silently. */
 static void list_catalog(struct lister *l, unsigned sections)
 {
-	pk_event_catalog(l->pmus, sections & (SEC_HW | SEC_SW), print_entry, l);
-	if ((sections & SEC_CACHE) && pk_pmus_nr_core(l->pmus) == 0)
+	if ((sections & SEC_CACHE) && pk_pmus_nr_core(l->pmus) == 0 && !l->raw)
 		fprintf(stderr, "pmukit list: no hardware or cache events listed: no core PMU in "
 				"%s/bus/event_source/devices (a VM without PMU virtualization?)\n",
 			pk_pmus_root(l->pmus));
-	pk_event_catalog(l->pmus, sections & (SEC_CACHE | SEC_PMU | SEC_RAW | SEC_FORMAT),
-			 print_entry, l);
+	for (unsigned bit = SEC_HW; bit <= SEC_FORMAT; bit <<= 1) {
+		if (!(sections & bit))
+			continue;
+		pk_event_catalog(l->pmus, bit, print_entry, l);
+		flush_names(l);
+	}
 }
 
 static int print_tracepoint(const char *sys, const char *name, uint64_t id, void *arg)
@@ -139,7 +192,9 @@ static int print_tracepoint(const char *sys, const char *name, uint64_t id, void
 	char full[512];
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
 	const char *names[1] = {full};
-	if (wanted(l, names, 1))
+	if (wanted(l, names, 1) && l->raw)
+		keep_name(l, full);
+	else if (wanted(l, names, 1))
 		emit(l, full, "Tracepoint event");
 	return 0;
 }
@@ -149,6 +204,7 @@ static int list_tracepoints(struct lister *l, bool asked)
 	pk_error err;
 	pk_error_clear(&err);
 	int r = pk_tracepoint_foreach(NULL, NULL, NULL, print_tracepoint, l, &err);
+	flush_names(l);
 	if (r < 0) {
 		/* say why tracepoints are missing rather than dropping them silently */
 		if (asked) {
@@ -166,6 +222,10 @@ static int print_named(const pk_pmu *pmu, const char *name, const char *desc, vo
 	const char *names[1] = {name};
 	if (!wanted(l, names, 1))
 		return 0;
+	if (l->raw) {
+		keep_name(l, name);
+		return 0;
+	}
 	/* libpfm4's descriptions may end in a period; the unit note adds one */
 	int dlen = (int)strlen(desc);
 	while (pmu->hybrid && dlen > 0 && desc[dlen - 1] == '.')
@@ -187,12 +247,14 @@ static int list_named(struct lister *l, bool asked)
 	pk_cpuid id;
 	int r = l->cpuid ? pk_cpuid_parse(l->cpuid, &id, &err) : pk_host_cpuid(NULL, &id, &err);
 	if (r < 0 || pk_pfm_foreach(l->pmus, &id, print_named, l, &err) < 0) {
+		flush_names(l);
 		if (asked || pk_cpuid_overridden()) {
 			pk_cli_print_error("list", &err);
 			return 1;
 		}
 		fprintf(stderr, "pmukit list: no named events listed: %s\n", err.msg);
 	}
+	flush_names(l);
 	return 0;
 }
 
@@ -210,10 +272,10 @@ static int list_metric_sections(const struct lister *l, unsigned sections)
 		pk_cli_print_error("list", &err);
 		return 1;
 	}
-	if (((sections & SEC_METRICGROUP) &&
-	     pk_list_metrics(&id, PK_LIST_METRIC_GROUPS, l->details) < 0) ||
-	    ((sections & SEC_METRIC) && pk_list_metrics(&id, PK_LIST_METRICS, l->details) < 0) ||
-	    ((sections & SEC_GROUPED) && pk_list_metrics(&id, PK_LIST_GROUPED, l->details) < 0)) {
+	struct pk_list_metrics_style st = {.details = l->details, .raw = l->raw};
+	if (((sections & SEC_METRICGROUP) && pk_list_metrics(&id, PK_LIST_METRIC_GROUPS, st) < 0) ||
+	    ((sections & SEC_METRIC) && pk_list_metrics(&id, PK_LIST_METRICS, st) < 0) ||
+	    ((sections & SEC_GROUPED) && pk_list_metrics(&id, PK_LIST_GROUPED, st) < 0)) {
 		fprintf(stderr, "pmukit list: out of memory\n");
 		return 1;
 	}
@@ -231,7 +293,7 @@ static unsigned section_of(const char *word)
 int cmd_list(int argc, char **argv)
 {
 	unsigned extra = 0;
-	bool no_named = false, details = false;
+	bool no_named = false, details = false, raw = false;
 	const char *model = NULL;
 	char root[PATH_MAX], cpuid[64];
 	int c;
@@ -253,6 +315,9 @@ int cmd_list(int argc, char **argv)
 		case 'D':
 			details = true;
 			break;
+		case 'R':
+			raw = true;
+			break;
 		default:
 			return 129; /* PK_OPT_ERROR, said */
 		}
@@ -260,7 +325,7 @@ int cmd_list(int argc, char **argv)
 	if (model && pk_cli_model_machine("list", model, root, cpuid))
 		return 1;
 	unsigned sections = 0;
-	struct lister l = {.cpuid = model ? cpuid : NULL, .details = details};
+	struct lister l = {.cpuid = model ? cpuid : NULL, .details = details, .raw = raw};
 	l.patterns = calloc((size_t)argc + 1, sizeof(char *));
 	if (!l.patterns)
 		return 1;
@@ -296,7 +361,7 @@ int cmd_list(int argc, char **argv)
 	int rc = 0;
 	if (l.nr_patterns) /* metrics are listed whole, by section */
 		sections &= ~(unsigned)SEC_GROUPED;
-	if (sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP))
+	if ((sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP)) && !raw)
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
 	list_catalog(&l, sections);
 	if (sections & SEC_NAMED)
@@ -308,5 +373,10 @@ int cmd_list(int argc, char **argv)
 		rc |= list_metric_sections(&l, sections);
 	pk_pmus_put(pmus);
 	free(l.patterns);
+	free(l.names);
+	if (l.oom) {
+		fprintf(stderr, "pmukit list: out of memory\n");
+		return 1;
+	}
 	return rc;
 }

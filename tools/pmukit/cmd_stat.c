@@ -20,6 +20,7 @@
 
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
+#include <pmukit/kernel.h>
 #include <pmukit/pmu.h>
 #include <pmukit/stat.h>
 
@@ -64,6 +65,8 @@ struct stat_opts {
 	bool metric_only;          /* --metric-only */
 	pk_stat_per per;              /* --per-core, --per-die, --per-socket, --per-node */
 	int detailed;              /* -d, -dd, -ddd */
+	bool summary;              /* --summary: the totals after -I's intervals */
+	bool no_csv_summary;       /* --no-csv-summary: no "summary" column in CSV totals */
 	char **cmd;
 };
 
@@ -88,6 +91,9 @@ enum {
 	OPT_PER_DIE,
 	OPT_PER_SOCKET,
 	OPT_PER_NODE,
+	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
+	OPT_NO_MERGE,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -106,7 +112,8 @@ static const pk_opt stat_opts_table[] = {
 	 "run the command <n> times; print means and +- noise"},
 	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU (with -a or -C)"},
 	{"per-thread", 0, OPT_PER_THREAD, no_argument, NULL,
-	 "one line per thread (with a command, -p or -t)"},
+	 "one line per thread (with a command, -p or -t; with -a\n"
+	 "every thread of the system, as perf)"},
 	{"detailed", 'd', 0, no_argument, NULL,
 	 "add perf's detailed events: -d L1-dcache and LLC loads and\n"
 	 "misses, -dd the L1-icache and TLB pairs, -ddd prefetches"},
@@ -114,6 +121,15 @@ static const pk_opt stat_opts_table[] = {
 	{"per-die", 0, OPT_PER_DIE, no_argument, NULL, "one line per die (with -a or -C)"},
 	{"per-socket", 0, OPT_PER_SOCKET, no_argument, NULL, "one line per socket (with -a or -C)"},
 	{"per-node", 0, OPT_PER_NODE, no_argument, NULL, "one line per NUMA node (with -a or -C)"},
+	{"summary", 0, OPT_SUMMARY, no_argument, NULL,
+	 "with -I: the run's totals after the intervals (CSV: in\n"
+	 "a \"summary\" time column, as perf)"},
+	{"no-csv-summary", 0, OPT_NO_CSV_SUMMARY, no_argument, NULL,
+	 "CSV totals without the \"summary\" column"},
+	{"no-merge", 0, OPT_NO_MERGE, no_argument, NULL,
+	 "each PMU's count of an event on its own line: what\n"
+	 "pmukit always prints (it never adds up an event's\n"
+	 "counts across PMUs, as perf does without it)"},
 	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
 	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
 	{"csv-header", 0, OPT_CSV_HEADER, no_argument, NULL,
@@ -258,8 +274,8 @@ static int check_options(struct stat_opts *o)
 	if (o->per && (o->no_aggr || o->per_thread || !cpus || o->topdown))
 		return pk_cli_usage_error("stat", "--per-core/die/socket/node need -a or -C, "
 						  "without -A, --per-thread or --topdown");
-	if (o->per_thread && cpus)
-		return pk_cli_usage_error("stat", "--per-thread needs a command, -p or -t, not -a/-C");
+	if (o->per_thread && o->cpu_list)
+		return pk_cli_usage_error("stat", "--per-thread needs a command, -p, -t or -a, not -C");
 	return 0;
 }
 
@@ -320,6 +336,9 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		case OPT_PER_DIE: o->per = PK_STAT_PER_DIE; break;
 		case OPT_PER_SOCKET: o->per = PK_STAT_PER_SOCKET; break;
 		case OPT_PER_NODE: o->per = PK_STAT_PER_NODE; break;
+		case OPT_SUMMARY: o->summary = true; break;
+		case OPT_NO_CSV_SUMMARY: o->no_csv_summary = true; break;
+		case OPT_NO_MERGE: break; /* the rows are per evsel, never merged */
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -381,6 +400,7 @@ struct stat_session {
 	pk_metric_groups *mg;      /* -M */
 	size_t warned;             /* the event list's warnings printed */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
+	bool every_thread;         /* --per-thread -a: every thread of the system */
 };
 
 
@@ -445,6 +465,8 @@ static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 		r = pk_stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->td.intervals)
 		r = td_interval_window(s, err);
+	if (r == 0 && s->every_thread)
+		pk_stat_rows_threads_by_value(&rows);
 	if (r == 0 && s->o->topdown)
 		r = stat_td_print(&s->td, &s->printer, &rows, len_ns, t_ns);
 	else if (r == 0)
@@ -552,7 +574,7 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		.events = (const char *const *)o->events, .nr_events = (size_t)o->nr_events,
 		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
 		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
-		.detailed = o->detailed, .system_wide = s->cpus != NULL,
+		.detailed = o->detailed, .system_wide = s->cpus != NULL || o->all_cpus,
 		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit,
 		.td_windows = td_rotation_windows(s) || td_interval_windows(s)};
 	pk_stat_events ev;
@@ -620,9 +642,12 @@ static int setup(struct stat_session *s, pk_error *err)
 	int usage = pk_cli_check_cputype("stat", s->pmus, o->cputype);
 	if (usage)
 		return usage;
-	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel, .all_cpus = o->all_cpus,
-			      .cpu_list = o->cpu_list, .pids = o->pids, .tids = o->tids,
-			      .every_task = s->model != NULL};
+	/* --per-thread -a: every thread of the system, each on any CPU (perf's) */
+	bool every_thread = s->every_thread = o->per_thread && o->all_cpus;
+	pk_targets_opts to = {.size = sizeof(to), .kernel = s->kernel ? s->kernel : pk_kernel_linux(),
+			      .all_cpus = o->all_cpus && !every_thread, .cpu_list = o->cpu_list,
+			      .pids = o->pids, .tids = o->tids,
+			      .every_task = s->model != NULL || every_thread};
 	int r = pk_targets_select(&to, &s->cpus, &s->threads, err);
 	if (r < 0)
 		return r;
@@ -660,7 +685,7 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 			       .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 			       .tick = print_interval, .arg = s, .run = s->model ? model_run : NULL,
 			       .run_arg = s, .opened = run_opened, .stopped = run_stopped,
-			       .per = o->per, .kernel = s->kernel};
+			       .per = o->per, .kernel = s->kernel, .totals = o->summary};
 	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
@@ -683,16 +708,21 @@ static bool runs_system_wide(const struct stat_session *s)
 
 /* The totals (without -I), the notes and the footer; returns r, or an
  * error when printing failed. */
-static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
+static int print_totals(struct stat_session *s, FILE *out, stat_rows *acc,
 			const pk_stat_runs *rs, int r, pk_error *err)
 {
 	const pk_runstats *elapsed = &rs->elapsed;
 	const pk_stat_result *res = &rs->last;
 	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
-	if (!o->interval_ms) {
+	bool totals = !o->interval_ms || o->summary;
+	/* perf: CSV totals under --summary say so in the time column */
+	s->printer.csv_summary = o->summary && !o->no_csv_summary;
+	if (totals) {
 		char *target = runs_system_wide(s) ? strdup("'system wide'") : target_name(o);
 		s->printer.runs = runs;
+		if (s->every_thread)
+			pk_stat_rows_threads_by_value(acc);
 		stat_print_header(&s->printer, target ? target : "?", runs);
 		free(target);
 		int pr = o->topdown ? stat_td_print(&s->td, &s->printer, acc, elapsed->mean * 1e9, -1)
@@ -706,7 +736,7 @@ static int print_totals(struct stat_session *s, FILE *out, const stat_rows *acc,
 		print_notes(s, out);
 	else if (out != stderr)
 		print_notes(s, stderr);
-	if (!o->interval_ms) {
+	if (totals) {
 		bool ru = o->cmd[0] && !s->cpus && !s->threads && runs == 1 && res->status >= 0 &&
 			  !runs_system_wide(s);
 		double user = (double)res->ru.ru_utime.tv_sec + (double)res->ru.ru_utime.tv_usec / 1e6;

@@ -10,6 +10,11 @@ enum pk_list_metrics_how {
 	PK_LIST_METRIC_GROUPS,  /* list metricgroup: the group names */
 	PK_LIST_GROUPED,        /* the default listing: each group's metrics */
 };
+struct pk_list_metrics_style {
+	bool details; /* each formula too */
+	bool raw;     /* --raw-dump: names alone, each followed by a space */
+};
 /* Prints the section; -1 without memory. */
-int pk_list_metrics(const pk_cpuid *id, enum pk_list_metrics_how how, bool details);
+int pk_list_metrics(const pk_cpuid *id, enum pk_list_metrics_how how,
+		    struct pk_list_metrics_style st);
 #endif

@@ -240,6 +240,8 @@ static void csv_line_start(stat_printer *p, const stat_row *r, double interval_n
 	FILE *o = p->out;
 	if (interval_ns >= 0)
 		print_interval_prefix(o, interval_ns, true, p->sep);
+	else if (p->csv_summary)
+		fprintf(o, "%16s%s", "summary", p->sep);
 	if (p->per) {
 		per_columns(o, r, p->per, true, p->sep);
 	} else if (p->aggr == PK_AGGR_CPU) {

@@ -50,6 +50,8 @@ typedef struct stat_printer {
 	 * carry it as "modeled", the elapsed time says "(modeled)". NULL:
 	 * measured. */
 	const char *modeled;
+	/* --summary: CSV total lines start with "summary" in the time column */
+	bool csv_summary;
 } stat_printer;
 
 /* Frees what the printer built (its metrics table). */
