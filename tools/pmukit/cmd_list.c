@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
@@ -101,17 +102,25 @@ struct lister {
 	const char *cpuid;         /* --model: the scenario's; NULL: the host's */
 	bool details;              /* --details */
 	bool raw;                  /* --raw-dump: names gathered, then flushed sorted */
-	char **names;
+	struct kept {
+		char *name, *kind;
+		size_t run, idx;   /* the kind's run in the section; the order kept */
+		bool sorted;       /* a kind perf sorts (not the tool events) */
+	} *names;
 	size_t nr_names, cap_names;
+	bool sort_lines;           /* this section's lines are sorted (hw, sw, cache) */
 	bool oom;
 };
 
-/* --raw-dump: a name kept for the section's sorted line */
-static void keep_name(struct lister *l, const char *name)
+/* A name kept for the section's sorted lines: perf 6.1 sorts each kind of
+ * a section by the name it prints (hardware, software, cache events; in
+ * --raw-dump every section), a kind after the one before it (the tool
+ * events after the software ones, in their own order: unsorted). */
+static void keep_name(struct lister *l, const char *name, const char *kind)
 {
 	if (l->nr_names == l->cap_names) {
 		size_t cap = l->cap_names ? 2 * l->cap_names : 64;
-		char **n = realloc(l->names, cap * sizeof(*n));
+		struct kept *n = realloc(l->names, cap * sizeof(*n));
 		if (!n) {
 			l->oom = true;
 			return;
@@ -119,26 +128,49 @@ static void keep_name(struct lister *l, const char *name)
 		l->names = n;
 		l->cap_names = cap;
 	}
-	char *dup = strdup(name);
-	if (!dup) {
+	bool same = l->nr_names && !strcmp(l->names[l->nr_names - 1].kind, kind);
+	struct kept k = {strdup(name), strdup(kind), l->nr_names ? l->names[l->nr_names - 1].run : 0};
+	if (!k.name || !k.kind) {
+		free(k.name);
+		free(k.kind);
 		l->oom = true;
 		return;
 	}
-	l->names[l->nr_names++] = dup;
+	k.run += l->nr_names && !same;
+	k.sorted = strcmp(kind, "Tool event") != 0;
+	l->names[l->nr_names++] = k;
 }
 
-static int cmp_name(const void *a, const void *b)
+static int cmp_kept(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct kept *x = a, *y = b;
+	int c = x->sorted ? strcmp(x->name, y->name) : 0;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return c ? c : x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* --raw-dump: the section's names, sorted, each followed by a space */
+static void emit(struct lister *l, const char *name, const char *kind)
+{
+	printf("  %-50s [%s]\n", name, kind);
+	l->printed++;
+}
+
+/* The section's kept names, sorted per kind: the raw dump's words (each
+ * followed by a space) or perf's lines. */
 static void flush_names(struct lister *l)
 {
-	qsort(l->names, l->nr_names, sizeof(*l->names), cmp_name);
+	/* qsort is not stable: an unsorted kind keeps its order by index */
+	for (size_t i = 0; i < l->nr_names; i++)
+		l->names[i].idx = i;
+	qsort(l->names, l->nr_names, sizeof(*l->names), cmp_kept);
 	for (size_t i = 0; i < l->nr_names; i++) {
-		printf("%s ", l->names[i]);
-		free(l->names[i]);
+		if (l->raw)
+			printf("%s ", l->names[i].name);
+		else
+			emit(l, l->names[i].name, l->names[i].kind);
+		free(l->names[i].name);
+		free(l->names[i].kind);
 	}
 	l->nr_names = 0;
 }
@@ -150,22 +182,18 @@ static bool wanted(const struct lister *l, const char *const *names, size_t nr)
 				nr);
 }
 
-static void emit(struct lister *l, const char *name, const char *kind)
-{
-	printf("  %-50s [%s]\n", name, kind);
-	l->printed++;
-}
-
 static int print_entry(const pk_catalog_entry *e, void *arg)
 {
 	struct lister *l = arg;
 	if (!wanted(l, e->match, 3))
 		return 0;
-	if (!l->raw)
+	if (!l->raw && l->sort_lines)
+		keep_name(l, e->name, e->kind);
+	else if (!l->raw)
 		emit(l, e->name, e->kind);
 	/* perf's raw dump: events by their first name; no PMU, descriptor or format lines */
 	else if (strstr(e->kind, "event") && !strstr(e->kind, "descriptor"))
-		keep_name(l, e->match[0]);
+		keep_name(l, e->match[0], e->kind);
 	return 0;
 }
 
@@ -180,8 +208,10 @@ static void list_catalog(struct lister *l, unsigned sections)
 	for (unsigned bit = SEC_HW; bit <= SEC_FORMAT; bit <<= 1) {
 		if (!(sections & bit))
 			continue;
+		l->sort_lines = bit & (SEC_HW | SEC_SW | SEC_CACHE);
 		pk_event_catalog(l->pmus, bit, print_entry, l);
 		flush_names(l);
+		l->sort_lines = false;
 	}
 }
 
@@ -193,7 +223,7 @@ static int print_tracepoint(const char *sys, const char *name, uint64_t id, void
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
 	const char *names[1] = {full};
 	if (wanted(l, names, 1) && l->raw)
-		keep_name(l, full);
+		keep_name(l, full, "Tracepoint event");
 	else if (wanted(l, names, 1))
 		emit(l, full, "Tracepoint event");
 	return 0;
@@ -223,7 +253,7 @@ static int print_named(const pk_pmu *pmu, const char *name, const char *desc, vo
 	if (!wanted(l, names, 1))
 		return 0;
 	if (l->raw) {
-		keep_name(l, name);
+		keep_name(l, name, "named");
 		return 0;
 	}
 	/* libpfm4's descriptions may end in a period; the unit note adds one */
@@ -361,8 +391,9 @@ int cmd_list(int argc, char **argv)
 	int rc = 0;
 	if (l.nr_patterns) /* metrics are listed whole, by section */
 		sections &= ~(unsigned)SEC_GROUPED;
-	if ((sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP)) && !raw)
-		printf("\nList of pre-defined events (to be used in -e):\n\n");
+	/* perf 6.1's title, on a terminal only (its pager's), not in a pipe */
+	if ((sections & ~(unsigned)(SEC_METRIC | SEC_METRICGROUP)) && !raw && isatty(STDOUT_FILENO))
+		printf("\nList of pre-defined events (to be used in -e or -M):\n\n");
 	list_catalog(&l, sections);
 	if (sections & SEC_NAMED)
 		rc |= list_named(&l, (explicit_sections && (sections & SEC_NAMED)) ||
