@@ -130,8 +130,24 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 	return 0;
 }
 
+/* perf 6.1 refuses -g (other than none) on a file, not a pipe, whose
+ * events sample no call chains (and the session makes none). */
+static bool chains_refused(const pk_hist *h, pk_session *s)
+{
+	pk_pd_reader *r = pk_session_reader(s);
+	bool chains = false;
+	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++)
+		if (pk_pd_evsel_at(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			chains = true;
+	return h->o.cg_set && h->o.cg.mode != PK_HIST_CG_NONE && !chains &&
+	       !pk_pd_is_pipe(pk_session_reader(s)) && !pk_session_synth_chains(s);
+}
+
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err)
 {
 	settle_view(h, s, hdr);
-	return settle_branches(&h->o, s, err);
+	int rc = settle_branches(&h->o, s, err);
+	if (!rc && chains_refused(h, s))
+		rc = pk_err(err, -ENOENT, "-g: the samples have no call chains");
+	return rc;
 }

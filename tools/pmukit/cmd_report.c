@@ -215,12 +215,18 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 }
 
 /* What the file decides (pk_hist_settle); perf's error for -b on a file
- * without branch stacks or a branch key outside the branch view. */
+ * without branch stacks or a branch key outside the branch view (< 0),
+ * for -g on one without call chains (1: perf prints no table, status 0). */
 static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	int rc = pk_hist_settle(hist, s, h, &err);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 1;
+	}
 	if (rc == -ENODATA)
 		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
 				"without -b?\n");
@@ -359,7 +365,8 @@ static int report_run(pk_hist *hist, report_args *a)
 	pk_error_clear(&err);
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
-	if (settle(hist, s, &h)) {
+	int refused = settle(hist, s, &h);
+	if (refused < 0) {
 		pk_session_close(s);
 		pk_pd_header_release(&h);
 		return 129;
@@ -374,7 +381,7 @@ static int report_run(pk_hist *hist, report_args *a)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	pd_header_note_modeled(pk_session_reader(s), "report", !o->quiet, o->quiet ? stderr : stdout);
 	int status = 0;
-	if (!a->header_only && !cpus_refused(o, s, &h)) {
+	if (!a->header_only && !refused && !cpus_refused(o, s, &h)) {
 		if (a->dump)
 			pd_session_spe_dump(s);
 		if (a->dump) {
