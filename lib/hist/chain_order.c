@@ -81,6 +81,20 @@ static size_t children_by_addr(const pk_hist_cnode *n, const pk_hist_cnode ***ou
 	return k;
 }
 
+/* v[0, k) by cumul (by_hit: by hit), the higher first, stable: an
+ * insertion sort (few nodes kept). */
+static void sort_by_count(const pk_hist_cnode **v, size_t k, bool by_hit)
+{
+	for (size_t i = 1; i < k; i++) {
+		const pk_hist_cnode *x = v[i];
+		uint64_t kx = by_hit ? x->hit : x->cumul;
+		size_t j = i;
+		for (; j > 0 && (by_hit ? v[j - 1]->hit : v[j - 1]->cumul) < kx; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 size_t pk_hist_cnode_children(const pk_hist_cnode *n, uint64_t min_hit, const pk_hist_cnode ***out)
 {
 	const pk_hist_cnode **v;
@@ -89,13 +103,7 @@ size_t pk_hist_cnode_children(const pk_hist_cnode *n, uint64_t min_hit, const pk
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->cumul >= min_hit)
 			v[k++] = v[i];
-	for (size_t i = 1; i < k; i++) { /* insertion sort: stable; few kept */
-		const pk_hist_cnode *x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1]->cumul < x->cumul; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	sort_by_count(v, k, false);
 	return k;
 }
 
@@ -127,13 +135,7 @@ size_t pk_hist_cnode_ends(const pk_hist_cnode *root, uint64_t min_hit, const pk_
 	const pk_hist_cnode **v = NULL;
 	size_t k = 0, cap = 0;
 	collect_ends(root, min_hit, &v, &k, &cap);
-	for (size_t i = 1; i < k; i++) { /* by hit, stable */
-		const pk_hist_cnode *x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1]->hit < x->hit; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	sort_by_count(v, k, true);
 	*out = v;
 	return k;
 }

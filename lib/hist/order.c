@@ -20,20 +20,37 @@
 
 #define NIL UINT32_MAX
 
+/* A node; stamp: the insertion (r->ver) that last changed its children. */
 typedef struct rb_node {
-	uint32_t left, right, parent;
+	uint32_t left, right, parent, stamp;
 	bool red;
 } rb_node;
 
-typedef struct rb_tree {
-	rb_node *t;
-	uint32_t root;
-} rb_tree;
+/* A look-up's way down to the node it found (pki_hist_rbt_find_again):
+ * right turns as bits, at the tree's version ver. */
+typedef struct pki_hist_memo {
+	uint64_t path;
+	uint32_t ver;
+	uint8_t depth;
+	bool ok;
+} pki_hist_memo;
+
+/* x's children or x's parent's link to it changed (insertion r->ver). */
+static void touched(pki_hist_rbt *r, uint32_t x)
+{
+	uint32_t p = r->t[x].parent;
+	r->t[x].stamp = r->ver;
+	if (p == NIL)
+		r->root_stamp = r->ver;
+	else
+		r->t[p].stamp = r->ver;
+}
 
 /* Rotate x down to the left (right: mirror), its child up in its place. */
-static void rotate(rb_tree *r, uint32_t x, bool left)
+static void rotate(pki_hist_rbt *r, uint32_t x, bool left)
 {
 	rb_node *t = r->t;
+	touched(r, x);
 	uint32_t y = left ? t[x].right : t[x].left;
 	uint32_t inner = left ? t[y].left : t[y].right;
 	if (left)
@@ -55,10 +72,11 @@ static void rotate(rb_tree *r, uint32_t x, bool left)
 	else
 		t[y].right = x;
 	t[x].parent = y;
+	t[y].stamp = r->ver;
 }
 
 /* The red node z's tree balanced again. */
-static void fixup(rb_tree *r, uint32_t z)
+static void fixup(pki_hist_rbt *r, uint32_t z)
 {
 	rb_node *t = r->t;
 	while (t[z].parent != NIL && t[t[z].parent].red) {
@@ -117,7 +135,8 @@ static bool hang(pki_hist_rbt *r, pk_hist_entry *e, uint32_t parent, bool left)
 		r->cap = nc;
 	}
 	uint32_t i = r->n++;
-	r->t[i] = (rb_node){NIL, NIL, parent, true};
+	r->ver++;
+	r->t[i] = (rb_node){NIL, NIL, parent, r->ver, true};
 	r->v[i] = e;
 	if (parent == NIL)
 		r->root = i;
@@ -125,9 +144,8 @@ static bool hang(pki_hist_rbt *r, pk_hist_entry *e, uint32_t parent, bool left)
 		r->t[parent].left = i;
 	else
 		r->t[parent].right = i;
-	rb_tree tr = {r->t, r->root};
-	fixup(&tr, i);
-	r->root = tr.root;
+	touched(r, i);
+	fixup(r, i);
 	return true;
 }
 
@@ -140,6 +158,7 @@ void pki_hist_rbt_free(pki_hist_rbt *r)
 {
 	free(r->t);
 	free(r->v);
+	free(r->memo);
 	pki_hist_rbt_init(r);
 }
 
@@ -150,6 +169,50 @@ pk_hist_entry *pki_hist_rbt_find(const pki_hist_rbt *r, const pk_hist_entry *e, 
 	bool left;
 	uint32_t x = descend(r, e, cmp, h, true, &p, &left);
 	return x == NIL ? NULL : r->v[x];
+}
+
+/* The node m's way down ends at when no node on it changed since. */
+static uint32_t memo_walk(const pki_hist_rbt *r, const pki_hist_memo *m)
+{
+	if (!m->ok || r->root_stamp > m->ver)
+		return NIL;
+	uint32_t x = r->root;
+	for (unsigned d = 0; d < m->depth; d++) {
+		if (r->t[x].stamp > m->ver)
+			return NIL;
+		x = m->path >> d & 1 ? r->t[x].right : r->t[x].left;
+	}
+	return x;
+}
+
+pk_hist_entry *pki_hist_rbt_find_again(pki_hist_rbt *r, uint32_t self, const pk_hist_entry *e,
+				       pki_hist_entry_cmp *cmp, const pk_hist *h)
+{
+	if (self >= r->n)
+		return pki_hist_rbt_find(r, e, cmp, h);
+	if (r->memo_cap < r->n) { /* grown with the tree's nodes */
+		pki_hist_memo *m = realloc(r->memo, r->cap * sizeof(*m));
+		if (!m)
+			return pki_hist_rbt_find(r, e, cmp, h);
+		memset(m + r->memo_cap, 0, (r->cap - r->memo_cap) * sizeof(*m));
+		r->memo = m;
+		r->memo_cap = r->cap;
+	}
+	pki_hist_memo *m = &r->memo[self];
+	uint32_t x = memo_walk(r, m);
+	if (x != NIL)
+		return r->v[x];
+	*m = (pki_hist_memo){.ver = r->ver};
+	for (x = r->root; x != NIL && m->depth < 64;) {
+		int c = cmp(h, e, r->v[x]);
+		if (!c) {
+			m->ok = true;
+			return r->v[x];
+		}
+		m->path |= (uint64_t)(c > 0) << m->depth++;
+		x = c < 0 ? r->t[x].left : r->t[x].right;
+	}
+	return x == NIL ? NULL : pki_hist_rbt_find(r, e, cmp, h);
 }
 
 pk_hist_entry *pki_hist_rbt_add(pki_hist_rbt *r, pk_hist_entry *e, pki_hist_entry_cmp *cmp, const pk_hist *h,

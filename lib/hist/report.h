@@ -93,9 +93,10 @@ struct pk_hist_entry {
 	char *id;                    /* the keys' texts and numbers: what makes the entry
 					(the entries table's copy, shared by dups) */
 	int ev;                      /* evsel index (group view: the leader's) */
-	char *cols[PK_HIST_MAX_KEYS];
+	const char *cols[PK_HIST_MAX_KEYS]; /* interned (pk_hist's texts): equal texts, one pointer */
 	uint64_t nums[PK_HIST_MAX_KEYS];
 	uint32_t pid, tid;           /* texts made at the end: pid, a relabeled comm */
+	uint32_t in_at;              /* its node in pk_hist's in (when in_live) */
 	uint64_t thread;             /* the thread that made it (perf's struct thread:
 					a tid used again is another), for the order */
 	bool filtered;               /* hidden by --comm, --dsos, ... (still in totals) */
@@ -117,12 +118,16 @@ typedef struct pki_hist_rbt {
 	struct rb_node *t;
 	pk_hist_entry **v;
 	uint32_t root, n, cap;
+	uint32_t ver, root_stamp;     /* insertions so far; the last that changed the root */
+	struct pki_hist_memo *memo;   /* per node, its entry's last look-up (find_again) */
+	uint32_t memo_cap;
 } pki_hist_rbt;
 
 struct pk_hist {
 	pk_hist_opts o;
 	/* what was seen */
 	pki_strmap entries;           /* the entries by id (report_hist.c) */
+	pki_strmap texts;             /* the entries' column texts, interned */
 	pk_hist_entry *first, **last; /* the same in the order made (by hnext) */
 	size_t nr_entries;
 	size_t nr_ev;
@@ -139,7 +144,10 @@ struct pk_hist {
 	pki_hist_arena nodes;         /* every entry's chain nodes */
 	pki_hist_trie trie;           /* Children's chains until pk_hist_collect */
 	pki_hist_tnode **path;        /* the sample's walk of it (Children), else NULL */
-	pki_hist_rbt in;              /* perf's tree of entries as made (entries_in) */
+	pki_hist_rbt in;              /* perf's tree of entries as made (entries_in), made at
+					 the first look-up that needs it (in_live), else at the end
+					 when the entries' order is not transitive */
+	bool in_live;                 /* in holds every entry made so far */
 	pk_hist_entry *dups;          /* entries perf's look-up made again (by dnext) */
 	bool in_broken;               /* in is not whole (out of memory): sorted instead */
 	regex_t parent_re, ignore_re; /* -p (or perf's default), --ignore-callees (filters.c) */
@@ -177,6 +185,11 @@ void pki_hist_rbt_free(pki_hist_rbt *r);
 /* The first node on e's way down that ties with it, or NULL. */
 pk_hist_entry *pki_hist_rbt_find(const pki_hist_rbt *r, const pk_hist_entry *e, pki_hist_entry_cmp *cmp,
 				 const pk_hist *h);
+/* pki_hist_rbt_find of e, the entry of node self, again: the node its last
+ * look-up found when no node on that way changed since (the same
+ * comparisons would be made), else found anew. */
+pk_hist_entry *pki_hist_rbt_find_again(pki_hist_rbt *r, uint32_t self, const pk_hist_entry *e,
+				       pki_hist_entry_cmp *cmp, const pk_hist *h);
 /* e hung where its way down ends; with stop_equal, not hung when a node on
  * the way ties with it: that node is returned. *ok false: out of memory. */
 pk_hist_entry *pki_hist_rbt_add(pki_hist_rbt *r, pk_hist_entry *e, pki_hist_entry_cmp *cmp, const pk_hist *h,

@@ -229,8 +229,9 @@ static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
 }
 
 static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid);
+static void in_add(pk_hist *rp, pk_hist_entry *e);
 static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
-static void free_entry(pk_hist_entry *e, int nr_keys);
+static void free_entry(pk_hist_entry *e);
 
 /* The thread instance of the sample's tid (a tid used again after its
  * thread ended is another: perf's struct thread); 0 when none. */
@@ -295,7 +296,11 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	pki_strmap_slot *slot = pki_strmap_put(&rp->entries, id);
 	if (!slot || slot->val)
 		return slot ? slot->val : NULL;
-	pk_hist_entry *e = calloc(1, sizeof(*e));
+	const char *texts[PK_HIST_MAX_KEYS];
+	bool ok = true;
+	for (int k = 0; k < rp->o.nr_keys; k++)
+		ok = (texts[k] = pki_strmap_intern(&rp->texts, cols[k])) && ok;
+	pk_hist_entry *e = ok ? calloc(1, sizeof(*e)) : NULL;
 	if (e && !(e->v = calloc((size_t)rp->nr_members[ev] * PK_HIST_NV, sizeof(uint64_t)))) {
 		free(e);
 		e = NULL;
@@ -322,7 +327,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 		const pki_hist_loc *l = key->side == PK_HIST_SIDE_FROM ? c->from : key->side == PK_HIST_SIDE_TO ? c->to
 											     : c->loc;
 		e->nums[k] = nums[k];
-		e->cols[k] = strdup(cols[k]);
+		e->cols[k] = texts[k];
 		if ((key->order == PK_HIST_ORD_SYM && !c->loc->sym) ||
 		    (key == &pki_hist_keys[PKI_HIST_KEY_DSO].k && !c->loc->has_map) ||
 		    (key->unres == PK_HIST_U_SYM && !l->sym) || (key->unres == PK_HIST_U_MAP && !l->has_map))
@@ -331,9 +336,8 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	*rp->last = e; /* the entries in the order made */
 	rp->last = &e->hnext;
 	rp->nr_entries++;
-	bool ok;
-	pki_hist_rbt_add(&rp->in, e, table_cmp, rp, false, &ok);
-	rp->in_broken |= !ok;
+	if (rp->in_live) /* perf's tree, once made (perf_entry) */
+		in_add(rp, e);
 	return e;
 }
 
@@ -343,6 +347,25 @@ static inline bool filters(const pk_hist *rp)
 {
 	return rp->o.comms.n || rp->o.pids.n || rp->o.tids.n || rp->o.dsos.n || rp->o.syms.n ||
 	       rp->o.socket_filter >= 0 || rp->o.exclude_other;
+}
+
+/* e hung in perf's tree of entries, where its way down ends. */
+static void in_add(pk_hist *rp, pk_hist_entry *e)
+{
+	bool ok;
+	pki_hist_rbt_add(&rp->in, e, table_cmp, rp, false, &ok);
+	rp->in_broken |= !ok;
+	e->in_at = rp->in.n - 1; /* the node made last */
+}
+
+/* perf's tree of entries (rp->in) made from the entries so far, hung in
+ * the order made: the tree their insertions as they came would have made
+ * (no dups yet: they come from its look-ups). Kept from then on. */
+static void in_make(pk_hist *rp)
+{
+	rp->in_live = true;
+	for (pk_hist_entry *e = rp->first; e && !rp->in_broken; e = e->hnext)
+		in_add(rp, e);
 }
 
 /* Another entry of e's keys, made where perf's look-up missed e: the
@@ -362,12 +385,10 @@ static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_h
 	d->pid = c->smp->pid; /* the thread of the sample that made it */
 	d->tid = c->smp->tid;
 	d->thread = thread_of(c);
+	/* d->id and d->cols: e's, the tables' copies */
 	d->v = calloc((size_t)rp->nr_members[e->ev] * PK_HIST_NV, sizeof(uint64_t));
-	bool ok = d->v != NULL; /* d->id: e's, the table's copy */
-	for (int k = 0; k < rp->o.nr_keys; k++)
-		ok = (d->cols[k] = strdup(e->cols[k])) && ok;
-	if (!ok) {
-		free_entry(d, rp->o.nr_keys);
+	if (!d->v) {
+		free(d);
 		return NULL;
 	}
 	d->dnext = rp->dups;
@@ -383,19 +404,27 @@ static pk_hist_entry *dup_entry(pk_hist *rp, const pk_hist_entry *e, const pki_h
  * and make one more entry of the same keys (a garbage address of a chain
  * then has two rows). Entries of addresses in a map compare transitively:
  * their look-up is e. */
-static pk_hist_entry *perf_entry(pk_hist *rp, pk_hist_entry *e, const pki_hist_ctx *c, bool hid)
+static pk_hist_entry *perf_lookup(pk_hist *rp, pk_hist_entry *e, const pki_hist_ctx *c, bool hid)
 {
-	if (!e || c->loc->has_map || c->loc->sym || rp->in_broken)
-		return e;
-	pk_hist_entry *x = pki_hist_rbt_find(&rp->in, e, table_cmp, rp);
+	if (!rp->in_live)
+		in_make(rp);
+	pk_hist_entry *x = pki_hist_rbt_find_again(&rp->in, e->in_at, e, table_cmp, rp);
 	if (x)
 		return x;
 	pk_hist_entry *d = dup_entry(rp, e, c, hid);
-	bool ok = d != NULL;
 	if (d)
-		pki_hist_rbt_add(&rp->in, d, table_cmp, rp, false, &ok);
-	rp->in_broken |= !ok;
+		in_add(rp, d);
+	rp->in_broken |= !d;
 	return d ? d : e;
+}
+
+/* perf_lookup's for an address without a map, else e (inline: the
+ * common case costs no call). */
+static inline pk_hist_entry *perf_entry(pk_hist *rp, pk_hist_entry *e, const pki_hist_ctx *c, bool hid)
+{
+	if (!e || c->loc->has_map || c->loc->sym || rp->in_broken)
+		return e;
+	return perf_lookup(rp, e, c, hid);
 }
 
 /* Whether --comm, --pid, --tid, --dsos, --symbols, --socket-filter, -x hide
@@ -727,31 +756,47 @@ static int cmp_out(const void *a, const void *b)
  * order: by event, then per key those without a dso or symbol after
  * those with one, names by strcmp, a symbol by its start and an address
  * without one by itself (perf compares them by their difference as a
- * signed number, which wraps: kept). */
-static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+ * signed number, which wraps: kept; wrap false: as unsigned numbers, a
+ * transitive order, the same where no two numbers compared are 2^63 or
+ * more apart). */
+static int keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool wrap)
 {
-	if (x->ev != y->ev)
-		return x->ev < y->ev ? -1 : 1;
-	return pki_hist_table_cmp_keys(rp, x, y);
-}
-
-int pki_hist_table_cmp_keys(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
-{
+	unsigned du = x->unresolved ^ y->unresolved;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
-		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
-		if (ux != uy)
-			return ux ? 1 : -1;
-		int c = rp->o.keys[k]->order == PK_HIST_ORD_SYM ? 0 : strcmp(x->cols[k], y->cols[k]);
-		if (c)
+		if (du >> k & 1)
+			return x->unresolved >> k & 1 ? 1 : -1;
+		/* interned within one histogram: equal texts, one pointer (diff
+		 * compares two histograms' entries: strcmp where they differ) */
+		const char *a = x->cols[k], *b = y->cols[k];
+		int c = a == b ? 0 : strcmp(a, b);
+		if (c && rp->o.keys[k]->order != PK_HIST_ORD_SYM)
 			return c;
-		int64_t d = (int64_t)(x->nums[k] - y->nums[k]);
-		if (d)
-			return d < 0 ? -1 : 1;
-		c = strcmp(x->cols[k], y->cols[k]);
+		if (x->nums[k] != y->nums[k]) {
+			if (wrap)
+				return (int64_t)(x->nums[k] - y->nums[k]) < 0 ? -1 : 1;
+			return x->nums[k] < y->nums[k] ? -1 : 1;
+		}
 		if (c)
 			return c;
 	}
 	return 0;
+}
+
+static int table_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool wrap)
+{
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	return keys_cmp(rp, x, y, wrap);
+}
+
+int pki_hist_table_cmp_keys(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	return keys_cmp(rp, x, y, true);
+}
+
+static int table_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	return table_cmp_as(rp, x, y, true);
 }
 
 static int cmp_table(const void *a, const void *b)
@@ -759,14 +804,73 @@ static int cmp_table(const void *a, const void *b)
 	return table_cmp(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b);
 }
 
+static int cmp_table_unsigned(const void *a, const void *b)
+{
+	return table_cmp_as(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b, false);
+}
+
+/* Whether the table order of all (sorted by its unsigned form, a
+ * transitive order) is that form: no two entries it compares by their
+ * numbers are 2^63 or more apart, as their wrapping difference then
+ * disagrees with their order. Entries it compares by key k's number are
+ * those equal before it, a run of the sorted array with that number
+ * ascending: its first and last decide. */
+static bool table_order_unsigned(const pk_hist *rp, pk_hist_entry *const *all, size_t n)
+{
+	size_t from[PK_HIST_MAX_KEYS] = {0}; /* per key, where its run began */
+	int nk = rp->o.nr_keys;
+	for (size_t i = 1; i < n; i++) {
+		const pk_hist_entry *a = all[i - 1], *b = all[i];
+		int k = 0, run = 0; /* key k's run goes on (run 1), or ends (0) */
+		for (; a->ev == b->ev && k < nk; k++) {
+			bool by_sym = rp->o.keys[k]->order == PK_HIST_ORD_SYM;
+			if (((a->unresolved ^ b->unresolved) >> k & 1) || (!by_sym && a->cols[k] != b->cols[k]))
+				break;
+			if (a->nums[k] != b->nums[k]) {
+				if (b->nums[k] - all[from[k]]->nums[k] >= (UINT64_C(1) << 63))
+					return false;
+				run = 1;
+				break;
+			}
+			if (a->cols[k] != b->cols[k]) {
+				run = 1;
+				break;
+			}
+		}
+		for (k += run; k < nk; k++) /* the runs from here on start at b */
+			from[k] = i;
+	}
+	return true;
+}
+
+/* The entries in the order made, then the dups; their count. */
+static size_t list_entries(const pk_hist *rp, pk_hist_entry **all)
+{
+	size_t n = 0;
+	for (pk_hist_entry *e = rp->first; e; e = e->hnext)
+		all[n++] = e;
+	for (pk_hist_entry *e = rp->dups; e; e = e->dnext)
+		all[n++] = e;
+	return n;
+}
+
 /* perf's collapse: its tree of entries as made (rp->in) walked in order and
  * each entry hung in a second tree by the same order, merged into an entry
  * of its keys met on its way down (perf's look-up missed some, collapse
  * finds others). all gets the second tree's walk: perf's table order.
- * false (all unchanged) when in does not hold all's n entries or memory
- * runs out. */
+ * Where the tree was not needed during the run (no dups) and the order is
+ * transitive on the entries, the walks are a sort: made without trees.
+ * false (all in the order made) when in does not hold all's n entries or
+ * memory runs out. */
 static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 {
+	if (!rp->in_live) {
+		qsort(all, *n, sizeof(*all), cmp_table_unsigned);
+		if (table_order_unsigned(rp, all, *n))
+			return true; /* no two entries tie: nothing merges */
+		list_entries(rp, all);
+		in_make(rp);
+	}
 	if (rp->in_broken || rp->in.n != *n)
 		return false;
 	pk_hist_entry **w = malloc((*n ? *n : 1) * sizeof(*w));
@@ -785,8 +889,10 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 	size_t k = ok ? pki_hist_rbt_walk(&col, all) : 0;
 	pki_hist_rbt_free(&col);
 	free(w);
-	if (!ok || !k) /* all may be part written: made again by the caller's sort */
+	if (!ok || !k) { /* all may be part written: back in the order made */
+		list_entries(rp, all);
 		return false;
+	}
 	*n = k;
 	return true;
 }
@@ -820,23 +926,20 @@ static int cmp_identity(const void *a, const void *b)
 	return 0;
 }
 
-static void free_entry(pk_hist_entry *e, int nr_keys)
+static void free_entry(pk_hist_entry *e)
 {
-	for (int k = 0; k < nr_keys; k++)
-		free(e->cols[k]);
-	free(e->v);
+	free(e->v); /* its texts: pk_hist's */
 	free(e);
 }
 
 /* e's texts made at the end (late_text); *changed set when one is new. */
-static void late_texts(const pk_hist *rp, pk_hist_entry *e, bool *changed)
+static void late_texts(pk_hist *rp, pk_hist_entry *e, bool *changed)
 {
 	for (int k = 0; k < rp->o.nr_keys; k++) {
 		char t[PK_HIST_NAME_MAX];
 		if (late_text(rp, k, e, t, sizeof(t)) && strcmp(t, e->cols[k])) {
-			char *d = strdup(t);
+			const char *d = pki_strmap_intern(&rp->texts, t);
 			if (d) {
-				free(e->cols[k]);
 				e->cols[k] = d;
 				*changed = true;
 			}
@@ -855,14 +958,9 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
 	if (rp->fast) /* entries merge below: the cache's use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
-	for (pk_hist_entry *e = rp->first; e; e = e->hnext) {
-		all[n++] = e;
-		late_texts(rp, e, &changed);
-	}
-	for (pk_hist_entry *e = rp->dups; e; e = e->dnext) {
-		all[n++] = e;
-		late_texts(rp, e, &changed);
-	}
+	n = list_entries(rp, all);
+	for (size_t i = 0; i < n; i++)
+		late_texts(rp, all[i], &changed);
 	sort_rp = rp;
 	if (changed && n > 1) {
 		qsort(all, n, sizeof(*all), cmp_identity);
@@ -916,12 +1014,13 @@ void pk_hist_free(pk_hist *rp)
 		return;
 	for (pk_hist_entry *e = rp->first, *nx; e; e = nx) {
 		nx = e->hnext;
-		free_entry(e, rp->o.nr_keys);
+		free_entry(e);
 	}
 	pki_strmap_free(&rp->entries, NULL);
+	pki_strmap_free(&rp->texts, NULL);
 	for (pk_hist_entry *e = rp->dups, *nx; e; e = nx) {
 		nx = e->dnext;
-		free_entry(e, rp->o.nr_keys);
+		free_entry(e);
 	}
 	pki_hist_rbt_free(&rp->in);
 	pki_hist_filters_free(rp);

@@ -141,18 +141,27 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 	return 0;
 }
 
+/* perf 6.1 refuses -g (other than none) on a file, not a pipe, whose
+ * events sample no call chains (and the session makes none). */
+static bool chains_refused(const pk_hist *h, pk_session *s)
+{
+	bool chains = pk_session_samples_with(s, PERF_SAMPLE_CALLCHAIN);
+	return h->o.cg_set && h->o.cg.mode != PK_HIST_CG_NONE && !chains &&
+	       !pk_pd_is_pipe(pk_session_reader(s)) && !pk_session_synth_chains(s);
+}
+
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err)
 {
 	settle_view(h, s, hdr);
 	int rc = settle_branches(&h->o, s, err);
-	bool parent = false, chains = false;
+	bool parent = false;
 	for (int k = 0; k < h->o.nr_keys; k++)
 		parent |= !strcmp(h->o.keys[k]->name, "parent");
-	const pk_pd_reader *r = pk_session_reader(s);
-	for (size_t i = 0; i < pk_pd_nr_evsels(r); i++)
-		chains |= (pk_pd_evsel_at(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-	if (!rc && parent && !chains && !pk_pd_is_pipe(r)) /* perf 6.1's refusal */
+	bool chains = pk_session_samples_with(s, PERF_SAMPLE_CALLCHAIN);
+	if (!rc && parent && !chains && !pk_pd_is_pipe(pk_session_reader(s))) /* perf 6.1's refusal */
 		return pk_err(err, -ENOEXEC, "Selected --sort parent, but no callchain data. "
 			      "Did you call 'perf record' without -g?");
+	if (!rc && chains_refused(h, s))
+		rc = pk_err(err, -ENOENT, "-g: the samples have no call chains");
 	return rc;
 }

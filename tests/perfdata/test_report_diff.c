@@ -70,6 +70,8 @@ static const rcase cases[] = {
 	/* --group / --no-group on two events outside a group: perf's forced leader */
 	{"rd.data", "--group"}, {"rd.data", "--no-group"}, {"rd.data", "--group -n -s comm"},
 	{"f.data", "-T"},
+	/* -g on a file without call chains: perf 6.1 refuses it (no table) */
+	{"f.data", "-g caller"}, {"f.data", "--no-children -g folded"}, {"f.data", "-g caller -g none"},
 	/* -F: columns and the order they make, with and without -s */
 	{"f.data", "-F overhead,sym"}, {"f.data", "-F sym"}, {"f.data", "-F overhead,sample,period,comm"},
 	{"f.data", "-F overhead_sys,overhead_us,dso"}, {"f.data", "-F +period"},

@@ -382,12 +382,18 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 }
 
 /* What the file decides (pk_hist_settle); perf's error for -b on a file
- * without branch stacks or a branch key outside the branch view. */
+ * without branch stacks or a branch key outside the branch view (< 0),
+ * for -g on one without call chains (1: perf prints no table, status 0). */
 static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	int rc = pk_hist_settle(hist, s, h, &err);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 1;
+	}
 	if (rc == -ENODATA)
 		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
 				"without -b?\n");
@@ -534,7 +540,8 @@ static int report_run(pk_hist *hist, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
 	rc = settle(hist, s, &h);
-	if (rc) { /* perf 6.1: no parent key without chains, its header line and 0 */
+	int refused = rc > 0; /* -g without chains: perf's header lines, no table, 0 */
+	if (rc < 0) { /* perf 6.1: no parent key without chains, its header line and 0 */
 		if (rc == -ENOEXEC && !o->quiet)
 			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		pk_session_close(s);
@@ -551,7 +558,7 @@ static int report_run(pk_hist *hist, report_args *a)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	pd_header_note_modeled(pk_session_reader(s), "report", !o->quiet, o->quiet ? stderr : stdout);
 	int status = 0;
-	if (!a->header_only && !cpus_refused(o, s, &h)) {
+	if (!a->header_only && !refused && !cpus_refused(o, s, &h)) {
 		if (a->dump)
 			pd_session_spe_dump(s);
 		if (a->dump) {
