@@ -11,6 +11,8 @@ not perf 6.1's).
 import subprocess
 import sys
 
+import oracle61
+
 
 def out(tool, *args):
     p = subprocess.run([tool, "list"] + list(args), capture_output=True, text=True)
@@ -26,9 +28,7 @@ def listed(text, header):
 
 
 def main(argv):
-    v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
+    if not oracle61.have_perf61():
         return 77
     pk = argv[1]
     checks = [("pmu", out("perf", "--raw-dump", "pmu"), out(pk, "--raw-dump", "pmu")),

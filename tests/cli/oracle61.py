@@ -1,7 +1,9 @@
 """What the Python tests against Linux perf 6.1 with served counts share
-(metrics_perf61.py, stat_layout_perf61.py, topdown_shadow_perf61.py): whether perf 6.1 and a mount
+(metrics_perf61.py, stat_layout_perf61.py, topdown_shadow_perf61.py, and
+whether perf 6.1 is here for the others with a _perf61 name): whether perf 6.1 and a mount
 namespace are here, and peo_stub.c built into a fresh folder.
 
+  oracle61.have_perf61()                      False: skipped (said why)
   tmp, stub = oracle61.prepare(src, prefix)   None, None: skipped (said why)
   env = oracle61.stub_env(PERF_CPUID=...)     the environment of a stubbed run"""
 import os
@@ -9,15 +11,23 @@ import subprocess
 import tempfile
 
 
-def prepare(src, prefix):
-    """(tmp folder, stub path), or (None, None) after printing why the test
-    is skipped (exit 77): no perf 6.1, or no mount namespace (needs root)."""
+def have_perf61():
+    """Whether perf 6.1 is on PATH; False after printing that the test is
+    skipped (exit 77)."""
     try:
         v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
     except OSError:
         v = ""
     if "perf version 6.1" not in v:
         print("perf 6.1 not installed: skipped")
+        return False
+    return True
+
+
+def prepare(src, prefix):
+    """(tmp folder, stub path), or (None, None) after printing why the test
+    is skipped (exit 77): no perf 6.1, or no mount namespace (needs root)."""
+    if not have_perf61():
         return None, None
     if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
         print("no mount namespace (needs root): skipped")

@@ -13,6 +13,8 @@ import json
 import subprocess
 import sys
 
+import oracle61
+
 EVENTS = "cpu-clock,context-switches,page-faults"
 
 
@@ -57,9 +59,7 @@ def shape(lines, fmt):
 
 
 def main(argv):
-    v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
+    if not oracle61.have_perf61():
         return 77
     bad = 0
     for fmt, args in [("csv", ["-x,", "-e", EVENTS]), ("json", ["-j", "-e", EVENTS]),

@@ -11,6 +11,8 @@ import re
 import subprocess
 import sys
 
+import oracle61
+
 CMD = ["-e", "task-clock,page-faults", "-I", "100", "--interval-count", "2"]
 CASES = [["-x,", "--summary"], ["-x,", "--summary", "--no-csv-summary"],
          ["-x;", "--summary"], ["-j", "--summary"], ["--summary"]]
@@ -34,9 +36,7 @@ def masked(tool, args):
 
 
 def main(argv):
-    v = subprocess.run(["perf", "--version"], capture_output=True, text=True).stdout
-    if "perf version 6.1" not in v:
-        print("perf 6.1 not installed: skipped")
+    if not oracle61.have_perf61():
         return 77
     bad = 0
     for args in [CMD + c for c in CASES] + NO_I:

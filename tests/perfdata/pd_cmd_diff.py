@@ -25,10 +25,9 @@ import lzma
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import allowed_list, is_listed, no_perf61, run, small_diff_args  # noqa: E402
+from pd_diff import allowed_list, command_setup, is_listed, run  # noqa: E402
 
 OPTIONS = ["", "-c delta", "-c delta-abs", "-c ratio", "-c wdiff:1,2", "-c wdiff:3,-2 -F -p",
            "-p", "-F", "-c ratio -F -p", "-b", "-b -F -p", "-c ratio -b", "-o 0",
@@ -83,18 +82,10 @@ def compare(pk, cid, opts, files, tmp, env, show):
 
 
 def main():
-    a = small_diff_args(__doc__)
+    a = command_setup(__doc__, "pk-cmd-diff-")
     if isinstance(a, int):
         return a
-    show, keep, srcdir, pk = a
-    wl = os.environ.get("PK_WORKLOAD")
-    why = no_perf61()
-    if why or not wl:
-        print("SKIP: %s" % (why or "PK_WORKLOAD must name the workload"))
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="pk-cmd-diff-")
-    os.makedirs(tmp, exist_ok=True)
-    env = dict(os.environ, HOME=tmp, PERF_BUILDID_DIR=os.path.join(tmp, ".debug"))
+    show, keep, srcdir, pk, wl, tmp, env = a
     try:
         record("perf", "perf1.data", wl, "200 2000000", tmp, env)
         record("perf", "perf2.data", wl, "600 3000000", tmp, env)

@@ -23,10 +23,9 @@ usage: pd_cmd_inject.py [--show] [--keep DIR]
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pd_diff import allowed_list, is_listed, no_perf61, run, small_diff_args  # noqa: E402
+from pd_diff import allowed_list, command_setup, is_listed, run  # noqa: E402
 
 VIEWS = [("script", "script"), ("report", "report --stdio"), ("buildid-list", "buildid-list")]
 OPTIONS = ["", "-b", "--buildid-all"]
@@ -39,18 +38,10 @@ def view(cmd, path, tmp, env):
 
 
 def main():
-    a = small_diff_args(__doc__)
+    a = command_setup(__doc__, "pk-cmd-inject-")
     if isinstance(a, int):
         return a
-    show, keep, srcdir, pk = a
-    wl = os.environ.get("PK_WORKLOAD")
-    why = no_perf61()
-    if why or not wl:
-        print("SKIP: %s" % (why or "PK_WORKLOAD must name the workload"))
-        return 77
-    tmp = keep or tempfile.mkdtemp(prefix="pk-cmd-inject-")
-    os.makedirs(tmp, exist_ok=True)
-    env = dict(os.environ, HOME=tmp, PERF_BUILDID_DIR=os.path.join(tmp, ".debug"))
+    show, keep, srcdir, pk, wl, tmp, env = a
     rec = "record -e cpu-clock -c 250000"
     try:
         for cmd in ("perf %s -B -o nb.data -- %s 200 2000000" % (rec, wl),

@@ -154,6 +154,26 @@ def no_perf61():
     return None
 
 
+def command_setup(doc, prefix):
+    """What a command's differential script (pd_cmd_diff.py, pd_cmd_inject.py)
+    starts from: (show, keep, srcdir, pmukit, workload, tmp, env), env with
+    its own HOME and build-id cache in tmp; or the exit status after saying
+    why not (2: usage, 77: no perf 6.1 or no workload)."""
+    a = small_diff_args(doc)
+    if isinstance(a, int):
+        return a
+    show, keep, srcdir, pk = a
+    wl = os.environ.get("PK_WORKLOAD")
+    why = no_perf61()
+    if why or not wl:
+        print("SKIP: %s" % (why or "PK_WORKLOAD must name the workload"))
+        return 77
+    tmp = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(os.environ, HOME=tmp, PERF_BUILDID_DIR=os.path.join(tmp, ".debug"))
+    return show, keep, srcdir, pk, wl, tmp, env
+
+
 def small_diff_args(doc):
     """The arguments of the small differential scripts (through test_args):
     (show, keep, srcdir, pmukit), or an exit status 2 after printing the
