@@ -259,6 +259,13 @@ void pd_test_drop_tip(char *s)
 	memmove(p, end, strlen(end) + 1);
 }
 
+void pd_test_drop_rest_inlined(char *s)
+{
+	static const char mark[] = "[...] (inlined)\n";
+	for (char *p = strstr(s, mark); p; p = strstr(p + 5, mark))
+		memmove(p + 5, p + 5 + 10, strlen(p + 5 + 10) + 1); /* " (inlined)" out */
+}
+
 void pd_test_group_desc(pk_pd_writer *w, uint32_t leader, uint32_t nr)
 {
 	pk_pd_buf g = {0};

@@ -58,6 +58,11 @@ void pd_test_put_record(struct pk_pd_writer *w, const struct perf_event_attr *a,
 
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);
+/* The fractal rest line's " (inlined)" taken out ("[...] (inlined)" ->
+ * "[...]"): perf 6.1 prints it from a field it never sets (its rest
+ * symbol's `inlined`, malloc'd), so with or without it by the heap's
+ * history; pmukit always prints it (docs/perfdata-differences.md). */
+void pd_test_drop_rest_inlined(char *s);
 /* The fixture (tests/data/<fixture>, xz) decompressed into the test's folder
  * as name, its path into out (n bytes); perf and pmukit then read it with
  * no build-id cache (HOME and PERF_BUILDID_DIR in that folder). */

@@ -116,6 +116,8 @@ static int run_case(const rcase *c, const char *listed)
 	assert_non_null(theirs);
 	assert_non_null(ours);
 	pd_test_drop_tip(theirs);
+	pd_test_drop_rest_inlined(theirs);
+	pd_test_drop_rest_inlined(ours);
 	bool same = !strcmp(theirs, ours);
 	snprintf(key, sizeof(key), "`%s%s%s`", c->file, c->opts[0] ? " " : "", c->opts);
 	if (!same && pd_test_report_cut_agrees(ours, theirs)) {
