@@ -104,7 +104,8 @@ enum pk_hist_order { PK_HIST_ORD_TEXT, PK_HIST_ORD_NUM, PK_HIST_ORD_SYM, PK_HIST
 		     PK_HIST_ORD_DESC_NUM, PK_HIST_ORD_WEIGHT };
 /* The address a branch key looks at, and what makes it unresolved. */
 enum pk_hist_side { PK_HIST_SIDE_ENTRY, PK_HIST_SIDE_FROM, PK_HIST_SIDE_TO };
-enum pk_hist_unres { PK_HIST_U_NONE, PK_HIST_U_SYM, PK_HIST_U_MAP };
+/* PK_HIST_U_PARENT: the parent key's [other] (no function matched) */
+enum pk_hist_unres { PK_HIST_U_NONE, PK_HIST_U_SYM, PK_HIST_U_MAP, PK_HIST_U_PARENT };
 
 /* A sort key (read-only, the library's table; callers never allocate
  * one, so it may grow at its end). */

@@ -44,11 +44,16 @@ void pki_hist_filters_free(pk_hist *rp)
 	rp->re_state = 0;
 }
 
+/* The parent: the first function matching the regex in perf's walk of the
+ * chain, which follows the chains' order: from the root in caller order
+ * (perf's default with Children, and -G), so the outermost match then. */
 const char *pki_hist_parent_of(const pk_hist *rp, const pki_hist_loc *chain, size_t n)
 {
-	for (size_t i = 0; (rp->re_state & 1) && i < n; i++)
+	for (size_t step = 0; (rp->re_state & 1) && step < n; step++) {
+		size_t i = rp->o.cg.caller ? n - 1 - step : step;
 		if (chain[i].sym && !regexec(&rp->parent_re, chain[i].sym, 0, NULL, 0))
 			return chain[i].sym;
+	}
 	return NULL;
 }
 

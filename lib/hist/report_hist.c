@@ -330,7 +330,8 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 		e->cols[k] = texts[k];
 		if ((key->order == PK_HIST_ORD_SYM && !c->loc->sym) ||
 		    (key == &pki_hist_keys[PKI_HIST_KEY_DSO].k && !c->loc->has_map) ||
-		    (key->unres == PK_HIST_U_SYM && !l->sym) || (key->unres == PK_HIST_U_MAP && !l->has_map))
+		    (key->unres == PK_HIST_U_SYM && !l->sym) || (key->unres == PK_HIST_U_MAP && !l->has_map) ||
+		    (key->unres == PK_HIST_U_PARENT && nums[k]))
 			e->unresolved |= (uint8_t)(1u << k);
 	}
 	*rp->last = e; /* the entries in the order made */

@@ -126,8 +126,8 @@ static void k_cgroup(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 
 static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = 0;
 	const char *p = c->hist ? pki_hist_parent_of(c->hist, c->chain, c->nr_chain) : NULL;
+	*num = !p; /* [other]: perf's null parent, after the named ones */
 	put(b, n, p ? p : "[other]");
 }
 
@@ -362,7 +362,9 @@ const pki_hist_keydef pki_hist_keys[] = {
 	KEY("weight", "Weight", PK_HIST_ORD_WEIGHT, true, false, k_weight),
 	KEY("local_weight", "Local Weight", PK_HIST_ORD_DESC_NUM, true, false, k_weight),
 	KEY("cgroup", "Cgroup", PK_HIST_ORD_NUM, false, false, k_cgroup),
-	KEY("parent", "Parent symbol", PK_HIST_ORD_TEXT, true, false, k_parent),
+	{{.name = "parent", .title = "Parent symbol", .order = PK_HIST_ORD_TEXT, .pad_last = true,
+	  .unres = PK_HIST_U_PARENT},
+	 k_parent},
 	KEY("symbol_size", "Symbol size", PK_HIST_ORD_NUM, true, false, k_sym_size),
 	KEY("dso_size", "DSO size", PK_HIST_ORD_NUM, true, false, k_dso_size),
 	KEY("trace", "Trace output", PK_HIST_ORD_TEXT, false, false, k_trace),

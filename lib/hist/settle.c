@@ -98,9 +98,6 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
 	settle_parent(o);
 	o->need_chain = o->use_cg || o->children || o->exclude_other;
-	for (int k = 0; k < o->nr_keys; k++)
-		if (!strcmp(o->keys[k]->name, "parent"))
-			o->need_chain = true;
 	elide(o);
 }
 
@@ -136,8 +133,9 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 	if (!o->branch_view)
 		return 0;
 	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
-	if (!o->sort_given)
+	if (!o->sort_given) /* -p's parent key after the view's (perf) */
 		set_keys(o, view_keys, sizeof(view_keys) / sizeof(view_keys[0]));
+	settle_parent(o);
 	return 0;
 }
 
@@ -157,6 +155,7 @@ int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error 
 	bool parent = false;
 	for (int k = 0; k < h->o.nr_keys; k++)
 		parent |= !strcmp(h->o.keys[k]->name, "parent");
+	h->o.need_chain |= parent || h->o.exclude_other; /* the branch view's too */
 	bool chains = pk_session_samples_with(s, PERF_SAMPLE_CALLCHAIN);
 	if (!rc && parent && !chains && !pk_pd_is_pipe(pk_session_reader(s))) /* perf 6.1's refusal */
 		return pk_err(err, -ENOEXEC, "Selected --sort parent, but no callchain data. "

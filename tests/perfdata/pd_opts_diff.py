@@ -43,6 +43,7 @@ CHECKS = (
         "--comms workload", "-c workload", "--comm workload", "-S main",
         "--symbol-filter main", "--symbol-filter page --no-children",
         "-U", "-U --no-children", "-p main", "-p main -x", "-x", "-p main -x --no-children",
+        "-p main -G", "-p main -s sym", "-p 'main|fault' -s parent,sym -g none",
         "-p '('", "--ignore-callees main", "--ignore-callees main --no-children",
         "--ignore-callees page_fault --no-children",
         "--ignore-callees page_fault -g caller --no-children", "--ignore-callees get_page",
