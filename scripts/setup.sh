@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config clang libclang-rt-dev
       libpfm4-dev libjansson-dev libelf-dev libdw-dev libzstd-dev libtraceevent-dev libcmocka-dev
-      linux-perf python3 hyperfine chromium)
+      linux-perf python3 hyperfine chromium groff-base)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -17,6 +17,11 @@ struct pk_cmd {
 	const pk_optspec *opts;             /* its options: parsing, help, completion */
 };
 
+/* man.c: a command's man page (pmukit-CMD(1)) from its option table, and
+ * pmukit(1) listing the commands; troff's man macros on out. */
+void pk_man_command(const struct pk_cmd *c, FILE *out);
+void pk_man_overview(const struct pk_cmd *cmds, size_t n, FILE *out);
+
 int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

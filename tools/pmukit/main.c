@@ -10,6 +10,9 @@
  * script's SPE --csv/--jsonl); checked output (every write and close, stdout
  * at exit, here).
  *
+ * Man pages: `pmukit help --man [CMD]` from the same tables (man.c), made
+ * and installed by the build.
+ *
  * One cmd_<name>.c per subcommand, with its helpers: list's metric sections
  * (list_metrics.c); stat's lines (stat_print.c), --topdown (stat_topdown.c),
  * --model (the model run: pk_model_run) and -M (printed from lib/topdown's pk_metric_groups);
@@ -211,6 +214,20 @@ static void list_commands(void)
 	printf("\n");
 }
 
+/* `pmukit help --man [CMD]`: the man page of CMD, or pmukit(1). */
+static int man_page(const char *cmd)
+{
+	if (!cmd) {
+		pk_man_overview(commands, NR_COMMANDS, stdout);
+		return close_stdout("help", 0);
+	}
+	const struct pk_cmd *c = find_command(cmd);
+	if (!c)
+		return 1;
+	pk_man_command(c, stdout);
+	return close_stdout("help", 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -222,6 +239,8 @@ int main(int argc, char **argv)
 		printf("pmukit version %s\n", PMUKIT_VERSION);
 		return 0;
 	}
+	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "--man"))
+		return man_page(argc > 3 ? argv[3] : NULL);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			const struct pk_cmd *c = find_command(argv[2]);
