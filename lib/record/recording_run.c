@@ -246,6 +246,8 @@ static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
  * the totals taken; the first error kept in *rc. */
 static void close_output(pk_recording *r, bool ok, bool ran_pass, int *rc, pk_error *err)
 {
+	if (!r->w) /* a switch of the output failed: closed already */
+		return;
 	if (!r->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
 		uint64_t t[2] = {0, 0};
 		pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
@@ -271,7 +273,7 @@ int pk_recording_finish(pk_recording *r, bool ok, pk_error *err)
 	pk_recorder_disable(r->rec, NULL);
 	int rc = 0;
 	bool ran_pass = false;
-	if (ok)
+	if (ok && r->w)
 		rc = last_records(r, &ran_pass, err);
 	close_output(r, ok, ran_pass, &rc, err);
 	return rc;

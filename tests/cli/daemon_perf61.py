@@ -110,6 +110,8 @@ class Run:
     def steps(self):
         rc, _, err = self.call("start")
         self.out["start"] = rc
+        if rc:
+            raise RuntimeError(f"{self.tool} daemon start: status {rc}: {err.strip()[:200]}")
         self.until("the lock", lambda: os.path.exists(os.path.join(self.base, "lock"))
                    and open(os.path.join(self.base, "lock")).read().strip())
         self.server = int(open(os.path.join(self.base, "lock")).read())
@@ -177,12 +179,12 @@ def main(argv):
             perf, pk = (f.result() for f in futs)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    bad = 0
-    for key in perf.keys() | pk.keys():
+    bad, keys = 0, perf.keys() | pk.keys()
+    for key in sorted(keys):
         if perf.get(key) != pk.get(key):
             bad += 1
             print(f"DIFF {key}:\n  perf 6.1: {perf.get(key)!r}\n  pmukit:   {pk.get(key)!r}")
-    print(f"{len(perf) - bad} of {len(perf)} steps the same as perf 6.1's")
+    print(f"{len(keys) - bad} of {len(keys)} steps the same as perf 6.1's")
     return 1 if bad or "error" in perf else 0
 
 

@@ -294,8 +294,13 @@ static int run(const ropts *o, int argc, char **argv)
 	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1}};
 	pk_error_clear(&s.err);
 	char why[4300];
-	if (o->control && ctl_open(&s.ctl, o->control, why, sizeof(why)) < 0)
+	int bad = o->control ? ctl_open(&s.ctl, o->control, why, sizeof(why)) : 0;
+	if (bad == -1)
 		return pk_cli_usage_error("record", "%s", why);
+	if (bad) {
+		fprintf(stderr, "pmukit record: %s\n", why);
+		return 1;
+	}
 	if (o->model) {
 		s.model = pk_model_new(o->model, &s.err);
 		if (!s.model) {

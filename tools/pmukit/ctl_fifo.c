@@ -52,12 +52,12 @@ static int open_fifos(ctl_chan *c, const char *list, char *why, size_t n)
 	c->ctl_fd = open(ctl, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (c->ctl_fd < 0) {
 		snprintf(why, n, "--control fifo:%s: cannot open '%s': %s", list, ctl, strerror(errno));
-		return -1;
+		return -2;
 	}
 	if (ack && (c->ack_fd = open(ack, O_RDWR | O_CLOEXEC)) < 0) {
 		snprintf(why, n, "--control fifo:%s: cannot open '%s': %s", list, ack, strerror(errno));
 		ctl_close(c);
-		return -1;
+		return -2;
 	}
 	return 0;
 }

@@ -34,8 +34,9 @@ typedef struct ctl_chan {
 } ctl_chan;
 
 /* The channel of --control SPEC: "fifo:CTL[,ACK]" (the fifos opened
- * read-write, so a writer going away is no end) or "fd:CTL[,ACK]". 0, or
- * -1 with why (in perf's terms) in why. */
+ * read-write, so a writer going away is no end) or "fd:CTL[,ACK]". 0; -1
+ * for a SPEC not of these forms or fds not open, -2 for fifos that cannot
+ * be opened; why said in why. */
 int ctl_open(ctl_chan *c, const char *spec, char *why, size_t n);
 /* The next command; its argument (after the word) or the unknown text in
  * arg (n bytes, may be NULL). */

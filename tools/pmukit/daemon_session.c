@@ -232,6 +232,10 @@ void daemon_reconfig(dserver *d)
 		daemon_log("failed: reconfig: %s: the sessions run on as they were", why);
 		return;
 	}
+	char base[PATH_MAX];
+	if (c.base && (!realpath(c.base, base) || strcmp(base, d->base)))
+		daemon_log("reconfig: base '%s' ignored: the daemon keeps %s (stop and start it "
+			   "to move)", c.base, d->base);
 	drop_or_restart(d, &c);
 	add_new(d, &c);
 	dconf_free(&c);
