@@ -12,7 +12,10 @@ timestamps are masked:
     new pid, listed with its new run), session b removed (stopped),
   - stop: the server and its sessions gone, the files left in each session
     folder (names; perf's .debug, its build-id cache, left out: pmukit fills
-    none), and the dumps readable by perf 6.1's report.
+    none), and the dumps readable by perf 6.1's report;
+and, first, the channel the daemon speaks to its sessions: record
+--control=fifo:ctl,ack driven by hand (ping, disable, enable, evlist, stop):
+the ack bytes, what record says, the file perf 6.1 reads.
 A daemon cannot outlive the test: each step has a timeout, and at the end
 (or on any failure) the server's process group (it runs in its own session,
 its records with it) is killed.
@@ -21,6 +24,7 @@ its records with it) is killed.
 import concurrent.futures
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -156,7 +160,44 @@ class Run:
             for n in os.listdir(b) if n.startswith("perf.data."))
 
 
+def control(tool, tmp):
+    """record --control fifo:ctl,ack driven by hand: each command's answer
+    on ack (bytes), what record says (its closing lines left out: perf's
+    and pmukit's words differ), and whether perf 6.1 reads the file."""
+    for n in ("ctl", "ack"):
+        os.mkfifo(os.path.join(tmp, n))
+    p = subprocess.Popen([tool, "record", "--control=fifo:ctl,ack", "-e", "cpu-clock",
+                          "-o", "c.data", "sleep", "30"], cwd=tmp, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    ack = os.open(os.path.join(tmp, "ack"), os.O_RDWR)
+    ctl = os.open(os.path.join(tmp, "ctl"), os.O_RDWR)
+    out = {}
+    try:
+        for cmd in ("ping", "disable", "enable", "evlist", "stop"):
+            os.write(ctl, (cmd + "\n").encode())
+            ready = select.select([ack], [], [], STEP_TIMEOUT)[0]
+            out["control " + cmd] = os.read(ack, 64) if ready else None
+        so, se = p.communicate(timeout=STEP_TIMEOUT)
+        out["control stdout"] = so
+        out["control stderr"] = [l for l in se.splitlines() if not l.startswith("[ ")]
+        out["control perf reads the file"] = subprocess.run(
+            ["perf", "report", "--stdio", "-i", os.path.join(tmp, "c.data")],
+            capture_output=True, timeout=STEP_TIMEOUT).returncode
+    finally:
+        os.close(ack)
+        os.close(ctl)
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    return out
+
+
 def run(tool, tmp):
+    try:
+        control_out = control(tool, tmp)
+    except Exception as e:  # said in the comparison
+        control_out = {"control error": str(e)}
     r = Run(tool, tmp)
     try:
         r.steps()
@@ -164,7 +205,7 @@ def run(tool, tmp):
         r.out["error"] = str(e)
     finally:
         r.kill()
-    return r.out
+    return {**control_out, **r.out}
 
 
 def main(argv):

@@ -129,7 +129,8 @@ ctl_cmd ctl_next(ctl_chan *c, char *arg, size_t n)
 
 void ctl_ack(ctl_chan *c)
 {
-	if (c->ack_fd >= 0 && write(c->ack_fd, ACK, sizeof(ACK) - 1) < 0)
+	/* with its NUL, as perf 6.1 writes it */
+	if (c->ack_fd >= 0 && write(c->ack_fd, ACK, sizeof(ACK)) < 0)
 		return; /* the other side has gone: nothing to tell */
 }
 

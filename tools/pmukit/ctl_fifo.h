@@ -1,6 +1,6 @@
 /* perf's control channel (record --control, what perf daemon speaks to its
  * sessions): commands as text on a control fd or fifo, each answered with
- * "ack\n" on an ack fd or fifo.
+ * "ack\n" and a NUL (perf 6.1's bytes) on an ack fd or fifo.
  *
  * The recording's side (ctl_open, ctl_next, ctl_ack) reads without
  * blocking: a command ends at '\n' or '\0', or where one read's bytes end
@@ -41,7 +41,7 @@ int ctl_open(ctl_chan *c, const char *spec, char *why, size_t n);
 /* The next command; its argument (after the word) or the unknown text in
  * arg (n bytes, may be NULL). */
 ctl_cmd ctl_next(ctl_chan *c, char *arg, size_t n);
-/* "ack\n" on the ack fd, when there is one. */
+/* "ack\n\0" on the ack fd, when there is one. */
 void ctl_ack(ctl_chan *c);
 void ctl_close(ctl_chan *c);
 

@@ -11,13 +11,13 @@
 
 #include "builtin.h"
 
-/* The events named on stdout, one a line (the control command "evlist"). */
+/* The events named on stderr (perf 6.1's), one a line: the control
+ * command "evlist". */
 static void list_events(pk_recording *r)
 {
 	pk_evlist *l = pk_recording_evlist(r);
 	for (size_t i = 0; i < pk_evlist_count(l); i++)
-		printf("%s\n", pk_evsel_name(pk_evlist_at(l, i)));
-	fflush(stdout);
+		fprintf(stderr, "%s\n", pk_evsel_name(pk_evlist_at(l, i)));
 }
 
 /* The events on or off: every one (perf's 'enable' without a name). */

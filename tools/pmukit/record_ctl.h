@@ -15,7 +15,7 @@
 #include "ctl_fifo.h"
 
 /* The commands waiting on c acted on, each acked: enable, disable, ping,
- * stop (*stop set), evlist (the event names on stdout); snapshot and
+ * stop (*stop set), evlist (the event names on stderr); snapshot and
  * unknown ones said on stderr. */
 void rec_ctl_handle(ctl_chan *c, pk_recording *r, bool *stop);
 /* output's dump name (perf's, unused yet) into buf. */
