@@ -15,19 +15,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "ctl_fifo.h"
 
 #define SESSION_MAX_ARGS 256
 
 void daemon_log(const char *fmt, ...)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	struct tm tm;
-	localtime_r(&ts.tv_sec, &tm);
 	char when[32];
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	printf("[%s.%06ld] ", when, ts.tv_nsec / 1000);
+	long ns = pk_cli_local_time("%Y-%m-%d %H:%M:%S", when, sizeof(when));
+	printf("[%s.%06ld] ", when, ns / 1000);
 	va_list ap;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);

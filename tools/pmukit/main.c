@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <pmukit/cpumap.h>
 #include <pmukit/kernel.h>
@@ -105,6 +106,17 @@ int pk_cli_nonempty(const char *cmd, const char *opt, const char *val, const cha
 	if (!val || val[strspn(val, " \t\n")])
 		return 0;
 	return pk_cli_usage_error(cmd, "%s '%s': no %s given", opt, val, what);
+}
+
+long pk_cli_local_time(const char *fmt, char *buf, size_t n)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	localtime_r(&ts.tv_sec, &tm);
+	if (!strftime(buf, n, fmt, &tm) && n)
+		buf[0] = '\0';
+	return ts.tv_nsec;
 }
 
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,

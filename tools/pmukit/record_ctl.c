@@ -61,13 +61,9 @@ void rec_ctl_handle(ctl_chan *c, pk_recording *r, bool *stop)
 void rec_dump_name(const char *output, char *buf, size_t n)
 {
 	for (int tries = 0; tries < 200; tries++) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		struct tm tm;
-		localtime_r(&ts.tv_sec, &tm);
 		char when[32];
-		strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm);
-		snprintf(buf, n, "%s.%s%02ld", output, when, ts.tv_nsec / 10000000);
+		long ns = pk_cli_local_time("%Y%m%d%H%M%S", when, sizeof(when));
+		snprintf(buf, n, "%s.%s%02ld", output, when, ns / 10000000);
 		struct stat st;
 		if (stat(buf, &st) < 0)
 			return;
