@@ -150,6 +150,15 @@ int pk_recording_step(pk_recording *r, pk_error *err);
 /* With ok, the last pass, the lost counts and the BUILD_ID pass; then the
  * file closed. Returns the first error; the stats are set either way. */
 int pk_recording_finish(pk_recording *r, bool ok, pk_error *err);
+/* The events on or off (a control command's enable/disable; on ends -D's
+ * wait). 0, or a negative errno with err set. */
+int pk_recording_enable(pk_recording *r, bool on, pk_error *err);
+/* --switch-output: the output finished as pk_recording_finish finishes it
+ * (its last records, BUILD_ID), renamed to dump, and a new one begun under
+ * the output's name with the state synthesized again (the running command's
+ * task and maps). The stats are the dumped file's. Not in a pipe (-EINVAL).
+ * On failure the recording has no output: finish with ok false. */
+int pk_recording_switch(pk_recording *r, const char *dump, pk_error *err);
 const pk_recording_totals *pk_recording_stats(const pk_recording *r);
 /* The command's wait status once it ended during the recording. */
 bool pk_recording_child_status(const pk_recording *r, int *status);

@@ -24,6 +24,7 @@ struct pk_recording {
 	bool system_wide, traced, pipe_mode, dummy, refused;
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
+	bool switched;               /* the output was switched: the command runs */
 	int child_status;            /* its wait status once child_done */
 	bool delayed;                /* -D: the events not enabled yet */
 	struct timespec t0;          /* when the delay began */

@@ -106,7 +106,8 @@ static int synth_targets(pk_recording *r, const pk_synth *syn, pk_error *err)
 }
 
 /* The tasks before the recording: every one (system-wide), the targets, or
- * the forked command's name until its exec. */
+ * the forked command's name until its exec (after a switch of the output:
+ * the running command's task, its maps). */
 static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
 {
 	int rc = pk_synth_kernel_mmap(syn, err);
@@ -114,12 +115,15 @@ static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
 		rc = pk_synth_all_tasks(syn, err);
 	else if (rc == 0 && !r->traced)
 		rc = synth_targets(r, syn, err);
-	if (rc == 0 && r->traced)
+	if (rc == 0 && r->traced && r->switched && r->wl.pid > 0)
+		rc = pk_synth_task(syn, r->wl.pid, false, err);
+	else if (rc == 0 && r->traced && !r->switched)
 		rc = pk_synth_comm(syn, r->wl.pid, r->wl.pid, "pmukit-exec", err);
 	return rc;
 }
 
-/* The state before recording: kernel map, tasks, time conversion. */
+/* The state before recording (or after a switch of the output): kernel
+ * map, tasks, time conversion. */
 static int synthesize(pk_recording *r, pk_error *err)
 {
 	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
@@ -238,13 +242,12 @@ static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
 	return rc < 0 ? rc : 0;
 }
 
-int pk_recording_finish(pk_recording *r, bool ok, pk_error *err)
+/* The output finished (SAMPLE_TIME when the pass did not run) and closed,
+ * the totals taken; the first error kept in *rc. */
+static void close_output(pk_recording *r, bool ok, bool ran_pass, int *rc, pk_error *err)
 {
-	pk_recorder_disable(r->rec, NULL);
-	int rc = 0;
-	bool ran_pass = false;
-	if (ok)
-		rc = last_records(r, &ran_pass, err);
+	if (!r->w) /* a switch of the output failed: closed already */
+		return;
 	if (!r->pipe_mode && !ran_pass) { /* perf's SAMPLE_TIME without its pass */
 		uint64_t t[2] = {0, 0};
 		pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, t, sizeof(t), NULL);
@@ -256,12 +259,48 @@ int pk_recording_finish(pk_recording *r, bool ok, pk_error *err)
 	pk_error_clear(&e);
 	int crc = pk_pd_writer_close(r->w, &e);
 	r->w = NULL;
-	if (crc < 0 && ok && rc == 0) {
+	if (crc < 0 && ok && *rc == 0) {
 		if (!e.code)
 			pk_err(&e, crc, "%s: %s", r->output, strerror(-crc));
 		if (err)
 			*err = e;
-		rc = crc;
+		*rc = crc;
 	}
+}
+
+int pk_recording_finish(pk_recording *r, bool ok, pk_error *err)
+{
+	pk_recorder_disable(r->rec, NULL);
+	int rc = 0;
+	bool ran_pass = false;
+	if (ok && r->w)
+		rc = last_records(r, &ran_pass, err);
+	close_output(r, ok, ran_pass, &rc, err);
 	return rc;
+}
+
+int pk_recording_enable(pk_recording *r, bool on, pk_error *err)
+{
+	if (!on)
+		return pk_recorder_disable(r->rec, err);
+	r->delayed = false; /* enabled now: -D's delay is over */
+	return pk_recorder_enable(r->rec, err);
+}
+
+int pk_recording_switch(pk_recording *r, const char *dump, pk_error *err)
+{
+	if (r->pipe_mode || !r->w)
+		return pk_err(err, -EINVAL, "--switch-output: %s", r->w ? "not to a pipe"
+										: "no output open");
+	bool ran_pass = false;
+	int rc = last_records(r, &ran_pass, err);
+	close_output(r, true, ran_pass, &rc, err);
+	if (rc < 0)
+		return rc;
+	if (rename(r->output, dump) < 0)
+		return pk_err(err, -errno, "%s -> %s: %s", r->output, dump, strerror(errno));
+	r->switched = true;
+	if ((rc = open_output(r, err)) < 0)
+		return rc;
+	return synthesize(r, err);
 }

@@ -4,7 +4,9 @@
  * the kernel's maximum is lowered with a note (no print); an AUX event not
  * first is refused as a usage error; a finished file reads back whole;
  * --call-graph's words set the mode, the stack dump (rounded up to 8) or
- * the entry limit as perf 6.1, and a bad word leaves the options alone. */
+ * the entry limit as perf 6.1, and a bad word leaves the options alone;
+ * --switch-output's switch splits the samples between two whole files,
+ * events switched off take none (pk_recording_switch, pk_recording_enable). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,14 +60,21 @@ static uint64_t file_samples(const char *path)
 	return n;
 }
 
-/* r opened, begun, stepped to the scenario's end and finished. */
-static void record_to_end(pk_recording *r, pk_model *m)
+/* r opened, begun and started. */
+static void record_start(pk_recording *r)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	assert_int_equal(pk_recording_open(r, &err), 0);
 	assert_int_equal(pk_recording_begin(r, &err), 0);
 	assert_int_equal(pk_recording_start(r, &err), 0);
+}
+
+/* r stepped to the scenario's end and finished. */
+static void record_finish(pk_recording *r, pk_model *m)
+{
+	pk_error err;
+	pk_error_clear(&err);
 	int rc;
 	while ((rc = pk_recording_step(r, &err)) == 1 && pk_model_now(m) < pk_model_end(m))
 		;
@@ -99,7 +108,8 @@ static void test_records_scenario(void **state)
 	assert_int_equal(ns.asked, 1000000000);
 	assert_int_equal(pk_evsel_attr(pk_evlist_at(pk_recording_evlist(r), 0))->sample_freq,
 			 (uint64_t)max);
-	record_to_end(r, m);
+	record_start(r);
+	record_finish(r, m);
 	const pk_recording_totals *t = pk_recording_stats(r);
 	uint64_t samples = t->samples;
 	assert_true(samples > 0);
@@ -109,6 +119,67 @@ static void test_records_scenario(void **state)
 	pk_recording_free(r);
 	pk_model_free(m);
 	assert_int_equal(file_samples(path), samples);
+	pk_test_rmtree(dir);
+}
+
+/* Steps until the model's clock reaches t (or the recording ends). */
+static void step_until(pk_recording *r, pk_model *m, uint64_t t)
+{
+	pk_error err;
+	pk_error_clear(&err);
+	while (pk_model_now(m) < t && pk_recording_step(r, &err) == 1)
+		;
+}
+
+/* --switch-output's switch: the file so far finished under the dump's name
+ * (its samples there), a new one begun under the output's name with the
+ * rest; together they hold every sample the rings gave. Events switched
+ * off take no samples until switched on again. A switch to a name that
+ * cannot be made fails and leaves finish nothing to close. */
+static void test_switch_and_enable(void **state)
+{
+	(void)state;
+	char *dir = pk_test_tmpdir();
+	char path[4096], dump[4200], bad[4200];
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	snprintf(dump, sizeof(dump), "%s/perf.data.1", dir);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/perf.data.2", dir);
+	pk_model *m = pk_test_model(pk_test_example("skylake.json"));
+	const char *ev[] = {"cycles"};
+	pk_recording_opts o = model_opts(m, ev, 1);
+	o.output = path;
+	pk_recording *r;
+	pk_error err;
+	pk_error_clear(&err);
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	record_start(r);
+	uint64_t end = pk_model_end(m);
+	step_until(r, m, end / 3);
+	assert_int_equal(pk_recording_switch(r, dump, &err), 0);
+	uint64_t first = pk_recording_stats(r)->samples;
+	assert_true(first > 0);
+	assert_int_equal(pk_recording_enable(r, false, &err), 0);
+	uint64_t before = pk_recording_stats(r)->rings->nr_samples;
+	step_until(r, m, end / 2);
+	assert_int_equal(pk_recording_stats(r)->rings->nr_samples, before);
+	assert_int_equal(pk_recording_enable(r, true, &err), 0);
+	record_finish(r, m);
+	uint64_t second = pk_recording_stats(r)->samples;
+	assert_true(second > 0);
+	assert_int_equal(first + second, pk_recording_stats(r)->rings->nr_samples);
+	pk_recording_free(r);
+	assert_int_equal(file_samples(dump), first);
+	assert_int_equal(file_samples(path), second);
+	/* a dump name that cannot be made: the error, then nothing to finish */
+	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
+	assert_int_equal(pk_recording_configure(r, &err), 0);
+	record_start(r);
+	assert_int_equal(pk_recording_switch(r, bad, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, bad));
+	assert_true(pk_recording_finish(r, false, &err) == 0);
+	pk_recording_free(r);
+	pk_model_free(m);
 	pk_test_rmtree(dir);
 }
 
@@ -187,7 +258,8 @@ static void test_every_task(void **state)
 	pk_error_clear(&err);
 	assert_int_equal(pk_recording_new(&o, &r, &err), 0);
 	assert_int_equal(pk_recording_configure(r, &err), 0);
-	record_to_end(r, m);
+	record_start(r);
+	record_finish(r, m);
 	assert_true(pk_recording_stats(r)->samples > 0);
 	pk_recording_free(r);
 	o.tids = "999999";
@@ -252,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_scenario),
+		cmocka_unit_test(test_switch_and_enable),
 		cmocka_unit_test(test_aux_event_not_first_refused),
 		cmocka_unit_test(test_bad_event_is_the_parsers_error),
 		cmocka_unit_test(test_call_graph_words),

@@ -31,9 +31,11 @@ int cmd_script(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_evlist(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
 
 extern const pk_optspec list_optspec, encode_optspec, stat_optspec, record_optspec,
-	report_optspec, script_optspec, diff_optspec, inject_optspec, evlist_optspec;
+	report_optspec, script_optspec, diff_optspec, inject_optspec, evlist_optspec,
+	daemon_optspec;
 
 /* Prints "pmukit <cmd>: " + a rendered error to stderr. */
 void pk_cli_print_error(const char *cmd, const pk_error *err);
@@ -52,6 +54,10 @@ int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t
  * "pmukit <cmd>: cannot write '<name>': <why>" (name NULL: the standard
  * output) and returns -errno. */
 int pk_cli_fclose(FILE *f, const char *cmd, const char *name);
+/* The local time now, formatted by strftime's fmt into buf (n bytes);
+ * returns the nanoseconds past its second (for perf's fractions in logs and
+ * file names). */
+long pk_cli_local_time(const char *fmt, char *buf, size_t n);
 /* --model SCENARIO for list and encode: the scenario's machine, its sysfs
  * root (into root, PATH_MAX bytes) and CPUID (into cpuid, 64 bytes). 0, or
  * 1 with the error said as "pmukit <cmd>: ...". */

@@ -24,14 +24,22 @@
 #include <pmukit/workload.h>
 
 #include "builtin.h"
+#include "record_ctl.h"
 #include "session_cli.h"
 #include "stat_print.h"
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t switch_signals; /* --switch-output: SIGUSR2s so far */
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_switch_signal(int sig)
+{
+	(void)sig;
+	switch_signals++;
 }
 
 #define RECORD_MAX_EVENT_OPTS 64
@@ -43,6 +51,8 @@ typedef struct ropts {
 	const char *model;           /* --model: a scenario file */
 	bool quiet;                  /* -q: no closing lines */
 	const char *filter;          /* --filter, for the event before it */
+	const char *control;         /* --control fd:...|fifo:... */
+	bool switch_output;          /* --switch-output (on SIGUSR2) */
 } ropts;
 
 /* One recording: the library's, and the model it may run on. */
@@ -52,6 +62,8 @@ typedef struct rsession {
 	pk_recording *rec;
 	pk_model *model;             /* --model */
 	const pk_kernel *kernel;     /* the model's, or NULL: the real one */
+	ctl_chan ctl;                /* --control's channel (ctl_fd -1: none) */
+	sig_atomic_t switches;       /* the SIGUSR2s acted on */
 } rsession;
 
 /* The library's notes, in perf's (and pmukit's) words. */
@@ -169,11 +181,28 @@ static int open_events(rsession *s)
 	return 0;
 }
 
+/* Between passes: --control's commands, --switch-output's signals.
+ * false when a switch failed (said); *stop: the control said stop. */
+static bool controls(rsession *s, bool *stop)
+{
+	if (s->ctl.ctl_fd >= 0)
+		rec_ctl_handle(&s->ctl, s->rec, stop);
+	while (s->switches != switch_signals) {
+		s->switches++;
+		if (!rec_switch_output(s->rec, s->o->r.output))
+			return false;
+	}
+	return true;
+}
+
 /* Steps until the library or the caller stops; false when the output
  * failed (said here). */
 static bool record_loop(rsession *s)
 {
-	while (!stop_signal) {
+	bool stop = false;
+	while (!stop_signal && !stop) {
+		if (!controls(s, &stop))
+			return false;
 		int rc = pk_recording_step(s->rec, &s->err);
 		if (rc < 0) {
 			pk_cli_print_error("record", &s->err);
@@ -208,7 +237,7 @@ static void print_aux_summary(const rsession *s, const pk_record_stats *st)
 			  "the period with -c)", ": raise the period with -c");
 }
 
-static void print_summary(const rsession *s)
+static void print_summary(const rsession *s, const char *name)
 {
 	const pk_recording_totals *rs = pk_recording_stats(s->rec);
 	const pk_record_stats *st = rs->rings;
@@ -227,12 +256,12 @@ static void print_summary(const rsession *s)
 			" LOST records and %" PRIu64 " samples (PERF_FORMAT_LOST) ]\n",
 			st->nr_lost, st->nr_lost_records, st->nr_lost_samples);
 	print_aux_summary(s, st);
-	if (rs->samples < st->nr_samples)
+	if (rs->samples < st->nr_samples && !s->o->switch_output) /* rings: all the files' */
 		fprintf(stderr, "[ pmukit record: %" PRIu64 " samples read did not reach the output ]\n",
 			st->nr_samples - rs->samples);
 	fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 		(double)rs->bytes / (1024.0 * 1024.0),
-		pk_recording_pipe(s->rec) ? "(pipe)" : s->o->r.output, rs->samples);
+		pk_recording_pipe(s->rec) ? "(pipe)" : name, rs->samples);
 }
 
 /* From the file begun to the file closed; the exit status. */
@@ -254,14 +283,24 @@ static int record(rsession *s)
 	int rc = pk_recording_finish(s->rec, ok, &s->err);
 	if (rc < 0)
 		pk_cli_print_error("record", &s->err);
-	print_summary(s);
+	/* --switch-output: the last file a dump too; perf's words for its name */
+	bool dumped = s->o->switch_output && rc >= 0 && rec_dump_final(s->o->r.output);
+	print_summary(s, dumped ? "perf.data.<timestamp>" : s->o->r.output);
 	return code ? code : ok && rc >= 0 ? 0 : 1;
 }
 
 static int run(const ropts *o, int argc, char **argv)
 {
-	rsession s = {.o = o};
+	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1}};
 	pk_error_clear(&s.err);
+	char why[4300];
+	int bad = o->control ? ctl_open(&s.ctl, o->control, why, sizeof(why)) : 0;
+	if (bad == -1)
+		return pk_cli_usage_error("record", "%s", why);
+	if (bad) {
+		fprintf(stderr, "pmukit record: %s\n", why);
+		return 1;
+	}
 	if (o->model) {
 		s.model = pk_model_new(o->model, &s.err);
 		if (!s.model) {
@@ -282,6 +321,7 @@ static int run(const ropts *o, int argc, char **argv)
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_recording_free(s.rec);
 	pk_model_free(s.model);
+	ctl_close(&s.ctl);
 	return status;
 }
 
@@ -316,7 +356,8 @@ static int parse_mmap_pages(const char *arg, ropts *o)
 enum {
 	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
 	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
-	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT,
+	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT, O_CONTROL,
+	O_SWITCH_OUTPUT,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -383,6 +424,13 @@ static const pk_opt record_opts_table[] = {
 	{"quiet", 'q', 0, no_argument, NULL, "no closing lines"},
 	{"max-size", 0, O_MAX_SIZE, required_argument, "SIZE",
 	 "stop when the file reaches SIZE (4096, 512K, 10M, 1G)"},
+	{"control", 0, O_CONTROL, required_argument, "fifo:CTL[,ACK]|fd:CTL[,ACK]",
+	 "take commands on CTL (enable, disable, ping, stop,\n"
+	 "evlist), each answered with 'ack\\n' on ACK"},
+	{"switch-output", 0, O_SWITCH_OUTPUT, optional_argument, "signal",
+	 "on SIGUSR2, keep the file so far as\n"
+	 "OUTPUT.<timestamp> and go on in a new one (the last\n"
+	 "file too); sizes and times are refused"},
 	{"filter", 0, O_FILTER, required_argument, "FILTER",
 	 "refused: tracepoint and address filters are not set"},
 	{"no-buildid", 'B', 0, no_argument, NULL, "accepted: pmukit writes no build ids"},
@@ -481,6 +529,14 @@ static int parse_attr_option(int c, ropts *o)
 		break;
 	}
 	case 'q': o->quiet = true; break;
+	case O_CONTROL: o->control = optarg; break;
+	case O_SWITCH_OUTPUT:
+		if (optarg && strcmp(optarg, "signal"))
+			r = pk_cli_usage_error("record", "--switch-output=%s: pmukit switches on "
+							 "SIGUSR2 only ('signal'), not at a size or "
+							 "time", optarg);
+		o->switch_output = true;
+		break;
 	case O_PER_THREAD: o->r.per_thread = true; break;
 	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
 	case 'i': o->r.no_inherit = true; break;
@@ -575,6 +631,8 @@ static int parse_options(int argc, char **argv, ropts *o)
 	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
 	if (pk_recording_opts_check(&o->r, o->model != NULL, &err) < 0)
 		return pk_cli_usage_error("record", "%s", err.msg);
+	if (o->switch_output && !strcmp(o->r.output, "-"))
+		return pk_cli_usage_error("record", "--switch-output: not to a pipe (-o -)");
 	return 0;
 }
 
@@ -593,6 +651,8 @@ int cmd_record(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = o.switch_output ? on_switch_signal : SIG_IGN; /* perf's */
+	sigaction(SIGUSR2, &sa, NULL);
 	/* a file size limit must end in a clean stop, like a full disk */
 	signal(SIGXFSZ, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);

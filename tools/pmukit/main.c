@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <pmukit/cpumap.h>
 #include <pmukit/kernel.h>
@@ -73,6 +74,7 @@ static const struct pk_cmd commands[] = {
 	{"diff", cmd_diff, "Compare perf.data files", &diff_optspec},
 	{"inject", cmd_inject, "Copy a perf.data stream with build ids put in", &inject_optspec},
 	{"evlist", cmd_evlist, "List the events of a perf.data file", &evlist_optspec},
+	{"daemon", cmd_daemon, "Run record sessions in the background", &daemon_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -107,6 +109,17 @@ int pk_cli_nonempty(const char *cmd, const char *opt, const char *val, const cha
 	if (!val || val[strspn(val, " \t\n")])
 		return 0;
 	return pk_cli_usage_error(cmd, "%s '%s': no %s given", opt, val, what);
+}
+
+long pk_cli_local_time(const char *fmt, char *buf, size_t n)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	localtime_r(&ts.tv_sec, &tm);
+	if (!strftime(buf, n, fmt, &tm) && n)
+		buf[0] = '\0';
+	return ts.tv_nsec;
 }
 
 int pk_cli_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t min,
