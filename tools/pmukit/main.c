@@ -70,6 +70,8 @@ static const struct pk_cmd commands[] = {
 	{"diff", cmd_diff, "Compare perf.data files", &diff_optspec},
 	{"inject", cmd_inject, "Copy a perf.data stream with build ids put in", &inject_optspec},
 	{"evlist", cmd_evlist, "List the events of a perf.data file", &evlist_optspec},
+	{"lock", cmd_lock, "Record lock contention and show its callers", &lock_optspec},
+	{"bench", cmd_bench, "Run perf bench's sched messaging workload", &bench_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
