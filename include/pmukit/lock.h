@@ -6,7 +6,8 @@
  * max_stack entries) past its first stack_skip entries and past the
  * functions of the kernel's lock and scheduler text (__lock_text_start..
  * __lock_text_end, __sched_text_start..__sched_text_end, looked up by name
- * in the kernel's symbol table), folded into one hash. Its name is the
+ * in the kernel's symbol table), folded into one hash (each entry's perf
+ * hash_long(ip, 64), 32 bits wide, XORed). Its name is the
  * first such caller with a symbol, "sym+0xoff" ("Unknown" when none). A
  * begin starts a wait of its thread on its lock address; the end on the
  * same thread and address ends it, the wait added to the entry of the

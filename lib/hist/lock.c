@@ -123,8 +123,10 @@ static bool is_lock_function(lock_run *lr, pk_machine *m, uint64_t ip)
 	return false;
 }
 
-/* The caller hash of a sample's chain and, into name (when not NULL), its
- * first caller's "sym+0xoff". */
+/* The caller hash of a sample's chain (at most max_stack entries): the
+ * entries past the skipped ones and the lock functions, each hashed as
+ * perf's hash_long(ip, 64), whose result is 32 bits wide; into name (when
+ * not NULL) the first of them with a symbol, "sym+0xoff". */
 static uint64_t chain_key(lock_run *lr, pk_machine *m, const pk_pd_sample *smp, char *name,
 			  size_t size)
 {
@@ -132,7 +134,6 @@ static uint64_t chain_key(lock_run *lr, pk_machine *m, const pk_pd_sample *smp, 
 	uint64_t hash = 0, nodes = 0;
 	if (name)
 		snprintf(name, size, "Unknown");
-	bool named = false;
 	for (uint64_t i = 0; i < smp->callchain_nr && nodes < lr->o->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
 		int c = pk_callchain_marker(ip, &mode);
@@ -143,14 +144,14 @@ static uint64_t chain_key(lock_run *lr, pk_machine *m, const pk_pd_sample *smp, 
 		const pk_addr_loc *loc = pk_machine_lookup(m, smp->pid, mode, ip);
 		if (loc->sym && is_lock_function(lr, m, ip))
 			continue;
-		hash ^= ip * GOLDEN_RATIO_64;
-		if (name && loc->sym && !named) {
-			named = true;
-			if (loc->symoff)
-				snprintf(name, size, "%s+%#llx", loc->sym, (unsigned long long)loc->symoff);
-			else
-				snprintf(name, size, "%s", loc->sym);
-		}
+		hash ^= (uint32_t)(ip * GOLDEN_RATIO_64);
+		if (!name || !loc->sym)
+			continue;
+		if (loc->symoff)
+			snprintf(name, size, "%s+%#llx", loc->sym, (unsigned long long)loc->symoff);
+		else
+			snprintf(name, size, "%s", loc->sym);
+		name = NULL; /* named: the rest only hashed */
 	}
 	return hash;
 }
@@ -341,8 +342,11 @@ int pk_lock_contention(const char *input, const pk_lock_opts *o, pk_lock_result 
 	pk_session *s = NULL;
 	int rc = pk_session_open(input ? input : "perf.data", &so, &s, err);
 	lock_run lr = {.o = o, .res = out};
-	if (rc >= 0)
-		rc = find_events(&lr, s, err);
+	if (rc >= 0 && (rc = find_events(&lr, s, err)) < 0) {
+		pk_error why; /* the reader's words on the file (a damaged one) said first */
+		pk_error_clear(&why);
+		pk_session_finish_failed(s, &why);
+	}
 	if (rc >= 0)
 		rc = pk_session_run(s, on_sample, &lr, err);
 	if (rc < 0 && !err->code)

@@ -14,6 +14,7 @@
  * with perf's words and exit status; -a, -C, -p, --tid and a command are
  * taken and, as perf's tracepoint mode does, do not change what is read. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,7 @@ typedef struct con_opts {
 	pk_lock_opts lo;
 	const char *input;
 	bool quiet, verbose;
+	const char *key;             /* -k as given: a bad one said after the file's errors */
 	uint64_t entries;
 	pk_lock_key fields[PK_LOCK_NR_KEYS];
 	size_t nr_fields;
@@ -201,14 +203,16 @@ static int con_option(int opt, con_opts *c, const char **fields)
 	case 'v': c->verbose = true; return 0;
 	case 'F': *fields = optarg; return 0;
 	case 'k':
-		if ((k = pk_lock_key_parse(optarg)) < 0) {
-			fprintf(stderr, "Unknown compare key: %s\n", optarg); /* perf's words, status */
-			return 234;
-		}
-		c->lo.sort = (pk_lock_key)k;
+		c->key = optarg;
+		if ((k = pk_lock_key_parse(optarg)) >= 0)
+			c->lo.sort = (pk_lock_key)k;
 		return 0;
 	case 'E': {
-		long long e = strtoll(optarg, NULL, 0); /* perf's int: 0 and less show one */
+		char *end;
+		errno = 0;
+		long long e = strtoll(optarg, &end, 0); /* perf's int: 0 and less show one */
+		if (end == optarg || *end || errno || e > INT32_MAX || e < INT32_MIN)
+			return pk_cli_usage_error("lock", "-E: '%s' is not a number", optarg);
 		c->entries = e > 0 ? (uint64_t)e : 1;
 		return 0;
 	}
@@ -242,23 +246,32 @@ static int lock_contention(int argc, char **argv)
 		if ((rc = con_option(opt, &c, &fields)))
 			return rc;
 	/* a command or -a (BPF mode's) leaves the file to read, as perf 6.1 */
-	if ((rc = parse_fields(&c, fields)))
+	pk_error err;
+	pk_error_clear(&err);
+	pk_lock_result r;
+	if ((rc = pk_lock_contention(c.input, &c.lo, &r, &err)) < 0) {
+		bool perfs = rc == -EINVAL && !err.where[0]; /* perf's words and status */
+		if (perfs)
+			fprintf(stderr, "%s\n", err.msg);
+		else
+			pk_cli_print_error("lock", &err);
+		return perfs ? 234 : 255;
+	}
+	/* the key and fields are checked once the file is, as perf 6.1 does */
+	rc = parse_fields(&c, fields);
+	if (!rc && c.key && pk_lock_key_parse(c.key) < 0) {
+		fprintf(stderr, "Unknown compare key: %s\n", c.key); /* perf's words, status */
+		rc = 234;
+	}
+	if (rc) {
+		pk_lock_result_release(&r);
 		return rc;
+	}
 	bool has_key = false;
 	for (size_t i = 0; i < c.nr_fields; i++)
 		has_key |= c.fields[i] == c.lo.sort;
 	if (!has_key)
 		c.fields[c.nr_fields++] = c.lo.sort;
-	pk_error err;
-	pk_error_clear(&err);
-	pk_lock_result r;
-	if ((rc = pk_lock_contention(c.input, &c.lo, &r, &err)) < 0) {
-		if (rc == -EINVAL && !err.where[0])
-			fprintf(stderr, "%s\n", err.msg); /* perf's words */
-		else
-			pk_cli_print_error("lock", &err);
-		return rc == -EINVAL ? 234 : 255;
-	}
 	print_result(&c, &r);
 	pk_lock_result_release(&r);
 	return 0;
