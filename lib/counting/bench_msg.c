@@ -116,8 +116,15 @@ typedef struct run {
 static int start_worker(run *r, size_t i)
 {
 	worker *w = &r->w[i];
-	if (r->o->threads) {
-		int e = pthread_create(&w->tid, NULL, thread_main, w);
+	if (r->o->threads) { /* small stacks: hundreds of workers, each with 100 bytes */
+		pthread_attr_t attr;
+		int e = pthread_attr_init(&attr);
+		if (e)
+			return -e;
+		e = pthread_attr_setstacksize(&attr, 256 * 1024);
+		if (!e)
+			e = pthread_create(&w->tid, &attr, thread_main, w);
+		pthread_attr_destroy(&attr);
 		return e ? -e : 0;
 	}
 	pid_t pid = fork();
