@@ -31,7 +31,8 @@ PUBLIC = {
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
     "recording.h": "record", "stat.h": "counting", "workload.h": "counting",
-    "script.h": "session", "diff.h": "hist", "inject.h": "record",
+    "script.h": "session", "diff.h": "hist", "inject.h": "record", "lock.h": "hist",
+    "bench.h": "counting",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

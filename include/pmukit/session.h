@@ -216,6 +216,11 @@ void pk_session_spe_same(const pk_session *s, bool *before, bool *after);
 bool pk_session_trace_usable(pk_session *s, const pk_pd_evsel *e);
 const char *pk_session_trace_text(pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp,
 				  pk_trace_mode mode, size_t *len);
+/* A number field of a tracepoint sample's payload (pk_trace_field, from
+ * the file's tracing data): 0, -ENOENT (no tracing data, no such event or
+ * field), -ERANGE (payload too short). */
+int pk_session_trace_field(pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp,
+			   const char *name, uint64_t *val);
 /* Another machine, with options (--kallsyms FILE, --no-demangle), in place
  * of the session's (before the run); 0 or -ENOMEM. */
 int pk_session_set_machine(pk_session *s, const pk_machine_opts *o, pk_error *err);

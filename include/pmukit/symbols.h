@@ -176,6 +176,11 @@ typedef struct pk_addr_loc {
 					report's tie order); 0 without a map */
 } pk_addr_loc;
 
+/* The recorded address of the kernel symbol called name, from the kernel's
+ * table as lookups see it (kallsyms, one name per address: a name that
+ * lost its address to another is not there): 0, or -ENOENT. */
+int pk_machine_kernel_symbol(pk_machine *m, const char *name, uint64_t *addr);
+
 /* cpumode: PERF_RECORD_MISC_KERNEL / _USER / ... (header.misc & 7). */
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			pk_addr_loc *loc);

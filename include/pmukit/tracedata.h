@@ -82,6 +82,12 @@ const char *pk_trace_warning(const pk_trace *t, size_t idx);
 /* "sys:name" of the format with this id (attr.config), NULL when none. */
 const char *pk_trace_event_name(const pk_trace *t, uint64_t id);
 
+/* The number field name of a payload of event id (raw, size bytes) into
+ * *val: 0, -ENOENT when the event has no such number field, -ERANGE when
+ * the payload is too short for it. */
+int pk_trace_field(const pk_trace *t, uint64_t id, const char *name, const void *raw,
+		   uint32_t size, uint64_t *val);
+
 /* Names the tracepoint events of r that have no stored name (no
  * EVENT_DESC, no EVENT_UPDATE) "sys:name" from t, as perf names them;
  * returns how many were named. */

@@ -397,9 +397,10 @@ static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
 	config_rate(e, o);
 	if (a->freq)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
-	/* tracepoints carry their payload and CPU, as perf records them */
+	/* tracepoints carry their payload, CPU and period, as perf 6.1 makes
+	 * them (a period= term keeps the period bit there too) */
 	if (a->type == PERF_TYPE_TRACEPOINT)
-		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (sample_read) {
 		a->sample_type |= PERF_SAMPLE_READ;
 		a->read_format |= PERF_FORMAT_GROUP;

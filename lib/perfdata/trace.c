@@ -322,6 +322,20 @@ const char *pk_trace_event_name(const pk_trace *t, uint64_t id)
 	return e ? e->name : NULL;
 }
 
+int pk_trace_field(const pk_trace *t, uint64_t id, const char *name, const void *raw,
+		   uint32_t size, uint64_t *val)
+{
+	struct tep_event *ev = find(t, id) ? tep_find_event(t->tep, (int)id) : NULL;
+	struct tep_format_field *f = ev ? tep_find_field(ev, name) : NULL;
+	if (!f || f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING) || f->size < 1 ||
+	    f->size > 8)
+		return -ENOENT;
+	if (!raw || (uint64_t)f->offset + (uint64_t)f->size > size)
+		return -ERANGE;
+	*val = tep_read_number(t->tep, (const uint8_t *)raw + f->offset, f->size);
+	return 0;
+}
+
 size_t pk_trace_name_evsels(const pk_trace *t, pk_pd_reader *r)
 {
 	size_t named = 0;

@@ -191,6 +191,14 @@ const char *pk_session_trace_text(pk_session *s, const pk_pd_evsel *e, const pk_
 	return pki_trace_text(&s->trace, e, smp, mode, len);
 }
 
+int pk_session_trace_field(pk_session *s, const pk_pd_evsel *e, const pk_pd_sample *smp,
+			   const char *name, uint64_t *val)
+{
+	if (!s->trace.trace || e->attr.type != PERF_TYPE_TRACEPOINT)
+		return -ENOENT;
+	return pk_trace_field(s->trace.trace, e->attr.config, name, smp->raw, smp->raw_size, val);
+}
+
 int pk_session_set_machine(pk_session *s, const pk_machine_opts *o, pk_error *err)
 {
 	return pki_session_set_machine(s, o, err);

@@ -208,3 +208,16 @@ void pki_sy_kernel_load(pk_machine *m)
 	}
 	kernel_map_extend(m);
 }
+
+int pk_machine_kernel_symbol(pk_machine *m, const char *name, uint64_t *addr)
+{
+	if (!m->kernel->loaded)
+		pki_sy_kernel_load(m);
+	const dso *k = m->kernel;
+	for (size_t i = 0; i < k->nr_syms; i++)
+		if (!k->syms[i].module && !strcmp(k->syms[i].name, name)) {
+			*addr = k->syms[i].start - (uint64_t)m->kdelta;
+			return 0;
+		}
+	return -ENOENT;
+}

@@ -34,10 +34,10 @@ import sys
 import tempfile
 import time
 
-# stat+csv_summary, stat+shadow_stat, stat_all_pmu; stat+csv_output and
+# stat+csv_summary, stat+shadow_stat, stat_all_pmu, lock_contention; stat+csv_output and
 # stat+json_output too when perf 6.1 passes them here (it fails them now
 # and then under load, and then they are not counted)
-FLOOR = 3
+FLOOR = 4
 TIMEOUT = 120
 RESULT = {2: "skip", 1: "fail"}
 RETRY_WITHIN = 30  # seconds: a failure this quick is run again,

@@ -5,7 +5,9 @@
 # which writes the report the user asked for to the caller's FILE or, for
 # "-", stderr, and the measured command's launcher (lib/counting/workload.c),
 # whose forked child _exits when its exec fails (it must never return into
-# the caller's code). Checked on the symbols each object needs (nm -u), so a
+# the caller's code), and perf bench's messaging workload
+# (lib/counting/bench_msg.c), whose forked workers _exit when done, for the
+# same reason. Checked on the symbols each object needs (nm -u), so a
 # print hidden in a macro or an inline is caught as well.
 # usage: check_no_print.sh NM ARCHIVE
 set -euo pipefail
@@ -15,7 +17,7 @@ streams='fprintf|vfprintf|fputs|fputc|putc|fwrite|__fprintf_chk|__vfprintf_chk|d
 bad=$("$nm" -A -u "$archive" | sed 's/^[^:]*://' | awk '{print $1, $NF}' | sed 's/: / /' |
 	grep -E " ($banned|$streams)(@.*)?$" |
 	grep -vE "^lib_region_report\.c\.o (stderr|$streams)(@.*)?$" |
-	grep -vE "^lib_counting_workload\.c\.o _exit(@.*)?$" || true)
+	grep -vE "^lib_counting_(workload|bench_msg)\.c\.o _exit(@.*)?$" || true)
 if [ -n "$bad" ]; then
 	echo "the library prints or exits here (object, symbol):"
 	echo "$bad"

@@ -75,6 +75,8 @@ static const struct pk_cmd commands[] = {
 	{"inject", cmd_inject, "Copy a perf.data stream with build ids put in", &inject_optspec},
 	{"evlist", cmd_evlist, "List the events of a perf.data file", &evlist_optspec},
 	{"daemon", cmd_daemon, "Run record sessions in the background", &daemon_optspec},
+	{"lock", cmd_lock, "Record lock contention and show its callers", &lock_optspec},
+	{"bench", cmd_bench, "Run perf bench's sched messaging workload", &bench_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
