@@ -4,9 +4,10 @@
  * as the JSON of pk_flame_json (in a <script type="application/json">
  * block, "</" written "<\/" so that no name ends the block), the report
  * header (`pmukit report --header-only`'s text) in a collapsible block,
- * and a small script drawing the tree: the root at the bottom, a frame's
+ * and a small script drawing the tree: the root at the top (deep stacks
+ * open on their base), the graph as tall as the frames drawn, a frame's
  * width its samples (its own and its callees'), kernel frames in blue,
- * click to zoom into a frame (its callers kept full width below), a search
+ * click to zoom into a frame (its callers kept full width above), a search
  * box that highlights the matching frames and says their share, a tooltip
  * with name, samples and percent; a URL ending in ?s=REGEXP opens with
  * that search. */
@@ -46,9 +47,7 @@ static const char page_tail[] =
 	"var H=17,graph=document.getElementById('graph'),tip=document.getElementById('tip');\n"
 	"function total(n,p){n.p=p;var t=n.v;for(var i=0;i<n.c.length;i++)t+=total(n.c[i],n);"
 	"return n.t=t;}\ntotal(root,null);\n"
-	"function depth(n){var d=0;for(var i=0;i<n.c.length;i++)d=Math.max(d,depth(n.c[i]));"
-	"return d+1;}\n"
-	"var maxd=depth(root),zoom=root,re=null;\n"
+	"var zoom=root,re=null,shown=0;\n"
 	"function hash(s){var h=0;for(var i=0;i<s.length;i++)h=(h*31+s.charCodeAt(i))|0;"
 	"return Math.abs(h);}\n"
 	"function color(n){var h=hash(n.n);if(n.l==='root')return 'rgb(200,200,200)';"
@@ -57,15 +56,16 @@ static const char page_tail[] =
 	"function esc(s){return s.replace(/&/g,'&amp;').replace(/</g,'&lt;');}\n"
 	"function pct(x){return root.t?(100*x/root.t).toFixed(2):'0.00';}\n"
 	"function frame(n,x,w,d){var e=document.createElement('div');e.className='f';"
-	"e.style.left=x+'px';e.style.width=w+'px';e.style.top=((maxd-1-d)*H)+'px';"
+	"e.style.left=x+'px';e.style.width=w+'px';e.style.top=(d*H)+'px';if(d>=shown)shown=d+1;"
 	"e.style.background=color(n);if(w>30)e.textContent=n.n;e.node=n;"
 	"if(re&&re.test(n.n))e.className+=' hit';graph.appendChild(e);return e;}\n"
-	"function draw(){graph.textContent='';graph.style.height=(maxd*H)+'px';"
+	"function draw(){graph.textContent='';shown=0;"
 	"var W=graph.clientWidth,path=[],a;for(a=zoom;a;a=a.p)path.unshift(a);"
 	"for(var i=0;i<path.length-1;i++)frame(path[i],0,W,i).className+=' dim';"
 	"(function lay(n,x,d){var w=zoom.t?W*n.t/zoom.t:0;if(w<0.5)return;frame(n,x,w,d);"
 	"var cx=x;for(var i=0;i<n.c.length;i++){lay(n.c[i],cx,d+1);"
-	"cx+=zoom.t?W*n.c[i].t/zoom.t:0;}})(zoom,0,path.length-1);match();}\n"
+	"cx+=zoom.t?W*n.c[i].t/zoom.t:0;}})(zoom,0,path.length-1);"
+	"graph.style.height=(shown*H)+'px';match();}\n"
 	"function match(){var m=document.getElementById('match');if(!re){m.textContent='';return;}"
 	"var s=0;(function walk(n){if(re.test(n.n)){s+=n.t;return;}"
 	"for(var i=0;i<n.c.length;i++)walk(n.c[i]);})(root);"
