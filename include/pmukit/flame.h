@@ -40,7 +40,8 @@ extern "C" {
 
 typedef struct pk_flame pk_flame;
 
-/* An empty table; max_stack <= 0: PK_MAX_STACK (perf script's default).
+/* An empty table; max_stack: the chain entries read (0: none, as perf;
+ * < 0: PK_MAX_STACK, perf script's default).
  * NULL when out of memory. */
 pk_flame *pk_flame_new(int max_stack);
 void pk_flame_free(pk_flame *f);

@@ -38,7 +38,7 @@ pk_flame *pk_flame_new(int max_stack)
 {
 	pk_flame *f = calloc(1, sizeof(*f));
 	if (f)
-		f->max_stack = max_stack <= 0 || max_stack > PK_MAX_STACK ? PK_MAX_STACK : max_stack;
+		f->max_stack = max_stack < 0 || max_stack > PK_MAX_STACK ? PK_MAX_STACK : max_stack;
 	return f;
 }
 

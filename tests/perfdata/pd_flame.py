@@ -12,7 +12,7 @@
   views     stackcollapse with each option (--include-tid, --include-pid,
             both, --no-comm, --tidy-java, --kernel) on the recordings, with
             none and with --kernel --include-pid --include-tid on the
-            corpus; flamegraph -f json -o - on all
+            corpus, --max-stack 3 on all; flamegraph -f json -o - on all
   left out  corpus files where pmukit's plain `script` already prints other
             chains than perf's (a [vdso] frame: perf symbolizes it with this
             host's vdso; docs/perfdata-differences.md) and one where perf's
@@ -77,6 +77,9 @@ class Check:
             self.compare("%s stackcollapse '%s'" % (name, opt),
                          "perf script report stackcollapse -- %s" % opt,
                          "%s script report stackcollapse %s" % (self.pk, opt), d)
+        self.compare("%s stackcollapse --max-stack 3" % name,
+                     "perf script report stackcollapse --max-stack 3",
+                     "%s script report stackcollapse --max-stack 3" % self.pk, d)
         self.compare("%s flamegraph json" % name,
                      "perf script report flamegraph -f json -o -",
                      "%s script -i %s report flamegraph -f json -o -" % (self.pk, path), d)

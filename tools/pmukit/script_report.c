@@ -11,6 +11,7 @@
 #include <string.h>
 #include <pmukit/flame.h>
 
+#include "builtin.h"
 #include "flame_html.h"
 #include "pd_header.h"
 #include "session_cli.h"
@@ -28,6 +29,7 @@ typedef struct report_opts {
 	bool html;                   /* flamegraph -f */
 	const char *output;          /* flamegraph -o; NULL: the default */
 	const char *input;           /* -i after the name; NULL: script's */
+	int max_stack;               /* --max-stack after the name; -1: script's */
 } report_opts;
 
 static const struct {
@@ -58,7 +60,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *s, const
 }
 
 /* stackcollapse's options (perf's: script options, then "--" and the
- * script's; here in any order, -i among them): 0 or 129 after the error. */
+ * script's; here in any order, -i and --max-stack among them): 0 or 129
+ * after the error. */
 static int parse_fold(int argc, char **argv, report_opts *o)
 {
 	for (int i = 0; i < argc; i++) {
@@ -66,6 +69,13 @@ static int parse_fold(int argc, char **argv, report_opts *o)
 		const char *v = opt_value(argc, argv, &i, "-i", "--input", &miss);
 		if (v || !strcmp(argv[i], "--")) {
 			o->input = v ? v : o->input;
+			continue;
+		}
+		if ((v = opt_value(argc, argv, &i, NULL, "--max-stack", &miss))) {
+			uint64_t n;
+			if (pk_cli_parse_u64("script", "--max-stack", v, 0, PK_MAX_STACK, &n))
+				return 129;
+			o->max_stack = (int)n;
 			continue;
 		}
 		size_t k = 0;
@@ -176,7 +186,7 @@ static int run_report(const script_report_in *in, bool flame, const report_opts 
 				 false);
 	if (rc)
 		return rc;
-	pk_flame *f = pk_flame_new(in->max_stack);
+	pk_flame *f = pk_flame_new(o->max_stack >= 0 ? o->max_stack : in->max_stack);
 	rc = 1;
 	if (!f)
 		fprintf(stderr, "pmukit script: out of memory\n");
@@ -205,7 +215,7 @@ static int run_report(const script_report_in *in, bool flame, const report_opts 
 
 int script_report(int argc, char **argv, const script_report_in *in)
 {
-	report_opts o = {0};
+	report_opts o = {.max_stack = -1};
 	bool flame = argc > 0 && !strcmp(argv[0], "flamegraph");
 	if (!flame && (argc < 1 || strcmp(argv[0], "stackcollapse"))) {
 		fprintf(stderr, "Please specify a valid report script(see 'perf script -l' for "
