@@ -14,6 +14,7 @@
 #include "pd_header.h"
 #include "session_cli.h"
 #include "script_fields.h"
+#include "script_report.h"
 #include "script_side_events.h"
 #include "script_dump.h"
 
@@ -968,7 +969,7 @@ static int filter_option(script *sc, int opt, const char *arg)
 /* long options without a letter (past the filters' SF_* and side kinds) */
 enum { O_CSV = 0x300, O_JSONL, O_SWITCH_ON, O_SWITCH_OFF, O_SHOW_ON_OFF, O_PER_EVENT_DUMP,
        O_CALL_TRACE, O_CALL_RET_TRACE, O_STOP_BT, O_ADDR_RANGE, O_MAX_BLOCKS, O_SHOW_INFO,
-       O_NOTE, O_REFUSE, O_REFUSE_ARG, O_ACCEPT, O_DEMANGLE };
+       O_NOTE, O_REFUSE, O_REFUSE_ARG, O_ACCEPT, O_DEMANGLE, O_LIST };
 
 static const pk_opt script_opts_table[] = {
 	{"input", 'i', 0, required_argument, "FILE", "input file ('-' for standard input)"},
@@ -1070,7 +1071,8 @@ static const pk_opt script_opts_table[] = {
 	{"debug-mode", 0, O_REFUSE, no_argument, NULL, "refused: perf's ordering check"},
 	{"dump-unsorted-raw-trace", 0, O_REFUSE, no_argument, NULL,
 	 "refused: the raw dump is of sorted records only"},
-	{"list", 'l', O_REFUSE, no_argument, NULL, "refused: pmukit runs no perf scripts"},
+	{"list", 'l', O_LIST, no_argument, NULL,
+	 "the report scripts pmukit runs (script report NAME: flamegraph, stackcollapse)"},
 	{"script", 's', O_REFUSE_ARG, required_argument, "NAME",
 	 "refused: pmukit runs no perf scripts (Perl, Python)"},
 	{"gen-script", 'g', O_REFUSE_ARG, required_argument, "LANG",
@@ -1146,9 +1148,12 @@ static int script_opt_more(script *sc, script_more *m, int c)
 const pk_optspec script_optspec = {
 	.cmd = "script",
 	.synopsis = "usage: pmukit script [-i FILE] [-F FIELDS] [--ns] [-G]\n"
+		    "   or: pmukit script [-i FILE] report flamegraph|stackcollapse [OPTIONS]\n"
 		    "\n"
 		    "Prints every sample of a perf.data file (default ./perf.data, or standard\n"
-		    "input when it is a pipe) the way perf script does.\n",
+		    "input when it is a pipe) the way perf script does; `report` runs perf's\n"
+		    "flamegraph (-f json|html, -o FILE) or stackcollapse (--include-tid,\n"
+		    "--include-pid, --no-comm, --tidy-java, --kernel) report natively.\n",
 	.opts = script_opts_table,
 	.stop_at_arg = true,
 };
@@ -1211,6 +1216,7 @@ int cmd_script(int argc, char **argv)
 		case O_CSV: export_fmt = PD_SPE_EXPORT_CSV; break;
 		case O_JSONL: export_fmt = PD_SPE_EXPORT_JSONL; break;
 		case O_DEMANGLE: mopts.no_demangle = false; break;
+		case O_LIST: script_report_list(stdout); return 0;
 		case PK_OPT_ERROR: goto usage; /* said */
 		default:
 			more.itrace = itrace;
@@ -1223,6 +1229,13 @@ int cmd_script(int argc, char **argv)
 	if (more.addr_range && sc.filter) {
 		pk_cli_usage_error("script", "--addr-range with -S is not supported");
 		goto usage;
+	}
+	if (optind < argc && !strcmp(argv[optind], "report")) {
+		pk_script_filter_free(sc.filter);
+		stop_bt_free(&sc);
+		bool machine = mopts.kallsyms || mopts.no_demangle || mopts.symfs;
+		script_report_in in = {input, force, sc.max_stack, machine ? &mopts : NULL};
+		return script_report(argc - optind - 1, argv + optind + 1, &in);
 	}
 	if (optind < argc) {
 		pk_cli_usage_error("script", "unexpected argument '%s'", argv[optind]);
