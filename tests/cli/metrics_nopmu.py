@@ -121,6 +121,17 @@ def check_group(pk, env):
         check(re.search(r"%s \(needs " % m, r.stderr), "group: %s is not named" % m)
 
 
+def check_pseudo_groups(pk, env, formulas):
+    """perf 6.1's -M No_group (the metrics of no group, as list shows them)
+    and -M all (every metric): each named on a metric line."""
+    for name, least in (("No_group", 1), ("all", len(formulas))):
+        r = run(pk, env, "stat", "-x,", "-M", name, "true")
+        named = {w[-1] for w in (l.split(",")[-1].split() for l in r.stderr.splitlines())
+                 if w and w[-1] in formulas}
+        check(r.returncode == 0 and len(named) >= least,
+              "-M %s: exit %d, %d metrics named, not %d" % (name, r.returncode, len(named), least))
+
+
 def eventless(formula):
     """Whether formula names no event: literals (#wall_ns, #duration_ms) and
     numbers only."""
@@ -159,6 +170,7 @@ def main():
         check_csv(pk, env, events)
         check_json(pk, env, events)
         check_group(pk, env)
+        check_pseudo_groups(pk, env, formulas)
         check_eventless(pk, env)
     print("%d failures" % len(failures))
     return 1 if failures else 0
