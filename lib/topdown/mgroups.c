@@ -21,10 +21,10 @@
  * CPU's table: their events, core or not, are absent evsels (never opened,
  * <not supported>, ungrouped), each metric printed on its first event and
  * saying what it needs when it cannot be computed, its value when it can
- * (a metric of no event merges into none there); one note says so. A metric both core types of a hybrid
- * have is two metrics (one per PMU, never merged across PMUs); there the
- * events are named PMU/EVENT/ ("cpu_atom/TOPDOWN_RETIRING.ALL/") as
- * perf prints hybrid events.
+ * (a metric of no event merges into none there); one note says so.
+ * A metric both core types of a hybrid have is two metrics (one per PMU,
+ * never merged across PMUs); there the events are named PMU/EVENT/
+ * ("cpu_atom/TOPDOWN_RETIRING.ALL/") as perf prints hybrid events.
  * It lives beside TopDown because it needs both the metric tables and
  * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does; it
  * never prints (the open's weak-group notes are the evlist's warnings). */
@@ -272,8 +272,9 @@ static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pm
 			bool no_group, pk_evlist *l, pk_error *err)
 {
 	mg_metric *m = &mg->v[i];
-	/* an event-less metric merges into any group: without a core PMU,
-	 * which prints no metric, it counts its own (below) */
+	/* a metric of no event merges into any group; without a core PMU
+	 * that group's line is <not supported>, which prints no value: it
+	 * counts its own duration_time (below) */
 	bool merge = !mg->no_merge && !(mg->absent && !m->nev);
 	const mg_metric *into = merge ? merge_into(mg, from, i) : NULL;
 	const pk_pmu *pmu = mg->absent ? NULL : pk_pmus_find(pmus, mg->side[m->side].pmu);

@@ -353,6 +353,15 @@ static void human_metric(FILE *o, const metric *m)
 	fprintf(o, " %-*s", 35 - n - 1, m->unit);
 }
 
+/* A further line: perf's new line, blank up to the metric column, the
+ * metric (no line end). */
+static void human_further(stat_printer *p, const stat_row *r, double interval_ns, const metric *m)
+{
+	human_line_start(p, r, interval_ns);
+	fprintf(p->out, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
+	human_metric(p->out, m);
+}
+
 static void print_row_human(stat_printer *p, const stat_row *r, const metric_lines *ml,
 			    double interval_ns)
 {
@@ -368,12 +377,10 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		fputc('\n', o);
 		/* its vendor metrics that say why (no core PMU), each on a line */
 		for (size_t k = 0; k < ml->nr; k++) {
-			if (!ml->v[k].why)
-				continue;
-			human_line_start(p, r, interval_ns);
-			fprintf(o, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
-			human_metric(o, &ml->v[k]);
-			fputc('\n', o);
+			if (ml->v[k].why) {
+				human_further(p, r, interval_ns, &ml->v[k]);
+				fputc('\n', o);
+			}
 		}
 		return;
 	}
@@ -382,11 +389,8 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
 	human_metric(o, &ml->v[0]);
 	for (size_t k = 1; k < ml->nr; k++) {
-		/* a further line: perf's new line, blank up to the metric column */
 		fputc('\n', o);
-		human_line_start(p, r, interval_ns);
-		fprintf(o, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
-		human_metric(o, &ml->v[k]);
+		human_further(p, r, interval_ns, &ml->v[k]);
 	}
 	if (p->runs > 1)
 		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
