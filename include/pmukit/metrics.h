@@ -230,6 +230,10 @@ typedef struct pk_metric_group_value {
 	pk_metric_style style;
 	const char *label;         /* perf's metric unit: "%  tma_retiring" */
 	const char *name;          /* "tma_retiring": --metric-only's header without a value */
+	const char *why;           /* when its events cannot be counted here (no core PMU):
+				    * "needs EVENT and N more events", said without a value
+				    * (a formula may not need them: `x if #smt_on else 0`);
+				    * else NULL */
 } pk_metric_group_value;
 /* The nth vendor metric of count idx (pk_metric_groups_value's form): 1
  * with *out filled, 0 when no more, < 0 on error. */
@@ -243,6 +247,9 @@ typedef struct pk_metric_line {
 	pk_metric_style style;
 	const char *unit;          /* without a value: what JSON names ("(null)": no row) */
 	const char *name;          /* a vendor metric's name, else NULL */
+	const char *why;           /* a vendor metric whose events cannot be counted here:
+				    * what it needs (pk_metric_group_value's; unit is then
+				    * its label, "%  tma_retiring"); else NULL */
 } pk_metric_line;
 
 typedef struct pk_metric_lines {
@@ -268,7 +275,8 @@ void pk_metric_lines_release(pk_metric_lines *ml);
 const pk_metric_def *pk_metric_defs_cpu(const pk_cpuid *id, const char *pmu, size_t *nr,
 					const char **source);
 /* Whether `name` names the row itself or one of its groups, compared
- * without case as perf does ("topdownl1" is TopdownL1). */
+ * without case as perf does ("topdownl1" is TopdownL1); a row of no group
+ * is in perf's "No_group". */
 bool pk_metric_named(const pk_metric_def *row, const char *name);
 /* A CPU's metrics as perf 6.1's list shows them (metric_list.c). */
 typedef struct pk_metric_listing {

@@ -161,6 +161,15 @@ size_t pk_counting_attr(const pk_counting *c, size_t i, void *buf)
 	return s->open.attr.size;
 }
 
+/* An evsel's status before it is opened: on no CPU of the target, absent
+ * (no PMU here counts it: never opened), or still to open. */
+static pk_open_status preset_status(const pk_evsel *e, const evsel_state *s)
+{
+	if (s->ncpu == 0)
+		return PK_OPEN_NO_CPUS;
+	return e->absent ? PK_OPEN_UNSUPPORTED : PK_OPEN_NONE;
+}
+
 /* The CPUs an evsel is opened on, from the target and its PMU. */
 static pk_cpumap *evsel_cpus(const pk_counting *c, const pk_evsel *e)
 {
@@ -224,8 +233,7 @@ pk_counting *pk_counting_new(pk_evlist *evlist, const pk_counting_opts *opts, pk
 			goto oom;
 		for (size_t k = 0; k < n; k++)
 			s->fd[k] = -1;
-		if (s->ncpu == 0)
-			s->status = PK_OPEN_NO_CPUS;
+		s->status = preset_status(e, s);
 		/* A member must be opened on its leader's CPUs; when they differ
 		 * (hybrid PMUs in one group), perf counts it outside the group. */
 		if (s->group != (int)i && (s->group < 0 || (size_t)s->group >= i ||
@@ -358,8 +366,8 @@ static int open_evsel(pk_counting *c, size_t i, pk_error *err)
 	evsel_state *s = &c->st[i];
 	evsel_state *lead = s->group != (int)i ? &c->st[s->group] : NULL;
 	unsigned long flags = c->opts.open_flags | PERF_FLAG_FD_CLOEXEC;
-	if (s->status == PK_OPEN_NO_CPUS)
-		return 0;
+	if (s->status == PK_OPEN_NO_CPUS || s->status == PK_OPEN_UNSUPPORTED)
+		return 0; /* preset: never opened */
 	if (lead && lead->status != PK_OPEN_OK) {
 		s->status = PK_OPEN_GROUP_FAILED;
 		return 0;
@@ -450,7 +458,7 @@ static size_t ungroup_weak(pk_counting *c, size_t i)
 		if (s->group != (int)li)
 			continue;
 		close_evsel(c, s);
-		s->status = s->status == PK_OPEN_NO_CPUS ? PK_OPEN_NO_CPUS : PK_OPEN_NONE;
+		s->status = preset_status(pk_evlist_at(c->evlist, k), s);
 		s->err = 0;
 		if (k == li || (slots && pk_evlist_at(c->evlist, k)->td_role == 2)) {
 			kept |= k != li;
@@ -471,8 +479,7 @@ int pk_counting_open(pk_counting *c, pk_error *err)
 	pk_counting_close(c);
 	memset(c->thread_gone, 0, (size_t)(c->nthr > 0 ? c->nthr : 1) * sizeof(bool));
 	for (size_t i = 0; i < c->nr; i++) {
-		if (c->st[i].status != PK_OPEN_NO_CPUS)
-			c->st[i].status = PK_OPEN_NONE;
+		c->st[i].status = preset_status(pk_evlist_at(c->evlist, i), &c->st[i]);
 		c->st[i].err = 0;
 		pack_open_attr(c, i); /* the evsel as it is now, with this session's changes */
 	}

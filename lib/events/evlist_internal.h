@@ -39,6 +39,9 @@ struct pk_evsel {
 	 * metric events never sample; the first other member does. */
 	int td_role;
 	pk_tool_event tool;        /* a tool event (duration_time ...), PK_TOOL_NONE */
+	bool absent;               /* no PMU of this machine counts it (stat -M's hardware
+				    * events without a core PMU): never opened, counted as
+				    * PK_OPEN_UNSUPPORTED; whoever made it says why */
 };
 
 struct pk_evlist {

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/strmap.h"
 #include "core/util.h"
 #include "events/names.h"
 #include "pmu/cpuid_internal.h"
@@ -62,7 +63,44 @@ struct pk_metric_table {
 	size_t nr;
 	event_ref *ev;
 	size_t nr_ev, cap_ev;
+	/* lower-cased names -> index + 1 (names match without case): a
+	 * table of a few hundred rows binds its thousands of references in
+	 * constant time each, which stat -M pays at every run */
+	pki_strmap row_of, ev_of;
 };
+
+/* Key of name: lower-cased into buf; NULL when it does not fit. */
+static const char *name_key(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= len)
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+	return buf;
+}
+
+/* The index + 1 map holds for name, 0 when absent (or too long to key). */
+static size_t index_of(const pki_strmap *m, const char *name)
+{
+	char buf[512];
+	const char *k = name_key(buf, sizeof(buf), name);
+	return k ? (size_t)(uintptr_t)pki_strmap_get(m, k) : 0;
+}
+
+/* Records name -> idx (the first one kept); 0 or -ENOMEM. A name too long
+ * to key is looked up the slow way. */
+static int index_put(pki_strmap *m, const char *name, size_t idx)
+{
+	char buf[512];
+	const char *k = name_key(buf, sizeof(buf), name);
+	pki_strmap_slot *sl = k ? pki_strmap_put(m, k) : NULL;
+	if (k && !sl)
+		return -ENOMEM;
+	if (sl && !sl->val)
+		sl->val = (void *)(uintptr_t)(idx + 1);
+	return 0;
+}
 
 /* Events that count the same thing for metrics: rates are per task-clock,
  * and perf takes cpu-clock for it just as well. */
@@ -94,7 +132,10 @@ static void add_kind(event_ref *r, const char *name)
 /* The index of the event_ref for name, added on first use. */
 static long intern_event(pk_metric_table *t, const char *name)
 {
-	for (size_t i = 0; i < t->nr_ev; i++)
+	size_t at = index_of(&t->ev_of, name);
+	if (at)
+		return (long)at - 1;
+	for (size_t i = 0; i < t->nr_ev && strlen(name) >= 512; i++)
 		if (!strcasecmp(t->ev[i].name, name))
 			return (long)i;
 	if (pki_grow(&t->ev, &t->cap_ev, t->nr_ev + 1, sizeof(*t->ev)) < 0)
@@ -102,7 +143,7 @@ static long intern_event(pk_metric_table *t, const char *name)
 	event_ref *r = &t->ev[t->nr_ev];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(name);
-	if (!r->name)
+	if (!r->name || index_put(&t->ev_of, name, t->nr_ev) < 0)
 		return -ENOMEM;
 	add_kind(r, name);
 	for (size_t k = 0; k < PK_ARRAY_SIZE(same_kind) && r->nr_kinds; k++)
@@ -250,10 +291,15 @@ pk_metric_table *pk_metric_table_new(const pk_metric_def *defs, size_t nr, pk_er
 		return NULL;
 	}
 	/* every row exists before any is compiled: forward references bind */
-	for (t->nr = 0; t->nr < nr; t->nr++)
+	int rc = 0;
+	for (t->nr = 0; t->nr < nr; t->nr++) {
 		t->rows[t->nr].def = defs[t->nr];
+		if (rc == 0 && defs[t->nr].name && index_put(&t->row_of, defs[t->nr].name, t->nr) < 0)
+			rc = pk_err(err, -ENOMEM, "out of memory");
+	}
 	unsigned char *state = calloc(nr ? nr : 1, 1);
-	int rc = state ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	if (!state && rc == 0)
+		rc = pk_err(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nr && rc == 0; i++)
 		rc = compile_row(t, i, err);
 	for (size_t i = 0; i < nr && rc == 0; i++)
@@ -291,6 +337,8 @@ void pk_metric_table_free(pk_metric_table *t)
 		free(t->ev[i].name);
 	free(t->ev);
 	free(t->rows);
+	pki_strmap_free(&t->row_of, NULL);
+	pki_strmap_free(&t->ev_of, NULL);
 	free(t);
 }
 
@@ -306,8 +354,11 @@ const pk_metric_def *pk_metric_table_def(const pk_metric_table *t, size_t idx)
 
 long pk_metric_table_find(const pk_metric_table *t, const char *name)
 {
-	for (size_t i = 0; i < t->nr; i++)
-		if (!strcasecmp(t->rows[i].def.name, name))
+	size_t at = index_of(&t->row_of, name);
+	if (at)
+		return (long)at - 1;
+	for (size_t i = 0; i < t->nr && strlen(name) >= 512; i++)
+		if (t->rows[i].def.name && !strcasecmp(t->rows[i].def.name, name))
 			return (long)i;
 	return -1;
 }

@@ -49,6 +49,8 @@ bool pk_metric_named(const pk_metric_def *row, const char *name)
 {
 	if (!strcasecmp(row->name, name))
 		return true;
+	if (!row->groups || !*row->groups) /* perf's pseudo group of these */
+		return !strcasecmp(name, PKI_METRIC_NO_GROUP);
 	size_t len = strlen(name);
 	for (const char *g = row->groups; g && *g;) {
 		const char *end = strchr(g, ';');

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <strings.h>
 
-#define NO_GROUP "No_group"
+#include "metrics/metric_tables.h"
+
+#define NO_GROUP PKI_METRIC_NO_GROUP
 
 static int by_name(const void *a, const void *b)
 {

@@ -35,6 +35,9 @@ typedef struct pki_metric_cpu_table {
 #define PKI_METRIC_CPU_TABLE(u, p, s, r, e)                                             \
 	{u, p, s, r, sizeof(r) / sizeof((r)[0]), e, sizeof(e) / sizeof((e)[0])}
 
+/* The group perf lists (and -M takes) for the metrics of no group. */
+#define PKI_METRIC_NO_GROUP "No_group"
+
 extern const pki_metric_cpu_table pki_metric_intel[];
 extern const size_t pki_metric_intel_nr;
 extern const pki_metric_cpu_table pki_metric_perf[];

@@ -6,7 +6,9 @@
  *
  * Invariants: a count's lines are never empty once computed (a count with
  * none gets one line without a value, unit "(null)" as perf 6.1's JSON); a
- * vendor metric without a value names no unit (""), only its name. */
+ * vendor metric without a value names no unit (""), only its name, unless
+ * it says why it has none (its events cannot be counted here): its label
+ * then. */
 #include <pmukit/metrics.h>
 #include <pmukit/util.h>
 
@@ -53,7 +55,8 @@ static int vendor_lines(pk_metric_vendor_fn vendor, const void *arg, const pk_me
 			break;
 		pk_metric_line m = {.have = vm.have, .value = vm.have ? vm.value : 0,
 				    .style = vm.have ? vm.style : PK_METRIC_SCALED,
-				    .unit = vm.have ? vm.label : "", .name = vm.name};
+				    .unit = vm.have || vm.why ? vm.label : "", .name = vm.name,
+				    .why = vm.why};
 		if (push_line(ml, m) < 0)
 			return -ENOMEM;
 	}

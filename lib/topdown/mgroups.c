@@ -15,15 +15,22 @@
  * metric whose events are all in an earlier metric's own group is counted
  * in that group (perf's merge) and printed on the first of its events
  * there; an event that is no core event (uncore, MSR) fails the setup
- * naming the metric and the event. A metric both core types of a hybrid
- * have is two metrics (one per PMU, never merged across PMUs); there the
- * events are named PMU/EVENT/ ("cpu_atom/TOPDOWN_RETIRING.ALL/") as
- * perf prints hybrid events.
+ * naming the metric and the event. A metric of no event counts
+ * duration_time (perf's rule) when it merges into no group. Without a core
+ * PMU (a VM without PMU virtualization) the metrics still resolve in the
+ * CPU's table: their events, core or not, are absent evsels (never opened,
+ * <not supported>, ungrouped), each metric printed on its first event and
+ * saying what it needs when it cannot be computed, its value when it can
+ * (a metric of no event merges into none there); one note says so.
+ * A metric both core types of a hybrid have is two metrics (one per PMU,
+ * never merged across PMUs); there the events are named PMU/EVENT/
+ * ("cpu_atom/TOPDOWN_RETIRING.ALL/") as perf prints hybrid events.
  * It lives beside TopDown because it needs both the metric tables and
  * TopDown's PERF_METRICS rule (a slots leader), as topdown.c does; it
  * never prints (the open's weak-group notes are the evlist's warnings). */
 #include <pmukit/topdown.h>
 
+#include "events/evlist_internal.h"
 #include "topdown/td_internal.h"
 
 #include <errno.h>
@@ -44,6 +51,8 @@ typedef struct mg_metric {
 	uint64_t *cfg;
 	size_t nev;
 	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
+	char *needs;               /* without a core PMU: "needs EVENT and N more events",
+				    * said when it cannot be computed; else NULL */
 } mg_metric;
 
 /* A core PMU and its CPU's metric table. */
@@ -63,6 +72,7 @@ struct pk_metric_groups {
 	mg_metric *v;
 	size_t nr;
 	bool no_merge;             /* --metric-no-merge: a group per metric */
+	bool absent;               /* no core PMU: the metrics' events are absent evsels */
 };
 
 pk_metric_groups *pk_metric_groups_new(void)
@@ -107,7 +117,8 @@ static int resolve(pk_metric_groups *mg, const char *names, int *arg, pk_error *
 		for (size_t s = 0; s < mg->nr_sides; s++) {
 			const pk_metric_table *t = mg->side[s].table;
 			for (size_t i = 0; i < pk_metric_table_nr(t) && r == 0; i++) {
-				if (!pk_metric_named(pk_metric_table_def(t, i), n))
+				/* perf 6.1 takes "all" for every metric */
+				if (strcmp(n, "all") && !pk_metric_named(pk_metric_table_def(t, i), n))
 					continue;
 				found = true;
 				if (add_metric(mg, s, (long)i, *arg) < 0)
@@ -140,11 +151,32 @@ static int by_events(const void *a, const void *b, void *mg)
 	return c ? c : (x->side > y->side) - (x->side < y->side);
 }
 
+/* Event name on pmu, or absent (pmu NULL: no core PMU counts it, never
+ * opened; its raw config kept as the table has it). */
 static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t config,
 		     pk_error *err)
 {
-	struct perf_event_attr a = {.type = pmu->type, .size = sizeof(a), .config = config};
-	return pk_evlist_add(l, &a, name, pmu) ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	struct perf_event_attr a = {.type = pmu ? pmu->type : PERF_TYPE_RAW, .size = sizeof(a),
+				    .config = config};
+	pk_evsel *e = pk_evlist_add(l, &a, name, pmu);
+	if (!e)
+		return pk_err(err, -ENOMEM, "out of memory");
+	e->absent = !pmu;
+	return 0;
+}
+
+/* Without a core PMU, what a metric m that cannot be computed needs: its
+ * first event, and how many more. */
+static int set_needs(mg_metric *m)
+{
+	if (!m->nev)
+		return 0;
+	int n = m->nev > 1 ? asprintf(&m->needs, "needs %s and %zu more event%s", m->ev[0],
+				      m->nev - 1, m->nev > 2 ? "s" : "")
+			   : asprintf(&m->needs, "needs %s", m->ev[0]);
+	if (n < 0)
+		m->needs = NULL;
+	return n < 0 ? -ENOMEM : 0;
 }
 
 /* Appends event name (PMU/name/ with pmu: a hybrid's) to m's. */
@@ -186,7 +218,9 @@ static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id
 		const char *ev = pk_expr_ref(e, i);
 		if (ev[0] == '#')
 			continue;
-		r = pk_metric_event_config(id, pmu, ev, &cfg[i], err);
+		r = pk_metric_event_config(id, *pmu ? pmu : NULL, ev, &cfg[i], err);
+		if (r == -EOPNOTSUPP && mg->absent) /* absent as the core ones are */
+			r = 0;
 		if (r < 0) { /* the message written into itself would overlap: a copy */
 			char why[sizeof(err->msg)];
 			snprintf(why, sizeof(why), "%s", err->msg);
@@ -238,9 +272,15 @@ static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pm
 			bool no_group, pk_evlist *l, pk_error *err)
 {
 	mg_metric *m = &mg->v[i];
-	const mg_metric *into = mg->no_merge ? NULL : merge_into(mg, from, i);
-	const pk_pmu *pmu = pk_pmus_find(pmus, mg->side[m->side].pmu);
-	int r = 0;
+	/* a metric of no event merges into any group; without a core PMU
+	 * that group's line is <not supported>, which prints no value: it
+	 * counts its own duration_time (below) */
+	bool merge = !mg->no_merge && !(mg->absent && !m->nev);
+	const mg_metric *into = merge ? merge_into(mg, from, i) : NULL;
+	const pk_pmu *pmu = mg->absent ? NULL : pk_pmus_find(pmus, mg->side[m->side].pmu);
+	int r = mg->absent ? set_needs(m) : 0;
+	if (r < 0)
+		return pk_err(err, r, "out of memory");
 	if (into) {
 		m->first = into->first;
 		m->nr = into->nr;
@@ -249,8 +289,11 @@ static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pm
 		m->first = pk_evlist_count(l);
 		for (size_t k = 0; k < m->nev && r == 0; k++)
 			r = add_event(l, pmu, m->ev[k], m->cfg[k], err);
+		/* perf's rule: a metric of no event counts duration_time */
+		if (r == 0 && !m->nev)
+			r = pk_evlist_parse(l, pmus, "duration_time", NULL, err);
 		m->nr = pk_evlist_count(l) - m->first;
-		if (r == 0 && !no_group && m->nr > 1) /* perf's {...}:W */
+		if (r == 0 && !no_group && m->nr > 1 && pmu) /* perf's {...}:W */
 			pk_evlist_group_weak(l, m->first, m->nr);
 	}
 	m->anchor = m->first;
@@ -355,8 +398,15 @@ int pk_metric_groups_add(pk_metric_groups *mg, const char *names, const pk_pmus 
 			    "metric` lists Skylake's); TopDown here: `pmukit stat --topdown`", id.str);
 	if (r < 0)
 		return r;
-	if (!pk_pmus_nr_core(pmus) && mg->nr > before)
-		return pk_err(err, -ENODEV, "metrics need a core PMU, and this machine has none");
+	if (!pk_pmus_nr_core(pmus) && mg->nr > before && !mg->absent) {
+		mg->absent = true;
+		pk_evlist_warn(evlist, "note: no core PMU in %s/bus/event_source/devices (a VM "
+				       "without PMU virtualization?): the metrics' hardware events are "
+				       "<not supported> and metrics that need them are not computed; "
+				       "software events, duration_time and metrics of no event still "
+				       "count",
+			       pk_pmus_root(pmus));
+	}
 	for (size_t i = before; i < mg->nr && r == 0; i++)
 		r = collect_events(mg, &mg->v[i], &id, err);
 	if (r == 0)
@@ -413,6 +463,7 @@ int pk_metric_groups_value(const pk_metric_groups *mg, const pk_metric_counts *i
 		out->value = v.value;
 		out->style = d->style;
 	}
+	out->why = m->needs;
 	free(sub);
 	return 1;
 }
@@ -423,6 +474,7 @@ void pk_metric_groups_free(pk_metric_groups *mg)
 		return;
 	for (size_t i = 0; i < mg->nr; i++) {
 		free(mg->v[i].label);
+		free(mg->v[i].needs);
 		free_events(&mg->v[i]);
 	}
 	free(mg->v);

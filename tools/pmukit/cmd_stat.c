@@ -693,12 +693,13 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 
 /* perf 6.1 counts duration_time system-wide, on CPU 0: a list of nothing
  * else makes its run a system-wide one, so named, without the command's
- * user and sys lines (unless -p, -t or -C name the target). */
+ * user and sys lines (unless -p, -t or -C name the target; not the
+ * duration_time of a metric of no event: perf 6.1 names the command). */
 static bool runs_system_wide(const struct stat_session *s)
 {
 	const struct stat_opts *o = s->o;
 	size_t n = pk_evlist_count(s->evlist);
-	if (o->all_cpus || o->pids || o->tids || o->cpu_list || o->model || !n)
+	if (o->all_cpus || o->pids || o->tids || o->cpu_list || o->model || o->nr_metrics || !n)
 		return o->all_cpus;
 	for (size_t i = 0; i < n; i++)
 		if (pk_evsel_tool(pk_evlist_at(s->evlist, i)) != PK_TOOL_DURATION)

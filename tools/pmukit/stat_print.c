@@ -67,6 +67,9 @@ static int csv_line_fields(const stat_printer *p)
 
 /* ---- Printing ----------------------------------------------------------- */
 
+/* A vendor metric's value field when its events could not be counted. */
+#define NOT_COMPUTED "<not computed>"
+
 static const char *status_text(const stat_row *r)
 {
 	if (r->status == PK_OPEN_UNSUPPORTED)
@@ -192,10 +195,24 @@ static void json_line_start(stat_printer *p, const stat_row *r, double interval_
 		fputs(", ", p->out);
 }
 
+/* A vendor metric whose events cannot be counted here (no core PMU) and
+ * that has no value: said so, never a number. */
+static bool not_computed(const metric *m)
+{
+	return !m->have && m->why;
+}
+
 static void json_metric(FILE *o, const metric *m)
 {
-	fprintf(o, "\"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
+	if (not_computed(m))
+		fprintf(o, "\"metric-value\" : \"%s\", \"metric-unit\" : ", NOT_COMPUTED);
+	else
+		fprintf(o, "\"metric-value\" : %f, \"metric-unit\" : ", m->have ? m->value : 0.0);
 	out_json_str(o, m->unit ? m->unit : "");
+	if (not_computed(m)) {
+		fprintf(o, ", \"metric-note\" : ");
+		out_json_str(o, m->why);
+	}
 }
 
 static void print_row_json(stat_printer *p, const stat_row *r, const metric_lines *ml,
@@ -226,7 +243,11 @@ static void print_row_json(stat_printer *p, const stat_row *r, const metric_line
 		out_json_str(o, p->modeled);
 	}
 	fprintf(o, "}\n");
-	for (size_t k = 1; k < ml->nr; k++) {
+	/* an uncounted event's line has no metric: the ones that say why
+	 * follow it */
+	for (size_t k = h.st ? 0 : 1; k < ml->nr; k++) {
+		if (h.st && !ml->v[k].why)
+			continue;
 		json_line_start(p, r, interval_ns);
 		json_metric(o, &ml->v[k]);
 		fprintf(o, "}\n");
@@ -254,13 +275,28 @@ static void csv_line_start(stat_printer *p, const stat_row *r, double interval_n
 	}
 }
 
+/* A line's metric fields (value, unit) and its end. */
+static void csv_metric(stat_printer *p, const metric *m)
+{
+	FILE *o = p->out;
+	char mv[64];
+	if (m->have)
+		metric_plain(m, mv, sizeof(mv));
+	if (m->have || not_computed(m)) {
+		fprintf(o, "%s%s", p->sep, m->have ? mv : NOT_COMPUTED);
+		out_csv_next(o, m->unit ? m->unit : "", p->sep);
+		fputc('\n', o);
+	} else {
+		fprintf(o, "%s%s\n", p->sep, p->sep);
+	}
+}
+
 static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines *ml,
 			  double interval_ns)
 {
 	FILE *o = p->out;
 	const char *sep = p->sep;
 	row_head h = row_head_of(r);
-	char mv[64];
 	csv_line_start(p, r, interval_ns);
 	/* text fields (a status, the unit, the event's name, a metric's unit)
 	 * quoted when they hold the separator, RFC 4180; perf 6.1 writes them
@@ -276,26 +312,12 @@ static void print_row_csv(stat_printer *p, const stat_row *r, const metric_lines
 	fprintf(o, "%s%llu%s%.2f", sep,
 		(unsigned long long)(h.st ? 0 : r->counts.run / (uint64_t)(p->runs > 1 ? p->runs : 1)),
 		sep, running_pct(&r->counts));
-	if (ml->v[0].have) {
-		metric_plain(&ml->v[0], mv, sizeof(mv));
-		fprintf(o, "%s%s", sep, mv);
-		out_csv_next(o, ml->v[0].unit ? ml->v[0].unit : "", sep);
-		fputc('\n', o);
-	} else {
-		fprintf(o, "%s%s\n", sep, sep);
-	}
+	csv_metric(p, &ml->v[0]);
 	for (size_t k = 1; k < ml->nr; k++) {
 		csv_line_start(p, r, interval_ns);
 		for (int f = 0; f < csv_line_fields(p); f++)
 			fputs(sep, o);
-		if (!ml->v[k].have) {
-			fprintf(o, "%s%s\n", sep, sep);
-			continue;
-		}
-		metric_plain(&ml->v[k], mv, sizeof(mv));
-		fprintf(o, "%s%s", sep, mv);
-		out_csv_next(o, ml->v[k].unit ? ml->v[k].unit : "", sep);
-		fputc('\n', o);
+		csv_metric(p, &ml->v[k]);
 	}
 }
 
@@ -316,6 +338,10 @@ static void human_line_start(stat_printer *p, const stat_row *r, double interval
 /* perf's metric column: " # <value> <unit>" in 35 characters, or 35 blanks. */
 static void human_metric(FILE *o, const metric *m)
 {
+	if (not_computed(m)) { /* what it needs after its label */
+		fprintf(o, " # %s  %s (%s)", NOT_COMPUTED, m->unit, m->why);
+		return;
+	}
 	if (!m->have) {
 		fprintf(o, "%-35s", "");
 		return;
@@ -325,6 +351,15 @@ static void human_metric(FILE *o, const metric *m)
 	n += pk_metric_format(m->style, m->value, mv, sizeof(mv));
 	fputs(mv, o);
 	fprintf(o, " %-*s", 35 - n - 1, m->unit);
+}
+
+/* A further line: perf's new line, blank up to the metric column, the
+ * metric (no line end). */
+static void human_further(stat_printer *p, const stat_row *r, double interval_ns, const metric *m)
+{
+	human_line_start(p, r, interval_ns);
+	fprintf(p->out, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
+	human_metric(p->out, m);
 }
 
 static void print_row_human(stat_printer *p, const stat_row *r, const metric_lines *ml,
@@ -340,6 +375,13 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		if (r->counts.run != r->counts.ena)
 			fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
 		fputc('\n', o);
+		/* its vendor metrics that say why (no core PMU), each on a line */
+		for (size_t k = 0; k < ml->nr; k++) {
+			if (ml->v[k].why) {
+				human_further(p, r, interval_ns, &ml->v[k]);
+				fputc('\n', o);
+			}
+		}
 		return;
 	}
 	stat_format_num(val, sizeof(val), pk_stat_row_value(r, p->runs) * h.scale, h.scale != 1.0 ? 2 : 0,
@@ -347,11 +389,8 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 	fprintf(o, "%18s %-4s %-32s", val, h.unit, row_name(r));
 	human_metric(o, &ml->v[0]);
 	for (size_t k = 1; k < ml->nr; k++) {
-		/* a further line: perf's new line, blank up to the metric column */
 		fputc('\n', o);
-		human_line_start(p, r, interval_ns);
-		fprintf(o, "%s%49s", p->aggr == PK_AGGR_CPU ? "        " : "", "");
-		human_metric(o, &ml->v[k]);
+		human_further(p, r, interval_ns, &ml->v[k]);
 	}
 	if (p->runs > 1)
 		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
