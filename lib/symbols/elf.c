@@ -338,6 +338,17 @@ uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off)
 	return best ? off - best->offset + best->vaddr : off;
 }
 
+uint64_t pki_sy_seg_offset(const dso *d, uint64_t vaddr)
+{
+	const seg *best = NULL;
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const seg *sg = &d->segs[i];
+		if (sg->vaddr <= vaddr && (!best || sg->vaddr >= best->vaddr))
+			best = sg;
+	}
+	return best ? vaddr - best->vaddr + best->offset : vaddr;
+}
+
 /* The ELF machine types a recording's ARCH runs (uname -m; a 64-bit
  * kernel runs its 32-bit binaries too); 0 ends the list, an empty list
  * is an architecture this table does not know. */

@@ -70,6 +70,7 @@ static const struct pk_cmd commands[] = {
 	{"diff", cmd_diff, "Compare perf.data files", &diff_optspec},
 	{"inject", cmd_inject, "Copy a perf.data stream with build ids put in", &inject_optspec},
 	{"evlist", cmd_evlist, "List the events of a perf.data file", &evlist_optspec},
+	{"probe", cmd_probe, "Add, delete and list user-space probes (uprobes)", &probe_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
