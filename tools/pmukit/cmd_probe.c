@@ -57,8 +57,11 @@ static int status(int rc)
 	return rc < 0 ? (-rc & 0xff) ? 256 - (-rc & 0xff) : 255 : 0;
 }
 
-static void say_error(const pk_error *err, const char *action)
+/* perf's words for a failure; -q keeps even these quiet (as perf's). */
+static void say_error(const pk_error *err, const char *action, bool quiet)
 {
+	if (quiet)
+		return;
 	if (err->code == -EEXIST)
 		fprintf(stderr, "Error: %s\n Hint: %s\n", err->msg, err->hint);
 	else
@@ -75,7 +78,7 @@ static int do_list(const probe_args *a)
 	size_t n;
 	int rc = pk_probe_events(NULL, &v, &n, &err);
 	if (rc < 0) {
-		say_error(&err, NULL);
+		say_error(&err, NULL, a->quiet);
 		return status(rc);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -117,14 +120,14 @@ static int do_delete(const probe_args *a)
 	}
 	pk_probe_events_free(v, n);
 	if (rc == 0 && !hits) {
-		for (size_t j = 0; j < a->ndel; j++)
+		for (size_t j = 0; j < a->ndel && !a->quiet; j++)
 			fprintf(stderr, "\"%s\" does not hit any event.\n", a->dels[j]);
-		rc = pk_err(&err, -ENOENT, "no event deleted");
-		fputs("  Error: Failed to delete events.\n", stderr);
-		return status(rc);
+		if (!a->quiet)
+			fputs("  Error: Failed to delete events.\n", stderr);
+		return status(-ENOENT);
 	}
 	if (rc < 0)
-		say_error(&err, "delete");
+		say_error(&err, "delete", a->quiet);
 	return status(rc);
 }
 
@@ -136,7 +139,7 @@ static int do_funcs(const probe_args *a)
 	size_t n;
 	int rc = pk_probe_funcs(a->exec, a->filter, &names, &n, &err);
 	if (rc < 0) {
-		say_error(&err, NULL);
+		say_error(&err, NULL, a->quiet);
 		return status(rc);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -191,14 +194,9 @@ static int plan_adds(const probe_args *a, const char *path, new_probe *out, size
 	return rc;
 }
 
-static int do_add(const probe_args *a)
+static int do_add(const probe_args *a, const char *path)
 {
-	char path[PATH_MAX], group[128];
-	if (!realpath(a->exec, path)) {
-		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", a->exec,
-			strerror(errno));
-		return pk_cli_usage_error("probe", "-x %s: no such binary", a->exec);
-	}
+	char group[128];
 	pk_probe_group(path, group, sizeof(group));
 	pk_error err;
 	pk_error_clear(&err);
@@ -210,7 +208,7 @@ static int do_add(const probe_args *a)
 		rc = pk_uprobe_add(NULL, group, np[done].event, path, np[done].offset, np[done].ret,
 				   &err);
 	if (rc < 0) {
-		say_error(&err, "add");
+		say_error(&err, "add", a->quiet);
 		return status(rc);
 	}
 	if (a->quiet)
@@ -287,7 +285,15 @@ int cmd_probe(int argc, char **argv)
 	if (!a.exec)
 		return pk_cli_usage_error("probe", "kernel probes are not supported: "
 					  "give a user-space binary with -x BINARY");
+	/* perf's check of -x, with its words and status */
+	char path[PATH_MAX];
+	if (!realpath(a.exec, path)) {
+		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", a.exec,
+			strerror(errno));
+		return pk_cli_usage_error("probe", "-x %s: no such binary", a.exec);
+	}
+	a.exec = path;
 	if (a.funcs)
 		return do_funcs(&a);
-	return do_add(&a);
+	return do_add(&a, path);
 }
