@@ -241,7 +241,11 @@ static int parse_args(int argc, char **argv, probe_args *a)
 				return pk_cli_usage_error("probe", "too many -d (at most 64)");
 			a->dels[a->ndel++] = optarg;
 			break;
-		case 'l': a->list = true; if (optarg) a->lists[a->nlist++] = optarg; break;
+		case 'l':
+			a->list = true;
+			if (optarg && a->nlist < 64)
+				a->lists[a->nlist++] = optarg;
+			break;
 		case 'x': a->exec = optarg; break;
 		case 'F': a->funcs = true; if (optarg) a->filter = optarg; break;
 		case O_FILTER: a->filter = optarg; break;
