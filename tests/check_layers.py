@@ -33,6 +33,7 @@ PUBLIC = {
     "recording.h": "record", "stat.h": "counting", "workload.h": "counting",
     "script.h": "session", "diff.h": "hist", "inject.h": "record", "lock.h": "hist",
     "bench.h": "counting",
+    "probe.h": "symbols",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -550,6 +550,34 @@ static pk_evsel *new_typed_evsel(struct build *b, const pk_ev_ast *ev, const cha
 	return e;
 }
 
+/* An event whose config is its own (software, tracepoint): only perf's
+ * config terms apply (name=, period=, call-graph=, max-stack= ...), no
+ * config words; what names the kind in the error. */
+static int config_terms_only(struct build *b, pk_evsel *e, const pk_ev_ast *ev, const char *what,
+			     pk_error *err)
+{
+	struct term_state ts = {0};
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < ev->nr_terms; i++) {
+		bool handled;
+		const pk_term *t = &ev->terms[i];
+		r = apply_config_term(b, e, &ts, t, &handled, err);
+		/* config words are the event's own: perf takes none here */
+		bool words = ts.set_mask[0] | ts.set_mask[1] | ts.set_mask[2] | ts.set_mask[3];
+		if (r == 0 && (!handled || words))
+			r = pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
+				      "unknown term '%s' for the %s '%s'", t->name, what,
+				      e->name ? e->name : ev->name);
+	}
+	if (r == 0 && ts.name) {
+		free(e->name);
+		e->name = ts.name;
+		ts.name = NULL;
+	}
+	free(ts.name);
+	return r;
+}
+
 /* A software event with config terms ("cpu-clock/period=50000/", perf's
  * PE_VALUE_SYM_SW '/' terms '/'): only perf's config terms apply; the
  * name is the text as typed, as perf stores it. 1 when ev is not one. */
@@ -564,25 +592,7 @@ static int expand_sw_terms(struct build *b, const pk_ev_ast *ev, pk_error *err)
 		return oom(err);
 	e->attr.type = type;
 	e->attr.config = config;
-	struct term_state ts = {0};
-	int r = 0;
-	for (size_t i = 0; r == 0 && i < ev->nr_terms; i++) {
-		bool handled;
-		const pk_term *t = &ev->terms[i];
-		r = apply_config_term(b, e, &ts, t, &handled, err);
-		/* config words are the event's own: perf takes none here */
-		bool words = ts.set_mask[0] | ts.set_mask[1] | ts.set_mask[2] | ts.set_mask[3];
-		if (r == 0 && (!handled || words))
-			r = pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, b->str, t->pos,
-				      "unknown term '%s' for the software event '%s'", t->name,
-				      ev->name);
-	}
-	if (r == 0 && ts.name) {
-		free(e->name);
-		e->name = ts.name;
-		ts.name = NULL;
-	}
-	free(ts.name);
+	int r = config_terms_only(b, e, ev, "software event", err);
 	if (r < 0) {
 		pki_evsel_free(e);
 		return r;
@@ -864,6 +874,10 @@ static int add_tracepoint(const char *sys, const char *name, uint64_t id, void *
 	}
 	e->attr.type = PERF_TYPE_TRACEPOINT;
 	e->attr.config = id;
+	if ((c->rc = config_terms_only(c->b, e, c->ev, "tracepoint", c->err)) < 0) {
+		pki_evsel_free(e);
+		return 1;
+	}
 	if ((c->rc = build_push(c->b, e, c->err)) < 0)
 		return 1;
 	c->made++;

@@ -320,11 +320,11 @@ static void config_rate(pk_evsel *e, const pk_config_opts *o)
  * fp samples the kernel's frame-pointer chain; dwarf samples the user
  * registers and a copy of the user stack for a later unwinder, the kernel
  * chain without its user part. */
-static void set_call_graph(struct perf_event_attr *a, int mode, uint32_t dump,
+static void set_call_graph(struct perf_event_attr *a, int mode, uint32_t dump, uint16_t max_stack,
 			   const pk_config_opts *o)
 {
 	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	a->sample_max_stack = o->max_stack;
+	a->sample_max_stack = max_stack ? max_stack : o->max_stack;
 	if (mode == PK_CALL_GRAPH_LBR && !a->exclude_user) { /* else fp */
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
@@ -342,13 +342,14 @@ static void set_call_graph(struct perf_event_attr *a, int mode, uint32_t dump,
 /* The command's call graph, or the event's call-graph= term in its place:
  * the command's sample bits are taken back first (perf 6.1 leaves the
  * register mask, stack size and exclude_callchain_user of a dwarf default
- * behind); a dwarf term samples ADDR and DATA_SRC too, as perf's does. */
+ * behind); a dwarf term samples ADDR and DATA_SRC too, as perf's does; a
+ * max-stack= term alone asks for an fp call graph that deep (perf 6.1). */
 static void config_call_graph(pk_evsel *e, const pk_config_opts *o)
 {
 	struct perf_event_attr *a = &e->attr;
 	if (o->call_graph)
-		set_call_graph(a, o->call_graph, o->stack_dump_size, o);
-	if (!e->call_graph && !e->stack_size)
+		set_call_graph(a, o->call_graph, o->stack_dump_size, 0, o);
+	if (!e->call_graph && !e->stack_size && !e->max_stack)
 		return;
 	if (o->call_graph) {
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_CALLCHAIN;
@@ -360,14 +361,15 @@ static void config_call_graph(pk_evsel *e, const pk_config_opts *o)
 		}
 	}
 	/* a stack-size= term alone turns the command's call graph off (perf 6.1) */
-	if (!e->call_graph || !strcmp(e->call_graph, "no"))
+	const char *cg = e->call_graph ? e->call_graph : e->max_stack ? "fp" : NULL;
+	if (!cg || !strcmp(cg, "no"))
 		return;
-	int mode = !strcmp(e->call_graph, "dwarf") ? PK_CALL_GRAPH_DWARF
-		   : !strcmp(e->call_graph, "lbr") ? PK_CALL_GRAPH_LBR
-						   : PK_CALL_GRAPH_FP;
+	int mode = !strcmp(cg, "dwarf") ? PK_CALL_GRAPH_DWARF
+		   : !strcmp(cg, "lbr") ? PK_CALL_GRAPH_LBR
+					: PK_CALL_GRAPH_FP;
 	if (mode == PK_CALL_GRAPH_DWARF)
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-	set_call_graph(a, mode, e->stack_size, o);
+	set_call_graph(a, mode, e->stack_size, e->max_stack, o);
 }
 
 /* perf record's attr for one evsel (perf 6.1's evsel__config). */

@@ -4,7 +4,7 @@
  *   item   := [name] '{' event (',' event)* '}' [':' mods] | event
  *   event  := pmu '/' [terms] '/' [[':'] mods]
  *           | 'mem:' addr ['/' len] [':' access] [':' mods]
- *           | sys ':' name [':' mods]              (tracepoint)
+ *           | sys ':' name ['/' terms '/'] [':' mods] (tracepoint)
  *           | pfmpmu '::' EVENT (':' UMASK)* [':' mods]
  *           | name [':' mods]                      (rNNN, symbolic, alias, named)
  *
@@ -350,6 +350,16 @@ static int parse_event(const char *s, int *i, pk_ev_ast *ev, pk_error *err)
 		ev->name2 = dup_span(s, tstart, *i);
 		if (!ev->name2)
 			return pk_err(err, -ENOMEM, "out of memory");
+		if (s[*i] == '/') { /* config terms: sys:name/max-stack=3/ */
+			(*i)++;
+			if ((r = pki_parse_terms(s, i, '/', &ev->terms, &ev->nr_terms, err)) < 0)
+				return r;
+			if (s[*i] != '/')
+				return pk_err_at(err, -EINVAL, PK_EVENT_SYNTAX, s, *i,
+						 "missing '/' to close the terms of tracepoint '%s:%s'",
+						 ev->name, ev->name2);
+			(*i)++;
+		}
 		if (s[*i] == ':') {
 			(*i)++;
 			if ((r = read_mods(s, i, &ev->mods, &ev->mods_pos, err)) < 0)

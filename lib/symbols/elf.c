@@ -59,6 +59,15 @@ static bool label_counts(Elf *e, size_t shndx)
 	return name && strstr(name, "data");
 }
 
+/* Whether section shndx is loaded (SHF_ALLOC): symbols of other
+ * sections have no address in the running program. */
+static bool sec_alloc(Elf *e, size_t shndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(e, shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
+}
+
 /* .symtab, else .dynsym (allow_dynsym) */
 static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 {
@@ -91,6 +100,8 @@ static void load_elf_syms(dso *d, Elf *e, bool allow_dynsym)
 			continue;
 		if (type == STT_NOTYPE ? !label_counts(e, s.st_shndx)
 				       : type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
+			continue;
+		if (!sec_alloc(e, s.st_shndx)) /* glibc's .gnu.warning.* objects: perf skips them */
 			continue;
 		const char *name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name)
@@ -323,19 +334,34 @@ void pki_sy_elf_load(dso *d, Elf *e)
 	pki_sy_syms_finish(d);
 }
 
+/* The segment that places x, a file offset (or a link-time address,
+ * by_vaddr): the one starting last at or below it. */
+static const seg *seg_of(const dso *d, uint64_t x, bool by_vaddr)
+{
+	const seg *best = NULL;
+	for (size_t i = 0; i < d->nr_segs; i++) {
+		const seg *sg = &d->segs[i];
+		uint64_t start = by_vaddr ? sg->vaddr : sg->offset;
+		if (start <= x && (!best || start >= (by_vaddr ? best->vaddr : best->offset)))
+			best = sg;
+	}
+	return best;
+}
+
 /* The link-time address of file offset off. perf keeps ELF symbols at
  * their file offsets (value - section address + section offset) and looks
  * offsets up, so every offset from a segment's start on, even past its
  * file part (.bss) or its memory, goes by that segment's placement. */
 uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off)
 {
-	const seg *best = NULL;
-	for (size_t i = 0; i < d->nr_segs; i++) {
-		const seg *sg = &d->segs[i];
-		if (sg->offset <= off && (!best || sg->offset >= best->offset))
-			best = sg;
-	}
-	return best ? off - best->offset + best->vaddr : off;
+	const seg *sg = seg_of(d, off, false);
+	return sg ? off - sg->offset + sg->vaddr : off;
+}
+
+uint64_t pki_sy_seg_offset(const dso *d, uint64_t vaddr)
+{
+	const seg *sg = seg_of(d, vaddr, true);
+	return sg ? vaddr - sg->vaddr + sg->offset : vaddr;
 }
 
 /* The ELF machine types a recording's ARCH runs (uname -m; a 64-bit

@@ -35,9 +35,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-/* d's Dwfl module, opened on first use; NULL when d is no readable ELF
- * file (then never tried again). */
-static Dwfl_Module *dso_module(pk_machine *m, dso *d)
+Dwfl_Module *pki_sy_dso_module(pk_machine *m, dso *d)
 {
 	if (d->dwfl_tried)
 		return d->dwfl_mod;
@@ -187,7 +185,7 @@ int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 {
 	*file = NULL;
 	*line = 0;
-	Dwfl_Module *mod = dso_module(m, d);
+	Dwfl_Module *mod = pki_sy_dso_module(m, d);
 	if (!mod)
 		return -1;
 	Dwfl_Line *l = dwfl_module_getsrc(mod, vaddr);

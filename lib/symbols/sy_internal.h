@@ -16,6 +16,8 @@
  *               COMM and FORK records
  *   tasks.c     its listing in perf's order (report --tasks/--mmaps)
  *   machine.c   pk_machine: records in, address lookups (cached) out
+ *   probe_funcs.c  probe points of a binary (pmukit/probe.h), --funcs
+ *   uprobe.c    tracefs' uprobe_events and kprobe_events (pmukit/probe.h)
  *   unwind.c    user stacks of --call-graph dwarf samples (libdw), a Dwfl
  *               per process map version
  *
@@ -76,6 +78,8 @@ typedef struct dso {
 	bool listed;                 /* named by a BUILD_ID entry: script shows
 					a module by its path, else by short name */
 	bool keep_mangled;           /* the machine's no_demangle */
+	bool keep_aliases;           /* every symbol at an address kept (perf
+					probe's table, allow_aliases), not one */
 	bool elf;                    /* its file was read as an ELF */
 	sym *syms;
 	size_t nr_syms;
@@ -213,6 +217,9 @@ bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
  * vdso's: perf reads it then; the unwinder reads its CFI), else -1. */
 int pki_sy_vdso_fd(const dso *d);
 uint64_t pki_sy_seg_vaddr(const dso *d, uint64_t off);
+/* The file offset of link-time address vaddr (the segment starting last
+ * at or below it), the inverse of pki_sy_seg_vaddr. */
+uint64_t pki_sy_seg_offset(const dso *d, uint64_t vaddr);
 
 /* tasks.c */
 typedef struct pki_sy_tasks pki_sy_tasks;
@@ -280,6 +287,9 @@ bool pki_sy_perfmap_line(dso *d, const char *line, size_t len);
 int pki_sy_dso_srcline(pk_machine *m, dso *d, uint64_t vaddr, const char **file,
 		       unsigned *line);
 void pki_sy_dso_srcline_free(dso *d);
+/* srcline.c: d's Dwfl module (at link-time addresses), opened on first use;
+ * NULL when d is no readable ELF file (then never tried again). */
+Dwfl_Module *pki_sy_dso_module(pk_machine *m, dso *d);
 /* srcline.c: the compilation unit of mod holding addr (a module address),
  * *bias set; NULL when none does. Units are found by libdw's lookup, or,
  * in a file where libdw finds no address ranges (clang's DWARF 5 without

@@ -132,7 +132,7 @@ uint64_t pki_sy_page_after(uint64_t addr)
 
 /* Sorts, gives unsized symbols the room up to the next one (the last one,
  * and the last of the kernel before its modules, to page_after()), and
- * keeps one symbol per address. */
+ * keeps one symbol per address (unless d keeps aliases). */
 void pki_sy_syms_finish(dso *d)
 {
 	for (size_t i = 0; i < d->nr_syms; i++) {
@@ -164,7 +164,7 @@ void pki_sy_syms_finish(dso *d)
 		last->end = pki_sy_page_after(last->start);
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (out && d->syms[out - 1].start == d->syms[i].start) {
+		if (out && d->syms[out - 1].start == d->syms[i].start && !d->keep_aliases) {
 			if (!pki_sy_sym_better(d, &d->syms[out - 1], &d->syms[i]))
 				d->syms[out - 1] = d->syms[i];
 			continue;

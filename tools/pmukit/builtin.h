@@ -34,10 +34,11 @@ int cmd_evlist(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 extern const pk_optspec list_optspec, encode_optspec, stat_optspec, record_optspec,
 	report_optspec, script_optspec, diff_optspec, inject_optspec, evlist_optspec,
-	daemon_optspec, lock_optspec, bench_optspec;
+	daemon_optspec, lock_optspec, bench_optspec, probe_optspec;
 
 /* Prints "pmukit <cmd>: " + a rendered error to stderr. */
 void pk_cli_print_error(const char *cmd, const pk_error *err);

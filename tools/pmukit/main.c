@@ -77,6 +77,7 @@ static const struct pk_cmd commands[] = {
 	{"daemon", cmd_daemon, "Run record sessions in the background", &daemon_optspec},
 	{"lock", cmd_lock, "Record lock contention and show its callers", &lock_optspec},
 	{"bench", cmd_bench, "Run perf bench's sched messaging workload", &bench_optspec},
+	{"probe", cmd_probe, "Add, delete and list user-space probes (uprobes)", &probe_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
