@@ -44,7 +44,8 @@ static void print_line(const hier_ctx *c, const pk_hist_hnode *nd, int depth)
 	char t[PK_HIST_NAME_MAX];
 	pk_hist_col_text(h, nd->e[0], depth, t, sizeof(t));
 	bool pad = o->keys[depth]->pad_last; /* at any level, as perf */
-	printf("%*s  %-*s\n", (o->nr_keys - 1) * INDENT, "", pad ? c->w[depth] : 0, t);
+	printf("%*s  %-*.*s\n", (o->nr_keys - 1) * INDENT, "", pad ? c->w[depth] : 0,
+	       report_key_cut(o->keys[depth], c->w[depth]), t);
 }
 
 /* The nodes of level depth among entries e[0..n), printed with theirs. */

@@ -197,15 +197,17 @@ void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w)
 		char t[PK_HIST_NAME_MAX];
 		pk_hist_col_text(h, e, k, t, sizeof(t));
 		bool pad = k < last || o->keys[k]->pad_last;
-		/* perf cuts a comm, a trace and a branch end's dso (sized
-		 * by the ends with a symbol only) to the width */
-		const pk_hist_key *key = o->keys[k];
-		int cut = !strcmp(key->name, "comm") || !strcmp(key->name, "trace") ||
-				  (key->unres == PK_HIST_U_MAP && key->side != PK_HIST_SIDE_ENTRY)
-			  ? w[k]
-			  : (int)sizeof(t);
-		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
+		printf("  %-*.*s", pad ? w[k] : 0, report_key_cut(o->keys[k], w[k]), t);
 	}
+}
+
+int report_key_cut(const pk_hist_key *key, int w)
+{
+	/* perf cuts a comm, a trace and a branch end's dso (sized by the
+	 * ends with a symbol only) to the width */
+	bool cut = !strcmp(key->name, "comm") || !strcmp(key->name, "trace") ||
+		   (key->unres == PK_HIST_U_MAP && key->side != PK_HIST_SIDE_ENTRY);
+	return cut ? w : PK_HIST_NAME_MAX;
 }
 
 static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)
