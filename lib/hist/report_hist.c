@@ -1087,11 +1087,16 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 		snprintf(b, n, "%" PRIu64, e->v[PK_HIST_WEIGHT]);
 		return;
 	}
+	if ((rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) && n > 4) {
+		memcpy(b, (char[4]){'[', e->level, ']', ' '}, 4); /* "[%c] %s" */
+		pki_hist_put(b + 4, n - 4, e->cols[k]);
+		return;
+	}
 	if (rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) {
 		snprintf(b, n, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}
-	snprintf(b, n, "%s", e->cols[k]);
+	pki_hist_put(b, n, e->cols[k]);
 }
 
 /* Whether the file's events sample call chains: the call graph shown unless
