@@ -5,6 +5,7 @@
 #include "report_print.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,15 +164,15 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	printf("  ");
 	if (o->children) {
 		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_ACC));
+			report_pct(pk_hist_pct(h, e, m, PK_HIST_ACC));
 		printf("  ");
 	}
 	for (int m = 0; m < nm; m++)
-		printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_SELF));
+		report_pct(pk_hist_pct(h, e, m, PK_HIST_SELF));
 	for (int u = 0; o->cpu_util && u < 2; u++) { /* --show-cpu-utilization */
 		printf("  ");
 		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
+			report_pct(pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
 	}
 	if (o->show_nr) {
 		printf("  ");
@@ -185,6 +186,38 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	}
 	report_key_cols(h, e, w);
 	printf("\n");
+}
+
+void report_pct(double p)
+{
+	/* p * 100 rounded to the nearest integer is printf's "%.2f" unless the
+	 * product is near a half (where printf rounds the exact binary value
+	 * and the product's own rounding could decide it): printf there, and
+	 * for negative, huge or odd values */
+	double x = p * 100.0;
+	if (!(x >= 0.0 && x < 1e9) || signbit(x)) {
+		printf("%7.2f%%", p);
+		return;
+	}
+	uint64_t whole = (uint64_t)x;
+	double frac = x - (double)whole;
+	if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) {
+		printf("%7.2f%%", p);
+		return;
+	}
+	whole += frac > 0.5;
+	char b[32], *q = b + sizeof(b);
+	*--q = '%';
+	*--q = (char)('0' + whole % 10);
+	*--q = (char)('0' + whole / 10 % 10);
+	*--q = '.';
+	whole /= 100;
+	do
+		*--q = (char)('0' + whole % 10);
+	while (whole /= 10);
+	while (b + sizeof(b) - q < 8) /* "%7.2f%%": 7 columns and the '%' */
+		*--q = ' ';
+	fwrite(q, 1, (size_t)(b + sizeof(b) - q), stdout);
 }
 
 /* printf("  %-*.*s", w, cut, t) without printf: a row's column (the
