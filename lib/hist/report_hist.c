@@ -768,15 +768,16 @@ static int keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_ent
 		/* interned within one histogram: equal texts, one pointer (diff
 		 * compares two histograms' entries: strcmp where they differ) */
 		const char *a = x->cols[k], *b = y->cols[k];
-		int c = a == b ? 0 : strcmp(a, b);
-		if (c && rp->o.keys[k]->order != PK_HIST_ORD_SYM)
+		bool by_nr = rp->o.keys[k]->order == PK_HIST_ORD_SYM; /* the number first */
+		int c = by_nr || a == b ? 0 : strcmp(a, b);
+		if (c)
 			return c;
 		if (x->nums[k] != y->nums[k]) {
 			if (wrap)
 				return (int64_t)(x->nums[k] - y->nums[k]) < 0 ? -1 : 1;
 			return x->nums[k] < y->nums[k] ? -1 : 1;
 		}
-		if (c)
+		if (by_nr && a != b && (c = strcmp(a, b)))
 			return c;
 	}
 	return 0;
