@@ -44,6 +44,19 @@ static inline const char *pki_hist_dso_short(const pki_hist_loc *l)
 	return s && s[1] ? s + 1 : l->dso;
 }
 
+/* s into b (n bytes), cut to fit as snprintf(b, n, "%s", s) does:
+ * the hot texts' copy, without printf. */
+static inline void pki_hist_put(char *b, size_t n, const char *s)
+{
+	if (!n)
+		return;
+	size_t l = strlen(s);
+	if (l >= n)
+		l = n - 1;
+	memcpy(b, s, l);
+	b[l] = '\0';
+}
+
 /* Where a histogram's chain nodes come from (chain.c): blocks freed
  * together by pki_hist_arena_free, nothing freed alone. */
 typedef struct pki_hist_arena {

@@ -769,15 +769,16 @@ static int keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_ent
 		/* interned within one histogram: equal texts, one pointer (diff
 		 * compares two histograms' entries: strcmp where they differ) */
 		const char *a = x->cols[k], *b = y->cols[k];
-		int c = a == b ? 0 : strcmp(a, b);
-		if (c && rp->o.keys[k]->order != PK_HIST_ORD_SYM)
+		bool by_nr = rp->o.keys[k]->order == PK_HIST_ORD_SYM; /* the number first */
+		int c = by_nr || a == b ? 0 : strcmp(a, b);
+		if (c)
 			return c;
 		if (x->nums[k] != y->nums[k]) {
 			if (wrap)
 				return (int64_t)(x->nums[k] - y->nums[k]) < 0 ? -1 : 1;
 			return x->nums[k] < y->nums[k] ? -1 : 1;
 		}
-		if (c)
+		if (by_nr && a != b && (c = strcmp(a, b)))
 			return c;
 	}
 	return 0;
@@ -1088,11 +1089,16 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 		snprintf(b, n, "%" PRIu64, e->v[PK_HIST_WEIGHT]);
 		return;
 	}
+	if ((rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) && n > 4) {
+		memcpy(b, (char[4]){'[', e->level, ']', ' '}, 4); /* "[%c] %s" */
+		pki_hist_put(b + 4, n - 4, e->cols[k]);
+		return;
+	}
 	if (rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) {
 		snprintf(b, n, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}
-	snprintf(b, n, "%s", e->cols[k]);
+	pki_hist_put(b, n, e->cols[k]);
 }
 
 /* Whether the file's events sample call chains: the call graph shown unless

@@ -15,21 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* s into b (n bytes), cut to fit: the hot keys' copy, without printf. */
-static void put(char *b, size_t n, const char *s)
-{
-	size_t l = strlen(s);
-	if (l >= n)
-		l = n - 1;
-	memcpy(b, s, l);
-	b[l] = '\0';
-}
 
 
 static void k_comm(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0; /* by name: threads of one name share a row */
-	put(b, n, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
+	pki_hist_put(b, n, pk_machine_comm(c->m, c->smp->pid, c->smp->tid));
 }
 
 static void k_pid(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -50,7 +41,7 @@ static void dso_text(const pki_hist_loc *l, char *b, size_t n)
 		snprintf(b, n, "[JIT] tid %d", tid);
 		return;
 	}
-	put(b, n, base);
+	pki_hist_put(b, n, base);
 }
 
 static void k_dso(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -62,7 +53,7 @@ static void k_dso(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 void pki_hist_sym_text(const pki_hist_loc *l, char *b, size_t n)
 {
 	if (l->sym)
-		put(b, n, l->sym);
+		pki_hist_put(b, n, l->sym);
 	else /* '#' adds no 0x to 0, as in perf */
 		snprintf(b, n, "%#.16" PRIx64, l->has_map ? l->dso_addr : l->ip);
 }
@@ -121,14 +112,14 @@ static void k_weight(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_cgroup(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->smp->cgroup;
-	put(b, n, "N/A");
+	pki_hist_put(b, n, "N/A");
 }
 
 static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	const char *p = c->hist ? pki_hist_parent_of(c->hist, c->chain, c->nr_chain) : NULL;
 	*num = !p; /* [other]: perf's null parent, after the named ones */
-	put(b, n, p ? p : "[other]");
+	pki_hist_put(b, n, p ? p : "[other]");
 }
 
 static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -215,7 +206,7 @@ static void k_dso_daddr(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	pk_machine_resolve(c->m, c->smp->pid, mode, c->smp->addr, &d);
 	*num = 0;
-	put(b, n, d.dso_short);
+	pki_hist_put(b, n, d.dso_short);
 }
 
 /* srcline and srcfile: the file and line of the entry's address as perf
@@ -239,7 +230,7 @@ static void k_srcline(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	if (rc > 0)
 		snprintf(b, n, "%s:%u", file, line);
 	else if (rc == 0 || !l->has_map)
-		put(b, n, "??:0");
+		pki_hist_put(b, n, "??:0");
 	else if (l->sym)
 		snprintf(b, n, "%s+%" PRIu64, l->sym, l->dso_addr - l->sym_start);
 	else
@@ -251,7 +242,7 @@ static void k_srcfile(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	const char *file;
 	unsigned line;
 	*num = 0;
-	put(b, n, srcline_of(c, &file, &line) > 0 ? file : "");
+	pki_hist_put(b, n, srcline_of(c, &file, &line) > 0 ? file : "");
 }
 
 static void k_ins_lat(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -274,7 +265,7 @@ static void dso_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t 
 	if (l->has_map)
 		dso_text(l, b, n);
 	else
-		put(b, n, "[unknown]");
+		pki_hist_put(b, n, "[unknown]");
 }
 
 /* "[l] name" by the end's own level ('H' where no map holds it); numbers
@@ -314,19 +305,19 @@ static void k_mispredict(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num
 {
 	uint64_t f = c->br->flags;
 	*num = f & 3;
-	put(b, n, f & 2 ? "N" : f & 1 ? "Y" : "N/A");
+	pki_hist_put(b, n, f & 2 ? "N" : f & 1 ? "Y" : "N/A");
 }
 
 static void k_in_tx(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->br->flags >> 2 & 1;
-	put(b, n, *num ? "T" : ".");
+	pki_hist_put(b, n, *num ? "T" : ".");
 }
 
 static void k_abort(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->br->flags >> 3 & 1;
-	put(b, n, *num ? "A" : ".");
+	pki_hist_put(b, n, *num ? "A" : ".");
 }
 
 /* The cycles field as perf 6.1 prints it: a signed short, "-" for none. */
@@ -336,7 +327,7 @@ static void k_cycles(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	if (*num)
 		snprintf(b, n, "%d", (int)(int16_t)(uint16_t)*num);
 	else
-		put(b, n, "-");
+		pki_hist_put(b, n, "-");
 }
 
 #define BRANCH_KEY(n, t, o, f, s, u, w)                                                           \

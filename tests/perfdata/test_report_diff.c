@@ -189,10 +189,46 @@ static void test_report_differential(void **state)
 	assert_true(same > n / 2);
 }
 
+/* --hierarchy cuts a comm to its column as the flat table does: perf 6.1
+ * sizes the column by each thread's last name, so the samples of a script
+ * taken before it exec'ed a short-named program print its name cut
+ * ("run-lon" in Command's 7 columns). Byte for byte, not as a listed cut. */
+static void test_report_hier_comm_cut(void **state)
+{
+	(void)state;
+	PD_TEST_NEED("perf");
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && printf '#!/bin/sh\\nexec /bin/true\\n' > run-long-name && chmod +x run-long-name",
+		 pd_test_dir);
+	assert_int_equal(pk_test_run(cmd, NULL, 0), 0);
+	pd_test_record("perf", "-e page-faults -c 1 -o hx.data ./run-long-name");
+	static const char *const opts[] = {"--hierarchy", "--hierarchy -s comm", "--hierarchy -n -s dso,comm"};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char *theirs = NULL, *ours = NULL;
+		snprintf(cmd, sizeof(cmd), "cd %s && perf report --stdio %s -i hx.data 2>/dev/null", pd_test_dir,
+			 opts[i]);
+		pk_test_run(cmd, &theirs, 0);
+		snprintf(cmd, sizeof(cmd), "cd %s && %s report --stdio %s -i hx.data 2>/dev/null", pd_test_dir,
+			 pk_test_pmukit(), opts[i]);
+		pk_test_run(cmd, &ours, 0);
+		assert_non_null(theirs);
+		assert_non_null(ours);
+		pd_test_drop_tip(theirs);
+		assert_non_null(strstr(theirs, "run-lon\n")); /* the case is there */
+		if (strcmp(theirs, ours))
+			fprintf(stderr, "--hierarchy differs (%s):\nperf:\n%s\npmukit:\n%s\n", opts[i], theirs, ours);
+		assert_string_equal(theirs, ours);
+		free(theirs);
+		free(ours);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_differential),
+		cmocka_unit_test(test_report_hier_comm_cut),
 	};
 	return cmocka_run_group_tests(tests, pd_test_setup, pd_test_teardown);
 }

@@ -29,7 +29,7 @@ static void print_line(const hier_ctx *c, const pk_hist_hnode *nd, int depth)
 	printf("%*s  ", depth * INDENT, "");
 	for (int m = 0; m < c->nm && m < 8; m++) {
 		uint64_t t = pk_hist_total_of(h, pk_hist_entry_event(nd->e[0]) + m, false);
-		printf("%7.2f%%", t ? 100.0 * (double)nd->v[m * PK_HIST_NV + PK_HIST_SELF] / (double)t : 0.0);
+		report_pct(t ? 100.0 * (double)nd->v[m * PK_HIST_NV + PK_HIST_SELF] / (double)t : 0.0);
 	}
 	if (o->show_nr) {
 		printf("  ");
@@ -44,7 +44,8 @@ static void print_line(const hier_ctx *c, const pk_hist_hnode *nd, int depth)
 	char t[PK_HIST_NAME_MAX];
 	pk_hist_col_text(h, nd->e[0], depth, t, sizeof(t));
 	bool pad = o->keys[depth]->pad_last; /* at any level, as perf */
-	printf("%*s  %-*s\n", (o->nr_keys - 1) * INDENT, "", pad ? c->w[depth] : 0, t);
+	printf("%*s  %-*.*s\n", (o->nr_keys - 1) * INDENT, "", pad ? c->w[depth] : 0,
+	       report_key_cut(o->keys[depth], c->w[depth]), t);
 }
 
 /* The nodes of level depth among entries e[0..n), printed with theirs. */

@@ -5,6 +5,7 @@
 #include "report_print.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,15 +168,15 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	printf("  ");
 	if (o->children) {
 		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_ACC));
+			report_pct(pk_hist_pct(h, e, m, PK_HIST_ACC));
 		printf("  ");
 	}
 	for (int m = 0; m < nm; m++)
-		printf("%7.2f%%", pk_hist_pct(h, e, m, PK_HIST_SELF));
+		report_pct(pk_hist_pct(h, e, m, PK_HIST_SELF));
 	for (int u = 0; o->cpu_util && u < 2; u++) { /* --show-cpu-utilization */
 		printf("  ");
 		for (int m = 0; m < nm; m++)
-			printf("%7.2f%%", pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
+			report_pct(pk_hist_pct(h, e, m, u ? PK_HIST_US : PK_HIST_SYS));
 	}
 	if (o->show_nr) {
 		printf("  ");
@@ -191,6 +192,50 @@ static void print_row(const pk_hist *h, const pk_hist_entry *e, int nm, const in
 	printf("\n");
 }
 
+void report_pct(double p)
+{
+	/* p * 100 rounded to the nearest integer is printf's "%.2f" unless the
+	 * product is near a half (where printf rounds the exact binary value
+	 * and the product's own rounding could decide it): printf there, and
+	 * for negative, huge or odd values */
+	double x = p * 100.0;
+	if (!(x >= 0.0 && x < 1e9) || signbit(x)) {
+		printf("%7.2f%%", p);
+		return;
+	}
+	uint64_t whole = (uint64_t)x;
+	double frac = x - (double)whole;
+	if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) {
+		printf("%7.2f%%", p);
+		return;
+	}
+	whole += frac > 0.5;
+	char b[32], *q = b + sizeof(b);
+	*--q = '%';
+	*--q = (char)('0' + whole % 10);
+	*--q = (char)('0' + whole / 10 % 10);
+	*--q = '.';
+	whole /= 100;
+	do
+		*--q = (char)('0' + whole % 10);
+	while (whole /= 10);
+	while (b + sizeof(b) - q < 8) /* "%7.2f%%": 7 columns and the '%' */
+		*--q = ' ';
+	fwrite(q, 1, (size_t)(b + sizeof(b) - q), stdout);
+}
+
+/* printf("  %-*.*s", w, cut, t) without printf: a row's column (the
+ * table's hot path: a printf per column was most of its printing). */
+static void put_col(const char *t, int w, int cut)
+{
+	static const char blanks[] = "                                                                ";
+	size_t l = strnlen(t, (size_t)cut);
+	fwrite("  ", 1, 2, stdout);
+	fwrite(t, 1, l, stdout);
+	for (int pad = w - (int)l; pad > 0; pad -= (int)sizeof(blanks) - 1)
+		fwrite(blanks, 1, pad < (int)sizeof(blanks) - 1 ? (size_t)pad : sizeof(blanks) - 1, stdout);
+}
+
 void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
@@ -201,15 +246,17 @@ void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w)
 		char t[PK_HIST_NAME_MAX];
 		pk_hist_col_text(h, e, k, t, sizeof(t));
 		bool pad = k < last || o->keys[k]->pad_last;
-		/* perf cuts a comm, a trace and a branch end's dso (sized
-		 * by the ends with a symbol only) to the width */
-		const pk_hist_key *key = o->keys[k];
-		int cut = !strcmp(key->name, "comm") || !strcmp(key->name, "trace") ||
-				  (key->unres == PK_HIST_U_MAP && key->side != PK_HIST_SIDE_ENTRY)
-			  ? w[k]
-			  : (int)sizeof(t);
-		printf("  %-*.*s", pad ? w[k] : 0, cut, t);
+		put_col(t, pad ? w[k] : 0, report_key_cut(o->keys[k], w[k]));
 	}
+}
+
+int report_key_cut(const pk_hist_key *key, int w)
+{
+	/* perf cuts a comm, a trace and a branch end's dso (sized by the
+	 * ends with a symbol only) to the width */
+	bool cut = !strcmp(key->name, "comm") || !strcmp(key->name, "trace") ||
+		   (key->unres == PK_HIST_U_MAP && key->side != PK_HIST_SIDE_ENTRY);
+	return cut ? w : PK_HIST_NAME_MAX;
 }
 
 static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)

@@ -17,6 +17,12 @@ void report_hist_print(pk_hist *h);
 /* An entry's key columns, each after two spaces, cut and padded to the
  * widths w as perf prints them (no newline; report's rows, diff's). */
 void report_key_cols(const pk_hist *h, const pk_hist_entry *e, const int *w);
+/* A percentage as printf("%7.2f%%", p) prints it (the rows' hot path). */
+void report_pct(double p);
+/* The most of key's text a row prints in a column of width w: perf cuts
+ * some keys' texts to the width (in the flat table and --hierarchy alike),
+ * the others print whole. */
+int report_key_cut(const pk_hist_key *key, int w);
 
 /* The tree of one entry: total is what percentages are of in graph mode,
  * parent the entry's own value (fractal), whole the period its chains were
