@@ -483,9 +483,10 @@ int pk_pd_stat_add_evsels(pk_pd_writer *w, pk_counting *c, bool pipe, pk_error *
 int pk_pd_stat_write_setup(pk_pd_writer *w, pk_counting *c, const pk_pd_stat_config *cfg,
 			   bool pipe, pk_error *err);
 /* A STAT record per open counter (evsel, CPU, thread) with c's last
- * reading, then the STAT_ROUND (type, time: ns since the start). */
-int pk_pd_stat_write_round(pk_pd_writer *w, pk_counting *c, uint64_t type, uint64_t time_ns,
-			   pk_error *err);
+ * reading. */
+int pk_pd_stat_write_counts(pk_pd_writer *w, pk_counting *c, pk_error *err);
+/* The STAT_ROUND that ends them (type, time: ns since the start). */
+int pk_pd_stat_write_round(pk_pd_writer *w, uint64_t type, uint64_t time_ns, pk_error *err);
 
 /* Reading one (stat report, script): the records taken in as they come,
  * each STAT's reading kept by evsel, CPU and thread (the maps' indexes). */
@@ -650,6 +651,9 @@ int pk_pd_writer_add_evsel(pk_pd_writer *w, const struct perf_event_attr *attr, 
 /* Sets a feature payload (copied). In pipe mode, before begin(). */
 int pk_pd_writer_set_feature(pk_pd_writer *w, int feat, const void *data, size_t len,
 			     pk_error *err);
+/* A pipe without HEADER_FEATURE records, not even the end marker (perf
+ * stat record's pipe); before begin(). */
+void pk_pd_writer_no_pipe_features(pk_pd_writer *w);
 /* Writes the header and attrs (pipe: HEADER_ATTR and HEADER_FEATURE records). */
 int pk_pd_writer_begin(pk_pd_writer *w, pk_error *err);
 /* Appends one whole record (len == header.size, a multiple of 8). On a full

@@ -153,8 +153,7 @@ int pk_pd_stat_write_setup(pk_pd_writer *w, pk_counting *c, const pk_pd_stat_con
 	return r;
 }
 
-int pk_pd_stat_write_round(pk_pd_writer *w, pk_counting *c, uint64_t type, uint64_t time_ns,
-			   pk_error *err)
+int pk_pd_stat_write_counts(pk_pd_writer *w, pk_counting *c, pk_error *err)
 {
 	pk_evlist *l = pk_counting_evlist(c);
 	pk_pd_buf b = {0};
@@ -175,6 +174,12 @@ int pk_pd_stat_write_round(pk_pd_writer *w, pk_counting *c, uint64_t type, uint6
 			b.oom = true;
 		pk_cpumap_put(cpus);
 	}
+	return put(w, &b, err);
+}
+
+int pk_pd_stat_write_round(pk_pd_writer *w, uint64_t type, uint64_t time_ns, pk_error *err)
+{
+	pk_pd_buf b = {0};
 	pk_pd_build_stat_round(&b, &(pk_pd_rec_stat_round){.type = type, .time = time_ns});
 	return put(w, &b, err);
 }

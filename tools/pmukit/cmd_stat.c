@@ -292,16 +292,21 @@ static int check_options(struct stat_opts *o)
 
 static int parse_loop(int argc, char **argv, struct stat_opts *o);
 
-/* perf stat report's options (its -i is the input, not --no-inherit). */
+/* perf stat report's options (its -i is the input, not --no-inherit);
+ * -x and -j go before "report", as perf's. */
+enum { OPT_REPORT_PER = 512 };
 static const pk_opt stat_report_table[] = {
 	{"input", 'i', 0, required_argument, "<file>", "the stat file (default: perf.data)"},
-	{"field-separator", 'x', 0, required_argument, "<sep>", "CSV output with perf's columns"},
-	{"json-output", 'j', 0, no_argument, NULL, "JSON lines with perf's keys"},
+	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU"},
+	{"per-core", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-die", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-node", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-socket", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
 	{0},
 };
 static const pk_optspec stat_report_spec = {
 	.cmd = "stat",
-	.synopsis = "usage: pmukit stat report [-i <file>] [-x <sep>|-j]\n",
+	.synopsis = "usage: pmukit stat [-x <sep>|-j] report [-i <file>] [-A]\n",
 	.opts = stat_report_table,
 };
 
@@ -312,13 +317,14 @@ static int parse_report(int argc, char **argv, struct stat_opts *o)
 	while ((ch = pk_opt_next(&stat_report_spec, argc, argv)) != -1) {
 		switch (ch) {
 		case 'i': o->input = optarg; break;
-		case 'x': o->sep = optarg; break;
-		case 'j': o->json = true; break;
+		case 'A': o->no_aggr = true; break;
+		case OPT_REPORT_PER:
+			return pk_cli_usage_error("stat", "stat report %s: not supported by pmukit "
+							  "(the file's own aggregation, or -A)",
+						  pk_opt_last_name());
 		default: return 129; /* said */
 		}
 	}
-	if (o->sep && o->json)
-		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
 	return 0;
 }
 
@@ -853,7 +859,7 @@ static int stat_report(const struct stat_opts *o)
 	stat_printer p = {.out = stderr, .fmt = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_HUMAN,
 			  .sep = o->sep ? o->sep : " ", .big_num = true,
 			  .thousands = stat_thousands_sep(), .runs = 1};
-	int r = stat_report_file(o->input, &p);
+	int r = stat_report_file(o->input, o->no_aggr, &p);
 	stat_printer_free(&p);
 	return r;
 }

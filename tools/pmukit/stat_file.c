@@ -42,6 +42,8 @@ int stat_record_write(const stat_record_out *o, pk_counting *c)
 	pk_error err;
 	pk_error_clear(&err);
 	int r = pk_pd_writer_open(path, pipe, &w, &err);
+	if (r == 0 && pipe) /* perf's stat pipe has no features */
+		pk_pd_writer_no_pipe_features(w);
 	if (r == 0)
 		r = pk_pd_stat_add_evsels(w, c, pipe, &err);
 	if (r == 0 && !pipe)
@@ -53,12 +55,14 @@ int stat_record_write(const stat_record_out *o, pk_counting *c)
 	pk_pd_stat_config cfg = {.aggr_mode = file_aggr(o->aggr), .scale = 1};
 	if (r == 0)
 		r = pk_pd_stat_write_setup(w, c, &cfg, pipe, &err);
-	/* perf's kernel map: its readers (report -D) look for it */
+	if (r == 0)
+		r = pk_pd_stat_write_counts(w, c, &err);
+	/* perf's kernel map, where perf writes it: its readers look for it */
 	pk_synth syn = {.w = w, .sample_type = PERF_SAMPLE_IDENTIFIER, .kernel = o->kernel};
 	if (r == 0)
 		r = pk_synth_kernel_mmap(&syn, &err);
 	if (r == 0)
-		r = pk_pd_stat_write_round(w, c, PK_PD_STAT_ROUND_FINAL, (uint64_t)o->elapsed_ns, &err);
+		r = pk_pd_stat_write_round(w, PK_PD_STAT_ROUND_FINAL, (uint64_t)o->elapsed_ns, &err);
 	if (r == 0) {
 		r = pk_pd_writer_close(w, &err);
 		w = NULL;
@@ -101,12 +105,19 @@ static pk_aggr_mode rows_aggr(const pk_pd_stat_config *c)
 }
 
 /* One round's counts: an interval's lines, or the totals with perf's
- * header and footer. */
-static int report_round(pk_pd_stat_data *d, pk_pd_reader *rd, stat_printer *p,
+ * header and footer; *no_aggr (-A) dropped, with perf's warning, on a
+ * task's counts. */
+static int report_round(pk_pd_stat_data *d, pk_pd_reader *rd, stat_printer *p, bool *no_aggr,
 			const pk_pd_rec_stat_round *round)
 {
 	stat_rows rows = {0};
-	p->aggr = rows_aggr(pk_pd_stat_data_config(d));
+	/* perf 6.1: a task's counts (CPU -1) are not per CPU, said once */
+	bool task = pk_pd_stat_data_nr_cpus(d) == 1 && pk_pd_stat_data_cpu(d, 0) == -1;
+	if (*no_aggr && task) {
+		fprintf(p->out, "warning: processing task data, aggregation mode not set\n");
+		*no_aggr = false;
+	}
+	p->aggr = *no_aggr ? PK_AGGR_CPU : rows_aggr(pk_pd_stat_data_config(d));
 	int r = pk_pd_stat_data_rows(d, p->aggr, &rows);
 	bool final = round->type == PK_PD_STAT_ROUND_FINAL;
 	if (r == 0 && final) {
@@ -134,7 +145,7 @@ static const char *report_input(const char *input)
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 }
 
-int stat_report_file(const char *input, stat_printer *p)
+int stat_report_file(const char *input, bool no_aggr, stat_printer *p)
 {
 	pk_pd_open_opts oo = {.no_order = true};
 	pk_pd_reader *rd = NULL;
@@ -148,7 +159,7 @@ int stat_report_file(const char *input, stat_printer *p)
 	pk_pd_rec_stat_round round;
 	while (r == 0 && (r = pk_pd_next(rd, &ev, &err)) > 0) {
 		r = pk_pd_stat_data_add(d, &ev, &round, &err);
-		if (r == 1 && (r = report_round(d, rd, p, &round)) < 0)
+		if (r == 1 && (r = report_round(d, rd, p, &no_aggr, &round)) < 0)
 			r = pk_err(&err, -ENOMEM, "out of memory");
 	}
 	if (r < 0)

@@ -32,8 +32,9 @@ void stat_record_prepare(pk_evlist *l);
 int stat_record_write(const stat_record_out *o, pk_counting *c);
 
 /* stat report -i FILE: the counts of each round as stat prints them,
- * through printer p (its output: stderr, as perf). 0, or 1 (said). */
-int stat_report_file(const char *input, stat_printer *p);
+ * through printer p (its output: stderr, as perf), per CPU with no_aggr
+ * (-A), else as the file's STAT_CONFIG says. 0, or 1 (said). */
+int stat_report_file(const char *input, bool no_aggr, stat_printer *p);
 
 /* script on a stat file: at each STAT_ROUND, perf script's lines (a
  * header once, then CPU THREAD VAL ENA RUN TIME EVENT per reading). */
