@@ -23,6 +23,7 @@ work=${PK_FUZZ_WORK:-/tmp/pmukit-fuzz-$target}
 mkdir -p "$work/corpus" "$work/artifacts"
 case $target in
   perfdata_fuzz|spe_perfdata_fuzz) max_len=1048576 ;;
+  stat_perfdata_fuzz) max_len=65536 ;;
   spe_packet_fuzz|intelpt_packet_fuzz) max_len=65536 ;;
   scenario_fuzz) max_len=4096 ;;
   sampling_fuzz) max_len=4096 ;;

@@ -34,8 +34,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pmukit/counting.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/error.h>
+#include <pmukit/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -423,6 +425,101 @@ uint64_t pk_pd_rec_u64(const pk_pd_event *ev, size_t i);
 /* The last TIME_CONV record seen so far (false when none). */
 bool pk_pd_time_conv(const pk_pd_reader *r, pk_pd_rec_time_conv *out);
 
+/* ---- perf stat record's records (statrec.c) ------------------------------ */
+
+/* STAT: one counter's reading at one CPU (the number; -1: any) and thread
+ * (an index into the THREAD_MAP). */
+typedef struct pk_pd_rec_stat {
+	uint64_t id;
+	int32_t cpu;
+	uint32_t thread;
+	uint64_t val, ena, run;
+} pk_pd_rec_stat;
+
+enum { PK_PD_STAT_ROUND_INTERVAL = 0, PK_PD_STAT_ROUND_FINAL = 1 };
+/* STAT_ROUND: the readings before it make a round (-I's interval, or the
+ * end); time: ns since the run's start (the run's length when FINAL). */
+typedef struct pk_pd_rec_stat_round {
+	uint64_t type, time;
+} pk_pd_rec_stat_round;
+
+/* perf 6.1's aggregation modes (STAT_CONFIG's aggr_mode). */
+enum pk_pd_aggr {
+	PK_PD_AGGR_NONE = 0, PK_PD_AGGR_GLOBAL = 1, PK_PD_AGGR_SOCKET = 2, PK_PD_AGGR_DIE = 3,
+	PK_PD_AGGR_CORE = 4, PK_PD_AGGR_THREAD = 5, PK_PD_AGGR_UNSET = 6, PK_PD_AGGR_NODE = 7,
+};
+/* STAT_CONFIG: (tag, value) terms; the ones perf 6.1 knows. */
+typedef struct pk_pd_stat_config {
+	uint64_t aggr_mode, interval, scale;
+	uint32_t nr_unknown;         /* terms of a tag not known (skipped) */
+} pk_pd_stat_config;
+
+/* Each returns 0 or -EINVAL (not that type, too short, a count past the
+ * record's end) with err naming the record's offset. */
+int pk_pd_rec_stat_parse(const pk_pd_event *ev, pk_pd_rec_stat *out, pk_error *err);
+int pk_pd_rec_stat_round_parse(const pk_pd_event *ev, pk_pd_rec_stat_round *out, pk_error *err);
+int pk_pd_rec_stat_config_parse(const pk_pd_event *ev, pk_pd_stat_config *out, pk_error *err);
+/* THREAD_MAP: its entries' count (each a u64 pid and a 16-byte comm),
+ * checked against the record's size. */
+int pk_pd_rec_thread_map_nr(const pk_pd_event *ev, uint64_t *nr, pk_error *err);
+/* Entry i (i < the count): its pid, its comm (NUL-terminated) into comm. */
+void pk_pd_rec_thread_map_entry(const pk_pd_event *ev, uint64_t i, int32_t *pid, char comm[17]);
+/* CPU_MAP: the CPUs in the record's order, -1 (65535 in a list) kept;
+ * NULL when out of memory, an empty map when damaged. */
+pk_cpumap *pk_pd_rec_cpu_map(const pk_pd_event *ev);
+
+/* ---- perf stat record's files (statfile.c) ------------------------------ */
+
+typedef struct pk_pd_writer pk_pd_writer; /* below */
+
+/* Writing one from a counting's last reading (pmukit stat record; its
+ * evsels opened with PERF_FORMAT_ID so that their ids are known). Before
+ * pk_pd_writer_begin: c's evsels, each as opened with IDENTIFIER in its
+ * sample_type (in a pipe without: perf 6.1's) and PERF_FORMAT_ID only in
+ * a group's read_format, and the ids of its open counters. */
+int pk_pd_stat_add_evsels(pk_pd_writer *w, pk_counting *c, bool pipe, pk_error *err);
+/* After begin: each evsel's unit and scale (and, in a pipe, its name) as
+ * EVENT_UPDATE records, the THREAD_MAP and CPU_MAP, the STAT_CONFIG. */
+int pk_pd_stat_write_setup(pk_pd_writer *w, pk_counting *c, const pk_pd_stat_config *cfg,
+			   bool pipe, pk_error *err);
+/* A STAT record per open counter (evsel, CPU, thread) with c's last
+ * reading. */
+int pk_pd_stat_write_counts(pk_pd_writer *w, pk_counting *c, pk_error *err);
+/* The STAT_ROUND that ends them (type, time: ns since the start). */
+int pk_pd_stat_write_round(pk_pd_writer *w, uint64_t type, uint64_t time_ns, pk_error *err);
+
+/* Reading one (stat report, script): the records taken in as they come,
+ * each STAT's reading kept by evsel, CPU and thread (the maps' indexes). */
+typedef struct pk_pd_stat_data pk_pd_stat_data;
+/* Borrows r (its evsels name STATs' ids); NULL when out of memory. */
+pk_pd_stat_data *pk_pd_stat_data_new(pk_pd_reader *r);
+void pk_pd_stat_data_free(pk_pd_stat_data *d);
+/* Takes in THREAD_MAP, CPU_MAP, STAT_CONFIG, STAT (other records are
+ * left alone): 0; 1 for a STAT_ROUND (in *round); < 0 with err for a
+ * damaged record, a STAT of an id no evsel has, of a CPU or thread not in
+ * the maps, or before them. */
+int pk_pd_stat_data_add(pk_pd_stat_data *d, const pk_pd_event *ev, pk_pd_rec_stat_round *round,
+			pk_error *err);
+/* Whether a STAT_CONFIG, a STAT or a map came. */
+bool pk_pd_stat_data_seen(const pk_pd_stat_data *d);
+const pk_pd_stat_config *pk_pd_stat_data_config(const pk_pd_stat_data *d);
+/* The maps (empty before they came): nr, the CPU of index i, the pid and
+ * comm of thread index i. */
+int pk_pd_stat_data_nr_cpus(const pk_pd_stat_data *d);
+int pk_pd_stat_data_cpu(const pk_pd_stat_data *d, int idx);
+int pk_pd_stat_data_nr_threads(const pk_pd_stat_data *d);
+int32_t pk_pd_stat_data_pid(const pk_pd_stat_data *d, int idx);
+const char *pk_pd_stat_data_comm(const pk_pd_stat_data *d, int idx);
+/* The last reading of evsel idx at (cpu index, thread index); zeros when
+ * none came. */
+pk_counts pk_pd_stat_data_counts(const pk_pd_stat_data *d, size_t evsel, int cpu_idx,
+				 int thread_idx);
+/* The readings as stat's rows (pmukit/stat.h): per evsel, summed over the
+ * CPUs and threads (PK_AGGR_GLOBAL), per CPU or per thread; an evsel no
+ * STAT came for is PK_OPEN_UNSUPPORTED. The rows' evsels live as long as
+ * d. 0 or -ENOMEM. */
+int pk_pd_stat_data_rows(pk_pd_stat_data *d, pk_aggr_mode aggr, pk_stat_rows *rows);
+
 /* ---- Header features ----------------------------------------------------- */
 
 bool pk_pd_has_feature(const pk_pd_reader *r, int feat);
@@ -554,6 +651,9 @@ int pk_pd_writer_add_evsel(pk_pd_writer *w, const struct perf_event_attr *attr, 
 /* Sets a feature payload (copied). In pipe mode, before begin(). */
 int pk_pd_writer_set_feature(pk_pd_writer *w, int feat, const void *data, size_t len,
 			     pk_error *err);
+/* A pipe without HEADER_FEATURE records, not even the end marker (perf
+ * stat record's pipe); before begin(). */
+void pk_pd_writer_no_pipe_features(pk_pd_writer *w);
 /* Writes the header and attrs (pipe: HEADER_ATTR and HEADER_FEATURE records). */
 int pk_pd_writer_begin(pk_pd_writer *w, pk_error *err);
 /* Appends one whole record (len == header.size, a multiple of 8). On a full
@@ -601,6 +701,21 @@ void pk_pd_buf_release(pk_pd_buf *b);
 
 /* Writes the EVENT_DESC feature from the evsels added so far. */
 int pk_pd_writer_event_desc(pk_pd_writer *w, pk_error *err);
+
+/* perf stat record's records (statrec.c; parsed above) built, header
+ * included and padded to 8, into b for pk_pd_writer_write: */
+void pk_pd_build_stat(pk_pd_buf *b, const pk_pd_rec_stat *st);
+void pk_pd_build_stat_round(pk_pd_buf *b, const pk_pd_rec_stat_round *rd);
+/* Its three terms in perf 6.1's order (aggr_mode, interval, scale). */
+void pk_pd_build_stat_config(pk_pd_buf *b, const pk_pd_stat_config *c);
+/* pids[i] with comms[i] (NULL or comms NULL: empty). */
+void pk_pd_build_thread_map(pk_pd_buf *b, const int32_t *pids, const char *const *comms, size_t nr);
+/* A CPU list (-1 written as 65535). */
+void pk_pd_build_cpu_map(pk_pd_buf *b, const pk_cpumap *cpus);
+/* EVENT_UPDATE of event id: its unit or name (kind 0 or 2, text), its
+ * scale (kind 1, scale). */
+void pk_pd_build_event_update(pk_pd_buf *b, uint64_t kind, uint64_t id, const char *text,
+			      double scale);
 
 #ifdef __cplusplus
 }

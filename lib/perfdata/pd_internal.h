@@ -200,6 +200,9 @@ enum pd_event_update_kind {
 	PD_EVENT_UPDATE_CPUS = 3,    /* a cpu map */
 };
 
+/* -EINVAL with err naming the record (what) and its offset. */
+int pki_pd_too_short(const pk_pd_event *ev, pk_error *err, const char *what);
+
 /* ---- swapping and attrs (swap.c) ---- */
 /* Converts a file attr (size bytes, file order) into a native attr. */
 void pki_pd_attr_from_file(const uint8_t *src, size_t size, bool swap, struct perf_event_attr *attr,

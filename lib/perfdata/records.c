@@ -77,7 +77,7 @@ const char *pk_pd_feature_name(int feat)
 	return feat_names[feat];
 }
 
-static int too_short(const pk_pd_event *ev, pk_error *err, const char *what)
+int pki_pd_too_short(const pk_pd_event *ev, pk_error *err, const char *what)
 {
 	pk_err_at(err, -EINVAL, "perf.data", "record", (long)ev->offset,
 		  "%s record too short (%u bytes)", what, ev->size);
@@ -107,7 +107,7 @@ int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *m, pk_error *err
 	memset(m, 0, sizeof(*m));
 	if (ev->type == PERF_RECORD_MMAP) {
 		if (ev->size < 8 + 32)
-			return too_short(ev, err, "MMAP");
+			return pki_pd_too_short(ev, err, "MMAP");
 		m->pid = pd_ld32(d + 8);
 		m->tid = pd_ld32(d + 12);
 		m->addr = pd_ld64(d + 16);
@@ -116,7 +116,7 @@ int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *m, pk_error *err
 		m->filename = bounded_str(d + 40, end);
 	} else if (ev->type == PERF_RECORD_MMAP2) {
 		if (ev->size < 8 + 72)
-			return too_short(ev, err, "MMAP2");
+			return pki_pd_too_short(ev, err, "MMAP2");
 		m->pid = pd_ld32(d + 8);
 		m->tid = pd_ld32(d + 12);
 		m->addr = pd_ld64(d + 16);
@@ -136,7 +136,7 @@ int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *m, pk_error *err
 		m->flags = pd_ld32(d + 68);
 		m->filename = bounded_str(d + 72, end);
 	} else {
-		return too_short(ev, err, "MMAP");
+		return pki_pd_too_short(ev, err, "MMAP");
 	}
 	if (!m->filename)
 		m->filename = "";
@@ -146,7 +146,7 @@ int pk_pd_rec_mmap_parse(const pk_pd_event *ev, pk_pd_rec_mmap *m, pk_error *err
 int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *c, pk_error *err)
 {
 	if (ev->type != PERF_RECORD_COMM || ev->size < 16)
-		return too_short(ev, err, "COMM");
+		return pki_pd_too_short(ev, err, "COMM");
 	c->pid = pd_ld32(ev->data + 8);
 	c->tid = pd_ld32(ev->data + 12);
 	c->comm = bounded_str(ev->data + 16, ev->data + payload_end(ev));
@@ -159,7 +159,7 @@ int pk_pd_rec_comm_parse(const pk_pd_event *ev, pk_pd_rec_comm *c, pk_error *err
 int pk_pd_rec_fork_parse(const pk_pd_event *ev, pk_pd_rec_fork *f, pk_error *err)
 {
 	if ((ev->type != PERF_RECORD_FORK && ev->type != PERF_RECORD_EXIT) || ev->size < 32)
-		return too_short(ev, err, "FORK/EXIT");
+		return pki_pd_too_short(ev, err, "FORK/EXIT");
 	f->pid = pd_ld32(ev->data + 8);
 	f->ppid = pd_ld32(ev->data + 12);
 	f->tid = pd_ld32(ev->data + 16);
@@ -196,7 +196,7 @@ int pk_pd_build_id_parse(const uint8_t *p, size_t size, bool swap, pk_pd_rec_bui
 int pk_pd_rec_auxtrace_parse(const pk_pd_event *ev, pk_pd_rec_auxtrace *a, pk_error *err)
 {
 	if (ev->type != PK_RECORD_AUXTRACE || ev->size < PD_AUXTRACE_SIZE)
-		return too_short(ev, err, "AUXTRACE");
+		return pki_pd_too_short(ev, err, "AUXTRACE");
 	a->size = pd_ld64(ev->data + 8);
 	a->offset = pd_ld64(ev->data + 16);
 	a->reference = pd_ld64(ev->data + 24);
@@ -210,7 +210,7 @@ int pk_pd_rec_time_conv_parse(const pk_pd_event *ev, pk_pd_rec_time_conv *t, pk_
 {
 	memset(t, 0, sizeof(*t));
 	if (ev->type != PK_RECORD_TIME_CONV || ev->size < 32)
-		return too_short(ev, err, "TIME_CONV");
+		return pki_pd_too_short(ev, err, "TIME_CONV");
 	t->time_shift = pd_ld64(ev->data + 8);
 	t->time_mult = pd_ld64(ev->data + 16);
 	t->time_zero = pd_ld64(ev->data + 24);

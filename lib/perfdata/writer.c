@@ -44,6 +44,7 @@ typedef struct wevsel {
 struct pk_pd_writer {
 	int fd;
 	bool own_fd, pipe, begun, full, failed;
+	bool no_pipe_features;      /* a pipe without HEADER_FEATURE records */
 	char *path;
 	wevsel *evsels;
 	size_t nr_evsels;
@@ -374,6 +375,11 @@ int pk_pd_writer_add_evsel(pk_pd_writer *w, const struct perf_event_attr *attr, 
 	return 0;
 }
 
+void pk_pd_writer_no_pipe_features(pk_pd_writer *w)
+{
+	w->no_pipe_features = true;
+}
+
 int pk_pd_writer_set_feature(pk_pd_writer *w, int feat, const void *data, size_t len,
 			     pk_error *err)
 {
@@ -428,7 +434,7 @@ static int begin_pipe(pk_pd_writer *w, pk_error *err)
 	}
 	/* Features perf 6.1 accepts in a pipe (ids <= 32), then the end
 	 * marker: feature id 32 with no payload. */
-	for (int f = 1; rc == 0 && f <= PK_FEAT_LAST_6_1; f++) {
+	for (int f = 1; rc == 0 && !w->no_pipe_features && f <= PK_FEAT_LAST_6_1; f++) {
 		if (f != PK_FEAT_LAST_6_1 && !w->has_feat[f])
 			continue;
 		/* nor those perf 6.1 does not synthesize into a pipe */

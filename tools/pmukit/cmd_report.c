@@ -554,8 +554,11 @@ static int report_run(pk_hist *hist, report_args *a)
 		pd_header_pipe_features(pk_session_reader(s), stdout); /* perf's status stays 0 */
 	else if (a->header || a->header_only)
 		;
-	else if (!o->quiet)
+	else if (!o->quiet) {
+		if (a->dump)
+			pd_dump_unordered_note(s);
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	}
 	pd_header_note_modeled(pk_session_reader(s), "report", !o->quiet, o->quiet ? stderr : stdout);
 	int status = 0;
 	if (!a->header_only && !refused && !cpus_refused(o, s, &h)) {

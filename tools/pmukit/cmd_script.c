@@ -17,6 +17,7 @@
 #include "script_report.h"
 #include "script_side_events.h"
 #include "script_dump.h"
+#include "stat_file.h"
 
 #define F(name) PK_SCRIPT_F_##name /* the -F fields (pmukit/script.h) */
 #define F_BRANCHES (F(BRSTACK) | F(BRSTACKSYM) | F(BRSTACKOFF))
@@ -100,6 +101,8 @@ typedef struct script {
 	uint64_t time_base;          /* what times are shifted by */
 	int max_stack;               /* --max-stack: call chain lines printed */
 	side_events side;            /* --show-*-events */
+	stat_script stat;            /* a stat file's rounds (stat record's) */
+	bool stat_file;              /* the file may hold them (STAT feature, or a pipe) */
 	const pk_regs_arch *regs_arch; /* iregs/uregs: the file's architecture */
 	uint64_t clock_wall_ns, clock_ns; /* tod: CLOCK_DATA */
 	pk_chain_plan chain;         /* the sample's chain (on_sample) */
@@ -877,8 +880,13 @@ static void side_prefix(void *arg, pk_session *s, const pk_pd_event *ev, const c
 static void on_side_event(void *arg, pk_session *s, const pk_pd_event *ev, bool before)
 {
 	script *sc = arg;
-	if (side_events_wants(&sc->side, ev, before))
+	if (sc->side.kinds && side_events_wants(&sc->side, ev, before))
 		side_events_print(&sc->side, s, ev);
+	if (sc->stat_file && before && ev->type >= PK_RECORD_THREAD_MAP &&
+	    ev->type <= PK_RECORD_STAT_ROUND) {
+		pd_out_flush(&sc->out);
+		stat_script_event(&sc->stat, s, ev);
+	}
 }
 
 /* -D: script's lines follow each record's dump (stdout), so they are
@@ -1249,8 +1257,10 @@ int cmd_script(int argc, char **argv)
 		pk_script_filter_free(sc.filter);
 		return rc;
 	}
-	if (dump)
+	if (dump) {
 		pd_session_spe_dump(s);
+		pd_dump_unordered_note(s);
+	}
 	rc = 1;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts))
 		goto done;
@@ -1285,10 +1295,11 @@ int cmd_script(int argc, char **argv)
 	if (header_only)
 		goto done;
 	pd_out_init(&sc.out, stdout);
-	if (sc.side.kinds) {
+	sc.stat_file = pk_pd_has_feature(sc.reader, PK_FEAT_STAT) || pk_pd_is_pipe(sc.reader);
+	if (sc.side.kinds)
 		sc.side = (side_events){sc.side.kinds, side_prefix, &sc, &sc.out};
+	if (sc.side.kinds || sc.stat_file)
 		pk_session_on_event(s, dump ? on_dump_side_event : on_side_event, &sc);
-	}
 	sc.lines = pk_line_cache_new();
 	if (sc.lines) {
 		sc.table = pk_line_cache_lines(sc.lines);
@@ -1308,8 +1319,9 @@ int cmd_script(int argc, char **argv)
 		rc = 1;
 	sc.dumps = NULL;
 	pd_out_free(&sc.out);
-	rc = pd_session_finish(s, rc);
+	rc = pd_session_finish(s, rc || sc.stat.failed);
 done: /* the session and what the options made freed */
+	stat_script_free(&sc.stat);
 	pk_line_cache_free(sc.lines);
 	free(sc.evsel_fields);
 	for (size_t i = 0; sc.labels && i < sc.nr_evsel_fields; i++) {

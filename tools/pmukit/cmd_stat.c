@@ -28,6 +28,7 @@
 #include "stat_topdown.h"
 #include <pmukit/workload.h>
 #include "stat_print.h"
+#include "stat_file.h"
 #include <pmukit/topdown.h>
 
 struct stat_opts {
@@ -68,6 +69,11 @@ struct stat_opts {
 	bool summary;              /* --summary: the totals after -I's intervals */
 	bool no_csv_summary;       /* --no-csv-summary: no "summary" column in CSV totals */
 	char **cmd;
+	bool record;               /* stat record: the counts into a perf.data too */
+	const char *data_path;     /* stat record -o (NULL: perf.data) */
+	int argc;                  /* the whole command line (the file's CMDLINE) */
+	char **argv;
+	const char *input;         /* stat report -i */
 };
 
 enum {
@@ -194,10 +200,15 @@ const pk_optspec stat_optspec = {
 		"       pmukit stat --topdown [--td-level N|all] [--tree] [--desc] [-a|-C|-p|-t|-- <command>]\n"
 		"                   [-A|--per-thread] [-e <events>] [-I <ms> [--plot <file.svg>]]\n"
 		"                   [-x <sep>|-j] [--model <scenario>]\n"
+		"       pmukit stat record [-o <file>] [options] [--] <command> [<args>]\n"
+		"       pmukit stat report [-i <file>] [-x <sep>|-j]\n"
 		"\n"
 		"Counts events while a command runs, or for processes, threads or CPUs until\n"
 		"Ctrl-C. Without -e: task-clock, context-switches, cpu-migrations,\n"
-		"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n",
+		"page-faults, and cycles, instructions, branches, branch-misses per core PMU.\n"
+		"stat record counts as stat does and writes the counts into a perf.data (-o:\n"
+		"its path, '-' a pipe); stat report prints a file's counts as stat did, and\n"
+		"pmukit script lists them (perf 6.1's records and output).\n",
 	.opts = stat_opts_table,
 	.notes = "The command's exit status is pmukit's. When signal N killed it: 128+N if\n"
 		 "pmukit passed N on (Ctrl-C, SIGTERM), else 0 after \"<command>: <signal>\",\n"
@@ -279,6 +290,45 @@ static int check_options(struct stat_opts *o)
 	return 0;
 }
 
+static int parse_loop(int argc, char **argv, struct stat_opts *o);
+
+/* perf stat report's options (its -i is the input, not --no-inherit);
+ * -x and -j go before "report", as perf's. */
+enum { OPT_REPORT_PER = 512 };
+static const pk_opt stat_report_table[] = {
+	{"input", 'i', 0, required_argument, "<file>", "the stat file (default: perf.data)"},
+	{"no-aggr", 'A', 0, no_argument, NULL, "one line per CPU"},
+	{"per-core", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-die", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-node", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{"per-socket", 0, OPT_REPORT_PER, no_argument, NULL, "refused: not in pmukit yet"},
+	{0},
+};
+static const pk_optspec stat_report_spec = {
+	.cmd = "stat",
+	.synopsis = "usage: pmukit stat [-x <sep>|-j] report [-i <file>] [-A]\n",
+	.opts = stat_report_table,
+};
+
+static int parse_report(int argc, char **argv, struct stat_opts *o)
+{
+	pk_opt_begin(&stat_report_spec);
+	int ch;
+	while ((ch = pk_opt_next(&stat_report_spec, argc, argv)) != -1) {
+		switch (ch) {
+		case 'i': o->input = optarg; break;
+		case 'A': o->no_aggr = true; break;
+		case OPT_REPORT_PER:
+			return pk_cli_usage_error("stat", "stat report %s: not supported by pmukit "
+							  "(the file's own aggregation, or -A)",
+						  pk_opt_last_name());
+		default: return 129; /* said */
+		}
+	}
+	return 0;
+}
+
+/* 0, -1 for stat report, or the usage exit code (said). */
 static int parse_options(int argc, char **argv, struct stat_opts *o)
 {
 	o->big_num = true;
@@ -288,6 +338,46 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 	o->metrics = calloc((size_t)argc + 1, sizeof(char *));
 	if (!o->events || !o->metrics)
 		return pk_cli_usage_error("stat", "out of memory");
+	o->argc = argc;
+	o->argv = argv;
+	int r = parse_loop(argc, argv, o);
+	if (r)
+		return r;
+	o->cmd = argv + optind;
+	/* perf's stat record and stat report: the word (or its start, from 3
+	 * letters) after stat's options, then further options */
+	const char *w = o->cmd[0];
+	size_t wl = w ? strlen(w) : 0;
+	if (wl > 2 && !strncmp("record", w, wl)) {
+		int n = argc - optind;
+		char **rest = o->cmd;
+		o->record = true;
+		if ((r = parse_loop(n, rest, o)))
+			return r;
+		o->cmd = rest + optind;
+		o->data_path = o->output;
+		o->output = NULL;
+		if (!o->cmd[0] && !o->pids && !o->tids && !o->all_cpus && !o->cpu_list)
+			return pk_cli_usage_error("stat", "stat record needs a command or a target");
+		if (o->interval_ms || o->repeat > 1 || o->model || o->topdown || o->per)
+			return pk_cli_usage_error("stat", "stat record with -I, -r, --model, --topdown "
+							  "or --per-*: not supported by pmukit");
+	} else if (wl > 2 && !strncmp("report", w, wl)) {
+		int n = argc - optind;
+		char **rest = o->cmd;
+		if ((r = parse_report(n, rest, o)))
+			return r;
+		if (rest[optind])
+			return pk_cli_usage_error("stat", "stat report: unexpected argument '%s'",
+						  rest[optind]);
+		return -1; /* report */
+	}
+	return check_options(o);
+}
+
+/* One pass of the option parser over argv (argv[0]: the command's word). */
+static int parse_loop(int argc, char **argv, struct stat_opts *o)
+{
 	pk_opt_begin(&stat_optspec);
 	int ch;
 	/* stop_at_arg: stop at the command, so its options stay its own */
@@ -344,8 +434,7 @@ static int parse_options(int argc, char **argv, struct stat_opts *o)
 		if (r)
 			return r;
 	}
-	o->cmd = argv + optind;
-	return check_options(o);
+	return 0;
 }
 
 /* ---- Target ------------------------------------------------------------- */
@@ -755,6 +844,27 @@ static int vendor_metric(const void *arg, const pk_metric_counts *in, size_t idx
 	return pk_metric_groups_value(arg, in, idx, nth, out);
 }
 
+/* stat record: the run's counts into its file; 0 or 1 (said). */
+static int record_file(struct stat_session *s, const pk_stat_runs *runs)
+{
+	stat_record_out ro = {.path = s->o->data_path, .aggr = s->aggr,
+			      .elapsed_ns = runs->last.elapsed_ns, .kernel = s->kernel,
+			      .pmus = s->pmus, .argc = s->o->argc, .argv = s->o->argv};
+	fflush(stderr);
+	return stat_record_write(&ro, pk_stat_counting(s->st));
+}
+
+/* stat report: the file's counts on stderr, as perf 6.1. */
+static int stat_report(const struct stat_opts *o)
+{
+	stat_printer p = {.out = stderr, .fmt = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_HUMAN,
+			  .sep = o->sep ? o->sep : " ", .big_num = true,
+			  .thousands = stat_thousands_sep(), .runs = 1};
+	int r = stat_report_file(o->input, o->no_aggr, &p);
+	stat_printer_free(&p);
+	return r;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = {0};
@@ -765,6 +875,12 @@ int cmd_stat(int argc, char **argv)
 	int ret = 1, r;
 	pk_error_clear(&err);
 	r = parse_options(argc, argv, &o);
+	if (r == -1) { /* stat report */
+		r = stat_report(&o);
+		free(o.events);
+		free(o.metrics);
+		return r;
+	}
 	if (r) {
 		free(o.events);
 		free(o.metrics);
@@ -783,6 +899,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (r < 0)
 		goto fail;
+	if (o.record)
+		stat_record_prepare(s.evlist);
 	FILE *out = open_output(&o);
 	if (!out)
 		goto out;
@@ -815,6 +933,7 @@ int cmd_stat(int argc, char **argv)
 		goto fail;
 	}
 	r = print_totals(&s, out, &acc, &runs, r, &err);
+	int rec = r >= 0 && o.record ? record_file(&s, &runs) : 0;
 	if (r >= 0 && o.plot)
 		r = plot_intervals(&s, &err);
 	/* counts that did not reach the file are an error, as in perf */
@@ -822,7 +941,7 @@ int cmd_stat(int argc, char **argv)
 			       : (fflush(out), 0);
 	if (r < 0)
 		pk_cli_print_error("stat", &err);
-	ret = r < 0 || wr < 0 ? 1 : pk_stat_runs_exit_code(&runs);
+	ret = r < 0 || wr < 0 || rec ? 1 : pk_stat_runs_exit_code(&runs);
 	goto out;
 fail:
 	pk_cli_print_error("stat", &err);

@@ -105,15 +105,43 @@ static void dump_tstamp(dump_ctx *d, const pk_pd_event *ev, const pk_pd_sample *
 }
 
 /* cpu_map_data at p (n bytes) as perf's list ("0-3,8"). */
-static void dump_cpus(const uint8_t *p, size_t n)
+/* A CPU list as perf prints it ("0-3,8", "-1"). */
+static void print_cpus(const pk_cpumap *m)
 {
-	pk_cpumap *m = pk_pd_cpu_map_data(p, n);
 	int len = m ? pk_cpumap_format(m, NULL, 0) : -1;
 	char *list = len >= 0 ? malloc((size_t)len + 1) : NULL;
 	if (list && pk_cpumap_format(m, list, (size_t)len + 1) >= 0)
 		fputs(list, stdout);
 	free(list);
+}
+
+static void dump_cpus(const uint8_t *p, size_t n)
+{
+	pk_cpumap *m = pk_pd_cpu_map_data(p, n);
+	print_cpus(m);
 	pk_cpumap_put(m);
+}
+
+/* perf stat record's records, their lines after the name; false when
+ * damaged. */
+static bool dump_stat(const pk_pd_event *ev)
+{
+	pk_pd_stat_config c;
+	pk_pd_rec_stat st;
+	pk_pd_rec_stat_round rd;
+	if (ev->type == PK_RECORD_STAT_CONFIG && pk_pd_rec_stat_config_parse(ev, &c, NULL) == 0)
+		printf("\n... aggr_mode %" PRIu64 "\n... scale     %" PRIu64 "\n... interval  %" PRIu64 "\n",
+		       c.aggr_mode, c.scale, c.interval);
+	else if (ev->type == PK_RECORD_STAT && pk_pd_rec_stat_parse(ev, &st, NULL) == 0)
+		printf("\n... id %" PRIu64 ", cpu %d, thread %u\n... value %" PRIu64 ", enabled %" PRIu64
+		       ", running %" PRIu64 "\n",
+		       st.id, st.cpu, st.thread, st.val, st.ena, st.run);
+	else if (ev->type == PK_RECORD_STAT_ROUND && pk_pd_rec_stat_round_parse(ev, &rd, NULL) == 0)
+		printf("\n... time %" PRIu64 ", type %s\n", rd.time,
+		       rd.type == PK_PD_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
+	else
+		return false;
+	return true;
 }
 
 static void dump_time_conv(const pk_pd_event *ev)
@@ -216,10 +244,23 @@ static bool dump_user(const dump_ctx *d, const pk_pd_event *ev)
 		printf("%s", unhandled);
 		return true;
 	}
-	case PK_RECORD_CPU_MAP:
+	case PK_RECORD_CPU_MAP: {
+		pk_cpumap *m = pk_pd_rec_cpu_map(ev); /* its -1 kept */
 		printf(": ");
-		dump_cpus(ev->data + 8, ev->size - 8u);
+		print_cpus(m);
+		pk_cpumap_put(m);
 		printf("%s", unhandled);
+		return true;
+	}
+	case PK_RECORD_STAT_CONFIG:
+	case PK_RECORD_STAT:
+	case PK_RECORD_STAT_ROUND:
+		/* script's tool takes them in, its lines (a round's) follow at once */
+		if (script)
+			return true;
+		if (!dump_stat(ev))
+			return false;
+		printf(": unhandled!\n");
 		return true;
 	case PK_RECORD_AUXTRACE_INFO:
 		printf(" type: %u\n", (unsigned)pk_pd_rec_u64(ev, 0));
@@ -448,6 +489,13 @@ static void dump_event(void *arg, pk_session *s, const pk_pd_event *ev, bool bef
 	}
 	if (ev->type != PERF_RECORD_EXIT || !d->then)
 		dump_next(d, ev);
+}
+
+void pd_dump_unordered_note(const pk_session *s)
+{
+	const pk_pd_evsel *e = pk_pd_evsel_at(pk_session_reader(s), 0);
+	if (e && !e->attr.sample_id_all)
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 }
 
 int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *then_arg)

@@ -18,5 +18,8 @@ enum {
  * output follows: stdout is flushed first), and the event hook in place, when set,
  * after each record's dump (and after the record, as usual). */
 int pd_dump_run(pk_session *s, unsigned flags, pk_session_sample_fn then, void *then_arg);
+/* perf's first line of a dump when the file's first event has no
+ * sample_id_all (stat record's files): it then reads in file order. */
+void pd_dump_unordered_note(const pk_session *s);
 
 #endif
