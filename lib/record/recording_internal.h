@@ -25,6 +25,7 @@ struct pk_recording {
 	bool old_kept;               /* the previous output was renamed to <output>.old */
 	bool child_done;
 	int child_status;            /* its wait status once child_done */
+	unsigned cache_failed;       /* objects not put in the build-id cache */
 	bool delayed;                /* -D: the events not enabled yet */
 	struct timespec t0;          /* when the delay began */
 	pk_recording_totals stats;
