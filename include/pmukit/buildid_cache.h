@@ -66,11 +66,17 @@ int pk_buildid_cache_purge(const char *dir, const char *path, pk_buildid_cache_f
 int pk_buildid_cache_list(const char *dir, const pk_kernel *k, bool all, pk_buildid_cache_fn fn,
 			  void *arg, pk_error *err);
 
-/* buildid-list -i: fn for each object r's recording names with a build id
- * (the BUILD_ID feature, a pipe's HEADER_BUILD_ID records) as perf 6.1's
- * reader holds them: kernel and user entries (other cpumodes dropped), one
- * per machine and name (a later entry's id wins, the first one's place
- * stays), the host's first, then each guest's by pid. */
-int pk_buildid_list(pk_pd_reader *r, pk_buildid_cache_fn fn, void *arg, pk_error *err);
+/* buildid-list -i: fn for each object r's recording names (hex "" when
+ * no id is recorded for it) as perf 6.1's buildid-list finds them: the
+ * BUILD_ID feature's kernel and user entries (other cpumodes dropped),
+ * one per machine and name (a later entry's id wins, the first one's
+ * place stays), the host's first, then each guest's by pid. With
+ * with_hits, and always for a pipe (its HEADER_BUILD_ID records) or a
+ * file without BUILD_ID, only the objects a sample's address fell in
+ * (then also those without an id, by perf's long name, in the order perf
+ * made them from the maps); never for a file with AUX data (perf decodes
+ * none of it). */
+int pk_buildid_list(pk_pd_reader *r, bool with_hits, pk_buildid_cache_fn fn, void *arg,
+		    pk_error *err);
 
 #endif

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <pmukit/buildid_cache.h>
+#include <pmukit/symbols.h>
 
 #include "core/util.h"
 #include "symbols/sy_internal.h"
@@ -409,15 +410,32 @@ int pk_buildid_cache_list(const char *dir, const pk_kernel *k, bool all, pk_buil
 
 typedef struct named_id {
 	uint32_t pid;                /* the machine: -1 the host, else a guest */
-	size_t order;                /* first seen */
+	uint64_t order;              /* where perf made its dso */
 	char *name;
-	char hex[PK_BUILD_ID_HEX];
+	char hex[PK_BUILD_ID_HEX];   /* "" when none is recorded */
+	bool hit;                    /* a sample's address fell in it */
 } named_id;
 
 typedef struct named_ids {
 	named_id *v;
 	size_t nr, cap;
 } named_ids;
+
+/* The object pid and name (made at order when new); NULL without memory. */
+static named_id *find_named(named_ids *l, uint32_t pid, const char *name, uint64_t order)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].pid == pid && !strcmp(l->v[i].name, name))
+			return &l->v[i];
+	char *copy = strdup(name);
+	if (!copy || pki_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0) {
+		free(copy);
+		return NULL;
+	}
+	named_id *e = &l->v[l->nr++];
+	*e = (named_id){.pid = pid, .order = order, .name = copy};
+	return e;
+}
 
 /* One entry as perf's reader takes it: a kernel or user one (other
  * cpumodes dropped), one object per machine and name, the last id kept. */
@@ -428,19 +446,9 @@ static int note_id(void *arg, const pk_pd_rec_build_id *b)
 	if (mode != PERF_RECORD_MISC_KERNEL && mode != PERF_RECORD_MISC_USER &&
 	    mode != PERF_RECORD_MISC_GUEST_KERNEL && mode != PERF_RECORD_MISC_GUEST_USER)
 		return 0;
-	named_id *e = NULL;
-	for (size_t i = 0; i < l->nr && !e; i++)
-		if (l->v[i].pid == b->pid && !strcmp(l->v[i].name, b->filename))
-			e = &l->v[i];
-	if (!e) {
-		char *copy = strdup(b->filename);
-		if (!copy || pki_grow(&l->v, &l->cap, l->nr + 1, sizeof(*l->v)) < 0) {
-			free(copy);
-			return -ENOMEM;
-		}
-		e = &l->v[l->nr++];
-		*e = (named_id){.pid = b->pid, .order = l->nr - 1, .name = copy};
-	}
+	named_id *e = find_named(l, b->pid, b->filename, l->nr);
+	if (!e)
+		return -ENOMEM;
 	size_t len = b->id_len > 20 ? 20 : b->id_len;
 	for (size_t i = 0; i < len; i++)
 		snprintf(e->hex + 2 * i, 3, "%02x", b->id[i]);
@@ -448,25 +456,57 @@ static int note_id(void *arg, const pk_pd_rec_build_id *b)
 	return 0;
 }
 
-/* A pipe's HEADER_BUILD_ID records. */
-static int pipe_ids(pk_pd_reader *r, named_ids *l, pk_error *err)
+/* A sample's object marked hit: the dso its address falls in, by perf's
+ * long name, placed after the recorded ones in the order perf made it. */
+static int mark_hit(pk_pd_reader *r, pk_machine *m, const pk_pd_event *ev, named_ids *l)
 {
+	pk_pd_sample s = PK_PD_SAMPLE_INIT;
+	if (pk_pd_reader_parse_sample(r, ev, &s, NULL) < 0 || !(s.type & PERF_SAMPLE_IP))
+		return 0;
+	const pk_addr_loc *loc = pk_machine_lookup(m, s.pid, s.misc & 7, s.ip);
+	if (!loc->has_map)
+		return 0;
+	named_id *e = find_named(l, UINT32_MAX, loc->dso_long, (1ull << 32) + loc->dso_ordinal);
+	if (!e)
+		return -ENOMEM;
+	e->hit = true;
+	return 0;
+}
+
+/* The records followed as perf's buildid-list does when it looks at hits
+ * (and in a pipe): maps, HEADER_BUILD_ID records, samples' objects. */
+static int follow_hits(pk_pd_reader *r, named_ids *l, pk_error *err)
+{
+	pk_machine_opts mo = {.kallsyms = "", .no_symbols = true, .buildid_dir = "",
+			      .kallsyms_cache = ""};
+	pk_machine *m = pk_machine_new(&mo);
+	if (!m)
+		return pk_err(err, -ENOMEM, "out of memory");
 	pk_pd_event ev;
 	int rc;
 	while ((rc = pk_pd_next(r, &ev, err)) == 1) {
 		pk_pd_rec_build_id b;
-		if (ev.type != PK_RECORD_HEADER_BUILD_ID)
-			continue;
-		if (pk_pd_build_id_parse(ev.data, ev.size, false, &b) < 0)
-			return pk_err(err, -EINVAL, "HEADER_BUILD_ID record at offset %llu: damaged",
-				      (unsigned long long)ev.offset);
-		if (note_id(l, &b) < 0)
-			return pk_err(err, -ENOMEM, "out of memory");
+		if (pk_machine_event(m, &ev) < 0)
+			rc = -ENOMEM;
+		else if (ev.type == PK_RECORD_HEADER_BUILD_ID &&
+			 pk_pd_build_id_parse(ev.data, ev.size, false, &b) < 0)
+			rc = pk_err(err, -EINVAL, "HEADER_BUILD_ID record at offset %llu: damaged",
+				    (unsigned long long)ev.offset);
+		else if (ev.type == PK_RECORD_HEADER_BUILD_ID)
+			rc = note_id(l, &b);
+		else if (ev.type == PERF_RECORD_SAMPLE)
+			rc = mark_hit(r, m, &ev, l);
+		if (rc == -ENOMEM)
+			rc = pk_err(err, rc, "out of memory");
+		if (rc < 0)
+			break;
 	}
+	pk_machine_free(m);
 	return rc;
 }
 
-/* The host's objects first, then each guest's by pid (perf's machines). */
+/* The host's objects first, then each guest's by pid (perf's machines);
+ * in each, the order perf made them. */
 static int by_machine(const void *a, const void *b)
 {
 	const named_id *x = a, *y = b;
@@ -476,18 +516,29 @@ static int by_machine(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-int pk_buildid_list(pk_pd_reader *r, pk_buildid_cache_fn fn, void *arg, pk_error *err)
+int pk_buildid_list(pk_pd_reader *r, bool with_hits, pk_buildid_cache_fn fn, void *arg,
+		    pk_error *err)
 {
 	named_ids l = {0};
-	int rc = pk_pd_is_pipe(r) ? pipe_ids(r, &l, err) : pk_pd_build_ids(r, note_id, &l, err);
-	if (rc == -ENOENT && !pk_pd_is_pipe(r))
-		rc = 0; /* no BUILD_ID feature: none */
-	else if (rc == -ENOMEM && !pk_pd_is_pipe(r))
+	bool pipe = pk_pd_is_pipe(r);
+	/* perf's rules: AUX data is not decoded (all objects), a file without
+	 * BUILD_ID (and a pipe) is looked at for hits */
+	if (!pipe && pk_pd_has_feature(r, PK_FEAT_AUXTRACE))
+		with_hits = false;
+	if (pipe || !pk_pd_has_feature(r, PK_FEAT_BUILD_ID))
+		with_hits = true;
+	int rc = pipe ? 0 : pk_pd_build_ids(r, note_id, &l, err);
+	if (rc == -ENOENT && !pk_pd_has_feature(r, PK_FEAT_BUILD_ID))
+		rc = 0;
+	else if (rc == -ENOMEM)
 		rc = pk_err(err, rc, "out of memory");
+	if (rc >= 0 && with_hits)
+		rc = follow_hits(r, &l, err);
 	if (rc >= 0 && l.nr)
 		qsort(l.v, l.nr, sizeof(*l.v), by_machine);
 	for (size_t i = 0; rc >= 0 && i < l.nr; i++)
-		rc = fn(arg, l.v[i].hex, l.v[i].name);
+		if (!with_hits || l.v[i].hit)
+			rc = fn(arg, l.v[i].hex, l.v[i].name);
 	for (size_t i = 0; i < l.nr; i++)
 		free(l.v[i].name);
 	free(l.v);

@@ -15,6 +15,7 @@
 static const pk_opt buildid_list_opts_table[] = {
 	{"input", 'i', 0, required_argument, "FILE", "input file name (default perf.data)"},
 	{"kernel", 'k', 0, no_argument, NULL, "show the running kernel's build id"},
+	{"with-hits", 'H', 0, no_argument, NULL, "show only the objects samples hit"},
 	{"force", 'f', 0, no_argument, NULL, "accepted (perf's: read a file another user owns)"},
 	{"verbose", 'v', 0, no_argument, NULL, "accepted"},
 	{0},
@@ -22,7 +23,7 @@ static const pk_opt buildid_list_opts_table[] = {
 
 const pk_optspec buildid_list_optspec = {
 	.cmd = "buildid-list",
-	.synopsis = "usage: pmukit buildid-list [-i FILE] [-k]\n"
+	.synopsis = "usage: pmukit buildid-list [-i FILE] [-k] [-H]\n"
 		    "\n"
 		    "Lists the build ids of the objects a perf.data file names, as perf\n"
 		    "buildid-list does.\n",
@@ -32,7 +33,7 @@ const pk_optspec buildid_list_optspec = {
 static int print_id(void *arg, const char *hex, const char *name)
 {
 	(void)arg;
-	printf("%s %s\n", hex, name);
+	printf("%-40s %s\n", hex, name); /* perf's: an id shorter than 20 bytes padded */
 	return 0;
 }
 
@@ -53,13 +54,14 @@ static int kernel_id(void)
 int cmd_buildid_list(int argc, char **argv)
 {
 	const char *in = "perf.data";
-	bool kernel = false;
+	bool kernel = false, with_hits = false;
 	int c;
 	pk_opt_begin(&buildid_list_optspec);
 	while ((c = pk_opt_next(&buildid_list_optspec, argc, argv)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'k': kernel = true; break;
+		case 'H': with_hits = true; break;
 		case 'f': case 'v': break;
 		default: return 129;
 		}
@@ -78,7 +80,7 @@ int cmd_buildid_list(int argc, char **argv)
 	pk_pd_reader *r = NULL;
 	int rc = pk_pd_reader_open(in, NULL, &r, &err);
 	if (rc == 0)
-		rc = pk_buildid_list(r, print_id, NULL, &err);
+		rc = pk_buildid_list(r, with_hits, print_id, NULL, &err);
 	pk_pd_reader_close(r);
 	if (rc < 0) {
 		pk_cli_print_error("buildid-list", &err);
