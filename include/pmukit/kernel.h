@@ -44,7 +44,7 @@
  * recorder (page size, mlock limit, mmap, poll), the synthesizers (tasks,
  * comm, maps, kernel text), and the perf.data host features (uname, CPU sets,
  * topology, CPU, memory, NUMA nodes, caches, memory blocks, the kernel's and
- * vDSO's build ids). The PMU_MAPPINGS feature comes from the pk_pmus the
+ * vDSO's build ids), the build-id cache (the kallsyms and vDSO copies). The PMU_MAPPINGS feature comes from the pk_pmus the
  * events were resolved with, not from a second scan of sysfs.
  *
  * Invariants: every function returns a negative errno on failure (never -1

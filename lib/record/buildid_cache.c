@@ -353,11 +353,11 @@ static bool valid(const char *name, const char *hex, const pk_kernel *k)
 	if (!strcmp(name, KERNEL_NAME)) {
 		uint8_t id[20];
 		size_t len = 0;
-		if (!k->ops->host.build_id || k->ops->host.build_id(k, NULL, id, &len) < 0)
+		if (!k->ops->host.build_id || k->ops->host.build_id(k, NULL, id, &len) < 0 ||
+		    !len || len > 20)
 			return false;
-		for (size_t i = 0; i < len; i++)
-			snprintf(now + 2 * i, 3, "%02x", id[i]);
-		return len && !strcmp(now, hex);
+		pki_rec_id_hex(id, len, now);
+		return !strcmp(now, hex);
 	}
 	return name[0] == '/' && pk_buildid_file(name, now, NULL) == 0 && !strcmp(now, hex);
 }
@@ -449,10 +449,7 @@ static int note_id(void *arg, const pk_pd_rec_build_id *b)
 	named_id *e = find_named(l, b->pid, b->filename, l->nr);
 	if (!e)
 		return -ENOMEM;
-	size_t len = b->id_len > 20 ? 20 : b->id_len;
-	for (size_t i = 0; i < len; i++)
-		snprintf(e->hex + 2 * i, 3, "%02x", b->id[i]);
-	e->hex[2 * len] = '\0';
+	pki_rec_id_hex(b->id, b->id_len > 20 ? 20 : b->id_len, e->hex);
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pmukit/buildid_cache.h>
 #include <pmukit/record.h>
 #include <pmukit/symbols.h>
 
@@ -101,18 +102,10 @@ static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event 
 
 int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	char hex[2 * 20 + 1];
-	bool ok = e && pki_sy_elf_build_id(e, hex, sizeof(hex));
-	if (e)
-		elf_end(e);
-	close(fd);
-	if (!ok)
-		return -ENOENT;
+	char hex[PK_BUILD_ID_HEX];
+	int rc = pk_buildid_file(path, hex, NULL);
+	if (rc < 0)
+		return rc;
 	*len = strlen(hex) / 2;
 	for (size_t i = 0; i < *len; i++) {
 		char two[3] = {hex[2 * i], hex[2 * i + 1], 0};
@@ -174,8 +167,7 @@ static int read_objects(const char *path, objects *o, pk_error *err)
 	return rc;
 }
 
-/* An entry's id as hex, for the cache. */
-static void id_hex(const uint8_t *id, size_t len, char *hex)
+void pki_rec_id_hex(const uint8_t *id, size_t len, char *hex)
 {
 	for (size_t i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
@@ -198,7 +190,7 @@ int pki_rec_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, boo
 		if (!want || object_build_id(k, &o.v[i], id, &len) < 0 || !len)
 			continue;
 		put_entry(&b, &o.v[i], id, len);
-		id_hex(id, len, hex);
+		pki_rec_id_hex(id, len, hex);
 		if (fn)
 			fn(arg, o.v[i].name, hex);
 	}

@@ -22,6 +22,8 @@ void pki_rec_buf_cpulist(pk_pd_buf *b, const pk_cpumap *m);
 /* The GNU build id of an ELF file, as bytes (*len of them): 0, -errno,
  * -ENOENT when it has none (buildids.c). */
 int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len);
+/* A build id's len bytes as hex into hex (2 * len + 1 bytes). */
+void pki_rec_id_hex(const uint8_t *id, size_t len, char *hex);
 /* pk_record_build_ids, with --buildid-all's rule when all (every object
  * mapped, SAMPLE_TIME 0 and 0) and fn (NULL: none) told of each entry
  * written: its name and id in hex (buildids.c). */
