@@ -56,8 +56,10 @@ static void add_one(bc *b, const char *file)
 	pk_error err;
 	pk_error_clear(&err);
 	char hex[PK_BUILD_ID_HEX];
-	if (pk_buildid_cache_add_file(NULL, file, hex, &err) < 0)
-		return failed(b, "add", file, &err);
+	if (pk_buildid_cache_add_file(NULL, file, hex, &err) < 0) {
+		failed(b, "add", file, &err);
+		return;
+	}
 	if (b->verbose)
 		fprintf(stderr, "Adding %s %s: Ok\n", hex, file);
 }
@@ -67,8 +69,10 @@ static void remove_one(bc *b, const char *file)
 	pk_error err;
 	pk_error_clear(&err);
 	char hex[PK_BUILD_ID_HEX];
-	if (pk_buildid_file(file, hex, &err) < 0 || pk_buildid_cache_remove(NULL, hex, &err) < 0)
-		return failed(b, "remove", file, &err);
+	if (pk_buildid_file(file, hex, &err) < 0 || pk_buildid_cache_remove(NULL, hex, &err) < 0) {
+		failed(b, "remove", file, &err);
+		return;
+	}
 	if (b->verbose)
 		fprintf(stderr, "Removing %s %s: Ok\n", hex, file);
 }
@@ -84,8 +88,10 @@ static void purge_one(bc *b, const char *file)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	if (pk_buildid_cache_purge(NULL, file, say_removing, b, &err) < 0)
-		return failed(b, "purge", file, &err);
+	if (pk_buildid_cache_purge(NULL, file, say_removing, b, &err) < 0) {
+		failed(b, "purge", file, &err);
+		return;
+	}
 	if (b->verbose)
 		fprintf(stderr, "Purging %s: Ok\n", file);
 }
@@ -101,8 +107,10 @@ static void update_one(bc *b, const char *file)
 		(void)pk_buildid_cache_remove(NULL, hex, NULL);
 	if (rc == 0)
 		rc = pk_buildid_cache_add_file(NULL, file, hex, &err);
-	if (rc < 0)
-		return failed(b, "update", file, &err);
+	if (rc < 0) {
+		failed(b, "update", file, &err);
+		return;
+	}
 	if (b->verbose)
 		fprintf(stderr, "Updating %s %s: Ok\n", hex, file);
 }
