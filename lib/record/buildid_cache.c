@@ -71,6 +71,28 @@ __attribute__((format(printf, 4, 5))) static int path_of(char *out, size_t size,
 	return 0;
 }
 
+/* len bytes of data written to w (dst: its name, for messages). */
+static int write_all(pki_wfile *w, const char *data, size_t len, const char *dst, pk_error *err)
+{
+	for (size_t at = 0; at < len;) {
+		ssize_t n = write(w->fd, data + at, len - at);
+		if (n < 0)
+			return pk_err(err, -errno, "cannot write '%s': %s", dst, strerror(errno));
+		at += (size_t)n;
+	}
+	return 0;
+}
+
+/* w committed when all went well (rc 0), else dropped; rc or commit's. */
+static int finish(pki_wfile *w, int rc, pk_error *err)
+{
+	if (rc == 0)
+		return pki_wfile_commit(w, err);
+	if (w->fd >= 0)
+		pki_wfile_abort(w);
+	return rc;
+}
+
 /* src copied to dst (mode: src's), whole or not at all. */
 static int copy_file(const char *src, const char *dst, pk_error *err)
 {
@@ -87,17 +109,11 @@ static int copy_file(const char *src, const char *dst, pk_error *err)
 	char buf[65536];
 	ssize_t n = 0;
 	while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		for (ssize_t at = 0, k; rc == 0 && at < n; at += k)
-			if ((k = write(w.fd, buf + at, (size_t)(n - at))) < 0)
-				rc = pk_err(err, -errno, "cannot write '%s': %s", dst, strerror(errno));
+		rc = write_all(&w, buf, (size_t)n, dst, err);
 	if (rc == 0 && n < 0)
 		rc = pk_err(err, -errno, "cannot read '%s': %s", src, strerror(errno));
 	close(in);
-	if (rc == 0)
-		return pki_wfile_commit(&w, err);
-	if (w.fd >= 0)
-		pki_wfile_abort(&w);
-	return rc;
+	return finish(&w, rc, err);
 }
 
 /* dst as a hard link to src (perf's first choice), else a copy; a dst
@@ -124,19 +140,10 @@ static int write_copy(const char *dst, const char *name, const pk_kernel *k, pk_
 			      strerror(-rc));
 	pki_wfile w;
 	rc = pki_wfile_open(&w, dst, 0600, err);
-	for (size_t at = 0; rc == 0 && at < len;) {
-		ssize_t n = write(w.fd, data + at, len - at);
-		if (n < 0)
-			rc = pk_err(err, -errno, "cannot write '%s': %s", dst, strerror(errno));
-		else
-			at += (size_t)n;
-	}
-	free(data);
 	if (rc == 0)
-		return pki_wfile_commit(&w, err);
-	if (w.fd >= 0)
-		pki_wfile_abort(&w);
-	return rc;
+		rc = write_all(&w, data, len, dst, err);
+	free(data);
+	return finish(&w, rc, err);
 }
 
 /* The object's copies in its folder: elf (and debug) or kallsyms or vdso. */
