@@ -34,6 +34,7 @@ PUBLIC = {
     "script.h": "session", "diff.h": "hist", "inject.h": "record", "lock.h": "hist",
     "bench.h": "counting",
     "probe.h": "symbols",
+    "buildid_cache.h": "record",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -35,7 +35,8 @@
  * (_text/_etext, for the kernel MMAP); optional (NULL: not published):
  * tracefs_file, nodes/node (NUMA nodes: memory, CPUs), mem_blocks (a node's
  * memory blocks and the block size), cache (a CPU's cache indexes), build_id
- * (the kernel's, a module's, the vDSO's).
+ * (the kernel's, a module's, the vDSO's), cache_copy (what perf's build-id
+ * cache keeps of the kernel and the vDSO: the kallsyms text, the image).
  *
  * Who asks: counting (paranoid, for the fallback and messages), thread maps
  * (-p/-t, comm), -a's CPU map (pk_host_cpus), CPU identification
@@ -43,7 +44,7 @@
  * recorder (page size, mlock limit, mmap, poll), the synthesizers (tasks,
  * comm, maps, kernel text), and the perf.data host features (uname, CPU sets,
  * topology, CPU, memory, NUMA nodes, caches, memory blocks, the kernel's and
- * vDSO's build ids). The PMU_MAPPINGS feature comes from the pk_pmus the
+ * vDSO's build ids), the build-id cache (the kallsyms and vDSO copies). The PMU_MAPPINGS feature comes from the pk_pmus the
  * events were resolved with, not from a second scan of sysfs.
  *
  * Invariants: every function returns a negative errno on failure (never -1
@@ -207,6 +208,11 @@ typedef struct pk_host_ops {
 	 * ("[vdso]") or of a loaded module (its name): up to 20 bytes into
 	 * id, their number in *len; -ENOENT when not published. */
 	int (*build_id)(const pk_kernel *k, const char *object, uint8_t id[20], size_t *len);
+	/* What perf's build-id cache keeps of the running kernel (object
+	 * NULL: its kallsyms text) or of the vDSO ("[vdso]": its mapped
+	 * image, the same in every process): *data (the caller's, free) of
+	 * *len bytes; -ENOENT when not published. */
+	int (*cache_copy)(const pk_kernel *k, const char *object, char **data, size_t *len);
 } pk_host_ops;
 
 /* ---- the table ---- */

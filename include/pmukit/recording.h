@@ -48,6 +48,8 @@ typedef enum pk_recording_note {
 	PK_RECNOTE_EVENTS_DISABLED,  /* a delay: the events wait */
 	PK_RECNOTE_EVENTS_ENABLED,   /* the delay has passed */
 	PK_RECNOTE_SIZE_LIMIT,       /* a = the file's data size: the recording stops */
+	PK_RECNOTE_BUILDID_CACHE,    /* text = why an object is not in the build-id
+	                              * cache (a = how many are not) */
 } pk_recording_note;
 
 typedef void (*pk_recording_note_fn)(void *arg, pk_recording_note note, uint64_t a, uint64_t b,
@@ -92,6 +94,11 @@ typedef struct pk_recording_opts {
 	 * there (-a/-C: its CPUs, every task; else a ring per thread: -p/-t, or
 	 * every task of the kernel), no command */
 	bool every_task;
+	/* the BUILD_ID pass: every object mapped, hit or not (--buildid-all);
+	 * its objects kept in perf's build-id cache (buildid_cache.h) unless
+	 * no_buildid_cache (-N), in buildid_dir (NULL: the default) */
+	bool buildid_all, no_buildid_cache;
+	const char *buildid_dir;
 } pk_recording_opts;
 
 typedef struct pk_recording pk_recording;

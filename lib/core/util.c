@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int pki_read_file(const char *path, char **out, size_t *len)
@@ -58,6 +59,32 @@ int pki_read_file(const char *path, char **out, size_t *len)
 	if (len)
 		*len = n;
 	return 0;
+}
+
+int pki_mkdir_p(const char *dir, unsigned mode)
+{
+	char *d = strdup(dir);
+	if (!d)
+		return -ENOMEM;
+	int rc = 0;
+	for (char *p = d + 1; rc == 0; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(d, (mode_t)mode) < 0 && errno != EEXIST)
+			rc = -errno;
+		*p = c;
+		if (!c)
+			break;
+	}
+	struct stat st;
+	if (rc == 0 && stat(d, &st) < 0)
+		rc = -errno;
+	else if (rc == 0 && !S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	free(d);
+	return rc;
 }
 
 char *pki_rstrip(char *s)

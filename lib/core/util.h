@@ -25,6 +25,9 @@
 /* Reads a whole small file (sysfs attribute) into a NUL-terminated buffer.
  * Returns 0 or -errno. *len may be NULL. */
 int pki_read_file(const char *path, char **out, size_t *len);
+/* mkdir -p: dir and every missing parent made with mode (less the umask);
+ * 0 when dir is a directory at the end, else -errno. */
+int pki_mkdir_p(const char *dir, unsigned mode);
 /* Removes trailing white space (sysfs files may or may not end in '\n'). */
 char *pki_rstrip(char *s);
 /* Skips leading white space. */

@@ -95,6 +95,7 @@ static const pk_kernel_ops linux_ops = {
 			.mem_blocks = pki_linux_mem_blocks,
 			.cache = pki_linux_cache,
 			.build_id = pki_linux_build_id,
+			.cache_copy = pki_linux_cache_copy,
 		},
 };
 

@@ -27,5 +27,6 @@ int pki_linux_mem_blocks(const pk_kernel *k, int node, uint64_t *block_size, pk_
 			 void *arg);
 int pki_linux_cache(const pk_kernel *k, int cpu, int index, pk_host_cache *out);
 int pki_linux_build_id(const pk_kernel *k, const char *object, uint8_t id[20], size_t *len);
+int pki_linux_cache_copy(const pk_kernel *k, const char *object, char **data, size_t *len);
 
 #endif

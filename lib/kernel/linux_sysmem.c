@@ -3,7 +3,8 @@
  * node's memory<I> links), CPU caches (devices/system/cpu/cpu<N>/cache),
  * the kernel's and modules' build ids (kernel/notes, module/<m>/notes) and
  * the vDSO's (this process's own image: the kernel maps the same vDSO into
- * every process).
+ * every process); what perf's build-id cache keeps of them (kallsyms' text,
+ * the vDSO's mapped image).
  *
  * Sysfs facts are read under pk_sysfs_root(), as linux_host.c reads the
  * CPU sets, so $PMUKIT_SYSFS moves them with the rest. Every answer is read
@@ -220,4 +221,34 @@ int pki_linux_build_id(const pk_kernel *k, const char *object, uint8_t id[20], s
 		r = note_build_id((const uint8_t *)data, n, id, len);
 	free(data);
 	return r;
+}
+
+/* A copy of this process's vDSO mapping (/proc/self/maps' [vdso] range). */
+static int vdso_image(char **data, size_t *len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -errno;
+	char line[512];
+	unsigned long start = 0, end = 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &start, &end) == 2)
+			break;
+	fclose(f);
+	if (!start || end <= start)
+		return -ENOENT;
+	*len = (size_t)(end - start);
+	*data = malloc(*len);
+	if (!*data)
+		return -ENOMEM;
+	memcpy(*data, (const void *)(uintptr_t)start, *len);
+	return 0;
+}
+
+int pki_linux_cache_copy(const pk_kernel *k, const char *object, char **data, size_t *len)
+{
+	(void)k;
+	if (!object)
+		return pki_read_file("/proc/kallsyms", data, len);
+	return strcmp(object, "[vdso]") ? -ENOENT : vdso_image(data, len);
 }

@@ -14,15 +14,20 @@
  * gone or not ELF) are left out; the vDSO is written hit or not, as perf
  * does. The same pass gives SAMPLE_TIME as perf's does: the first and the
  * last sample's time in time order (all ones for samples without TIME;
- * 0 and 0 without samples). */
+ * 0 and 0 without samples). With --buildid-all (pki_rec_build_ids' all)
+ * every object mapped gets its entry, hit or not, and SAMPLE_TIME is 0 and
+ * 0 (perf follows no sample then). Each entry written is told to the
+ * caller (the recording keeps it in the build-id cache). */
 #include "record/rec_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <pmukit/buildid_cache.h>
 #include <pmukit/record.h>
 #include <pmukit/symbols.h>
 
@@ -97,18 +102,10 @@ static int follow(pk_pd_reader *r, pk_machine *m, objects *o, const pk_pd_event 
 
 int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	char hex[2 * 20 + 1];
-	bool ok = e && pki_sy_elf_build_id(e, hex, sizeof(hex));
-	if (e)
-		elf_end(e);
-	close(fd);
-	if (!ok)
-		return -ENOENT;
+	char hex[PK_BUILD_ID_HEX];
+	int rc = pk_buildid_file(path, hex, NULL);
+	if (rc < 0)
+		return rc;
 	*len = strlen(hex) / 2;
 	for (size_t i = 0; i < *len; i++) {
 		char two[3] = {hex[2 * i], hex[2 * i + 1], 0};
@@ -170,7 +167,15 @@ static int read_objects(const char *path, objects *o, pk_error *err)
 	return rc;
 }
 
-int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, pk_error *err)
+void pki_rec_id_hex(const uint8_t *id, size_t len, char *hex)
+{
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * len] = '\0';
+}
+
+int pki_rec_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, bool all,
+		      pki_rec_build_id_fn fn, void *arg, pk_error *err)
 {
 	objects o = {0};
 	k = k ? k : pk_kernel_linux();
@@ -179,16 +184,22 @@ int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, p
 	for (size_t i = 0; rc == 0 && i < o.nr; i++) {
 		uint8_t id[20];
 		size_t len = 0;
+		char hex[2 * 20 + 1];
 		/* perf writes the vDSO's id hit or not */
-		bool want = o.v[i].hit || !strcmp(o.v[i].name, "[vdso]");
-		if (want && object_build_id(k, &o.v[i], id, &len) == 0 && len)
-			put_entry(&b, &o.v[i], id, len);
+		bool want = all || o.v[i].hit || !strcmp(o.v[i].name, "[vdso]");
+		if (!want || object_build_id(k, &o.v[i], id, &len) < 0 || !len)
+			continue;
+		put_entry(&b, &o.v[i], id, len);
+		pki_rec_id_hex(id, len, hex);
+		if (fn)
+			fn(arg, o.v[i].name, hex);
 	}
 	if (rc == 0 && b.oom)
 		rc = pk_err(err, -ENOMEM, "out of memory");
 	if (rc == 0 && b.len)
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_BUILD_ID, b.data, b.len, err);
-	uint64_t times[2] = {o.first, o.last};
+	/* --buildid-all: perf follows no sample, so its times stay 0 */
+	uint64_t times[2] = {all ? 0 : o.first, all ? 0 : o.last};
 	if (rc == 0)
 		rc = pk_pd_writer_set_feature(w, PK_FEAT_SAMPLE_TIME, times, sizeof(times), err);
 	pk_pd_buf_release(&b);
@@ -196,4 +207,9 @@ int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, p
 		free(o.v[i].name);
 	free(o.v);
 	return rc;
+}
+
+int pk_record_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, pk_error *err)
+{
+	return pki_rec_build_ids(w, path, k, false, NULL, NULL, err);
 }

@@ -22,6 +22,14 @@ void pki_rec_buf_cpulist(pk_pd_buf *b, const pk_cpumap *m);
 /* The GNU build id of an ELF file, as bytes (*len of them): 0, -errno,
  * -ENOENT when it has none (buildids.c). */
 int pki_rec_file_build_id(const char *path, uint8_t id[20], size_t *len);
+/* A build id's len bytes as hex into hex (2 * len + 1 bytes). */
+void pki_rec_id_hex(const uint8_t *id, size_t len, char *hex);
+/* pk_record_build_ids, with --buildid-all's rule when all (every object
+ * mapped, SAMPLE_TIME 0 and 0) and fn (NULL: none) told of each entry
+ * written: its name and id in hex (buildids.c). */
+typedef void (*pki_rec_build_id_fn)(void *arg, const char *name, const char *hex);
+int pki_rec_build_ids(pk_pd_writer *w, const char *path, const pk_kernel *k, bool all,
+		      pki_rec_build_id_fn fn, void *arg, pk_error *err);
 /* A build id entry (the BUILD_ID feature's, type 0) or a HEADER_BUILD_ID
  * record (type PERF_RECORD_HEADER_BUILD_ID) appended to b: header (misc
  * with MISC_BUILD_ID_SIZE), pid -1, the id in 24 bytes (its length in byte

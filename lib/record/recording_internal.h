@@ -26,6 +26,7 @@ struct pk_recording {
 	bool child_done;
 	bool switched;               /* the output was switched: the command runs */
 	int child_status;            /* its wait status once child_done */
+	unsigned cache_failed;       /* objects not put in the build-id cache */
 	bool delayed;                /* -D: the events not enabled yet */
 	struct timespec t0;          /* when the delay began */
 	pk_recording_totals stats;

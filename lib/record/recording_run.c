@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <pmukit/buildid_cache.h>
 #include <pmukit/workload.h>
 
 /* perf keeps the previous file as <name>.old */
@@ -226,8 +227,22 @@ int pk_recording_step(pk_recording *r, pk_error *err)
 	return size_reached(r) ? 0 : 1;
 }
 
+/* One object of BUILD_ID into perf's build-id cache (-N: not); a failure
+ * is noted, once with the count of them at the end. */
+static void cache_object(void *arg, const char *name, const char *hex)
+{
+	pk_recording *r = arg;
+	pk_error e;
+	pk_error_clear(&e);
+	if (pk_buildid_cache_add(r->o.buildid_dir, name, hex, r->o.kernel, &e) == 0)
+		return;
+	if (!r->cache_failed++ && r->o.note)
+		r->o.note(r->o.note_arg, PK_RECNOTE_BUILDID_CACHE, 0, 0, e.msg);
+}
+
 /* The last records, the lost counts, BUILD_ID and SAMPLE_TIME (perf's
- * pass over the file); *ran_pass: the pass ran. */
+ * pass over the file, the objects kept in the build-id cache); *ran_pass:
+ * the pass ran. */
 static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
 {
 	int rc = pk_recorder_drain(r->rec, r->w, err);
@@ -237,8 +252,13 @@ static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
 		rc = pk_pd_writer_flush(r->w, err);
 	/* perf's BUILD_ID pass: not with -B, nor in a pipe, nor with -z */
 	*ran_pass = rc >= 0 && !r->pipe_mode && !r->o.no_buildid && !r->o.compress;
+	/* a simulated kernel's objects are not this machine's: none cached */
+	bool no_cache = r->o.no_buildid_cache || (r->o.kernel && r->o.kernel->ops->now);
 	if (*ran_pass)
-		rc = pk_record_build_ids(r->w, r->output, r->o.kernel, err);
+		rc = pki_rec_build_ids(r->w, r->output, r->o.kernel, r->o.buildid_all,
+				       no_cache ? NULL : cache_object, r, err);
+	if (r->cache_failed > 1 && r->o.note)
+		r->o.note(r->o.note_arg, PK_RECNOTE_BUILDID_CACHE, r->cache_failed, 0, NULL);
 	return rc < 0 ? rc : 0;
 }
 

@@ -22,16 +22,14 @@
 
 #include <pmukit/kernel.h>
 
-/* perf's build-id cache directory: opts.buildid_dir, else <symfs>/.debug,
- * else $PERF_BUILDID_DIR, else $HOME/.debug; false when there is none. */
-static bool buildid_dir(const pk_machine *m, char *dir, size_t size)
+bool pki_sy_buildid_dir(const char *opt, const char *symfs, char *dir, size_t size)
 {
-	const char *d = m->opts.buildid_dir, *h;
+	const char *d, *h;
 	int n;
-	if (d)
-		n = snprintf(dir, size, "%s", d);
-	else if (m->opts.symfs && m->opts.symfs[0]) /* perf's --symfs moves the cache too */
-		n = snprintf(dir, size, "%s/.debug", m->opts.symfs);
+	if (opt)
+		n = snprintf(dir, size, "%s", opt);
+	else if (symfs && symfs[0]) /* perf's --symfs moves the cache too */
+		n = snprintf(dir, size, "%s/.debug", symfs);
 	else if ((d = pki_env("PERF_BUILDID_DIR")) && *d)
 		n = snprintf(dir, size, "%s", d);
 	else if ((h = pki_env("HOME")) && *h)
@@ -39,6 +37,11 @@ static bool buildid_dir(const pk_machine *m, char *dir, size_t size)
 	else
 		return false;
 	return n > 0 && (size_t)n < size && dir[0];
+}
+
+static bool buildid_dir(const pk_machine *m, char *dir, size_t size)
+{
+	return pki_sy_buildid_dir(m->opts.buildid_dir, m->opts.symfs, dir, size);
 }
 
 /* <dir>/.build-id/<first two hex digits>/<the rest>/elf */

@@ -18,6 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <pmukit/kernel.h>
+
 static void load_elf_segs(dso *d, Elf *e)
 {
 	size_t nph = 0;
@@ -188,29 +190,13 @@ static void load_plt_syms(dso *d, Elf *e)
 	free(owner);
 }
 
-/* A copy of this process's vdso image (the same in every process of this
+/* A copy of this host's vdso image (the same in every process of this
  * kernel), *len its size; NULL when there is none. */
 static char *host_vdso(size_t *len)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return NULL;
-	char line[512];
-	uint64_t start = 0, end = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "[vdso]")) {
-			sscanf(line, "%lx-%lx", (unsigned long *)&start, (unsigned long *)&end);
-			break;
-		}
-	}
-	fclose(f);
-	if (!start || end <= start)
-		return NULL;
-	*len = (size_t)(end - start);
-	char *copy = malloc(*len);
-	if (copy)
-		memcpy(copy, (const void *)(uintptr_t)start, *len);
-	return copy;
+	const pk_kernel *k = pk_kernel_linux();
+	char *copy = NULL;
+	return k->ops->host.cache_copy(k, "[vdso]", &copy, len) == 0 ? copy : NULL;
 }
 
 /* The vdso is the same in every process of this kernel: read ours

@@ -317,16 +317,13 @@ static uint8_t *build_file(const dso *d, const char *key, size_t *len)
 	return f;
 }
 
-/* mkdir -p of the directory that holds path (a copy is cut). */
+/* mkdir -p of the directory that holds path, owner-only. */
 static void make_parent(const char *path)
 {
-	char *d = strdup(path);
-	for (char *p = d ? d + 1 : NULL; p && *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(d, 0700);
-		*p = '/';
+	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
+	if (slash && slash != d) {
+		*slash = '\0';
+		(void)pki_mkdir_p(d, 0700);
 	}
 	free(d);
 }

@@ -212,6 +212,9 @@ const plt_shadow *pki_sy_plt_shadow_find(const dso *d, uint64_t addr);
 void pki_sy_elf_load(dso *d, Elf *e);
 void pki_sy_load_vdso(const pk_machine *m, dso *d);
 bool pki_sy_elf_build_id(Elf *e, char *hex, size_t hexlen);
+/* buildid.c: perf's build-id cache directory: opt, else <symfs>/.debug,
+ * else $PERF_BUILDID_DIR, else $HOME/.debug; false when there is none. */
+bool pki_sy_buildid_dir(const char *opt, const char *symfs, char *dir, size_t size);
 /* A descriptor on a copy of this host's vdso image when the [vdso] d of
  * a recording is this host's (no build id recorded for it, or this host's
  * vdso's: perf reads it then; the unwinder reads its CFI), else -1. */

@@ -35,10 +35,13 @@ int cmd_daemon(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
 
 extern const pk_optspec list_optspec, encode_optspec, stat_optspec, record_optspec,
 	report_optspec, script_optspec, diff_optspec, inject_optspec, evlist_optspec,
-	daemon_optspec, lock_optspec, bench_optspec, probe_optspec;
+	daemon_optspec, lock_optspec, bench_optspec, probe_optspec, buildid_cache_optspec,
+	buildid_list_optspec;
 
 /* Prints "pmukit <cmd>: " + a rendered error to stderr. */
 void pk_cli_print_error(const char *cmd, const pk_error *err);

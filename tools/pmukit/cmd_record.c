@@ -106,6 +106,13 @@ static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, cons
 		fprintf(stderr, "pmukit record: warning: no tracing data written (%s): perf will "
 				"refuse the file, pmukit shows numeric fields\n", text);
 		break;
+	case PK_RECNOTE_BUILDID_CACHE:
+		if (text)
+			fprintf(stderr, "pmukit record: warning: build-id cache: %s\n", text);
+		else
+			fprintf(stderr, "pmukit record: warning: %" PRIu64 " objects not put in the "
+					"build-id cache\n", a);
+		break;
 	case PK_RECNOTE_EVENTS_DISABLED: fputs("Events disabled\n", stderr); break;
 	case PK_RECNOTE_EVENTS_ENABLED: fputs("Events enabled\n", stderr); break;
 	case PK_RECNOTE_SIZE_LIMIT:
@@ -357,7 +364,7 @@ enum {
 	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
 	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
 	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT, O_CONTROL,
-	O_SWITCH_OUTPUT,
+	O_SWITCH_OUTPUT, O_BUILDID_ALL,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -433,9 +440,11 @@ static const pk_opt record_opts_table[] = {
 	 "file too); sizes and times are refused"},
 	{"filter", 0, O_FILTER, required_argument, "FILTER",
 	 "refused: tracepoint and address filters are not set"},
-	{"no-buildid", 'B', 0, no_argument, NULL, "accepted: pmukit writes no build ids"},
+	{"no-buildid", 'B', 0, no_argument, NULL, "no BUILD_ID pass, no build-id cache"},
 	{"no-buildid-cache", 'N', 0, no_argument, NULL,
-	 "accepted: pmukit fills no build-id cache"},
+	 "keep no binaries in the build-id cache"},
+	{"buildid-all", 0, O_BUILDID_ALL, no_argument, NULL,
+	 "record the build ids of all objects mapped, hit or not"},
 	{"no-bpf-event", 0, O_NO_BPF_EVENT, no_argument, NULL,
 	 "accepted: pmukit records no BPF program events"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
@@ -509,7 +518,8 @@ static int parse_attr_option(int c, ropts *o)
 	case 'P': o->r.sample_period = true; break;
 	case 'W': o->r.weight = true; break;
 	case 'B': o->r.no_buildid = true; break;
-	case 'N': break; /* no build-id cache: pmukit fills none (docs/perfdata.md) */
+	case 'N': o->r.no_buildid_cache = true; break;
+	case O_BUILDID_ALL: o->r.buildid_all = true; break;
 	case O_NO_BPF_EVENT: break; /* pmukit synthesizes no BPF events */
 	case O_NAMESPACES: o->r.namespaces = true; break;
 	case O_ALL_CGROUPS: o->r.all_cgroups = true; break;

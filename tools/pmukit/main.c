@@ -78,6 +78,9 @@ static const struct pk_cmd commands[] = {
 	{"lock", cmd_lock, "Record lock contention and show its callers", &lock_optspec},
 	{"bench", cmd_bench, "Run perf bench's sched messaging workload", &bench_optspec},
 	{"probe", cmd_probe, "Add, delete and list user-space probes (uprobes)", &probe_optspec},
+	{"buildid-cache", cmd_buildid_cache, "Manage the build-id cache", &buildid_cache_optspec},
+	{"buildid-list", cmd_buildid_list, "List the build ids in a perf.data file",
+	 &buildid_list_optspec},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -197,10 +200,10 @@ int pk_cli_check_cputype(const char *cmd, const pk_pmus *pmus, const char *pmu_n
 
 static void print_overview(FILE *out)
 {
-	fprintf(out, "usage: pmukit [--version] [--help] <command> [<args>]\n\n"
+	fprintf(out, "usage: pmukit [--version] [--help] [--buildid-dir DIR] <command> [<args>]\n\n"
 		     "The commands are:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "   %-13s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nSee 'pmukit help <command>' for more on a command.\n");
 }
 
@@ -244,8 +247,42 @@ static int man_page(const char *cmd)
 	return close_stdout("help", 0);
 }
 
+/* perf's options before the command: --buildid-dir DIR (as perf, which
+ * hands it on in PERF_BUILDID_DIR: the library's default cache, so every
+ * command reads and fills that one) and --no-pager (nothing to turn off).
+ * Returns how many arguments they took, or -1 after saying what is wrong. */
+static int global_options(int argc, char **argv)
+{
+	int i = 1;
+	while (i < argc && argv[i][0] == '-') {
+		const char *a = argv[i], *dir = NULL;
+		if (!strcmp(a, "--buildid-dir")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "pmukit: no directory given for --buildid-dir.\n");
+				return -1;
+			}
+			dir = argv[++i];
+		} else if (!strncmp(a, "--buildid-dir=", 14)) {
+			dir = a + 14;
+		} else if (strcmp(a, "--no-pager")) {
+			break;
+		}
+		if (dir && setenv("PERF_BUILDID_DIR", dir, 1) < 0) {
+			fprintf(stderr, "pmukit: --buildid-dir: %s\n", strerror(errno));
+			return -1;
+		}
+		i++;
+	}
+	return i - 1;
+}
+
 int main(int argc, char **argv)
 {
+	int globals = global_options(argc, argv);
+	if (globals < 0)
+		return 129;
+	argc -= globals;
+	argv += globals;
 	if (argc < 2) {
 		print_overview(stderr);
 		return 1;
