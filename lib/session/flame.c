@@ -221,7 +221,7 @@ static void json_str(pk_strbuf *sb, const char *s, size_t len)
 		uint32_t cp = c;
 		size_t n = 1;
 		if (c >= 0x80) {
-			n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+			n = c >= 0xf8 ? 0 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
 			bool ok = n && i + n <= len;
 			for (size_t j = 1; ok && j < n; j++)
 				ok = ((unsigned char)s[i + j] & 0xc0) == 0x80;

@@ -78,7 +78,7 @@ CHECKS = (
 REFUSED = (
     [("g", R + o) for o in ["-v", "-t , -F sym", "-w 5,5", "--branch-history", "--stitch-lbr",
                             "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
-    [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed", "-l",
+    [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed",
                                     "-s x.py", "-g python", "--dlfilter x.so",
                                     "--guestmount /x", "--show-bpf-events",
                                     "--show-text-poke-events",
