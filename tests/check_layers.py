@@ -31,7 +31,7 @@ PUBLIC = {
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
     "recording.h": "record", "stat.h": "counting", "workload.h": "counting",
-    "script.h": "session", "diff.h": "hist", "inject.h": "record",
+    "script.h": "session", "flame.h": "session", "diff.h": "hist", "inject.h": "record",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
