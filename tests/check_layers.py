@@ -35,6 +35,7 @@ PUBLIC = {
     "bench.h": "counting",
     "probe.h": "symbols",
     "buildid_cache.h": "record",
+    "flame.h": "session",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
