@@ -1319,7 +1319,7 @@ int cmd_script(int argc, char **argv)
 		rc = 1;
 	sc.dumps = NULL;
 	pd_out_free(&sc.out);
-	rc = pd_session_finish(s, rc || sc.stat.failed);
+	rc = pd_session_finish(s, rc ? rc : sc.stat.failed ? 1 : 0);
 done: /* the session and what the options made freed */
 	stat_script_free(&sc.stat);
 	pk_line_cache_free(sc.lines);
