@@ -34,11 +34,15 @@ import sys
 import tempfile
 import time
 
-# stat+csv_summary, stat+shadow_stat, stat_all_pmu, lock_contention; stat+csv_output and
-# stat+json_output too when perf 6.1 passes them here (it fails them now
-# and then under load, and then they are not counted)
-FLOOR = 4
-TIMEOUT = 120
+# On this VM (2026-11-29) pmukit passes all 15 tests perf 6.1 passes: buildid,
+# daemon, lock_contention, pipe_test, record+probe_libc_inet_pton,
+# record+zstd_comp_decomp, stat+csv_output, stat+csv_summary,
+# stat+json_output, stat+shadow_stat, stat, stat_all_metricgroups,
+# stat_all_metrics, stat_all_pmu, test_uprobe_from_different_cu. The floor
+# leaves two for perf 6.1's own failures under load (a test perf fails is
+# not counted, and the count then drops).
+FLOOR = 13
+TIMEOUT = 200  # perf 6.1 took up to ~110 s on stat_all_metricgroups.sh under load
 RESULT = {2: "skip", 1: "fail"}
 RETRY_WITHIN = 30  # seconds: a failure this quick is run again,
 TRIES = 3          # up to this many times in all
