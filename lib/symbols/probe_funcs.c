@@ -226,6 +226,8 @@ static bool dwarf_place(Dwfl_Module *mod, uint64_t vaddr, bool ret, char *buf, s
 	if (!name || !entry_of(&h.die, &entry))
 		return false;
 	const char *file = dwarf_decl_file(&h.die);
+	if (!file) /* DWARF 5's file 0 (clang): the unit's own source */
+		file = dwarf_diename(cu);
 	int base = 0, line = 0;
 	Dwarf_Line *dl = h.pc != entry ? first_row(cu, h.pc) : NULL;
 	int n = snprintf(buf, size, "%s", name);

@@ -53,7 +53,7 @@ CHECKS = (
         "--prefix-strip 1", "--prefix /x --prefix-strip 1", "--demangle", "--demangle-kernel",
         "--ignore-vmlinux", "--skip-empty", "-m", "--full-source-path", "--pretty raw",
         "--switch-on cpu-clock", "-t ,", "-t '|' --no-children", "-t , -n --show-total-period",
-        "-t , -s dso", "-t , -s sym,comm", "-t , --show-cpu-utilization", "-t , -q",
+        "-t , -s dso", "-t , -s dso,sym,comm", "-t , --show-cpu-utilization", "-t , -q",
         "-t , -g folded", "-t ';' -g folded,caller", "-t , -g flat", "--header-only -I",
         "--header -I"]] +
     [("two", R + o) for o in [
