@@ -179,6 +179,14 @@ def bad(run, dbg, nodbg, tmp):
     return out
 
 
+def stale_groups(tfs):
+    """The groups an earlier run of this test left behind when it was killed
+    (its pid gone): their probes would change the names perf picks."""
+    with open(os.path.join(tfs, "uprobe_events")) as f:
+        found = re.findall(r"^[pr]:(probe_pk(?:pr|nd)(\d+))/", f.read(), re.M)
+    return sorted({g for g, pid in found if not os.path.exists("/proc/" + pid)})
+
+
 def main(argv):
     pmukit = os.path.abspath(argv[1])
     if not oracle61.have_perf61():
@@ -187,6 +195,10 @@ def main(argv):
     if not tfs or not shutil.which("gcc"):
         print("no writable uprobe_events (root, tracefs) or no gcc: skipped")
         return 77
+    stale = stale_groups(tfs)
+    if stale:
+        print("removing the probes of an earlier run: " + " ".join(stale))
+        clean(tfs, stale)
     tmp = tempfile.mkdtemp(prefix="pk-probe-")
     pid = os.getpid()
     dbg = build(tmp, f"pkpr{pid}", True)
