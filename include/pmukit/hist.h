@@ -136,7 +136,8 @@ enum { PK_HIST_SELF, PK_HIST_SELF_NR, PK_HIST_ACC, PK_HIST_ACC_NR, PK_HIST_SYS, 
 /* -F/--fields: a column or sort item, a value or a sort key. */
 enum pk_hist_val { PK_HIST_V_OVERHEAD, PK_HIST_V_SYS, PK_HIST_V_US, PK_HIST_V_GSYS,
 		   PK_HIST_V_GUS, PK_HIST_V_SAMPLE, PK_HIST_V_PERIOD, PK_HIST_V_CHILDREN,
-		   PK_HIST_V_KEY };
+		   PK_HIST_V_KEY,
+		   PK_HIST_V_SELF /* a "+list"'s overhead beside Children: titled "Self" */ };
 typedef struct pk_hist_field {
 	enum pk_hist_val val;
 	int key;                     /* PK_HIST_V_KEY: the index in the options' keys */
@@ -247,6 +248,11 @@ typedef struct pk_hist_opts {
 	uint64_t time_quantum;       /* --time-quantum (ns) of the time key; 0: 100 ms */
 	bool cpu_util;               /* --show-cpu-utilization: sys and usr columns after Self */
 	const char *field_sep;       /* -t: the columns joined by it, unpadded values */
+	/* -F's list as given (the caller's string, pk_hist_opts_fields):
+	 * a "+list" is made again over a file's own default keys (a file of
+	 * tracepoints, the branch view, --mem-mode) by pk_hist_settle */
+	const char *fields_list;
+	int fields_base;             /* the keys before -F's own (made again over them) */
 } pk_hist_opts;
 
 /* perf report's option words into o (opts.c). -s's keys (replacing the
@@ -300,9 +306,10 @@ const pk_hist_opts *pk_hist_config(const pk_hist *h);
  * tracepoints' keys, the columns a filter of one item hides, the branch
  * view (-b, or the file's BRANCH_STACK feature: its keys, no chains).
  * After the options, before pk_hist_setup. 0; -ENODATA: -b on samples
- * without branch stacks; -EINVAL: a branch key outside the branch view
- * (-ENOEXEC: the parent key on a file without call chains, perf's words
- * in err)
+ * without branch stacks (perf's words in err); -EINVAL: a branch key outside the branch view
+ * (-ENOEXEC: the parent key on a file without call chains, --mem-mode on
+ * one without data sources; -ENOTSUP: --mem-mode in the branch view;
+ * perf's words in err)
  * (err's where names it). */
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err);
 /* Ready to take s's samples: the group view from hdr (s's header, kept,

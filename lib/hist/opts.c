@@ -6,7 +6,7 @@
  * columns with the order they sort in (the rules in pmukit/hist.h). Every
  * option is parsed once here; a word that is not one leaves the options
  * as they were (-g) or returns -EINVAL, the caller printing the words. */
-#include <pmukit/hist.h>
+#include "report.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -263,25 +263,32 @@ static int parse_field(pk_hist_opts *o, const char *t, pk_hist_field *f, pk_erro
 	return 0;
 }
 
-int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err)
+int pki_hist_fields_apply(pk_hist_opts *o, bool no_children, pk_error *err)
 {
+	const char *list = o->fields_list;
 	char *copy = strdup(list[0] == '+' ? list + 1 : list);
 	if (!copy)
 		return pk_err(err, -ENOMEM, "--fields: out of memory");
 	o->fields = true;
 	bool plus = list[0] == '+';
 	/* "+list" keeps the default keys; else only -s's */
-	int nr_sort_keys = o->sort_given || plus ? o->nr_keys : 0;
+	int nr_sort_keys = o->sort_given || plus ? o->fields_base : 0;
 	o->nr_keys = nr_sort_keys;
 	o->nr_out = o->nr_sort = 0;
-	if (plus) { /* the default order: overhead, then the keys */
-		o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_OVERHEAD, 0};
-		o->sort[o->nr_sort++] = (pk_hist_field){PK_HIST_V_OVERHEAD, 0};
-	}
+	if (plus && o->children) /* the default's columns: Children, Self */
+		o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_CHILDREN, 0};
+	if (plus) /* the default order: overhead, then the keys */
+		o->out[o->nr_out++] = (pk_hist_field){o->children ? PK_HIST_V_SELF : PK_HIST_V_OVERHEAD, 0};
+	for (int i = 0; i < o->nr_out; i++)
+		o->sort[o->nr_sort++] = o->out[i];
 	int rc = 0;
 	for (char *t = strtok(copy, ","); t && !rc; t = strtok(NULL, ",")) {
 		pk_hist_field f;
 		rc = parse_field(o, t, &f, err);
+		if (plus && o->children && f.val == PK_HIST_V_OVERHEAD)
+			f.val = PK_HIST_V_SELF; /* the default's own */
+		if (plus && no_children && f.val == PK_HIST_V_CHILDREN)
+			continue; /* perf drops the column it cancelled */
 		if (!rc && !has_field(o->out, o->nr_out, f) && o->nr_out < PK_HIST_MAX_FIELDS)
 			o->out[o->nr_out++] = f;
 	}
@@ -297,6 +304,18 @@ int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err)
 		if (!has_field(o->out, o->nr_out, (pk_hist_field){PK_HIST_V_KEY, k}))
 			o->out[o->nr_out++] = (pk_hist_field){PK_HIST_V_KEY, k};
 	return 0;
+}
+
+bool pki_hist_fields_order(const pk_hist_opts *o)
+{
+	return o->fields && !(o->children && o->fields_list && o->fields_list[0] == '+');
+}
+
+int pk_hist_opts_fields(pk_hist_opts *o, const char *list, pk_error *err)
+{
+	o->fields_list = list;
+	o->fields_base = o->nr_keys;
+	return pki_hist_fields_apply(o, false, err);
 }
 
 const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what)

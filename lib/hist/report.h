@@ -213,9 +213,20 @@ size_t pki_hist_rbt_walk(const pki_hist_rbt *r, pk_hist_entry **out);
  * the histogram's keys; x and y may be of two histograms with the same
  * keys: perf diff's rows). */
 int pki_hist_table_cmp_keys(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
-/* The output order of two entries by their keys (tree: perf's output
- * tree's, where symbols of one name and addresses without one tie). */
+/* One key's output order (tree: perf's, where symbols of one name and
+ * addresses without one tie), and all keys'. */
+int pki_hist_out_key_cmp(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_hist_entry *y,
+			 bool tree);
 int pki_hist_out_keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree);
+/* -F's columns and order from o->fields_list over the first
+ * o->fields_base keys and o->children (opts.c; pk_hist_opts_fields, and
+ * again when pk_hist_settle changes them); no_children: a "+list" drops
+ * overhead_children (perf cancelled the Children it meant to show: no
+ * chains): 0, -EINVAL, -ENOMEM. */
+int pki_hist_fields_apply(pk_hist_opts *o, bool no_children, pk_error *err);
+/* Whether -F's order is the output's: not for a "+list" beside Children,
+ * which keeps the default's (Children, chain depth, Self, the keys). */
+bool pki_hist_fields_order(const pk_hist_opts *o);
 /* The output order of two entries under -F (report_keys.c). */
 int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y);
 

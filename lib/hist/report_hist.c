@@ -707,8 +707,10 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree)
 {
 	int nm = rp->nr_members[x->ev];
-	if (rp->o.fields)
-		return pki_hist_fields_cmp(rp, x, y);
+	if (pki_hist_fields_order(&rp->o)) { /* ties: perf's table order */
+		int c = pki_hist_fields_cmp(rp, x, y);
+		return c ? c : table_cmp(rp, x, y);
+	}
 	if (rp->o.children && x->v[PK_HIST_ACC] != y->v[PK_HIST_ACC])
 		return x->v[PK_HIST_ACC] > y->v[PK_HIST_ACC] ? -1 : 1;
 	/* perf: equal Children of one thread, the longer chains first in
@@ -723,15 +725,19 @@ static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_e
 	return pki_hist_out_keys_cmp(rp, x, y, tree);
 }
 
+int pki_hist_out_key_cmp(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_hist_entry *y,
+			 bool tree)
+{
+	bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
+	if (tree && rp->o.keys[k]->order == PK_HIST_ORD_SYM)
+		return ux != uy ? (ux ? 1 : -1) : ux ? 0 : strcmp(x->cols[k], y->cols[k]);
+	return pk_hist_cmp_key(rp, k, x, y);
+}
+
 int pki_hist_out_keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_entry *y, bool tree)
 {
 	for (int k = 0; k < rp->o.nr_keys; k++) {
-		int c;
-		bool ux = x->unresolved & (1u << k), uy = y->unresolved & (1u << k);
-		if (tree && rp->o.keys[k]->order == PK_HIST_ORD_SYM)
-			c = ux != uy ? (ux ? 1 : -1) : ux ? 0 : strcmp(x->cols[k], y->cols[k]);
-		else
-			c = pk_hist_cmp_key(rp, k, x, y);
+		int c = pki_hist_out_key_cmp(rp, k, x, y, tree);
 		if (c)
 			return c;
 	}
@@ -903,7 +909,7 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
  * Children of one thread by chain depth, order.c), else a sort. */
 static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n, bool in_table_order)
 {
-	if (rp->o.children && rp->o.use_cg && !rp->o.fields) {
+	if (rp->o.children && rp->o.use_cg && !pki_hist_fields_order(&rp->o)) {
 		if (!in_table_order)
 			qsort(all, n, sizeof(*all), cmp_table);
 		if (pki_hist_tree_order(all, n, out_cmp_tree, rp))

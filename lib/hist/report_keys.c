@@ -431,6 +431,7 @@ static const pk_hist_value hist_values[] = {
 	{"sample", "Samples", PK_HIST_V_SAMPLE, PK_HIST_SELF_NR, 12},
 	{"period", "Period", PK_HIST_V_PERIOD, PK_HIST_SELF, 12},
 	{"overhead_children", "Children", PK_HIST_V_CHILDREN, PK_HIST_ACC, 8},
+	{"overhead", "Self", PK_HIST_V_SELF, PK_HIST_SELF, 8}, /* never found by name */
 };
 #define NR_VALUES (sizeof(hist_values) / sizeof(hist_values[0]))
 
@@ -452,7 +453,7 @@ int pki_hist_fields_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist
 	for (int i = 0; i < rp->o.nr_sort; i++) {
 		pk_hist_field f = rp->o.sort[i];
 		if (f.val == PK_HIST_V_KEY) {
-			int c = pk_hist_cmp_key(rp, f.key, x, y);
+			int c = pki_hist_out_key_cmp(rp, f.key, x, y, true);
 			if (c)
 				return c;
 			continue;

@@ -37,11 +37,32 @@ static bool evsels_have(pk_session *s, bool branches)
 	return !branches && n > 0;
 }
 
+/* The file's default keys, unless -s or a -F without '+' named them:
+ * a "+list" of -F goes after them. */
+static bool fields_plus(const pk_hist_opts *o)
+{
+	return o->fields && o->fields_list && o->fields_list[0] == '+';
+}
+
+static bool keys_given(const pk_hist_opts *o)
+{
+	return o->sort_given || (o->fields && !fields_plus(o));
+}
+
+/* A "+list" of -F made again over the keys and Children as settled (its
+ * columns start with Children and Self when Children are shown). */
+static void refields(pk_hist_opts *o, bool no_children)
+{
+	if (fields_plus(o)) /* parsed before: no error left to meet */
+		(void)pki_hist_fields_apply(o, no_children, NULL);
+}
+
 static void set_keys(pk_hist_opts *o, const char *const *names, size_t n)
 {
 	o->nr_keys = 0;
 	for (size_t i = 0; i < n; i++)
 		o->keys[o->nr_keys++] = pk_hist_key_find(names[i]);
+	o->fields_base = o->nr_keys;
 }
 
 /* A filter of one comm, dso or symbol hides that column (perf's elision;
@@ -90,12 +111,13 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 		o->cg.min_percent = o->percent_limit;
 	if (!o->group_set)
 		o->group = hdr->nr_groups > 0;
-	if (o->mem_mode && !o->sort_given) {
+	if (o->mem_mode && !keys_given(o)) {
 		o->mem_mode_default = true;
 		set_keys(o, mem_keys, sizeof(mem_keys) / sizeof(mem_keys[0]));
 	}
-	if (!o->sort_given && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
+	if (!keys_given(o) && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
 		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
+	refields(o, asked && !chains); /* perf cancels Children without chains */
 	settle_parent(o);
 	o->need_chain = o->use_cg || o->children || o->exclude_other;
 	elide(o);
@@ -121,11 +143,14 @@ void pki_hist_synth_chains(pk_hist *h)
 static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 {
 	bool has = evsels_have(s, true);
-	if (o->branch > 0 && !has)
-		return pk_err(err, -ENODATA, "-b: the samples have no branch stacks");
 	o->branch_view = o->branch > 0 ||
 			 (o->branch < 0 && has &&
 			  pk_pd_has_feature(pk_session_reader(s), PK_FEAT_BRANCH_STACK));
+	if (o->branch_view && o->mem_mode) /* perf 6.1's words, before its -b check */
+		return pk_err(err, -ENOTSUP, "branch and mem mode incompatible");
+	if (o->branch > 0 && !has)
+		return pk_err(err, -ENODATA, "Selected -b but no branch data. "
+			      "Did you call perf record without -b?");
 	for (int k = 0; k < o->nr_keys; k++)
 		if (o->keys[k]->branch && !o->branch_view)
 			return pk_err_at(err, -EINVAL, "--sort key", o->keys[k]->name, -1,
@@ -133,8 +158,9 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 	if (!o->branch_view)
 		return 0;
 	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
-	if (!o->sort_given) /* -p's parent key after the view's (perf) */
+	if (!keys_given(o)) /* -p's parent key after the view's (perf) */
 		set_keys(o, view_keys, sizeof(view_keys) / sizeof(view_keys[0]));
+	refields(o, false);
 	settle_parent(o);
 	return 0;
 }
@@ -160,6 +186,10 @@ int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error 
 	if (!rc && parent && !chains && !pk_pd_is_pipe(pk_session_reader(s))) /* perf 6.1's refusal */
 		return pk_err(err, -ENOEXEC, "Selected --sort parent, but no callchain data. "
 			      "Did you call 'perf record' without -g?");
+	if (!rc && h->o.mem_mode && !pk_session_samples_with(s, PERF_SAMPLE_DATA_SRC) &&
+	    !pk_pd_is_pipe(pk_session_reader(s))) /* perf 6.1's refusal */
+		return pk_err(err, -ENOEXEC, "Selected --mem-mode but no mem data. "
+			      "Did you call perf record without -d?");
 	if (!rc && chains_refused(h, s))
 		rc = pk_err(err, -ENOENT, "-g: the samples have no call chains");
 	return rc;

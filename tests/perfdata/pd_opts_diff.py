@@ -35,7 +35,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noqa: E402
 
 RECORD = {"g": "-e cpu-clock -g", "two": "-e cpu-clock -e page-faults",
-          "cpu": "-e cpu-clock --sample-cpu"}
+          "cpu": "-e cpu-clock --sample-cpu", "exec": "-e cpu-clock",
+          "grp": "-e '{cpu-clock,task-clock}'"}
+# "exec" records a program whose name is longer than the one it then
+# execs: perf sizes the comm column by each thread's last name and cuts
+# the samples' earlier, longer one to it, with -t as without.
+EXEC = ("./longcommandname -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; "
+        "exec /bin/true'")
 R = "report --stdio "
 HYBRID = os.path.join("tests", "data", "perfdata-real", "quipper", "perf.data.hybrid_topology.xz")
 CHECKS = (
@@ -71,12 +77,28 @@ CHECKS = (
         "--max-blocks 3",
         "--addr-range 4096"]] +
     [("hybrid", R + "--header-only -I")] +
+    [("exec", R + o) for o in ["-s comm,dso", "-s comm,dso -t ,", "-s dso,comm -t ,",
+                               "-F overhead,comm,dso", "-F overhead,comm,dso -t ,",
+                               "-F comm,overhead,sample -t '|'", "-F sym,overhead",
+                               "-F sym,overhead -t ,", "--hierarchy -s comm,dso,sym -t ,"]] +
+    [("g", R + o) for o in [
+        "-F +sym", "-F +period -t ,", "-F +sym -s dso", "-F +overhead",
+        "-F +overhead_children --no-children", "-F overhead_children,sample,comm -t '|'",
+        "-F sym,overhead", "--mem-mode", "-F +period --mem-mode", "-b", "-b -q",
+        "-b --mem-mode", "--hierarchy -t ,",
+        "--hierarchy -s comm,dso -n --show-total-period -t '|'"]] +
+    [("two", R + o) for o in ["-F +overhead_children", "-F +sym,sample -t ,"]] +
+    [("grp", R + o) for o in [
+        "--group -F overhead,sample,comm,period,overhead_children -t '|'",
+        "--group -n --show-total-period -t ,", "--group -F overhead_children,sample,comm",
+        "-F overhead_us,overhead_guest_sys,dso -t ,",
+        "--group --hierarchy -s comm,dso -n -t '|'"]] +
     [("g", "script " + o) for o in [
         "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
-    [("g", R + o) for o in ["-v", "-t , -F sym", "-w 5,5", "--branch-history", "--stitch-lbr",
+    [("g", R + o) for o in ["-v", "-w 5,5", "--branch-history", "--stitch-lbr",
                             "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
     [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed",
                                     "-s x.py", "-g python", "--dlfilter x.so",
@@ -144,8 +166,11 @@ def main():
     try:
         for key, opts in RECORD.items():
             out = os.path.join(tmp, key + ".data")
-            rc, _, err = run("perf record -q -o %s %s -- %s 300 3000000" % (out, opts, workload),
-                             tmp)
+            cmd = workload + " 300 3000000"
+            if key == "exec":
+                shutil.copy("/bin/bash", os.path.join(tmp, "longcommandname"))
+                cmd = EXEC
+            rc, _, err = run("perf record -q -o %s %s -- %s" % (out, opts, cmd), tmp)
             if rc:
                 print("perf record %s failed: %s" % (opts, err.strip()[-300:]))
                 return 1

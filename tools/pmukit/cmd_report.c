@@ -382,8 +382,10 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 }
 
 /* What the file decides (pk_hist_settle); perf's error for -b on a file
- * without branch stacks or a branch key outside the branch view (< 0),
- * for -g on one without call chains (1: perf prints no table, status 0). */
+ * without branch stacks, the parent key without chains (< 0: perf's
+ * header lines, status 0) or a branch key outside the branch view (< 0),
+ * for -g on one without call chains (1: perf prints no table, status 0),
+ * for --mem-mode in the branch view (2: nothing printed, status 0). */
 static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
 	pk_error err;
@@ -394,13 +396,14 @@ static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 				"Did you call 'perf record' without -g or -b?\n");
 		return 1;
 	}
-	if (rc == -ENODATA)
-		fprintf(stderr, "Error:\nSelected -b but no branch data. Did you call perf record "
-				"without -b?\n");
-	else if (rc == -EINVAL)
+	if (rc == -EINVAL)
 		fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", err.where);
-	else if (rc == -ENOEXEC)
+	else if (rc == -ENOEXEC || rc == -ENODATA)
 		fprintf(stderr, "Error:\n%s\n", err.msg);
+	if (rc == -ENOTSUP) { /* perf 6.1: its words alone, status 0 */
+		fprintf(stderr, "%s\n", err.msg);
+		return 2;
+	}
 	return rc;
 }
 
@@ -540,13 +543,20 @@ static int report_run(pk_hist *hist, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
 	rc = settle(hist, s, &h);
+	if (rc == 2) {
+		pk_session_close(s);
+		pk_pd_header_release(&h);
+		return 0;
+	}
 	int refused = rc > 0; /* -g without chains: perf's header lines, no table, 0 */
-	if (rc < 0) { /* perf 6.1: no parent key without chains, its header line and 0 */
-		if (rc == -ENOEXEC && !o->quiet)
+	if (rc < 0) { /* perf 6.1: no parent key without chains, -b without branch
+		       * stacks: its header line and 0 */
+		bool zero = rc == -ENOEXEC || rc == -ENODATA;
+		if (zero && !o->quiet)
 			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 		pk_session_close(s);
 		pk_pd_header_release(&h);
-		return rc == -ENOEXEC ? 0 : 129;
+		return zero ? 0 : 129;
 	}
 	if (a->header || a->header_only)
 		pd_header_print(pk_session_reader(s), pk_session_input(s), stdout);
@@ -599,8 +609,8 @@ int cmd_report(int argc, char **argv)
 		status = 234; /* perf's -EINVAL */
 	}
 	pd_header_set_info(a.show_info);
-	if (!status && o->field_sep && (a.fields || o->hierarchy))
-		status = pk_cli_usage_error("report", "-t with -F or --hierarchy is not supported");
+	if (0)
+		status = pk_cli_usage_error("report", "-t with --hierarchy is not supported");
 	if (!status && a.fields)
 		status = fields_setup(o, a.fields);
 	if (!status)

@@ -22,15 +22,48 @@ typedef struct hier_ctx {
 	int nm;                      /* group members */
 } hier_ctx;
 
+/* A node's value `which` of member m: its percentage of the event's total. */
+static double node_pct(const hier_ctx *c, const pk_hist_hnode *nd, int m)
+{
+	uint64_t t = pk_hist_total_of(c->h, pk_hist_entry_event(nd->e[0]) + m, false);
+	return t ? 100.0 * (double)nd->v[m * PK_HIST_NV + PK_HIST_SELF] / (double)t : 0.0;
+}
+
+/* The line under -t: the indent, the values as the flat table's cells
+ * (" 1.23% 4.56%" for a group), the key's text after the separator. */
+static void print_line_sep(const hier_ctx *c, const pk_hist_hnode *nd, int depth)
+{
+	const pk_hist_opts *o = pk_hist_config(c->h);
+	char t[PK_HIST_NAME_MAX];
+	size_t l = 0;
+	printf("%*s", depth * INDENT, "");
+	for (int m = 0; m < c->nm && l < sizeof(t); m++)
+		l += (size_t)snprintf(t + l, sizeof(t) - l, " %.2f%%", node_pct(c, nd, m));
+	report_sep_cell(o, true, 8 * c->nm, t);
+	for (int col = 0; col < 2; col++) {
+		if (!(col ? o->show_period : o->show_nr))
+			continue;
+		l = 0;
+		for (int m = 0; m < c->nm && l < sizeof(t); m++)
+			l += (size_t)snprintf(t + l, sizeof(t) - l, " %" PRIu64,
+					      nd->v[m * PK_HIST_NV + (col ? PK_HIST_SELF : PK_HIST_SELF_NR)]);
+		report_sep_cell(o, false, 12 * c->nm, t);
+	}
+	report_sep_key(c->h, nd->e[0], false, depth, c->w[depth], o->keys[depth]->pad_last);
+	printf("\n");
+}
+
 static void print_line(const hier_ctx *c, const pk_hist_hnode *nd, int depth)
 {
 	const pk_hist *h = c->h;
 	const pk_hist_opts *o = pk_hist_config(h);
-	printf("%*s  ", depth * INDENT, "");
-	for (int m = 0; m < c->nm && m < 8; m++) {
-		uint64_t t = pk_hist_total_of(h, pk_hist_entry_event(nd->e[0]) + m, false);
-		report_pct(t ? 100.0 * (double)nd->v[m * PK_HIST_NV + PK_HIST_SELF] / (double)t : 0.0);
+	if (o->field_sep) {
+		print_line_sep(c, nd, depth);
+		return;
 	}
+	printf("%*s  ", depth * INDENT, "");
+	for (int m = 0; m < c->nm && m < 8; m++)
+		report_pct(node_pct(c, nd, m));
 	if (o->show_nr) {
 		printf("  ");
 		for (int m = 0; m < c->nm && m < 8; m++)
@@ -73,28 +106,34 @@ static void print_level(const hier_ctx *c, pk_hist_entry **e, size_t n, int dept
 void report_hier_heads(const pk_hist *h, int nm, const int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
-	int indent = (o->nr_keys - 1) * INDENT, vals = 8 * nm, keys = 0;
-	printf("# %*s%*s", indent, "", 8 * nm, "Overhead");
-	if (o->show_nr) {
-		printf("  %*s", 12 * nm, "Samples");
-		vals += 2 + 12 * nm;
-	}
-	if (o->show_period) {
-		printf("  %*s", 12 * nm, "Period");
-		vals += 2 + 12 * nm;
-	}
-	int titles = printf(" ") - 1;
+	const char *sep = o->field_sep;
+	/* under -t: no indent, the columns joined by the separator */
+	int indent = sep ? 0 : (o->nr_keys - 1) * INDENT, keys = 0;
+	int vw[3] = {8 * nm, o->show_nr ? 12 * nm : 0, o->show_period ? 12 * nm : 0};
+	static const char *const vt[3] = {"Overhead", "Samples", "Period"};
+	printf("# %*s", indent, "");
+	for (int v = 0; v < 3; v++)
+		if (vw[v])
+			printf("%s%*s", v ? sep ? sep : "  " : "", vw[v], vt[v]);
+	const char *gap = sep ? sep : "  ";
+	int titles = printf("%s", gap) - (int)strlen(gap);
 	for (int k = 0; k < o->nr_keys; k++) {
-		titles += printf("%s%s", k ? " / " : " ", o->keys[k]->title) - (k ? 0 : 1);
+		titles += printf("%s%s", k ? " / " : "", o->keys[k]->title);
 		if (k * INDENT + w[k] > keys)
 			keys = k * INDENT + w[k];
 	}
 	if (titles > keys)
 		keys = titles;
 	printf("\n# ");
-	for (int i = 0; i < indent + vals; i++)
-		putchar('.');
-	printf("  ");
+	for (int v = 0; v < 3; v++) { /* perf's dots run through the gaps but -t's */
+		if (!vw[v])
+			continue;
+		if (v)
+			printf("%s", sep ? sep : "..");
+		for (int i = 0; i < vw[v] + (v ? 0 : indent); i++)
+			putchar('.');
+	}
+	printf("%s", gap);
 	for (int i = 0; i < keys; i++)
 		putchar('.');
 	printf("\n#\n");

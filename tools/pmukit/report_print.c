@@ -119,10 +119,31 @@ static void print_heads(const pk_hist *h, int nm, const int *w)
 	printf("#\n");
 }
 
-/* A value's cell under -t: perf's " %-*s" of its text, w - 1 wide. */
-static void sep_cell(const char *sep, bool first, const char *text, int w)
+void report_sep_cell(const pk_hist_opts *o, bool first, int w, const char *text)
 {
-	printf("%s %-*s", first ? "" : sep, w - 1, text);
+	printf("%s%-*s", first ? "" : o->field_sep, w, text);
+}
+
+void report_sep_values(char *t, size_t n, const pk_hist *h, const pk_hist_entry *e, int nm,
+		       int which, bool pct)
+{
+	size_t l = 0;
+	t[0] = 0;
+	for (int m = 0; m < nm && l < n; m++)
+		l += (size_t)(pct ? snprintf(t + l, n - l, " %.2f%%", pk_hist_pct(h, e, m, which))
+				  : snprintf(t + l, n - l, " %" PRIu64, pk_hist_entry_value(e, m, which)));
+}
+
+void report_sep_key(const pk_hist *h, const pk_hist_entry *e, bool first, int k, int w, bool pad)
+{
+	const pk_hist_opts *o = pk_hist_config(h);
+	char t[PK_HIST_NAME_MAX];
+	pk_hist_col_text(h, e, k, t, sizeof(t));
+	/* perf: the separator's first character inside a key's text reads
+	 * as a '.', so the row splits into its columns */
+	for (char *c = strchr(t, o->field_sep[0]); c && *c; c = strchr(c, o->field_sep[0]))
+		*c = '.';
+	printf("%s%-*.*s", first ? "" : o->field_sep, pad ? w : 0, report_key_cut(o->keys[k], w), t);
 }
 
 /* print_row's row under -t/--field-separator: the cells joined by sep. */
@@ -132,29 +153,19 @@ static void print_row_sep(const pk_hist *h, const pk_hist_entry *e, int nm, cons
 	static const int pct[] = {PK_HIST_ACC, PK_HIST_SELF, PK_HIST_SYS, PK_HIST_US};
 	bool first = true;
 	char t[PK_HIST_NAME_MAX];
-	for (int c = o->children ? 0 : 1; c < (o->cpu_util ? 4 : 2); c++)
-		for (int m = 0; m < nm; m++, first = false) {
-			snprintf(t, sizeof(t), "%.2f%%", pk_hist_pct(h, e, m, pct[c]));
-			sep_cell(o->field_sep, first, t, 8);
-		}
+	for (int c = o->children ? 0 : 1; c < (o->cpu_util ? 4 : 2); c++, first = false) {
+		report_sep_values(t, sizeof(t), h, e, nm, pct[c], true);
+		report_sep_cell(o, first, 8 * nm, t);
+	}
 	for (int c = 0; c < 2; c++)
-		for (int m = 0; (c ? o->show_period : o->show_nr) && m < nm; m++) {
-			snprintf(t, sizeof(t), "%" PRIu64,
-				 pk_hist_entry_value(e, m, c ? PK_HIST_SELF : PK_HIST_SELF_NR));
-			sep_cell(o->field_sep, false, t, 12);
+		if (c ? o->show_period : o->show_nr) {
+			report_sep_values(t, sizeof(t), h, e, nm, c ? PK_HIST_SELF : PK_HIST_SELF_NR, false);
+			report_sep_cell(o, false, 12 * nm, t);
 		}
 	int last = o->nr_keys - 1;
-	for (int k = 0; k <= last; k++) {
-		if (o->hidden_cols & (1u << k))
-			continue;
-		pk_hist_col_text(h, e, k, t, sizeof(t));
-		/* perf: the separator's first character inside a key's text
-		 * reads as a '.', so the row splits into its columns */
-		for (char *c = strchr(t, o->field_sep[0]); c && *c; c = strchr(c, o->field_sep[0]))
-			*c = '.';
-		bool pad = k < last || o->keys[k]->pad_last;
-		printf("%s%-*s", o->field_sep, pad ? w[k] : 0, t);
-	}
+	for (int k = 0; k <= last; k++)
+		if (!(o->hidden_cols & (1u << k)))
+			report_sep_key(h, e, false, k, w[k], k < last || o->keys[k]->pad_last);
 	printf("\n");
 }
 

@@ -24,6 +24,16 @@ void report_pct(double p);
  * the others print whole. */
 int report_key_cut(const pk_hist_key *key, int w);
 
+/* Under -t/--field-separator: a cell (sep before it unless first),
+ * left-aligned in w; the values of an entry's nm members as perf joins
+ * them (each " 1.23%" or " 123", which: PK_HIST_SELF...); key k's text,
+ * cut to w, padded to it when pad. */
+void report_sep_cell(const pk_hist_opts *o, bool first, int w, const char *text);
+void report_sep_values(char *t, size_t n, const pk_hist *h, const pk_hist_entry *e, int nm,
+		       int which, bool pct);
+void report_sep_key(const pk_hist *h, const pk_hist_entry *e, bool first, int k, int w,
+		    bool pad);
+
 /* The tree of one entry: total is what percentages are of in graph mode,
  * parent the entry's own value (fractal), whole the period its chains were
  * added with (every member's in the group view): one root holding less (a
