@@ -33,7 +33,7 @@ void report_fields_heads(const pk_hist *h, int nm, const int *w)
 			pk_hist_field f = o->out[i];
 			if (hidden(o, f))
 				continue;
-			printf(first ? " " : sep ? sep : "  ");
+			fputs(first ? " " : sep ? sep : "  ", stdout);
 			first = false;
 			bool key = f.val == PK_HIST_V_KEY;
 			int width = key ? w[f.key] : pk_hist_value_of(f.val)->width * nm;
