@@ -27,7 +27,7 @@ import sys
 
 # public headers whose module is not their name
 PUBLIC = {
-    "error.h": "core", "cpumap.h": "core", "regs.h": "core", "util.h": "core", "cpuid.h": "pmu",
+    "error.h": "core", "cpumap.h": "core", "regs.h": "core", "util.h": "core", "timerange.h": "core", "cpuid.h": "pmu",
     "tracepoint.h": "events", "datasrc.h": "perfdata", "tracedata.h": "perfdata",
     "spe_record.h": "spe", "likwid/likwid-marker.h": "region",
     "recording.h": "record", "stat.h": "counting", "workload.h": "counting",

@@ -236,7 +236,7 @@ typedef struct pk_hist_opts {
 	pk_hist_list comms, dsos, syms, pids, tids;
 	bool *cpus;                  /* -C: NULL for all */
 	size_t nr_cpus;
-	uint64_t time_start, time_end;  /* --time; 0: open */
+	const char *time_arg;        /* --time (the caller's string; pk_hist_opts_time) */
 	/* perf report's further filters and key settings (filters.c) */
 	const char *symbol_filter;   /* --symbol-filter: an entry's symbol holds it */
 	int socket_filter;           /* --socket-filter N: the sample's socket; -1 none */
@@ -270,8 +270,9 @@ int pk_hist_list_add(pk_hist_list *l, const char *arg);
  * for a symbol's key) and its name in perf's "# what: item" line above the
  * table; NULL for a key without one. */
 const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what);
-/* -C's CPU list ("0-3,8") and --time's "START,END" in seconds (either
- * side may be empty): 0 or -EINVAL (-ENOMEM). */
+/* -C's CPU list ("0-3,8") and --time's windows (pmukit/timerange.h; arg
+ * kept, a percent form made by pk_hist_settle from the file's span): 0 or
+ * -EINVAL (-ENOMEM). */
 int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg);
 int pk_hist_opts_time(pk_hist_opts *o, const char *arg);
 /* Whether the file can take -C, as perf 6.1 decides: 0; -ENODATA when its
@@ -309,7 +310,8 @@ const pk_hist_opts *pk_hist_config(const pk_hist *h);
  * without branch stacks (perf's words in err); -EINVAL: a branch key outside the branch view
  * (-ENOEXEC: the parent key on a file without call chains, --mem-mode on
  * one without data sources; -ENOTSUP: --mem-mode in the branch view;
- * perf's words in err)
+ * perf's words in err; -ENODATA with err's where "--time": a percent
+ * --time on a file without its first and last sample times)
  * (err's where names it). */
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err);
 /* Ready to take s's samples: the group view from hdr (s's header, kept,

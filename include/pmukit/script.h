@@ -41,7 +41,7 @@ typedef enum pk_script_filter_kind {
 	PK_SF_COMMS,  /* --comms a,b: the thread's name */
 	PK_SF_PIDS,   /* --pid 1,2 */
 	PK_SF_TIDS,   /* --tid 1,2 */
-	PK_SF_TIME,   /* --time start,end: seconds, either side may be empty */
+	PK_SF_TIME,   /* --time: perf's windows (pmukit/timerange.h) */
 	PK_SF_CPUS,   /* -C 0-3,8 */
 	PK_SF_SYMS,   /* -S a,b: the symbol of the sample's address */
 	PK_SF_DSOS,   /* --dsos a,b: its dso, as a path or a file name */
@@ -53,6 +53,11 @@ pk_script_filter *pk_script_filter_new(void);
  * script's words after "pmukit script: ") or -ENOMEM. */
 int pk_script_filter_add(pk_script_filter *f, pk_script_filter_kind kind, const char *arg,
 			 pk_error *err);
+/* The file's first and last sample times (its SAMPLE_TIME feature;
+ * has_span false without one), which a percent --time needs: 0, or
+ * -ENODATA without a span, -ENOMEM (err says so). NULL f: 0. */
+int pk_script_filter_span(pk_script_filter *f, bool has_span, uint64_t first, uint64_t last,
+			  pk_error *err);
 /* Whether the sample passes every filter added. */
 bool pk_script_filter_keep(const pk_script_filter *f, pk_session *s, const pk_pd_event *ev,
 			   const pk_pd_sample *smp);

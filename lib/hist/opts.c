@@ -8,6 +8,8 @@
  * as they were (-g) or returns -EINVAL, the caller printing the words. */
 #include "report.h"
 
+#include <pmukit/timerange.h>
+
 #include <errno.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -152,23 +154,14 @@ int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg)
 
 int pk_hist_opts_time(pk_hist_opts *o, const char *arg)
 {
-	const char *comma = strchr(arg, ',');
-	if (!comma)
-		return -EINVAL;
-	char *end;
-	if (comma != arg) {
-		double a = strtod(arg, &end);
-		if (end != comma)
-			return -EINVAL;
-		o->time_start = (uint64_t)(a * 1e9 + 0.5);
-	}
-	if (comma[1]) {
-		double b = strtod(comma + 1, &end);
-		if (*end)
-			return -EINVAL;
-		o->time_end = (uint64_t)(b * 1e9 + 0.5);
-	}
-	return 0;
+	pk_time_window *w = NULL;
+	size_t n = 0;
+	/* checked on a span of 1 s; made on the file's by pk_hist_settle */
+	int rc = pk_time_windows_parse(arg, true, 0, 1000000000, &w, &n, NULL);
+	free(w);
+	if (!rc)
+		o->time_arg = arg;
+	return rc;
 }
 
 int pk_hist_opts_regex(pk_hist_opts *o, bool ignore_callees, const char *re, pk_error *err)

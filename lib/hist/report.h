@@ -20,6 +20,7 @@
 #include <pmukit/perfdata.h>
 #include <pmukit/symbols.h>
 #include <pmukit/hist.h>
+#include <pmukit/timerange.h>
 
 #include "core/strmap.h"
 
@@ -164,6 +165,8 @@ struct pk_hist {
 	pk_hist_entry *dups;          /* entries perf's look-up made again (by dnext) */
 	bool in_broken;               /* in is not whole (out of memory): sorted instead */
 	regex_t parent_re, ignore_re; /* -p (or perf's default), --ignore-callees (filters.c) */
+	pk_time_window *tw;           /* --time's windows, made by pk_hist_settle */
+	size_t nr_tw;
 	int re_state;                 /* compiled: 1 parent_re, 2 ignore_re */
 };
 

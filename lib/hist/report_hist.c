@@ -569,7 +569,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		return 0;
 	if (rp->o.cpus && (smp->cpu >= rp->o.nr_cpus || !rp->o.cpus[smp->cpu]))
 		return 0;
-	if ((rp->o.time_start && smp->time < rp->o.time_start) || (rp->o.time_end && smp->time > rp->o.time_end))
+	if (pk_time_windows_skip(rp->tw, rp->nr_tw, smp->time))
 		return 0;
 	int lead = rp->leader[ei], mi = rp->member[ei];
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -1032,6 +1032,7 @@ void pk_hist_free(pk_hist *rp)
 	}
 	pki_hist_rbt_free(&rp->in);
 	pki_hist_filters_free(rp);
+	free(rp->tw);
 	free(rp->fast);
 	pki_hist_arena_free(&rp->nodes);
 	pki_hist_arena_free(&rp->trie.a);

@@ -12,6 +12,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* perf's keys for the branch view. */
@@ -176,6 +177,14 @@ static bool chains_refused(const pk_hist *h, pk_session *s)
 
 int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error *err)
 {
+	free(h->tw);
+	h->tw = NULL, h->nr_tw = 0;
+	if (h->o.time_arg) {
+		int rc = pk_time_windows_parse(h->o.time_arg, hdr->has_sample_time, hdr->sample_time_first,
+					       hdr->sample_time_last, &h->tw, &h->nr_tw, err);
+		if (rc)
+			return rc;
+	}
 	settle_view(h, s, hdr);
 	int rc = settle_branches(&h->o, s, err);
 	bool parent = false;

@@ -1,7 +1,8 @@
 /* perf script 6.1's sample filters (pmukit/script.h): lists are
  * comma-separated; comms match the thread's name, pids and tids the
- * sample's ids, the time a "start,end" range in seconds (either side may be
- * empty), cpus the sample's CPU, syms the symbol name of the sample's
+ * sample's ids, the time perf's --time windows (pmukit/timerange.h: a
+ * percent form is made when the file's span is known,
+ * pk_script_filter_span), cpus the sample's CPU, syms the symbol name of the sample's
  * address, dsos its dso as a path or a file name. Every list is parsed once,
  * by pk_script_filter_add; pk_script_filter_keep only compares. */
 #include <pmukit/script.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include <pmukit/cpumap.h>
+#include <pmukit/timerange.h>
 
 struct pk_script_filter {
 	char **comms, **syms, **dsos;
@@ -18,7 +20,9 @@ struct pk_script_filter {
 	long *pids, *tids;
 	size_t nr_pids, nr_tids;
 	bool has_time;
-	uint64_t t_start, t_end;     /* ns, t_end 0 for no end */
+	pk_time_window *tw;          /* the windows, once made */
+	size_t nr_tw;
+	char *time_pct;              /* a percent form, made by pk_script_filter_span */
 	int *cpus;                   /* the CPUs kept */
 	size_t nr_cpus;
 };
@@ -68,41 +72,31 @@ static int parse_ids(const char *opt, const char *arg, long **out, size_t *nr, p
 	return rc;
 }
 
-/* "secs[.frac]" into ns; an empty text is 0 (no bound). */
-static int parse_time(const char *s, size_t len, uint64_t *ns)
+static int parse_range(pk_script_filter *f, const char *arg, pk_error *err)
 {
-	char buf[64];
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	*ns = 0;
-	if (!len)
-		return 0;
-	char *end;
-	errno = 0;
-	unsigned long long secs = strtoull(buf, &end, 10);
-	uint64_t frac = 0, scale = 100000000;
-	if (*end == '.')
-		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
-			frac += (uint64_t)(*end - '0') * scale;
-	if (errno || *end || buf[0] == '-')
-		return -EINVAL;
-	*ns = (uint64_t)secs * 1000000000ULL + frac;
+	pk_time_window *w = NULL;
+	size_t n = 0;
+	/* a percent form checked on a span of 1 s, made when the file's is known */
+	int rc = pk_time_windows_parse(arg, true, 0, 1000000000, &w, &n, err);
+	if (rc)
+		return rc;
+	free(f->tw);
+	free(f->time_pct);
+	f->tw = w, f->nr_tw = n, f->time_pct = NULL;
+	if (pk_time_is_percent(arg) && !(f->time_pct = strdup(arg)))
+		return -ENOMEM;
+	f->has_time = true;
 	return 0;
 }
 
-static int parse_range(pk_script_filter *f, const char *arg, pk_error *err)
+int pk_script_filter_span(pk_script_filter *f, bool has_span, uint64_t first, uint64_t last,
+			  pk_error *err)
 {
-	const char *comma = strchr(arg, ',');
-	size_t first = comma ? (size_t)(comma - arg) : strlen(arg);
-	if (parse_time(arg, first, &f->t_start) < 0 ||
-	    (comma && parse_time(comma + 1, strlen(comma + 1), &f->t_end) < 0))
-		return pk_err(err, -EINVAL,
-			      "--time '%s': expected start,end in seconds "
-			      "(e.g. 13622.85,13622.86; either side may be empty)", arg);
-	f->has_time = true;
-	return 0;
+	if (!f || !f->time_pct)
+		return 0;
+	free(f->tw);
+	f->tw = NULL;
+	return pk_time_windows_parse(f->time_pct, has_span, first, last, &f->tw, &f->nr_tw, err);
 }
 
 static int parse_cpus(pk_script_filter *f, const char *arg, pk_error *err)
@@ -181,7 +175,7 @@ bool pk_script_filter_keep(const pk_script_filter *f, pk_session *s, const pk_pd
 		return false;
 	if (f->nr_tids && !has_id(f->tids, f->nr_tids, (long)smp->tid))
 		return false;
-	if (f->has_time && (smp->time < f->t_start || (f->t_end && smp->time > f->t_end)))
+	if (f->has_time && pk_time_windows_skip(f->tw, f->nr_tw, smp->time))
 		return false;
 	if (f->nr_cpus) {
 		size_t i = 0;
@@ -211,6 +205,8 @@ void pk_script_filter_free(pk_script_filter *f)
 	}
 	free(f->pids);
 	free(f->tids);
+	free(f->tw);
+	free(f->time_pct);
 	free(f->cpus);
 	free(f);
 }

@@ -85,7 +85,8 @@ CHECKS = (
         "-F +sym", "-F +period -t ,", "-F +sym -s dso", "-F +overhead",
         "-F +overhead_children --no-children", "-F overhead_children,sample,comm -t '|'",
         "-F sym,overhead", "--mem-mode", "-F +period --mem-mode", "-b", "-b -q",
-        "-b --mem-mode", "--hierarchy -t ,",
+        "-b --mem-mode", "--time 10%/2", "--time 25%/4 --no-children", "-q --time 0%-50%",
+        "--time 10%/11", "--time abc", "--time 10%/2,20%-30%", "--hierarchy -t ,",
         "--hierarchy -s comm,dso -n --show-total-period -t '|'"]] +
     [("two", R + o) for o in ["-F +overhead_children", "-F +sym,sample -t ,"]] +
     [("grp", R + o) for o in [
@@ -95,7 +96,9 @@ CHECKS = (
         "--group --hierarchy -s comm,dso -n -t '|'"]] +
     [("g", "script " + o) for o in [
         "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
-        "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path"]])
+        "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path",
+        "--time 10%/2 -F time,ip", "--time 0%-10%,30%-40% -F time,sym", "--time 10%",
+        "--time 20%-10%", "--time 10%/2,20%-30%", "--time 1,2,3", "--time x%/1"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
     [("g", R + o) for o in ["-v", "-w 5,5", "--branch-history", "--stitch-lbr",

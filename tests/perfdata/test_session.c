@@ -272,8 +272,10 @@ static void test_hist_opts(void **state)
 	assert_int_equal(pk_hist_opts_cpus(o, "0-2,5"), 0);
 	assert_true(o->cpus[2] && !o->cpus[3] && o->cpus[5]);
 	assert_int_equal(pk_hist_opts_time(o, "1.5,"), 0);
-	assert_true(o->time_start == 1500000000 && o->time_end == 0);
+	assert_string_equal(o->time_arg, "1.5,");
 	assert_int_equal(pk_hist_opts_time(o, "x"), -EINVAL);
+	assert_int_equal(pk_hist_opts_time(o, "10%/2,20%-30%"), -EINVAL); /* kinds mixed */
+	assert_string_equal(o->time_arg, "1.5,");
 	/* -F after -s dso: the columns, then dso; the order dso first */
 	assert_int_equal(pk_hist_opts_fields(o, "overhead,comm", &err), 0);
 	assert_int_equal(o->nr_out, 3);

@@ -94,8 +94,10 @@ static const pk_opt report_opts_table[] = {
 	 "a chain's function matching REGEX is the sample's\n"
 	 "entry, its callees dropped"},
 	{"cpu", 'C', 0, required_argument, "LIST", "only samples of these CPUs"},
-	{"time", 0, O_TIME, required_argument, "START,END",
-	 "only samples in this time range (seconds)"},
+	{"time", 0, O_TIME, required_argument, "WINDOWS",
+	 "only samples in these windows: START,END in seconds (a side may be\n"
+	 "empty; several separated by spaces), or slices of the file's span:\n"
+	 "10%/2, 0%-10%,30%-40%"},
 	{"switch-on", 0, O_SWITCH_ON, required_argument, "EVENT",
 	 "samples only after the first sample of EVENT"},
 	{"switch-off", 0, O_SWITCH_OFF, required_argument, "EVENT",
@@ -346,8 +348,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 			return pk_cli_usage_error("report", "bad CPU list '%s'", optarg);
 		break;
 	case O_TIME:
-		if (pk_hist_opts_time(o, optarg))
-			return pk_cli_usage_error("report", "bad --time '%s' (START,END in seconds)", optarg);
+		o->time_arg = optarg; /* checked on the file, after perf's header lines */
 		break;
 	case O_PERCENT_LIMIT: {
 		char *end;
@@ -386,11 +387,21 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
  * header lines, status 0) or a branch key outside the branch view (< 0),
  * for -g on one without call chains (1: perf prints no table, status 0),
  * for --mem-mode in the branch view (2: nothing printed, status 0). */
+static bool hist_quiet(pk_hist *hist)
+{
+	return pk_hist_options(hist)->quiet;
+}
+
 static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	int rc = pk_hist_settle(hist, s, h, &err);
+	if (!strcmp(err.subject, "--time")) { /* perf: its header lines, then the error */
+		if (!hist_quiet(hist))
+			printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		return pd_time_error("report", &err);
+	}
 	if (rc == -ENOENT) {
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
@@ -543,6 +554,11 @@ static int report_run(pk_hist *hist, report_args *a)
 	memset(&h, 0, sizeof(h));
 	pk_pd_header_read(pk_session_reader(s), &h, &err);
 	rc = settle(hist, s, &h);
+	if (rc == PD_TIME_STATUS) {
+		pk_session_close(s);
+		pk_pd_header_release(&h);
+		return rc;
+	}
 	if (rc == 2) {
 		pk_session_close(s);
 		pk_pd_header_release(&h);
@@ -609,8 +625,6 @@ int cmd_report(int argc, char **argv)
 		status = 234; /* perf's -EINVAL */
 	}
 	pd_header_set_info(a.show_info);
-	if (0)
-		status = pk_cli_usage_error("report", "-t with --hierarchy is not supported");
 	if (!status && a.fields)
 		status = fields_setup(o, a.fields);
 	if (!status)

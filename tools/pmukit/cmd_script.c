@@ -969,7 +969,9 @@ static int filter_option(script *sc, int opt, const char *arg)
 		pk_err(&err, -ENOMEM, "out of memory");
 	else
 		pk_script_filter_add(sc->filter, (pk_script_filter_kind)(opt - SF_COMMS), arg, &err);
-	if (err.code)
+	if (err.code && opt == SF_TIME && err.code != -ENOMEM)
+		pd_time_error("script", &err);
+	else if (err.code)
 		fprintf(stderr, "pmukit script: %s\n", err.msg);
 	return err.code;
 }
@@ -995,8 +997,10 @@ static const pk_opt script_opts_table[] = {
 	{"comms", 0, SF_COMMS, required_argument, "LIST", "only these commands' samples"},
 	{"pid", 0, SF_PID, required_argument, "LIST", "only these processes' samples"},
 	{"tid", 0, SF_TID, required_argument, "LIST", "only these threads' samples"},
-	{"time", 0, SF_TIME, required_argument, "START,END",
-	 "only samples in this range (seconds; a side may be empty)"},
+	{"time", 0, SF_TIME, required_argument, "WINDOWS",
+	 "only samples in these windows: START,END in seconds (a side may be\n"
+	 "empty; several separated by spaces), or slices of the file's span:\n"
+	 "10%/2, 0%-10%,30%-40%"},
 	{"cpu", 'C', SF_CPU, required_argument, "CPUS", "only samples on these CPUs"},
 	{"symbols", 'S', SF_SYMS, required_argument, "LIST", "only samples in these functions"},
 	{"dsos", 0, SF_DSOS, required_argument, "LIST",
@@ -1186,7 +1190,7 @@ int cmd_script(int argc, char **argv)
 		if (c >= SF_COMMS && c <= SF_DSOS) {
 			if (filter_option(&sc, c, optarg) < 0) {
 				pk_script_filter_free(sc.filter);
-				return 129;
+				return c == SF_TIME ? PD_TIME_STATUS : 129;
 			}
 			continue;
 		}
@@ -1261,6 +1265,9 @@ int cmd_script(int argc, char **argv)
 		pd_session_spe_dump(s);
 		pd_dump_unordered_note(s);
 	}
+	rc = pd_session_time_span(s, "script", sc.filter);
+	if (rc)
+		goto done;
 	rc = 1;
 	if ((mopts.kallsyms || mopts.no_demangle || mopts.symfs) && pd_session_machine(s, &mopts))
 		goto done;

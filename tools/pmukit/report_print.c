@@ -54,14 +54,17 @@ static void print_title(const pk_hist *h, int ev)
 		printf("%s%s", m ? ", " : "", pk_pd_evsel_name(pk_session_evsel_at(pk_hist_session(h), (size_t)(ev + m))));
 	if (braces)
 		printf(" }");
+	printf("'");
+	if (o->time_arg) /* perf names the windows as given */
+		printf(" (time slices: %s)", o->time_arg);
 	if (!o->mem_mode) {
-		printf("'\n# Event count (approx.): %" PRIu64 "\n", period);
+		printf("\n# Event count (approx.): %" PRIu64 "\n", period);
 		if (o->socket_filter >= 0)
 			printf("# Processor Socket: %d\n", o->socket_filter);
 		printf("#\n");
 		return;
 	}
-	printf("'\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
+	printf("\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
 	for (int k = 0; k < o->nr_keys; k++)
 		printf("%c%s", k ? ',' : ' ', o->keys[k]->name);
 	/* perf's default order ends in local_p_stage_cyc, which has no column */

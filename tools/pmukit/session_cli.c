@@ -70,6 +70,31 @@ int pd_session_machine(pk_session *s, const pk_machine_opts *o)
 	return 0;
 }
 
+int pd_time_error(const char *cmd, const pk_error *err)
+{
+	fprintf(stderr, "pmukit %s: --time '%s': %s\n", cmd, err->where, err->msg);
+	if (err->code == -ENODATA) /* perf's hint */
+		fprintf(stderr, "(record with pmukit, or perf 4.19 or later, to have them; with "
+				"--buildid-all add --timestamp-boundary)\n");
+	return PD_TIME_STATUS;
+}
+
+int pd_session_time_span(pk_session *s, const char *cmd, pk_script_filter *filter)
+{
+	if (!filter)
+		return 0;
+	pk_pd_header h;
+	pk_error err;
+	pk_error_clear(&err);
+	memset(&h, 0, sizeof(h));
+	pk_pd_header_read(pk_session_reader(s), &h, &err);
+	pk_error_clear(&err);
+	int rc = pk_script_filter_span(filter, h.has_sample_time, h.sample_time_first,
+				       h.sample_time_last, &err);
+	pk_pd_header_release(&h);
+	return rc ? pd_time_error(cmd, &err) : 0;
+}
+
 int pd_session_switch(pk_session *s, const char *on, const char *off, bool show)
 {
 	pk_error err;

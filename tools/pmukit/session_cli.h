@@ -9,9 +9,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <pmukit/session.h>
+#include <pmukit/script.h>
 
 #include "pd_out.h"
-//XX
+
 enum pd_spe_export { PD_SPE_EXPORT_NONE, PD_SPE_EXPORT_CSV, PD_SPE_EXPORT_JSONL };
 
 /* A pk_session (*s) with options from the command line; 0, 255 (perf's
@@ -26,6 +27,15 @@ int pd_session_machine(pk_session *s, const pk_machine_opts *o);
 /* --switch-on/--switch-off (NULL: not given), --show-on-off-events; 0, or
  * perf's 254 after its words for an event the file lacks. */
 int pd_session_switch(pk_session *s, const char *on, const char *off, bool show);
+/* perf's status for a --time it refuses (-EINVAL as a byte). */
+#define PD_TIME_STATUS 234
+/* A --time refused (err from pk_time_windows_parse and its users): its
+ * words, and for a percent form on a file without its span, perf's hint;
+ * returns PD_TIME_STATUS. */
+int pd_time_error(const char *cmd, const pk_error *err);
+/* script's percent --time made on the file's span (filter NULL: none);
+ * 0, or PD_TIME_STATUS after the error. */
+int pd_session_time_span(pk_session *s, const char *cmd, pk_script_filter *filter);
 /* --itrace ARG; 0, or 129 after printing the error. */
 int pd_session_itrace(pk_session *s, const char *arg);
 /* -D: Arm SPE's AUXTRACE packets printed in perf's layout. */
