@@ -1,8 +1,11 @@
 /* libpmukit: perf's --time windows (pmukit/timerange.h): the two forms
  * parsed into [start, end] windows in ns, and the test of a sample's time.
- * Invariants: a window's open side is 0; percent windows lie inside the
- * file's span; a text of neither form (or of mixed percent kinds, a slice
- * past 100%) is refused whole, as perf refuses it ("Invalid time string"). */
+ * Invariants: a window's open side is 0; windows in seconds are in order
+ * (none backwards, each closed one ending before the next starts); percent
+ * windows lie inside the file's span (one backwards keeps nothing); a text
+ * of neither form (or of mixed percent kinds, a slice past 100%, seconds
+ * out of order) is refused whole, as perf refuses it ("Invalid time
+ * string"). */
 #include <pmukit/timerange.h>
 
 #include <errno.h>
@@ -87,6 +90,15 @@ static int parse_pct_item(const char *s, double *a, double *b, char *kind)
 	return 0;
 }
 
+/* perf's rules for windows in seconds: none backwards, each after the
+ * one before (closed, and starting past its end). */
+static bool follows(const pk_time_window *w, size_t n, pk_time_window next)
+{
+	if (next.start && next.end && next.start > next.end)
+		return false;
+	return !n || (w[n - 1].end && next.start > w[n - 1].end);
+}
+
 static int add(pk_time_window **out, size_t *n, pk_time_window w)
 {
 	pk_time_window *g = realloc(*out, (*n + 1) * sizeof(*g));
@@ -139,7 +151,8 @@ int pk_time_windows_parse(const char *arg, bool has_span, uint64_t first, uint64
 			size_t len = strcspn(s, " ");
 			pk_time_window w;
 			if (len)
-				rc = parse_window(s, len, &w) ? -EINVAL : add(out, n, w);
+				rc = parse_window(s, len, &w) || !follows(*out, *n, w) ? -EINVAL
+											  : add(out, n, w);
 			s += len + (s[len] == ' ');
 		}
 		if (!rc && !*n)

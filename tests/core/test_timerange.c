@@ -55,6 +55,14 @@ static void test_seconds(void **state)
 	assert_int_equal(parse(",101.000000001", &w), 1);
 	assert_true(w[0].start == 0 && w[0].end == 101 * S + 1);
 	free(w);
+	assert_int_equal(refused("102,101"), -EINVAL);          /* backwards */
+	assert_int_equal(refused("101,103 102,104"), -EINVAL);  /* overlapping */
+	assert_int_equal(refused("103,104 101,102"), -EINVAL);  /* out of order */
+	assert_int_equal(refused("101, 103,"), -EINVAL);        /* open before another */
+	assert_int_equal(refused("101,102 102,103"), -EINVAL);  /* touching */
+	assert_int_equal(refused("101,102 ,103"), -EINVAL);
+	assert_int_equal(parse(",101 102,", &w), 2);
+	free(w);
 	assert_int_equal(refused("1,2,3"), -EINVAL);
 	assert_int_equal(refused("1.5"), -EINVAL);
 	assert_int_equal(refused("abc"), -EINVAL);
