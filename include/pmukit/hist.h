@@ -194,7 +194,7 @@ typedef struct pk_hist_cg_opts {
 	double min_percent;          /* 0.5 */
 	bool caller;                 /* root first (caller order) */
 	bool order_set;              /* caller/callee given */
-	unsigned max_stack;          /* entries of a chain used */
+	unsigned max_stack;          /* entries of a chain used (0: none) */
 	bool show_count;             /* value "count" instead of "percent" */
 	bool show_period;            /* value "period" */
 	unsigned print_limit;        /* 0: no limit */

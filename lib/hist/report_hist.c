@@ -140,7 +140,7 @@ void pki_hist_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip
 static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode, pki_hist_loc *out)
 {
 	size_t n = 0;
-	unsigned max = rp->o.cg.max_stack ? rp->o.cg.max_stack : PK_MAX_STACK;
+	unsigned max = rp->o.cg.max_stack;
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
 		int m = pk_callchain_marker(ip, &mode);

@@ -347,7 +347,7 @@ const pki_hist_keydef pki_hist_keys[] = {
 	KEY("socket", "Socket", PK_HIST_ORD_NUM, true, false, k_socket),
 	KEY("period", "Period", PK_HIST_ORD_PERIOD, true, true, k_period),
 	KEY("sample", "Samples", PK_HIST_ORD_COUNT, true, true, k_sample),
-	KEY("time", "Time", PK_HIST_ORD_NUM, true, false, k_time),
+	KEY("time", "Time", PK_HIST_ORD_NUM, false, false, k_time),
 	/* perf 6.1: entries by the sample's weight, high first; weight shows
 	 * the entry's summed weights, local_weight the sample's */
 	KEY("weight", "Weight", PK_HIST_ORD_WEIGHT, true, false, k_weight),

@@ -168,6 +168,7 @@ static const pk_opt report_opts_table[] = {
 	 "noted: perf's TUI annotate only"},
 	{"asm-raw", 0, O_NOTE, no_argument, NULL, "noted: perf's TUI annotate only"},
 	{"source", 0, O_NOTE, no_argument, NULL, "noted: perf's TUI annotate only"},
+	{"no-source", 0, O_NOTE, no_argument, NULL, "noted: perf's TUI annotate only"},
 	{"samples", 0, O_NOTE_ARG, required_argument, "N", "noted: perf's TUI browsing only"},
 	{"show-ref-call-graph", 0, O_NOTE, no_argument, NULL,
 	 "noted: perf's reference-event graphs are not made"},
@@ -333,7 +334,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 	case O_MAX_STACK: {
 		uint64_t v;
 		r = pk_cli_parse_u64("report", "--max-stack", optarg, 0, PK_MAX_STACK, &v);
-		o->cg.max_stack = v ? (unsigned)v : PK_MAX_STACK;
+		o->cg.max_stack = (unsigned)v; /* 0: none (perf: Self alone, no graph) */
 		break;
 	}
 	case O_GROUP: o->group = o->group_set = true; break;
