@@ -8,6 +8,7 @@
 #include <pmukit/script.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,31 @@ static unsigned pipe_chain_fields(const pk_script_fields *sel, pk_session *s, bo
 	return chains ? (F(IP) | F(SYM)) & ~sel->del : 0;
 }
 
+/* perf checks a pipe's events as their attr records come: its name then
+ * is the attr's, and its refusal fails the record (its offset in the
+ * stream, the attrs coming first, and its size, in perf's line). */
+static int field_refused(pk_session *s, size_t i, const char *field, const char *attr,
+			 pk_error *err)
+{
+	const pk_pd_reader *r = pk_session_reader(s);
+	const pk_pd_evsel *e = pk_session_evsel_at(s, i);
+	bool pipe = pk_pd_is_pipe(r);
+	int rc = pk_err(err, -EINVAL,
+			"Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.",
+			pipe && e->attr_name[0] ? e->attr_name : pk_pd_evsel_name(e), attr, field);
+	if (!pipe)
+		return rc;
+	uint64_t head = 0, size = 0;
+	for (size_t j = 0; j <= i; j++) {
+		const pk_pd_evsel *a = pk_session_evsel_at(s, j);
+		head += size;
+		size = 8 + (a->file_attr_size ? a->file_attr_size : 64) + 8 * (uint64_t)a->nr_ids;
+	}
+	pk_err_hint(err, "%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %d", head, size,
+		    PK_RECORD_HEADER_ATTR);
+	return rc;
+}
+
 /* Checks the fields against each event's sample_type, as perf does:
  * asked-for fields the samples lack are an error, defaults are dropped. */
 int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide_callchain,
@@ -217,10 +243,7 @@ int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide
 			if (!(f & d->bit) || !d->needs || (st & d->needs))
 				continue;
 			if (user)
-				return pk_err(err, -EINVAL,
-					      "Samples for '%s' event do not have %s attribute set. "
-					      "Cannot print '%s' field.",
-					      pk_pd_evsel_name(e), d->attr, d->name);
+				return field_refused(s, i, d->name, d->attr, err);
 			f &= ~d->bit;
 		}
 		if (user && (f & F(SYMOFF)) && !(f & F(SYM))) /* perf's typo too */

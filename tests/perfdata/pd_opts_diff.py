@@ -86,7 +86,7 @@ CHECKS = (
         "-F +overhead_children --no-children", "-F overhead_children,sample,comm -t '|'",
         "-F sym,overhead", "--mem-mode", "-F +period --mem-mode", "-b", "-b -q",
         "-b --mem-mode", "--time 10%/2", "--time 25%/4 --no-children", "-q --time 0%-50%",
-        "--ns -s time", "--max-stack 0", "--max-stack 0 --no-children", "--max-stack 1",
+        "--ns -s time", "--max-stack 0", "--max-stack 0 --no-children",
         "--no-source",
         "--time 10%/11", "--time abc", "--time 10%/2,20%-30%", "--hierarchy -t ,",
         "--hierarchy -s comm,dso -n --show-total-period -t '|'"]] +

@@ -36,11 +36,18 @@ const pk_optspec evlist_optspec = {
 	.opts = evlist_opts_table,
 };
 
+/* The name perf evlist shows: a pipe's events by their attrs (perf names
+ * them as their attr records come, before any name the stream gives). */
+static const char *evsel_name(const pk_pd_reader *r, const pk_pd_evsel *e)
+{
+	return pk_pd_is_pipe(r) && e->attr_name[0] ? e->attr_name : pk_pd_evsel_name(e);
+}
+
 /* One event's line: its name, then -v's fields or -F's period. */
-static void print_evsel(const pk_pd_evsel *e, bool verbose, bool freq)
+static void print_evsel(const pk_pd_reader *r, const pk_pd_evsel *e, bool verbose, bool freq)
 {
 	const struct perf_event_attr *a = &e->attr;
-	fputs(pk_pd_evsel_name(e), stdout);
+	fputs(evsel_name(r, e), stdout);
 	if (verbose) {
 		pk_attr_field v[64];
 		size_t n = pk_attr_fields_perf(a, v, 64);
@@ -70,12 +77,12 @@ static void print_groups(pk_pd_reader *r, const pk_pd_header *h)
 			if (h->groups[g].leader_idx == i && h->groups[g].nr_members > 1)
 				members = h->groups[g].nr_members;
 		if (members == 1) {
-			puts(pk_pd_evsel_name(e));
+			puts(evsel_name(r, e));
 			continue;
 		}
 		putchar('{');
 		for (size_t m = 0; m < members && i + m < n; m++)
-			printf("%s%s", m ? "," : "", pk_pd_evsel_name(pk_pd_evsel_at(r, i + m)));
+			printf("%s%s", m ? "," : "", evsel_name(r, pk_pd_evsel_at(r, i + m)));
 		puts("}");
 		i += members - 1;
 	}
@@ -131,7 +138,7 @@ int cmd_evlist(int argc, char **argv)
 		const pk_pd_evsel *e = pk_pd_evsel_at(r, i);
 		tracepoints |= e->attr.type == PERF_TYPE_TRACEPOINT;
 		if (!group)
-			print_evsel(e, verbose, freq);
+			print_evsel(r, e, verbose, freq);
 	}
 	if (tracepoints)
 		puts("# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events");

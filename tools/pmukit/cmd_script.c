@@ -148,7 +148,7 @@ static int check_fields(script *sc, pk_session *s)
 	int rc = pk_script_fields_check(&sc->sel, s, sc->hide_callchain, sc->evsel_fields,
 					&sc->name_width, &err);
 	if (rc < 0)
-		fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "%s\n%s%s", err.msg, err.hint, err.hint[0] ? "\n" : "");
 	return rc;
 }
 
@@ -714,8 +714,10 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 	pd_out *o = &sc->out;
 	if (!sc->checked) {
 		sc->checked = true;
+		/* perf's status for a field the file cannot give (a pipe's
+		 * attr record failed: -EINVAL) */
 		if (check_fields(sc, s) < 0)
-			return 255; /* perf's status for a field the file cannot give */
+			return pk_pd_is_pipe(sc->reader) ? 234 : 255;
 	}
 	const pk_pd_evsel *e = ev->evsel;
 	unsigned f = (size_t)e->idx < sc->nr_evsel_fields ? sc->evsel_fields[e->idx] : 0;
