@@ -946,8 +946,10 @@ static bool event_trees(const pk_hist *rp, pk_hist_entry **all, size_t n)
  * each entry hung in a second tree by the same order, merged into an entry
  * of its keys met on its way down (perf's look-up missed some, collapse
  * finds others). all gets the second tree's walk: perf's table order.
- * Where the tree was not needed during the run (no dups) and the order is
- * transitive on the entries, the walks are a sort: made without trees.
+ * Where the tree was not needed during the run (no dups), the trees are
+ * made per event at the end (event_trees), or, where the order is also
+ * transitive on the entries, a sort stands in for them. Without a key
+ * perf collapses by, the table is the first tree's walk (no merges).
  * false (all in the order made) when in does not hold all's n entries or
  * memory runs out. */
 static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
@@ -995,8 +997,10 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 	return true;
 }
 
-/* perf's output order: its tree's when the order is not transitive (equal
- * Children of one thread by chain depth, order.c), else a sort. */
+/* perf's output order: its tree's, made from the table order (ties go
+ * right: the table's order), else (no table order) a sort, or where the
+ * order is not transitive (equal Children of one thread by chain depth,
+ * order.c) the tree made from the table's sort. */
 static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n, bool in_table_order)
 {
 	if (in_table_order && pki_hist_tree_order(all, n, out_cmp_tree, rp))
