@@ -119,6 +119,7 @@ struct pk_hist_entry {
 	bool nosym;                  /* made by an address without a symbol */
 	bool nosym_end[2];           /* a branch's source / target without one */
 	const char *dso;             /* the dso of the address that made it (short name) */
+	bool has_map;                /* that address is in a map (dso: its map's) */
 	uint64_t *v;                 /* PK_HIST_NV values per member */
 	size_t max_depth;            /* the longest chain added */
 	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */

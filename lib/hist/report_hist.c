@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,6 +321,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->nosym_end[0] = c->from && !c->from->sym;
 	e->nosym_end[1] = c->to && !c->to->sym;
 	e->dso = pki_hist_dso_short(c->loc);
+	e->has_map = c->loc->has_map;
 	if (c->br)
 		e->br = *c->br;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
@@ -709,7 +711,7 @@ static int out_cmp_as(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_e
 	int nm = rp->nr_members[x->ev];
 	if (pki_hist_fields_order(&rp->o)) { /* ties: perf's table order */
 		int c = pki_hist_fields_cmp(rp, x, y);
-		return c ? c : table_cmp(rp, x, y);
+		return c || tree ? c : table_cmp(rp, x, y); /* the tree: ties go right */
 	}
 	if (rp->o.children && x->v[PK_HIST_ACC] != y->v[PK_HIST_ACC])
 		return x->v[PK_HIST_ACC] > y->v[PK_HIST_ACC] ? -1 : 1;
@@ -759,6 +761,22 @@ static int cmp_out(const void *a, const void *b)
 	return out_cmp(sort_rp, *(pk_hist_entry *const *)a, *(pk_hist_entry *const *)b);
 }
 
+/* perf's sym key where x or y has a symbol: their dsos first as the dso
+ * key orders them (those without a map after, names by strcmp), whatever
+ * the other keys; two addresses without a symbol compare by themselves.
+ * So an address without a symbol sorts by its dso against a symbol, by
+ * its number against another address: not transitive (collapse). */
+static int sym_dso_cmp(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_hist_entry *y)
+{
+	if (rp->o.keys[k]->order != PK_HIST_ORD_SYM || (x->unresolved & y->unresolved) >> k & 1)
+		return 0;
+	if (x->has_map != y->has_map)
+		return x->has_map ? -1 : 1;
+	if (!x->has_map || x->dso == y->dso)
+		return 0;
+	return strcmp(x->dso, y->dso);
+}
+
 /* perf's table order (its collapse order), in which it makes the output
  * order: by event, then per key those without a dso or symbol after
  * those with one, names by strcmp, a symbol by its start and an address
@@ -770,6 +788,9 @@ static int keys_cmp(const pk_hist *rp, const pk_hist_entry *x, const pk_hist_ent
 {
 	unsigned du = x->unresolved ^ y->unresolved;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
+		int d = sym_dso_cmp(rp, k, x, y);
+		if (d)
+			return d;
 		if (du >> k & 1)
 			return x->unresolved >> k & 1 ? 1 : -1;
 		/* interned within one histogram: equal texts, one pointer (diff
@@ -832,7 +853,8 @@ static bool table_order_unsigned(const pk_hist *rp, pk_hist_entry *const *all, s
 		int k = 0, run = 0; /* key k's run goes on (run 1), or ends (0) */
 		for (; a->ev == b->ev && k < nk; k++) {
 			bool by_sym = rp->o.keys[k]->order == PK_HIST_ORD_SYM;
-			if (((a->unresolved ^ b->unresolved) >> k & 1) || (!by_sym && a->cols[k] != b->cols[k]))
+			if (((a->unresolved ^ b->unresolved) >> k & 1) || (!by_sym && a->cols[k] != b->cols[k]) ||
+			    sym_dso_cmp(rp, k, a, b))
 				break;
 			if (a->nums[k] != b->nums[k]) {
 				if (b->nums[k] - all[from[k]]->nums[k] >= (UINT64_C(1) << 63))
@@ -851,6 +873,21 @@ static bool table_order_unsigned(const pk_hist *rp, pk_hist_entry *const *all, s
 	return true;
 }
 
+/* Whether a sym key has entries with a symbol and without one: perf's
+ * order of them is not transitive (sym_dso_cmp), only its trees make it. */
+static bool sym_mixed(const pk_hist *rp, pk_hist_entry *const *all, size_t n)
+{
+	unsigned any = 0, all_unres = ~0u;
+	for (size_t i = 0; i < n; i++) {
+		any |= all[i]->unresolved;
+		all_unres &= all[i]->unresolved;
+	}
+	for (int k = 0; k < rp->o.nr_keys; k++)
+		if (rp->o.keys[k]->order == PK_HIST_ORD_SYM && (any & ~all_unres) >> k & 1)
+			return true;
+	return false;
+}
+
 /* The entries in the order made, then the dups; their count. */
 static size_t list_entries(const pk_hist *rp, pk_hist_entry **all)
 {
@@ -862,20 +899,70 @@ static size_t list_entries(const pk_hist *rp, pk_hist_entry **all)
 	return n;
 }
 
+/* Whether perf collapses the table: a sort key (-s's or the default's,
+ * not -F's own) of its own collapse order (perf 6.1: comm); else its
+ * output is made from its input tree. */
+static bool needs_collapse(const pk_hist *rp)
+{
+	const pk_hist_opts *o = &rp->o;
+	bool plus = o->fields && o->fields_list && o->fields_list[0] == '+';
+	int nk = !o->fields ? o->nr_keys : o->sort_given || plus ? o->fields_base : 0;
+	for (int k = 0; k < nk; k++)
+		if (rp->o.keys[k] == &pki_hist_keys[PKI_HIST_KEY_COMM].k)
+			return true;
+	return false;
+}
+
+/* perf's table where no look-up missed (no dups): per event, its entries
+ * hung in a tree in the order made, walked, hung again in the collapse
+ * tree when perf collapses (no two entries are equal: nothing merges).
+ * A tree per event, as perf's, as a tree of all differs in shape, which a
+ * non-transitive order shows. false (all as given) when memory runs out. */
+static bool event_trees(const pk_hist *rp, pk_hist_entry **all, size_t n)
+{
+	pk_hist_entry **by_ev = malloc((n ? n : 1) * sizeof(*by_ev));
+	if (!by_ev)
+		return false;
+	size_t k = 0;
+	int next = 0; /* the entries by event, each event's in the order made */
+	for (int ev = 0; k < n; ev = next) {
+		next = INT_MAX;
+		for (size_t i = 0; i < n; i++) {
+			if (all[i]->ev == ev)
+				by_ev[k++] = all[i];
+			else if (all[i]->ev > ev && all[i]->ev < next)
+				next = all[i]->ev;
+		}
+	}
+	bool ok = pki_hist_tree_order(by_ev, n, table_cmp, rp) &&
+		  (!needs_collapse(rp) || pki_hist_tree_order(by_ev, n, table_cmp, rp));
+	if (ok)
+		memcpy(all, by_ev, n * sizeof(*all));
+	free(by_ev);
+	return ok;
+}
+
 /* perf's collapse: its tree of entries as made (rp->in) walked in order and
  * each entry hung in a second tree by the same order, merged into an entry
  * of its keys met on its way down (perf's look-up missed some, collapse
  * finds others). all gets the second tree's walk: perf's table order.
- * Where the tree was not needed during the run (no dups) and the order is
- * transitive on the entries, the walks are a sort: made without trees.
+ * Where the tree was not needed during the run (no dups), the trees are
+ * made per event at the end (event_trees), or, where the order is also
+ * transitive on the entries, a sort stands in for them. Without a key
+ * perf collapses by, the table is the first tree's walk (no merges).
  * false (all in the order made) when in does not hold all's n entries or
  * memory runs out. */
 static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 {
 	if (!rp->in_live) {
-		qsort(all, *n, sizeof(*all), cmp_table_unsigned);
-		if (table_order_unsigned(rp, all, *n))
-			return true; /* no two entries tie: nothing merges */
+		if (!sym_mixed(rp, all, *n)) {
+			qsort(all, *n, sizeof(*all), cmp_table_unsigned);
+			if (table_order_unsigned(rp, all, *n))
+				return true; /* no two entries tie: nothing merges */
+			list_entries(rp, all);
+		}
+		if (event_trees(rp, all, *n))
+			return true;
 		list_entries(rp, all);
 		in_make(rp);
 	}
@@ -885,6 +972,11 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 	pki_hist_rbt col;
 	pki_hist_rbt_init(&col);
 	bool ok = w && pki_hist_rbt_walk(&rp->in, w) == *n;
+	if (ok && !needs_collapse(rp)) { /* perf's table is its input tree */
+		memcpy(all, w, *n * sizeof(*all));
+		free(w);
+		return true;
+	}
 	for (size_t i = 0; ok && i < *n; i++) {
 		pk_hist_entry *d = pki_hist_rbt_add(&col, w[i], table_cmp, rp, true, &ok), *e = w[i];
 		if (!d)
@@ -905,10 +997,14 @@ static bool collapse(pk_hist *rp, pk_hist_entry **all, size_t *n)
 	return true;
 }
 
-/* perf's output order: its tree's when the order is not transitive (equal
- * Children of one thread by chain depth, order.c), else a sort. */
+/* perf's output order: its tree's, made from the table order (ties go
+ * right: the table's order), else (no table order) a sort, or where the
+ * order is not transitive (equal Children of one thread by chain depth,
+ * order.c) the tree made from the table's sort. */
 static void order_out(pk_hist *rp, pk_hist_entry **all, size_t n, bool in_table_order)
 {
+	if (in_table_order && pki_hist_tree_order(all, n, out_cmp_tree, rp))
+		return;
 	if (rp->o.children && rp->o.use_cg && !pki_hist_fields_order(&rp->o)) {
 		if (!in_table_order)
 			qsort(all, n, sizeof(*all), cmp_table);

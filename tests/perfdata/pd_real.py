@@ -14,6 +14,9 @@ standard outputs and exit statuses must be the same.
                lines: not run twice, for the test's time; perfdata_dump checks it)
   symbol views (the symbols depend on the binaries found)
     report     `report --stdio --no-children`
+    sym-dso, F-comm-sym   `report -s sym,dso` and `report -F sample,comm,sym
+               -t '|'` (no children) on TIE_FILES: rows of equal share in
+               perf's order
     script     `script`
     report-symfs, script-symfs   the same with `--symfs` at a tree made of the
                recorded binaries stored beside the file (perfparser's), where
@@ -72,6 +75,13 @@ VIEWS = [
 ]
 SYMFS_VIEWS = [("report-symfs", "symbol", "report --stdio --no-children --symfs {S}"),
                ("script-symfs", "symbol", "script --symfs {S}")]
+# the order of rows of equal share under a sym key (perf's trees: addresses
+# without a symbol against symbols by their dsos first, ties in table order),
+# on a few files whose addresses mostly have no symbol (for the test's time)
+TIE_VIEWS = [("sym-dso", "symbol", "report -s sym,dso --stdio --no-children"),
+             ("F-comm-sym", "symbol", "report -F sample,comm,sym -t | --stdio --no-children")]
+TIE_FILES = ("quipper/perf.data.i686-3.4", "quipper/perf.data.lost_samples-4.4",
+             "quipper/perf.data.piped.target-3.8", "quipper/perf.data.throttle-3.8")
 
 # sample_type bit (as perf evlist -v names it) -> script -F fields
 SAMPLE_FIELDS = [("IP", "ip"), ("TID", "pid,tid"), ("TIME", "time"), ("ADDR", "addr"),
@@ -326,7 +336,8 @@ class Real:
                 perf_file = path
             sub = {"F": script_fields(perf_file, self.tmp, self.env),
                    "S": symfs_tree(rel, self.tmp, names, self.env)}
-            views = VIEWS + (SYMFS_VIEWS if sub["S"] else [])
+            views = VIEWS + (SYMFS_VIEWS if sub["S"] else []) + \
+                (TIE_VIEWS if rel in TIE_FILES else [])
             for vid, cls, args in views:
                 cid = "real:%s:%s" % (rel, vid)
                 if self.only and not fnmatch.fnmatch(cid, self.only):
