@@ -50,6 +50,7 @@ typedef enum pk_recording_note {
 	PK_RECNOTE_SIZE_LIMIT,       /* a = the file's data size: the recording stops */
 	PK_RECNOTE_BUILDID_CACHE,    /* text = why an object is not in the build-id
 	                              * cache (a = how many are not) */
+	PK_RECNOTE_CLOCK_RES,        /* -k: the clock's resolution unknown (a = the clock) */
 } pk_recording_note;
 
 typedef void (*pk_recording_note_fn)(void *arg, pk_recording_note note, uint64_t a, uint64_t b,
@@ -99,6 +100,17 @@ typedef struct pk_recording_opts {
 	 * no_buildid_cache (-N), in buildid_dir (NULL: the default) */
 	bool buildid_all, no_buildid_cache;
 	const char *buildid_dir;
+	/* -k: the events' clock (attr use_clockid, clockid), the CLOCKID and
+	 * CLOCK_DATA features written (its resolution, a reference time) */
+	bool use_clockid;
+	int clockid;
+	/* --user-callchains / --kernel-callchains: the other side's chain
+	 * left out (exclude_callchain_kernel / _user) */
+	bool user_callchains, kernel_callchains;
+	bool running_time;           /* read_format's TOTAL_TIME_ENABLED|RUNNING */
+	bool no_samples;             /* no sampling: sample_freq/period 0 */
+	bool no_buffering;           /* a wakeup per event (wakeup_events 1) */
+	bool strict_freq;            /* -F above the kernel's maximum: refused, not lowered */
 } pk_recording_opts;
 
 typedef struct pk_recording pk_recording;
@@ -112,6 +124,11 @@ int pk_recording_call_graph(pk_recording_opts *o, const char *arg, pk_error *err
 /* --max-size SIZE into o->max_size: a number with an optional unit (B, K,
  * M, G, T: perf's). -EINVAL with err quoting arg (o unchanged). */
 int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err);
+/* -k NAME|NUMBER into o (use_clockid, clockid) as perf 6.1 takes it: a
+ * number, or monotonic, monotonic_raw, realtime, boottime, tai (mono, raw,
+ * real, boot; case and a CLOCK_ prefix ignored). -EINVAL with err quoting
+ * arg (o unchanged). */
+int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err);
 /* The options together, as perf record 6.1 takes them: -F or -c, one kind
  * of target, -z not to a pipe, a command or targets (model: the scenario's
  * threads, no command). 0, or -EINVAL with err saying which rule. */

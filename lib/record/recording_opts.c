@@ -1,6 +1,6 @@
 /* perf record's option words that set more than one field of a recording
  * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it, --max-size's
- * units; and the options checked together (pk_recording_opts_check).
+ * units, -k's clock names; and the options checked together (pk_recording_opts_check).
  *
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 /* dwarf's SIZE: the user stack dump, rounded up to 8 bytes, 8..65528. */
 static int dwarf_size(const char *s, uint32_t *out, pk_error *err)
@@ -65,6 +67,34 @@ int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err)
 		return pk_err(err, -EINVAL, "--max-size '%s' is too large", arg);
 	o->max_size = (uint64_t)v << shift;
 	return 0;
+}
+
+int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} clocks[] = {{"monotonic", CLOCK_MONOTONIC}, {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+		      {"realtime", CLOCK_REALTIME}, {"boottime", CLOCK_BOOTTIME},
+		      {"tai", CLOCK_TAI}, {"mono", CLOCK_MONOTONIC},
+		      {"raw", CLOCK_MONOTONIC_RAW}, {"real", CLOCK_REALTIME},
+		      {"boot", CLOCK_BOOTTIME}};
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (*arg && !*end && !errno && v >= INT32_MIN && v <= INT32_MAX) {
+		o->use_clockid = true;
+		o->clockid = (int)v;
+		return 0;
+	}
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			o->use_clockid = true;
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	return pk_err(err, -EINVAL, "unknown clockid %s, check man page", arg);
 }
 
 int pk_recording_opts_check(const pk_recording_opts *o, bool model, pk_error *err)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmukit/buildid_cache.h>
@@ -61,6 +62,28 @@ static int tracing_data(pk_recording *r, pk_error *err)
 	return rc;
 }
 
+/* -k: CLOCKID (the clock's resolution in ns; 0 when unknown, noted) and
+ * CLOCK_DATA (version 1, the clock, the time of day and the clock's time
+ * read together: perf's reference time). */
+static int clock_features(pk_recording *r, pk_error *err)
+{
+	clockid_t id = (clockid_t)r->o.clockid;
+	struct timespec res, wall, at;
+	uint64_t res_ns = 0;
+	if (clock_getres(id, &res) == 0)
+		res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+	else
+		pki_recording_note(r, PK_RECNOTE_CLOCK_RES, (uint64_t)r->o.clockid, 0, NULL);
+	if (clock_gettime(CLOCK_REALTIME, &wall) < 0 || clock_gettime(id, &at) < 0)
+		return pk_err(err, -EINVAL, "clock_gettime failed, cannot set reference time.");
+	uint32_t cd[6] = {1, (uint32_t)r->o.clockid};
+	uint64_t t[2] = {(uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec,
+			 (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec};
+	memcpy(cd + 2, t, sizeof(t));
+	int rc = pk_pd_writer_set_feature(r->w, PK_FEAT_CLOCKID, &res_ns, sizeof(res_ns), err);
+	return rc < 0 ? rc : pk_pd_writer_set_feature(r->w, PK_FEAT_CLOCK_DATA, cd, sizeof(cd), err);
+}
+
 static int open_output(pk_recording *r, pk_error *err)
 {
 	r->pipe_mode = !strcmp(r->output, "-");
@@ -76,6 +99,8 @@ static int open_output(pk_recording *r, pk_error *err)
 	if (rc == 0 && r->pipe_mode)
 		rc = pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, no_times, sizeof(no_times),
 					      err);
+	if (rc == 0 && r->o.use_clockid)
+		rc = clock_features(r, err);
 	if (rc == 0)
 		rc = tracing_data(r, err);
 	return rc < 0 ? rc : pk_pd_writer_begin(r->w, err);

@@ -21,6 +21,11 @@ each file is then read by both tools and their outputs are compared:
                 kernel, `-i FILE` for an ELF file; the vDSO against perf's
                 file's entry when it has one)
 
+Record options whose outcome is the check (OUTCOMES: --dry-run, a refused
+value, --timestamp-filename's name) are run by both tools in a directory
+each (check `outcome`): exit status, whether stderr says perf's words,
+the files left with a timestamp masked.
+
 perf record --threads' directory format is read by both tools (variants
 in THREADS, recorded by perf only: `script-perf`, `report-perf`,
 `header-perf` on the directory perf wrote).
@@ -91,6 +96,31 @@ VARIANTS = [
     ("sid", "-e cpu-clock --sample-identifier"),
     ("per-thread", "-e cpu-clock --per-thread"),
     ("z", "-e cpu-clock -z"),
+    # perf 6.1's further options (issue 24): attrs, CLOCKID and CLOCK_DATA
+    ("k", "-e cpu-clock -k mono"),
+    ("k-raw", "-e cpu-clock --clockid CLOCK_MONOTONIC_RAW"),
+    ("user-cc", "-e cpu-clock -g --user-callchains"),
+    ("kernel-cc", "-e cpu-clock -g --kernel-callchains"),
+    ("running-time", "-e cpu-clock --running-time"),
+    ("n", "-e cpu-clock -n"),
+    ("no-buffering", "-e cpu-clock --no-buffering"),
+    ("strict-freq", "-e cpu-clock --strict-freq -F 999"),
+    ("a-dummy", "-a -e cpu-clock -k boot --no-samples --running-time --no-buffering"),
+    ("tuning", "-e cpu-clock --mmap-flush 4 --proc-map-timeout 100 --num-thread-synthesize 2 "
+               "--aio --affinity=node -r 1"),
+]
+
+# id -> record options whose outcome is checked, not a file's content: the
+# exit status, whether stderr says perf's words (a timestamp as <ts>), and
+# the names of the files left (a timestamp as <ts>)
+OUTCOMES = [
+    ("dry-run", "-e cpu-clock --dry-run", None),
+    ("dry-run-bad", "-e nosuchevent --dry-run", "nosuchevent"),
+    ("strict-freq-over", "-e cpu-clock --strict-freq -F 100000000",
+     "Maximum frequency rate (100000 Hz) exceeded."),
+    ("timestamp-filename", "-e cpu-clock --timestamp-filename", "Dump out.data.<ts> ]"),
+    ("k-bad", "-e cpu-clock -k nosuchclock", "unknown clockid nosuchclock, check man page"),
+    ("realtime-bad", "-e cpu-clock -r 1000", "Could not set realtime priority."),
 ]
 
 # perf record --threads recordings (a directory: data + data.N), read by both
@@ -273,6 +303,8 @@ def plt_agrees(ours, theirs):
 # header lines that differ between any two recordings, masked in `features`
 VOLATILE = re.compile(r"^# (captured on|data offset|data size|feat offset|perf version|cmdline|"
                       r"event|time of first sample|time of last sample|sample duration) *:")
+# CLOCK_DATA's reference time: the times masked, the clock's name kept
+REFTIME = re.compile(r"^(# reference time: ).*( \(\w+\))$")
 
 
 def normalize_header(text):
@@ -283,6 +315,7 @@ def normalize_header(text):
         # a VM's node memory grows and shrinks (virtio-mem, balloons): its
         # total moves between two recordings as its free memory does
         line = re.sub(r"(meminfo  : total = )\d+( kB, free = )\d+", r"\1N\2N", line)
+        line = REFTIME.sub(r"\1T\2", line)
         # zstd's ratio depends on what was recorded
         line = re.sub(r"^(# compressed : .*, ratio = )\d+", r"\1N", line)
         if line.startswith("# pmu mappings:"):
@@ -472,6 +505,24 @@ class Harness:
             opts = opts.format(**self.file_facts(data))
             self.compare(cid, *self.both("script " + opts, data))
 
+    def outcome(self, name, opts, words):
+        """`name:outcome`: both tools' exit status, whether stderr says
+        words, the files left in a directory of their own."""
+        cid = name + ":outcome"
+        if not self.wanted(cid):
+            return
+        got = []
+        for tool in ("perf", self.pk):
+            d = os.path.join(self.tmp, "%s.%s" % (name, "perf" if tool == "perf" else "pk"))
+            os.makedirs(d, exist_ok=True)
+            rc, _, err = run("%s record -o out.data %s -- %s 10 1000" % (tool, opts, self.wl), d)
+            err = re.sub(r"\.\d{16}\b", ".<ts>", err)
+            says = "stderr says %r: %s\n" % (words, "yes" if words in err else "no") \
+                if words else ""
+            files = sorted(re.sub(r"\.\d{16}$", ".<ts>", f) for f in os.listdir(d))
+            got.append((rc, says + "files: %s\n" % " ".join(files)))
+        self.compare(cid, got[1], got[0])
+
     def file_facts(self, data):
         """The workload's pid and the middle of the samples' time span."""
         rc, out, _ = run("perf script -F pid,time -i %s" % data, self.tmp)
@@ -543,6 +594,8 @@ def main():
         for name, opts in VARIANTS:
             h.variant(name, opts)
         h.script_opts()
+        for name, opts, words in OUTCOMES:
+            h.outcome(name, opts, words)
         for name, opts in THREADS:
             h.threads(name, opts)
     finally:

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,9 @@ typedef struct ropts {
 	const char *filter;          /* --filter, for the event before it */
 	const char *control;         /* --control fd:...|fifo:... */
 	bool switch_output;          /* --switch-output (on SIGUSR2) */
+	bool dry_run;                /* --dry-run: options and events parsed only */
+	bool timestamp_filename;     /* --timestamp-filename: the file renamed at the end */
+	int realtime;                /* -r: SCHED_FIFO at this priority (0: not) */
 } ropts;
 
 /* One recording: the library's, and the model it may run on. */
@@ -115,6 +119,9 @@ static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, cons
 		break;
 	case PK_RECNOTE_EVENTS_DISABLED: fputs("Events disabled\n", stderr); break;
 	case PK_RECNOTE_EVENTS_ENABLED: fputs("Events enabled\n", stderr); break;
+	case PK_RECNOTE_CLOCK_RES:
+		fputs("WARNING: Failed to determine specified clock resolution.\n", stderr);
+		break;
 	case PK_RECNOTE_SIZE_LIMIT:
 		fprintf(stderr, "[ pmukit record: perf size limit reached (%" PRIu64 " KB), stopping "
 				"session ]\n", a / 1024);
@@ -290,10 +297,24 @@ static int record(rsession *s)
 	int rc = pk_recording_finish(s->rec, ok, &s->err);
 	if (rc < 0)
 		pk_cli_print_error("record", &s->err);
-	/* --switch-output: the last file a dump too; perf's words for its name */
-	bool dumped = s->o->switch_output && rc >= 0 && rec_dump_final(s->o->r.output);
+	/* --switch-output, --timestamp-filename: the last file a dump too;
+	 * perf's words for its name */
+	bool dumped = (s->o->switch_output || s->o->timestamp_filename) && rc >= 0 &&
+		      rec_dump_final(s->o->r.output);
 	print_summary(s, dumped ? "perf.data.<timestamp>" : s->o->r.output);
 	return code ? code : ok && rc >= 0 ? 0 : 1;
+}
+
+/* -r PRIO: pmukit itself at SCHED_FIFO PRIO (0: not), perf's words and
+ * status when refused. 0, or the exit code. */
+static int set_realtime(int prio)
+{
+	struct sched_param p = {.sched_priority = prio};
+	if (prio && sched_setscheduler(0, SCHED_FIFO, &p) < 0) {
+		fputs("Could not set realtime priority.\n", stderr);
+		return 255;
+	}
+	return 0;
 }
 
 static int run(const ropts *o, int argc, char **argv)
@@ -317,9 +338,11 @@ static int run(const ropts *o, int argc, char **argv)
 		s.kernel = pk_model_kernel(s.model);
 	}
 	int status = setup_events(&s, argc, argv);
-	if (!status)
+	if (!status && !o->dry_run)
+		status = set_realtime(o->realtime);
+	if (!status && !o->dry_run)
 		status = open_events(&s);
-	if (!status)
+	if (!status && !o->dry_run)
 		status = record(&s);
 	/* the command's status is perf record's (a signal's: perf raises it again) */
 	int child;
@@ -364,7 +387,9 @@ enum {
 	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
 	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
 	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT, O_CONTROL,
-	O_SWITCH_OUTPUT, O_BUILDID_ALL,
+	O_SWITCH_OUTPUT, O_BUILDID_ALL, O_USER_CALLCHAINS, O_KERNEL_CALLCHAINS,
+	O_RUNNING_TIME, O_NO_SAMPLES, O_NO_BUFFERING, O_DRY_RUN, O_MMAP_FLUSH, O_STRICT_FREQ,
+	O_PROC_MAP_TIMEOUT, O_NUM_THREAD_SYNTH, O_AIO, O_AFFINITY, O_TIMESTAMP_FILENAME,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -447,6 +472,40 @@ static const pk_opt record_opts_table[] = {
 	 "record the build ids of all objects mapped, hit or not"},
 	{"no-bpf-event", 0, O_NO_BPF_EVENT, no_argument, NULL,
 	 "accepted: pmukit records no BPF program events"},
+	{"clockid", 'k', 0, required_argument, "CLOCKID",
+	 "the events' clock (use_clockid): monotonic,\n"
+	 "monotonic_raw, realtime, boottime, tai (mono, raw,\n"
+	 "real, boot) or clock_gettime's number; the file's\n"
+	 "CLOCKID and CLOCK_DATA give its reference time"},
+	{"user-callchains", 0, O_USER_CALLCHAINS, no_argument, NULL,
+	 "user space call chains only (exclude_callchain_kernel)"},
+	{"kernel-callchains", 0, O_KERNEL_CALLCHAINS, no_argument, NULL,
+	 "kernel call chains only (exclude_callchain_user)"},
+	{"running-time", 0, O_RUNNING_TIME, no_argument, NULL,
+	 "read the times enabled and running (read_format)"},
+	{"no-samples", 'n', 0, no_argument, NULL,
+	 "do not sample (period 0): the side records only"},
+	{"no-buffering", 0, O_NO_BUFFERING, no_argument, NULL,
+	 "wake up at every event (wakeup_events 1)"},
+	{"strict-freq", 0, O_STRICT_FREQ, no_argument, NULL,
+	 "a -F above the kernel's maximum is an error, not\n"
+	 "lowered"},
+	{"dry-run", 0, O_DRY_RUN, no_argument, NULL,
+	 "parse the options and events, record nothing"},
+	{"realtime", 'r', 0, required_argument, "PRIO",
+	 "run pmukit with SCHED_FIFO at PRIO"},
+	{"timestamp-filename", 0, O_TIMESTAMP_FILENAME, no_argument, NULL,
+	 "rename the file to OUTPUT.<timestamp> at the end"},
+	{"mmap-flush", 0, O_MMAP_FLUSH, required_argument, "NUMBER",
+	 "accepted: pmukit copies the rings out at each pass"},
+	{"proc-map-timeout", 0, O_PROC_MAP_TIMEOUT, required_argument, "MS",
+	 "accepted: pmukit reads /proc/PID/maps whole"},
+	{"num-thread-synthesize", 0, O_NUM_THREAD_SYNTH, required_argument, "N",
+	 "accepted: pmukit synthesizes in one thread"},
+	{"aio", 0, O_AIO, optional_argument, "N",
+	 "accepted: pmukit writes the file synchronously"},
+	{"affinity", 0, O_AFFINITY, required_argument, "node|cpu",
+	 "accepted: pmukit does not move its own thread"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
 	 "record on the PMU model (docs/model.md): the scenario's\n"
 	 "threads run in virtual time, no command; default\n"
@@ -573,6 +632,58 @@ static int parse_attr_option(int c, ropts *o)
 	return r ? -r : 0;
 }
 
+/* The options added for perf 6.1's (issue 24): the events' clock and
+ * attrs, the run's; those perf tunes and pmukit does not need, accepted
+ * with their values checked. 1 when c is not one of them, 0 when done,
+ * -code on a usage error. */
+static int parse_perf61_option(int c, ropts *o)
+{
+	int r = 0;
+	uint64_t v;
+	pk_error err;
+	switch (c) {
+	case 'k':
+		if (pk_recording_clockid(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
+	case O_USER_CALLCHAINS: o->r.user_callchains = true; break;
+	case O_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
+	case O_RUNNING_TIME: o->r.running_time = true; break;
+	case 'n': o->r.no_samples = true; break;
+	case O_NO_BUFFERING: o->r.no_buffering = true; break;
+	case O_STRICT_FREQ: o->r.strict_freq = true; break;
+	case O_DRY_RUN: o->dry_run = true; break;
+	case O_TIMESTAMP_FILENAME: o->timestamp_filename = true; break;
+	case 'r':
+		r = pk_cli_parse_u64("record", "-r", optarg, 0, INT32_MAX, &v);
+		o->realtime = (int)v;
+		break;
+	case O_MMAP_FLUSH: {
+		pk_recording_opts probe = o->r; /* perf's sizes: a number with B, K, M, G */
+		if (pk_recording_max_size(&probe, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "--mmap-flush '%s': a size like 1, 16K, 1M",
+					       optarg);
+		break;
+	}
+	case O_PROC_MAP_TIMEOUT:
+		r = pk_cli_parse_u64("record", "--proc-map-timeout", optarg, 0, UINT32_MAX, &v);
+		break;
+	case O_NUM_THREAD_SYNTH:
+		r = pk_cli_parse_u64("record", "--num-thread-synthesize", optarg, 0, INT32_MAX, &v);
+		break;
+	case O_AIO: /* perf's range: 1..4 control blocks */
+		r = optarg ? pk_cli_parse_u64("record", "--aio", optarg, 1, 4, &v) : 0;
+		break;
+	case O_AFFINITY:
+		if (strcmp(optarg, "node") && strcmp(optarg, "cpu"))
+			r = pk_cli_usage_error("record", "--affinity takes node or cpu, not '%s'",
+					       optarg);
+		break;
+	default: return 1;
+	}
+	return r ? -r : 0;
+}
+
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
@@ -581,7 +692,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 	pk_error_clear(&err);
 	pk_opt_begin(&record_optspec);
 	while ((c = pk_opt_next(&record_optspec, argc, argv)) != -1) {
-		if ((r = parse_attr_option(c, o)) <= 0) {
+		if ((r = parse_attr_option(c, o)) <= 0 || (r = parse_perf61_option(c, o)) <= 0) {
 			if (r < 0)
 				return -r;
 			continue;
