@@ -1,6 +1,6 @@
 /* perf record's option words that set more than one field of a recording
  * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it, --max-size's
- * units, -k's clock names; and the options checked together (pk_recording_opts_check).
+ * units, -k's clock names, --synth's words; and the options checked together (pk_recording_opts_check).
  *
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
@@ -95,6 +95,30 @@ int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err)
 			return 0;
 		}
 	return pk_err(err, -EINVAL, "unknown clockid %s, check man page", arg);
+}
+
+int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err)
+{
+	static const struct {
+		const char *word;
+		unsigned bits;
+	} words[] = {{"no", PK_SYNTH_NONE}, {"all", PK_SYNTH_TASK | PK_SYNTH_MMAP | PK_SYNTH_CGROUP},
+		     {"task", PK_SYNTH_TASK}, {"mmap", PK_SYNTH_TASK | PK_SYNTH_MMAP},
+		     {"cgroup", PK_SYNTH_CGROUP}};
+	unsigned bits = 0;
+	const char *p = arg;
+	do {
+		size_t n = strcspn(p, ","), i = 0;
+		while (i < sizeof(words) / sizeof(words[0]) &&
+		       (strlen(words[i].word) != n || strncmp(p, words[i].word, n)))
+			i++;
+		if (i == sizeof(words) / sizeof(words[0]))
+			return pk_err(err, -EINVAL, "Invalid synth option: %s", arg);
+		bits |= words[i].bits;
+		p += n;
+	} while (*p++ == ',');
+	o->synth = bits & ~(unsigned)PK_SYNTH_NONE ? bits & ~(unsigned)PK_SYNTH_NONE : bits;
+	return 0;
 }
 
 int pk_recording_opts_check(const pk_recording_opts *o, bool model, pk_error *err)

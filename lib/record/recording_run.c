@@ -134,13 +134,17 @@ static int synth_targets(pk_recording *r, const pk_synth *syn, pk_error *err)
 /* The tasks before the recording: every one (system-wide), the targets, or
  * the forked command's name until its exec (after a switch of the output:
  * the running command's task, its maps). */
-static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
+static int synth_tasks(pk_recording *r, const pk_synth *syn, bool at_tail, pk_error *err)
 {
-	int rc = pk_synth_kernel_mmap(syn, err);
-	if (rc == 0 && r->system_wide)
+	bool tasks = !r->o.synth || r->o.synth & PK_SYNTH_TASK;
+	bool state = r->o.tail_synth == at_tail; /* the kernel map and tasks now */
+	int rc = state ? pk_synth_kernel_mmap(syn, err) : 0;
+	if (rc == 0 && state && tasks && r->system_wide)
 		rc = pk_synth_all_tasks(syn, err);
-	else if (rc == 0 && !r->traced)
+	else if (rc == 0 && state && tasks && !r->traced)
 		rc = synth_targets(r, syn, err);
+	if (at_tail)
+		return rc;
 	if (rc == 0 && r->traced && r->switched && r->wl.pid > 0)
 		rc = pk_synth_task(syn, r->wl.pid, false, err);
 	else if (rc == 0 && r->traced && !r->switched)
@@ -148,13 +152,22 @@ static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
 	return rc;
 }
 
+/* What synthesized records carry (the first event's sample_id), and
+ * whether tasks come without their maps (--synth=task). */
+static pk_synth synth_of(const pk_recording *r)
+{
+	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
+	return (pk_synth){.w = r->w, .sample_type = pk_evsel_attr(first)->sample_type,
+			  .sample_id_all = pk_evsel_attr(first)->sample_id_all,
+			  .kernel = r->o.kernel,
+			  .comm_only = r->o.synth && !(r->o.synth & PK_SYNTH_MMAP)};
+}
+
 /* The state before recording (or after a switch of the output): kernel
  * map, tasks, time conversion. */
 static int synthesize(pk_recording *r, pk_error *err)
 {
-	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
-	pk_synth syn = {.w = r->w, .sample_type = pk_evsel_attr(first)->sample_type,
-			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = r->o.kernel};
+	pk_synth syn = synth_of(r);
 	uint8_t tc[56];
 	bool tc_ok = pk_recorder_time_conv(r->rec, tc);
 	/* with AUX data, TIME_CONV before AUXTRACE_INFO, as perf writes it:
@@ -166,10 +179,10 @@ static int synthesize(pk_recording *r, pk_error *err)
 	if (rc == 0)
 		rc = pki_rec_spe_info(&r->spe, r->w, r->o.kernel, r->cpus, err);
 	if (rc == 0)
-		rc = synth_tasks(r, &syn, err);
+		rc = synth_tasks(r, &syn, false, err);
 	if (rc == 0 && tc_ok && !r->spe.on)
 		rc = pk_pd_writer_write(r->w, tc, sizeof(tc), err);
-	if (rc == 0)
+	if (rc == 0 && !r->o.tail_synth) /* --tail-synthesize: at the end, as perf */
 		rc = pk_synth_finished_init(&syn, err);
 	/* -z: the records from the rings compressed, the state before plain (perf's) */
 	size_t pages = r->o.mmap_pages ? r->o.mmap_pages : 128;
@@ -228,6 +241,11 @@ static bool size_reached(const pk_recording *r)
 	return true;
 }
 
+uint64_t pk_recording_output_size(const pk_recording *r)
+{
+	return r->w ? pk_pd_writer_data_size(r->w) : 0;
+}
+
 int pk_recording_step(pk_recording *r, pk_error *err)
 {
 	int rc;
@@ -271,6 +289,11 @@ static void cache_object(void *arg, const char *name, const char *hex)
 static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
 {
 	int rc = pk_recorder_drain(r->rec, r->w, err);
+	pk_synth syn = synth_of(r);
+	if (rc >= 0 && r->o.tail_synth) /* --tail-synthesize: the state now */
+		rc = pk_synth_finished_init(&syn, err);
+	if (rc >= 0 && r->o.tail_synth)
+		rc = synth_tasks(r, &syn, true, err);
 	if (rc >= 0)
 		rc = pk_recorder_write_lost(r->rec, r->w, err);
 	if (rc >= 0)

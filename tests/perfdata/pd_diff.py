@@ -26,6 +26,11 @@ value, --timestamp-filename's name) are run by both tools in a directory
 each (check `outcome`): exit status, whether stderr says perf's words,
 the files left with a timestamp masked.
 
+Synthesis (SYNTH: --synth, --tail-synthesize) is checked on a busy shell
+both tools follow with -p (check `synth`): the kernel map and that
+process's COMM and MMAP records in the file's order, and where FINISHED_INIT
+(the end of the synthesized state) falls among them.
+
 perf record --threads' directory format is read by both tools (variants
 in THREADS, recorded by perf only: `script-perf`, `report-perf`,
 `header-perf` on the directory perf wrote).
@@ -112,7 +117,8 @@ VARIANTS = [
 
 # id -> record options whose outcome is checked, not a file's content: the
 # exit status, whether stderr says perf's words (a timestamp as <ts>), and
-# the names of the files left (a timestamp as <ts>)
+# the names of the files left (a timestamp as <ts>); optionally the command
+# (default: the workload, briefly)
 OUTCOMES = [
     ("dry-run", "-e cpu-clock --dry-run", None),
     ("dry-run-bad", "-e nosuchevent --dry-run", "nosuchevent"),
@@ -121,6 +127,24 @@ OUTCOMES = [
     ("timestamp-filename", "-e cpu-clock --timestamp-filename", "Dump out.data.<ts> ]"),
     ("k-bad", "-e cpu-clock -k nosuchclock", "unknown clockid nosuchclock, check man page"),
     ("realtime-bad", "-e cpu-clock -r 1000", "Could not set realtime priority."),
+    # dumps at 1 s, 2 s and the end: the oldest removed
+    ("switch-time", "-e cpu-clock --switch-output=1s --switch-max-files 2",
+     "Captured and wrote 0.001 MB out.data.<timestamp>", "sleep 3"),
+    ("switch-size", "-e cpu-clock --switch-output=1K --switch-max-files 1",
+     "WARNING: switch-output data size lower than wakeup kernel buffer size (258K)"),
+]
+
+# id -> record options for a process both tools follow (-p of a busy
+# shell the test starts): what each synthesizes of it and of the kernel,
+# in the file's order (check `synth`)
+SYNTH = [
+    ("synth-all", ""),
+    ("synth-no", "--synth=no"),
+    ("synth-task", "--synth=task"),
+    ("synth-mmap", "--synth=mmap"),
+    ("synth-cgroup", "--synth=cgroup"),
+    ("tail-synth", "--tail-synthesize"),
+    ("tail-synth-task", "--tail-synthesize --synth=task"),
 ]
 
 # perf record --threads recordings (a directory: data + data.N), read by both
@@ -505,7 +529,7 @@ class Harness:
             opts = opts.format(**self.file_facts(data))
             self.compare(cid, *self.both("script " + opts, data))
 
-    def outcome(self, name, opts, words):
+    def outcome(self, name, opts, words, cmd=None):
         """`name:outcome`: both tools' exit status, whether stderr says
         words, the files left in a directory of their own."""
         cid = name + ":outcome"
@@ -515,12 +539,42 @@ class Harness:
         for tool in ("perf", self.pk):
             d = os.path.join(self.tmp, "%s.%s" % (name, "perf" if tool == "perf" else "pk"))
             os.makedirs(d, exist_ok=True)
-            rc, _, err = run("%s record -o out.data %s -- %s 10 1000" % (tool, opts, self.wl), d)
+            rc, _, err = run("%s record -o out.data %s -- %s" % (
+                tool, opts, cmd or self.wl + " 10 1000"), d)
             err = re.sub(r"\.\d{16}\b", ".<ts>", err)
             says = "stderr says %r: %s\n" % (words, "yes" if words in err else "no") \
                 if words else ""
             files = sorted(re.sub(r"\.\d{16}$", ".<ts>", f) for f in os.listdir(d))
             got.append((rc, says + "files: %s\n" % " ".join(files)))
+        self.compare(cid, got[1], got[0])
+
+    def synth(self, name, opts, pid):
+        """`name:synth`: the kernel map and pid's COMM/MMAP records each
+        tool's file holds, in file order, and where FINISHED_INIT is among
+        them (before the samples, or after them with --tail-synthesize;
+        samples are left out: a busy shell gets none at times). The
+        records of the time-limiting command are left out: perf names it
+        perf-exec, pmukit follows only -p."""
+        cid = name + ":synth"
+        if not self.wanted(cid):
+            return
+        got = []
+        for tool in ("perf", self.pk):
+            data = "%s.%s.data" % (name, "perf" if tool == "perf" else "pk")
+            rc, _, err = run("%s record -o %s -p %d -e cpu-clock %s -- sleep 0.3" % (
+                tool, data, pid, opts), self.tmp)
+            out = run("perf report -D -i %s" % data, self.tmp)[1] if rc == 0 else err
+            seq = []
+            for line in out.splitlines():
+                m = re.search(r"PERF_RECORD_(FINISHED_INIT|COMM|MMAP2?)\b:? ?(.*)", line)
+                if not m:
+                    continue
+                kind, rest = m.groups()
+                if kind == "FINISHED_INIT":
+                    seq.append(kind)
+                elif rest.startswith("-1/") or re.search(r"\b%d/" % pid, rest):
+                    seq.append("%s %s" % (kind, rest.split("]: ")[-1]))
+            got.append((rc, "\n".join(seq) + "\n"))
         self.compare(cid, got[1], got[0])
 
     def file_facts(self, data):
@@ -594,8 +648,15 @@ def main():
         for name, opts in VARIANTS:
             h.variant(name, opts)
         h.script_opts()
-        for name, opts, words in OUTCOMES:
-            h.outcome(name, opts, words)
+        for name, opts, words, *cmd in OUTCOMES:
+            h.outcome(name, opts, words, *cmd)
+        sleeper = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+        try:
+            for name, opts in SYNTH:
+                h.synth(name, opts, sleeper.pid)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
         for name, opts in THREADS:
             h.threads(name, opts)
     finally:

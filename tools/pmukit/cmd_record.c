@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
@@ -53,8 +55,14 @@ typedef struct ropts {
 	bool quiet;                  /* -q: no closing lines */
 	const char *filter;          /* --filter, for the event before it */
 	const char *control;         /* --control fd:...|fifo:... */
-	bool switch_output;          /* --switch-output (on SIGUSR2) */
+	bool switch_output;          /* --switch-output (on SIGUSR2, and:) */
+	uint64_t switch_size;        /* =SIZE: when the file's data reach it (0: not) */
+	uint64_t switch_ns;          /* =TIME: every TIME (0: not) */
+	unsigned switch_max_files;   /* --switch-max-files (0: no limit) */
 	bool dry_run;                /* --dry-run: options and events parsed only */
+	const char *aux_mode;        /* -S / --aux-sample (refused), or NULL */
+	bool kcore;                  /* --kcore (refused) */
+	bool exclude_perf;           /* --exclude-perf (refused) */
 	bool timestamp_filename;     /* --timestamp-filename: the file renamed at the end */
 	int realtime;                /* -r: SCHED_FIFO at this priority (0: not) */
 } ropts;
@@ -68,6 +76,8 @@ typedef struct rsession {
 	const pk_kernel *kernel;     /* the model's, or NULL: the real one */
 	ctl_chan ctl;                /* --control's channel (ctl_fd -1: none) */
 	sig_atomic_t switches;       /* the SIGUSR2s acted on */
+	uint64_t switched_at;        /* =TIME: the last switch (CLOCK_MONOTONIC ns) */
+	rec_dumps dumps;             /* --switch-max-files' ring */
 } rsession;
 
 /* The library's notes, in perf's (and pmukit's) words. */
@@ -142,23 +152,42 @@ static void recording_opts(const rsession *s, int argc, char **argv, pk_recordin
 	ro->every_task = s->model != NULL;
 }
 
-/* --filter applies to the event before it: a tracepoint's filter, which
- * pmukit does not set yet, or a HW tracer's address filter, which needs a
- * PMU this event is not on. Either way: refused with the reason. */
-static int check_filter(rsession *s)
+/* --filter and --exclude-perf apply to the event before it: a
+ * tracepoint's filter, which pmukit does not set yet, or (--filter) a HW
+ * tracer's address filter, which needs a PMU this event is not on. Either
+ * way: refused with the reason (perf's words when the event is neither). */
+static int check_filter(rsession *s, bool exclude_perf)
 {
 	pk_evlist *l = pk_recording_evlist(s->rec);
 	size_t n = pk_evlist_count(l);
 	const pk_evsel *e = n ? pk_evlist_at(l, n - 1) : NULL;
+	const char *opt = exclude_perf ? "--exclude-perf" : "--filter";
 	if (e && pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT) {
-		fprintf(stderr, "pmukit record: --filter '%s' on %s: tracepoint filters are not set by "
+		fprintf(stderr, "pmukit record: %s '%s' on %s: tracepoint filters are not set by "
 				"pmukit yet; filter when reading (script --comms/--pid/--time)\n",
-			s->o->filter, pk_evsel_name(e));
+			opt, exclude_perf ? "common_pid != pmukit" : s->o->filter, pk_evsel_name(e));
 		return 1;
 	}
-	return pk_cli_usage_error("record", "--filter option should follow a -e tracepoint or HW "
-					    "tracer option ('%s' is neither)",
+	return pk_cli_usage_error("record", "%s option should follow a -e tracepoint%s option "
+					    "('%s' is not one)", opt, exclude_perf ? "" : " or HW tracer",
 				  e ? pk_evsel_name(e) : "?");
+}
+
+/* -S / --aux-sample: perf's words and status without an AUX event;
+ * with one, refused: pmukit has neither mode. 0, or the exit code. */
+static int check_aux_mode(rsession *s)
+{
+	bool discard;
+	const char *pmu = pk_recording_aux_pmu(s->rec, &discard);
+	bool snap = !strcmp(s->o->aux_mode, "snapshot");
+	if (!pmu) {
+		fprintf(stderr, "%s\n", snap ? "No AUX area tracing to snapshot"
+					      : "No AUX area event to sample");
+		return 234; /* perf's -EINVAL as a status */
+	}
+	fprintf(stderr, "pmukit record: %s on %s: AUX area %s is not done by pmukit\n",
+		snap ? "-S" : "--aux-sample", pmu, snap ? "snapshot mode" : "sampling");
+	return 1;
 }
 
 /* Events parsed, checked and configured for recording. 0, or the exit code. */
@@ -174,13 +203,15 @@ static int setup_events(rsession *s, int argc, char **argv)
 	pk_evlist *l = pk_recording_evlist(s->rec);
 	for (size_t i = 0; i < pk_evlist_nr_warnings(l); i++)
 		fprintf(stderr, "%s\n", pk_evlist_warning(l, i));
-	if (s->o->filter && (rc = check_filter(s)))
+	if (s->o->filter && (rc = check_filter(s, false)))
+		return rc;
+	if (s->o->exclude_perf && (rc = check_filter(s, true)))
 		return rc;
 	if (pk_recording_configure(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return pk_recording_refused(s->rec) ? 129 : 1;
 	}
-	return 0;
+	return s->o->aux_mode ? check_aux_mode(s) : 0;
 }
 
 /* Targets (a model's: pk_recording_opts.every_task), the command held
@@ -195,6 +226,13 @@ static int open_events(rsession *s)
 	return 0;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* Between passes: --control's commands, --switch-output's signals.
  * false when a switch failed (said); *stop: the control said stop. */
 static bool controls(rsession *s, bool *stop)
@@ -203,10 +241,16 @@ static bool controls(rsession *s, bool *stop)
 		rec_ctl_handle(&s->ctl, s->rec, stop);
 	while (s->switches != switch_signals) {
 		s->switches++;
-		if (!rec_switch_output(s->rec, s->o->r.output))
+		if (!rec_switch_output(s->rec, s->o->r.output, &s->dumps))
 			return false;
 	}
-	return true;
+	uint64_t now = s->o->switch_ns ? monotonic_ns() : 0;
+	bool due = (s->o->switch_size && pk_recording_output_size(s->rec) >= s->o->switch_size) ||
+		   (s->o->switch_ns && now - s->switched_at >= s->o->switch_ns);
+	if (!due)
+		return true;
+	s->switched_at = now;
+	return rec_switch_output(s->rec, s->o->r.output, &s->dumps);
 }
 
 /* Steps until the library or the caller stops; false when the output
@@ -293,6 +337,7 @@ static int record(rsession *s)
 			return pk_workload_exec_exit_code(e);
 		code = 1;
 	}
+	s->switched_at = monotonic_ns();
 	bool ok = code == 0 && record_loop(s);
 	int rc = pk_recording_finish(s->rec, ok, &s->err);
 	if (rc < 0)
@@ -300,8 +345,10 @@ static int record(rsession *s)
 	/* --switch-output, --timestamp-filename: the last file a dump too;
 	 * perf's words for its name */
 	bool dumped = (s->o->switch_output || s->o->timestamp_filename) && rc >= 0 &&
-		      rec_dump_final(s->o->r.output);
-	print_summary(s, dumped ? "perf.data.<timestamp>" : s->o->r.output);
+		      rec_dump_final(s->o->r.output, &s->dumps);
+	char name[4200];
+	snprintf(name, sizeof(name), "%s%s", s->o->r.output, dumped ? ".<timestamp>" : "");
+	print_summary(s, name);
 	return code ? code : ok && rc >= 0 ? 0 : 1;
 }
 
@@ -319,7 +366,8 @@ static int set_realtime(int prio)
 
 static int run(const ropts *o, int argc, char **argv)
 {
-	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1}};
+	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1},
+		      .dumps = {.max = o->switch_max_files}};
 	pk_error_clear(&s.err);
 	char why[4300];
 	int bad = o->control ? ctl_open(&s.ctl, o->control, why, sizeof(why)) : 0;
@@ -337,6 +385,12 @@ static int run(const ropts *o, int argc, char **argv)
 		}
 		s.kernel = pk_model_kernel(s.model);
 	}
+	if (o->kcore) { /* perf's words when it cannot read it */
+		fputs(access("/proc/kcore", R_OK) ? "ERROR: kcore is not readable.\n"
+						  : "pmukit record: --kcore: pmukit does not copy "
+						    "/proc/kcore\n", stderr);
+		return 255;
+	}
 	int status = setup_events(&s, argc, argv);
 	if (!status && !o->dry_run)
 		status = set_realtime(o->realtime);
@@ -351,6 +405,7 @@ static int run(const ropts *o, int argc, char **argv)
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_recording_free(s.rec);
 	pk_model_free(s.model);
+	rec_dumps_free(&s.dumps);
 	ctl_close(&s.ctl);
 	return status;
 }
@@ -390,6 +445,8 @@ enum {
 	O_SWITCH_OUTPUT, O_BUILDID_ALL, O_USER_CALLCHAINS, O_KERNEL_CALLCHAINS,
 	O_RUNNING_TIME, O_NO_SAMPLES, O_NO_BUFFERING, O_DRY_RUN, O_MMAP_FLUSH, O_STRICT_FREQ,
 	O_PROC_MAP_TIMEOUT, O_NUM_THREAD_SYNTH, O_AIO, O_AFFINITY, O_TIMESTAMP_FILENAME,
+	O_SWITCH_MAX_FILES, O_SYNTH, O_TAIL_SYNTH, O_OFF_CPU, O_CLANG_PATH, O_CLANG_OPT,
+	O_KCORE, O_AUX_SAMPLE, O_THREADS, O_EXCLUDE_PERF, O_SPE_META,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -423,7 +480,7 @@ static const pk_opt record_opts_table[] = {
 	 "ring buffer data pages per CPU (power of 2,\n"
 	 "default 128); AUX: the AUX area's pages for arm_spe\n"
 	 "(power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)"},
-	{"spe-meta", 0, 'S', required_argument, "1|2",
+	{"spe-meta", 0, O_SPE_META, required_argument, "1|2",
 	 "AUXTRACE_INFO version for arm_spe (default 1: what\n"
 	 "perf <= 6.12 writes and reads; 2: per-CPU MIDR,\n"
 	 "perf 6.13+)"},
@@ -459,10 +516,14 @@ static const pk_opt record_opts_table[] = {
 	{"control", 0, O_CONTROL, required_argument, "fifo:CTL[,ACK]|fd:CTL[,ACK]",
 	 "take commands on CTL (enable, disable, ping, stop,\n"
 	 "evlist), each answered with 'ack\\n' on ACK"},
-	{"switch-output", 0, O_SWITCH_OUTPUT, optional_argument, "signal",
-	 "on SIGUSR2, keep the file so far as\n"
-	 "OUTPUT.<timestamp> and go on in a new one (the last\n"
-	 "file too); sizes and times are refused"},
+	{"switch-output", 0, O_SWITCH_OUTPUT, optional_argument, "signal|SIZE|TIME",
+	 "on SIGUSR2 (and when the file's data reach SIZE:\n"
+	 "10M, units B K M G; or every TIME: 30s, units s m h d),\n"
+	 "keep the file so far as OUTPUT.<timestamp> and go on\n"
+	 "in a new one (the last file too)"},
+	{"switch-max-files", 0, O_SWITCH_MAX_FILES, required_argument, "N",
+	 "with --switch-output, keep the last N files: the\n"
+	 "oldest removed"},
 	{"filter", 0, O_FILTER, required_argument, "FILTER",
 	 "refused: tracepoint and address filters are not set"},
 	{"no-buildid", 'B', 0, no_argument, NULL, "no BUILD_ID pass, no build-id cache"},
@@ -506,6 +567,33 @@ static const pk_opt record_opts_table[] = {
 	 "accepted: pmukit writes the file synchronously"},
 	{"affinity", 0, O_AFFINITY, required_argument, "node|cpu",
 	 "accepted: pmukit does not move its own thread"},
+	{"synth", 0, O_SYNTH, required_argument, "no|all|task|mmap|cgroup",
+	 "what is synthesized of the state before the\n"
+	 "recording (default all; task: no maps; no: the kernel\n"
+	 "map only)"},
+	{"tail-synthesize", 0, O_TAIL_SYNTH, no_argument, NULL,
+	 "synthesize the kernel map and the tasks at the end"},
+	{"threads", 0, O_THREADS, optional_argument, "SPEC",
+	 "accepted: pmukit writes one file where perf writes a\n"
+	 "directory (data, data.N); both tools read either alike"},
+	{"exclude-perf", 0, O_EXCLUDE_PERF, no_argument, NULL,
+	 "refused: a tracepoint filter, which pmukit does not set"},
+	{"snapshot", 'S', 0, optional_argument, "OPTS",
+	 "refused: AUX snapshot mode (perf's words without an\n"
+	 "AUX event)"},
+	{"aux-sample", 0, O_AUX_SAMPLE, optional_argument, "OPTS",
+	 "refused: AUX area sampling (perf's words without an\n"
+	 "AUX event)"},
+	{"kcore", 0, O_KCORE, no_argument, NULL,
+	 "refused: copying /proc/kcore (perf's words when it\n"
+	 "cannot be read)"},
+	{"off-cpu", 0, O_OFF_CPU, no_argument, NULL,
+	 "accepted: no off-CPU event (needs BPF; perf 6.1 built\n"
+	 "without BPF skeletons takes it the same)"},
+	{"clang-path", 0, O_CLANG_PATH, required_argument, "PATH",
+	 "accepted: pmukit compiles no BPF scriptlets"},
+	{"clang-opt", 0, O_CLANG_OPT, required_argument, "OPTIONS",
+	 "accepted: pmukit compiles no BPF scriptlets"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
 	 "record on the PMU model (docs/model.md): the scenario's\n"
 	 "threads run in virtual time, no command; default\n"
@@ -563,6 +651,31 @@ static int parse_branch(const char *arg, ropts *o)
 	return 0;
 }
 
+/* --switch-output[=signal|SIZE|TIME]: SIZE a number with B, K, M or G,
+ * TIME with s, m, h or d (perf's units, case as perf's). 0, or the exit
+ * code. */
+static int parse_switch_output(const char *arg, ropts *o)
+{
+	static const char sizes[] = "BKMG", times[] = "smhd";
+	static const uint64_t secs[] = {1, 60, 3600, 86400};
+	o->switch_output = true;
+	if (!arg || !strcmp(arg, "signal"))
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	const char *u = end != arg && *arg != '-' && *end && !end[1] ? end : NULL;
+	const char *size = u ? strchr(sizes, *u) : NULL, *time = u ? strchr(times, *u) : NULL;
+	if (errno || !v || !(size || time) || v > (UINT64_MAX >> 30) / 86400)
+		return pk_cli_usage_error("record", "--switch-output takes signal, a size (10M: "
+					  "B, K, M, G) or a time (30s: s, m, h, d), not '%s'", arg);
+	if (size)
+		o->switch_size = (uint64_t)v << (10 * (size - sizes));
+	else
+		o->switch_ns = (uint64_t)v * secs[time - times] * 1000000000u;
+	return 0;
+}
+
 /* The options that only change attrs or the run's bookkeeping; 1 when c
  * is not one of them, 0 when done, -code on a usage error. */
 static int parse_attr_option(int c, ropts *o)
@@ -599,13 +712,7 @@ static int parse_attr_option(int c, ropts *o)
 	}
 	case 'q': o->quiet = true; break;
 	case O_CONTROL: o->control = optarg; break;
-	case O_SWITCH_OUTPUT:
-		if (optarg && strcmp(optarg, "signal"))
-			r = pk_cli_usage_error("record", "--switch-output=%s: pmukit switches on "
-							 "SIGUSR2 only ('signal'), not at a size or "
-							 "time", optarg);
-		o->switch_output = true;
-		break;
+	case O_SWITCH_OUTPUT: r = parse_switch_output(optarg, o); break;
 	case O_PER_THREAD: o->r.per_thread = true; break;
 	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
 	case 'i': o->r.no_inherit = true; break;
@@ -674,6 +781,25 @@ static int parse_perf61_option(int c, ropts *o)
 	case O_AIO: /* perf's range: 1..4 control blocks */
 		r = optarg ? pk_cli_parse_u64("record", "--aio", optarg, 1, 4, &v) : 0;
 		break;
+	case O_SYNTH:
+		if (pk_recording_synth(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
+	case O_TAIL_SYNTH: o->r.tail_synth = true; break;
+	case O_THREADS: case O_OFF_CPU: case O_CLANG_PATH: case O_CLANG_OPT: break;
+	case 'S': o->aux_mode = "snapshot"; break;
+	case O_AUX_SAMPLE: o->aux_mode = "sample"; break;
+	case O_KCORE: o->kcore = true; break;
+	case O_EXCLUDE_PERF:
+		if (!o->r.nr_events) /* perf's words and status */
+			r = pk_cli_usage_error("record", "--exclude-perf option should follow a -e "
+							 "tracepoint option");
+		o->exclude_perf = true;
+		break;
+	case O_SWITCH_MAX_FILES:
+		r = pk_cli_parse_u64("record", "--switch-max-files", optarg, 0, 1u << 20, &v);
+		o->switch_max_files = (unsigned)v;
+		break;
 	case O_AFFINITY:
 		if (strcmp(optarg, "node") && strcmp(optarg, "cpu"))
 			r = pk_cli_usage_error("record", "--affinity takes node or cpu, not '%s'",
@@ -732,7 +858,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 			if ((r = parse_mmap_pages(optarg, o)))
 				return r;
 			break;
-		case 'S':
+		case O_SPE_META:
 			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
 				return pk_cli_usage_error("record", "--spe-meta takes 1 or 2, not '%s'",
 							  optarg);
@@ -767,6 +893,13 @@ int cmd_record(int argc, char **argv)
 	int r = parse_options(argc, argv, &o);
 	if (r)
 		return r;
+	/* perf's warning: a ring is read when half full (its pages and the
+	 * control page) */
+	uint64_t wakeup = ((o.r.mmap_pages ? o.r.mmap_pages : 128) + 1) *
+			  (uint64_t)sysconf(_SC_PAGESIZE) / 2;
+	if (o.switch_size && o.switch_size < wakeup)
+		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
+				"size (%" PRIu64 "K) expect bigger perf.data sizes\n", wakeup >> 10);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
