@@ -1,16 +1,22 @@
 /* perf record's option words that set more than one field of a recording
  * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it, --max-size's
- * units, -k's clock names, --synth's words; and the options checked together (pk_recording_opts_check).
+ * units, -k's clock names, --synth's words, -u's processes; and the
+ * options checked together (pk_recording_opts_check).
  *
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
 #include <pmukit/recording.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* dwarf's SIZE: the user stack dump, rounded up to 8 bytes, 8..65528. */
 static int dwarf_size(const char *s, uint32_t *out, pk_error *err)
@@ -95,6 +101,53 @@ int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err)
 			return 0;
 		}
 	return pk_err(err, -EINVAL, "unknown clockid %s, check man page", arg);
+}
+
+/* USER as a uid: a number, or a name the password database knows. */
+static bool user_uid(const char *user, uid_t *uid)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(user, &end, 10);
+	if (*user && !*end && !errno && v <= UINT32_MAX) {
+		*uid = (uid_t)v;
+		return true;
+	}
+	struct passwd *pw = getpwnam(user);
+	if (pw)
+		*uid = pw->pw_uid;
+	return pw != NULL;
+}
+
+int pk_recording_uid_pids(const char *user, char *buf, size_t n, pk_error *err)
+{
+	uid_t uid;
+	if (!user_uid(user, &uid))
+		return pk_err(err, -EINVAL, "Invalid User: %s", user);
+	DIR *d = opendir("/proc");
+	if (!d)
+		return pk_err(err, -errno, "/proc: %s", strerror(errno));
+	size_t len = 0;
+	int rc = 0;
+	struct dirent *de;
+	buf[0] = '\0';
+	while (rc == 0 && (de = readdir(d))) {
+		char path[300];
+		struct stat st;
+		long pid = strtol(de->d_name, NULL, 10);
+		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
+		if (pid <= 0 || pid == getpid() || stat(path, &st) < 0 || st.st_uid != uid)
+			continue;
+		int w = snprintf(buf + len, n - len, "%s%ld", len ? "," : "", pid);
+		if (w < 0 || (size_t)w >= n - len)
+			rc = pk_err(err, -ENOSPC, "-u %s: too many processes", user);
+		else
+			len += (size_t)w;
+	}
+	closedir(d);
+	if (rc == 0 && !len)
+		rc = pk_err(err, -ESRCH, "-u %s: the user runs no process", user);
+	return rc;
 }
 
 int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err)

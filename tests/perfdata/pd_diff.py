@@ -132,6 +132,17 @@ OUTCOMES = [
      "Captured and wrote 0.001 MB out.data.<timestamp>", "sleep 3"),
     ("switch-size", "-e cpu-clock --switch-output=1K --switch-max-files 1",
      "WARNING: switch-output data size lower than wakeup kernel buffer size (258K)"),
+    ("synth-bad", "-e cpu-clock --synth=bad", "Invalid synth option: bad"),
+    ("uid-bad", "-e cpu-clock -u nosuchuser", "Invalid User: nosuchuser"),
+    ("exclude-perf", "-e cpu-clock --exclude-perf",
+     "--exclude-perf option should follow a -e tracepoint option"),
+    ("snapshot", "-e cpu-clock -S", "No AUX area tracing to snapshot"),
+    ("aux-sample", "-e cpu-clock --aux-sample", "No AUX area event to sample"),
+    ("kcore", "-e cpu-clock --kcore", "ERROR: kcore is not readable."),
+    ("off-cpu", "-e cpu-clock --off-cpu", None),
+    ("clang", "-e cpu-clock --clang-path /nonexistent --clang-opt -O2", None),
+    ("threads", "-e cpu-clock --threads=cpu", None),
+    ("timestamp-boundary", "-e cpu-clock -B --timestamp-boundary", None),
 ]
 
 # id -> record options for a process both tools follow (-p of a busy
@@ -548,7 +559,7 @@ class Harness:
             got.append((rc, says + "files: %s\n" % " ".join(files)))
         self.compare(cid, got[1], got[0])
 
-    def synth(self, name, opts, pid):
+    def synth(self, name, opts, pid, target=None):
         """`name:synth`: the kernel map and pid's COMM/MMAP records each
         tool's file holds, in file order, and where FINISHED_INIT is among
         them (before the samples, or after them with --tail-synthesize;
@@ -561,12 +572,16 @@ class Harness:
         got = []
         for tool in ("perf", self.pk):
             data = "%s.%s.data" % (name, "perf" if tool == "perf" else "pk")
-            rc, _, err = run("%s record -o %s -p %d -e cpu-clock %s -- sleep 0.3" % (
-                tool, data, pid, opts), self.tmp)
+            rc, _, err = run("%s record -o %s %s -e cpu-clock %s -- sleep 0.3" % (
+                tool, data, target or "-p %d" % pid, opts), self.tmp)
             out = run("perf report -D -i %s" % data, self.tmp)[1] if rc == 0 else err
+            if rc == 0 and target:  # the attrs too
+                out += run("perf evlist -v -i %s" % data, self.tmp)[1]
             seq = []
             for line in out.splitlines():
                 m = re.search(r"PERF_RECORD_(FINISHED_INIT|COMM|MMAP2?)\b:? ?(.*)", line)
+                if line.startswith("cpu-clock: "):
+                    seq.append(line)
                 if not m:
                     continue
                 kind, rest = m.groups()
@@ -576,6 +591,19 @@ class Harness:
                     seq.append("%s %s" % (kind, rest.split("]: ")[-1]))
             got.append((rc, "\n".join(seq) + "\n"))
         self.compare(cid, got[1], got[0])
+
+    def uid(self):
+        """`uid:synth`: -u of a user running one busy shell (nobody's, as
+        root; skipped otherwise): the attrs and what is synthesized."""
+        if not self.wanted("uid:synth") or os.geteuid() or not shutil.which("setpriv"):
+            return
+        busy = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                 "sh", "-c", "while :; do :; done"])
+        try:
+            self.synth("uid", "", busy.pid, "-u 65534")
+        finally:
+            busy.kill()
+            busy.wait()
 
     def file_facts(self, data):
         """The workload's pid and the middle of the samples' time span."""
@@ -657,6 +685,7 @@ def main():
         finally:
             sleeper.kill()
             sleeper.wait()
+        h.uid()
         for name, opts in THREADS:
             h.threads(name, opts)
     finally:

@@ -61,6 +61,7 @@ typedef struct ropts {
 	unsigned switch_max_files;   /* --switch-max-files (0: no limit) */
 	bool dry_run;                /* --dry-run: options and events parsed only */
 	const char *aux_mode;        /* -S / --aux-sample (refused), or NULL */
+	const char *uid;             /* -u USER, or NULL */
 	bool kcore;                  /* --kcore (refused) */
 	bool exclude_perf;           /* --exclude-perf (refused) */
 	bool timestamp_filename;     /* --timestamp-filename: the file renamed at the end */
@@ -446,7 +447,7 @@ enum {
 	O_RUNNING_TIME, O_NO_SAMPLES, O_NO_BUFFERING, O_DRY_RUN, O_MMAP_FLUSH, O_STRICT_FREQ,
 	O_PROC_MAP_TIMEOUT, O_NUM_THREAD_SYNTH, O_AIO, O_AFFINITY, O_TIMESTAMP_FILENAME,
 	O_SWITCH_MAX_FILES, O_SYNTH, O_TAIL_SYNTH, O_OFF_CPU, O_CLANG_PATH, O_CLANG_OPT,
-	O_KCORE, O_AUX_SAMPLE, O_THREADS, O_EXCLUDE_PERF, O_SPE_META,
+	O_KCORE, O_AUX_SAMPLE, O_THREADS, O_EXCLUDE_PERF, O_SPE_META, O_TIMESTAMP_BOUNDARY,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -567,6 +568,11 @@ static const pk_opt record_opts_table[] = {
 	 "accepted: pmukit writes the file synchronously"},
 	{"affinity", 0, O_AFFINITY, required_argument, "node|cpu",
 	 "accepted: pmukit does not move its own thread"},
+	{"uid", 'u', 0, required_argument, "USER",
+	 "the processes USER (a name or a uid) runs now, as -p"},
+	{"timestamp-boundary", 0, O_TIMESTAMP_BOUNDARY, no_argument, NULL,
+	 "accepted: SAMPLE_TIME has the first and last sample's\n"
+	 "times unless -B (perf 6.1: 0 and 0 with -B too)"},
 	{"synth", 0, O_SYNTH, required_argument, "no|all|task|mmap|cgroup",
 	 "what is synthesized of the state before the\n"
 	 "recording (default all; task: no maps; no: the kernel\n"
@@ -786,7 +792,8 @@ static int parse_perf61_option(int c, ropts *o)
 			r = pk_cli_usage_error("record", "%s", err.msg);
 		break;
 	case O_TAIL_SYNTH: o->r.tail_synth = true; break;
-	case O_THREADS: case O_OFF_CPU: case O_CLANG_PATH: case O_CLANG_OPT: break;
+	case 'u': o->uid = optarg; break;
+	case O_THREADS: case O_TIMESTAMP_BOUNDARY: case O_OFF_CPU: case O_CLANG_PATH: case O_CLANG_OPT: break;
 	case 'S': o->aux_mode = "snapshot"; break;
 	case O_AUX_SAMPLE: o->aux_mode = "sample"; break;
 	case O_KCORE: o->kcore = true; break;
@@ -808,6 +815,30 @@ static int parse_perf61_option(int c, ropts *o)
 	default: return 1;
 	}
 	return r ? -r : 0;
+}
+
+/* -u USER: the user's processes as -p (perf's warning when -p or -t
+ * overrides it). 0, or the exit code. */
+static int uid_targets(ropts *o)
+{
+	static char pids[1 << 16];
+	pk_error err;
+	pk_error_clear(&err);
+	if (o->r.pids || o->r.tids) {
+		fputs("Warning:\nPID/TID switch overriding UID\n", stderr);
+		return 0;
+	}
+	int rc = pk_recording_uid_pids(o->uid, pids, sizeof(pids), &err);
+	if (rc == -EINVAL) { /* perf's words */
+		fprintf(stderr, "Error:\n%s\n", err.msg);
+		return 1;
+	}
+	if (rc < 0) {
+		pk_cli_print_error("record", &err);
+		return 1;
+	}
+	o->r.pids = pids;
+	return 0;
 }
 
 /* Options into *o; 0, or the exit code of a usage error. */
@@ -873,6 +904,8 @@ static int parse_options(int argc, char **argv, ropts *o)
 	for (size_t i = 0; !r && i < o->r.nr_events; i++)
 		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
 	if (r)
+		return r;
+	if (o->uid && (r = uid_targets(o)))
 		return r;
 	o->cmd_argc = argc - optind;
 	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
