@@ -140,11 +140,13 @@ int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err);
  * real, boot; case and a CLOCK_ prefix ignored). -EINVAL with err quoting
  * arg (o unchanged). */
 int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err);
-/* -u USER (a name or a number): the processes USER owns now (their
- * /proc/PID's owner, perf's rule; the caller's own left out), as a -p list
- * "PID,PID..." into buf. -EINVAL: no such user (perf's words), -ESRCH:
- * none running, -ENOSPC: buf too small; err says which. */
-int pk_recording_uid_pids(const char *user, char *buf, size_t n, pk_error *err);
+/* -u USER (a name or a number): the processes USER runs now on kernel k
+ * (NULL: the real one; their effective user, pk_host_task.uid; the
+ * caller's own left out), as a -p list "PID,PID..." into buf. -EINVAL: no
+ * such user (perf's words), -ESRCH: none running, -ENOSPC: buf too small;
+ * err says which. */
+int pk_recording_uid_pids(const pk_kernel *k, const char *user, char *buf, size_t n,
+			  pk_error *err);
 /* --synth WORD[,WORD...] into o->synth: no, all, task, mmap (with task),
  * cgroup. -EINVAL with perf's words quoting arg (o unchanged). */
 int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err);

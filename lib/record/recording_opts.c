@@ -6,15 +6,14 @@
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
 #include <pmukit/recording.h>
+#include <pmukit/kernel.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,35 +118,44 @@ static bool user_uid(const char *user, uid_t *uid)
 	return pw != NULL;
 }
 
-int pk_recording_uid_pids(const char *user, char *buf, size_t n, pk_error *err)
-{
+struct uid_walk {
+	const pk_kernel *k;
 	uid_t uid;
-	if (!user_uid(user, &uid))
-		return pk_err(err, -EINVAL, "Invalid User: %s", user);
-	DIR *d = opendir("/proc");
-	if (!d)
-		return pk_err(err, -errno, "/proc: %s", strerror(errno));
-	size_t len = 0;
-	int rc = 0;
-	struct dirent *de;
-	buf[0] = '\0';
-	while (rc == 0 && (de = readdir(d))) {
-		char path[300];
-		struct stat st;
-		long pid = strtol(de->d_name, NULL, 10);
-		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
-		if (pid <= 0 || pid == getpid() || stat(path, &st) < 0 || st.st_uid != uid)
-			continue;
-		int w = snprintf(buf + len, n - len, "%s%ld", len ? "," : "", pid);
-		if (w < 0 || (size_t)w >= n - len)
-			rc = pk_err(err, -ENOSPC, "-u %s: too many processes", user);
-		else
-			len += (size_t)w;
+	char *buf;
+	size_t n, len;
+	bool full;
+};
+
+static int uid_process(void *arg, pid_t pid)
+{
+	struct uid_walk *w = arg;
+	pk_host_task t;
+	if (pid == getpid() || w->k->ops->host.task(w->k, pid, &t) < 0 || t.uid != w->uid)
+		return 0; /* ours, gone meanwhile, or another user's */
+	int c = snprintf(w->buf + w->len, w->n - w->len, "%s%d", w->len ? "," : "", (int)pid);
+	if (c < 0 || (size_t)c >= w->n - w->len) {
+		w->full = true;
+		return 1;
 	}
-	closedir(d);
-	if (rc == 0 && !len)
-		rc = pk_err(err, -ESRCH, "-u %s: the user runs no process", user);
-	return rc;
+	w->len += (size_t)c;
+	return 0;
+}
+
+int pk_recording_uid_pids(const pk_kernel *k, const char *user, char *buf, size_t n,
+			  pk_error *err)
+{
+	struct uid_walk w = {.k = k ? k : pk_kernel_linux(), .buf = buf, .n = n};
+	if (!user_uid(user, &w.uid))
+		return pk_err(err, -EINVAL, "Invalid User: %s", user);
+	buf[0] = '\0';
+	int rc = w.k->ops->host.tasks(w.k, 0, uid_process, &w);
+	if (w.full)
+		return pk_err(err, -ENOSPC, "-u %s: too many processes", user);
+	if (rc < 0)
+		return pk_err(err, rc, "cannot list the tasks: %s", strerror(-rc));
+	if (!w.len)
+		return pk_err(err, -ESRCH, "-u %s: the user runs no process", user);
+	return 0;
 }
 
 int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err)

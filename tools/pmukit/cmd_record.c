@@ -828,7 +828,7 @@ static int uid_targets(ropts *o)
 		fputs("Warning:\nPID/TID switch overriding UID\n", stderr);
 		return 0;
 	}
-	int rc = pk_recording_uid_pids(o->uid, pids, sizeof(pids), &err);
+	int rc = pk_recording_uid_pids(NULL, o->uid, pids, sizeof(pids), &err);
 	if (rc == -EINVAL) { /* perf's words */
 		fprintf(stderr, "Error:\n%s\n", err.msg);
 		return 1;
