@@ -133,6 +133,7 @@ typedef struct pk_host_cpu {
 typedef struct pk_host_task {
 	pid_t tgid;
 	char comm[64];
+	uid_t uid;                   /* its effective user (record -u); the model's: 0 */
 } pk_host_task;
 
 /* One line of /proc/<pid>/maps. prot: PROT_* bits; flags: MAP_SHARED or

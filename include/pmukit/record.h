@@ -116,6 +116,7 @@ typedef struct pk_synth {
 	uint64_t sample_type;
 	bool sample_id_all;
 	const pk_kernel *kernel;     /* whose tasks and text; NULL: pk_kernel_linux() */
+	bool comm_only;              /* tasks without their maps (record --synth=task) */
 } pk_synth;
 
 /* PERF_RECORD_MMAP for the kernel text ("[kernel.kallsyms]_text", pid -1). */

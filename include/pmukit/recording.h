@@ -50,10 +50,18 @@ typedef enum pk_recording_note {
 	PK_RECNOTE_SIZE_LIMIT,       /* a = the file's data size: the recording stops */
 	PK_RECNOTE_BUILDID_CACHE,    /* text = why an object is not in the build-id
 	                              * cache (a = how many are not) */
+	PK_RECNOTE_CLOCK_RES,        /* -k: the clock's resolution unknown (a = the clock) */
 } pk_recording_note;
 
 typedef void (*pk_recording_note_fn)(void *arg, pk_recording_note note, uint64_t a, uint64_t b,
 				     const char *text);
+
+/* --synth's words (perf 6.1's): what record synthesizes of the state
+ * before it. mmap implies task; NONE: only the kernel map and a forked
+ * command's name. */
+enum {
+	PK_SYNTH_TASK = 1, PK_SYNTH_MMAP = 2, PK_SYNTH_CGROUP = 4, PK_SYNTH_NONE = 8,
+};
 
 /* The options, perf record's. Set size to sizeof(pk_recording_opts) (new
  * fields go at the end; zero is every field's default). */
@@ -99,6 +107,21 @@ typedef struct pk_recording_opts {
 	 * no_buildid_cache (-N), in buildid_dir (NULL: the default) */
 	bool buildid_all, no_buildid_cache;
 	const char *buildid_dir;
+	/* -k: the events' clock (attr use_clockid, clockid), the CLOCKID and
+	 * CLOCK_DATA features written (its resolution, a reference time) */
+	bool use_clockid;
+	int clockid;
+	/* --user-callchains / --kernel-callchains: the other side's chain
+	 * left out (exclude_callchain_kernel / _user) */
+	bool user_callchains, kernel_callchains;
+	bool running_time;           /* read_format's TOTAL_TIME_ENABLED|RUNNING */
+	bool no_samples;             /* no sampling: sample_freq/period 0 */
+	bool no_buffering;           /* a wakeup per event (wakeup_events 1) */
+	bool strict_freq;            /* -F above the kernel's maximum: refused, not lowered */
+	/* --synth: the state synthesized before the recording, PK_SYNTH_*
+	 * bits (0: all of it); tail_synth: synthesized at the end instead */
+	unsigned synth;
+	bool tail_synth;
 } pk_recording_opts;
 
 typedef struct pk_recording pk_recording;
@@ -112,6 +135,21 @@ int pk_recording_call_graph(pk_recording_opts *o, const char *arg, pk_error *err
 /* --max-size SIZE into o->max_size: a number with an optional unit (B, K,
  * M, G, T: perf's). -EINVAL with err quoting arg (o unchanged). */
 int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err);
+/* -k NAME|NUMBER into o (use_clockid, clockid) as perf 6.1 takes it: a
+ * number, or monotonic, monotonic_raw, realtime, boottime, tai (mono, raw,
+ * real, boot; case and a CLOCK_ prefix ignored). -EINVAL with err quoting
+ * arg (o unchanged). */
+int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err);
+/* -u USER (a name or a number): the processes USER runs now on kernel k
+ * (NULL: the real one; their effective user, pk_host_task.uid; the
+ * caller's own left out), as a -p list "PID,PID..." into buf. -EINVAL: no
+ * such user (perf's words), -ESRCH: none running, -ENOSPC: buf too small;
+ * err says which. */
+int pk_recording_uid_pids(const pk_kernel *k, const char *user, char *buf, size_t n,
+			  pk_error *err);
+/* --synth WORD[,WORD...] into o->synth: no, all, task, mmap (with task),
+ * cgroup. -EINVAL with perf's words quoting arg (o unchanged). */
+int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err);
 /* The options together, as perf record 6.1 takes them: -F or -c, one kind
  * of target, -z not to a pipe, a command or targets (model: the scenario's
  * threads, no command). 0, or -EINVAL with err saying which rule. */
@@ -167,6 +205,9 @@ int pk_recording_enable(pk_recording *r, bool on, pk_error *err);
  * On failure the recording has no output: finish with ok false. */
 int pk_recording_switch(pk_recording *r, const char *dump, pk_error *err);
 const pk_recording_totals *pk_recording_stats(const pk_recording *r);
+/* The data written to the current output so far (--switch-output=SIZE's
+ * measure; 0 without an output). */
+uint64_t pk_recording_output_size(const pk_recording *r);
 /* The command's wait status once it ended during the recording. */
 bool pk_recording_child_status(const pk_recording *r, int *status);
 /* The AUX PMU's name (NULL: none); *discard: its data was discarded. */

@@ -348,6 +348,11 @@ int pki_linux_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
 		return r == -ENOENT ? -ESRCH : r;
 	const char *tg = strstr(text, "\nTgid:");
 	out->tgid = tg ? (pid_t)strtol(tg + 6, NULL, 10) : tid;
+	const char *uid = strstr(text, "\nUid:"); /* real, effective, ... */
+	char *end = NULL;
+	if (uid)
+		strtoul(uid + 5, &end, 10);
+	out->uid = end ? (uid_t)strtoul(end, NULL, 10) : 0;
 	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 	r = pki_read_file(path, &text, NULL);

@@ -112,6 +112,7 @@ static int host_task(const pk_kernel *k, pid_t tid, pk_host_task *out)
 	if (!t)
 		return -ESRCH;
 	out->tgid = t->tid;
+	out->uid = 0;
 	snprintf(out->comm, sizeof(out->comm), "%s", t->comm);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "recording_internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,26 @@ bool pk_recording_pipe(const pk_recording *r)
 
 /* ---- configuring the events ---- */
 
+/* The kernel's perf_event_max_sample_rate (0: unknown). */
+static uint64_t max_rate(const pk_recording *r)
+{
+	int64_t v = pk_host_number(r->o.kernel, PK_HOST_MAX_SAMPLE_RATE, 0);
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* --strict-freq: a rate above the maximum refused (perf's words). */
+static int strict_freq(const pk_recording *r, pk_error *err)
+{
+	const pk_recording_opts *o = &r->o;
+	uint64_t max = max_rate(r);
+	uint64_t want = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
+	if (!o->strict_freq || o->period || o->freq_max || !max || want <= max)
+		return 0;
+	return pk_err(err, -EINVAL, "Maximum frequency rate (%" PRIu64 " Hz) exceeded.\n"
+		      "       Please use -F freq option with a lower value or consider\n"
+		      "       tweaking /proc/sys/kernel/perf_event_max_sample_rate.", max);
+}
+
 /* The kernel refuses a sample_freq above its maximum (EINVAL); perf lowers
  * the rate with a warning instead, and so do we. */
 static uint64_t sample_freq(const pk_recording *r)
@@ -137,8 +158,7 @@ static uint64_t sample_freq(const pk_recording *r)
 	if (o->period)
 		return 0;
 	uint64_t want = o->freq ? o->freq : RECORD_DEFAULT_FREQ;
-	int64_t v = pk_host_number(o->kernel, PK_HOST_MAX_SAMPLE_RATE, 0);
-	uint64_t max = v > 0 ? (uint64_t)v : 0;
+	uint64_t max = max_rate(r);
 	if (o->freq_max) {
 		if (!max)
 			return RECORD_DEFAULT_FREQ;
@@ -245,10 +265,38 @@ static void config_opts(const pk_recording *r, pk_config_opts *co)
 	};
 }
 
+/* What the options set on every event, the dummy too (perf 6.1's):
+ * -k's clock, a side's chain left out, the times read, no sampling, a
+ * wakeup per event. */
+static void every_event_opts(pk_recording *r)
+{
+	const pk_recording_opts *o = &r->o;
+	for (size_t i = 0; i < pk_evlist_count(r->evlist); i++) {
+		pk_evsel *e = pk_evlist_at(r->evlist, i);
+		struct perf_event_attr a = *pk_evsel_attr(e);
+		a.use_clockid = o->use_clockid;
+		a.clockid = o->use_clockid ? o->clockid : 0;
+		a.exclude_callchain_kernel |= o->call_graph && o->user_callchains;
+		a.exclude_callchain_user |= o->call_graph && o->kernel_callchains;
+		if (o->running_time)
+			a.read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED |
+					 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		if (o->no_samples)
+			a.sample_period = 0;
+		if (o->no_buffering) {
+			a.watermark = 0;
+			a.wakeup_events = 1;
+		}
+		pk_evsel_set_attr(e, &a);
+	}
+}
+
 int pk_recording_configure(pk_recording *r, pk_error *err)
 {
 	const pk_recording_opts *o = &r->o;
-	int rc = add_dummy(r, err);
+	int rc = strict_freq(r, err);
+	if (rc == 0)
+		rc = add_dummy(r, err);
 	if (rc < 0)
 		return rc;
 	pk_config_opts co;
@@ -267,6 +315,7 @@ int pk_recording_configure(pk_recording *r, pk_error *err)
 	}
 	if (!r->spe.on)
 		set_tracking(r);
+	every_event_opts(r);
 	return 0;
 }
 

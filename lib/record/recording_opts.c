@@ -1,14 +1,21 @@
 /* perf record's option words that set more than one field of a recording
  * (recording.h): --call-graph MODE[,SIZE] as perf 6.1 takes it, --max-size's
- * units; and the options checked together (pk_recording_opts_check).
+ * units, -k's clock names, --synth's words, -u's processes; and the
+ * options checked together (pk_recording_opts_check).
  *
  * Invariants: on an error the options are left as they were and err
  * quotes the word (perf's message for a bad stack dump size). */
 #include <pmukit/recording.h>
+#include <pmukit/kernel.h>
 
 #include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 /* dwarf's SIZE: the user stack dump, rounded up to 8 bytes, 8..65528. */
 static int dwarf_size(const char *s, uint32_t *out, pk_error *err)
@@ -64,6 +71,114 @@ int pk_recording_max_size(pk_recording_opts *o, const char *arg, pk_error *err)
 	if (shift && v > UINT64_MAX >> shift)
 		return pk_err(err, -EINVAL, "--max-size '%s' is too large", arg);
 	o->max_size = (uint64_t)v << shift;
+	return 0;
+}
+
+int pk_recording_clockid(pk_recording_opts *o, const char *arg, pk_error *err)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} clocks[] = {{"monotonic", CLOCK_MONOTONIC}, {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+		      {"realtime", CLOCK_REALTIME}, {"boottime", CLOCK_BOOTTIME},
+		      {"tai", CLOCK_TAI}, {"mono", CLOCK_MONOTONIC},
+		      {"raw", CLOCK_MONOTONIC_RAW}, {"real", CLOCK_REALTIME},
+		      {"boot", CLOCK_BOOTTIME}};
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (*arg && !*end && !errno && v >= INT32_MIN && v <= INT32_MAX) {
+		o->use_clockid = true;
+		o->clockid = (int)v;
+		return 0;
+	}
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			o->use_clockid = true;
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	return pk_err(err, -EINVAL, "unknown clockid %s, check man page", arg);
+}
+
+/* USER as a uid: a number, or a name the password database knows. */
+static bool user_uid(const char *user, uid_t *uid)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(user, &end, 10);
+	if (*user && !*end && !errno && v <= UINT32_MAX) {
+		*uid = (uid_t)v;
+		return true;
+	}
+	struct passwd *pw = getpwnam(user);
+	if (pw)
+		*uid = pw->pw_uid;
+	return pw != NULL;
+}
+
+struct uid_walk {
+	const pk_kernel *k;
+	uid_t uid;
+	char *buf;
+	size_t n, len;
+	bool full;
+};
+
+static int uid_process(void *arg, pid_t pid)
+{
+	struct uid_walk *w = arg;
+	pk_host_task t;
+	if (pid == getpid() || w->k->ops->host.task(w->k, pid, &t) < 0 || t.uid != w->uid)
+		return 0; /* ours, gone meanwhile, or another user's */
+	int c = snprintf(w->buf + w->len, w->n - w->len, "%s%d", w->len ? "," : "", (int)pid);
+	if (c < 0 || (size_t)c >= w->n - w->len) {
+		w->full = true;
+		return 1;
+	}
+	w->len += (size_t)c;
+	return 0;
+}
+
+int pk_recording_uid_pids(const pk_kernel *k, const char *user, char *buf, size_t n,
+			  pk_error *err)
+{
+	struct uid_walk w = {.k = k ? k : pk_kernel_linux(), .buf = buf, .n = n};
+	if (!user_uid(user, &w.uid))
+		return pk_err(err, -EINVAL, "Invalid User: %s", user);
+	buf[0] = '\0';
+	int rc = w.k->ops->host.tasks(w.k, 0, uid_process, &w);
+	if (w.full)
+		return pk_err(err, -ENOSPC, "-u %s: too many processes", user);
+	if (rc < 0)
+		return pk_err(err, rc, "cannot list the tasks: %s", strerror(-rc));
+	if (!w.len)
+		return pk_err(err, -ESRCH, "-u %s: the user runs no process", user);
+	return 0;
+}
+
+int pk_recording_synth(pk_recording_opts *o, const char *arg, pk_error *err)
+{
+	static const struct {
+		const char *word;
+		unsigned bits;
+	} words[] = {{"no", PK_SYNTH_NONE}, {"all", PK_SYNTH_TASK | PK_SYNTH_MMAP | PK_SYNTH_CGROUP},
+		     {"task", PK_SYNTH_TASK}, {"mmap", PK_SYNTH_TASK | PK_SYNTH_MMAP},
+		     {"cgroup", PK_SYNTH_CGROUP}};
+	unsigned bits = 0;
+	const char *p = arg;
+	do {
+		size_t n = strcspn(p, ","), i = 0;
+		while (i < sizeof(words) / sizeof(words[0]) &&
+		       (strlen(words[i].word) != n || strncmp(p, words[i].word, n)))
+			i++;
+		if (i == sizeof(words) / sizeof(words[0]))
+			return pk_err(err, -EINVAL, "Invalid synth option: %s", arg);
+		bits |= words[i].bits;
+		p += n;
+	} while (*p++ == ',');
+	o->synth = bits & ~(unsigned)PK_SYNTH_NONE ? bits & ~(unsigned)PK_SYNTH_NONE : bits;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmukit/buildid_cache.h>
@@ -61,6 +62,28 @@ static int tracing_data(pk_recording *r, pk_error *err)
 	return rc;
 }
 
+/* -k: CLOCKID (the clock's resolution in ns; 0 when unknown, noted) and
+ * CLOCK_DATA (version 1, the clock, the time of day and the clock's time
+ * read together: perf's reference time). */
+static int clock_features(pk_recording *r, pk_error *err)
+{
+	clockid_t id = (clockid_t)r->o.clockid;
+	struct timespec res, wall, at;
+	uint64_t res_ns = 0;
+	if (clock_getres(id, &res) == 0)
+		res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+	else
+		pki_recording_note(r, PK_RECNOTE_CLOCK_RES, (uint64_t)r->o.clockid, 0, NULL);
+	if (clock_gettime(CLOCK_REALTIME, &wall) < 0 || clock_gettime(id, &at) < 0)
+		return pk_err(err, -EINVAL, "clock_gettime failed, cannot set reference time.");
+	uint32_t cd[6] = {1, (uint32_t)r->o.clockid};
+	uint64_t t[2] = {(uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec,
+			 (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec};
+	memcpy(cd + 2, t, sizeof(t));
+	int rc = pk_pd_writer_set_feature(r->w, PK_FEAT_CLOCKID, &res_ns, sizeof(res_ns), err);
+	return rc < 0 ? rc : pk_pd_writer_set_feature(r->w, PK_FEAT_CLOCK_DATA, cd, sizeof(cd), err);
+}
+
 static int open_output(pk_recording *r, pk_error *err)
 {
 	r->pipe_mode = !strcmp(r->output, "-");
@@ -76,6 +99,8 @@ static int open_output(pk_recording *r, pk_error *err)
 	if (rc == 0 && r->pipe_mode)
 		rc = pk_pd_writer_set_feature(r->w, PK_FEAT_SAMPLE_TIME, no_times, sizeof(no_times),
 					      err);
+	if (rc == 0 && r->o.use_clockid)
+		rc = clock_features(r, err);
 	if (rc == 0)
 		rc = tracing_data(r, err);
 	return rc < 0 ? rc : pk_pd_writer_begin(r->w, err);
@@ -109,13 +134,17 @@ static int synth_targets(pk_recording *r, const pk_synth *syn, pk_error *err)
 /* The tasks before the recording: every one (system-wide), the targets, or
  * the forked command's name until its exec (after a switch of the output:
  * the running command's task, its maps). */
-static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
+static int synth_tasks(pk_recording *r, const pk_synth *syn, bool at_tail, pk_error *err)
 {
-	int rc = pk_synth_kernel_mmap(syn, err);
-	if (rc == 0 && r->system_wide)
+	bool tasks = !r->o.synth || r->o.synth & PK_SYNTH_TASK;
+	bool state = r->o.tail_synth == at_tail; /* the kernel map and tasks now */
+	int rc = state ? pk_synth_kernel_mmap(syn, err) : 0;
+	if (rc == 0 && state && tasks && r->system_wide)
 		rc = pk_synth_all_tasks(syn, err);
-	else if (rc == 0 && !r->traced)
+	else if (rc == 0 && state && tasks && !r->traced)
 		rc = synth_targets(r, syn, err);
+	if (at_tail)
+		return rc;
 	if (rc == 0 && r->traced && r->switched && r->wl.pid > 0)
 		rc = pk_synth_task(syn, r->wl.pid, false, err);
 	else if (rc == 0 && r->traced && !r->switched)
@@ -123,13 +152,22 @@ static int synth_tasks(pk_recording *r, const pk_synth *syn, pk_error *err)
 	return rc;
 }
 
+/* What synthesized records carry (the first event's sample_id), and
+ * whether tasks come without their maps (--synth=task). */
+static pk_synth synth_of(const pk_recording *r)
+{
+	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
+	return (pk_synth){.w = r->w, .sample_type = pk_evsel_attr(first)->sample_type,
+			  .sample_id_all = pk_evsel_attr(first)->sample_id_all,
+			  .kernel = r->o.kernel,
+			  .comm_only = r->o.synth && !(r->o.synth & PK_SYNTH_MMAP)};
+}
+
 /* The state before recording (or after a switch of the output): kernel
  * map, tasks, time conversion. */
 static int synthesize(pk_recording *r, pk_error *err)
 {
-	const pk_evsel *first = pk_evlist_at(r->evlist, 0);
-	pk_synth syn = {.w = r->w, .sample_type = pk_evsel_attr(first)->sample_type,
-			.sample_id_all = pk_evsel_attr(first)->sample_id_all, .kernel = r->o.kernel};
+	pk_synth syn = synth_of(r);
 	uint8_t tc[56];
 	bool tc_ok = pk_recorder_time_conv(r->rec, tc);
 	/* with AUX data, TIME_CONV before AUXTRACE_INFO, as perf writes it:
@@ -141,10 +179,10 @@ static int synthesize(pk_recording *r, pk_error *err)
 	if (rc == 0)
 		rc = pki_rec_spe_info(&r->spe, r->w, r->o.kernel, r->cpus, err);
 	if (rc == 0)
-		rc = synth_tasks(r, &syn, err);
+		rc = synth_tasks(r, &syn, false, err);
 	if (rc == 0 && tc_ok && !r->spe.on)
 		rc = pk_pd_writer_write(r->w, tc, sizeof(tc), err);
-	if (rc == 0)
+	if (rc == 0 && !r->o.tail_synth) /* --tail-synthesize: at the end, as perf */
 		rc = pk_synth_finished_init(&syn, err);
 	/* -z: the records from the rings compressed, the state before plain (perf's) */
 	size_t pages = r->o.mmap_pages ? r->o.mmap_pages : 128;
@@ -203,6 +241,11 @@ static bool size_reached(const pk_recording *r)
 	return true;
 }
 
+uint64_t pk_recording_output_size(const pk_recording *r)
+{
+	return r->w ? pk_pd_writer_data_size(r->w) : 0;
+}
+
 int pk_recording_step(pk_recording *r, pk_error *err)
 {
 	int rc;
@@ -246,6 +289,11 @@ static void cache_object(void *arg, const char *name, const char *hex)
 static int last_records(pk_recording *r, bool *ran_pass, pk_error *err)
 {
 	int rc = pk_recorder_drain(r->rec, r->w, err);
+	pk_synth syn = synth_of(r);
+	if (rc >= 0 && r->o.tail_synth) /* --tail-synthesize: the state now */
+		rc = pk_synth_finished_init(&syn, err);
+	if (rc >= 0 && r->o.tail_synth)
+		rc = synth_tasks(r, &syn, true, err);
 	if (rc >= 0)
 		rc = pk_recorder_write_lost(r->rec, r->w, err);
 	if (rc >= 0)

@@ -138,7 +138,7 @@ int pk_synth_task(const pk_synth *s, pid_t pid, bool comm_only, pk_error *err)
 	int rc = k->ops->host.tasks(k, pid, synth_thread, &tw);
 	if (rc < 0 && !tw.rc)
 		return 0; /* gone already, or not ours to see */
-	if (rc == 0 && !comm_only)
+	if (rc == 0 && !comm_only && !s->comm_only)
 		rc = synth_maps(s, pid, err);
 	return rc;
 }

@@ -118,7 +118,8 @@ static void test_completion(void **state)
 		 "COMP_WORDS=(pmukit record --no-b); COMP_CWORD=2; _pmukit; echo \"${COMPREPLY[*]}\"'",
 		 src ? src : ".", dir);
 	assert_int_equal(pk_test_run(cmd, &out, 1), 0);
-	assert_string_equal(out, "--sort\nrecord\n--no-buildid --no-buildid-cache --no-bpf-event\n");
+	assert_string_equal(out, "--sort\nrecord\n--no-buildid --no-buildid-cache --no-bpf-event "
+				 "--no-buffering\n");
 	free(out);
 }
 

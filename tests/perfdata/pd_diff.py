@@ -21,6 +21,16 @@ each file is then read by both tools and their outputs are compared:
                 kernel, `-i FILE` for an ELF file; the vDSO against perf's
                 file's entry when it has one)
 
+Record options whose outcome is the check (OUTCOMES: --dry-run, a refused
+value, --timestamp-filename's name) are run by both tools in a directory
+each (check `outcome`): exit status, whether stderr says perf's words,
+the files left with a timestamp masked.
+
+Synthesis (SYNTH: --synth, --tail-synthesize) is checked on a busy shell
+both tools follow with -p (check `synth`): the kernel map and that
+process's COMM and MMAP records in the file's order, and where FINISHED_INIT
+(the end of the synthesized state) falls among them.
+
 perf record --threads' directory format is read by both tools (variants
 in THREADS, recorded by perf only: `script-perf`, `report-perf`,
 `header-perf` on the directory perf wrote).
@@ -91,6 +101,61 @@ VARIANTS = [
     ("sid", "-e cpu-clock --sample-identifier"),
     ("per-thread", "-e cpu-clock --per-thread"),
     ("z", "-e cpu-clock -z"),
+    # perf 6.1's further options (issue 24): attrs, CLOCKID and CLOCK_DATA
+    ("k", "-e cpu-clock -k mono"),
+    ("k-raw", "-e cpu-clock --clockid CLOCK_MONOTONIC_RAW"),
+    ("user-cc", "-e cpu-clock -g --user-callchains"),
+    ("kernel-cc", "-e cpu-clock -g --kernel-callchains"),
+    ("running-time", "-e cpu-clock --running-time"),
+    ("n", "-e cpu-clock -n"),
+    ("no-buffering", "-e cpu-clock --no-buffering"),
+    ("strict-freq", "-e cpu-clock --strict-freq -F 999"),
+    ("a-dummy", "-a -e cpu-clock -k boot --no-samples --running-time --no-buffering"),
+    ("tuning", "-e cpu-clock --mmap-flush 4 --proc-map-timeout 100 --num-thread-synthesize 2 "
+               "--aio --affinity=node -r 1"),
+]
+
+# id -> record options whose outcome is checked, not a file's content: the
+# exit status, whether stderr says perf's words (a timestamp as <ts>), and
+# the names of the files left (a timestamp as <ts>); optionally the command
+# (default: the workload, briefly)
+OUTCOMES = [
+    ("dry-run", "-e cpu-clock --dry-run", None),
+    ("dry-run-bad", "-e nosuchevent --dry-run", "nosuchevent"),
+    ("strict-freq-over", "-e cpu-clock --strict-freq -F 100000000",
+     "Maximum frequency rate (100000 Hz) exceeded."),
+    ("timestamp-filename", "-e cpu-clock --timestamp-filename", "Dump out.data.<ts> ]"),
+    ("k-bad", "-e cpu-clock -k nosuchclock", "unknown clockid nosuchclock, check man page"),
+    ("realtime-bad", "-e cpu-clock -r 1000", "Could not set realtime priority."),
+    # dumps at 1 s, 2 s and the end: the oldest removed
+    ("switch-time", "-e cpu-clock --switch-output=1s --switch-max-files 2",
+     "Captured and wrote 0.001 MB out.data.<timestamp>", "sleep 3"),
+    ("switch-size", "-e cpu-clock --switch-output=1K --switch-max-files 1",
+     "WARNING: switch-output data size lower than wakeup kernel buffer size (258K)"),
+    ("synth-bad", "-e cpu-clock --synth=bad", "Invalid synth option: bad"),
+    ("uid-bad", "-e cpu-clock -u nosuchuser", "Invalid User: nosuchuser"),
+    ("exclude-perf", "-e cpu-clock --exclude-perf",
+     "--exclude-perf option should follow a -e tracepoint option"),
+    ("snapshot", "-e cpu-clock -S", "No AUX area tracing to snapshot"),
+    ("aux-sample", "-e cpu-clock --aux-sample", "No AUX area event to sample"),
+    ("kcore", "-e cpu-clock --kcore", "ERROR: kcore is not readable."),
+    ("off-cpu", "-e cpu-clock --off-cpu", None),
+    ("clang", "-e cpu-clock --clang-path /nonexistent --clang-opt -O2", None),
+    ("threads", "-e cpu-clock --threads=cpu", None),
+    ("timestamp-boundary", "-e cpu-clock -B --timestamp-boundary", None),
+]
+
+# id -> record options for a process both tools follow (-p of a busy
+# shell the test starts): what each synthesizes of it and of the kernel,
+# in the file's order (check `synth`)
+SYNTH = [
+    ("synth-all", ""),
+    ("synth-no", "--synth=no"),
+    ("synth-task", "--synth=task"),
+    ("synth-mmap", "--synth=mmap"),
+    ("synth-cgroup", "--synth=cgroup"),
+    ("tail-synth", "--tail-synthesize"),
+    ("tail-synth-task", "--tail-synthesize --synth=task"),
 ]
 
 # perf record --threads recordings (a directory: data + data.N), read by both
@@ -273,6 +338,8 @@ def plt_agrees(ours, theirs):
 # header lines that differ between any two recordings, masked in `features`
 VOLATILE = re.compile(r"^# (captured on|data offset|data size|feat offset|perf version|cmdline|"
                       r"event|time of first sample|time of last sample|sample duration) *:")
+# CLOCK_DATA's reference time: the times masked, the clock's name kept
+REFTIME = re.compile(r"^(# reference time: ).*( \(\w+\))$")
 
 
 def normalize_header(text):
@@ -283,6 +350,7 @@ def normalize_header(text):
         # a VM's node memory grows and shrinks (virtio-mem, balloons): its
         # total moves between two recordings as its free memory does
         line = re.sub(r"(meminfo  : total = )\d+( kB, free = )\d+", r"\1N\2N", line)
+        line = REFTIME.sub(r"\1T\2", line)
         # zstd's ratio depends on what was recorded
         line = re.sub(r"^(# compressed : .*, ratio = )\d+", r"\1N", line)
         if line.startswith("# pmu mappings:"):
@@ -472,6 +540,71 @@ class Harness:
             opts = opts.format(**self.file_facts(data))
             self.compare(cid, *self.both("script " + opts, data))
 
+    def outcome(self, name, opts, words, cmd=None):
+        """`name:outcome`: both tools' exit status, whether stderr says
+        words, the files left in a directory of their own."""
+        cid = name + ":outcome"
+        if not self.wanted(cid):
+            return
+        got = []
+        for tool in ("perf", self.pk):
+            d = os.path.join(self.tmp, "%s.%s" % (name, "perf" if tool == "perf" else "pk"))
+            os.makedirs(d, exist_ok=True)
+            rc, _, err = run("%s record -o out.data %s -- %s" % (
+                tool, opts, cmd or self.wl + " 10 1000"), d)
+            err = re.sub(r"\.\d{16}\b", ".<ts>", err)
+            says = "stderr says %r: %s\n" % (words, "yes" if words in err else "no") \
+                if words else ""
+            files = sorted(re.sub(r"\.\d{16}$", ".<ts>", f) for f in os.listdir(d))
+            got.append((rc, says + "files: %s\n" % " ".join(files)))
+        self.compare(cid, got[1], got[0])
+
+    def synth(self, name, opts, pid, target=None):
+        """`name:synth`: the kernel map and pid's COMM/MMAP records each
+        tool's file holds, in file order, and where FINISHED_INIT is among
+        them (before the samples, or after them with --tail-synthesize;
+        samples are left out: a busy shell gets none at times). The
+        records of the time-limiting command are left out: perf names it
+        perf-exec, pmukit follows only -p."""
+        cid = name + ":synth"
+        if not self.wanted(cid):
+            return
+        got = []
+        for tool in ("perf", self.pk):
+            data = "%s.%s.data" % (name, "perf" if tool == "perf" else "pk")
+            rc, _, err = run("%s record -o %s %s -e cpu-clock %s -- sleep 0.3" % (
+                tool, data, target or "-p %d" % pid, opts), self.tmp)
+            out = run("perf report -D -i %s" % data, self.tmp)[1] if rc == 0 else err
+            if rc == 0 and target:  # the attrs too
+                out += run("perf evlist -v -i %s" % data, self.tmp)[1]
+            seq = []
+            for line in out.splitlines():
+                m = re.search(r"PERF_RECORD_(FINISHED_INIT|COMM|MMAP2?)\b:? ?(.*)", line)
+                if line.startswith("cpu-clock: "):
+                    seq.append(line)
+                if not m:
+                    continue
+                kind, rest = m.groups()
+                if kind == "FINISHED_INIT":
+                    seq.append(kind)
+                elif rest.startswith("-1/") or re.search(r"\b%d/" % pid, rest):
+                    seq.append("%s %s" % (kind, rest.split("]: ")[-1]))
+            got.append((rc, "\n".join(seq) + "\n"))
+        self.compare(cid, got[1], got[0])
+
+    def uid(self):
+        """`uid:synth`: -u of a user running one busy shell (nobody's, as
+        root; skipped otherwise): the attrs and what is synthesized."""
+        if not self.wanted("uid:synth") or os.geteuid() or not shutil.which("setpriv"):
+            return
+        busy = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                 "sh", "-c", "while :; do :; done"])
+        try:
+            self.synth("uid", "", busy.pid, "-u 65534")
+        finally:
+            busy.kill()
+            busy.wait()
+
     def file_facts(self, data):
         """The workload's pid and the middle of the samples' time span."""
         rc, out, _ = run("perf script -F pid,time -i %s" % data, self.tmp)
@@ -543,6 +676,16 @@ def main():
         for name, opts in VARIANTS:
             h.variant(name, opts)
         h.script_opts()
+        for name, opts, words, *cmd in OUTCOMES:
+            h.outcome(name, opts, words, *cmd)
+        sleeper = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+        try:
+            for name, opts in SYNTH:
+                h.synth(name, opts, sleeper.pid)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+        h.uid()
         for name, opts in THREADS:
             h.threads(name, opts)
     finally:

@@ -10,9 +10,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <pmukit/counting.h>
 #include <pmukit/events.h>
@@ -52,7 +55,17 @@ typedef struct ropts {
 	bool quiet;                  /* -q: no closing lines */
 	const char *filter;          /* --filter, for the event before it */
 	const char *control;         /* --control fd:...|fifo:... */
-	bool switch_output;          /* --switch-output (on SIGUSR2) */
+	bool switch_output;          /* --switch-output (on SIGUSR2, and:) */
+	uint64_t switch_size;        /* =SIZE: when the file's data reach it (0: not) */
+	uint64_t switch_ns;          /* =TIME: every TIME (0: not) */
+	unsigned switch_max_files;   /* --switch-max-files (0: no limit) */
+	bool dry_run;                /* --dry-run: options and events parsed only */
+	const char *aux_mode;        /* -S / --aux-sample (refused), or NULL */
+	const char *uid;             /* -u USER, or NULL */
+	bool kcore;                  /* --kcore (refused) */
+	bool exclude_perf;           /* --exclude-perf (refused) */
+	bool timestamp_filename;     /* --timestamp-filename: the file renamed at the end */
+	int realtime;                /* -r: SCHED_FIFO at this priority (0: not) */
 } ropts;
 
 /* One recording: the library's, and the model it may run on. */
@@ -64,6 +77,8 @@ typedef struct rsession {
 	const pk_kernel *kernel;     /* the model's, or NULL: the real one */
 	ctl_chan ctl;                /* --control's channel (ctl_fd -1: none) */
 	sig_atomic_t switches;       /* the SIGUSR2s acted on */
+	uint64_t switched_at;        /* =TIME: the last switch (CLOCK_MONOTONIC ns) */
+	rec_dumps dumps;             /* --switch-max-files' ring */
 } rsession;
 
 /* The library's notes, in perf's (and pmukit's) words. */
@@ -115,6 +130,9 @@ static void on_note(void *arg, pk_recording_note n, uint64_t a, uint64_t b, cons
 		break;
 	case PK_RECNOTE_EVENTS_DISABLED: fputs("Events disabled\n", stderr); break;
 	case PK_RECNOTE_EVENTS_ENABLED: fputs("Events enabled\n", stderr); break;
+	case PK_RECNOTE_CLOCK_RES:
+		fputs("WARNING: Failed to determine specified clock resolution.\n", stderr);
+		break;
 	case PK_RECNOTE_SIZE_LIMIT:
 		fprintf(stderr, "[ pmukit record: perf size limit reached (%" PRIu64 " KB), stopping "
 				"session ]\n", a / 1024);
@@ -135,23 +153,42 @@ static void recording_opts(const rsession *s, int argc, char **argv, pk_recordin
 	ro->every_task = s->model != NULL;
 }
 
-/* --filter applies to the event before it: a tracepoint's filter, which
- * pmukit does not set yet, or a HW tracer's address filter, which needs a
- * PMU this event is not on. Either way: refused with the reason. */
-static int check_filter(rsession *s)
+/* --filter and --exclude-perf apply to the event before it: a
+ * tracepoint's filter, which pmukit does not set yet, or (--filter) a HW
+ * tracer's address filter, which needs a PMU this event is not on. Either
+ * way: refused with the reason (perf's words when the event is neither). */
+static int check_filter(rsession *s, bool exclude_perf)
 {
 	pk_evlist *l = pk_recording_evlist(s->rec);
 	size_t n = pk_evlist_count(l);
 	const pk_evsel *e = n ? pk_evlist_at(l, n - 1) : NULL;
+	const char *opt = exclude_perf ? "--exclude-perf" : "--filter";
 	if (e && pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT) {
-		fprintf(stderr, "pmukit record: --filter '%s' on %s: tracepoint filters are not set by "
+		fprintf(stderr, "pmukit record: %s '%s' on %s: tracepoint filters are not set by "
 				"pmukit yet; filter when reading (script --comms/--pid/--time)\n",
-			s->o->filter, pk_evsel_name(e));
+			opt, exclude_perf ? "common_pid != pmukit" : s->o->filter, pk_evsel_name(e));
 		return 1;
 	}
-	return pk_cli_usage_error("record", "--filter option should follow a -e tracepoint or HW "
-					    "tracer option ('%s' is neither)",
+	return pk_cli_usage_error("record", "%s option should follow a -e tracepoint%s option "
+					    "('%s' is not one)", opt, exclude_perf ? "" : " or HW tracer",
 				  e ? pk_evsel_name(e) : "?");
+}
+
+/* -S / --aux-sample: perf's words and status without an AUX event;
+ * with one, refused: pmukit has neither mode. 0, or the exit code. */
+static int check_aux_mode(rsession *s)
+{
+	bool discard;
+	const char *pmu = pk_recording_aux_pmu(s->rec, &discard);
+	bool snap = !strcmp(s->o->aux_mode, "snapshot");
+	if (!pmu) {
+		fprintf(stderr, "%s\n", snap ? "No AUX area tracing to snapshot"
+					      : "No AUX area event to sample");
+		return 234; /* perf's -EINVAL as a status */
+	}
+	fprintf(stderr, "pmukit record: %s on %s: AUX area %s is not done by pmukit\n",
+		snap ? "-S" : "--aux-sample", pmu, snap ? "snapshot mode" : "sampling");
+	return 1;
 }
 
 /* Events parsed, checked and configured for recording. 0, or the exit code. */
@@ -167,13 +204,15 @@ static int setup_events(rsession *s, int argc, char **argv)
 	pk_evlist *l = pk_recording_evlist(s->rec);
 	for (size_t i = 0; i < pk_evlist_nr_warnings(l); i++)
 		fprintf(stderr, "%s\n", pk_evlist_warning(l, i));
-	if (s->o->filter && (rc = check_filter(s)))
+	if (s->o->filter && (rc = check_filter(s, false)))
+		return rc;
+	if (s->o->exclude_perf && (rc = check_filter(s, true)))
 		return rc;
 	if (pk_recording_configure(s->rec, &s->err) < 0) {
 		pk_cli_print_error("record", &s->err);
 		return pk_recording_refused(s->rec) ? 129 : 1;
 	}
-	return 0;
+	return s->o->aux_mode ? check_aux_mode(s) : 0;
 }
 
 /* Targets (a model's: pk_recording_opts.every_task), the command held
@@ -188,6 +227,13 @@ static int open_events(rsession *s)
 	return 0;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* Between passes: --control's commands, --switch-output's signals.
  * false when a switch failed (said); *stop: the control said stop. */
 static bool controls(rsession *s, bool *stop)
@@ -196,10 +242,16 @@ static bool controls(rsession *s, bool *stop)
 		rec_ctl_handle(&s->ctl, s->rec, stop);
 	while (s->switches != switch_signals) {
 		s->switches++;
-		if (!rec_switch_output(s->rec, s->o->r.output))
+		if (!rec_switch_output(s->rec, s->o->r.output, &s->dumps))
 			return false;
 	}
-	return true;
+	uint64_t now = s->o->switch_ns ? monotonic_ns() : 0;
+	bool due = (s->o->switch_size && pk_recording_output_size(s->rec) >= s->o->switch_size) ||
+		   (s->o->switch_ns && now - s->switched_at >= s->o->switch_ns);
+	if (!due)
+		return true;
+	s->switched_at = now;
+	return rec_switch_output(s->rec, s->o->r.output, &s->dumps);
 }
 
 /* Steps until the library or the caller stops; false when the output
@@ -286,19 +338,37 @@ static int record(rsession *s)
 			return pk_workload_exec_exit_code(e);
 		code = 1;
 	}
+	s->switched_at = monotonic_ns();
 	bool ok = code == 0 && record_loop(s);
 	int rc = pk_recording_finish(s->rec, ok, &s->err);
 	if (rc < 0)
 		pk_cli_print_error("record", &s->err);
-	/* --switch-output: the last file a dump too; perf's words for its name */
-	bool dumped = s->o->switch_output && rc >= 0 && rec_dump_final(s->o->r.output);
-	print_summary(s, dumped ? "perf.data.<timestamp>" : s->o->r.output);
+	/* --switch-output, --timestamp-filename: the last file a dump too;
+	 * perf's words for its name */
+	bool dumped = (s->o->switch_output || s->o->timestamp_filename) && rc >= 0 &&
+		      rec_dump_final(s->o->r.output, &s->dumps);
+	char name[4200];
+	snprintf(name, sizeof(name), "%s%s", s->o->r.output, dumped ? ".<timestamp>" : "");
+	print_summary(s, name);
 	return code ? code : ok && rc >= 0 ? 0 : 1;
+}
+
+/* -r PRIO: pmukit itself at SCHED_FIFO PRIO (0: not), perf's words and
+ * status when refused. 0, or the exit code. */
+static int set_realtime(int prio)
+{
+	struct sched_param p = {.sched_priority = prio};
+	if (prio && sched_setscheduler(0, SCHED_FIFO, &p) < 0) {
+		fputs("Could not set realtime priority.\n", stderr);
+		return 255;
+	}
+	return 0;
 }
 
 static int run(const ropts *o, int argc, char **argv)
 {
-	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1}};
+	rsession s = {.o = o, .ctl = {.ctl_fd = -1, .ack_fd = -1},
+		      .dumps = {.max = o->switch_max_files}};
 	pk_error_clear(&s.err);
 	char why[4300];
 	int bad = o->control ? ctl_open(&s.ctl, o->control, why, sizeof(why)) : 0;
@@ -316,10 +386,18 @@ static int run(const ropts *o, int argc, char **argv)
 		}
 		s.kernel = pk_model_kernel(s.model);
 	}
+	if (o->kcore) { /* perf's words when it cannot read it */
+		fputs(access("/proc/kcore", R_OK) ? "ERROR: kcore is not readable.\n"
+						  : "pmukit record: --kcore: pmukit does not copy "
+						    "/proc/kcore\n", stderr);
+		return 255;
+	}
 	int status = setup_events(&s, argc, argv);
-	if (!status)
+	if (!status && !o->dry_run)
+		status = set_realtime(o->realtime);
+	if (!status && !o->dry_run)
 		status = open_events(&s);
-	if (!status)
+	if (!status && !o->dry_run)
 		status = record(&s);
 	/* the command's status is perf record's (a signal's: perf raises it again) */
 	int child;
@@ -328,6 +406,7 @@ static int run(const ropts *o, int argc, char **argv)
 	/* stopped early (Ctrl-C, a failed output): the command too, as in perf */
 	pk_recording_free(s.rec);
 	pk_model_free(s.model);
+	rec_dumps_free(&s.dumps);
 	ctl_close(&s.ctl);
 	return status;
 }
@@ -364,7 +443,11 @@ enum {
 	O_SAMPLE_CPU = 256, O_NAMESPACES, O_ALL_CGROUPS, O_SWITCH_EVENTS, O_ALL_USER,
 	O_ALL_KERNEL, O_PHYS_DATA, O_DATA_PAGE_SIZE, O_CODE_PAGE_SIZE, O_USER_REGS,
 	O_PER_THREAD, O_SAMPLE_ID, O_FILTER, O_MAX_SIZE, O_NO_BPF_EVENT, O_CONTROL,
-	O_SWITCH_OUTPUT, O_BUILDID_ALL,
+	O_SWITCH_OUTPUT, O_BUILDID_ALL, O_USER_CALLCHAINS, O_KERNEL_CALLCHAINS,
+	O_RUNNING_TIME, O_NO_SAMPLES, O_NO_BUFFERING, O_DRY_RUN, O_MMAP_FLUSH, O_STRICT_FREQ,
+	O_PROC_MAP_TIMEOUT, O_NUM_THREAD_SYNTH, O_AIO, O_AFFINITY, O_TIMESTAMP_FILENAME,
+	O_SWITCH_MAX_FILES, O_SYNTH, O_TAIL_SYNTH, O_OFF_CPU, O_CLANG_PATH, O_CLANG_OPT,
+	O_KCORE, O_AUX_SAMPLE, O_THREADS, O_EXCLUDE_PERF, O_SPE_META, O_TIMESTAMP_BOUNDARY,
 };
 
 static const pk_opt record_opts_table[] = {
@@ -398,7 +481,7 @@ static const pk_opt record_opts_table[] = {
 	 "ring buffer data pages per CPU (power of 2,\n"
 	 "default 128); AUX: the AUX area's pages for arm_spe\n"
 	 "(power of 2, >= 2; default 4 MiB, 128 KiB unprivileged)"},
-	{"spe-meta", 0, 'S', required_argument, "1|2",
+	{"spe-meta", 0, O_SPE_META, required_argument, "1|2",
 	 "AUXTRACE_INFO version for arm_spe (default 1: what\n"
 	 "perf <= 6.12 writes and reads; 2: per-CPU MIDR,\n"
 	 "perf 6.13+)"},
@@ -434,10 +517,14 @@ static const pk_opt record_opts_table[] = {
 	{"control", 0, O_CONTROL, required_argument, "fifo:CTL[,ACK]|fd:CTL[,ACK]",
 	 "take commands on CTL (enable, disable, ping, stop,\n"
 	 "evlist), each answered with 'ack\\n' on ACK"},
-	{"switch-output", 0, O_SWITCH_OUTPUT, optional_argument, "signal",
-	 "on SIGUSR2, keep the file so far as\n"
-	 "OUTPUT.<timestamp> and go on in a new one (the last\n"
-	 "file too); sizes and times are refused"},
+	{"switch-output", 0, O_SWITCH_OUTPUT, optional_argument, "signal|SIZE|TIME",
+	 "on SIGUSR2 (and when the file's data reach SIZE:\n"
+	 "10M, units B K M G; or every TIME: 30s, units s m h d),\n"
+	 "keep the file so far as OUTPUT.<timestamp> and go on\n"
+	 "in a new one (the last file too)"},
+	{"switch-max-files", 0, O_SWITCH_MAX_FILES, required_argument, "N",
+	 "with --switch-output, keep the last N files: the\n"
+	 "oldest removed"},
 	{"filter", 0, O_FILTER, required_argument, "FILTER",
 	 "refused: tracepoint and address filters are not set"},
 	{"no-buildid", 'B', 0, no_argument, NULL, "no BUILD_ID pass, no build-id cache"},
@@ -447,6 +534,72 @@ static const pk_opt record_opts_table[] = {
 	 "record the build ids of all objects mapped, hit or not"},
 	{"no-bpf-event", 0, O_NO_BPF_EVENT, no_argument, NULL,
 	 "accepted: pmukit records no BPF program events"},
+	{"clockid", 'k', 0, required_argument, "CLOCKID",
+	 "the events' clock (use_clockid): monotonic,\n"
+	 "monotonic_raw, realtime, boottime, tai (mono, raw,\n"
+	 "real, boot) or clock_gettime's number; the file's\n"
+	 "CLOCKID and CLOCK_DATA give its reference time"},
+	{"user-callchains", 0, O_USER_CALLCHAINS, no_argument, NULL,
+	 "user space call chains only (exclude_callchain_kernel)"},
+	{"kernel-callchains", 0, O_KERNEL_CALLCHAINS, no_argument, NULL,
+	 "kernel call chains only (exclude_callchain_user)"},
+	{"running-time", 0, O_RUNNING_TIME, no_argument, NULL,
+	 "read the times enabled and running (read_format)"},
+	{"no-samples", 'n', 0, no_argument, NULL,
+	 "do not sample (period 0): the side records only"},
+	{"no-buffering", 0, O_NO_BUFFERING, no_argument, NULL,
+	 "wake up at every event (wakeup_events 1)"},
+	{"strict-freq", 0, O_STRICT_FREQ, no_argument, NULL,
+	 "a -F above the kernel's maximum is an error, not\n"
+	 "lowered"},
+	{"dry-run", 0, O_DRY_RUN, no_argument, NULL,
+	 "parse the options and events, record nothing"},
+	{"realtime", 'r', 0, required_argument, "PRIO",
+	 "run pmukit with SCHED_FIFO at PRIO"},
+	{"timestamp-filename", 0, O_TIMESTAMP_FILENAME, no_argument, NULL,
+	 "rename the file to OUTPUT.<timestamp> at the end"},
+	{"mmap-flush", 0, O_MMAP_FLUSH, required_argument, "NUMBER",
+	 "accepted: pmukit copies the rings out at each pass"},
+	{"proc-map-timeout", 0, O_PROC_MAP_TIMEOUT, required_argument, "MS",
+	 "accepted: pmukit reads /proc/PID/maps whole"},
+	{"num-thread-synthesize", 0, O_NUM_THREAD_SYNTH, required_argument, "N",
+	 "accepted: pmukit synthesizes in one thread"},
+	{"aio", 0, O_AIO, optional_argument, "N",
+	 "accepted: pmukit writes the file synchronously"},
+	{"affinity", 0, O_AFFINITY, required_argument, "node|cpu",
+	 "accepted: pmukit does not move its own thread"},
+	{"uid", 'u', 0, required_argument, "USER",
+	 "the processes USER (a name or a uid) runs now, as -p"},
+	{"timestamp-boundary", 0, O_TIMESTAMP_BOUNDARY, no_argument, NULL,
+	 "accepted: SAMPLE_TIME has the first and last sample's\n"
+	 "times unless -B (perf 6.1: 0 and 0 with -B too)"},
+	{"synth", 0, O_SYNTH, required_argument, "no|all|task|mmap|cgroup",
+	 "what is synthesized of the state before the\n"
+	 "recording (default all; task: no maps; no: the kernel\n"
+	 "map only)"},
+	{"tail-synthesize", 0, O_TAIL_SYNTH, no_argument, NULL,
+	 "synthesize the kernel map and the tasks at the end"},
+	{"threads", 0, O_THREADS, optional_argument, "SPEC",
+	 "accepted: pmukit writes one file where perf writes a\n"
+	 "directory (data, data.N); both tools read either alike"},
+	{"exclude-perf", 0, O_EXCLUDE_PERF, no_argument, NULL,
+	 "refused: a tracepoint filter, which pmukit does not set"},
+	{"snapshot", 'S', 0, optional_argument, "OPTS",
+	 "refused: AUX snapshot mode (perf's words without an\n"
+	 "AUX event)"},
+	{"aux-sample", 0, O_AUX_SAMPLE, optional_argument, "OPTS",
+	 "refused: AUX area sampling (perf's words without an\n"
+	 "AUX event)"},
+	{"kcore", 0, O_KCORE, no_argument, NULL,
+	 "refused: copying /proc/kcore (perf's words when it\n"
+	 "cannot be read)"},
+	{"off-cpu", 0, O_OFF_CPU, no_argument, NULL,
+	 "accepted: no off-CPU event (needs BPF; perf 6.1 built\n"
+	 "without BPF skeletons takes it the same)"},
+	{"clang-path", 0, O_CLANG_PATH, required_argument, "PATH",
+	 "accepted: pmukit compiles no BPF scriptlets"},
+	{"clang-opt", 0, O_CLANG_OPT, required_argument, "OPTIONS",
+	 "accepted: pmukit compiles no BPF scriptlets"},
 	{"model", 0, 'M', required_argument, "SCENARIO",
 	 "record on the PMU model (docs/model.md): the scenario's\n"
 	 "threads run in virtual time, no command; default\n"
@@ -504,6 +657,31 @@ static int parse_branch(const char *arg, ropts *o)
 	return 0;
 }
 
+/* --switch-output[=signal|SIZE|TIME]: SIZE a number with B, K, M or G,
+ * TIME with s, m, h or d (perf's units, case as perf's). 0, or the exit
+ * code. */
+static int parse_switch_output(const char *arg, ropts *o)
+{
+	static const char sizes[] = "BKMG", times[] = "smhd";
+	static const uint64_t secs[] = {1, 60, 3600, 86400};
+	o->switch_output = true;
+	if (!arg || !strcmp(arg, "signal"))
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	const char *u = end != arg && *arg != '-' && *end && !end[1] ? end : NULL;
+	const char *size = u ? strchr(sizes, *u) : NULL, *time = u ? strchr(times, *u) : NULL;
+	if (errno || !v || !(size || time) || v > (UINT64_MAX >> 30) / 86400)
+		return pk_cli_usage_error("record", "--switch-output takes signal, a size (10M: "
+					  "B, K, M, G) or a time (30s: s, m, h, d), not '%s'", arg);
+	if (size)
+		o->switch_size = (uint64_t)v << (10 * (size - sizes));
+	else
+		o->switch_ns = (uint64_t)v * secs[time - times] * 1000000000u;
+	return 0;
+}
+
 /* The options that only change attrs or the run's bookkeeping; 1 when c
  * is not one of them, 0 when done, -code on a usage error. */
 static int parse_attr_option(int c, ropts *o)
@@ -540,13 +718,7 @@ static int parse_attr_option(int c, ropts *o)
 	}
 	case 'q': o->quiet = true; break;
 	case O_CONTROL: o->control = optarg; break;
-	case O_SWITCH_OUTPUT:
-		if (optarg && strcmp(optarg, "signal"))
-			r = pk_cli_usage_error("record", "--switch-output=%s: pmukit switches on "
-							 "SIGUSR2 only ('signal'), not at a size or "
-							 "time", optarg);
-		o->switch_output = true;
-		break;
+	case O_SWITCH_OUTPUT: r = parse_switch_output(optarg, o); break;
 	case O_PER_THREAD: o->r.per_thread = true; break;
 	case O_SAMPLE_ID: o->r.sample_identifier = true; break;
 	case 'i': o->r.no_inherit = true; break;
@@ -573,6 +745,102 @@ static int parse_attr_option(int c, ropts *o)
 	return r ? -r : 0;
 }
 
+/* The options added for perf 6.1's (issue 24): the events' clock and
+ * attrs, the run's; those perf tunes and pmukit does not need, accepted
+ * with their values checked. 1 when c is not one of them, 0 when done,
+ * -code on a usage error. */
+static int parse_perf61_option(int c, ropts *o)
+{
+	int r = 0;
+	uint64_t v;
+	pk_error err;
+	switch (c) {
+	case 'k':
+		if (pk_recording_clockid(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
+	case O_USER_CALLCHAINS: o->r.user_callchains = true; break;
+	case O_KERNEL_CALLCHAINS: o->r.kernel_callchains = true; break;
+	case O_RUNNING_TIME: o->r.running_time = true; break;
+	case 'n': o->r.no_samples = true; break;
+	case O_NO_BUFFERING: o->r.no_buffering = true; break;
+	case O_STRICT_FREQ: o->r.strict_freq = true; break;
+	case O_DRY_RUN: o->dry_run = true; break;
+	case O_TIMESTAMP_FILENAME: o->timestamp_filename = true; break;
+	case 'r':
+		r = pk_cli_parse_u64("record", "-r", optarg, 0, INT32_MAX, &v);
+		o->realtime = (int)v;
+		break;
+	case O_MMAP_FLUSH: {
+		pk_recording_opts probe = o->r; /* perf's sizes: a number with B, K, M, G */
+		if (pk_recording_max_size(&probe, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "--mmap-flush '%s': a size like 1, 16K, 1M",
+					       optarg);
+		break;
+	}
+	case O_PROC_MAP_TIMEOUT:
+		r = pk_cli_parse_u64("record", "--proc-map-timeout", optarg, 0, UINT32_MAX, &v);
+		break;
+	case O_NUM_THREAD_SYNTH:
+		r = pk_cli_parse_u64("record", "--num-thread-synthesize", optarg, 0, INT32_MAX, &v);
+		break;
+	case O_AIO: /* perf's range: 1..4 control blocks */
+		r = optarg ? pk_cli_parse_u64("record", "--aio", optarg, 1, 4, &v) : 0;
+		break;
+	case O_SYNTH:
+		if (pk_recording_synth(&o->r, optarg, &err) < 0)
+			r = pk_cli_usage_error("record", "%s", err.msg);
+		break;
+	case O_TAIL_SYNTH: o->r.tail_synth = true; break;
+	case 'u': o->uid = optarg; break;
+	case O_THREADS: case O_TIMESTAMP_BOUNDARY: case O_OFF_CPU: case O_CLANG_PATH: case O_CLANG_OPT: break;
+	case 'S': o->aux_mode = "snapshot"; break;
+	case O_AUX_SAMPLE: o->aux_mode = "sample"; break;
+	case O_KCORE: o->kcore = true; break;
+	case O_EXCLUDE_PERF:
+		if (!o->r.nr_events) /* perf's words and status */
+			r = pk_cli_usage_error("record", "--exclude-perf option should follow a -e "
+							 "tracepoint option");
+		o->exclude_perf = true;
+		break;
+	case O_SWITCH_MAX_FILES:
+		r = pk_cli_parse_u64("record", "--switch-max-files", optarg, 0, 1u << 20, &v);
+		o->switch_max_files = (unsigned)v;
+		break;
+	case O_AFFINITY:
+		if (strcmp(optarg, "node") && strcmp(optarg, "cpu"))
+			r = pk_cli_usage_error("record", "--affinity takes node or cpu, not '%s'",
+					       optarg);
+		break;
+	default: return 1;
+	}
+	return r ? -r : 0;
+}
+
+/* -u USER: the user's processes as -p (perf's warning when -p or -t
+ * overrides it). 0, or the exit code. */
+static int uid_targets(ropts *o)
+{
+	static char pids[1 << 16];
+	pk_error err;
+	pk_error_clear(&err);
+	if (o->r.pids || o->r.tids) {
+		fputs("Warning:\nPID/TID switch overriding UID\n", stderr);
+		return 0;
+	}
+	int rc = pk_recording_uid_pids(NULL, o->uid, pids, sizeof(pids), &err);
+	if (rc == -EINVAL) { /* perf's words */
+		fprintf(stderr, "Error:\n%s\n", err.msg);
+		return 1;
+	}
+	if (rc < 0) {
+		pk_cli_print_error("record", &err);
+		return 1;
+	}
+	o->r.pids = pids;
+	return 0;
+}
+
 /* Options into *o; 0, or the exit code of a usage error. */
 static int parse_options(int argc, char **argv, ropts *o)
 {
@@ -581,7 +849,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 	pk_error_clear(&err);
 	pk_opt_begin(&record_optspec);
 	while ((c = pk_opt_next(&record_optspec, argc, argv)) != -1) {
-		if ((r = parse_attr_option(c, o)) <= 0) {
+		if ((r = parse_attr_option(c, o)) <= 0 || (r = parse_perf61_option(c, o)) <= 0) {
 			if (r < 0)
 				return -r;
 			continue;
@@ -621,7 +889,7 @@ static int parse_options(int argc, char **argv, ropts *o)
 			if ((r = parse_mmap_pages(optarg, o)))
 				return r;
 			break;
-		case 'S':
+		case O_SPE_META:
 			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
 				return pk_cli_usage_error("record", "--spe-meta takes 1 or 2, not '%s'",
 							  optarg);
@@ -636,6 +904,8 @@ static int parse_options(int argc, char **argv, ropts *o)
 	for (size_t i = 0; !r && i < o->r.nr_events; i++)
 		r = pk_cli_nonempty("record", "-e", o->events[i], "event");
 	if (r)
+		return r;
+	if (o->uid && (r = uid_targets(o)))
 		return r;
 	o->cmd_argc = argc - optind;
 	o->r.cmd = o->cmd_argc ? argv + optind : NULL;
@@ -656,6 +926,13 @@ int cmd_record(int argc, char **argv)
 	int r = parse_options(argc, argv, &o);
 	if (r)
 		return r;
+	/* perf's warning: a ring is read when half full (its pages and the
+	 * control page) */
+	uint64_t wakeup = ((o.r.mmap_pages ? o.r.mmap_pages : 128) + 1) *
+			  (uint64_t)sysconf(_SC_PAGESIZE) / 2;
+	if (o.switch_size && o.switch_size < wakeup)
+		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer "
+				"size (%" PRIu64 "K) expect bigger perf.data sizes\n", wakeup >> 10);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

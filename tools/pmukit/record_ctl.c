@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -71,7 +72,31 @@ void rec_dump_name(const char *output, char *buf, size_t n)
 	}
 }
 
-bool rec_switch_output(pk_recording *r, const char *output)
+/* dump counted: with a limit, the dump N before it removed. */
+static void dumps_add(rec_dumps *d, const char *dump)
+{
+	if (!d || !d->max)
+		return;
+	if (!d->names && !(d->names = calloc(d->max, sizeof(*d->names))))
+		return; /* out of memory: no dump removed */
+	char **slot = &d->names[d->next];
+	d->next = (d->next + 1) % d->max;
+	if (*slot && unlink(*slot) < 0)
+		fprintf(stderr, "pmukit record: --switch-max-files: cannot remove '%s': %s\n",
+			*slot, strerror(errno));
+	free(*slot);
+	*slot = strdup(dump);
+}
+
+void rec_dumps_free(rec_dumps *d)
+{
+	for (unsigned i = 0; d->names && i < d->max; i++)
+		free(d->names[i]);
+	free(d->names);
+	d->names = NULL;
+}
+
+bool rec_switch_output(pk_recording *r, const char *output, rec_dumps *d)
 {
 	char dump[4200];
 	rec_dump_name(output, dump, sizeof(dump));
@@ -82,10 +107,11 @@ bool rec_switch_output(pk_recording *r, const char *output)
 		return false;
 	}
 	fprintf(stderr, "[ pmukit record: Dump %s ]\n", dump);
+	dumps_add(d, dump);
 	return true;
 }
 
-bool rec_dump_final(const char *output)
+bool rec_dump_final(const char *output, rec_dumps *d)
 {
 	char dump[4200];
 	rec_dump_name(output, dump, sizeof(dump));
@@ -95,5 +121,6 @@ bool rec_dump_final(const char *output)
 		return false;
 	}
 	fprintf(stderr, "[ pmukit record: Dump %s ]\n", dump);
+	dumps_add(d, dump);
 	return true;
 }
