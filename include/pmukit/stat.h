@@ -160,6 +160,10 @@ typedef struct pk_stat_wait_opts {
 	pk_stat_tick_fn tick;      /* after each interval (with interval_ms) */
 	void *arg;
 	long timeout_ms;           /* --timeout: the run ends then (without -I); 0: none */
+	/* called after every wake-up, at least every idle_ms (--control's
+	 * commands): < 0 (err set) ends the wait with that error */
+	int (*idle)(void *arg, pk_error *err);
+	long idle_ms;
 } pk_stat_wait_opts;
 
 typedef struct pk_stat_waited {
@@ -225,6 +229,8 @@ typedef struct pk_stat_run_opts {
 	 * the start, true at the enabling) */
 	long delay_ms;
 	void (*events)(void *arg, bool on);
+	int (*idle)(void *arg, pk_error *err); /* pk_stat_wait_opts' (with arg) */
+	long idle_ms;
 } pk_stat_run_opts;
 
 typedef struct pk_stat_runs {

@@ -383,6 +383,19 @@ static int tick(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, long 
 	return 0;
 }
 
+/* The wait cut to idle_ms when the caller has an idle hook. */
+static struct timespec *idle_cap(const pk_stat_wait_opts *o, struct timespec *tsp,
+				 struct timespec *ts)
+{
+	if (!o->idle || o->idle_ms <= 0)
+		return tsp;
+	struct timespec cap = {.tv_sec = o->idle_ms / 1000, .tv_nsec = (o->idle_ms % 1000) * 1000000L};
+	if (!tsp || tsp->tv_sec > cap.tv_sec ||
+	    (tsp->tv_sec == cap.tv_sec && tsp->tv_nsec > cap.tv_nsec))
+		*ts = cap;
+	return ts;
+}
+
 int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_error *err)
 {
 	double interval = (double)o->interval_ms * 1e6;
@@ -393,9 +406,14 @@ int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_e
 		struct timespec ts;
 		double next = interval > 0 ? interval * (double)(ticks + 1)
 					   : (double)o->timeout_ms * 1e6;
-		struct timespec *tsp = wait_for(s, next, poll, &ts);
+		struct timespec *tsp = idle_cap(o, wait_for(s, next, poll, &ts), &ts);
 		siginfo_t si;
 		int sig = tsp ? sigtimedwait(o->signals, &si, tsp) : sigwaitinfo(o->signals, &si);
+		int e = errno;
+		int r = o->idle ? o->idle(o->arg, err) : 0;
+		if (r < 0)
+			return r;
+		errno = e;
 		pid_t pid = s->wl.pid;
 		if (sig == SIGCHLD && pid > 0) {
 			if (pk_stat_reap(s))
@@ -410,7 +428,7 @@ int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_e
 				kill(pid, sig);
 		} else if (sig < 0 && errno == EAGAIN) {
 			if (interval > 0 && pk_stat_now(s) >= next) {
-				int r = tick(s, o, w, &ticks, err);
+				r = tick(s, o, w, &ticks, err);
 				if (r)
 					return r < 0 ? r : 0;
 			}

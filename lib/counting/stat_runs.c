@@ -45,7 +45,8 @@ static int wait_one(pk_stat *s, const pk_stat_run_opts *o, run_ctx *c, pk_stat_r
 	}
 	pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = o->signals,
 				.interval_ms = o->interval_ms, .interval_count = o->interval_count,
-				.tick = o->tick, .arg = o->arg, .timeout_ms = o->timeout_ms};
+				.tick = o->tick, .arg = o->arg, .timeout_ms = o->timeout_ms,
+				.idle = o->idle, .idle_ms = o->idle_ms};
 	pk_stat_waited w;
 	int r = pk_stat_wait(s, &wo, &w, err);
 	out->interrupted |= w.interrupted;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """stat's further options of perf 6.1 (issue 24: -n, -S, -g, -D, --all-user,
 --all-kernel, --pre, --post, --timeout, -r --table, --interval-clear,
---quiet, --scale, --hybrid-merge, --percore-show-thread, and the refusals of
+--quiet, --scale, --hybrid-merge, --percore-show-thread, --control (its
+fifos made here: enable, disable, ping, the acks), and the refusals of
 -T, --smi-cost, --iostat, --filter, -c) against perf 6.1: both run the same
 command on software events; stdout, stderr and the exit status must be the
 same once every number is masked (counts and times differ between two runs,
@@ -11,9 +12,12 @@ with its usage) and the status. Values the options decide are checked too:
 shorten the elapsed time. Software events only: this runs anywhere.
 
   stat_opts_perf61.py PMUKIT      exit 77 without perf 6.1"""
+import os
 import re
 import subprocess
 import sys
+import tempfile
+import time
 
 import oracle61
 
@@ -44,6 +48,7 @@ CASES = [
     (["--smi-cost"], ["true"], True),
     (["--iostat"], ["true"], True),
     (["--filter", "x"], ["true"], True),
+    (["--control", "foo"], ["true"], True),
     (["-c"] + EV, ["true"], True),
 ]
 
@@ -88,7 +93,10 @@ def refusal(p):
 def compare(tool, args, workload, first_only):
     want, got = run("perf", args, workload), run(tool, args, workload)
     if first_only:
-        return refusal(want), refusal(got), want, got
+        w, g = refusal(want), refusal(got)
+        if not w[0]:  # perf's bare usage: pmukit says what is wrong
+            g[0] = ""
+        return w, g, want, got
     w = [mask(want.stdout), mask(want.stderr), want.returncode]
     g = [mask(got.stdout), mask(got.stderr), got.returncode]
     return w, g, want, got
@@ -116,6 +124,27 @@ def kernel_below_user(tool):
     return bad
 
 
+def control(tool):
+    """--control fifo:CTL,ACK with -D -1: enable, disable, ping sent while
+    sleep 0.6 runs; stderr's layout and the acks' bytes."""
+    with tempfile.TemporaryDirectory() as d:
+        ctl, ack = os.path.join(d, "ctl"), os.path.join(d, "ack")
+        os.mkfifo(ctl)
+        os.mkfifo(ack)
+        p = subprocess.Popen([tool, "stat", "--control", f"fifo:{ctl},{ack}", "-D", "-1"]
+                             + EV + ["sleep", "0.6"], stderr=subprocess.PIPE, text=True)
+        time.sleep(0.15)
+        acks = b""
+        with open(ack, "rb") as a:
+            for cmd in (b"enable\n", b"disable\n", b"ping\n"):
+                with open(ctl, "wb") as c:
+                    c.write(cmd)
+                acks += a.read(5)
+                time.sleep(0.1)
+        err = p.communicate()[1]
+        return [mask(err), acks, p.returncode]
+
+
 def main(argv):
     if not oracle61.have_perf61():
         return 77
@@ -130,6 +159,11 @@ def main(argv):
             print("  " + line)
         if w != g:
             print(f"  perf 6.1:\n    {w}\n  pmukit:\n    {g}")
+    w, g = control("perf"), control(argv[1])
+    bad += w != g
+    print(("ok  " if w == g else "BAD ") + "--control fifo:ctl,ack -D -1 (enable, disable, ping)")
+    if w != g:
+        print(f"  perf 6.1:\n    {w}\n  pmukit:\n    {g}")
     for line in kernel_below_user(argv[1]):
         bad += 1
         print("BAD " + line)

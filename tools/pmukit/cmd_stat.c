@@ -29,6 +29,7 @@
 #include <pmukit/workload.h>
 #include "stat_print.h"
 #include "stat_file.h"
+#include "ctl_fifo.h"
 #include <pmukit/topdown.h>
 
 struct stat_opts {
@@ -84,6 +85,7 @@ struct stat_opts {
 	long timeout_ms;           /* --timeout */
 	long delay_ms;             /* -D: the counters enabled then; -1: never; 0: at the start */
 	const char *pre, *post;    /* --pre, --post: shell commands around each run */
+	const char *control;       /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	int refused;               /* an option perf 6.1 refuses here (-T, --smi-cost, ...) */
 };
 
@@ -125,6 +127,7 @@ enum {
 	OPT_SMI_COST,
 	OPT_TABLE,
 	OPT_TIMEOUT,
+	OPT_CONTROL,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -232,6 +235,9 @@ static const pk_opt stat_opts_table[] = {
 	{"interval-clear", 0, OPT_INTERVAL_CLEAR, no_argument, NULL,
 	 "with -I: clear the screen (on stdout) before each\n"
 	 "interval, its column header again"},
+	{"control", 0, OPT_CONTROL, required_argument, "<fifo:ctl[,ack]|fd:ctl[,ack]>",
+	 "commands on a fifo or fd while counting: 'enable',\n"
+	 "'disable' (said on stderr, as perf), each acked on ack"},
 	{"quiet", 0, OPT_QUIET, no_argument, NULL, "print no counts (the command's exit status only)"},
 	{"scale", 0, OPT_SCALE, no_argument, NULL,
 	 "counts scaled for multiplexing: what pmukit always does\n"
@@ -552,6 +558,7 @@ static int parse_loop(int argc, char **argv, struct stat_opts *o)
 		case OPT_TABLE: o->table = true; break;
 		case OPT_INTERVAL_CLEAR: o->interval_clear = true; break;
 		case OPT_QUIET: o->quiet = true; break;
+		case OPT_CONTROL: o->control = optarg; break;
 		case OPT_SCALE: case OPT_HYBRID_MERGE: case OPT_PERCORE_SHOW_THREAD: break;
 		case OPT_FILTER: case 'T': case OPT_SMI_COST: case OPT_IOSTAT:
 			o->refused = ch;
@@ -617,6 +624,7 @@ struct stat_session {
 	size_t warned;             /* the event list's warnings printed */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
 	bool every_thread;         /* --per-thread -a: every thread of the system */
+	ctl_chan ctl;              /* --control's channel (ctl_fd -1: none) */
 	double *run_secs;          /* --table: each run's elapsed seconds */
 	int nr_run_secs;
 };
@@ -937,6 +945,25 @@ static void run_events(void *arg, bool on)
 	fflush(stderr);
 }
 
+/* --control: the commands waiting, each acked; enable and disable act on
+ * the run's counters and are said as -D's (the run's idle hook). */
+static int run_control(void *arg, pk_error *err)
+{
+	struct stat_session *s = arg;
+	ctl_cmd c;
+	while ((c = ctl_next(&s->ctl, NULL, 0)) != CTL_NONE) {
+		pk_counting *cnt = pk_stat_counting(s->st);
+		if (c == CTL_ENABLE && pk_counting_enable(cnt, err) < 0)
+			return err->code;
+		if (c == CTL_DISABLE)
+			pk_counting_disable(cnt, NULL);
+		if (c == CTL_ENABLE || c == CTL_DISABLE)
+			run_events(s, c == CTL_ENABLE);
+		ctl_ack(&s->ctl);
+	}
+	return 0;
+}
+
 /* Every run (pk_stat_runs_do), signals taken synchronously while they run
  * (they end a run, not pmukit; the command gets the old mask back); the
  * counts of all runs accumulate in acc (without -I). */
@@ -957,7 +984,8 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 			       .run_arg = s, .opened = run_opened, .stopped = run_stopped,
 			       .per = o->per, .kernel = s->kernel, .totals = o->summary,
 			       .timeout_ms = o->timeout_ms, .before = run_before, .after = run_after,
-			       .delay_ms = o->delay_ms, .events = run_events};
+			       .delay_ms = o->delay_ms, .events = run_events,
+			       .idle = s->ctl.ctl_fd >= 0 ? run_control : NULL, .idle_ms = 20};
 	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
@@ -1075,6 +1103,14 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* stderr is unbuffered: a write per field would cost more than the
 	 * counting; flushed before fork, per interval and at exit */
+	s.ctl = (ctl_chan){.ctl_fd = -1, .ack_fd = -1};
+	char why[4300];
+	if (o.control && ctl_open(&s.ctl, o.control, why, sizeof(why))) {
+		fprintf(stderr, "%s\n", why); /* perf 6.1: its usage, status 129 */
+		free(o.events);
+		free(o.metrics);
+		return 129;
+	}
 	static char errbuf[8192];
 	if (!o.output && o.log_fd < 0)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
@@ -1153,6 +1189,7 @@ out:
 	pk_pmus_put(s.pmus);
 	pk_model_free(s.model);
 	free(s.run_secs);
+	ctl_close(&s.ctl);
 	free(o.events);
 	free(o.metrics);
 	return ret;
