@@ -22,6 +22,7 @@ import time
 import oracle61
 
 EV = ["-e", "task-clock,page-faults"]
+BUSY = ["sh", "-c", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done"]
 # (options, workload, only the first stderr line: a refusal)
 CASES = [
     (["-n"], ["true"], False),
@@ -49,6 +50,7 @@ CASES = [
     (["--iostat"], ["true"], True),
     (["--filter", "x"], ["true"], True),
     (["--control", "foo"], ["true"], True),
+    (["-G", "/"] + EV, ["true"], True),  # perf's first refusal; pmukit refuses all -G
     (["-c"] + EV, ["true"], True),
 ]
 
@@ -62,6 +64,8 @@ def mask(text):
         line = re.sub(r"N ?[KMG]?/sec", "N/sec", line)  # the rate's unit follows the count
         line = re.sub(r"#+$", "#", line)  # --table's bars: one '#' per 5% off the mean
         line = re.sub(r"\([+-]N\)", "(N)", line)  # and a run's side of it
+        # -r's noise: none when every run counted the same (either tool's runs)
+        line = re.sub(r"\s*\(\s*\+-\s*N%\s*\)$", "", line)
         out.append(re.sub(r"\s+", " ", line).strip())
     return out
 
@@ -126,13 +130,14 @@ def kernel_below_user(tool):
 
 def control(tool):
     """--control fifo:CTL,ACK with -D -1: enable, disable, ping sent while
-    sleep 0.6 runs; stderr's layout and the acks' bytes."""
+    a shell loop runs on the CPU (no fork: the counters are the shell's);
+    stderr's layout and the acks' bytes."""
     with tempfile.TemporaryDirectory() as d:
         ctl, ack = os.path.join(d, "ctl"), os.path.join(d, "ack")
         os.mkfifo(ctl)
         os.mkfifo(ack)
         p = subprocess.Popen([tool, "stat", "--control", f"fifo:{ctl},{ack}", "-D", "-1"]
-                             + EV + ["sleep", "0.6"], stderr=subprocess.PIPE, text=True)
+                             + EV + BUSY, stderr=subprocess.PIPE, text=True)
         time.sleep(0.15)
         acks = b""
         with open(ack, "rb") as a:

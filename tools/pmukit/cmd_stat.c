@@ -128,6 +128,7 @@ enum {
 	OPT_TABLE,
 	OPT_TIMEOUT,
 	OPT_CONTROL,
+	OPT_FOR_EACH_CGROUP,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -247,6 +248,10 @@ static const pk_opt stat_opts_table[] = {
 	 "prints each core PMU's, as --no-merge)"},
 	{"percore-show-thread", 0, OPT_PERCORE_SHOW_THREAD, no_argument, NULL,
 	 "accepted (perf: with the percore qualifier; none here)"},
+	{"cgroup", 'G', 0, required_argument, "<name>",
+	 "refused: counting per cgroup is not in pmukit yet"},
+	{"for-each-cgroup", 0, OPT_FOR_EACH_CGROUP, required_argument, "<name>",
+	 "refused: counting per cgroup is not in pmukit yet"},
 	{"filter", 0, OPT_FILTER, required_argument, "<filter>",
 	 "refused: a tracepoint filter (perf's message)"},
 	{"transaction", 'T', 0, no_argument, NULL,
@@ -563,6 +568,14 @@ static int parse_loop(int argc, char **argv, struct stat_opts *o)
 		case OPT_FILTER: case 'T': case OPT_SMI_COST: case OPT_IOSTAT:
 			o->refused = ch;
 			break;
+		case 'G': case OPT_FOR_EACH_CGROUP:
+			/* perf 6.1's first check, then pmukit's refusal */
+			if (!o->nr_events && !o->nr_metrics) {
+				fprintf(stderr, "must define events before cgroups\n");
+				return 129;
+			}
+			return pk_cli_usage_error("stat", "%s: counting per cgroup is not supported "
+							  "by pmukit yet", ch == 'G' ? "-G" : "--for-each-cgroup");
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)

@@ -392,7 +392,8 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		fputc('\n', o);
 		human_further(p, r, interval_ns, &ml->v[k]);
 	}
-	if (p->runs > 1)
+	/* perf 6.1 leaves out a noise of 0 (the same count every run) */
+	if (p->runs > 1 && pk_runstats_rel_pct(&r->noise) != 0)
 		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
 	if (r->counts.run < r->counts.ena)
 		fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
