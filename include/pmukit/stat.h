@@ -108,6 +108,9 @@ typedef struct pk_stat_opts {
 	 * time); NULL: CLOCK_MONOTONIC. */
 	double (*clock)(void *arg);
 	void *clock_arg;
+	/* -D: the counters wait for pk_stat_enable (pk_stat_go starts the
+	 * command alone; the evlist has no enable_on_exec) */
+	bool delayed;
 } pk_stat_opts;
 
 typedef struct pk_stat pk_stat;
@@ -126,6 +129,9 @@ pk_counting *pk_stat_counting(pk_stat *s);
 /* Enables the counters (a command's at its exec), starts the clock and
  * lets the command go. */
 int pk_stat_go(pk_stat *s, pk_error *err);
+/* -D: the counters enabled now, the run's clock started again (after
+ * pk_stat_go). */
+int pk_stat_enable(pk_stat *s, pk_error *err);
 int pk_stat_exec_errno(const pk_stat *s);
 /* The command's pid while it runs, else -1. */
 pid_t pk_stat_pid(const pk_stat *s);
@@ -153,17 +159,24 @@ typedef struct pk_stat_wait_opts {
 	long interval_count;       /* --interval-count; 0: no limit */
 	pk_stat_tick_fn tick;      /* after each interval (with interval_ms) */
 	void *arg;
+	long timeout_ms;           /* --timeout: the run ends then (without -I); 0: none */
+	/* called after every wake-up, at least every idle_ms (--control's
+	 * commands): < 0 (err set) ends the wait with that error */
+	int (*idle)(void *arg, pk_error *err);
+	long idle_ms;
 } pk_stat_wait_opts;
 
 typedef struct pk_stat_waited {
 	bool interrupted;          /* a signal of the set (not SIGCHLD) came */
 	bool intervals_done;       /* --interval-count reached (a command got SIGTERM) */
 	double last_tick_ns;       /* the last interval's end; 0: none */
+	bool timed_out;            /* timeout_ms reached (pk_stat_stop ends a command) */
 } pk_stat_waited;
 
 /* Waits for the run's end (after pk_stat_go): the command's exit, a
  * signal of the set (the command, if any, goes on to its end), -p/-t
- * targets all gone (polled 4 times a second), or interval_count ticks.
+ * targets all gone (polled 4 times a second), interval_count ticks or
+ * timeout_ms.
  * Intervals end at interval_ms multiples of the run's clock. 0, or the
  * tick's error. */
 int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_error *err);
@@ -206,6 +219,18 @@ typedef struct pk_stat_run_opts {
 	pk_stat_per per;           /* each run's rows folded so (pk_stat_rows_per) */
 	const pk_kernel *kernel;   /* for per: the topology's */
 	bool totals;               /* with -I too, the runs' totals into acc (--summary) */
+	long timeout_ms;           /* --timeout: each run's (pk_stat_wait_opts') */
+	/* before each run's open (--pre, -S) and after its counts are read
+	 * (--post): < 0 (err set) ends the runs with that error; NULL: none */
+	int (*before)(void *arg, pk_error *err);
+	int (*after)(void *arg, pk_error *err);
+	/* -D (with pk_stat_opts.delayed): the counters enabled delay_ms after
+	 * the run started, never when < 0; events says so (on: false before
+	 * the start, true at the enabling) */
+	long delay_ms;
+	void (*events)(void *arg, bool on);
+	int (*idle)(void *arg, pk_error *err); /* pk_stat_wait_opts' (with arg) */
+	long idle_ms;
 } pk_stat_run_opts;
 
 typedef struct pk_stat_runs {

@@ -208,6 +208,10 @@ typedef struct pk_stat_events_opts {
 	bool td_windows;           /* TopDown's run is read in windows (the model's
 				      rotations, -I's intervals): its pinned
 				      reference is opened (pk_topdown_opts.mux_reference) */
+	bool all_user, all_kernel; /* --all-user / --all-kernel: every event counts
+				      one side only (its attr excludes the other) */
+	bool group;                /* -g: the events one group (when none is grouped yet) */
+	bool null_run;             /* -n: no default set (only what -e, -M, TopDown name) */
 } pk_stat_events_opts;
 
 typedef struct pk_stat_events {

@@ -236,7 +236,7 @@ pk_counting *pk_stat_counting(pk_stat *s)
 int pk_stat_go(pk_stat *s, pk_error *err)
 {
 	/* counters of a command start at its exec (enable_on_exec); others now */
-	int r = s->counts_child ? 0 : pk_counting_enable(s->counting, err);
+	int r = s->counts_child || s->o.delayed ? 0 : pk_counting_enable(s->counting, err);
 	if (r < 0) {
 		pk_workload_stop(&s->wl, NULL);
 		return r;
@@ -245,6 +245,12 @@ int pk_stat_go(pk_stat *s, pk_error *err)
 	if (s->o.cmd && s->o.cmd[0] && (r = pk_workload_start(&s->wl, s->o.cmd[0], err)) < 0)
 		pk_workload_stop(&s->wl, NULL);
 	return r;
+}
+
+int pk_stat_enable(pk_stat *s, pk_error *err)
+{
+	s->t0 = clock_ns(s);
+	return pk_counting_enable(s->counting, err);
 }
 
 int pk_stat_exec_errno(const pk_stat *s)
@@ -326,7 +332,7 @@ void pk_stat_stop(pk_stat *s, pk_stat_result *res)
 
 int pk_stat_finish(pk_stat *s, pk_stat_rows *rows, pk_error *err)
 {
-	if (!s->counts_child)
+	if (!s->counts_child || s->o.delayed)
 		pk_counting_disable(s->counting, NULL);
 	if (!rows)
 		return 0;
@@ -377,6 +383,19 @@ static int tick(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, long 
 	return 0;
 }
 
+/* The wait cut to idle_ms when the caller has an idle hook. */
+static struct timespec *idle_cap(const pk_stat_wait_opts *o, struct timespec *tsp,
+				 struct timespec *ts)
+{
+	if (!o->idle || o->idle_ms <= 0)
+		return tsp;
+	struct timespec cap = {.tv_sec = o->idle_ms / 1000, .tv_nsec = (o->idle_ms % 1000) * 1000000L};
+	if (!tsp || tsp->tv_sec > cap.tv_sec ||
+	    (tsp->tv_sec == cap.tv_sec && tsp->tv_nsec > cap.tv_nsec))
+		*ts = cap;
+	return ts;
+}
+
 int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_error *err)
 {
 	double interval = (double)o->interval_ms * 1e6;
@@ -385,10 +404,16 @@ int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_e
 	*w = (pk_stat_waited){0};
 	for (;;) {
 		struct timespec ts;
-		double next = interval > 0 ? interval * (double)(ticks + 1) : 0;
-		struct timespec *tsp = wait_for(s, next, poll, &ts);
+		double next = interval > 0 ? interval * (double)(ticks + 1)
+					   : (double)o->timeout_ms * 1e6;
+		struct timespec *tsp = idle_cap(o, wait_for(s, next, poll, &ts), &ts);
 		siginfo_t si;
 		int sig = tsp ? sigtimedwait(o->signals, &si, tsp) : sigwaitinfo(o->signals, &si);
+		int e = errno;
+		int r = o->idle ? o->idle(o->arg, err) : 0;
+		if (r < 0)
+			return r;
+		errno = e;
 		pid_t pid = s->wl.pid;
 		if (sig == SIGCHLD && pid > 0) {
 			if (pk_stat_reap(s))
@@ -403,9 +428,13 @@ int pk_stat_wait(pk_stat *s, const pk_stat_wait_opts *o, pk_stat_waited *w, pk_e
 				kill(pid, sig);
 		} else if (sig < 0 && errno == EAGAIN) {
 			if (interval > 0 && pk_stat_now(s) >= next) {
-				int r = tick(s, o, w, &ticks, err);
+				r = tick(s, o, w, &ticks, err);
 				if (r)
 					return r < 0 ? r : 0;
+			}
+			if (!interval && o->timeout_ms && pk_stat_now(s) >= next) {
+				w->timed_out = true;
+				return 0;
 			}
 			if (poll && !pk_stat_targets_alive(s))
 				return 0;

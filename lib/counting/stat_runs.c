@@ -9,12 +9,14 @@
  * the set it passes, and says what its hooks say); a run that fails ends
  * the runs with its error, the runs done so far counted in out; an
  * interruption (a signal of the set) ends the runs after the current one;
- * the exit status perf stat 6.1 gives (pk_stat_runs_exit_code). */
+ * the exit status perf stat 6.1 gives (pk_stat_runs_exit_code); the
+ * caller's before and after hooks (--pre, --post) around each run. */
 #include <pmukit/stat.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include <pmukit/workload.h>
 
@@ -43,12 +45,27 @@ static int wait_one(pk_stat *s, const pk_stat_run_opts *o, run_ctx *c, pk_stat_r
 	}
 	pk_stat_wait_opts wo = {.size = sizeof(wo), .signals = o->signals,
 				.interval_ms = o->interval_ms, .interval_count = o->interval_count,
-				.tick = o->tick, .arg = o->arg};
+				.tick = o->tick, .arg = o->arg, .timeout_ms = o->timeout_ms,
+				.idle = o->idle, .idle_ms = o->idle_ms};
 	pk_stat_waited w;
 	int r = pk_stat_wait(s, &wo, &w, err);
 	out->interrupted |= w.interrupted;
 	out->intervals_done |= w.intervals_done;
 	c->last_tick_ns = w.last_tick_ns;
+	return r;
+}
+
+/* -D: the counters enabled delay_ms after the start (a signal of the set
+ * that comes meanwhile waits for pk_stat_wait). */
+static int enable_late(pk_stat *s, const pk_stat_run_opts *o, pk_error *err)
+{
+	struct timespec ts = {.tv_sec = o->delay_ms / 1000,
+			      .tv_nsec = (o->delay_ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	int r = pk_stat_enable(s, err);
+	if (r == 0 && o->events)
+		o->events(o->arg, true);
 	return r;
 }
 
@@ -59,11 +76,18 @@ static int run_once(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *rows, p
 {
 	run_ctx c = {.o = o};
 	out->last.status = -1;
-	int r = pk_stat_open(s, err);
+	int r = o->before ? o->before(o->arg, err) : 0;
+	if (r < 0)
+		return r;
+	r = pk_stat_open(s, err);
 	if (o->opened)
 		r = o->opened(o->arg, r, err);
+	if (r == 0 && o->delay_ms && o->events)
+		o->events(o->arg, false);
 	if (r == 0)
 		r = pk_stat_go(s, err);
+	if (r == 0 && o->delay_ms > 0)
+		r = enable_late(s, o, err);
 	if (r < 0)
 		return r;
 	r = wait_one(s, o, &c, out, err);
@@ -100,6 +124,8 @@ int pk_stat_runs_do(pk_stat *s, const pk_stat_run_opts *o, pk_stat_rows *acc, pk
 	int r = 0;
 	for (long run = 0; run < (o->repeat > 0 ? o->repeat : 1) && !out->interrupted; run++) {
 		r = run_once(s, o, &rows, out, err);
+		if (r == 0 && o->after)
+			r = o->after(o->arg, err);
 		if (r < 0)
 			break;
 		out->runs++;

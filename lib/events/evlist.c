@@ -414,10 +414,6 @@ static void config_record(pk_evlist *l, pk_evsel *e, const pk_config_opts *o)
 			a->freq = 0;
 		}
 	}
-	if (o->all_user || o->all_kernel) {
-		a->exclude_kernel = o->all_user;
-		a->exclude_user = o->all_kernel;
-	}
 	if (o->sample_regs_user) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user = o->sample_regs_user;
@@ -469,6 +465,11 @@ int pk_evlist_config(pk_evlist *l, const pk_config_opts *o, pk_error *err)
 		bool leader = pk_evsel_is_leader(e);
 		pk_evsel *lead = l->evsels[e->leader];
 		bool grouped = lead->nr_members > 1;
+		/* --all-user / --all-kernel, record's and stat's */
+		if (o->all_user || o->all_kernel) {
+			a->exclude_kernel = o->all_user;
+			a->exclude_user = o->all_kernel;
+		}
 		if (o->mode == PK_CONFIG_STAT) {
 			a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 			if (grouped)

@@ -48,6 +48,18 @@ static int add_topdown(const pk_stat_events_opts *o, pk_stat_events *ev, pk_erro
 	return pk_topdown_add_events(ev->td, ev->evlist, err);
 }
 
+/* -g: every event in one group led by the first, as perf's evlist leader;
+ * a list that has groups already keeps them. */
+static void group_all(pk_evlist *l)
+{
+	size_t n = pk_evlist_count(l);
+	for (size_t i = 0; i < n; i++)
+		if (pk_evsel_leader(pk_evlist_at(l, i)) != (int)i || pk_evsel_nr_members(pk_evlist_at(l, i)) > 1)
+			return;
+	if (n > 1)
+		pk_evlist_group(l, 0, n);
+}
+
 int pk_stat_events_build(const pk_stat_events_opts *o, pk_stat_events *ev, pk_error *err)
 {
 	*ev = (pk_stat_events){.evlist = pk_evlist_new()};
@@ -61,14 +73,17 @@ int pk_stat_events_build(const pk_stat_events_opts *o, pk_stat_events *ev, pk_er
 		r = pk_evlist_parse(ev->evlist, o->pmus, o->events[i], &po, err);
 	if (r == 0 && o->nr_metrics)
 		r = add_metrics(o, ev, err);
-	if (r == 0 && !o->nr_events && !o->topdown && !o->nr_metrics) {
+	if (r == 0 && !o->nr_events && !o->topdown && !o->nr_metrics && !o->null_run) {
 		r = pk_evlist_add_default_stat_on(ev->evlist, o->pmus, o->system_wide, err);
 		ev->default_without_hw = pk_pmus_nr_core(o->pmus) == 0;
 	}
 	if (r == 0)
 		r = pk_evlist_add_detailed_stat(ev->evlist, o->pmus, o->detailed, err);
+	if (r == 0 && o->group)
+		group_all(ev->evlist);
 	pk_config_opts cfg = {.mode = PK_CONFIG_STAT, .system_wide = o->system_wide,
-			      .forked_workload = o->forked_workload, .no_inherit = o->no_inherit};
+			      .forked_workload = o->forked_workload, .no_inherit = o->no_inherit,
+			      .all_user = o->all_user, .all_kernel = o->all_kernel};
 	return r < 0 ? r : pk_evlist_config(ev->evlist, &cfg, err);
 }
 

@@ -29,6 +29,7 @@
 #include <pmukit/workload.h>
 #include "stat_print.h"
 #include "stat_file.h"
+#include "ctl_fifo.h"
 #include <pmukit/topdown.h>
 
 struct stat_opts {
@@ -74,6 +75,18 @@ struct stat_opts {
 	int argc;                  /* the whole command line (the file's CMDLINE) */
 	char **argv;
 	const char *input;         /* stat report -i */
+	bool null_run;             /* -n: no default events */
+	bool sync;                 /* -S: sync() before each run */
+	bool group;                /* -g: the events one group */
+	bool all_user, all_kernel; /* --all-user, --all-kernel */
+	bool quiet;                /* --quiet: no counts printed */
+	bool table;                /* --table: each run's time after -r's counts */
+	bool interval_clear;       /* --interval-clear: the screen cleared per interval */
+	long timeout_ms;           /* --timeout */
+	long delay_ms;             /* -D: the counters enabled then; -1: never; 0: at the start */
+	const char *pre, *post;    /* --pre, --post: shell commands around each run */
+	const char *control;       /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
+	int refused;               /* an option perf 6.1 refuses here (-T, --smi-cost, ...) */
 };
 
 enum {
@@ -100,6 +113,22 @@ enum {
 	OPT_SUMMARY,
 	OPT_NO_CSV_SUMMARY,
 	OPT_NO_MERGE,
+	OPT_ALL_KERNEL,
+	OPT_ALL_USER,
+	OPT_FILTER,
+	OPT_HYBRID_MERGE,
+	OPT_INTERVAL_CLEAR,
+	OPT_IOSTAT,
+	OPT_PERCORE_SHOW_THREAD,
+	OPT_POST,
+	OPT_PRE,
+	OPT_QUIET,
+	OPT_SCALE,
+	OPT_SMI_COST,
+	OPT_TABLE,
+	OPT_TIMEOUT,
+	OPT_CONTROL,
+	OPT_FOR_EACH_CGROUP,
 };
 
 static const pk_opt stat_opts_table[] = {
@@ -183,6 +212,55 @@ static const pk_opt stat_opts_table[] = {
 	 "with --topdown and -I: the shares of every interval as\n"
 	 "an SVG timeline (one panel per core type; Level 1 and,\n"
 	 "with --td-level 2, Level 2 bands; \"modeled\" on --model)"},
+	{"delay", 'D', 0, required_argument, "<ms>",
+	 "enable the counters <ms> after the command starts (-1:\n"
+	 "never); the elapsed time from then (\"Events enabled\")"},
+	{"group", 'g', 0, no_argument, NULL, "the events in one group (unless -e groups them)"},
+	{"null", 'n', 0, no_argument, NULL,
+	 "null run: no default events (only -e's), the elapsed time"},
+	{"sync", 'S', 0, no_argument, NULL, "call sync() before each run"},
+	{"all-user", 0, OPT_ALL_USER, no_argument, NULL,
+	 "every event counts in user space only (as :u)"},
+	{"all-kernel", 0, OPT_ALL_KERNEL, no_argument, NULL,
+	 "every event counts in kernel space only (as :k)"},
+	{"pre", 0, OPT_PRE, required_argument, "<command>",
+	 "a shell command run before each run (its failure ends stat)"},
+	{"post", 0, OPT_POST, required_argument, "<command>",
+	 "a shell command run after each run"},
+	{"timeout", 0, OPT_TIMEOUT, required_argument, "<ms>",
+	 "stop the command (SIGTERM) and print the counts after\n"
+	 "<ms> milliseconds (>= 10; not with -I)"},
+	{"table", 0, OPT_TABLE, no_argument, NULL,
+	 "with -r: each run's elapsed time and its distance from\n"
+	 "the mean, then the mean"},
+	{"interval-clear", 0, OPT_INTERVAL_CLEAR, no_argument, NULL,
+	 "with -I: clear the screen (on stdout) before each\n"
+	 "interval, its column header again"},
+	{"control", 0, OPT_CONTROL, required_argument, "<fifo:ctl[,ack]|fd:ctl[,ack]>",
+	 "commands on a fifo or fd while counting: 'enable',\n"
+	 "'disable' (said on stderr, as perf), each acked on ack"},
+	{"quiet", 0, OPT_QUIET, no_argument, NULL, "print no counts (the command's exit status only)"},
+	{"scale", 0, OPT_SCALE, no_argument, NULL,
+	 "counts scaled for multiplexing: what pmukit always does\n"
+	 "(accepted, as perf 6.1 does)"},
+	{"hybrid-merge", 0, OPT_HYBRID_MERGE, no_argument, NULL,
+	 "accepted (perf merges hybrid events' counts; pmukit\n"
+	 "prints each core PMU's, as --no-merge)"},
+	{"percore-show-thread", 0, OPT_PERCORE_SHOW_THREAD, no_argument, NULL,
+	 "accepted (perf: with the percore qualifier; none here)"},
+	{"cgroup", 'G', 0, required_argument, "<name>",
+	 "refused: counting per cgroup is not in pmukit yet"},
+	{"for-each-cgroup", 0, OPT_FOR_EACH_CGROUP, required_argument, "<name>",
+	 "refused: counting per cgroup is not in pmukit yet"},
+	{"filter", 0, OPT_FILTER, required_argument, "<filter>",
+	 "refused: a tracepoint filter (perf's message)"},
+	{"transaction", 'T', 0, no_argument, NULL,
+	 "refused without Intel TSX's cpu/tx-start/ events (perf's\n"
+	 "message and exit status)"},
+	{"smi-cost", 0, OPT_SMI_COST, no_argument, NULL,
+	 "refused without freeze_on_smi (perf's message and status)"},
+	{"iostat", 0, OPT_IOSTAT, optional_argument, "[=<default>]",
+	 "refused without an I/O uncore PMU (perf's message)"},
 	{"model", 0, OPT_MODEL, required_argument, "<scenario>",
 	 "count on the PMU model (docs/model.md): the scenario's\n"
 	 "threads are the workload (default target: all of them;\n"
@@ -225,10 +303,49 @@ static int parse_long(const char *opt, const char *s, long min, long max, long *
 	return r;
 }
 
+/* perf 6.1's refusal of an option this machine cannot serve (no TSX, no
+ * SMI freeze, no I/O uncore PMU) or pmukit does not take (--filter): its
+ * message, and its exit status (129: at parsing; 234: -EINVAL). */
+static int check_refused(const struct stat_opts *o)
+{
+	switch (o->refused) {
+	case OPT_FILTER:
+		if (o->nr_events)
+			return pk_cli_usage_error("stat", "--filter: not supported by pmukit stat");
+		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n");
+		return 129;
+	case OPT_IOSTAT:
+		fprintf(stderr, "Unsupported uncore pmu configuration\n");
+		return 129;
+	case 'T':
+		fprintf(stderr, "Cannot set up transaction events\n"
+				"pmukit stat: -T counts Intel TSX's cpu/cycles-t/, cpu/tx-start/ "
+				"...: no 'cpu' PMU here\n");
+		return 234;
+	case OPT_SMI_COST:
+		fprintf(stderr, "freeze_on_smi is not supported.\n");
+		return 234;
+	}
+	/* perf 6.1's words for these, and its -EINVAL */
+	const char *bad = o->timeout_ms && o->timeout_ms < 10 ? "timeout must be >= 10ms."
+			  : o->timeout_ms && o->interval_ms
+				  ? "timeout option is not supported with interval-print."
+			  : o->table && o->repeat <= 1 ? "--table is only supported with -r"
+						       : NULL;
+	if (bad)
+		fprintf(stderr, "%s\n", bad);
+	return bad ? 234 : 0;
+}
+
 /* The options together: 0, or the usage exit code (said here). */
 static int check_options(struct stat_opts *o)
 {
 	bool has_cmd = o->cmd[0] != NULL;
+	int refused = check_refused(o);
+	if (refused)
+		return refused;
+	if (o->all_user && o->all_kernel)
+		return pk_cli_usage_error("stat", "--all-user and --all-kernel cannot be used together");
 	if (o->sep && o->json)
 		return pk_cli_usage_error("stat", "-x and -j cannot be used together");
 	if (o->sep && !*o->sep)
@@ -429,6 +546,36 @@ static int parse_loop(int argc, char **argv, struct stat_opts *o)
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_NO_CSV_SUMMARY: o->no_csv_summary = true; break;
 		case OPT_NO_MERGE: break; /* the rows are per evsel, never merged */
+		case 'g': o->group = true; break;
+		case 'D':
+			if (strcmp(optarg, "-1"))
+				r = parse_long("-D", optarg, 0, INT_MAX, &o->delay_ms);
+			else
+				o->delay_ms = -1;
+			break;
+		case 'n': o->null_run = true; break;
+		case 'S': o->sync = true; break;
+		case OPT_ALL_USER: o->all_user = true; break;
+		case OPT_ALL_KERNEL: o->all_kernel = true; break;
+		case OPT_PRE: o->pre = optarg; break;
+		case OPT_POST: o->post = optarg; break;
+		case OPT_TIMEOUT: r = parse_long("--timeout", optarg, 0, INT_MAX, &o->timeout_ms); break;
+		case OPT_TABLE: o->table = true; break;
+		case OPT_INTERVAL_CLEAR: o->interval_clear = true; break;
+		case OPT_QUIET: o->quiet = true; break;
+		case OPT_CONTROL: o->control = optarg; break;
+		case OPT_SCALE: case OPT_HYBRID_MERGE: case OPT_PERCORE_SHOW_THREAD: break;
+		case OPT_FILTER: case 'T': case OPT_SMI_COST: case OPT_IOSTAT:
+			o->refused = ch;
+			break;
+		case 'G': case OPT_FOR_EACH_CGROUP:
+			/* perf 6.1's first check, then pmukit's refusal */
+			if (!o->nr_events && !o->nr_metrics) {
+				fprintf(stderr, "must define events before cgroups\n");
+				return 129;
+			}
+			return pk_cli_usage_error("stat", "%s: counting per cgroup is not supported "
+							  "by pmukit yet", ch == 'G' ? "-G" : "--for-each-cgroup");
 		default: return 129; /* PK_OPT_ERROR, said */
 		}
 		if (r)
@@ -490,6 +637,9 @@ struct stat_session {
 	size_t warned;             /* the event list's warnings printed */
 	bool default_without_hw;   /* default set on a machine with no core PMU */
 	bool every_thread;         /* --per-thread -a: every thread of the system */
+	ctl_chan ctl;              /* --control's channel (ctl_fd -1: none) */
+	double *run_secs;          /* --table: each run's elapsed seconds */
+	int nr_run_secs;
 };
 
 
@@ -550,6 +700,14 @@ static int print_interval(void *arg, double t_ns, double len_ns, pk_error *err)
 	struct stat_session *s = arg;
 	stat_rows rows = {0};
 	int r = pk_stat_interval(s->st, &rows, err);
+	if (r == 0 && s->o->quiet) {
+		pk_stat_rows_free(&rows);
+		return 0;
+	}
+	if (s->o->interval_clear) { /* perf's: on stdout, then the header */
+		fputs("\033[H\033[2J\n", stdout);
+		fflush(stdout);
+	}
 	if (r == 0)
 		r = pk_stat_rows_per(&rows, s->o->per, s->kernel);
 	if (r == 0 && s->td.intervals)
@@ -593,10 +751,12 @@ static int model_window(void *arg, double t_ns, double len_ns, pk_error *err)
 }
 
 /* A command a signal killed (not one we passed on): said as perf 6.1
- * says it (psignal), before the counts. */
+ * says it (psignal), before the counts; the run's time kept for --table. */
 static void run_stopped(void *arg, const pk_stat_result *res, bool interrupted, bool done)
 {
 	struct stat_session *s = arg;
+	if (s->run_secs && s->nr_run_secs < s->o->repeat)
+		s->run_secs[s->nr_run_secs++] = res->elapsed_ns / 1e9;
 	if (res->status >= 0 && WIFSIGNALED(res->status) && !interrupted && !done)
 		fprintf(stderr, "%s: %s\n", s->o->cmd[0], strsignal(WTERMSIG(res->status)));
 }
@@ -664,8 +824,11 @@ static int build_evlist(struct stat_session *s, pk_error *err)
 		.metrics = o->metrics, .nr_metrics = (size_t)o->nr_metrics,
 		.metric_no_group = o->metric_no_group, .metric_no_merge = o->metric_no_merge,
 		.detailed = o->detailed, .system_wide = s->cpus != NULL || o->all_cpus,
-		.forked_workload = o->cmd[0] && !s->cpus && !s->threads, .no_inherit = o->no_inherit,
-		.td_windows = td_rotation_windows(s) || td_interval_windows(s)};
+		.forked_workload = o->cmd[0] && !s->cpus && !s->threads && !o->delay_ms,
+		.no_inherit = o->no_inherit,
+		.td_windows = td_rotation_windows(s) || td_interval_windows(s),
+		.all_user = o->all_user, .all_kernel = o->all_kernel, .group = o->group,
+		.null_run = o->null_run};
 	pk_stat_events ev;
 	int r = pk_stat_events_build(&eo, &ev, err);
 	s->evlist = ev.evlist;
@@ -752,8 +915,66 @@ static int setup(struct stat_session *s, pk_error *err)
 	pk_stat_opts so = {.size = sizeof(so), .kernel = s->kernel, .cpus = s->cpus,
 			   .threads = s->threads, .cmd = o->cmd[0] ? o->cmd : NULL,
 			   .aggr = o->per ? PK_AGGR_CPU : s->aggr, .clock = s->model ? model_clock : NULL,
-			   .clock_arg = s->model};
+			   .clock_arg = s->model, .delayed = o->delay_ms != 0};
 	return pk_stat_new(s->evlist, &so, &s->st, err);
+}
+
+/* A --pre/--post command through the shell: 0, or < 0 with err set when
+ * it could not run or failed. */
+static int run_shell(const char *opt, const char *cmd, pk_error *err)
+{
+	fflush(stdout);
+	fflush(stderr);
+	int st = system(cmd);
+	if (st == -1)
+		return pk_err(err, -errno, "%s '%s': cannot run it: %s", opt, cmd, strerror(errno));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return pk_err(err, -ECANCELED, "%s '%s' failed (status %d)", opt, cmd,
+			      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return 0;
+}
+
+/* Before each run: -S's sync, --pre's command (the run's hook). */
+static int run_before(void *arg, pk_error *err)
+{
+	const struct stat_opts *o = ((struct stat_session *)arg)->o;
+	if (o->sync)
+		sync();
+	return o->pre ? run_shell("--pre", o->pre, err) : 0;
+}
+
+/* After each run: --post's command, and the run's time kept for --table. */
+static int run_after(void *arg, pk_error *err)
+{
+	struct stat_session *s = arg;
+	return s->o->post ? run_shell("--post", s->o->post, err) : 0;
+}
+
+/* -D: perf's words when the counters wait and when they start. */
+static void run_events(void *arg, bool on)
+{
+	(void)arg;
+	fprintf(stderr, "Events %s\n", on ? "enabled" : "disabled");
+	fflush(stderr);
+}
+
+/* --control: the commands waiting, each acked; enable and disable act on
+ * the run's counters and are said as -D's (the run's idle hook). */
+static int run_control(void *arg, pk_error *err)
+{
+	struct stat_session *s = arg;
+	ctl_cmd c;
+	while ((c = ctl_next(&s->ctl, NULL, 0)) != CTL_NONE) {
+		pk_counting *cnt = pk_stat_counting(s->st);
+		if (c == CTL_ENABLE && pk_counting_enable(cnt, err) < 0)
+			return err->code;
+		if (c == CTL_DISABLE)
+			pk_counting_disable(cnt, NULL);
+		if (c == CTL_ENABLE || c == CTL_DISABLE)
+			run_events(s, c == CTL_ENABLE);
+		ctl_ack(&s->ctl);
+	}
+	return 0;
 }
 
 /* Every run (pk_stat_runs_do), signals taken synchronously while they run
@@ -774,7 +995,10 @@ static int run_all(struct stat_session *s, stat_rows *acc, pk_stat_runs *runs, p
 			       .interval_ms = o->interval_ms, .interval_count = o->interval_count,
 			       .tick = print_interval, .arg = s, .run = s->model ? model_run : NULL,
 			       .run_arg = s, .opened = run_opened, .stopped = run_stopped,
-			       .per = o->per, .kernel = s->kernel, .totals = o->summary};
+			       .per = o->per, .kernel = s->kernel, .totals = o->summary,
+			       .timeout_ms = o->timeout_ms, .before = run_before, .after = run_after,
+			       .delay_ms = o->delay_ms, .events = run_events,
+			       .idle = s->ctl.ctl_fd >= 0 ? run_control : NULL, .idle_ms = 20};
 	int r = pk_stat_runs_do(s->st, &ro, acc, runs, err);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return r;
@@ -806,6 +1030,10 @@ static int print_totals(struct stat_session *s, FILE *out, stat_rows *acc,
 	int runs = rs->runs;
 	const struct stat_opts *o = s->o;
 	bool totals = !o->interval_ms || o->summary;
+	if (o->quiet) /* perf's --quiet: no counts, notes or times */
+		return r;
+	s->printer.run_secs = s->run_secs;
+	s->printer.nr_run_secs = s->nr_run_secs;
 	/* perf: CSV totals under --summary say so in the time column */
 	s->printer.csv_summary = o->summary && !o->no_csv_summary;
 	if (totals) {
@@ -888,6 +1116,14 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* stderr is unbuffered: a write per field would cost more than the
 	 * counting; flushed before fork, per interval and at exit */
+	s.ctl = (ctl_chan){.ctl_fd = -1, .ack_fd = -1};
+	char why[4300];
+	if (o.control && ctl_open(&s.ctl, o.control, why, sizeof(why))) {
+		fprintf(stderr, "%s\n", why); /* perf 6.1: its usage, status 129 */
+		free(o.events);
+		free(o.metrics);
+		return 129;
+	}
 	static char errbuf[8192];
 	if (!o.output && o.log_fd < 0)
 		setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
@@ -915,7 +1151,13 @@ int cmd_stat(int argc, char **argv)
 		.metric_only = o.metric_only,
 		.per = o.per,
 		.core_wide = o.all_cpus && !o.cpu_list,
+		.null_run = o.null_run,
+		.interval_clear = o.interval_clear,
 	};
+	if (o.table && !(s.run_secs = calloc((size_t)o.repeat, sizeof(double)))) {
+		pk_err(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	if (o.nr_metrics) {
 		s.printer.vendor_metric = vendor_metric;
 		s.printer.vendor_arg = s.mg;
@@ -959,6 +1201,8 @@ out:
 	pk_threadmap_put(s.threads);
 	pk_pmus_put(s.pmus);
 	pk_model_free(s.model);
+	free(s.run_secs);
+	ctl_close(&s.ctl);
 	free(o.events);
 	free(o.metrics);
 	return ret;

@@ -392,7 +392,8 @@ static void print_row_human(stat_printer *p, const stat_row *r, const metric_lin
 		fputc('\n', o);
 		human_further(p, r, interval_ns, &ml->v[k]);
 	}
-	if (p->runs > 1)
+	/* perf 6.1 leaves out a noise of 0 (the same count every run) */
+	if (p->runs > 1 && pk_runstats_rel_pct(&r->noise) != 0)
 		fprintf(o, "  ( +- %5.2f%% )", pk_runstats_rel_pct(&r->noise));
 	if (r->counts.run < r->counts.ena)
 		fprintf(o, "  (%.2f%%)", running_pct(&r->counts));
@@ -417,7 +418,7 @@ static const char *const per_head[] = {
 static void print_interval_header(stat_printer *p)
 {
 	/* perf repeats the column header every 25 intervals */
-	if (p->fmt != STAT_HUMAN || p->interval_lines++ % 25)
+	if (p->fmt != STAT_HUMAN || (p->interval_lines++ % 25 && !p->interval_clear))
 		return;
 	static const char *const heads[] = {
 		[PK_AGGR_GLOBAL] = "#           time             counts unit events",
@@ -620,15 +621,36 @@ static int noise_precision(double sd)
 	return digits > 9 ? 9 : digits;
 }
 
+/* --table: each run's seconds, its distance from the mean and a bar of one
+ * '#' and one more per 5% of the run it is off (perf 6.1's), then the
+ * heading of the mean. */
+static void print_run_table(const stat_printer *p, double mean, int prec)
+{
+	fprintf(p->out, "%9s# Table of individual measurements:\n", "");
+	for (int i = 0; i < p->nr_run_secs; i++) {
+		double run = p->run_secs[i];
+		int pct = run > 0 ? (int)(100.0 * (run - mean) / run) : 0;
+		int n = 1 + abs(pct / 5);
+		fprintf(p->out, " %17.*f (%+.*f) ", prec, run, prec, run - mean);
+		for (int h = 0; h < n; h++)
+			fputc('#', p->out);
+		fputc('\n', p->out);
+	}
+	fprintf(p->out, "\n%9s# Final result:\n", "");
+}
+
 void stat_print_footer(stat_printer *p, const pk_runstats *elapsed, double user_s, double sys_s)
 {
 	if (p->fmt != STAT_HUMAN)
 		return;
 	FILE *o = p->out;
-	fputc('\n', o);
+	if (!p->null_run)
+		fputc('\n', o);
 	if (elapsed->n > 1) {
 		double sd = pk_runstats_stddev_mean(elapsed);
 		int prec = noise_precision(sd);
+		if (p->run_secs)
+			print_run_table(p, elapsed->mean, prec);
 		fprintf(o, " %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", prec,
 			elapsed->mean, prec, sd, pk_runstats_rel_pct(elapsed));
 		return;

@@ -52,6 +52,12 @@ typedef struct stat_printer {
 	const char *modeled;
 	/* --summary: CSV total lines start with "summary" in the time column */
 	bool csv_summary;
+	/* --table: each run's elapsed seconds, listed before their mean; NULL:
+	 * none */
+	const double *run_secs;
+	int nr_run_secs;
+	bool null_run;             /* -n: no blank line before the elapsed time (perf's) */
+	bool interval_clear;       /* --interval-clear: the column header every interval */
 } stat_printer;
 
 /* Frees what the printer built (its metrics table). */
