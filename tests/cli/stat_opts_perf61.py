@@ -14,6 +14,7 @@ shorten the elapsed time. Software events only: this runs anywhere.
   stat_opts_perf61.py PMUKIT      exit 77 without perf 6.1"""
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -128,25 +129,62 @@ def kernel_below_user(tool):
     return bad
 
 
+def open_fifo(path, flags, deadline):
+    """The fifo opened without blocking for ever: None past the deadline
+    (the tool never opened its end)."""
+    while time.monotonic() < deadline:
+        try:
+            return os.open(path, flags | os.O_NONBLOCK)
+        except OSError:
+            time.sleep(0.02)
+    return None
+
+
+def read_ack(fd, deadline):
+    got = b""
+    while len(got) < 5 and time.monotonic() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            chunk = os.read(fd, 5 - len(got))
+            if not chunk and got:
+                break
+            got += chunk
+    return got
+
+
 def control(tool):
     """--control fifo:CTL,ACK with -D -1: enable, disable, ping sent while
-    a shell loop runs on the CPU (no fork: the counters are the shell's);
-    stderr's layout and the acks' bytes."""
+    a shell loop runs on the CPU (no fork: the counters are the shell's;
+    it runs until the commands are done, so a loaded machine cannot end it
+    first); stderr's layout and the acks' bytes. Nothing blocks past 60 s."""
     with tempfile.TemporaryDirectory() as d:
-        ctl, ack = os.path.join(d, "ctl"), os.path.join(d, "ack")
+        ctl, ack, mark = (os.path.join(d, n) for n in ("ctl", "ack", "mark"))
         os.mkfifo(ctl)
         os.mkfifo(ack)
-        p = subprocess.Popen([tool, "stat", "--control", f"fifo:{ctl},{ack}", "-D", "-1"]
-                             + EV + BUSY, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.15)
+        open(mark, "w").close()
+        busy = ["sh", "-c", "while [ -e mark ]; do :; done"]  # in d: one command line
+        exe = os.path.abspath(tool) if os.sep in tool else tool  # run in d
+        p = subprocess.Popen([exe, "stat", "--control", f"fifo:{ctl},{ack}", "-D", "-1"]
+                             + EV + busy, stderr=subprocess.PIPE, text=True, cwd=d)
+        deadline = time.monotonic() + 60
         acks = b""
-        with open(ack, "rb") as a:
-            for cmd in (b"enable\n", b"disable\n", b"ping\n"):
-                with open(ctl, "wb") as c:
-                    c.write(cmd)
-                acks += a.read(5)
-                time.sleep(0.1)
-        err = p.communicate()[1]
+        a = open_fifo(ack, os.O_RDONLY, deadline)
+        for cmd in (b"enable\n", b"disable\n", b"ping\n"):
+            c = open_fifo(ctl, os.O_WRONLY, deadline) if a is not None else None
+            if c is None:
+                break
+            os.write(c, cmd)
+            os.close(c)
+            acks += read_ack(a, deadline)
+            time.sleep(0.1)
+        os.unlink(mark)
+        try:
+            err = p.communicate(timeout=max(1, deadline - time.monotonic()))[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            err = p.communicate()[1] + "\n(killed after 60 s)"
+        if a is not None:
+            os.close(a)
         return [mask(err), acks, p.returncode]
 
 
