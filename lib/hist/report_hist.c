@@ -462,9 +462,11 @@ bool pki_hist_hidden(pk_hist *rp, const pki_hist_ctx *c)
  * sample's trie walk in rp->path) at the end, by a credit at its node;
  * non-zero when out of memory. */
 static int add_chain(pk_hist *rp, pk_hist_entry *e, const pki_hist_loc *chain, size_t n, size_t at,
-		     uint64_t period)
+		     int mi, uint64_t period)
 {
-	if (!rp->o.use_cg || !n)
+	/* the group view shows the leader's call graph alone (perf's: each
+	 * member's chains are its own entries', never printed) */
+	if (!rp->o.use_cg || !n || mi)
 		return 0;
 	size_t depth = rp->o.cg.caller ? at + 1 : n - at;
 	if (depth > e->max_depth)
@@ -545,7 +547,7 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 		c->loc = NULL;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
 		e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
-		if (add_chain(rp, e, chain, n, i, period))
+		if (add_chain(rp, e, chain, n, i, mi, period))
 			return 1;
 	}
 	return 0;
@@ -624,14 +626,14 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	}
 	size_t at = rp->o.cg.caller ? n - 1 : 0;
 	if (!rp->o.children) /* one path a sample: straight into the tree */
-		return add_chain(rp, e, chain, n, at, period);
+		return add_chain(rp, e, chain, n, at, mi, period);
 	pki_hist_tnode *path[PK_MAX_STACK];
 	if (rp->o.use_cg && n) {
 		if (!pki_hist_trie_walk(&rp->trie, smp->pid, smp->tid, chain, n, rp->o.cg.caller, path))
 			return 1;
 		rp->path = path;
 	}
-	int r = add_chain(rp, e, chain, n, at, period);
+	int r = add_chain(rp, e, chain, n, at, mi, period);
 	if (!r)
 		r = add_callers(rp, &c, e0, chain, n, lead, mi, period, hid);
 	rp->path = NULL;

@@ -36,7 +36,11 @@ from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noq
 
 RECORD = {"g": "-e cpu-clock -g", "two": "-e cpu-clock -e page-faults",
           "cpu": "-e cpu-clock --sample-cpu", "exec": "-e cpu-clock",
-          "grp": "-e '{cpu-clock,task-clock}'"}
+          "grp": "-e '{cpu-clock,task-clock}'", "grpg": "-e '{cpu-clock,task-clock}' -g",
+          "grpS": "-e '{cpu-clock,page-faults}:S' -g"}
+# "grpg" and "grpS" (leader sampling, the members' values read): the group
+# view's call graph is the leader's alone, its percentages of the leader's
+# total (pmukit had added the members' chains in).
 # "exec" records a program whose name is longer than the one it then
 # execs: perf sizes the comm column by each thread's last name and cuts
 # the samples' earlier, longer one to it, with -t as without.
@@ -96,6 +100,9 @@ CHECKS = (
         "--group -n --show-total-period -t ,", "--group -F overhead_children,sample,comm",
         "-F overhead_us,overhead_guest_sys,dso -t ,",
         "--group --hierarchy -s comm,dso -n -t '|'"]] +
+    [("grpg", R + o) for o in ["", "--no-children", "-g caller", "-g fractal --no-children",
+                               "--hierarchy", "-s dso", "--no-group", "-g folded --no-children"]] +
+    [("grpS", R + o) for o in ["", "--no-children -g caller"]] +
     [("g", "script " + o) for o in [
         "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path",

@@ -174,6 +174,15 @@ static int check_filter(rsession *s, bool exclude_perf)
 				  e ? pk_evsel_name(e) : "?");
 }
 
+/* --filter and --exclude-perf given before any -e: perf's words and status. */
+static int needs_event(const ropts *o, const char *opt, const char *or_tracer)
+{
+	if (o->r.nr_events)
+		return 0;
+	return pk_cli_usage_error("record", "%s option should follow a -e tracepoint%s option",
+				  opt, or_tracer);
+}
+
 /* -S / --aux-sample: perf's words and status without an AUX event;
  * with one, refused: pmukit has neither mode. 0, or the exit code. */
 static int check_aux_mode(rsession *s)
@@ -729,9 +738,7 @@ static int parse_attr_option(int c, ropts *o)
 	case 'b':
 	case 'j': r = parse_branch(c == 'b' ? "any" : optarg, o); break;
 	case O_FILTER:
-		if (!o->r.nr_events) /* perf's words and status */
-			r = pk_cli_usage_error("record", "--filter option should follow a -e "
-							 "tracepoint or HW tracer option");
+		r = needs_event(o, "--filter", " or HW tracer");
 		o->filter = optarg;
 		break;
 	case 'z': {
@@ -798,9 +805,7 @@ static int parse_perf61_option(int c, ropts *o)
 	case O_AUX_SAMPLE: o->aux_mode = "sample"; break;
 	case O_KCORE: o->kcore = true; break;
 	case O_EXCLUDE_PERF:
-		if (!o->r.nr_events) /* perf's words and status */
-			r = pk_cli_usage_error("record", "--exclude-perf option should follow a -e "
-							 "tracepoint option");
+		r = needs_event(o, "--exclude-perf", "");
 		o->exclude_perf = true;
 		break;
 	case O_SWITCH_MAX_FILES:

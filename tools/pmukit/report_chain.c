@@ -15,7 +15,7 @@ typedef struct cg_print {
 	const pk_hist_cg_opts *o;
 	uint64_t min_hit;
 	int margin;
-	uint64_t whole;              /* the period the chains add to when none was dropped */
+	uint64_t whole;              /* the entry's value: one root holding it prints no percentage */
 	const char *fold_sep;        /* between the folded view's names */
 } cg_print;
 
@@ -189,9 +189,9 @@ static bool print_flat(cg_print *p, const pk_hist_cnode *root, uint64_t total)
 }
 
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o, uint64_t total,
-		    uint64_t parent, bool skip_first, uint64_t whole, const char *fold_sep)
+		    uint64_t parent, bool skip_first, const char *fold_sep)
 {
-	cg_print p = {.f = f, .o = o, .whole = whole, .fold_sep = fold_sep ? fold_sep : ";"};
+	cg_print p = {.f = f, .o = o, .whole = parent, .fold_sep = fold_sep ? fold_sep : ";"};
 	double base = o->mode == PK_HIST_CG_FRACTAL ? (double)parent : (double)total;
 	p.min_hit = (uint64_t)(base * o->min_percent / 100.0);
 	bool printed = false;
@@ -211,10 +211,3 @@ void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opt
 		fputc('\n', f);
 }
 
-uint64_t report_entry_whole(const pk_hist_entry *e, int nm, int which)
-{
-	uint64_t v = 0;
-	for (int m = 0; m < nm; m++)
-		v += pk_hist_entry_value(e, m, which);
-	return v;
-}

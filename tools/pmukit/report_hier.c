@@ -96,8 +96,7 @@ static void print_level(const hier_ctx *c, pk_hist_entry **e, size_t n, int dept
 		} else if (o->use_cg && o->cg.mode != PK_HIST_CG_NONE) {
 			const pk_hist_entry *le = nodes[i].e[0];
 			report_cnode_print(stdout, pk_hist_entry_chain(le), &o->cg, pk_hist_total_of(c->h, pk_hist_entry_event(le), false),
-				       pk_hist_entry_value(le, 0, PK_HIST_SELF), o->sym_first,
-				       report_entry_whole(le, pk_hist_nr_members(c->h, pk_hist_entry_event(le)), PK_HIST_SELF), NULL);
+				       pk_hist_entry_value(le, 0, PK_HIST_SELF), o->sym_first, NULL);
 		}
 	}
 	free(nodes);

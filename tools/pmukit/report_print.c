@@ -304,7 +304,6 @@ static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)
 		if (o->use_cg && o->cg.mode != PK_HIST_CG_NONE)
 			report_cnode_print(stdout, pk_hist_entry_chain(e), &o->cg, pk_hist_total_of(h, ev, false),
 				       pk_hist_entry_value(e, 0, o->children ? PK_HIST_ACC : PK_HIST_SELF), o->sym_first,
-				       report_entry_whole(e, nm, o->children ? PK_HIST_ACC : PK_HIST_SELF),
 				       o->field_sep);
 	}
 	printf("\n\n");

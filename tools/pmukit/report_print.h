@@ -35,15 +35,12 @@ void report_sep_key(const pk_hist *h, const pk_hist_entry *e, bool first, int k,
 		    bool pad);
 
 /* The tree of one entry: total is what percentages are of in graph mode,
- * parent the entry's own value (fractal), whole the period its chains were
- * added with (every member's in the group view): one root holding less (a
- * chain perf dropped) is printed with its percentage; fold_sep joins the
- * folded view's names (-t's separator; NULL: ";"). */
+ * parent the entry's own value (its leader's in the group view, whose
+ * chains alone it holds): one root holding less (a chain perf dropped) is
+ * printed with its percentage; fold_sep joins the folded view's names
+ * (-t's separator; NULL: ";"). */
 void report_cnode_print(FILE *f, const pk_hist_cnode *root, const pk_hist_cg_opts *o,
-			uint64_t total, uint64_t parent, bool skip_first, uint64_t whole,
-			const char *fold_sep);
-/* An entry's value (PK_HIST_SELF, PK_HIST_ACC) over its nm members. */
-uint64_t report_entry_whole(const pk_hist_entry *e, int nm, int which);
+			uint64_t total, uint64_t parent, bool skip_first, const char *fold_sep);
 
 /* perf 6.1's "Branch Statistics" after the table: each entry's branch by
  * kind and type, weighted by the entry's samples. */
