@@ -330,8 +330,11 @@ static void k_cycles(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 		pki_hist_put(b, n, "-");
 }
 
+/* a branch end's symbol is not padded as the last column (perf prints it
+ * as the sym key's: "%.*s", or an unresolved address as it is) */
 #define BRANCH_KEY(n, t, o, f, s, u, w)                                                           \
-	{{.name = n, .title = t, .order = o, .pad_last = !(w), .branch = true, .side = s,         \
+	{{.name = n, .title = t, .order = o, .pad_last = !(w) && (u) != PK_HIST_U_SYM,             \
+	  .branch = true, .side = s,                                                              \
 	  .unres = u, .fixed_w = w, .level = !!(w)},                                              \
 	 f}
 

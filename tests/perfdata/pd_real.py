@@ -82,6 +82,17 @@ TIE_VIEWS = [("sym-dso", "symbol", "report -s sym,dso --stdio --no-children"),
              ("F-comm-sym", "symbol", "report -F sample,comm,sym -t | --stdio --no-children")]
 TIE_FILES = ("quipper/perf.data.i686-3.4", "quipper/perf.data.lost_samples-4.4",
              "quipper/perf.data.piped.target-3.8", "quipper/perf.data.throttle-3.8")
+# views found by trying them on a few files, each a class: the group view's
+# call graph (the leader's alone: PerfFormatLost is a group read by its
+# leader's samples) and a branch end's symbol as the hierarchy's last text
+# (not padded, as perf prints the sym key)
+EXTRA_VIEWS = {
+    "hotspot/perf.data.PerfFormatLost": [("children", "symbol", "report --stdio --children"),
+                                         ("pid-cpu", "free", "report --stdio --no-children -s pid,cpu -n")],
+    "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy")],
+    "quipper/perf.data.callgraph_and_branch-3.8": [("hier", "free",
+                                                   "report --stdio --no-children --hierarchy")],
+}
 
 # sample_type bit (as perf evlist -v names it) -> script -F fields
 SAMPLE_FIELDS = [("IP", "ip"), ("TID", "pid,tid"), ("TIME", "time"), ("ADDR", "addr"),
@@ -337,7 +348,7 @@ class Real:
             sub = {"F": script_fields(perf_file, self.tmp, self.env),
                    "S": symfs_tree(rel, self.tmp, names, self.env)}
             views = VIEWS + (SYMFS_VIEWS if sub["S"] else []) + \
-                (TIE_VIEWS if rel in TIE_FILES else [])
+                (TIE_VIEWS if rel in TIE_FILES else []) + EXTRA_VIEWS.get(rel, [])
             for vid, cls, args in views:
                 cid = "real:%s:%s" % (rel, vid)
                 if self.only and not fnmatch.fnmatch(cid, self.only):
