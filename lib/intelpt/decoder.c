@@ -284,12 +284,15 @@ static void step(pk_ipt_decoder *d)
 
 static void psb_end(pk_ipt_decoder *d)
 {
-	uint64_t ip = d->before_psb == NO_PSB ? d->psb_fup : 0;
+	/* perf 6.1: the PSB+'s FUP is the event's from-IP when tracing was
+	 * off, its to-IP (the sample's addr) when it ran through */
+	bool was_off = d->before_psb == NO_PSB;
+	uint64_t ip = was_off ? d->psb_fup : 0, to = was_off ? 0 : d->psb_fup;
 	pk_ipt_event *e = push(d, PK_IPT_EV_PSB, d->psb_off);
-	e->ip = ip;
+	e->ip = ip, e->to = to;
 	if (d->cbr_changed) {
 		e = push(d, PK_IPT_EV_CBR, d->psb_off);
-		e->ip = ip;
+		e->ip = ip, e->to = to;
 		e->cbr = d->cbr;
 	}
 	d->st = d->psb_fup ? SYNC : d->before_psb == NO_PSB ? OFF : d->before_psb;

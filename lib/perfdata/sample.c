@@ -470,6 +470,9 @@ static void sample_init(pk_pd_sample *s, const struct perf_event_attr *a)
 	s->cpu = (uint32_t)-1;
 	s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
+	/* perf's PERF_MEM_DATA_SRC_NONE: op, level, snoop, lock and TLB "N/A" */
+	s->data_src = PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) | PERF_MEM_S(SNOOP, NA) |
+		      PERF_MEM_S(LOCK, NA) | PERF_MEM_S(TLB, NA);
 	/* without PERIOD in the samples, the fixed period applies (perf's rule) */
 	if (!a->freq)
 		s->period = a->sample_period;

@@ -19,36 +19,38 @@ static const struct field_def {
 	unsigned bit;
 	uint64_t needs;              /* sample_type bits the field needs */
 	const char *attr;            /* as perf names the missing attribute */
+	bool aux;                    /* asked for, allowed in a file with an AUX trace */
 } field_defs[] = {
 	{"comm", F(COMM), PERF_SAMPLE_TID, "TID"},
 	{"tid", F(TID), PERF_SAMPLE_TID, "TID"},
 	{"pid", F(PID), PERF_SAMPLE_TID, "TID"},
-	{"cpu", F(CPU), PERF_SAMPLE_CPU, "CPU"},
+	{"cpu", F(CPU), PERF_SAMPLE_CPU, "CPU", true},
 	{"time", F(TIME), PERF_SAMPLE_TIME, "TIME"},
 	{"event", F(EVNAME), 0, NULL},
 	{"ip", F(IP), PERF_SAMPLE_IP, "IP"},
 	{"sym", F(SYM), PERF_SAMPLE_IP, "IP"},
 	{"symoff", F(SYMOFF), PERF_SAMPLE_IP, "IP"},
 	{"dso", F(DSO), PERF_SAMPLE_IP, "IP"},
-	{"addr", F(ADDR), PERF_SAMPLE_ADDR, "ADDR"},
-	{"phys_addr", F(PHYS_ADDR), PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"},
+	{"addr", F(ADDR), PERF_SAMPLE_ADDR, "ADDR", true},
+	{"phys_addr", F(PHYS_ADDR), PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", true},
 	{"period", F(PERIOD), 0, NULL}, /* the attr's period when samples lack it */
-	{"weight", F(WEIGHT), PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT"},
+	{"weight", F(WEIGHT), PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", true},
 	{"ins_lat", F(INS_LAT), PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT"},
-	{"data_src", F(DATA_SRC), PERF_SAMPLE_DATA_SRC, "DATA_SRC"},
+	{"data_src", F(DATA_SRC), PERF_SAMPLE_DATA_SRC, "DATA_SRC", true},
 	{"data_page_size", F(DATA_PAGE_SIZE), PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE"},
 	{"code_page_size", F(CODE_PAGE_SIZE), PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE"},
 	{"cgroup", F(CGROUP), PERF_SAMPLE_CGROUP, "CGROUP"},
 	{"trace", F(TRACE), PERF_SAMPLE_RAW, "RAW"},
-	{"iregs", F(IREGS), PERF_SAMPLE_REGS_INTR, "IREGS"},
+	{"iregs", F(IREGS), PERF_SAMPLE_REGS_INTR, "IREGS", true},
 	{"uregs", F(UREGS), PERF_SAMPLE_REGS_USER, "UREGS"},
 	{"flags", F(FLAGS), 0, NULL}, /* synthesized samples' branch flags: none yet */
 	{"misc", F(MISC), 0, NULL},
 	{"tod", F(TOD), 0, NULL},
 	{"callindent", F(CALLINDENT), 0, NULL},
-	{"brstack", F(BRSTACK), PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-	{"brstacksym", F(BRSTACKSYM), PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
-	{"brstackoff", F(BRSTACKOFF), PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK"},
+	/* perf 6.1 checks no branch field: samples without a stack print none */
+	{"brstack", F(BRSTACK), 0, NULL},
+	{"brstacksym", F(BRSTACKSYM), 0, NULL},
+	{"brstackoff", F(BRSTACKOFF), 0, NULL},
 	{"srcline", F(SRCLINE), PERF_SAMPLE_IP, "IP"},
 	{"metric", F(METRIC), 0, NULL},
 };
@@ -222,6 +224,10 @@ int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide
 			trace_add = F(IP) | F(SYM) | F(SYMOFF) | F(DSO);
 	}
 	unsigned pipe_add = pipe_chain_fields(sel, s, hide_callchain);
+	/* perf 6.1 lets -F name some fields an event lacks when the file has
+	 * an AUX trace (its synthesized samples may have them): printed from
+	 * the sample's defaults (cpu -1, as "[-01]") */
+	bool aux = pk_pd_has_feature(pk_session_reader(s), PK_FEAT_AUXTRACE);
 	for (size_t i = 0; i < n; i++) {
 		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 		uint64_t st = e->attr.sample_type;
@@ -241,6 +247,8 @@ int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide
 		for (size_t k = 0; k < sizeof(field_defs) / sizeof(field_defs[0]); k++) {
 			const struct field_def *d = &field_defs[k];
 			if (!(f & d->bit) || !d->needs || (st & d->needs))
+				continue;
+			if (user && aux && d->aux)
 				continue;
 			if (user)
 				return field_refused(s, i, d->name, d->attr, err);

@@ -104,6 +104,7 @@ CHECKS = (
                                "--hierarchy", "-s dso", "--no-group", "-g folded --no-children"]] +
     [("grpS", R + o) for o in ["", "--no-children -g caller"]] +
     [("g", "script " + o) for o in [
+        "-F ip,brstack", "-F time,brstacksym", "-F brstackoff", "-F ip,weight",
         "--call-trace", "--call-ret-trace", "--stop-bt exc_page_fault",
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path",
         "--time 10%/2 -F time,ip", "--time 0%-10%,30%-40% -F time,sym", "--time 10%",

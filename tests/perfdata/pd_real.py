@@ -90,6 +90,12 @@ EXTRA_VIEWS = {
     "hotspot/perf.data.PerfFormatLost": [("children", "symbol", "report --stdio --children"),
                                          ("pid-cpu", "free", "report --stdio --no-children -s pid,cpu -n")],
     "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy")],
+    # an AUX trace lets -F name cpu, addr, phys_addr, weight, data_src and
+    # iregs the events lack (the defaults printed: cpu -1, data_src N/A);
+    # the BTS-like branches print the branch alone; a PSB's addr is its FUP
+    "quipper/perf.data.intel_pt-4.14": [
+        ("F-aux", "free", "script -F cpu,time,event,addr,ip,data_src,weight,phys_addr"),
+        ("F-aux-uregs", "free", "script -F ip,uregs")],
     "quipper/perf.data.callgraph_and_branch-3.8": [("hier", "free",
                                                    "report --stdio --no-children --hierarchy")],
 }

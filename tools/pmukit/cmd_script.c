@@ -753,6 +753,10 @@ static int on_sample(void *arg, pk_session *s, const pk_pd_event *ev, const pk_p
 		print_evname(sc, e);
 	if (f & F(FLAGS)) /* perf's "  %-21s " of the flags' text, empty for none */
 		script_print_flags(o);
+	if (is_bts(e)) /* perf 6.1 prints the branch and its lines, nothing more */
+		f &= ~(F(TRACE) | F(SYNTH) | F(DATA_SRC) | F(WEIGHT) | F(INS_LAT) | F(IREGS) |
+		       F(UREGS) | F_BRANCHES | F(PHYS_ADDR) | F(DATA_PAGE_SIZE) |
+		       F(CODE_PAGE_SIZE) | F(CGROUP) | F(METRIC));
 	if (f & F(TRACE))
 		print_trace(sc, s, e, smp);
 	if (f & F(SYNTH))
