@@ -174,6 +174,11 @@ typedef struct pk_addr_loc {
 	uint64_t dso_ordinal;        /* the dso's place in the order the machine made
 					them (perf's order of its dso allocations:
 					report's tie order); 0 without a map */
+	uint64_t objdump_addr;       /* the address as objdump shows the file's code
+					(its link-time address; the kernel's as is) */
+	bool dso_exec;               /* an ET_EXEC read: perf takes its symbols' starts
+					as file offsets (sym_start - objdump_addr +
+					dso_addr there) */
 } pk_addr_loc;
 
 /* The recorded address of the kernel symbol called name, from the kernel's

@@ -220,6 +220,21 @@ static int srcline_of(const pki_hist_ctx *c, const char **file, unsigned *line)
 	return pk_machine_srcline(c->m, c->smp->pid, mode, l->ip, file, line);
 }
 
+/* No line for the address: perf's "sym+off" (its address in the map less
+ * the symbol's start, both file offsets in an ET_EXEC, whose symbols perf
+ * moves there), else "dso[addr]" at the address objdump shows. */
+static void srcline_fallback(const pki_hist_ctx *c, char *b, size_t n)
+{
+	const pki_hist_loc *l = c->loc;
+	unsigned mode = l->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	const pk_addr_loc *a = pk_machine_lookup(c->m, c->smp->pid, mode, l->ip);
+	if (a->sym)
+		snprintf(b, n, "%s+%" PRIu64, a->sym,
+			 a->dso_exec ? a->symoff : a->dso_addr - a->sym_start);
+	else
+		snprintf(b, n, "%s[%" PRIx64 "]", pki_hist_dso_short(l), a->objdump_addr);
+}
+
 static void k_srcline(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	const pki_hist_loc *l = c->loc;
@@ -231,10 +246,8 @@ static void k_srcline(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 		snprintf(b, n, "%s:%u", file, line);
 	else if (rc == 0 || !l->has_map)
 		pki_hist_put(b, n, "??:0");
-	else if (l->sym)
-		snprintf(b, n, "%s+%" PRIu64, l->sym, l->dso_addr - l->sym_start);
 	else
-		snprintf(b, n, "%s[%" PRIx64 "]", pki_hist_dso_short(l), l->dso_addr);
+		srcline_fallback(c, b, n);
 }
 
 static void k_srcfile(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)

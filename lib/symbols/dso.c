@@ -5,6 +5,7 @@
  * "[name]" pseudo-files. The kernel's dso loads from kallsyms instead. */
 #include "sy_internal.h"
 
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,9 @@ void pki_sy_dso_load(pk_machine *m, dso *d)
 	if (fd < 0)
 		return;
 	if (e && elf_kind(e) == ELF_K_ELF) {
+		GElf_Ehdr eh;
 		d->elf = true;
+		d->exec = gelf_getehdr(e, &eh) && eh.e_type == ET_EXEC;
 		pki_sy_elf_load(d, e);
 	}
 	if (e)

@@ -121,6 +121,7 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	loc->map_size = mp->end - mp->start;
 	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
 	loc->dso_addr = addr - base;
+	loc->objdump_addr = d->is_module ? loc->dso_addr : addr;
 	if (!m->kernel->loaded)
 		pki_sy_kernel_load(m);
 	/* kallsyms lists the modules' symbols too: a module's map takes
@@ -167,8 +168,10 @@ static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr
 	if (!d->loaded)
 		pki_sy_dso_load(m, d);
 	loc->dso_read = d->elf;
+	loc->dso_exec = d->exec;
 	uint64_t vaddr = pki_sy_seg_vaddr(d, off);
 	loc->dso_addr = off;
+	loc->objdump_addr = vaddr;
 	sym *s = pki_sy_sym_find(d, vaddr);
 	if (s) {
 		loc->sym = pki_sy_sym_name(d, s);

@@ -81,6 +81,7 @@ typedef struct dso {
 	bool keep_aliases;           /* every symbol at an address kept (perf
 					probe's table, allow_aliases), not one */
 	bool elf;                    /* its file was read as an ELF */
+	bool exec;                   /* an ET_EXEC: perf moves its symbols to file offsets */
 	sym *syms;
 	size_t nr_syms;
 	char *strs;                  /* names, one block */

@@ -90,6 +90,11 @@ EXTRA_VIEWS = {
     "hotspot/perf.data.PerfFormatLost": [("children", "symbol", "report --stdio --children"),
                                          ("pid-cpu", "free", "report --stdio --no-children -s pid,cpu -n")],
     "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy")],
+    # an ET_EXEC's addresses without a line, as perf names them: "sym+off"
+    # with both in file offsets, "dso[addr]" at objdump's address
+    "perfparser/vector_static_gcc_perf.data": [
+        ("srcline-symfs", "symbol", "report --stdio --no-children --symfs {S} -s srcline -g none"),
+        ("script-srcline-symfs", "symbol", "script -G --symfs {S} -F ip,sym,dso,srcline")],
     # an AUX trace lets -F name cpu, addr, phys_addr, weight, data_src and
     # iregs the events lack (the defaults printed: cpu -1, data_src N/A);
     # the BTS-like branches print the branch alone; a PSB's addr is its FUP

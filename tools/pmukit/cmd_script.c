@@ -174,8 +174,9 @@ static void print_loc(pd_out *o, unsigned f, const pk_addr_loc *loc)
 }
 
 /* The srcline field under an address, as perf 6.1: "\n  file:line"; in
- * no ELF file (the kernel, JIT code) "\n  <dso>[<addr>]"; nothing where
- * the file knows no line or no map holds the address. */
+ * no ELF file (the kernel, JIT code) "\n  <dso>[<addr>]" at objdump's
+ * address; nothing where the file knows no line or no map holds the
+ * address. */
 static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode, uint64_t ip,
 			  const pk_addr_loc *loc)
 {
@@ -185,7 +186,7 @@ static void print_srcline(pd_out *o, pk_machine *m, uint32_t pid, unsigned mode,
 	if (rc > 0)
 		pd_out_printf(o, "\n  %s:%u", file, line);
 	else if (rc < 0 && loc->has_map) {
-		pd_out_printf(o, "\n  %s[%" PRIx64 "]", loc->dso_short, loc->dso_addr);
+		pd_out_printf(o, "\n  %s[%" PRIx64 "]", loc->dso_short, loc->objdump_addr);
 	}
 }
 
