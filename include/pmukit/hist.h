@@ -198,6 +198,8 @@ typedef struct pk_hist_cg_opts {
 	bool show_count;             /* value "count" instead of "percent" */
 	bool show_period;            /* value "period" */
 	unsigned print_limit;        /* 0: no limit */
+	bool by_address;             /* the "address" key: chain entries by address
+					(not built: callers refuse it) */
 } pk_hist_cg_opts;
 
 typedef struct pk_hist_list {        /* a comma-separated option's items */

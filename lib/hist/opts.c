@@ -51,8 +51,10 @@ static bool cg_word(pk_hist_opts *o, const char *t, int *nums)
 		o->cg.order_set = true;
 		return true;
 	}
-	if (!strcmp(t, "function") || !strcmp(t, "address"))
+	if (!strcmp(t, "function") || !strcmp(t, "address")) {
+		o->cg.by_address = t[0] == 'a';
 		return true;
+	}
 	if (!strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count")) {
 		o->cg.show_period = t[1] == 'e' && t[2] == 'r' && t[3] == 'i';
 		o->cg.show_count = t[0] == 'c';

@@ -111,7 +111,7 @@ CHECKS = (
         "--time 20%-10%", "--time 10%/2,20%-30%", "--time 1,2,3", "--time x%/1"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
-    [("g", R + o) for o in ["-v", "-w 5,5", "--branch-history", "--stitch-lbr",
+    [("g", R + o) for o in ["-g caller,0.5,address", "-g address", "-v", "-w 5,5", "--branch-history", "--stitch-lbr",
                             "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
     [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed",
                                     "-s x.py", "-g python", "--dlfilter x.so",

@@ -329,6 +329,9 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 		/* perf takes "-g caller": a separate word that reads as -g's */
 		if (!optarg && optind < argc && argv[optind][0] != '-' && pk_hist_opts_callgraph(o, argv[optind]))
 			optind++;
+		if (o->cg.by_address) /* not silently the function key */
+			return pk_cli_usage_error("report", "-g's address key (chain entries by address "
+						  "and source line) is not supported; function is");
 		break;
 	case 'G': o->inverted = true; break;
 	case O_MAX_STACK: {
