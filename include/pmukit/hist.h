@@ -273,8 +273,8 @@ int pk_hist_list_add(pk_hist_list *l, const char *arg);
  * table; NULL for a key without one. */
 const pk_hist_list *pk_hist_key_filter(const pk_hist_opts *o, int k, const char **what);
 /* -C's CPU list ("0-3,8") and --time's windows (pmukit/timerange.h; arg
- * kept, a percent form made by pk_hist_settle from the file's span): 0 or
- * -EINVAL (-ENOMEM). */
+ * kept even when refused, made or refused on the file's span by
+ * pk_hist_settle): 0 or -EINVAL (-ENOMEM). */
 int pk_hist_opts_cpus(pk_hist_opts *o, const char *arg);
 int pk_hist_opts_time(pk_hist_opts *o, const char *arg);
 /* Whether the file can take -C, as perf 6.1 decides: 0; -ENODATA when its

@@ -158,11 +158,11 @@ int pk_hist_opts_time(pk_hist_opts *o, const char *arg)
 {
 	pk_time_window *w = NULL;
 	size_t n = 0;
-	/* checked on a span of 1 s; made on the file's by pk_hist_settle */
+	/* kept either way: pk_hist_settle makes (or refuses) it on the file's
+	 * span, after what perf prints before; checked here on a span of 1 s */
+	o->time_arg = arg;
 	int rc = pk_time_windows_parse(arg, true, 0, 1000000000, &w, &n, NULL);
 	free(w);
-	if (!rc)
-		o->time_arg = arg;
 	return rc;
 }
 

@@ -352,7 +352,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 			return pk_cli_usage_error("report", "bad CPU list '%s'", optarg);
 		break;
 	case O_TIME:
-		o->time_arg = optarg; /* checked on the file, after perf's header lines */
+		(void)pk_hist_opts_time(o, optarg); /* refused on the file, after perf's header lines */
 		break;
 	case O_PERCENT_LIMIT: {
 		char *end;
