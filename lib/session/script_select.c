@@ -217,7 +217,11 @@ int pk_script_fields_check(const pk_script_fields *sel, pk_session *s, bool hide
 	 * given), the tracepoints' default fields gain ip, sym, symoff and
 	 * dso: their chains are printed under the payload */
 	unsigned trace_add = 0;
-	for (size_t i = 0; i < n && !hide_callchain; i++) {
+	/* any -F for tracepoints (a list, +field or -field, for them or for
+	 * all types) is perf's user_set there: no chain fields added */
+	bool trace_set = (sel->user || sel->add || sel->del) &&
+			 (!sel->type_filter || !strcmp(sel->type_filter, "trace"));
+	for (size_t i = 0; i < n && !hide_callchain && !trace_set; i++) {
 		const pk_pd_evsel *e = pk_session_evsel_at(s, i);
 		if (e->attr.type == PERF_TYPE_TRACEPOINT &&
 		    (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN))

@@ -95,6 +95,11 @@ EXTRA_VIEWS = {
     "perfparser/vector_static_gcc_perf.data": [
         ("srcline-symfs", "symbol", "report --stdio --no-children --symfs {S} -s srcline -g none"),
         ("script-srcline-symfs", "symbol", "script -G --symfs {S} -F ip,sym,dso,srcline")],
+    # -F +field or -field is perf's user_set: a tracepoint with chains
+    # gains no chain fields; misc shows no EXACT_IP letter (precise cycles)
+    "perfparser/parallel_static_gcc_perf.data.zstd": [("F-plus", "free", "script -F +misc"),
+                                                      ("F-minus", "free", "script -F -period")],
+    "linux-perf-data/sleep.data": [("F-misc", "free", "script -F +misc")],
     # an AUX trace lets -F name cpu, addr, phys_addr, weight, data_src and
     # iregs the events lack (the defaults printed: cpu -1, data_src N/A);
     # the BTS-like branches print the branch alone; a PSB's addr is its FUP

@@ -27,7 +27,7 @@ void script_print_misc(pd_out *o, uint16_t misc)
 		char c;
 	} letters[] = {{PERF_RECORD_MISC_KERNEL, 'K'},       {PERF_RECORD_MISC_USER, 'U'},
 		       {PERF_RECORD_MISC_HYPERVISOR, 'H'},   {PERF_RECORD_MISC_GUEST_KERNEL, 'G'},
-		       {PERF_RECORD_MISC_GUEST_USER, 'g'},   {PERF_RECORD_MISC_EXACT_IP, 'x'}};
+		       {PERF_RECORD_MISC_GUEST_USER, 'g'}}; /* perf 6.1 shows no EXACT_IP */
 	int n = 0;
 	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
 		if ((misc & letters[i].bits) == letters[i].bits) { /* perf's test, quirks kept */
