@@ -100,6 +100,9 @@ EXTRA_VIEWS = {
     "perfparser/parallel_static_gcc_perf.data.zstd": [("F-plus", "free", "script -F +misc"),
                                                       ("F-minus", "free", "script -F -period")],
     "linux-perf-data/sleep.data": [("F-misc", "free", "script -F +misc")],
+    # a filter's line above the table is printed for a file without samples
+    "hotspot/perf.data.true.v1": [("dsos", "free",
+                                   "report --stdio --no-children -s dso -g none --dsos [kernel.kallsyms]")],
     # an AUX trace lets -F name cpu, addr, phys_addr, weight, data_src and
     # iregs the events lack (the defaults printed: cpu -1, data_src N/A);
     # the BTS-like branches print the branch alone; a PSB's addr is its FUP

@@ -316,6 +316,15 @@ void report_hist_print(pk_hist *h)
 	pk_hist_entry **all = pk_hist_collect(h, &n);
 	if (!all)
 		return;
+	/* a filter of one item names it above the table, in column order,
+	 * when it has a column (elided), with -q too, and before a file without samples (perf 6.1) */
+	for (int i = 0; i < (o->fields ? o->nr_out : o->nr_keys); i++) {
+		int k = !o->fields ? i : o->out[i].val == PK_HIST_V_KEY ? o->out[i].key : -1;
+		const char *what;
+		const pk_hist_list *l = pk_hist_key_filter(o, k, &what);
+		if (l && l->n == 1)
+			printf("# %s: %s\n", what, l->items[0]);
+	}
 	if (!n) {
 		/* perf 6.1: no entry (filters only hide them) is an error it
 		 * prints on stderr, with status 0 */
@@ -324,15 +333,6 @@ void report_hist_print(pk_hist *h)
 		return;
 	}
 	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(pk_hist_session(h)));
-	/* a filter of one item names it above the table, in column order,
-	 * when it has a column (elided), with -q too (perf 6.1) */
-	for (int i = 0; i < (o->fields ? o->nr_out : o->nr_keys); i++) {
-		int k = !o->fields ? i : o->out[i].val == PK_HIST_V_KEY ? o->out[i].key : -1;
-		const char *what;
-		const pk_hist_list *l = pk_hist_key_filter(o, k, &what);
-		if (l && l->n == 1)
-			printf("# %s: %s\n", what, l->items[0]);
-	}
 	if (!o->quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->nr_lost_samples);
 	for (size_t ev = 0; ev < pk_hist_nr_events(h); ev++) {
