@@ -58,7 +58,7 @@ static void feature(pk_pd_writer *w, int feat, const pk_pd_buf *b)
 
 /* HOSTNAME, CLOCKID, CLOCK_DATA (monotonic, a reference time),
  * HYBRID_TOPOLOGY (two core PMUs), BRANCH_STACK (no payload; with
- * branches), PMU_MAPPINGS without entries. */
+ * branches), PMU_MAPPINGS of two PMUs. */
 static void host_features(pk_pd_writer *w, bool branches)
 {
 	pk_pd_buf b = {0};
@@ -83,7 +83,13 @@ static void host_features(pk_pd_writer *w, bool branches)
 	b.len = 0;
 	if (branches) /* perf then reports branches, which the samples lack */
 		feature(w, PK_FEAT_BRANCH_STACK, &b);
-	pk_pd_buf_u32(&b, 0);
+	/* two entries: with none, perf 6.1.187 prints this host's PMUs (an
+	 * older 6.1 "not available", as pmukit; docs/perfdata-differences.md) */
+	pk_pd_buf_u32(&b, 2);
+	pk_pd_buf_u32(&b, 4);
+	pk_pd_buf_string(&b, "cpu");
+	pk_pd_buf_u32(&b, 1);
+	pk_pd_buf_string(&b, "software");
 	feature(w, PK_FEAT_PMU_MAPPINGS, &b);
 	pk_pd_buf_release(&b);
 }
