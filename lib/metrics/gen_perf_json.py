@@ -15,8 +15,8 @@ Invariants (what a row is, from a file's entry):
 - the formula is the MetricExpr with every reference to another metric of
   the same CPU inlined in parentheses (perf evaluates a reference without
   its ScaleUnit), `PMU@EVENT\\,cmask\\=0xN@` written EVENT:cN (edge :e1,
-  inv :i1), `cpu@EVENT@` written EVENT, duration_time written #wall_ns (both
-  nanoseconds), strcmp_cpuid_str(MIDR) written #midr_ge_MIDR (the engine
+  inv :i1), `cpu@EVENT@` written EVENT, duration_time written #duration_s (perf's
+  metrics take duration_time in seconds: its count, ns, scaled by 1e-9), strcmp_cpuid_str(MIDR) written #midr_ge_MIDR (the engine
   answers it from the CPU's MIDR, as perf at run time: so one directory is
   one table, Neoverse N2 and V2 share theirs), and the ScaleUnit's factor applied ("100%" ->
   100 * ( expr ), unit "%"; "1MPKI" -> unit "MPKI"): a row's value is what
@@ -36,7 +36,8 @@ Invariants (what a row is, from a file's entry):
   topdown-* events named PERF_METRICS.* as Intel's tables name them, the
   TSX sysfs events (cycles-t, ...) by the kernel's encodings; an event
   entry with a Unit other than the table's (uncore, the other core) is no
-  core event; source_count(EV) becomes the literal #source_count.
+  core event; source_count(EV) is kept as perf writes it (the engine counts
+  the PMU instances EV's counts came from).
 
   gen_perf_json.py DATA_DIR OUT.c           write
   gen_perf_json.py DATA_DIR OUT.c --check   exit 1 when OUT.c differs
@@ -105,7 +106,8 @@ TOPDOWN = {"topdown-retiring": "RETIRING", "topdown-bad-spec": "BAD_SPECULATION"
            "topdown-heavy-ops": "HEAVY_OPERATIONS", "topdown-br-mispredict": "BRANCH_MISPREDICTS",
            "topdown-fetch-lat": "FETCH_LATENCY", "topdown-mem-bound": "MEMORY_BOUND"}
 CORE_PMUS = {"cpu", "cpu_core", "cpu_atom"}
-KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "strcmp_cpuid_str", "smt_on"}
+KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "source_count", "strcmp_cpuid_str",
+            "smt_on"}
 NAME = re.compile(r"(?<![A-Za-z0-9_.:\\])[A-Za-z_#](?:[A-Za-z0-9_.:]|\\.)*(?:@[^@]*@[A-Za-z0-9_.:]*)?")
 
 
@@ -185,11 +187,6 @@ def decide_cpuid(expr):
     return re.sub(r"(#midr_ge_0x[0-9a-f]+)\s*\^\s*1\b", r"(1 - \1)", expr)
 
 
-def source_count(expr):
-    """perf's source_count(EV) (the number of uncore PMUs EV is summed
-    over) as the literal #source_count, which no caller supplies: the
-    metrics using it name uncore events, which stat -M refuses anyway."""
-    return re.sub(r"source_count\([^()]*\)", "#source_count", expr)
 
 
 class Cpu:
@@ -205,7 +202,7 @@ class Cpu:
         """The unscaled formula of metric name, references inlined."""
         if depth > 16:
             raise SystemExit(f"{name}: metric references nest too deep (a cycle?)")
-        text = source_count(decide_cpuid(self.by_name[name]["MetricExpr"]))
+        text = decide_cpuid(self.by_name[name]["MetricExpr"])
         return NAME.sub(lambda t: self.token(t.group(0), depth), text)
 
     def token(self, tok, depth):
@@ -214,7 +211,7 @@ class Cpu:
         if tok in self.by_name:
             return "( " + self.expr(tok, depth + 1) + " )"
         if tok == "duration_time":
-            return "#wall_ns"
+            return "#duration_s"
         if "@" in tok:
             tok = pmu_event(tok)
         if parser_name(tok) in TOPDOWN:

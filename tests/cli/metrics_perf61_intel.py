@@ -11,7 +11,8 @@ define alike (61 on Skylake-X and Cascade Lake, 50 Haswell, 51 Ice
 Lake-X, 52 Tiger Lake and Rocket Lake). docs/metrics.md says why the
 others differ: perf 6.1's older formulas, #has_pmem, uncore and MSR
 events. #has_pmem (none on this machine): Cascade Lake's and Ice Lake-X's
-tma_dram_bound is perf 6.1's tma_dram_bound + tma_pmm_bound.
+tma_dram_bound is perf 6.1's tma_dram_bound + tma_pmm_bound. A per-second
+metric (duration_time, seconds) against each tool's duration_time.
 
   metrics_perf61_intel.py SRCDIR PMUKIT
 Exit 77 (skipped) without perf 6.1 or a mount namespace."""
@@ -115,6 +116,39 @@ def has_pmem(src, pk):
     return bad
 
 
+def per_second(src, pk):
+    """duration_time is seconds in perf's metrics (its ns count scaled by
+    1e-9): Cascade Lake's L1D fill bandwidth, 64 * L1D.REPLACEMENT / 1e9 /
+    duration_time, over the served L1D.REPLACEMENT (2e9 a CPU) is 64 x
+    its count / 1e9 / the run's seconds for both tools (perf 6.1's L1D_Cache_Fill_BW, pmukit's
+    tma_info_memory_l1d_cache_fill_bw), each checked against its own
+    duration_time line (-e duration_time) within 1%. pmukit printed 0.00
+    when it took duration_time as ns."""
+    tmp, stub = oracle61.prepare(src, "pk-metrics61-dur-")
+    if not tmp:
+        return 0
+    counts = os.path.join(tmp, "counts")
+    with open(counts, "w") as f:
+        f.write("times enabled=1000000 running=1000000\n"
+                "type=4 config=0x151 config1=0x0 value=2000000000\n")
+    metrics_perf61.CPUS["skylake"] = "GenuineIntel-6-55-7"
+    bad = 0
+    for tool, metric in (("perf", "L1D_Cache_Fill_BW"), (pk, "tma_info_memory_l1d_cache_fill_bw")):
+        _, out = metrics_perf61.run(src, "skylake", tool, [metric], counts, os.path.join(tmp, "log"),
+                                    stub, opts=("-x,", "-e", "duration_time"))
+        dur = [float(l.split(",")[0]) for l in out.splitlines() if ",duration_time," in l]
+        n = [float(l.split(",")[0]) for l in out.splitlines() if ",L1D.REPLACEMENT," in l]
+        v = metrics_perf61.values(out).get(metric)
+        want = 64 * n[0] / 1e9 / (dur[0] / 1e9) if dur and n else float("nan")
+        ok = v is not None and abs(float(v) - want) <= want / 100
+        bad += not ok
+        print(f"{'ok' if ok else 'FAIL'}: {os.path.basename(tool)} {metric} {v}, "
+              f"64 x {n} / 1e9 / {dur} ns = {want:.2f}")
+        if not ok:
+            print(out)
+    return bad
+
+
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     r = metrics_perf61.check_cases(src, pk, CASES, "pk-metrics61-intel-")
@@ -122,6 +156,7 @@ def main():
         return r
     bad = has_pmem(src, pk)
     print(f"{bad} failed (#has_pmem)")
+    bad += per_second(src, pk)
     return 1 if r or bad else 0
 
 
