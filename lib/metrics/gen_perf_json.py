@@ -36,7 +36,9 @@ Invariants (what a row is, from a file's entry):
   topdown-* events named PERF_METRICS.* as Intel's tables name them, the
   TSX sysfs events (cycles-t, ...) by the kernel's encodings; an event
   entry with a Unit other than the table's (uncore, the other core) is no
-  core event; source_count(EV) is kept as perf writes it (the engine counts
+  core event (an uncore Unit's event of EventCode and UMask only, CHA, iMC,
+  M2M, IRP, PCU, UPI, gets its text on that PMU: uncore_cha/event=..,umask=../,
+  which stat -M opens on every instance); source_count(EV) is kept as perf writes it (the engine counts
   the PMU instances EV's counts came from).
 
   gen_perf_json.py DATA_DIR OUT.c           write
@@ -120,15 +122,15 @@ def load(data, d, kind):
     """The metric entries (Arm's merged with sbsa.json) and events by
     lower-case name of directory d; of a hybrid's ("intel:cpu_atom") the
     entries of that Unit (cpu_core's also those without one: C-states, SMI),
-    and its events (another Unit's: no core event)."""
+    and its events (another Unit's: no core event; the UNCORE Units')."""
     entries, events = [], {}
     unit = kind.partition(":")[2] or None
     mine = None if unit in (None, "cpu_core") else unit  # no Unit: the P-core's (perf's "cpu")
     for f in sorted(os.listdir(os.path.join(data, d))):
         for e in read(os.path.join(data, d, f)):
             if "EventName" in e:
-                if kind.startswith("intel") and e.get("Unit") != unit:
-                    continue  # uncore, or the other core's
+                if kind.startswith("intel") and e.get("Unit") not in (unit, *UNCORE):
+                    continue  # other uncore, or the other core's
                 events[e["EventName"].lower()] = e
             elif ("MetricName" in e and e.get("Unit") in (unit, mine)) or ("ArchStdEvent" in e and f != "events.json"):
                 entries.append(e)
@@ -244,6 +246,8 @@ def encode(name, events, kind):
     base, *mods = name.split(":")
     if kind.startswith("intel") and name in INTEL_SYSFS:
         return INTEL_SYSFS[name]
+    if kind.startswith("intel") and events.get(base, {}).get("Unit") in UNCORE:
+        return None
     if kind.startswith("intel"):
         # perf's files leave out a zero EventCode or UMask (the fixed counters')
         perfmon = {k: dict({"EventCode": "0x00", "UMask": "0x00"}, **v) for k, v in events.items()}
@@ -266,6 +270,25 @@ def encode(name, events, kind):
         else:
             raise SystemExit(f"{name}: modifier '{m}' not known to the generator")
     return cfg
+
+
+# Intel's uncore Units whose events pmukit opens on every instance of the
+# PMU (uncore_cha_0 ... as perf): perf's PMU name for the Unit; an event
+# with a field beyond EventCode and UMask stays unopened (spec NULL).
+UNCORE = {"CHA": "uncore_cha", "iMC": "uncore_imc", "M2M": "uncore_m2m", "IRP": "uncore_irp",
+          "PCU": "uncore_pcu", "UPI": "uncore_upi"}
+UNCORE_FIELDS = {"BriefDescription", "PublicDescription", "EventName", "Unit", "EventCode", "UMask",
+                 "Counter", "PerPkg", "Experimental", "Deprecated", "SampleAfterValue", "Errata"}
+
+
+def uncore_spec(name, events, kind):
+    """perf's event text for an Intel uncore event of a Unit in UNCORE
+    (uncore_cha/event=0x0,umask=0x0/), or None."""
+    e = events.get(name) if kind.startswith("intel") else None
+    if not e or e.get("Unit") not in UNCORE or set(e) - UNCORE_FIELDS:
+        return None
+    code, umask = int(e.get("EventCode", "0"), 16), int(e.get("UMask", "0"), 16)
+    return f"{UNCORE[e['Unit']]}/event={code:#x},umask={umask:#x}/"
 
 
 def gen_cpu(data, d, cname, kind):
@@ -292,8 +315,10 @@ def gen_cpu(data, d, cname, kind):
     out.append(f"static const pki_metric_event {cname}_metric_events[] = {{")
     for name in sorted(cpu.used):
         cfg = encode(name, events, kind)
+        spec = uncore_spec(name, events, kind) if cfg is None else None
         out.append(f"\t{{{gen_intel.c_str(name)}, {cfg if cfg is not None else 0:#x}, "
-                   f"{'true' if cfg is not None else 'false'}}},")
+                   f"{'true' if cfg is not None else 'false'}"
+                   f"{', ' + gen_intel.c_str(spec) if spec else ''}}},")
     out.append("};")
     return "\n".join(out)
 
