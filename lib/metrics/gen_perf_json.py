@@ -38,7 +38,8 @@ Invariants (what a row is, from a file's entry):
   entry with a Unit other than the table's (uncore, the other core) is no
   core event (an uncore Unit's event of EventCode and UMask only, CHA, iMC,
   M2M, IRP, PCU, UPI, gets its text on that PMU: uncore_cha/event=..,umask=../,
-  which stat -M opens on every instance); source_count(EV) is kept as perf writes it (the engine counts
+  which stat -M opens on every instance; the msr PMU's msr/EVENT/ and TSC,
+  msr/tsc/, too); source_count(EV) is kept as perf writes it (the engine counts
   the PMU instances EV's counts came from).
 
   gen_perf_json.py DATA_DIR OUT.c           write
@@ -281,9 +282,17 @@ UNCORE_FIELDS = {"BriefDescription", "PublicDescription", "EventName", "Unit", "
                  "Counter", "PerPkg", "Experimental", "Deprecated", "SampleAfterValue", "Errata"}
 
 
+# Events of one-instance PMUs that metrics name by their sysfs alias
+# (perf's msr PMU; TSC is its tsc): opened as written.
+SYSFS_ALIAS = re.compile(r"msr/[a-z0-9_-]+/")
+
+
 def uncore_spec(name, events, kind):
     """perf's event text for an Intel uncore event of a Unit in UNCORE
-    (uncore_cha/event=0x0,umask=0x0/), or None."""
+    (uncore_cha/event=0x0,umask=0x0/), the msr PMU's events (msr/tsc/,
+    TSC), or None."""
+    if name == "TSC" or SYSFS_ALIAS.fullmatch(name):
+        return "msr/tsc/" if name == "TSC" else name
     e = events.get(name) if kind.startswith("intel") else None
     if not e or e.get("Unit") not in UNCORE or set(e) - UNCORE_FIELDS:
         return None

@@ -2367,7 +2367,7 @@ static const pki_metric_event adln_grt_metric_events[] = {
 	{"TOPDOWN_FE_BOUND.OTHER", 0x8071, true},
 	{"TOPDOWN_FE_BOUND.PREDECODE", 0x471, true},
 	{"TOPDOWN_RETIRING.ALL", 0xc2, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UOPS_RETIRED.ALL", 0xc2, true},
 	{"UOPS_RETIRED.FPDIV", 0x8c2, true},
 	{"UOPS_RETIRED.IDIV", 0x10c2, true},
@@ -2385,8 +2385,8 @@ static const pki_metric_event adln_grt_metric_events[] = {
 	{"cstate_pkg/c8-residency/", 0x0, false},
 	{"cstate_pkg/c9-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* haswell: hsw-metrics.json */
@@ -3063,7 +3063,7 @@ static const pki_metric_event hsw_metric_events[] = {
 	{"OTHER_ASSISTS.ANY_WB_ASSIST", 0x40c1, true},
 	{"RESOURCE_STALLS.SB", 0x8a2, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_ARB_COH_TRK_REQUESTS.ALL", 0x0, false},
 	{"UNC_ARB_TRK_REQUESTS.ALL", 0x0, false},
 	{"UNC_CLOCK.SOCKET", 0x0, false},
@@ -3091,8 +3091,8 @@ static const pki_metric_event hsw_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c7-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* haswellx: hsx-metrics.json */
@@ -3981,7 +3981,7 @@ static const pki_metric_event hsx_metric_events[] = {
 	{"OTHER_ASSISTS.ANY_WB_ASSIST", 0x40c1, true},
 	{"RESOURCE_STALLS.SB", 0x8a2, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_C_CLOCKTICKS", 0x0, false},
 	{"UNC_C_TOR_INSERTS.MISS_OPCODE/filter_opc=0x182/", 0x0, false},
 	{"UNC_C_TOR_OCCUPANCY.MISS_OPCODE/filter_opc=0x182,thresh=1/", 0x0, false},
@@ -4025,8 +4025,8 @@ static const pki_metric_event hsx_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c7-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* broadwell: bdw-metrics.json */
@@ -4840,7 +4840,7 @@ static const pki_metric_event bdw_metric_events[] = {
 	{"OTHER_ASSISTS.ANY_WB_ASSIST", 0x40c1, true},
 	{"RESOURCE_STALLS.SB", 0x8a2, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_ARB_COH_TRK_REQUESTS.ALL", 0x0, false},
 	{"UNC_ARB_TRK_REQUESTS.ALL", 0x0, false},
 	{"UNC_CLOCK.SOCKET", 0x0, false},
@@ -4872,8 +4872,8 @@ static const pki_metric_event bdw_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c7-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* broadwellx: bdx-metrics.json */
@@ -5899,7 +5899,7 @@ static const pki_metric_event bdx_metric_events[] = {
 	{"OTHER_ASSISTS.ANY_WB_ASSIST", 0x40c1, true},
 	{"RESOURCE_STALLS.SB", 0x8a2, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_C_CLOCKTICKS", 0x0, false},
 	{"UNC_C_TOR_INSERTS.MISS_OPCODE/filter_opc=0x182/", 0x0, false},
 	{"UNC_C_TOR_OCCUPANCY.MISS_OPCODE/filter_opc=0x182,thresh=1/", 0x0, false},
@@ -5948,8 +5948,8 @@ static const pki_metric_event bdx_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c7-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* broadwellde: bdwde-metrics.json */
@@ -6757,7 +6757,7 @@ static const pki_metric_event bdwde_metric_events[] = {
 	{"OTHER_ASSISTS.ANY_WB_ASSIST", 0x40c1, true},
 	{"RESOURCE_STALLS.SB", 0x8a2, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_M_CAS_COUNT.RD", 0x0, false, "uncore_imc/event=0x4,umask=0x3/"},
 	{"UNC_M_CAS_COUNT.WR", 0x0, false, "uncore_imc/event=0x4,umask=0xc/"},
 	{"UOPS_DISPATCHED_PORT.PORT_0", 0x1a1, true},
@@ -6789,8 +6789,8 @@ static const pki_metric_event bdwde_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c7-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* skylakex: skx-metrics.json */
@@ -8241,7 +8241,7 @@ static const pki_metric_event skx_metric_events[] = {
 	{"PARTIAL_RAT_STALLS.SCOREBOARD", 0x159, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf32, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x0,umask=0x0/"},
 	{"UNC_CHA_REQUESTS.READS_LOCAL", 0x0, false, "uncore_cha/event=0x50,umask=0x1/"},
 	{"UNC_CHA_REQUESTS.READS_REMOTE", 0x0, false, "uncore_cha/event=0x50,umask=0x2/"},
@@ -8309,8 +8309,8 @@ static const pki_metric_event skx_metric_events[] = {
 	{"cycles-t", 0x10000003c, true},
 	{"el-start", 0x1c8, true},
 	{"imc_0/event=0x0/", 0x0, false},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 };
 
@@ -9811,7 +9811,7 @@ static const pki_metric_event clx_metric_events[] = {
 	{"ROB_MISC_EVENTS.PAUSE_INST", 0x40cc, true},
 	{"RS_EVENTS.EMPTY_CYCLES", 0x15e, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf32, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x0,umask=0x0/"},
 	{"UNC_CHA_REQUESTS.READS_LOCAL", 0x0, false, "uncore_cha/event=0x50,umask=0x1/"},
 	{"UNC_CHA_REQUESTS.READS_REMOTE", 0x0, false, "uncore_cha/event=0x50,umask=0x2/"},
@@ -9882,8 +9882,8 @@ static const pki_metric_event clx_metric_events[] = {
 	{"cycles-t", 0x10000003c, true},
 	{"el-start", 0x1c8, true},
 	{"imc_0/event=0x0/", 0x0, false},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 };
 
@@ -11412,7 +11412,7 @@ static const pki_metric_event icx_metric_events[] = {
 	{"SQ_MISC.BUS_LOCK", 0x10f4, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf32, true},
 	{"TOPDOWN.SLOTS", 0x400, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x0,umask=0x0/"},
 	{"UNC_CHA_DIR_UPDATE.HA", 0x0, false, "uncore_cha/event=0x54,umask=0x1/"},
 	{"UNC_CHA_DIR_UPDATE.TOR", 0x0, false, "uncore_cha/event=0x54,umask=0x2/"},
@@ -11481,8 +11481,8 @@ static const pki_metric_event icx_metric_events[] = {
 	{"cycles-ct", 0x30000003c, true},
 	{"cycles-t", 0x10000003c, true},
 	{"el-start", 0x1c8, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 };
 
@@ -12750,7 +12750,7 @@ static const pki_metric_event tgl_metric_events[] = {
 	{"SQ_MISC.BUS_LOCK", 0x10f4, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf32, true},
 	{"TOPDOWN.SLOTS", 0x400, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_ARB_DAT_OCCUPANCY.RD", 0x0, false},
 	{"UNC_ARB_DAT_OCCUPANCY.RD/cmask=1/", 0x0, false},
 	{"UNC_ARB_TRK_OCCUPANCY.RD", 0x0, false},
@@ -12790,8 +12790,8 @@ static const pki_metric_event tgl_metric_events[] = {
 	{"cycles-ct", 0x30000003c, true},
 	{"cycles-t", 0x10000003c, true},
 	{"el-start", 0x1c8, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 };
 
@@ -14143,7 +14143,7 @@ static const pki_metric_event rkl_metric_events[] = {
 	{"SQ_MISC.BUS_LOCK", 0x10f4, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf32, true},
 	{"TOPDOWN.SLOTS", 0x400, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_ARB_COH_TRK_REQUESTS.ALL", 0x0, false},
 	{"UNC_ARB_DAT_OCCUPANCY.RD", 0x0, false},
 	{"UNC_ARB_DAT_OCCUPANCY.RD/cmask=1/", 0x0, false},
@@ -14183,8 +14183,8 @@ static const pki_metric_event rkl_metric_events[] = {
 	{"cycles-ct", 0x30000003c, true},
 	{"cycles-t", 0x10000003c, true},
 	{"el-start", 0x1c8, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 };
 
@@ -15860,7 +15860,7 @@ static const pki_metric_event emr_metric_events[] = {
 	{"SQ_MISC.BUS_LOCK", 0x102c, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf40, true},
 	{"TOPDOWN.SLOTS", 0x400, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x1,umask=0x0/"},
 	{"UNC_CHA_DIR_UPDATE.HA", 0x0, false, "uncore_cha/event=0x54,umask=0x1/"},
 	{"UNC_CHA_DIR_UPDATE.TOR", 0x0, false, "uncore_cha/event=0x54,umask=0x2/"},
@@ -15934,8 +15934,8 @@ static const pki_metric_event emr_metric_events[] = {
 	{"cycles", 0x3c, true},
 	{"cycles-ct", 0x30000003c, true},
 	{"cycles-t", 0x10000003c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"tx-start", 0x1c9, true},
 	{"uncore_cha_0/event=0x1/", 0x0, false},
 };
@@ -16755,7 +16755,7 @@ static const pki_metric_event srf_metric_events[] = {
 	{"TOPDOWN_FE_BOUND.OTHER", 0x8071, true},
 	{"TOPDOWN_FE_BOUND.PREDECODE", 0x471, true},
 	{"TOPDOWN_RETIRING.ALL_P", 0x72, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x1,umask=0x0/"},
 	{"UNC_CHA_REQUESTS.READS_LOCAL", 0x0, false, "uncore_cha/event=0x50,umask=0x1/"},
 	{"UNC_CHA_REQUESTS.READS_REMOTE", 0x0, false, "uncore_cha/event=0x50,umask=0x2/"},
@@ -16797,8 +16797,8 @@ static const pki_metric_event srf_metric_events[] = {
 	{"cstate_module/c6-residency/", 0x0, false},
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* grandridge: grr-metrics.json */
@@ -17551,7 +17551,7 @@ static const pki_metric_event grr_metric_events[] = {
 	{"TOPDOWN_FE_BOUND.OTHER", 0x8071, true},
 	{"TOPDOWN_FE_BOUND.PREDECODE", 0x471, true},
 	{"TOPDOWN_RETIRING.ALL_P", 0x72, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_CHA_CLOCKTICKS", 0x0, false, "uncore_cha/event=0x1,umask=0x0/"},
 	{"UNC_CHA_TOR_INSERTS.IA_MISS_CRD", 0x0, false, "uncore_cha/event=0x35,umask=0xc80ffe01/"},
 	{"UNC_CHA_TOR_INSERTS.IA_MISS_CRD_PREF", 0x0, false, "uncore_cha/event=0x35,umask=0xc88ffe01/"},
@@ -17576,8 +17576,8 @@ static const pki_metric_event grr_metric_events[] = {
 	{"cstate_module/c6-residency/", 0x0, false},
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* meteorlake: mtl-metrics.json, Unit cpu_core */
@@ -18857,7 +18857,7 @@ static const pki_metric_event mtl_rwc_metric_events[] = {
 	{"SQ_MISC.BUS_LOCK", 0x102c, true},
 	{"SW_PREFETCH_ACCESS.T0:u0xf", 0xf40, true},
 	{"TOPDOWN.SLOTS", 0x400, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UNC_ARB_DAT_OCCUPANCY.RD", 0x0, false},
 	{"UNC_ARB_DAT_OCCUPANCY.RD/cmask=1/", 0x0, false},
 	{"UNC_CLOCK.SOCKET", 0x0, false},
@@ -18906,8 +18906,8 @@ static const pki_metric_event mtl_rwc_metric_events[] = {
 	{"cstate_pkg/c8-residency/", 0x0, false},
 	{"cstate_pkg/c9-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 };
 
 /* meteorlake: mtl-metrics.json, Unit cpu_atom */
@@ -19403,7 +19403,7 @@ static const pki_metric_event mtl_cmt_metric_events[] = {
 	{"TOPDOWN_FE_BOUND.OTHER", 0x8071, true},
 	{"TOPDOWN_FE_BOUND.PREDECODE", 0x471, true},
 	{"TOPDOWN_RETIRING.ALL_P", 0x72, true},
-	{"TSC", 0x0, false},
+	{"TSC", 0x0, false, "msr/tsc/"},
 	{"UOPS_RETIRED.FPDIV", 0x8c2, true},
 	{"UOPS_RETIRED.IDIV", 0x10c2, true},
 	{"UOPS_RETIRED.MS", 0x1c2, true},
@@ -21348,9 +21348,9 @@ static const pki_metric_event gnr_metric_events[] = {
 	{"cstate_pkg/c2-residency/", 0x0, false},
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
-	{"msr/tsc/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
+	{"msr/tsc/", 0x0, false, "msr/tsc/"},
 	{"pcu_0/UNC_P_CLOCKTICKS/", 0x0, false},
 	{"power/energy-pkg/", 0x0, false},
 	{"power/energy-ram/", 0x0, false},
@@ -22829,10 +22829,10 @@ static const pki_metric_event lnl_lnc_metric_events[] = {
 	{"cstate_pkg/c2-residency/", 0x0, false},
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"msr/tsc,cpu=cpu_core/", 0x0, false},
-	{"msr/tsc/", 0x0, false},
+	{"msr/tsc/", 0x0, false, "msr/tsc/"},
 	{"power/energy-pkg/", 0x0, false},
 };
 
@@ -24841,10 +24841,10 @@ static const pki_metric_event arl_lnc_metric_events[] = {
 	{"cstate_pkg/c6-residency/", 0x0, false},
 	{"cstate_pkg/c8-residency/", 0x0, false},
 	{"cycles", 0x3c, true},
-	{"msr/aperf/", 0x0, false},
-	{"msr/smi/", 0x0, false},
+	{"msr/aperf/", 0x0, false, "msr/aperf/"},
+	{"msr/smi/", 0x0, false, "msr/smi/"},
 	{"msr/tsc,cpu=cpu_core/", 0x0, false},
-	{"msr/tsc/", 0x0, false},
+	{"msr/tsc/", 0x0, false, "msr/tsc/"},
 	{"power/energy-pkg/", 0x0, false},
 };
 

@@ -170,15 +170,20 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 	return 0;
 }
 
-/* Uncore event name as spec says (uncore_cha/event=..,umask=../), one evsel
- * per instance of its PMU (uncore_cha_0 ...), each called name: the
- * engine sums them and counts them for source_count. */
+/* Uncore event name as spec says (uncore_cha/event=..,umask=../, msr/tsc/),
+ * one evsel per instance of its PMU (uncore_cha_0 ...), each called name
+ * (msr/tsc/ is its own): the engine sums them and counts them for
+ * source_count. */
 static int add_uncore(pk_evlist *l, const pk_pmus *pmus, const char *name, const char *spec,
 		      pk_error *err)
 {
 	char *text = NULL;
 	size_t n = strlen(spec);
-	if (asprintf(&text, "%.*s,name=%s/", (int)(n - 1), spec, name) < 0)
+	if (strchr(name, '/')) /* msr/tsc/: its own name */
+		text = strdup(spec);
+	else if (asprintf(&text, "%.*s,name=%s/", (int)(n - 1), spec, name) < 0)
+		text = NULL;
+	if (!text)
 		return pk_err(err, -ENOMEM, "out of memory");
 	int r = pk_evlist_parse(l, pmus, text, NULL, err);
 	free(text);

@@ -13,7 +13,8 @@ others differ: perf 6.1's older formulas, #has_pmem, uncore and MSR
 events. #has_pmem (none on this machine): Cascade Lake's and Ice Lake-X's
 tma_dram_bound is perf 6.1's tma_dram_bound + tma_pmm_bound. A per-second
 metric (duration_time, seconds) against each tool's duration_time, and
-source_count over four CHA PMUs (Cascade Lake's uncore_frequency).
+source_count over four CHA PMUs (Cascade Lake's uncore_frequency), and
+Cascade Lake's metrics over the TSC times each tool's seconds.
 
   metrics_perf61_intel.py SRCDIR PMUKIT
 Exit 77 (skipped) without perf 6.1 or a mount namespace."""
@@ -209,6 +210,45 @@ def source_count(src, pk):
     return bad
 
 
+# Cascade Lake metrics over the TSC (msr/tsc/) and the run's seconds:
+# Average_Frequency = THREAD / REF_TSC * TSC / 1e9 / duration_time
+TIMED = ["tma_contested_accesses", "tma_data_sharing", "tma_false_sharing", "tma_l3_hit_latency",
+         "tma_remote_cache"]
+
+
+def timed(src, pk):
+    """Metrics that scale by the run's seconds (the TSC-based frequency)
+    print other values for two runs of other lengths: each value times its
+    tool's duration_time (-e duration_time) is the same for perf 6.1 and
+    pmukit, within 1%, on Cascade Lake (the same formulas in both tables).
+    pmukit refused them before (TSC: not a core PMU event)."""
+    tmp, stub = oracle61.prepare(src, "pk-metrics61-tsc-")
+    if not tmp:
+        return 0
+    zero = os.path.join(tmp, "zero")
+    with open(zero, "w") as f:
+        f.write("times enabled=1000000 running=1000000\n")
+    metrics_perf61.CPUS["skylake"] = "GenuineIntel-6-55-7"
+    opts = ("-x,", "-e", "duration_time")
+    logs = [os.path.join(tmp, n + ".log") for n in ("perf", "pmukit")]
+    for tool, log in zip(("perf", pk), logs):
+        metrics_perf61.run(src, "skylake", tool, TIMED, zero, log, stub, opts=opts)
+    counts = metrics_perf61.counts_file(tmp, logs, None)
+    got = []
+    for tool, log in zip(("perf", pk), logs):
+        _, out = metrics_perf61.run(src, "skylake", tool, TIMED, counts, log, stub, opts=opts)
+        dur = [float(l.split(",")[0]) for l in out.splitlines() if ",duration_time," in l]
+        vals = metrics_perf61.values(out)
+        got.append({m: float(vals[m]) * dur[0] / 1e9 for m in TIMED if m in vals and dur})
+    bad = 0
+    for m in TIMED:
+        a, b = got[0].get(m), got[1].get(m)
+        ok = a is not None and b is not None and abs(a - b) <= abs(a) / 100
+        bad += not ok
+        print(f"{'ok' if ok else 'FAIL'}: GenuineIntel-6-55-7 {m} x seconds: perf {a} pmukit {b}")
+    return bad
+
+
 def main():
     src, pk = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     r = metrics_perf61.check_cases(src, pk, CASES, "pk-metrics61-intel-")
@@ -218,6 +258,7 @@ def main():
     print(f"{bad} failed (#has_pmem)")
     bad += per_second(src, pk)
     bad += source_count(src, pk)
+    bad += timed(src, pk)
     return 1 if r or bad else 0
 
 
