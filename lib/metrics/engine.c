@@ -9,17 +9,24 @@
  *            durations from #wall_ns, #midr_ge_0x<MIDR> from #midr
  *   EVENT    a count found by event name (event_ref: resolved once to a
  *            symbolic type/config or kept as a name)
+ *   SOURCES  source_count(EV) (the parser's "#source_count(EV)"): how many
+ *            PMU instances EV's value was summed from (perf's rule)
  * Rows may refer to rows defined later; cycles are refused when compiling,
  * so evaluation terminates.
  *
  * Evaluating row R for anchor count A: EVENT references take the first
  * counted count of A's bucket (key) matching the name, on A's PMU and with
- * A's exclude bits unless the event is a software one (the clocks). A missing count, literal or metric is NaN, which
+ * A's exclude bits unless the event is a software one (the clocks). An
+ * event on a PMU that is neither core nor software (uncore: cha_0..cha_N)
+ * pairs with any anchor of the bucket, and its counts on every instance of
+ * that PMU (the name without its _N) are summed, as perf merges them; their
+ * number is source_count. A missing count, literal or metric is NaN, which
  * propagates through the arithmetic: a NaN result makes the row "not
  * computable" (no value), never an error; a branch of `if` not taken does
  * not matter. */
 #include <pmukit/metrics.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +39,7 @@
 #include "events/names.h"
 #include "pmu/cpuid_internal.h"
 
-typedef enum ref_kind { REF_EVENT, REF_METRIC, REF_LITERAL, REF_THIS } ref_kind;
+typedef enum ref_kind { REF_EVENT, REF_METRIC, REF_LITERAL, REF_THIS, REF_SOURCES } ref_kind;
 
 typedef struct bound_ref {
 	ref_kind kind;
@@ -166,6 +173,9 @@ static int compile_err(pk_error *err, const row *r, const pk_expr *x, size_t ref
 			 "metric %s: %s '%s'", r->def.name, what, pk_expr_ref(x, ref));
 }
 
+/* The parser's spelling of source_count(EV): SOURCES EV ")". */
+#define SOURCES "#source_count("
+
 /* Binds the references of x (formula or threshold of row ri). */
 static int bind_refs(pk_metric_table *t, size_t ri, const pk_expr *x, bound_ref **out,
 		     bool threshold, pk_error *err)
@@ -189,6 +199,15 @@ static int bind_refs(pk_metric_table *t, size_t ri, const pk_expr *x, bound_ref 
 				return compile_err(err, r, x, i, "refers to itself:");
 			b->kind = REF_METRIC;
 			b->idx = (size_t)m;
+		} else if (!strncasecmp(name, SOURCES, strlen(SOURCES))) {
+			char ev[512];
+			snprintf(ev, sizeof(ev), "%.*s", (int)(strlen(name) - strlen(SOURCES) - 1),
+				 name + strlen(SOURCES));
+			long e = intern_event(t, ev);
+			if (e < 0)
+				return pk_err(err, -ENOMEM, "out of memory");
+			b->kind = REF_SOURCES;
+			b->idx = (size_t)e;
 		} else if (name[0] == '#') {
 			b->kind = REF_LITERAL;
 		} else {
@@ -414,20 +433,56 @@ static unsigned exclude_bits(const pk_evsel *e)
 	       (unsigned)a->exclude_idle << 4;
 }
 
-static const pk_metric_count *find_count(const pk_metric_counts *in, long anchor,
-					 const event_ref *r)
+/* A PMU whose instances perf merges (uncore_cha_0..N): neither core nor
+ * software; its counts pair with any anchor. */
+static bool merged_pmu(const pk_evsel *e)
 {
-	const pk_metric_count *a = anchor >= 0 ? &in->v[anchor] : NULL;
+	const pk_pmu *p = pk_evsel_pmu(e);
+	return p && p->kind == PK_PMU_OTHER && p->name;
+}
+
+/* Instances of one PMU: the same name once a trailing _N is dropped. */
+static bool same_family(const pk_evsel *a, const pk_evsel *b)
+{
+	const char *x = pk_evsel_pmu(a)->name, *y = pk_evsel_pmu(b)->name;
+	size_t nx = strlen(x), ny = strlen(y);
+	while (nx && isdigit((unsigned char)x[nx - 1]))
+		nx--;
+	while (ny && isdigit((unsigned char)y[ny - 1]))
+		ny--;
+	return nx == ny && !strncmp(x, y, nx);
+}
+
+static bool pairs_with(const pk_metric_count *c, const pk_metric_count *a, const event_ref *r)
+{
+	return !a || r->software || merged_pmu(c->evsel) ||
+	       (same_pmu(c->evsel, a->evsel) && exclude_bits(c->evsel) == exclude_bits(a->evsel));
+}
+
+/* The value of event r for anchor (-1: any) into *value, and how many
+ * counts it was summed from (0: none; 1 unless on a merged PMU). */
+static size_t event_value(const pk_metric_counts *in, long anchor, const event_ref *r,
+			  double *value)
+{
+	const pk_metric_count *a = anchor >= 0 ? &in->v[anchor] : NULL, *first = NULL;
+	size_t n = 0;
 	for (size_t i = 0; i < in->nr; i++) {
 		const pk_metric_count *c = &in->v[i];
 		if (!c->counted || !c->evsel || (a && c->key != a->key) ||
-		    !event_matches(r, c->evsel))
+		    !event_matches(r, c->evsel) || !pairs_with(c, a, r))
 			continue;
-		if (!a || r->software ||
-		    (same_pmu(c->evsel, a->evsel) && exclude_bits(c->evsel) == exclude_bits(a->evsel)))
-			return c;
+		if (!first) {
+			first = c;
+			*value = c->value;
+			n = 1;
+			if (!merged_pmu(c->evsel))
+				return 1;
+		} else if (merged_pmu(c->evsel) && same_family(c->evsel, first->evsel)) {
+			*value += c->value;
+			n++;
+		}
 	}
-	return NULL;
+	return n;
 }
 
 /* Literals derived from the caller's: Intel's durations from the wall time
@@ -485,7 +540,8 @@ static void ref_values(const pk_metric_table *t, const pk_expr *x, const bound_r
 {
 	for (size_t i = 0; i < pk_expr_nr_refs(x); i++) {
 		const bound_ref *b = &refs[i];
-		const pk_metric_count *c;
+		size_t n;
+		double v;
 		vals[i] = NAN;
 		switch (b->kind) {
 		case REF_THIS:
@@ -499,12 +555,13 @@ static void ref_values(const pk_metric_table *t, const pk_expr *x, const bound_r
 		case REF_LITERAL:
 			find_literal(in, b->name, &vals[i]);
 			break;
-		case REF_EVENT:
-			c = find_count(in, anchor, &t->ev[b->idx]);
-			if (c)
-				vals[i] = c->value;
-			else /* perf's tool values (duration_time) may come as literals */
+		case REF_EVENT: /* perf's tool values (duration_time) may come as literals */
+			if (!event_value(in, anchor, &t->ev[b->idx], &vals[i]))
 				find_literal(in, b->name, &vals[i]);
+			break;
+		case REF_SOURCES:
+			n = event_value(in, anchor, &t->ev[b->idx], &v);
+			vals[i] = n ? (double)n : NAN;
 			break;
 		}
 	}

@@ -13,6 +13,9 @@
  *   primary := number | name | '(' expr ')' | func '(' expr { ',' expr } ')'
  *   func    := min | max (two or more arguments) | d_ratio (two)
  *              | has_event (one: 1 when its argument has a value, else 0)
+ *              | source_count '(' name ')'  (perf's: how many PMU instances
+ *                the event's counts came from, cha_0..cha_N), a reference
+ *                of its own, spelled "#source_count(name)" in refs[]
  * Names: a letter, '_' or '#' first, then letters, digits, '_', '.', ':';
  * '\' takes the next character literally (perf writes topdown\-fe\-bound);
  * '@' starts a verbatim part up to the next '@' (cpu_core@EVENT\,cmask\=1@).
@@ -265,6 +268,41 @@ static int parse_call(parser *p, op o, size_t at)
 	return acc;
 }
 
+static int ref_node(parser *p, char *name, size_t at)
+{
+	int ref = intern_ref(p, name, at);
+	int n = ref < 0 ? -1 : add_node(p, OP_REF, -1, -1, -1);
+	if (n >= 0)
+		p->e->n[n].ref = ref;
+	return n;
+}
+
+/* source_count(EVENT): the cursor is on '('. One reference, named
+ * "#source_count(EVENT)" (a literal's spelling: callers that collect a
+ * formula's events skip it; the engine answers it from EVENT's counts). */
+static int parse_source_count(parser *p, size_t at)
+{
+	p->i++;
+	skip_space(p);
+	if (!name_start(p->s[p->i]) || p->s[p->i] == '#')
+		return fail(p, p->i, "source_count takes an event's name");
+	char *ev = read_name(p);
+	if (!ev)
+		return -1;
+	skip_space(p);
+	if (!take(p, ")")) {
+		free(ev);
+		return fail(p, p->i, "expected ')' after source_count's event");
+	}
+	pk_strbuf sb = {0};
+	pki_sb_addf(&sb, "#source_count(%s)", ev);
+	free(ev);
+	char *name = pki_sb_steal(&sb);
+	if (!name)
+		return fail(p, at, "out of memory");
+	return ref_node(p, name, at);
+}
+
 static int parse_primary(parser *p)
 {
 	skip_space(p);
@@ -296,6 +334,10 @@ static int parse_primary(parser *p)
 			free(name);
 			return parse_call(p, funcs[f].op, at);
 		}
+	if (p->s[p->i] == '(' && !strcmp(name, "source_count")) {
+		free(name);
+		return parse_source_count(p, at);
+	}
 	if (!strcmp(name, "smt_on")) {
 		free(name);
 		name = strdup("#smt_on");
@@ -306,11 +348,7 @@ static int parse_primary(parser *p)
 		free(name);
 		return fail(p, at, "'#' must be followed by a literal's name");
 	}
-	int ref = intern_ref(p, name, at);
-	int n = ref < 0 ? -1 : add_node(p, OP_REF, -1, -1, -1);
-	if (n >= 0)
-		p->e->n[n].ref = ref;
-	return n;
+	return ref_node(p, name, at);
 }
 
 static int parse_unary(parser *p)

@@ -15,8 +15,8 @@ Invariants (what a row is, from a file's entry):
 - the formula is the MetricExpr with every reference to another metric of
   the same CPU inlined in parentheses (perf evaluates a reference without
   its ScaleUnit), `PMU@EVENT\\,cmask\\=0xN@` written EVENT:cN (edge :e1,
-  inv :i1), `cpu@EVENT@` written EVENT, duration_time written #wall_ns (both
-  nanoseconds), strcmp_cpuid_str(MIDR) written #midr_ge_MIDR (the engine
+  inv :i1), `cpu@EVENT@` written EVENT, duration_time written #duration_s (perf's
+  metrics take duration_time in seconds: its count, ns, scaled by 1e-9), strcmp_cpuid_str(MIDR) written #midr_ge_MIDR (the engine
   answers it from the CPU's MIDR, as perf at run time: so one directory is
   one table, Neoverse N2 and V2 share theirs), and the ScaleUnit's factor applied ("100%" ->
   100 * ( expr ), unit "%"; "1MPKI" -> unit "MPKI"): a row's value is what
@@ -36,7 +36,11 @@ Invariants (what a row is, from a file's entry):
   topdown-* events named PERF_METRICS.* as Intel's tables name them, the
   TSX sysfs events (cycles-t, ...) by the kernel's encodings; an event
   entry with a Unit other than the table's (uncore, the other core) is no
-  core event; source_count(EV) becomes the literal #source_count.
+  core event (an uncore Unit's event of EventCode and UMask only, CHA, iMC,
+  M2M, IRP, PCU, UPI, gets its text on that PMU: uncore_cha/event=..,umask=../,
+  which stat -M opens on every instance; the msr PMU's msr/EVENT/ and TSC,
+  msr/tsc/, too); source_count(EV) is kept as perf writes it (the engine counts
+  the PMU instances EV's counts came from).
 
   gen_perf_json.py DATA_DIR OUT.c           write
   gen_perf_json.py DATA_DIR OUT.c --check   exit 1 when OUT.c differs
@@ -105,7 +109,8 @@ TOPDOWN = {"topdown-retiring": "RETIRING", "topdown-bad-spec": "BAD_SPECULATION"
            "topdown-heavy-ops": "HEAVY_OPERATIONS", "topdown-br-mispredict": "BRANCH_MISPREDICTS",
            "topdown-fetch-lat": "FETCH_LATENCY", "topdown-mem-bound": "MEMORY_BOUND"}
 CORE_PMUS = {"cpu", "cpu_core", "cpu_atom"}
-KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "strcmp_cpuid_str", "smt_on"}
+KEYWORDS = {"if", "else", "d_ratio", "min", "max", "has_event", "source_count", "strcmp_cpuid_str",
+            "smt_on"}
 NAME = re.compile(r"(?<![A-Za-z0-9_.:\\])[A-Za-z_#](?:[A-Za-z0-9_.:]|\\.)*(?:@[^@]*@[A-Za-z0-9_.:]*)?")
 
 
@@ -118,15 +123,15 @@ def load(data, d, kind):
     """The metric entries (Arm's merged with sbsa.json) and events by
     lower-case name of directory d; of a hybrid's ("intel:cpu_atom") the
     entries of that Unit (cpu_core's also those without one: C-states, SMI),
-    and its events (another Unit's: no core event)."""
+    and its events (another Unit's: no core event; the UNCORE Units')."""
     entries, events = [], {}
     unit = kind.partition(":")[2] or None
     mine = None if unit in (None, "cpu_core") else unit  # no Unit: the P-core's (perf's "cpu")
     for f in sorted(os.listdir(os.path.join(data, d))):
         for e in read(os.path.join(data, d, f)):
             if "EventName" in e:
-                if kind.startswith("intel") and e.get("Unit") != unit:
-                    continue  # uncore, or the other core's
+                if kind.startswith("intel") and e.get("Unit") not in (unit, *UNCORE):
+                    continue  # other uncore, or the other core's
                 events[e["EventName"].lower()] = e
             elif ("MetricName" in e and e.get("Unit") in (unit, mine)) or ("ArchStdEvent" in e and f != "events.json"):
                 entries.append(e)
@@ -185,11 +190,6 @@ def decide_cpuid(expr):
     return re.sub(r"(#midr_ge_0x[0-9a-f]+)\s*\^\s*1\b", r"(1 - \1)", expr)
 
 
-def source_count(expr):
-    """perf's source_count(EV) (the number of uncore PMUs EV is summed
-    over) as the literal #source_count, which no caller supplies: the
-    metrics using it name uncore events, which stat -M refuses anyway."""
-    return re.sub(r"source_count\([^()]*\)", "#source_count", expr)
 
 
 class Cpu:
@@ -205,7 +205,7 @@ class Cpu:
         """The unscaled formula of metric name, references inlined."""
         if depth > 16:
             raise SystemExit(f"{name}: metric references nest too deep (a cycle?)")
-        text = source_count(decide_cpuid(self.by_name[name]["MetricExpr"]))
+        text = decide_cpuid(self.by_name[name]["MetricExpr"])
         return NAME.sub(lambda t: self.token(t.group(0), depth), text)
 
     def token(self, tok, depth):
@@ -214,7 +214,7 @@ class Cpu:
         if tok in self.by_name:
             return "( " + self.expr(tok, depth + 1) + " )"
         if tok == "duration_time":
-            return "#wall_ns"
+            return "#duration_s"
         if "@" in tok:
             tok = pmu_event(tok)
         if parser_name(tok) in TOPDOWN:
@@ -247,6 +247,8 @@ def encode(name, events, kind):
     base, *mods = name.split(":")
     if kind.startswith("intel") and name in INTEL_SYSFS:
         return INTEL_SYSFS[name]
+    if kind.startswith("intel") and events.get(base, {}).get("Unit") in UNCORE:
+        return None
     if kind.startswith("intel"):
         # perf's files leave out a zero EventCode or UMask (the fixed counters')
         perfmon = {k: dict({"EventCode": "0x00", "UMask": "0x00"}, **v) for k, v in events.items()}
@@ -269,6 +271,33 @@ def encode(name, events, kind):
         else:
             raise SystemExit(f"{name}: modifier '{m}' not known to the generator")
     return cfg
+
+
+# Intel's uncore Units whose events pmukit opens on every instance of the
+# PMU (uncore_cha_0 ... as perf): perf's PMU name for the Unit; an event
+# with a field beyond EventCode and UMask stays unopened (spec NULL).
+UNCORE = {"CHA": "uncore_cha", "iMC": "uncore_imc", "M2M": "uncore_m2m", "IRP": "uncore_irp",
+          "PCU": "uncore_pcu", "UPI": "uncore_upi"}
+UNCORE_FIELDS = {"BriefDescription", "PublicDescription", "EventName", "Unit", "EventCode", "UMask",
+                 "Counter", "PerPkg", "Experimental", "Deprecated", "SampleAfterValue", "Errata"}
+
+
+# Events of one-instance PMUs that metrics name by their sysfs alias
+# (perf's msr PMU; TSC is its tsc): opened as written.
+SYSFS_ALIAS = re.compile(r"msr/[a-z0-9_-]+/")
+
+
+def uncore_spec(name, events, kind):
+    """perf's event text for an Intel uncore event of a Unit in UNCORE
+    (uncore_cha/event=0x0,umask=0x0/), the msr PMU's events (msr/tsc/,
+    TSC), or None."""
+    if name == "TSC" or SYSFS_ALIAS.fullmatch(name):
+        return "msr/tsc/" if name == "TSC" else name
+    e = events.get(name) if kind.startswith("intel") else None
+    if not e or e.get("Unit") not in UNCORE or set(e) - UNCORE_FIELDS:
+        return None
+    code, umask = int(e.get("EventCode", "0"), 16), int(e.get("UMask", "0"), 16)
+    return f"{UNCORE[e['Unit']]}/event={code:#x},umask={umask:#x}/"
 
 
 def gen_cpu(data, d, cname, kind):
@@ -295,8 +324,10 @@ def gen_cpu(data, d, cname, kind):
     out.append(f"static const pki_metric_event {cname}_metric_events[] = {{")
     for name in sorted(cpu.used):
         cfg = encode(name, events, kind)
+        spec = uncore_spec(name, events, kind) if cfg is None else None
         out.append(f"\t{{{gen_intel.c_str(name)}, {cfg if cfg is not None else 0:#x}, "
-                   f"{'true' if cfg is not None else 'false'}}},")
+                   f"{'true' if cfg is not None else 'false'}"
+                   f"{', ' + gen_intel.c_str(spec) if spec else ''}}},")
     out.append("};")
     return "\n".join(out)
 

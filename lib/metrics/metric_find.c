@@ -62,6 +62,15 @@ bool pk_metric_named(const pk_metric_def *row, const char *name)
 	return false;
 }
 
+const char *pki_metric_event_spec(const pk_cpuid *id, const char *pmu, const char *event)
+{
+	const pki_metric_cpu_table *t = id ? table_of(id, pmu) : NULL;
+	for (size_t i = 0; t && i < t->nr_events; i++)
+		if (!strcmp(t->events[i].name, event))
+			return t->events[i].core ? NULL : t->events[i].spec;
+	return NULL;
+}
+
 int pk_metric_event_config(const pk_cpuid *id, const char *pmu, const char *event,
 			   uint64_t *config, pk_error *err)
 {

@@ -7,7 +7,8 @@
  * Invariants: a table's rows are sorted by name (case-insensitively); every
  * event name a formula uses has exactly one entry in its events, `core`
  * false when it is no core PMU event (uncore, MSR, energy): a metric naming
- * one cannot be opened on the core PMU. */
+ * one cannot be opened on the core PMU, but on its uncore PMU when `spec`
+ * says how. */
 #ifndef PK_METRIC_TABLES_H
 #define PK_METRIC_TABLES_H
 #include <stdbool.h>
@@ -20,6 +21,9 @@ typedef struct pki_metric_event {
 	const char *name;          /* as pk_expr_ref gives it (unescaped) */
 	uint64_t config;           /* raw config on the core PMU */
 	bool core;                 /* false: not a core PMU event */
+	const char *spec;          /* not core: the event as perf writes it on its
+				      uncore PMU ("uncore_cha/event=0x36,umask=0x21/",
+				      every instance), NULL when pmukit cannot open it */
 } pki_metric_event;
 
 typedef struct pki_metric_cpu_table {
@@ -37,6 +41,10 @@ typedef struct pki_metric_cpu_table {
 
 /* The group perf lists (and -M takes) for the metrics of no group. */
 #define PKI_METRIC_NO_GROUP "No_group"
+
+/* The spec of a metric event that is no core event but opens on an uncore
+ * PMU (pki_metric_event.spec) in id's table for core PMU pmu, or NULL. */
+const char *pki_metric_event_spec(const pk_cpuid *id, const char *pmu, const char *event);
 
 extern const pki_metric_cpu_table pki_metric_intel[];
 extern const size_t pki_metric_intel_nr;

@@ -14,7 +14,9 @@
  * PERF_METRICS events need a slots leader); unless --metric-no-merge, a
  * metric whose events are all in an earlier metric's own group is counted
  * in that group (perf's merge) and printed on the first of its events
- * there; an event that is no core event (uncore, MSR) fails the setup
+ * there; an uncore event the table says how to open (CHA, iMC, ...) is
+ * opened on every instance of its PMU, after the core group and outside
+ * it; any other event that is no core event (MSR, energy) fails the setup
  * naming the metric and the event. A metric of no event counts
  * duration_time (perf's rule) when it merges into no group. Without a core
  * PMU (a VM without PMU virtualization) the metrics still resolve in the
@@ -31,6 +33,7 @@
 #include <pmukit/topdown.h>
 
 #include "events/evlist_internal.h"
+#include "metrics/metric_tables.h"
 #include "topdown/td_internal.h"
 
 #include <errno.h>
@@ -49,6 +52,8 @@ typedef struct mg_metric {
 	bool owns;                 /* the group is its own */
 	char **ev;                 /* during setup: its events' names and configs */
 	uint64_t *cfg;
+	const char **spec;         /* and for an uncore event its text on that PMU
+				    * (every instance), else NULL */
 	size_t nev;
 	char *label;               /* perf's metric unit: "%  tma_retiring", or the name */
 	char *needs;               /* without a core PMU: "needs EVENT and N more events",
@@ -165,6 +170,26 @@ static int add_event(pk_evlist *l, const pk_pmu *pmu, const char *name, uint64_t
 	return 0;
 }
 
+/* Uncore event name as spec says (uncore_cha/event=..,umask=../, msr/tsc/),
+ * one evsel per instance of its PMU (uncore_cha_0 ...), each called name
+ * (msr/tsc/ is its own): the engine sums them and counts them for
+ * source_count. */
+static int add_uncore(pk_evlist *l, const pk_pmus *pmus, const char *name, const char *spec,
+		      pk_error *err)
+{
+	char *text = NULL;
+	size_t n = strlen(spec);
+	if (strchr(name, '/')) /* msr/tsc/: its own name */
+		text = strdup(spec);
+	else if (asprintf(&text, "%.*s,name=%s/", (int)(n - 1), spec, name) < 0)
+		text = NULL;
+	if (!text)
+		return pk_err(err, -ENOMEM, "out of memory");
+	int r = pk_evlist_parse(l, pmus, text, NULL, err);
+	free(text);
+	return r;
+}
+
 /* Without a core PMU, what a metric m that cannot be computed needs: its
  * first event, and how many more. */
 static int set_needs(mg_metric *m)
@@ -179,8 +204,10 @@ static int set_needs(mg_metric *m)
 	return n < 0 ? -ENOMEM : 0;
 }
 
-/* Appends event name (PMU/name/ with pmu: a hybrid's) to m's. */
-static int push_event(mg_metric *m, const char *pmu, const char *name, uint64_t config)
+/* Appends event name (PMU/name/ with pmu: a hybrid's) to m's; spec: an
+ * uncore event's text (pki_metric_event_spec). */
+static int push_event(mg_metric *m, const char *pmu, const char *name, uint64_t config,
+		      const char *spec)
 {
 	char **ev = realloc(m->ev, (m->nev + 1) * sizeof(*ev));
 	if (ev)
@@ -188,21 +215,28 @@ static int push_event(mg_metric *m, const char *pmu, const char *name, uint64_t 
 	uint64_t *cfg = ev ? realloc(m->cfg, (m->nev + 1) * sizeof(*cfg)) : NULL;
 	if (cfg)
 		m->cfg = cfg;
+	const char **sp = cfg ? realloc(m->spec, (m->nev + 1) * sizeof(*sp)) : NULL;
+	if (sp)
+		m->spec = sp;
 	char *copy = NULL;
-	if (cfg && pmu)
+	if (!sp)
+		return -ENOMEM;
+	if (pmu && !spec)
 		copy = asprintf(&copy, "%s/%s/", pmu, name) < 0 ? NULL : copy;
-	else if (cfg)
+	else
 		copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
 	m->ev[m->nev] = copy;
+	m->spec[m->nev] = spec;
 	m->cfg[m->nev++] = config;
 	return 0;
 }
 
 /* Metric m's events in the order they are opened: the formula's first
  * mentions, slots first (added when it names PERF_METRICS events without
- * it: they need a slots leader). */
+ * it: they need a slots leader), the uncore events last (outside the core
+ * PMU's group). */
 static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id, pk_error *err)
 {
 	const pk_metric_def *d = def_of(mg, m);
@@ -212,14 +246,17 @@ static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id
 		return err->code;
 	size_t n = pk_expr_nr_refs(e);
 	uint64_t *cfg = calloc(n ? n : 1, sizeof(*cfg));
-	int r = cfg ? 0 : pk_err(err, -ENOMEM, "out of memory");
+	const char **spec = calloc(n ? n : 1, sizeof(*spec));
+	int r = cfg && spec ? 0 : pk_err(err, -ENOMEM, "out of memory");
 	bool metrics = false, slots = false;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const char *ev = pk_expr_ref(e, i);
 		if (ev[0] == '#')
 			continue;
 		r = pk_metric_event_config(id, *pmu ? pmu : NULL, ev, &cfg[i], err);
-		if (r == -EOPNOTSUPP && mg->absent) /* absent as the core ones are */
+		if (r == -EOPNOTSUPP && !mg->absent) /* on its uncore PMU, if it opens there */
+			spec[i] = pki_metric_event_spec(id, *pmu ? pmu : NULL, ev);
+		if (r == -EOPNOTSUPP && (mg->absent || spec[i])) /* absent as the core ones are */
 			r = 0;
 		if (r < 0) { /* the message written into itself would overlap: a copy */
 			char why[sizeof(err->msg)];
@@ -229,14 +266,16 @@ static int collect_events(pk_metric_groups *mg, mg_metric *m, const pk_cpuid *id
 		metrics |= pk_topdown_metric_field(cfg[i] & 0xffff) >= 0;
 		slots |= cfg[i] == 0x0400;
 	}
-	if (r == 0 && metrics && !slots && push_event(m, prefix, "TOPDOWN.SLOTS", 0x0400) < 0)
+	if (r == 0 && metrics && !slots && push_event(m, prefix, "TOPDOWN.SLOTS", 0x0400, NULL) < 0)
 		r = pk_err(err, -ENOMEM, "out of memory");
-	for (int pass = 0; pass < 2 && r == 0; pass++) /* slots first */
+	for (int pass = 0; pass < 3 && r == 0; pass++) /* slots, the others, uncore */
 		for (size_t i = 0; i < n && r == 0; i++)
-			if (pk_expr_ref(e, i)[0] != '#' && (cfg[i] == 0x0400) == (pass == 0) &&
-			    push_event(m, prefix, pk_expr_ref(e, i), cfg[i]) < 0)
+			if (pk_expr_ref(e, i)[0] != '#' &&
+			    pass == (spec[i] ? 2 : cfg[i] == 0x0400 ? 0 : 1) &&
+			    push_event(m, prefix, pk_expr_ref(e, i), cfg[i], spec[i]) < 0)
 				r = pk_err(err, -ENOMEM, "out of memory");
 	free(cfg);
+	free(spec);
 	pk_expr_free(e);
 	return r;
 }
@@ -287,14 +326,17 @@ static int place_metric(pk_metric_groups *mg, size_t from, size_t i, const pk_pm
 	} else {
 		m->owns = true;
 		m->first = pk_evlist_count(l);
-		for (size_t k = 0; k < m->nev && r == 0; k++)
+		size_t core = 0;
+		for (size_t k = 0; k < m->nev && r == 0 && !m->spec[k]; k++, core++)
 			r = add_event(l, pmu, m->ev[k], m->cfg[k], err);
+		for (size_t k = core; k < m->nev && r == 0; k++)
+			r = add_uncore(l, pmus, m->ev[k], m->spec[k], err);
 		/* perf's rule: a metric of no event counts duration_time */
 		if (r == 0 && !m->nev)
 			r = pk_evlist_parse(l, pmus, "duration_time", NULL, err);
 		m->nr = pk_evlist_count(l) - m->first;
-		if (r == 0 && !no_group && m->nr > 1 && pmu) /* perf's {...}:W */
-			pk_evlist_group_weak(l, m->first, m->nr);
+		if (r == 0 && !no_group && core > 1 && pmu) /* perf's {...}:W */
+			pk_evlist_group_weak(l, m->first, core);
 	}
 	m->anchor = m->first;
 	for (size_t k = m->first; k < m->first + m->nr; k++)
@@ -311,8 +353,10 @@ static void free_events(mg_metric *m)
 		free(m->ev[k]);
 	free(m->ev);
 	free(m->cfg);
+	free(m->spec);
 	m->ev = NULL;
 	m->cfg = NULL;
+	m->spec = NULL;
 	m->nev = 0;
 }
 

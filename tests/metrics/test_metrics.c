@@ -106,6 +106,15 @@ static void test_expr_refs(void **state)
 	assert_null(pk_expr_ref(e, 4));
 	assert_string_equal(pk_expr_text(e), "x + y * x - smt_on + #Slots");
 	pk_expr_free(e);
+	/* source_count(EV): one reference of its own, beside EV's */
+	e = pk_expr_parse("a / (source_count( a ) * 2) + source_count(cha@b\\,c\\=1@)", &err);
+	assert_non_null(e);
+	assert_int_equal(pk_expr_nr_refs(e), 3);
+	assert_string_equal(pk_expr_ref(e, 0), "a");
+	assert_string_equal(pk_expr_ref(e, 1), "#source_count(a)");
+	assert_string_equal(pk_expr_ref(e, 2), "#source_count(cha/b,c=1/)");
+	assert_int_equal(pk_expr_ref_pos(e, 1), 5);
+	pk_expr_free(e);
 }
 
 static void expect_error(const char *text, long pos, const char *what)
@@ -136,6 +145,9 @@ static void test_expr_errors(void **state)
 	expect_error("min(1)", 0, "two or more");
 	expect_error("d_ratio(1, 2, 3)", 0, "two arguments");
 	expect_error("1 + has_event(a, b)", 4, "one argument");
+	expect_error("source_count(1)", 13, "an event's name");
+	expect_error("source_count(#a)", 13, "an event's name");
+	expect_error("source_count(a, b)", 14, "expected ')'");
 	expect_error("max(1, 2", 8, "expected ',' or ')'");
 	expect_error("a if b", 6, "expected 'else'");
 	expect_error("if a", 0, "before 'if'");

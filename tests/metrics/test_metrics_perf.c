@@ -292,6 +292,78 @@ static void test_lion_cove_skymont(void **state)
 	check("GenuineIntel-6-C5-2", "alderlake", "cpu_atom", skt, N(skt), 0, atom, N(atom));
 }
 
+/* Uncore metrics over four CHA instances (uncore_cha_0..3, as sysfs shows a
+ * socket's CHAs), CLOCKTICKS 1e9..4e9 (sum 1e10), TOR occupancy 100..400
+ * (1000), TOR inserts 10..40 (100), 2 s (#wall_ns 2e9), one package: perf
+ * sums an uncore event over its instances and source_count(EV) is their
+ * number, 4. Cascade Lake uncore_frequency = 1e10 / (4 * 1) / 1e9 / 2 s =
+ * 1.25 GHz; Emerald Rapids llc_demand_data_read_miss_latency = 1e9 *
+ * (1000 / 100) / (1e10 / (4 * 1)) * 2 s = 8 ns; evaluated for an anchor on
+ * the core PMU (the uncore counts pair with any anchor of the bucket) and
+ * without one. duration_time is seconds in perf's metrics: Cascade Lake
+ * tma_info_memory_l1d_cache_fill_bw = 64 * L1D.REPLACEMENT 1e9 / 1e9 / 2 s
+ * = 32 GB/sec. */
+static void test_uncore_sources(void **state)
+{
+	(void)state;
+	static const struct { const char *event; double v[4]; } unc[] = {
+		{"UNC_CHA_CLOCKTICKS", {1e9, 2e9, 3e9, 4e9}},
+		{"UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD", {100, 200, 300, 400}},
+		{"UNC_CHA_TOR_INSERTS.IA_MISS_DRD", {10, 20, 30, 40}}};
+	static const struct { const char *cpuid, *metric; double value; } w[] = {
+		{"GenuineIntel-6-55-7", "uncore_frequency", 1.25},
+		{"GenuineIntel-6-CF-2", "llc_demand_data_read_miss_latency", 8},
+		{"GenuineIntel-6-55-7", "tma_info_memory_l1d_cache_fill_bw", 32}};
+	pk_error err;
+	pk_pmus *pmus = pk_pmus_load(pk_test_sysfs("skylake"), &err);
+	assert_non_null(pmus);
+	pk_pmu cha[4];
+	char names[4][16];
+	pk_evlist *l = pk_evlist_new();
+	pk_metric_count v[2 + 3 * 4];
+	struct perf_event_attr core = {.type = PERF_TYPE_RAW, .config = 0xc0};
+	v[0] = (pk_metric_count){.evsel = pk_evlist_add(l, &core, "INST_RETIRED.ANY", pk_pmus_find(pmus, "cpu")),
+				 .value = 3000, .counted = true};
+	core.config = 0x151;
+	v[1] = (pk_metric_count){.evsel = pk_evlist_add(l, &core, "L1D.REPLACEMENT", pk_pmus_find(pmus, "cpu")),
+				 .value = 1e9, .counted = true};
+	size_t n = 2;
+	for (int i = 0; i < 4; i++) {
+		snprintf(names[i], sizeof(names[i]), "uncore_cha_%d", i);
+		cha[i] = (pk_pmu){.name = names[i], .type = 30 + (uint32_t)i, .kind = PK_PMU_OTHER};
+		for (size_t e = 0; e < N(unc); e++) {
+			struct perf_event_attr a = {.type = cha[i].type};
+			v[n++] = (pk_metric_count){.evsel = pk_evlist_add(l, &a, unc[e].event, &cha[i]),
+						   .value = unc[e].v[i], .counted = true};
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_non_null(v[i].evsel);
+	pk_metric_literal lit[] = {{"#num_packages", 1}, {"#wall_ns", 2e9}};
+	pk_metric_counts in = {.v = v, .nr = n, .lit = lit, .nr_lit = N(lit)};
+	for (size_t i = 0; i < N(w); i++) {
+		pk_cpuid id;
+		assert_int_equal(pk_cpuid_parse(w[i].cpuid, &id, &err), 0);
+		size_t nr;
+		const pk_metric_def *defs = pk_metric_defs_cpu(&id, "cpu", &nr, NULL);
+		assert_non_null(defs);
+		pk_metric_table *t = pk_metric_table_new(defs, nr, &err);
+		assert_non_null(t);
+		long r = pk_metric_table_find(t, w[i].metric);
+		assert_true(r >= 0);
+		for (long anchor = -1; anchor <= 0; anchor++) {
+			pk_metric_value mv;
+			if (pk_metric_eval(t, (size_t)r, &in, anchor, &mv) != 1 ||
+			    fabs(mv.value - w[i].value) > 1e-9 * w[i].value)
+				fail_msg("%s %s (anchor %ld) = %g, want %g", w[i].cpuid, w[i].metric,
+					 anchor, mv.value, w[i].value);
+		}
+		pk_metric_table_free(t);
+	}
+	pk_evlist_put(l);
+	pk_pmus_put(pmus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_intel_perf_metrics),
 		cmocka_unit_test(test_crestmont),
 		cmocka_unit_test(test_lion_cove_skymont),
+		cmocka_unit_test(test_uncore_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
