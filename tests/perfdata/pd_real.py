@@ -102,7 +102,8 @@ EXTRA_VIEWS = {
     "linux-perf-data/sleep.data": [("F-misc", "free", "script -F +misc")],
     # a filter's line above the table is printed for a file without samples
     "hotspot/perf.data.true.v1": [("dsos", "free",
-                                   "report --stdio --no-children -s dso -g none --dsos [kernel.kallsyms]")],
+                                   "report --stdio --no-children -s dso -g none --dsos [kernel.kallsyms]"),
+                                  ("T", "free", "report --stdio -T --no-children -g none")],
     # an AUX trace lets -F name cpu, addr, phys_addr, weight, data_src and
     # iregs the events lack (the defaults printed: cpu -1, data_src N/A);
     # the BTS-like branches print the branch alone; a PSB's addr is its FUP

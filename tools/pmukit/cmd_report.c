@@ -507,8 +507,7 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 			report_spe_print(rs, stdout);
 		} else {
 			print_available(hist, s);
-			report_hist_print(hist);
-			if (th)
+			if (report_hist_print(hist) && th)
 				report_threads_print(s, th, stdout);
 		}
 		if (a->plot)

@@ -309,13 +309,13 @@ static void print_event(const pk_hist *h, pk_hist_entry **all, size_t n, int ev)
 	printf("\n\n");
 }
 
-void report_hist_print(pk_hist *h)
+bool report_hist_print(pk_hist *h)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
 	size_t n;
 	pk_hist_entry **all = pk_hist_collect(h, &n);
 	if (!all)
-		return;
+		return false;
 	/* a filter of one item names it above the table, in column order,
 	 * when it has a column (elided), with -q too, and before a file without samples (perf 6.1) */
 	for (int i = 0; i < (o->fields ? o->nr_out : o->nr_keys); i++) {
@@ -330,7 +330,7 @@ void report_hist_print(pk_hist *h)
 		 * prints on stderr, with status 0 */
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n", pk_session_input(pk_hist_session(h)));
 		free(all);
-		return;
+		return false;
 	}
 	const pk_pd_stats *st = pk_pd_get_stats(pk_session_reader(pk_hist_session(h)));
 	if (!o->quiet)
@@ -347,4 +347,5 @@ void report_hist_print(pk_hist *h)
 	if (o->branch_view)
 		report_branch_stats_print(h, all, n);
 	free(all);
+	return true;
 }

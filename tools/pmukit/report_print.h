@@ -11,8 +11,9 @@
 #include <pmukit/hist.h>
 
 /* perf report's table of every event with entries, then the branch view's
- * statistics; perf's error on stderr when there is no entry. */
-void report_hist_print(pk_hist *h);
+ * statistics; perf's error on stderr when there is no entry (false: what
+ * perf prints after the table, -T's, is left out then). */
+bool report_hist_print(pk_hist *h);
 
 /* An entry's key columns, each after two spaces, cut and padded to the
  * widths w as perf prints them (no newline; report's rows, diff's). */
