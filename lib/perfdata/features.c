@@ -294,23 +294,50 @@ static bool parse_event_desc_feat(cur *c, pk_pd_header *h)
 	return h->event_desc != NULL;
 }
 
+/* The bytes perf 6.1 counts for a string list: the count, then each
+ * string as its own writer pads it (to 64 bytes with its NUL), whatever
+ * length the file gave. */
+static uint64_t perf_list_size(char **v, uint32_t n)
+{
+	uint64_t size = 4;
+	for (uint32_t i = 0; v && i < n; i++)
+		size += 4 + ((v[i] ? strlen(v[i]) : 0) + 1 + 63) / 64 * 64;
+	return size;
+}
+
 /* core and thread siblings; then, told by the section size, per-CPU core
- * and socket ids, die siblings and die ids (NRCPUS gives the CPU count) */
+ * and socket ids, die siblings and die ids (NRCPUS gives the CPU count).
+ * perf 6.1 decides there are ids when the section is longer than its own
+ * count of the lists (another writer's shorter padding hides them) and
+ * drops them all when a socket id exceeds the CPU count (but on s390 and
+ * aarch64). */
 static bool parse_cpu_topology(cur *c, pk_pd_header *h)
 {
+	const uint8_t *start = c->p;
 	h->core_siblings = cstrlist(c, &h->nr_core_siblings);
 	h->thread_siblings = cstrlist(c, &h->nr_thread_siblings);
 	uint32_t ncpu = h->has_nrcpus ? h->nr_cpus_avail : 0;
-	if (c->bad || !ncpu || ncpu > PD_MAX_LIST || (uint64_t)(c->end - c->p) < (uint64_t)ncpu * 8)
+	uint64_t perf_size = perf_list_size(h->core_siblings, h->nr_core_siblings) +
+			     perf_list_size(h->thread_siblings, h->nr_thread_siblings);
+	if (c->bad || !ncpu || ncpu > PD_MAX_LIST || (uint64_t)(c->end - c->p) < (uint64_t)ncpu * 8 ||
+	    (uint64_t)(c->end - start) <= perf_size)
 		return !c->bad;
 	h->cpu_topo = calloc(ncpu, sizeof(*h->cpu_topo));
-	if (h->cpu_topo) {
-		for (uint32_t i = 0; i < ncpu; i++) {
-			h->cpu_topo[i].core_id = c32(c);
-			h->cpu_topo[i].socket_id = c32(c);
-		}
-		h->nr_cpu_topo = ncpu;
+	bool ids = h->cpu_topo != NULL;
+	/* s390 and aarch64 number their sockets apart from the CPUs (perf) */
+	bool any_socket = h->arch && (!strncmp(h->arch, "s390", 4) || !strncmp(h->arch, "aarch64", 7));
+	for (uint32_t i = 0; ids && i < ncpu; i++) {
+		h->cpu_topo[i].core_id = c32(c);
+		h->cpu_topo[i].socket_id = c32(c);
+		ids = any_socket || h->cpu_topo[i].socket_id == UINT32_MAX ||
+		      h->cpu_topo[i].socket_id <= ncpu;
 	}
+	if (!ids) { /* perf: "socket_id number is too big", no topology */
+		free(h->cpu_topo);
+		h->cpu_topo = NULL;
+		return !c->bad;
+	}
+	h->nr_cpu_topo = ncpu;
 	if (c->bad || c->end - c->p < 4)
 		return !c->bad;
 	h->die_siblings = cstrlist(c, &h->nr_die_siblings);

@@ -100,6 +100,13 @@ EXTRA_VIEWS = {
     "perfparser/parallel_static_gcc_perf.data.zstd": [("F-plus", "free", "script -F +misc"),
                                                       ("F-minus", "free", "script -F -period")],
     "linux-perf-data/sleep.data": [("F-misc", "free", "script -F +misc")],
+    # CPU_TOPOLOGY's ids as perf 6.1 takes them: none when the section is no
+    # longer than its own count of the lists (quipper pads less), sockets
+    # past the CPU count kept on aarch64
+    "quipper/perf.data.weight_struct": [("header-I", "free", "report --header-only -I"),
+                                        ("socket", "free",
+                                         "report --stdio --no-children -g none -s cpu,socket")],
+    "linux-perf-data/sleep.compressed.data": [("header-I", "free", "report --header-only -I")],
     # a filter's line above the table is printed for a file without samples
     "hotspot/perf.data.true.v1": [("dsos", "free",
                                    "report --stdio --no-children -s dso -g none --dsos [kernel.kallsyms]"),
