@@ -610,7 +610,7 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 
 /* The sample's own period on its entry e (event ei, group member mi) and
  * in the totals. */
-static void add_self(pk_hist *rp, pk_hist_entry *e, int ei, int mi, uint64_t period, uint64_t weight,
+static inline void add_self(pk_hist *rp, pk_hist_entry *e, int ei, int mi, uint64_t period, uint64_t weight,
 		     unsigned cpumode)
 {
 	rp->tot_period[ei] += period;
