@@ -154,6 +154,8 @@ struct pk_hist {
 	bool synth_checked;           /* the session's made chains looked at (first sample) */
 	struct pki_hist_fast *fast;   /* the entry cache (report_hist.c), when the keys allow */
 	int fast_state;               /* 0 not decided, 1 on, -1 off */
+	struct pki_hist_direct *direct; /* the sample cache (report_hist.c), when it applies */
+	int direct_state;             /* 0 not decided, 1 on, -1 off */
 	int repeat_state;             /* a key repeats Children (add_callers): 0 not decided, 1, -1 */
 	uint64_t nr_passes;           /* Children passes so far: a sample's stamp */
 	pki_hist_arena nodes;         /* every entry's chain nodes */

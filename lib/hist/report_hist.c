@@ -142,6 +142,7 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
 {
 	size_t n = 0;
 	unsigned max = rp->o.cg.max_stack;
+	const char *const *inls = pki_chain_inlines(rp->s, smp); /* --call-graph dwarf's */
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
 		int m = pk_callchain_marker(ip, &mode);
@@ -154,9 +155,8 @@ static size_t resolve_chain(pk_hist *rp, const pk_pd_sample *smp, unsigned mode,
 		pki_hist_resolve(rp->s->machine, smp->pid, mode, ip, &out[n]);
 		if (rp->o.hide_unresolved && !out[n].sym) /* -U: perf drops the entry */
 			continue;
-		const char *inl = pki_chain_inlined(rp->s, smp, i);
-		if (inl) /* --call-graph dwarf: an inlined function (perf's fake symbol) */
-			out[n].sym = inl;
+		if (inls && inls[i]) /* an inlined function (perf's fake symbol) */
+			out[n].sym = inls[i];
 		n++;
 	}
 	/* perf keeps --max-stack entries from the end it walks from: the
@@ -227,6 +227,63 @@ static bool fast_same(const pki_hist_fast *a, const pki_hist_fast *b)
 	return a->addr == b->addr && a->sym == b->sym && a->dso == b->dso && a->tid == b->tid &&
 	       a->pid == b->pid && a->comm_version == b->comm_version && a->ev == b->ev &&
 	       a->dso_short == b->dso_short && a->has_map == b->has_map;
+}
+
+/* ---- the sample cache: a sample's raw inputs to its own entry ----
+ * Before the entry cache, a sample's own entry is found by what the sample
+ * brings (its IP, mode, pid, tid and event) with the process's maps version
+ * (unique across map groups: the address resolves the same while it holds)
+ * and the machine's comm version, without resolving the address: one probe
+ * where resolving and the entry cache take two (and two cache misses on a
+ * file of many addresses). It holds only entries perf's own look-up finds
+ * (the address in a map or on a symbol: perf_entry's e) and applies under
+ * the entry cache's keys without filters, -U or --ignore-callees, which
+ * look at the resolved address. Direct mapped; cleared with the entry
+ * cache at pk_hist_collect. */
+#define DIRECT_SLOTS 16384u
+
+typedef struct pki_hist_direct {
+	pk_hist_entry *e;
+	uint64_t ip, maps_version, comm_version;
+	uint32_t pid, tid;
+	int ev;
+	unsigned cpumode;
+} pki_hist_direct;
+
+static inline bool filters(const pk_hist *rp);
+
+/* Whether the sample cache applies (decided at the first sample). */
+static bool direct_applies(pk_hist *rp)
+{
+	if (!rp->direct_state)
+		rp->direct_state = keys_fast(rp) && !filters(rp) && !rp->o.hide_unresolved &&
+					   !(rp->re_state & 2) && !rp->o.branch_view &&
+					   (rp->direct = calloc(DIRECT_SLOTS, sizeof(*rp->direct)))
+					   ? 1
+					   : -1;
+	return rp->direct_state > 0;
+}
+
+/* The sample's slot and its key in *k (NULL when the cache does not apply
+ * or the address has no map group); k->e is the slot's entry on a hit. */
+static pki_hist_direct *direct_slot(pk_hist *rp, const pk_pd_sample *smp, unsigned cpumode, int ev,
+				    pki_hist_direct *k)
+{
+	if (!direct_applies(rp))
+		return NULL;
+	pk_machine *m = rp->s->machine;
+	*k = (pki_hist_direct){.ip = smp->ip, .maps_version = pk_machine_maps_version(m, smp->pid, cpumode),
+			       .comm_version = pk_machine_comm_version(m), .pid = smp->pid, .tid = smp->tid,
+			       .ev = ev, .cpumode = cpumode};
+	if (!k->maps_version)
+		return NULL;
+	uint64_t h = (k->ip ^ k->maps_version * 31 ^ ((uint64_t)k->tid << 32) ^ k->comm_version * 7 ^
+		      (uint64_t)ev) * 0x9e3779b97f4a7c15ULL;
+	pki_hist_direct *d = &rp->direct[(h >> 40) % DIRECT_SLOTS];
+	if (d->e && d->ip == k->ip && d->maps_version == k->maps_version && d->tid == k->tid &&
+	    d->comm_version == k->comm_version && d->pid == k->pid && d->ev == ev && d->cpumode == cpumode)
+		k->e = d->e;
+	return d;
 }
 
 static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, bool hid);
@@ -553,6 +610,32 @@ static int add_callers(pk_hist *rp, pki_hist_ctx *c, pk_hist_entry *self, const 
 	return 0;
 }
 
+/* The sample's own period on its entry e (event ei, group member mi) and
+ * in the totals. */
+static inline void add_self(pk_hist *rp, pk_hist_entry *e, int ei, int mi, uint64_t period, uint64_t weight,
+		     unsigned cpumode)
+{
+	rp->tot_period[ei] += period;
+	rp->tot_nr[ei]++;
+	if (!e->filtered) { /* perf counts by the entry's mark, not the sample's */
+		rp->nf_period[ei] += period;
+		rp->nf_nr[ei]++;
+	}
+	uint64_t *v = e->v + mi * PK_HIST_NV;
+	v[PK_HIST_SELF] += period;
+	v[PK_HIST_SELF_NR]++;
+	v[PK_HIST_ACC] += period;
+	v[PK_HIST_ACC_NR]++;
+	v[PK_HIST_WEIGHT] += weight;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: v[PK_HIST_SYS] += period; break;
+	case PERF_RECORD_MISC_USER: v[PK_HIST_US] += period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: v[PK_HIST_GSYS] += period; break;
+	case PERF_RECORD_MISC_GUEST_USER: v[PK_HIST_GUS] += period; break;
+	default: break;
+	}
+}
+
 int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		   const pk_pd_sample *smp)
 {
@@ -573,17 +656,21 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		return 0;
 	if (rp->o.cpus && (smp->cpu >= rp->o.nr_cpus || !rp->o.cpus[smp->cpu]))
 		return 0;
-	if (pk_time_windows_skip(rp->tw, rp->nr_tw, smp->time))
+	if (rp->nr_tw && pk_time_windows_skip(rp->tw, rp->nr_tw, smp->time))
 		return 0;
 	int lead = rp->leader[ei], mi = rp->member[ei];
 	unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	pki_hist_loc loc, chain[PK_MAX_STACK];
-	pki_hist_resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
-	if (rp->o.hide_unresolved && !loc.sym && !rp->o.branch_view)
+	pki_hist_direct key = {0};
+	pki_hist_direct *slot = direct_slot(rp, smp, cpumode, lead, &key);
+	pk_hist_entry *hit = key.e; /* the address needs no resolving */
+	if (!hit)
+		pki_hist_resolve(rp->s->machine, smp->pid, cpumode, smp->ip, &loc);
+	if (!hit && rp->o.hide_unresolved && !loc.sym && !rp->o.branch_view)
 		return 0; /* -U: perf drops the sample, from the totals too */
 	/* the chain is looked at for the tree, Children and parent only */
 	size_t n = smp->callchain_nr && rp->o.need_chain ? resolve_chain(rp, smp, cpumode, chain) : 0;
-	size_t root = pki_hist_ignore_at(rp, chain, n);
+	size_t root = rp->re_state & 2 ? pki_hist_ignore_at(rp, chain, n) : n;
 	if (root < n) { /* --ignore-callees: the entry and the chain walked from there */
 		loc = chain[root];
 		if (rp->o.cg.caller) {
@@ -593,37 +680,29 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 			n -= root;
 		}
 	}
-	pki_hist_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
-		    .hdr = rp->hdr, .ns = rp->o.ns, .level = loc.level,
-		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel, .hist = rp,
-		    .time_quantum = rp->o.time_quantum};
 	/* --mem-mode: the weight, 1 for none (perf's cost) */
 	uint64_t period = !rp->o.mem_mode ? smp->period : smp->weight ? smp->weight : 1;
+	if (hit && !rp->o.children) { /* the sample cache's way: no context to make */
+		add_self(rp, hit, ei, mi, period, smp->weight, cpumode);
+		return add_chain(rp, hit, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
+	}
+	pki_hist_ctx c = {.m = rp->s->machine, .smp = smp, .loc = hit ? NULL : &loc, .chain = chain,
+		    .nr_chain = n, .hdr = rp->hdr, .ns = rp->o.ns,
+		    .level = hit ? level_of(cpumode) : loc.level,
+		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel, .hist = rp,
+		    .time_quantum = rp->o.time_quantum};
 	if (rp->o.branch_view)
 		return pki_hist_branch_sample(rp, &c, ei, lead, mi);
-	rp->tot_period[ei] += period;
-	rp->tot_nr[ei]++;
 	bool hid = filters(rp) && pki_hist_hidden(rp, &c);
-	pk_hist_entry *e0 = pki_hist_entry_for(rp, &c, lead, hid);
+	pk_hist_entry *e0 = hit ? hit : pki_hist_entry_for(rp, &c, lead, hid);
 	if (!e0)
 		return 1;
-	pk_hist_entry *e = perf_entry(rp, e0, &c, hid);
-	if (!e->filtered) { /* perf counts by the entry's mark, not the sample's */
-		rp->nf_period[ei] += period;
-		rp->nf_nr[ei]++;
+	pk_hist_entry *e = hit ? hit : perf_entry(rp, e0, &c, hid);
+	if (slot && !hit && e == e0 && (loc.has_map || loc.sym)) {
+		key.e = e0;
+		*slot = key;
 	}
-	e->v[mi * PK_HIST_NV + PK_HIST_SELF] += period;
-	e->v[mi * PK_HIST_NV + PK_HIST_SELF_NR]++;
-	e->v[mi * PK_HIST_NV + PK_HIST_ACC] += period;
-	e->v[mi * PK_HIST_NV + PK_HIST_ACC_NR]++;
-	e->v[mi * PK_HIST_NV + PK_HIST_WEIGHT] += smp->weight;
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL: e->v[mi * PK_HIST_NV + PK_HIST_SYS] += period; break;
-	case PERF_RECORD_MISC_USER: e->v[mi * PK_HIST_NV + PK_HIST_US] += period; break;
-	case PERF_RECORD_MISC_GUEST_KERNEL: e->v[mi * PK_HIST_NV + PK_HIST_GSYS] += period; break;
-	case PERF_RECORD_MISC_GUEST_USER: e->v[mi * PK_HIST_NV + PK_HIST_GUS] += period; break;
-	default: break;
-	}
+	add_self(rp, e, ei, mi, period, smp->weight, cpumode);
 	size_t at = rp->o.cg.caller ? n - 1 : 0;
 	if (!rp->o.children) /* one path a sample: straight into the tree */
 		return add_chain(rp, e, chain, n, at, mi, period);
@@ -1062,8 +1141,10 @@ pk_hist_entry **pk_hist_collect(pk_hist *rp, size_t *nout)
 	size_t n = 0;
 	bool changed = false;
 	pki_hist_trie_build(&rp->trie, &rp->nodes); /* the trees, before merges */
-	if (rp->fast) /* entries merge below: the cache's use ends */
+	if (rp->fast) /* entries merge below: the caches' use ends */
 		memset(rp->fast, 0, FAST_SLOTS * sizeof(*rp->fast));
+	if (rp->direct)
+		memset(rp->direct, 0, DIRECT_SLOTS * sizeof(*rp->direct));
 	n = list_entries(rp, all);
 	for (size_t i = 0; i < n; i++)
 		late_texts(rp, all[i], &changed);
@@ -1132,6 +1213,7 @@ void pk_hist_free(pk_hist *rp)
 	pki_hist_filters_free(rp);
 	free(rp->tw);
 	free(rp->fast);
+	free(rp->direct);
 	pki_hist_arena_free(&rp->nodes);
 	pki_hist_arena_free(&rp->trie.a);
 	free(rp->leader);

@@ -279,15 +279,36 @@ void pd_test_group_desc(pk_pd_writer *w, uint32_t leader, uint32_t nr)
 	pk_pd_buf_release(&g);
 }
 
+pk_pd_writer *pd_test_clock_writer(const char *path, struct perf_event_attr *a)
+{
+	pk_pd_writer *w;
+	pk_error err;
+	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
+	*a = (struct perf_event_attr){.type = PERF_TYPE_SOFTWARE, .size = sizeof(*a),
+				      .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000,
+				      .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD,
+				      .sample_id_all = 1, .mmap = 1, .comm = 1};
+	assert_int_equal(pk_pd_writer_add_evsel(w, a, 0, "cpu-clock", NULL, 0, &err), 0);
+	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	return w;
+}
+
 void pd_test_put_record(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_buf *b,
 			uint32_t type, uint16_t misc, uint32_t pid)
+{
+	pd_test_put_record_at(w, a, b, type, misc, pid, 1000000000ULL);
+}
+
+void pd_test_put_record_at(pk_pd_writer *w, const struct perf_event_attr *a, pk_pd_buf *b,
+			   uint32_t type, uint16_t misc, uint32_t pid, uint64_t time)
 {
 	pk_pd_buf_pad8(b);
 	pk_pd_buf_bytes(b, (uint8_t[48]){0}, 48); /* room for the trailer */
 	assert_false(b->oom);
 	memcpy(b->data, &type, 4);
 	memcpy(b->data + 4, &misc, 2);
-	pk_pd_sample_id sid = {.pid = pid, .tid = pid, .time = 1000000000ULL};
+	pk_pd_sample_id sid = {.pid = pid, .tid = pid, .time = time};
 	size_t n = pki_pd_record_end(b->data, b->len - 48, a, &sid);
 	pk_error err;
 	assert_int_equal(pk_pd_writer_write(w, b->data, n, &err), 0);

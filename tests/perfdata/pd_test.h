@@ -48,13 +48,21 @@ char *pd_test_report_rows(const char *rep);
 struct pk_pd_writer;
 void pd_test_group_desc(struct pk_pd_writer *w, uint32_t leader, uint32_t nr);
 
+/* path opened for writing with one cpu-clock event of period 1000 (IP, TID,
+ * TIME, PERIOD; sample_id_all, mmap, comm), its attr in *a, the header
+ * written: records next. */
+struct perf_event_attr;
+struct pk_pd_writer *pd_test_clock_writer(const char *path, struct perf_event_attr *a);
 /* Ends the record in b (its header first, type and misc set here) with
  * a's sample_id trailer (task pid = tid, time 1 s) and writes it to w;
  * b is emptied for the next record. */
-struct perf_event_attr;
 struct pk_pd_buf;
 void pd_test_put_record(struct pk_pd_writer *w, const struct perf_event_attr *a,
 			struct pk_pd_buf *b, uint32_t type, uint16_t misc, uint32_t pid);
+/* The same with the trailer's time. */
+void pd_test_put_record_at(struct pk_pd_writer *w, const struct perf_event_attr *a,
+			   struct pk_pd_buf *b, uint32_t type, uint16_t misc, uint32_t pid,
+			   uint64_t time);
 
 /* perf report's closing "#\n# (Tip: ...)\n#\n" (chosen at random) cut off. */
 void pd_test_drop_tip(char *s);

@@ -31,16 +31,9 @@ static const char *make_file(void)
 {
 	static char path[1024];
 	snprintf(path, sizeof(path), "%s/anon.data", pd_test_dir);
-	pk_pd_writer *w;
+	struct perf_event_attr a;
+	pk_pd_writer *w = pd_test_clock_writer(path, &a);
 	pk_error err;
-	assert_int_equal(pk_pd_writer_open(path, false, &w, &err), 0);
-	struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
-				    .config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 1000,
-				    .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-						   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD,
-				    .sample_id_all = 1, .mmap = 1, .comm = 1};
-	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", NULL, 0, &err), 0);
-	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
 	pk_pd_buf b = {0};
 	pk_pd_buf_u64(&b, 0); /* header, set by pd_test_put_record */
 	pk_pd_buf_u32(&b, PID);
