@@ -684,7 +684,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	uint64_t period = !rp->o.mem_mode ? smp->period : smp->weight ? smp->weight : 1;
 	if (hit && !rp->o.children) { /* the sample cache's way: no context to make */
 		add_self(rp, hit, ei, mi, period, smp->weight, cpumode);
-		return add_chain(rp, hit, chain, n, rp->o.cg.caller ? n - 1 : 0, period);
+		return add_chain(rp, hit, chain, n, rp->o.cg.caller ? n - 1 : 0, mi, period);
 	}
 	pki_hist_ctx c = {.m = rp->s->machine, .smp = smp, .loc = hit ? NULL : &loc, .chain = chain,
 		    .nr_chain = n, .hdr = rp->hdr, .ns = rp->o.ns,
