@@ -100,6 +100,9 @@ EXTRA_VIEWS = {
     "perfparser/parallel_static_gcc_perf.data.zstd": [("F-plus", "free", "script -F +misc"),
                                                       ("F-minus", "free", "script -F -period")],
     "linux-perf-data/sleep.data": [("F-misc", "free", "script -F +misc")],
+    # -I alone prints a pipe's features in full as they come
+    "quipper/perf.data.piped.header_features-4.16": [
+        ("show-info", "free", "report --stdio --no-children -g none -s comm --show-info")],
     # CPU_TOPOLOGY's ids as perf 6.1 takes them: none when the section is no
     # longer than its own count of the lists (quipper pads less), sockets
     # past the CPU count kept on aarch64

@@ -499,7 +499,9 @@ static int run_views(pk_hist *hist, const report_args *a, pk_session *s)
 	pk_session_reads *th = a->threads ? pk_session_reads_new() : NULL;
 	if (th)
 		pk_session_on_event(s, pk_session_reads_event, th);
-	if (a->header && pk_pd_is_pipe(pk_session_reader(s)))
+	/* a pipe's features as they come, under --header or -I (perf: -I alone
+	 * prints them in full after its "To display" line) */
+	if ((a->header || a->show_info) && pk_pd_is_pipe(pk_session_reader(s)))
 		pd_session_pipe_features(s, stdout);
 	int status = pd_session_run(s, pk_hist_sample, hist);
 	if (!status && !a->dump) {
