@@ -421,6 +421,7 @@ typedef struct named_id {
 	char *name;
 	char hex[PK_BUILD_ID_HEX];   /* "" when none is recorded */
 	bool hit;                    /* a sample's address fell in it */
+	bool kernel;                 /* the kernel's image (a kernel entry, no module) */
 } named_id;
 
 typedef struct named_ids {
@@ -457,7 +458,20 @@ static int note_id(void *arg, const pk_pd_rec_build_id *b)
 	if (!e)
 		return -ENOMEM;
 	pki_rec_id_hex(b->id, b->id_len > 20 ? 20 : b->id_len, e->hex);
+	/* perf's kernel maps take the kernel entry's object, whatever its
+	 * name ([kernel.kallsyms], a vmlinux path): modules are .ko files */
+	e->kernel = mode == PERF_RECORD_MISC_KERNEL && !strstr(b->filename, ".ko") &&
+		    (b->filename[0] == '/' || !strcmp(b->filename, "[kernel.kallsyms]"));
 	return 0;
+}
+
+/* The host's recorded kernel image, or NULL. */
+static named_id *recorded_kernel(named_ids *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].kernel && l->v[i].pid == UINT32_MAX)
+			return &l->v[i];
+	return NULL;
 }
 
 /* A sample's object marked hit: the dso its address falls in, by perf's
@@ -470,7 +484,10 @@ static int mark_hit(pk_pd_reader *r, pk_machine *m, const pk_pd_event *ev, named
 	const pk_addr_loc *loc = pk_machine_lookup(m, s.pid, s.misc & 7, s.ip);
 	if (!loc->has_map)
 		return 0;
-	named_id *e = find_named(l, UINT32_MAX, loc->dso_long, (1ull << 32) + loc->dso_ordinal);
+	named_id *e = loc->kernel && !strcmp(loc->dso_long, "[kernel.kallsyms]") ? recorded_kernel(l)
+										   : NULL;
+	if (!e)
+		e = find_named(l, UINT32_MAX, loc->dso_long, (1ull << 32) + loc->dso_ordinal);
 	if (!e)
 		return -ENOMEM;
 	e->hit = true;

@@ -88,6 +88,8 @@ TIE_FILES = ("quipper/perf.data.i686-3.4", "quipper/perf.data.lost_samples-4.4",
 # (not padded, as perf prints the sym key)
 EXTRA_VIEWS = {
     "hotspot/perf.data.PerfFormatLost": [("children", "symbol", "report --stdio --children"),
+                                         # the kernel's hits go to its recorded vmlinux entry
+                                         ("hits", "free", "buildid-list --with-hits"),
                                          ("pid-cpu", "free", "report --stdio --no-children -s pid,cpu -n")],
     "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy")],
     # an ET_EXEC's addresses without a line, as perf names them: "sym+off"
