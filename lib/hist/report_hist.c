@@ -1322,6 +1322,9 @@ static void resolve_end(pk_machine *m, uint32_t pid, uint64_t addr, pki_hist_loc
 int pki_hist_branch_sample(pk_hist *rp, pki_hist_ctx *c, int ei, int lead, int mi)
 {
 	const pk_pd_sample *smp = c->smp;
+	/* perf filters by the sample's own place (its comm, dso, symbol),
+	 * every branch of it alike: not by where a branch went */
+	bool hid = pki_hist_hidden(rp, c);
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
 		pki_hist_loc from, to, target;
 		resolve_end(c->m, smp->pid, smp->branch[i].from, &from);
@@ -1335,7 +1338,6 @@ int pki_hist_branch_sample(pk_hist *rp, pki_hist_ctx *c, int ei, int lead, int m
 		c->from = &from;
 		c->to = &to;
 		c->loc = &target;
-		bool hid = pki_hist_hidden(rp, c);
 		pk_hist_entry *e = pki_hist_entry_for(rp, c, lead, hid);
 		if (!e)
 			return 1;

@@ -187,6 +187,7 @@ int pk_hist_settle(pk_hist *h, pk_session *s, const pk_pd_header *hdr, pk_error 
 	}
 	settle_view(h, s, hdr);
 	int rc = settle_branches(&h->o, s, err);
+	elide(&h->o); /* again: the branch view's keys replace the file's defaults */
 	bool parent = false;
 	for (int k = 0; k < h->o.nr_keys; k++)
 		parent |= !strcmp(h->o.keys[k]->name, "parent");

@@ -91,7 +91,12 @@ EXTRA_VIEWS = {
                                          # the kernel's hits go to its recorded vmlinux entry
                                          ("hits", "free", "buildid-list --with-hits"),
                                          ("pid-cpu", "free", "report --stdio --no-children -s pid,cpu -n")],
-    "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy")],
+    # the branch view filters by the sample's own place and elides none of
+    # its columns for --dsos (was: by the branch's target, dso_from elided)
+    "quipper/perf.data.branch-4.14": [("hier", "free", "report --stdio --no-children --hierarchy"),
+                                      ("dsos", "free",
+                                       "report --stdio --no-children -g none --dsos [kernel.kallsyms]"),
+                                      ("comms", "free", "report --stdio --no-children -g none --comms echo")],
     # an ET_EXEC's addresses without a line, as perf names them: "sym+off"
     # with both in file offsets, "dso[addr]" at objdump's address
     "perfparser/vector_static_gcc_perf.data": [
