@@ -693,6 +693,7 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 	case PK_HIST_ORD_COUNT:
 	case PK_HIST_ORD_PERIOD:
 	case PK_HIST_ORD_NUM:
+	case PK_HIST_ORD_GLOBAL:
 		break;
 	}
 	if (c)
@@ -1190,6 +1191,10 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 	}
 	if (rp->o.keys[k]->order == PK_HIST_ORD_WEIGHT) {
 		snprintf(b, n, "%" PRIu64, e->v[PK_HIST_WEIGHT]);
+		return;
+	}
+	if (rp->o.keys[k]->order == PK_HIST_ORD_GLOBAL) {
+		snprintf(b, n, "%" PRIu64, e->nums[k] * e->v[PK_HIST_SELF_NR]);
 		return;
 	}
 	if ((rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) && n > 4) {

@@ -32,7 +32,7 @@ typedef struct pki_hist_keydef {
 } pki_hist_keydef;
 
 extern const pki_hist_keydef pki_hist_keys[];
-#define PKI_HIST_KEY_COMM 0 /* pki_hist_keys[PKI_HIST_KEY_COMM] is comm */
+#define PKI_HIST_KEY_COMM 1 /* pki_hist_keys[PKI_HIST_KEY_COMM] is comm */
 #define PKI_HIST_KEY_DSO 2 /* pki_hist_keys[PKI_HIST_KEY_DSO] is dso */
 
 /* The fill of a key of the table (every pk_hist_key is one's first member). */

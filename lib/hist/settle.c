@@ -15,6 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* perf report adds ipc_null after a -s naming "symbol" (not in the
+ * branch view, where it adds ipc_lbr: not made here); not to -F's. */
+static void settle_ipc(pk_hist_opts *o)
+{
+	if (o->sort_given && o->sort_ipc_null && !o->branch_view && !o->fields &&
+	    o->nr_keys < PK_HIST_MAX_KEYS && o->nr_keys == o->nr_sort_keys)
+		o->keys[o->nr_keys++] = pk_hist_key_find("ipc_null");
+}
+
 /* perf's keys for the branch view. */
 static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
 /* perf 6.1's --mem-mode order (its local_p_stage_cyc has no column) */
@@ -115,6 +124,7 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 	if (o->mem_mode && !keys_given(o)) {
 		o->mem_mode_default = true;
 		set_keys(o, mem_keys, sizeof(mem_keys) / sizeof(mem_keys[0]));
+		o->sort_list = NULL; /* the keys' names, perf's order line */
 	}
 	if (!keys_given(o) && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
 		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
@@ -153,9 +163,11 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 		return pk_err(err, -ENODATA, "Selected -b but no branch data. "
 			      "Did you call perf record without -b?");
 	for (int k = 0; k < o->nr_keys; k++)
-		if (o->keys[k]->branch && !o->branch_view)
-			return pk_err_at(err, -EINVAL, "--sort key", o->keys[k]->name, -1,
-					 "a branch key outside the branch view");
+		if ((o->keys[k]->branch && !o->branch_view) || (o->keys[k]->mem && !o->mem_mode))
+			return pk_err_at(err, -EINVAL,
+					 o->sort_given && k < o->nr_sort_keys ? "--sort key" : "--fields key",
+					 o->keys[k]->name, -1, "a key outside its view (branch, memory)");
+	settle_ipc(o);
 	if (!o->branch_view)
 		return 0;
 	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */
