@@ -683,6 +683,7 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 		c = strcmp(y->cols[k], x->cols[k]);
 		break;
 	case PK_HIST_ORD_DESC_NUM:
+	case PK_HIST_ORD_GLOBAL:
 		if (x->nums[k] != y->nums[k])
 			return x->nums[k] > y->nums[k] ? -1 : 1;
 		break;
@@ -693,7 +694,6 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 	case PK_HIST_ORD_COUNT:
 	case PK_HIST_ORD_PERIOD:
 	case PK_HIST_ORD_NUM:
-	case PK_HIST_ORD_GLOBAL:
 		break;
 	}
 	if (c)

@@ -126,7 +126,10 @@ static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->loc->sym ? c->loc->sym_size : 0;
-	snprintf(b, n, "%11" PRIu64, *num);
+	if (c->loc->sym)
+		snprintf(b, n, "%11" PRIu64, *num);
+	else
+		snprintf(b, n, "%11s", "unknown");
 }
 
 static void k_dso_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -157,7 +160,12 @@ static void k_trace(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 static void data_src_key(const pki_hist_ctx *c, pk_data_src_part part, char *b, size_t n,
 			 uint64_t *num)
 {
-	*num = 0;
+	/* perf orders (and merges) entries by the part's field alone:
+	 * {shift, bits} of mem_lvl, mem_snoop, mem_dtlb, mem_lock, mem_blk */
+	static const unsigned char field[][2] = {
+		[PK_DATA_SRC_LVL] = {5, 14}, [PK_DATA_SRC_SNOOP] = {19, 5}, [PK_DATA_SRC_TLB] = {26, 7},
+		[PK_DATA_SRC_LOCK] = {24, 2}, [PK_DATA_SRC_BLK] = {40, 3}};
+	*num = c->smp->data_src >> field[part][0] & ((1u << field[part][1]) - 1);
 	pk_data_src_part_format(c->smp->data_src, part, b, n);
 }
 
@@ -259,10 +267,13 @@ static void k_ins_lat(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "%u", (unsigned)c->smp->weight_var2);
 }
 
+/* perf 6.1 reads the third weight only on Power: 0 here, whatever the
+ * sample holds. */
 static void k_p_stage_cyc(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	*num = (uint32_t)c->smp->weight_var3;
-	snprintf(b, n, "%u", (unsigned)c->smp->weight_var3);
+	(void)c;
+	*num = 0;
+	pki_hist_put(b, n, "0");
 }
 
 /* A page size as perf names it: "4K", "2M" (divided while the quotient
@@ -475,7 +486,7 @@ const pki_hist_keydef pki_hist_keys[] = {
 	 * the entry's summed weights, local_weight the sample's */
 	KEY("local_weight", "Local Weight", PK_HIST_ORD_DESC_NUM, true, false, k_weight),
 	KEY("weight", "Weight", PK_HIST_ORD_WEIGHT, true, false, k_weight),
-	KEY_W("transaction", "Transaction", PK_HIST_ORD_NUM, k_transaction, 27),
+	KEY_W("transaction", "Transaction", PK_HIST_ORD_DESC_NUM, k_transaction, 27),
 	KEY("trace", "Trace output", PK_HIST_ORD_TEXT, false, false, k_trace),
 	KEY("symbol_size", "Symbol size", PK_HIST_ORD_NUM, true, false, k_sym_size),
 	KEY("dso_size", "DSO size", PK_HIST_ORD_NUM, true, false, k_dso_size),
@@ -485,10 +496,10 @@ const pki_hist_keydef pki_hist_keys[] = {
 	KEY_W("ipc_null", "IPC   [IPC Coverage]", PK_HIST_ORD_NUM, k_ipc_null, 20),
 	KEY("time", "Time", PK_HIST_ORD_NUM, false, false, k_time),
 	KEY_W("code_page_size", "Code Page Size", PK_HIST_ORD_NUM, k_code_page_size, 6),
-	KEY_W("local_ins_lat", "Local INSTR Latency", PK_HIST_ORD_NUM, k_ins_lat, 13),
+	KEY_W("local_ins_lat", "Local INSTR Latency", PK_HIST_ORD_DESC_NUM, k_ins_lat, 13),
 	KEY_W("ins_lat", "INSTR Latency", PK_HIST_ORD_GLOBAL, k_ins_lat, 13),
 	{{.name = "local_p_stage_cyc", .title = "Local Pipeline Stage Cycle",
-	  .order = PK_HIST_ORD_NUM, .pad_last = true, .arch = true, .entry_w = 13},
+	  .order = PK_HIST_ORD_DESC_NUM, .pad_last = true, .arch = true, .entry_w = 13},
 	 k_p_stage_cyc},
 	{{.name = "p_stage_cyc", .title = "Pipeline Stage Cycle", .order = PK_HIST_ORD_GLOBAL,
 	  .pad_last = true, .arch = true, .entry_w = 13},
@@ -526,11 +537,11 @@ const pki_hist_keydef pki_hist_keys[] = {
 	  .level = true, .mem = true, .entry_w = 22},
 	 k_symbol_daddr},
 	MEM_KEY("dso_daddr", "Data Object", PK_HIST_ORD_TEXT, k_dso_daddr, 0),
-	{{.name = "locked", .title = "Locked", .order = PK_HIST_ORD_TEXT, .mem = true, .entry_w = 6},
+	{{.name = "locked", .title = "Locked", .order = PK_HIST_ORD_NUM, .mem = true, .entry_w = 6},
 	 k_locked},
-	MEM_KEY("tlb", "TLB access", PK_HIST_ORD_TEXT, k_tlb, 22),
-	MEM_KEY("mem", "Memory access", PK_HIST_ORD_TEXT, k_mem, 24),
-	MEM_KEY("snoop", "Snoop", PK_HIST_ORD_TEXT, k_snoop, 12),
+	MEM_KEY("tlb", "TLB access", PK_HIST_ORD_NUM, k_tlb, 22),
+	MEM_KEY("mem", "Memory access", PK_HIST_ORD_NUM, k_mem, 24),
+	MEM_KEY("snoop", "Snoop", PK_HIST_ORD_NUM, k_snoop, 12),
 	{{.name = "dcacheline", .title = "Data Cacheline", .order = PK_HIST_ORD_NUM, .mem = true,
 	  .entry_w = 22},
 	 k_dcacheline},
@@ -539,7 +550,7 @@ const pki_hist_keydef pki_hist_keys[] = {
 	  .pad_last = true, .level = true, .mem = true, .entry_w = 22},
 	 k_phys_daddr},
 	MEM_KEY("data_page_size", "Data Page Size", PK_HIST_ORD_NUM, k_data_page_size, 22),
-	{{.name = "blocked", .title = "Blocked", .order = PK_HIST_ORD_TEXT, .mem = true, .entry_w = 10},
+	{{.name = "blocked", .title = "Blocked", .order = PK_HIST_ORD_NUM, .mem = true, .entry_w = 10},
 	 k_blocked},
 	{{0}, NULL},
 };

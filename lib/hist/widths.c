@@ -63,13 +63,16 @@ static void trace_known(pk_hist_entry **all, size_t n, int ev, int kt, bool *kno
 
 /* perf's least width of a key once an entry is listed: its column
  * length (a memory key's data or code symbol: the name and 22 more,
- * dcacheline 23; an unknown data object the address's 16), else 0. */
+ * dcacheline 23; an unknown data object the address's 16; transaction
+ * flags perf's 32), else 0. */
 static int entry_width(const pk_hist_opts *o, const pk_hist_key *key, const char *t)
 {
 	bool named = strlen(t) > 4 && !(t[4] == '0' && (t[5] == 'x' || !t[5] || t[5] == '0'));
 	bool sym = !strcmp(key->name, "symbol_daddr") || !strcmp(key->name, "symbol_iaddr");
 	if ((sym || !strcmp(key->name, "dcacheline")) && named && o->mem_mode)
 		return (int)strlen(t) - 4 + 22 + !sym;
+	if (!strcmp(key->name, "transaction") && t[0]) /* the names' length, ":XX " */
+		return 32;
 	if (!strcmp(key->name, "dso_daddr") && !strcmp(t, "[unknown]") && !o->dsos.n &&
 	    !o->field_sep)
 		return 16;
