@@ -93,6 +93,9 @@ int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
+/* The path a PERF_RECORD_CGROUP named for cgroup id (as perf's env keeps
+ * them: the first record of an id), or NULL when none has. */
+const char *pk_machine_cgroup(const pk_machine *m, uint64_t id);
 /* The process of a thread seen in COMM, FORK or MMAP records (the pid it
  * was made with); -1 when unknown (perf's machine__find_thread(-1, tid)),
  * also for the idle task until a record names it. */

@@ -110,10 +110,13 @@ static void k_weight(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	snprintf(b, n, "%" PRIu64, c->smp->weight);
 }
 
+/* The cgroup's path from its CGROUP record: "unknown" without one,
+ * "N/A" for id 0 (perf's words). */
 static void k_cgroup(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
+	const char *path = c->smp->cgroup ? pk_machine_cgroup(c->m, c->smp->cgroup) : "N/A";
 	*num = c->smp->cgroup;
-	pki_hist_put(b, n, "N/A");
+	pki_hist_put(b, n, path ? path : "unknown");
 }
 
 static void k_parent(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -135,7 +138,10 @@ static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_dso_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->loc->map_size;
-	snprintf(b, n, "%8" PRIu64, *num);
+	if (c->loc->has_map)
+		snprintf(b, n, "%8" PRIu64, *num);
+	else
+		snprintf(b, n, "%8s", "unknown");
 }
 
 /* A tracepoint's payload as its print format (or raw fields) shows it;
@@ -490,7 +496,7 @@ const pki_hist_keydef pki_hist_keys[] = {
 	KEY("trace", "Trace output", PK_HIST_ORD_TEXT, false, false, k_trace),
 	KEY("symbol_size", "Symbol size", PK_HIST_ORD_NUM, true, false, k_sym_size),
 	KEY("dso_size", "DSO size", PK_HIST_ORD_NUM, true, false, k_dso_size),
-	KEY("cgroup", "Cgroup", PK_HIST_ORD_NUM, false, false, k_cgroup),
+	{{.name = "cgroup", .title = "Cgroup", .order = PK_HIST_ORD_NUM, .entry_w = 6}, k_cgroup},
 	{{.name = "cgroup_id", .title = "cgroup id (dev/inode)", .order = PK_HIST_ORD_NUM, .entry_w = 20},
 	 k_cgroup_id},
 	KEY_W("ipc_null", "IPC   [IPC Coverage]", PK_HIST_ORD_NUM, k_ipc_null, 20),

@@ -56,7 +56,39 @@ void pk_machine_free(pk_machine *m)
 	pki_sy_dsos_free(m);
 	free(m->kmaps.maps);
 	free(m->cache);
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		free(m->cgroups[i].path);
+	free(m->cgroups);
 	free(m);
+}
+
+const char *pk_machine_cgroup(const pk_machine *m, uint64_t id)
+{
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		if (m->cgroups[i].id == id)
+			return m->cgroups[i].path;
+	return NULL;
+}
+
+/* A CGROUP record (its id, then the path up to a NUL); an id already
+ * named keeps its first path, as perf's env does. */
+static int on_cgroup(pk_machine *m, const pk_pd_event *ev)
+{
+	uint64_t id;
+	if (ev->size < 17)
+		return 0; /* too short to name one: nothing learnt */
+	memcpy(&id, ev->data + 8, sizeof(id));
+	if (pk_machine_cgroup(m, id))
+		return 0;
+	struct pki_sy_cgroup *n = realloc(m->cgroups, (m->nr_cgroups + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->cgroups = n;
+	char *path = strndup((const char *)ev->data + 16, ev->size - 16);
+	if (!path)
+		return -ENOMEM;
+	n[m->nr_cgroups++] = (struct pki_sy_cgroup){id, path};
+	return 0;
 }
 
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
@@ -73,6 +105,8 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 	case PERF_RECORD_MMAP2:
 		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_mmap(m, ev);
+	case PERF_RECORD_CGROUP:
+		return on_cgroup(m, ev);
 	case PK_RECORD_HEADER_BUILD_ID: {
 		pk_pd_rec_build_id b;
 		if (pk_pd_build_id_parse(ev->data, ev->size, false, &b) < 0)
@@ -118,11 +152,13 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	loc->dso_long = d->name;
 	loc->dso_ordinal = d->ordinal;
 	loc->has_map = true;
-	loc->map_size = mp->end - mp->start;
 	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
 	loc->dso_addr = addr - base;
-	if (!m->kernel->loaded)
+	if (!m->kernel->loaded) { /* the kernel's map then reaches its last symbol */
 		pki_sy_kernel_load(m);
+		mp = pki_sy_mg_find(&m->kmaps, addr);
+	}
+	loc->map_size = mp ? mp->end - mp->start : 0; /* perf's dso_size: the map as loaded */
 	/* kallsyms lists the modules' symbols too: a module's map takes
 	 * only those, the kernel's only the kernel's, at this boot's
 	 * addresses (kdelta: KASLR's move since the recording) */

@@ -189,6 +189,11 @@ struct pk_machine {
 	uint64_t thread_gen;         /* threads made so far */
 	bool in_task_rec;            /* thread.c: a COMM or FORK being taken in */
 	struct pki_sy_tasks *tasks;  /* tasks.c's listing, NULL unless kept */
+	struct pki_sy_cgroup {       /* PERF_RECORD_CGROUP's ids and paths */
+		uint64_t id;
+		char *path;
+	} *cgroups;
+	size_t nr_cgroups;
 };
 
 /* symtab.c */

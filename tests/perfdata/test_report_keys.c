@@ -2,7 +2,8 @@
  * (issue 24), against perf report 6.1 on a hand-made file: the weight
  * struct's latencies (ins_lat, p_stage_cyc and their local forms),
  * transaction flags and abort codes, data and code page sizes, physical
- * and data addresses, data sources and cgroups, in the plain view and in
+ * and data addresses, data sources and cgroups (two named by CGROUP
+ * records, one by none), in the plain view and in
  * --mem-mode. The samples repeat some values, so entries of several
  * samples (the global keys' "value times samples") and ties are met. */
 #include "helpers.h"
@@ -57,6 +58,19 @@ static void write_sample(pk_pd_writer *w, const struct perf_event_attr *a, const
 	assert_int_equal(pk_pd_writer_write(w, buf, (size_t)n, &err), 0);
 }
 
+/* A PERF_RECORD_CGROUP naming id (its path NUL-padded to 8 bytes). */
+static void write_cgroup(pk_pd_writer *w, uint64_t id, const char *path)
+{
+	uint8_t buf[256] = {0};
+	size_t len = 16 + (strlen(path) + 8) / 8 * 8;
+	struct perf_event_header h = {.type = PERF_RECORD_CGROUP, .size = (uint16_t)len};
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + 8, &id, sizeof(id));
+	memcpy(buf + 16, path, strlen(path));
+	pk_error err;
+	assert_int_equal(pk_pd_writer_write(w, buf, len, &err), 0);
+}
+
 static void make_file(const char *path)
 {
 	pk_pd_writer *w;
@@ -68,6 +82,8 @@ static void make_file(const char *path)
 	uint64_t id = 11;
 	assert_int_equal(pk_pd_writer_add_evsel(w, &a, 0, "cpu-clock", &id, 1, &err), 0);
 	assert_int_equal(pk_pd_writer_begin(w, &err), 0);
+	write_cgroup(w, 1, "/");
+	write_cgroup(w, 2, "/system.slice/a-long-unit-name.service");
 	for (size_t i = 0; i < NR_ROWS; i++)
 		write_sample(w, &a, &rows[i], (int)i);
 	assert_int_equal(pk_pd_writer_close(w, &err), 0);
@@ -77,7 +93,7 @@ static const char *const plain[] = {
 	"ins_lat", "local_ins_lat", "p_stage", "local_p_stage", "p_stage_cyc,local_p_stage_cyc,cpu",
 	"transaction", "transaction,cpu", "code_page_size", "addr", "addr,code_page_size",
 	"weight,local_weight", "ins_lat,local_ins_lat,p_s,local_p_s", "cgroup_id", "symbol,cpu",
-	"sym,tr", "dso,symbol_size"};
+	"sym,tr", "dso,symbol_size", "cgroup", "cgroup,cpu", "dso_size,sym"};
 static const char *const mem[] = {
 	"", "dcacheline", "phys_daddr", "data_page_size", "symbol_iaddr", "symbol_daddr",
 	"dcacheline,phys_daddr,data_page_size,symbol_iaddr", "mem,snoop,tlb,locked,blocked",
