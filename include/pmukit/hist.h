@@ -268,6 +268,9 @@ typedef struct pk_hist_opts {
 	int nr_sort_keys;
 	bool sort_ipc_null, sort_ipc;
 	char bad_key[64];
+	/* -v: dso by its path, a symbol after its address and perf's letter
+	 * for where its symbols came from (pk_machine_origin) */
+	bool verbose;
 } pk_hist_opts;
 
 /* perf report's option words into o (opts.c). -s's keys (replacing the

@@ -184,6 +184,11 @@ typedef struct pk_addr_loc {
  * lost its address to another is not there): 0, or -ENOENT. */
 int pk_machine_kernel_symbol(pk_machine *m, const char *name, uint64_t *addr);
 
+/* perf report -v's letter for where the symbols of the object holding
+ * addr come from: 'k' kallsyms, 'B'/'D' the build-id cache's elf/debug
+ * copy, 'd' the path, 'f'/'u'/'b' /usr/lib/debug's files, 'j' a JIT map,
+ * 'K' a module's file, '!' none. */
+char pk_machine_origin(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr);
 /* cpumode: PERF_RECORD_MISC_KERNEL / _USER / ... (header.misc & 7). */
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			pk_addr_loc *loc);

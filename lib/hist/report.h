@@ -124,6 +124,8 @@ struct pk_hist_entry {
 	size_t max_depth;            /* the longest chain added */
 	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */
+	uint64_t vip;                /* -v: the address that made it (perf's he->ip) */
+	char origin;                 /* -v: perf's letter for its symbols' source */
 	pk_hist_cnode chain;
 	pk_hist_entry *dnext;        /* the next of pk_hist's dups */
 };

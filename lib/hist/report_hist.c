@@ -194,6 +194,8 @@ typedef struct pki_hist_fast {
 static bool keys_fast(const pk_hist *rp)
 {
 	static const char *const ok[] = {"comm", "pid", "dso", "sym", "symbol"};
+	if (rp->o.verbose) /* -v's dso and symbol texts are made by the keys */
+		return false;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
 		bool found = false;
 		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && !found; i++)
@@ -322,6 +324,12 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->nosym_end[1] = c->to && !c->to->sym;
 	e->dso = pki_hist_dso_short(c->loc);
 	e->has_map = c->loc->has_map;
+	if (rp->o.verbose) { /* perf's he->ip: a chain's address as it is, the sample's in its map */
+		bool k = e->level == 'k';
+		e->vip = c->chain_made || !c->loc->has_map || k ? c->loc->ip : c->loc->dso_addr;
+		e->origin = pk_machine_origin(c->m, c->smp->pid,
+					      k ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, c->loc->ip);
+	}
 	if (c->br)
 		e->br = *c->br;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
@@ -489,7 +497,9 @@ static pk_hist_entry *chain_loc_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hi
 	if (!at.sym)
 		at.dso_addr = at.ip;
 	c->loc = &at;
+	c->chain_made = true;
 	pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+	c->chain_made = false;
 	c->loc = NULL; /* at is gone */
 	return e;
 }
@@ -594,7 +604,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 	pki_hist_ctx c = {.m = rp->s->machine, .smp = smp, .loc = &loc, .chain = chain, .nr_chain = n,
 		    .hdr = rp->hdr, .ns = rp->o.ns, .level = loc.level,
 		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel, .hist = rp,
-		    .time_quantum = rp->o.time_quantum};
+		    .time_quantum = rp->o.time_quantum, .verbose = rp->o.verbose};
 	/* --mem-mode: the weight, 1 for none (perf's cost) */
 	uint64_t period = !rp->o.mem_mode ? smp->period : smp->weight ? smp->weight : 1;
 	if (rp->o.branch_view)
@@ -1195,6 +1205,11 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 	}
 	if (rp->o.keys[k]->order == PK_HIST_ORD_GLOBAL) {
 		snprintf(b, n, "%" PRIu64, e->nums[k] * e->v[PK_HIST_SELF_NR]);
+		return;
+	}
+	if (rp->o.keys[k]->order == PK_HIST_ORD_SYM && rp->o.verbose && n > 21) {
+		int l = snprintf(b, n, "%-#*" PRIx64 " %c ", 18, e->vip, e->origin ? e->origin : '!');
+		snprintf(b + l, n - (size_t)l, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}
 	if ((rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) && n > 4) {

@@ -48,7 +48,10 @@ static void dso_text(const pki_hist_loc *l, char *b, size_t n)
 static void k_dso(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
-	dso_text(c->loc, b, n);
+	if (c->verbose && c->loc->has_map) /* perf -v: the long name */
+		pki_hist_put(b, n, c->loc->dso);
+	else
+		dso_text(c->loc, b, n);
 }
 
 void pki_hist_sym_text(const pki_hist_loc *l, char *b, size_t n)

@@ -16,6 +16,8 @@ typedef struct pki_hist_ctx {
 	char level;                  /* the sample's "[k]" letter */
 	bool ns;
 	bool raw_trace;               /* the trace key: raw fields */
+	bool verbose;                 /* -v: the dso key by its path */
+	bool chain_made;              /* loc is a chain's address (not the sample's own) */
 	struct pk_session *s;         /* the trace key: the session's tracing data */
 	const pk_pd_evsel *evsel;     /* the sample's event */
 	const pk_hist *hist;          /* the parent key: its pattern */

@@ -181,6 +181,24 @@ static const map *user_map(pk_machine *m, uint32_t pid, uint64_t addr, uint64_t 
 	return mp;
 }
 
+char pk_machine_origin(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr)
+{
+	uint64_t off;
+	const map *mp = kernel_mode(cpumode) ? pki_sy_mg_find(&m->kmaps, addr)
+					     : user_map(m, pid, addr, &off);
+	if (!mp)
+		return '!';
+	const dso *d = mp->dso;
+	if (kernel_mode(cpumode) && d->is_module)
+		return d->name[0] == '/' ? 'K' : '!';
+	if (kernel_mode(cpumode) || d == m->kernel)
+		return m->kernel->nr_syms ? 'k' : '!';
+	const char *base = strrchr(d->name, '/');
+	if (base && !strncmp(base + 1, "perf-", 5) && strstr(base, ".map"))
+		return 'j'; /* a JIT's map file */
+	return pki_sy_dso_origin(m, d);
+}
+
 static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 		    pk_addr_loc *loc)
 {

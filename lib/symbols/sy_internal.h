@@ -255,6 +255,9 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
+/* perf's letter for the file d's symbols come from (report -v): B, D,
+ * f, u, b, d; '!' for none. */
+char pki_sy_dso_origin(const pk_machine *m, const dso *d);
 /* The kallsyms file for the kernel dso: opts.kallsyms; none under a
  * --symfs other than "/"; this host's when the recorded kernel build id is
  * this host's (or none was recorded), else the build-id cache's copy;

@@ -223,9 +223,10 @@ static const pk_opt report_opts_table[] = {
 	 "-F and --hierarchy)"},
 	{"column-widths", 'w', O_REFUSE_ARG, required_argument, "LIST",
 	 "refused: fixed column widths not supported"},
-	{"verbose", 'v', O_REFUSE, no_argument, NULL,
-	 "refused: perf's verbose table (addresses, paths)\n"
-	 "not supported"},
+	{"verbose", 'v', 0, no_argument, NULL,
+	 "the table as perf -v prints it: objects by their path,\n"
+	 "symbols after their address and where their symbols\n"
+	 "were read (k kallsyms, B/D build-id cache, d path, ...)"},
 	{0},
 };
 
@@ -399,6 +400,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 		o->relative = optarg[0] == 'r';
 		break;
 	case 'q': o->quiet = true; break;
+	case 'v': o->verbose = true; break;
 	case O_HIERARCHY: o->hierarchy = true; break;
 	case O_TOTAL_PERIOD: o->show_period = true; break;
 	case O_NS: o->ns = true; break;
