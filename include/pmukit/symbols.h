@@ -96,6 +96,9 @@ const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
 /* The path a PERF_RECORD_CGROUP named for cgroup id (as perf's env keeps
  * them: the first record of an id), or NULL when none has. */
 const char *pk_machine_cgroup(const pk_machine *m, uint64_t id);
+/* Thread tid's cgroup namespace (its device and inode) as its last
+ * NAMESPACES record gave it; 0, 0 without one. False: no such thread. */
+bool pk_machine_cgroup_ns(pk_machine *m, uint32_t tid, uint64_t *dev, uint64_t *ino);
 /* The process of a thread seen in COMM, FORK or MMAP records (the pid it
  * was made with); -1 when unknown (perf's machine__find_thread(-1, tid)),
  * also for the idle task until a record names it. */

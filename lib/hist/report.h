@@ -29,6 +29,7 @@ typedef struct pki_hist_loc {
 	const char *sym;             /* NULL when unresolved */
 	const char *dso;
 	const char *dso_short;       /* perf's short name (pk_addr_loc's); NULL: dso's base name */
+	const char *dso_long;        /* perf's long name (-v's); NULL: dso */
 	uint64_t ip, sym_start, dso_addr, sym_size, map_size;
 	uint64_t dso_ordinal;        /* pk_addr_loc's */
 	char level;                  /* 'k', '.', 'H', 'g', 'u' */

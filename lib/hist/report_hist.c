@@ -126,6 +126,7 @@ void pki_hist_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip
 	l->sym = a->sym;
 	l->dso = a->dso;
 	l->dso_short = a->dso_short;
+	l->dso_long = a->dso_long;
 	l->ip = ip;
 	l->sym_start = a->sym_start;
 	l->dso_addr = a->dso_addr;
@@ -326,7 +327,7 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->has_map = c->loc->has_map;
 	if (rp->o.verbose) { /* perf's he->ip: a chain's address as it is, the sample's in its map */
 		bool k = e->level == 'k';
-		e->vip = c->chain_made || !c->loc->has_map || k ? c->loc->ip : c->loc->dso_addr;
+		e->vip = c->chain_made || !c->loc->has_map ? c->loc->ip : c->loc->dso_addr;
 		e->origin = pk_machine_origin(c->m, c->smp->pid,
 					      k ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, c->loc->ip);
 	}

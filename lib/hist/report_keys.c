@@ -49,7 +49,7 @@ static void k_dso(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = 0;
 	if (c->verbose && c->loc->has_map) /* perf -v: the long name */
-		pki_hist_put(b, n, c->loc->dso);
+		pki_hist_put(b, n, c->loc->dso_long ? c->loc->dso_long : c->loc->dso);
 	else
 		dso_text(c->loc, b, n);
 }
@@ -141,8 +141,8 @@ static void k_sym_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 static void k_dso_size(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
 	*num = c->loc->map_size;
-	if (c->loc->has_map)
-		snprintf(b, n, "%8" PRIu64, *num);
+	if (c->loc->has_map) /* perf's "%*d": an int, the title's width */
+		snprintf(b, n, "%8d", (int)(uint32_t)*num);
 	else
 		snprintf(b, n, "%8s", "unknown");
 }
@@ -174,8 +174,12 @@ static void data_src_key(const pki_hist_ctx *c, pk_data_src_part part, char *b, 
 	static const unsigned char field[][2] = {
 		[PK_DATA_SRC_LVL] = {5, 14}, [PK_DATA_SRC_SNOOP] = {19, 5}, [PK_DATA_SRC_TLB] = {26, 7},
 		[PK_DATA_SRC_LOCK] = {24, 2}, [PK_DATA_SRC_BLK] = {40, 3}};
-	*num = c->smp->data_src >> field[part][0] & ((1u << field[part][1]) - 1);
-	pk_data_src_part_format(c->smp->data_src, part, b, n);
+	/* a sample without one: perf's "none" (every part N/A) */
+	uint64_t src = c->smp->type & PERF_SAMPLE_DATA_SRC
+			       ? c->smp->data_src
+			       : 1 | 1 << 5 | 1 << 19 | 1 << 24 | 1 << 26;
+	*num = src >> field[part][0] & ((1u << field[part][1]) - 1);
+	pk_data_src_part_format(src, part, b, n);
 }
 
 static void k_mem(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
@@ -338,13 +342,14 @@ static void k_transaction(const pki_hist_ctx *c, char *b, size_t n, uint64_t *nu
 		snprintf(b + l, n - l, ":%" PRIx64, t >> 32);
 }
 
-/* The thread's cgroup namespace as "dev/0xinode": a file without
- * namespace records has none, "0/0x0". */
+/* The thread's cgroup namespace as "dev/0xinode" (its NAMESPACES
+ * record's): "0/0x0" without one. */
 static void k_cgroup_id(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 {
-	(void)c;
-	*num = 0;
-	pki_hist_put(b, n, "0/0x0");
+	uint64_t dev, ino;
+	pk_machine_cgroup_ns(c->m, c->smp->tid, &dev, &ino);
+	*num = dev << 32 ^ ino;
+	snprintf(b, n, "%" PRIu64 "/0x%" PRIx64, dev, ino);
 }
 
 /* perf report adds it after a -s naming "symbol": no branch cycles to
@@ -361,8 +366,9 @@ static void k_dcacheline(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num
 {
 	pk_addr_loc d;
 	unsigned mode = c->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	uint64_t line = c->smp->addr & ~(uint64_t)63;
 	pk_machine_resolve(c->m, c->smp->pid, mode, c->smp->addr, &d);
+	/* the line of the address in its map (perf's al_addr) */
+	uint64_t line = (d.has_map ? d.dso_addr : c->smp->addr) & ~(uint64_t)63;
 	*num = (uint64_t)(c->level != 'k') << 60 | line >> 6; /* perf: by mode, kernel first */
 	if (d.sym)
 		snprintf(b, n, "[%c] %s", d.kernel || c->level == 'k' ? 'k' : '.', d.sym);
@@ -396,7 +402,9 @@ static void dso_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t 
 {
 	const pki_hist_loc *l = side_of(c, to);
 	*num = 0;
-	if (l->has_map)
+	if (l->has_map && c->verbose) /* perf -v: the long name */
+		pki_hist_put(b, n, l->dso_long ? l->dso_long : l->dso);
+	else if (l->has_map)
 		dso_text(l, b, n);
 	else
 		pki_hist_put(b, n, "[unknown]");
@@ -408,9 +416,15 @@ static void sym_end(const pki_hist_ctx *c, bool to, char *b, size_t n, uint64_t 
 {
 	const pki_hist_loc *l = side_of(c, to);
 	char t[PK_HIST_NAME_MAX];
+	int at = 0;
 	*num = l->sym ? l->sym_start : l->ip;
 	pki_hist_sym_text(l, t, sizeof(t));
-	snprintf(b, n, "[%c] %s", l->level, t);
+	if (c->verbose) /* perf -v: the end's address in its map, where its symbols came from */
+		at = snprintf(b, n, "%-#*" PRIx64 " %c ", 18, l->has_map ? l->dso_addr : l->ip,
+			      pk_machine_origin(c->m, c->smp->pid, l->level == 'k' ? PERF_RECORD_MISC_KERNEL
+										  : PERF_RECORD_MISC_USER,
+						l->ip));
+	snprintf(b + at, n - (size_t)at, "[%c] %s", l->level, t);
 }
 
 /* "name+0xoff" with the name cut to the column (perf 6.1's fixed 22 less
@@ -498,7 +512,9 @@ const pki_hist_keydef pki_hist_keys[] = {
 	KEY_W("transaction", "Transaction", PK_HIST_ORD_DESC_NUM, k_transaction, 27),
 	KEY("trace", "Trace output", PK_HIST_ORD_TEXT, false, false, k_trace),
 	KEY("symbol_size", "Symbol size", PK_HIST_ORD_NUM, true, false, k_sym_size),
-	KEY("dso_size", "DSO size", PK_HIST_ORD_NUM, true, false, k_dso_size),
+	{{.name = "dso_size", .title = "DSO size", .order = PK_HIST_ORD_NUM, .pad_last = true,
+	  .fixed_w = 8},
+	 k_dso_size},
 	{{.name = "cgroup", .title = "Cgroup", .order = PK_HIST_ORD_NUM, .entry_w = 6}, k_cgroup},
 	{{.name = "cgroup_id", .title = "cgroup id (dev/inode)", .order = PK_HIST_ORD_NUM, .entry_w = 20},
 	 k_cgroup_id},

@@ -12,8 +12,30 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* The word of -s that named its k-th key, as given ("m" for mispredict),
+ * into as. */
+static const char *sort_word(const pk_hist_opts *o, int k, char *as, size_t n)
+{
+	snprintf(as, n, "%s", o->keys[k]->name);
+	char *copy = o->sort_list ? strdup(o->sort_list) : NULL;
+	int i = 0;
+	for (char *t = copy ? strtok(copy, ",") : NULL; t; t = strtok(NULL, ",")) {
+		const pk_hist_key *key = pk_hist_key_find(t);
+		if (key && key->arch && !strcasecmp(t, key->name))
+			continue; /* dropped: made no key */
+		if (i++ == k) {
+			snprintf(as, n, "%s", t);
+			break;
+		}
+	}
+	free(copy);
+	return as;
+}
 
 /* perf report adds ipc_null after a -s naming "symbol" (not in the
  * branch view, where it adds ipc_lbr: not made here); not to -F's. */
@@ -163,10 +185,13 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 		return pk_err(err, -ENODATA, "Selected -b but no branch data. "
 			      "Did you call perf record without -b?");
 	for (int k = 0; k < o->nr_keys; k++)
-		if ((o->keys[k]->branch && !o->branch_view) || (o->keys[k]->mem && !o->mem_mode))
-			return pk_err_at(err, -EINVAL,
-					 o->sort_given && k < o->nr_sort_keys ? "--sort key" : "--fields key",
-					 o->keys[k]->name, -1, "a key outside its view (branch, memory)");
+		if ((o->keys[k]->branch && !o->branch_view) || (o->keys[k]->mem && !o->mem_mode)) {
+			bool sort = o->sort_given && k < o->nr_sort_keys;
+			char as[64];
+			return pk_err_at(err, -EINVAL, sort ? "--sort key" : "--fields key",
+					 sort ? sort_word(o, k, as, sizeof(as)) : o->keys[k]->name, -1,
+					 "a key outside its view (branch, memory)");
+		}
 	settle_ipc(o);
 	if (!o->branch_view)
 		return 0;

@@ -104,8 +104,10 @@ void pk_hist_widths(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, int
 				continue;
 			pk_hist_col_text(h, all[i], k, t, sizeof(t));
 			int l = o->keys[k]->order == PK_HIST_ORD_SYM ? pk_hist_sym_width(t) : (int)strlen(t);
-			if (o->verbose && o->keys[k]->order == PK_HIST_ORD_SYM &&
-			    pk_hist_entry_nosym(all[i], PK_HIST_SIDE_ENTRY))
+			const pk_hist_key *vk = o->keys[k];
+			if (o->verbose && (vk->order == PK_HIST_ORD_SYM || vk->unres == PK_HIST_U_SYM) &&
+			    pk_hist_entry_nosym(all[i], vk->order == PK_HIST_ORD_SYM ? PK_HIST_SIDE_ENTRY
+										   : vk->side))
 				l -= 21; /* perf: -v's address widens only a named symbol's column */
 			if (!strcmp(o->keys[k]->name, "comm"))
 				l = comm_width(h, all[i]);

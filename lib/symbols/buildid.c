@@ -109,14 +109,15 @@ int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
 	return fd;
 }
 
-/* Whether path is an ELF file with a symbol table (*runtime: an ELF at
- * all, what perf can take program headers from). */
-static bool file_symtab(const char *path, bool *runtime)
+/* Whether path is an ELF file of build id want ("": any) with a symbol
+ * table (*runtime: an ELF at all, what perf can take program headers
+ * from). */
+static bool file_symtab(const char *path, const char *want, bool *runtime)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *e = NULL;
+	int fd = open_checked(path, want, &e); /* perf takes no file of another build id */
 	if (fd < 0)
 		return false;
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	bool elf = e && elf_kind(e) == ELF_K_ELF, tab = false;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -165,7 +166,7 @@ char pki_sy_dso_origin(const pk_machine *m, const dso *d)
 	char runtime = '!';
 	for (int i = 0; i < 6; i++) {
 		bool rt = false;
-		if (c[i][0] && file_symtab(c[i], &rt))
+		if (c[i][0] && file_symtab(c[i], d->build_id, &rt))
 			return letter[i];
 		if (rt && runtime == '!' && (i == 0 || i == 5))
 			runtime = letter[i];

@@ -10,6 +10,7 @@
 #include "sy_internal.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,33 @@ const char *pk_machine_cgroup(const pk_machine *m, uint64_t id)
 	return NULL;
 }
 
+/* A NAMESPACES record: the thread's cgroup namespace (the 7th link,
+ * perf's CGROUP_NS_INDEX), none when the record has fewer. */
+static int on_namespaces(pk_machine *m, const pk_pd_event *ev)
+{
+	uint32_t pid, tid;
+	uint64_t nr, link[2] = {0, 0};
+	if (ev->size < 24)
+		return 0;
+	memcpy(&pid, ev->data + 8, 4);
+	memcpy(&tid, ev->data + 12, 4);
+	memcpy(&nr, ev->data + 16, 8);
+	if (nr > 6 && ev->size >= 24 + 7 * 16)
+		memcpy(link, ev->data + 24 + 6 * 16, sizeof(link));
+	thread *t = pki_sy_thread_findnew(m, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	t->cg_dev = link[0], t->cg_ino = link[1];
+	return 0;
+}
+
+bool pk_machine_cgroup_ns(pk_machine *m, uint32_t tid, uint64_t *dev, uint64_t *ino)
+{
+	const thread *t = pki_sy_thread_find(m, tid);
+	*dev = t ? t->cg_dev : 0, *ino = t ? t->cg_ino : 0;
+	return t != NULL;
+}
+
 /* A CGROUP record (its id, then the path up to a NUL); an id already
  * named keeps its first path, as perf's env does. */
 static int on_cgroup(pk_machine *m, const pk_pd_event *ev)
@@ -107,6 +135,8 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 		return pki_sy_on_mmap(m, ev);
 	case PERF_RECORD_CGROUP:
 		return on_cgroup(m, ev);
+	case PERF_RECORD_NAMESPACES:
+		return on_namespaces(m, ev);
 	case PK_RECORD_HEADER_BUILD_ID: {
 		pk_pd_rec_build_id b;
 		if (pk_pd_build_id_parse(ev->data, ev->size, false, &b) < 0)
@@ -195,7 +225,7 @@ char pk_machine_origin(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t a
 		return m->kernel->nr_syms ? 'k' : '!';
 	const char *base = strrchr(d->name, '/');
 	if (base && !strncmp(base + 1, "perf-", 5) && strstr(base, ".map"))
-		return 'j'; /* a JIT's map file */
+		return access(d->name, R_OK) ? '!' : 'j'; /* a JIT's map file, when there */
 	return pki_sy_dso_origin(m, d);
 }
 

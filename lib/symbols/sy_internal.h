@@ -148,6 +148,7 @@ typedef struct thread {
 	char *comm;                  /* NULL: never named */
 	uint64_t gen;                /* unique per thread made */
 	mapgroup *mg;                /* the process's maps (its leader's, shared) */
+	uint64_t cg_dev, cg_ino;     /* its cgroup namespace, from NAMESPACES (0: none) */
 	struct thread *next;
 } thread;
 
