@@ -262,12 +262,14 @@ typedef struct pk_hist_opts {
 	int fields_base;             /* the keys before -F's own (made again over them) */
 	/* -s as given (the caller's string): perf's "Sort order" line; the
 	 * keys it named; whether it named "symbol" (perf adds ipc_null) or
-	 * "ipc" (perf refuses it); the first name no key begins (the caller
-	 * reports it once the file is open, as perf does: bad_key[0] set) */
+	 * "ipc" (perf refuses it); the first name no key begins, in the
+	 * caller's string (bad_key_len bytes; NULL: none; the caller reports
+	 * it once the file is open, as perf does) */
 	const char *sort_list;
 	int nr_sort_keys;
 	bool sort_ipc_null, sort_ipc;
-	char bad_key[64];
+	const char *bad_key;
+	size_t bad_key_len;
 	/* -v: dso by its path, a symbol after its address and perf's letter
 	 * for where its symbols came from (pk_machine_origin) */
 	bool verbose;

@@ -26,12 +26,12 @@ int pk_hist_opts_sort(pk_hist_opts *o, const char *arg, pk_error *err)
 	o->sort_list = arg;
 	o->sort_ipc_null = strstr(arg, "symbol") != NULL;
 	o->sort_ipc = strstr(arg, "ipc") != NULL;
-	o->bad_key[0] = '\0';
+	o->bad_key = NULL;
 	o->sym_first = !strncmp(arg, "sym", 3);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
 		const pk_hist_key *k = pk_hist_key_find(t);
 		if (!k || o->nr_keys == PK_HIST_MAX_KEYS) {
-			snprintf(o->bad_key, sizeof(o->bad_key), "%s", t);
+			o->bad_key = arg + (t - copy), o->bad_key_len = strlen(t);
 			pk_err_at(err, -EINVAL, "--sort key", t, -1, "unknown --sort key");
 			free(copy);
 			o->nr_keys = 0;

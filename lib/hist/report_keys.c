@@ -1,4 +1,5 @@
-/* libpmukit: report's sort keys as data (perf report -s), one row each:
+/* libpmukit: report's sort keys as data (perf report -s), one row each,
+ * in perf 6.1's order (a prefix of a name finds the first key it begins):
  * the name, the column title and width rule, how the value is made from a
  * sample and an address, and how equal rows are ordered (perf's rule per
  * key: names by strcmp, numbers ascending, symbols named before unknown).
@@ -234,9 +235,9 @@ static void k_dso_daddr(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
  * 6.1 shows them: "file:line"; "??:0" where the dso knows no line or no
  * map holds the address; in no ELF file (the kernel) "sym+offset" (in
  * decimal) or "dso[addr]". srcfile: the file, else empty. */
-static int srcline_of(const pki_hist_ctx *c, const char **file, unsigned *line)
+static int srcline_of(const pki_hist_ctx *c, const pki_hist_loc *l, const char **file,
+		      unsigned *line)
 {
-	const pki_hist_loc *l = c->loc;
 	unsigned mode = l->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	return pk_machine_srcline(c->m, c->smp->pid, mode, l->ip, file, line);
 }
@@ -246,8 +247,7 @@ static void srcline_at(const pki_hist_ctx *c, const pki_hist_loc *l, char *b, si
 {
 	const char *file;
 	unsigned line;
-	unsigned mode = l->level == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	int rc = pk_machine_srcline(c->m, c->smp->pid, mode, l->ip, &file, &line);
+	int rc = srcline_of(c, l, &file, &line);
 	*num = 0;
 	if (rc > 0)
 		snprintf(b, n, "%s:%u", file, line);
@@ -269,7 +269,7 @@ static void k_srcfile(const pki_hist_ctx *c, char *b, size_t n, uint64_t *num)
 	const char *file;
 	unsigned line;
 	*num = 0;
-	pki_hist_put(b, n, srcline_of(c, &file, &line) > 0 ? file : "");
+	pki_hist_put(b, n, srcline_of(c, c->loc, &file, &line) > 0 ? file : "");
 }
 
 /* The weight struct's latencies: local, the sample's; global (ins_lat,

@@ -54,10 +54,12 @@ static void usage_keys(const char *head, const char *prefix)
 /* perf 6.1's words for a -s or -F it cannot use, once the file is open:
  * the error, the usage of -s (when given) and of -F (when given); its
  * status stays 0. bad: NULL for -s naming "ipc" (the usage alone). */
-static void usage_sort(const pk_hist_opts *o, const char *what, const char *bad, bool fields)
+static void usage_sort(const pk_hist_opts *o, const char *what, const char *bad, size_t len,
+		       bool fields)
 {
 	if (bad)
-		fprintf(stderr, "Error:\n%s %s: `%s'\n", what, o->sort_given && !fields ? "--sort key" : "--fields key", bad);
+		fprintf(stderr, "Error:\n%s %s: `%.*s'\n", what,
+			o->sort_given && !fields ? "--sort key" : "--fields key", (int)len, bad);
 	else
 		fputc('\n', stderr);
 	fprintf(stderr, " Usage: perf report [<options>]\n\n");
@@ -83,12 +85,11 @@ static const pk_opt report_opts_table[] = {
 	 "input file (default perf.data; '-' standard input)"},
 	{"force", 'f', 0, no_argument, NULL, "read a file another user owns (perf's check)"},
 	{"sort", 's', 0, required_argument, "KEYS",
-	 "comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
-	 "period, sample, time, weight, local_weight, cgroup,\n"
-	 "parent, symbol_size, dso_size, trace (a tracepoint's\n"
-	 "payload) (default comm,dso,sym); memory keys:\n"
-	 "local_weight, mem, symbol_daddr, dso_daddr, snoop,\n"
-	 "tlb, locked, blocked, local_ins_lat"},
+	 "comma-separated keys, perf 6.1's (a prefix names the\n"
+	 "first key it begins; -s help lists them): comm, pid,\n"
+	 "dso, symbol, cpu, socket, period, sample, time, weight,\n"
+	 "cgroup, addr, trace, ins_lat, ... (default comm,dso,sym);\n"
+	 "with --mem-mode: mem, symbol_daddr, dcacheline, ..."},
 	{"raw-trace", 0, O_RAW_TRACE, no_argument, NULL,
 	 "trace as raw fields, not the event's print format"},
 	{"branch-stack", 'b', 0, no_argument, NULL,
@@ -241,7 +242,7 @@ const pk_optspec report_optspec = {
 
 typedef struct report_args {
 	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
-	char bad_field[64];          /* -F's name no key or value begins (said later) */
+	char bad_field[512];         /* -F's name no key or value begins (said later) */
 	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
 	bool force;                  /* -f: read a file another user owns */
 	bool show_info;              /* -I */
@@ -446,7 +447,7 @@ static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 		return 1;
 	}
 	if (rc == -EINVAL) { /* perf 6.1: a key outside its view, its usage, status 0 */
-		usage_sort(pk_hist_options(hist), "Invalid", err.where,
+		usage_sort(pk_hist_options(hist), "Invalid", err.where, strlen(err.where),
 			   !strcmp(err.subject, "--fields key"));
 		return 2;
 	}
@@ -482,7 +483,7 @@ static int fields_setup(pk_hist_opts *o, report_args *a)
 	pk_error_clear(&err);
 	int rc = pk_hist_opts_fields(o, a->fields, &err);
 	if (rc == -EINVAL && err.where[0])
-		snprintf(a->bad_field, sizeof(a->bad_field), "%.63s", err.where);
+		snprintf(a->bad_field, sizeof(a->bad_field), "%s", err.where);
 	return rc && !a->bad_field[0] ? 129 : 0;
 }
 
@@ -491,12 +492,12 @@ static int fields_setup(pk_hist_opts *o, report_args *a)
 static bool keys_refused(const pk_hist_opts *o, const report_args *a)
 {
 	if (o->sort_given && o->sort_ipc)
-		usage_sort(o, NULL, NULL, false);
-	else if (o->bad_key[0])
-		usage_sort(o, "Unknown", o->bad_key, false);
+		usage_sort(o, NULL, NULL, 0, false);
+	else if (o->bad_key)
+		usage_sort(o, "Unknown", o->bad_key, o->bad_key_len, false);
 	else if (a->bad_field[0])
-		usage_sort(o, "Unknown", a->bad_field, true);
-	return (o->sort_given && o->sort_ipc) || o->bad_key[0] || a->bad_field[0];
+		usage_sort(o, "Unknown", a->bad_field, strlen(a->bad_field), true);
+	return (o->sort_given && o->sort_ipc) || o->bad_key || a->bad_field[0];
 }
 
 static void report_free(pk_hist *hist)
