@@ -101,7 +101,8 @@ typedef struct pk_hist_entry pk_hist_entry; /* opaque: one row */
  * number (symbol_from/to); DESC_NUM numbers high first. */
 enum pk_hist_order { PK_HIST_ORD_TEXT, PK_HIST_ORD_NUM, PK_HIST_ORD_SYM, PK_HIST_ORD_COUNT,
 		     PK_HIST_ORD_PERIOD, PK_HIST_ORD_DESC_TEXT, PK_HIST_ORD_ADDR,
-		     PK_HIST_ORD_DESC_NUM, PK_HIST_ORD_WEIGHT };
+		     PK_HIST_ORD_DESC_NUM, PK_HIST_ORD_WEIGHT,
+		     PK_HIST_ORD_GLOBAL /* by the sample's value, shown times the samples */ };
 /* The address a branch key looks at, and what makes it unresolved. */
 enum pk_hist_side { PK_HIST_SIDE_ENTRY, PK_HIST_SIDE_FROM, PK_HIST_SIDE_TO };
 /* PK_HIST_U_PARENT: the parent key's [other] (no function matched) */
@@ -119,9 +120,15 @@ typedef struct pk_hist_key {
 	enum pk_hist_unres unres;
 	int fixed_w;                 /* > 0: the column's width whatever its texts */
 	bool level;                  /* printed after the entry's "[l] " (not in its text) */
+	bool mem;                    /* only in --mem-mode (perf's memory keys) */
+	bool arch;                   /* perf 6.1 on x86 drops it when named in full
+					(its Power-only keys); a prefix still finds it */
+	int entry_w;                 /* > 0: the least width once an entry is listed */
 } pk_hist_key;
 
-/* The key of that name, or NULL; the i-th of the table (NULL past it). */
+/* The key of that name, or NULL: perf's match, the first key (in perf's
+ * order) that the name begins, in any case ("sym": symbol); the i-th of
+ * the table (NULL past it). */
 const pk_hist_key *pk_hist_key_find(const char *name);
 const pk_hist_key *pk_hist_key_nth(size_t i);
 /* The column's least width (the title's, or perf's fixed width). */
@@ -255,6 +262,19 @@ typedef struct pk_hist_opts {
 	 * tracepoints, the branch view, --mem-mode) by pk_hist_settle */
 	const char *fields_list;
 	int fields_base;             /* the keys before -F's own (made again over them) */
+	/* -s as given (the caller's string): perf's "Sort order" line; the
+	 * keys it named; whether it named "symbol" (perf adds ipc_null) or
+	 * "ipc" (perf refuses it); the first name no key begins, in the
+	 * caller's string (bad_key_len bytes; NULL: none; the caller reports
+	 * it once the file is open, as perf does) */
+	const char *sort_list;
+	int nr_sort_keys;
+	bool sort_ipc_null, sort_ipc;
+	const char *bad_key;
+	size_t bad_key_len;
+	/* -v: dso by its path, a symbol after its address and perf's letter
+	 * for where its symbols came from (pk_machine_origin) */
+	bool verbose;
 } pk_hist_opts;
 
 /* perf report's option words into o (opts.c). -s's keys (replacing the

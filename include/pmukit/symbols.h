@@ -93,6 +93,12 @@ int pk_machine_read_build_ids(pk_machine *m, pk_pd_reader *r, pk_error *err);
 /* The thread's current command name, or ":<tid>" when unknown (perf's form).
  * Valid until the next call into m. */
 const char *pk_machine_comm(pk_machine *m, uint32_t pid, uint32_t tid);
+/* The path a PERF_RECORD_CGROUP named for cgroup id (as perf's env keeps
+ * them: the first record of an id), or NULL when none has. */
+const char *pk_machine_cgroup(const pk_machine *m, uint64_t id);
+/* Thread tid's cgroup namespace (its device and inode) as its last
+ * NAMESPACES record gave it; 0, 0 without one. False: no such thread. */
+bool pk_machine_cgroup_ns(pk_machine *m, uint32_t tid, uint64_t *dev, uint64_t *ino);
 /* The process of a thread seen in COMM, FORK or MMAP records (the pid it
  * was made with); -1 when unknown (perf's machine__find_thread(-1, tid)),
  * also for the idle task until a record names it. */
@@ -186,6 +192,11 @@ typedef struct pk_addr_loc {
  * lost its address to another is not there): 0, or -ENOENT. */
 int pk_machine_kernel_symbol(pk_machine *m, const char *name, uint64_t *addr);
 
+/* perf report -v's letter for where the symbols of the object holding
+ * addr come from: 'k' kallsyms, 'B'/'D' the build-id cache's elf/debug
+ * copy, 'd' the path, 'f'/'u'/'b' /usr/lib/debug's files, 'j' a JIT map,
+ * 'K' a module's file, '!' none. */
+char pk_machine_origin(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr);
 /* cpumode: PERF_RECORD_MISC_KERNEL / _USER / ... (header.misc & 7). */
 void pk_machine_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,
 			pk_addr_loc *loc);

@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int pk_hist_opts_sort(pk_hist_opts *o, const char *arg, pk_error *err)
 {
@@ -22,17 +23,26 @@ int pk_hist_opts_sort(pk_hist_opts *o, const char *arg, pk_error *err)
 		return pk_err(err, -ENOMEM, "--sort: out of memory");
 	o->nr_keys = 0;
 	o->sort_given = true;
+	o->sort_list = arg;
+	o->sort_ipc_null = strstr(arg, "symbol") != NULL;
+	o->sort_ipc = strstr(arg, "ipc") != NULL;
+	o->bad_key = NULL;
 	o->sym_first = !strncmp(arg, "sym", 3);
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
 		const pk_hist_key *k = pk_hist_key_find(t);
 		if (!k || o->nr_keys == PK_HIST_MAX_KEYS) {
+			o->bad_key = arg + (t - copy), o->bad_key_len = strlen(t);
 			pk_err_at(err, -EINVAL, "--sort key", t, -1, "unknown --sort key");
 			free(copy);
+			o->nr_keys = 0;
 			return -EINVAL;
 		}
+		if (k->arch && !strcasecmp(t, k->name))
+			continue; /* perf 6.1 on x86: dropped without a word */
 		o->keys[o->nr_keys++] = k;
 	}
 	free(copy);
+	o->nr_sort_keys = o->nr_keys;
 	/* no keys ("-s ''"): one row per event with its total, as perf 6.1 */
 	return 0;
 }

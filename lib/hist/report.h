@@ -29,6 +29,7 @@ typedef struct pki_hist_loc {
 	const char *sym;             /* NULL when unresolved */
 	const char *dso;
 	const char *dso_short;       /* perf's short name (pk_addr_loc's); NULL: dso's base name */
+	const char *dso_long;        /* perf's long name (-v's); NULL: dso */
 	uint64_t ip, sym_start, dso_addr, sym_size, map_size;
 	uint64_t dso_ordinal;        /* pk_addr_loc's */
 	char level;                  /* 'k', '.', 'H', 'g', 'u' */
@@ -124,6 +125,8 @@ struct pk_hist_entry {
 	size_t max_depth;            /* the longest chain added */
 	uint64_t seen;               /* the last Children pass that counted it (pk_hist's) */
 	pk_pd_branch_entry br;       /* branch view: the branch that made it */
+	uint64_t vip;                /* -v: the address that made it (perf's he->ip) */
+	char origin;                 /* -v: perf's letter for its symbols' source */
 	pk_hist_cnode chain;
 	pk_hist_entry *dnext;        /* the next of pk_hist's dups */
 };

@@ -126,6 +126,7 @@ void pki_hist_resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t ip
 	l->sym = a->sym;
 	l->dso = a->dso;
 	l->dso_short = a->dso_short;
+	l->dso_long = a->dso_long;
 	l->ip = ip;
 	l->sym_start = a->sym_start;
 	l->dso_addr = a->dso_addr;
@@ -194,6 +195,8 @@ typedef struct pki_hist_fast {
 static bool keys_fast(const pk_hist *rp)
 {
 	static const char *const ok[] = {"comm", "pid", "dso", "sym", "symbol"};
+	if (rp->o.verbose) /* -v's dso and symbol texts are made by the keys */
+		return false;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
 		bool found = false;
 		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && !found; i++)
@@ -379,6 +382,12 @@ static pk_hist_entry *entry_slow(pk_hist *rp, const pki_hist_ctx *c, int ev, boo
 	e->nosym_end[1] = c->to && !c->to->sym;
 	e->dso = pki_hist_dso_short(c->loc);
 	e->has_map = c->loc->has_map;
+	if (rp->o.verbose) { /* perf's he->ip: a chain's address as it is, the sample's in its map */
+		bool k = e->level == 'k';
+		e->vip = c->chain_made || !c->loc->has_map ? c->loc->ip : c->loc->dso_addr;
+		e->origin = pk_machine_origin(c->m, c->smp->pid,
+					      k ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, c->loc->ip);
+	}
 	if (c->br)
 		e->br = *c->br;
 	for (int k = 0; k < rp->o.nr_keys; k++) {
@@ -548,7 +557,9 @@ static pk_hist_entry *chain_loc_entry(pk_hist *rp, pki_hist_ctx *c, const pki_hi
 	if (!at.sym)
 		at.dso_addr = at.ip;
 	c->loc = &at;
+	c->chain_made = true;
 	pk_hist_entry *e = pki_hist_entry_for(rp, c, ev, hid);
+	c->chain_made = false;
 	c->loc = NULL; /* at is gone */
 	return e;
 }
@@ -690,7 +701,7 @@ int pk_hist_sample(void *arg, struct pk_session *s, const pk_pd_event *ev,
 		    .nr_chain = n, .hdr = rp->hdr, .ns = rp->o.ns,
 		    .level = hit ? level_of(cpumode) : loc.level,
 		    .raw_trace = rp->o.raw_trace, .s = rp->s, .evsel = ev->evsel, .hist = rp,
-		    .time_quantum = rp->o.time_quantum};
+		    .time_quantum = rp->o.time_quantum, .verbose = rp->o.verbose};
 	if (rp->o.branch_view)
 		return pki_hist_branch_sample(rp, &c, ei, lead, mi);
 	bool hid = filters(rp) && pki_hist_hidden(rp, &c);
@@ -764,6 +775,7 @@ int pk_hist_cmp_key(const pk_hist *rp, int k, const pk_hist_entry *x, const pk_h
 		c = strcmp(y->cols[k], x->cols[k]);
 		break;
 	case PK_HIST_ORD_DESC_NUM:
+	case PK_HIST_ORD_GLOBAL:
 		if (x->nums[k] != y->nums[k])
 			return x->nums[k] > y->nums[k] ? -1 : 1;
 		break;
@@ -1274,6 +1286,15 @@ void pk_hist_col_text(const pk_hist *rp, const pk_hist_entry *e, int k, char *b,
 	}
 	if (rp->o.keys[k]->order == PK_HIST_ORD_WEIGHT) {
 		snprintf(b, n, "%" PRIu64, e->v[PK_HIST_WEIGHT]);
+		return;
+	}
+	if (rp->o.keys[k]->order == PK_HIST_ORD_GLOBAL) {
+		snprintf(b, n, "%" PRIu64, e->nums[k] * e->v[PK_HIST_SELF_NR]);
+		return;
+	}
+	if (rp->o.keys[k]->order == PK_HIST_ORD_SYM && rp->o.verbose && n > 21) {
+		int l = snprintf(b, n, "%-#*" PRIx64 " %c ", 18, e->vip, e->origin ? e->origin : '!');
+		snprintf(b + l, n - (size_t)l, "[%c] %s", e->level, e->cols[k]);
 		return;
 	}
 	if ((rp->o.keys[k]->order == PK_HIST_ORD_SYM || rp->o.keys[k]->level) && n > 4) {

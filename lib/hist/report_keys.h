@@ -16,6 +16,8 @@ typedef struct pki_hist_ctx {
 	char level;                  /* the sample's "[k]" letter */
 	bool ns;
 	bool raw_trace;               /* the trace key: raw fields */
+	bool verbose;                 /* -v: the dso key by its path */
+	bool chain_made;              /* loc is a chain's address (not the sample's own) */
 	struct pk_session *s;         /* the trace key: the session's tracing data */
 	const pk_pd_evsel *evsel;     /* the sample's event */
 	const pk_hist *hist;          /* the parent key: its pattern */
@@ -32,7 +34,7 @@ typedef struct pki_hist_keydef {
 } pki_hist_keydef;
 
 extern const pki_hist_keydef pki_hist_keys[];
-#define PKI_HIST_KEY_COMM 0 /* pki_hist_keys[PKI_HIST_KEY_COMM] is comm */
+#define PKI_HIST_KEY_COMM 1 /* pki_hist_keys[PKI_HIST_KEY_COMM] is comm */
 #define PKI_HIST_KEY_DSO 2 /* pki_hist_keys[PKI_HIST_KEY_DSO] is dso */
 
 /* The fill of a key of the table (every pk_hist_key is one's first member). */

@@ -12,8 +12,39 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* The word of -s that named its k-th key, as given ("m" for mispredict),
+ * into as. */
+static const char *sort_word(const pk_hist_opts *o, int k, char *as, size_t n)
+{
+	snprintf(as, n, "%s", o->keys[k]->name);
+	char *copy = o->sort_list ? strdup(o->sort_list) : NULL;
+	int i = 0;
+	for (char *t = copy ? strtok(copy, ",") : NULL; t; t = strtok(NULL, ",")) {
+		const pk_hist_key *key = pk_hist_key_find(t);
+		if (key && key->arch && !strcasecmp(t, key->name))
+			continue; /* dropped: made no key */
+		if (i++ == k) {
+			snprintf(as, n, "%s", t);
+			break;
+		}
+	}
+	free(copy);
+	return as;
+}
+
+/* perf report adds ipc_null after a -s naming "symbol" (not in the
+ * branch view, where it adds ipc_lbr: not made here); not to -F's. */
+static void settle_ipc(pk_hist_opts *o)
+{
+	if (o->sort_given && o->sort_ipc_null && !o->branch_view && !o->fields &&
+	    o->nr_keys < PK_HIST_MAX_KEYS && o->nr_keys == o->nr_sort_keys)
+		o->keys[o->nr_keys++] = pk_hist_key_find("ipc_null");
+}
 
 /* perf's keys for the branch view. */
 static const char *const view_keys[] = {"comm", "dso_from", "symbol_from", "symbol_to", "cycles"};
@@ -115,6 +146,7 @@ static void settle_view(pk_hist *h, pk_session *s, const pk_pd_header *hdr)
 	if (o->mem_mode && !keys_given(o)) {
 		o->mem_mode_default = true;
 		set_keys(o, mem_keys, sizeof(mem_keys) / sizeof(mem_keys[0]));
+		o->sort_list = NULL; /* the keys' names, perf's order line */
 	}
 	if (!keys_given(o) && !o->mem_mode && !o->raw_trace && evsels_have(s, false))
 		set_keys(o, (const char *const[]){"trace"}, 1); /* perf 6.1's, for tracepoints alone */
@@ -153,9 +185,14 @@ static int settle_branches(pk_hist_opts *o, pk_session *s, pk_error *err)
 		return pk_err(err, -ENODATA, "Selected -b but no branch data. "
 			      "Did you call perf record without -b?");
 	for (int k = 0; k < o->nr_keys; k++)
-		if (o->keys[k]->branch && !o->branch_view)
-			return pk_err_at(err, -EINVAL, "--sort key", o->keys[k]->name, -1,
-					 "a branch key outside the branch view");
+		if ((o->keys[k]->branch && !o->branch_view) || (o->keys[k]->mem && !o->mem_mode)) {
+			bool sort = o->sort_given && k < o->nr_sort_keys;
+			char as[64];
+			return pk_err_at(err, -EINVAL, sort ? "--sort key" : "--fields key",
+					 sort ? sort_word(o, k, as, sizeof(as)) : o->keys[k]->name, -1,
+					 "a key outside its view (branch, memory)");
+		}
+	settle_ipc(o);
 	if (!o->branch_view)
 		return 0;
 	o->children = o->use_cg = o->need_chain = false; /* perf shows no chains here */

@@ -61,6 +61,24 @@ static void trace_known(pk_hist_entry **all, size_t n, int ev, int kt, bool *kno
 	free(v);
 }
 
+/* perf's least width of a key once an entry is listed: its column
+ * length (a memory key's data or code symbol: the name and 22 more,
+ * dcacheline 23; an unknown data object the address's 16; transaction
+ * flags perf's 32), else 0. */
+static int entry_width(const pk_hist_opts *o, const pk_hist_key *key, const char *t)
+{
+	bool named = strlen(t) > 4 && !(t[4] == '0' && (t[5] == 'x' || !t[5] || t[5] == '0'));
+	bool sym = !strcmp(key->name, "symbol_daddr") || !strcmp(key->name, "symbol_iaddr");
+	if ((sym || !strcmp(key->name, "dcacheline")) && named && o->mem_mode)
+		return (int)strlen(t) - 4 + 22 + !sym;
+	if (!strcmp(key->name, "transaction") && t[0]) /* the names' length, ":XX " */
+		return 32;
+	if (!strcmp(key->name, "dso_daddr") && !strcmp(t, "[unknown]") && !o->dsos.n &&
+	    !o->field_sep)
+		return 16;
+	return key->entry_w;
+}
+
 void pk_hist_widths(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, int *w)
 {
 	const pk_hist_opts *o = pk_hist_config(h);
@@ -86,12 +104,19 @@ void pk_hist_widths(const pk_hist *h, pk_hist_entry **all, size_t n, int ev, int
 				continue;
 			pk_hist_col_text(h, all[i], k, t, sizeof(t));
 			int l = o->keys[k]->order == PK_HIST_ORD_SYM ? pk_hist_sym_width(t) : (int)strlen(t);
+			const pk_hist_key *vk = o->keys[k];
+			if (o->verbose && (vk->order == PK_HIST_ORD_SYM || vk->unres == PK_HIST_U_SYM) &&
+			    pk_hist_entry_nosym(all[i], vk->order == PK_HIST_ORD_SYM ? PK_HIST_SIDE_ENTRY
+										   : vk->side))
+				l -= 21; /* perf: -v's address widens only a named symbol's column */
 			if (!strcmp(o->keys[k]->name, "comm"))
 				l = comm_width(h, all[i]);
 			if (k == kt && !(known && known[i]))
 				l = 0; /* text not made yet: the title's width */
 			if (!strcmp(o->keys[k]->name, "cpu"))
 				l = 3; /* perf's fixed width, "-001" too */
+			int least = entry_width(o, o->keys[k], t);
+			l = l > least ? l : least;
 			/* perf: an entry without a symbol widens the dso column
 			 * to an address's 16 digits (not under --dsos); a
 			 * branch end's dso is counted only with its symbol */

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,71 @@ int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf)
 		fd = -1;
 	}
 	return fd;
+}
+
+/* Whether path is an ELF file of build id want ("": any) with a symbol
+ * table (*runtime: an ELF at all, what perf can take program headers
+ * from). */
+static bool file_symtab(const char *path, const char *want, bool *runtime)
+{
+	Elf *e = NULL;
+	int fd = open_checked(path, want, &e); /* perf takes no file of another build id */
+	if (fd < 0)
+		return false;
+	bool elf = e && elf_kind(e) == ELF_K_ELF, tab = false;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while (elf && !tab && (scn = elf_nextscn(e, scn)))
+		tab = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size;
+	if (e)
+		elf_end(e);
+	close(fd);
+	*runtime = *runtime || elf;
+	return tab;
+}
+
+/* perf's letter for where a user binary's symbols come from (report -v):
+ * the first file with a symbol table in perf's order, the build-id
+ * cache's elf (B) and debug (D) copies, /usr/lib/debug/PATH.debug (f),
+ * /usr/lib/debug/PATH (u), /usr/lib/debug/.build-id/xx/rest.debug (b),
+ * the path (d); with none, the first ELF at all ('B' or 'd'); '!' for
+ * no file. Without a recorded build id, the file's own (as perf). */
+char pki_sy_dso_origin(const pk_machine *m, const dso *d)
+{
+	char c[6][4200] = {""};
+	static const char letter[] = "BDfubd";
+	char own[128] = "";
+	const char *hex = d->build_id;
+	if (!hex[0] && d->name[0] == '/') { /* perf reads it from the file then */
+		Elf *e = NULL;
+		int fd = open_checked(d->name, "", &e);
+		if (e && !pki_sy_elf_build_id(e, own, sizeof(own)))
+			own[0] = '\0';
+		if (e)
+			elf_end(e);
+		if (fd >= 0)
+			close(fd);
+		hex = own;
+	}
+	if (hex[0] && buildid_cache_path(m, hex, c[0], sizeof(c[0]))) {
+		snprintf(c[1], sizeof(c[1]), "%.*sdebug", (int)strlen(c[0]) - 3, c[0]);
+	}
+	if (d->name[0] == '/') {
+		snprintf(c[2], sizeof(c[2]), "/usr/lib/debug%s.debug", d->name);
+		snprintf(c[3], sizeof(c[3]), "/usr/lib/debug%s", d->name);
+		snprintf(c[5], sizeof(c[5]), "%s%s", m->opts.symfs ? m->opts.symfs : "", d->name);
+	}
+	if (hex[0] && strlen(hex) > 2)
+		snprintf(c[4], sizeof(c[4]), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	char runtime = '!';
+	for (int i = 0; i < 6; i++) {
+		bool rt = false;
+		if (c[i][0] && file_symtab(c[i], d->build_id, &rt))
+			return letter[i];
+		if (rt && runtime == '!' && (i == 0 || i == 5))
+			runtime = letter[i];
+	}
+	return runtime;
 }
 
 /* This host's build id of the kernel (object NULL) or of its vDSO, as

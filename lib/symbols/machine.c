@@ -10,6 +10,7 @@
 #include "sy_internal.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,66 @@ void pk_machine_free(pk_machine *m)
 	pki_sy_dsos_free(m);
 	free(m->kmaps.maps);
 	free(m->cache);
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		free(m->cgroups[i].path);
+	free(m->cgroups);
 	free(m);
+}
+
+const char *pk_machine_cgroup(const pk_machine *m, uint64_t id)
+{
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		if (m->cgroups[i].id == id)
+			return m->cgroups[i].path;
+	return NULL;
+}
+
+/* A NAMESPACES record: the thread's cgroup namespace (the 7th link,
+ * perf's CGROUP_NS_INDEX), none when the record has fewer. */
+static int on_namespaces(pk_machine *m, const pk_pd_event *ev)
+{
+	uint32_t pid, tid;
+	uint64_t nr, link[2] = {0, 0};
+	if (ev->size < 24)
+		return 0;
+	memcpy(&pid, ev->data + 8, 4);
+	memcpy(&tid, ev->data + 12, 4);
+	memcpy(&nr, ev->data + 16, 8);
+	if (nr > 6 && ev->size >= 24 + 7 * 16)
+		memcpy(link, ev->data + 24 + 6 * 16, sizeof(link));
+	thread *t = pki_sy_thread_findnew(m, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	t->cg_dev = link[0], t->cg_ino = link[1];
+	return 0;
+}
+
+bool pk_machine_cgroup_ns(pk_machine *m, uint32_t tid, uint64_t *dev, uint64_t *ino)
+{
+	const thread *t = pki_sy_thread_find(m, tid);
+	*dev = t ? t->cg_dev : 0, *ino = t ? t->cg_ino : 0;
+	return t != NULL;
+}
+
+/* A CGROUP record (its id, then the path up to a NUL); an id already
+ * named keeps its first path, as perf's env does. */
+static int on_cgroup(pk_machine *m, const pk_pd_event *ev)
+{
+	uint64_t id;
+	if (ev->size < 17)
+		return 0; /* too short to name one: nothing learnt */
+	memcpy(&id, ev->data + 8, sizeof(id));
+	if (pk_machine_cgroup(m, id))
+		return 0;
+	struct pki_sy_cgroup *n = realloc(m->cgroups, (m->nr_cgroups + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->cgroups = n;
+	char *path = strndup((const char *)ev->data + 16, ev->size - 16);
+	if (!path)
+		return -ENOMEM;
+	n[m->nr_cgroups++] = (struct pki_sy_cgroup){id, path};
+	return 0;
 }
 
 int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
@@ -73,6 +133,10 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 	case PERF_RECORD_MMAP2:
 		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_mmap(m, ev);
+	case PERF_RECORD_CGROUP:
+		return on_cgroup(m, ev);
+	case PERF_RECORD_NAMESPACES:
+		return on_namespaces(m, ev);
 	case PK_RECORD_HEADER_BUILD_ID: {
 		pk_pd_rec_build_id b;
 		if (pk_pd_build_id_parse(ev->data, ev->size, false, &b) < 0)
@@ -118,12 +182,14 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 	loc->dso_long = d->name;
 	loc->dso_ordinal = d->ordinal;
 	loc->has_map = true;
-	loc->map_size = mp->end - mp->start;
 	uint64_t base = mp->start - mp->pgoff; /* 0 for the kernel: its addresses as they are */
 	loc->dso_addr = addr - base;
 	loc->objdump_addr = d->is_module ? loc->dso_addr : addr;
-	if (!m->kernel->loaded)
+	if (!m->kernel->loaded) { /* the kernel's map then reaches its last symbol */
 		pki_sy_kernel_load(m);
+		mp = pki_sy_mg_find(&m->kmaps, addr);
+	}
+	loc->map_size = mp ? mp->end - mp->start : 0; /* perf's dso_size: the map as loaded */
 	/* kallsyms lists the modules' symbols too: a module's map takes
 	 * only those, the kernel's only the kernel's, at this boot's
 	 * addresses (kdelta: KASLR's move since the recording) */
@@ -144,6 +210,24 @@ static const map *user_map(pk_machine *m, uint32_t pid, uint64_t addr, uint64_t 
 	if (mp)
 		*off = addr - mp->start + pki_sy_map_pgoff(mp);
 	return mp;
+}
+
+char pk_machine_origin(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr)
+{
+	uint64_t off;
+	const map *mp = kernel_mode(cpumode) ? pki_sy_mg_find(&m->kmaps, addr)
+					     : user_map(m, pid, addr, &off);
+	if (!mp)
+		return '!';
+	const dso *d = mp->dso;
+	if (kernel_mode(cpumode) && d->is_module)
+		return d->name[0] == '/' ? 'K' : '!';
+	if (kernel_mode(cpumode) || d == m->kernel)
+		return m->kernel->nr_syms ? 'k' : '!';
+	const char *base = strrchr(d->name, '/');
+	if (base && !strncmp(base + 1, "perf-", 5) && strstr(base, ".map"))
+		return access(d->name, R_OK) ? '!' : 'j'; /* a JIT's map file, when there */
+	return pki_sy_dso_origin(m, d);
 }
 
 static void resolve(pk_machine *m, uint32_t pid, unsigned cpumode, uint64_t addr,

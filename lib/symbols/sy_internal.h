@@ -149,6 +149,7 @@ typedef struct thread {
 	char *comm;                  /* NULL: never named */
 	uint64_t gen;                /* unique per thread made */
 	mapgroup *mg;                /* the process's maps (its leader's, shared) */
+	uint64_t cg_dev, cg_ino;     /* its cgroup namespace, from NAMESPACES (0: none) */
 	struct thread *next;
 } thread;
 
@@ -190,6 +191,11 @@ struct pk_machine {
 	uint64_t thread_gen;         /* threads made so far */
 	bool in_task_rec;            /* thread.c: a COMM or FORK being taken in */
 	struct pki_sy_tasks *tasks;  /* tasks.c's listing, NULL unless kept */
+	struct pki_sy_cgroup {       /* PERF_RECORD_CGROUP's ids and paths */
+		uint64_t id;
+		char *path;
+	} *cgroups;
+	size_t nr_cgroups;
 };
 
 /* symtab.c */
@@ -251,6 +257,9 @@ void pki_sy_kcache_write(const char *path, const char *key, const dso *d);
 
 /* buildid.c */
 int pki_sy_open_recorded(const pk_machine *m, const dso *d, Elf **elf);
+/* perf's letter for the file d's symbols come from (report -v): B, D,
+ * f, u, b, d; '!' for none. */
+char pki_sy_dso_origin(const pk_machine *m, const dso *d);
 /* The kallsyms file for the kernel dso: opts.kallsyms; none under a
  * --symfs other than "/"; this host's when the recorded kernel build id is
  * this host's (or none was recorded), else the build-id cache's copy;

@@ -153,7 +153,9 @@ static void test_option_messages(void **state)
 	char *big = malloc(10001), *args = malloc(10100), *out;
 	memset(big, 'x', 10000);
 	big[10000] = '\0';
-	const char *forms[] = {"record -c %s true", "report -s %s", "record --call-graph %s true",
+	/* (report -s's unknown key is said whole once the file is open, as perf) */
+	const char *forms[] = {"record -c %s true", "report --percent-limit %s",
+			       "record --call-graph %s true",
 			       "report --%s", "%s"};
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		snprintf(args, 10100, forms[i], big);

@@ -10,13 +10,17 @@ examples' workload three ways here:
          filter given to the first event alone, --switch-on/--switch-off,
          the parent key refused without chains)
   cpu    `-e cpu-clock --sample-cpu`: samples with a CPU (--socket-filter)
+  mem    `-e cpu-clock -W -d --data-page-size --code-page-size --all-cgroups
+         --phys-data --sample-cpu`: every field the memory and weight keys
+         read (-s's whole key table, --mem-mode's keys), CGROUP records
 
 and reads quipper's hybrid_topology file (tests/data/perfdata-real) for -I's
 core types.
 
 Each check runs perf and pmukit with the same options on the file and wants
 the same standard output and exit status (report's random tip cut from
-perf's); `script --per-event-dump` also wants the same files. Options pmukit
+perf's), and for the checks marked "E " the same standard error too (perf's
+words and usage for a -s or -F it cannot use); `script --per-event-dump` also wants the same files. Options pmukit
 refuses (a TUI, scripts, dlfilters, guests, ...) must fail with status 129
 saying "not supported", never be ignored. The test prints each difference,
 then `N/M identical`, and fails on any. Skipped (77) without perf 6.1.
@@ -37,7 +41,9 @@ from pd_diff import drop_tip, first_difference, no_perf61, run, test_args  # noq
 RECORD = {"g": "-e cpu-clock -g", "two": "-e cpu-clock -e page-faults",
           "cpu": "-e cpu-clock --sample-cpu", "exec": "-e cpu-clock",
           "grp": "-e '{cpu-clock,task-clock}'", "grpg": "-e '{cpu-clock,task-clock}' -g",
-          "grpS": "-e '{cpu-clock,page-faults}:S' -g"}
+          "grpS": "-e '{cpu-clock,page-faults}:S' -g",
+          "mem": "-e cpu-clock -W -d --data-page-size --code-page-size --all-cgroups "
+                 "--phys-data --sample-cpu"}
 # "grpg" and "grpS" (leader sampling, the members' values read): the group
 # view's call graph is the leader's alone, its percentages of the leader's
 # total (pmukit had added the members' chains in).
@@ -109,9 +115,30 @@ CHECKS = (
         "--stop-bt main,handle_mm_fault", "--full-source-path", "--show-kernel-path",
         "--time 10%/2 -F time,ip", "--time 0%-10%,30%-40% -F time,sym", "--time 10%",
         "--time 20%-10%", "--time 10%/2,20%-30%", "--time 1,2,3", "--time x%/1"]])
+# perf 6.1's -s keys (issue 24): each alone, by a prefix, in mixed case,
+# with others; --mem-mode's; -v's paths, addresses and letters
+KEYS = ("pid comm dso symbol cpu socket local_weight weight transaction trace "
+        "symbol_size dso_size cgroup cgroup_id time code_page_size local_ins_lat ins_lat "
+        "local_p_stage_cyc p_stage_cyc addr").split()
+MEM_KEYS = ("symbol_daddr dso_daddr locked tlb mem snoop dcacheline symbol_iaddr phys_daddr "
+            "data_page_size blocked").split()
+CHECKS += (
+    [("mem", R + "-s " + k) for k in KEYS] +
+    [("mem", R + "--mem-mode -s " + k) for k in MEM_KEYS] +
+    [("mem", R + o) for o in [
+        "-s sy", "-s t", "-s DSO,Co", "-s p_", "-s local_p", "-s p_stage_cyc,dso",
+        "-s addr,code_page_size,cgroup", "-s dso_size,sym", "-s symbol,cpu", "--mem-mode",
+        "--mem-mode -s dcacheline,symbol_iaddr,phys_daddr,data_page_size",
+        "--mem-mode -s mem,symbol_daddr,dso_daddr,dso,sym,local_weight",
+        "-v", "-v -s dso,sym", "-v -s sym,dso_size -t ,"]] +
+    [("g", R + o) for o in ["-v", "-v --no-children", "-v -g caller -s pid,sym"]] +
+    [("mem", "E " + R + o) for o in [
+        "-s foo", "-s dso,foo -q", "-s foo -F overhead,sym", "-F foo", "-s sym -F overhead,foo",
+        "-s mem", "-F overhead,mem", "-s dso_from", "-s ipc_null", "-s symbol,ipc",
+        "-s foo --stats", "-s m", "-s foo --mem-mode", "-s foo --header-only"]])
 # (file, options) pmukit refuses: status 129, "not supported" said
 REFUSED = (
-    [("g", R + o) for o in ["-g caller,0.5,address", "-g address", "-v", "-w 5,5", "--branch-history", "--stitch-lbr",
+    [("g", R + o) for o in ["-g caller,0.5,address", "-g address", "-w 5,5", "--branch-history", "--stitch-lbr",
                             "--total-cycles", "--group-sort-idx 0", "--vmlinux /x"]] +
     [("g", "script " + o) for o in ["--insn-trace", "--graph-function main", "--xed",
                                     "-s x.py", "-g python", "--dlfilter x.so",
@@ -121,14 +148,17 @@ REFUSED = (
 
 
 def compare(pmukit, tmp, path, opts, show):
-    cmd, rest = opts.split(" ", 1)
+    errs = opts.startswith("E ")
+    cmd, rest = opts[2 * errs:].split(" ", 1)
     args = "%s -f -i %s %s" % (cmd, path, rest)
-    rp, op, _ = run("perf " + args, tmp)
+    rp, op, ep = run("perf " + args, tmp)
     rk, ok, ek = run(pmukit + " " + args, tmp)
     if cmd == "report":
         op = drop_tip(op)
-    if rp == rk and op == ok:
+    if rp == rk and op == ok and (not errs or ep == ek):
         return True
+    if op == ok:
+        op, ok = ep, ek
     line, a, b = first_difference(op, ok)
     print("DIFF %s %s: exit %d/%d, line %d\n  perf:   %s\n  pmukit: %s" %
           (os.path.basename(path), opts, rp, rk, line, a, b))

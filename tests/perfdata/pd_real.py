@@ -8,12 +8,16 @@ standard outputs and exit statuses must be the same.
   symbol-free views (need nothing but the file)
     script-F   `script -F` with every sampled field all the file's events have
     dso        `report -s comm,dso,pid --no-children -g none --stdio`
+    keys, mem  report's keys of the sample's fields (cpu, addr, page sizes,
+               transaction, cgroups, dso_size, weights and latencies) and
+               --mem-mode's data-source, address and page keys
     stats      `report --stats`
     header     `report --header-only`
     report-D   `report -D` (perf's `script -D` prints the same dump with script's
                lines: not run twice, for the test's time; perfdata_dump checks it)
   symbol views (the symbols depend on the binaries found)
     report     `report --stdio --no-children`
+    verbose    the same with -v (paths, addresses, where symbols were read)
     sym-dso, F-comm-sym   `report -s sym,dso` and `report -F sample,comm,sym
                -t '|'` (no children) on TIE_FILES: rows of equal share in
                perf's order
@@ -70,7 +74,12 @@ VIEWS = [
     ("stats", "free", "report --stats"),
     ("header", "free", "report --header-only"),
     ("report-D", "free", "report -D"),
+    ("keys", "free", "report -s cpu,addr,code_page_size,transaction,cgroup,cgroup_id,dso_size,"
+     "weight,local_ins_lat,ins_lat,p_stage --no-children -g none --no-branch-stack --stdio"),
+    ("mem", "free", "report --mem-mode -s mem,snoop,tlb,locked,blocked,dcacheline,phys_daddr,"
+     "data_page_size --no-children -g none --no-branch-stack --stdio"),
     ("report", "symbol", "report --stdio --no-children"),
+    ("verbose", "symbol", "report -v --stdio --no-children"),
     ("script", "symbol", "script"),
 ]
 SYMFS_VIEWS = [("report-symfs", "symbol", "report --stdio --no-children --symfs {S}"),

@@ -309,7 +309,7 @@ static void test_report_refused(void **state)
 	char *out = NULL;
 	int rc = pk_test_pmukit_run(&out, "report --stdio --no-branch-stack -s dso_from -i %s 2>&1",
 				    file);
-	assert_int_equal(rc, 129);
+	assert_int_equal(rc, 0); /* perf 6.1: its usage after the error, status 0 */
 	assert_non_null(strstr(out, "Invalid --sort key: `dso_from'"));
 	free(out);
 	char plain[1024];

@@ -256,7 +256,7 @@ static void test_hist_opts(void **state)
 	pk_error err;
 	assert_int_equal(pk_hist_opts_sort(o, "dso,sym", &err), 0);
 	assert_int_equal(o->nr_keys, 2);
-	assert_string_equal(o->keys[1]->name, "sym");
+	assert_string_equal(o->keys[1]->name, "symbol");
 	assert_true(o->sort_given && !o->sym_first);
 	assert_int_equal(pk_hist_opts_sort(o, "dso,bogus", &err), -EINVAL);
 	assert_string_equal(err.where, "bogus");

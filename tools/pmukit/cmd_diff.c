@@ -102,6 +102,7 @@ static int file_read(diff_file *f, const diff_args *a)
 		fprintf(stderr, "Error:\nUnknown --sort key: `%s'\n", err.where);
 		return 129;
 	}
+	o->sort_ipc_null = false; /* perf report's column, not diff's */
 	pk_hist_opts_callgraph(o, "none");
 	o->children = false;
 	o->children_set = o->cg_set = o->group_set = true;

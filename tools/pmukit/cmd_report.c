@@ -16,21 +16,57 @@
 
 /* ---- options ---- */
 
-/* -s: perf's words for a key it does not know, with the keys it knows. */
+/* -s: a name no key begins is reported once the file is open, as perf
+ * does (the options' bad_key): the parse fails only without memory. */
 static int parse_sort(pk_hist_opts *o, const char *arg)
 {
 	pk_error err;
 	pk_error_clear(&err);
 	int rc = pk_hist_opts_sort(o, arg, &err);
-	if (rc == -EINVAL) {
-		char clip[PK_CLIP_LEN];
-		fprintf(stderr, "pmukit report: unknown --sort key '%s' (",
-			pk_cli_clip(err.where, clip));
-		for (size_t i = 0; pk_hist_key_nth(i); i++)
-			fprintf(stderr, "%s%s", i ? ", " : "", pk_hist_key_nth(i)->name);
-		fprintf(stderr, ")\n");
+	return rc == -EINVAL ? 0 : rc;
+}
+
+/* perf's help of -s or -F as its usage prints it: the names wrapped
+ * once a line reaches 75 columns (its indent counted as 25). */
+static void usage_key(const char *name, int *llen)
+{
+	if (*llen >= 75)
+		fputs("\n\t\t\t ", stderr), *llen = 25;
+	fprintf(stderr, " %s", name);
+	*llen += (int)strlen(name) + 1;
+}
+
+static void usage_keys(const char *head, const char *prefix)
+{
+	int llen = (int)strlen(prefix) + 25;
+	fprintf(stderr, "%s\n%26s%s", head, "", prefix);
+	for (size_t i = 0; pk_hist_value_nth(i); i++)
+		if (pk_hist_value_nth(i)->val != PK_HIST_V_SELF)
+			usage_key(pk_hist_value_nth(i)->name, &llen);
+	for (size_t i = 0; pk_hist_key_nth(i); i++) {
+		const pk_hist_key *k = pk_hist_key_nth(i);
+		if (k->order != PK_HIST_ORD_COUNT && k->order != PK_HIST_ORD_PERIOD) /* with the values */
+			usage_key(k->name, &llen);
 	}
-	return rc;
+	fputc('\n', stderr);
+}
+
+/* perf 6.1's words for a -s or -F it cannot use, once the file is open:
+ * the error, the usage of -s (when given) and of -F (when given); its
+ * status stays 0. bad: NULL for -s naming "ipc" (the usage alone). */
+static void usage_sort(const pk_hist_opts *o, const char *what, const char *bad, size_t len,
+		       bool fields)
+{
+	if (bad)
+		fprintf(stderr, "Error:\n%s %s: `%.*s'\n", what,
+			o->sort_given && !fields ? "--sort key" : "--fields key", (int)len, bad);
+	else
+		fputc('\n', stderr);
+	fprintf(stderr, " Usage: perf report [<options>]\n\n");
+	if (o->sort_given)
+		usage_keys("    -s, --sort <key[,key2...]>", "sort by key(s):");
+	if (o->fields_list && bad)
+		usage_keys("    -F, --fields <key[,keys...]>", "output field(s): overhead period sample ");
 }
 
 enum {
@@ -49,12 +85,11 @@ static const pk_opt report_opts_table[] = {
 	 "input file (default perf.data; '-' standard input)"},
 	{"force", 'f', 0, no_argument, NULL, "read a file another user owns (perf's check)"},
 	{"sort", 's', 0, required_argument, "KEYS",
-	 "comma-separated keys: comm, pid, dso, sym, cpu, socket,\n"
-	 "period, sample, time, weight, local_weight, cgroup,\n"
-	 "parent, symbol_size, dso_size, trace (a tracepoint's\n"
-	 "payload) (default comm,dso,sym); memory keys:\n"
-	 "local_weight, mem, symbol_daddr, dso_daddr, snoop,\n"
-	 "tlb, locked, blocked, local_ins_lat"},
+	 "comma-separated keys, perf 6.1's (a prefix names the\n"
+	 "first key it begins; -s help lists them): comm, pid,\n"
+	 "dso, symbol, cpu, socket, period, sample, time, weight,\n"
+	 "cgroup, addr, trace, ins_lat, ... (default comm,dso,sym);\n"
+	 "with --mem-mode: mem, symbol_daddr, dcacheline, ..."},
 	{"raw-trace", 0, O_RAW_TRACE, no_argument, NULL,
 	 "trace as raw fields, not the event's print format"},
 	{"branch-stack", 'b', 0, no_argument, NULL,
@@ -189,9 +224,10 @@ static const pk_opt report_opts_table[] = {
 	 "-F and --hierarchy)"},
 	{"column-widths", 'w', O_REFUSE_ARG, required_argument, "LIST",
 	 "refused: fixed column widths not supported"},
-	{"verbose", 'v', O_REFUSE, no_argument, NULL,
-	 "refused: perf's verbose table (addresses, paths)\n"
-	 "not supported"},
+	{"verbose", 'v', 0, no_argument, NULL,
+	 "the table as perf -v prints it: objects by their path,\n"
+	 "symbols after their address and where their symbols\n"
+	 "were read (k kallsyms, B/D build-id cache, d path, ...)"},
 	{0},
 };
 
@@ -206,6 +242,7 @@ const pk_optspec report_optspec = {
 
 typedef struct report_args {
 	const char *input, *itrace, *plot, *kallsyms, *symfs, *fields;
+	char bad_field[512];         /* -F's name no key or value begins (said later) */
 	bool header, header_only, dump, spe_latency, no_demangle, stats, tasks, mmaps, threads;
 	bool force;                  /* -f: read a file another user owns */
 	bool show_info;              /* -I */
@@ -367,6 +404,7 @@ static int report_opt(pk_hist_opts *o, report_args *a, int c, int argc, char **a
 		o->relative = optarg[0] == 'r';
 		break;
 	case 'q': o->quiet = true; break;
+	case 'v': o->verbose = true; break;
 	case O_HIERARCHY: o->hierarchy = true; break;
 	case O_TOTAL_PERIOD: o->show_period = true; break;
 	case O_NS: o->ns = true; break;
@@ -411,9 +449,12 @@ static int settle(pk_hist *hist, pk_session *s, const pk_pd_header *h)
 				"Did you call 'perf record' without -g or -b?\n");
 		return 1;
 	}
-	if (rc == -EINVAL)
-		fprintf(stderr, "Error:\nInvalid --sort key: `%s'\n", err.where);
-	else if (rc == -ENOEXEC || rc == -ENODATA)
+	if (rc == -EINVAL) { /* perf 6.1: a key outside its view, its usage, status 0 */
+		usage_sort(pk_hist_options(hist), "Invalid", err.where, strlen(err.where),
+			   !strcmp(err.subject, "--fields key"));
+		return 2;
+	}
+	if (rc == -ENOEXEC || rc == -ENODATA)
 		fprintf(stderr, "Error:\n%s\n", err.msg);
 	if (rc == -ENOTSUP) { /* perf 6.1: its words alone, status 0 */
 		fprintf(stderr, "%s\n", err.msg);
@@ -437,15 +478,29 @@ static bool cpus_refused(const pk_hist_opts *o, pk_session *s, const pk_pd_heade
 	return rc != 0;
 }
 
-/* -F's columns; 129 after perf's words for an unknown one. */
-static int fields_setup(pk_hist_opts *o, const char *list)
+/* -F's columns; an unknown name kept for perf's words once the file is
+ * open; 129 for a list perf's parse refuses. */
+static int fields_setup(pk_hist_opts *o, report_args *a)
 {
 	pk_error err;
 	pk_error_clear(&err);
-	int rc = pk_hist_opts_fields(o, list, &err);
+	int rc = pk_hist_opts_fields(o, a->fields, &err);
 	if (rc == -EINVAL && err.where[0])
-		fprintf(stderr, "Error:\nUnknown --fields key: `%s'\n", err.where);
-	return rc ? 129 : 0;
+		snprintf(a->bad_field, sizeof(a->bad_field), "%s", err.where);
+	return rc && !a->bad_field[0] ? 129 : 0;
+}
+
+/* perf 6.1 checks -s and -F once the file is open: "ipc" in -s (its
+ * usage alone), a name no key begins (its error and usage); status 0. */
+static bool keys_refused(const pk_hist_opts *o, const report_args *a)
+{
+	if (o->sort_given && o->sort_ipc)
+		usage_sort(o, NULL, NULL, 0, false);
+	else if (o->bad_key)
+		usage_sort(o, "Unknown", o->bad_key, o->bad_key_len, false);
+	else if (a->bad_field[0])
+		usage_sort(o, "Unknown", a->bad_field, strlen(a->bad_field), true);
+	return (o->sort_given && o->sort_ipc) || o->bad_key || a->bad_field[0];
 }
 
 static void report_free(pk_hist *hist)
@@ -534,6 +589,10 @@ static int report_run(pk_hist *hist, report_args *a)
 		pk_session_close(s);
 		return 1;
 	}
+	if ((a->stats || a->tasks) && keys_refused(o, a)) {
+		pk_session_close(s);
+		return 0;
+	}
 	if (a->stats || a->tasks) {
 		/* perf 6.1: --stats wins over --tasks; neither prints a header,
 		 * nor decodes Intel PT */
@@ -549,7 +608,7 @@ static int report_run(pk_hist *hist, report_args *a)
 		return 129;
 	}
 	rc = pd_session_switch(s, a->switch_on, a->switch_off, a->show_on_off);
-	if (rc) {
+	if (rc || keys_refused(o, a)) {
 		pk_session_close(s);
 		return rc;
 	}
@@ -631,7 +690,7 @@ int cmd_report(int argc, char **argv)
 	}
 	pd_header_set_info(a.show_info);
 	if (!status && a.fields)
-		status = fields_setup(o, a.fields);
+		status = fields_setup(o, &a);
 	if (!status)
 		status = report_run(hist, &a);
 	report_free(hist);

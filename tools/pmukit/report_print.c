@@ -65,9 +65,13 @@ static void print_title(const pk_hist *h, int ev)
 		return;
 	}
 	printf("\n# Total weight : %" PRIu64 "\n# Sort order   :", period);
-	for (int k = 0; k < o->nr_keys; k++)
-		printf("%c%s", k ? ',' : ' ', o->keys[k]->name);
-	/* perf's default order ends in local_p_stage_cyc, which has no column */
+	/* perf prints -s as given (and ipc_null it added), else its default
+	 * order, which names "sym" and ends in local_p_stage_cyc (no column) */
+	if (o->sort_given && o->sort_list)
+		printf(" %s%s", o->sort_list, o->nr_keys > o->nr_sort_keys && !o->fields ? ",ipc_null" : "");
+	for (int k = 0; !(o->sort_given && o->sort_list) && k < o->nr_keys; k++)
+		printf("%c%s", k ? ',' : ' ',
+		       o->mem_mode_default && !strcmp(o->keys[k]->name, "symbol") ? "sym" : o->keys[k]->name);
 	printf("%s\n#\n", o->mem_mode_default ? ",local_p_stage_cyc" : "");
 }
 
