@@ -507,7 +507,8 @@ static int follow_hits(pk_pd_reader *r, named_ids *l, pk_error *err)
 	int rc;
 	while ((rc = pk_pd_next(r, &ev, err)) == 1) {
 		pk_pd_rec_build_id b;
-		if (pk_machine_event(m, &ev) < 0)
+		/* perf's hit marking takes no KSYMBOL: BPF code hits nothing */
+		if (ev.type != PERF_RECORD_KSYMBOL && pk_machine_event(m, &ev) < 0)
 			rc = -ENOMEM;
 		else if (ev.type == PK_RECORD_HEADER_BUILD_ID &&
 			 pk_pd_build_id_parse(ev.data, ev.size, false, &b) < 0)

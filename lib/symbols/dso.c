@@ -65,6 +65,7 @@ static void dso_free(void *v)
 	pki_sy_dso_srcline_free(d);
 	free(d->name);
 	free(d->short_name);
+	free(d->bpf_alias);
 	free(d->syms);
 	free(d->strs);
 	free(d->segs);

@@ -133,6 +133,8 @@ int pk_machine_event(pk_machine *m, const pk_pd_event *ev)
 	case PERF_RECORD_MMAP2:
 		pki_sy_tasks_changed(m->tasks);
 		return pki_sy_on_mmap(m, ev);
+	case PERF_RECORD_KSYMBOL:
+		return pki_sy_on_ksymbol(m, ev);
 	case PERF_RECORD_CGROUP:
 		return on_cgroup(m, ev);
 	case PERF_RECORD_NAMESPACES:
@@ -163,6 +165,36 @@ static bool kernel_mode(unsigned cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
+/* A KSYMBOL's map: its dso's own symbols, offsets from the map's start. */
+static void resolve_ksymbol(const map *mp, uint64_t addr, pk_addr_loc *loc)
+{
+	dso *d = mp->dso;
+	loc->dso = loc->dso_short = d->name;
+	loc->dso_long = d->bpf_image ? "" : d->name;
+	loc->dso_ordinal = d->ordinal;
+	loc->has_map = true;
+	loc->map_size = mp->end - mp->start;
+	loc->dso_addr = loc->objdump_addr = addr - mp->start;
+	const sym *s = pki_sy_sym_find(d, loc->dso_addr);
+	/* perf's dso__find_symbol answers its last address again from its
+	 * cache, which a later registration may have renamed */
+	const char *cached = d->bpf_last_at == loc->dso_addr ? d->bpf_last : NULL;
+	d->bpf_last_at = loc->dso_addr;
+	d->bpf_last = s ? s->name : NULL;
+	if (cached && s) {
+		d->bpf_last = cached;
+		loc->sym = cached;
+		loc->sym_start = s->start;
+		loc->sym_size = s->end - s->start;
+		loc->symoff = loc->dso_addr - s->start;
+	} else if (s) {
+		loc->sym = s->name;
+		loc->sym_start = s->start;
+		loc->sym_size = s->end - s->start;
+		loc->symoff = loc->dso_addr - s->start;
+	}
+}
+
 static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 {
 	const map *mp = pki_sy_mg_find(&m->kmaps, addr);
@@ -173,6 +205,10 @@ static void resolve_kernel(pk_machine *m, uint64_t addr, pk_addr_loc *loc)
 		return;
 	loc->kernel = true;
 	dso *d = mp->dso;
+	if (d->bpf) {
+		resolve_ksymbol(mp, addr, loc);
+		return;
+	}
 	if (!d->is_module) /* the kernel's, or another kernel map of it */
 		d = m->kernel;
 	/* perf names a module by its path only when the file listed it

@@ -99,6 +99,13 @@ int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm)
 	return 0;
 }
 
+void pki_sy_mg_cut(pk_machine *m, mapgroup *g, uint64_t start, uint64_t end)
+{
+	g->version = m->next_version++;
+	cut_maps(g, start, end);
+	g->last = 0;
+}
+
 /* Appends copies of src's maps to g (a child process's maps on FORK):
  * g's own first when it has any (perf keeps both then; pmukit cuts). */
 int pki_sy_mg_copy(pk_machine *m, mapgroup *g, const mapgroup *src)
@@ -201,6 +208,74 @@ static int kernel_mmap(pk_machine *m, const pk_pd_rec_mmap *r)
 	 * its start, as perf's module maps do */
 	map nm = {.start = r->addr, .end = r->addr + r->len, .pgoff = d->is_module ? 0 : r->addr,
 		  .dso = d};
+	if (nm.end < nm.start)
+		nm.end = UINT64_MAX;
+	return pki_sy_mg_insert(m, &m->kmaps, nm);
+}
+
+/* KSYMBOL, as perf 6.1 takes it: a registration inside no kernel map makes
+ * one, [addr, addr + len), for a dso of the symbol's name (a trampoline's
+ * or dispatcher's with no long name) holding that symbol at its start; one
+ * inside a program's map adds its symbol at that map's start, where the
+ * first one answers perf's tree look-ups (so it is not added) but perf's
+ * last-lookup cache takes it when it covers the cached address (0 at
+ * first: kptr_restrict's trampolines all at 0 are named by the last one);
+ * an unregistration drops the map holding addr. */
+int pki_sy_on_ksymbol(pk_machine *m, const pk_pd_event *ev)
+{
+	if (ev->size < 25)
+		return 0;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t flags;
+	memcpy(&addr, ev->data + 8, 8);
+	memcpy(&len, ev->data + 16, 4);
+	memcpy(&flags, ev->data + 22, 2);
+	const char *name = (const char *)ev->data + 24;
+	size_t room = (size_t)ev->size - 24, nl = strnlen(name, room);
+	if (nl == room || !nl)
+		return 0; /* no name, or not ended in the record */
+	const map *mp = pki_sy_mg_find(&m->kmaps, addr);
+	if (flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		if (mp && mp->dso->bpf)
+			pki_sy_mg_cut(m, &m->kmaps, mp->start, mp->end);
+		return 0;
+	}
+	if (mp) { /* inside a kernel map: a program's cache may take it */
+		dso *in = mp->dso;
+		if (in->bpf && in->bpf_last_at < len) {
+			char *alias = strndup(name, nl);
+			if (!alias)
+				return -ENOMEM;
+			free(in->bpf_alias);
+			in->bpf_alias = alias;
+			in->bpf_last = alias;
+		}
+		return 0;
+	}
+	char key[64 + 4096];
+	snprintf(key, sizeof(key), "[ksymbol:%.4096s]", name);
+	dso *d = pki_sy_dso_get(m, key);
+	if (!d)
+		return -ENOMEM;
+	if (!d->bpf) {
+		free(d->name);
+		free(d->short_name);
+		d->name = strndup(name, nl);
+		d->short_name = strndup(name, nl);
+		if (!d->name || !d->short_name)
+			return -ENOMEM;
+		d->bpf = d->loaded = true;
+		d->bpf_image = !strncmp(name, "bpf_trampoline_", 15) ||
+			       !strncmp(name, "bpf_dispatcher_", 15);
+		if (!pki_sy_add_sym(d, 0, len ? len : 1, name, nl, STB_GLOBAL))
+			return -ENOMEM;
+		d->keep_mangled = true;
+		pki_sy_syms_finish(d);
+		d->bpf_last = d->nr_syms ? d->syms[0].name : NULL;
+		d->bpf_last_at = 0;
+	}
+	map nm = {.start = addr, .end = addr + len, .pgoff = 0, .dso = d};
 	if (nm.end < nm.start)
 		nm.end = UINT64_MAX;
 	return pki_sy_mg_insert(m, &m->kmaps, nm);

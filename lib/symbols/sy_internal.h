@@ -75,6 +75,14 @@ typedef struct dso {
 	uint64_t ordinal;            /* 1 for the machine's first dso, and so on */
 	bool loaded, is_kernel;
 	bool is_module;              /* a kernel module's map (kernel MMAP) */
+	bool bpf;                    /* a KSYMBOL's code (a BPF program): its own
+					kernel map and symbols, not the kernel's */
+	bool bpf_image;              /* a trampoline or dispatcher: perf's long name "" */
+	const char *bpf_last;        /* perf's last-lookup cache of a KSYMBOL dso (at
+					bpf_last_at): a symbol registered inside its map
+					takes it when it covers that address */
+	uint64_t bpf_last_at;
+	char *bpf_alias;             /* the last registration's name inside its map */
 	bool listed;                 /* named by a BUILD_ID entry: script shows
 					a module by its path, else by short name */
 	bool keep_mangled;           /* the machine's no_demangle */
@@ -314,9 +322,13 @@ mapgroup *pki_sy_mg_new(void);
 void pki_sy_mg_put(mapgroup *g);
 int pki_sy_mg_copy(pk_machine *m, mapgroup *g, const mapgroup *src);
 int pki_sy_mg_insert(pk_machine *m, mapgroup *g, map nm);
+/* The maps over [start, end) cut out (a range dropped). */
+void pki_sy_mg_cut(pk_machine *m, mapgroup *g, uint64_t start, uint64_t end);
 const map *pki_sy_mg_find(mapgroup *g, uint64_t addr);
 void pki_sy_mg_gap(const mapgroup *g, uint64_t addr, uint64_t *lo, uint64_t *hi);
 int pki_sy_on_mmap(pk_machine *m, const pk_pd_event *ev);
+/* KSYMBOL: a BPF program's (or other kernel text's) map made or dropped. */
+int pki_sy_on_ksymbol(pk_machine *m, const pk_pd_event *ev);
 uint64_t pki_sy_mmap_pgoff(const pk_pd_rec_mmap *r);
 
 /* unwind.c */
