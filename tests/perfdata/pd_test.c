@@ -337,3 +337,12 @@ void pd_test_unpack_xz(const char *fixture, const char *name, char *out, size_t 
 	setenv("HOME", pd_test_dir, 1);
 	setenv("PERF_BUILDID_DIR", pd_test_dir, 1);
 }
+
+void pd_test_views_as_perf(const char *file, const char *const *views, size_t n)
+{
+	char a[1400];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(a, sizeof(a), "%s -i %s", views[i], file);
+		pd_test_same_as_perf(a);
+	}
+}

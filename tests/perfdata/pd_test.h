@@ -78,6 +78,8 @@ void pd_test_unpack_xz(const char *fixture, const char *name, char *out, size_t 
 /* `perf ARGS` and `pmukit ARGS` (standard error dropped) must print the
  * same, perf's closing tip aside; else the test fails showing both. */
 void pd_test_same_as_perf(const char *args);
+/* pd_test_same_as_perf of each of the n views ("report --stdio ...") on file. */
+void pd_test_views_as_perf(const char *file, const char *const *views, size_t n);
 
 /* perf script and pmukit script print the same for file with args (both
  * run with the environment assignments env, "" for none); returns the

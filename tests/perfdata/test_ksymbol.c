@@ -84,11 +84,8 @@ static void test_ksymbol_vs_perf(void **state)
 		"report --stdio -n -s dso_size,dso", "report --stdio --hierarchy",
 		"buildid-list --with-hits",
 	};
-	char a[1200], o[1400];
-	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
-		snprintf(a, sizeof(a), "%s -i %s", views[i], file);
-		pd_test_same_as_perf(a);
-	}
+	pd_test_views_as_perf(file, views, sizeof(views) / sizeof(views[0]));
+	char o[1400];
 	snprintf(o, sizeof(o), "%s script -F ip,sym -i %s 2>/dev/null", pk_test_pmukit(), file);
 	char *ours = pd_test_output(o);
 	assert_non_null(strstr(ours, "ffffffffc0001010 bpf_prog_3333333333333333_F"));

@@ -88,12 +88,13 @@ static void test_sample_cache_vs_perf(void **state)
 	(void)state;
 	PD_TEST_NEED("perf");
 	const char *file = make_file();
-	static const char *const sorts[] = {"comm,dso,sym", "dso", "pid,dso", "comm,sym", "dso,sym"};
-	char a[1200], o[2048];
-	for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++) {
-		snprintf(a, sizeof(a), "report --stdio -n -s %s -i %s", sorts[i], file);
-		pd_test_same_as_perf(a);
-	}
+	static const char *const views[] = {
+		"report --stdio -n -s comm,dso,sym", "report --stdio -n -s dso",
+		"report --stdio -n -s pid,dso", "report --stdio -n -s comm,sym",
+		"report --stdio -n -s dso,sym",
+	};
+	pd_test_views_as_perf(file, views, sizeof(views) / sizeof(views[0]));
+	char o[2048];
 	snprintf(o, sizeof(o), "%s report --stdio -n -s dso -i %s 2>/dev/null", pk_test_pmukit(), file);
 	char *ours = pd_test_output(o);
 	/* liba.so: the first 3 samples; libb.so: the 5 + 7 + 11 after the map changed */
