@@ -206,6 +206,14 @@ def main():
         print("PK_WORKLOAD must name the examples' workload program")
         return 2
     files, same, total = {}, 0, 0
+    checks = CHECKS
+    if os.environ.get("PK_SANITIZE", "none") not in ("", "none"):
+        # the ASan workload runs through libasan, whose C++ names perf 6.1
+        # demangles with their parameters under -v and pmukit without
+        # (docs/perfdata-differences.md): -v's views are left to the others
+        checks = [c for c in CHECKS if " -v" not in " " + c[1].split("report --stdio", 1)[-1]]
+        print("ASan build: %d -v views left out (C++ names with parameters)" %
+              (len(CHECKS) - len(checks)))
     try:
         for key, opts in RECORD.items():
             out = os.path.join(tmp, key + ".data")
@@ -221,13 +229,13 @@ def main():
         files["hybrid"] = os.path.join(tmp, "hybrid.data")
         with lzma.open(os.path.join(srcdir, HYBRID)) as f, open(files["hybrid"], "wb") as o:
             shutil.copyfileobj(f, o)
-        for key, opts in CHECKS:
+        for key, opts in checks:
             same += compare(pmukit, tmp, files[key], opts, show)
         for key in ("two", "g"):
             same += dumps_compare(pmukit, tmp, files[key])
         for key, opts in REFUSED:
             same += refused(pmukit, tmp, files[key], opts)
-        total = len(CHECKS) + 2 + len(REFUSED)
+        total = len(checks) + 2 + len(REFUSED)
     finally:
         if not keep:
             shutil.rmtree(tmp, ignore_errors=True)
