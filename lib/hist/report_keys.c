@@ -399,7 +399,10 @@ static void k_symbol_iaddr(const pki_hist_ctx *c, char *b, size_t n, uint64_t *n
 {
 	char t[PK_HIST_NAME_MAX];
 	*num = c->smp->ip;
-	pki_hist_sym_text(c->loc, t, sizeof(t));
+	if (c->loc->sym) /* perf's iaddr: unresolved, the address as sampled */
+		pki_hist_sym_text(c->loc, t, sizeof(t));
+	else
+		snprintf(t, sizeof(t), "%#.16" PRIx64, c->loc->ip);
 	snprintf(b, n, "[%c] %s", c->level, t);
 }
 
